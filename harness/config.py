@@ -1,0 +1,251 @@
+"""``BleuConfig``: one frozen, keyword-only value per BLEU variant.
+
+Each field is one *factor* of the variant space described in ``DESIGN.md``. A library's
+default behaviour is a point in that space (see :mod:`harness.profiles`). The configuration
+is validated when it is built: an unknown value raises :class:`~harness.errors.ConfigError`
+listing the valid ones, so a typo never silently selects a default.
+
+Conventions
+-----------
+* Scores are reported on 0–100 (``BleuResult.score``); precisions on 0–100 as well.
+* ``weights=None`` means uniform weights ``1/max_order``.
+* ``smooth_value=None`` means the method's own default (see ``SMOOTH_DEFAULTS``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import ConfigError
+
+ENGINE_VERSION = "0.1.0"
+
+TOKENIZERS: tuple[str, ...] = (
+    "13a",
+    "intl",
+    "char",
+    "zh",
+    "none",
+    "whitespace",
+    "ja-mecab",
+    "ko-mecab",
+)
+
+REF_LENGTHS: tuple[str, ...] = (
+    "closest",  # closest reference length, ties to the shorter (sacrebleu, nltk, mteval, coco)
+    "closest-first",  # closest, ties to the first listed reference (torchmetrics)
+    "shortest",  # tensorflow-nmt / evaluate, bleuscore default
+    "longest",
+    "average",
+    "longest-unless-exact",  # seed 004: the hypothesis length if some reference has it, else longest
+)
+
+NGRAM_TOTALS: tuple[str, ...] = (
+    "plain",  # a segment adds max(0, len - n + 1) to the order-n total
+    "floor1",  # nltk: each segment's order-n total is floored at 1
+)
+
+SMOOTHINGS: tuple[str, ...] = (
+    "none",
+    "floor",  # sacrebleu: a zero-match order gets smooth_value / total
+    "add-k",  # sacrebleu: add smooth_value to matches and totals of orders >= 2
+    "exp",  # sacrebleu / mteval: the k-th zero-match order gets 1 / (2^k total)
+    *(f"nltk-method{i}" for i in range(8)),  # Chen & Cherry (2014) as implemented in nltk
+    "plus-one",  # tensorflow-nmt / evaluate smooth=True: (m + 1) / (t + 1) on every order
+    "plus-one-high",  # torchmetrics smooth=True: (m + 1) / (t + 1) on orders >= 2 only
+    "coco-epsilon",  # pycocoevalcap: (m + 1e-15) / (t + 1e-9)
+)
+
+#: Default ``smooth_value`` of the methods that take one.
+SMOOTH_DEFAULTS: dict[str, float] = {
+    "floor": 0.1,
+    "add-k": 1.0,
+    "nltk-method1": 0.1,  # epsilon
+    "nltk-method4": 5.0,  # k
+    "nltk-method6": 5.0,  # alpha
+    "nltk-method7": 5.0,  # k (method 4 step)
+}
+
+EMPTY_ORDER: tuple[str, ...] = (
+    "zero",  # an order with no hypothesis n-grams has precision 0 (sacrebleu, nltk floor aside)
+    "one",  # ... counts as precision 1 (mteval-v13a)
+)
+
+ZERO_GUARD: tuple[str, ...] = (
+    "none",  # no early exit: smoothing decides
+    "unigram",  # score 0 when no unigram matches (sacrebleu #141, nltk)
+    "any-order",  # score 0 when any order has zero matches, before smoothing (torchmetrics)
+)
+
+ON_ZERO_LENGTH: tuple[str, ...] = (
+    "zero",  # a zero hypothesis (or reference) length gives BP 0 / score 0
+    "raise",  # the library divides by zero (tensorflow-nmt, multi-bleu): raise LibraryWouldRaise
+)
+
+AGGREGATIONS: tuple[str, ...] = (
+    "corpus",  # sum statistics over segments, then score
+    "sentence-mean",  # mean of per-segment scores
+)
+
+NLTK_CORPUS_CONTEXT: tuple[str, ...] = (
+    "last-segment",  # nltk corpus_bleu: methods 4-7 see the last segment's hypothesis/references
+    "per-segment",  # (sentence level) each segment's own
+)
+
+
+def _choices(name: str, value: Any, valid: tuple[str, ...]) -> None:
+    if value not in valid:
+        raise ConfigError(f"unknown {name} {value!r}", valid=valid)
+
+
+@dataclass(frozen=True, kw_only=True)
+class BleuConfig:
+    """A BLEU variant: every factor that changes the number, and nothing else.
+
+    Fields
+    ------
+    tokenize: tokenizer name (``TOKENIZERS``); ``whitespace`` is ``str.split()``, ``none``
+        splits on single spaces exactly as sacrebleu's ``none`` tokenizer does.
+    lowercase: lowercase hypotheses and references before tokenizing.
+    max_order: highest n-gram order N.
+    weights: per-order weights in the geometric mean (``None``: uniform ``1/N``).
+    ref_length: how a segment's reference length for the brevity penalty is chosen.
+    ngram_totals: how each segment contributes to the order-n denominator.
+    smooth: smoothing method for zero or low counts; ``smooth_value`` its parameter.
+    effective_order: ignore orders that have no hypothesis n-grams at all (sacrebleu).
+    empty_order: the precision of an order with no hypothesis n-grams when not ignored.
+    zero_guard: when a zero match count ends the computation with score 0.
+    on_zero_length: what a zero total hypothesis or reference length does.
+    aggregation: corpus statistics or mean of sentence scores.
+    library: the library whose error messages a profile speaks for (used only to name it in
+        ``LibraryWouldRaise``); not part of the BLEU arithmetic.
+    """
+
+    tokenize: str = "13a"
+    lowercase: bool = False
+    max_order: int = 4
+    weights: tuple[float, ...] | None = None
+    ref_length: str = "closest"
+    ngram_totals: str = "plain"
+    smooth: str = "exp"
+    smooth_value: float | None = None
+    effective_order: bool = False
+    empty_order: str = "zero"
+    zero_guard: str = "unigram"
+    on_zero_length: str = "zero"
+    aggregation: str = "corpus"
+    library: str = "harness"
+    extra: tuple[tuple[str, Any], ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        _choices("tokenize", self.tokenize, TOKENIZERS)
+        _choices("ref_length", self.ref_length, REF_LENGTHS)
+        _choices("ngram_totals", self.ngram_totals, NGRAM_TOTALS)
+        _choices("smooth", self.smooth, SMOOTHINGS)
+        _choices("empty_order", self.empty_order, EMPTY_ORDER)
+        _choices("zero_guard", self.zero_guard, ZERO_GUARD)
+        _choices("on_zero_length", self.on_zero_length, ON_ZERO_LENGTH)
+        _choices("aggregation", self.aggregation, AGGREGATIONS)
+        if not isinstance(self.lowercase, bool):
+            raise ConfigError(f"lowercase must be True or False, got {self.lowercase!r}")
+        if not isinstance(self.effective_order, bool):
+            raise ConfigError(
+                f"effective_order must be True or False, got {self.effective_order!r}"
+            )
+        if not isinstance(self.max_order, int) or isinstance(self.max_order, bool):
+            raise ConfigError(f"max_order must be an integer, got {self.max_order!r}")
+        if not 1 <= self.max_order <= 10:
+            raise ConfigError(f"max_order must be between 1 and 10, got {self.max_order}")
+        if self.weights is not None:
+            try:
+                w = tuple(float(x) for x in self.weights)
+            except (TypeError, ValueError) as exc:
+                raise ConfigError(f"weights must be numbers, got {self.weights!r}") from exc
+            if len(w) != self.max_order:
+                raise ConfigError(
+                    f"weights has {len(w)} entries but max_order is {self.max_order}"
+                )
+            if any(x < 0 for x in w):
+                raise ConfigError(f"weights must be non-negative, got {w}")
+            object.__setattr__(self, "weights", w)
+        if self.smooth_value is not None:
+            if self.smooth not in SMOOTH_DEFAULTS:
+                raise ConfigError(
+                    f"smooth {self.smooth!r} takes no smooth_value",
+                    valid=sorted(SMOOTH_DEFAULTS),
+                )
+            if isinstance(self.smooth_value, bool) or not isinstance(
+                self.smooth_value, int | float
+            ):
+                raise ConfigError(f"smooth_value must be a number, got {self.smooth_value!r}")
+            object.__setattr__(self, "smooth_value", float(self.smooth_value))
+
+    # ------------------------------------------------------------------ derived values
+    @property
+    def order_weights(self) -> tuple[float, ...]:
+        """The weights actually used: ``weights`` or uniform ``1/max_order``."""
+        if self.weights is None:
+            return (1.0 / self.max_order,) * self.max_order
+        return self.weights
+
+    @property
+    def effective_smooth_value(self) -> float | None:
+        """``smooth_value`` or the method's default (``None`` for methods without one)."""
+        if self.smooth_value is not None:
+            return self.smooth_value
+        return SMOOTH_DEFAULTS.get(self.smooth)
+
+    def replace(self, **overrides: Any) -> BleuConfig:
+        """A copy with some factors changed; unknown names raise ``ConfigError``."""
+        check_override_names(overrides)
+        return dataclasses.replace(self, **overrides)
+
+    def signature(self, *, versions: dict[str, str] | None = None) -> str:
+        """``key:value|…`` naming every factor, library versions last (as sacrebleu does).
+
+        Two configs have the same signature exactly when they compute the same variant.
+        """
+        parts = [
+            f"tok:{self.tokenize}",
+            f"case:{'lc' if self.lowercase else 'mixed'}",
+            f"n:{self.max_order}",
+        ]
+        if self.weights is not None:
+            parts.append("w:" + ",".join(f"{x:g}" for x in self.weights))
+        parts += [
+            f"ref:{self.ref_length}",
+            f"tot:{self.ngram_totals}",
+            f"smooth:{self.smooth}",
+        ]
+        value = self.effective_smooth_value
+        if value is not None:
+            parts[-1] += f"[{value:g}]"
+        parts += [
+            f"eff:{'yes' if self.effective_order else 'no'}",
+            f"empty:{self.empty_order}",
+            f"guard:{self.zero_guard}",
+            f"zerolen:{self.on_zero_length}",
+            f"agg:{self.aggregation}",
+        ]
+        for key, val in self.extra:
+            parts.append(f"{key}:{val}")
+        all_versions = {"engine": ENGINE_VERSION}
+        if versions:
+            all_versions.update(versions)
+        parts.append("version:" + ",".join(f"{k}={v}" for k, v in all_versions.items()))
+        return "|".join(parts)
+
+
+#: The names users may override (everything but internal bookkeeping).
+OVERRIDABLE: tuple[str, ...] = tuple(
+    f.name for f in dataclasses.fields(BleuConfig) if f.name not in ("library", "extra")
+)
+
+
+def check_override_names(overrides: dict[str, Any]) -> None:
+    """Raise ``ConfigError`` naming any override that is not a ``BleuConfig`` factor."""
+    unknown = sorted(set(overrides) - set(OVERRIDABLE) - {"library", "extra"})
+    if unknown:
+        raise ConfigError(f"unknown option(s) {', '.join(unknown)}", valid=OVERRIDABLE)

@@ -1,0 +1,54 @@
+"""``BleuResult``: what every scorer returns, the in-house engine and the adapters alike."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class BleuResult:
+    """One BLEU score with the statistics it came from.
+
+    ``score`` and ``precisions`` are on 0–100. ``precisions`` are the (smoothed) per-order
+    precisions that entered the geometric mean, as sacrebleu reports them. ``counts`` and
+    ``totals`` are the raw matched and total n-grams per order (``None`` for an adapter whose
+    library does not expose them). ``ref_len`` is the reference length the brevity penalty
+    used (a float for ``ref_length="average"``). ``implementation`` says who computed the
+    number: ``"harness:<profile>"`` for the in-house engine, ``"<library>"`` for an adapter.
+    ``call`` is the exact library call an adapter made. ``level`` is ``"corpus"`` or
+    ``"segment"``; ``segment_id`` names the segment for segment-level results.
+    """
+
+    score: float
+    precisions: tuple[float, ...]
+    bp: float
+    ratio: float
+    hyp_len: int
+    ref_len: float
+    counts: tuple[int, ...] | None
+    totals: tuple[int, ...] | None
+    signature: str
+    implementation: str = "harness"
+    level: str = "corpus"
+    segment_id: str | None = None
+    call: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (tuples become lists)."""
+        d = dataclasses.asdict(self)
+        for key in ("precisions", "counts", "totals"):
+            if d[key] is not None:
+                d[key] = list(d[key])
+        return d
+
+    def format(self, width: int = 2) -> str:
+        """A sacrebleu-like one-line summary: ``BLEU = 27.23 81.8/50.0/22.2/12.5 (BP = …)``."""
+        prec = "/".join(f"{p:.1f}" for p in self.precisions)
+        ref_len = f"{self.ref_len:g}" if isinstance(self.ref_len, float) else str(self.ref_len)
+        return (
+            f"BLEU = {self.score:.{width}f} {prec} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} "
+            f"hyp_len = {self.hyp_len} ref_len = {ref_len})"
+        )
