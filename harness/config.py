@@ -81,7 +81,9 @@ ZERO_GUARD: tuple[str, ...] = (
 
 ON_ZERO_LENGTH: tuple[str, ...] = (
     "zero",  # a zero hypothesis (or reference) length gives BP 0 / score 0
-    "raise",  # the library divides by zero (tensorflow-nmt, multi-bleu): raise LibraryWouldRaise
+    "raise",  # tensorflow-nmt/evaluate: a zero hypothesis or reference length divides by zero
+    "raise-empty-hyp",  # mteval-v13a: dies when the whole hypothesis side is empty
+    "moses",  # multi-bleu.perl: dies on an empty hypothesis side, prints 0 when ref length is 0
 )
 
 AGGREGATIONS: tuple[str, ...] = (
@@ -164,9 +166,7 @@ class BleuConfig:
             except (TypeError, ValueError) as exc:
                 raise ConfigError(f"weights must be numbers, got {self.weights!r}") from exc
             if len(w) != self.max_order:
-                raise ConfigError(
-                    f"weights has {len(w)} entries but max_order is {self.max_order}"
-                )
+                raise ConfigError(f"weights has {len(w)} entries but max_order is {self.max_order}")
             if any(x < 0 for x in w):
                 raise ConfigError(f"weights must be non-negative, got {w}")
             object.__setattr__(self, "weights", w)

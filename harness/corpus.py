@@ -45,7 +45,7 @@ class Corpus:
     references: tuple[tuple[str, ...], ...]
     ids: tuple[str, ...] = ()
     name: str = ""
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
         hyps = self.hypotheses
@@ -65,7 +65,9 @@ class Corpus:
                 got=type(refs).__name__,
             )
         if len(hyps) == 0:
-            raise LayoutError("empty corpus: no hypotheses", what="hypotheses", expected=">= 1", got=0)
+            raise LayoutError(
+                "empty corpus: no hypotheses", what="hypotheses", expected=">= 1", got=0
+            )
         if len(refs) != len(hyps):
             raise LayoutError(
                 "one reference list per hypothesis is required",
@@ -92,10 +94,15 @@ class Corpus:
                     got=0,
                 )
             clean_refs.append(
-                tuple(_check_str(r, f"reference {k + 1} of segment {i + 1}") for k, r in enumerate(seg))
+                tuple(
+                    _check_str(r, f"reference {k + 1} of segment {i + 1}")
+                    for k, r in enumerate(seg)
+                )
             )
-        ids = tuple(str(x) for x in self.ids) if self.ids else tuple(
-            str(i + 1) for i in range(len(hyps))
+        ids = (
+            tuple(str(x) for x in self.ids)
+            if self.ids
+            else tuple(str(i + 1) for i in range(len(hyps)))
         )
         if len(ids) != len(hyps):
             raise LayoutError("one id per segment", what="ids", expected=len(hyps), got=len(ids))
@@ -221,6 +228,4 @@ class Corpus:
             raise LayoutError(f"unknown padding {padding!r}; valid: none, empty", what="padding")
         pad: str | None = None if padding == "none" else ""
         k = self.max_refs
-        return [
-            [seg[j] if j < len(seg) else pad for seg in self.references] for j in range(k)
-        ]
+        return [[seg[j] if j < len(seg) else pad for seg in self.references] for j in range(k)]

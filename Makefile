@@ -1,0 +1,47 @@
+# bleu-harness: the two commands of the README.
+#   make demo   create .venv if missing, install, run the comparison on the built-in fixtures
+#   make test   create .venv if missing, install dev extras, ruff check + pytest
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+# Real evaluation data lives beside the repo (never copied into it).
+SHARED_DATA := $(abspath ../shared/data)
+ifneq ($(wildcard $(SHARED_DATA)),)
+export BLEU_HARNESS_DATA ?= $(SHARED_DATA)
+endif
+# torchmetrics needs torch: this CPU wheel is installed first, so that the extras never
+# pull a multi-GB CUDA build.
+TORCH := torch==2.13.0
+PIP := $(BIN)/python -m pip --disable-pip-version-check -q
+
+.PHONY: demo test lint format clean bench
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.stamp-run: pyproject.toml | $(BIN)/python
+	$(PIP) install $(TORCH)
+	$(PIP) install -e '.[peers,cjk]'
+	touch $@
+
+$(VENV)/.stamp-dev: pyproject.toml $(VENV)/.stamp-run
+	$(PIP) install -e '.[peers,cjk,dev]'
+	touch $@
+
+demo: $(VENV)/.stamp-run
+	$(BIN)/bleu-harness demo
+
+test: $(VENV)/.stamp-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python -m pytest -q -p no:cacheprovider
+
+format: $(VENV)/.stamp-dev
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+bench: $(VENV)/.stamp-run
+	$(BIN)/python benchmarks/bench_engine.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis .ruff_cache

