@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from . import engine, runner
@@ -46,8 +47,16 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any]:
     return {k: getattr(args, k) for k in keys if getattr(args, k, None) is not None}
 
 
+def _jsonable(obj: Any) -> Any:
+    if isinstance(obj, dict | MappingProxyType):
+        return {k: _jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_jsonable(v) for v in obj]
+    return obj
+
+
 def _print_json(obj: Any) -> None:
-    print(json.dumps(obj, ensure_ascii=False, indent=2, allow_nan=False))
+    print(json.dumps(_jsonable(obj), ensure_ascii=False, indent=2, allow_nan=False))
 
 
 # ---------------------------------------------------------------------- score
@@ -204,7 +213,7 @@ def cmd_fixtures(args: argparse.Namespace) -> int:
     data = {
         "name": fx.name,
         "description": fx.description,
-        "provenance": fx.provenance,
+        "provenance": dict(fx.provenance),
         "claim": fx.claim,
         "tags": list(fx.tags),
         "ids": list(fx.ids),

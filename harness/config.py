@@ -108,8 +108,9 @@ class BleuConfig:
 
     Fields
     ------
-    tokenize: tokenizer name (``TOKENIZERS``); ``whitespace`` is ``str.split()``, ``none``
-        splits on single spaces exactly as sacrebleu's ``none`` tokenizer does.
+    tokenize: tokenizer name (``TOKENIZERS``); ``whitespace`` is ``str.split()`` (what nltk,
+        torchmetrics and pycocoevalcap users feed); ``none`` is sacrebleu's ``none``, which
+        gives the same tokens because sacrebleu splits on any whitespace after tokenizing.
     lowercase: lowercase hypotheses and references before tokenizing.
     max_order: highest n-gram order N.
     weights: per-order weights in the geometric mean (``None``: uniform ``1/N``).

@@ -159,7 +159,9 @@ def _tsv(path: Path, header: Sequence[str]) -> Iterator[tuple[int, list[str]]]:
         fields = line.split("\t")
         if len(fields) != len(header):
             raise InputError(
-                f"{len(fields)} tab-separated fields, expected {len(header)}", file=file, line=number
+                f"{len(fields)} tab-separated fields, expected {len(header)}",
+                file=file,
+                line=number,
             )
         yield number, fields
 
@@ -188,9 +190,7 @@ def _check_count(what: str, got: int, expected: int, file: Path) -> None:
 
 def _seg_index(seg_id: int, file: Path, line: int) -> int:
     if not 1 <= seg_id <= WMT21_SEGMENTS:
-        raise InputError(
-            f"seg_id {seg_id} outside 1..{WMT21_SEGMENTS}", file=str(file), line=line
-        )
+        raise InputError(f"seg_id {seg_id} outside 1..{WMT21_SEGMENTS}", file=str(file), line=line)
     return seg_id - 1
 
 
@@ -222,7 +222,9 @@ def _wmt21_outputs(folder: Path, wanted: Iterable[str]) -> dict[str, list[str]]:
     present: set[str] = set()
     for line, (system, seg, text) in _tsv(path, ("system", "seg_id", "hyp_de")):
         if system not in WMT21_SYSTEMS:
-            raise InputError(f"unknown system {system!r} (not in the README)", file=str(path), line=line)
+            raise InputError(
+                f"unknown system {system!r} (not in the README)", file=str(path), line=line
+            )
         present.add(system)
         if system not in wanted:
             continue
@@ -388,7 +390,9 @@ def wmt21_mqm(data: str | os.PathLike[str] | None = None) -> dict[str, Any]:
     table: dict[str, dict[str, Any]] = {}
     for line, (system, mean, n_rated, in_subset) in _tsv(sys_path, header):
         if in_subset not in ("yes", "no"):
-            raise InputError(f"text_in_subset {in_subset!r} is not yes/no", file=str(sys_path), line=line)
+            raise InputError(
+                f"text_in_subset {in_subset!r} is not yes/no", file=str(sys_path), line=line
+            )
         table[system] = {
             "mqm_mean": _float(mean, "mqm_mean", sys_path, line),
             "n_rated_segments": _int(n_rated, "n_rated_segments", sys_path, line),

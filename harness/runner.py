@@ -300,6 +300,13 @@ def rows_to_csv(rows: Iterable[dict[str, Any]]) -> str:
     return buf.getvalue()
 
 
+def _fmt_score(score: float, width: int) -> str:
+    """Fixed decimals, except tiny positive scores (nltk's 1e-76 "zeros"), shown as such."""
+    if 0 < score < 0.5 * 10**-width:
+        return f"{score:.1e}"
+    return f"{score:.{width}f}"
+
+
 def summary_table(rows: Sequence[dict[str, Any]], *, width: int = 2) -> str:
     """A console table of corpus-level scores: one line per (fixture, system), one column per
     implementation; ``raises``/``n/a``/``unsupp``/``ERR`` where there is no number."""
@@ -314,7 +321,7 @@ def summary_table(rows: Sequence[dict[str, Any]], *, width: int = 2) -> str:
         key = (r["fixture"], r["system"])
         if key not in keys:
             keys.append(key)
-        val = f"{r['score']:.{width}f}" if r["status"] == "ok" else short.get(r["status"], "?")
+        val = _fmt_score(r["score"], width) if r["status"] == "ok" else short.get(r["status"], "?")
         cell[(*key, r["implementation"])] = val
     head = ["fixture/system", *impls]
     body = [[f"{f}/{s}", *(cell.get((f, s, i), "") for i in impls)] for f, s in keys]

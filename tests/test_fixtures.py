@@ -195,8 +195,12 @@ def test_east_asian_economy() -> None:
     assert hyp in diverse.references[0]
     assert diverse.claim["printed"] == {"bleu": 1}
     assert set(identical.references[0]) == {"economy of East Asia"}
-    matched = set(hyp.split()) & set(identical.references[0][0].split())
-    assert sorted(matched) == list(identical.claim["printed"]["matched_words"]) == ["East"]
+    assert list(identical.claim["printed"]["matched_words"]) == ["East"]
+    # The article's "only East matches" undercounts: 'economy' is a matching unigram as well;
+    # what holds is that no bigram matches (noted in the fixture's provenance).
+    ref = identical.references[0][0].split()
+    assert set(hyp.split()) & set(ref) == {"East", "economy"}
+    assert clipped(hyp.split(), [ref], 2) == (0, 2)
 
 
 def test_reference_layout_placeholders() -> None:
@@ -207,7 +211,8 @@ def test_reference_layout_placeholders() -> None:
     assert len(streams) == 2 and all(len(s) == 3 for s in streams)
     assert streams[0] == ["文1の正答a", "文2の正答a", "文3の正答a"]
     assert corpus.to_evaluate()[0] == ["文1の正答a", "文1の正答b"]
-    assert Corpus.from_streams(hypotheses=corpus.hypotheses, streams=streams) == corpus
+    back = Corpus.from_streams(hypotheses=corpus.hypotheses, streams=streams)
+    assert back.references == corpus.references
 
 
 # ---------------------------------------------------------------------------- seed 003
@@ -303,7 +308,8 @@ def test_edge_ragged_references() -> None:
     assert {len(r) for r in fx.references} == {1, 2, 3}
     corpus = fx.corpus("system")
     assert corpus.is_ragged and corpus.max_refs == 3
-    assert Corpus.from_streams(hypotheses=corpus.hypotheses, streams=corpus.to_streams()) == corpus
+    back = Corpus.from_streams(hypotheses=corpus.hypotheses, streams=corpus.to_streams())
+    assert back.references == corpus.references
 
 
 def test_edge_reference_length_tie() -> None:
