@@ -29,6 +29,7 @@ TOKENIZERS: tuple[str, ...] = (
     "zh",
     "none",
     "whitespace",
+    "ascii-whitespace",
     "ja-mecab",
     "ko-mecab",
 )

@@ -21,6 +21,7 @@ length ratio of its brevity penalty).
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 from collections import Counter
@@ -67,30 +68,47 @@ def _ngram_counts(tokens: Sequence[str], max_order: int) -> Counter[tuple[str, .
     return counts
 
 
-def _segment_matches(
-    hyp: Sequence[str], refs: Sequence[Sequence[str]], max_order: int
+@functools.lru_cache(maxsize=16384)
+def _reference_side(
+    tokenize: str, lowercase: bool, refs: tuple[str, ...], max_order: int
+) -> tuple[tuple[int, ...], dict[tuple[str, ...], int]]:
+    """Reference lengths and, for every n-gram, its largest count in any single reference.
+
+    Cached: when many systems are scored against the same references (WMT: 20 systems, 3
+    references), each segment's references are tokenized and counted once. The returned dict
+    is shared and must not be mutated.
+    """
+    tok = _tokenizer_for(tokenize, lowercase)
+    lens = []
+    ref_max: dict[tuple[str, ...], int] = {}
+    for ref in refs:
+        tokens = tok(ref)
+        lens.append(len(tokens))
+        for ngram, cnt in _ngram_counts(tokens, max_order).items():
+            if cnt > ref_max.get(ngram, 0):
+                ref_max[ngram] = cnt
+    return tuple(lens), ref_max
+
+
+def _clipped_matches(
+    hyp: Sequence[str], ref_max: dict[tuple[str, ...], int], max_order: int
 ) -> list[int]:
     """Clipped matches per order: each hypothesis n-gram counts at most its largest count in
     any single reference (Papineni et al. 2002, "modified n-gram precision")."""
-    hyp_counts = _ngram_counts(hyp, max_order)
-    ref_max: dict[tuple[str, ...], int] = {}
-    for ref in refs:
-        for ngram, cnt in _ngram_counts(ref, max_order).items():
-            if ngram in hyp_counts and cnt > ref_max.get(ngram, 0):
-                ref_max[ngram] = cnt
     matches = [0] * max_order
-    for ngram, cnt in hyp_counts.items():
+    for ngram, cnt in _ngram_counts(hyp, max_order).items():
         best = ref_max.get(ngram)
         if best:
             matches[len(ngram) - 1] += min(cnt, best)
     return matches
 
 
-def _tokenizer(config: BleuConfig) -> Callable[[str], list[str]]:
+@functools.lru_cache(maxsize=64)
+def _tokenizer_for(tokenize: str, lowercase: bool) -> Callable[[str], list[str]]:
     from .tokenizers import get_tokenizer
 
-    tok = get_tokenizer(config.tokenize)
-    if config.lowercase:
+    tok = get_tokenizer(tokenize)
+    if lowercase:
         return lambda s: tok(s.lower())
     return tok
 
@@ -104,17 +122,17 @@ def compute_statistics(
     tokenizing, as in sacrebleu); ``max_order`` defaults to what ``config`` needs.
     """
     order = max_order or orders_needed(config)
-    tok = _tokenizer(config)
+    tok = _tokenizer_for(config.tokenize, config.lowercase)
     s = len(corpus)
     hyp_len = np.zeros(s, dtype=np.int64)
     matches = np.zeros((s, order), dtype=np.int64)
     ref_lens: list[tuple[int, ...]] = []
     for i, (hyp, refs) in enumerate(zip(corpus.hypotheses, corpus.references, strict=True)):
         h = tok(hyp)
-        r = [tok(x) for x in refs]
+        lens, ref_max = _reference_side(config.tokenize, config.lowercase, refs, order)
         hyp_len[i] = len(h)
-        ref_lens.append(tuple(len(x) for x in r))
-        matches[i] = _segment_matches(h, r, order)
+        ref_lens.append(lens)
+        matches[i] = _clipped_matches(h, ref_max, order)
     return Statistics(
         hyp_len=hyp_len,
         ref_lens=tuple(ref_lens),

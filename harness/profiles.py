@@ -91,9 +91,9 @@ _PROFILES: dict[str, BleuConfig] = {
         on_zero_length="raise-empty-hyp",
         library="mteval-v13a",
     ),
-    # multi-bleu.perl: pre-tokenized input split on whitespace, no smoothing
+    # multi-bleu.perl: pre-tokenized input split on ASCII whitespace (Perl bytes), no smoothing
     "multi-bleu": BleuConfig(
-        tokenize="whitespace",
+        tokenize="ascii-whitespace",
         smooth="none",
         ref_length="closest",
         zero_guard="none",

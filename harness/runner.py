@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -103,6 +104,12 @@ def default_implementations() -> list[Implementation]:
     ]
 
 
+def _finite(x: float | None) -> float | None:
+    """``None`` for a statistic a library does not expose (``nan``) or reports as infinite
+    (bleuscore's ratio when the reference length is 0), so the JSON stays valid."""
+    return None if x is None or not math.isfinite(x) else x
+
+
 def _row(
     fixture: str,
     system: str,
@@ -130,8 +137,8 @@ def _row(
         row.update(
             segment_id=result.segment_id,
             score=result.score,
-            bp=result.bp,
-            ratio=result.ratio,
+            bp=_finite(result.bp),
+            ratio=_finite(result.ratio),
             hyp_len=result.hyp_len,
             ref_len=result.ref_len,
             counts=" ".join(map(str, result.counts)) if result.counts is not None else None,
@@ -281,7 +288,8 @@ def run(
 def rows_to_jsonl(rows: Iterable[dict[str, Any]]) -> str:
     """JSON Lines, one row per line, fields in ``ROW_FIELDS`` order."""
     return "".join(
-        json.dumps({k: r.get(k) for k in ROW_FIELDS}, ensure_ascii=False) + "\n" for r in rows
+        json.dumps({k: r.get(k) for k in ROW_FIELDS}, ensure_ascii=False, allow_nan=False) + "\n"
+        for r in rows
     )
 
 

@@ -47,6 +47,7 @@ TOKENIZER_NAMES: tuple[str, ...] = (
     "zh",
     "none",
     "whitespace",
+    "ascii-whitespace",
     "ja-mecab",
     "ko-mecab",
 )
@@ -248,8 +249,17 @@ def _tokenize_none(line: str) -> list[str]:
 
 def _tokenize_whitespace(line: str) -> list[str]:
     """Plain ``str.split()``: the caller-tokenized convention of nltk, torchmetrics'
-    ``BLEUScore`` and multi-bleu.perl."""
+    ``BLEUScore`` and pycocoevalcap (any Unicode whitespace separates tokens)."""
     return line.split()
+
+
+_ASCII_SPACE = re.compile(r"[ \t\n\r\f\v]+")
+
+
+def _tokenize_ascii_whitespace(line: str) -> list[str]:
+    """Split on ASCII whitespace only, as Perl's ``split`` does on the byte strings that
+    multi-bleu.perl reads: U+00A0, U+3000 or U+001C stay inside a token."""
+    return [t for t in _ASCII_SPACE.split(line) if t]
 
 
 # --------------------------------------------------------------------------------------------
@@ -315,6 +325,7 @@ _FACTORIES: dict[str, Callable[[], Tokenizer]] = {
     "zh": lambda: _tokenize_zh,
     "none": lambda: _tokenize_none,
     "whitespace": lambda: _tokenize_whitespace,
+    "ascii-whitespace": lambda: _tokenize_ascii_whitespace,
     "ja-mecab": _make_ja_mecab,
     "ko-mecab": _make_ko_mecab,
 }

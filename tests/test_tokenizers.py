@@ -99,6 +99,21 @@ def test_whitespace_is_str_split(line: str) -> None:
     assert tokenize(line, "whitespace") == line.split()
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(
+        alphabet=st.sampled_from(
+            ["a", "b", " ", "\t", "\x0b", "\x0c", "\r", "\n", "\u00a0", "\u3000", "\x1c", "\x85"]
+        )
+    )
+)
+def test_ascii_whitespace_splits_like_perl_bytes(line: str) -> None:
+    """Perl's ``split`` on bytes: only space, \\t, \\n, \\r, \\f and \\v separate tokens."""
+    tokens = tokenize(line, "ascii-whitespace")
+    assert all(not any(c in " \t\n\r\f\v" for c in t) for t in tokens)
+    assert "".join(tokens) == "".join(c for c in line if c not in " \t\n\r\f\v")
+
+
 LITERALS = [
     "Hello, world!",
     "The U.S. economy grew 3.5% in 2019.",
@@ -229,7 +244,13 @@ def test_import_does_not_load_mecab_or_sacrebleu() -> None:
 
 # ---------------------------------------------------------------------------- registry
 def test_names() -> None:
-    assert set(TOKENIZER_NAMES) == {*SACREBLEU_NAMES, "whitespace", "ja-mecab", "ko-mecab"}
+    assert set(TOKENIZER_NAMES) == {
+        *SACREBLEU_NAMES,
+        "whitespace",
+        "ascii-whitespace",
+        "ja-mecab",
+        "ko-mecab",
+    }
     assert get_tokenizer("13a") is get_tokenizer("13a")
 
 

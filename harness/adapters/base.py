@@ -195,12 +195,12 @@ class Adapter:
         raise NotImplementedError
 
     def _require(self, config: BleuConfig) -> None:
-        availability = self.available()
-        if not availability.ok:
-            raise AdapterUnavailable(self.name, availability.reason, availability.hint)
         support = self.supports(config)
         if not support.ok:
             raise UnsupportedSetting(self.name, support.reason)
+        availability = self.available()
+        if not availability.ok:
+            raise AdapterUnavailable(self.name, availability.reason, availability.hint)
 
     # ------------------------------------------------------------------ scoring
     def corpus(self, corpus: Corpus, config: BleuConfig | None = None) -> BleuResult:
@@ -282,19 +282,19 @@ def _replace(result: BleuResult, **changes: Any) -> BleuResult:
 def _sum_tuples(rows: Sequence[tuple[int, ...] | None]) -> tuple[int, ...] | None:
     if not rows or any(r is None for r in rows):
         return None
-    first = rows[0]
-    assert first is not None
-    if any(r is None or len(r) != len(first) for r in rows):
+    present = [r for r in rows if r is not None]
+    if len({len(r) for r in present}) != 1:
         return None
-    return tuple(sum(r[j] for r in rows if r is not None) for j in range(len(first)))
+    return tuple(sum(r[j] for r in present) for j in range(len(present[0])))
 
 
-def lazy(module: str, attr: str) -> Callable[..., Adapter]:
-    """A factory that imports ``module`` only when called (keeps library imports lazy)."""
+def lazy(module: str, attr: str, **fixed: Any) -> Callable[..., Adapter]:
+    """A factory that imports ``module`` only when called (keeps library imports lazy);
+    ``fixed`` options are always passed."""
 
     def factory(**options: Any) -> Adapter:
         mod = importlib.import_module(module)
-        return getattr(mod, attr)(**options)
+        return getattr(mod, attr)(**fixed, **options)
 
     factory.__name__ = f"{attr}_factory"
     factory.__qualname__ = factory.__name__

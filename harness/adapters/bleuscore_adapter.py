@@ -10,10 +10,14 @@ as tensorflow/nmt), ``ref_len_method`` ``"shortest"``/``"hf"`` or ``"closest"``/
 Quirks: despite its docstring it does not check that the numbers of predictions and reference
 lists agree (it scores the common prefix); an empty corpus makes it panic with
 ``pyo3_runtime.PanicException``, which derives from ``BaseException`` (not ``Exception``).
-The adapter always passes aligned, non-empty input (``Corpus`` guarantees both).
+The adapter always passes aligned, non-empty input (``Corpus`` guarantees both), and turns a
+panic into :class:`LibraryPanic` (a ``RuntimeError``) so that ``except Exception`` handlers —
+the runner's "the library raised" path — see it instead of being bypassed.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from ..config import BleuConfig
 from ..corpus import Corpus
@@ -21,6 +25,22 @@ from ..result import BleuResult
 from .base import Adapter, Support, check, smoothing_decides
 
 REF_LEN = {"shortest": "shortest", "closest": "closest"}
+
+
+class LibraryPanic(RuntimeError):
+    """A Rust panic inside bleuscore (``pyo3_runtime.PanicException``, a ``BaseException``)."""
+
+
+def compute(**kwargs: Any) -> dict[str, Any]:
+    """``bleuscore.compute(**kwargs)`` with a panic re-raised as :class:`LibraryPanic`."""
+    import bleuscore
+
+    try:
+        return bleuscore.compute(**kwargs)
+    except BaseException as exc:
+        if type(exc).__name__ != "PanicException":
+            raise
+        raise LibraryPanic(f"bleuscore panicked (pyo3_runtime.PanicException): {exc}") from exc
 
 
 class BleuscoreAdapter(Adapter):
@@ -55,11 +75,9 @@ class BleuscoreAdapter(Adapter):
         )
 
     def _corpus(self, corpus: Corpus, config: BleuConfig) -> BleuResult:
-        import bleuscore
-
         smooth = config.smooth == "plus-one"
         method = REF_LEN[config.ref_length]
-        out = bleuscore.compute(
+        out = compute(
             references=corpus.to_evaluate(),
             predictions=list(corpus.hypotheses),
             max_order=config.max_order,

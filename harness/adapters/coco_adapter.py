@@ -111,9 +111,14 @@ class PycocoevalcapAdapter(Adapter):
 
             tok = PTBTokenizer()
             gts = tok.tokenize(
-                {i: [{"caption": r} for r in refs] for i, refs in zip(ids, corpus.references, strict=True)}
+                {
+                    i: [{"caption": r} for r in refs]
+                    for i, refs in zip(ids, corpus.references, strict=True)
+                }
             )
-            res = tok.tokenize({i: [{"caption": h}] for i, h in zip(ids, corpus.hypotheses, strict=True)})
+            res = tok.tokenize(
+                {i: [{"caption": h}] for i, h in zip(ids, corpus.hypotheses, strict=True)}
+            )
             if set(gts) != set(ids) or set(res) != set(ids):
                 raise UnsupportedSetting(
                     self.name, "the PTB tokenizer lost lines (empty captions are not kept)"
@@ -153,7 +158,7 @@ class PycocoevalcapAdapter(Adapter):
         return self._result(config, score, comps, ratio, call)
 
     def _segments(self, corpus: Corpus, config: BleuConfig) -> list[BleuResult]:
-        score, scores, printed, call = self._run(corpus, config, verbose=2)
+        _, scores, printed, call = self._run(corpus, config, verbose=2)
         lines = [ln for ln in printed.splitlines() if ln.startswith("{")]
         per_segment = []
         for ln in lines[: len(corpus)]:  # the last "{" line is the corpus totals

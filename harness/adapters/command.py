@@ -22,7 +22,9 @@ are read too when printed), ``BLEU score = 0.2723`` (mteval-v13a: 0–1), sacreb
 (``"score"``: 0–100), or a bare number. ``scale="auto"`` knows the first three; a bare number
 above 1 is 0–100 and one in [0, 1] is ambiguous and raises — pass ``scale="0-1"`` or
 ``"0-100"``. Failures (non-zero exit, timeout, unreadable output) raise :class:`CommandError`
-with the command's stderr.
+with the command's stderr. ``check=False`` accepts a non-zero exit when the output still holds a
+score (multi-bleu.perl prints ``BLEU = 0, …`` and exits 1 when the reference length is 0); the
+status is kept in ``extra["returncode"]``.
 
 What the command computes is declared with ``profile=`` (a ``harness.profiles`` name) or
 ``config=``; :meth:`CommandAdapter.supports` accepts exactly that variant. Without a
@@ -50,6 +52,7 @@ from .base import NAN, Adapter, Availability, Support
 
 SCALES = ("auto", "0-1", "0-100")
 _FIELD = re.compile(r"^(hyp|ref|refs|ref_stem|ref\d+)$")
+_PREFIXES = ("exec", "env", "time", "nice", "nohup", "command", "builtin")
 _NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 
 
@@ -178,6 +181,7 @@ class CommandAdapter(Adapter):
         version: str | None = None,
         cwd: str | os.PathLike[str] | None = None,
         env: dict[str, str] | None = None,
+        check: bool = True,
     ) -> None:
         if not isinstance(template, str) or not template.strip():
             raise ConfigError("command template must be a non-empty string")
@@ -201,6 +205,7 @@ class CommandAdapter(Adapter):
         self._version = version
         self.cwd = cwd
         self.env = env
+        self.check = check
 
     # ------------------------------------------------------------------ identity
     def version(self) -> str | None:
@@ -209,7 +214,9 @@ class CommandAdapter(Adapter):
     def signature(self, config: BleuConfig | None) -> str:
         versions = {self.name: self._version or "unknown"}
         if config is None:
-            return f"cmd:{self.template}|version:" + ",".join(f"{k}={v}" for k, v in versions.items())
+            return f"cmd:{self.template}|version:" + ",".join(
+                f"{k}={v}" for k, v in versions.items()
+            )
         return config.signature(versions=versions)
 
     def available(self) -> Availability:
@@ -217,6 +224,9 @@ class CommandAdapter(Adapter):
             words = shlex.split(self.template)
         except ValueError as exc:
             return Availability(False, f"cannot parse the command template: {exc}", "")
+        # skip shell prefixes (exec, env, time, nice, VAR=value) to find the program
+        while words and (words[0] in _PREFIXES or re.match(r"^[A-Za-z_]\w*=", words[0])):
+            words = words[1:]
         if not words or "{" in words[0]:
             return Availability(True)
         prog = words[0]
@@ -347,7 +357,7 @@ class CommandAdapter(Adapter):
                     stdout=_text(exc.stdout),
                     stderr=_text(exc.stderr),
                 ) from exc
-        if proc.returncode != 0:
+        if proc.returncode != 0 and (self.check or not proc.stdout.strip()):
             raise CommandError(
                 f"exited with status {proc.returncode}",
                 command=command,
@@ -385,6 +395,7 @@ class CommandAdapter(Adapter):
                 "scale": parsed["scale"],
                 "padding": self.padding,
                 "command": command,
+                "returncode": proc.returncode,
             },
         )
 

@@ -113,7 +113,8 @@ class EvaluateAdapter(Adapter):
             os.environ.get(v, "").upper() in TRUE for v in ("HF_EVALUATE_OFFLINE", "HF_HUB_OFFLINE")
         )
 
-    def _load(self) -> Any:
+    def load(self) -> Any:
+        """The loaded ``evaluate`` module object (raises ``AdapterUnavailable``)."""
         if self._metric is not None:
             return self._metric
         if self._error is not None:
@@ -184,7 +185,7 @@ class EvaluateAdapter(Adapter):
     def available(self) -> Availability:
         """Ok when the ``bleu`` module loads (see the module docstring for the order)."""
         try:
-            self._load()
+            self.load()
         except AdapterUnavailable as exc:
             return Availability(False, exc.reason, exc.hint)
         return Availability(True)
@@ -226,7 +227,10 @@ class EvaluateAdapter(Adapter):
         )
 
     def _kwargs(self, config: BleuConfig) -> tuple[dict[str, Any], str]:
-        kwargs: dict[str, Any] = {"max_order": config.max_order, "smooth": config.smooth == "plus-one"}
+        kwargs: dict[str, Any] = {
+            "max_order": config.max_order,
+            "smooth": config.smooth == "plus-one",
+        }
         text = f"max_order={config.max_order}, smooth={kwargs['smooth']}"
         if config.tokenize != "13a":
             from ..tokenizers import get_tokenizer
@@ -236,15 +240,13 @@ class EvaluateAdapter(Adapter):
         return kwargs, text
 
     def _corpus(self, corpus: Corpus, config: BleuConfig) -> BleuResult:
-        metric = self._load()
+        metric = self.load()
         kwargs, text = self._kwargs(config)
         out = metric.compute(
             predictions=list(corpus.hypotheses), references=corpus.to_evaluate(), **kwargs
         )
         load = (
-            f"evaluate.load({self._source[5:]!r})"
-            if self.module_path
-            else "evaluate.load('bleu')"
+            f"evaluate.load({self._source[5:]!r})" if self.module_path else "evaluate.load('bleu')"
         )
         return self.result(
             config,

@@ -147,7 +147,9 @@ class NltkAdapter(Adapter):
             f"on harness.tokenizers.tokenize(text, {config.tokenize!r}, lowercase={config.lowercase})"
         )
 
-    def _tokens(self, corpus: Corpus, config: BleuConfig) -> tuple[list[list[list[str]]], list[list[str]]]:
+    def _tokens(
+        self, corpus: Corpus, config: BleuConfig
+    ) -> tuple[list[list[list[str]]], list[list[str]]]:
         hyps = pretokenize(corpus.hypotheses, config)
         refs = [pretokenize(seg, config) for seg in corpus.references]
         return refs, hyps
@@ -170,7 +172,12 @@ class NltkAdapter(Adapter):
         }
         if caught:
             extra["library_warnings"] = caught
-        if not sentence and config.smooth in ("nltk-method4", "nltk-method5", "nltk-method6", "nltk-method7"):
+        if not sentence and config.smooth in (
+            "nltk-method4",
+            "nltk-method5",
+            "nltk-method6",
+            "nltk-method7",
+        ):
             extra["nltk_corpus_context"] = "last-segment"
         return self.result(
             config,

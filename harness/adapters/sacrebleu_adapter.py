@@ -79,9 +79,7 @@ class SacrebleuAdapter(Adapter):
 
     # ------------------------------------------------------------------ translation
     def _check(self, config: BleuConfig) -> Support:
-        guards = (
-            ("unigram", "any-order", "none") if smoothing_decides(config) else ("unigram",)
-        )
+        guards = ("unigram", "any-order", "none") if smoothing_decides(config) else ("unigram",)
         # With effective order, orders without hypothesis n-grams are dropped, so their
         # precision never enters; without it sacrebleu leaves them at precision 0.
         empty = ("zero", "one") if config.effective_order else ("zero",)

@@ -24,7 +24,7 @@ counts/totals).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from ..config import BleuConfig
 from ..corpus import Corpus
@@ -142,7 +142,7 @@ class TorchmetricsSacrebleuAdapter(_TorchmetricsBase):
     name = "torchmetrics-sacrebleu"
     profile = "torchmetrics-sacrebleu"
 
-    TOKENIZE = {
+    TOKENIZE: ClassVar[dict[str, str]] = {
         "13a": "13a",
         "intl": "intl",
         "char": "char",
