@@ -104,11 +104,16 @@ def _corpora(args: argparse.Namespace) -> list[tuple[str, str, Any]]:
     from .fixtures import list_fixtures, load_fixture
 
     out = []
-    names = args.fixture or ([] if args.wmt21 and not args.with_fixtures else list_fixtures())
+    real = args.wmt21 or getattr(args, "coco", False)
+    names = args.fixture or ([] if real and not args.with_fixtures else list_fixtures())
     for name in names:
         fx = load_fixture(name)
         for system in fx.system_names:
             out.append((name, system, fx.corpus(system)))
+    if getattr(args, "coco", False):
+        from .datasets import load_coco_leave_one_out
+
+        out.append(("coco_captions", "leave-one-out", load_coco_leave_one_out(args.data)))
     if args.wmt21:
         from .datasets import load_wmt21_ende
 
@@ -181,6 +186,124 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------- explain
+def _explain_corpus(args: argparse.Namespace) -> Any:
+    if args.fixture:
+        if args.files:
+            raise InputError("give either --fixture or files, not both")
+        from .fixtures import load_fixture
+
+        fx = load_fixture(args.fixture)
+        system = args.system or (fx.system_names[0] if len(fx.system_names) == 1 else None)
+        if system is None:
+            raise InputError(
+                f"fixture {fx.name} has several systems; choose one with --system "
+                f"({', '.join(fx.system_names)})"
+            )
+        return fx.corpus(system)
+    if len(args.files) < 2:
+        raise InputError("explain needs --fixture NAME or HYP_FILE REF_FILE [REF_FILE ...]")
+    from .io import load_text_corpus
+
+    return load_text_corpus(args.files[0], args.files[1:])
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    """Shapley attribution of the gap between two profiles to the factors that differ."""
+    from .analysis.attribution import attribute
+
+    corpus = _explain_corpus(args)
+    att = attribute(corpus, args.a, args.b, segment=args.segment, library=args.library)
+    if args.json:
+        _print_json(att.to_dict())
+    else:
+        print(att.to_markdown())
+    return 0
+
+
+# ---------------------------------------------------------------------- significance
+def cmd_significance(args: argparse.Namespace) -> int:
+    """Paired bootstrap or approximate randomisation between two systems."""
+    from .analysis.significance import significance_from_files
+
+    result = significance_from_files(
+        args.baseline,
+        args.system,
+        args.refs,
+        profile=args.profile,
+        method=args.method,
+        resamples=args.resamples,
+        seed=args.seed,
+    )
+    d = result.to_dict()
+    if args.json:
+        _print_json(d)
+    else:
+        lo, hi = d["ci_system"]
+        print(f"method: {d['method']}  resamples: {d['resamples']}  seed: {d['seed']}")
+        print(f"baseline: {d['score_baseline']:.2f}")
+        print(f"system:   {d['score_system']:.2f}  (95% CI {lo:.2f}–{hi:.2f})")
+        print(f"delta:    {d['score_system'] - d['score_baseline']:+.2f}  p = {d['p_value']:.4f}")
+        print(f"signature: {d['signature']}")
+    return 0
+
+
+# ---------------------------------------------------------------------- human
+def _fmt(x: Any, digits: int = 3) -> str:
+    return "–" if x is None else f"{x:.{digits}f}"
+
+
+def cmd_human(args: argparse.Namespace) -> int:
+    """BLEU vs human judgments: WMT21 en→de MQM, and WMT19 system-level DA with outliers."""
+    from .analysis.human import mathur_outliers, wmt21_human_correlations
+
+    impls = None
+    if args.impl:
+        impls = [x for item in args.impl for x in item.split(",") if x]
+    res = wmt21_human_correlations(args.data, impls, n_boot=args.n_boot, seed=args.seed)
+    wmt19 = mathur_outliers(args.data) if args.wmt19 else None
+    if args.json:
+        _print_json({"wmt21": res.to_dict(), "wmt19_outliers": wmt19})
+        return 0
+    n_seg = next(iter(res.n_rated_segments.values()), 0)
+    print(
+        f"WMT21 en→de: BLEU ({len(res.refs)} refs) vs Google MQM — {len(res.ranking_systems)} "
+        f"MQM-rated systems, {n_seg} rated segments each; {int(res.ci * 100)}% bootstrap CIs "
+        f"({res.n_boot} resamples, seed {res.seed})\n"
+    )
+    for level in ("system", "segment"):
+        print(f"{level} level:\n")
+        print("| implementation | Pearson [CI] | Spearman [CI] | Kendall tau-b [CI] | n |")
+        print("| --- | --- | --- | --- | ---: |")
+        for row in res.rows():
+            if row["level"] != level:
+                continue
+            cells = []
+            for m in ("pearson", "spearman", "kendall"):
+                cells.append(
+                    f"{_fmt(row.get(m))} [{_fmt(row.get(m + '_ci_low'), 2)}, "
+                    f"{_fmt(row.get(m + '_ci_high'), 2)}]"
+                )
+            print(f"| {row['implementation']} | {' | '.join(cells)} | {row.get('n')} |")
+        print()
+    print(f"system rankings vs {res.reference} (Kendall tau; swapped pairs):\n")
+    for r in res.rankings:
+        swaps = ", ".join(f"{a}/{b}" for a, b in r.get("swapped_pairs", [])) or "none"
+        print(f"- {r['implementation']}: tau = {_fmt(r.get('kendall_tau_vs_reference'))}; {swaps}")
+    if wmt19 is not None:
+        print("\nWMT19 system-level DA: Pearson of BLEU vs HUMAN, all systems vs without the")
+        print("outliers of Mathur et al. (2020) (|z| > 2.5 by the MAD rule):\n")
+        print("| pair | metric | systems | outliers | r (all) | r (without) |")
+        print("| --- | --- | ---: | --- | ---: | ---: |")
+        for r in wmt19:
+            print(
+                f"| {r['lp']} | {r['metric']} | {r['n_systems']} | "
+                f"{', '.join(r['outliers']) or '–'} | {_fmt(r.get('pearson_all'))} | "
+                f"{_fmt(r.get('pearson_without'))} |"
+            )
+    return 0
+
+
 # ---------------------------------------------------------------------- fixtures / profiles
 def cmd_fixtures(args: argparse.Namespace) -> int:
     from .fixtures import list_fixtures, load_fixture
@@ -247,28 +370,57 @@ def cmd_profiles(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------- demo
+_DEMO_LABELS = {
+    "harness:sacrebleu": "sacre",
+    "harness:sacrebleu-sentence": "sacre-sent",
+    "harness:nltk": "nltk",
+    "harness:evaluate": "eval",
+    "harness:bleuscore": "bleusc",
+    "harness:torchmetrics": "tm",
+    "harness:torchmetrics-sacrebleu": "tm-sacre",
+    "harness:pycocoevalcap": "coco",
+    "harness:mteval-v13a": "mteval",
+    "harness:multi-bleu": "mbleu",
+    "harness:multi-bleu-detok": "mbleu-dt",
+}
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
-    print("bleu-harness demo: every profile and every real library on the seed fixtures\n")
-    ns = argparse.Namespace(
-        fixture=None,
-        wmt21=False,
-        with_fixtures=True,
-        impl=None,
-        level=["corpus"],
-        out=None,
-        force=False,
-        json=False,
-        data=None,
-        progress=False,
-        max_notes=12,
+    """Every profile and every real library on the seed fixtures, then WMT21 if available."""
+    from .fixtures import list_fixtures, load_fixture
+
+    start = time.perf_counter()
+    corpora = [
+        (name, system, fx.corpus(system))
+        for name in list_fixtures()
+        for fx in [load_fixture(name)]
+        for system in fx.system_names
+    ]
+    impls = runner.default_implementations()
+    rows = runner.run(corpora, impls, levels=("corpus",), progress=False)
+    profile_rows = [r for r in rows if r["kind"] == "profile"]
+    library_rows = [r for r in rows if r["kind"] == "adapter"]
+    print("In-house profiles on the built-in fixtures (corpus BLEU, 0–100):\n")
+    print(runner.summary_table(profile_rows, labels=_DEMO_LABELS))
+    legend = ", ".join(f"{v} = {k.split(':', 1)[1]}" for k, v in _DEMO_LABELS.items())
+    print(f"\ncolumns: {legend}")
+    print("\nThe real libraries on the same fixtures ('=' equals its in-house profile):\n")
+    print(runner.summary_table(library_rows, annotate=runner.agreement_mark(rows)))
+    problems = sorted(
+        {(r["implementation"], r["status"], r["error"]) for r in rows if r["status"] != "ok"}
     )
-    cmd_compare(ns)
+    print()
+    for impl, status, err in problems:
+        print(f"note: {impl}: {status}: {err}")
+    print(f"{len(rows)} rows in {time.perf_counter() - start:.2f} s")
+
     data = os.environ.get("BLEU_HARNESS_DATA")
     if data and Path(data).is_dir():
-        print("\nWMT21 en→de newstest2021 (3 references, 20 systems), corpus level:\n")
+        print("\nWMT21 en→de newstest2021 (3 references, 20 systems), corpus BLEU:\n")
         ns = argparse.Namespace(
             fixture=[],
             wmt21=True,
+            coco=False,
             with_fixtures=False,
             level=["corpus"],
             out=None,
@@ -326,6 +478,39 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--no-progress", dest="progress", action="store_false")
     c.add_argument("--max-notes", type=int, default=20)
     c.set_defaults(func=cmd_compare)
+
+    e = sub.add_parser("explain", help="attribute the gap between two profiles to factors")
+    e.add_argument("--a", required=True, help="profile A (the gap is B - A)")
+    e.add_argument("--b", required=True, help="profile B")
+    e.add_argument("--fixture", help="a built-in fixture (see: bleu-harness fixtures)")
+    e.add_argument("--system", help="the fixture's system, when it has several")
+    e.add_argument("files", nargs="*", help="HYP_FILE REF_FILE [REF_FILE ...] instead of --fixture")
+    e.add_argument("--segment", help="attribute one segment's sentence-level gap (segment id)")
+    e.add_argument(
+        "--library", help="also run this real library with B's config: residual = library - B"
+    )
+    e.add_argument("--json", action="store_true")
+    e.set_defaults(func=cmd_explain)
+
+    g = sub.add_parser("significance", help="paired bootstrap / approximate randomisation")
+    g.add_argument("baseline", help="baseline hypothesis file")
+    g.add_argument("system", help="system hypothesis file")
+    g.add_argument("refs", nargs="+", help="reference files")
+    g.add_argument("--profile", default="sacrebleu", choices=sorted(PROFILES))
+    g.add_argument("--method", default="bootstrap", choices=["bootstrap", "ar"])
+    g.add_argument("--resamples", type=int, default=None, help="resamples / trials")
+    g.add_argument("--seed", type=int, default=12345)
+    g.add_argument("--json", action="store_true")
+    g.set_defaults(func=cmd_significance)
+
+    h = sub.add_parser("human", help="BLEU vs human judgments (WMT21 MQM, WMT19 DA)")
+    h.add_argument("--impl", action="append", help="profiles (comma-separated; default all)")
+    h.add_argument("--wmt19", action="store_true", help="add WMT19 DA with Mathur outliers")
+    h.add_argument("--data", help="data directory (default: $BLEU_HARNESS_DATA)")
+    h.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for the CIs")
+    h.add_argument("--seed", type=int, default=0)
+    h.add_argument("--json", action="store_true")
+    h.set_defaults(func=cmd_human)
 
     f = sub.add_parser("fixtures", help="list or show the shipped fixtures")
     f.add_argument("action", nargs="?", choices=["list", "show"], default="list")

@@ -18,7 +18,7 @@ import json
 import math
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -315,9 +315,19 @@ def _fmt_score(score: float, width: int) -> str:
     return f"{score:.{width}f}"
 
 
-def summary_table(rows: Sequence[dict[str, Any]], *, width: int = 2) -> str:
+def summary_table(
+    rows: Sequence[dict[str, Any]],
+    *,
+    width: int = 2,
+    labels: Mapping[str, str] | None = None,
+    annotate: Callable[[dict[str, Any]], str] | None = None,
+) -> str:
     """A console table of corpus-level scores: one line per (fixture, system), one column per
-    implementation; ``raises``/``n/a``/``unsupp``/``ERR`` where there is no number."""
+    implementation; ``raises``/``n/a``/``unsupp``/``ERR`` where there is no number.
+
+    ``labels`` renames columns (implementation → header); ``annotate`` returns a suffix for a
+    cell (e.g. a mark saying whether a library equals its profile).
+    """
     corpus_rows = [r for r in rows if r["level"] == "corpus"]
     impls: list[str] = []
     keys: list[tuple[str, str]] = []
@@ -330,8 +340,11 @@ def summary_table(rows: Sequence[dict[str, Any]], *, width: int = 2) -> str:
         if key not in keys:
             keys.append(key)
         val = _fmt_score(r["score"], width) if r["status"] == "ok" else short.get(r["status"], "?")
+        if annotate is not None:
+            val += annotate(r)
         cell[(*key, r["implementation"])] = val
-    head = ["fixture/system", *impls]
+    names = labels or {}
+    head = ["fixture/system", *(names.get(i, i) for i in impls)]
     body = [[f"{f}/{s}", *(cell.get((f, s, i), "") for i in impls)] for f, s in keys]
     widths = [max(len(str(x[j])) for x in [head, *body]) for j in range(len(head))]
     lines = [
@@ -342,6 +355,36 @@ def summary_table(rows: Sequence[dict[str, Any]], *, width: int = 2) -> str:
     ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+def agreement_mark(rows: Sequence[dict[str, Any]]) -> Callable[[dict[str, Any]], str]:
+    """An ``annotate`` function for :func:`summary_table`: `` =`` when a library's corpus score
+    equals its in-house profile's (1e-9 BLEU points; torchmetrics 1e-4, it computes in float32)
+    on the same fixture and system, `` ≠`` when it does not, nothing for in-house columns."""
+    from .adapters import ADAPTERS, get_adapter
+
+    index = {
+        (r["fixture"], r["system"], r["implementation"]): r for r in rows if r["level"] == "corpus"
+    }
+    profile_of: dict[str, str] = {}
+
+    def mark(row: dict[str, Any]) -> str:
+        name = row["implementation"]
+        if row["kind"] != "adapter" or name not in ADAPTERS:
+            return ""
+        if name not in profile_of:
+            profile_of[name] = get_adapter(name).profile or name
+        twin = index.get((row["fixture"], row["system"], f"harness:{profile_of[name]}"))
+        if twin is None:
+            return ""
+        tol = 1e-4 if name.startswith("torchmetrics") else 1e-9
+        if row["status"] == "ok" and twin["status"] == "ok":
+            return " =" if abs(row["score"] - twin["score"]) <= tol else " ≠"
+        if row["status"] in ("raises", "ok") and twin["status"] in ("raises", "ok"):
+            return " =" if row["status"] == twin["status"] else " ≠"
+        return ""
+
+    return mark
 
 
 def versions() -> dict[str, str]:

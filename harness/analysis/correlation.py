@@ -1,0 +1,604 @@
+"""Correlations between score vectors, with p-values and seeded bootstrap confidence intervals.
+
+:func:`correlate` gives Pearson's r, Spearman's ρ and Kendall's τ-b (the point estimates and
+p-values are scipy's: :func:`scipy.stats.pearsonr`, :func:`~scipy.stats.spearmanr`,
+:func:`~scipy.stats.kendalltau` with ``variant="b"``) and, for each, a **percentile bootstrap**
+confidence interval: ``n_boot`` resamples of the *pairs* (with replacement) drawn from
+``numpy.random.default_rng(seed)``; the interval is the ``(1 − ci)/2`` and ``(1 + ci)/2``
+quantiles of the resampled coefficients (Efron & Tibshirani 1993, ch. 13). The seed is recorded
+in the result, so the same call gives the same interval and another seed a different one.
+
+Conventions:
+
+* Pairs where either value is ``None``, NaN or ±inf are dropped; ``n`` counts the pairs used and
+  ``n_dropped`` the pairs dropped.
+* Fewer than two pairs, or a constant side, give ``value=None`` with a ``reason`` — never a
+  crash, a NaN or a scipy warning.
+* One ``(n_boot, n)`` matrix of resample indices is drawn once and shared by the three methods
+  (so their intervals are paired). Pearson is computed for all resamples at once with numpy;
+  Spearman is Pearson on the per-resample average ranks (what :func:`scipy.stats.spearmanr`
+  computes); Kendall's τ-b is vectorised over all pairs of items when ``n`` is small
+  (≤ :data:`KENDALL_VECTOR_MAX`) and otherwise computed by scipy per resample, on the first
+  ``n_boot_kendall`` rows of the index matrix — by default all of them when
+  ``n ≤`` :data:`KENDALL_FULL_BOOT_MAX` and at most :data:`KENDALL_LARGE_N_BOOT` otherwise
+  (segment-level vectors of thousands of pairs cost about 1 ms per scipy call). The number of
+  resamples actually used is reported per method.
+* Resamples on which a coefficient is undefined (e.g. every drawn pair equal) are left out of
+  the quantiles and counted in ``n_boot_undefined``.
+
+:func:`correlation_matrix` correlates every pair of named vectors; :func:`from_results` pivots the
+tidy results table of :mod:`harness.runner` into such named vectors.
+
+Results are frozen dataclasses; ``to_dict()`` gives JSON-ready dicts (no NaN: ``None``).
+
+>>> c = correlate([1, 2, 3, 4, 5], [2, 1, 4, 3, 5], n_boot=200, seed=1)
+>>> round(c.pearson.value, 3), round(c.kendall.value, 3), c.n, c.seed
+(0.8, 0.6, 5, 1)
+>>> correlate([1, 2, None, 4], [3, 3, 3, float("nan")]).reason
+'y is constant (every value is 3.0)'
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy import stats as sps
+
+from ..errors import ConfigError, LayoutError
+
+__all__ = [
+    "KENDALL_FULL_BOOT_MAX",
+    "KENDALL_LARGE_N_BOOT",
+    "KENDALL_VECTOR_MAX",
+    "METHODS",
+    "Correlation",
+    "CorrelationMatrix",
+    "Estimate",
+    "ResultsPivot",
+    "correlate",
+    "correlation_matrix",
+    "from_results",
+]
+
+METHODS: tuple[str, ...] = ("pearson", "spearman", "kendall")
+"""The coefficients :func:`correlate` computes, in this order."""
+
+KENDALL_VECTOR_MAX = 64
+"""Up to this many pairs, bootstrap τ-b is computed for all resamples at once (n² memory)."""
+KENDALL_FULL_BOOT_MAX = 1000
+"""Up to this many pairs, bootstrap τ-b uses every resample by default."""
+KENDALL_LARGE_N_BOOT = 200
+"""Above :data:`KENDALL_FULL_BOOT_MAX` pairs, bootstrap τ-b uses at most this many resamples by
+default (scipy per resample; pass ``n_boot_kendall`` to change)."""
+
+_CHUNK_ELEMENTS = 1 << 21  # resample rows are processed in blocks of about this many values
+
+
+def _clean(value: float | None) -> float | None:
+    """``None`` for missing or non-finite numbers, else a plain float (JSON-ready)."""
+    if value is None:
+        return None
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """One correlation coefficient with its p-value and bootstrap confidence interval.
+
+    ``value``/``p_value`` are scipy's (``None`` when undefined, with ``reason``); ``ci_low`` and
+    ``ci_high`` bound the percentile bootstrap interval (``None`` without resamples);
+    ``n_boot`` resamples were drawn for this method, of which ``n_boot_undefined`` gave no value.
+    """
+
+    method: str
+    value: float | None
+    p_value: float | None
+    ci_low: float | None = None
+    ci_high: float | None = None
+    n_boot: int = 0
+    n_boot_undefined: int = 0
+    reason: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "method": self.method,
+            "value": _clean(self.value),
+            "p_value": _clean(self.p_value),
+            "ci_low": _clean(self.ci_low),
+            "ci_high": _clean(self.ci_high),
+            "n_boot": self.n_boot,
+            "n_boot_undefined": self.n_boot_undefined,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class Correlation:
+    """The correlation of two vectors: one :class:`Estimate` per method.
+
+    ``n``: pairs used; ``n_dropped``: pairs dropped for a missing or non-finite value;
+    ``ci``: the confidence level of the intervals; ``seed``: the bootstrap seed; ``reason``:
+    why no coefficient could be computed (``None`` when they could).
+    """
+
+    n: int
+    n_dropped: int
+    estimates: Mapping[str, Estimate]
+    ci: float
+    seed: int | None
+    n_boot: int
+    reason: str | None = None
+    bootstrap: str = "percentile bootstrap over pairs"
+
+    def __getitem__(self, method: str) -> Estimate:
+        try:
+            return self.estimates[method]
+        except KeyError:
+            raise ConfigError(
+                f"no {method!r} estimate in this correlation", valid=tuple(self.estimates)
+            ) from None
+
+    @property
+    def pearson(self) -> Estimate:
+        return self["pearson"]
+
+    @property
+    def spearman(self) -> Estimate:
+        return self["spearman"]
+
+    @property
+    def kendall(self) -> Estimate:
+        return self["kendall"]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "n": self.n,
+            "n_dropped": self.n_dropped,
+            "ci": self.ci,
+            "seed": self.seed,
+            "n_boot": self.n_boot,
+            "bootstrap": self.bootstrap,
+            "reason": self.reason,
+            **{m: e.to_dict() for m, e in self.estimates.items()},
+        }
+
+    def flat(self, prefix: str = "") -> dict[str, Any]:
+        """One flat JSON-ready row: ``n``, ``n_dropped`` and ``{method}``, ``{method}_p``,
+        ``{method}_ci_low``, ``{method}_ci_high`` for each method (names prefixed)."""
+        row: dict[str, Any] = {f"{prefix}n": self.n, f"{prefix}n_dropped": self.n_dropped}
+        for m, e in self.estimates.items():
+            row[f"{prefix}{m}"] = _clean(e.value)
+            row[f"{prefix}{m}_p"] = _clean(e.p_value)
+            row[f"{prefix}{m}_ci_low"] = _clean(e.ci_low)
+            row[f"{prefix}{m}_ci_high"] = _clean(e.ci_high)
+        row[f"{prefix}reason"] = self.reason
+        return row
+
+
+# ---------------------------------------------------------------------------- helpers
+def _as_array(values: Iterable[float | None], what: str) -> np.ndarray:
+    out = []
+    for v in values:
+        if v is None:
+            out.append(np.nan)
+            continue
+        try:
+            out.append(float(v))
+        except (TypeError, ValueError):
+            raise LayoutError(f"{what} holds a non-number {v!r}", what=what) from None
+    return np.asarray(out, dtype=np.float64)
+
+
+def _check_methods(methods: Sequence[str]) -> tuple[str, ...]:
+    if isinstance(methods, str):
+        methods = (methods,)
+    bad = [m for m in methods if m not in METHODS]
+    if bad or not methods:
+        raise ConfigError(f"unknown correlation method(s) {bad or methods}", valid=METHODS)
+    return tuple(m for m in METHODS if m in methods)
+
+
+def _check_boot(n_boot: int, ci: float) -> None:
+    if not isinstance(n_boot, (int, np.integer)) or n_boot < 0:
+        raise ConfigError(f"n_boot must be an integer ≥ 0, got {n_boot!r}")
+    if not 0 < ci < 1:
+        raise ConfigError(f"ci must be strictly between 0 and 1, got {ci!r}")
+
+
+class _Ties:
+    """The tie structure of one vector, for bootstrap ranks without re-sorting.
+
+    ``order`` sorts the vector; ``g_start``/``g_end`` delimit (end exclusive) each group of
+    equal values in sorted order; ``group[i]`` is the group of item ``i`` and ``sorted_group``
+    the group of each sorted position.
+    """
+
+    def __init__(self, v: np.ndarray) -> None:
+        self.order = np.argsort(v, kind="stable")
+        s = v[self.order]
+        new = np.concatenate(([True], s[1:] != s[:-1]))
+        self.g_start = np.flatnonzero(new)
+        self.g_end = np.concatenate((self.g_start[1:], [v.shape[0]]))
+        self.sorted_group = np.cumsum(new) - 1
+        self.group = np.empty(v.shape[0], dtype=np.int64)
+        self.group[self.order] = self.sorted_group
+        self.tied = self.g_start.shape[0] < v.shape[0]
+
+    def centred_ranks(self, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per resample (rows of counts ``w``, items in original order): the centred average
+        rank of every item **in this vector's sorted order**, (k, n), and the resample's sum
+        of squared centred ranks, (k,).
+
+        An item's average rank in a resample is the count of drawn values below its value
+        plus (count of drawn values equal to it + 1) / 2 — :func:`scipy.stats.rankdata`'s
+        ``"average"`` — and a resample of n draws has mean rank (n + 1) / 2.
+        """
+        n = w.shape[1]
+        ws = np.take(w, self.order, axis=1)
+        cum = np.zeros((w.shape[0], n + 1))
+        np.cumsum(ws, axis=1, out=cum[:, 1:])
+        if self.tied:
+            below = np.take(cum, self.g_start, axis=1)
+            size = np.take(cum, self.g_end, axis=1) - below
+        else:
+            below, size = cum[:, :n], ws
+        rank = below + (size + 1) / 2 - (n + 1) / 2
+        ss = np.einsum("ij,ij,ij->i", size, rank, rank)
+        if self.tied:
+            rank = np.take(rank, self.sorted_group, axis=1)
+        return rank, ss
+
+
+def _boot_pearson(w: np.ndarray, x: np.ndarray, y: np.ndarray, n: int) -> np.ndarray:
+    """Pearson's r of each resample given as count weights ``w`` (k, n): five BLAS
+    matrix-vector products on the centred, scaled values."""
+    x = (x - x.mean()) / (np.abs(x - x.mean()).max() or 1.0)
+    y = (y - y.mean()) / (np.abs(y - y.mean()).max() or 1.0)
+    sx, sy = w @ x, w @ y
+    sxx = w @ (x * x) - sx * sx / n
+    syy = w @ (y * y) - sy * sy / n
+    sxy = w @ (x * y) - sx * sy / n
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = np.where((sxx > 0) & (syy > 0), sxy / np.sqrt(sxx * syy), np.nan)
+    return np.clip(r, -1.0, 1.0)
+
+
+def _boot_spearman(w: np.ndarray, tx: _Ties, ty: _Ties) -> np.ndarray:
+    """Spearman's ρ of each resample: Pearson's r of the resample's average ranks (worked
+    out in x's sorted order, so only y's ranks are permuted)."""
+    rx, sxx = tx.centred_ranks(w)
+    ry, syy = ty.centred_ranks(w)
+    # y-sorted position → item → x-sorted position
+    ry = np.take(ry, np.argsort(ty.order, kind="stable")[tx.order], axis=1)
+    sxy = np.einsum("ij,ij,ij->i", np.take(w, tx.order, axis=1), rx, ry)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = np.where((sxx > 0) & (syy > 0), sxy / np.sqrt(sxx * syy), np.nan)
+    return np.clip(r, -1.0, 1.0)
+
+
+def _constant(idx: np.ndarray, w: np.ndarray, ties: _Ties) -> np.ndarray:
+    """Whether each resample drew a single distinct value: all n draws in the tie group of
+    its first draw."""
+    n = w.shape[1]
+    members = ties.group[idx[:, 0]][:, None] == ties.group[None, :]
+    return (w * members).sum(axis=1) >= n
+
+
+def _row_kendall_vectorised(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Kendall's τ-b of each row pair, over all item pairs: (C − D) / sqrt(n_x · n_y) where
+    n_x (n_y) counts the item pairs not tied in ``a`` (``b``) — scipy's τ-b formula."""
+    i, j = np.triu_indices(a.shape[1], k=1)
+    sa = np.sign(a[:, i] - a[:, j])
+    sb = np.sign(b[:, i] - b[:, j])
+    num = (sa * sb).sum(axis=1)
+    den = np.sqrt(np.abs(sa).sum(axis=1) * np.abs(sb).sum(axis=1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / den, np.nan)
+
+
+def _row_kendall_loop(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    out = np.full(a.shape[0], np.nan)
+    for k in range(a.shape[0]):
+        if np.ptp(a[k]) > 0 and np.ptp(b[k]) > 0:
+            out[k] = sps.kendalltau(a[k], b[k], variant="b").statistic
+    return out
+
+
+def _boot_values(
+    x: np.ndarray, y: np.ndarray, idx: np.ndarray, rows: Mapping[str, int]
+) -> dict[str, np.ndarray]:
+    """Each method's coefficient on the first ``rows[method]`` resamples (rows of ``idx``);
+    NaN where a resample makes it undefined (a constant side).
+
+    Pearson and Spearman work on resample *counts* (k, n) rather than gathered values: a
+    resample's r is the count-weighted r of the items, and its average ranks follow from
+    cumulative counts over the items sorted once — no per-resample sort.
+    """
+    n = x.shape[0]
+    out = {m: np.full(r, np.nan) for m, r in rows.items()}
+    tx, ty = _Ties(x), _Ties(y)
+    k_rows = rows.get("kendall", 0)
+    per_row = n * n if k_rows and n <= KENDALL_VECTOR_MAX else n
+    chunk = max(1, _CHUNK_ELEMENTS // max(per_row, 1))
+    total = max(rows.values(), default=0)
+    for lo in range(0, total, chunk):
+        hi = min(total, lo + chunk)
+        counted = [m for m in ("pearson", "spearman") if lo < rows.get(m, 0)]
+        if counted:
+            top = max(min(hi, rows[m]) for m in counted)
+            k = top - lo
+            flat = (idx[lo:top].astype(np.int64) + (np.arange(k) * n)[:, None]).ravel()
+            w = np.bincount(flat, minlength=k * n).reshape(k, n).astype(np.float64)
+            const = _constant(idx[lo:top], w, tx) | _constant(idx[lo:top], w, ty)
+            for m in counted:
+                vals = _boot_pearson(w, x, y, n) if m == "pearson" else _boot_spearman(w, tx, ty)
+                vals[const] = np.nan
+                end = min(top, rows[m])
+                out[m][lo:end] = vals[: end - lo]
+        if lo < k_rows:
+            top = min(hi, k_rows)
+            a, b = x[idx[lo:top]], y[idx[lo:top]]
+            if n <= KENDALL_VECTOR_MAX:
+                out["kendall"][lo:top] = _row_kendall_vectorised(a, b)
+            else:
+                out["kendall"][lo:top] = _row_kendall_loop(a, b)
+    return out
+
+
+def _point(method: str, x: np.ndarray, y: np.ndarray) -> tuple[float | None, float | None]:
+    with warnings.catch_warnings():
+        # Near-constant input: scipy warns that r may be inaccurate; the value is still given.
+        warnings.simplefilter("ignore")
+        if method == "pearson":
+            res = sps.pearsonr(x, y)
+        elif method == "spearman":
+            res = sps.spearmanr(x, y)
+        else:
+            res = sps.kendalltau(x, y, variant="b")
+    return _clean(res.statistic), _clean(res.pvalue)
+
+
+def _undefined_reason(x: np.ndarray, y: np.ndarray) -> str | None:
+    if x.shape[0] < 2:
+        return f"fewer than 2 complete pairs (n={x.shape[0]})"
+    for name, v in (("x", x), ("y", y)):
+        if np.ptp(v) == 0:
+            return f"{name} is constant (every value is {float(v[0])!r})"
+    return None
+
+
+# ---------------------------------------------------------------------------- correlate
+def correlate(
+    x: Sequence[float | None] | np.ndarray,
+    y: Sequence[float | None] | np.ndarray,
+    *,
+    n_boot: int = 1000,
+    seed: int | None = 0,
+    ci: float = 0.95,
+    methods: Sequence[str] = METHODS,
+    n_boot_kendall: int | None = None,
+) -> Correlation:
+    """Pearson, Spearman and Kendall τ-b of ``x`` and ``y`` with p-values and bootstrap CIs.
+
+    ``x`` and ``y`` must have the same length (else :class:`~harness.errors.LayoutError`);
+    pairs with a ``None``/NaN/±inf on either side are dropped and counted. ``n_boot=0`` skips
+    the bootstrap (intervals ``None``). ``n_boot_kendall`` caps the Kendall resamples (default:
+    see the module docstring). ``seed`` seeds ``numpy.random.default_rng``.
+    """
+    _check_boot(n_boot, ci)
+    methods = _check_methods(methods)
+    xa, ya = _as_array(x, "x"), _as_array(y, "y")
+    if xa.shape != ya.shape:
+        raise LayoutError(
+            "x and y differ in length", what="correlate", expected=xa.shape[0], got=ya.shape[0]
+        )
+    keep = np.isfinite(xa) & np.isfinite(ya)
+    xa, ya = xa[keep], ya[keep]
+    n, dropped = int(keep.sum()), int((~keep).sum())
+
+    reason = _undefined_reason(xa, ya)
+    if reason is not None:
+        none = {m: Estimate(m, None, None, reason=reason) for m in methods}
+        return Correlation(n, dropped, none, ci, seed, n_boot, reason=reason)
+
+    idx = None
+    if n_boot > 0:
+        rng = np.random.default_rng(seed)
+        idx = rng.integers(0, n, size=(n_boot, n), dtype=np.int64 if n > 2**31 - 1 else np.int32)
+    if n_boot_kendall is None:
+        n_boot_kendall = n_boot if n <= KENDALL_FULL_BOOT_MAX else min(n_boot, KENDALL_LARGE_N_BOOT)
+    q = ((1 - ci) / 2, (1 + ci) / 2)
+    rows = {m: (min(n_boot, max(0, n_boot_kendall)) if m == "kendall" else n_boot) for m in methods}
+    boot = _boot_values(xa, ya, idx, rows) if idx is not None else {}
+    estimates: dict[str, Estimate] = {}
+    for m in methods:
+        value, p = _point(m, xa, ya)
+        lo = hi = None
+        undefined = 0
+        if m in boot and rows[m] > 0:
+            ok = boot[m][np.isfinite(boot[m])]
+            undefined = rows[m] - ok.shape[0]
+            if ok.shape[0] >= 2:
+                lo, hi = (float(v) for v in np.quantile(ok, q))
+        estimates[m] = Estimate(m, value, p, lo, hi, rows[m] if idx is not None else 0, undefined)
+    return Correlation(n, dropped, estimates, ci, seed, n_boot)
+
+
+# ---------------------------------------------------------------------------- matrix
+@dataclass(frozen=True)
+class CorrelationMatrix:
+    """Every pairwise correlation of named vectors under one method.
+
+    ``values[a][b]`` is the coefficient (``None`` if undefined), ``n[a][b]`` the pairs used
+    (missing values dropped pairwise) and ``cells[a][b]`` the full :class:`Correlation`.
+    Unpacks as ``values, names = correlation_matrix(...)``.
+    """
+
+    method: str
+    names: tuple[str, ...]
+    cells: Mapping[str, Mapping[str, Correlation]] = field(repr=False)
+
+    @property
+    def values(self) -> dict[str, dict[str, float | None]]:
+        return {
+            a: {b: c[self.method].value for b, c in row.items()} for a, row in self.cells.items()
+        }
+
+    @property
+    def n(self) -> dict[str, dict[str, int]]:
+        return {a: {b: c.n for b, c in row.items()} for a, row in self.cells.items()}
+
+    def __iter__(self):  # values, names
+        return iter((self.values, list(self.names)))
+
+    def to_dict(self) -> dict[str, Any]:
+        first = next((c for row in self.cells.values() for c in row.values()), None)
+        return {
+            "method": self.method,
+            "names": list(self.names),
+            "values": {a: {b: _clean(v) for b, v in row.items()} for a, row in self.values.items()},
+            "n": self.n,
+            "ci_low": {
+                a: {b: _clean(c[self.method].ci_low) for b, c in row.items()}
+                for a, row in self.cells.items()
+            },
+            "ci_high": {
+                a: {b: _clean(c[self.method].ci_high) for b, c in row.items()}
+                for a, row in self.cells.items()
+            },
+            "seed": first.seed if first else None,
+            "n_boot": first.n_boot if first else 0,
+            "ci": first.ci if first else None,
+        }
+
+
+def correlation_matrix(
+    scores: Mapping[str, Sequence[float | None]],
+    method: str = "pearson",
+    *,
+    n_boot: int = 0,
+    seed: int | None = 0,
+    ci: float = 0.95,
+) -> CorrelationMatrix:
+    """Correlate every pair of the named, equally long vectors in ``scores`` with ``method``.
+
+    Each cell drops the pairs with a missing value on either side. ``n_boot > 0`` adds a
+    bootstrap interval per cell (every cell uses the same ``seed``). The matrix is symmetric;
+    the diagonal is 1 (``None`` for a constant vector).
+    """
+    if not isinstance(method, str):
+        raise ConfigError(f"method must be one name, got {method!r}", valid=METHODS)
+    (method,) = _check_methods((method,))
+    names = tuple(scores)
+    lengths = {name: len(scores[name]) for name in names}
+    if len(set(lengths.values())) > 1:
+        raise LayoutError(
+            "score vectors differ in length",
+            what="correlation_matrix",
+            expected=max(lengths.values()),
+            got=lengths,
+        )
+    cells: dict[str, dict[str, Correlation]] = {a: {} for a in names}
+    for i, a in enumerate(names):
+        for b in names[i:]:
+            c = correlate(scores[a], scores[b], n_boot=n_boot, seed=seed, ci=ci, methods=(method,))
+            cells[a][b] = cells[b][a] = c
+    ordered = {a: {b: cells[a][b] for b in names} for a in names}
+    return CorrelationMatrix(method, names, ordered)
+
+
+# ---------------------------------------------------------------------------- results table
+@dataclass(frozen=True)
+class ResultsPivot:
+    """Runner rows pivoted into one score vector per implementation.
+
+    ``keys``: the aligned ``(fixture, system, segment_id)`` triples (``segment_id`` is ``None``
+    at corpus level), sorted; ``scores[implementation][k]`` is the score at ``keys[k]`` or
+    ``None`` if that implementation has no ok row there. ``skipped``: one entry per
+    ``(implementation, fixture, system, status)`` whose rows were left out, with the row count
+    and the first error message.
+    """
+
+    level: str
+    keys: tuple[tuple[str, str, str | None], ...]
+    scores: Mapping[str, tuple[float | None, ...]]
+    skipped: tuple[Mapping[str, Any], ...]
+
+    @property
+    def n_skipped(self) -> int:
+        return sum(int(s["rows"]) for s in self.skipped)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "level": self.level,
+            "keys": [list(k) for k in self.keys],
+            "scores": {name: [_clean(v) for v in vec] for name, vec in self.scores.items()},
+            "skipped": [dict(s) for s in self.skipped],
+            "n_skipped": self.n_skipped,
+        }
+
+
+def _sort_key(key: tuple[str, str, str | None]) -> tuple[Any, ...]:
+    seg = key[2]
+    if seg is None:
+        return (key[0], key[1], 0, 0, "")
+    try:
+        return (key[0], key[1], 1, int(seg), seg)
+    except ValueError:
+        return (key[0], key[1], 2, 0, seg)
+
+
+def from_results(rows: Iterable[Mapping[str, Any]], level: str = "segment") -> ResultsPivot:
+    """Pivot the tidy rows of :func:`harness.runner.run` into ``{implementation: vector}``.
+
+    Rows of the other level are ignored. Rows whose ``status`` is not ``"ok"`` (or whose score
+    is missing) are skipped and reported in ``skipped``. Vectors are aligned on
+    ``(fixture, system, segment_id)``; a key that one implementation lacks is ``None`` in its
+    vector (dropped pairwise by :func:`correlate`). Two ok rows of one implementation at the
+    same key raise :class:`~harness.errors.LayoutError`.
+    """
+    if level not in ("segment", "corpus"):
+        raise ConfigError(f"unknown level {level!r}", valid=("segment", "corpus"))
+    table: dict[str, dict[tuple[str, str, str | None], float]] = {}
+    skipped: dict[tuple[str, str, str, str], dict[str, Any]] = {}
+    for row in rows:
+        if row.get("level") != level:
+            continue
+        impl = str(row["implementation"])
+        seg = row.get("segment_id") if level == "segment" else None
+        key = (str(row.get("fixture")), str(row.get("system")), None if seg is None else str(seg))
+        status = row.get("status", "ok")
+        score = _clean(row.get("score")) if status == "ok" else None
+        if status != "ok" or score is None:
+            why = status if status != "ok" else "no-score"
+            entry = skipped.setdefault(
+                (impl, key[0], key[1], why),
+                {
+                    "implementation": impl,
+                    "fixture": key[0],
+                    "system": key[1],
+                    "status": why,
+                    "rows": 0,
+                    "error": row.get("error") or "",
+                },
+            )
+            entry["rows"] += 1
+            continue
+        column = table.setdefault(impl, {})
+        if key in column:
+            raise LayoutError(
+                f"{impl} has two ok {level} rows for the same key",
+                what="from_results",
+                expected=1,
+                got=key,
+            )
+        column[key] = score
+    keys = tuple(sorted({k for col in table.values() for k in col}, key=_sort_key))
+    scores = {impl: tuple(col.get(k) for k in keys) for impl, col in table.items()}
+    return ResultsPivot(level, keys, scores, tuple(skipped.values()))

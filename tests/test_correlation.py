@@ -1,0 +1,296 @@
+"""Correlations (harness.analysis.correlation): scipy is the golden for every coefficient.
+
+Point estimates and p-values must equal scipy's; the vectorised bootstrap must equal scipy run
+on each resample; intervals must be reproducible from the recorded seed.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats as sps
+
+from harness.analysis.correlation import (
+    KENDALL_LARGE_N_BOOT,
+    METHODS,
+    _boot_values,
+    correlate,
+    correlation_matrix,
+    from_results,
+)
+from harness.errors import ConfigError, LayoutError
+
+SCIPY = {
+    "pearson": sps.pearsonr,
+    "spearman": sps.spearmanr,
+    "kendall": lambda a, b: sps.kendalltau(a, b, variant="b"),
+}
+
+
+def _correlated(n: int, seed: int, rho: float = 0.6) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=n)
+    return x, rho * x + math.sqrt(1 - rho**2) * rng.normal(size=n)
+
+
+# ---------------------------------------------------------------------------- point estimates
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(-1e3, 1e3, allow_nan=False, allow_infinity=False),
+            st.floats(-1e3, 1e3, allow_nan=False, allow_infinity=False),
+        ),
+        min_size=3,
+        max_size=40,
+    )
+)
+def test_point_estimates_equal_scipy(pairs) -> None:
+    x = np.array([p[0] for p in pairs])
+    y = np.array([p[1] for p in pairs])
+    c = correlate(x, y, n_boot=0)
+    if np.ptp(x) == 0 or np.ptp(y) == 0:
+        assert c.reason is not None and all(c[m].value is None for m in METHODS)
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for m in METHODS:
+            ref = SCIPY[m](x, y)
+            if math.isfinite(ref.statistic):
+                assert c[m].value == pytest.approx(ref.statistic, abs=1e-12)
+                assert c[m].p_value == pytest.approx(ref.pvalue, rel=1e-9, abs=1e-300)
+    assert c.n == len(pairs) and c.n_dropped == 0
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_seeded_random_data_equals_scipy_with_ties(seed) -> None:
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, 7, 150).astype(float)  # many ties: Spearman average ranks, tau-b
+    y = x + rng.integers(0, 5, 150)
+    c = correlate(x, y, n_boot=50, seed=seed)
+    for m in METHODS:
+        ref = SCIPY[m](x, y)
+        assert c[m].value == pytest.approx(ref.statistic, abs=1e-12)
+        assert c[m].p_value == pytest.approx(ref.pvalue, rel=1e-9)
+
+
+# ---------------------------------------------------------------------------- bootstrap
+@pytest.mark.parametrize("n", [2, 5, 30, 200])
+@pytest.mark.parametrize("ties", [True, False])
+def test_vectorised_bootstrap_equals_scipy_per_resample(n, ties) -> None:
+    """The count-weighted Pearson, the cumulative-count ranks (Spearman) and the vectorised
+    tau-b give exactly what scipy gives on each gathered resample."""
+    rng = np.random.default_rng(n)
+    if ties:
+        x = rng.integers(0, 6, n).astype(float)
+        y = x + rng.integers(0, 4, n)
+    else:
+        x, y = _correlated(n, n)
+        x = x * 100 + 50  # a BLEU-like scale
+    idx = rng.integers(0, n, size=(120, n))
+    got = _boot_values(x, y, idx, dict.fromkeys(METHODS, 120))
+    for m in METHODS:
+        want = np.array(
+            [
+                SCIPY[m](x[r], y[r]).statistic if np.ptp(x[r]) and np.ptp(y[r]) else np.nan
+                for r in idx
+            ]
+        )
+        assert np.array_equal(np.isnan(got[m]), np.isnan(want)), m
+        ok = ~np.isnan(want)
+        assert np.allclose(got[m][ok], want[ok], atol=1e-9, rtol=0), m
+
+
+def test_bootstrap_ci_contains_estimate_and_is_reproducible() -> None:
+    x, y = _correlated(60, 7)
+    a = correlate(x, y, n_boot=500, seed=11)
+    b = correlate(x, y, n_boot=500, seed=11)
+    c = correlate(x, y, n_boot=500, seed=12)
+    assert a.to_dict() == b.to_dict()
+    assert a.seed == 11 and a.to_dict()["seed"] == 11
+    for m in METHODS:
+        e = a[m]
+        assert e.ci_low < e.value < e.ci_high
+        assert e.n_boot == 500 and e.n_boot_undefined == 0
+        assert (e.ci_low, e.ci_high) != (c[m].ci_low, c[m].ci_high)
+
+
+def test_bootstrap_interval_covers_the_truth_typically() -> None:
+    """Over 40 seeded samples with true rho = 0.6, the 90% Pearson interval covers 0.6 in most
+    of them (a loose check that the interval is an interval for the right thing)."""
+    covered = 0
+    for seed in range(40):
+        x, y = _correlated(80, 100 + seed, rho=0.6)
+        e = correlate(x, y, n_boot=300, seed=seed, ci=0.9, methods=("pearson",)).pearson
+        covered += e.ci_low <= 0.6 <= e.ci_high
+    assert covered >= 30
+
+
+def test_kendall_resamples_capped_for_long_vectors() -> None:
+    x, y = _correlated(1500, 3)
+    c = correlate(x, y, n_boot=300, seed=0)
+    assert c.pearson.n_boot == c.spearman.n_boot == 300
+    assert c.kendall.n_boot == min(300, KENDALL_LARGE_N_BOOT)
+    c2 = correlate(x, y, n_boot=300, seed=0, n_boot_kendall=20, methods=("kendall",))
+    assert c2.kendall.n_boot == 20 and c2.kendall.ci_low < c2.kendall.value < c2.kendall.ci_high
+
+
+def test_no_bootstrap() -> None:
+    c = correlate([1, 2, 3, 5], [1, 3, 2, 6], n_boot=0)
+    assert c.pearson.ci_low is None and c.pearson.ci_high is None and c.pearson.n_boot == 0
+
+
+# ---------------------------------------------------------------------------- missing and degenerate
+def test_nan_none_inf_pairs_are_dropped_and_counted() -> None:
+    x = [1.0, None, 3.0, 4.0, float("nan"), 6.0, 7.0, 2.0]
+    y = [2.0, 5.0, 1.0, float("inf"), 3.0, 7.0, 6.0, 2.5]
+    c = correlate(x, y, n_boot=100, seed=4)
+    keep = [0, 2, 5, 6, 7]
+    clean = correlate([x[i] for i in keep], [y[i] for i in keep], n_boot=100, seed=4)
+    assert c.n == 5 and c.n_dropped == 3
+    assert c.to_dict() | {"n_dropped": 0} == clean.to_dict()
+
+
+def test_constant_input_gives_none_with_reason_and_no_warning() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        c = correlate([1.0, 2.0, 3.0, 4.0], [5.0, 5.0, 5.0, 5.0])
+        short = correlate([1.0, None], [2.0, 3.0])
+    assert c.reason == "y is constant (every value is 5.0)"
+    assert all(c[m].value is None and c[m].p_value is None for m in METHODS)
+    assert short.reason.startswith("fewer than 2 complete pairs") and short.n == 1
+    json.dumps(c.to_dict(), allow_nan=False)
+
+
+def test_resamples_that_are_constant_are_counted_not_warned() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        c = correlate([1.0, 2.0, 3.0], [1.0, 3.0, 2.0], n_boot=400, seed=0)
+    # a resample of 3 draws is constant with probability 3/27
+    assert 0 < c.pearson.n_boot_undefined < 100
+    assert c.pearson.n_boot_undefined == c.spearman.n_boot_undefined
+
+
+def test_bad_arguments_raise() -> None:
+    with pytest.raises(LayoutError):
+        correlate([1, 2, 3], [1, 2])
+    with pytest.raises(LayoutError):
+        correlate([1, "x", 3], [1, 2, 3])
+    with pytest.raises(ConfigError):
+        correlate([1, 2, 3], [1, 2, 3], ci=1.0)
+    with pytest.raises(ConfigError):
+        correlate([1, 2, 3], [1, 2, 3], n_boot=-1)
+    with pytest.raises(ConfigError):
+        correlate([1, 2, 3], [1, 2, 3], methods=("pearson", "cosine"))
+
+
+def test_to_dict_is_json_ready() -> None:
+    x, y = _correlated(20, 5)
+    d = correlate(x, y, n_boot=100, seed=3).to_dict()
+    text = json.dumps(d, allow_nan=False)
+    assert json.loads(text)["pearson"]["value"] == pytest.approx(sps.pearsonr(x, y).statistic)
+    assert d["seed"] == 3 and d["ci"] == 0.95 and d["n_boot"] == 100
+
+
+# ---------------------------------------------------------------------------- matrix
+def test_correlation_matrix_equals_scipy_pairwise() -> None:
+    rng = np.random.default_rng(9)
+    base = rng.normal(size=30)
+    scores = {
+        "a": base,
+        "b": base + rng.normal(size=30),
+        "c": list(-base + rng.normal(size=30)),
+        "flat": [1.0] * 30,
+    }
+    scores["c"][4] = None
+    m = correlation_matrix(scores, "spearman")
+    values, names = m
+    assert names == ["a", "b", "c", "flat"]
+    assert values["a"]["a"] == pytest.approx(1.0)
+    assert values["flat"]["flat"] is None and values["a"]["flat"] is None
+    for p, q in [("a", "b"), ("a", "c"), ("b", "c")]:
+        keep = [i for i in range(30) if scores[p][i] is not None and scores[q][i] is not None]
+        want = sps.spearmanr([scores[p][i] for i in keep], [scores[q][i] for i in keep])
+        assert values[p][q] == values[q][p] == pytest.approx(want.statistic, abs=1e-12)
+    assert m.n["a"]["c"] == 29 and m.n["a"]["b"] == 30
+    json.dumps(m.to_dict(), allow_nan=False)
+    with pytest.raises(LayoutError):
+        correlation_matrix({"a": [1, 2], "b": [1, 2, 3]})
+    with pytest.raises(ConfigError):
+        correlation_matrix({"a": [1, 2]}, method=("pearson", "kendall"))
+
+
+def test_correlation_matrix_with_bootstrap_records_seed() -> None:
+    x, y = _correlated(25, 1)
+    d = correlation_matrix({"x": x, "y": y}, "kendall", n_boot=200, seed=5).to_dict()
+    assert d["seed"] == 5 and d["n_boot"] == 200
+    assert d["ci_low"]["x"]["y"] < d["values"]["x"]["y"] < d["ci_high"]["x"]["y"]
+
+
+# ---------------------------------------------------------------------------- runner rows
+def _row(impl, system, seg, score, status="ok", level="segment", error=""):
+    return {
+        "fixture": "fx",
+        "system": system,
+        "implementation": impl,
+        "level": level,
+        "segment_id": seg,
+        "status": status,
+        "score": score,
+        "error": error,
+    }
+
+
+def test_from_results_pivots_aligns_and_reports_skips() -> None:
+    rows = [
+        _row("A", "s1", "2", 20.0),
+        _row("A", "s1", "10", 30.0),
+        _row("A", "s1", "1", 10.0),
+        _row("B", "s1", "1", 11.0),
+        _row("B", "s1", "10", 29.0),
+        _row("C", "s1", None, None, status="raises", error="ZeroDivisionError"),
+        _row("B", "s1", None, None, status="raises", error="boom"),
+        _row("A", "s1", None, 55.0, level="corpus"),
+    ]
+    p = from_results(rows, level="segment")
+    assert p.keys == (("fx", "s1", "1"), ("fx", "s1", "2"), ("fx", "s1", "10"))
+    assert p.scores == {"A": (10.0, 20.0, 30.0), "B": (11.0, None, 29.0)}
+    assert {(s["implementation"], s["status"], s["rows"]) for s in p.skipped} == {
+        ("C", "raises", 1),
+        ("B", "raises", 1),
+    }
+    assert p.n_skipped == 2
+    json.dumps(p.to_dict(), allow_nan=False)
+    c = correlate(p.scores["A"], p.scores["B"], n_boot=0)
+    assert c.n == 2 and c.n_dropped == 1
+    corpus = from_results(rows, level="corpus")
+    assert corpus.keys == (("fx", "s1", None),) and corpus.scores == {"A": (55.0,)}
+
+
+def test_from_results_rejects_duplicates_and_unknown_level() -> None:
+    with pytest.raises(LayoutError):
+        from_results([_row("A", "s", "1", 1.0), _row("A", "s", "1", 2.0)])
+    with pytest.raises(ConfigError):
+        from_results([], level="document")
+
+
+def test_from_results_on_a_real_run() -> None:
+    from harness.fixtures import load_fixture
+    from harness.runner import Implementation, run
+
+    fx = load_fixture("edge_case_differences")
+    corpora = [(fx.name, s, fx.corpus(s)) for s in fx.system_names]
+    impls = [Implementation("profile", p) for p in ("sacrebleu", "nltk", "evaluate")]
+    rows = run(corpora, impls, levels=("segment",), progress=False)
+    p = from_results(rows)
+    ok = [r for r in rows if r["status"] == "ok"]
+    assert sum(v is not None for vec in p.scores.values() for v in vec) == len(ok)
+    assert p.n_skipped == len(rows) - len(ok)
+    m = correlation_matrix(p.scores, "pearson")
+    assert set(m.names) <= {"harness:sacrebleu", "harness:nltk", "harness:evaluate"}
