@@ -1,0 +1,882 @@
+"""Paired significance tests on cached statistics: bootstrap resampling and approximate randomisation.
+
+Both tests compare a *baseline* and a *system* scored against the same references under one
+:class:`~harness.config.BleuConfig`. Nothing is re-tokenized: each system's per-segment
+statistics become the rows of a matrix once (:func:`prepare`), and every resampled or shuffled
+corpus is a weighted sum of those rows, computed for all resamples at once as a matrix product.
+
+Per-segment matrices
+--------------------
+For ``aggregation="corpus"`` a system is the ``(S, 2 + 2N)`` matrix
+``M = [hyp_len, ref_len, correct_1..N, total_1..N]`` (sacrebleu's per-segment statistics):
+``ref_len`` is the segment's reference length under the config's ``ref_length`` rule and
+``total_n`` its order-n total under ``ngram_totals``. With a ``(R, S)`` matrix of resample
+counts ``C`` (``C[r, i]`` = how often segment ``i`` occurs in resample ``r``), ``C @ M`` holds
+the corpus sums of all ``R`` resamples, exactly (integers are exact in float64), and
+:func:`score_rows` turns them into BLEU with a vectorised copy of
+:func:`harness.engine.score_totals` for every non-nltk smoothing (``none``, ``floor``,
+``add-k``, ``exp``, ``plus-one``, ``plus-one-high``, ``coco-epsilon``, with every reference
+length rule, zero guard, effective order and weights); nltk's methods go through
+:func:`~harness.engine.score_totals` row by row. The two paths agree to 1e-9 BLEU points
+(``tests/test_significance.py``).
+
+For ``aggregation="sentence-mean"`` a system is the ``(S, 1)`` column of its sentence scores and
+a resample's score is the mean of its segments' scores, ``(C @ s) / S``.
+
+Definitions (matched to sacrebleu 2.6.0, ``sacrebleu/significance.py``)
+-----------------------------------------------------------------------
+**Paired bootstrap** (Koehn 2004, "Statistical significance tests for machine translation
+evaluation"): ``R`` resamples of ``S`` segment indices drawn with replacement,
+``rng.choice(S, size=(R, S))`` with ``rng = numpy.random.default_rng(seed)`` — the same call as
+sacrebleu, so for the same seed both draw identical resamples — and the *same* resamples score
+both systems. With ``d_r = |sys_r - base_r|`` and the observed ``Δ = |sys - base|``, sacrebleu's
+p-value centres the resampled differences at their mean and counts how often they exceed the
+observed one::
+
+    p = (#{r : d_r - mean(d) > Δ} + 1) / (R + 1)
+
+(the ``+ 1`` correction keeps the test from rejecting more often than its level; sacrebleu
+takes it from multeval). The confidence interval of each system is the percentile interval of
+its resampled scores: sorted scores ``s_(0) ≤ … ≤ s_(R-1)``, ``k = floor(R (1 - ci) / 2)``,
+``(s_(k), s_(R-1-k))``; for ``ci=0.95`` this is sacrebleu's ``k = R // 40``. sacrebleu reports
+``mean ± (s_(R-1-k) - s_(k)) / 2``; :attr:`SignificanceResult.ci_system` is the interval itself
+and ``to_dict()`` adds that half-width.
+
+**Approximate randomisation** (Riezler & Maxwell 2005, "On some pitfalls in automatic
+evaluation and significance testing for MT"): each of ``T`` trials swaps every segment's two
+outputs with probability 1/2, ``rng.integers(2, size=(T, S), dtype=bool)`` as sacrebleu draws
+it (``True``: pseudo-system A takes the baseline's segment), and the statistic is the absolute
+score difference of the two pseudo-systems::
+
+    p = (#{t : |A_t - B_t| > Δ} + 1) / (T + 1)
+
+When ``ci_resamples > 0`` (default 1000) a bootstrap with that many resamples, drawn from the
+same generator after the swap mask (sacrebleu's order), gives the means and intervals; unlike
+sacrebleu, which draws the baseline's interval from a fresh generator, both systems use the
+same resamples.
+
+Ties
+----
+sacrebleu counts only differences strictly greater than the observed one. When the observed
+difference is 0 — the same system twice, or two systems with equal statistics on every
+segment — every resampled difference is exactly 0 too, nothing is counted, and sacrebleu
+reports ``p = 1/(R+1)`` (0.000999 for the bootstrap, 0.0001 for AR): "significant" for a
+system compared with itself. The default ``ties="count"`` counts resampled differences that are
+at least the observed one (``≥``, Riezler & Maxwell's definition; differences within 1e-9 BLEU
+points count as ties, far above the 1e-12 noise between the engine and the vectorised scorer),
+so identical systems get ``p = 1``; ``ties="strict"`` reproduces sacrebleu's ``>``. The two
+differ only on exact ties, which away from that degenerate case have probability ~0 for the
+bootstrap and ``2^(1-k)`` for AR with ``k`` differing segments.
+
+Seeds
+-----
+The default seed is :data:`DEFAULT_SEED` = 12345, sacrebleu's default (``SACREBLEU_SEED``).
+``seed=None`` draws fresh OS entropy, and the seed actually used is recorded in the result and
+its signature, so every run can be repeated. The global NumPy RNG is never used.
+
+Example
+-------
+>>> from harness.corpus import Corpus
+>>> from harness.engine import compute_statistics
+>>> from harness.profiles import get_profile
+>>> cfg = get_profile("sacrebleu")
+>>> refs = (("the cat sat on the mat",), ("a dog ran in the park",), ("it is raining",))
+>>> base = Corpus(hypotheses=("the cat sat on a mat", "a dog ran", "it rains"), references=refs)
+>>> same = compute_statistics(base, cfg)
+>>> r = paired_bootstrap(same, same, cfg, resamples=200)
+>>> (r.delta, r.p_value, r.seed)
+(0.0, 1.0, 12345)
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+
+from .. import engine
+from ..config import BleuConfig
+from ..errors import ConfigError, LayoutError
+from ..io import PathLike, load_text_corpus
+from ..stats import Statistics, Totals
+
+__all__ = [
+    "DEFAULT_SEED",
+    "SegmentTable",
+    "SignificanceResult",
+    "approximate_randomization",
+    "counts_from_indices",
+    "paired_bootstrap",
+    "paired_resampled_scores",
+    "percentile_interval",
+    "prepare",
+    "resample_indices",
+    "resampled_scores",
+    "row_totals",
+    "score_rows",
+    "significance_from_files",
+    "sufficient_matrix",
+    "swapped_scores",
+]
+
+DEFAULT_SEED = 12345
+"""The default seed: sacrebleu's (``SACREBLEU_SEED`` unset), so default runs draw the same
+bootstrap resamples and AR swaps as ``sacrebleu --paired-bs`` / ``--paired-ar``."""
+
+TIE_TOLERANCE = 1e-9
+"""With ``ties="count"``, resampled differences within this many BLEU points below the observed
+one count as ties (at least as extreme)."""
+
+_COCO_TINY = 1e-15  # pycocoevalcap's epsilons, as in harness.engine
+_COCO_SMALL = 1e-9
+_TIES = ("count", "strict")
+_METHODS = {
+    "bootstrap": "paired-bootstrap",
+    "bs": "paired-bootstrap",
+    "paired-bootstrap": "paired-bootstrap",
+    "ar": "approximate-randomization",
+    "approximate-randomization": "approximate-randomization",
+}
+# Entries of one converted block of the AR swap mask (at most ~32 MB in float64).
+_BLOCK_ELEMENTS = 4_000_000
+
+
+# ====================================================================== per-segment matrices
+def _check_stats(stats: Statistics, config: BleuConfig) -> None:
+    if not isinstance(stats, Statistics):
+        raise LayoutError(
+            "expected harness.stats.Statistics (see harness.engine.compute_statistics)",
+            what="stats",
+            expected="Statistics",
+            got=type(stats).__name__,
+        )
+    if len(stats) == 0:
+        raise LayoutError("no segments", what="stats", expected=">= 1", got=0)
+    need = engine.orders_needed(config)
+    if stats.max_order < need:
+        raise LayoutError(
+            f"the statistics hold n-gram orders up to {stats.max_order} but the config needs "
+            f"{need}; recompute them with harness.engine.compute_statistics(corpus, config)",
+            what="stats.matches",
+            expected=need,
+            got=stats.max_order,
+        )
+    key = engine.tokenization_key(config)
+    if stats.tokenization != key:
+        raise ConfigError(
+            f"the statistics were computed with {stats.tokenization!r} but the config "
+            f"tokenizes with {key!r}; recompute them under this config"
+        )
+
+
+def sufficient_matrix(stats: Statistics, config: BleuConfig) -> np.ndarray:
+    """The ``(S, 2 + 2N)`` float64 matrix ``[hyp_len, ref_len, correct_1..N, total_1..N]``.
+
+    Row ``i`` holds segment ``i``'s statistics under ``config``: ``ref_len`` by its
+    ``ref_length`` rule, ``total_n`` by its ``ngram_totals`` rule, ``N = config.max_order``.
+    The column sums are :func:`harness.engine.totals_of` (``row_totals(M.sum(0))``); the
+    values are integers (``ref_len`` is a float only for ``ref_length="average"``), exact in
+    float64.
+    """
+    _check_stats(stats, config)
+    n = config.max_order
+    s = len(stats)
+    m = np.empty((s, 2 + 2 * n), dtype=np.float64)
+    m[:, 0] = stats.hyp_len
+    m[:, 1] = stats.ref_length(config.ref_length)
+    m[:, 2 : 2 + n] = stats.matches[:, :n]
+    m[:, 2 + n :] = stats.totals(config.ngram_totals, n)
+    return m
+
+
+def row_totals(row: Sequence[float] | np.ndarray, config: BleuConfig) -> Totals:
+    """One row ``[hyp_len, ref_len, correct_1..N, total_1..N]`` as engine :class:`Totals`."""
+    n = config.max_order
+    values = np.asarray(row, dtype=np.float64)
+    if values.shape != (2 + 2 * n,):
+        raise LayoutError(
+            "a statistics row must have 2 + 2 * max_order entries",
+            what="row",
+            expected=2 + 2 * n,
+            got=values.shape,
+        )
+    ref = float(values[1]) if config.ref_length == "average" else round(values[1])
+    return Totals(
+        sys_len=round(values[0]),
+        ref_len=ref,
+        correct=tuple(round(x) for x in values[2 : 2 + n]),
+        total=tuple(round(x) for x in values[2 + n :]),
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class SegmentTable:
+    """One system's cached statistics under one config, ready for resampling.
+
+    ``matrix``: ``(S, 2 + 2N)`` (:func:`sufficient_matrix`) for corpus aggregation, or ``(S, 1)``
+    sentence scores for ``aggregation="sentence-mean"``. ``score``: the engine's corpus score
+    (0–100). ``context``: for nltk smoothing at corpus level, ``(S, 2)`` rows
+    ``[hyp_len, correct_5]`` of each segment, because nltk's methods 4–7 look at the *last*
+    segment of a corpus (see :class:`harness.engine.NltkContext`); otherwise ``None``.
+    ``ids`` and ``ref_lens`` let two tables check that they are paired.
+    """
+
+    matrix: np.ndarray
+    score: float
+    config: BleuConfig
+    kind: Literal["totals", "sentence"]
+    context: np.ndarray | None
+    ids: tuple[str, ...]
+    ref_lens: tuple[tuple[int, ...], ...]
+    tokenization: str
+
+    def __len__(self) -> int:
+        return int(self.matrix.shape[0])
+
+
+def prepare(stats: Statistics, config: BleuConfig) -> SegmentTable:
+    """Cache ``stats`` as a :class:`SegmentTable` (do this once per system and config)."""
+    _check_stats(stats, config)
+    if config.aggregation == "sentence-mean":
+        segs = engine.segment_results(stats, config)
+        matrix = np.array([[r.score] for r in segs], dtype=np.float64)
+        score = float(sum(r.score for r in segs) / len(segs))  # as engine.score_statistics
+        kind: Literal["totals", "sentence"] = "sentence"
+        context = None
+    else:
+        matrix = sufficient_matrix(stats, config)
+        score = engine.score_statistics(stats, config).score
+        kind = "totals"
+        context = None
+        if config.smooth.startswith("nltk-"):
+            c5 = stats.matches[:, 4] if stats.max_order >= 5 else np.zeros(len(stats))
+            context = np.column_stack([stats.hyp_len, c5]).astype(np.int64)
+    return SegmentTable(
+        matrix=matrix,
+        score=float(score),
+        config=config,
+        kind=kind,
+        context=context,
+        ids=stats.ids,
+        ref_lens=stats.ref_lens,
+        tokenization=stats.tokenization,
+    )
+
+
+# ====================================================================== scoring many rows
+def _engine_rows(rows: np.ndarray, config: BleuConfig, context: np.ndarray | None) -> np.ndarray:
+    """``score_totals`` row by row (nltk smoothing, and the reference for the vectorised path)."""
+    nltk = config.smooth.startswith("nltk-")
+    if nltk and context is None:
+        raise ValueError("nltk smoothing needs context rows [last_hyp_len, last_correct5]")
+    out = np.empty(len(rows), dtype=np.float64)
+    for r, row in enumerate(rows):
+        t = row_totals(row, config)
+        ctx = None
+        if nltk:
+            last_len, last_c5 = (int(x) for x in context[r])  # type: ignore[index]
+            ctx = engine.NltkContext(
+                hyp_len=t.sys_len,
+                last_hyp_len=last_len,
+                last_correct5=last_c5,
+                last_total5=max(0, last_len - 4),
+            )
+        out[r] = engine.score_totals(t, config, ctx).score
+    return out
+
+
+def _vectorised_rows(rows: np.ndarray, config: BleuConfig) -> np.ndarray:
+    """:func:`harness.engine.score_totals` for many rows at once (non-nltk smoothing).
+
+    Every step mirrors the engine's, in the same order of floating-point operations (the
+    geometric mean is accumulated order by order, as Python's ``sum`` does), so results agree
+    to the last bit or two (``np.exp``/``np.log`` may differ from :mod:`math` by an ulp).
+    """
+    n = config.max_order
+    smooth = config.smooth
+    value = config.effective_smooth_value
+    sys_len = rows[:, 0]
+    ref_len = rows[:, 1]
+    correct = rows[:, 2 : 2 + n].copy()
+    total = rows[:, 2 + n :].copy()
+    count = len(rows)
+
+    # Zero lengths that make the profiled library raise: let the engine raise its exact error.
+    ozl = config.on_zero_length
+    bad = None
+    if ozl == "raise":
+        bad = (ref_len == 0) | (sys_len == 0)
+    elif ozl in ("raise-empty-hyp", "moses"):
+        bad = sys_len == 0
+        if ozl == "moses":
+            bad &= ref_len != 0
+    if bad is not None and bad.any():
+        first = int(np.flatnonzero(bad)[0])
+        engine.score_totals(row_totals(rows[first], config), config)
+        raise AssertionError("unreachable: the engine raises on this row")  # pragma: no cover
+
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        if smooth == "coco-epsilon":
+            ratio = (sys_len + _COCO_TINY) / (ref_len + _COCO_SMALL)
+            bp = np.where(ratio < 1, np.exp(1 - 1 / ratio), 1.0)
+        else:
+            bp = np.where(
+                sys_len >= ref_len,
+                1.0,
+                np.where(sys_len == 0, 0.0, np.exp(1 - ref_len / sys_len)),
+            )
+
+        zero = np.zeros(count, dtype=bool)
+        if ozl == "moses":
+            zero |= ref_len == 0
+        if config.zero_guard == "unigram":
+            zero |= correct[:, 0] == 0
+        elif config.zero_guard == "any-order":
+            zero |= (correct == 0).any(axis=1)
+
+        if smooth == "add-k":
+            correct[:, 1:] += value
+            total[:, 1:] += value
+
+        used = np.full(count, n, dtype=np.int64)
+        if config.effective_order:
+            empty = total == 0
+            used = np.where(empty.any(axis=1), empty.argmax(axis=1), n)
+            zero |= used == 0
+        active = np.arange(n)[None, :] < used[:, None]
+        if config.effective_order and config.weights is None:
+            weights = np.where(active, 1.0 / np.maximum(used, 1)[:, None], 0.0)
+        else:
+            weights = np.where(active, np.asarray(config.order_weights)[None, :], 0.0)
+
+        precisions = np.zeros((count, n))
+        zero_run = np.zeros(count)  # how many zero-match orders so far (sacrebleu "exp")
+        empty_value = 1.0 if config.empty_order == "one" else 0.0
+        for i in range(n):
+            c = correct[:, i]
+            t = total[:, i]
+            if smooth == "plus-one" or (smooth == "plus-one-high" and i > 0):
+                precisions[:, i] = (c + 1.0) / (t + 1.0)
+                continue
+            if smooth == "coco-epsilon":
+                precisions[:, i] = (c + _COCO_TINY) / (t + _COCO_SMALL)
+                continue
+            no_match = (t != 0) & (c == 0)
+            if smooth == "exp":
+                zero_run = zero_run + no_match
+                smoothed = 1.0 / (np.exp2(zero_run) * t)
+            elif smooth == "floor":
+                smoothed = value / t  # type: ignore[operator]
+            else:
+                smoothed = np.zeros(count)
+            precisions[:, i] = np.where(t == 0, empty_value, np.where(c == 0, smoothed, c / t))
+
+        counted = weights > 0
+        zero |= ((precisions <= 0) & counted).any(axis=1)
+        log_sum = np.zeros(count)
+        for i in range(n):
+            safe = np.where(counted[:, i] & (precisions[:, i] > 0), precisions[:, i], 1.0)
+            log_sum = log_sum + np.where(counted[:, i], weights[:, i] * np.log(safe), 0.0)
+        score = 100.0 * bp * np.exp(log_sum)
+    return np.where(zero, 0.0, score)
+
+
+def score_rows(
+    rows: np.ndarray,
+    config: BleuConfig,
+    *,
+    context: np.ndarray | None = None,
+    use_engine: bool = False,
+) -> np.ndarray:
+    """BLEU (0–100) of every row ``[sys_len, ref_len, correct_1..N, total_1..N]`` of ``rows``.
+
+    Non-nltk smoothing is vectorised; nltk's methods (and ``use_engine=True``) call
+    :func:`harness.engine.score_totals` per row. ``context`` (nltk only) holds per row the
+    ``[hyp_len, correct_5]`` of the corpus's last segment. A row the profiled library would
+    raise on (e.g. a zero length under ``on_zero_length="raise"``) raises
+    :class:`~harness.errors.LibraryWouldRaise`, as the engine does.
+    """
+    values = np.asarray(rows, dtype=np.float64)
+    n = config.max_order
+    if values.ndim != 2 or values.shape[1] != 2 + 2 * n:
+        raise LayoutError(
+            "rows must be a 2-d array with 2 + 2 * max_order columns",
+            what="rows",
+            expected=f"(R, {2 + 2 * n})",
+            got=values.shape,
+        )
+    if use_engine or config.smooth.startswith("nltk-"):
+        return _engine_rows(values, config, context)
+    return _vectorised_rows(values, config)
+
+
+# ====================================================================== resampling
+def resample_indices(n_segments: int, resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """``(resamples, n_segments)`` segment indices drawn with replacement.
+
+    The same call as sacrebleu's paired bootstrap, ``rng.choice(S, size=(R, S), replace=True)``,
+    so a generator seeded alike yields the same resamples.
+    """
+    return rng.choice(n_segments, size=(resamples, n_segments), replace=True)
+
+
+def counts_from_indices(
+    indices: np.ndarray, n_segments: int, *, dtype: type = np.float64
+) -> np.ndarray:
+    """The ``(R, S)`` count matrix ``C``: ``C[r, i]`` = occurrences of segment ``i`` in row ``r``.
+
+    ``C @ M`` is then ``M[indices].sum(axis=1)`` without building the ``(R, S, K)`` gather.
+    Counts are small integers, exact in ``float32`` as in the default ``float64``.
+    """
+    idx = np.asarray(indices)
+    rows = idx.shape[0]
+    out = np.empty((rows, n_segments), dtype=dtype)
+    for r in range(rows):  # one bincount per row: no (R*S) temporary, ~10 µs a row
+        out[r] = np.bincount(idx[r], minlength=n_segments)
+    return out
+
+
+def _product_dtype(matrix: np.ndarray, weight_sum: int) -> type:
+    """``float32`` when ``W @ matrix`` is exact in it, else ``float64``.
+
+    For integer entries and non-negative integer weights ``W`` whose rows sum to at most
+    ``weight_sum`` (bootstrap counts sum to S; AR swap masks are 0/1 over S segments), every
+    product and every partial sum of the product is an integer of magnitude at most
+    ``weight_sum * max|matrix|``; below 2**24 all of them are exact in float32, in any
+    summation order, so the single-precision product (half the memory traffic of float64) is
+    exact. Fractional entries (``ref_length="average"``, sentence scores) use float64.
+    """
+    if matrix.size == 0:
+        return np.float64
+    bound = float(np.abs(matrix).max()) * weight_sum
+    if bound < 2**24 and bool(np.all(matrix == np.floor(matrix))):
+        return np.float32
+    return np.float64
+
+
+def resampled_scores(
+    table: SegmentTable, sums: np.ndarray, *, last: np.ndarray | None = None
+) -> np.ndarray:
+    """Scores of resampled corpora from their summed rows ``sums`` (e.g. ``C @ table.matrix``).
+
+    ``last``: per row, the ``[hyp_len, correct_5]`` of the resampled corpus's last segment
+    (e.g. ``table.context[indices[:, -1]]``), needed only for nltk smoothing at corpus level,
+    whose methods 4–7 look at it (see :class:`harness.engine.NltkContext`). For a sentence-mean
+    table, ``sums`` are sums of sentence scores and the result is their mean over the ``S``
+    segments of a resample.
+    """
+    if table.kind == "sentence":
+        return sums[:, 0] / len(table)
+    if table.context is not None and last is None:
+        raise ValueError("nltk smoothing at corpus level needs each resample's last segment")
+    return score_rows(sums, table.config, context=last if table.context is not None else None)
+
+
+def percentile_interval(scores: np.ndarray, ci: float = 0.95) -> tuple[float, float]:
+    """sacrebleu's percentile interval: ``(s_(k), s_(R-1-k))``, ``k = floor(R (1 - ci) / 2)``.
+
+    ``s_(0) ≤ … ≤ s_(R-1)`` are the sorted scores; ``ci=0.95`` gives sacrebleu's ``R // 40``.
+    """
+    s = np.sort(np.asarray(scores, dtype=np.float64))
+    k = math.floor(len(s) * (1.0 - ci) / 2.0 + 1e-9)
+    return float(s[k]), float(s[len(s) - 1 - k])
+
+
+# ====================================================================== results
+@dataclass(frozen=True)
+class SignificanceResult:
+    """A paired test of ``system`` against ``baseline``; scores on 0–100.
+
+    ``delta`` = ``score_system - score_baseline``. ``p_value``: see the module docstring
+    (two-sided; small means the difference is unlikely under "no difference").
+    ``mean_*`` and ``ci_*`` (``(lo, hi)`` percentile interval at ``ci_level``) come from the
+    bootstrap resamples (for AR from ``ci_resamples`` extra resamples; ``None`` if 0).
+    ``resamples``: bootstrap resamples or AR trials. ``seed``: the generator's seed.
+    ``signature``: the config's signature with the test, its sizes, the seed, the interval
+    level and the tie rule inserted before the versions.
+    """
+
+    method: str
+    score_baseline: float
+    score_system: float
+    delta: float
+    p_value: float
+    mean_baseline: float | None
+    mean_system: float | None
+    ci_baseline: tuple[float, float] | None
+    ci_system: tuple[float, float] | None
+    ci_level: float
+    resamples: int
+    ci_resamples: int
+    seed: int
+    ties: str
+    n_segments: int
+    signature: str
+
+    @property
+    def ci_halfwidth_system(self) -> float | None:
+        """sacrebleu's "± 95% CI": half the width of :attr:`ci_system`."""
+        return None if self.ci_system is None else (self.ci_system[1] - self.ci_system[0]) / 2
+
+    @property
+    def ci_halfwidth_baseline(self) -> float | None:
+        """Half the width of :attr:`ci_baseline`."""
+        return None if self.ci_baseline is None else (self.ci_baseline[1] - self.ci_baseline[0]) / 2
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: plain floats and ints, intervals as ``[lo, hi]`` lists."""
+        return {
+            "method": self.method,
+            "score_baseline": self.score_baseline,
+            "score_system": self.score_system,
+            "delta": self.delta,
+            "p_value": self.p_value,
+            "mean_baseline": self.mean_baseline,
+            "mean_system": self.mean_system,
+            "ci_baseline": None if self.ci_baseline is None else list(self.ci_baseline),
+            "ci_system": None if self.ci_system is None else list(self.ci_system),
+            "ci_halfwidth_baseline": self.ci_halfwidth_baseline,
+            "ci_halfwidth_system": self.ci_halfwidth_system,
+            "ci_level": self.ci_level,
+            "resamples": self.resamples,
+            "ci_resamples": self.ci_resamples,
+            "seed": self.seed,
+            "ties": self.ties,
+            "n_segments": self.n_segments,
+            "signature": self.signature,
+        }
+
+
+# ====================================================================== shared checks
+def _as_table(x: Statistics | SegmentTable, config: BleuConfig, what: str) -> SegmentTable:
+    if isinstance(x, SegmentTable):
+        if x.config != config:
+            raise ConfigError(
+                f"the {what} table was prepared under another config "
+                f"({x.config.signature()}); prepare it under this one"
+            )
+        return x
+    if not isinstance(x, Statistics):
+        raise LayoutError(
+            f"the {what} must be Statistics or a SegmentTable",
+            what=what,
+            expected="Statistics | SegmentTable",
+            got=type(x).__name__,
+        )
+    return prepare(x, config)
+
+
+def _pair(
+    baseline: Statistics | SegmentTable, system: Statistics | SegmentTable, config: BleuConfig
+) -> tuple[SegmentTable, SegmentTable]:
+    if not isinstance(config, BleuConfig):
+        raise ConfigError(f"config must be a BleuConfig, got {type(config).__name__}")
+    a = _as_table(baseline, config, "baseline")
+    b = _as_table(system, config, "system")
+    if len(a) != len(b):
+        raise LayoutError(
+            "a paired test needs the same segments for both systems",
+            what="system",
+            expected=len(a),
+            got=len(b),
+        )
+    if a.ids != b.ids:
+        first = next(i for i, (x, y) in enumerate(zip(a.ids, b.ids, strict=True)) if x != y)
+        raise LayoutError(
+            f"segment ids differ first at position {first}",
+            what="system ids",
+            expected=a.ids[first],
+            got=b.ids[first],
+        )
+    if a.ref_lens != b.ref_lens:
+        first = next(
+            i for i, (x, y) in enumerate(zip(a.ref_lens, b.ref_lens, strict=True)) if x != y
+        )
+        raise LayoutError(
+            "the two systems were scored against different references (reference lengths "
+            f"differ first at segment {a.ids[first]!r})",
+            what="references",
+            expected=a.ref_lens[first],
+            got=b.ref_lens[first],
+        )
+    return a, b
+
+
+def _check_int(name: str, value: Any, low: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
+        raise ConfigError(f"{name} must be an integer >= {low}, got {value!r}")
+    return int(value)
+
+
+def _check_options(ci: float, ties: str) -> None:
+    if isinstance(ci, bool) or not isinstance(ci, int | float) or not 0.0 < ci < 1.0:
+        raise ConfigError(f"ci must be a number strictly between 0 and 1, got {ci!r}")
+    if ties not in _TIES:
+        raise ConfigError(f"unknown ties rule {ties!r}", valid=_TIES)
+
+
+def _resolve_seed(seed: int | None) -> int:
+    """The seed to use: ``seed`` itself, or fresh OS entropy (recorded) when ``None``."""
+    if seed is None:
+        return secrets.randbits(63)
+    return _check_int("seed", seed, 0)
+
+
+def _p_value(resampled: np.ndarray, observed: float, ties: str) -> float:
+    if ties == "strict":
+        extreme = int(np.count_nonzero(resampled > observed))
+    else:
+        extreme = int(np.count_nonzero(resampled >= observed - TIE_TOLERANCE))
+    return (extreme + 1) / (len(resampled) + 1)
+
+
+def _signature(config: BleuConfig, test: str) -> str:
+    head, sep, versions = config.signature().rpartition("|version:")
+    return f"{head}|{test}{sep}{versions}" if sep else f"{versions}|{test}"
+
+
+def _summary(scores: np.ndarray, ci: float) -> tuple[float, tuple[float, float]]:
+    return float(scores.mean()), percentile_interval(scores, ci)
+
+
+def paired_resampled_scores(
+    baseline: SegmentTable, system: SegmentTable, indices: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Both systems' scores on the same resamples ``indices`` (one matrix product).
+
+    Row ``r`` scores the corpus of segments ``indices[r]`` (in that order: nltk's methods 4–7
+    see ``indices[r, -1]`` as the last segment), i.e. ``score_statistics(stats.subset(...))``.
+    """
+    a, b = baseline, system
+    k = a.matrix.shape[1]
+    both = np.hstack([a.matrix, b.matrix])
+    dtype = _product_dtype(both, len(a))
+    counts = counts_from_indices(indices, len(a), dtype=dtype)
+    sums = (counts @ both.astype(dtype)).astype(np.float64)
+    last = indices[:, -1]
+    return (
+        resampled_scores(a, sums[:, :k], last=None if a.context is None else a.context[last]),
+        resampled_scores(b, sums[:, k:], last=None if b.context is None else b.context[last]),
+    )
+
+
+# ====================================================================== the tests
+def paired_bootstrap(
+    baseline: Statistics | SegmentTable,
+    system: Statistics | SegmentTable,
+    config: BleuConfig,
+    *,
+    resamples: int = 1000,
+    seed: int | None = DEFAULT_SEED,
+    ci: float = 0.95,
+    ties: str = "count",
+) -> SignificanceResult:
+    """Paired bootstrap resampling (Koehn 2004) with sacrebleu's p-value and interval.
+
+    ``baseline`` and ``system``: statistics of the same segments against the same references
+    (or :class:`SegmentTable` caches from :func:`prepare`). See the module docstring for the
+    definitions; ``ties="strict"`` reproduces sacrebleu exactly, including ``p = 1/(R+1)``
+    for identical systems.
+
+    Raises:
+        LayoutError: the two systems have different segments or references.
+        ConfigError: a bad option, or statistics of another tokenization.
+    """
+    a, b = _pair(baseline, system, config)
+    resamples = _check_int("resamples", resamples, 1)
+    _check_options(ci, ties)
+    seed = _resolve_seed(seed)
+    rng = np.random.default_rng(seed)
+
+    indices = resample_indices(len(a), resamples, rng)
+    base_scores, sys_scores = paired_resampled_scores(a, b, indices)
+    diffs = np.abs(sys_scores - base_scores)
+    p = _p_value(diffs - diffs.mean(), abs(b.score - a.score), ties)
+    mean_a, ci_a = _summary(base_scores, ci)
+    mean_b, ci_b = _summary(sys_scores, ci)
+    return SignificanceResult(
+        method="paired-bootstrap",
+        score_baseline=a.score,
+        score_system=b.score,
+        delta=b.score - a.score,
+        p_value=p,
+        mean_baseline=mean_a,
+        mean_system=mean_b,
+        ci_baseline=ci_a,
+        ci_system=ci_b,
+        ci_level=float(ci),
+        resamples=resamples,
+        ci_resamples=resamples,
+        seed=seed,
+        ties=ties,
+        n_segments=len(a),
+        signature=_signature(
+            config, f"test:paired-bs|bs:{resamples}|seed:{seed}|ci:{ci:g}|ties:{ties}"
+        ),
+    )
+
+
+def swapped_scores(
+    baseline: SegmentTable, system: SegmentTable, swap: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Scores of the two pseudo-systems of every AR trial.
+
+    ``swap``: ``(T, S)`` booleans; in trial ``t`` pseudo-system A takes the baseline's segment
+    ``i`` where ``swap[t, i]`` and the system's elsewhere, B the other one. A's summed rows are
+    ``sum(system) + swap @ (baseline - system)`` (one matrix product for all trials, in blocks
+    of ~4M mask entries) and B's are the grand total minus A's.
+    """
+    a, b = baseline, system
+    n = len(a)
+    diff = a.matrix - b.matrix
+    base = b.matrix.sum(axis=0)
+    total = a.matrix.sum(axis=0) + base
+    trials = swap.shape[0]
+    sums_a = np.empty((trials, a.matrix.shape[1]), dtype=np.float64)
+    block = max(1, _BLOCK_ELEMENTS // max(1, n))
+    dtype = _product_dtype(diff, n)
+    narrow = diff.astype(dtype)
+    for lo in range(0, trials, block):
+        hi = min(trials, lo + block)
+        sums_a[lo:hi] = swap[lo:hi].astype(dtype) @ narrow
+    sums_a += base
+    sums_b = total - sums_a
+    last_a = last_b = None
+    if a.context is not None and b.context is not None:
+        # The pseudo-systems' last segments, which nltk's methods 4-7 look at.
+        from_baseline = swap[:, -1:]
+        last_a = np.where(from_baseline, a.context[-1], b.context[-1])
+        last_b = np.where(from_baseline, b.context[-1], a.context[-1])
+    return (
+        resampled_scores(a, sums_a, last=last_a),
+        resampled_scores(b, sums_b, last=last_b),
+    )
+
+
+def approximate_randomization(
+    baseline: Statistics | SegmentTable,
+    system: Statistics | SegmentTable,
+    config: BleuConfig,
+    *,
+    trials: int = 10000,
+    seed: int | None = DEFAULT_SEED,
+    ci: float = 0.95,
+    ci_resamples: int = 1000,
+    ties: str = "count",
+) -> SignificanceResult:
+    """Paired approximate randomisation (Riezler & Maxwell 2005) as sacrebleu defines it.
+
+    Each trial swaps every segment's outputs between the systems with probability 1/2; the
+    statistic is ``|score(A) - score(B)|`` and ``p = (#{≥ observed} + 1) / (trials + 1)``
+    (``ties="strict"``: ``>``, sacrebleu's rule). ``ci_resamples`` bootstrap resamples drawn
+    after the swaps give the means and intervals (0: none).
+    """
+    a, b = _pair(baseline, system, config)
+    trials = _check_int("trials", trials, 1)
+    ci_resamples = _check_int("ci_resamples", ci_resamples, 0)
+    _check_options(ci, ties)
+    seed = _resolve_seed(seed)
+    rng = np.random.default_rng(seed)
+
+    swap = rng.integers(2, size=(trials, len(a)), dtype=bool)
+    scores_a, scores_b = swapped_scores(a, b, swap)
+    stat = np.abs(scores_a - scores_b)
+    p = _p_value(stat, abs(b.score - a.score), ties)
+
+    mean_a = mean_b = None
+    ci_a = ci_b = None
+    if ci_resamples > 0:
+        base_scores, sys_scores = paired_resampled_scores(
+            a, b, resample_indices(len(a), ci_resamples, rng)
+        )
+        mean_a, ci_a = _summary(base_scores, ci)
+        mean_b, ci_b = _summary(sys_scores, ci)
+    test = f"test:paired-ar|ar:{trials}|seed:{seed}|ci:{ci:g}|ties:{ties}"
+    if ci_resamples > 0:
+        test += f"|bs:{ci_resamples}"
+    return SignificanceResult(
+        method="approximate-randomization",
+        score_baseline=a.score,
+        score_system=b.score,
+        delta=b.score - a.score,
+        p_value=p,
+        mean_baseline=mean_a,
+        mean_system=mean_b,
+        ci_baseline=ci_a,
+        ci_system=ci_b,
+        ci_level=float(ci),
+        resamples=trials,
+        ci_resamples=ci_resamples,
+        seed=seed,
+        ties=ties,
+        n_segments=len(a),
+        signature=_signature(config, test),
+    )
+
+
+# ====================================================================== from files
+def significance_from_files(
+    baseline_hyp: PathLike,
+    system_hyp: PathLike,
+    ref_files: Sequence[PathLike],
+    *,
+    profile: str | BleuConfig = "sacrebleu",
+    method: str = "bootstrap",
+    resamples: int | None = None,
+    seed: int | None = DEFAULT_SEED,
+    ci: float = 0.95,
+    ties: str = "count",
+) -> SignificanceResult:
+    """A paired test of two line-aligned hypothesis files against the same reference files.
+
+    ``profile``: a profile name (:mod:`harness.profiles`) or a :class:`BleuConfig`.
+    ``method``: ``"bootstrap"`` (alias ``"bs"``) or ``"ar"`` (``"approximate-randomization"``).
+    ``resamples``: bootstrap resamples or AR trials (default 1000 / 10000, as sacrebleu).
+    Files are read with :func:`harness.io.load_text_corpus` (line ``i`` of every file is
+    segment ``i``).
+
+    Raises:
+        InputError: a file cannot be read. LayoutError: line counts differ.
+        ConfigError: an unknown profile, method or option.
+    """
+    from ..profiles import get_profile
+
+    kind = _METHODS.get(method) if isinstance(method, str) else None
+    if kind is None:
+        raise ConfigError(f"unknown method {method!r}", valid=sorted(_METHODS))
+    config = profile if isinstance(profile, BleuConfig) else get_profile(profile)
+    base = load_text_corpus(baseline_hyp, ref_files, name="baseline")
+    other = load_text_corpus(system_hyp, ref_files, name="system")
+    if len(other) != len(base):
+        raise LayoutError(
+            f"system file has {len(other)} lines but baseline file {baseline_hyp} has "
+            f"{len(base)}; files must be line-aligned (one line per segment)",
+            what=str(system_hyp),
+            expected=len(base),
+            got=len(other),
+        )
+    stats_a = engine.compute_statistics(base, config)
+    stats_b = engine.compute_statistics(other, config)
+    if kind == "paired-bootstrap":
+        return paired_bootstrap(
+            stats_a,
+            stats_b,
+            config,
+            resamples=1000 if resamples is None else resamples,
+            seed=seed,
+            ci=ci,
+            ties=ties,
+        )
+    return approximate_randomization(
+        stats_a,
+        stats_b,
+        config,
+        trials=10000 if resamples is None else resamples,
+        seed=seed,
+        ci=ci,
+        ties=ties,
+    )

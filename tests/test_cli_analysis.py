@@ -1,0 +1,107 @@
+"""The analysis commands: explain, human (and significance, report in their own tests)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from harness import PROFILES, engine
+from harness.cli import main
+from harness.fixtures import load_fixture
+
+
+def test_explain_json_shape_and_sum(capsys) -> None:
+    assert (
+        main(
+            [
+                "explain",
+                "--a",
+                "sacrebleu",
+                "--b",
+                "evaluate",
+                "--fixture",
+                "tutorial_cat_on_the_mat",
+                "--json",
+            ]
+        )
+        == 0
+    )
+    d = json.loads(capsys.readouterr().out)
+    for key in ("a", "b", "score_a", "score_b", "gap", "factors", "residual"):
+        assert key in d
+    assert d["residual"] is None
+    corpus = load_fixture("tutorial_cat_on_the_mat").corpus("candidate")
+    want_a = engine.corpus_score(corpus, PROFILES["sacrebleu"]).score
+    assert abs(d["score_a"] - want_a) < 1e-12
+    assert abs(sum(d["factors"].values()) - d["gap"]) < 1e-9
+
+
+def test_explain_with_library_residual_and_segment(capsys) -> None:
+    args = [
+        "explain",
+        "--a",
+        "sacrebleu",
+        "--b",
+        "nltk",
+        "--fixture",
+        "silence_pitfall",
+        "--system",
+        "B",
+        "--library",
+        "nltk",
+        "--segment",
+        "1",
+        "--json",
+    ]
+    assert main(args) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["segment"] == "1"
+    assert abs(d["residual"]) < 1e-9
+
+
+def test_explain_needs_a_system_for_multi_system_fixtures(capsys) -> None:
+    assert main(["explain", "--a", "sacrebleu", "--b", "nltk", "--fixture", "silence_pitfall"]) == 2
+    assert "--system" in capsys.readouterr().err
+
+
+def test_explain_on_files(tmp_path, capsys) -> None:
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyp.write_text("the cat sat on the mat\n", encoding="utf-8")
+    ref.write_text("the cat is on the mat\n", encoding="utf-8")
+    assert main(["explain", "--a", "sacrebleu", "--b", "torchmetrics", str(hyp), str(ref)]) == 0
+    assert "| factor |" in capsys.readouterr().out
+
+
+@pytest.mark.realdata
+def test_human_json(data_dir, capsys) -> None:
+    assert (
+        main(["human", "--data", str(data_dir), "--impl", "sacrebleu", "--n-boot", "50", "--json"])
+        == 0
+    )
+    d = json.loads(capsys.readouterr().out)
+    rows = {(r["implementation"], r["level"]): r for r in d["wmt21"]["rows"]}
+    assert rows[("sacrebleu", "system")]["n"] == 8
+    assert d["wmt19_outliers"] is None
+
+
+def test_significance_json(tmp_path, capsys) -> None:
+    base = tmp_path / "base.txt"
+    system = tmp_path / "sys.txt"
+    ref = tmp_path / "ref.txt"
+    refs = [f"the cat number {i} sat on the mat ." for i in range(30)]
+    ref.write_text("\n".join(refs) + "\n", encoding="utf-8")
+    system.write_text("\n".join(r.replace("mat", "rug") for r in refs) + "\n", encoding="utf-8")
+    base.write_text("\n".join(f"a dog {i} ran ." for i in range(30)) + "\n", encoding="utf-8")
+    args = ["significance", str(base), str(system), str(ref), "--resamples", "200", "--seed", "7"]
+    assert main([*args, "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    for key in ("score_baseline", "score_system", "p_value", "ci_system"):
+        assert key in d
+    assert d["score_system"] > d["score_baseline"]
+    assert d["p_value"] < 0.05
+    assert d["ci_system"][0] <= d["score_system"] <= d["ci_system"][1]
+    assert main([*args, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == d  # seeded: identical
+    assert main([*args, "--method", "ar"]) == 0
+    assert "p =" in capsys.readouterr().out
