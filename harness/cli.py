@@ -304,6 +304,46 @@ def cmd_human(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------- report
+def _read_rows(path: str) -> list[dict[str, Any]]:
+    from .io import read_lines
+
+    rows = []
+    for i, line in enumerate(read_lines(path), start=1):
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise InputError(f"not a JSON results row: {exc.msg}", file=path, line=i) from None
+    return rows
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """A difference/correlation/attribution report, from a results table or a fresh compare."""
+    from .report import build_report, write_report
+
+    start = time.perf_counter()
+    out = Path(args.out)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())) and not args.force:
+        raise InputError("exists and is not empty; pass --force to overwrite", file=str(out))
+    corpora = None
+    if args.results:
+        rows = _read_rows(args.results)
+    else:
+        corpora = _corpora(args)
+        rows = runner.run(corpora, _implementations(args), levels=args.level, progress=None)
+    human = None
+    if args.human:
+        from .analysis.human import wmt21_human_correlations
+
+        human = wmt21_human_correlations(args.data, n_boot=args.n_boot, seed=args.seed)
+    report = build_report(rows, corpora=corpora, seed=args.seed, human=human, n_boot=args.n_boot)
+    written = write_report(report, out, force=args.force, formats=args.formats)
+    for path in written:
+        print(path)
+    print(f"report of {len(rows)} rows written to {out}/ in {time.perf_counter() - start:.2f} s")
+    return 0
+
+
 # ---------------------------------------------------------------------- fixtures / profiles
 def cmd_fixtures(args: argparse.Namespace) -> int:
     from .fixtures import list_fixtures, load_fixture
@@ -511,6 +551,27 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--seed", type=int, default=0)
     h.add_argument("--json", action="store_true")
     h.set_defaults(func=cmd_human)
+
+    r = sub.add_parser("report", help="write a Markdown/JSON/HTML report of a comparison")
+    r.add_argument("--out", default="report", help="output directory (default: report/)")
+    r.add_argument("--force", action="store_true", help="overwrite a non-empty --out")
+    r.add_argument("--results", help="a results.jsonl from `compare --out` (else run compare)")
+    r.add_argument("--fixture", action="append", help="fixture name (repeatable; default all)")
+    r.add_argument("--impl", action="append", help="profile:NAME or adapter:NAME (default all)")
+    r.add_argument(
+        "--level", nargs="+", choices=["corpus", "segment"], default=["corpus", "segment"]
+    )
+    r.add_argument("--wmt21", action="store_true", help="add WMT21 en→de (needs the data dir)")
+    r.add_argument("--coco", action="store_true", help="add COCO leave-one-out (data dir)")
+    r.add_argument("--with-fixtures", action="store_true", help="with --wmt21/--coco: fixtures too")
+    r.add_argument("--human", action="store_true", help="add BLEU vs WMT21 MQM (data dir)")
+    r.add_argument("--data", help="data directory (default: $BLEU_HARNESS_DATA)")
+    r.add_argument(
+        "--formats", nargs="+", choices=["md", "json", "html"], default=["md", "json", "html"]
+    )
+    r.add_argument("--n-boot", type=int, default=200, help="bootstrap resamples for CIs")
+    r.add_argument("--seed", type=int, default=0)
+    r.set_defaults(func=cmd_report)
 
     f = sub.add_parser("fixtures", help="list or show the shipped fixtures")
     f.add_argument("action", nargs="?", choices=["list", "show"], default="list")

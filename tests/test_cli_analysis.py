@@ -105,3 +105,84 @@ def test_significance_json(tmp_path, capsys) -> None:
     assert json.loads(capsys.readouterr().out) == d  # seeded: identical
     assert main([*args, "--method", "ar"]) == 0
     assert "p =" in capsys.readouterr().out
+
+
+def test_report_command_writes_and_refuses_to_overwrite(tmp_path, capsys) -> None:
+    out = tmp_path / "rep"
+    args = [
+        "report",
+        "--out",
+        str(out),
+        "--fixture",
+        "silence_pitfall",
+        "--impl",
+        "profile:sacrebleu,adapter:sacrebleu,profile:nltk",
+        "--n-boot",
+        "0",
+    ]
+    assert main(args) == 0
+    assert {"report.md", "report.json", "index.html"} <= {p.name for p in out.iterdir()}
+    report = json.loads((out / "report.json").read_text())
+    assert set(report) == {
+        "signature",
+        "versions",
+        "fixtures",
+        "pairs",
+        "correlations",
+        "attributions",
+        "human",
+        "significance",
+    }
+    capsys.readouterr()
+    before = (out / "report.json").read_bytes()
+    assert main(args) == 2
+    assert "--force" in capsys.readouterr().err
+    assert (out / "report.json").read_bytes() == before
+
+
+def test_report_from_a_results_table(tmp_path, capsys) -> None:
+    res = tmp_path / "res"
+    assert (
+        main(
+            [
+                "compare",
+                "--fixture",
+                "google_nasa_opportunity",
+                "--impl",
+                "profile:sacrebleu,profile:evaluate",
+                "--level",
+                "corpus",
+                "segment",
+                "--out",
+                str(res),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
+    out = tmp_path / "rep"
+    assert (
+        main(
+            [
+                "report",
+                "--results",
+                str(res / "results.jsonl"),
+                "--out",
+                str(out),
+                "--formats",
+                "md",
+                "json",
+                "--n-boot",
+                "0",
+            ]
+        )
+        == 0
+    )
+    report = json.loads((out / "report.json").read_text())
+    assert any(
+        p["a"] == "harness:sacrebleu" or p["b"] == "harness:sacrebleu" for p in report["pairs"]
+    )
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"fixture": 1}\nnot json\n', encoding="utf-8")
+    assert main(["report", "--results", str(bad), "--out", str(tmp_path / "x")]) == 2
+    assert "line 2" in capsys.readouterr().err

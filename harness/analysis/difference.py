@@ -1,0 +1,559 @@
+"""Where and by how much two implementations disagree, from the runner's results table.
+
+:func:`difference` reads the tidy rows of :func:`harness.runner.run` (no re-scoring) and puts
+two implementations side by side:
+
+* the **corpus-level gap** ``b − a`` in BLEU points (0–100) for every ``(fixture, system)``
+  both scored, and its mean;
+* the **per-segment gap distribution** (mean, median, largest ``|Δ|``, share of segments with
+  ``|Δ| > tolerance``, ``n``) when segment-level rows are present;
+* the **top-k disagreeing segments** with both sides' sufficient statistics side by side
+  (matched/total n-grams per order, hypothesis length, reference length, brevity penalty) —
+  the table users ask for when two libraries differ (evaluate#558, torchmetrics#1776,
+  nltk#1634);
+* ``agree``: every comparable ``|Δ|`` (corpus and segment) is at most ``tolerance`` and no
+  corpus or segment is scored by one side but not the other.
+
+Implementations are named as in the rows (``"harness:nltk"``, ``"nltk"``) or as the runner's
+specs (``"profile:nltk"``, ``"adapter:nltk"``).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics as _stats
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..corpus import Corpus
+from ..errors import ConfigError, InputError
+
+_NO_VALUE = "—"
+
+
+# ---------------------------------------------------------------------- helpers
+def implementation_label(spec: str) -> str:
+    """The row label of an implementation: ``profile:X`` → ``harness:X``, ``adapter:X`` → ``X``.
+
+    >>> implementation_label("profile:nltk"), implementation_label("adapter:nltk")
+    ('harness:nltk', 'nltk')
+    >>> implementation_label("harness:sacrebleu")
+    'harness:sacrebleu'
+    """
+    kind, _, name = spec.partition(":")
+    if name and kind == "profile":
+        return f"harness:{name}"
+    if name and kind == "adapter":
+        return name
+    return spec
+
+
+def _finite(x: Any) -> float | None:
+    """A Python float, or ``None`` for a missing, NaN or infinite value."""
+    if x is None or isinstance(x, bool):
+        return None
+    try:
+        f = float(x)
+    except (TypeError, ValueError):
+        return None
+    return f if math.isfinite(f) else None
+
+
+def _ints(field_value: Any) -> tuple[int, ...] | None:
+    """Rows store ``counts``/``totals`` as space-separated strings (``"8 4 2 0"``)."""
+    if field_value is None or field_value == "":
+        return None
+    if isinstance(field_value, str):
+        return tuple(int(x) for x in field_value.split())
+    return tuple(int(x) for x in field_value)
+
+
+def fmt_number(x: float | None, digits: int = 4, *, sign: bool = False) -> str:
+    """A number for a table: ``—`` for ``None``, scientific notation for tiny non-zeros.
+
+    >>> fmt_number(21.0205), fmt_number(1e-76), fmt_number(0.5, sign=True), fmt_number(None)
+    ('21.0205', '1.00e-76', '+0.5000', '—')
+    """
+    if x is None:
+        return _NO_VALUE
+    if x != 0 and abs(x) < 0.5 * 10**-digits:
+        return f"{x:+.2e}" if sign else f"{x:.2e}"
+    return f"{x:+.{digits}f}" if sign else f"{x:.{digits}f}"
+
+
+def _md_cell(text: Any) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+# ---------------------------------------------------------------------- data
+@dataclass(frozen=True)
+class Side:
+    """One implementation's result on one corpus or segment, with its statistics.
+
+    ``score`` and ``bp`` are ``None`` unless ``status == "ok"`` (and finite); ``counts`` and
+    ``totals`` are matched and total n-grams per order (``None`` when the library does not
+    expose them); ``ref_len`` is the reference length the brevity penalty used.
+    """
+
+    status: str
+    score: float | None
+    bp: float | None
+    hyp_len: int | None
+    ref_len: float | None
+    counts: tuple[int, ...] | None
+    totals: tuple[int, ...] | None
+    error: str = ""
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any] | None) -> Side:
+        if row is None:
+            return cls("missing", None, None, None, None, None, None, "no row")
+        ok = row.get("status") == "ok"
+        hyp = row.get("hyp_len")
+        ref = _finite(row.get("ref_len"))
+        if ref is not None and float(ref).is_integer():
+            ref = int(ref)
+        return cls(
+            status=str(row.get("status")),
+            score=_finite(row.get("score")) if ok else None,
+            bp=_finite(row.get("bp")) if ok else None,
+            hyp_len=int(hyp) if hyp is not None else None,
+            ref_len=ref,
+            counts=_ints(row.get("counts")),
+            totals=_ints(row.get("totals")),
+            error=str(row.get("error") or ""),
+        )
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok" and self.score is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "score": self.score,
+            "bp": self.bp,
+            "hyp_len": self.hyp_len,
+            "ref_len": self.ref_len,
+            "counts": list(self.counts) if self.counts is not None else None,
+            "totals": list(self.totals) if self.totals is not None else None,
+            "error": self.error,
+        }
+
+
+@dataclass(frozen=True)
+class CorpusGap:
+    """Corpus-level results of both sides on one ``(fixture, system)``; ``gap = b − a``."""
+
+    fixture: str
+    system: str
+    a: Side
+    b: Side
+
+    @property
+    def gap(self) -> float | None:
+        if self.a.ok and self.b.ok:
+            return self.b.score - self.a.score  # type: ignore[operator]
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "fixture": self.fixture,
+            "system": self.system,
+            "gap": _finite(self.gap),
+            "a": self.a.to_dict(),
+            "b": self.b.to_dict(),
+        }
+
+
+@dataclass(frozen=True)
+class SegmentGap:
+    """Segment-level results of both sides on one segment; ``delta = b − a``.
+
+    ``hypothesis`` and ``references`` are the texts when a corpus was given, else ``None``.
+    """
+
+    fixture: str
+    system: str
+    segment_id: str
+    a: Side
+    b: Side
+    hypothesis: str | None = None
+    references: tuple[str, ...] | None = None
+
+    @property
+    def delta(self) -> float | None:
+        if self.a.ok and self.b.ok:
+            return self.b.score - self.a.score  # type: ignore[operator]
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "fixture": self.fixture,
+            "system": self.system,
+            "segment_id": self.segment_id,
+            "delta": _finite(self.delta),
+            "a": self.a.to_dict(),
+            "b": self.b.to_dict(),
+            "hypothesis": self.hypothesis,
+            "references": list(self.references) if self.references is not None else None,
+        }
+
+
+@dataclass(frozen=True)
+class GapDistribution:
+    """Summary of the per-segment gaps ``b − a`` (BLEU points) over segments both scored.
+
+    ``share_above`` is the fraction of those segments with ``|Δ| > tolerance``; ``unmatched``
+    counts segments scored by only one side (or by neither). All statistics are ``None`` when
+    ``n == 0``.
+    """
+
+    n: int
+    mean: float | None
+    median: float | None
+    max_abs: float | None
+    share_above: float | None
+    unmatched: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "n": self.n,
+            "mean": _finite(self.mean),
+            "median": _finite(self.median),
+            "max_abs": _finite(self.max_abs),
+            "share_above": _finite(self.share_above),
+            "unmatched": self.unmatched,
+        }
+
+
+@dataclass(frozen=True)
+class Difference:
+    """Two implementations side by side (see the module docstring); all scores on 0–100.
+
+    ``corpus_gap`` is the mean corpus-level gap ``b − a`` over the ``(fixture, system)`` pairs
+    both scored (``None`` if none). ``agree`` is ``None`` when nothing is comparable.
+    ``segment_scores`` holds ``(fixture, system, segment_id, score_a, score_b)`` for every
+    segment both scored (the data of a scatter plot).
+    """
+
+    a: str
+    b: str
+    fixture: str | None
+    system: str | None
+    tolerance: float
+    corpora: tuple[CorpusGap, ...]
+    corpus_gap: float | None
+    segments: GapDistribution
+    top: tuple[SegmentGap, ...]
+    agree: bool | None
+    segment_scores: tuple[tuple[str, str, str, float, float], ...] = field(default=(), repr=False)
+
+    @property
+    def corpus_max_abs(self) -> float | None:
+        gaps = [abs(g.gap) for g in self.corpora if g.gap is not None]
+        return max(gaps) if gaps else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (``None`` for every missing, NaN or infinite number).
+
+        Keys: ``a``, ``b``, ``fixture``, ``system``, ``tolerance``, ``agree``, ``corpus_gap``,
+        ``corpus_max_abs``, ``corpora`` (list of :meth:`CorpusGap.to_dict`), ``segments``
+        (:meth:`GapDistribution.to_dict`), ``top`` (list of :meth:`SegmentGap.to_dict`),
+        ``segment_scores`` (``{"fixture": [...], "system": [...], "segment_id": [...],
+        "a": [...], "b": [...]}``, parallel lists).
+        """
+        cols = list(zip(*self.segment_scores, strict=True)) if self.segment_scores else [()] * 5
+        return {
+            "a": self.a,
+            "b": self.b,
+            "fixture": self.fixture,
+            "system": self.system,
+            "tolerance": self.tolerance,
+            "agree": self.agree,
+            "corpus_gap": _finite(self.corpus_gap),
+            "corpus_max_abs": _finite(self.corpus_max_abs),
+            "corpora": [g.to_dict() for g in self.corpora],
+            "segments": self.segments.to_dict(),
+            "top": [s.to_dict() for s in self.top],
+            "segment_scores": {
+                "fixture": list(cols[0]),
+                "system": list(cols[1]),
+                "segment_id": list(cols[2]),
+                "a": [_finite(x) for x in cols[3]],
+                "b": [_finite(x) for x in cols[4]],
+            },
+        }
+
+    def to_markdown(self) -> str:
+        """Markdown tables: corpus gaps, the segment-gap summary, the top segments' statistics."""
+        return difference_markdown(self.to_dict())
+
+
+# ---------------------------------------------------------------------- markdown
+def _verdict(agree: bool | None, tolerance: float) -> str:
+    if agree is None:
+        return "nothing comparable"
+    return f"{'agree' if agree else 'disagree'} (tolerance {tolerance:g} BLEU points)"
+
+
+def _side_stat_rows(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+    def ratio(side: Mapping[str, Any], i: int) -> str:
+        c, t = side.get("counts"), side.get("totals")
+        cs = str(c[i]) if c is not None and i < len(c) else "?"
+        ts = str(t[i]) if t is not None and i < len(t) else "?"
+        return _NO_VALUE if cs == ts == "?" else f"{cs}/{ts}"
+
+    def val(side: Mapping[str, Any], key: str) -> str:
+        v = side.get(key)
+        if v is None:
+            return _NO_VALUE
+        return fmt_number(v) if isinstance(v, float) else str(v)
+
+    rows = [
+        ("BLEU (0–100)", fmt_number(a.get("score")), fmt_number(b.get("score"))),
+        ("status", str(a.get("status")), str(b.get("status"))),
+        ("hyp_len (tokens)", val(a, "hyp_len"), val(b, "hyp_len")),
+        ("ref_len (tokens)", val(a, "ref_len"), val(b, "ref_len")),
+        ("BP", fmt_number(a.get("bp")), fmt_number(b.get("bp"))),
+    ]
+    orders = max(len(a.get("counts") or a.get("totals") or ()), len(b.get("counts") or ()))
+    orders = max(orders, len(b.get("totals") or ()))
+    for i in range(orders):
+        rows.append((f"{i + 1}-gram matched/total", ratio(a, i), ratio(b, i)))
+    return rows
+
+
+def difference_markdown(d: Mapping[str, Any], *, heading: str = "###") -> str:
+    """Markdown for a :meth:`Difference.to_dict` dict (also used by the report renderer)."""
+    a, b = d["a"], d["b"]
+    out = [f"{heading} `{a}` vs `{b}`", ""]
+    scope = "/".join(x for x in (d.get("fixture"), d.get("system")) if x) or "all corpora"
+    out.append(
+        f"Scope: {scope}. Gap = `{b}` − `{a}` in BLEU points (0–100). "
+        f"Verdict: **{_verdict(d.get('agree'), d['tolerance'])}**."
+    )
+    out.append("")
+    out.append(
+        f"Corpus level: mean gap {fmt_number(d.get('corpus_gap'), sign=True)}, "
+        f"largest |gap| {fmt_number(d.get('corpus_max_abs'))}."
+    )
+    out.append("")
+    out.append(f"| fixture/system | {_md_cell(a)} | {_md_cell(b)} | gap (b − a) |")
+    out.append("| --- | ---: | ---: | ---: |")
+    for g in d["corpora"]:
+        sa, sb = g["a"], g["b"]
+        va = fmt_number(sa["score"]) if sa["status"] == "ok" else sa["status"]
+        vb = fmt_number(sb["score"]) if sb["status"] == "ok" else sb["status"]
+        out.append(
+            f"| {_md_cell(g['fixture'])}/{_md_cell(g['system'])} | {va} | {vb} | "
+            f"{fmt_number(g.get('gap'), sign=True)} |"
+        )
+    seg = d["segments"]
+    out.append("")
+    if seg["n"] or seg["unmatched"]:
+        out.append("Segment level (gap b − a, BLEU points):")
+        out.append("")
+        out.append("| n | mean | median | max abs | share above tolerance | unmatched |")
+        out.append("| ---: | ---: | ---: | ---: | ---: | ---: |")
+        share = seg.get("share_above")
+        out.append(
+            f"| {seg['n']} | {fmt_number(seg.get('mean'), sign=True)} | "
+            f"{fmt_number(seg.get('median'), sign=True)} | {fmt_number(seg.get('max_abs'))} | "
+            f"{_NO_VALUE if share is None else f'{100 * share:.1f}%'} | {seg['unmatched']} |"
+        )
+    else:
+        out.append("Segment level: no segment-level rows (run with levels=('corpus', 'segment')).")
+    for s in d["top"]:
+        out.append("")
+        out.append(
+            f"**{_md_cell(s['fixture'])}/{_md_cell(s['system'])} segment "
+            f"{_md_cell(s['segment_id'])}**: Δ = {fmt_number(s.get('delta'), sign=True)}"
+        )
+        if s.get("hypothesis") is not None:
+            out.append("")
+            out.append(f"- hypothesis: {_md_cell(s['hypothesis'])}")
+            for ref in s.get("references") or ():
+                out.append(f"- reference: {_md_cell(ref)}")
+        out.append("")
+        out.append(f"| statistic | {_md_cell(a)} | {_md_cell(b)} |")
+        out.append("| --- | ---: | ---: |")
+        for name, va, vb in _side_stat_rows(s["a"], s["b"]):
+            out.append(f"| {name} | {va} | {vb} |")
+    return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------------- computation
+def _texts_for(
+    corpus: Corpus | Mapping[Any, Corpus] | None, fixture: str, system: str
+) -> Corpus | None:
+    if corpus is None:
+        return None
+    if isinstance(corpus, Corpus):
+        return corpus
+    for key in ((fixture, system), f"{fixture}/{system}"):
+        if key in corpus:
+            return corpus[key]
+    return None
+
+
+def difference(
+    rows: Iterable[Mapping[str, Any]],
+    impl_a: str,
+    impl_b: str,
+    *,
+    fixture: str | None = None,
+    system: str | None = None,
+    tolerance: float = 1e-9,
+    top: int = 10,
+    corpus: Corpus | Mapping[Any, Corpus] | None = None,
+) -> Difference:
+    """Compare ``impl_b`` against ``impl_a`` in the runner's rows (gap = b − a, BLEU points).
+
+    ``fixture``/``system`` restrict the comparison (default: every ``(fixture, system)`` either
+    side has rows for). ``tolerance`` (BLEU points, ≥ 0) decides ``agree`` and which segments
+    count as disagreeing; ``top`` is how many of those to list, largest ``|Δ|`` first.
+    ``corpus`` — one :class:`~harness.corpus.Corpus`, or a mapping keyed by
+    ``(fixture, system)`` or ``"fixture/system"`` — adds the texts of the top segments.
+
+    Raises:
+        ConfigError: an implementation, fixture or system that is not in the rows, or a
+            negative ``tolerance``/``top``.
+        InputError: two rows for the same implementation, corpus, level and segment.
+    """
+    if not (tolerance >= 0) or not math.isfinite(tolerance):
+        raise ConfigError(f"tolerance must be a finite number >= 0, got {tolerance!r}")
+    if top < 0:
+        raise ConfigError(f"top must be >= 0, got {top!r}")
+    a, b = implementation_label(impl_a), implementation_label(impl_b)
+    all_rows = list(rows)
+    present = list(dict.fromkeys(str(r["implementation"]) for r in all_rows))
+    for label in (a, b):
+        if label not in present:
+            raise ConfigError(f"implementation {label!r} has no rows", valid=present)
+    if fixture is not None:
+        fixtures = list(dict.fromkeys(str(r["fixture"]) for r in all_rows))
+        if fixture not in fixtures:
+            raise ConfigError(f"fixture {fixture!r} has no rows", valid=fixtures)
+    if system is not None:
+        systems = list(
+            dict.fromkeys(
+                str(r["system"]) for r in all_rows if fixture is None or r["fixture"] == fixture
+            )
+        )
+        if system not in systems:
+            raise ConfigError(f"system {system!r} has no rows", valid=systems)
+
+    index: dict[tuple[str, str, str, str, str | None], Mapping[str, Any]] = {}
+    units: dict[tuple[str, str], None] = {}  # ordered sets
+    seg_keys: dict[tuple[str, str, str], None] = {}
+    for r in all_rows:
+        impl = r["implementation"]
+        if impl not in (a, b):
+            continue
+        f, s = str(r["fixture"]), str(r["system"])
+        if (fixture is not None and f != fixture) or (system is not None and s != system):
+            continue
+        level = r["level"]
+        seg = None if level == "corpus" else r.get("segment_id")
+        key = (impl, f, s, level, None if seg is None else str(seg))
+        if key in index:
+            raise InputError(
+                f"two rows for {impl} on {f}/{s} at {level} level"
+                + (f", segment {seg}" if seg is not None else "")
+            )
+        index[key] = r
+        units[(f, s)] = None
+        if level == "segment" and seg is not None:
+            seg_keys[(f, s, str(seg))] = None
+
+    corpora: list[CorpusGap] = []
+    for f, s in units:
+        ra, rb = index.get((a, f, s, "corpus", None)), index.get((b, f, s, "corpus", None))
+        if ra is None and rb is None:
+            continue
+        corpora.append(CorpusGap(f, s, Side.from_row(ra), Side.from_row(rb)))
+    gaps = [g.gap for g in corpora if g.gap is not None]
+    corpus_gap = math.fsum(gaps) / len(gaps) if gaps else None
+
+    seg_gaps: list[SegmentGap] = []
+    unmatched = 0
+    for f, s, sid in seg_keys:
+        ga = SegmentGap(
+            f,
+            s,
+            sid,
+            Side.from_row(index.get((a, f, s, "segment", sid))),
+            Side.from_row(index.get((b, f, s, "segment", sid))),
+        )
+        if ga.delta is None:
+            unmatched += 1
+        seg_gaps.append(ga)
+    deltas = [g.delta for g in seg_gaps if g.delta is not None]
+    n = len(deltas)
+    dist = GapDistribution(
+        n=n,
+        mean=math.fsum(deltas) / n if n else None,
+        median=float(_stats.median(deltas)) if n else None,
+        max_abs=max(abs(x) for x in deltas) if n else None,
+        share_above=sum(abs(x) > tolerance for x in deltas) / n if n else None,
+        unmatched=unmatched,
+    )
+
+    disagreeing = [g for g in seg_gaps if g.delta is not None and abs(g.delta) > tolerance]
+    disagreeing.sort(key=lambda g: -abs(g.delta))  # type: ignore[arg-type]  # stable
+    chosen: list[SegmentGap] = []
+    for g in disagreeing[:top]:
+        c = _texts_for(corpus, g.fixture, g.system)
+        if c is not None and c.ids and g.segment_id in c.ids:
+            i = c.ids.index(g.segment_id)
+            g = SegmentGap(
+                g.fixture, g.system, g.segment_id, g.a, g.b, c.hypotheses[i], c.references[i]
+            )
+        chosen.append(g)
+
+    comparable = gaps + deltas
+    mismatch = any(g.a.ok != g.b.ok for g in corpora) or any(g.a.ok != g.b.ok for g in seg_gaps)
+    if not comparable:
+        agree: bool | None = False if mismatch else None
+    else:
+        agree = not mismatch and all(abs(x) <= tolerance for x in comparable)
+
+    points = tuple(
+        (g.fixture, g.system, g.segment_id, g.a.score, g.b.score)
+        for g in seg_gaps
+        if g.delta is not None
+    )
+    return Difference(
+        a=a,
+        b=b,
+        fixture=fixture,
+        system=system,
+        tolerance=float(tolerance),
+        corpora=tuple(corpora),
+        corpus_gap=corpus_gap,
+        segments=dist,
+        top=tuple(chosen),
+        agree=agree,
+        segment_scores=points,  # type: ignore[arg-type]
+    )
+
+
+def implementations_in(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The implementation labels in ``rows``, in first-seen order."""
+    return list(dict.fromkeys(str(r["implementation"]) for r in rows))
+
+
+__all__ = [
+    "CorpusGap",
+    "Difference",
+    "GapDistribution",
+    "SegmentGap",
+    "Side",
+    "difference",
+    "difference_markdown",
+    "fmt_number",
+    "implementation_label",
+    "implementations_in",
+]

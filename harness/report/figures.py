@@ -1,0 +1,380 @@
+"""The report's PNG figures, drawn with matplotlib's Agg canvas.
+
+Every figure has a title, axis labels with units and an alt text (used by the HTML page).
+Rendering uses :class:`matplotlib.figure.Figure` with an explicit
+:class:`~matplotlib.backends.backend_agg.FigureCanvasAgg`: that is the Agg backend, chosen
+inside the function, without switching the global pyplot backend of the caller (a notebook
+keeps its inline backend) and without a display. matplotlib is imported only when a figure is
+drawn.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+#: At most this many figures of each repeated kind (the page says when more were left out).
+MAX_SCATTERS = 12
+MAX_WATERFALLS = 12
+MAX_HUMAN = 8
+
+_POS, _NEG, _TOTAL, _LIB = "#2a9d8f", "#e76f51", "#6c757d", "#264653"
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One PNG written next to the HTML page: its file name, title, alt text and the report
+    section it belongs to (``overview``, ``pairs``, ``attributions``, ``human``); ``key``
+    identifies what it shows (a pair ``"a|b"``, an attribution index, a human group)."""
+
+    filename: str
+    title: str
+    alt: str
+    section: str
+    key: str = ""
+
+
+# ---------------------------------------------------------------------- data
+def gap_matrix(
+    report: Mapping[str, Any],
+) -> tuple[list[str], list[list[float | None]], list[list[int]]]:
+    """``(names, mean, n)``: ``mean[i][j]`` is the mean over ``(fixture, system)`` of
+    ``score[names[j]] − score[names[i]]`` (column − row, BLEU points) where both are ok, and
+    ``n[i][j]`` how many corpora that mean covers (``None`` when 0)."""
+    units = report["fixtures"]
+    names = list(dict.fromkeys(k for u in units for k in u["scores"]))
+    k = len(names)
+    sums = [[0.0] * k for _ in range(k)]
+    counts = [[0] * k for _ in range(k)]
+    for u in units:
+        scores = u["scores"]
+        for i, a in enumerate(names):
+            sa = scores.get(a)
+            if sa is None:
+                continue
+            for j, b in enumerate(names):
+                sb = scores.get(b)
+                if sb is None:
+                    continue
+                sums[i][j] += sb - sa
+                counts[i][j] += 1
+    mean = [
+        [sums[i][j] / counts[i][j] if counts[i][j] else None for j in range(k)] for i in range(k)
+    ]
+    return names, mean, counts
+
+
+def _num(x: Any) -> float | None:
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return None
+    return float(x) if math.isfinite(x) else None
+
+
+_METHODS = ("pearson", "spearman", "kendall")
+
+
+def _row_records(row: Mapping[str, Any], prefix: str) -> list[dict[str, Any]]:
+    """Records of one flat correlation row: ``implementation``/``metric`` (and ``lp``) name
+    it, ``level`` groups it, and each method ``m`` gives ``m``, ``m_ci_low``, ``m_ci_high``;
+    a plain row ``{name/label, value, ci_low, ci_high}`` gives one record."""
+    names = [str(row[k]) for k in ("lp", "implementation", "metric", "name", "label") if row.get(k)]
+    if not names:
+        return []
+    label = " ".join(names)
+    level = f"{row['level']} level" if isinstance(row.get("level"), str) else ""
+    out = []
+    for m in (*_METHODS, "value"):
+        value = _num(row.get(m))
+        if value is None:
+            continue
+        key = "" if m == "value" else f"{m}_"
+        group = ", ".join(p for p in (prefix, level, "" if m == "value" else m) if p)
+        panel = ", ".join(p for p in (prefix, level) if p)
+        out.append(
+            {
+                "label": label,
+                "group": group or "correlation",
+                "panel": panel or "correlation",
+                "series": "correlation" if m == "value" else m,
+                "value": value,
+                "ci_low": _num(row.get(f"{key}ci_low")),
+                "ci_high": _num(row.get(f"{key}ci_high")),
+            }
+        )
+    return out
+
+
+def human_records(human: Any, prefix: str = "") -> list[dict[str, Any]]:
+    """Correlations with human judgments as ``{label, group, panel, series, value, ci_low,
+    ci_high}`` records (``group`` = ``panel`` + ``series``: e.g. ``"segment level"`` and
+    ``"kendall"``).
+
+    Reads what :mod:`harness.analysis.human` returns: ``HumanCorrelations.to_dict()`` (its
+    ``rows``), a list of flat rows (``wmt19_bleu_vs_human``; ``HumanCorrelations.rows()``), or
+    a dict of those by name (the name prefixes the group). ``[]`` for anything else.
+    """
+    if isinstance(human, Mapping):
+        if isinstance(human.get("rows"), list):
+            return human_records(human["rows"], prefix)
+        out: list[dict[str, Any]] = []
+        for key, value in human.items():
+            if isinstance(value, (list, Mapping)):
+                out += human_records(value, ", ".join(p for p in (prefix, str(key)) if p))
+        return out
+    if isinstance(human, list):
+        return [r for row in human if isinstance(row, Mapping) for r in _row_records(row, prefix)]
+    return []
+
+
+# ---------------------------------------------------------------------- drawing
+def _new_figure(width: float, height: float) -> Any:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure as MplFigure
+
+    fig = MplFigure(figsize=(width, height), dpi=100, layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _save(fig: Any, path: Path) -> None:
+    fig.savefig(path, format="png", metadata={"Software": None})
+
+
+def _short(x: float | None, digits: int = 2) -> str:
+    if x is None:
+        return "n/a"
+    if x != 0 and abs(x) < 0.5 * 10**-digits:
+        return f"{x:.1e}"
+    return f"{x:.{digits}f}"
+
+
+def _heatmap(report: Mapping[str, Any], path: Path) -> Figure | None:
+    import numpy as np
+
+    names, mean, _n = gap_matrix(report)
+    if len(names) < 2:
+        return None
+    k = len(names)
+    data = np.array([[np.nan if v is None else v for v in row] for row in mean], dtype=float)
+    finite = data[np.isfinite(data)]
+    if finite.size == 0:
+        return None
+    lim = float(np.max(np.abs(finite))) or 1.0
+    fig = _new_figure(max(6.5, 0.62 * k + 3.5), max(5.0, 0.5 * k + 2.8))
+    ax = fig.add_subplot()
+    from matplotlib import colormaps
+
+    cmap = colormaps["RdBu_r"].with_extremes(bad="#d9d9d9")
+    im = ax.imshow(np.ma.masked_invalid(data), cmap=cmap, vmin=-lim, vmax=lim, aspect="auto")
+    ax.set_xticks(range(k), names, rotation=55, ha="right", rotation_mode="anchor", fontsize=8)
+    ax.set_yticks(range(k), names, fontsize=8)
+    ax.set_xlabel("implementation B (column)")
+    ax.set_ylabel("implementation A (row)")
+    n_units = len(report["fixtures"])
+    ax.set_title(f"Mean corpus-level BLEU gap B − A over {n_units} corpora")
+    if k <= 16:
+        for i in range(k):
+            for j in range(k):
+                v = data[i, j]
+                if np.isfinite(v):
+                    color = "white" if abs(v) > 0.6 * lim else "black"
+                    ax.text(
+                        j, i, _short(float(v), 1), ha="center", va="center", fontsize=7, color=color
+                    )
+    cbar = fig.colorbar(im, ax=ax)
+    cbar.set_label("gap B − A (BLEU points, 0–100 scale)")
+    _save(fig, path)
+    i, j = np.unravel_index(np.nanargmax(np.abs(data)), data.shape)
+    blanks = int(np.sum(~np.isfinite(data)))
+    alt = (
+        f"Heat map of the mean corpus-level BLEU gap (column minus row, in BLEU points on the "
+        f"0–100 scale) between {k} implementations over {n_units} corpora. The largest absolute "
+        f"mean gap is {_short(float(data[i, j]))} points: {names[j]} minus {names[i]}."
+        + (f" {blanks} grey cells have no corpus both scored." if blanks else "")
+    )
+    return Figure(path.name, "Pairwise corpus-level gaps", alt, "overview")
+
+
+def _scatter(pair: Mapping[str, Any], path: Path) -> Figure | None:
+    pts = pair["segment_scores"]
+    xs = [x for x, y in zip(pts["a"], pts["b"], strict=True) if x is not None and y is not None]
+    ys = [y for x, y in zip(pts["a"], pts["b"], strict=True) if x is not None and y is not None]
+    if not xs:
+        return None
+    a, b = pair["a"], pair["b"]
+    fig = _new_figure(5.6, 5.4)
+    ax = fig.add_subplot()
+    ax.plot([0, 100], [0, 100], linestyle="--", color="#888888", linewidth=1, label="y = x")
+    size = 14 if len(xs) < 500 else 5
+    ax.scatter(xs, ys, s=size, alpha=0.6, color=_LIB, edgecolors="none", label="segment")
+    ax.set_xlim(-3, 103)
+    ax.set_ylim(-3, 103)
+    ax.set_aspect("equal")
+    ax.set_xlabel(f"{a}: segment BLEU (0–100)")
+    ax.set_ylabel(f"{b}: segment BLEU (0–100)")
+    ax.set_title(f"Segment BLEU: {b} vs {a}", fontsize=10)
+    ax.legend(loc="upper left", fontsize=8)
+    seg = pair["segments"]
+    off = round((seg.get("share_above") or 0.0) * seg["n"])
+    ax.text(
+        0.98,
+        0.02,
+        f"n = {seg['n']}, off diagonal: {off}\nmax |Δ| = {_short(seg.get('max_abs'))} BLEU",
+        transform=ax.transAxes,
+        ha="right",
+        va="bottom",
+        fontsize=8,
+    )
+    _save(fig, path)
+    alt = (
+        f"Scatter plot of {len(xs)} segment-level BLEU scores (0–100): {a} on the x axis, {b} "
+        f"on the y axis, with the dashed y = x diagonal where they agree. {off} of {seg['n']} "
+        f"segments differ by more than {pair['tolerance']:g} points; the largest difference is "
+        f"{_short(seg.get('max_abs'))} points and the mean difference ({b} minus {a}) is "
+        f"{_short(seg.get('mean'))}."
+    )
+    return Figure(path.name, f"Segment scores: {b} vs {a}", alt, "pairs", f"{a}|{b}")
+
+
+def _waterfall(at: Mapping[str, Any], index: int, path: Path) -> Figure | None:
+    if at.get("error") or at.get("score_a") is None or at.get("score_b") is None:
+        return None
+    steps: list[tuple[str, float, float, str]] = []  # label, bottom, height, color
+    score_a, score_b = float(at["score_a"]), float(at["score_b"])
+    steps.append((f"{at['a']}\n(start)", 0.0, score_a, _TOTAL))
+    level = score_a
+    for name, value in at["factors"].items():
+        v = float(value)
+        steps.append((name, level, v, _POS if v >= 0 else _NEG))
+        level += v
+    steps.append((f"{at['b']}\n(engine)", 0.0, score_b, _TOTAL))
+    residual = at.get("residual")
+    if residual is not None:
+        steps.append(("unexplained", score_b, float(residual), _POS if residual >= 0 else _NEG))
+        steps.append((f"{at.get('library')}\n(library)", 0.0, float(at["library_score"]), _LIB))
+    fig = _new_figure(max(5.5, 1.1 * len(steps) + 1.5), 4.6)
+    ax = fig.add_subplot()
+    xs = range(len(steps))
+    ax.bar(
+        xs,
+        [h for _, _, h, _ in steps],
+        bottom=[b for _, b, _, _ in steps],
+        color=[c for _, _, _, c in steps],
+        edgecolor="black",
+        linewidth=0.5,
+    )
+    ends = [bottom + height for _, bottom, height, _ in steps]
+    for x in range(len(steps) - 1):  # connectors: where each step leaves the running level
+        ax.plot([x - 0.4, x + 1.4], [ends[x], ends[x]], color="#444444", linewidth=0.7, ls=":")
+    tops = [max(bottom, bottom + height) for _, bottom, height, _ in steps]
+    for x, (_, bottom, height, _) in zip(xs, steps, strict=True):
+        text = f"{height:+.2f}" if bottom else f"{height:.2f}"
+        ax.text(x, tops[x], text, ha="center", va="bottom", fontsize=8)
+    ax.set_ylim(0, max([*tops, 1.0]) * 1.15)
+    ax.set_xticks(list(xs), [s[0] for s in steps], rotation=30, ha="right", fontsize=8)
+    ax.axhline(0, color="black", linewidth=0.5)
+    ax.set_ylabel("BLEU (0–100)")
+    ax.set_xlabel("factor moved from a to b (Shapley value, BLEU points)")
+    where = f"{at.get('fixture')}/{at.get('system')}"
+    ax.set_title(f"Attribution {at['a']} → {at['b']} on {where}", fontsize=10)
+    _save(fig, path)
+    parts = ", ".join(f"{k} {float(v):+.2f}" for k, v in at["factors"].items()) or "no factor"
+    alt = (
+        f"Waterfall chart on {where}: BLEU (0–100) goes from {score_a:.2f} under {at['a']} to "
+        f"{score_b:.2f} under {at['b']}; the factors contribute {parts} points."
+        + (
+            f" The real library {at.get('library')} scores {float(at['library_score']):.2f}, "
+            f"an unexplained residual of {float(residual):+.2f} points."
+            if residual is not None
+            else ""
+        )
+    )
+    return Figure(
+        path.name, f"Attribution {at['a']} → {at['b']} ({where})", alt, "attributions", str(index)
+    )
+
+
+def _human_bars(panel: str, records: Sequence[Mapping[str, Any]], path: Path) -> Figure:
+    """Grouped bars: one group per metric/implementation, one bar per correlation method,
+    whiskers from ``ci_low`` to ``ci_high``."""
+    labels = list(dict.fromkeys(r["label"] for r in records))
+    series = list(dict.fromkeys(r["series"] for r in records))
+    width = 0.8 / len(series)
+    fig = _new_figure(max(6.0, 0.35 * len(labels) * len(series) + 2.5), 4.8)
+    ax = fig.add_subplot()
+    colors = ["#264653", "#2a9d8f", "#e9c46a", "#f4a261", "#e76f51"]
+    has_ci = any(r["ci_low"] is not None for r in records)
+    lowest = 0.0
+    for k, name in enumerate(series):
+        recs = {r["label"]: r for r in records if r["series"] == name}
+        xs = [i + (k - (len(series) - 1) / 2) * width for i, lb in enumerate(labels) if lb in recs]
+        rs = [recs[lb] for lb in labels if lb in recs]
+        values = [r["value"] for r in rs]
+        lo = [r["value"] - r["ci_low"] if r["ci_low"] is not None else 0.0 for r in rs]
+        hi = [r["ci_high"] - r["value"] if r["ci_high"] is not None else 0.0 for r in rs]
+        lowest = min([lowest, *(v - d for v, d in zip(values, lo, strict=True))])
+        ax.bar(
+            xs,
+            values,
+            width=width,
+            yerr=[lo, hi] if has_ci else None,
+            capsize=2,
+            color=colors[k % len(colors)],
+            ecolor="black",
+            error_kw={"linewidth": 0.8},
+            label=name,
+        )
+    ax.set_xticks(range(len(labels)), labels, rotation=40, ha="right", fontsize=8)
+    ax.axhline(0, color="black", linewidth=0.5)
+    ax.set_ylim(min(lowest * 1.1, -0.05), 1.05)
+    ax.set_ylabel("correlation with human scores (−1 to 1)")
+    ax.set_xlabel("metric / implementation")
+    ax.set_title(f"Correlation with human judgments: {panel}", fontsize=10)
+    ax.legend(fontsize=8, title="method", title_fontsize=8)
+    _save(fig, path)
+    best = max(records, key=lambda r: r["value"])
+    worst = min(records, key=lambda r: r["value"])
+    alt = (
+        f"Bar chart ({panel}) of the correlation between {len(labels)} metrics or "
+        f"implementations and human judgments, on the −1 to 1 scale, one bar per method "
+        f"({', '.join(series)})"
+        + (" with bootstrap confidence-interval whiskers" if has_ci else "")
+        + f". Highest: {best['label']} ({best['series']}) {best['value']:.3f}; lowest: "
+        f"{worst['label']} ({worst['series']}) {worst['value']:.3f}."
+    )
+    return Figure(path.name, f"Human correlation: {panel}", alt, "human", panel)
+
+
+def render_figures(report: Mapping[str, Any], directory: str | Path) -> list[Figure]:
+    """Draw every figure the report supports into ``directory``; return what was written."""
+    directory = Path(directory)
+    out: list[Figure] = []
+    fig = _heatmap(report, directory / "fig-gap-heatmap.png")
+    if fig:
+        out.append(fig)
+    n = 0
+    for pair in report["pairs"]:
+        if n >= MAX_SCATTERS:
+            break
+        fig = _scatter(pair, directory / f"fig-scatter-{n + 1:02d}.png")
+        if fig:
+            out.append(fig)
+            n += 1
+    n = 0
+    for i, at in enumerate(report["attributions"]):
+        if n >= MAX_WATERFALLS:
+            break
+        fig = _waterfall(at, i, directory / f"fig-attribution-{n + 1:02d}.png")
+        if fig:
+            out.append(fig)
+            n += 1
+    if report["human"] is not None:
+        groups: dict[str, list[dict[str, Any]]] = {}
+        for r in human_records(report["human"]):
+            groups.setdefault(r["panel"], []).append(r)
+        for n, (group, records) in enumerate(list(groups.items())[:MAX_HUMAN]):
+            out.append(_human_bars(group, records, directory / f"fig-human-{n + 1:02d}.png"))
+    return out

@@ -1,0 +1,343 @@
+"""A static, self-contained HTML page for a report: inline CSS, no scripts, no external URLs;
+the figures are PNG files in the same directory, referenced by relative file name."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from html import escape
+from typing import Any
+
+from ..analysis.difference import fmt_number
+from .figures import MAX_HUMAN, MAX_SCATTERS, MAX_WATERFALLS, Figure, human_records
+from .markdown import fmt_value, records_of
+
+_CSS = """
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto;
+       max-width: 1250px; padding: 0 1rem; color: #1d1d1f; line-height: 1.4; }
+h1 { font-size: 1.7rem; } h2 { border-bottom: 1px solid #ccc; padding-bottom: .2rem;
+       margin-top: 2.2rem; } h3 { font-size: 1.05rem; margin-top: 1.4rem; }
+code, .sig { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: .85em; }
+.sig { word-break: break-all; background: #f4f4f4; padding: .5rem; display: block; }
+.scroll { overflow-x: auto; }
+table { border-collapse: collapse; margin: .6rem 0; font-size: .85rem; }
+th, td { border: 1px solid #ddd; padding: .2rem .45rem; vertical-align: top; }
+th { background: #f0f0f0; text-align: left; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; }
+.yes { color: #1b7f3b; font-weight: 600; } .no { color: #b3261e; font-weight: 600; }
+figure { margin: 1rem 0; } figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
+figcaption { font-size: .85rem; color: #555; max-width: 60rem; }
+.grid { display: flex; flex-wrap: wrap; gap: 1rem; } .grid figure { flex: 0 1 560px; }
+details { margin: .4rem 0; } summary { cursor: pointer; }
+.muted { color: #666; }
+"""
+
+
+def _e(x: Any) -> str:
+    return escape("—" if x is None else str(x), quote=True)
+
+
+def _num_cell(x: Any, digits: int = 4, *, sign: bool = False) -> str:
+    return f'<td class="n">{_e(fmt_number(x, digits, sign=sign))}</td>'
+
+
+def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """``rows`` are lists of ready ``<td>`` strings; ``head`` is plain text."""
+    th = "".join(f"<th>{_e(h)}</th>" for h in head)
+    body = "".join("<tr>" + "".join(r) + "</tr>" for r in rows)
+    return f'<div class="scroll"><table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table></div>'
+
+
+def _td(x: Any) -> str:
+    return f"<td>{_e(x)}</td>"
+
+
+def _figure(fig: Figure) -> str:
+    return (
+        f'<figure><img src="{_e(fig.filename)}" alt="{_e(fig.alt)}" loading="eager">'
+        f"<figcaption><strong>{_e(fig.title)}.</strong> {_e(fig.alt)}</figcaption></figure>"
+    )
+
+
+def _verdict(agree: Any) -> str:
+    if agree is None:
+        return '<td class="muted">—</td>'
+    return '<td class="yes">yes</td>' if agree else '<td class="no">no</td>'
+
+
+def _versions(report: Mapping[str, Any]) -> str:
+    return _table(["package", "version"], [[_td(k), _td(v)] for k, v in report["versions"].items()])
+
+
+def _fixtures(report: Mapping[str, Any]) -> str:
+    units = report["fixtures"]
+    if not units:
+        return "<p>No corpora.</p>"
+    impls = list(dict.fromkeys(k for u in units for k in u["status"]))
+    rows = []
+    for u in units:
+        row = [_td(f"{u['fixture']}/{u['system']}"), _num_cell(u["segments"], 0)]
+        for impl in impls:
+            status = u["status"].get(impl)
+            if status == "ok":
+                row.append(_num_cell(u["scores"].get(impl), 2))
+            else:
+                row.append(f'<td class="muted">{_e(status)}</td>')
+        rows.append(row)
+    return _table(["fixture/system", "segments", *impls], rows)
+
+
+def _side_rows(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[list[str]]:
+    def ratio(side: Mapping[str, Any], i: int) -> str:
+        c, t = side.get("counts"), side.get("totals")
+        cs = str(c[i]) if c is not None and i < len(c) else "?"
+        ts = str(t[i]) if t is not None and i < len(t) else "?"
+        return '<td class="n">—</td>' if cs == ts == "?" else f'<td class="n">{cs}/{ts}</td>'
+
+    def plain(side: Mapping[str, Any], key: str) -> str:
+        v = side.get(key)
+        return _num_cell(v) if isinstance(v, float) else f'<td class="n">{_e(v)}</td>'
+
+    rows = [
+        [_td("BLEU (0–100)"), _num_cell(a.get("score")), _num_cell(b.get("score"))],
+        [_td("status"), _td(a.get("status")), _td(b.get("status"))],
+        [_td("hyp_len (tokens)"), plain(a, "hyp_len"), plain(b, "hyp_len")],
+        [_td("ref_len (tokens)"), plain(a, "ref_len"), plain(b, "ref_len")],
+        [_td("brevity penalty"), _num_cell(a.get("bp")), _num_cell(b.get("bp"))],
+    ]
+    orders = max(len(s.get(k) or ()) for s in (a, b) for k in ("counts", "totals"))
+    rows += [[_td(f"{i + 1}-gram matched/total"), ratio(a, i), ratio(b, i)] for i in range(orders)]
+    return rows
+
+
+def _pair_detail(p: Mapping[str, Any], figs: Sequence[Figure]) -> str:
+    a, b = p["a"], p["b"]
+    out = [f"<h3><code>{_e(a)}</code> vs <code>{_e(b)}</code></h3>"]
+    out.append(
+        f"<p>Gap = <code>{_e(b)}</code> − <code>{_e(a)}</code> in BLEU points (0–100); "
+        f"tolerance {_e(format(p['tolerance'], 'g'))}. Mean corpus gap "
+        f"{_e(fmt_number(p.get('corpus_gap'), sign=True))}.</p>"
+    )
+    rows = []
+    for g in p["corpora"]:
+        cells = [_td(f"{g['fixture']}/{g['system']}")]
+        for side in (g["a"], g["b"]):
+            if side["status"] == "ok":
+                cells.append(_num_cell(side["score"]))
+            else:
+                cells.append(
+                    f'<td class="muted" title="{_e(side.get("error"))}">{_e(side["status"])}</td>'
+                )
+        cells.append(_num_cell(g.get("gap"), sign=True))
+        rows.append(cells)
+    out.append(_table(["fixture/system", a, b, "gap (b − a)"], rows))
+    seg = p["segments"]
+    if seg["n"] or seg["unmatched"]:
+        share = seg.get("share_above")
+        out.append(
+            _table(
+                ["segments", "mean Δ", "median Δ", "max |Δ|", "share |Δ| > tolerance", "unmatched"],
+                [
+                    [
+                        _num_cell(seg["n"], 0),
+                        _num_cell(seg.get("mean"), sign=True),
+                        _num_cell(seg.get("median"), sign=True),
+                        _num_cell(seg.get("max_abs")),
+                        f'<td class="n">{"—" if share is None else f"{100 * share:.1f}%"}</td>',
+                        _num_cell(seg["unmatched"], 0),
+                    ]
+                ],
+            )
+        )
+    for fig in figs:
+        out.append(_figure(fig))
+    if p["top"]:
+        out.append(
+            f"<details><summary>{len(p['top'])} most disagreeing segments, statistics side by side</summary>"
+        )
+        for s in p["top"]:
+            out.append(
+                f"<p><strong>{_e(s['fixture'])}/{_e(s['system'])} segment {_e(s['segment_id'])}</strong>: "
+                f"Δ = {_e(fmt_number(s.get('delta'), sign=True))}</p>"
+            )
+            if s.get("hypothesis") is not None:
+                refs = "".join(f"<li>reference: {_e(r)}</li>" for r in s.get("references") or ())
+                out.append(f"<ul><li>hypothesis: {_e(s['hypothesis'])}</li>{refs}</ul>")
+            out.append(_table(["statistic", a, b], _side_rows(s["a"], s["b"])))
+        out.append("</details>")
+    return "\n".join(out)
+
+
+def _pairs(report: Mapping[str, Any], figs: Sequence[Figure]) -> str:
+    pairs = report["pairs"]
+    if not pairs:
+        return "<p>No pairs.</p>"
+    rows = []
+    for p in pairs:
+        seg = p["segments"]
+        share = seg.get("share_above")
+        rows.append(
+            [
+                f"<td><code>{_e(p['a'])}</code></td>",
+                f"<td><code>{_e(p['b'])}</code></td>",
+                _verdict(p["agree"]),
+                _num_cell(p.get("corpus_gap"), sign=True),
+                _num_cell(p.get("corpus_max_abs")),
+                _num_cell(seg["n"], 0),
+                _num_cell(seg.get("max_abs")),
+                f'<td class="n">{"—" if share is None else f"{100 * share:.1f}%"}</td>',
+            ]
+        )
+    out = [
+        _table(
+            [
+                "a",
+                "b",
+                "agree",
+                "mean corpus gap (b − a)",
+                "max |corpus gap|",
+                "segments",
+                "max |segment gap|",
+                "segments off",
+            ],
+            rows,
+        )
+    ]
+    by_key: dict[str, list[Figure]] = {}
+    for f in figs:
+        by_key.setdefault(f.key, []).append(f)
+    for p in pairs:
+        out.append(_pair_detail(p, by_key.get(f"{p['a']}|{p['b']}", [])))
+    if sum(1 for p in pairs if p["segments"]["n"]) > MAX_SCATTERS:
+        out.append(
+            f'<p class="muted">Scatter plots are drawn for the first {MAX_SCATTERS} pairs with segment scores.</p>'
+        )
+    return "\n".join(out)
+
+
+def _correlations(report: Mapping[str, Any]) -> str:
+    corr = report["correlations"] or {}
+    out = []
+    for level in ("segment", "corpus"):
+        block = corr.get(level)
+        if not block:
+            continue
+        for method, m in block["matrices"].items():
+            names = m["names"]
+            unit = "segments" if level == "segment" else "corpora"
+            out.append(
+                f'<h3>{_e(level)} level, {_e(method)}</h3><p class="muted">{block["n_keys"]} aligned '
+                f"{unit}; {block['n_skipped']} rows skipped; bootstrap n_boot={_e(m.get('n_boot'))}, "
+                f"seed={_e(m.get('seed'))}.</p>"
+            )
+            rows = [[_td(n), *(_num_cell(m["values"][n][k], 3) for k in names)] for n in names]
+            out.append(_table(["", *names], rows))
+    if corr.get("note"):
+        out.append(f'<p class="muted">Note: {_e(corr["note"])}</p>')
+    return "\n".join(out) or "<p>No correlations.</p>"
+
+
+def _attributions(report: Mapping[str, Any], figs: Sequence[Figure]) -> str:
+    ats = report["attributions"]
+    if not ats:
+        return "<p>No attributions (build the report with corpora).</p>"
+    by_key = {f.key: f for f in figs}
+    out = []
+    for i, at in enumerate(ats):
+        where = f"{at.get('fixture')}/{at.get('system')}"
+        out.append(f"<h3>{_e(at['a'])} → {_e(at['b'])} on {_e(where)}</h3>")
+        if at.get("error"):
+            out.append(f"<p>Undefined: {_e(at['error'])}</p>")
+            continue
+        rows = [[_td(k), _num_cell(v, sign=True)] for k, v in at["factors"].items()]
+        rows.append([_td("total (= gap)"), _num_cell(at["gap"], sign=True)])
+        if at.get("residual") is not None:
+            rows.append(
+                [
+                    _td(f"unexplained ({at.get('library')} − engine)"),
+                    _num_cell(at["residual"], sign=True),
+                ]
+            )
+        out.append(
+            f"<p>{_e(fmt_number(at['score_a']))} → {_e(fmt_number(at['score_b']))} BLEU (0–100).</p>"
+        )
+        out.append(_table(["factor", "BLEU points"], rows))
+        if str(i) in by_key:
+            out.append(_figure(by_key[str(i)]))
+    if sum(1 for a in ats if not a.get("error")) > MAX_WATERFALLS:
+        out.append(
+            f'<p class="muted">Waterfalls are drawn for the first {MAX_WATERFALLS} attributions.</p>'
+        )
+    return "\n".join(out)
+
+
+def _generic(obj: Any) -> str:
+    records = records_of(obj)
+    if records is None:
+        import json
+
+        return f"<pre>{_e(json.dumps(obj, ensure_ascii=False, indent=2, allow_nan=False))}</pre>"
+    head = list(dict.fromkeys(k for r in records for k in r))
+    return _table(head, [[_td(fmt_value(r.get(k))) for k in head] for r in records])
+
+
+def _human(report: Mapping[str, Any], figs: Sequence[Figure]) -> str:
+    human = report["human"]
+    if human is None:
+        return "<p>Not computed.</p>"
+    records = human_records(human)
+    out = []
+    if records:
+        rows = [
+            [
+                _td(r["label"]),
+                _td(r["group"]),
+                _num_cell(r["value"], 3),
+                _num_cell(r["ci_low"], 3),
+                _num_cell(r["ci_high"], 3),
+            ]
+            for r in records
+        ]
+        out.append(_table(["metric", "group", "correlation", "CI low", "CI high"], rows))
+    else:
+        out.append(_generic(human))
+    out.append('<div class="grid">' + "".join(_figure(f) for f in figs) + "</div>")
+    if len({r["panel"] for r in records}) > MAX_HUMAN:
+        out.append(f'<p class="muted">Bars are drawn for the first {MAX_HUMAN} groups.</p>')
+    return "\n".join(out)
+
+
+def render_html(report: Mapping[str, Any], figures: Sequence[Figure]) -> str:
+    """The page: signature, versions, corpus scores, the gap heat map, pairs (with scatter
+    plots and top segments), correlations, attributions (waterfalls), human judgments,
+    significance. ``figures`` are the PNGs :func:`~harness.report.figures.render_figures` drew."""
+    by_section: dict[str, list[Figure]] = {}
+    for f in figures:
+        by_section.setdefault(f.section, []).append(f)
+    sig = report["significance"]
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        "<title>BLEU harness report</title>",
+        f"<style>{_CSS}</style></head><body>",
+        "<h1>BLEU harness report</h1>",
+        "<p>All scores and gaps are BLEU points on the 0–100 scale.</p>",
+        f'<p>Signature:</p><code class="sig">{_e(report["signature"])}</code>',
+        "<h2>Versions</h2>",
+        _versions(report),
+        "<h2>Corpus-level BLEU (0–100)</h2>",
+        _fixtures(report),
+        *(_figure(f) for f in by_section.get("overview", [])),
+        "<h2>Pairs</h2>",
+        _pairs(report, by_section.get("pairs", [])),
+        "<h2>Correlations between implementations</h2>",
+        _correlations(report),
+        "<h2>Attributions (Shapley values over the factors)</h2>",
+        _attributions(report, by_section.get("attributions", [])),
+        "<h2>Human judgments</h2>",
+        _human(report, by_section.get("human", [])),
+        "<h2>Significance</h2>",
+        "<p>Not computed.</p>" if sig is None else _generic(sig),
+        "</body></html>",
+    ]
+    return "\n".join(parts) + "\n"

@@ -1,0 +1,208 @@
+"""Markdown rendering of a report object (for terminals and notes: headings and tables)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..analysis.difference import difference_markdown, fmt_number
+
+
+def cell(text: Any) -> str:
+    """A Markdown table cell: pipes escaped, newlines flattened, ``None`` as a dash."""
+    if text is None:
+        return "—"
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def table(head: Sequence[str], body: Sequence[Sequence[Any]], align: str = "") -> list[str]:
+    """Lines of a Markdown table; ``align`` holds ``l``/``r`` per column (default: l, then r)."""
+    spec = align or "l" + "r" * (len(head) - 1)
+    rule = [{"l": "---", "c": ":---:"}.get(a, "---:") for a in spec]
+    lines = ["| " + " | ".join(cell(h) for h in head) + " |", "| " + " | ".join(rule) + " |"]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in body]
+    return lines
+
+
+def _scalar(v: Any) -> bool:
+    return v is None or isinstance(v, (str, int, float, bool))
+
+
+def _flat(x: Any) -> bool:
+    """A dict whose values are scalars or short lists of scalars (e.g. an interval)."""
+    return isinstance(x, Mapping) and all(
+        _scalar(v) or (isinstance(v, list) and len(v) <= 4 and all(map(_scalar, v)))
+        for v in x.values()
+    )
+
+
+def records_of(obj: Any) -> list[dict[str, Any]] | None:
+    """Table rows from JSON results: a list of flat dicts, a dict of flat dicts (keys become a
+    ``name`` column) or one flat dict; ``None`` for anything else."""
+    if isinstance(obj, list) and obj and all(_flat(x) for x in obj):
+        return [dict(x) for x in obj]
+    if isinstance(obj, Mapping) and obj and all(_flat(v) for v in obj.values()):
+        return [{"name": k, **v} for k, v in obj.items()]
+    if _flat(obj) and obj:
+        return [dict(obj)]
+    return None
+
+
+def fmt_value(v: Any) -> Any:
+    """A JSON value for a table cell: numbers formatted, intervals as ``[lo, hi]`` (strings
+    and ``None`` are left to :func:`cell`)."""
+    if isinstance(v, float):
+        return fmt_number(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(str(fmt_value(x)) for x in v) + "]"
+    return v
+
+
+def _generic(obj: Any) -> list[str]:
+    records = records_of(obj)
+    if records is not None:
+        head = list(dict.fromkeys(k for x in records for k in x))
+        return table(head, [[fmt_value(x.get(k)) for k in head] for x in records], "l" * len(head))
+    return ["```json", json.dumps(obj, ensure_ascii=False, indent=2, allow_nan=False), "```"]
+
+
+def _versions(report: Mapping[str, Any]) -> list[str]:
+    return table(["package", "version"], list(report["versions"].items()), "ll")
+
+
+def _fixtures(report: Mapping[str, Any]) -> list[str]:
+    units = report["fixtures"]
+    if not units:
+        return ["No corpora."]
+    impls = list(dict.fromkeys(k for u in units for k in u["status"]))
+    body = []
+    for u in units:
+        row = [f"{u['fixture']}/{u['system']}", u["segments"]]
+        for impl in impls:
+            status = u["status"].get(impl)
+            row.append(fmt_number(u["scores"].get(impl), 2) if status == "ok" else status)
+        body.append(row)
+    return table(["fixture/system", "segments", *impls], body)
+
+
+def _pairs_summary(report: Mapping[str, Any]) -> list[str]:
+    body = []
+    for p in report["pairs"]:
+        seg = p["segments"]
+        share = seg.get("share_above")
+        body.append(
+            [
+                f"`{p['a']}`",
+                f"`{p['b']}`",
+                {True: "yes", False: "no", None: "—"}[p["agree"]],
+                fmt_number(p.get("corpus_gap"), sign=True),
+                fmt_number(p.get("corpus_max_abs")),
+                seg["n"],
+                fmt_number(seg.get("max_abs")),
+                "—" if share is None else f"{100 * share:.1f}%",
+            ]
+        )
+    return table(
+        [
+            "a",
+            "b",
+            "agree",
+            "mean corpus gap (b − a)",
+            "max |corpus gap|",
+            "segments",
+            "max |segment gap|",
+            "segments off",
+        ],
+        body,
+        "llcrrrrr",
+    )
+
+
+def _correlations(report: Mapping[str, Any]) -> list[str]:
+    corr = report["correlations"] or {}
+    out: list[str] = []
+    for level in ("segment", "corpus"):
+        block = corr.get(level)
+        if not block:
+            continue
+        for method, m in block["matrices"].items():
+            names = m["names"]
+            out += [
+                f"**{level} level, {method}** ({block['n_keys']} aligned "
+                f"{'segments' if level == 'segment' else 'corpora'}; bootstrap "
+                f"n_boot={m.get('n_boot')}, seed={m.get('seed')})",
+                "",
+            ]
+            body = [[n, *(fmt_number(m["values"][n][k], 3) for k in names)] for n in names]
+            out += [*table(["", *names], body), ""]
+    if corr.get("note"):
+        out.append(f"Note: {corr['note']}")
+    return out or ["No correlations."]
+
+
+def _attributions(report: Mapping[str, Any]) -> list[str]:
+    out: list[str] = []
+    for at in report["attributions"]:
+        where = f"{at.get('fixture')}/{at.get('system')}"
+        if at.get("error"):
+            out += [f"**{at['a']} → {at['b']}** on {where}: undefined — {cell(at['error'])}", ""]
+            continue
+        out.append(
+            f"**{at['a']} → {at['b']}** on {where}: {fmt_number(at['score_a'])} → "
+            f"{fmt_number(at['score_b'])} (gap {fmt_number(at['gap'], sign=True)} BLEU)"
+        )
+        out.append("")
+        body = [[name, fmt_number(v, sign=True)] for name, v in at["factors"].items()]
+        if at.get("residual") is not None:
+            body.append(
+                [
+                    f"unexplained ({at.get('library')} − engine)",
+                    fmt_number(at["residual"], sign=True),
+                ]
+            )
+        out += [*table(["factor", "BLEU points"], body), ""]
+    return out or ["No attributions (pass corpora to build_report)."]
+
+
+def render_markdown(report: Mapping[str, Any]) -> str:
+    """The whole report as Markdown (tables; no figures — those are in the HTML page)."""
+    out = ["# BLEU harness report", "", f"Signature: `{report['signature']}`", ""]
+    out += ["## Versions", "", *_versions(report), ""]
+    out += ["## Corpus-level BLEU (0–100)", "", *_fixtures(report), ""]
+    out += ["## Pairs", ""]
+    if report["pairs"]:
+        out += [*_pairs_summary(report), ""]
+        for p in report["pairs"]:
+            out += [difference_markdown(p, heading="###")]
+    else:
+        out += ["No pairs.", ""]
+    out += ["## Correlations between implementations", "", *_correlations(report), ""]
+    out += ["## Attributions (Shapley values over the factors)", "", *_attributions(report), ""]
+    out += ["## Human judgments", ""]
+    out += _human(report["human"]) if report["human"] is not None else ["Not computed."]
+    out += ["", "## Significance", ""]
+    if report["significance"] is not None:
+        out += _generic(report["significance"])
+    else:
+        out += ["Not computed."]
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _human(human: Any) -> list[str]:
+    from .figures import human_records
+
+    records = human_records(human)
+    if not records:
+        return _generic(human)
+    body = [
+        [
+            r["label"],
+            r["group"],
+            fmt_number(r["value"], 3),
+            fmt_number(r["ci_low"], 3),
+            fmt_number(r["ci_high"], 3),
+        ]
+        for r in records
+    ]
+    return table(["metric", "group", "correlation", "CI low", "CI high"], body, "llrrr")

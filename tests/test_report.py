@@ -1,0 +1,351 @@
+"""``harness.report``: the report object, its renderers and the atomic writer."""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import zlib
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from harness import engine, runner
+from harness.errors import ConfigError, InputError
+from harness.fixtures import load_fixture
+from harness.profiles import PROFILES
+from harness.report import (
+    TOP_KEYS,
+    build_report,
+    default_pairs,
+    render_json,
+    render_markdown,
+    write_report,
+)
+
+FIXTURES = ("google_nasa_opportunity", "silence_pitfall")
+IMPLS = ("profile:sacrebleu", "profile:nltk", "profile:evaluate", "adapter:nltk")
+
+
+@pytest.fixture(scope="module")
+def corpora():
+    out = []
+    for name in FIXTURES:
+        fx = load_fixture(name)
+        out += [(name, s, fx.corpus(s)) for s in fx.system_names]
+    return out
+
+
+@pytest.fixture(scope="module")
+def rows(corpora):
+    impls = [runner.Implementation.parse(x) for x in IMPLS]
+    return runner.run(corpora, impls, levels=("corpus", "segment"), progress=False)
+
+
+@pytest.fixture(scope="module")
+def significance(corpora):
+    from harness.analysis.significance import paired_bootstrap
+
+    cfg = PROFILES["sacrebleu"]
+    by_sys = {s: c for f, s, c in corpora if f == "silence_pitfall"}
+    stats = {s: engine.compute_statistics(c, cfg) for s, c in by_sys.items()}
+    return [paired_bootstrap(stats["A"], stats["B"], cfg, resamples=200, seed=1)]
+
+
+@pytest.fixture(scope="module")
+def human(rows):
+    """wmt19-style rows computed from the fixtures' corpus scores against a synthetic 'human'
+    column (the renderer needs the shape, not real judgments)."""
+    from harness.analysis.human import wmt19_bleu_vs_human
+
+    units = [
+        r for r in rows if r["implementation"] == "harness:sacrebleu" and r["level"] == "corpus"
+    ]
+    systems = [f"{r['fixture']}/{r['system']}" for r in units]
+    bleu = [r["score"] for r in units]
+    nltk = [r["score"] for r in rows if r["implementation"] == "nltk" and r["level"] == "corpus"]
+    table = {
+        "xx-yy": {
+            "systems": systems,
+            "scores": {
+                "HUMAN": [b / 100 + 0.01 * i for i, b in enumerate(bleu)],
+                "BLEU": bleu,
+                "nltk-BLEU": nltk,
+            },
+        }
+    }
+    return wmt19_bleu_vs_human(table=table, metrics=("BLEU", "nltk-BLEU"), n_boot=50, seed=0)
+
+
+@pytest.fixture(scope="module")
+def report(rows, corpora, human, significance):
+    return build_report(rows, corpora=corpora, human=human, significance=significance)
+
+
+@pytest.fixture(scope="module")
+def written(report, tmp_path_factory):
+    out = tmp_path_factory.mktemp("report") / "out"
+    paths = write_report(report, out)
+    return out, paths
+
+
+# ---------------------------------------------------------------------- the object
+def test_top_keys_are_exactly_the_documented_ones(report):
+    import harness.report as pkg
+
+    assert list(report) == list(TOP_KEYS)
+    for key in TOP_KEYS:
+        assert f"``{key}``" in pkg.__doc__
+    text = json.dumps(report, allow_nan=False)
+    assert json.loads(text) == report
+    assert (
+        render_json(report)
+        == json.dumps(report, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+    )
+
+
+def test_signature_and_versions(report, rows):
+    sig = report["signature"]
+    assert sig.startswith("report:") and "|seed:0|" in sig
+    for r in rows:
+        if r["signature"]:
+            assert f"impl:{r['implementation']}[{r['signature']}]" in sig
+    assert report["versions"] == runner.versions()
+    assert sig.endswith(",".join(f"{k}={v}" for k, v in runner.versions().items()))
+
+
+def test_fixtures_section_lists_scores_from_the_rows(report, rows, corpora):
+    assert [(u["fixture"], u["system"]) for u in report["fixtures"]] == [
+        (f, s) for f, s, _ in corpora
+    ]
+    for u, (_, _, c) in zip(report["fixtures"], corpora, strict=True):
+        assert u["segments"] == len(c)
+        assert u["scores"]["harness:nltk"] == engine.corpus_score(c, PROFILES["nltk"]).score
+        assert set(u["status"]) == {runner.Implementation.parse(x).label for x in IMPLS}
+
+
+def test_default_pairs(rows, report):
+    pairs = default_pairs(rows)
+    # the adapter against its own profile first, then sacrebleu against every other one
+    assert pairs[0] == ("harness:nltk", "nltk")
+    assert pairs[1:] == [
+        ("harness:sacrebleu", "harness:nltk"),
+        ("harness:sacrebleu", "harness:evaluate"),
+        ("harness:sacrebleu", "nltk"),
+    ]
+    assert [(p["a"], p["b"]) for p in report["pairs"]] == pairs
+    assert report["pairs"][0]["agree"] is True  # nltk == its profile on these fixtures
+
+
+def test_pairs_are_differences(report, rows, corpora):
+    from harness.analysis.difference import difference
+
+    cmap = {(f, s): c for f, s, c in corpora}
+    expected = difference(rows, "harness:sacrebleu", "harness:nltk", top=5, corpus=cmap)
+    assert report["pairs"][1] == json.loads(json.dumps(expected.to_dict()))
+
+
+def test_chosen_pairs_and_sections(rows):
+    rep = build_report(rows, pairs=[("profile:nltk", "profile:evaluate")], include=("pairs",))
+    assert list(rep) == list(TOP_KEYS)
+    assert [(p["a"], p["b"]) for p in rep["pairs"]] == [("harness:nltk", "harness:evaluate")]
+    assert rep["attributions"] == [] and rep["human"] is None and rep["significance"] is None
+    assert rep["correlations"]["segment"] is None and rep["correlations"]["note"]
+    with pytest.raises(ConfigError, match="section"):
+        build_report(rows, include=("pairs", "charts"))
+    with pytest.raises(ConfigError, match="no rows"):
+        build_report(rows, pairs=[("profile:nltk", "profile:torchmetrics")])
+
+
+def test_correlations(report, rows):
+    corr = report["correlations"]
+    assert set(corr) == {"segment", "corpus", "note"}
+    pytest.importorskip("harness.analysis.correlation")
+    from harness.analysis.correlation import correlation_matrix, from_results
+
+    seg = corr["segment"]
+    pivot = from_results(rows, "segment")
+    assert seg["n_keys"] == len(pivot.keys)
+    m = seg["matrices"]["pearson"]
+    assert set(m["names"]) == set(pivot.scores)
+    direct = correlation_matrix(dict(pivot.scores), "pearson").values
+    for a in m["names"]:
+        for b in m["names"]:
+            assert m["values"][a][b] == (
+                pytest.approx(direct[a][b]) if direct[a][b] is not None else None
+            )
+
+
+def test_attributions_only_with_corpora(rows, report, corpora):
+    assert build_report(rows, include=("attributions",))["attributions"] == []
+    ats = report["attributions"]
+    assert ats, "corpora were given"
+    for at in ats:
+        assert at["error"] is None
+        corpus = next(c for f, s, c in corpora if (f, s) == (at["fixture"], at["system"]))
+        assert at["score_a"] == engine.corpus_score(corpus, PROFILES[at["a"]]).score
+        assert at["score_b"] == engine.corpus_score(corpus, PROFILES[at["b"]]).score
+        assert sum(at["factors"].values()) == pytest.approx(at["gap"], abs=1e-9)
+    # nltk has an adapter in the rows: its residual is reported (0: the profile is exact)
+    nltk = [at for at in ats if at["b"] == "nltk"]
+    assert nltk and all(at["residual"] == pytest.approx(0, abs=1e-9) for at in nltk)
+
+
+def test_human_and_significance_are_stored_as_given(report, human, significance):
+    assert report["human"] == json.loads(json.dumps(human))
+    assert report["significance"] == [s.to_dict() for s in significance]
+
+
+# ---------------------------------------------------------------------- markdown
+def test_markdown(report):
+    md = render_markdown(report)
+    for heading in (
+        "# BLEU harness report",
+        "## Pairs",
+        "## Correlations",
+        "## Attributions",
+        "## Human judgments",
+        "## Significance",
+    ):
+        assert heading in md
+    assert report["signature"] in md
+    assert "| statistic | harness:sacrebleu | harness:nltk |" in md
+    assert "paired-bootstrap" in md
+
+
+# ---------------------------------------------------------------------- writing
+class _Refs(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.refs: list[str] = []
+        self.imgs: list[dict[str, str | None]] = []
+
+    def handle_starttag(self, tag, attrs):
+        d = dict(attrs)
+        for key in ("src", "href"):
+            if d.get(key) is not None:
+                self.refs.append(d[key])
+        if tag == "img":
+            self.imgs.append(d)
+
+
+def _check_png(path: Path) -> tuple[int, int]:
+    """Walk every chunk and its CRC; return (width, height)."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", path
+    pos, seen = 8, []
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos : pos + 4])
+        kind = data[pos + 4 : pos + 8]
+        body = data[pos + 8 : pos + 8 + length]
+        (crc,) = struct.unpack(">I", data[pos + 8 + length : pos + 12 + length])
+        assert zlib.crc32(kind + body) == crc, (path, kind)
+        seen.append(kind)
+        pos += 12 + length
+    assert seen[0] == b"IHDR" and seen[-1] == b"IEND" and b"IDAT" in seen
+    width, height = struct.unpack(">II", data[16:24])
+    assert width > 0 and height > 0
+    return width, height
+
+
+def test_write_report_writes_every_format(written, report):
+    out, paths = written
+    names = {p.name for p in paths}
+    assert {"report.md", "report.json", "index.html"} <= names
+    assert all(p.parent == out and p.is_file() for p in paths)
+    assert sorted(os.listdir(out)) == sorted(names)
+    assert json.loads((out / "report.json").read_text(encoding="utf-8")) == report
+    assert (out / "report.md").read_text(encoding="utf-8") == render_markdown(report)
+    pngs = sorted(p for p in paths if p.suffix == ".png")
+    kinds = {p.name.split("-")[1] for p in pngs}
+    assert kinds == {"gap", "scatter", "attribution", "human"}
+    for p in pngs:
+        _check_png(p)
+    import matplotlib.image
+
+    assert matplotlib.image.imread(pngs[0]).ndim == 3
+
+
+def test_html_references_only_files_that_exist(written):
+    out, paths = written
+    text = (out / "index.html").read_text(encoding="utf-8")
+    parser = _Refs()
+    parser.feed(text)
+    assert parser.imgs and len(parser.imgs) == sum(p.suffix == ".png" for p in paths)
+    for ref in parser.refs:
+        assert "://" not in ref and not ref.startswith("//"), ref
+        assert (out / ref).is_file(), ref
+    for img in parser.imgs:
+        assert img.get("alt") and len(img["alt"]) > 40
+    assert "http://" not in text and "https://" not in text and "<script" not in text
+
+
+def test_refuses_a_non_empty_directory_without_force(report, tmp_path):
+    out = tmp_path / "rep"
+    out.mkdir()
+    (out / "keep.txt").write_text("mine")
+    with pytest.raises(InputError, match="not empty") as info:
+        write_report(report, out, formats=("json",))
+    assert str(out) in str(info.value)
+    assert os.listdir(out) == ["keep.txt"]
+    paths = write_report(report, out, formats=("json",), force=True)
+    assert sorted(os.listdir(out)) == ["report.json"] == [p.name for p in paths]
+    assert os.listdir(tmp_path) == ["rep"]  # no temporary or backup directory left
+
+
+def test_an_empty_directory_is_fine_and_a_file_is_not(report, tmp_path):
+    (tmp_path / "empty").mkdir()
+    write_report(report, tmp_path / "empty", formats=("md",))
+    assert os.listdir(tmp_path / "empty") == ["report.md"]
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(InputError, match="not a directory"):
+        write_report(report, tmp_path / "file", force=True)
+    with pytest.raises(ConfigError, match="format"):
+        write_report(report, tmp_path / "x", formats=("pdf",))
+    with pytest.raises(InputError, match="not a report"):
+        write_report({"pairs": []}, tmp_path / "y")
+    assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
+
+
+@pytest.fixture(scope="module")
+def small_report(rows):
+    return build_report(rows, pairs=[("profile:sacrebleu", "profile:nltk")], include=("pairs",))
+
+
+@pytest.mark.parametrize(
+    "module, function",
+    [("markdown", "render_markdown"), ("figures", "render_figures"), ("html", "render_html")],
+)
+@pytest.mark.parametrize("existing", [False, True])
+def test_a_failing_renderer_leaves_nothing_partial(
+    small_report, tmp_path, monkeypatch, existing, module, function
+):
+    import importlib
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("renderer failed")
+
+    monkeypatch.setattr(importlib.import_module(f"harness.report.{module}"), function, boom)
+    out = tmp_path / "rep"
+    if existing:
+        out.mkdir()
+        (out / "old.txt").write_text("old")
+    with pytest.raises(RuntimeError, match="renderer failed"):
+        write_report(small_report, out, force=True)
+    if existing:
+        assert os.listdir(out) == ["old.txt"] and (out / "old.txt").read_text() == "old"
+    else:
+        assert not out.exists()
+    assert os.listdir(tmp_path) == (["rep"] if existing else [])
+
+
+def test_report_without_segments_or_corpora(corpora, tmp_path):
+    impls = [runner.Implementation.parse(x) for x in ("profile:sacrebleu", "profile:nltk")]
+    rows = runner.run(corpora[:1], impls, levels=("corpus",), progress=False)
+    rep = build_report(rows)
+    json.dumps(rep, allow_nan=False)
+    assert rep["attributions"] == [] and rep["correlations"]["segment"] is None
+    paths = write_report(rep, tmp_path / "r")
+    names = {p.name for p in paths}
+    assert "fig-gap-heatmap.png" in names and not any("scatter" in n for n in names)
