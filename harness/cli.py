@@ -344,6 +344,73 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------- pitfalls
+def cmd_pitfalls(args: argparse.Namespace) -> int:
+    """Run the documented pitfalls as experiments; print claim, source and verdict."""
+    from .pitfalls import format_table, run_pitfalls
+
+    names = [x for item in args.name or [] for x in item.split(",") if x] or None
+    results = run_pitfalls(names)
+    if args.json:
+        _print_json([r.to_dict() for r in results])
+    else:
+        print(format_table(results))
+    return 0
+
+
+# ---------------------------------------------------------------------- validate / identify
+def cmd_validate(args: argparse.Namespace) -> int:
+    """Diagnose a BLEU implementation against every profile, on fixtures and generated corpora."""
+    from .validate import validate
+
+    if bool(args.impl) == bool(args.cmd):
+        raise InputError("give exactly one of --impl module:function or --cmd 'COMMAND'")
+    report = validate(
+        args.impl, cmd=args.cmd, cases=args.cases, seed=args.seed, against=args.against
+    )
+    if args.json:
+        _print_json(report.to_dict())
+    else:
+        print(report.to_markdown())
+    return 0
+
+
+def cmd_identify(args: argparse.Namespace) -> int:
+    """Which configurations reproduce a reported BLEU score on a corpus."""
+    from .identify import identify, nearest
+
+    corpus = _explain_corpus(args)
+    found = identify(args.score, corpus, tolerance=args.tolerance)
+    near = [] if found else nearest(args.score, corpus, k=args.top)
+    if args.json:
+        _print_json(
+            {
+                "score": args.score,
+                "corpus": corpus.name,
+                "matches": [c.to_dict() for c in found[: args.top]],
+                "n_matches": len(found),
+                "nearest": [c.to_dict() for c in near],
+            }
+        )
+        return 0
+    rows = found[: args.top] if found else near
+    head = (
+        f"{len(found)} configuration(s) reproduce {args.score}"
+        if found
+        else (f"nothing reproduces {args.score}; the nearest")
+    )
+    print(f"{head} on {corpus.name}:\n")
+    for c in rows:
+        d = c.to_dict()
+        print(
+            f"- {d['shown']} ({d['scale']}, {d['rounding']}; raw {d['raw']:.6g}; "
+            f"distance {d['distance']:.2g}) profile {d['profile']}"
+            + (f" + {', '.join(d['changes'])}" if d["changes"] else "")
+            + (f"; layout {d['layout']}" if d["layout"] != "per-segment" else "")
+        )
+    return 0
+
+
 # ---------------------------------------------------------------------- fixtures / profiles
 def cmd_fixtures(args: argparse.Namespace) -> int:
     from .fixtures import list_fixtures, load_fixture
@@ -572,6 +639,32 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--n-boot", type=int, default=200, help="bootstrap resamples for CIs")
     r.add_argument("--seed", type=int, default=0)
     r.set_defaults(func=cmd_report)
+
+    pf = sub.add_parser("pitfalls", help="the documented pitfalls as experiments with verdicts")
+    pf.add_argument("--name", action="append", help="run only these experiments (repeatable)")
+    pf.add_argument("--json", action="store_true", help="one object per experiment")
+    pf.set_defaults(func=cmd_pitfalls)
+
+    v = sub.add_parser("validate", help="diagnose a BLEU implementation (callable or command)")
+    v.add_argument("--impl", help="module:function taking (hypotheses, references) -> score")
+    v.add_argument(
+        "--cmd", help="shell command template, e.g. 'perl multi-bleu.perl {ref} < {hyp}'"
+    )
+    v.add_argument("--cases", type=int, default=300, help="generated corpora (plus fixtures)")
+    v.add_argument("--seed", type=int, default=0)
+    v.add_argument("--against", help="compare deviations with this profile (default: best)")
+    v.add_argument("--json", action="store_true")
+    v.set_defaults(func=cmd_validate)
+
+    i = sub.add_parser("identify", help="which configurations reproduce a reported score")
+    i.add_argument("--score", type=float, required=True, help="the reported score, as printed")
+    i.add_argument("--fixture", help="a built-in fixture")
+    i.add_argument("--system", help="the fixture's system, when it has several")
+    i.add_argument("files", nargs="*", help="HYP_FILE REF_FILE [REF_FILE ...] instead of --fixture")
+    i.add_argument("--tolerance", type=float, default=None, help="default: half a last digit")
+    i.add_argument("--top", type=int, default=10)
+    i.add_argument("--json", action="store_true")
+    i.set_defaults(func=cmd_identify)
 
     f = sub.add_parser("fixtures", help="list or show the shipped fixtures")
     f.add_argument("action", nargs="?", choices=["list", "show"], default="list")

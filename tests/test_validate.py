@@ -1,0 +1,315 @@
+"""Validation of BLEU implementations (issue 4, item 2) and the home-made subjects.
+
+The subjects are :mod:`harness.homemade`: the seed tutorial's BLEU
+(``000_f06ef87264613ebc.txt`` / ``002_27c90cad815dc7d3.txt``), the seed blog's BLEU
+(``004_ccc28872d55e65c5.txt``) and deliberately buggy sacrebleu-like corpus BLEUs. Expected
+numbers are computed inside the tests (engine, sacrebleu), never typed in.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness import PROFILES, ConfigError, corpus_bleu, engine
+from harness.fixtures import load_fixture
+from harness.homemade import (
+    BUGGY,
+    EXPECTED_FACTOR,
+    SCALE,
+    blog_bleu,
+    blog_sentence_bleu,
+    sacrebleu_like,
+    tutorial_bleu,
+    tutorial_sentence_bleu,
+)
+from harness.identify import CorpusScorer
+from harness.validate import (
+    BUG_MODELS,
+    _buggy_arithmetic,
+    _buggy_segment,
+    _Model,
+    _Validator,
+    generate_cases,
+    single_factor_variants,
+    validate,
+)
+
+CASES = 100  # generated corpora per validation (plus the 29 fixture systems)
+
+
+def _streams(references: list[list[str]]) -> list[list[str | None]]:
+    k = max(len(r) for r in references)
+    return [[seg[j] if j < len(seg) else None for seg in references] for j in range(k)]
+
+
+def _sacrebleu_corpus(hypotheses: list[str], references: list[list[str]]) -> float:
+    """The real library, called with the layout it wants (streams, ``None`` padding)."""
+    import sacrebleu
+
+    return sacrebleu.corpus_bleu(hypotheses, _streams(references)).score
+
+
+@pytest.fixture(scope="module")
+def tutorial_report():
+    return validate(tutorial_bleu, cases=CASES)
+
+
+@pytest.fixture(scope="module")
+def blog_report():
+    return validate(blog_bleu, cases=CASES)
+
+
+# ====================================================================== the home-made subjects
+def test_tutorial_code_cannot_print_its_claimed_score():
+    """Seeds 000/002: the candidate shares no 4-gram with either reference, so the rules the
+    tutorial describes ("0.0 if any precision is 0") give 0.0, not the printed 0.638."""
+    fx = load_fixture("tutorial_cat_on_the_mat")
+    (hyp,), (refs,) = fx.systems["candidate"], fx.references
+    assert tutorial_sentence_bleu(hyp, refs) == 0.0
+    assert tutorial_bleu([hyp], [list(refs)]) == 0.0
+    assert fx.claim["printed"]["bleu"] != 0.0
+
+
+def test_blog_bugs_behave_as_the_article_describes():
+    """Seed 004: short candidates divide 0 by 0, regex metacharacters are live, a word inside
+    another word counts, and the reference length is "exact match else longest"."""
+    with pytest.raises(ZeroDivisionError):
+        blog_sentence_bleu("cat sat on", ["cat sat on"])
+    with pytest.raises(re.error):
+        blog_sentence_bleu("(the cat sat on", ["the cat sat on"])
+    # 'he' is found inside 'she': a perfect score where BLEU sees a wrong word
+    assert blog_sentence_bleu("he sat on the mat", ["she sat on the mat"]) == 1.0
+    # a 4-token candidate against 5- and 9-token references: no exact length, so the longest
+    short, long_ = "cat sat on mat today", "cat sat on mat in the big red house"
+    got = blog_sentence_bleu("cat sat on mat", [short, long_])
+    expected = corpus_bleu(
+        hypotheses=["cat sat on mat"],
+        references=[[short, long_]],
+        profile="multi-bleu",
+        ref_length="longest",
+    ).score
+    assert got == pytest.approx(expected / 100)
+
+
+@pytest.mark.parametrize("name", sorted(BUGGY))
+def test_buggy_variants_state_their_scale(name):
+    perfect = BUGGY[name](["the cat sat on the mat"], [["the cat sat on the mat"]])
+    assert perfect == pytest.approx(1.0 if SCALE[name] == "0-1" else 100.0)
+    assert EXPECTED_FACTOR[name] in (BUGGY[name].__doc__ or "")
+
+
+def test_sacrebleu_like_is_sacrebleu():
+    for case in generate_cases(40, seed=3):
+        hyps, refs = list(case.hypotheses), [list(r) for r in case.references]
+        assert sacrebleu_like(hyps, refs) == pytest.approx(_sacrebleu_corpus(hyps, refs), abs=1e-9)
+
+
+# ====================================================================== the machinery
+def test_corpus_scorer_equals_the_engine():
+    cases = generate_cases(25, seed=5)
+    configs = list(PROFILES.values())
+    configs += [c for _, _, c in single_factor_variants(PROFILES["sacrebleu"])]
+    configs += [c for _, _, c in single_factor_variants(PROFILES["nltk"])]
+    for case in cases:
+        corpus = case.corpus()
+        scorer = CorpusScorer(corpus)
+        for cfg in configs:
+            try:
+                want = engine.score_statistics(engine.compute_statistics(corpus, cfg), cfg).score
+            except Exception as exc:  # the scorer must raise the same way
+                with pytest.raises(type(exc)):
+                    scorer.score(cfg)
+                continue
+            assert scorer.score(cfg) == pytest.approx(want, rel=1e-12, abs=1e-12)
+
+
+def test_bug_arithmetic_without_mistakes_is_the_engine():
+    from harness.validate import _tokenizer
+
+    for case in generate_cases(25, seed=6):
+        for cfg in (
+            PROFILES["sacrebleu"],
+            PROFILES["nltk"],
+            PROFILES["evaluate"].replace(on_zero_length="zero"),
+        ):
+            tok = _tokenizer(cfg)
+            segs = []
+            for h, refs in zip(case.hypotheses, case.references, strict=True):
+                ht, rts = tok(h), [tok(r) for r in refs]
+                c, t = _buggy_segment(ht, rts, 5, {})
+                segs.append((len(ht), tuple(len(r) for r in rts), c, t))
+            want = engine.score_statistics(engine.compute_statistics(case.corpus(), cfg), cfg)
+            assert _buggy_arithmetic(segs, cfg, {}) == pytest.approx(want.score, abs=1e-9)
+
+
+def test_every_bug_model_changes_something():
+    val = _Validator.__new__(_Validator)
+    val.factor, val._bug_stats = 1.0, {}
+    cases = generate_cases(60, seed=7)
+    base = PROFILES["sacrebleu"]
+    for name in BUG_MODELS:
+        m = _Model(base, (name,))
+        assert any(
+            abs(val.expected(c, m) - CorpusScorer(c.corpus()).score(base)) > 1e-6
+            for c in cases
+            if val.expected(c, m) is not None
+        ), name
+
+
+def test_generated_cases_are_reproducible():
+    a, b = generate_cases(30, seed=11), generate_cases(30, seed=11)
+    assert a == b and a != generate_cases(30, seed=12)
+    assert all(
+        len({len(r) for r in c.references}) == 1 for c in generate_cases(30, rectangular=True)
+    )
+
+
+# ====================================================================== validate
+def test_correct_implementation_matches_sacrebleu():
+    r = validate(_sacrebleu_corpus, cases=CASES)
+    assert r.best_profile == "sacrebleu"
+    assert r.agreement == 1.0
+    assert r.deviations == () and r.crashes == ()
+    assert "sacrebleu" in r.matches
+    assert r.scale == "0-100" and "100" in r.scale_reason
+
+
+def test_module_function_string():
+    r = validate("harness.homemade:sacrebleu_like", cases=20)
+    assert (r.best_profile, r.agreement, r.implementation) == (
+        "sacrebleu",
+        1.0,
+        "harness.homemade:sacrebleu_like",
+    )
+
+
+@pytest.mark.parametrize("name", sorted(BUGGY))
+def test_buggy_variant_is_diagnosed(name):
+    r = validate(BUGGY[name], cases=CASES)
+    assert r.scale == SCALE[name]
+    assert EXPECTED_FACTOR[name] in r.diagnosed_factors, r.to_markdown()
+    assert r.fit["agreement"] == 1.0  # the fitted configuration (with mistakes) explains all
+    for d in r.deviations:
+        assert d.factor and d.factor != "unexplained"
+        assert len(d.hypotheses) <= d.original["segments"]
+
+
+@pytest.mark.parametrize(
+    "name", [n for n in sorted(BUGGY) if EXPECTED_FACTOR[n] not in ("case", "ref_length")]
+)
+def test_buggy_variant_deviations_name_the_bug(name):
+    """Against the profile they mean to implement, every deviation names the bug."""
+    r = validate(BUGGY[name], cases=40, against="sacrebleu", max_deviations=3)
+    assert r.deviations
+    assert {d.factor for d in r.deviations} == {EXPECTED_FACTOR[name]}
+
+
+def test_tutorial_is_nltk_averaged_over_sentences(tutorial_report):
+    r = tutorial_report
+    assert r.scale == "0-1"
+    assert r.best_profile == "nltk"
+    assert r.fit["changes"] == {"aggregation": "sentence-mean"}
+    assert r.fit["agreement"] == 1.0
+    assert {d.factor for d in r.deviations} == {"aggregation"}
+
+
+def test_tutorial_zero_if_any_precision_is_zero_is_a_smoothing_deviation_from_sacrebleu():
+    r = validate(tutorial_bleu, cases=40, against="sacrebleu")
+    smoothing = [d for d in r.deviations if d.factor == "smoothing"]
+    assert smoothing
+    d = smoothing[0]
+    assert d.score == 0.0 and d.expected > 0  # "returns 0.0 if any precision is 0"
+    assert {"tokenization", "smoothing", "aggregation"} <= set(r.fit["factors"])
+
+
+def test_blog_substring_counting_and_longest_reference(blog_report):
+    r = blog_report
+    assert r.scale == "0-1"
+    found = {f for d in r.deviations for f in d.factors}
+    assert {"substring_counting", "ref_length", "ngram_extraction"} <= found, r.to_markdown()
+    assert r.fit["changes"]["ref_length"] == "longest-unless-exact"
+    assert {"stride-n", "substring-both"} <= set(r.fit["bugs"])
+    errors = " ".join(c.error for c in r.crashes)
+    assert "ZeroDivisionError" in errors  # candidates shorter than 4 tokens
+    short = next(c for c in r.crashes if "ZeroDivisionError" in c.error)
+    assert len(short.hypotheses) == 1 and len(short.hypotheses[0].split()) < 4
+
+
+def test_crashes_are_caught_and_shrunk():
+    def fragile(hypotheses, references):
+        if any(not h.strip() for h in hypotheses):
+            raise ValueError("empty hypothesis")
+        return sacrebleu_like(hypotheses, references)
+
+    r = validate(fragile, cases=60)
+    assert r.best_profile == "sacrebleu"
+    assert r.crash_count > 0 and len(r.crashes) == 1
+    (crash,) = r.crashes
+    assert "ValueError: empty hypothesis" in crash.error
+    assert crash.hypotheses == ("",) and len(crash.references) == 1
+    assert r.deviations == ()
+
+
+def test_scale_when_a_perfect_match_does_not_tell():
+    def no_perfect(hypotheses, references):
+        if all(h == r[0] for h, r in zip(hypotheses, references, strict=True)):
+            raise RuntimeError("refuses identical input")
+        return BUGGY["no_smoothing"](hypotheses, references)
+
+    r = validate(no_perfect, cases=40)
+    assert r.scale == "0-1"
+    assert "neither" in r.scale_reason
+
+
+def test_report_json_and_markdown(blog_report):
+    d = json.loads(json.dumps(blog_report.to_dict()))
+    for key in ("best_profile", "agreement", "matches", "deviations", "crashes", "scale"):
+        assert key in d
+    assert all("factor" in x for x in d["deviations"])
+    md = blog_report.to_markdown()
+    assert "best profile" in md and "ZeroDivisionError" in md
+
+
+def test_command_adapter_path(tmp_path: Path):
+    script = tmp_path / "bleu01.py"
+    script.write_text(
+        "import math, sys\n"
+        "from collections import Counter\n"
+        "hyp, *refs = sys.argv[1:]\n"
+        "H = open(hyp, encoding='utf-8').read().split('\\n')[:-1]\n"
+        "R = [open(f, encoding='utf-8').read().split('\\n')[:-1] for f in refs]\n"
+        "m, t, c, r = [0] * 4, [0] * 4, 0, 0\n"
+        "for i, h in enumerate(H):\n"
+        "    h = h.split(); rs = [x[i].split() for x in R]\n"
+        "    c += len(h); r += min((len(x) for x in rs), key=lambda x: (abs(x - len(h)), x))\n"
+        "    for n in range(1, 5):\n"
+        "        g = lambda s: Counter(tuple(s[j:j + n]) for j in range(len(s) - n + 1))\n"
+        "        best = Counter()\n"
+        "        for x in rs: best |= g(x)\n"
+        "        m[n - 1] += sum(min(k, best[w]) for w, k in g(h).items())\n"
+        "        t[n - 1] += max(0, len(h) - n + 1)\n"
+        "if min(m) == 0 or c == 0: print(0.0)\n"
+        "else:\n"
+        "    bp = 1.0 if c >= r else math.exp(1 - r / c)\n"
+        "    print(bp * math.exp(sum(math.log(a / b) for a, b in zip(m, t)) / 4))\n",
+        encoding="utf-8",
+    )
+    r = validate(cmd=f"{sys.executable} {script} {{hyp}} {{refs}}", cases=12, fixtures=False)
+    assert r.scale == "0-1"  # a bare number; a perfect match prints 1.0
+    assert r.crashes == ()
+    assert r.fit["agreement"] == 1.0
+    assert "multi-bleu" in r.matches
+
+
+def test_exactly_one_subject():
+    with pytest.raises(ConfigError):
+        validate()
+    with pytest.raises(ConfigError):
+        validate(sacrebleu_like, cmd="echo 1")
+    with pytest.raises(ConfigError):
+        validate(sacrebleu_like, against="no-such-profile")
