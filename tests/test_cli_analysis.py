@@ -186,3 +186,65 @@ def test_report_from_a_results_table(tmp_path, capsys) -> None:
     bad.write_text('{"fixture": 1}\nnot json\n', encoding="utf-8")
     assert main(["report", "--results", str(bad), "--out", str(tmp_path / "x")]) == 2
     assert "line 2" in capsys.readouterr().err
+
+
+def test_pitfalls_json_objects(capsys) -> None:
+    assert (
+        main(["pitfalls", "--name", "silence", "--name", "torchmetrics_reference_order", "--json"])
+        == 0
+    )
+    objs = json.loads(capsys.readouterr().out)
+    assert [o["name"] for o in objs] == ["silence", "torchmetrics_reference_order"]
+    for o in objs:
+        for key in ("name", "claim", "source", "verdict", "numbers"):
+            assert key in o
+    assert main(["pitfalls", "--name", "no-such-pitfall"]) == 2
+
+
+def test_identify_finds_the_seed_003_score(capsys) -> None:
+    # 0.27: the score printed for candidate 2 in 003_9b9e8f448f39b158.txt.
+    assert (
+        main(
+            [
+                "identify",
+                "--score",
+                "0.27",
+                "--fixture",
+                "google_nasa_opportunity",
+                "--system",
+                "candidate_2",
+                "--json",
+            ]
+        )
+        == 0
+    )
+    d = json.loads(capsys.readouterr().out)
+    assert d["n_matches"] >= 1
+    assert all(abs(m["shown"] - 0.27) < 1e-12 for m in d["matches"])
+    assert (
+        main(
+            [
+                "identify",
+                "--score",
+                "0.27",
+                "--fixture",
+                "google_nasa_opportunity",
+                "--system",
+                "candidate_2",
+            ]
+        )
+        == 0
+    )
+    assert "reproduce 0.27" in capsys.readouterr().out
+
+
+def test_validate_command(capsys) -> None:
+    assert (
+        main(["validate", "--impl", "harness.homemade:tutorial_bleu", "--cases", "30", "--json"])
+        == 0
+    )
+    d = json.loads(capsys.readouterr().out)
+    for key in ("best_profile", "agreement", "matches", "deviations", "crashes"):
+        assert key in d
+    assert main(["validate"]) == 2
+    assert "exactly one" in capsys.readouterr().err
