@@ -25,7 +25,7 @@ $(VENV)/.stamp-run: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.stamp-dev: pyproject.toml $(VENV)/.stamp-run
-	$(PIP) install -e '.[peers,cjk,dev]'
+	$(PIP) install -e '.[peers,cjk,dask,dev]'
 	touch $@
 
 demo: $(VENV)/.stamp-run

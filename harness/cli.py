@@ -47,6 +47,51 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any]:
     return {k: getattr(args, k) for k in keys if getattr(args, k, None) is not None}
 
 
+def _add_perf(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("statistics cache and parallelism")
+    g.add_argument("--no-cache", action="store_true", help="compute statistics afresh, store none")
+    g.add_argument(
+        "--cache-dir",
+        help="on-disk statistics cache (default: $BLEU_HARNESS_CACHE_DIR or "
+        "~/.cache/bleu-harness/stats)",
+    )
+    g.add_argument(
+        "--jobs", type=int, default=1, help="worker processes for tokenizing/counting (0 = all)"
+    )
+    g.add_argument(
+        "--backend",
+        choices=["serial", "processes", "dask"],
+        default=None,
+        help="where statistics are computed (default: processes when --jobs > 1)",
+    )
+
+
+def _make_cache(args: argparse.Namespace) -> Any:
+    """The run's statistics cache from the CLI flags (memory + disk unless --no-cache)."""
+    from functools import partial
+
+    from .cache import StatisticsCache, default_cache_dir
+
+    compute = None
+    if args.backend == "dask":
+        from .parallel import compute_statistics_dask
+
+        compute = compute_statistics_dask
+    elif args.jobs != 1:
+        from .parallel import compute_statistics_parallel
+
+        compute = partial(compute_statistics_parallel, jobs=args.jobs)
+    if args.no_cache:
+        return StatisticsCache.disabled(compute=compute)
+    return StatisticsCache(args.cache_dir or default_cache_dir(), compute=compute)
+
+
+def _backend(args: argparse.Namespace) -> str:
+    if args.backend:
+        return args.backend
+    return "processes" if args.jobs != 1 else "serial"
+
+
 def _jsonable(obj: Any) -> Any:
     if isinstance(obj, dict | MappingProxyType):
         return {k: _jsonable(v) for k, v in obj.items()}
@@ -82,10 +127,11 @@ def cmd_score(args: argparse.Namespace) -> int:
     else:
         config = resolve_config(args.profile or "sacrebleu", **overrides)
         label = f"harness:{args.profile or 'sacrebleu'}"
+        stats = _make_cache(args).get(corpus, config)
         if args.level == "segment":
-            results = engine.segment_scores(corpus, config, implementation=label)
+            results = engine.segment_results(stats, config, implementation=label)
         else:
-            results = [engine.corpus_score(corpus, config, implementation=label)]
+            results = [engine.score_statistics(stats, config, implementation=label)]
     if args.json:
         payload = [r.to_dict() for r in results]
         _print_json(payload[0] if args.level == "corpus" else payload)
@@ -150,7 +196,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
     corpora = _corpora(args)
     impls = _implementations(args)
     rows = runner.run(
-        corpora, impls, levels=args.level, progress=None if args.progress is None else args.progress
+        corpora,
+        impls,
+        levels=args.level,
+        progress=None if args.progress is None else args.progress,
+        cache=_make_cache(args),
+        backend=_backend(args),
+        jobs=args.jobs,
     )
     took = time.perf_counter() - start
     if out_dir is not None:
@@ -330,7 +382,15 @@ def cmd_report(args: argparse.Namespace) -> int:
         rows = _read_rows(args.results)
     else:
         corpora = _corpora(args)
-        rows = runner.run(corpora, _implementations(args), levels=args.level, progress=None)
+        rows = runner.run(
+            corpora,
+            _implementations(args),
+            levels=args.level,
+            progress=None,
+            cache=_make_cache(args),
+            backend=_backend(args),
+            jobs=args.jobs,
+        )
     human = None
     if args.human:
         from .analysis.human import wmt21_human_correlations
@@ -540,6 +600,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
             data=data,
             progress=None,
             max_notes=5,
+            no_cache=False,
+            cache_dir=None,
+            jobs=1,
+            backend=None,
         )
         cmd_compare(ns)
     else:
@@ -563,6 +627,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--level", choices=["corpus", "segment"], default="corpus")
     s.add_argument("--json", action="store_true", help="print JSON instead of a one-line summary")
     _add_overrides(s)
+    _add_perf(s)
     s.set_defaults(func=cmd_score)
 
     c = sub.add_parser("compare", help="fixtures × implementations → a tidy results table")
@@ -584,6 +649,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--progress", dest="progress", action="store_true", default=None)
     c.add_argument("--no-progress", dest="progress", action="store_false")
     c.add_argument("--max-notes", type=int, default=20)
+    _add_perf(c)
     c.set_defaults(func=cmd_compare)
 
     e = sub.add_parser("explain", help="attribute the gap between two profiles to factors")
@@ -638,6 +704,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     r.add_argument("--n-boot", type=int, default=200, help="bootstrap resamples for CIs")
     r.add_argument("--seed", type=int, default=0)
+    _add_perf(r)
     r.set_defaults(func=cmd_report)
 
     pf = sub.add_parser("pitfalls", help="the documented pitfalls as experiments with verdicts")

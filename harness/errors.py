@@ -21,8 +21,20 @@ from __future__ import annotations
 from typing import Any
 
 
+def _rebuild(cls: type, args: tuple[Any, ...], state: dict[str, Any]) -> HarnessError:
+    exc = Exception.__new__(cls)
+    exc.args = args
+    exc.__dict__.update(state)
+    return exc
+
+
 class HarnessError(Exception):
     """Base class of every error the harness raises deliberately."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The subclasses take keyword-only data; pickle the finished exception (message and
+        # attributes) so it survives a trip back from a worker process or a Dask worker.
+        return (_rebuild, (type(self), self.args, dict(self.__dict__)))
 
 
 class InputError(HarnessError, ValueError):

@@ -20,7 +20,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import engine
 from .config import ENGINE_VERSION
@@ -34,6 +34,9 @@ from .errors import (
 )
 from .profiles import PROFILES
 from .result import BleuResult
+
+if TYPE_CHECKING:
+    from .cache import StatisticsCache
 
 ROW_FIELDS: tuple[str, ...] = (
     "fixture",
@@ -168,14 +171,22 @@ def run_one(
     system: str,
     levels: Sequence[str] = ("corpus",),
     adapter_cache: dict[str, Any] | None = None,
+    stats_cache: StatisticsCache | None = None,
 ) -> list[dict[str, Any]]:
-    """The rows of one implementation on one corpus, for each requested level."""
+    """The rows of one implementation on one corpus, for each requested level.
+
+    ``stats_cache`` shares statistics between profiles of the same tokenization (and, with a
+    directory, across runs).
+    """
     rows: list[dict[str, Any]] = []
     if impl.kind == "profile":
         config = PROFILES[impl.name]
         sig = config.signature()
         try:
-            stats = engine.compute_statistics(corpus, config)
+            if stats_cache is not None:
+                stats = stats_cache.get(corpus, config)
+            else:
+                stats = engine.compute_statistics(corpus, config)
         except HarnessError as exc:
             return [
                 _row(
@@ -255,27 +266,50 @@ def run(
     levels: Sequence[str] = ("corpus",),
     progress: bool | None = None,
     on_row: Callable[[dict[str, Any]], None] | None = None,
+    cache: StatisticsCache | None = None,
+    backend: str = "serial",
+    jobs: int = 1,
+    client: Any = None,
 ) -> list[dict[str, Any]]:
     """Run every implementation on every ``(fixture, system, corpus)``; return the rows.
 
-    ``progress`` shows a tqdm bar on stderr (default: when stderr is a terminal).
+    ``progress`` shows a tqdm bar on stderr (default: when stderr is a terminal). ``cache``
+    (default: a fresh in-memory :class:`~harness.cache.StatisticsCache`) lets every profile
+    with the same tokenization reuse one set of statistics. ``backend`` ``"processes"``
+    (``jobs`` workers) or ``"dask"`` (``client``) computes all statistics up front in
+    parallel; the numbers are identical to the serial ones.
     """
+    from .cache import StatisticsCache
+
     for lv in levels:
         if lv not in ("corpus", "segment"):
             raise ConfigError(f"unknown level {lv!r}", valid=("corpus", "segment"))
-    jobs = [(f, s, c, impl) for (f, s, c) in corpora for impl in implementations]
+    if backend not in ("serial", "processes", "dask"):
+        raise ConfigError(f"unknown backend {backend!r}", valid=("serial", "processes", "dask"))
+    corpora = list(corpora)
+    cache = cache if cache is not None else StatisticsCache()
+    if backend != "serial":
+        configs = [PROFILES[i.name] for i in implementations if i.kind == "profile"]
+        cache.warm([c for _, _, c in corpora], configs, backend=backend, jobs=jobs, client=client)
+    work = [(f, s, c, impl) for (f, s, c) in corpora for impl in implementations]
     if progress is None:
         progress = sys.stderr.isatty()
-    iterator: Iterable[Any] = jobs
+    iterator: Iterable[Any] = work
     if progress:
         from tqdm import tqdm
 
-        iterator = tqdm(jobs, desc="compare", unit="run", file=sys.stderr)
+        iterator = tqdm(work, desc="compare", unit="run", file=sys.stderr)
     rows: list[dict[str, Any]] = []
     adapters: dict[str, Any] = {}
     for fixture, system, corpus, impl in iterator:
         new = run_one(
-            corpus, impl, fixture=fixture, system=system, levels=levels, adapter_cache=adapters
+            corpus,
+            impl,
+            fixture=fixture,
+            system=system,
+            levels=levels,
+            adapter_cache=adapters,
+            stats_cache=cache,
         )
         for r in new:
             if on_row:

@@ -38,3 +38,17 @@ def data_dir() -> Path:
             )
         pytest.skip(f"real data unavailable: {reason} (set {ENV_VAR}=/path/to/shared/data)")
     return Path(os.environ[ENV_VAR].strip())
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _isolated_statistics_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """CLI runs in tests write their on-disk statistics cache into a temporary folder, never
+    into the user's ``~/.cache``."""
+    folder = tmp_path_factory.mktemp("stats-cache")
+    old = os.environ.get("BLEU_HARNESS_CACHE_DIR")
+    os.environ["BLEU_HARNESS_CACHE_DIR"] = str(folder)
+    yield
+    if old is None:
+        os.environ.pop("BLEU_HARNESS_CACHE_DIR", None)
+    else:
+        os.environ["BLEU_HARNESS_CACHE_DIR"] = old

@@ -215,3 +215,22 @@ def test_totals_add_elementwise() -> None:
     a = Totals(3, 4, (1, 0), (3, 2))
     b = Totals(2, 2, (2, 1), (2, 1))
     assert a + b == Totals(5, 6, (3, 1), (5, 3))
+
+
+def test_harness_errors_survive_pickling() -> None:
+    """Errors raised in worker processes (``--jobs``, Dask) must come back intact."""
+    import pickle
+
+    from harness.errors import AdapterUnavailable, LibraryWouldRaise
+
+    for exc in (
+        InputError("bad byte", file="refs.txt", line=3),
+        LayoutError("mismatch", what="stream 2", expected=3, got=2),
+        ConfigError("unknown", valid=["a", "b"]),
+        AdapterUnavailable("evaluate", "offline", "set a path"),
+        LibraryWouldRaise("evaluate", "ZeroDivisionError", "empty"),
+    ):
+        back = pickle.loads(pickle.dumps(exc))
+        assert type(back) is type(exc)
+        assert str(back) == str(exc)
+        assert back.__dict__ == exc.__dict__
