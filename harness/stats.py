@@ -14,6 +14,8 @@ be computed apart and joined, and resampling never re-tokenizes.
 
 from __future__ import annotations
 
+import functools
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -99,11 +101,61 @@ class Statistics:
         return t
 
     def ref_length(self, rule: str) -> np.ndarray:
-        """(S,) the reference length each segment's brevity penalty uses under ``rule``."""
-        out = np.empty(len(self), dtype=np.float64 if rule == "average" else np.int64)
-        for i, (h, lens) in enumerate(zip(self.hyp_len.tolist(), self.ref_lens, strict=True)):
-            out[i] = choose_ref_length(h, lens, rule)
+        """(S,) the reference length each segment's brevity penalty uses under ``rule``.
+
+        Vectorised over :attr:`ref_matrix`; equal to :func:`choose_ref_length` per segment.
+        """
+        if rule not in _REF_RULES:
+            raise ValueError(f"unknown reference-length rule {rule!r}")
+        if len(self) == 0:
+            return np.zeros(0, dtype=np.float64 if rule == "average" else np.int64)
+        if not (self.ref_matrix[:, :1] >= 0).all():
+            # choose_ref_length raises on a segment without references; keep its error
+            out = np.empty(len(self), dtype=np.float64 if rule == "average" else np.int64)
+            for i, (h, lens) in enumerate(zip(self.hyp_len.tolist(), self.ref_lens, strict=True)):
+                out[i] = choose_ref_length(h, lens, rule)
+            return out
+        return ref_length_of(self.hyp_len, self.ref_matrix, rule)
+
+    @functools.cached_property
+    def ref_matrix(self) -> np.ndarray:
+        """(S, K) int64 reference lengths, ``K`` the most references of a segment; -1 pads."""
+        counts = np.fromiter(map(len, self.ref_lens), np.int64, len(self.ref_lens))
+        width = int(counts.max()) if len(counts) else 0
+        out = np.full((len(counts), width), -1, dtype=np.int64)
+        flat = np.fromiter(itertools.chain.from_iterable(self.ref_lens), np.int64, counts.sum())
+        rows = np.repeat(np.arange(len(counts)), counts)
+        cols = np.arange(len(flat)) - np.repeat(np.cumsum(counts) - counts, counts)
+        out[rows, cols] = flat
+        out.flags.writeable = False
         return out
+
+
+_REF_RULES = ("closest", "closest-first", "shortest", "longest", "average", "longest-unless-exact")
+
+
+def ref_length_of(hyp_len: np.ndarray, ref_matrix: np.ndarray, rule: str) -> np.ndarray:
+    """:func:`choose_ref_length` of every row: ``ref_matrix`` (S, K) pads with -1 (every row
+    has at least one reference)."""
+    valid = ref_matrix >= 0
+    h = np.asarray(hyp_len, dtype=np.int64)[:, None]
+    big = np.iinfo(np.int64).max
+    if rule == "shortest":
+        return np.where(valid, ref_matrix, big).min(axis=1)
+    if rule == "longest":
+        return ref_matrix.max(axis=1)
+    if rule == "average":
+        return ref_matrix.sum(axis=1, where=valid) / valid.sum(axis=1)
+    if rule == "longest-unless-exact":
+        exact = ((ref_matrix == h) & valid).any(axis=1)
+        return np.where(exact, h[:, 0], ref_matrix.max(axis=1))
+    dist = np.where(valid, np.abs(ref_matrix - h), big)
+    if rule == "closest-first":
+        return np.take_along_axis(ref_matrix, dist.argmin(axis=1)[:, None], axis=1)[:, 0]
+    if rule == "closest":
+        nearest = dist == dist.min(axis=1, keepdims=True)
+        return np.where(nearest, ref_matrix, big).min(axis=1)
+    raise ValueError(f"unknown reference-length rule {rule!r}")
 
 
 def choose_ref_length(hyp_len: int, ref_lens: Sequence[int], rule: str) -> float:

@@ -1,0 +1,366 @@
+"""The fast statistics path and the vectorised segment scoring equal their Python references.
+
+* :func:`harness.fastcount.count_statistics` (behind :func:`harness.engine.compute_statistics`)
+  gives exactly the hypothesis lengths, reference lengths and clipped matches of the
+  per-segment Python reference :func:`harness.engine._statistics_reference`, for every
+  tokenizer but MeCab, both cases, orders 1–6, 1–4 ragged references (and more than the dense
+  side table holds), CJK, empty lines, repeated n-grams, entities, newlines and odd whitespace;
+  with tiny chunks (chunk boundaries everywhere), with keys forced not to fit (range halving,
+  then the fallback to the reference), and with the dense side table disabled (runs path).
+  The fast path has no hash — n-gram keys are exact ranks — so there is no collision to force;
+  its exactness limits are the 63-bit packing, which these tests force.
+* The batch tokenizer of the fast path equals :func:`harness.tokenizers.tokenize` line by line.
+* :func:`harness.engine.segment_results` (vectorised for non-nltk smoothing) equals
+  :func:`harness.engine.score_totals` on each segment's own statistics to 1e-9, for drawn
+  configs covering every factor, raising the same error where the library would raise.
+* ``Statistics.ref_length`` (vectorised) equals :func:`harness.stats.choose_ref_length`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from harness import Corpus, engine, fastcount
+from harness.config import (
+    EMPTY_ORDER,
+    NGRAM_TOTALS,
+    ON_ZERO_LENGTH,
+    REF_LENGTHS,
+    SMOOTHINGS,
+    ZERO_GUARD,
+    BleuConfig,
+)
+from harness.errors import HarnessError
+from harness.profiles import PROFILES
+from harness.stats import Statistics, Totals, choose_ref_length
+from harness.tokenizers import tokenize
+
+from .strategies import WORDS, corpora
+
+TOL = 1e-9
+TOKENIZERS = ("13a", "intl", "char", "zh", "none", "whitespace", "ascii-whitespace")
+SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+# Text that stresses tokenizers: the shared vocabulary, punctuation runs next to digits,
+# entities, <skipped>, newlines (13a joins "-\n"), NUL (the batch separator), U+001C..U+001F and
+# other whitespace that str.split knows, CJK, and repeated words (repeated n-grams).
+EXTRA = [
+    ".",
+    ",",
+    "...",
+    ".,",
+    ",.",
+    "1.",
+    ".5",
+    "9,",
+    "3-4",
+    "-",
+    "&lt;",
+    "&gt;",
+    "&amp;lt;",
+    "<skipped>",
+    "a-\nb",
+    "x\ny",
+    "\x00",
+    "p\x00q",
+    "\x1c",
+    "a\x1fb",
+    "\x85",
+    "\u2028",
+    "\u3000",
+    "\xa0",
+    "\t",
+    "İ",
+    "ΣΑΣ",
+    "猫猫",
+    "「東京」",
+    "$5",
+    "(x)",
+    "'s",
+    "—",
+    "½",
+    "١٢٣",
+]
+_TOKEN = st.sampled_from(WORDS + EXTRA)
+_SEP = st.sampled_from([" ", " ", " ", "", "  ", "\t", "\u3000"])
+
+
+@st.composite
+def lines(draw: st.DrawFn, max_size: int = 12) -> str:
+    words = draw(st.lists(_TOKEN, max_size=max_size))
+    if words and draw(st.booleans()):
+        words = words + words[: draw(st.integers(1, len(words)))]  # repeated n-grams
+    out = ""
+    for w in words:
+        out += w + draw(_SEP)
+    return out
+
+
+@st.composite
+def rich_corpora(draw: st.DrawFn) -> tuple[list[str], list[list[str]]]:
+    """Corpora of `lines`, references often derived from the hypothesis, 1–4 ragged refs."""
+    n = draw(st.integers(1, 6))
+    hyps = [draw(lines()) for _ in range(n)]
+    refs = []
+    for h in hyps:
+        seg = []
+        for _ in range(draw(st.integers(1, 4))):
+            if h and draw(st.booleans()):
+                i = draw(st.integers(0, len(h)))
+                seg.append(h[:i] + draw(lines(3)) + h[i:])
+            else:
+                seg.append(draw(lines()))
+        refs.append(seg)
+    return hyps, refs
+
+
+def assert_same_statistics(a: Statistics, b: Statistics) -> None:
+    assert a.hyp_len.tolist() == b.hyp_len.tolist()
+    assert a.ref_lens == b.ref_lens
+    assert a.matches.tolist() == b.matches.tolist()
+    assert a.ids == b.ids and a.tokenization == b.tokenization
+
+
+def fast_statistics(corpus: Corpus, config: BleuConfig, order: int, **kw: Any) -> Statistics:
+    hyp_len, ref_len, k, matches = fastcount.count_statistics(
+        corpus.hypotheses, corpus.references, config.tokenize, config.lowercase, order, **kw
+    )
+    flat = iter(ref_len.tolist())
+    return Statistics(
+        hyp_len=hyp_len,
+        ref_lens=tuple(tuple(next(flat) for _ in range(n)) for n in k.tolist()),
+        matches=matches,
+        ids=corpus.ids,
+        tokenization=engine.tokenization_key(config),
+    )
+
+
+# ---------------------------------------------------------------------------- statistics
+@SETTINGS
+@given(
+    corpus=st.one_of(corpora(), rich_corpora()),
+    tok=st.sampled_from(TOKENIZERS),
+    lowercase=st.booleans(),
+    order=st.integers(1, 6),
+    chunk=st.sampled_from([fastcount.CHUNK, 1, 5, 40]),
+)
+def test_fast_statistics_equal_the_reference(
+    corpus: tuple[list[str], list[list[str]]], tok: str, lowercase: bool, order: int, chunk: int
+) -> None:
+    hyps, refs = corpus
+    c = Corpus(hypotheses=hyps, references=refs)
+    config = BleuConfig(tokenize=tok, lowercase=lowercase)
+    reference = engine._statistics_reference(c, config, max_order=order)
+    assert_same_statistics(fast_statistics(c, config, order, chunk=chunk), reference)
+    assert_same_statistics(engine.compute_statistics(c, config, max_order=order), reference)
+
+
+@settings(max_examples=100, deadline=None)
+@given(corpus=rich_corpora(), order=st.integers(1, 5))
+def test_runs_path_and_many_references(
+    corpus: tuple[list[str], list[list[str]]], order: int
+) -> None:
+    """More sides than the dense (groups × sides) table holds: counts by runs instead."""
+    hyps, refs = corpus
+    refs = [[*seg, h, *seg] for h, seg in zip(hyps, refs, strict=True)]  # up to 9 refs
+    c = Corpus(hypotheses=hyps, references=refs)
+    config = BleuConfig()
+    reference = engine._statistics_reference(c, config, max_order=order)
+    assert_same_statistics(fast_statistics(c, config, order), reference)
+    saved = fastcount._DENSE_SIDES
+    fastcount._DENSE_SIDES = 1
+    try:
+        assert_same_statistics(fast_statistics(c, config, order), reference)
+    finally:
+        fastcount._DENSE_SIDES = saved
+
+
+@settings(max_examples=100, deadline=None)
+@given(corpus=rich_corpora(), order=st.integers(1, 5), bits=st.integers(0, 30))
+def test_keys_that_do_not_fit_halve_then_fall_back(
+    corpus: tuple[list[str], list[list[str]]], order: int, bits: int
+) -> None:
+    """With fewer key bits, ranges are halved; a segment that still does not fit raises
+    DoesNotFit and compute_statistics uses the Python reference: the same numbers."""
+    hyps, refs = corpus
+    c = Corpus(hypotheses=hyps, references=refs)
+    config = BleuConfig()
+    reference = engine._statistics_reference(c, config, max_order=order)
+    saved = fastcount._KEY_BITS
+    fastcount._KEY_BITS = bits
+    try:
+        try:
+            stats = fast_statistics(c, config, order)
+        except fastcount.DoesNotFit:
+            pass
+        else:
+            assert_same_statistics(stats, reference)
+        assert_same_statistics(engine.compute_statistics(c, config, max_order=order), reference)
+    finally:
+        fastcount._KEY_BITS = saved
+
+
+def test_a_segment_that_does_not_fit_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    c = Corpus(hypotheses=["a b c d", "a b"], references=[["a b c"], ["b a", "a b"]])
+    monkeypatch.setattr(fastcount, "_KEY_BITS", 2)
+    with pytest.raises(fastcount.DoesNotFit):
+        fastcount.count_statistics(c.hypotheses, c.references, "13a", False, 4)
+    assert_same_statistics(
+        engine.compute_statistics(c, BleuConfig()),
+        engine._statistics_reference(c, BleuConfig()),
+    )
+
+
+def test_duplicate_texts_and_clipping() -> None:
+    """Duplicated lines across segments and sides; counts clipped by the best single ref."""
+    hyps = ["the the the cat", "the the the cat", "", "a a a a a"]
+    refs = [["the cat the", "the the"], ["the the the cat"], ["", "x"], ["a a", "a a a", ""]]
+    c = Corpus(hypotheses=hyps, references=refs)
+    stats = engine.compute_statistics(c, BleuConfig())
+    assert stats.matches[:, 0].tolist() == [3, 4, 0, 3]
+    assert_same_statistics(stats, engine._statistics_reference(c, BleuConfig()))
+
+
+# ---------------------------------------------------------------------------- tokenizers
+@SETTINGS
+@given(
+    text=st.lists(st.one_of(lines(), st.text(max_size=20)), min_size=1, max_size=8),
+    tok=st.sampled_from(TOKENIZERS),
+    lowercase=st.booleans(),
+)
+def test_batch_tokens_equal_the_reference_tokenizer(
+    text: list[str], tok: str, lowercase: bool
+) -> None:
+    expected = [tokenize(line, tok, lowercase) for line in text]
+    assert fastcount.batch_tokens(text, tok, lowercase) == expected
+
+
+def test_batch_13a_quirks() -> None:
+    text = ["a.,1 3.5. x", "1,000.", "e-mail 3-4 a-\nb", "&amp;lt; &quot;x&quot;", "x\x00y ."]
+    assert fastcount.batch_tokens(text, "13a") == [tokenize(t, "13a") for t in text]
+
+
+# ---------------------------------------------------------------------------- scoring
+def reference_segments(stats: Statistics, config: BleuConfig) -> list[Any]:
+    """score_totals on each segment's own Totals, as segment_results did before."""
+    n = config.max_order
+    tot = stats.totals(config.ngram_totals, n)
+    out = []
+    for i in range(len(stats)):
+        ref = choose_ref_length(int(stats.hyp_len[i]), stats.ref_lens[i], config.ref_length)
+        t = Totals(
+            sys_len=int(stats.hyp_len[i]),
+            ref_len=ref,
+            correct=tuple(int(x) for x in stats.matches[i, :n]),
+            total=tuple(int(x) for x in tot[i]),
+        )
+        ctx = engine._nltk_context(stats, i, i + 1) if config.smooth.startswith("nltk-") else None
+        out.append((t, engine.score_totals(t, config, ctx)))
+    return out
+
+
+configs = st.builds(
+    BleuConfig,
+    tokenize=st.sampled_from(["13a", "whitespace"]),
+    lowercase=st.booleans(),
+    max_order=st.integers(1, 6),
+    ref_length=st.sampled_from(REF_LENGTHS),
+    ngram_totals=st.sampled_from(NGRAM_TOTALS),
+    smooth=st.sampled_from(SMOOTHINGS),
+    effective_order=st.booleans(),
+    empty_order=st.sampled_from(EMPTY_ORDER),
+    zero_guard=st.sampled_from(ZERO_GUARD),
+    on_zero_length=st.sampled_from(ON_ZERO_LENGTH),
+)
+
+
+@st.composite
+def configs_with_values(draw: st.DrawFn) -> BleuConfig:
+    cfg = draw(configs)
+    if draw(st.booleans()):
+        w = draw(st.lists(st.sampled_from([0.0, 0.1, 0.25, 0.5, 1.0]), min_size=cfg.max_order,
+                          max_size=cfg.max_order))  # fmt: skip
+        cfg = cfg.replace(weights=tuple(w))
+    if cfg.smooth in ("floor", "add-k", "nltk-method1") and draw(st.booleans()):
+        cfg = cfg.replace(smooth_value=draw(st.sampled_from([0.0, 0.01, 0.5, 2.0])))
+    return cfg
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpus=st.one_of(corpora(), rich_corpora()), config=configs_with_values())
+def test_vectorised_segment_scores_equal_score_totals(
+    corpus: tuple[list[str], list[list[str]]], config: BleuConfig
+) -> None:
+    hyps, refs = corpus
+    stats = engine.compute_statistics(Corpus(hypotheses=hyps, references=refs), config)
+    try:
+        expected = reference_segments(stats, config)
+    except Exception as exc:  # the library would raise: the same error, from the same segment
+        event("raises")
+        with pytest.raises(type(exc)) as caught:
+            engine.segment_results(stats, config)
+        assert str(caught.value) == str(exc)
+        return
+    got = engine.segment_results(stats, config)
+    assert len(got) == len(expected)
+    for r, (t, s) in zip(got, expected, strict=True):
+        assert abs(r.score - s.score) <= TOL, (config, r, s)
+        assert abs(r.bp - s.bp) <= 1e-12 and abs(r.ratio - s.ratio) <= 1e-12
+        assert len(r.precisions) == len(s.precisions) == config.max_order
+        assert all(abs(p - q) <= TOL for p, q in zip(r.precisions, s.precisions, strict=True))
+        assert (r.hyp_len, r.ref_len) == (t.sys_len, t.ref_len)
+        assert type(r.ref_len) is type(t.ref_len)
+        assert r.counts == t.correct and r.totals == t.total
+    if config.aggregation == "corpus":
+        mean_config = config.replace(aggregation="sentence-mean")
+        mean = engine.score_statistics(stats, mean_config)
+        assert abs(mean.score - sum(s.score for _, s in expected) / len(expected)) <= TOL
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    hyp=st.lists(st.integers(0, 9), min_size=1, max_size=20),
+    data=st.data(),
+)
+def test_vectorised_ref_length_equals_choose_ref_length(hyp: list[int], data: Any) -> None:
+    refs = tuple(tuple(data.draw(st.lists(st.integers(0, 9), min_size=1, max_size=5))) for _ in hyp)
+    stats = Statistics(
+        hyp_len=np.array(hyp, dtype=np.int64),
+        ref_lens=refs,
+        matches=np.zeros((len(hyp), 4), dtype=np.int64),
+        ids=tuple(str(i) for i in range(len(hyp))),
+        tokenization="tok:13a|case:mixed",
+    )
+    for rule in REF_LENGTHS:
+        got = stats.ref_length(rule)
+        assert got.tolist() == [
+            choose_ref_length(h, r, rule) for h, r in zip(hyp, refs, strict=True)
+        ]
+        assert got.dtype == (np.float64 if rule == "average" else np.int64)
+
+
+# ---------------------------------------------------------------------------- all profiles
+@settings(max_examples=50, deadline=None)
+@given(corpus=corpora(min_segments=2))
+def test_score_configs_equals_scoring_each_profile(
+    corpus: tuple[list[str], list[list[str]]],
+) -> None:
+    hyps, refs = corpus
+    c = Corpus(hypotheses=hyps, references=refs)
+    everything = engine.score_configs(c, PROFILES)
+    for name, cfg in PROFILES.items():
+        got = everything[name]
+        try:
+            want = engine.corpus_score(c, cfg)
+            segs = engine.segment_scores(c, cfg)
+        except HarnessError as exc:
+            assert type(got.error) is type(exc)
+            continue
+        assert got.error is None and got.corpus is not None and got.segments is not None
+        assert abs(got.corpus.score - want.score) <= TOL
+        assert [r.score for r in got.segments] == pytest.approx([r.score for r in segs], abs=TOL)
