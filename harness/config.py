@@ -19,20 +19,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import ConfigError
+from .tokenizers import TOKENIZER_NAMES
 
 ENGINE_VERSION = "0.1.0"
 
-TOKENIZERS: tuple[str, ...] = (
-    "13a",
-    "intl",
-    "char",
-    "zh",
-    "none",
-    "whitespace",
-    "ascii-whitespace",
-    "ja-mecab",
-    "ko-mecab",
-)
+#: Tokenizer names (defined with the tokenizers themselves in :mod:`harness.tokenizers`).
+TOKENIZERS: tuple[str, ...] = TOKENIZER_NAMES
 
 REF_LENGTHS: tuple[str, ...] = (
     "closest",  # closest reference length, ties to the shorter (sacrebleu, nltk, mteval, coco)

@@ -475,7 +475,7 @@ def segment_arrays(stats: Statistics, config: BleuConfig) -> SegmentArrays:
     if config.smooth.startswith("nltk-"):
         out = _segments_one_by_one(stats, config, ref, tot)
     else:
-        out = _segments_vectorised(stats.hyp_len, ref, counts, tot, config)
+        out = score_arrays(stats.hyp_len, ref, counts, tot, config)
     return SegmentArrays(*out, ref_len=ref, counts=counts, totals=tot)
 
 
@@ -502,14 +502,20 @@ def _segments_one_by_one(
     return score, precisions, bp, ratio
 
 
-def _segments_vectorised(
+def score_arrays(
     sys_len: np.ndarray,
     ref_len: np.ndarray,
     correct: np.ndarray,
     total: np.ndarray,
     config: BleuConfig,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`score_totals` row by row, as array arithmetic in the same order of operations."""
+    """:func:`score_totals` of many rows of statistics at once (non-nltk smoothing).
+
+    Row ``i`` is one segment or one resampled corpus: ``sys_len[i]``, ``ref_len[i]`` and
+    ``correct[i]``/``total[i]`` (orders 1..N). Returns ``(score, precisions, bp, ratio)`` as
+    arrays, computed in the same order of operations as :func:`score_totals`. Used for
+    sentence scores and for significance resampling.
+    """
     n = config.max_order
     count = len(sys_len)
     smooth = config.smooth

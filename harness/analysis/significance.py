@@ -290,99 +290,13 @@ def _engine_rows(rows: np.ndarray, config: BleuConfig, context: np.ndarray | Non
 
 
 def _vectorised_rows(rows: np.ndarray, config: BleuConfig) -> np.ndarray:
-    """:func:`harness.engine.score_totals` for many rows at once (non-nltk smoothing).
-
-    Every step mirrors the engine's, in the same order of floating-point operations (the
-    geometric mean is accumulated order by order, as Python's ``sum`` does), so results agree
-    to the last bit or two (``np.exp``/``np.log`` may differ from :mod:`math` by an ulp).
-    """
+    """:func:`harness.engine.score_totals` for many rows at once (non-nltk smoothing), through
+    the engine's own vectorised scorer :func:`harness.engine.score_arrays`."""
     n = config.max_order
-    smooth = config.smooth
-    value = config.effective_smooth_value
-    sys_len = rows[:, 0]
-    ref_len = rows[:, 1]
-    correct = rows[:, 2 : 2 + n].copy()
-    total = rows[:, 2 + n :].copy()
-    count = len(rows)
-
-    # Zero lengths that make the profiled library raise: let the engine raise its exact error.
-    ozl = config.on_zero_length
-    bad = None
-    if ozl == "raise":
-        bad = (ref_len == 0) | (sys_len == 0)
-    elif ozl in ("raise-empty-hyp", "moses"):
-        bad = sys_len == 0
-        if ozl == "moses":
-            bad &= ref_len != 0
-    if bad is not None and bad.any():
-        first = int(np.flatnonzero(bad)[0])
-        engine.score_totals(row_totals(rows[first], config), config)
-        raise AssertionError("unreachable: the engine raises on this row")  # pragma: no cover
-
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        if smooth == "coco-epsilon":
-            ratio = (sys_len + _COCO_TINY) / (ref_len + _COCO_SMALL)
-            bp = np.where(ratio < 1, np.exp(1 - 1 / ratio), 1.0)
-        else:
-            bp = np.where(
-                sys_len >= ref_len,
-                1.0,
-                np.where(sys_len == 0, 0.0, np.exp(1 - ref_len / sys_len)),
-            )
-
-        zero = np.zeros(count, dtype=bool)
-        if ozl == "moses":
-            zero |= ref_len == 0
-        if config.zero_guard == "unigram":
-            zero |= correct[:, 0] == 0
-        elif config.zero_guard == "any-order":
-            zero |= (correct == 0).any(axis=1)
-
-        if smooth == "add-k":
-            correct[:, 1:] += value
-            total[:, 1:] += value
-
-        used = np.full(count, n, dtype=np.int64)
-        if config.effective_order:
-            empty = total == 0
-            used = np.where(empty.any(axis=1), empty.argmax(axis=1), n)
-            zero |= used == 0
-        active = np.arange(n)[None, :] < used[:, None]
-        if config.effective_order and config.weights is None:
-            weights = np.where(active, 1.0 / np.maximum(used, 1)[:, None], 0.0)
-        else:
-            weights = np.where(active, np.asarray(config.order_weights)[None, :], 0.0)
-
-        precisions = np.zeros((count, n))
-        zero_run = np.zeros(count)  # how many zero-match orders so far (sacrebleu "exp")
-        empty_value = 1.0 if config.empty_order == "one" else 0.0
-        for i in range(n):
-            c = correct[:, i]
-            t = total[:, i]
-            if smooth == "plus-one" or (smooth == "plus-one-high" and i > 0):
-                precisions[:, i] = (c + 1.0) / (t + 1.0)
-                continue
-            if smooth == "coco-epsilon":
-                precisions[:, i] = (c + _COCO_TINY) / (t + _COCO_SMALL)
-                continue
-            no_match = (t != 0) & (c == 0)
-            if smooth == "exp":
-                zero_run = zero_run + no_match
-                smoothed = 1.0 / (np.exp2(zero_run) * t)
-            elif smooth == "floor":
-                smoothed = value / t  # type: ignore[operator]
-            else:
-                smoothed = np.zeros(count)
-            precisions[:, i] = np.where(t == 0, empty_value, np.where(c == 0, smoothed, c / t))
-
-        counted = weights > 0
-        zero |= ((precisions <= 0) & counted).any(axis=1)
-        log_sum = np.zeros(count)
-        for i in range(n):
-            safe = np.where(counted[:, i] & (precisions[:, i] > 0), precisions[:, i], 1.0)
-            log_sum = log_sum + np.where(counted[:, i], weights[:, i] * np.log(safe), 0.0)
-        score = 100.0 * bp * np.exp(log_sum)
-    return np.where(zero, 0.0, score)
+    score, _precisions, _bp, _ratio = engine.score_arrays(
+        rows[:, 0], rows[:, 1], rows[:, 2 : 2 + n], rows[:, 2 + n :], config
+    )
+    return score
 
 
 def score_rows(
