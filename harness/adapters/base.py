@@ -272,6 +272,26 @@ class Adapter:
         fields.setdefault("implementation", self.name)
         return BleuResult(**fields)
 
+    def result_from_nmt_dict(
+        self, config: BleuConfig, out: dict[str, Any], *, call: str, **fields: Any
+    ) -> BleuResult:
+        """A ``BleuResult`` from the dict that tensorflow/nmt-style scorers return (evaluate's
+        ``bleu`` module and bleuscore): ``bleu`` and ``precisions`` on 0–1, BP, length ratio
+        and lengths; no counts or totals."""
+        return self.result(
+            config,
+            score=100.0 * float(out["bleu"]),
+            precisions=tuple(100.0 * float(p) for p in out["precisions"]),
+            bp=float(out["brevity_penalty"]),
+            ratio=float(out["length_ratio"]),
+            hyp_len=int(out["translation_length"]),
+            ref_len=int(out["reference_length"]),
+            counts=None,
+            totals=None,
+            call=call,
+            **fields,
+        )
+
 
 def _replace(result: BleuResult, **changes: Any) -> BleuResult:
     import dataclasses

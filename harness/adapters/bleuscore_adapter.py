@@ -84,16 +84,9 @@ class BleuscoreAdapter(Adapter):
             smooth=smooth,
             ref_len_method=method,
         )
-        return self.result(
+        return self.result_from_nmt_dict(
             config,
-            score=100.0 * float(out["bleu"]),
-            precisions=tuple(100.0 * float(p) for p in out["precisions"]),
-            bp=float(out["brevity_penalty"]),
-            ratio=float(out["length_ratio"]),
-            hyp_len=int(out["translation_length"]),
-            ref_len=int(out["reference_length"]),
-            counts=None,
-            totals=None,
+            out,
             call=(
                 "bleuscore.compute(references=refs_per_segment, predictions=hyps, "
                 f"max_order={config.max_order}, smooth={smooth}, ref_len_method={method!r})"

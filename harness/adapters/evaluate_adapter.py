@@ -248,16 +248,9 @@ class EvaluateAdapter(Adapter):
         load = (
             f"evaluate.load({self._source[5:]!r})" if self.module_path else "evaluate.load('bleu')"
         )
-        return self.result(
+        return self.result_from_nmt_dict(
             config,
-            score=100.0 * float(out["bleu"]),
-            precisions=tuple(100.0 * float(p) for p in out["precisions"]),
-            bp=float(out["brevity_penalty"]),
-            ratio=float(out["length_ratio"]),
-            hyp_len=int(out["translation_length"]),
-            ref_len=int(out["reference_length"]),
-            counts=None,
-            totals=None,
+            out,
             call=f"{load}.compute(predictions=hyps, references=refs_per_segment, {text})",
             extra={"module_source": self._source},
         )
