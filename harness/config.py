@@ -19,7 +19,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import ConfigError
-from .tokenizers import TOKENIZER_NAMES
+from .tokenizers import (
+    LOWERCASE_RULES,
+    PERL_WHITESPACE_TOKENIZERS,
+    STRIPS,
+    TOKENIZER_NAMES,
+    WHITESPACES,
+    TextRules,
+)
 
 ENGINE_VERSION = "0.1.0"
 
@@ -75,8 +82,16 @@ ZERO_GUARD: tuple[str, ...] = (
 ON_ZERO_LENGTH: tuple[str, ...] = (
     "zero",  # a zero hypothesis (or reference) length gives BP 0 / score 0
     "raise",  # tensorflow-nmt/evaluate: a zero hypothesis or reference length divides by zero
-    "raise-empty-hyp",  # mteval-v13a: dies when the whole hypothesis side is empty
+    "mteval",  # mteval-v13a.pl: the system score dies when the total reference length
+    # ("Illegal division by zero") or hypothesis length ("Can't take log of 0") is 0; document
+    # and segment scores never die (an empty hypothesis segment scores 0)
     "moses",  # multi-bleu.perl: dies on an empty hypothesis side, prints 0 when ref length is 0
+)
+
+MISSING_REFS: tuple[str, ...] = (
+    "skip",  # a segment with fewer references uses only its own (sacrebleu drops None, nltk)
+    "empty",  # ragged references are padded with empty ones (length 0), which enter the
+    # reference-length choice: what line-aligned reference files force (the Perl scripts)
 )
 
 AGGREGATIONS: tuple[str, ...] = (
@@ -104,7 +119,16 @@ class BleuConfig:
     tokenize: tokenizer name (``TOKENIZERS``); ``whitespace`` is ``str.split()`` (what nltk,
         torchmetrics and pycocoevalcap users feed); ``none`` is sacrebleu's ``none``, which
         gives the same tokens because sacrebleu splits on any whitespace after tokenizing.
-    lowercase: lowercase hypotheses and references before tokenizing.
+    lowercase: lowercase hypotheses and references (how: ``lowercase_rule``).
+    lowercase_rule: ``unicode`` (``str.lower`` before tokenizing, sacrebleu), ``ascii`` (A-Z
+        only: mteval-v13a, multi-bleu.perl) or ``perl`` (Perl ``lc`` on the tokens:
+        multi-bleu-detok.perl); see :data:`harness.tokenizers.LOWERCASE_RULES`.
+    strip: ``rstrip`` the raw segment before tokenizing (sacrebleu) or ``none`` (the Hub
+        evaluate module, bleuscore, torchmetrics SacreBLEUScore, the Perl scripts).
+    whitespace: the token separators of the final split: ``unicode`` (``str.split``) or
+        ``perl`` (Perl's ``\\s``, without U+001C..U+001F).
+    missing_refs: ragged references as given (``skip``) or padded with empty references that
+        enter the reference-length choice (``empty``, as line-aligned files force).
     max_order: highest n-gram order N.
     weights: per-order weights in the geometric mean (``None``: uniform ``1/N``).
     ref_length: how a segment's reference length for the brevity penalty is chosen.
@@ -121,6 +145,10 @@ class BleuConfig:
 
     tokenize: str = "13a"
     lowercase: bool = False
+    lowercase_rule: str = "unicode"
+    strip: str = "rstrip"
+    whitespace: str = "unicode"
+    missing_refs: str = "skip"
     max_order: int = 4
     weights: tuple[float, ...] | None = None
     ref_length: str = "closest"
@@ -137,6 +165,16 @@ class BleuConfig:
 
     def __post_init__(self) -> None:
         _choices("tokenize", self.tokenize, TOKENIZERS)
+        _choices("lowercase_rule", self.lowercase_rule, LOWERCASE_RULES)
+        _choices("strip", self.strip, STRIPS)
+        _choices("whitespace", self.whitespace, WHITESPACES)
+        _choices("missing_refs", self.missing_refs, MISSING_REFS)
+        if self.whitespace == "perl" and self.tokenize not in PERL_WHITESPACE_TOKENIZERS:
+            raise ConfigError(
+                f"whitespace='perl' is defined only for the tokenizers "
+                f"{', '.join(PERL_WHITESPACE_TOKENIZERS)}, not {self.tokenize!r}",
+                valid=PERL_WHITESPACE_TOKENIZERS,
+            )
         _choices("ref_length", self.ref_length, REF_LENGTHS)
         _choices("ngram_totals", self.ngram_totals, NGRAM_TOTALS)
         _choices("smooth", self.smooth, SMOOTHINGS)
@@ -178,6 +216,17 @@ class BleuConfig:
 
     # ------------------------------------------------------------------ derived values
     @property
+    def text_rules(self) -> TextRules:
+        """The factors that turn a segment into tokens (tokenizer, case, strip, whitespace)."""
+        return TextRules(
+            tokenize=self.tokenize,
+            lowercase=self.lowercase,
+            lowercase_rule=self.lowercase_rule,
+            strip=self.strip,
+            whitespace=self.whitespace,
+        )
+
+    @property
     def order_weights(self) -> tuple[float, ...]:
         """The weights actually used: ``weights`` or uniform ``1/max_order``."""
         if self.weights is None:
@@ -201,15 +250,13 @@ class BleuConfig:
 
         Two configs have the same signature exactly when they compute the same variant.
         """
-        parts = [
-            f"tok:{self.tokenize}",
-            f"case:{'lc' if self.lowercase else 'mixed'}",
-            f"n:{self.max_order}",
-        ]
+        parts = [self.text_rules.key(), f"n:{self.max_order}"]
         if self.weights is not None:
             parts.append("w:" + ",".join(f"{x:g}" for x in self.weights))
+        parts.append(f"ref:{self.ref_length}")
+        if self.missing_refs != "skip":
+            parts.append(f"refs:pad-{self.missing_refs}")
         parts += [
-            f"ref:{self.ref_length}",
             f"tot:{self.ngram_totals}",
             f"smooth:{self.smooth}",
         ]

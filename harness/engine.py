@@ -26,7 +26,7 @@ import itertools
 import math
 import sys
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -38,6 +38,7 @@ from .corpus import Corpus
 from .errors import HarnessError, LibraryWouldRaise
 from .result import BleuResult
 from .stats import Statistics, Totals
+from .tokenizers import TextRules, text_tokenizer
 
 _COCO_TINY = 1e-15
 _COCO_SMALL = 1e-9
@@ -46,8 +47,9 @@ _NLTK_ORDERS_NEEDING_5 = ("nltk-method5", "nltk-method7")
 
 # ====================================================================== statistics
 def tokenization_key(config: BleuConfig) -> str:
-    """The part of a signature that determines tokens: tokenizer and case."""
-    return f"tok:{config.tokenize}|case:{'lc' if config.lowercase else 'mixed'}"
+    """The part of a signature that determines tokens: tokenizer, case, strip and whitespace
+    (:meth:`harness.tokenizers.TextRules.key`)."""
+    return config.text_rules.key()
 
 
 def orders_needed(config: BleuConfig) -> int:
@@ -71,7 +73,7 @@ def _ngram_counts(tokens: Sequence[str], max_order: int) -> Counter[tuple[str, .
 
 @functools.lru_cache(maxsize=16384)
 def _reference_side(
-    tokenize: str, lowercase: bool, refs: tuple[str, ...], max_order: int
+    rules: TextRules, refs: tuple[str, ...], max_order: int
 ) -> tuple[tuple[int, ...], dict[tuple[str, ...], int]]:
     """Reference lengths and, for every n-gram, its largest count in any single reference.
 
@@ -79,7 +81,7 @@ def _reference_side(
     references), each segment's references are tokenized and counted once. The returned dict
     is shared and must not be mutated.
     """
-    tok = _tokenizer_for(tokenize, lowercase)
+    tok = text_tokenizer(rules)
     lens = []
     ref_max: dict[tuple[str, ...], int] = {}
     for ref in refs:
@@ -104,16 +106,6 @@ def _clipped_matches(
     return matches
 
 
-@functools.lru_cache(maxsize=64)
-def _tokenizer_for(tokenize: str, lowercase: bool) -> Callable[[str], list[str]]:
-    from .tokenizers import get_tokenizer
-
-    tok = get_tokenizer(tokenize)
-    if lowercase:
-        return lambda s: tok(s.lower())
-    return tok
-
-
 #: Corpora with fewer segments use the per-segment Python path: for one segment numpy's fixed
 #: costs (~0.4 ms) dominate; from 3 segments on the vectorised path is faster (measured:
 #: 1 segment × 1 reference 0.41 vs 0.21 ms, 3 × 4 0.62 vs 1.48 ms, 1000 × 4 89 vs 710 ms).
@@ -125,8 +117,8 @@ def compute_statistics(
 ) -> Statistics:
     """Tokenize ``corpus`` as ``config`` says and count its sufficient statistics.
 
-    Only ``config.tokenize`` and ``config.lowercase`` matter here (lowercasing happens before
-    tokenizing, as in sacrebleu); ``max_order`` defaults to what ``config`` needs.
+    Only the text rules matter here (``config.text_rules``: tokenizer, case, strip,
+    whitespace); ``max_order`` defaults to what ``config`` needs.
 
     Uses the vectorised counter of :mod:`harness.fastcount` (each distinct word or line
     tokenized once, exact packed n-gram keys, one sort per order) and, for corpora below
@@ -140,7 +132,7 @@ def compute_statistics(
 
         try:
             hyp_len, ref_len, k, matches = fastcount.count_statistics(
-                corpus.hypotheses, corpus.references, config.tokenize, config.lowercase, order
+                corpus.hypotheses, corpus.references, config.text_rules, order
             )
         except fastcount.DoesNotFit:
             pass
@@ -165,14 +157,15 @@ def _statistics_reference(
     (cached per reference tuple in :func:`_reference_side`), then the hypothesis is clipped.
     """
     order = max_order or orders_needed(config)
-    tok = _tokenizer_for(config.tokenize, config.lowercase)
+    rules = config.text_rules
+    tok = text_tokenizer(rules)
     s = len(corpus)
     hyp_len = np.zeros(s, dtype=np.int64)
     matches = np.zeros((s, order), dtype=np.int64)
     ref_lens: list[tuple[int, ...]] = []
     for i, (hyp, refs) in enumerate(zip(corpus.hypotheses, corpus.references, strict=True)):
         h = tok(hyp)
-        lens, ref_max = _reference_side(config.tokenize, config.lowercase, refs, order)
+        lens, ref_max = _reference_side(rules, refs, order)
         hyp_len[i] = len(h)
         ref_lens.append(lens)
         matches[i] = _clipped_matches(h, ref_max, order)
@@ -214,7 +207,7 @@ class Scored:
 def totals_of(stats: Statistics, config: BleuConfig) -> Totals:
     """Corpus sums of ``stats`` under ``config``'s reference-length and n-gram total rules."""
     n = config.max_order
-    ref = stats.ref_length(config.ref_length)
+    ref = stats.ref_length(config.ref_length, missing=config.missing_refs)
     tot = stats.totals(config.ngram_totals, n)
     ref_sum: float = float(ref.sum()) if config.ref_length == "average" else int(ref.sum())
     return Totals(
@@ -237,8 +230,27 @@ def _nltk_context(stats: Statistics, lo: int, hi: int) -> NltkContext:
     )
 
 
-def _brevity_penalty(sys_len: int, ref_len: float, config: BleuConfig) -> tuple[float, float]:
-    """(bp, ratio). Zero lengths either give BP 0 (hypothesis empty) / 1, or raise."""
+def _brevity_penalty(
+    sys_len: int, ref_len: float, config: BleuConfig, *, corpus: bool = True
+) -> tuple[float, float]:
+    """(bp, ratio). Zero lengths either give BP 0 (hypothesis empty) / 1, or raise.
+
+    ``corpus``: these are the sums the library reports as its corpus (system) score; the
+    ``mteval`` rule dies only there.
+    """
+    if config.on_zero_length == "mteval" and corpus:
+        if ref_len == 0:
+            raise LibraryWouldRaise(
+                config.library,
+                "Illegal division by zero (perl die)",
+                "the total reference length is 0 (the length-ratio report divides by it)",
+            )
+        if sys_len == 0:
+            raise LibraryWouldRaise(
+                config.library,
+                "Can't take log of 0 (perl die)",
+                "the total hypothesis length is 0 (the report takes the log of BP 0)",
+            )
     if config.on_zero_length == "raise":
         if ref_len == 0:
             raise LibraryWouldRaise(
@@ -252,8 +264,8 @@ def _brevity_penalty(sys_len: int, ref_len: float, config: BleuConfig) -> tuple[
                 "ZeroDivisionError",
                 "the total hypothesis length is 0 (brevity penalty exp(1 - 1/ratio), ratio 0)",
             )
-    if config.on_zero_length in ("raise-empty-hyp", "moses") and sys_len == 0:
-        if not (config.on_zero_length == "moses" and ref_len == 0):
+    if config.on_zero_length == "moses" and sys_len == 0:
+        if ref_len != 0:
             raise LibraryWouldRaise(
                 config.library,
                 "Illegal division by zero (perl die)",
@@ -341,12 +353,18 @@ def _nltk_precisions(
     raise AssertionError(method)  # unreachable: BleuConfig validated the name
 
 
-def score_totals(t: Totals, config: BleuConfig, ctx: NltkContext | None = None) -> Scored:
-    """BLEU from corpus sums: a pure function of the statistics and the configuration."""
+def score_totals(
+    t: Totals, config: BleuConfig, ctx: NltkContext | None = None, *, corpus: bool = True
+) -> Scored:
+    """BLEU from corpus sums: a pure function of the statistics and the configuration.
+
+    ``corpus=False`` scores one segment's sums as a sentence (rules that only kill a
+    library's corpus report, such as ``on_zero_length="mteval"``, do not apply).
+    """
     n = config.max_order
     correct = list(t.correct[:n])
     total = list(t.total[:n])
-    bp, ratio = _brevity_penalty(t.sys_len, t.ref_len, config)
+    bp, ratio = _brevity_penalty(t.sys_len, t.ref_len, config, corpus=corpus)
     zeros = (0.0,) * n
     if config.on_zero_length == "moses" and t.ref_len == 0:
         return Scored(0.0, zeros, 0.0, 0.0)
@@ -469,7 +487,7 @@ def segment_arrays(stats: Statistics, config: BleuConfig) -> SegmentArrays:
     segment does in :func:`score_totals`.
     """
     n = config.max_order
-    ref = stats.ref_length(config.ref_length)
+    ref = stats.ref_length(config.ref_length, missing=config.missing_refs)
     tot = stats.totals(config.ngram_totals, n)
     counts = stats.matches[:, :n]
     if config.smooth.startswith("nltk-"):
@@ -496,7 +514,7 @@ def _segments_one_by_one(
             correct=tuple(matches[i]),
             total=tuple(totals[i]),
         )
-        scored = score_totals(t, config, _nltk_context(stats, i, i + 1))
+        scored = score_totals(t, config, _nltk_context(stats, i, i + 1), corpus=False)
         score[i], bp[i], ratio[i] = scored.score, scored.bp, scored.ratio
         precisions[i] = scored.precisions
     return score, precisions, bp, ratio
@@ -508,13 +526,15 @@ def score_arrays(
     correct: np.ndarray,
     total: np.ndarray,
     config: BleuConfig,
+    *,
+    corpus: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`score_totals` of many rows of statistics at once (non-nltk smoothing).
 
-    Row ``i`` is one segment or one resampled corpus: ``sys_len[i]``, ``ref_len[i]`` and
-    ``correct[i]``/``total[i]`` (orders 1..N). Returns ``(score, precisions, bp, ratio)`` as
-    arrays, computed in the same order of operations as :func:`score_totals`. Used for
-    sentence scores and for significance resampling.
+    Row ``i`` is one segment (``corpus=False``) or one resampled corpus (``corpus=True``):
+    ``sys_len[i]``, ``ref_len[i]`` and ``correct[i]``/``total[i]`` (orders 1..N). Returns
+    ``(score, precisions, bp, ratio)`` as arrays, computed in the same order of operations as
+    :func:`score_totals`. Used for sentence scores and for significance resampling.
     """
     n = config.max_order
     count = len(sys_len)
@@ -526,12 +546,10 @@ def score_arrays(
     # Rows whose brevity penalty would raise: let score_totals raise for the first of them.
     ozl = config.on_zero_length
     bad = None
-    if ozl == "raise":
+    if ozl == "raise" or (ozl == "mteval" and corpus):
         bad = (ref_len == 0) | (sys_len == 0)
-    elif ozl in ("raise-empty-hyp", "moses"):
-        bad = sys_len == 0
-        if ozl == "moses":
-            bad &= ref_len != 0
+    elif ozl == "moses":
+        bad = (sys_len == 0) & (ref_len != 0)
     if bad is not None and bad.any():
         i = int(np.flatnonzero(bad)[0])
         t = Totals(
@@ -540,8 +558,8 @@ def score_arrays(
             correct=tuple(int(x) for x in correct[i]),
             total=tuple(int(x) for x in total[i]),
         )
-        score_totals(t, config)
-        raise AssertionError("unreachable: score_totals raises on this segment")
+        score_totals(t, config, corpus=corpus)
+        raise AssertionError("unreachable: score_totals raises on this row")
 
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         ratio = np.where(ref_f > 0, sys_f / np.where(ref_f > 0, ref_f, 1.0), 0.0)

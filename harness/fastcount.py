@@ -161,11 +161,18 @@ class _Vocabulary:
     never a token).
     """
 
-    def __init__(self, tokenize: str) -> None:
-        self.tokenize = tokenize
+    def __init__(self, rules: _tok.TextRules) -> None:
+        tokenize = rules.tokenize
+        self.rules = rules
         self.word_local = tokenize in _WORD_LOCAL
         self.split_word = _WORD_LOCAL.get(tokenize)
-        self.avoid = _NOT_WORD_LOCAL.get(tokenize, ())
+        self.avoid: tuple[str, ...] = _NOT_WORD_LOCAL.get(tokenize, ())
+        if rules.whitespace == "perl":
+            # str.split separates on these, Perl's \s does not: such lines are tokenized whole
+            self.avoid += tuple(_tok.PYTHON_ONLY_SPACE)
+        # Lowercasing rules that act on the tokens (ascii, perl) are applied when a token
+        # gets its id; the unicode rule lowercases the lines before (count_statistics).
+        self.token_case = rules.token_case
         self.tokens: defaultdict[str, int] = defaultdict(itertools.count().__next__)
         self.words: defaultdict[str, int] = defaultdict(itertools.count().__next__)
         self.sentinel = self.tokens[None]  # token id 0: no token is None
@@ -196,9 +203,13 @@ class _Vocabulary:
 
     def _learn(self, new_words: list[str]) -> None:
         """Tokenize words seen for the first time (in word-id order) and store their ids."""
-        from .engine import _tokenizer_for
-
         get = self.tokens.__getitem__
+        if self.token_case is not None:
+            case, lookup = self.token_case, get
+
+            def get(token: str) -> int:
+                return lookup(case(token))
+
         plain = [w for w in new_words if type(w) is not _Line]
         if self.split_word is not None and plain:
             ids = np.fromiter(map(get, self.split_word(plain)), np.int64)
@@ -211,7 +222,13 @@ class _Vocabulary:
         if len(plain) == len(new_words):
             lens, ids = plain_len, plain_ids
         else:  # whole lines among them: merge in word-id order
-            line_tok = _tokenizer_for(self.tokenize, False)
+            line_tok = _tok.text_tokenizer(
+                _tok.TextRules(
+                    tokenize=self.rules.tokenize,
+                    strip=self.rules.strip,
+                    whitespace=self.rules.whitespace,
+                )
+            )
             parts, lens_list, k, offset = [], [], 0, 0
             for w in new_words:
                 if type(w) is _Line:
@@ -256,13 +273,21 @@ class _Vocabulary:
         return tokens, line_len
 
 
-def batch_tokens(lines: Sequence[str], tokenize: str, lowercase: bool = False) -> list[list[str]]:
+def batch_tokens(
+    lines: Sequence[str], tokenize: str | _tok.TextRules, lowercase: bool = False
+) -> list[list[str]]:
     """The tokens of every line, as the fast path sees them (for tests).
 
-    Equal, line by line, to :func:`harness.tokenizers.tokenize` (``tests/test_fastpath.py``).
+    Equal, line by line, to :func:`harness.tokenizers.text_tokenizer` of the same rules
+    (``tests/test_fastpath.py``); a tokenizer name means the default rules.
     """
-    vocab = _Vocabulary(tokenize)
-    if lowercase:
+    rules = (
+        tokenize
+        if isinstance(tokenize, _tok.TextRules)
+        else _tok.TextRules(tokenize=tokenize, lowercase=lowercase)
+    )
+    vocab = _Vocabulary(rules)
+    if rules.lowercase_before:
         lines = list(map(str.lower, lines))
     tokens, lens = vocab.ids(lines)
     names = list(vocab.tokens)
@@ -277,7 +302,7 @@ def clear_caches() -> None:
     """Forget every cached tokenization (for benchmarks that must start cold)."""
     from . import engine
 
-    for name in ("_tokens_13a", "_tokens_intl", "_tokens_zh"):
+    for name in ("_tokens_13a", "_tokens_13a_perl", "_tokens_intl", "_tokens_zh"):
         getattr(_tok, name).cache_clear()
     engine._reference_side.cache_clear()
 
@@ -286,8 +311,7 @@ def clear_caches() -> None:
 def count_statistics(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str]],
-    tokenize: str,
-    lowercase: bool,
+    rules: _tok.TextRules,
     max_order: int,
     *,
     chunk: int = CHUNK,
@@ -307,7 +331,8 @@ def count_statistics(
     n_occ = int(s_count + k.sum())
     lens = np.empty(n_occ, dtype=np.int64)
     matches = np.zeros((s_count, max_order), dtype=np.int64)
-    vocab = _Vocabulary(tokenize)
+    vocab = _Vocabulary(rules)
+    lowercase = rules.lowercase_before
     chars_per_token = 6.0  # to size chunks; updated from each chunk
     s0 = 0
     while s0 < s_count:

@@ -49,6 +49,7 @@ from .corpus import Corpus
 from .errors import ConfigError, HarnessError, LibraryWouldRaise
 from .profiles import PROFILES
 from .stats import Totals, choose_ref_length
+from .tokenizers import TextRules
 
 __all__ = [
     "LAYOUTS",
@@ -122,14 +123,20 @@ class CorpusScorer:
 
     def __init__(self, corpus: Corpus) -> None:
         self.corpus = corpus
-        self._light: dict[tuple[str, bool], _Light] = {}
+        self._light: dict[TextRules, _Light] = {}
         self._totals: dict[tuple[Any, ...], Any] = {}
+        self._width = max(map(len, corpus.references), default=0)
 
-    def light(self, tokenize: str, lowercase: bool, order: int = 5) -> _Light:
-        key = (tokenize, lowercase)
-        got = self._light.get(key)
+    def light(self, rules: TextRules, order: int = 5) -> _Light:
+        got = self._light.get(rules)
         if got is None or got.order < order:
-            cfg = BleuConfig(tokenize=tokenize, lowercase=lowercase)
+            cfg = BleuConfig(
+                tokenize=rules.tokenize,
+                lowercase=rules.lowercase,
+                lowercase_rule=rules.lowercase_rule,
+                strip=rules.strip,
+                whitespace=rules.whitespace,
+            )
             st = engine.compute_statistics(self.corpus, cfg, max_order=max(order, 5))
             got = _Light(
                 hyp_len=[int(x) for x in st.hyp_len],
@@ -137,11 +144,19 @@ class CorpusScorer:
                 matches=[tuple(int(x) for x in row) for row in st.matches],
                 order=st.max_order,
             )
-            self._light[key] = got
+            self._light[rules] = got
         return got
 
     def _segment_totals(self, cfg: BleuConfig, light: _Light) -> list[Totals]:
-        key = ("seg", cfg.tokenize, cfg.lowercase, cfg.ref_length, cfg.ngram_totals, cfg.max_order)
+        key = (
+            "seg",
+            cfg.text_rules,
+            cfg.missing_refs,
+            cfg.ref_length,
+            cfg.ngram_totals,
+            cfg.max_order,
+        )
+        pad = cfg.missing_refs == "empty"
         got = self._totals.get(key)
         if got is None:
             n = cfg.max_order
@@ -151,6 +166,8 @@ class CorpusScorer:
                 tot = [max(0, h - k + 1) for k in range(1, n + 1)]
                 if cfg.ngram_totals == "floor1":
                     tot = [max(1, t) for t in tot]
+                if pad:  # ragged references padded with empty ones (Perl scripts' files)
+                    lens = (*lens, *(0,) * (self._width - len(lens)))
                 r = choose_ref_length(h, lens, cfg.ref_length)
                 got.append(
                     Totals(
@@ -166,8 +183,8 @@ class CorpusScorer:
     def _corpus_totals(self, cfg: BleuConfig, light: _Light) -> Totals:
         key = (
             "corpus",
-            cfg.tokenize,
-            cfg.lowercase,
+            cfg.text_rules,
+            cfg.missing_refs,
             cfg.ref_length,
             cfg.ngram_totals,
             cfg.max_order,
@@ -198,7 +215,7 @@ class CorpusScorer:
 
     def score(self, cfg: BleuConfig) -> float:
         """The engine's score (0–100) of the corpus under ``cfg``."""
-        light = self.light(cfg.tokenize, cfg.lowercase, engine.orders_needed(cfg))
+        light = self.light(cfg.text_rules, engine.orders_needed(cfg))
         nltk = cfg.smooth.startswith("nltk-")
         if cfg.aggregation == "corpus":
             t = self._corpus_totals(cfg, light)
@@ -206,7 +223,9 @@ class CorpusScorer:
             return engine.score_totals(t, cfg, ctx).score
         segs = self._segment_totals(cfg, light)
         scores = [
-            engine.score_totals(t, cfg, self._context(light, i, i + 1) if nltk else None).score
+            engine.score_totals(
+                t, cfg, self._context(light, i, i + 1) if nltk else None, corpus=False
+            ).score
             for i, t in enumerate(segs)
         ]
         return sum(scores) / len(scores)
@@ -439,7 +458,9 @@ def _evaluate_layout(
     single = len(corpus) == 1
     out: list[_Evaluated] = []
     tok_groups = _unique(
-        (scorer.light(t, lc).fingerprint(), (t, lc)) for lc in (False, True) for t in tokenizers
+        (scorer.light(TextRules(tokenize=t, lowercase=lc)).fingerprint(), (t, lc))
+        for lc in (False, True)
+        for t in tokenizers
     )
     smoothings = [
         _smoothing_fields(smooth, guard, empty, eff)
@@ -447,7 +468,7 @@ def _evaluate_layout(
         for eff in ((False, True) if smooth in _EFFECTIVE_ORDER_SMOOTHINGS else (False,))
     ]
     for (tok, lc), tok_dupes in tok_groups:
-        light = scorer.light(tok, lc)
+        light = scorer.light(TextRules(tokenize=tok, lowercase=lc))
         ref_groups = _unique(
             (
                 tuple(

@@ -100,15 +100,22 @@ class Statistics:
             t = np.maximum(t, 1)
         return t
 
-    def ref_length(self, rule: str) -> np.ndarray:
+    def ref_length(self, rule: str, *, missing: str = "skip") -> np.ndarray:
         """(S,) the reference length each segment's brevity penalty uses under ``rule``.
 
+        ``missing="empty"``: a segment with fewer references than the corpus's most is padded
+        with empty references (length 0) that take part in the choice, as happens when ragged
+        references are written to line-aligned files (one per reference) for the Perl scripts.
         Vectorised over :attr:`ref_matrix`; equal to :func:`choose_ref_length` per segment.
         """
         if rule not in _REF_RULES:
             raise ValueError(f"unknown reference-length rule {rule!r}")
+        if missing not in ("skip", "empty"):
+            raise ValueError(f"unknown missing-reference rule {missing!r}")
         if len(self) == 0:
             return np.zeros(0, dtype=np.float64 if rule == "average" else np.int64)
+        if missing == "empty" and self.ref_matrix.shape[1] > 0:
+            return ref_length_of(self.hyp_len, np.maximum(self.ref_matrix, 0), rule)
         if not (self.ref_matrix[:, :1] >= 0).all():
             # choose_ref_length raises on a segment without references; keep its error
             out = np.empty(len(self), dtype=np.float64 if rule == "average" else np.int64)

@@ -31,6 +31,7 @@ import importlib
 import re
 import string
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -38,7 +39,17 @@ import regex
 
 from .errors import AdapterUnavailable, ConfigError
 
-__all__ = ["TOKENIZER_NAMES", "get_tokenizer", "tokenize"]
+__all__ = [
+    "LOWERCASE_RULES",
+    "STRIPS",
+    "TOKENIZER_NAMES",
+    "WHITESPACES",
+    "TextRules",
+    "get_tokenizer",
+    "perl_split",
+    "text_tokenizer",
+    "tokenize",
+]
 
 TOKENIZER_NAMES: tuple[str, ...] = (
     "13a",
@@ -127,15 +138,24 @@ def _western_punctuation(text: str) -> str:
     return _V13A_DIGIT_HYPHEN_RE.sub(" - ", text)
 
 
-@lru_cache(maxsize=_LINE_CACHE)
-def _tokens_13a(line: str) -> tuple[str, ...]:
+def _normalised_13a(line: str) -> str:
     for old, new in _V13A_NORMALISE:
         line = line.replace(old, new)
     if "&" in line:
         for old, new in _V13A_ENTITIES:
             line = line.replace(old, new)
     # mteval pads the segment with one space on each side before its regexes.
-    return tuple(_western_punctuation(f" {line} ").split())
+    return _western_punctuation(f" {line} ")
+
+
+@lru_cache(maxsize=_LINE_CACHE)
+def _tokens_13a(line: str) -> tuple[str, ...]:
+    return tuple(_normalised_13a(line).split())
+
+
+@lru_cache(maxsize=_LINE_CACHE)
+def _tokens_13a_perl(line: str) -> tuple[str, ...]:
+    return tuple(perl_split(_normalised_13a(line)))
 
 
 def _tokenize_13a(line: str) -> list[str]:
@@ -255,6 +275,19 @@ def _tokenize_whitespace(line: str) -> list[str]:
 
 _ASCII_SPACE = re.compile(r"[ \t\n\r\f\v]+")
 
+#: Perl's ``\s`` on character strings (perlrecharclass, Perl >= 5.18): Python's whitespace
+#: (``str.split``) less U+001C..U+001F, which Python counts as separators and Perl does not.
+PERL_SPACE_CHARS = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+_PERL_SPACE = re.compile(f"[{PERL_SPACE_CHARS}]+")
+#: The characters ``str.split`` separates on but Perl's ``\s`` does not.
+PYTHON_ONLY_SPACE = "\x1c\x1d\x1e\x1f"
+
+
+def perl_split(text: str) -> list[str]:
+    """Split on runs of Perl's ``\\s`` (as mteval-v13a.pl and multi-bleu-detok.perl do on their
+    decoded UTF-8 text): unlike ``str.split``, U+001C..U+001F stay inside a token."""
+    return [t for t in _PERL_SPACE.split(text) if t]
+
 
 def _tokenize_ascii_whitespace(line: str) -> list[str]:
     """Split on ASCII whitespace only, as Perl's ``split`` does on the byte strings that
@@ -349,9 +382,132 @@ def _build(name: str) -> Tokenizer:
     return _FACTORIES[name]()
 
 
+# --------------------------------------------------------------------------------------------
+# The whole text pipeline: strip -> lowercase (before) -> tokenize (with a whitespace class)
+# -> lowercase (after, on the tokens)
+# --------------------------------------------------------------------------------------------
+
+#: What happens to the raw segment before tokenizing: ``rstrip`` (Python's ``str.rstrip``, as
+#: sacrebleu does) or ``none`` (the raw string, as the Hub evaluate module, bleuscore,
+#: torchmetrics' SacreBLEUScore and the Perl scripts tokenize it: a trailing ``-\n`` is then
+#: 13a's end-of-line hyphenation and joins the word).
+STRIPS: tuple[str, ...] = ("rstrip", "none")
+
+#: How ``lowercase=True`` lowercases: ``unicode`` = ``str.lower()`` on the line before
+#: tokenizing (sacrebleu); ``ascii`` = A-Z only (mteval-v13a's ``tr/[A-Z]/[a-z]/``,
+#: multi-bleu.perl's byte-level ``lc``), on the tokens; ``perl`` = Perl's ``lc`` on decoded
+#: text, character by character (no final-sigma rule: Σ always becomes σ), applied to the
+#: tokens after tokenizing (multi-bleu-detok.perl ``-lc``).
+LOWERCASE_RULES: tuple[str, ...] = ("unicode", "ascii", "perl")
+
+#: Which characters separate tokens in the final split: ``unicode`` = ``str.split()``;
+#: ``perl`` = Perl's ``\s`` (U+001C..U+001F are not separators), for the Perl scripts.
+WHITESPACES: tuple[str, ...] = ("unicode", "perl")
+
+#: Tokenizers whose final split can follow Perl's whitespace class.
+PERL_WHITESPACE_TOKENIZERS: tuple[str, ...] = ("13a", "none", "whitespace")
+
+_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+
+
+def ascii_lower(token: str) -> str:
+    """A-Z to a-z, nothing else (Perl ``tr/[A-Z]/[a-z]/`` or ``lc`` on bytes)."""
+    return token.lower() if token.isascii() else token.translate(_ASCII_LOWER)
+
+
+def perl_lc(token: str) -> str:
+    """Perl's ``lc`` on a character string: each character's full lowercase mapping, with no
+    context. Python's ``str.lower`` differs only by its Final_Sigma rule (a word-final Σ
+    becomes ς), so only strings holding Σ are mapped character by character."""
+    return token.lower() if "\u03a3" not in token else "".join(map(str.lower, token))
+
+
+_AFTER: dict[str, Callable[[str], str]] = {"ascii": ascii_lower, "perl": perl_lc}
+
+
+@dataclass(frozen=True)
+class TextRules:
+    """Every choice that turns a segment into tokens: the tokenizer and the text rules around
+    it (see ``STRIPS``, ``LOWERCASE_RULES``, ``WHITESPACES``). ``key()`` is the part of a
+    signature that names them; the defaults give the historical ``tok:…|case:…`` key."""
+
+    tokenize: str = "13a"
+    lowercase: bool = False
+    lowercase_rule: str = "unicode"
+    strip: str = "rstrip"
+    whitespace: str = "unicode"
+
+    def key(self) -> str:
+        case = "mixed"
+        if self.lowercase:
+            case = "lc" if self.lowercase_rule == "unicode" else f"lc-{self.lowercase_rule}"
+        parts = [f"tok:{self.tokenize}", f"case:{case}"]
+        if self.strip != "rstrip":
+            parts.append(f"strip:{self.strip}")
+        if self.whitespace != "unicode":
+            parts.append(f"ws:{self.whitespace}")
+        return "|".join(parts)
+
+    @property
+    def lowercase_before(self) -> bool:
+        """Lowercasing happens on the line, before tokenizing (``unicode`` rule)."""
+        return self.lowercase and self.lowercase_rule == "unicode"
+
+    @property
+    def token_case(self) -> Callable[[str], str] | None:
+        """The function lowercasing each token after tokenizing, if any."""
+        return _AFTER.get(self.lowercase_rule) if self.lowercase else None
+
+
+def _core(name: str, whitespace: str) -> Callable[[str], tuple[str, ...] | list[str]]:
+    """Tokenizer ``name`` without its own right-strip (the pipeline decides)."""
+    if whitespace == "perl":
+        if name == "13a":
+            return _tokens_13a_perl
+        if name in ("none", "whitespace"):
+            return perl_split
+        raise ConfigError(
+            f"whitespace='perl' is defined only for the tokenizers "
+            f"{', '.join(PERL_WHITESPACE_TOKENIZERS)}, not {name!r}",
+            valid=PERL_WHITESPACE_TOKENIZERS,
+        )
+    if name == "13a":
+        return _tokens_13a
+    if name == "intl":
+        return _tokens_intl
+    return get_tokenizer(name)  # these strip inside or ignore surrounding whitespace
+
+
+@lru_cache(maxsize=128)
+def text_tokenizer(rules: TextRules) -> Tokenizer:
+    """The function from one raw segment to its tokens under ``rules``.
+
+    Order: strip (``rstrip``), lowercase the line (``unicode`` rule), tokenize with the
+    whitespace class, lowercase each token (``ascii``/``perl`` rules). With the default rules
+    this is ``get_tokenizer(name)`` (lowercased first when asked), sacrebleu's convention.
+    """
+    core = _core(rules.tokenize, rules.whitespace)
+    strip = rules.strip == "rstrip"
+    before = rules.lowercase_before
+    after = rules.token_case
+
+    def tokenize_text(line: str) -> list[str]:
+        if strip:
+            line = line.rstrip()
+        if before:
+            line = line.lower()
+        tokens = core(line)
+        if after is not None:
+            return [after(t) for t in tokens]
+        return list(tokens)
+
+    return tokenize_text
+
+
 def tokenize(text: str, name: str, lowercase: bool = False) -> list[str]:
-    """Tokenize one line with tokenizer ``name``; ``lowercase`` applies ``str.lower()`` first,
-    as sacrebleu does."""
-    if lowercase:
-        text = text.lower()
-    return get_tokenizer(name)(text)
+    """Tokenize one line with tokenizer ``name`` under the default text rules (right-strip,
+    ``str.split`` whitespace); ``lowercase`` applies ``str.lower()`` first, as sacrebleu does.
+    Other rules: :func:`text_tokenizer`."""
+    if not isinstance(name, str) or name not in _FACTORIES:
+        raise ConfigError(f"unknown tokenizer {name!r}", valid=TOKENIZER_NAMES)
+    return text_tokenizer(TextRules(tokenize=name, lowercase=lowercase))(text)

@@ -64,6 +64,7 @@ from .errors import ConfigError, LibraryWouldRaise
 from .identify import SMOOTHING_POLICIES, CorpusScorer
 from .profiles import PROFILES
 from .stats import Totals, choose_ref_length
+from .tokenizers import LOWERCASE_RULES, PERL_WHITESPACE_TOKENIZERS
 
 __all__ = [
     "BUG_MODELS",
@@ -297,11 +298,22 @@ def single_factor_variants(
 
     for tok in _VARIANT_TOKENIZERS:
         if tok != base.tokenize:
-            add("tokenization", tokenize=tok)
+            if base.whitespace == "perl" and tok not in PERL_WHITESPACE_TOKENIZERS:
+                add("tokenization", tokenize=tok, whitespace="unicode")
+            else:
+                add("tokenization", tokenize=tok)
+    add("tokenization", strip="none" if base.strip == "rstrip" else "rstrip")
+    if base.tokenize in PERL_WHITESPACE_TOKENIZERS:
+        add("tokenization", whitespace="perl" if base.whitespace == "unicode" else "unicode")
     add("case", lowercase=not base.lowercase)
+    if base.lowercase:
+        for case_rule in LOWERCASE_RULES:
+            if case_rule != base.lowercase_rule:
+                add("case", lowercase_rule=case_rule)
     for rule in REF_LENGTHS:
         if rule != base.ref_length:
             add("ref_length", ref_length=rule)
+    add("ref_length", missing_refs="empty" if base.missing_refs == "skip" else "skip")
     add("ngram_totals", ngram_totals="floor1" if base.ngram_totals == "plain" else "plain")
     current = (base.smooth, base.zero_guard, base.empty_order)
     for _, smooth, guard, empty in SMOOTHING_POLICIES:

@@ -203,11 +203,14 @@ def _score(corpus: Corpus, profile: str, **overrides: object) -> float:
 @pytest.mark.parametrize(("fixture", "system"), SACREBLEU_VS_EVALUATE)
 def test_sacrebleu_vs_evaluate_is_reference_length_and_smoothing(fixture: str, system: str) -> None:
     """evaluate = tensorflow-nmt: shortest reference, no smoothing, no guard, dies on zero
-    lengths. Only ref_length and smoothing move the number; zero_length gets exactly 0."""
+    lengths, tokenizes the raw string (no rstrip). Only ref_length and smoothing move the
+    number; zero_length gets exactly 0, and so does tokenization (no fixture segment ends in
+    whitespace, so stripping changes no token)."""
     corpus = load_fixture(fixture).corpus(system)
     r = attribute(corpus, "sacrebleu", "evaluate")
-    assert list(r.factors) == ["ref_length", "smoothing", "zero_length"]
+    assert list(r.factors) == ["tokenization", "ref_length", "smoothing", "zero_length"]
     assert r.factors["zero_length"] == 0.0
+    assert r.factors["tokenization"] == 0.0
     assert r.residual is None
     # The two-player Shapley values, through the public API rather than shared statistics.
     smooth = {"smooth": "none", "zero_guard": "none"}
@@ -308,7 +311,8 @@ def test_unsupported_library_setting_fails_before_the_hybrids() -> None:
     from harness import UnsupportedSetting
 
     pytest.importorskip("sacrebleu")
-    with pytest.raises(UnsupportedSetting, match="ref_length"):
+    # evaluate's profile tokenizes the raw string: the first setting sacrebleu cannot take
+    with pytest.raises(UnsupportedSetting, match="strip='none'"):
         attribute_fixture("silence_pitfall", "A", "sacrebleu", "evaluate", library="sacrebleu")
 
 
@@ -346,7 +350,7 @@ def test_unknown_segment_is_rejected() -> None:
 def test_undefined_endpoint_raises_naming_it() -> None:
     with pytest.raises(AttributionUndefined, match=r"b \(evaluate\).*ZeroDivisionError") as info:
         attribute_fixture("edge_empty_hypothesis", "all_empty", "sacrebleu", "evaluate")
-    assert info.value.combination == ("ref_length", "smoothing", "zero_length")
+    assert info.value.combination == ("tokenization", "ref_length", "smoothing", "zero_length")
     assert isinstance(info.value.cause, LibraryWouldRaise)
     with pytest.raises(AttributionUndefined, match=r"a \(evaluate\)") as info:
         attribute_fixture("edge_empty_hypothesis", "all_empty", "evaluate", "sacrebleu")

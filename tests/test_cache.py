@@ -104,7 +104,13 @@ def _moved_boundary(c: Corpus) -> Corpus:
         ("tokenizer", lambda c: c, SACRE.replace(tokenize="intl"), False),
         ("lowercase", lambda c: c, SACRE.replace(lowercase=True), False),
         ("scoring factors only (smoothing)", lambda c: c, SACRE.replace(smooth="floor"), True),
-        ("scoring factors only (ref length)", lambda c: c, PROFILES["evaluate"], True),
+        (
+            "scoring factors only (ref length)",
+            lambda c: c,
+            SACRE.replace(ref_length="shortest", smooth="none", zero_guard="none"),
+            True,
+        ),
+        ("strip before tokenizing", lambda c: c, PROFILES["evaluate"], False),
     ],
 )
 def test_invalidation_table(name, other_corpus, other_config, hit) -> None:

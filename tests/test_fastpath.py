@@ -38,7 +38,7 @@ from harness.config import (
 from harness.errors import HarnessError
 from harness.profiles import PROFILES
 from harness.stats import Statistics, Totals, choose_ref_length
-from harness.tokenizers import tokenize
+from harness.tokenizers import TextRules, tokenize
 
 from .strategies import WORDS, corpora
 
@@ -128,7 +128,7 @@ def assert_same_statistics(a: Statistics, b: Statistics) -> None:
 
 def fast_statistics(corpus: Corpus, config: BleuConfig, order: int, **kw: Any) -> Statistics:
     hyp_len, ref_len, k, matches = fastcount.count_statistics(
-        corpus.hypotheses, corpus.references, config.tokenize, config.lowercase, order, **kw
+        corpus.hypotheses, corpus.references, config.text_rules, order, **kw
     )
     flat = iter(ref_len.tolist())
     return Statistics(
@@ -209,7 +209,7 @@ def test_a_segment_that_does_not_fit_falls_back(monkeypatch: pytest.MonkeyPatch)
     c = Corpus(hypotheses=["a b c d", "a b"], references=[["a b c"], ["b a", "a b"]])
     monkeypatch.setattr(fastcount, "_KEY_BITS", 2)
     with pytest.raises(fastcount.DoesNotFit):
-        fastcount.count_statistics(c.hypotheses, c.references, "13a", False, 4)
+        fastcount.count_statistics(c.hypotheses, c.references, TextRules(), 4)
     assert_same_statistics(
         engine.compute_statistics(c, BleuConfig()),
         engine._statistics_reference(c, BleuConfig()),
@@ -260,7 +260,7 @@ def reference_segments(stats: Statistics, config: BleuConfig) -> list[Any]:
             total=tuple(int(x) for x in tot[i]),
         )
         ctx = engine._nltk_context(stats, i, i + 1) if config.smooth.startswith("nltk-") else None
-        out.append((t, engine.score_totals(t, config, ctx)))
+        out.append((t, engine.score_totals(t, config, ctx, corpus=False)))
     return out
 
 

@@ -108,8 +108,10 @@ def test_whitespace_is_str_split(line: str) -> None:
     )
 )
 def test_ascii_whitespace_splits_like_perl_bytes(line: str) -> None:
-    """Perl's ``split`` on bytes: only space, \\t, \\n, \\r, \\f and \\v separate tokens."""
-    tokens = tokenize(line, "ascii-whitespace")
+    """Perl's ``split`` on bytes: only space, \\t, \\n, \\r, \\f and \\v separate tokens.
+    (The tokenizer itself; ``tokenize()`` right-strips first under the default text rules, the
+    multi-bleu profile sets ``strip="none"``.)"""
+    tokens = get_tokenizer("ascii-whitespace")(line)
     assert all(not any(c in " \t\n\r\f\v" for c in t) for t in tokens)
     assert "".join(tokens) == "".join(c for c in line if c not in " \t\n\r\f\v")
 

@@ -24,7 +24,7 @@ import importlib.metadata
 import math
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from ..config import BleuConfig
 from ..corpus import Corpus
@@ -61,6 +61,15 @@ SUPPORTED = Support(True)
 
 
 # ---------------------------------------------------------------------------- config checks
+#: ``TEXT_FACTORS`` of adapters that feed the library harness tokens: any text rule.
+HARNESS_TOKENS: dict[str, tuple[tuple[Any, ...], str]] = {
+    "strip": (("rstrip", "none"), ""),
+    "lowercase_rule": (("unicode", "ascii", "perl"), ""),
+    "whitespace": (("unicode", "perl"), ""),
+    "missing_refs": (("skip",), "takes ragged references as given"),
+}
+
+
 def is_uniform(config: BleuConfig) -> bool:
     """True when the geometric mean uses uniform weights ``1/max_order`` (given or implied)."""
     if config.weights is None:
@@ -113,11 +122,12 @@ def check(
 
 # ---------------------------------------------------------------------------- helpers
 def pretokenize(texts: Sequence[str], config: BleuConfig) -> list[list[str]]:
-    """Tokens of each text with the harness tokenizer ``config.tokenize`` (lowercased first
-    when ``config.lowercase``). Used for libraries that expect caller-tokenized input."""
-    from ..tokenizers import tokenize
+    """Tokens of each text under ``config``'s text rules (tokenizer, case, strip, whitespace)
+    with the harness tokenizers. Used for libraries that expect caller-tokenized input."""
+    from ..tokenizers import text_tokenizer
 
-    return [tokenize(t, config.tokenize, lowercase=config.lowercase) for t in texts]
+    tok = text_tokenizer(config.text_rules)
+    return [tok(t) for t in texts]
 
 
 def joined_tokens(texts: Sequence[str], config: BleuConfig, library: str) -> list[str]:
@@ -185,11 +195,27 @@ class Adapter:
         return config.signature(versions={self.distribution: self.version() or "unknown"})
 
     # ------------------------------------------------------------------ support
+    #: The text and reference factors this library can express, field → allowed values, and
+    #: why. By default only sacrebleu's conventions (rstrip, str.lower, str.split whitespace,
+    #: ragged references as given); adapters that feed harness tokens accept every text rule.
+    TEXT_FACTORS: ClassVar[dict[str, tuple[tuple[Any, ...], str]]] = {
+        "strip": (("rstrip",), "right-strips each segment before tokenizing"),
+        "lowercase_rule": (("unicode",), "lowercases with str.lower() before tokenizing"),
+        "whitespace": (("unicode",), "splits tokens with str.split()"),
+        "missing_refs": (("skip",), "takes ragged references as given"),
+    }
+
     def supports(self, config: BleuConfig) -> Support:
         """Whether the library can compute ``config`` exactly (and if not, why)."""
         if config.aggregation not in ("corpus", "sentence-mean"):
             return Support(False, f"aggregation={config.aggregation!r} is unknown to adapters")
-        return self._check(config)
+        rules = [
+            (name, allowed, why)
+            for name, (allowed, why) in self.TEXT_FACTORS.items()
+            if name != "lowercase_rule" or config.lowercase
+        ]
+        support = check(config, self.name, rules)
+        return support if not support.ok else self._check(config)
 
     def _check(self, config: BleuConfig) -> Support:
         raise NotImplementedError

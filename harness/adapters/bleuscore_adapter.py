@@ -17,7 +17,7 @@ the runner's "the library raised" path — see it instead of being bypassed.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from ..config import BleuConfig
 from ..corpus import Corpus
@@ -47,6 +47,11 @@ class BleuscoreAdapter(Adapter):
     """bleuscore's ``compute``."""
 
     name = "bleuscore"
+    # its Rust 13a tokenizes the raw string (no right-strip first)
+    TEXT_FACTORS: ClassVar[dict[str, tuple[tuple[Any, ...], str]]] = {
+        **Adapter.TEXT_FACTORS,
+        "strip": (("none",), "tokenizes the raw string (no right-strip)"),
+    }
     distribution = "bleuscore"
     module = "bleuscore"
     install_hint = "pip install bleuscore==0.2.0  (or: pip install 'bleu-harness[peers]')"

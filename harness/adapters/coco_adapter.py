@@ -32,7 +32,8 @@ from ..config import BleuConfig
 from ..corpus import Corpus
 from ..errors import UnsupportedSetting
 from ..result import BleuResult
-from .base import NAN, Adapter, Availability, Support, check, joined_tokens
+from ..tokenizers import TextRules
+from .base import HARNESS_TOKENS, NAN, Adapter, Availability, Support, check, joined_tokens
 
 PTB_EXTRA = ("pretok", "coco-ptb")
 
@@ -49,6 +50,7 @@ class PycocoevalcapAdapter(Adapter):
     """The COCO caption BLEU scorer."""
 
     name = "pycocoevalcap"
+    TEXT_FACTORS = HARNESS_TOKENS
     distribution = "pycocoevalcap"
     module = "pycocoevalcap.bleu.bleu"
     install_hint = "pip install pycocoevalcap==1.2"
@@ -125,7 +127,10 @@ class PycocoevalcapAdapter(Adapter):
                 )
             note = " on PTBTokenizer().tokenize(...) output"
             return {i: gts[i] for i in ids}, {i: res[i] for i in ids}, note
-        if config.tokenize in ("whitespace", "none") and not config.lowercase:
+        if config.text_rules == TextRules(tokenize=config.tokenize) and config.tokenize in (
+            "whitespace",
+            "none",
+        ):
             hyps, refs = list(corpus.hypotheses), [list(r) for r in corpus.references]
             note = ""
         else:

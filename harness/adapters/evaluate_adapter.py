@@ -36,7 +36,7 @@ import os
 import socket
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import urlparse
 
 from ..config import BleuConfig
@@ -86,6 +86,13 @@ class EvaluateAdapter(Adapter):
     """Hugging Face evaluate's ``bleu`` module (tensorflow/nmt ``compute_bleu``)."""
 
     name = "evaluate"
+    # The module's Tokenizer13a gets the raw string; any other tokenizer is the harness's,
+    # passed as a callable, and then follows every text rule of the config.
+    TEXT_FACTORS: ClassVar[dict[str, tuple[tuple[Any, ...], str]]] = {
+        **Adapter.TEXT_FACTORS,
+        "strip": (("none", "rstrip"), ""),
+        "whitespace": (("unicode", "perl"), ""),
+    }
     distribution = "evaluate"
     module = "evaluate"
     install_hint = "pip install evaluate==0.4.6"
@@ -200,10 +207,21 @@ class EvaluateAdapter(Adapter):
         from ..config import TOKENIZERS
 
         guards = ("unigram", "any-order", "none") if smoothing_decides(config) else ("none",)
+        own = config.tokenize == "13a"
         return check(
             config,
             "evaluate's bleu",
             [
+                (
+                    "strip",
+                    ("none",) if own else ("none", "rstrip"),
+                    "tokenizes the raw string with its Tokenizer13a (no right-strip)",
+                ),
+                (
+                    "whitespace",
+                    ("unicode",) if own else ("unicode", "perl"),
+                    "splits its 13a tokens with str.split()",
+                ),
                 ("tokenize", TOKENIZERS, "takes a tokenizer callable"),
                 (
                     "lowercase",
@@ -233,10 +251,10 @@ class EvaluateAdapter(Adapter):
         }
         text = f"max_order={config.max_order}, smooth={kwargs['smooth']}"
         if config.tokenize != "13a":
-            from ..tokenizers import get_tokenizer
+            from ..tokenizers import text_tokenizer
 
-            kwargs["tokenizer"] = get_tokenizer(config.tokenize)
-            text = f"tokenizer=harness.tokenizers.get_tokenizer({config.tokenize!r}), " + text
+            kwargs["tokenizer"] = text_tokenizer(config.text_rules)
+            text = f"tokenizer=harness tokens ({config.text_rules.key()}), " + text
         return kwargs, text
 
     def _corpus(self, corpus: Corpus, config: BleuConfig) -> BleuResult:

@@ -28,7 +28,7 @@ from typing import Any
 from ..config import BleuConfig
 from ..corpus import Corpus
 from ..result import BleuResult
-from .base import Adapter, Support, check, pretokenize
+from .base import HARNESS_TOKENS, Adapter, Support, check, pretokenize
 
 SMOOTH = tuple(f"nltk-method{i}" for i in range(8))
 
@@ -37,6 +37,7 @@ class NltkAdapter(Adapter):
     """nltk's corpus and sentence BLEU."""
 
     name = "nltk"
+    TEXT_FACTORS = HARNESS_TOKENS
     distribution = "nltk"
     module = "nltk.translate.bleu_score"
     install_hint = "pip install nltk==3.10.4"
@@ -144,7 +145,7 @@ class NltkAdapter(Adapter):
             head = "nltk.translate.bleu_score.corpus_bleu(list_of_references=refs_tokens, hypotheses=hyps_tokens"
         return (
             f"{head}, weights={w!r}, smoothing_function={smoothing}) "
-            f"on harness.tokenizers.tokenize(text, {config.tokenize!r}, lowercase={config.lowercase})"
+            f"on harness tokens ({config.text_rules.key()})"
         )
 
     def _tokens(

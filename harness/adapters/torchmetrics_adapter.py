@@ -29,7 +29,16 @@ from typing import Any, ClassVar
 from ..config import BleuConfig
 from ..corpus import Corpus
 from ..result import BleuResult
-from .base import NAN, Adapter, Support, check, joined_tokens, smoothing_decides
+from ..tokenizers import TextRules
+from .base import (
+    HARNESS_TOKENS,
+    NAN,
+    Adapter,
+    Support,
+    check,
+    joined_tokens,
+    smoothing_decides,
+)
 
 _COMMON = [
     ("ref_length", ("closest-first",), "uses the closest reference, ties to the first listed"),
@@ -100,6 +109,7 @@ class TorchmetricsAdapter(_TorchmetricsBase):
     """``torchmetrics.text.BLEUScore`` (whitespace-split input)."""
 
     name = "torchmetrics"
+    TEXT_FACTORS = HARNESS_TOKENS
 
     def _check(self, config: BleuConfig) -> Support:
         from ..config import TOKENIZERS
@@ -125,7 +135,10 @@ class TorchmetricsAdapter(_TorchmetricsBase):
         )
 
     def _inputs(self, corpus: Corpus, config: BleuConfig) -> tuple[list[str], list[list[str]], str]:
-        if config.tokenize in ("whitespace", "none") and not config.lowercase:
+        if config.text_rules == TextRules(tokenize=config.tokenize) and config.tokenize in (
+            "whitespace",
+            "none",
+        ):
             return list(corpus.hypotheses), corpus.to_evaluate(), ""
         preds = joined_tokens(corpus.hypotheses, config, self.name)
         target = [joined_tokens(seg, config, self.name) for seg in corpus.references]
@@ -140,6 +153,11 @@ class TorchmetricsSacrebleuAdapter(_TorchmetricsBase):
     """``torchmetrics.text.SacreBLEUScore`` (its own sacrebleu tokenizer port)."""
 
     name = "torchmetrics-sacrebleu"
+    # SacreBLEUScore tokenizes the raw string (no right-strip first)
+    TEXT_FACTORS: ClassVar[dict[str, tuple[tuple[Any, ...], str]]] = {
+        **Adapter.TEXT_FACTORS,
+        "strip": (("none",), "tokenizes the raw string (no right-strip)"),
+    }
     profile = "torchmetrics-sacrebleu"
 
     TOKENIZE: ClassVar[dict[str, str]] = {

@@ -91,9 +91,9 @@ __all__ = [
 #: Factor name → the ``BleuConfig`` fields it moves together, in report order.
 FACTORS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
-        "tokenization": ("tokenize",),
-        "case": ("lowercase",),
-        "ref_length": ("ref_length",),
+        "tokenization": ("tokenize", "strip", "whitespace"),
+        "case": ("lowercase", "lowercase_rule"),
+        "ref_length": ("ref_length", "missing_refs"),
         "ngram_totals": ("ngram_totals",),
         "smoothing": ("smooth", "smooth_value", "zero_guard", "empty_order"),
         "effective_order": ("effective_order",),
@@ -106,7 +106,7 @@ FACTORS: Mapping[str, tuple[str, ...]] = MappingProxyType(
 #: ``BleuConfig`` fields that are not BLEU factors.
 NOT_FACTORS: tuple[str, ...] = ("library", "extra")
 
-_DYING = ("raise", "raise-empty-hyp", "moses")
+_DYING = ("raise", "mteval", "moses")
 
 
 class AttributionUndefined(HarnessError):

@@ -187,7 +187,7 @@ def sufficient_matrix(stats: Statistics, config: BleuConfig) -> np.ndarray:
     s = len(stats)
     m = np.empty((s, 2 + 2 * n), dtype=np.float64)
     m[:, 0] = stats.hyp_len
-    m[:, 1] = stats.ref_length(config.ref_length)
+    m[:, 1] = stats.ref_length(config.ref_length, missing=config.missing_refs)
     m[:, 2 : 2 + n] = stats.matches[:, :n]
     m[:, 2 + n :] = stats.totals(config.ngram_totals, n)
     return m
@@ -294,7 +294,7 @@ def _vectorised_rows(rows: np.ndarray, config: BleuConfig) -> np.ndarray:
     the engine's own vectorised scorer :func:`harness.engine.score_arrays`."""
     n = config.max_order
     score, _precisions, _bp, _ratio = engine.score_arrays(
-        rows[:, 0], rows[:, 1], rows[:, 2 : 2 + n], rows[:, 2 + n :], config
+        rows[:, 0], rows[:, 1], rows[:, 2 : 2 + n], rows[:, 2 + n :], config, corpus=True
     )
     return score
 
