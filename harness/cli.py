@@ -21,7 +21,7 @@ from typing import Any
 from . import engine, runner
 from .api import resolve_config
 from .errors import HarnessError, InputError
-from .profiles import PROFILES
+from .profiles import PROFILES, verification
 
 _OVERRIDE_FLAGS = {
     "tokenize": str,
@@ -132,9 +132,13 @@ def cmd_score(args: argparse.Namespace) -> int:
             results = engine.segment_results(stats, config, implementation=label)
         else:
             results = [engine.score_statistics(stats, config, implementation=label)]
+    proof = _verification_note(args, overrides)
     if args.json:
         payload = [r.to_dict() for r in results]
-        _print_json(payload[0] if args.level == "corpus" else payload)
+        if args.level == "corpus":
+            _print_json({**payload[0], "verification": proof})
+        else:
+            _print_json(payload)
     else:
         for r in results:
             prefix = f"{r.segment_id}\t" if r.level == "segment" else ""
@@ -142,7 +146,20 @@ def cmd_score(args: argparse.Namespace) -> int:
         if args.level == "corpus":
             print(f"signature: {results[0].signature}")
             print(f"implementation: {results[0].implementation}")
+            print(f"verification: {proof}")
     return 0
+
+
+def _verification_note(args: argparse.Namespace, overrides: dict[str, Any]) -> str:
+    """How the number just printed is proven: the real library ran, or the profile's status."""
+    if args.impl:
+        return f"the real library ({args.impl}) computed this score"
+    name = args.profile or "sacrebleu"
+    note = verification(name).label()
+    if overrides:
+        changed = ", ".join(f"{k}={v}" for k, v in sorted(overrides.items()))
+        note += f"; profile {name} with overrides {changed}"
+    return note
 
 
 # ---------------------------------------------------------------------- compare
@@ -527,12 +544,22 @@ def cmd_fixtures(args: argparse.Namespace) -> int:
 
 
 def cmd_profiles(args: argparse.Namespace) -> int:
-    data = {name: cfg.signature() for name, cfg in PROFILES.items()}
+    data = {}
+    for name, cfg in PROFILES.items():
+        v = verification(name)
+        data[name] = {
+            "signature": cfg.signature(),
+            "status": v.status,
+            "oracle": v.oracle,
+            "evidence": v.evidence,
+            "tolerance": v.tolerance,
+        }
     if args.json:
         _print_json(data)
     else:
-        for name, sig in data.items():
-            print(f"{name:<24} {sig}")
+        for name, row in data.items():
+            print(f"{name:<24} {row['status']:<10} {row['signature']}")
+            print(f"{'':<24} {'':<10} against {row['oracle']} ({row['evidence']})")
     return 0
 
 

@@ -31,6 +31,11 @@ this order; every number is finite or ``null``; all scores and gaps are BLEU poi
 ``versions`` (object)
     :func:`harness.runner.versions`: distribution name → version string.
 
+``verification`` (object)
+    ``harness:<profile>`` label → ``{"status": "verified" | "unverified", "oracle", "evidence"}``
+    for every in-house profile in the rows: whether a differential test in CI runs the profile
+    against its real implementation (:data:`harness.profiles.VERIFICATION`).
+
 ``fixtures`` (array)
     One object per ``(fixture, system)`` in the rows, first-seen order:
     ``fixture`` (string), ``system`` (string), ``segments`` (number of distinct segment ids in

@@ -22,6 +22,7 @@ SCHEMA_VERSION = "1"
 TOP_KEYS: tuple[str, ...] = (
     "signature",
     "versions",
+    "verification",
     "fixtures",
     "pairs",
     "correlations",
@@ -168,6 +169,21 @@ def _signature(rows: Sequence[Mapping[str, Any]], versions: Mapping[str, str], s
     parts += [f"impl:{label}[{sig}]" for label, sig in sigs.items()]
     parts.append("version:" + ",".join(f"{k}={v}" for k, v in versions.items()))
     return "|".join(parts)
+
+
+def _verification(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, str]]:
+    """For every in-house implementation in the rows (``harness:<profile>``): whether that
+    profile is proven against its real implementation (:data:`harness.profiles.VERIFICATION`).
+    Adapters' rows are the real libraries and need no entry."""
+    from ..profiles import verification
+
+    out: dict[str, dict[str, str]] = {}
+    for r in rows:
+        label = str(r["implementation"])
+        if label.startswith("harness:") and label not in out:
+            v = verification(label.split(":", 1)[1])
+            out[label] = {"status": v.status, "oracle": v.oracle, "evidence": v.evidence}
+    return out
 
 
 def _fixtures(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -342,6 +358,7 @@ def build_report(
     report: dict[str, Any] = dict.fromkeys(TOP_KEYS)
     report["signature"] = _signature(rows, versions, seed)
     report["versions"] = versions
+    report["verification"] = _verification(rows)
     report["fixtures"] = _fixtures(rows)
     report["pairs"] = []
     if "pairs" in include and rows:

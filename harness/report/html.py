@@ -68,6 +68,16 @@ def _versions(report: Mapping[str, Any]) -> str:
     return _table(["package", "version"], [[_td(k), _td(v)] for k, v in report["versions"].items()])
 
 
+def _proofs(report: Mapping[str, Any]) -> str:
+    rows = [
+        [_td(label), _td(v["status"]), _td(v["oracle"] or "—"), _td(v["evidence"])]
+        for label, v in report["verification"].items()
+    ]
+    if not rows:
+        return "<p>No in-house profiles in this report.</p>"
+    return _table(["profile", "status", "run against", "evidence / why not"], rows)
+
+
 def _fixtures(report: Mapping[str, Any]) -> str:
     units = report["fixtures"]
     if not units:
@@ -325,6 +335,8 @@ def render_html(report: Mapping[str, Any], figures: Sequence[Figure]) -> str:
         f'<p>Signature:</p><code class="sig">{_e(report["signature"])}</code>',
         "<h2>Versions</h2>",
         _versions(report),
+        "<h2>Profiles: proven against their real implementation?</h2>",
+        _proofs(report),
         "<h2>Corpus-level BLEU (0–100)</h2>",
         _fixtures(report),
         *(_figure(f) for f in by_section.get("overview", [])),

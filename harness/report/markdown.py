@@ -71,6 +71,16 @@ def _versions(report: Mapping[str, Any]) -> list[str]:
     return table(["package", "version"], list(report["versions"].items()), "ll")
 
 
+def _proofs(report: Mapping[str, Any]) -> list[str]:
+    rows = [
+        [label, v["status"], v["oracle"] or "—", v["evidence"]]
+        for label, v in report["verification"].items()
+    ]
+    if not rows:
+        return ["No in-house profiles in this report."]
+    return table(["profile", "status", "run against", "evidence / why not"], rows, "llll")
+
+
 def _fixtures(report: Mapping[str, Any]) -> list[str]:
     units = report["fixtures"]
     if not units:
@@ -169,6 +179,7 @@ def render_markdown(report: Mapping[str, Any]) -> str:
     """The whole report as Markdown (tables; no figures — those are in the HTML page)."""
     out = ["# BLEU harness report", "", f"Signature: `{report['signature']}`", ""]
     out += ["## Versions", "", *_versions(report), ""]
+    out += ["## Profiles: proven against their real implementation?", "", *_proofs(report), ""]
     out += ["## Corpus-level BLEU (0–100)", "", *_fixtures(report), ""]
     out += ["## Pairs", ""]
     if report["pairs"]:
