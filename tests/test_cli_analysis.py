@@ -126,6 +126,7 @@ def test_report_command_writes_and_refuses_to_overwrite(tmp_path, capsys) -> Non
     assert set(report) == {
         "signature",
         "versions",
+        "verification",
         "fixtures",
         "pairs",
         "correlations",
@@ -133,6 +134,7 @@ def test_report_command_writes_and_refuses_to_overwrite(tmp_path, capsys) -> Non
         "human",
         "significance",
     }
+    assert report["verification"]["harness:sacrebleu"]["status"] == "verified"
     capsys.readouterr()
     before = (out / "report.json").read_bytes()
     assert main(args) == 2
