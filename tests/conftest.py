@@ -4,6 +4,11 @@
 that use it are marked ``@pytest.mark.realdata``. Without the data they are skipped — except on
 CI (``CI=true``), where missing data is a failure, so that the real-data tests cannot silently
 stop running.
+
+``moses_scripts`` / ``mteval_script``: the original Moses Perl scripts in the shared
+reference-impls folder (``../shared/reference-impls`` or ``$BLEU_HARNESS_REFERENCE_IMPLS``), see
+:mod:`tests.oracles`. Skipped when the scripts, ``perl`` or (for mteval) XML::Twig are missing —
+except on CI (``CI=true``), where that is a failure.
 """
 
 from __future__ import annotations
@@ -12,6 +17,8 @@ import os
 from pathlib import Path
 
 import pytest
+
+from . import oracles
 
 ENV_VAR = "BLEU_HARNESS_DATA"
 
@@ -38,6 +45,30 @@ def data_dir() -> Path:
             )
         pytest.skip(f"real data unavailable: {reason} (set {ENV_VAR}=/path/to/shared/data)")
     return Path(os.environ[ENV_VAR].strip())
+
+
+def _require(reason: str | None, what: str) -> None:
+    if reason is None:
+        return
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"CI=true but {what} cannot run: {reason}", pytrace=False)
+    pytest.skip(f"{what} unavailable: {reason}")
+
+
+@pytest.fixture(scope="session")
+def moses_scripts() -> Path:
+    """The folder holding ``multi-bleu.perl`` and ``multi-bleu-detok.perl`` (with ``perl``);
+    skips (or fails when ``CI=true``) if they cannot be run."""
+    _require(oracles.missing_reason(twig=False), "the Moses multi-bleu scripts")
+    return oracles.moses_dir()
+
+
+@pytest.fixture(scope="session")
+def mteval_script() -> Path:
+    """``mteval-v13a.pl``, runnable (``perl`` and XML::Twig present); skips (or fails when
+    ``CI=true``) otherwise."""
+    _require(oracles.missing_reason(twig=True), "mteval-v13a.pl")
+    return oracles.script_path(oracles.MTEVAL)
 
 
 @pytest.fixture(autouse=True, scope="session")
