@@ -10,6 +10,12 @@ SHARED_DATA := $(abspath ../shared/data)
 ifneq ($(wildcard $(SHARED_DATA)),)
 export BLEU_HARNESS_DATA ?= $(SHARED_DATA)
 endif
+# Hugging Face's `bleu` module (bleu.py + nmt_bleu.py as evaluate.load("bleu") runs them) lives
+# beside the repo too; without it the evaluate adapter falls back to the HF cache, then the Hub.
+SHARED_EVALUATE := $(abspath ../shared/reference-impls/hf-evaluate/bleu)
+ifneq ($(wildcard $(SHARED_EVALUATE)/bleu.py),)
+export BLEU_HARNESS_EVALUATE_MODULE ?= $(SHARED_EVALUATE)
+endif
 # torchmetrics needs torch: this CPU wheel is installed first, so that the extras never
 # pull a multi-GB CUDA build.
 TORCH := torch==2.13.0

@@ -606,6 +606,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print()
     for impl, status, err in problems:
         print(f"note: {impl}: {status}: {err}")
+    for impl, source in sorted(
+        {(r["implementation"], r["module_source"]) for r in library_rows if r["module_source"]}
+    ):
+        print(f"note: {impl}: module {source}")
     print(f"{len(rows)} rows in {time.perf_counter() - start:.2f} s")
 
     data = os.environ.get("BLEU_HARNESS_DATA")

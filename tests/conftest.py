@@ -9,11 +9,21 @@ stop running.
 reference-impls folder (``../shared/reference-impls`` or ``$BLEU_HARNESS_REFERENCE_IMPLS``), see
 :mod:`tests.oracles`. Skipped when the scripts, ``perl`` or (for mteval) XML::Twig are missing —
 except on CI (``CI=true``), where that is a failure.
+
+``evaluate_module``: the folder of Hugging Face's ``bleu`` module (what ``evaluate.load("bleu")``
+runs), named by ``BLEU_HARNESS_EVALUATE_MODULE`` or else ``../shared/reference-impls/hf-evaluate/
+bleu`` beside the repository; skipped when absent, a failure when ``CI=true``.
+
+Every test runs with ``HF_EVALUATE_OFFLINE=1`` and private ``HF_MODULES_CACHE`` /
+``HF_METRICS_CACHE`` folders (each only if the user has not set it), so that loading evaluate
+modules never reaches the network nor touches the user's Hugging Face cache.
 """
 
 from __future__ import annotations
 
 import os
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,6 +31,9 @@ import pytest
 from . import oracles
 
 ENV_VAR = "BLEU_HARNESS_DATA"
+EVALUATE_ENV_VAR = "BLEU_HARNESS_EVALUATE_MODULE"
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SHARED_EVALUATE = REPO_ROOT.parent / "shared" / "reference-impls" / "hf-evaluate" / "bleu"
 
 
 def _missing_data_reason() -> str | None:
@@ -83,3 +96,60 @@ def _isolated_statistics_cache(tmp_path_factory: pytest.TempPathFactory) -> None
         os.environ.pop("BLEU_HARNESS_CACHE_DIR", None)
     else:
         os.environ["BLEU_HARNESS_CACHE_DIR"] = old
+
+
+def _evaluate_module_dir() -> tuple[Path | None, str]:
+    """The ``bleu`` module folder (``$BLEU_HARNESS_EVALUATE_MODULE``, else the shared copy) or
+    ``None`` and why not."""
+    value = os.environ.get(EVALUATE_ENV_VAR, "").strip()
+    folder = Path(value).expanduser() if value else SHARED_EVALUATE
+    where = f"{EVALUATE_ENV_VAR}={value}" if value else f"{EVALUATE_ENV_VAR} unset and {folder}"
+    if folder.is_file() and folder.name == "bleu.py":
+        folder = folder.parent
+    if not (folder / "bleu.py").is_file():
+        return None, f"{where}: no bleu.py there"
+    return folder.resolve(), ""
+
+
+@pytest.fixture(scope="session")
+def evaluate_module() -> Path:
+    """The real Hub ``bleu`` module folder; skips (or fails when ``CI=true``) if absent."""
+    folder, reason = _evaluate_module_dir()
+    if folder is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true but the evaluate bleu module is missing: {reason}", pytrace=False)
+        pytest.skip(
+            f"evaluate's bleu module unavailable: {reason} "
+            f"(set {EVALUATE_ENV_VAR}=/path/to/shared/reference-impls/hf-evaluate/bleu)"
+        )
+    return folder
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _isolated_hf_evaluate(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """``HF_EVALUATE_OFFLINE=1`` and private evaluate module/metric caches for the session,
+    each only where the user has not set it. evaluate reads these when it is imported; if it
+    already is, its ``config`` is patched the same way."""
+    wanted = {
+        "HF_EVALUATE_OFFLINE": "1",
+        "HF_MODULES_CACHE": str(tmp_path_factory.mktemp("hf-modules")),
+        "HF_METRICS_CACHE": str(tmp_path_factory.mktemp("hf-metrics")),
+    }
+    added = {k: v for k, v in wanted.items() if k not in os.environ}
+    os.environ.update(added)
+    patched: dict[str, object] = {}
+    cfg = sys.modules.get("evaluate.config")
+    if cfg is not None:
+        values = {
+            "HF_EVALUATE_OFFLINE": True,
+            "HF_MODULES_CACHE": Path(added.get("HF_MODULES_CACHE", "")),
+            "HF_METRICS_CACHE": Path(added.get("HF_METRICS_CACHE", "")),
+        }
+        for key in added:
+            patched[key] = getattr(cfg, key)
+            setattr(cfg, key, values[key])
+    yield
+    for key in added:
+        os.environ.pop(key, None)
+    for key, old in patched.items():
+        setattr(cfg, key, old)

@@ -577,7 +577,7 @@ class Bleu(evaluate.Metric):
 
 
 @pytest.fixture
-def evaluate_module(tmp_path: Path) -> Path:
+def evaluate_stub_module(tmp_path: Path) -> Path:
     pytest.importorskip("harness.engine")
     module_dir = tmp_path / "bleu"
     module_dir.mkdir()
@@ -622,10 +622,10 @@ def test_evaluate_missing_module_path_is_reported(tmp_path):
     ],
     ids=repr,
 )
-def test_evaluate_through_a_local_module(evaluate_module, overrides):
+def test_evaluate_through_a_local_module(evaluate_stub_module, overrides):
     from harness import engine
 
-    adapter = get_adapter("evaluate", module=evaluate_module)
+    adapter = get_adapter("evaluate", module=evaluate_stub_module)
     assert adapter.available().ok, adapter.available().reason
     config = PROFILES["evaluate"].replace(**overrides)
     got = adapter.corpus(RAGGED, config)
@@ -633,14 +633,16 @@ def test_evaluate_through_a_local_module(evaluate_module, overrides):
     assert got.score == pytest.approx(want.score, abs=1e-9)
     assert got.precisions == pytest.approx(want.precisions, abs=1e-9)
     assert (got.hyp_len, got.ref_len) == (want.hyp_len, want.ref_len)
-    assert got.extra["module_source"] == f"path:{(evaluate_module / 'bleu.py').resolve()}"
+    assert got.extra["module_source"] == f"path:{(evaluate_stub_module / 'bleu.py').resolve()}"
     assert got.counts is None and "evaluate.load(" in got.call
     segs = adapter.segments(RAGGED, config)
     assert [s.segment_id for s in segs] == list(RAGGED.ids)
 
 
-def test_evaluate_module_from_environment_and_its_input_validation(evaluate_module, monkeypatch):
-    monkeypatch.setenv("BLEU_HARNESS_EVALUATE_MODULE", str(evaluate_module))
+def test_evaluate_module_from_environment_and_its_input_validation(
+    evaluate_stub_module, monkeypatch
+):
+    monkeypatch.setenv("BLEU_HARNESS_EVALUATE_MODULE", str(evaluate_stub_module))
     adapter = get_adapter("evaluate")
     assert adapter.available().ok
     metric = adapter.load()

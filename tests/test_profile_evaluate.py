@@ -11,16 +11,17 @@ network here. So the profile is checked two ways:
   raises ``ZeroDivisionError``; ``smooth=True`` adds one to matches and totals of *every*
   order, unigrams included; the reference length is the *shortest* reference's.
 
-If a cached copy of the Hub module's ``tokenizer_13a.py`` exists (``HF_MODULES_CACHE``), its
-tokens are compared with the engine's as well; otherwise that test is skipped.
+The Hub module's own ``tokenizer_13a.py`` (fixture ``evaluate_module``) is compared with the
+engine's tokens as well; the whole module is the oracle of ``tests/test_oracle_evaluate.py``.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import math
-import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -210,12 +211,14 @@ def test_evaluate_wheel_ships_no_bleu_module() -> None:
     assert found == []
 
 
-def _cached_hub_tokenizer() -> Path | None:
-    base = Path(
-        os.environ.get("HF_MODULES_CACHE", Path.home() / ".cache" / "huggingface" / "modules")
-    )
-    hits = sorted((base / "evaluate_modules" / "metrics").glob("*bleu*/*/tokenizer_13a.py"))
-    return hits[-1] if hits else None
+@functools.cache
+def _hub_tokenizer(folder: Path) -> Any:
+    """``Tokenizer13a()`` from the Hub module's ``tokenizer_13a.py`` in ``folder``."""
+    spec = importlib.util.spec_from_file_location("_hub_tokenizer_13a", folder / "tokenizer_13a.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.Tokenizer13a()
 
 
 _DENSE = [
@@ -235,12 +238,6 @@ def test_engine_13a_matches_bleuscore_tokens(line: str) -> None:
 
 @settings(max_examples=500, deadline=None)
 @given(sentences() | dense_text)
-def test_engine_13a_matches_cached_hub_tokenizer(line: str) -> None:
-    path = _cached_hub_tokenizer()
-    if path is None:
-        pytest.skip("no cached copy of the Hub module evaluate-metric/bleu (offline)")
-    spec = importlib.util.spec_from_file_location("_hub_tokenizer_13a", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    assert tokenize(line, "13a") == list(module.Tokenizer13a()(line))
+def test_engine_13a_matches_hub_tokenizer(evaluate_module: Path, line: str) -> None:
+    """The Hub module's own ``tokenizer_13a.py`` (fixture ``evaluate_module``)."""
+    assert tokenize(line, "13a") == list(_hub_tokenizer(evaluate_module)(line))
