@@ -127,7 +127,8 @@ def compute_statistics(
     (``tests/test_fastpath.py``).
     """
     order = max_order or orders_needed(config)
-    if len(corpus) >= FAST_MIN_SEGMENTS:
+    # hypotheses and references tokenized differently (detok lowercasing): per-segment path
+    if len(corpus) >= FAST_MIN_SEGMENTS and not config.text_rules.by_side:
         from . import fastcount
 
         try:
@@ -158,14 +159,14 @@ def _statistics_reference(
     """
     order = max_order or orders_needed(config)
     rules = config.text_rules
-    tok = text_tokenizer(rules)
+    tok = text_tokenizer(rules.side("hypothesis"))
     s = len(corpus)
     hyp_len = np.zeros(s, dtype=np.int64)
     matches = np.zeros((s, order), dtype=np.int64)
     ref_lens: list[tuple[int, ...]] = []
     for i, (hyp, refs) in enumerate(zip(corpus.hypotheses, corpus.references, strict=True)):
         h = tok(hyp)
-        lens, ref_max = _reference_side(rules, refs, order)
+        lens, ref_max = _reference_side(rules.side("reference"), refs, order)
         hyp_len[i] = len(h)
         ref_lens.append(lens)
         matches[i] = _clipped_matches(h, ref_max, order)
@@ -238,19 +239,8 @@ def _brevity_penalty(
     ``corpus``: these are the sums the library reports as its corpus (system) score; the
     ``mteval`` rule dies only there.
     """
-    if config.on_zero_length == "mteval" and corpus:
-        if ref_len == 0:
-            raise LibraryWouldRaise(
-                config.library,
-                "Illegal division by zero (perl die)",
-                "the total reference length is 0 (the length-ratio report divides by it)",
-            )
-        if sys_len == 0:
-            raise LibraryWouldRaise(
-                config.library,
-                "Can't take log of 0 (perl die)",
-                "the total hypothesis length is 0 (the report takes the log of BP 0)",
-            )
+    if config.on_zero_length == "mteval":
+        return _mteval_brevity_penalty(sys_len, ref_len, config, corpus=corpus)
     if config.on_zero_length == "raise":
         if ref_len == 0:
             raise LibraryWouldRaise(
@@ -280,6 +270,32 @@ def _brevity_penalty(
     if sys_len == 0:
         return 0.0, ratio
     return math.exp(1 - ref_len / sys_len), ratio
+
+
+def _mteval_brevity_penalty(
+    sys_len: int, ref_len: float, config: BleuConfig, *, corpus: bool
+) -> tuple[float, float]:
+    """mteval-v13a.pl's brevity penalty: 0 for an empty hypothesis side (even against empty
+    references), else ``exp(min(0, 1 - r/c))``. Its system report prints ``c / r`` and
+    ``log(BP)``, so the system score dies when ``r`` is 0 or BP is 0 (an empty hypothesis
+    side, or ``r/c`` beyond about 746, where ``exp`` underflows); documents and segments
+    never print that report and never die."""
+    if corpus and ref_len == 0:
+        raise LibraryWouldRaise(
+            config.library,
+            "Illegal division by zero (perl die)",
+            "the total reference length is 0 (the length-ratio report divides by it)",
+        )
+    ratio = sys_len / ref_len if ref_len > 0 else 0.0
+    bp = 0.0 if sys_len == 0 else (1.0 if sys_len >= ref_len else math.exp(1 - ref_len / sys_len))
+    if corpus and bp == 0.0:
+        raise LibraryWouldRaise(
+            config.library,
+            "Can't take log of 0 (perl die)",
+            "the brevity penalty is 0 (empty hypothesis side, or exp underflow) and the "
+            "report takes its log",
+        )
+    return bp, ratio
 
 
 def _nltk_precisions(
@@ -546,7 +562,7 @@ def score_arrays(
     # Rows whose brevity penalty would raise: let score_totals raise for the first of them.
     ozl = config.on_zero_length
     bad = None
-    if ozl == "raise" or (ozl == "mteval" and corpus):
+    if ozl == "raise":
         bad = (ref_len == 0) | (sys_len == 0)
     elif ozl == "moses":
         bad = (sys_len == 0) & (ref_len != 0)
@@ -571,6 +587,20 @@ def score_arrays(
             bp = np.where(
                 sys_f >= ref_f, 1.0, np.where(sys_f == 0, 0.0, np.exp(1 - ref_f / safe_sys))
             )
+
+        if ozl == "mteval":
+            bp = np.where(sys_f == 0, 0.0, bp)
+            dying = (ref_f == 0) | (bp == 0) if corpus else None
+            if dying is not None and dying.any():
+                i = int(np.flatnonzero(dying)[0])
+                t = Totals(
+                    sys_len=int(sys_len[i]),
+                    ref_len=float(ref_len[i]),
+                    correct=tuple(int(x) for x in correct[i]),
+                    total=tuple(int(x) for x in total[i]),
+                )
+                score_totals(t, config, corpus=True)
+                raise AssertionError("unreachable: score_totals raises on this row")
 
         # early exits of score_totals: (score 0, zero precisions) with this bp and ratio
         zero_exit = np.zeros(count, dtype=bool)

@@ -287,8 +287,8 @@ def batch_tokens(
         else _tok.TextRules(tokenize=tokenize, lowercase=lowercase)
     )
     vocab = _Vocabulary(rules)
-    if rules.lowercase_before:
-        lines = list(map(str.lower, lines))
+    if rules.line_case is not None:
+        lines = list(map(rules.line_case, lines))
     tokens, lens = vocab.ids(lines)
     names = list(vocab.tokens)
     out, pos = [], 0
@@ -332,7 +332,7 @@ def count_statistics(
     lens = np.empty(n_occ, dtype=np.int64)
     matches = np.zeros((s_count, max_order), dtype=np.int64)
     vocab = _Vocabulary(rules)
-    lowercase = rules.lowercase_before
+    line_case = rules.line_case
     chars_per_token = 6.0  # to size chunks; updated from each chunk
     s0 = 0
     while s0 < s_count:
@@ -344,8 +344,8 @@ def count_statistics(
             lines += references[s1]
             budget -= len(hypotheses[s1]) + sum(map(len, references[s1])) + 1
             s1 += 1
-        if lowercase:
-            lines = list(map(str.lower, lines))
+        if line_case is not None:
+            lines = list(map(line_case, lines))
         parts = [vocab.ids(lines[i : i + BATCH]) for i in range(0, len(lines), BATCH)]
         tokens = np.concatenate([p[0] for p in parts])
         chunk_lens = np.concatenate([p[1] for p in parts])

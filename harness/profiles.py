@@ -118,10 +118,11 @@ _PROFILES: dict[str, BleuConfig] = {
         library="multi-bleu",
     ),
     # multi-bleu-detok.perl: mteval's 13a tokenization inside (on decoded UTF-8, Perl's \s),
-    # -lc lowercases after tokenizing with Perl's lc; otherwise multi-bleu
+    # -lc: Perl's lc on each hypothesis line before tokenizing, on the references after;
+    # otherwise multi-bleu
     "multi-bleu-detok": BleuConfig(
         tokenize="13a",
-        lowercase_rule="perl",
+        lowercase_rule="detok",
         strip="none",
         whitespace="perl",
         missing_refs="empty",

@@ -27,6 +27,7 @@ any whitespace (not on single spaces) when it extracts n-grams.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import re
 import string
@@ -397,8 +398,11 @@ STRIPS: tuple[str, ...] = ("rstrip", "none")
 #: tokenizing (sacrebleu); ``ascii`` = A-Z only (mteval-v13a's ``tr/[A-Z]/[a-z]/``,
 #: multi-bleu.perl's byte-level ``lc``), on the tokens; ``perl`` = Perl's ``lc`` on decoded
 #: text, character by character (no final-sigma rule: Σ always becomes σ), applied to the
-#: tokens after tokenizing (multi-bleu-detok.perl ``-lc``).
-LOWERCASE_RULES: tuple[str, ...] = ("unicode", "ascii", "perl")
+#: tokens after tokenizing; ``perl-before`` = Perl's ``lc`` on the line before tokenizing;
+#: ``detok`` = multi-bleu-detok.perl ``-lc``, which lowercases each hypothesis line before
+#: tokenizing it but each reference after (``perl-before`` on hypotheses, ``perl`` on
+#: references: ``&QUOT;`` is unescaped in a hypothesis and never in a reference).
+LOWERCASE_RULES: tuple[str, ...] = ("unicode", "ascii", "perl", "perl-before", "detok")
 
 #: Which characters separate tokens in the final split: ``unicode`` = ``str.split()``;
 #: ``perl`` = Perl's ``\s`` (U+001C..U+001F are not separators), for the Perl scripts.
@@ -423,6 +427,7 @@ def perl_lc(token: str) -> str:
 
 
 _AFTER: dict[str, Callable[[str], str]] = {"ascii": ascii_lower, "perl": perl_lc}
+_BEFORE: dict[str, Callable[[str], str]] = {"unicode": str.lower, "perl-before": perl_lc}
 
 
 @dataclass(frozen=True)
@@ -449,14 +454,40 @@ class TextRules:
         return "|".join(parts)
 
     @property
+    def line_case(self) -> Callable[[str], str] | None:
+        """The function lowercasing the line before tokenizing, if any."""
+        self._one_side()
+        return _BEFORE.get(self.lowercase_rule) if self.lowercase else None
+
+    @property
     def lowercase_before(self) -> bool:
-        """Lowercasing happens on the line, before tokenizing (``unicode`` rule)."""
-        return self.lowercase and self.lowercase_rule == "unicode"
+        """Lowercasing happens on the line, before tokenizing."""
+        return self.line_case is not None
 
     @property
     def token_case(self) -> Callable[[str], str] | None:
         """The function lowercasing each token after tokenizing, if any."""
+        self._one_side()
         return _AFTER.get(self.lowercase_rule) if self.lowercase else None
+
+    @property
+    def by_side(self) -> bool:
+        """Hypotheses and references are not tokenized alike (``detok`` lowercasing)."""
+        return self.lowercase and self.lowercase_rule == "detok"
+
+    def side(self, which: str) -> TextRules:
+        """The rules for ``"hypothesis"`` or ``"reference"`` texts (equal unless by side)."""
+        if not self.by_side:
+            return self
+        rule = "perl-before" if which == "hypothesis" else "perl"
+        return dataclasses.replace(self, lowercase_rule=rule)
+
+    def _one_side(self) -> None:
+        if self.by_side:
+            raise ConfigError(
+                "lowercase_rule='detok' lowercases hypotheses and references differently: "
+                "tokenize with rules.side('hypothesis') or rules.side('reference')"
+            )
 
 
 def _core(name: str, whitespace: str) -> Callable[[str], tuple[str, ...] | list[str]]:
@@ -488,14 +519,14 @@ def text_tokenizer(rules: TextRules) -> Tokenizer:
     """
     core = _core(rules.tokenize, rules.whitespace)
     strip = rules.strip == "rstrip"
-    before = rules.lowercase_before
+    before = rules.line_case
     after = rules.token_case
 
     def tokenize_text(line: str) -> list[str]:
         if strip:
             line = line.rstrip()
-        if before:
-            line = line.lower()
+        if before is not None:
+            line = before(line)
         tokens = core(line)
         if after is not None:
             return [after(t) for t in tokens]

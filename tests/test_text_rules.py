@@ -196,7 +196,7 @@ def test_default_signatures_do_not_change_and_new_factors_are_named() -> None:
     assert "refs:pad-empty" in mteval and "zerolen:mteval" in mteval
     assert "strip:none" in PROFILES["evaluate"].signature()
     detok = resolve_config("multi-bleu-detok", lowercase=True).signature()
-    assert detok.startswith("tok:13a|case:lc-perl|strip:none|ws:perl|")
+    assert detok.startswith("tok:13a|case:lc-detok|strip:none|ws:perl|")
     # lowercase_rule is irrelevant without lowercasing, and the signature says nothing of it
     assert BleuConfig(lowercase_rule="ascii").signature() == BleuConfig().signature()
 

@@ -64,7 +64,7 @@ SUPPORTED = Support(True)
 #: ``TEXT_FACTORS`` of adapters that feed the library harness tokens: any text rule.
 HARNESS_TOKENS: dict[str, tuple[tuple[Any, ...], str]] = {
     "strip": (("rstrip", "none"), ""),
-    "lowercase_rule": (("unicode", "ascii", "perl"), ""),
+    "lowercase_rule": (("unicode", "ascii", "perl", "perl-before"), "tokenizes both sides alike"),
     "whitespace": (("unicode", "perl"), ""),
     "missing_refs": (("skip",), "takes ragged references as given"),
 }
