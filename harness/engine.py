@@ -239,8 +239,13 @@ def _brevity_penalty(
     ``corpus``: these are the sums the library reports as its corpus (system) score; the
     ``mteval`` rule dies only there.
     """
-    if config.on_zero_length == "mteval":
-        return _mteval_brevity_penalty(sys_len, ref_len, config, corpus=corpus)
+    mteval = config.on_zero_length == "mteval"
+    if mteval and corpus and ref_len == 0:
+        raise LibraryWouldRaise(
+            config.library,
+            "Illegal division by zero (perl die)",
+            "the total reference length is 0 (the length-ratio report divides by it)",
+        )
     if config.on_zero_length == "raise":
         if ref_len == 0:
             raise LibraryWouldRaise(
@@ -264,37 +269,26 @@ def _brevity_penalty(
     ratio = sys_len / ref_len if ref_len > 0 else 0.0
     if config.smooth == "coco-epsilon":
         r = (sys_len + _COCO_TINY) / (ref_len + _COCO_SMALL)
-        return (math.exp(1 - 1 / r) if r < 1 else 1.0), ratio
-    if sys_len >= ref_len:
-        return 1.0, ratio
-    if sys_len == 0:
-        return 0.0, ratio
-    return math.exp(1 - ref_len / sys_len), ratio
-
-
-def _mteval_brevity_penalty(
-    sys_len: int, ref_len: float, config: BleuConfig, *, corpus: bool
-) -> tuple[float, float]:
-    """mteval-v13a.pl's brevity penalty: 0 for an empty hypothesis side (even against empty
-    references), else ``exp(min(0, 1 - r/c))``. Its system report prints ``c / r`` and
-    ``log(BP)``, so the system score dies when ``r`` is 0 or BP is 0 (an empty hypothesis
-    side, or ``r/c`` beyond about 746, where ``exp`` underflows); documents and segments
-    never print that report and never die."""
-    if corpus and ref_len == 0:
-        raise LibraryWouldRaise(
-            config.library,
-            "Illegal division by zero (perl die)",
-            "the total reference length is 0 (the length-ratio report divides by it)",
-        )
-    ratio = sys_len / ref_len if ref_len > 0 else 0.0
-    bp = 0.0 if sys_len == 0 else (1.0 if sys_len >= ref_len else math.exp(1 - ref_len / sys_len))
-    if corpus and bp == 0.0:
-        raise LibraryWouldRaise(
-            config.library,
-            "Can't take log of 0 (perl die)",
-            "the brevity penalty is 0 (empty hypothesis side, or exp underflow) and the "
-            "report takes its log",
-        )
+        bp = math.exp(1 - 1 / r) if r < 1 else 1.0
+    elif sys_len >= ref_len:
+        bp = 1.0
+    elif sys_len == 0:
+        bp = 0.0
+    else:
+        bp = math.exp(1 - ref_len / sys_len)
+    if mteval:
+        # mteval-v13a.pl: BP 0 for an empty hypothesis side, even against empty references;
+        # its system report takes log(BP), so it dies when BP is 0 (an empty hypothesis side,
+        # or r/c beyond about 746, where exp underflows). Documents and segments never die.
+        if sys_len == 0:
+            bp = 0.0
+        if corpus and bp == 0.0:
+            raise LibraryWouldRaise(
+                config.library,
+                "Can't take log of 0 (perl die)",
+                "the brevity penalty is 0 (empty hypothesis side, or exp underflow) and the "
+                "report takes its log",
+            )
     return bp, ratio
 
 
