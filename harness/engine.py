@@ -561,15 +561,7 @@ def score_arrays(
     elif ozl == "moses":
         bad = (sys_len == 0) & (ref_len != 0)
     if bad is not None and bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        t = Totals(
-            sys_len=int(sys_len[i]),
-            ref_len=float(ref_len[i]),
-            correct=tuple(int(x) for x in correct[i]),
-            total=tuple(int(x) for x in total[i]),
-        )
-        score_totals(t, config, corpus=corpus)
-        raise AssertionError("unreachable: score_totals raises on this row")
+        _raise_like_score_totals(bad, sys_len, ref_len, correct, total, config, corpus)
 
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         ratio = np.where(ref_f > 0, sys_f / np.where(ref_f > 0, ref_f, 1.0), 0.0)
@@ -584,17 +576,9 @@ def score_arrays(
 
         if ozl == "mteval":
             bp = np.where(sys_f == 0, 0.0, bp)
-            dying = (ref_f == 0) | (bp == 0) if corpus else None
-            if dying is not None and dying.any():
-                i = int(np.flatnonzero(dying)[0])
-                t = Totals(
-                    sys_len=int(sys_len[i]),
-                    ref_len=float(ref_len[i]),
-                    correct=tuple(int(x) for x in correct[i]),
-                    total=tuple(int(x) for x in total[i]),
-                )
-                score_totals(t, config, corpus=True)
-                raise AssertionError("unreachable: score_totals raises on this row")
+            if corpus and ((ref_f == 0) | (bp == 0)).any():
+                dying = (ref_f == 0) | (bp == 0)
+                _raise_like_score_totals(dying, sys_len, ref_len, correct, total, config, corpus)
 
         # early exits of score_totals: (score 0, zero precisions) with this bp and ratio
         zero_exit = np.zeros(count, dtype=bool)
@@ -658,6 +642,27 @@ def score_arrays(
         score = 100.0 * bp * geo
     precisions = np.where(zero_exit[:, None], 0.0, 100.0 * p)
     return np.where(zero_exit, 0.0, score), precisions, bp, ratio
+
+
+def _raise_like_score_totals(
+    rows: np.ndarray,
+    sys_len: np.ndarray,
+    ref_len: np.ndarray,
+    correct: np.ndarray,
+    total: np.ndarray,
+    config: BleuConfig,
+    corpus: bool,
+) -> None:
+    """Let :func:`score_totals` raise, with its message, on the first of the marked rows."""
+    i = int(np.flatnonzero(rows)[0])
+    t = Totals(
+        sys_len=int(sys_len[i]),
+        ref_len=float(ref_len[i]),
+        correct=tuple(int(x) for x in correct[i]),
+        total=tuple(int(x) for x in total[i]),
+    )
+    score_totals(t, config, corpus=corpus)
+    raise AssertionError("unreachable: score_totals raises on this row")
 
 
 def segment_results(
