@@ -78,6 +78,7 @@ _PROFILES: dict[str, BleuConfig] = {
         ref_length="closest-first",
         zero_guard="any-order",
         strip="none",  # its 13a port tokenizes the raw string
+        lowercase_rule="unicode-after",  # lowercases the tokenized line
         library="torchmetrics",
     ),
     # pycocoevalcap.bleu.bleu.Bleu(4).compute_score(gts, res) on whitespace-tokenized strings

@@ -399,10 +399,19 @@ STRIPS: tuple[str, ...] = ("rstrip", "none")
 #: multi-bleu.perl's byte-level ``lc``), on the tokens; ``perl`` = Perl's ``lc`` on decoded
 #: text, character by character (no final-sigma rule: Σ always becomes σ), applied to the
 #: tokens after tokenizing; ``perl-before`` = Perl's ``lc`` on the line before tokenizing;
+#: ``unicode-after`` = ``str.lower`` on the tokens after tokenizing (torchmetrics'
+#: SacreBLEUScore: ``&QUOT;`` is never unescaped, a KELVIN SIGN split by zh stays a token);
 #: ``detok`` = multi-bleu-detok.perl ``-lc``, which lowercases each hypothesis line before
 #: tokenizing it but each reference after (``perl-before`` on hypotheses, ``perl`` on
 #: references: ``&QUOT;`` is unescaped in a hypothesis and never in a reference).
-LOWERCASE_RULES: tuple[str, ...] = ("unicode", "ascii", "perl", "perl-before", "detok")
+LOWERCASE_RULES: tuple[str, ...] = (
+    "unicode",
+    "ascii",
+    "perl",
+    "perl-before",
+    "unicode-after",
+    "detok",
+)
 
 #: Which characters separate tokens in the final split: ``unicode`` = ``str.split()``;
 #: ``perl`` = Perl's ``\s`` (U+001C..U+001F are not separators), for the Perl scripts.
@@ -426,7 +435,11 @@ def perl_lc(token: str) -> str:
     return token.lower() if "\u03a3" not in token else "".join(map(str.lower, token))
 
 
-_AFTER: dict[str, Callable[[str], str]] = {"ascii": ascii_lower, "perl": perl_lc}
+_AFTER: dict[str, Callable[[str], str]] = {
+    "ascii": ascii_lower,
+    "perl": perl_lc,
+    "unicode-after": str.lower,
+}
 _BEFORE: dict[str, Callable[[str], str]] = {"unicode": str.lower, "perl-before": perl_lc}
 
 

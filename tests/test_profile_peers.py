@@ -38,7 +38,9 @@ from hypothesis import strategies as st
 
 from harness.api import corpus_bleu
 from harness.errors import LibraryWouldRaise
+from harness.profiles import PROFILES
 from harness.result import BleuResult
+from harness.tokenizers import text_tokenizer
 from harness.tokenizers import tokenize as harness_tokenize
 
 from .strategies import corpora
@@ -302,39 +304,65 @@ def test_torchmetrics_sacrebleu_tokens(text: str, tokenize: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("tokenize", "lowercase", "hyp", "ref", "tm_tokens", "engine_tokens"),
+    ("tokenize", "hyp", "ref", "tm_tokens", "before_tokens"),
     [
-        # torchmetrics lowercases AFTER tokenizing (sacrebleu and the engine: before). 13a
-        # unescapes '&quot;' only in lower case, so torchmetrics never sees '&QUOT;' as one.
-        ("13a", True, "&QUOT;x", "&quot;x", ["&", "quot", ";", "x"], ['"', "x"]),
+        # torchmetrics lowercases AFTER tokenizing (sacrebleu: before). 13a unescapes
+        # '&quot;' only in lower case, so torchmetrics never sees '&QUOT;' as one.
+        ("13a", "&QUOT;x", "&quot;x", ["&", "quot", ";", "x"], ['"', "x"]),
         # zh splits characters of its CJK table; KELVIN SIGN (U+212A, in the table) lowers to
         # ASCII 'k', which is not split.
-        ("zh", True, "a\u212a", "ak", ["a", "k"], ["ak"]),
+        ("zh", "a\u212a", "ak", ["a", "k"], ["ak"]),
+        # char: a capital whose lower case is two characters (U+0130 -> 'i' + U+0307)
+        ("char", "\u0130x", "i\u0307x", ["i\u0307", "x"], ["i", "\u0307", "x"]),
     ],
 )
-def test_torchmetrics_sacrebleu_known_divergences(
-    tokenize: str,
-    lowercase: bool,
-    hyp: str,
-    ref: str,
-    tm_tokens: list[str],
-    engine_tokens: list[str],
+def test_torchmetrics_sacrebleu_lowercases_after_tokenizing(
+    tokenize: str, hyp: str, ref: str, tm_tokens: list[str], before_tokens: list[str]
 ) -> None:
-    """Findings: where torchmetrics' SacreBLEUScore tokenizes differently from sacrebleu, the
-    ``torchmetrics-sacrebleu`` profile (which shares the engine's sacrebleu tokenizers and
-    lowercase-before-tokenizing factor) does not reproduce torchmetrics. No factor expresses
-    these, and generated text avoids them (no upper-case entities, no trailing spaces); this
-    test pins the tokens on both sides and the resulting score disagreement."""
+    """Once findings (the profile shared sacrebleu's lowercase-before rule and did not
+    reproduce torchmetrics here), now the profile's ``lowercase_rule="unicode-after"``: the
+    engine gives torchmetrics' tokens and score, and sacrebleu's rule (``unicode``) does not."""
     sacre = pytest.importorskip("torchmetrics.functional.text.sacre_bleu")
     tm_tokenize = sacre._SacreBLEUTokenizer.tokenize
-    assert list(tm_tokenize(hyp, tokenize, lowercase=lowercase)) == tm_tokens
-    assert harness_tokenize(hyp, tokenize, lowercase=lowercase) == engine_tokens
+    assert list(tm_tokenize(hyp, tokenize, lowercase=True)) == tm_tokens
+    rules = PROFILES["torchmetrics-sacrebleu"].replace(tokenize=tokenize, lowercase=True)
+    assert text_tokenizer(rules.text_rules)(hyp) == tm_tokens
+    assert harness_tokenize(hyp, tokenize, lowercase=True) == before_tokens
     hyps, refs = [hyp], [[ref]]
-    options = {"tokenize": tokenize, "lowercase": lowercase}
-    got = engine(hyps, refs, "torchmetrics-sacrebleu", max_order=1, **options).score
+    options = {"tokenize": tokenize, "lowercase": True}
     want = _tm_sacre(hyps, refs, n_gram=1, **options)
-    assert got == pytest.approx(100)
-    assert want < 100 - 1  # torchmetrics no longer matches the reference
+    got = engine(hyps, refs, "torchmetrics-sacrebleu", max_order=1, **options).score
+    assert got == pytest.approx(want, abs=FLOAT32)
+    before = engine(
+        hyps, refs, "torchmetrics-sacrebleu", max_order=1, lowercase_rule="unicode", **options
+    ).score
+    assert abs(before - want) > 1
+
+
+_CASE_PIECES = ["&QUOT;", "<SKIPPED>", "\u212a", "\u0130", "ΣΟΦΙΑΣ", "Über", "ABC"]
+
+
+@PROPS_VARIANT
+@given(
+    st.lists(
+        st.lists(st.sampled_from([*_CASE_PIECES, "abc", "über", "σοφιας", "k"]), max_size=6).map(
+            " ".join
+        ),
+        min_size=2,
+        max_size=4,
+    ),
+    st.sampled_from(_TM_TOKENIZERS),
+)
+def test_torchmetrics_sacrebleu_lowercase_on_case_sensitive_text(
+    lines: list[str], tokenize: str
+) -> None:
+    """Generated text full of what lowercases differently before and after tokenizing."""
+    hyps = lines
+    refs = [[line.lower()] for line in reversed(lines)]
+    options = {"tokenize": tokenize, "lowercase": True}
+    want = _tm_sacre(hyps, refs, **options)
+    got = engine(hyps, refs, "torchmetrics-sacrebleu", **options).score
+    assert got == pytest.approx(want, abs=FLOAT32)
 
 
 def test_torchmetrics_sacrebleu_tokenizes_the_raw_string() -> None:

@@ -174,6 +174,20 @@ def test_missing_references_count_as_empty_ones_in_the_length_choice() -> None:
 
 
 # ---------------------------------------------------------------------------- zero lengths
+def test_mteval_zero_length_rule_sits_on_top_of_the_methods_own_bp() -> None:
+    """Found by hypothesis: the scalar and vectorised paths must agree for any smoothing (here
+    pycocoevalcap's epsilons, whose BP for a one-token hypothesis is just below 1)."""
+    cfg = BleuConfig(smooth="coco-epsilon", zero_guard="none", on_zero_length="mteval")
+    corpus = Corpus(hypotheses=["the", "the", "the"], references=[[""], [""], ["the"]])
+    stats = engine.compute_statistics(corpus, cfg)
+    vectorised = [r.score for r in engine.segment_results(stats, cfg)]
+    scalar = [
+        engine.score_totals(t, cfg, corpus=False).score
+        for t in (engine.totals_of(stats.subset([i]), cfg) for i in range(len(corpus)))
+    ]
+    assert vectorised == pytest.approx(scalar, abs=1e-9)
+
+
 def test_mteval_dies_only_at_system_level() -> None:
     cfg = resolve_config("mteval-v13a", lowercase=False)
     with pytest.raises(LibraryWouldRaise, match="division by zero"):
@@ -212,6 +226,11 @@ def test_default_signatures_do_not_change_and_new_factors_are_named() -> None:
         ("bleuscore", {"strip": "rstrip"}, "strip='rstrip'"),
         ("evaluate", {"strip": "rstrip"}, "strip='rstrip'"),
         ("torchmetrics-sacrebleu", {"strip": "rstrip"}, "strip='rstrip'"),
+        (
+            "torchmetrics-sacrebleu",
+            {"lowercase": True, "lowercase_rule": "unicode"},
+            "lowercase_rule='unicode'",
+        ),
     ],
 )
 def test_adapters_refuse_text_rules_their_library_cannot_follow(

@@ -11,9 +11,8 @@ is reset to ``numerator[0] / denominator[0]``), optional ``weights``; everything
   and joining tokens with single spaces (exact: tokens never contain whitespace, checked).
 * ``torchmetrics-sacrebleu`` — ``SacreBLEUScore``: its own port of sacrebleu's tokenizers
   (``none``, ``13a``, ``zh``, ``intl``, ``char``, ``ja-mecab``, ``ko-mecab``); it lowercases
-  *after* tokenizing (``functional/text/sacre_bleu.py``: ``_lower(tokenized_line)``), which
-  equals lowercasing first for 13a/zh/none/whitespace but not for ``char`` (a capital can
-  lowercase to two characters, e.g. "İ"), so ``lowercase=True`` is refused for the others.
+  *after* tokenizing (``functional/text/sacre_bleu.py``: ``_lower(tokenized_line)``): the
+  profile's ``lowercase_rule="unicode-after"``, the only lowercase rule this adapter takes.
 
 The class API is used (not the functional one) because its states expose the statistics:
 ``numerator``/``denominator`` (counts/totals) and ``preds_len``/``target_len``. The classes
@@ -157,6 +156,7 @@ class TorchmetricsSacrebleuAdapter(_TorchmetricsBase):
     TEXT_FACTORS: ClassVar[dict[str, tuple[tuple[Any, ...], str]]] = {
         **Adapter.TEXT_FACTORS,
         "strip": (("none",), "tokenizes the raw string (no right-strip)"),
+        "lowercase_rule": (("unicode-after",), "lowercases the line after tokenizing it"),
     }
     profile = "torchmetrics-sacrebleu"
 
@@ -170,20 +170,12 @@ class TorchmetricsSacrebleuAdapter(_TorchmetricsBase):
         "ja-mecab": "ja-mecab",
         "ko-mecab": "ko-mecab",
     }
-    LOWERCASE_COMMUTES = ("13a", "zh", "none", "whitespace")
-
     def _check(self, config: BleuConfig) -> Support:
-        lower = (False, True) if config.tokenize in self.LOWERCASE_COMMUTES else (False,)
         return check(
             config,
             "torchmetrics SacreBLEUScore",
             [
                 ("tokenize", tuple(self.TOKENIZE), "has no such tokenizer"),
-                (
-                    "lowercase",
-                    lower,
-                    f"lowercases after tokenizing, which differs for {config.tokenize!r}",
-                ),
                 ("zero_guard", self._guards(config), "returns 0 when any order has no match"),
                 *_COMMON,
             ],
