@@ -170,6 +170,7 @@ class TorchmetricsSacrebleuAdapter(_TorchmetricsBase):
         "ja-mecab": "ja-mecab",
         "ko-mecab": "ko-mecab",
     }
+
     def _check(self, config: BleuConfig) -> Support:
         return check(
             config,
