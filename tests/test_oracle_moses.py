@@ -375,6 +375,20 @@ def test_mteval_segment_level_empty_hypothesis_scores_zero(mteval_script: object
     assert [s.score for s in segs] == pytest.approx([100.0, 0.0], abs=EXACT)
 
 
+def test_mteval_empty_hypothesis_against_empty_references_scores_zero(
+    mteval_script: object,
+) -> None:
+    """BP is 0 for an empty hypothesis even when every reference is empty too (0/0): the
+    segment scores 0, where 'hypothesis as long as the reference' would give BP 1 and, with
+    every order empty (precision 1), 100."""
+    hyps, refs = ["a b", " "], [["a b"], [" "]]
+    doc = _mteval_doc(hyps, refs, case_sensitive=True)
+    segs = _profile_segments(hyps, refs, lowercase=False)
+    assert not isinstance(segs, LibraryWouldRaise), segs
+    assert doc.segments[1] == 0.0
+    assert [s.score for s in segs] == pytest.approx([100 * s for s in doc.segments], abs=EXACT)
+
+
 @pytest.mark.parametrize("sep", ["\x1c", "\x1d", "\x1e", "\x1f"], ids=["1c", "1d", "1e", "1f"])
 def test_mteval_perl_whitespace_excludes_unit_separators(mteval_script: object, sep: str) -> None:
     """Perl's ``\\s`` does not match U+001C–U+001F (Python's ``str.split`` does): 'a\\x1cb' is
