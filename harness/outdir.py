@@ -184,7 +184,8 @@ class OutputDir:
             q = q.parent
         if q.exists() and not q.is_dir():
             raise InputError(
-                f"cannot create the output directory: {str(q)!r} is a file, not a directory", file=str(p)
+                f"cannot create the output directory: {str(q)!r} is a file, not a directory",
+                file=str(p),
             )
         for d in reversed(missing):
             try:
