@@ -741,7 +741,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     c.add_argument("--data", help="data directory (default: $BLEU_HARNESS_DATA)")
     c.add_argument("--out", help="write results.jsonl, results.csv, meta.json into this directory")
-    c.add_argument("--force", action="store_true", help="overwrite a non-empty --out directory")
+    c.add_argument(
+        "--force", action="store_true", help="replace an earlier bleu-harness output in --out"
+    )
     c.add_argument("--json", action="store_true", help="print the rows as JSON")
     c.add_argument("--progress", dest="progress", action="store_true", default=None)
     c.add_argument("--no-progress", dest="progress", action="store_false")
@@ -784,7 +786,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("report", help="write a Markdown/JSON/HTML report of a comparison")
     r.add_argument("--out", default="report", help="output directory (default: report/)")
-    r.add_argument("--force", action="store_true", help="overwrite a non-empty --out")
+    r.add_argument(
+        "--force", action="store_true", help="replace an earlier bleu-harness output in --out"
+    )
     r.add_argument("--results", help="a results.jsonl from `compare --out` (else run compare)")
     r.add_argument("--fixture", action="append", help="fixture name (repeatable; default all)")
     r.add_argument("--impl", action="append", help="profile:NAME or adapter:NAME (default all)")
