@@ -376,6 +376,12 @@ CASES = [
         absent=("rep",),
     ),
     Case(
+        "results-path-is-a-folder",
+        lambda tmp: ["report", "--results", str(tmp), "--out", str(tmp / "rep")],
+        ("{tmp}: results file is a directory, not a file",),
+        absent=("rep",),
+    ),
+    Case(
         "results-missing-file",
         lambda tmp: ["report", "--results", str(tmp / "none.jsonl"), "--out", str(tmp / "rep")],
         ("{tmp}/none.jsonl", "results file not found"),
@@ -401,6 +407,11 @@ CASES = [
         "impl-module-imports-a-missing-dependency",
         _module("import no_such_dependency_xyz\n"),
         ("no_such_dependency_xyz", "a module it imports is missing"),
+    ),
+    Case(
+        "impl-function-calls-sys-exit",
+        _module("import sys\ndef my_bleu(h, r):\n    sys.exit(4)\n"),
+        ("code run by `validate` called sys.exit(4)",),
     ),
     Case(
         "impl-function-does-not-exist",
