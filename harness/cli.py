@@ -195,21 +195,20 @@ def _implementations(args: argparse.Namespace) -> list[runner.Implementation]:
     return [runner.Implementation.parse(s) for s in specs]
 
 
-def _prepare_out_dir(path: str, force: bool) -> Path:
-    out = Path(path)
-    if out.exists() and not out.is_dir():
-        raise InputError("exists and is not a directory", file=str(out))
-    if out.is_dir() and any(out.iterdir()) and not force:
-        raise InputError("output directory is not empty; pass --force to overwrite", file=str(out))
-    out.mkdir(parents=True, exist_ok=True)
-    return out
-
-
 def cmd_compare(args: argparse.Namespace) -> int:
-    from .io import write_json_atomic, write_text_atomic
+    """Fixtures × implementations → a results table, printed and, with --out, written."""
+    if args.out:
+        from .outdir import OutputDir
 
+        # Claimed (locked, checked) before the run, so a bad --out fails at once.
+        with OutputDir(args.out, force=args.force, command="compare") as out:
+            return _compare(args, out)
+    return _compare(args, None)
+
+
+def _compare(args: argparse.Namespace, out: Any) -> int:
     start = time.perf_counter()
-    out_dir = _prepare_out_dir(args.out, args.force) if args.out else None
+    out_dir = None if out is None else out.path
     corpora = _corpora(args)
     impls = _implementations(args)
     rows = runner.run(
@@ -222,9 +221,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         jobs=args.jobs,
     )
     took = time.perf_counter() - start
-    if out_dir is not None:
-        write_text_atomic(out_dir / "results.jsonl", runner.rows_to_jsonl(rows), force=True)
-        write_text_atomic(out_dir / "results.csv", runner.rows_to_csv(rows), force=True)
+    if out is not None:
+        out.write_text("results.jsonl", runner.rows_to_jsonl(rows))
+        out.write_text("results.csv", runner.rows_to_csv(rows))
         meta = {
             "versions": runner.versions(),
             "implementations": [i.label for i in impls],
@@ -234,7 +233,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
             "seconds": round(took, 3),
             "profiles": {name: PROFILES[name].signature() for name in PROFILES},
         }
-        write_json_atomic(out_dir / "meta.json", meta, force=True)
+        out.write_json("meta.json", meta)
+        out.commit()
     if args.json:
         _print_json(rows)
     else:
@@ -374,26 +374,96 @@ def cmd_human(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------- report
+_ROW_STR = ("fixture", "system", "implementation", "kind", "config", "level", "status")
+_ROW_STR_OR_NULL = ("signature", "error", "counts", "totals", "call", "module_source")
+_ROW_NUM_OR_NULL = ("score", "bp", "ratio")
+_ROW_INT_OR_NULL = ("hyp_len", "ref_len")
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number (write null for a missing score)")
+
+
+def _check_row(obj: Any, path: str, line: int) -> dict[str, Any]:
+    """``obj`` if it is a results row as `compare --out` writes it; else InputError at ``line``."""
+
+    def bad(msg: str) -> InputError:
+        return InputError(f"not a results row: {msg}", file=path, line=line)
+
+    if not isinstance(obj, dict):
+        raise bad(f"expected a JSON object, got {type(obj).__name__}")
+    missing = [k for k in runner.ROW_FIELDS if k not in obj]
+    if missing:
+        raise bad(f"missing key(s) {', '.join(map(repr, missing))}")
+    unknown = sorted(set(obj) - set(runner.ROW_FIELDS))
+    if unknown:
+        raise bad(f"unknown key(s) {', '.join(map(repr, unknown))}")
+
+    def wrong(key: str, want: str) -> InputError:
+        return bad(f"{key!r} must be {want}, got {type(obj[key]).__name__} {obj[key]!r:.40}")
+
+    for key in _ROW_STR:
+        if not isinstance(obj[key], str):
+            raise wrong(key, "a string")
+    for key in _ROW_STR_OR_NULL:
+        if obj[key] is not None and not isinstance(obj[key], str):
+            raise wrong(key, "a string or null")
+    for key in _ROW_NUM_OR_NULL:
+        v = obj[key]
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int | float)):
+            raise wrong(key, "a number or null")
+    for key in _ROW_INT_OR_NULL:
+        v = obj[key]
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
+            raise wrong(key, "an integer or null")
+    sid = obj["segment_id"]
+    if sid is not None and (isinstance(sid, bool) or not isinstance(sid, str | int)):
+        raise wrong("segment_id", "a string, an integer or null")
+    if obj["level"] not in ("corpus", "segment"):
+        raise bad(f"'level' must be 'corpus' or 'segment', got {obj['level']!r}")
+    if obj["status"] == "ok" and obj["score"] is None:
+        raise bad("status is 'ok' but 'score' is null")
+    return obj
+
+
 def _read_rows(path: str) -> list[dict[str, Any]]:
+    """The rows of a results.jsonl written by `compare --out`, each checked (InputError names
+    the file and line of the first bad row)."""
     from .io import read_lines
 
     rows = []
-    for i, line in enumerate(read_lines(path), start=1):
+    for i, line in enumerate(read_lines(path, what="results file"), start=1):
         try:
-            rows.append(json.loads(line))
+            obj = json.loads(line, parse_constant=_no_constant)
         except json.JSONDecodeError as exc:
-            raise InputError(f"not a JSON results row: {exc.msg}", file=path, line=i) from None
+            raise InputError(
+                f"not a JSON results row: {exc.msg} (column {exc.colno})", file=path, line=i
+            ) from None
+        except ValueError as exc:  # NaN / Infinity
+            raise InputError(f"not a results row: {exc}", file=path, line=i) from None
+        rows.append(_check_row(obj, path, i))
     return rows
 
 
 def cmd_report(args: argparse.Namespace) -> int:
     """A difference/correlation/attribution report, from a results table or a fresh compare."""
-    from .report import build_report, write_report
+    from .outdir import OutputDir
 
     start = time.perf_counter()
-    out = Path(args.out)
-    if out.exists() and (not out.is_dir() or any(out.iterdir())) and not args.force:
-        raise InputError("exists and is not empty; pass --force to overwrite", file=str(out))
+    # Claimed (locked, checked) before the run, so a bad --out fails at once.
+    with OutputDir(args.out, force=args.force, command="report") as out:
+        rows, written = _report(args, out)
+    for path in written:
+        print(path)
+    print(
+        f"report of {len(rows)} rows written to {out.path}/ in {time.perf_counter() - start:.2f} s"
+    )
+    return 0
+
+
+def _report(args: argparse.Namespace, out: Any) -> tuple[list[dict[str, Any]], list[Path]]:
+    from .report import build_report, write_report
+
     corpora = None
     if args.results:
         rows = _read_rows(args.results)
@@ -414,11 +484,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
         human = wmt21_human_correlations(args.data, n_boot=args.n_boot, seed=args.seed)
     report = build_report(rows, corpora=corpora, seed=args.seed, human=human, n_boot=args.n_boot)
-    written = write_report(report, out, force=args.force, formats=args.formats)
-    for path in written:
-        print(path)
-    print(f"report of {len(rows)} rows written to {out}/ in {time.perf_counter() - start:.2f} s")
-    return 0
+    return rows, write_report(report, out, formats=args.formats)
 
 
 # ---------------------------------------------------------------------- pitfalls
@@ -675,7 +741,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     c.add_argument("--data", help="data directory (default: $BLEU_HARNESS_DATA)")
     c.add_argument("--out", help="write results.jsonl, results.csv, meta.json into this directory")
-    c.add_argument("--force", action="store_true", help="overwrite a non-empty --out directory")
+    c.add_argument(
+        "--force", action="store_true", help="replace an earlier bleu-harness output in --out"
+    )
     c.add_argument("--json", action="store_true", help="print the rows as JSON")
     c.add_argument("--progress", dest="progress", action="store_true", default=None)
     c.add_argument("--no-progress", dest="progress", action="store_false")
@@ -718,7 +786,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("report", help="write a Markdown/JSON/HTML report of a comparison")
     r.add_argument("--out", default="report", help="output directory (default: report/)")
-    r.add_argument("--force", action="store_true", help="overwrite a non-empty --out")
+    r.add_argument(
+        "--force", action="store_true", help="replace an earlier bleu-harness output in --out"
+    )
     r.add_argument("--results", help="a results.jsonl from `compare --out` (else run compare)")
     r.add_argument("--fixture", action="append", help="fixture name (repeatable; default all)")
     r.add_argument("--impl", action="append", help="profile:NAME or adapter:NAME (default all)")
@@ -779,8 +849,30 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _internal_error(exc: Exception) -> int:
+    """Report an exception no harness code expected: a bug. Short by default; the traceback
+    with ``BLEU_HARNESS_DEBUG=1``."""
+    import traceback
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" (at {Path(frames[-1].filename).name}:{frames[-1].lineno})" if frames else ""
+    print(
+        f"bleu-harness: internal error: {type(exc).__name__}: {exc}{where}; this is a bug in "
+        "bleu-harness, please report it (set BLEU_HARNESS_DEBUG=1 to print the traceback)",
+        file=sys.stderr,
+    )
+    if os.environ.get("BLEU_HARNESS_DEBUG", "") not in ("", "0"):
+        traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.stderr)
+    return 2
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``bleu-harness`` console script."""
+    """Entry point of the ``bleu-harness`` console script.
+
+    Exit codes: 0 success; 2 any failure, with one line on stderr naming the file, line, row,
+    option or module (an unexpected exception is reported as a bug, its traceback only with
+    ``BLEU_HARNESS_DEBUG=1``); 130 interrupted (SIGINT / Ctrl-C), leaving no partial output.
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -788,8 +880,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     except HarnessError as exc:
         print(f"bleu-harness: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("bleu-harness: interrupted; incomplete output was discarded", file=sys.stderr)
+        return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # the environment (disk full, permissions), not a bug: name the path
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"bleu-harness: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except SystemExit as exc:  # harness code never calls sys.exit; user or library code did
+        print(
+            f"bleu-harness: error: code run by `{args.command}` called sys.exit({exc.code!r})",
+            file=sys.stderr,
+        )
+        return 2
+    except Exception as exc:
+        return _internal_error(exc)
 
 
 if __name__ == "__main__":

@@ -245,13 +245,45 @@ class _Subject:
         return float(out)
 
 
+def _import_module(module: str, spec: str) -> Any:
+    """Import the user's module; whatever its import does wrong becomes a ConfigError naming it
+    (user code: any exception, and ``sys.exit``, are its failures, not the harness's)."""
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and (module == exc.name or module.startswith(exc.name + ".")):
+            raise ConfigError(
+                f"{spec}: no module named {exc.name!r} (is it on PYTHONPATH / installed, and "
+                "run from the right folder?)"
+            ) from None
+        raise ConfigError(
+            f"{spec}: importing module {module!r} failed: {exc} (a module it imports is missing)"
+        ) from None
+    except SystemExit as exc:
+        raise ConfigError(
+            f"{spec}: importing module {module!r} called sys.exit({exc.code!r}); "
+            "move script code under `if __name__ == '__main__':`"
+        ) from None
+    except Exception as exc:
+        tb = traceback.extract_tb(exc.__traceback__)[-1:] if exc.__traceback__ else []
+        where = f" (at {tb[0].filename}, line {tb[0].lineno})" if tb else ""
+        raise ConfigError(
+            f"{spec}: importing module {module!r} raised {type(exc).__name__}: {exc}{where}"
+        ) from None
+
+
 def _import(spec: str) -> Impl:
     module, sep, attr = spec.partition(":")
     if not sep or not module or not attr:
         raise ConfigError(f"expected 'module:function', got {spec!r}")
-    obj: Any = importlib.import_module(module)
+    obj: Any = _import_module(module, spec)
     for part in attr.split("."):
-        obj = getattr(obj, part)
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise ConfigError(
+                f"{spec}: {getattr(obj, '__name__', module)!r} has no attribute {part!r}"
+            ) from None
     if not callable(obj):
         raise ConfigError(f"{spec} is not callable")
     return obj

@@ -185,9 +185,11 @@ def test_report_from_a_results_table(tmp_path, capsys) -> None:
         p["a"] == "harness:sacrebleu" or p["b"] == "harness:sacrebleu" for p in report["pairs"]
     )
     bad = tmp_path / "bad.jsonl"
-    bad.write_text('{"fixture": 1}\nnot json\n', encoding="utf-8")
+    first = (res / "results.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    bad.write_text(first + "\nnot json\n", encoding="utf-8")
     assert main(["report", "--results", str(bad), "--out", str(tmp_path / "x")]) == 2
     assert "line 2" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()  # nothing half-written
 
 
 def test_pitfalls_json_objects(capsys) -> None:

@@ -14,6 +14,7 @@ import pytest
 from harness import engine, runner
 from harness.errors import ConfigError, InputError
 from harness.fixtures import load_fixture
+from harness.outdir import MANIFEST, read_manifest
 from harness.profiles import PROFILES
 from harness.report import (
     TOP_KEYS,
@@ -254,7 +255,8 @@ def test_write_report_writes_every_format(written, report):
     names = {p.name for p in paths}
     assert {"report.md", "report.json", "index.html"} <= names
     assert all(p.parent == out and p.is_file() for p in paths)
-    assert sorted(os.listdir(out)) == sorted(names)
+    assert sorted(os.listdir(out)) == sorted({*names, MANIFEST})
+    assert read_manifest(out) == sorted(names)  # the manifest lists exactly what was written
     assert json.loads((out / "report.json").read_text(encoding="utf-8")) == report
     assert (out / "report.md").read_text(encoding="utf-8") == render_markdown(report)
     pngs = sorted(p for p in paths if p.suffix == ".png")
@@ -281,23 +283,33 @@ def test_html_references_only_files_that_exist(written):
     assert "http://" not in text and "https://" not in text and "<script" not in text
 
 
-def test_refuses_a_non_empty_directory_without_force(report, tmp_path):
+def test_refuses_a_foreign_file_even_with_force(report, tmp_path):
     out = tmp_path / "rep"
     out.mkdir()
     (out / "keep.txt").write_text("mine")
-    with pytest.raises(InputError, match="not empty") as info:
+    for force in (False, True):
+        with pytest.raises(InputError, match="did not write") as info:
+            write_report(report, out, formats=("json",), force=force)
+        assert str(out) in str(info.value) and "keep.txt" in str(info.value)
+        assert os.listdir(out) == ["keep.txt"] and (out / "keep.txt").read_text() == "mine"
+
+
+def test_force_replaces_only_an_earlier_report(report, tmp_path):
+    out = tmp_path / "rep"
+    write_report(report, out, formats=("md",))
+    with pytest.raises(InputError, match="--force"):
         write_report(report, out, formats=("json",))
-    assert str(out) in str(info.value)
-    assert os.listdir(out) == ["keep.txt"]
+    assert sorted(os.listdir(out)) == [MANIFEST, "report.md"]
     paths = write_report(report, out, formats=("json",), force=True)
-    assert sorted(os.listdir(out)) == ["report.json"] == [p.name for p in paths]
+    assert sorted(os.listdir(out)) == [MANIFEST, "report.json"]  # the old report.md is gone
+    assert [p.name for p in paths] == ["report.json"] == read_manifest(out)
     assert os.listdir(tmp_path) == ["rep"]  # no temporary or backup directory left
 
 
 def test_an_empty_directory_is_fine_and_a_file_is_not(report, tmp_path):
     (tmp_path / "empty").mkdir()
     write_report(report, tmp_path / "empty", formats=("md",))
-    assert os.listdir(tmp_path / "empty") == ["report.md"]
+    assert sorted(os.listdir(tmp_path / "empty")) == [MANIFEST, "report.md"]
     (tmp_path / "file").write_text("x")
     with pytest.raises(InputError, match="not a directory"):
         write_report(report, tmp_path / "file", force=True)
@@ -326,15 +338,15 @@ def test_a_failing_renderer_leaves_nothing_partial(
     def boom(*args, **kwargs):
         raise RuntimeError("renderer failed")
 
-    monkeypatch.setattr(importlib.import_module(f"harness.report.{module}"), function, boom)
     out = tmp_path / "rep"
-    if existing:
-        out.mkdir()
-        (out / "old.txt").write_text("old")
+    if existing:  # an earlier report, which --force may replace
+        write_report(small_report, out, formats=("json",))
+        before = {n: (out / n).read_bytes() for n in os.listdir(out)}
+    monkeypatch.setattr(importlib.import_module(f"harness.report.{module}"), function, boom)
     with pytest.raises(RuntimeError, match="renderer failed"):
         write_report(small_report, out, force=True)
     if existing:
-        assert os.listdir(out) == ["old.txt"] and (out / "old.txt").read_text() == "old"
+        assert {n: (out / n).read_bytes() for n in os.listdir(out)} == before
     else:
         assert not out.exists()
     assert os.listdir(tmp_path) == (["rep"] if existing else [])

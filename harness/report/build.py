@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import os
-import secrets
-import shutil
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
@@ -15,6 +12,7 @@ from typing import Any
 
 from ..corpus import Corpus
 from ..errors import ConfigError, HarnessError, InputError
+from ..outdir import OutputDir
 
 SCHEMA_VERSION = "1"
 
@@ -413,18 +411,9 @@ def _render_into(directory: Path, report: Mapping[str, Any], formats: Sequence[s
     return names
 
 
-def _fsync_dir(path: Path) -> None:
-    with contextlib.suppress(OSError):
-        fd = os.open(path, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
 def write_report(
     report: Mapping[str, Any],
-    out_dir: str | os.PathLike[str],
+    out_dir: str | os.PathLike[str] | OutputDir,
     *,
     force: bool = False,
     formats: Sequence[str] = ("md", "json", "html"),
@@ -432,14 +421,19 @@ def write_report(
     """Render ``report`` into the directory ``out_dir``, atomically; return the files written.
 
     ``formats``: ``md`` → ``report.md``, ``json`` → ``report.json``, ``html`` → ``index.html``
-    plus its PNG figures. Everything is rendered into a fresh temporary directory next to
-    ``out_dir`` and then renamed into place, so a reader sees the old directory or the complete
-    new one, never a mix; if a renderer raises, the temporary directory is removed and
-    ``out_dir`` is left as it was. Missing parent directories are created.
+    plus its PNG figures. ``out_dir`` is a path (claimed here) or an
+    :class:`~harness.outdir.OutputDir` the caller already holds. Everything is rendered into a
+    private staging folder inside ``out_dir`` and moved into place only when every renderer has
+    finished; if one raises, the staging folder is removed and ``out_dir`` is left as it was
+    (a folder this call created is removed again). Missing parent directories are created. The
+    folder's manifest records the files written; ``force`` replaces only files an earlier
+    bleu-harness output wrote (see :mod:`harness.outdir`), never anything else.
 
     Raises:
-        InputError: ``out_dir`` exists and is not a directory, or is a non-empty directory and
-            ``force`` is false (the message names it); ``report`` is not a report object.
+        InputError: ``out_dir`` exists and is not a directory; it holds files bleu-harness did
+            not write (even with ``force``); it holds an earlier output and ``force`` is false;
+            another run holds it; it cannot be written (the message names it); ``report`` is
+            not a report object.
         ConfigError: an unknown or empty ``formats``.
     """
     formats = tuple(formats)
@@ -449,47 +443,16 @@ def write_report(
             f"unknown output format(s) {', '.join(bad) or '(none given)'}", valid=tuple(FORMATS)
         )
     _check_report(report)
-    target = Path(out_dir)
-    if target.exists() and not target.is_dir():
-        raise InputError("exists and is not a directory", file=str(target))
-    non_empty = target.is_dir() and any(target.iterdir())
-    if non_empty and not force:
-        raise InputError(
-            "output directory is not empty; pass force=True (CLI: --force) to overwrite",
-            file=str(target),
-        )
-    parent = target.parent
+    if isinstance(out_dir, OutputDir):
+        return _write_into(out_dir, report, formats)
+    with OutputDir(out_dir, force=force, command="report") as out:
+        return _write_into(out, report, formats)
+
+
+def _write_into(out: OutputDir, report: Mapping[str, Any], formats: Sequence[str]) -> list[Path]:
     try:
-        parent.mkdir(parents=True, exist_ok=True)
+        names = _render_into(out.staging, report, formats)
     except OSError as exc:
-        raise InputError(f"cannot create the directory: {exc.strerror}", file=str(parent)) from None
-    tmp = parent / f".{target.name}.{secrets.token_hex(6)}.tmp"
-    try:
-        tmp.mkdir()
-    except OSError as exc:
-        raise InputError(
-            f"cannot create a temporary directory: {exc.strerror}", file=str(tmp)
-        ) from None
-    try:
-        names = _render_into(tmp, report, formats)
-        for name in names:  # flush every file before the rename makes them visible
-            with open(tmp / name, "rb") as fh:
-                os.fsync(fh.fileno())
-        if target.is_dir() and any(target.iterdir()):
-            old = parent / f".{target.name}.{secrets.token_hex(6)}.old"
-            os.rename(target, old)
-            try:
-                os.rename(tmp, target)
-            except BaseException:
-                os.rename(old, target)
-                raise
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.replace(tmp, target)  # replaces an empty directory atomically on POSIX
-    except BaseException as exc:
-        shutil.rmtree(tmp, ignore_errors=True)
-        if isinstance(exc, OSError):
-            raise InputError(f"cannot write the report: {exc}", file=str(target)) from exc
-        raise
-    _fsync_dir(parent)
-    return [target / name for name in names]
+        raise InputError(f"cannot write the report: {exc}", file=str(out.path)) from exc
+    out.commit()
+    return [out.path / name for name in names]
