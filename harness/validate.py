@@ -239,6 +239,11 @@ class _Subject:
             self.adapter = CommandAdapter(
                 cmd, name="validated-command", scale="0-100", timeout=self.timeout
             )
+            availability = self.adapter.available()
+            if not availability.ok:  # a usage error, not 300 cases without a score
+                from .errors import AdapterUnavailable
+
+                raise AdapterUnavailable(cmd, availability.reason, availability.hint)
             self.name = cmd
         elif isinstance(impl, str):
             self.fn = _import(impl)

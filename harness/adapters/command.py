@@ -56,6 +56,8 @@ from .base import NAN, Adapter, Availability, Support
 SCALES = ("auto", "0-1", "0-100")
 _FIELD = re.compile(r"^(hyp|ref|refs|ref_stem|ref\d+)$")
 _PREFIXES = ("exec", "env", "time", "nice", "nohup", "command", "builtin")
+# a template starting with shell syntax runs whatever it runs: nothing to look up on the PATH
+_SHELL_SYNTAX = ("if", "for", "while", "until", "case", "{", "(", "!", "[[", "cd", "set", "test")
 _NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 
 
@@ -309,7 +311,7 @@ class CommandAdapter(Adapter):
         # skip shell prefixes (exec, env, time, nice, VAR=value) to find the program
         while words and (words[0] in _PREFIXES or re.match(r"^[A-Za-z_]\w*=", words[0])):
             words = words[1:]
-        if not words or "{" in words[0]:
+        if not words or "{" in words[0] or words[0] in _SHELL_SYNTAX:
             return Availability(True)
         prog = words[0]
         if shutil.which(prog) is None and not (os.sep in prog and os.access(prog, os.X_OK)):
