@@ -52,6 +52,12 @@ def _markers(marker: str) -> list[str]:
     return found
 
 
+def _hang(marker: str) -> str:
+    """A shell fragment that hangs in a child process whose own argv carries ``marker`` (so
+    an orphan left behind by the shell is found by :func:`_markers`)."""
+    return f"{sys.executable} -c 'import time; time.sleep(300)' {marker}"
+
+
 def _assert_honest(r: ValidationReport) -> None:
     """Nothing invented: no diagnosis without enough scored cases, no inf/nan as a number."""
     md = r.to_markdown()
@@ -262,7 +268,7 @@ def test_timeout_on_first_call_ends_the_run_and_kills_the_group(tmp_path: Path) 
     marker = f"MARK{uuid.uuid4().hex}"
     t0 = time.monotonic()
     with pytest.raises(CouldNotValidate) as info:
-        validate(cmd=f"sleep 300; echo {marker} {{hyp}}", cases=4, fixtures=False, timeout=1)
+        validate(cmd=f"{_hang(marker)}; echo {{hyp}}", cases=4, fixtures=False, timeout=1)
     assert time.monotonic() - t0 < 10
     assert "timed out on its first call (1 s per call" in str(info.value)
     assert "nothing was validated" in str(info.value)
@@ -272,7 +278,7 @@ def test_timeout_on_first_call_ends_the_run_and_kills_the_group(tmp_path: Path) 
 def test_later_timeouts_are_no_score_and_stop_after_three(tmp_path: Path) -> None:
     marker = f"MARK{uuid.uuid4().hex}"
     flag = tmp_path / "called-once"
-    cmd = f"if [ -e {flag} ]; then sleep 300; fi; touch {flag}; echo 'BLEU = 50.0' {marker} {{hyp}}"
+    cmd = f"if [ -e {flag} ]; then {_hang(marker)}; fi; touch {flag}; echo 'BLEU = 50.0' {{hyp}}"
     t0 = time.monotonic()
     r = validate(cmd=cmd, cases=6, fixtures=False, timeout=1)
     assert time.monotonic() - t0 < 15  # 3 timeouts of 1 s, then no more calls
@@ -381,7 +387,7 @@ def test_cli_signal_kills_children_and_removes_temp_dirs(
             "harness.cli",
             "validate",
             "--cmd",
-            f"sleep 300; echo {marker} {{hyp}}",
+            f"{_hang(marker)}; echo {{hyp}}",
             "--timeout",
             "120",
             "--cases",
@@ -395,7 +401,7 @@ def test_cli_signal_kills_children_and_removes_temp_dirs(
     )
     try:
         deadline = time.monotonic() + 20
-        while not any(m.startswith("/bin/sh -c sleep 300") for m in _markers(marker)):
+        while not any(m.startswith(f"{sys.executable} -c") for m in _markers(marker)):
             assert time.monotonic() < deadline, "the command never started"
             time.sleep(0.05)
         assert next(p.name for p in tmp.iterdir()).startswith("bleu-harness-cmd-")
