@@ -503,18 +503,63 @@ def cmd_pitfalls(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------- validate / identify
 def cmd_validate(args: argparse.Namespace) -> int:
-    """Diagnose a BLEU implementation against every profile, on fixtures and generated corpora."""
-    from .validate import validate
+    """Diagnose a BLEU implementation against every profile, on fixtures and generated corpora.
+
+    Exit status: 0 with a diagnosis; 3 when the implementation could not be validated (too few
+    cases gave a finite score, or the command timed out on its first call); 2 for usage and
+    input errors; 130/143 when interrupted by SIGINT/SIGTERM (temporary files are removed and
+    the running command's process group is killed first).
+    """
+    import signal
+
+    from .validate import CouldNotValidate, validate
 
     if bool(args.impl) == bool(args.cmd):
         raise InputError("give exactly one of --impl module:function or --cmd 'COMMAND'")
-    report = validate(
-        args.impl, cmd=args.cmd, cases=args.cases, seed=args.seed, against=args.against
-    )
+    if args.timeout is not None and args.impl:
+        raise InputError("--timeout applies to --cmd only (a Python --impl runs in-process)")
+    if args.timeout is not None and not (0 < args.timeout < float("inf")):
+        raise InputError(f"--timeout must be a positive number of seconds, got {args.timeout}")
+    if args.cases < 0:
+        raise InputError(f"--cases must be >= 0, got {args.cases}")
+
+    def on_term(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt(signum)
+
+    import threading
+
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, on_term) if main_thread else None
+    try:
+        report = validate(
+            args.impl,
+            cmd=args.cmd,
+            cases=args.cases,
+            seed=args.seed,
+            against=args.against,
+            timeout=args.timeout,
+        )
+    except CouldNotValidate as exc:
+        print(f"bleu-harness: could not validate: {exc}", file=sys.stderr)
+        return 3
+    except KeyboardInterrupt as exc:
+        term = bool(exc.args) and exc.args[0] == signal.SIGTERM
+        print(
+            f"bleu-harness: validate interrupted by {'SIGTERM' if term else 'SIGINT'}; "
+            "the running command was killed and temporary files removed",
+            file=sys.stderr,
+        )
+        return 143 if term else 130
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
     if args.json:
         _print_json(report.to_dict())
     else:
         print(report.to_markdown())
+    if not report.diagnosable:
+        print(f"bleu-harness: could not validate: {report.withheld}", file=sys.stderr)
+        return 3
     return 0
 
 
@@ -821,6 +866,12 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--cases", type=int, default=300, help="generated corpora (plus fixtures)")
     v.add_argument("--seed", type=int, default=0)
     v.add_argument("--against", help="compare deviations with this profile (default: best)")
+    v.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        help="seconds per --cmd call (default 30); its process group is killed after that",
+    )
     v.add_argument("--json", action="store_true")
     v.set_defaults(func=cmd_validate)
 

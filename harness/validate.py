@@ -60,7 +60,7 @@ from .analysis.attribution import FACTORS, differing_factors
 from .config import ON_ZERO_LENGTH, REF_LENGTHS, BleuConfig
 from .corpus import Corpus
 from .engine import NltkContext, score_totals
-from .errors import ConfigError, LibraryWouldRaise
+from .errors import ConfigError, HarnessError, LibraryWouldRaise
 from .identify import SMOOTHING_POLICIES, CorpusScorer
 from .profiles import PROFILES
 from .stats import Totals, choose_ref_length
@@ -207,20 +207,43 @@ def _fixture_cases(rectangular: bool) -> tuple[list[Case], list[str]]:
 
 
 # ====================================================================== the implementation
+class NoScore(Exception):
+    """The implementation returned something that is not a BLEU score (None, a string, NaN,
+    ±inf, a negative number or one above 100)."""
+
+
+#: After this many timeouts in a row the command is not called again in the run: every later
+#: call is a "no score" (bounds the run time of a subject that hangs on most inputs).
+MAX_CONSECUTIVE_TIMEOUTS = 3
+
+
 class _Subject:
     """The implementation under test, called uniformly; records nothing itself."""
 
-    def __init__(self, impl: Impl | str | None, cmd: str | None) -> None:
+    def __init__(
+        self, impl: Impl | str | None, cmd: str | None, timeout: float | None = None
+    ) -> None:
         if (impl is None) == (cmd is None):
             raise ConfigError("pass exactly one of impl (callable or 'module:function') or cmd=")
+        if timeout is not None and not (timeout > 0 and math.isfinite(timeout)):
+            raise ConfigError(f"timeout must be a positive number of seconds, got {timeout!r}")
         self.rectangular = cmd is not None
         self.adapter = None
         self.fn: Impl | None = None
+        self.timeout = DEFAULT_TIMEOUT if timeout is None else float(timeout)
+        self.timeouts_in_a_row = 0
         if cmd is not None:
             from .adapters.command import CommandAdapter
 
             # scale="0-100" keeps the printed number as it is: the validator detects the scale
-            self.adapter = CommandAdapter(cmd, name="validated-command", scale="0-100")
+            self.adapter = CommandAdapter(
+                cmd, name="validated-command", scale="0-100", timeout=self.timeout
+            )
+            availability = self.adapter.available()
+            if not availability.ok:  # a usage error, not 300 cases without a score
+                from .errors import AdapterUnavailable
+
+                raise AdapterUnavailable(cmd, availability.reason, availability.hint)
             self.name = cmd
         elif isinstance(impl, str):
             self.fn = _import(impl)
@@ -233,16 +256,44 @@ class _Subject:
             raise ConfigError(f"impl must be callable or 'module:function', got {impl!r}")
         self.calls = 0
 
-    def __call__(self, case: Case) -> float:
-        self.calls += 1
+    def __call__(self, case: Case) -> tuple[float, int]:
+        """The score on ``case`` and the number of decimals it was given with."""
+        from .adapters.command import CommandError, CommandTimeout, _decimals
+
         if self.adapter is not None:
-            return float(self.adapter.corpus(case.corpus()).score)
-        assert self.fn is not None
-        out = self.fn(list(case.hypotheses), [list(r) for r in case.references])
-        out = getattr(out, "score", out)
-        if isinstance(out, bool) or not isinstance(out, int | float | np.number):
-            raise TypeError(f"the implementation returned {type(out).__name__} {out!r:.60}")
-        return float(out)
+            if self.timeouts_in_a_row >= MAX_CONSECUTIVE_TIMEOUTS:
+                raise CommandError(
+                    f"not run: the previous {self.timeouts_in_a_row} calls timed out",
+                    command=self.name,
+                )
+            self.calls += 1
+            try:
+                res = self.adapter.corpus(case.corpus())
+            except CommandTimeout:
+                self.timeouts_in_a_row += 1
+                raise
+            self.timeouts_in_a_row = 0
+            value = float(res.score)
+            decimals = res.extra.get("decimals")
+            decimals = _decimals(repr(value)) if decimals is None else int(decimals)
+        else:
+            assert self.fn is not None
+            self.calls += 1
+            out = self.fn(list(case.hypotheses), [list(r) for r in case.references])
+            out = getattr(out, "score", out)
+            if isinstance(out, bool) or not isinstance(out, int | float | np.number):
+                raise NoScore(f"returned {type(out).__name__} {out!r:.60}, not a number")
+            value = float(out)
+            decimals = _decimals(repr(value))
+        if not math.isfinite(value):
+            raise NoScore(f"returned {value}")
+        if not -1e-9 <= value <= 100.0 + 1e-7:  # float slack: 100.00000000000001 is 100
+            raise NoScore(f"returned {value!r}, outside [0, 100]: not a BLEU score")
+        return value, decimals
+
+
+#: Seconds a command may take per call (``--timeout``).
+DEFAULT_TIMEOUT = 30.0
 
 
 def _import_module(module: str, spec: str) -> Any:
@@ -291,19 +342,37 @@ def _import(spec: str) -> Impl:
 
 @dataclass
 class _Outcome:
+    """One call: a finite score (``value``, printed with ``decimals`` decimals) or no score,
+    with ``error`` saying why and ``exc_type`` naming the exception."""
+
     value: float | None
     error: str | None
     exc_type: str | None
+    decimals: int | None = None
+
+    @property
+    def verdict(self) -> str:
+        return "scored" if self.value is not None else f"no score: {self.error}"
 
 
 def _run(subject: _Subject, case: Case) -> _Outcome:
+    from .adapters.command import CommandError
+
     try:
-        return _Outcome(subject(case), None, None)
+        value, decimals = subject(case)
+        return _Outcome(value, None, None, decimals)
+    except CommandError as exc:
+        # the first line, then the command's stderr; the temporary paths say nothing
+        text = str(exc).split("\n", 1)[0]
+        if exc.stderr.strip():
+            text += f"; stderr: {exc.stderr.strip()[-300:]}"
+        return _Outcome(None, text, type(exc).__name__)
     except Exception as exc:  # the point is to catch whatever the implementation raises
         text = f"{type(exc).__name__}: {exc}".strip()
         last = traceback.extract_tb(exc.__traceback__)[-1:] if exc.__traceback__ else []
-        where = f" (at {last[0].name}, line {last[0].lineno})" if last else ""
-        return _Outcome(None, text + where, type(exc).__name__)
+        if last and not isinstance(exc, NoScore):
+            text += f" (at {last[0].name}, line {last[0].lineno})"
+        return _Outcome(None, text, type(exc).__name__)
 
 
 # ====================================================================== configurations
@@ -731,13 +800,19 @@ class Crash:
 class ValidationReport:
     """What :func:`validate` found. Scores are on the implementation's own ``scale``.
 
-    ``agreement_by_profile``: share of cases agreeing, per profile and sacrebleu variant
-    (names like ``sacrebleu+ref_length=shortest``). ``best_profile``: the named profile
-    (``harness.PROFILES``) with the highest agreement (ties: profile order); ``agreement`` its
-    share. ``matches``: every configuration that agrees on every case. ``fit``: the
-    configuration reached from the best profile by greedy single-factor changes. ``probes``:
-    the probe battery against the fitted configuration. ``crash_count``: cases that raised
-    (``crashes`` lists one shrunk example per exception type).
+    ``n_scored`` of ``n_cases`` cases gave a finite score; ``no_score`` lists the others as
+    ``(source, "no score: …")``. Every share below is a share of the scored cases.
+    ``agreement_by_profile``: share of scored cases agreeing, per profile and sacrebleu
+    variant (names like ``sacrebleu+ref_length=shortest``). ``best_profile``: the named profile
+    (``harness.PROFILES``) nearest to the fit; ``agreement`` its share. ``matches``: every
+    configuration that agrees on every scored case. ``fit``: the configuration reached from the
+    best profile by greedy single-factor changes. ``probes``: the probe battery against the
+    fitted configuration. ``crash_count``: cases without a score (``crashes`` lists one
+    example per kind of failure). ``precision``: the decimals the implementation rounds to
+    (``None``: full precision); scores are compared within ``compared_within`` (half a unit of
+    the last decimal, or ``tolerance``); ``rounding_explains``: scored cases the fit
+    reproduces only at that precision. ``withheld``: why there is no diagnosis (too few scored
+    cases); then ``best_profile`` and ``agreement`` are ``None`` and nothing is diagnosed.
     """
 
     implementation: str
@@ -748,7 +823,7 @@ class ValidationReport:
     seed: int
     tolerance: float
     agreement_by_profile: dict[str, float]
-    best_profile: str
+    best_profile: str | None
     matches: tuple[str, ...]
     matched_factors: tuple[str, ...]
     fit: dict[str, Any]
@@ -759,61 +834,157 @@ class ValidationReport:
     skipped: tuple[str, ...] = ()
     seconds: float = 0.0
     calls: int = 0
+    n_scored: int = 0
+    no_score: tuple[tuple[str, str], ...] = ()
+    precision: int | None = None
+    precision_reason: str = ""
+    rounding_explains: int = 0
+    withheld: str | None = None
+    timeout: float | None = None
 
     @property
-    def agreement(self) -> float:
-        """The best profile's agreement (share of cases, 0–1)."""
+    def diagnosable(self) -> bool:
+        """Whether enough cases gave a score for a diagnosis."""
+        return self.withheld is None
+
+    @property
+    def compared_within(self) -> float:
+        """The absolute difference that still counts as agreement."""
+        if self.precision is None:
+            return self.tolerance
+        return max(self.tolerance, 0.5 * 10.0**-self.precision + 1e-9)
+
+    @property
+    def agreement(self) -> float | None:
+        """The best profile's agreement (share of scored cases, 0–1); ``None`` if withheld."""
+        if self.best_profile is None:
+            return None
         return self.agreement_by_profile[self.best_profile]
 
     @property
     def diagnosed_factors(self) -> tuple[str, ...]:
-        """Factors and bug classes found: the deviations' factors, the fit's changes, and the
-        factor of every sacrebleu variant that matches on every case."""
+        """Factors and bug classes found: the deviations' factors, the fit's changes, the
+        factor of every sacrebleu variant that matches on every scored case (unless the best
+        profile does too: then they are merely indistinguishable from it), and
+        ``rounding`` when the printed precision explains some case. Empty when withheld."""
+        if self.withheld is not None:
+            return ()
         seen: list[str] = [f for d in self.deviations for f in d.factors]
         seen += list(self.fit.get("factors", ()))
-        seen += list(self.matched_factors)
+        if self.agreement != 1.0:
+            # when the best profile itself agrees everywhere, variants that also do are only
+            # indistinguishable from it on these cases, not a finding
+            seen += list(self.matched_factors)
+        if self.rounding_explains:
+            seen.append("rounding")
         return tuple(dict.fromkeys(seen))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
         return {
             "implementation": self.implementation,
+            "diagnosis": self.withheld is None,
+            "withheld": self.withheld,
             "scale": self.scale,
             "scale_reason": self.scale_reason,
             "best_profile": self.best_profile,
             "agreement": self.agreement,
+            "n_scored": self.n_scored,
             "matches": list(self.matches),
             "matched_factors": list(self.matched_factors),
             "diagnosed_factors": list(self.diagnosed_factors),
+            "precision": self.precision,
+            "precision_reason": self.precision_reason,
+            "compared_within": self.compared_within,
+            "rounding_explains": self.rounding_explains,
             "fit": self.fit,
             "deviations": [d.to_dict() for d in self.deviations],
             "crashes": [c.to_dict() for c in self.crashes],
             "crash_count": self.crash_count,
+            "no_score": [{"source": src, "verdict": v} for src, v in self.no_score],
             "agreement_by_profile": dict(self.agreement_by_profile),
             "probes": [p.to_dict() for p in self.probes],
             "n_cases": self.n_cases,
             "n_fixture_cases": self.n_fixture_cases,
             "seed": self.seed,
             "tolerance": self.tolerance,
+            "timeout": self.timeout,
             "skipped": list(self.skipped),
             "seconds": self.seconds,
             "implementation_calls": self.calls,
         }
 
+    def _precision_line(self) -> str:
+        if self.precision is None:
+            return (
+                f"* precision: full ({self.precision_reason}); compared within {self.tolerance:g}"
+            )
+        line = (
+            f"* precision: **{self.precision} decimal(s)** ({self.precision_reason}); compared "
+            f"within half a unit of the last decimal ({self.compared_within:.3g})"
+        )
+        if self.withheld is None:
+            line += (
+                f"; rounding explains {self.rounding_explains} case(s)"
+                if self.rounding_explains
+                else "; rounding explains no case"
+            )
+        return line
+
+    def _no_score_lines(self, limit: int = 12) -> list[str]:
+        lines = ["", f"## Cases without a score ({len(self.no_score)})", ""]
+        if not self.no_score:
+            return [*lines, "None."]
+        for src, verdict in self.no_score[:limit]:
+            lines.append(f"* {src}: {verdict}")
+        if len(self.no_score) > limit:
+            lines.append(f"* … and {len(self.no_score) - limit} more")
+        return lines
+
+    def _crash_lines(self) -> list[str]:
+        lines = ["", "## Failures (one example per kind)", ""]
+        if not self.crashes:
+            lines.append("None.")
+        for c in self.crashes:
+            lines.append(
+                f"* `{c.error}` on {c.count} case(s), e.g. hypotheses `{list(c.hypotheses)}`, "
+                f"references `{[list(r) for r in c.references]}`"
+            )
+        return lines
+
     def to_markdown(self) -> str:
         """A Markdown report: verdict, agreement table, fit, deviations, crashes, probes."""
+        scored = f"{self.n_scored} of {self.n_cases} cases gave a score"
+        source = f"{self.n_fixture_cases} from fixtures, the rest generated with seed {self.seed}"
+        if self.withheld is not None:
+            lines = [
+                f"# Validation of `{self.implementation}`",
+                "",
+                f"* **no diagnosis**: {self.withheld}",
+                f"* cases: {self.n_cases} ({source}); {scored}",
+                f"* without a score: {self.crash_count} case(s)",
+            ]
+            if self.n_scored:
+                lines.append(self._precision_line())
+            lines += self._no_score_lines() + self._crash_lines()
+            if self.skipped:
+                lines += ["", "Skipped: " + "; ".join(self.skipped)]
+            return "\n".join(lines) + "\n"
+        agreement = self.agreement or 0.0
+        mad = self.fit.get("mean_abs_diff")
+        mad_text = "n/a (no scored case where it gives a number)" if mad is None else f"{mad:.4g}"
         lines = [
             f"# Validation of `{self.implementation}`",
             "",
             f"* scale: **{self.scale}** — {self.scale_reason}",
+            f"* cases: {self.n_cases} ({source}; tolerance {self.tolerance:g}); {scored}",
+            self._precision_line(),
             f"* best profile: **{self.best_profile}**, agreement "
-            f"{100 * self.agreement:.1f}% of {self.n_cases} cases "
-            f"({self.n_fixture_cases} from fixtures, the rest generated with seed {self.seed}; "
-            f"tolerance {self.tolerance:g})",
-            "* matches on every case: "
+            f"{100 * agreement:.1f}% of the {self.n_scored} scored cases",
+            "* matches on every scored case: "
             + (", ".join(f"`{m}`" for m in self.matches) if self.matches else "none"),
             f"* diagnosed: {', '.join(self.diagnosed_factors) or 'nothing'}",
-            f"* crashes: {self.crash_count} case(s)",
+            f"* without a score: {self.crash_count} case(s)",
             "",
             "## Fitted configuration",
             "",
@@ -827,10 +998,10 @@ class ValidationReport:
                 if self.fit["changes"] or self.fit["bugs"]
                 else " (no change improves the agreement)"
             )
-            + f": agreement {100 * self.fit['agreement']:.1f}%, mean |difference| "
-            f"{self.fit['mean_abs_diff']:.4g}.",
+            + f": agreement {100 * self.fit['agreement']:.1f}% of the {self.n_scored} scored "
+            f"cases, mean |difference| {mad_text}.",
             "",
-            "## Agreement per configuration",
+            "## Agreement per configuration (share of scored cases)",
             "",
             "| configuration | agreement |",
             "| --- | ---: |",
@@ -849,14 +1020,7 @@ class ValidationReport:
                 f"   hypotheses `{list(d.hypotheses)}`, references "
                 f"`{[list(r) for r in d.references]}`",
             ]
-        lines += ["", "## Crashes (shrunk)", ""]
-        if not self.crashes:
-            lines.append("None.")
-        for c in self.crashes:
-            lines.append(
-                f"* `{c.error}` on {c.count} case(s), e.g. hypotheses `{list(c.hypotheses)}`, "
-                f"references `{[list(r) for r in c.references]}`"
-            )
+        lines += self._crash_lines() + self._no_score_lines()
         lines += [
             "",
             "## Probes (against the fitted configuration, without modelled mistakes)",
@@ -865,7 +1029,7 @@ class ValidationReport:
             "| --- | --- | ---: | ---: | :---: |",
         ]
         for p in self.probes:
-            got = p.error if p.score is None else f"{p.score:.6g}"
+            got = f"no score: {p.error}" if p.score is None else f"{p.score:.6g}"
             exp = "raises" if p.expected is None else f"{p.expected:.6g}"
             lines.append(
                 f"| {p.behaviour} | {p.description} | {got} | {exp} | {'✓' if p.ok else '✗'} |"
@@ -1086,6 +1250,50 @@ def _detect_scale(
     )
 
 
+#: A diagnosis needs at least this many cases with a finite score …
+MIN_SCORED = 5
+#: … and at least this share of all cases; otherwise :func:`validate` withholds it.
+MIN_SCORED_SHARE = 0.5
+#: A subject whose scores never have more decimals than this is taken to round to that many.
+MAX_ROUNDED_DECIMALS = 8
+
+
+class CouldNotValidate(HarnessError):
+    """The implementation could not be validated at all (e.g. it timed out on its first call).
+
+    The CLI exits with status 3 on it (2 stays for usage and input errors)."""
+
+
+def _detect_precision(outs: Sequence[_Outcome]) -> tuple[int | None, str]:
+    """The number of decimals the implementation gives its scores with (``None``: full
+    precision): the most decimals of any scored case, when that is at most
+    :data:`MAX_ROUNDED_DECIMALS`."""
+    decs = [o.decimals for o in outs if o.value is not None and o.decimals is not None]
+    if not decs:
+        return None, "no case gave a score"
+    d = max(decs)
+    if d > MAX_ROUNDED_DECIMALS:
+        return None, f"full precision (up to {d} decimals)"
+    exact = sum(1 for x in decs if x == d)
+    if exact == len(decs):
+        return d, f"all {len(decs)} scores have exactly {d} decimal(s)"
+    return d, (
+        f"none of {len(decs)} scores has more than {d} decimal(s) ({exact} have exactly {d}; "
+        "the others end in zeros that are not printed)"
+    )
+
+
+def _withheld_reason(n_scored: int, n_cases: int) -> str | None:
+    need = max(MIN_SCORED, math.ceil(MIN_SCORED_SHARE * n_cases))
+    if n_scored >= need:
+        return None
+    return (
+        f"only {n_scored} of {n_cases} cases gave a finite score; a diagnosis needs at least "
+        f"{need} (at least {MIN_SCORED} and at least {MIN_SCORED_SHARE:.0%} of the cases), so "
+        "none is given"
+    )
+
+
 def validate(
     impl: Impl | str | None = None,
     *,
@@ -1097,6 +1305,7 @@ def validate(
     fixtures: bool = True,
     against: str | None = None,
     shrink_budget: int | None = None,
+    timeout: float | None = None,
 ) -> ValidationReport:
     """Validate ``impl`` (or the shell command ``cmd``) against the profiles.
 
@@ -1105,16 +1314,28 @@ def validate(
     ``cmd`` is a :class:`~harness.adapters.command.CommandAdapter` template such as
     ``"perl multi-bleu.perl {ref} < {hyp}"`` whose printed number is read as is (generated
     corpora then have the same number of references in every segment, and ragged fixtures are
-    skipped). ``cases`` generated corpora (seeded by ``seed``) are added to every fixture's
-    systems (``fixtures=False`` leaves those out). ``tolerance`` is absolute, on the
-    implementation's scale. ``against`` names the profile the implementation means to
-    reproduce (default: the profile nearest to the fitted configuration). At most
-    ``max_deviations`` deviations are explained (two per factor, to show variety);
-    ``shrink_budget`` caps the implementation calls per shrink (default 300, 60 for a
-    command).
+    skipped); each call may take ``timeout`` seconds (default :data:`DEFAULT_TIMEOUT`) and
+    then has its process group killed. ``cases`` generated corpora (seeded by ``seed``) are
+    added to every fixture's systems (``fixtures=False`` leaves those out). ``tolerance`` is
+    absolute, on the implementation's scale; when the implementation rounds (its scores never
+    have more than ``d`` decimals, ``d`` ≤ :data:`MAX_ROUNDED_DECIMALS`) the comparison
+    tolerance is half a unit of the ``d``-th decimal (plus float slack), and ``rounding`` is
+    diagnosed when that explains cases the raw tolerance does not. ``against`` names the
+    profile the implementation means to reproduce (default: the profile nearest to the fitted
+    configuration). At most ``max_deviations`` deviations are explained (two per factor, to
+    show variety); ``shrink_budget`` caps the implementation calls per shrink (default 300, 60
+    for a command).
+
+    A case on which the implementation gives no finite score in [0, 100] (it raises, exits
+    non-zero, times out, prints nothing readable, returns None, a string, NaN or ±inf) has the
+    verdict ``"no score: …"`` and takes no part in agreements and differences, which are
+    shares of the *scored* cases. With fewer than :data:`MIN_SCORED` scored cases or fewer
+    than :data:`MIN_SCORED_SHARE` of all cases, the report has no diagnosis
+    (``withheld`` says why). A command that times out on its first call raises
+    :class:`CouldNotValidate`.
     """
     t0 = time.perf_counter()
-    subject = _Subject(impl, cmd)
+    subject = _Subject(impl, cmd, timeout if cmd is not None else None)
     if against is not None and against not in PROFILES:
         raise ConfigError(f"unknown profile {against!r}", valid=list(PROFILES))
     budget = shrink_budget if shrink_budget is not None else (60 if cmd is not None else 300)
@@ -1122,20 +1343,73 @@ def validate(
     battery, skipped = _fixture_cases(subject.rectangular) if fixtures else ([], [])
     n_fixture = len(battery)
     battery = battery + generate_cases(cases, seed=seed, rectangular=subject.rectangular)
-    outs = [_run(subject, c) for c in battery]
+    if not battery:
+        raise ConfigError("nothing to validate on: no fixtures and cases=0")
+    outs: list[_Outcome] = []
+    for c in battery:
+        out = _run(subject, c)
+        if not outs and out.exc_type == "CommandTimeout":
+            raise CouldNotValidate(
+                f"the command timed out on its first call ({subject.timeout:g} s per call; "
+                f"raise --timeout if it is just slow); nothing was validated: {out.error}"
+            )
+        outs.append(out)
+    no_score = tuple(
+        (c.source, o.verdict) for c, o in zip(battery, outs, strict=True) if o.value is None
+    )
+    crash_count = len(no_score)
+    scored = [(c, o) for c, o in zip(battery, outs, strict=True) if o.value is not None]
+    s_cases = [c for c, _ in scored]
+    s_outs = [o for _, o in scored]
+    withheld = _withheld_reason(len(scored), len(battery))
+    precision, precision_reason = _detect_precision(s_outs)
+    common: dict[str, Any] = {
+        "implementation": subject.name,
+        "n_cases": len(battery),
+        "n_fixture_cases": n_fixture,
+        "seed": seed,
+        "tolerance": tolerance,
+        "n_scored": len(scored),
+        "no_score": no_score,
+        "precision": precision,
+        "precision_reason": precision_reason,
+        "timeout": subject.timeout if cmd is not None else None,
+        "skipped": tuple(skipped),
+    }
+    if withheld is not None:
+        crashes = _crashes(val, subject, battery, outs, shrink=False)
+        return ValidationReport(
+            scale="unknown",
+            scale_reason="not detected: " + withheld,
+            agreement_by_profile={},
+            best_profile=None,
+            matches=(),
+            matched_factors=(),
+            fit={},
+            deviations=(),
+            crashes=tuple(crashes),
+            crash_count=crash_count,
+            probes=(),
+            withheld=withheld,
+            seconds=time.perf_counter() - t0,
+            calls=subject.calls,
+            **common,
+        )
 
-    scale, reason = _detect_scale(subject, val, battery, outs)
+    if precision is not None:
+        val.tolerance = max(tolerance, 0.5 * 10.0**-precision + 1e-9)
+    scale, reason = _detect_scale(subject, val, s_cases, s_outs)
     val.factor = 0.01 if scale == "0-1" else 1.0
 
     pool = _pool()
-    scores = {name: val.agreement(battery, outs, cfg) for name, cfg, _ in pool}
+    scores = {name: val.agreement(s_cases, s_outs, cfg) for name, cfg, _ in pool}
     agreement = {name: s[0] for name, s in scores.items()}
     matches = tuple(name for name, _, _ in pool if agreement[name] == 1.0)
     matched_factors = tuple(
         dict.fromkeys(f for name, _, f in pool if f is not None and agreement[name] == 1.0)
     )
     start = against or max(PROFILES, key=lambda n: (agreement[n], -scores[n][1]))
-    fit_model, fit_score = _fit(val, battery, outs, PROFILES[start], scores[start])
+    fit_model, fit_score = _fit(val, s_cases, s_outs, PROFILES[start], scores[start])
     if against is not None:
         best_profile = against
     else:
@@ -1152,21 +1426,26 @@ def validate(
         )
     best_cfg = PROFILES[best_profile]
     fit = _fit_summary(best_profile, best_cfg, fit_model, fit_score)
+    rounding = 0
+    if val.tolerance > tolerance:
+        # cases the fit reproduces only thanks to the printed precision
+        at_precision = val.tolerance
+        for c, o in scored:
+            e = val.expected(c, fit_model)
+            if val.agrees(o.value, e):
+                val.tolerance = tolerance
+                rounding += not val.agrees(o.value, e)
+                val.tolerance = at_precision
 
     probes = _run_probes(subject, val, fit_model.cfg)
     failing_probes = {p.behaviour for p in probes if not p.ok}
     classifier = _Classifier(val, best_profile, best_cfg, fit_model, pool, failing_probes)
-    deviations = _deviations(val, classifier, battery, outs, best_cfg, max_deviations)
+    deviations = _deviations(val, classifier, s_cases, s_outs, best_cfg, max_deviations)
     crashes = _crashes(val, subject, battery, outs)
 
     return ValidationReport(
-        implementation=subject.name,
         scale=scale,
         scale_reason=reason,
-        n_cases=len(battery),
-        n_fixture_cases=n_fixture,
-        seed=seed,
-        tolerance=tolerance,
         agreement_by_profile=agreement,
         best_profile=best_profile,
         matches=matches,
@@ -1174,11 +1453,12 @@ def validate(
         fit=fit,
         deviations=tuple(deviations),
         crashes=tuple(crashes),
-        crash_count=sum(1 for o in outs if o.value is None),
+        crash_count=crash_count,
         probes=probes,
-        skipped=tuple(skipped),
+        rounding_explains=rounding,
         seconds=time.perf_counter() - t0,
         calls=subject.calls,
+        **common,
     )
 
 
@@ -1275,7 +1555,7 @@ def _fit_summary(
         "bugs": list(model.bugs),
         "factors": factors + [c for c in model.classes if c not in factors],
         "agreement": score[0],
-        "mean_abs_diff": score[1],
+        "mean_abs_diff": score[1] if math.isfinite(score[1]) else None,
         "signature": model.cfg.signature(),
     }
 
@@ -1516,8 +1796,14 @@ def _deviations(
 
 
 def _crashes(
-    val: _Validator, subject: _Subject, cases: Sequence[Case], outs: Sequence[_Outcome]
+    val: _Validator,
+    subject: _Subject,
+    cases: Sequence[Case],
+    outs: Sequence[_Outcome],
+    shrink: bool = True,
 ) -> list[Crash]:
+    """One example per kind of failure, shrunk (``shrink=False``, or a timeout: the smallest
+    case as it is)."""
     by_type: dict[str, list[tuple[Case, _Outcome]]] = {}
     for case, out in zip(cases, outs, strict=True):
         if out.value is None:
@@ -1529,14 +1815,16 @@ def _crashes(
         def keep(c: Case, exc_type: str = exc_type) -> bool:
             return _run(subject, c).exc_type == exc_type
 
-        small = val.shrink(case, keep)
-        got = _run(subject, small)
+        small, error = case, out.error
+        if shrink and exc_type != "CommandTimeout":
+            small = val.shrink(case, keep)
+            error = _run(subject, small).error or error
         crashes.append(
             Crash(
                 source=case.source,
                 hypotheses=small.hypotheses,
                 references=small.references,
-                error=got.error or out.error or exc_type,
+                error=error or exc_type,
                 count=len(items),
             )
         )

@@ -22,7 +22,9 @@ are read too when printed), ``BLEU score = 0.2723`` (mteval-v13a: 0–1), sacreb
 (``"score"``: 0–100), or a bare number. ``scale="auto"`` knows the first three; a bare number
 above 1 is 0–100 and one in [0, 1] is ambiguous and raises — pass ``scale="0-1"`` or
 ``"0-100"``. Failures (non-zero exit, timeout, unreadable output) raise :class:`CommandError`
-with the command's stderr. ``check=False`` accepts a non-zero exit when the output still holds a
+with the command's stderr (:class:`CommandTimeout` on timeout). Each call runs in its own
+session; on timeout or interruption its whole process group is killed, and the temporary
+files are removed. ``check=False`` accepts a non-zero exit when the output still holds a
 score (multi-bleu.perl prints ``BLEU = 0, …`` and exits 1 when the reference length is 0); the
 status is kept in ``extra["returncode"]``.
 
@@ -38,6 +40,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import string
 import subprocess
 import tempfile
@@ -53,6 +56,8 @@ from .base import NAN, Adapter, Availability, Support
 SCALES = ("auto", "0-1", "0-100")
 _FIELD = re.compile(r"^(hyp|ref|refs|ref_stem|ref\d+)$")
 _PREFIXES = ("exec", "env", "time", "nice", "nohup", "command", "builtin")
+# a template starting with shell syntax runs whatever it runs: nothing to look up on the PATH
+_SHELL_SYNTAX = ("if", "for", "while", "until", "case", "{", "(", "!", "[[", "cd", "set", "test")
 _NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 
 
@@ -83,11 +88,84 @@ class CommandError(HarnessError):
         super().__init__(detail)
 
 
+class CommandTimeout(CommandError):
+    """The command did not finish within ``timeout`` seconds; its whole process group (the
+    shell and everything it started) was killed."""
+
+
+def _run_group(
+    command: str, *, timeout: float, cwd: Any, env: dict[str, str] | None
+) -> subprocess.CompletedProcess[str]:
+    """Run ``command`` through the shell in its own session (process group).
+
+    On timeout, and on any exception while waiting (``KeyboardInterrupt`` from SIGINT, or a
+    SIGTERM converted to one), the whole group is killed with ``os.killpg`` — the shell's
+    children (``sleep`` in ``sleep 1000; echo``) included, which ``subprocess.run(timeout=)``
+    leaves running and whose open pipes then keep ``communicate()`` waiting. Raises
+    :class:`CommandTimeout` on timeout.
+    """
+    proc = subprocess.Popen(
+        command,
+        shell=True,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+        errors="replace",
+        cwd=cwd,
+        env=env,
+        start_new_session=True,
+    )
+
+    def kill_group() -> None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    try:
+        stdout, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        kill_group()
+        try:
+            stdout, stderr = proc.communicate(timeout=5)
+        except subprocess.TimeoutExpired:  # a grandchild escaped the group and holds a pipe
+            stdout, stderr = "", ""
+            proc.kill()
+            proc.wait()
+        raise CommandTimeout(
+            f"timed out after {timeout:g} s (its process group was killed)",
+            command=command,
+            stdout=_text(stdout),
+            stderr=_text(stderr),
+        ) from None
+    except BaseException:
+        kill_group()
+        proc.kill()
+        proc.wait()
+        raise
+    kill_group()  # the shell is done; anything it left in the background goes with it
+    return subprocess.CompletedProcess(command, proc.returncode, stdout, stderr)
+
+
+def _decimals(text: str) -> int:
+    """Digits after the decimal point of a printed number (``27.2`` → 1, ``1e-05`` → 5)."""
+    from decimal import Decimal, InvalidOperation
+
+    try:
+        exponent = Decimal(text).as_tuple().exponent
+    except InvalidOperation:
+        return 0
+    return max(0, -exponent) if isinstance(exponent, int) else 0
+
+
 def parse_output(stdout: str, scale: str = "auto") -> dict[str, Any]:
     """Read a BLEU score (and whatever statistics are printed) from a program's output.
 
     Returns ``score`` on 0–100 and, when present, ``precisions``, ``bp``, ``ratio``,
-    ``hyp_len``, ``ref_len``, plus ``format`` naming what was recognised. Raises ``ValueError``
+    ``hyp_len``, ``ref_len``, plus ``format`` naming what was recognised and ``decimals``,
+    the number of digits printed after the score's decimal point. Raises ``ValueError``
     when nothing is recognised or a bare number's scale is ambiguous.
 
     >>> parse_output("BLEU = 27.23, 81.8/50.0/22.2/12.5 (BP=1.000, ratio=1.000, hyp_len=12, ref_len=12)")["hyp_len"]
@@ -102,6 +180,7 @@ def parse_output(stdout: str, scale: str = "auto") -> dict[str, Any]:
     if m:
         out["format"] = "BLEU ="
         value = float(m.group(1))
+        out["decimals"] = _decimals(m.group(1))
         rest = text[m.end() :]
         pm = re.match(rf",?\s+({_NUM}(?:/{_NUM})+)", rest)
         if pm:
@@ -118,6 +197,7 @@ def parse_output(stdout: str, scale: str = "auto") -> dict[str, Any]:
     elif m := re.search(rf"\bBLEU score\s*=\s*({_NUM})", text):
         out["format"] = "BLEU score ="  # mteval-v13a.pl prints 0-1
         value = float(m.group(1))
+        out["decimals"] = _decimals(m.group(1))
         native = "0-1"
     else:
         value = None
@@ -128,9 +208,13 @@ def parse_output(stdout: str, scale: str = "auto") -> dict[str, Any]:
         if isinstance(data, dict) and isinstance(data.get("score"), int | float):
             out["format"] = "json"
             value = float(data["score"])
+            jm = re.search(rf'"score"\s*:\s*({_NUM})', text)
+            if jm:
+                out["decimals"] = _decimals(jm.group(1))
         elif re.fullmatch(_NUM, text):
             out["format"] = "number"
             value = float(text)
+            out["decimals"] = _decimals(text)
             if scale == "auto":
                 if value <= 1.0:
                     raise ValueError(
@@ -227,7 +311,7 @@ class CommandAdapter(Adapter):
         # skip shell prefixes (exec, env, time, nice, VAR=value) to find the program
         while words and (words[0] in _PREFIXES or re.match(r"^[A-Za-z_]\w*=", words[0])):
             words = words[1:]
-        if not words or "{" in words[0]:
+        if not words or "{" in words[0] or words[0] in _SHELL_SYNTAX:
             return Availability(True)
         prog = words[0]
         if shutil.which(prog) is None and not (os.sep in prog and os.access(prog, os.X_OK)):
@@ -338,25 +422,12 @@ class CommandAdapter(Adapter):
             for k, stream in enumerate(streams):
                 self._write(tmp / f"ref{k}", stream, f"reference stream {k + 1}")
             command = self._command(tmp, len(streams))
-            try:
-                proc = subprocess.run(
-                    command,
-                    shell=True,
-                    capture_output=True,
-                    text=True,
-                    encoding="utf-8",
-                    errors="replace",
-                    timeout=self.timeout,
-                    cwd=self.cwd,
-                    env=None if self.env is None else {**os.environ, **self.env},
-                )
-            except subprocess.TimeoutExpired as exc:
-                raise CommandError(
-                    f"timed out after {self.timeout:g}s",
-                    command=command,
-                    stdout=_text(exc.stdout),
-                    stderr=_text(exc.stderr),
-                ) from exc
+            proc = _run_group(
+                command,
+                timeout=self.timeout,
+                cwd=self.cwd,
+                env=None if self.env is None else {**os.environ, **self.env},
+            )
         if proc.returncode != 0 and (self.check or not proc.stdout.strip()):
             raise CommandError(
                 f"exited with status {proc.returncode}",
@@ -396,6 +467,7 @@ class CommandAdapter(Adapter):
                 "padding": self.padding,
                 "command": command,
                 "returncode": proc.returncode,
+                "decimals": parsed.get("decimals"),
             },
         )
 
