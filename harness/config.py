@@ -20,6 +20,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
+from .corpus import caller_stacklevel
 from .errors import ConfigError, SuspectInput
 from .tokenizers import (
     LOWERCASE_RULES,
@@ -234,7 +235,7 @@ class BleuConfig:
                     f"weights {w} sum to {total:g}, not 1: BLEU is then not a weighted geometric "
                     "mean of the precisions (nltk accepts this; the harness scores it as given)",
                     SuspectInput,
-                    stacklevel=3,
+                    stacklevel=caller_stacklevel(),
                 )
             object.__setattr__(self, "weights", w)
         if self.smooth_value is not None:

@@ -17,6 +17,7 @@ count.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import sys
@@ -97,18 +98,21 @@ def _warn_unreadable(
         f"(BOM, NUL, carriage return, lone surrogates); they are scored as given: "
         f"{shown}{more}",
         SuspectInput,
-        stacklevel=_caller_stacklevel(),
+        stacklevel=caller_stacklevel(),
     )
 
 
-def _caller_stacklevel() -> int:
-    """The ``stacklevel`` that points a warning at the first frame outside this package."""
+def caller_stacklevel() -> int:
+    """The ``stacklevel`` for :func:`warnings.warn`, called from the function that warns, that
+    points the warning at the user's line: the first frame outside this package (and outside
+    :mod:`dataclasses`, whose generated ``__init__`` and ``replace`` run ``__post_init__``)."""
     package = os.path.dirname(os.path.abspath(__file__))
+    skip = (package, os.path.abspath(dataclasses.__file__))
 
     def inside(code: Any) -> bool:
         if code.co_filename.startswith("<") and code.co_name == "__init__":
             return True  # the __init__ that dataclasses generate
-        return os.path.abspath(code.co_filename).startswith(package)
+        return os.path.abspath(code.co_filename).startswith(skip)
 
     frame = sys._getframe(1)
     level = 1
