@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 from . import engine, runner
@@ -23,10 +23,54 @@ from .api import resolve_config
 from .errors import HarnessError, InputError
 from .profiles import PROFILES, verification
 
+
+def _int_at_least(low: int, what: str = "") -> Any:
+    """An argparse type: an integer ``>= low``; otherwise a usage error (exit 2) saying so."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if value < low:
+            note = f" ({what})" if what else ""
+            raise argparse.ArgumentTypeError(f"must be an integer >= {low}{note}, got {value}")
+        return value
+
+    parse.__name__ = f"integer >= {low}"
+    return parse
+
+
+def _finite_float(text: str) -> float:
+    """An argparse type: a finite number (``nan`` and ``inf`` are refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number, got {text!r}")
+    return value
+
+
+_finite_float.__name__ = "finite number"
+
+
+def _nonneg_float(text: str) -> float:
+    """An argparse type: a finite number ``>= 0``."""
+    value = _finite_float(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text!r}")
+    return value
+
+
+_nonneg_float.__name__ = "number >= 0"
+
+_SEED = _int_at_least(0, "a numpy seed")
+
 _OVERRIDE_FLAGS = {
     "tokenize": str,
     "smooth": str,
-    "smooth_value": float,
+    "smooth_value": _finite_float,
     "max_order": int,
     "ref_length": str,
     "ngram_totals": str,
@@ -56,7 +100,10 @@ def _add_perf(p: argparse.ArgumentParser) -> None:
         "~/.cache/bleu-harness/stats)",
     )
     g.add_argument(
-        "--jobs", type=int, default=1, help="worker processes for tokenizing/counting (0 = all)"
+        "--jobs",
+        type=_int_at_least(0, "0 means one per CPU"),
+        default=1,
+        help="worker processes for tokenizing/counting (0 = all)",
     )
     g.add_argument(
         "--backend",
@@ -93,7 +140,9 @@ def _backend(args: argparse.Namespace) -> str:
 
 
 def _jsonable(obj: Any) -> Any:
-    if isinstance(obj, dict | MappingProxyType):
+    """``obj`` with every mapping (``dict``, read-only ``mappingproxy``) a ``dict`` and every
+    tuple a list, so that :func:`json.dumps` accepts it."""
+    if isinstance(obj, Mapping):
         return {k: _jsonable(v) for k, v in obj.items()}
     if isinstance(obj, list | tuple):
         return [_jsonable(v) for v in obj]
@@ -631,8 +680,8 @@ def cmd_fixtures(args: argparse.Namespace) -> int:
     data = {
         "name": fx.name,
         "description": fx.description,
-        "provenance": dict(fx.provenance),
-        "claim": fx.claim,
+        "provenance": _jsonable(fx.provenance),
+        "claim": _jsonable(fx.claim),
         "tags": list(fx.tags),
         "ids": list(fx.ids),
         "references": [list(r) for r in fx.references],
@@ -642,9 +691,9 @@ def cmd_fixtures(args: argparse.Namespace) -> int:
         _print_json(data)
     else:
         print(f"{fx.name}: {fx.description}")
-        print(f"source: {json.dumps(fx.provenance, ensure_ascii=False)}")
+        print(f"source: {json.dumps(data['provenance'], ensure_ascii=False)}")
         if fx.claim:
-            print(f"claim: {json.dumps(fx.claim, ensure_ascii=False)}")
+            print(f"claim: {json.dumps(data['claim'], ensure_ascii=False)}")
         for i, sid in enumerate(fx.ids):
             print(f"[{sid}]")
             for ref in fx.references[i]:
@@ -792,7 +841,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--json", action="store_true", help="print the rows as JSON")
     c.add_argument("--progress", dest="progress", action="store_true", default=None)
     c.add_argument("--no-progress", dest="progress", action="store_false")
-    c.add_argument("--max-notes", type=int, default=20)
+    c.add_argument("--max-notes", type=_int_at_least(0), default=20)
     _add_perf(c)
     c.set_defaults(func=cmd_compare)
 
@@ -815,8 +864,8 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("refs", nargs="+", help="reference files")
     g.add_argument("--profile", default="sacrebleu", choices=sorted(PROFILES))
     g.add_argument("--method", default="bootstrap", choices=["bootstrap", "ar"])
-    g.add_argument("--resamples", type=int, default=None, help="resamples / trials")
-    g.add_argument("--seed", type=int, default=12345)
+    g.add_argument("--resamples", type=_int_at_least(1), default=None, help="resamples / trials")
+    g.add_argument("--seed", type=_SEED, default=12345)
     g.add_argument("--json", action="store_true")
     g.set_defaults(func=cmd_significance)
 
@@ -824,8 +873,10 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--impl", action="append", help="profiles (comma-separated; default all)")
     h.add_argument("--wmt19", action="store_true", help="add WMT19 DA with Mathur outliers")
     h.add_argument("--data", help="data directory (default: $BLEU_HARNESS_DATA)")
-    h.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for the CIs")
-    h.add_argument("--seed", type=int, default=0)
+    h.add_argument(
+        "--n-boot", type=_int_at_least(1), default=1000, help="bootstrap resamples for the CIs"
+    )
+    h.add_argument("--seed", type=_SEED, default=0)
     h.add_argument("--json", action="store_true")
     h.set_defaults(func=cmd_human)
 
@@ -848,8 +899,10 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument(
         "--formats", nargs="+", choices=["md", "json", "html"], default=["md", "json", "html"]
     )
-    r.add_argument("--n-boot", type=int, default=200, help="bootstrap resamples for CIs")
-    r.add_argument("--seed", type=int, default=0)
+    r.add_argument(
+        "--n-boot", type=_int_at_least(1), default=200, help="bootstrap resamples for CIs"
+    )
+    r.add_argument("--seed", type=_SEED, default=0)
     _add_perf(r)
     r.set_defaults(func=cmd_report)
 
@@ -863,8 +916,10 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument(
         "--cmd", help="shell command template, e.g. 'perl multi-bleu.perl {ref} < {hyp}'"
     )
-    v.add_argument("--cases", type=int, default=300, help="generated corpora (plus fixtures)")
-    v.add_argument("--seed", type=int, default=0)
+    v.add_argument(
+        "--cases", type=_int_at_least(0), default=300, help="generated corpora (plus fixtures)"
+    )
+    v.add_argument("--seed", type=_SEED, default=0)
     v.add_argument("--against", help="compare deviations with this profile (default: best)")
     v.add_argument(
         "--timeout",
@@ -876,12 +931,16 @@ def build_parser() -> argparse.ArgumentParser:
     v.set_defaults(func=cmd_validate)
 
     i = sub.add_parser("identify", help="which configurations reproduce a reported score")
-    i.add_argument("--score", type=float, required=True, help="the reported score, as printed")
+    i.add_argument(
+        "--score", type=_finite_float, required=True, help="the reported score, as printed"
+    )
     i.add_argument("--fixture", help="a built-in fixture")
     i.add_argument("--system", help="the fixture's system, when it has several")
     i.add_argument("files", nargs="*", help="HYP_FILE REF_FILE [REF_FILE ...] instead of --fixture")
-    i.add_argument("--tolerance", type=float, default=None, help="default: half a last digit")
-    i.add_argument("--top", type=int, default=10)
+    i.add_argument(
+        "--tolerance", type=_nonneg_float, default=None, help="default: half a last digit"
+    )
+    i.add_argument("--top", type=_int_at_least(1), default=10)
     i.add_argument("--json", action="store_true")
     i.set_defaults(func=cmd_identify)
 

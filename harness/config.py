@@ -15,10 +15,13 @@ Conventions
 from __future__ import annotations
 
 import dataclasses
+import math
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import ConfigError
+from .corpus import caller_stacklevel
+from .errors import ConfigError, SuspectInput
 from .tokenizers import (
     LOWERCASE_RULES,
     PERL_WHITESPACE_TOKENIZERS,
@@ -66,6 +69,23 @@ SMOOTH_DEFAULTS: dict[str, float] = {
     "nltk-method4": 5.0,  # k
     "nltk-method6": 5.0,  # alpha
     "nltk-method7": 5.0,  # k (method 4 step)
+}
+
+#: The valid range of each method's ``smooth_value``: ``(low, strict, what it is)``; the value
+#: must be finite and ``> low`` (strict) or ``>= low``. Outside it the libraries either fail or
+#: print a silent wrong number: nltk method1 skips an order whose smoothed precision is <= 0
+#: (``if p_i > 0`` in ``corpus_bleu``), method4/7 divide by ``k`` (0 → ZeroDivisionError,
+#: < 0 → negative precisions, skipped), method6 divides by ``l + alpha``; sacrebleu's floor takes
+#: ``log`` of a negative precision (ValueError) and add-k with ``k < 0`` can zero an order's
+#: total, which ends the loop over orders early. ``0`` is legal for floor (sacrebleu's own
+#: ``test_offset`` scores floor 0.0 as 0) and add-k (no smoothing).
+SMOOTH_RANGES: dict[str, tuple[float, bool, str]] = {
+    "floor": (0.0, False, "the floor (sacrebleu smooth_value)"),
+    "add-k": (0.0, False, "k (sacrebleu smooth_value)"),
+    "nltk-method1": (0.0, True, "epsilon (nltk SmoothingFunction epsilon)"),
+    "nltk-method4": (0.0, True, "k (nltk SmoothingFunction k)"),
+    "nltk-method6": (0.0, True, "alpha (nltk SmoothingFunction alpha)"),
+    "nltk-method7": (0.0, True, "k (nltk SmoothingFunction k)"),
 }
 
 EMPTY_ORDER: tuple[str, ...] = (
@@ -199,8 +219,24 @@ class BleuConfig:
                 raise ConfigError(f"weights must be numbers, got {self.weights!r}") from exc
             if len(w) != self.max_order:
                 raise ConfigError(f"weights has {len(w)} entries but max_order is {self.max_order}")
+            if not all(math.isfinite(x) for x in w):
+                raise ConfigError(f"weights must be finite numbers, got {w}")
             if any(x < 0 for x in w):
                 raise ConfigError(f"weights must be non-negative, got {w}")
+            if not any(x > 0 for x in w):
+                raise ConfigError(
+                    f"weights are all zero {w}: the geometric mean would ignore every n-gram "
+                    "order and BLEU would be the brevity penalty alone; give at least one "
+                    "positive weight"
+                )
+            total = math.fsum(w)
+            if abs(total - 1.0) > 1e-9:
+                warnings.warn(
+                    f"weights {w} sum to {total:g}, not 1: BLEU is then not a weighted geometric "
+                    "mean of the precisions (nltk accepts this; the harness scores it as given)",
+                    SuspectInput,
+                    stacklevel=caller_stacklevel(),
+                )
             object.__setattr__(self, "weights", w)
         if self.smooth_value is not None:
             if self.smooth not in SMOOTH_DEFAULTS:
@@ -212,7 +248,14 @@ class BleuConfig:
                 self.smooth_value, int | float
             ):
                 raise ConfigError(f"smooth_value must be a number, got {self.smooth_value!r}")
-            object.__setattr__(self, "smooth_value", float(self.smooth_value))
+            value = float(self.smooth_value)
+            low, strict, meaning = SMOOTH_RANGES[self.smooth]
+            if not math.isfinite(value) or value < low or (strict and value == low):
+                raise ConfigError(
+                    f"smooth_value {value!r} is out of range for smooth {self.smooth!r}: "
+                    f"{meaning} must be a finite number {'>' if strict else '>='} {low:g}"
+                )
+            object.__setattr__(self, "smooth_value", value)
 
     # ------------------------------------------------------------------ derived values
     @property

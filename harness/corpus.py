@@ -17,13 +17,109 @@ count.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+import dataclasses
+import os
+import re
+import sys
+import warnings
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import InitVar, dataclass, field
 from typing import Any, Literal
 
-from .errors import InputError, LayoutError
+from .errors import InputError, LayoutError, SuspectInput
 
 Padding = Literal["none", "empty"]
+
+# ---------------------------------------------------------------------------- text rules
+#: The characters the file reader (:func:`harness.io.read_lines`) refuses, as they appear in
+#: a ``str``: a byte-order mark starting the text, NUL, carriage return, and lone surrogates
+#: (what undecodable bytes become; they cannot be encoded as UTF-8). One table for both: the
+#: reader refuses them in files, :class:`Corpus` warns about them in strings given directly.
+BOM = "\ufeff"
+NUL = "\x00"
+CR = "\r"
+UNREADABLE_CHARS: dict[str, str] = {
+    BOM: "byte-order mark (BOM) at the start of the text",
+    NUL: "NUL character",
+    CR: "carriage return",
+}
+_UNREADABLE = re.compile(r"\A\ufeff|[\x00\r\ud800-\udfff]")
+_PREFILTER = re.compile(r"(?:\A|\n)\ufeff|[\x00\r\ud800-\udfff]")  # over "\n"-joined text
+#: How many examples a :class:`SuspectInput` warning about such characters lists.
+MAX_EXAMPLES = 3
+
+
+def unreadable_char(text: str) -> tuple[int, str] | None:
+    """``(index, description)`` of the first character of ``text`` that the file reader would
+    refuse (see :data:`UNREADABLE_CHARS`; a U+FEFF counts only at index 0, where a BOM read as
+    text lands), or ``None``.
+
+    >>> unreadable_char("a\\r\\n"), unreadable_char("\\ufeffa"), unreadable_char("ok")
+    ((1, 'U+000D (carriage return)'), (0, 'U+FEFF (byte-order mark (BOM) at the start of the text)'), None)
+    """
+    m = _UNREADABLE.search(text)
+    if m is None:
+        return None
+    ch = m.group()
+    what = UNREADABLE_CHARS.get(ch, "lone surrogate, not encodable as UTF-8")
+    return m.start(), f"U+{ord(ch):04X} ({what})"
+
+
+def _suspect_strings(
+    hypotheses: Sequence[str], references: Sequence[Sequence[str]], ids: Sequence[str]
+) -> Iterator[str]:
+    """One description per segment string holding a character the file reader refuses."""
+    for i, hyp in enumerate(hypotheses):
+        texts = [("hypothesis", hyp)]
+        texts += [(f"reference {k + 1}", r) for k, r in enumerate(references[i])]
+        for role, text in texts:
+            found = unreadable_char(text)
+            if found is not None:
+                pos, what = found
+                yield f"segment {i + 1} (id {ids[i]!r}) {role}: {what} at character {pos + 1}"
+
+
+def _warn_unreadable(
+    hypotheses: Sequence[str], references: Sequence[Sequence[str]], ids: Sequence[str]
+) -> None:
+    """One :class:`SuspectInput` warning per corpus listing up to :data:`MAX_EXAMPLES` strings
+    with characters the file reader refuses; the strings are still scored as given."""
+    # one pass over all the text finds out cheaply whether any string needs a closer look
+    joined = "\n".join([*hypotheses, *(r for seg in references for r in seg)])
+    if not _PREFILTER.search(joined):
+        return
+    found = list(_suspect_strings(hypotheses, references, ids))
+    if not found:
+        return
+    shown = "; ".join(found[:MAX_EXAMPLES])
+    more = f"; and {len(found) - MAX_EXAMPLES} more" if len(found) > MAX_EXAMPLES else ""
+    warnings.warn(
+        f"{len(found)} segment string(s) hold characters that input files may not contain "
+        f"(BOM, NUL, carriage return, lone surrogates); they are scored as given: "
+        f"{shown}{more}",
+        SuspectInput,
+        stacklevel=caller_stacklevel(),
+    )
+
+
+def caller_stacklevel() -> int:
+    """The ``stacklevel`` for :func:`warnings.warn`, called from the function that warns, that
+    points the warning at the user's line: the first frame outside this package (and outside
+    :mod:`dataclasses`, whose generated ``__init__`` and ``replace`` run ``__post_init__``)."""
+    package = os.path.dirname(os.path.abspath(__file__))
+    skip = (package, os.path.abspath(dataclasses.__file__))
+
+    def inside(code: Any) -> bool:
+        if code.co_filename.startswith("<") and code.co_name == "__init__":
+            return True  # the __init__ that dataclasses generate
+        return os.path.abspath(code.co_filename).startswith(skip)
+
+    frame = sys._getframe(1)
+    level = 1
+    while frame is not None and inside(frame.f_code):
+        frame = frame.f_back
+        level += 1
+    return level
 
 
 def _check_str(value: Any, what: str) -> str:
@@ -46,8 +142,9 @@ class Corpus:
     ids: tuple[str, ...] = ()
     name: str = ""
     provenance: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    check_text: InitVar[bool] = True
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, check_text: bool) -> None:
         hyps = self.hypotheses
         refs = self.references
         if isinstance(hyps, str) or not isinstance(hyps, Sequence):
@@ -108,6 +205,8 @@ class Corpus:
             raise LayoutError("one id per segment", what="ids", expected=len(hyps), got=len(ids))
         if len(set(ids)) != len(ids):
             raise LayoutError("segment ids must be unique", what="ids")
+        if check_text:
+            _warn_unreadable(clean_hyps, clean_refs, ids)
         object.__setattr__(self, "hypotheses", clean_hyps)
         object.__setattr__(self, "references", tuple(clean_refs))
         object.__setattr__(self, "ids", ids)
@@ -135,6 +234,7 @@ class Corpus:
             ids=tuple(self.ids[i] for i in indices),
             name=self.name,
             provenance=self.provenance,
+            check_text=False,  # this corpus's text was checked when it was built
         )
 
     def with_hypotheses(self, hypotheses: Sequence[str], *, name: str = "") -> Corpus:

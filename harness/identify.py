@@ -258,7 +258,12 @@ def misused_corpora(corpus: Corpus) -> dict[str, Corpus]:
     def add(layout: str, h: Sequence[str], refs: Sequence[Sequence[str]]) -> None:
         if not h or any(len(r) == 0 for r in refs):
             return
-        c = Corpus(hypotheses=tuple(h), references=tuple(tuple(r) for r in refs), name=name)
+        c = Corpus(
+            hypotheses=tuple(h),
+            references=tuple(tuple(r) for r in refs),
+            name=name,
+            check_text=False,  # a re-layout of a corpus whose text was checked
+        )
         if c.hypotheses == corpus.hypotheses and c.references == corpus.references:
             return
         if any(o.hypotheses == c.hypotheses and o.references == c.references for o in out.values()):

@@ -35,13 +35,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TypeAlias
 
-from .corpus import Corpus
+from .corpus import BOM, CR, NUL, Corpus
 from .errors import InputError, LayoutError
 
 PathLike: TypeAlias = "str | os.PathLike[str]"
 """A file name: a ``str`` or anything :func:`os.fspath` turns into one (e.g. ``pathlib.Path``)."""
 
-_BOM = b"\xef\xbb\xbf"
+# The characters refused here are the table in harness.corpus (UNREADABLE_CHARS), which
+# also warns about them in strings given to the API; here they are found as bytes.
+_BOM = BOM.encode()  # EF BB BF
+_NUL = NUL.encode()
+_CR = CR.encode()
 
 _JSONL_KEYS = ("id", "hypothesis", "references")
 
@@ -106,7 +110,7 @@ def read_lines(path: PathLike, *, what: str = "file") -> list[str]:
             file=file,
             line=1,
         )
-    nul = data.find(b"\x00")
+    nul = data.find(_NUL)
     if nul >= 0:
         raise InputError(
             f"NUL byte at byte {_column_of(data, nul)} of the line: this looks like a binary "
@@ -126,7 +130,7 @@ def read_lines(path: PathLike, *, what: str = "file") -> list[str]:
             file=file,
             line=_line_of(data, exc.start),
         ) from None
-    cr = data.find(b"\r")
+    cr = data.find(_CR)
     if cr >= 0:
         line = _line_of(data, cr)
         if data[cr + 1 : cr + 2] == b"\n":
@@ -204,6 +208,7 @@ def load_text_corpus(
             "hypotheses": str(hyp_path),
             "references": [str(p) for p in ref_paths],
         },
+        check_text=False,  # read_lines has refused these characters already
     )
 
 

@@ -116,7 +116,9 @@ def shard_statistics(shard: Shard, config: BleuConfig, max_order: int) -> list[S
     systems, refs, ids = shard
     return [
         compute_statistics(
-            Corpus(hypotheses=hyps, references=refs, ids=ids), config, max_order=max_order
+            Corpus(hypotheses=hyps, references=refs, ids=ids, check_text=False),
+            config,
+            max_order=max_order,
         )
         for hyps in systems
     ]

@@ -47,6 +47,8 @@ from __future__ import annotations
 
 import importlib
 import math
+import os
+import sys
 import time
 import traceback
 from collections import Counter
@@ -93,7 +95,13 @@ class Case:
     references: tuple[tuple[str, ...], ...]
 
     def corpus(self) -> Corpus:
-        return Corpus(hypotheses=self.hypotheses, references=self.references, name=self.source)
+        # generated and fixture text: checked where it was made, never warned about per case
+        return Corpus(
+            hypotheses=self.hypotheses,
+            references=self.references,
+            name=self.source,
+            check_text=False,
+        )
 
     @property
     def n_tokens(self) -> int:
@@ -297,15 +305,18 @@ DEFAULT_TIMEOUT = 30.0
 
 
 def _import_module(module: str, spec: str) -> Any:
-    """Import the user's module; whatever its import does wrong becomes a ConfigError naming it
-    (user code: any exception, and ``sys.exit``, are its failures, not the harness's)."""
+    """Import the user's module, with the current directory first on ``sys.path`` (restored
+    afterwards); whatever its import does wrong becomes a ConfigError naming it (user code:
+    any exception, and ``sys.exit``, are its failures, not the harness's)."""
+    saved = list(sys.path)
+    sys.path.insert(0, os.getcwd())  # as `python -m` does: ./mymodule.py is importable
     try:
         return importlib.import_module(module)
     except ModuleNotFoundError as exc:
         if exc.name is not None and (module == exc.name or module.startswith(exc.name + ".")):
             raise ConfigError(
-                f"{spec}: no module named {exc.name!r} (is it on PYTHONPATH / installed, and "
-                "run from the right folder?)"
+                f"{spec}: cannot import module {module!r}: no module named {exc.name!r} "
+                f"(looked in the current directory {os.getcwd()} and on sys.path)"
             ) from None
         raise ConfigError(
             f"{spec}: importing module {module!r} failed: {exc} (a module it imports is missing)"
@@ -321,9 +332,16 @@ def _import_module(module: str, spec: str) -> Any:
         raise ConfigError(
             f"{spec}: importing module {module!r} raised {type(exc).__name__}: {exc}{where}"
         ) from None
+    finally:
+        sys.path[:] = saved
 
 
 def _import(spec: str) -> Impl:
+    """The callable named by ``'module:function'`` (``function`` may be dotted).
+
+    Raises ``ConfigError`` naming the module or attribute when it cannot be found; an error
+    raised while the module itself is imported is reported with its type and message.
+    """
     module, sep, attr = spec.partition(":")
     if not sep or not module or not attr:
         raise ConfigError(f"expected 'module:function', got {spec!r}")
@@ -332,9 +350,7 @@ def _import(spec: str) -> Impl:
         try:
             obj = getattr(obj, part)
         except AttributeError:
-            raise ConfigError(
-                f"{spec}: {getattr(obj, '__name__', module)!r} has no attribute {part!r}"
-            ) from None
+            raise ConfigError(f"{spec}: module {module!r} has no attribute {attr!r}") from None
     if not callable(obj):
         raise ConfigError(f"{spec} is not callable")
     return obj

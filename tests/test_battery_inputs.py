@@ -1,0 +1,505 @@
+"""Battery of bad inputs (issue 10): files, API arguments and CLI flags.
+
+One row per bad input. Each row asserts the error type (API) or the exit code (CLI) AND the
+words of the message (the file name and line where they apply), and that no number was
+produced: an API row raises before returning a result, a CLI row prints no score. Rows of kind
+``warn`` are legal input that is probably a mistake: the number is produced, and a typed
+``SuspectInput`` warning naming the segment and the character must come with it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import harness
+from harness.cli import main
+from harness.corpus import Corpus
+from harness.errors import ConfigError, InputError, LayoutError, SuspectInput
+
+# ------------------------------------------------------------------------------------ files
+GOOD = b"the cat is on the mat\nthere is a dog\nhe reads\n"
+
+
+@dataclass(frozen=True)
+class FileRow:
+    """``bleu-harness ARGS`` in a folder holding ``files``; exit ``code``, stderr ``words``."""
+
+    args: tuple[str, ...]
+    files: dict[str, bytes]
+    words: tuple[str, ...]
+    code: int = 2
+
+
+def _files(**extra: bytes) -> dict[str, bytes]:
+    return {"hyp.txt": GOOD, "ref.txt": GOOD, **extra}
+
+
+SCORE = ("score", "hyp.txt", "ref.txt")
+FILE_ROWS = {
+    "ref-fewer-lines": FileRow(
+        SCORE,
+        _files(**{"ref.txt": b"a\nb\n"}),
+        ("ref.txt", "reference file has 2 lines", "hyp.txt has 3", "expected 3, got 2"),
+    ),
+    "ref-more-lines": FileRow(
+        SCORE,
+        _files(**{"ref.txt": GOOD + b"extra\n"}),
+        ("ref.txt", "has 4 lines", "line-aligned"),
+    ),
+    "second-ref-ragged": FileRow(
+        (*SCORE, "ref2.txt"),
+        _files(**{"ref2.txt": b"only one\n"}),
+        ("ref2.txt", "reference file has 1 lines", "expected 3, got 1"),
+    ),
+    "empty-hyp-file": FileRow(SCORE, _files(**{"hyp.txt": b""}), ("hyp.txt", "empty file")),
+    "empty-ref-file": FileRow(SCORE, _files(**{"ref.txt": b""}), ("ref.txt", "empty file")),
+    "crlf-ref": FileRow(
+        SCORE,
+        _files(**{"ref.txt": b"a b\r\nc d\r\ne\r\n"}),
+        ("ref.txt, line 1", "CRLF", "dos2unix"),
+    ),
+    "crlf-second-line-hyp": FileRow(
+        SCORE,
+        _files(**{"hyp.txt": b"a b\nc d\r\ne\n"}),
+        ("hyp.txt, line 2", "CRLF"),
+    ),
+    "stray-cr": FileRow(
+        SCORE,
+        _files(**{"hyp.txt": b"a b\nc\rd\ne\n"}),
+        ("hyp.txt, line 2", "stray carriage return"),
+    ),
+    "bom-hyp": FileRow(
+        SCORE,
+        _files(**{"hyp.txt": b"\xef\xbb\xbf" + GOOD}),
+        ("hyp.txt, line 1", "byte-order mark"),
+    ),
+    "invalid-utf8": FileRow(
+        SCORE,
+        _files(**{"ref.txt": b"a\nb\ncaf\xe9\n"}),
+        ("ref.txt, line 3", "invalid UTF-8", "0xE9"),
+    ),
+    "nul-byte": FileRow(
+        SCORE,
+        _files(**{"hyp.txt": b"a\nb\x00c\nd\n"}),
+        ("hyp.txt, line 2", "NUL byte"),
+    ),
+    "utf16-file": FileRow(
+        SCORE,
+        _files(**{"hyp.txt": "a\nb\nc\n".encode("utf-16")}),
+        ("hyp.txt, line 1", "UTF-16"),
+    ),
+    "missing-file": FileRow(("score", "nope.txt", "ref.txt"), _files(), ("nope.txt", "not found")),
+    "directory-as-ref": FileRow(
+        ("score", "hyp.txt", "."), _files(), ("is a directory, not a file",)
+    ),
+    "significance-system-shorter": FileRow(
+        ("significance", "hyp.txt", "sys.txt", "ref.txt"),
+        _files(**{"sys.txt": b"a\n"}),
+        ("sys.txt has 1", "ref.txt", "line-aligned"),
+    ),
+    "explain-files-mismatch": FileRow(
+        ("explain", "--a", "sacrebleu", "--b", "nltk", "hyp.txt", "ref.txt"),
+        _files(**{"ref.txt": b"x\n"}),
+        ("ref.txt", "has 1 lines", "hyp.txt has 3"),
+    ),
+    "identify-crlf": FileRow(
+        ("identify", "--score", "27.0", "hyp.txt", "ref.txt"),
+        _files(**{"ref.txt": b"a\r\nb\r\nc\r\n"}),
+        ("ref.txt, line 1", "CRLF"),
+    ),
+    "report-results-not-json": FileRow(
+        ("report", "--out", "rep", "--results", "rows.jsonl"),
+        _files(**{"rows.jsonl": b'{"a": 1}\nnot json\n'}),
+        ("rows.jsonl, line 2", "not a JSON results row"),
+    ),
+}
+
+# ------------------------------------------------------------------------------------ flags
+FLAG_ROWS = {
+    # argparse rejects: exit 2, "argument --flag: …"
+    "jobs-negative": (("score", "hyp.txt", "ref.txt", "--jobs", "-2"), ("--jobs", ">= 0")),
+    "jobs-not-int": (("score", "hyp.txt", "ref.txt", "--jobs", "two"), ("--jobs", "integer")),
+    "smooth-value-nan": (
+        ("score", "hyp.txt", "ref.txt", "--smooth", "add-k", "--smooth-value", "nan"),
+        ("--smooth-value", "finite"),
+    ),
+    "smooth-value-inf": (
+        ("score", "hyp.txt", "ref.txt", "--smooth", "floor", "--smooth-value", "inf"),
+        ("--smooth-value", "finite"),
+    ),
+    "smooth-value-negative-add-k": (
+        ("score", "hyp.txt", "ref.txt", "--smooth", "add-k", "--smooth-value", "-1"),
+        ("smooth_value -1.0", "add-k", ">= 0"),
+    ),
+    "smooth-value-zero-epsilon": (
+        (
+            "score",
+            "hyp.txt",
+            "ref.txt",
+            "--profile",
+            "nltk",
+            "--smooth",
+            "nltk-method1",
+            "--smooth-value",
+            "0",
+        ),
+        ("nltk-method1", "epsilon", "> 0"),
+    ),
+    "smooth-value-on-none": (
+        ("score", "hyp.txt", "ref.txt", "--smooth", "none", "--smooth-value", "0.1"),
+        ("takes no smooth_value",),
+    ),
+    "unknown-smooth": (
+        ("score", "hyp.txt", "ref.txt", "--smooth", "bogus"),
+        ("unknown smooth 'bogus'", "valid:", "add-k"),
+    ),
+    "unknown-tokenizer": (
+        ("score", "hyp.txt", "ref.txt", "--tokenize", "13b"),
+        ("unknown tokenize '13b'", "13a"),
+    ),
+    "unknown-profile": (
+        ("score", "hyp.txt", "ref.txt", "--profile", "sacreblue"),
+        ("--profile", "invalid choice", "sacreblue"),
+    ),
+    "unknown-option": (("score", "hyp.txt", "ref.txt", "--smoth", "exp"), ("unrecognized",)),
+    "max-order-zero": (
+        ("score", "hyp.txt", "ref.txt", "--max-order", "0"),
+        ("max_order must be between 1 and 10", "got 0"),
+    ),
+    "unknown-adapter": (
+        ("score", "hyp.txt", "ref.txt", "--impl", "sacrebelu"),
+        ("sacrebelu",),
+    ),
+    "compare-unknown-impl": (
+        ("compare", "--impl", "profile:nltkk"),
+        ("unknown profile 'nltkk'", "valid:"),
+    ),
+    "compare-max-notes-negative": (("compare", "--max-notes", "-1"), ("--max-notes", ">= 0")),
+    "validate-cases-negative": (
+        ("validate", "--impl", "m:f", "--cases", "-1"),
+        ("--cases", ">= 0"),
+    ),
+    "validate-seed-negative": (("validate", "--impl", "m:f", "--seed", "-1"), ("--seed", ">= 0")),
+    "validate-impl-no-colon": (
+        ("validate", "--impl", "mymodule"),
+        ("expected 'module:function'", "mymodule"),
+    ),
+    "validate-impl-missing-module": (
+        ("validate", "--impl", "no_such_module_xyz:bleu"),
+        ("cannot import module 'no_such_module_xyz'", "current directory"),
+    ),
+    "validate-impl-missing-function": (
+        ("validate", "--impl", "mymodule:nothing_here"),
+        ("module 'mymodule' has no attribute 'nothing_here'",),
+    ),
+    "validate-impl-and-cmd": (
+        ("validate", "--impl", "mymodule:my_bleu", "--cmd", "cat {hyp}"),
+        ("exactly one of --impl", "--cmd"),
+    ),
+    "significance-resamples-zero": (
+        ("significance", "hyp.txt", "hyp.txt", "ref.txt", "--resamples", "0"),
+        ("--resamples", ">= 1"),
+    ),
+    "significance-seed-text": (
+        ("significance", "hyp.txt", "hyp.txt", "ref.txt", "--seed", "abc"),
+        ("--seed", "expected an integer", "'abc'"),
+    ),
+    "human-n-boot-zero": (("human", "--n-boot", "0"), ("--n-boot", ">= 1")),
+    "report-seed-negative": (("report", "--seed", "-5"), ("--seed", ">= 0")),
+    "identify-score-nan": (
+        ("identify", "--score", "nan", "--fixture", "google_nasa_opportunity"),
+        ("--score", "finite"),
+    ),
+    "identify-tolerance-negative": (
+        ("identify", "--score", "27", "--fixture", "google_nasa_opportunity", "--tolerance", "-1"),
+        ("--tolerance", ">= 0"),
+    ),
+    "identify-top-zero": (
+        ("identify", "--score", "27", "--fixture", "google_nasa_opportunity", "--top", "0"),
+        ("--top", ">= 1"),
+    ),
+    "fixtures-show-unknown": (
+        ("fixtures", "show", "google_nasa"),
+        ("unknown fixture 'google_nasa'", "google_nasa_opportunity"),
+    ),
+}
+
+MYMODULE = "def my_bleu(hypotheses, references):\n    return 0.0\n"
+
+
+def _run_cli(args: tuple[str, ...], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """``main(args)``: the exit code (argparse's ``SystemExit`` included), stdout, stderr."""
+    try:
+        code = main(list(args))
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _assert_refused(code: int, out: str, err: str, words: tuple[str, ...], expected: int) -> None:
+    assert code == expected, (code, out, err)
+    assert "Traceback" not in out + err
+    for w in words:
+        assert w in err, f"{w!r} not in stderr: {err!r}"
+    # no silent number: nothing that looks like a score was printed
+    assert not re.search(r"BLEU\s*=|\"score\"|^\d+(\.\d+)?$", out, re.M), out
+
+
+@pytest.mark.parametrize("row", list(FILE_ROWS.values()), ids=list(FILE_ROWS))
+def test_bad_file(
+    row: FileRow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    for name, data in row.files.items():
+        (tmp_path / name).write_bytes(data)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _run_cli(row.args, capsys)
+    _assert_refused(code, out, err, row.words, row.code)
+
+
+@pytest.mark.parametrize(("args", "words"), list(FLAG_ROWS.values()), ids=list(FLAG_ROWS))
+def test_bad_flag(
+    args: tuple[str, ...],
+    words: tuple[str, ...],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: Any,
+) -> None:
+    (tmp_path / "hyp.txt").write_bytes(GOOD)
+    (tmp_path / "ref.txt").write_bytes(GOOD)
+    (tmp_path / "mymodule.py").write_text(MYMODULE, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("BLEU_HARNESS_CACHE_DIR", str(tmp_path / "cache"))
+    code, out, err = _run_cli(args, capsys)
+    _assert_refused(code, out, err, words, 2)
+
+
+# ------------------------------------------------------------------------------------ API
+H = ["the cat is on the mat", "a dog"]
+R = [["the cat sat on the mat"], ["a dog barks"]]
+
+
+def _bleu(**kw: Any) -> Callable[[], Any]:
+    args = {"hypotheses": H, "references": R, **kw}
+    return lambda: harness.corpus_bleu(**args)
+
+
+NAN = math.nan
+API_ROWS: dict[str, tuple[Callable[[], Any], type[Exception], tuple[str, ...]]] = {
+    "weights-all-zero": (_bleu(weights=(0, 0, 0, 0)), ConfigError, ("all zero",)),
+    "weights-nan": (_bleu(weights=(NAN, 0.5, 0.25, 0.25)), ConfigError, ("finite", "nan")),
+    "weights-inf": (_bleu(weights=(math.inf, 0, 0, 0)), ConfigError, ("finite",)),
+    "weights-negative": (_bleu(weights=(1.5, -0.5, 0, 0)), ConfigError, ("non-negative",)),
+    "weights-wrong-length": (
+        _bleu(weights=(0.5, 0.5)),
+        ConfigError,
+        ("weights has 2 entries but max_order is 4",),
+    ),
+    "weights-not-numbers": (_bleu(weights=("a", 1, 1, 1)), ConfigError, ("must be numbers",)),
+    "add-k-negative": (
+        _bleu(smooth="add-k", smooth_value=-1),
+        ConfigError,
+        ("smooth_value -1.0", "'add-k'", ">= 0"),
+    ),
+    "floor-nan": (_bleu(smooth="floor", smooth_value=NAN), ConfigError, ("finite", "floor")),
+    "floor-negative": (_bleu(smooth="floor", smooth_value=-0.1), ConfigError, (">= 0",)),
+    "nltk-epsilon-zero": (
+        _bleu(profile="nltk", smooth="nltk-method1", smooth_value=0.0),
+        ConfigError,
+        ("epsilon", "> 0"),
+    ),
+    "nltk-method4-k-zero": (
+        _bleu(profile="nltk", smooth="nltk-method4", smooth_value=0),
+        ConfigError,
+        ("k (nltk", "> 0"),
+    ),
+    "nltk-method6-alpha-negative": (
+        _bleu(profile="nltk", smooth="nltk-method6", smooth_value=-2),
+        ConfigError,
+        ("alpha", "> 0"),
+    ),
+    "nltk-method7-k-inf": (
+        _bleu(profile="nltk", smooth="nltk-method7", smooth_value=math.inf),
+        ConfigError,
+        ("finite",),
+    ),
+    "smooth-value-bool": (
+        _bleu(smooth="floor", smooth_value=True),
+        ConfigError,
+        ("smooth_value must be a number",),
+    ),
+    "unknown-profile": (_bleu(profile="sacreblue"), ConfigError, ("unknown profile", "sacrebleu")),
+    "unknown-option": (_bleu(smoth="exp"), ConfigError, ("unknown option(s) smoth",)),
+    "max-order-zero": (_bleu(max_order=0), ConfigError, ("between 1 and 10",)),
+    "refs-flat-string": (
+        lambda: harness.corpus_bleu(hypotheses=H, references="the cat sat on the mat"),
+        LayoutError,
+        ("references must be a list", "got str"),
+    ),
+    "refs-flat-list-of-strings": (
+        lambda: harness.corpus_bleu(hypotheses=H, references=["the cat sat", "a dog barks"]),
+        LayoutError,
+        ("a flat list of strings is not the per-segment layout", "references[0]"),
+    ),
+    "refs-as-streams-3x2": (
+        lambda: harness.corpus_bleu(
+            hypotheses=H, references=[["r1", "r2"], ["s1", "s2"], ["t1", "t2"]]
+        ),
+        LayoutError,
+        ("one reference list per hypothesis", "expected 2, got 3"),
+    ),
+    "hypotheses-a-string": (
+        lambda: harness.corpus_bleu(hypotheses="the cat", references=[["the cat"]]),
+        LayoutError,
+        ("hypotheses must be a list of strings",),
+    ),
+    "empty-corpus": (
+        lambda: harness.corpus_bleu(hypotheses=[], references=[]),
+        LayoutError,
+        ("empty corpus",),
+    ),
+    "segment-without-references": (
+        lambda: harness.corpus_bleu(hypotheses=H, references=[["x"], []]),
+        LayoutError,
+        ("at least one reference", "references[1]"),
+    ),
+    "hypothesis-none": (
+        lambda: harness.corpus_bleu(hypotheses=["a", None], references=R),
+        InputError,
+        ("hypothesis 2 must be a string", "NoneType"),
+    ),
+    "reference-bytes": (
+        lambda: harness.corpus_bleu(hypotheses=H, references=[["x"], [b"a dog"]]),
+        InputError,
+        ("reference 1 of segment 2 must be a string", "bytes"),
+    ),
+    "sentence-bleu-given-a-list": (
+        lambda: harness.sentence_bleu(hypothesis=["the cat"], references=["the cat"]),
+        LayoutError,
+        ("use corpus_bleu",),
+    ),
+    "sentence-bleu-refs-a-string": (
+        lambda: harness.sentence_bleu(hypothesis="the cat", references="the cat"),
+        LayoutError,
+        ("references must be a list of strings",),
+    ),
+    "streams-wrong-length": (
+        lambda: Corpus.from_streams(hypotheses=H, streams=[["r1", "r2"], ["s1"]]),
+        LayoutError,
+        ("stream 2", "expected 2, got 1"),
+    ),
+    "streams-flat": (
+        lambda: Corpus.from_streams(hypotheses=H, streams=["r1", "r2"]),
+        LayoutError,
+        ("a flat list of strings is one stream",),
+    ),
+    "streams-unknown-padding": (
+        lambda: Corpus.from_streams(hypotheses=H, streams=[["r1", "r2"]], padding="blank"),
+        LayoutError,
+        ("unknown padding 'blank'",),
+    ),
+    "duplicate-ids": (
+        lambda: Corpus(hypotheses=H, references=R, ids=["a", "a"]),
+        LayoutError,
+        ("segment ids must be unique",),
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("call", "exc", "words"), list(API_ROWS.values()), ids=list(API_ROWS)
+)  # fmt: skip
+def test_bad_api_input(call: Callable[[], Any], exc: type[Exception], words: tuple[str, ...]):
+    result = None
+    with pytest.raises(exc) as info:
+        result = call()
+    assert result is None  # no silent number
+    for w in words:
+        assert w in str(info.value), f"{w!r} not in {info.value}"
+
+
+# ------------------------------------------------------------------------------------ warnings
+WARN_ROWS: dict[str, tuple[Callable[[], Any], tuple[str, ...]]] = {
+    "api-bom-hypothesis": (
+        lambda: harness.corpus_bleu(hypotheses=["\ufeffthe cat", "a dog"], references=R),
+        ("segment 1 (id '1') hypothesis", "U+FEFF", "byte-order mark"),
+    ),
+    "api-nul-reference": (
+        lambda: harness.corpus_bleu(hypotheses=H, references=[["x"], ["a", "a\x00dog"]]),
+        ("segment 2 (id '2') reference 2", "U+0000", "NUL"),
+    ),
+    "api-cr-sentence": (
+        lambda: harness.sentence_bleu(hypothesis="the cat\r", references=["the cat"]),
+        ("segment 1 (id '1') hypothesis", "U+000D", "carriage return", "character 8"),
+    ),
+    "api-lone-surrogate": (
+        lambda: harness.corpus_bleu(hypotheses=["caf\udce9", "a"], references=R),
+        ("segment 1 (id '1') hypothesis", "U+DCE9", "surrogate"),
+    ),
+    "corpus-cr-with-ids": (
+        lambda: Corpus(hypotheses=["a", "b\r"], references=[["a"], ["b"]], ids=["s1", "s2"]),
+        ("segment 2 (id 's2') hypothesis", "U+000D"),
+    ),
+    "api-many-cr-summarised": (
+        lambda: harness.corpus_bleu(hypotheses=["a\r"] * 50, references=[["a"]] * 50),
+        ("50 segment string(s)", "segment 3 (id '3')", "and 47 more"),
+    ),
+    "weights-not-summing-to-1": (
+        _bleu(weights=(1, 1, 1, 1)),
+        ("sum to 4, not 1", "nltk accepts"),
+    ),
+}
+
+
+@pytest.mark.parametrize(("call", "words"), list(WARN_ROWS.values()), ids=list(WARN_ROWS))
+def test_suspect_input_warns_once_and_still_scores(call: Callable[[], Any], words: tuple[str, ...]):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = call()
+    suspect = [w for w in caught if issubclass(w.category, SuspectInput)]
+    assert len(suspect) == 1, [str(w.message) for w in caught]  # one per corpus, summarised
+    message = str(suspect[0].message)
+    for w in words:
+        assert w in message, f"{w!r} not in {message!r}"
+    assert suspect[0].filename == __file__  # points at the caller, not into the package
+    if hasattr(result, "score"):
+        assert 0.0 <= result.score <= 100.0
+
+
+def test_loaded_files_and_subsets_do_not_warn_again(tmp_path: Path) -> None:
+    """Files are checked by the reader; a corpus built from them, or a subset of a corpus that
+    already warned, adds no warning."""
+    from harness.io import load_text_corpus
+
+    (tmp_path / "h.txt").write_bytes(GOOD)
+    (tmp_path / "r.txt").write_bytes("first line\n\ufeffa BOM mid-file is legal\nx\n".encode())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SuspectInput)
+        c = load_text_corpus(tmp_path / "h.txt", [tmp_path / "r.txt"])
+    assert len(c) == 3
+    with pytest.warns(SuspectInput):
+        bad = Corpus(hypotheses=["a\r", "b"], references=[["a"], ["b"]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SuspectInput)
+        assert bad.subset([0, 1]).hypotheses == ("a\r", "b")
+
+
+def test_clean_api_input_does_not_warn() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SuspectInput)
+        r = harness.corpus_bleu(hypotheses=H, references=R)
+        s = harness.sentence_bleu(hypothesis="caf\u00e9 \ufeffx", references=["caf\u00e9"])
+    assert 0 < r.score < 100 and 0 <= s.score < 100
+
+
+def test_battery_size() -> None:
+    n = len(FILE_ROWS) + len(FLAG_ROWS) + len(API_ROWS) + len(WARN_ROWS)
+    assert n >= 30, n
