@@ -117,8 +117,8 @@ FILE_ROWS = {
     ),
     "report-results-not-json": FileRow(
         ("report", "--out", "rep", "--results", "rows.jsonl"),
-        _files(**{"rows.jsonl": b'{"a": 1}\nnot json\n'}),
-        ("rows.jsonl, line 2", "not a JSON results row"),
+        _files(**{"rows.jsonl": b"not json\n"}),
+        ("rows.jsonl, line 1", "not a JSON results row"),
     ),
 }
 

@@ -336,7 +336,7 @@ CLI_ROWS = {
     "cli-negative-cases-exits-2": (
         ["--cmd", "echo {hyp}", "--cases", "-1"],
         2,
-        ["--cases must be >= 0, got -1"],
+        ["argument --cases", "must be an integer >= 0, got -1"],
         [],
     ),
     "cli-program-not-on-path-exits-2": (
