@@ -19,6 +19,7 @@ from harness.report import (
     TOP_KEYS,
     build_report,
     default_pairs,
+    json_view,
     render_json,
     render_markdown,
     write_report,
@@ -99,9 +100,11 @@ def test_top_keys_are_exactly_the_documented_ones(report):
         assert f"``{key}``" in pkg.__doc__
     text = json.dumps(report, allow_nan=False)
     assert json.loads(text) == report
+    view = json_view(report)
+    assert "table" in report["segments"] and "table" not in view["segments"]
     assert (
         render_json(report)
-        == json.dumps(report, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+        == json.dumps(view, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
     )
 
 
@@ -143,7 +146,22 @@ def test_pairs_are_differences(report, rows, corpora):
 
     cmap = {(f, s): c for f, s, c in corpora}
     expected = difference(rows, "harness:sacrebleu", "harness:nltk", top=5, corpus=cmap)
-    assert report["pairs"][1] == json.loads(json.dumps(expected.to_dict()))
+    d = json.loads(json.dumps(expected.to_dict()))
+    d.pop("segment_scores")  # schema 2: in the segment table
+    got = dict(report["pairs"][1])
+    assert (got.pop("verdict"), got.pop("na_reason")) == ("disagree", None)
+    assert (got.pop("compared"), got.pop("not_compared")) == (len(corpora), 0)
+    assert got == d
+
+
+def test_segment_table_holds_every_segment_row(report, rows):
+    seg = report["segments"]
+    segment_rows = [r for r in rows if r["level"] == "segment"]
+    assert seg["n_rows"] == len(segment_rows) > 0
+    table = seg["table"]
+    assert table["implementation"] == [r["implementation"] for r in segment_rows]
+    assert table["score"] == [r["score"] if r["status"] == "ok" else None for r in segment_rows]
+    assert "segment_scores" not in report["pairs"][0]
 
 
 def test_chosen_pairs_and_sections(rows):
@@ -197,6 +215,40 @@ def test_human_and_significance_are_stored_as_given(report, human, significance)
     assert report["significance"] == [s.to_dict() for s in significance]
 
 
+def test_default_significance_is_the_paired_bootstrap_of_each_fixtures_first_two_systems(
+    rows, corpora
+):
+    from harness.analysis.significance import paired_bootstrap
+
+    rep = build_report(rows, corpora=corpora, include=("significance",), seed=3)
+    sig = rep["significance"]
+    assert sig["note"] is None and sig["method"] == "paired-bootstrap"
+    # both fixtures have two systems; every in-house profile of the rows is tested
+    assert [(r["fixture"], r["baseline"], r["system"], r["profile"]) for r in sig["results"]] == [
+        (f, a, b, p)
+        for f, a, b in (
+            ("google_nasa_opportunity", "candidate_1", "candidate_2"),
+            ("silence_pitfall", "A", "B"),
+        )
+        for p in ("sacrebleu", "nltk", "evaluate")
+    ]
+    cmap = {(f, s): c for f, s, c in corpora}
+    cfg = PROFILES["nltk"]
+    direct = paired_bootstrap(
+        engine.compute_statistics(cmap[("silence_pitfall", "A")], cfg),
+        engine.compute_statistics(cmap[("silence_pitfall", "B")], cfg),
+        cfg,
+        resamples=1000,
+        seed=3,
+    )
+    got = sig["results"][4]
+    assert got["p_value"] == direct.p_value and got["delta"] == direct.delta
+    # from a results table (no corpora) it says why not and how
+    no = build_report(rows, include=("significance",))["significance"]
+    assert no["results"] == [] and "without the corpora" in no["note"]
+    assert "bleu-harness significance" in no["how"]
+
+
 # ---------------------------------------------------------------------- markdown
 def test_markdown(report):
     md = render_markdown(report)
@@ -210,6 +262,7 @@ def test_markdown(report):
     ):
         assert heading in md
     assert report["signature"] in md
+    assert md.index("## Summary") < md.index("## Corpus-level") < md.index("Signature:")
     assert "| statistic | harness:sacrebleu | harness:nltk |" in md
     assert "paired-bootstrap" in md
 
@@ -255,7 +308,15 @@ def test_write_report_writes_every_format(written, report):
     assert {"report.md", "report.json", "index.html"} <= names
     assert all(p.parent == out and p.is_file() for p in paths)
     assert sorted(os.listdir(out)) == sorted(names)
-    assert json.loads((out / "report.json").read_text(encoding="utf-8")) == report
+    assert json.loads((out / "report.json").read_text(encoding="utf-8")) == json_view(report)
+    import csv
+
+    with open(out / "segments.csv", encoding="utf-8", newline="") as fh:
+        table = list(csv.DictReader(fh))
+    mem = report["segments"]["table"]
+    assert len(table) == report["segments"]["n_rows"] == len(mem["score"])
+    assert [float(r["score"]) if r["score"] else None for r in table] == mem["score"]
+    assert [r["segment_id"] or None for r in table] == mem["segment_id"]
     assert (out / "report.md").read_text(encoding="utf-8") == render_markdown(report)
     pngs = sorted(p for p in paths if p.suffix == ".png")
     kinds = {p.name.split("-")[1] for p in pngs}
@@ -290,14 +351,23 @@ def test_refuses_a_non_empty_directory_without_force(report, tmp_path):
     assert str(out) in str(info.value)
     assert os.listdir(out) == ["keep.txt"]
     paths = write_report(report, out, formats=("json",), force=True)
-    assert sorted(os.listdir(out)) == ["report.json"] == [p.name for p in paths]
+    expected = [
+        "report.json",
+        *(
+            x
+            for x in ("segments.csv", "segments.parquet")
+            if report["segments"][{"segments.csv": "file", "segments.parquet": "parquet"}[x]]
+        ),
+    ]
+    assert sorted(os.listdir(out)) == sorted(expected) == sorted(p.name for p in paths)
     assert os.listdir(tmp_path) == ["rep"]  # no temporary or backup directory left
 
 
 def test_an_empty_directory_is_fine_and_a_file_is_not(report, tmp_path):
     (tmp_path / "empty").mkdir()
     write_report(report, tmp_path / "empty", formats=("md",))
-    assert os.listdir(tmp_path / "empty") == ["report.md"]
+    assert "report.md" in os.listdir(tmp_path / "empty")
+    assert not {"report.json", "index.html"} & set(os.listdir(tmp_path / "empty"))
     (tmp_path / "file").write_text("x")
     with pytest.raises(InputError, match="not a directory"):
         write_report(report, tmp_path / "file", force=True)
