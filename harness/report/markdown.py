@@ -102,7 +102,9 @@ def _verdict(p: Mapping[str, Any]) -> str:
         return f"n/a: {p.get('na_reason') or 'nothing comparable'}"
     text = "yes" if p.get("agree") else "no"
     if p.get("not_compared"):
-        text += f" (on {p.get('compared')} corpora; n/a on {p['not_compared']})"
+        text += (
+            f" (on {p.get('compared')} corpora; n/a on {p['not_compared']}: {p.get('na_reason')})"
+        )
     return text
 
 
