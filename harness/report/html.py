@@ -428,12 +428,15 @@ def _summary(report: Mapping[str, Any]) -> str:
         )
     if sm.get("disagree"):
         items.append(f'<li><span class="no">Disagree</span>: {_pair_list(sm["disagree"])}.</li>')
-    for a, b, why in sm.get("not_comparable") or ():
-        items.append(
-            f'<li><span class="na">Not comparable</span>: <code>{_e(a)}</code> vs '
-            f"<code>{_e(b)}</code>: {_e(why)}.</li>"
-        )
     probs = sm.get("problems") or []
+    nc = sm.get("not_comparable") or []
+    if nc:
+        # the reasons are listed once, under "Without scores", when they come from there
+        why = "" if probs else ": " + "; ".join(dict.fromkeys(_e(x[2]) for x in nc))
+        items.append(
+            '<li><span class="na">Not comparable</span> (a side has no scores; n/a, not '
+            f"disagreement): {_pair_list(nc)}{why}.</li>"
+        )
     if probs:
         lines = "".join(
             f"<li><code>{_e(x['implementation'])}</code> {_e(x['status'])} on {_e(x['corpora'])} "

@@ -146,9 +146,15 @@ def _summary(report: Mapping[str, Any]) -> list[str]:
     for key, word in (("agree", "Agree (within tolerance)"), ("disagree", "Disagree")):
         if sm.get(key):
             out.append(f"- **{word}:** " + ", ".join(f"`{a}` vs `{b}`" for a, b in sm[key]) + ".")
-    for a, b, why in sm.get("not_comparable") or ():
-        out.append(f"- **Not comparable:** `{a}` vs `{b}`: {why}.")
     probs = sm.get("problems") or []
+    nc = sm.get("not_comparable") or []
+    if nc:
+        why = "" if probs else ": " + "; ".join(dict.fromkeys(str(x[2]) for x in nc))
+        out.append(
+            "- **Not comparable** (a side has no scores; n/a, not disagreement): "
+            + ", ".join(f"`{a}` vs `{b}`" for a, b, _ in nc)
+            + f"{why}."
+        )
     if probs:
         out.append("- **Without scores** (shown as n/a, not as disagreement):")
         out += [
