@@ -419,3 +419,25 @@ def test_report_without_segments_or_corpora(corpora, tmp_path):
     paths = write_report(rep, tmp_path / "r")
     names = {p.name for p in paths}
     assert "fig-gap-heatmap.png" in names and not any("scatter" in n for n in names)
+
+
+def test_summary_headline_names_the_largest_gap_and_its_factor(report):
+    gaps = [
+        (abs(g["gap"]), p["a"], p["b"], g["fixture"], g["system"])
+        for p in report["pairs"]
+        for g in p["corpora"]
+        if g["gap"] is not None
+    ]
+    _, a, b, f, s = max(gaps)
+    head = report["summary"]["largest_gap"]
+    assert (head["a"], head["b"], head["fixture"], head["system"]) == (a, b, f, s)
+    ex = head["explained_by"]
+    bare = a.removeprefix("harness:"), b.removeprefix("harness:")
+    ats = [at for at in report["attributions"] if (at["a"], at["b"]) == bare]
+    if not ats:
+        assert ex is None
+        return
+    at = next((x for x in ats if (x["fixture"], x["system"]) == (f, s)), ats[0])
+    assert (ex["fixture"], ex["system"]) == (at["fixture"], at["system"])
+    assert abs(ex["points"]) == max(abs(v) for v in at["factors"].values())
+    assert at["factors"][ex["factor"]] == ex["points"]

@@ -33,9 +33,10 @@ the comparable corpora only; ``significance`` is computed by default when corpor
     What a reader needs first: ``corpora`` (``fixture/system`` strings), ``n_segments``,
     ``implementations`` (labels, first-seen order), ``largest_gap`` (``null`` or the pair
     corpus gap of largest magnitude: ``a``, ``b``, ``fixture``, ``system``, ``gap``,
-    ``score_a``, ``score_b``, ``explained_by`` = ``null`` or the attribution factor with the
-    largest share on that corpus for that pair: ``factor``, ``points``, ``attribution_gap``,
-    ``residual``), ``largest_attribution`` (``null`` or ``a``, ``b``, ``fixture``, ``system``,
+    ``score_a``, ``score_b``, ``explained_by`` = ``null`` or the factor with the largest share
+    in that pair's attribution — on that corpus, else on the first corpus attributed (they run
+    on the first corpora only): ``factor``, ``points``, ``attribution_gap``, ``residual``,
+    ``fixture``, ``system`` of the attribution), ``largest_attribution`` (``null`` or ``a``, ``b``, ``fixture``, ``system``,
     ``gap``, ``factor``, ``points`` of the attribution with the largest gap), ``agree`` and
     ``disagree`` (lists of ``[a, b]``), ``not_comparable`` (lists of ``[a, b, reason]``),
     ``problems`` (one object per implementation and non-ok corpus-level status:

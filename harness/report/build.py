@@ -471,21 +471,29 @@ def _largest_gap(report: Mapping[str, Any]) -> dict[str, Any] | None:
         return x.split(":", 1)[1] if x.startswith("harness:") else x
 
     best["explained_by"] = None
-    for at in report["attributions"]:
-        if (
-            not at.get("error")
-            and (at.get("fixture"), at.get("system")) == (best["fixture"], best["system"])
-            and (bare(best["a"]), bare(best["b"])) == (at["a"], at["b"])
-            and at["factors"]
-        ):
-            factor, points = max(at["factors"].items(), key=lambda kv: abs(kv[1] or 0.0))
-            best["explained_by"] = {
-                "factor": factor,
-                "points": points,
-                "attribution_gap": at["gap"],
-                "residual": at.get("residual"),
-            }
-            break
+    same = [
+        at
+        for at in report["attributions"]
+        if not at.get("error")
+        and at["factors"]
+        and (bare(best["a"]), bare(best["b"])) == (at["a"], at["b"])
+    ]
+    # the attribution on this corpus, else the same pair's on another (attributions run on
+    # the first corpora only)
+    same.sort(
+        key=lambda at: (at.get("fixture"), at.get("system")) != (best["fixture"], best["system"])
+    )
+    if same:
+        at = same[0]
+        factor, points = max(at["factors"].items(), key=lambda kv: abs(kv[1] or 0.0))
+        best["explained_by"] = {
+            "factor": factor,
+            "points": points,
+            "attribution_gap": at["gap"],
+            "residual": at.get("residual"),
+            "fixture": at.get("fixture"),
+            "system": at.get("system"),
+        }
     return best
 
 

@@ -409,7 +409,14 @@ def _summary(report: Mapping[str, Any]) -> str:
                 f"; the factor that explains most of it is <strong>{_e(ex['factor'])}</strong> "
                 f"({_e(fmt_number(ex['points'], 2, sign=True))} of "
                 f"{_e(fmt_number(ex['attribution_gap'], 2, sign=True))} points in the "
-                "attribution below)"
+                "attribution below"
+                + (
+                    ""
+                    if (ex.get("fixture"), ex.get("system")) == (gap["fixture"], gap["system"])
+                    else f", computed on {_e(ex.get('fixture'))}/{_e(ex.get('system'))}: "
+                    "attributions run on the first corpora only"
+                )
+                + ")"
             )
         else:
             text += "; no attribution was computed for this pair"

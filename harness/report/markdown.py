@@ -131,7 +131,14 @@ def _summary(report: Mapping[str, Any]) -> list[str]:
             line += (
                 f"; the factor that explains most of it is **{ex['factor']}** "
                 f"({fmt_number(ex['points'], 2, sign=True)} of "
-                f"{fmt_number(ex['attribution_gap'], 2, sign=True)} points)"
+                f"{fmt_number(ex['attribution_gap'], 2, sign=True)} points"
+                + (
+                    ""
+                    if (ex.get("fixture"), ex.get("system")) == (gap["fixture"], gap["system"])
+                    else f", computed on {ex.get('fixture')}/{ex.get('system')}: "
+                    "attributions run on the first corpora only"
+                )
+                + ")"
             )
         else:
             line += "; no attribution was computed for this pair"
