@@ -774,7 +774,8 @@ def write_report(
     """Render ``report`` into the directory ``out_dir``, atomically; return the files written.
 
     ``formats``: ``md`` → ``report.md``, ``json`` → ``report.json``, ``html`` → ``index.html``
-    plus its PNG figures. Everything is rendered into a fresh temporary directory next to
+    plus its PNG figures. The tidy segment table (``segments.csv``, and ``segments.parquet``
+    when the report names one) is written with every format, whenever there are segment rows. Everything is rendered into a fresh temporary directory next to
     ``out_dir`` and then renamed into place, so a reader sees the old directory or the complete
     new one, never a mix; if a renderer raises, the temporary directory is removed and
     ``out_dir`` is left as it was. Missing parent directories are created.
