@@ -1,7 +1,8 @@
 # bleu-harness: the two commands of the README.
 #   make demo   create .venv if missing, install, run the comparison on the built-in fixtures
 #   make test   create .venv if missing, install dev extras, ruff check + pytest (installs perl's
-#               XML::Twig for the Moses oracle tests first when missing and we are root)
+#               XML::Twig for the Moses oracle tests and Chromium for the HTML report's browser
+#               test first when missing and we are root)
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -21,7 +22,7 @@ endif
 TORCH := torch==2.13.0
 PIP := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: demo test perl-deps lint format clean bench
+.PHONY: demo test perl-deps browser-deps lint format clean bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +43,7 @@ test: $(VENV)/.stamp-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	@$(MAKE) --no-print-directory perl-deps
+	@$(MAKE) --no-print-directory browser-deps
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 
 # The Moses oracle tests run ../shared/reference-impls/moses/*.pl; mteval-v13a.pl loads XML::Twig
@@ -59,6 +61,22 @@ perl-deps:
 	  echo "NOTE: perl or its module XML::Twig is missing and cannot be installed here (needs root and"; \
 	  echo "      apt-get). Install libxml-twig-perl (Debian/Ubuntu) or XML::Twig from CPAN; until then"; \
 	  echo "      the mteval-v13a.pl oracle tests skip (and fail under CI=true)."; \
+	fi
+
+# tests/test_report_browser.py renders the HTML report in headless Chromium. Install it (Debian:
+# the chromium package) when we can; otherwise say so: that test skips, and fails under CI=true.
+browser-deps:
+	@if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then \
+	  :; \
+	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	  echo "installing chromium (headless browser for tests/test_report_browser.py)"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    chromium >/dev/null) || \
+	    echo "NOTE: apt-get could not install chromium; the browser test will skip (fail under CI=true)"; \
+	else \
+	  echo "NOTE: chromium is missing and cannot be installed here (needs root and apt-get)."; \
+	  echo "      Install chromium (Debian/Ubuntu: apt-get install -y chromium); until then"; \
+	  echo "      tests/test_report_browser.py skips (and fails under CI=true)."; \
 	fi
 
 format: $(VENV)/.stamp-dev

@@ -874,7 +874,10 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--wmt19", action="store_true", help="add WMT19 DA with Mathur outliers")
     h.add_argument("--data", help="data directory (default: $BLEU_HARNESS_DATA)")
     h.add_argument(
-        "--n-boot", type=_int_at_least(1), default=1000, help="bootstrap resamples for the CIs"
+        "--n-boot",
+        type=_int_at_least(0),
+        default=1000,
+        help="bootstrap resamples for the CIs (0: no CIs)",
     )
     h.add_argument("--seed", type=_SEED, default=0)
     h.add_argument("--json", action="store_true")
@@ -900,7 +903,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--formats", nargs="+", choices=["md", "json", "html"], default=["md", "json", "html"]
     )
     r.add_argument(
-        "--n-boot", type=_int_at_least(1), default=200, help="bootstrap resamples for CIs"
+        "--n-boot", type=_int_at_least(0), default=200, help="bootstrap resamples for CIs (0: none)"
     )
     r.add_argument("--seed", type=_SEED, default=0)
     _add_perf(r)

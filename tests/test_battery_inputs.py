@@ -212,7 +212,7 @@ FLAG_ROWS = {
         ("significance", "hyp.txt", "hyp.txt", "ref.txt", "--seed", "abc"),
         ("--seed", "expected an integer", "'abc'"),
     ),
-    "human-n-boot-zero": (("human", "--n-boot", "0"), ("--n-boot", ">= 1")),
+    "human-n-boot-negative": (("human", "--n-boot", "-1"), ("--n-boot", ">= 0")),
     "report-seed-negative": (("report", "--seed", "-5"), ("--seed", ">= 0")),
     "identify-score-nan": (
         ("identify", "--score", "nan", "--fixture", "google_nasa_opportunity"),

@@ -17,6 +17,7 @@ is expected; the ``chmod`` row runs only as an ordinary user.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import signal
@@ -34,6 +35,11 @@ from harness.outdir import LOCK_FILE, MANIFEST, STAGING_PREFIX
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SMALL = ["--fixture", "edge_identical", "--impl", "profile:sacrebleu"]
+
+#: The tidy segment table a report writes beside every format (Parquet when pyarrow is there).
+SEGMENT_FILES = ["segments.csv"] + (
+    ["segments.parquet"] if importlib.util.find_spec("pyarrow") is not None else []
+)
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -449,9 +455,10 @@ def test_force_replaces_only_the_earlier_harness_output(tmp_path: Path, capsys) 
     code = main(["report", *SMALL, "--out", str(tmp_path / "d"), "--force", "--formats", "md"])
     out, err = capsys.readouterr()
     assert code == 0 and err == "" and "rows written to" in out
-    assert sorted(os.listdir(tmp_path / "d")) == [MANIFEST, "report.md"]
+    written = ["report.md", *SEGMENT_FILES]  # the segment table goes with every format
+    assert sorted(os.listdir(tmp_path / "d")) == sorted([MANIFEST, *written])
     manifest = json.loads((tmp_path / "d" / MANIFEST).read_text(encoding="utf-8"))
-    assert manifest["files"] == ["report.md"] and manifest["command"] == "report"
+    assert sorted(manifest["files"]) == sorted(written) and manifest["command"] == "report"
 
 
 def test_a_bug_is_reported_as_a_bug(tmp_path: Path, capsys, monkeypatch) -> None:
@@ -584,7 +591,7 @@ def test_second_report_on_a_busy_folder_fails_and_the_first_completes(tmp_path: 
     _feed(fifo, rows)
     _stdout, err = first.communicate(timeout=120)
     assert first.returncode == 0, err
-    assert sorted(os.listdir(out)) == [MANIFEST, "report.json"]
+    assert sorted(os.listdir(out)) == sorted([MANIFEST, "report.json", *SEGMENT_FILES])
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))
     assert {f["fixture"] for f in report["fixtures"]} == {"edge_identical"}
 

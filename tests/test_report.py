@@ -20,6 +20,7 @@ from harness.report import (
     TOP_KEYS,
     build_report,
     default_pairs,
+    json_view,
     render_json,
     render_markdown,
     write_report,
@@ -100,9 +101,11 @@ def test_top_keys_are_exactly_the_documented_ones(report):
         assert f"``{key}``" in pkg.__doc__
     text = json.dumps(report, allow_nan=False)
     assert json.loads(text) == report
+    view = json_view(report)
+    assert "table" in report["segments"] and "table" not in view["segments"]
     assert (
         render_json(report)
-        == json.dumps(report, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+        == json.dumps(view, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
     )
 
 
@@ -144,7 +147,22 @@ def test_pairs_are_differences(report, rows, corpora):
 
     cmap = {(f, s): c for f, s, c in corpora}
     expected = difference(rows, "harness:sacrebleu", "harness:nltk", top=5, corpus=cmap)
-    assert report["pairs"][1] == json.loads(json.dumps(expected.to_dict()))
+    d = json.loads(json.dumps(expected.to_dict()))
+    d.pop("segment_scores")  # schema 2: in the segment table
+    got = dict(report["pairs"][1])
+    assert (got.pop("verdict"), got.pop("na_reason")) == ("disagree", None)
+    assert (got.pop("compared"), got.pop("not_compared")) == (len(corpora), 0)
+    assert got == d
+
+
+def test_segment_table_holds_every_segment_row(report, rows):
+    seg = report["segments"]
+    segment_rows = [r for r in rows if r["level"] == "segment"]
+    assert seg["n_rows"] == len(segment_rows) > 0
+    table = seg["table"]
+    assert table["implementation"] == [r["implementation"] for r in segment_rows]
+    assert table["score"] == [r["score"] if r["status"] == "ok" else None for r in segment_rows]
+    assert "segment_scores" not in report["pairs"][0]
 
 
 def test_chosen_pairs_and_sections(rows):
@@ -198,6 +216,40 @@ def test_human_and_significance_are_stored_as_given(report, human, significance)
     assert report["significance"] == [s.to_dict() for s in significance]
 
 
+def test_default_significance_is_the_paired_bootstrap_of_each_fixtures_first_two_systems(
+    rows, corpora
+):
+    from harness.analysis.significance import paired_bootstrap
+
+    rep = build_report(rows, corpora=corpora, include=("significance",), seed=3)
+    sig = rep["significance"]
+    assert sig["note"] is None and sig["method"] == "paired-bootstrap"
+    # both fixtures have two systems; every in-house profile of the rows is tested
+    assert [(r["fixture"], r["baseline"], r["system"], r["profile"]) for r in sig["results"]] == [
+        (f, a, b, p)
+        for f, a, b in (
+            ("google_nasa_opportunity", "candidate_1", "candidate_2"),
+            ("silence_pitfall", "A", "B"),
+        )
+        for p in ("sacrebleu", "nltk", "evaluate")
+    ]
+    cmap = {(f, s): c for f, s, c in corpora}
+    cfg = PROFILES["nltk"]
+    direct = paired_bootstrap(
+        engine.compute_statistics(cmap[("silence_pitfall", "A")], cfg),
+        engine.compute_statistics(cmap[("silence_pitfall", "B")], cfg),
+        cfg,
+        resamples=1000,
+        seed=3,
+    )
+    got = sig["results"][4]
+    assert got["p_value"] == direct.p_value and got["delta"] == direct.delta
+    # from a results table (no corpora) it says why not and how
+    no = build_report(rows, include=("significance",))["significance"]
+    assert no["results"] == [] and "without the corpora" in no["note"]
+    assert "bleu-harness significance" in no["how"]
+
+
 # ---------------------------------------------------------------------- markdown
 def test_markdown(report):
     md = render_markdown(report)
@@ -211,6 +263,7 @@ def test_markdown(report):
     ):
         assert heading in md
     assert report["signature"] in md
+    assert md.index("## Summary") < md.index("## Corpus-level") < md.index("Signature:")
     assert "| statistic | harness:sacrebleu | harness:nltk |" in md
     assert "paired-bootstrap" in md
 
@@ -257,7 +310,15 @@ def test_write_report_writes_every_format(written, report):
     assert all(p.parent == out and p.is_file() for p in paths)
     assert sorted(os.listdir(out)) == sorted({*names, MANIFEST})
     assert read_manifest(out) == sorted(names)  # the manifest lists exactly what was written
-    assert json.loads((out / "report.json").read_text(encoding="utf-8")) == report
+    assert json.loads((out / "report.json").read_text(encoding="utf-8")) == json_view(report)
+    import csv
+
+    with open(out / "segments.csv", encoding="utf-8", newline="") as fh:
+        table = list(csv.DictReader(fh))
+    mem = report["segments"]["table"]
+    assert len(table) == report["segments"]["n_rows"] == len(mem["score"])
+    assert [float(r["score"]) if r["score"] else None for r in table] == mem["score"]
+    assert [r["segment_id"] or None for r in table] == mem["segment_id"]
     assert (out / "report.md").read_text(encoding="utf-8") == render_markdown(report)
     pngs = sorted(p for p in paths if p.suffix == ".png")
     kinds = {p.name.split("-")[1] for p in pngs}
@@ -299,17 +360,26 @@ def test_force_replaces_only_an_earlier_report(report, tmp_path):
     write_report(report, out, formats=("md",))
     with pytest.raises(InputError, match="--force"):
         write_report(report, out, formats=("json",))
-    assert sorted(os.listdir(out)) == [MANIFEST, "report.md"]
+    segment_files = [
+        x
+        for x in ("segments.csv", "segments.parquet")
+        if report["segments"][{"segments.csv": "file", "segments.parquet": "parquet"}[x]]
+    ]
+    assert sorted(os.listdir(out)) == sorted([MANIFEST, "report.md", *segment_files])
     paths = write_report(report, out, formats=("json",), force=True)
-    assert sorted(os.listdir(out)) == [MANIFEST, "report.json"]  # the old report.md is gone
-    assert [p.name for p in paths] == ["report.json"] == read_manifest(out)
+    expected = ["report.json", *segment_files]
+    # the old report.md is gone; the manifest lists exactly what this run wrote
+    assert sorted(os.listdir(out)) == sorted([*expected, MANIFEST])
+    assert sorted(p.name for p in paths) == sorted(expected) == sorted(read_manifest(out))
     assert os.listdir(tmp_path) == ["rep"]  # no temporary or backup directory left
 
 
 def test_an_empty_directory_is_fine_and_a_file_is_not(report, tmp_path):
     (tmp_path / "empty").mkdir()
     write_report(report, tmp_path / "empty", formats=("md",))
-    assert sorted(os.listdir(tmp_path / "empty")) == [MANIFEST, "report.md"]
+    listing = os.listdir(tmp_path / "empty")
+    assert "report.md" in listing and MANIFEST in listing
+    assert not {"report.json", "index.html"} & set(listing)
     (tmp_path / "file").write_text("x")
     with pytest.raises(InputError, match="not a directory"):
         write_report(report, tmp_path / "file", force=True)
@@ -361,3 +431,26 @@ def test_report_without_segments_or_corpora(corpora, tmp_path):
     paths = write_report(rep, tmp_path / "r")
     names = {p.name for p in paths}
     assert "fig-gap-heatmap.png" in names and not any("scatter" in n for n in names)
+
+
+def test_summary_headline_names_the_largest_gap_and_its_factor(report):
+    gaps = [
+        (abs(g["gap"]), p["a"], p["b"], g["fixture"], g["system"])
+        for p in report["pairs"]
+        for g in p["corpora"]
+        if g["gap"] is not None
+    ]
+    top = max(x[0] for x in gaps)
+    _, a, b, f, s = next(x for x in gaps if x[0] == top)  # the first of ties, in pair order
+    head = report["summary"]["largest_gap"]
+    assert (head["a"], head["b"], head["fixture"], head["system"]) == (a, b, f, s)
+    ex = head["explained_by"]
+    bare = a.removeprefix("harness:"), b.removeprefix("harness:")
+    ats = [at for at in report["attributions"] if (at["a"], at["b"]) == bare]
+    if not ats:
+        assert ex is None
+        return
+    at = next((x for x in ats if (x["fixture"], x["system"]) == (f, s)), ats[0])
+    assert (ex["fixture"], ex["system"]) == (at["fixture"], at["system"])
+    assert abs(ex["points"]) == max(abs(v) for v in at["factors"].values())
+    assert at["factors"][ex["factor"]] == ex["points"]

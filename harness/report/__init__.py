@@ -2,7 +2,8 @@
 
 :func:`build_report` turns the rows of :func:`harness.runner.run` into one JSON-ready ``dict``;
 :func:`write_report` renders it into a directory atomically (``report.md``, ``report.json``,
-``index.html`` and the PNG figures the page shows). The HTML page is self-contained: no
+``index.html``, the PNG figures the page shows, and the tidy segment table ``segments.csv`` —
+plus ``segments.parquet`` when pyarrow is importable — whenever there are segment rows). The HTML page is self-contained: no
 scripts, no external URLs, figures next to it. Rendering uses matplotlib's Agg canvas only
 inside the renderer (importing this package imports no matplotlib).
 
@@ -15,12 +16,32 @@ inside the renderer (importing this package imports no matplotlib).
 >>> report = build_report(rows, include=("pairs",))
 >>> list(report) == list(TOP_KEYS)
 True
->>> report["pairs"][0]["a"], report["pairs"][0]["b"], report["pairs"][0]["agree"]
-('harness:sacrebleu', 'harness:nltk', False)
+>>> report["pairs"][0]["a"], report["pairs"][0]["b"], report["pairs"][0]["verdict"]
+('harness:sacrebleu', 'harness:nltk', 'disagree')
 
 JSON schema (version :data:`SCHEMA_VERSION`; the top-level keys are exactly :data:`TOP_KEYS`, in
 this order; every number is finite or ``null``; all scores and gaps are BLEU points on 0–100)
 ------------------------------------------------------------------------------------------------
+
+Schema 2 (this version) against 1: new ``summary`` (first) and ``segments`` keys; the pairs lose
+``segment_scores`` (every segment-level score is in the segment table named by ``segments``,
+which keeps ``report.json`` small: ~0.4 MB instead of 52 MB on WMT21) and gain ``verdict``,
+``na_reason``, ``compared``, ``not_compared``; ``tolerance`` is per pair; ``agree`` is judged on
+the comparable corpora only; ``significance`` is computed by default when corpora are given.
+
+``summary`` (object)
+    What a reader needs first: ``corpora`` (``fixture/system`` strings), ``n_segments``,
+    ``implementations`` (labels, first-seen order), ``largest_gap`` (``null`` or the pair
+    corpus gap of largest magnitude: ``a``, ``b``, ``fixture``, ``system``, ``gap``,
+    ``score_a``, ``score_b``, ``explained_by`` = ``null`` or the factor with the largest share
+    in that pair's attribution — on that corpus, else on the first corpus attributed (they run
+    on the first corpora only): ``factor``, ``points``, ``attribution_gap``, ``residual``,
+    ``fixture``, ``system`` of the attribution), ``largest_attribution`` (``null`` or ``a``, ``b``, ``fixture``, ``system``,
+    ``gap``, ``factor``, ``points`` of the attribution with the largest gap), ``agree`` and
+    ``disagree`` (lists of ``[a, b]``), ``not_comparable`` (lists of ``[a, b, reason]``),
+    ``problems`` (one object per implementation and non-ok corpus-level status:
+    ``implementation``, ``status``, ``corpora`` = how many, ``reason`` = the first error,
+    shortened).
 
 ``signature`` (string)
     ``report:<SCHEMA_VERSION>|seed:<seed>|impl:<label>[<signature>]|…|version:<name>=<v>,…``:
@@ -47,17 +68,33 @@ this order; every number is finite or ``null``; all scores and gaps are BLEU poi
 ``pairs`` (array)
     One :meth:`harness.analysis.difference.Difference.to_dict` per implementation pair
     ``(a, b)`` (gap = ``b − a``): ``a``, ``b``, ``fixture`` and ``system`` (``null`` = all),
-    ``tolerance``, ``agree`` (true/false, ``null`` when nothing is comparable),
+    ``tolerance`` (BLEU points: the pair is judged at the tolerance of its less precise side,
+    :func:`~harness.report.build.pair_tolerance` — ``VERIFICATION[name].tolerance``, 1e-4 for
+    torchmetrics' float32, 1e-9 otherwise), ``agree`` (true/false over the corpora and segments
+    both sides scored; ``null`` when one side has no scores at all), ``verdict`` (``agree``,
+    ``disagree`` or ``n/a`` — a side that is unavailable, unsupported or raises is "n/a", never a
+    disagreement), ``na_reason`` (``null`` or why corpora were not compared, naming the side and
+    its status and error), ``compared`` / ``not_compared`` (how many ``(fixture, system)``),
     ``corpus_gap`` (mean corpus-level gap), ``corpus_max_abs``, ``corpora`` (per
     ``(fixture, system)``: ``gap`` and both sides ``a``/``b`` with ``status``, ``score``,
     ``bp``, ``hyp_len``, ``ref_len``, ``counts``, ``totals``, ``error``), ``segments``
     (``n``, ``mean``, ``median``, ``max_abs``, ``share_above``, ``unmatched``), ``top`` (the
     most disagreeing segments, largest ``|delta|`` first: ``fixture``, ``system``,
     ``segment_id``, ``delta``, ``a``, ``b`` as above, ``hypothesis`` and ``references`` when
-    the corpora were given), ``segment_scores`` (parallel lists ``fixture``, ``system``,
-    ``segment_id``, ``a``, ``b``: every segment both scored). Default pairs: every adapter
+    the corpora were given). Default pairs: every adapter
     ``X`` against its own profile ``harness:X`` (``a = harness:X``), then sacrebleu (the
     adapter if it has rows, else ``harness:sacrebleu``) against every other implementation.
+
+``segments`` (object)
+    The segment-level table, written next to the report (not inside ``report.json``):
+    ``file`` (``"segments.csv"``, ``null`` without segment rows), ``parquet``
+    (``"segments.parquet"`` when pyarrow is importable, else ``null``), ``columns``
+    (:data:`~harness.report.build.SEGMENT_COLUMNS`: ``fixture``, ``system``, ``segment_id``,
+    ``implementation``, ``kind``, ``status``, ``score`` — one row per implementation and
+    segment, ``score`` empty unless ``status`` is ``ok``; floats written with ``repr`` so they
+    read back exactly), ``n_rows``, ``implementations``. In memory (the object
+    :func:`build_report` returns) it also holds ``table`` (column → list), which
+    :func:`render_json` leaves out (:func:`~harness.report.build.json_view`).
 
 ``correlations`` (object)
     ``segment`` and ``corpus``: ``null`` when that level has no usable rows, else
@@ -81,8 +118,16 @@ this order; every number is finite or ``null``; all scores and gaps are BLEU poi
     stored as their ``to_dict()`` (or as given, if already plain JSON).
 
 ``significance`` (any JSON or ``null``)
-    ``null`` unless precomputed significance results were passed (paired bootstrap,
-    approximate randomisation); stored as their ``to_dict()``.
+    Precomputed results passed to :func:`build_report` are stored as their ``to_dict()``.
+    Otherwise (section included) an object ``method`` (``"paired-bootstrap"``), ``resamples``,
+    ``seed`` (the report's), ``results`` (one object per multi-system fixture — at most
+    :data:`~harness.report.build.MAX_SIGNIFICANCE_FIXTURES` — and in-house profile: its
+    second system against its first, ``fixture``, ``baseline``, ``system``, ``profile``,
+    ``error`` (``null`` or why the test is undefined) and the keys of
+    :meth:`harness.analysis.significance.SignificanceResult.to_dict`), ``note`` (``null`` or
+    why nothing or not everything was tested: no corpora, no in-house profile, no fixture with
+    two systems) and ``how`` (the command that gets significance). ``null`` when the section
+    is not included.
 """
 
 from __future__ import annotations
@@ -91,9 +136,12 @@ from .build import (
     DEFAULT_INCLUDE,
     FORMATS,
     SCHEMA_VERSION,
+    SEGMENT_COLUMNS,
+    SEGMENTS_CSV,
     TOP_KEYS,
     build_report,
     default_pairs,
+    json_view,
     render_json,
     write_report,
 )
@@ -103,9 +151,12 @@ __all__ = [
     "DEFAULT_INCLUDE",
     "FORMATS",
     "SCHEMA_VERSION",
+    "SEGMENTS_CSV",
+    "SEGMENT_COLUMNS",
     "TOP_KEYS",
     "build_report",
     "default_pairs",
+    "json_view",
     "render_json",
     "render_markdown",
     "write_report",

@@ -14,15 +14,17 @@ from ..corpus import Corpus
 from ..errors import ConfigError, HarnessError, InputError
 from ..outdir import OutputDir
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 
 #: The top-level keys of a report, in order (see the package docstring for each).
 TOP_KEYS: tuple[str, ...] = (
+    "summary",
     "signature",
     "versions",
     "verification",
     "fixtures",
     "pairs",
+    "segments",
     "correlations",
     "attributions",
     "human",
@@ -42,6 +44,25 @@ DEFAULT_INCLUDE: tuple[str, ...] = (
 FORMATS: Mapping[str, str] = MappingProxyType(
     {"md": "report.md", "json": "report.json", "html": "index.html"}
 )
+
+#: The tidy segment-level table written next to every report that has segment rows (one row
+#: per implementation and segment), and its Parquet twin when pyarrow is importable.
+SEGMENTS_CSV = "segments.csv"
+SEGMENTS_PARQUET = "segments.parquet"
+SEGMENT_COLUMNS: tuple[str, ...] = (
+    "fixture",
+    "system",
+    "segment_id",
+    "implementation",
+    "kind",
+    "status",
+    "score",
+)
+
+#: Paired-bootstrap resamples of the default significance section.
+SIGNIFICANCE_RESAMPLES = 1000
+#: The default significance section tests at most this many multi-system fixtures.
+MAX_SIGNIFICANCE_FIXTURES = 4
 
 CORRELATION_METHODS: tuple[str, ...] = ("pearson", "kendall")
 
@@ -86,8 +107,9 @@ def jsonable(obj: Any) -> Any:
 
 
 def render_json(report: Mapping[str, Any]) -> str:
-    """The report as JSON text (UTF-8 characters kept, ``indent=2``, no NaN), newline-ended."""
-    return json.dumps(report, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+    """``report.json``: :func:`json_view` of the report as JSON text (UTF-8 characters kept,
+    ``indent=2``, no NaN), newline-ended."""
+    return json.dumps(json_view(report), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
 
 
 # ---------------------------------------------------------------------- inputs
@@ -309,6 +331,288 @@ def _attributions(
     return out
 
 
+# ---------------------------------------------------------------------- schema 2 sections
+def label_tolerance(label: str, floor: float = 1e-9) -> float:
+    """The tolerance (BLEU points) at which ``label`` is proven against its real
+    implementation: :data:`harness.profiles.VERIFICATION` ``[name].tolerance`` for an
+    in-house profile ``harness:name`` or an adapter ``name`` that has a profile (torchmetrics
+    computes in float32: 1e-4), else ``floor``; never below ``floor``."""
+    from ..profiles import VERIFICATION
+
+    name = label.split(":", 1)[1] if label.startswith("harness:") else label
+    v = VERIFICATION.get(name)
+    return max(floor, v.tolerance) if v is not None else floor
+
+
+def pair_tolerance(a: str, b: str, floor: float = 1e-9) -> float:
+    """A pair is judged at the tolerance of its less precise side (:func:`label_tolerance`)."""
+    return max(label_tolerance(a, floor), label_tolerance(b, floor))
+
+
+def _short_reason(side: Mapping[str, Any]) -> str:
+    err = " ".join(str(side.get("error") or "").split())
+    if len(err) > 160:
+        err = err[:157] + "…"
+    return f"{side.get('status')}" + (f" ({err})" if err else "")
+
+
+def _judge_pair(p: dict[str, Any]) -> dict[str, Any]:
+    """Add ``verdict`` (``agree``/``disagree``/``n/a``), ``na_reason``, ``compared`` and
+    ``not_compared`` to one pair, and set ``agree`` from the comparable corpora and segments
+    only: a side without scores (unavailable, unsupported, raises, error) is "n/a", never a
+    disagreement."""
+    tol = p["tolerance"]
+    compared = [g for g in p["corpora"] if g.get("gap") is not None]
+    missing = [g for g in p["corpora"] if g.get("gap") is None]
+    reasons: dict[str, None] = {}
+    for g in missing:
+        for key in ("a", "b"):
+            side = g[key]
+            if side.get("status") != "ok":
+                reasons[f"{p[key]}: {_short_reason(side)}"] = None
+    seg = p["segments"]
+    comparable = bool(compared) or bool(seg.get("n"))
+    if not comparable:
+        p["agree"], p["verdict"] = None, "n/a"
+        p["na_reason"] = "; ".join(reasons) or "no corpus or segment scored by both"
+    else:
+        worst = max(
+            [abs(g["gap"]) for g in compared] + ([seg["max_abs"]] if seg.get("max_abs") else []),
+            default=0.0,
+        )
+        p["agree"] = worst <= tol
+        p["verdict"] = "agree" if p["agree"] else "disagree"
+        p["na_reason"] = "; ".join(reasons) or None
+    p["compared"] = len(compared)
+    p["not_compared"] = len(missing)
+    return p
+
+
+def _segment_table(rows: Sequence[Mapping[str, Any]]) -> dict[str, list[Any]]:
+    """The tidy segment-level table: one entry per segment-level row, columns
+    :data:`SEGMENT_COLUMNS` (``score`` ``None`` unless the row is ok)."""
+    cols: dict[str, list[Any]] = {c: [] for c in SEGMENT_COLUMNS}
+    for r in rows:
+        if r.get("level") != "segment":
+            continue
+        ok = r.get("status") == "ok"
+        for c in SEGMENT_COLUMNS:
+            v = r.get(c)
+            if c == "score":
+                v = v if ok and isinstance(v, (int, float)) and math.isfinite(v) else None
+            cols[c].append(v if v is None or c == "score" else str(v))
+    return cols
+
+
+def _parquet_available() -> bool:
+    try:
+        import pyarrow
+        import pyarrow.parquet  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _segments_section(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    table = _segment_table(rows)
+    n = len(table["fixture"])
+    return {
+        "file": SEGMENTS_CSV if n else None,
+        "parquet": SEGMENTS_PARQUET if n and _parquet_available() else None,
+        "columns": list(SEGMENT_COLUMNS),
+        "n_rows": n,
+        "implementations": list(dict.fromkeys(table["implementation"])),
+        "table": table,
+    }
+
+
+def _problems(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per implementation and non-ok status: how many corpus-level rows, and the first reason."""
+    out: dict[tuple[str, str], dict[str, Any]] = {}
+    for r in rows:
+        status = str(r.get("status"))
+        if status == "ok" or r.get("level") != "corpus":
+            continue
+        key = (str(r["implementation"]), status)
+        entry = out.setdefault(
+            key,
+            {
+                "implementation": key[0],
+                "status": status,
+                "corpora": 0,
+                "reason": _short_reason({"status": status, "error": r.get("error")}),
+            },
+        )
+        entry["corpora"] += 1
+    return list(out.values())
+
+
+def _largest_gap(report: Mapping[str, Any]) -> dict[str, Any] | None:
+    best: dict[str, Any] | None = None
+    for p in report["pairs"]:
+        for g in p["corpora"]:
+            gap = g.get("gap")
+            if gap is not None and (best is None or abs(gap) > abs(best["gap"])):
+                best = {
+                    "a": p["a"],
+                    "b": p["b"],
+                    "fixture": g["fixture"],
+                    "system": g["system"],
+                    "gap": gap,
+                    "score_a": g["a"].get("score"),
+                    "score_b": g["b"].get("score"),
+                }
+    if best is None:
+        return None
+
+    def bare(x: str) -> str:
+        return x.split(":", 1)[1] if x.startswith("harness:") else x
+
+    best["explained_by"] = None
+    same = [
+        at
+        for at in report["attributions"]
+        if not at.get("error")
+        and at["factors"]
+        and (bare(best["a"]), bare(best["b"])) == (at["a"], at["b"])
+    ]
+    # the attribution on this corpus, else the same pair's on another (attributions run on
+    # the first corpora only)
+    same.sort(
+        key=lambda at: (at.get("fixture"), at.get("system")) != (best["fixture"], best["system"])
+    )
+    if same:
+        at = same[0]
+        factor, points = max(at["factors"].items(), key=lambda kv: abs(kv[1] or 0.0))
+        best["explained_by"] = {
+            "factor": factor,
+            "points": points,
+            "attribution_gap": at["gap"],
+            "residual": at.get("residual"),
+            "fixture": at.get("fixture"),
+            "system": at.get("system"),
+        }
+    return best
+
+
+def _largest_attribution(report: Mapping[str, Any]) -> dict[str, Any] | None:
+    ok = [at for at in report["attributions"] if not at.get("error") and at["factors"]]
+    if not ok:
+        return None
+    at = max(ok, key=lambda x: abs(x["gap"] or 0.0))
+    factor, points = max(at["factors"].items(), key=lambda kv: abs(kv[1] or 0.0))
+    return {
+        "a": at["a"],
+        "b": at["b"],
+        "fixture": at.get("fixture"),
+        "system": at.get("system"),
+        "gap": at["gap"],
+        "factor": factor,
+        "points": points,
+    }
+
+
+def _summary(report: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    units = report["fixtures"]
+    pairs = report["pairs"]
+    return {
+        "corpora": [f"{u['fixture']}/{u['system']}" for u in units],
+        "n_segments": sum(u["segments"] or 0 for u in units),
+        "implementations": _labels(rows),
+        "largest_gap": _largest_gap(report),
+        "largest_attribution": _largest_attribution(report),
+        "agree": [[p["a"], p["b"]] for p in pairs if p.get("verdict") == "agree"],
+        "disagree": [[p["a"], p["b"]] for p in pairs if p.get("verdict") == "disagree"],
+        "not_comparable": [
+            [p["a"], p["b"], p.get("na_reason")] for p in pairs if p.get("verdict") == "n/a"
+        ],
+        "problems": _problems(rows),
+    }
+
+
+SIGNIFICANCE_HOW = (
+    "run `bleu-harness report` on the corpora (not from --results) with a fixture that has "
+    "two or more systems (e.g. --fixture silence_pitfall, or --wmt21), or test two hypothesis "
+    "files directly: `bleu-harness significance BASELINE SYSTEM REF [REF ...] --profile NAME`"
+)
+
+
+def _default_significance(
+    rows: Sequence[Mapping[str, Any]],
+    corpora: dict[tuple[str, str], Corpus],
+    seed: int,
+    resamples: int = SIGNIFICANCE_RESAMPLES,
+) -> dict[str, Any]:
+    """Paired bootstrap (Koehn 2004) of the second system against the first of every fixture
+    with two or more systems (at most :data:`MAX_SIGNIFICANCE_FIXTURES`), under every in-house
+    profile in the rows, on statistics computed once per system."""
+    from .. import engine
+    from ..analysis.significance import paired_bootstrap, prepare
+    from ..profiles import PROFILES
+
+    out: dict[str, Any] = {
+        "method": "paired-bootstrap",
+        "resamples": resamples,
+        "seed": seed,
+        "results": [],
+        "note": None,
+        "how": SIGNIFICANCE_HOW,
+    }
+    profiles = [
+        lb.split(":", 1)[1]
+        for lb in _labels(rows)
+        if lb.startswith("harness:") and lb.split(":", 1)[1] in PROFILES
+    ]
+    systems: dict[str, list[str]] = {}
+    for f, s in corpora:
+        systems.setdefault(f, []).append(s)
+    multi = [(f, ss[0], ss[1]) for f, ss in systems.items() if len(ss) >= 2]
+    if not corpora:
+        out["note"] = (
+            "not computed: the report was built without the corpora (from a results table)"
+        )
+        return out
+    if not profiles:
+        out["note"] = "not computed: no in-house profile (harness:NAME) in the rows"
+        return out
+    if not multi:
+        out["note"] = "not computed: no fixture has two or more systems"
+        return out
+    if len(multi) > MAX_SIGNIFICANCE_FIXTURES:
+        out["note"] = (
+            f"tested the first {MAX_SIGNIFICANCE_FIXTURES} of {len(multi)} multi-system fixtures"
+        )
+    for f, base, other in multi[:MAX_SIGNIFICANCE_FIXTURES]:
+        for name in profiles:
+            cfg = PROFILES[name]
+            entry: dict[str, Any] = {
+                "fixture": f,
+                "baseline": base,
+                "system": other,
+                "profile": name,
+                "error": None,
+            }
+            try:
+                ta = prepare(engine.compute_statistics(corpora[(f, base)], cfg), cfg)
+                tb = prepare(engine.compute_statistics(corpora[(f, other)], cfg), cfg)
+                res = paired_bootstrap(ta, tb, cfg, resamples=resamples, seed=seed)
+                entry.update(res.to_dict())
+            except HarnessError as exc:
+                entry["error"] = str(exc)
+            out["results"].append(entry)
+    return out
+
+
+def json_view(report: Mapping[str, Any]) -> dict[str, Any]:
+    """The report as ``report.json`` holds it: the in-memory segment table
+    (``segments["table"]``) is left out — it is written to ``segments["file"]``."""
+    out = dict(report)
+    seg = out.get("segments")
+    if isinstance(seg, Mapping) and "table" in seg:
+        out["segments"] = {k: v for k, v in seg.items() if k != "table"}
+    return out
+
+
 def build_report(
     rows: Iterable[Mapping[str, Any]],
     *,
@@ -332,12 +636,15 @@ def build_report(
     :data:`DEFAULT_ATTRIBUTION_PAIRS` where both have rows, on at most
     ``max_attribution_corpora`` corpora; the library ``b`` gives the residual when its adapter
     has an ok row there). ``pairs`` are ``(a, b)`` implementation names (row labels or
-    ``profile:``/``adapter:`` specs; default :func:`default_pairs`); ``tolerance`` and ``top``
-    go to :func:`~harness.analysis.difference.difference`. ``include`` chooses the computed
+    ``profile:``/``adapter:`` specs; default :func:`default_pairs`); each pair is judged at
+    :func:`pair_tolerance` (the less precise side's proven tolerance, at least ``tolerance``);
+    ``top`` goes to :func:`~harness.analysis.difference.difference`. ``include`` chooses the computed
     sections (left-out ones are empty: ``[]``, ``null`` or a ``correlations`` note).
     ``seed`` and ``n_boot`` are the correlations' bootstrap (0 resamples: no intervals).
     ``human`` and ``significance`` are precomputed results (objects with ``to_dict()`` or
-    JSON values), stored as given.
+    JSON values), stored as given; without ``significance`` (and with corpora) a paired
+    bootstrap is computed (:func:`_default_significance`), else the section says why not and
+    how to get one.
 
     Raises:
         ConfigError: an unknown section in ``include``, an unknown implementation in ``pairs``.
@@ -365,10 +672,12 @@ def build_report(
             if pairs is None
             else [(implementation_label(a), implementation_label(b)) for a, b in pairs]
         )
-        report["pairs"] = [
-            difference(rows, a, b, tolerance=tolerance, top=top, corpus=cmap or None).to_dict()
-            for a, b in chosen
-        ]
+        for a, b in chosen:
+            tol = pair_tolerance(a, b, tolerance)
+            d = difference(rows, a, b, tolerance=tol, top=top, corpus=cmap or None).to_dict()
+            d.pop("segment_scores", None)  # in the segment table (segments.csv) instead
+            report["pairs"].append(_judge_pair(d))
+    report["segments"] = _segments_section(rows)
     if "correlations" in include:
         report["correlations"] = _correlations(rows, seed, n_boot)
     else:
@@ -379,7 +688,13 @@ def build_report(
         else []
     )
     report["human"] = human if "human" in include else None
-    report["significance"] = significance if "significance" in include else None
+    if "significance" not in include:
+        report["significance"] = None
+    elif significance is not None:
+        report["significance"] = significance
+    else:
+        report["significance"] = _default_significance(rows, cmap, seed)
+    report["summary"] = _summary(report, rows)
     return jsonable(report)
 
 
@@ -396,7 +711,7 @@ def _render_into(directory: Path, report: Mapping[str, Any], formats: Sequence[s
     from . import html as _html
     from . import markdown as _markdown
 
-    names: list[str] = []
+    names = _write_segments(directory, report)
     if "json" in formats:
         (directory / FORMATS["json"]).write_text(render_json(report), encoding="utf-8")
         names.append(FORMATS["json"])
@@ -411,6 +726,33 @@ def _render_into(directory: Path, report: Mapping[str, Any], formats: Sequence[s
     return names
 
 
+def _write_segments(directory: Path, report: Mapping[str, Any]) -> list[str]:
+    """Write the tidy segment table (``segments.csv``, and ``segments.parquet`` when the report
+    names one) into ``directory``; return the file names written (none without segment rows)."""
+    import csv
+
+    seg = report.get("segments") or {}
+    table = seg.get("table")
+    if not seg.get("file") or not table:
+        return []
+    cols = list(seg["columns"])
+    with open(directory / seg["file"], "w", encoding="utf-8", newline="") as fh:
+        writer = csv.writer(fh, lineterminator="\n")
+        writer.writerow(cols)
+        for values in zip(*(table[c] for c in cols), strict=True):
+            writer.writerow(
+                ["" if v is None else repr(v) if isinstance(v, float) else v for v in values]
+            )
+    names = [seg["file"]]
+    if seg.get("parquet"):
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        pq.write_table(pa.table({c: table[c] for c in cols}), directory / seg["parquet"])
+        names.append(seg["parquet"])
+    return names
+
+
 def write_report(
     report: Mapping[str, Any],
     out_dir: str | os.PathLike[str] | OutputDir,
@@ -421,7 +763,9 @@ def write_report(
     """Render ``report`` into the directory ``out_dir``, atomically; return the files written.
 
     ``formats``: ``md`` → ``report.md``, ``json`` → ``report.json``, ``html`` → ``index.html``
-    plus its PNG figures. ``out_dir`` is a path (claimed here) or an
+    plus its PNG figures; the tidy segment table (``segments.csv``, and ``segments.parquet``
+    when the report names one) is written with every format whenever there are segment rows.
+    ``out_dir`` is a path (claimed here) or an
     :class:`~harness.outdir.OutputDir` the caller already holds. Everything is rendered into a
     private staging folder inside ``out_dir`` and moved into place only when every renderer has
     finished; if one raises, the staging folder is removed and ``out_dir`` is left as it was

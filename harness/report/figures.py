@@ -198,10 +198,30 @@ def _heatmap(report: Mapping[str, Any], path: Path) -> Figure | None:
     return Figure(path.name, "Pairwise corpus-level gaps", alt, "overview")
 
 
-def _scatter(pair: Mapping[str, Any], path: Path) -> Figure | None:
-    pts = pair["segment_scores"]
-    xs = [x for x, y in zip(pts["a"], pts["b"], strict=True) if x is not None and y is not None]
-    ys = [y for x, y in zip(pts["a"], pts["b"], strict=True) if x is not None and y is not None]
+def pair_points(report: Mapping[str, Any], a: str, b: str) -> tuple[list[float], list[float]]:
+    """``(xs, ys)``: the segment scores of ``a`` and ``b`` on every segment both scored, from
+    the report's in-memory segment table (empty when the report has none, e.g. read back
+    from ``report.json``)."""
+    table = (report.get("segments") or {}).get("table")
+    if not table:
+        return [], []
+    by_key: dict[tuple[str, str, str], dict[str, float]] = {}
+    for f, s, sid, impl, score in zip(
+        table["fixture"],
+        table["system"],
+        table["segment_id"],
+        table["implementation"],
+        table["score"],
+        strict=True,
+    ):
+        if score is not None and impl in (a, b):
+            by_key.setdefault((f, s, sid), {})[impl] = score
+    both = [v for v in by_key.values() if a in v and b in v]
+    return [v[a] for v in both], [v[b] for v in both]
+
+
+def _scatter(report: Mapping[str, Any], pair: Mapping[str, Any], path: Path) -> Figure | None:
+    xs, ys = pair_points(report, pair["a"], pair["b"])
     if not xs:
         return None
     a, b = pair["a"], pair["b"]
@@ -359,7 +379,7 @@ def render_figures(report: Mapping[str, Any], directory: str | Path) -> list[Fig
     for pair in report["pairs"]:
         if n >= MAX_SCATTERS:
             break
-        fig = _scatter(pair, directory / f"fig-scatter-{n + 1:02d}.png")
+        fig = _scatter(report, pair, directory / f"fig-scatter-{n + 1:02d}.png")
         if fig:
             out.append(fig)
             n += 1

@@ -8,6 +8,7 @@ from html import escape
 from typing import Any
 
 from ..analysis.difference import fmt_number
+from .build import SIGNIFICANCE_HOW
 from .figures import MAX_HUMAN, MAX_SCATTERS, MAX_WATERFALLS, Figure, human_records
 from .markdown import fmt_value, records_of
 
@@ -18,10 +19,18 @@ h1 { font-size: 1.7rem; } h2 { border-bottom: 1px solid #ccc; padding-bottom: .2
        margin-top: 2.2rem; } h3 { font-size: 1.05rem; margin-top: 1.4rem; }
 code, .sig { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: .85em; }
 .sig { word-break: break-all; background: #f4f4f4; padding: .5rem; display: block; }
-.scroll { overflow-x: auto; }
+.scroll { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; margin: .6rem 0; font-size: .85rem; }
 th, td { border: 1px solid #ddd; padding: .2rem .45rem; vertical-align: top; }
-th { background: #f0f0f0; text-align: left; }
+td.wrap { overflow-wrap: anywhere; }
+th { background: #f0f0f0; text-align: left; max-width: 11rem; }
+th.n { text-align: right; }
+pre { overflow-x: auto; max-width: 100%; white-space: pre-wrap; overflow-wrap: anywhere; }
+h3 code { overflow-wrap: anywhere; }
+#summary { background: #f7f9fc; border: 1px solid #d8e0ec; padding: .2rem 1rem .6rem;
+           border-radius: 6px; }
+#summary h2 { margin-top: .8rem; } #summary li { margin: .15rem 0; }
+td.na { color: #8a6d00; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .yes { color: #1b7f3b; font-weight: 600; } .no { color: #b3261e; font-weight: 600; }
 figure { margin: 1rem 0; } figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
@@ -40,11 +49,32 @@ def _num_cell(x: Any, digits: int = 4, *, sign: bool = False) -> str:
     return f'<td class="n">{_e(fmt_number(x, digits, sign=sign))}</td>'
 
 
-def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """``rows`` are lists of ready ``<td>`` strings; ``head`` is plain text."""
-    th = "".join(f"<th>{_e(h)}</th>" for h in head)
+def _table(
+    head: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    num_from: int | None = None,
+    table_id: str = "",
+) -> str:
+    """``rows`` are lists of ready ``<td>`` strings; ``head`` is plain text; header cells from
+    index ``num_from`` on are right-aligned like the numbers below them."""
+    th = "".join(
+        f'<th class="n">{_breakable(h)}</th>'
+        if num_from is not None and i >= num_from
+        else f"<th>{_breakable(h)}</th>"
+        for i, h in enumerate(head)
+    )
     body = "".join("<tr>" + "".join(r) + "</tr>" for r in rows)
-    return f'<div class="scroll"><table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table></div>'
+    tid = f' id="{_e(table_id)}"' if table_id else ""
+    return f'<div class="scroll"><table{tid}><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table></div>'
+
+
+def _breakable(x: Any) -> str:
+    """Escaped text with line-break opportunities after ``:``, ``-``, ``/`` and ``_``, so long
+    implementation and corpus names wrap there instead of widening their column."""
+    out = _e(x)
+    for ch in (":", "-", "/", "_"):
+        out = out.replace(ch, ch + "<wbr>")
+    return out
 
 
 def _td(x: Any) -> str:
@@ -58,10 +88,19 @@ def _figure(fig: Figure) -> str:
     )
 
 
-def _verdict(agree: Any) -> str:
-    if agree is None:
-        return '<td class="muted">—</td>'
-    return '<td class="yes">yes</td>' if agree else '<td class="no">no</td>'
+def _verdict(p: Mapping[str, Any]) -> str:
+    """The verdict cell of a pair: yes / no only when both sides have scores to compare,
+    "n/a: <reason>" when one side has none (unavailable, unsupported, raises)."""
+    verdict = p.get("verdict")
+    if verdict == "n/a" or (verdict is None and p.get("agree") is None):
+        return f'<td class="na">n/a: {_e(p.get("na_reason") or "nothing comparable")}</td>'
+    cell = '<td class="yes">yes' if p.get("agree") else '<td class="no">no'
+    if p.get("not_compared"):
+        cell += (
+            f' <span class="muted">(on {p.get("compared")} corpora; n/a on '
+            f"{p['not_compared']}: {_e(p.get('na_reason'))})</span>"
+        )
+    return cell + "</td>"
 
 
 def _versions(report: Mapping[str, Any]) -> str:
@@ -78,22 +117,38 @@ def _proofs(report: Mapping[str, Any]) -> str:
     return _table(["profile", "status", "run against", "evidence / why not"], rows)
 
 
+#: The corpus-score table is split into tables of at most this many implementation columns,
+#: so that each fits a 1400 px page.
+SCORE_COLUMNS = 7
+
+
 def _fixtures(report: Mapping[str, Any]) -> str:
     units = report["fixtures"]
     if not units:
         return "<p>No corpora.</p>"
     impls = list(dict.fromkeys(k for u in units for k in u["status"]))
-    rows = []
-    for u in units:
-        row = [_td(f"{u['fixture']}/{u['system']}"), _num_cell(u["segments"], 0)]
-        for impl in impls:
-            status = u["status"].get(impl)
-            if status == "ok":
-                row.append(_num_cell(u["scores"].get(impl), 2))
-            else:
-                row.append(f'<td class="muted">{_e(status)}</td>')
-        rows.append(row)
-    return _table(["fixture/system", "segments", *impls], rows)
+    chunks = [impls[i : i + SCORE_COLUMNS] for i in range(0, len(impls), SCORE_COLUMNS)] or [[]]
+    out = []
+    for n, chunk in enumerate(chunks):
+        if len(chunks) > 1:
+            first = n * SCORE_COLUMNS + 1
+            out.append(
+                f'<p class="muted">Implementations {first}–{first + len(chunk) - 1} of '
+                f"{len(impls)}:</p>"
+            )
+        rows = []
+        for u in units:
+            where = _breakable(f"{u['fixture']}/{u['system']}")
+            row = [f"<td>{where}</td>", _num_cell(u["segments"], 0)]
+            for impl in chunk:
+                status = u["status"].get(impl)
+                if status == "ok":
+                    row.append(_num_cell(u["scores"].get(impl), 2))
+                else:
+                    row.append(f'<td class="na">{_e(status)}</td>')
+            rows.append(row)
+        out.append(_table(["fixture/system", "segments", *chunk], rows, num_from=1))
+    return "\n".join(out)
 
 
 def _side_rows(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[list[str]]:
@@ -124,9 +179,12 @@ def _pair_detail(p: Mapping[str, Any], figs: Sequence[Figure]) -> str:
     out = [f"<h3><code>{_e(a)}</code> vs <code>{_e(b)}</code></h3>"]
     out.append(
         f"<p>Gap = <code>{_e(b)}</code> − <code>{_e(a)}</code> in BLEU points (0–100); "
-        f"tolerance {_e(format(p['tolerance'], 'g'))}. Mean corpus gap "
+        f"judged at tolerance {_e(format(p['tolerance'], 'g'))} (the less precise side's). "
+        f"Mean corpus gap "
         f"{_e(fmt_number(p.get('corpus_gap'), sign=True))}.</p>"
     )
+    if p.get("verdict") == "n/a":
+        out.append(f'<p class="na">Not comparable: {_e(p.get("na_reason"))}</p>')
     rows = []
     for g in p["corpora"]:
         cells = [_td(f"{g['fixture']}/{g['system']}")]
@@ -135,11 +193,11 @@ def _pair_detail(p: Mapping[str, Any], figs: Sequence[Figure]) -> str:
                 cells.append(_num_cell(side["score"]))
             else:
                 cells.append(
-                    f'<td class="muted" title="{_e(side.get("error"))}">{_e(side["status"])}</td>'
+                    f'<td class="na" title="{_e(side.get("error"))}">n/a: {_e(side["status"])}</td>'
                 )
         cells.append(_num_cell(g.get("gap"), sign=True))
         rows.append(cells)
-    out.append(_table(["fixture/system", a, b, "gap (b − a)"], rows))
+    out.append(_table(["fixture/system", a, b, "gap (b − a)"], rows, num_from=1))
     seg = p["segments"]
     if seg["n"] or seg["unmatched"]:
         share = seg.get("share_above")
@@ -189,7 +247,8 @@ def _pairs(report: Mapping[str, Any], figs: Sequence[Figure]) -> str:
             [
                 f"<td><code>{_e(p['a'])}</code></td>",
                 f"<td><code>{_e(p['b'])}</code></td>",
-                _verdict(p["agree"]),
+                _verdict(p),
+                f'<td class="n">{_e(format(p["tolerance"], "g"))}</td>',
                 _num_cell(p.get("corpus_gap"), sign=True),
                 _num_cell(p.get("corpus_max_abs")),
                 _num_cell(seg["n"], 0),
@@ -203,6 +262,7 @@ def _pairs(report: Mapping[str, Any], figs: Sequence[Figure]) -> str:
                 "a",
                 "b",
                 "agree",
+                "tolerance",
                 "mean corpus gap (b − a)",
                 "max |corpus gap|",
                 "segments",
@@ -210,6 +270,8 @@ def _pairs(report: Mapping[str, Any], figs: Sequence[Figure]) -> str:
                 "segments off",
             ],
             rows,
+            num_from=3,
+            table_id="pairs-table",
         )
     ]
     by_key: dict[str, list[Figure]] = {}
@@ -316,14 +378,184 @@ def _human(report: Mapping[str, Any], figs: Sequence[Figure]) -> str:
     return "\n".join(out)
 
 
+def _pair_list(items: Sequence[Sequence[Any]]) -> str:
+    return ", ".join(f"<code>{_e(x[0])}</code> vs <code>{_e(x[1])}</code>" for x in items)
+
+
+def _summary(report: Mapping[str, Any]) -> str:
+    """The first section: what was compared, the headline, and what could not be compared."""
+    sm = report.get("summary") or {}
+    impls = sm.get("implementations") or []
+    corpora = sm.get("corpora") or []
+    fixtures = list(dict.fromkeys(c.split("/", 1)[0] for c in corpora))
+    items = [
+        f"<li><strong>Compared</strong> {len(impls)} implementation(s) "
+        f"({', '.join(f'<code>{_e(x)}</code>' for x in impls) or 'none'}) on {len(corpora)} "
+        f"corpus/system unit(s) from {len(fixtures)} fixture(s) "
+        f"({_e(', '.join(fixtures)) or 'none'}), {_e(sm.get('n_segments', 0))} segments.</li>"
+    ]
+    gap = sm.get("largest_gap")
+    if gap:
+        text = (
+            f"<li><strong>Largest corpus gap:</strong> on {_e(gap['fixture'])}/"
+            f"{_e(gap['system'])}, <code>{_e(gap['a'])}</code> scores "
+            f"{_e(fmt_number(gap.get('score_a'), 2))} and <code>{_e(gap['b'])}</code> "
+            f"{_e(fmt_number(gap.get('score_b'), 2))}: a gap of "
+            f"{_e(fmt_number(gap['gap'], 2, sign=True))} BLEU points"
+        )
+        ex = gap.get("explained_by")
+        if ex:
+            text += (
+                f"; the factor that explains most of it is <strong>{_e(ex['factor'])}</strong> "
+                f"({_e(fmt_number(ex['points'], 2, sign=True))} of "
+                f"{_e(fmt_number(ex['attribution_gap'], 2, sign=True))} points in the "
+                "attribution below"
+                + (
+                    ""
+                    if (ex.get("fixture"), ex.get("system")) == (gap["fixture"], gap["system"])
+                    else f", computed on {_e(ex.get('fixture'))}/{_e(ex.get('system'))}: "
+                    "attributions run on the first corpora only"
+                )
+                + ")"
+            )
+        else:
+            text += "; no attribution was computed for this pair"
+        items.append(text + ".</li>")
+    la = sm.get("largest_attribution")
+    if la and not (gap and gap.get("explained_by")):
+        items.append(
+            f"<li><strong>Largest attributed gap:</strong> {_e(la['a'])} → {_e(la['b'])} on "
+            f"{_e(la['fixture'])}/{_e(la['system'])}: {_e(fmt_number(la['gap'], 2, sign=True))} "
+            f"points, mostly <strong>{_e(la['factor'])}</strong> "
+            f"({_e(fmt_number(la['points'], 2, sign=True))}).</li>"
+        )
+    if sm.get("agree"):
+        items.append(
+            f'<li><span class="yes">Agree</span> (within tolerance): {_pair_list(sm["agree"])}.</li>'
+        )
+    if sm.get("disagree"):
+        items.append(f'<li><span class="no">Disagree</span>: {_pair_list(sm["disagree"])}.</li>')
+    probs = sm.get("problems") or []
+    nc = sm.get("not_comparable") or []
+    if nc:
+        # the reasons are listed once, under "Without scores", when they come from there
+        why = "" if probs else ": " + "; ".join(dict.fromkeys(_e(x[2]) for x in nc))
+        items.append(
+            '<li><span class="na">Not comparable</span> (a side has no scores; n/a, not '
+            f"disagreement): {_pair_list(nc)}{why}.</li>"
+        )
+    if probs:
+        lines = "".join(
+            f"<li><code>{_e(x['implementation'])}</code> {_e(x['status'])} on {_e(x['corpora'])} "
+            f"corpus unit(s): {_e(x['reason'])}</li>"
+            for x in probs
+        )
+        items.append(
+            f"<li><strong>Without scores</strong> (shown as n/a, not as disagreement):<ul>{lines}</ul></li>"
+        )
+    else:
+        items.append("<li>Every implementation scored every corpus.</li>")
+    items.append(f"<li><strong>Significance:</strong> {_significance_line(report)}</li>")
+    seg = report.get("segments") or {}
+    if seg.get("file"):
+        also = f" and <code>{_e(seg['parquet'])}</code>" if seg.get("parquet") else ""
+        items.append(
+            f"<li>Segment-level scores ({_e(seg['n_rows'])} rows): "
+            f'<a href="{_e(seg["file"])}"><code>{_e(seg["file"])}</code></a>{also}, next to this page.</li>'
+        )
+    return f'<section id="summary"><h2>Summary</h2><ul>{"".join(items)}</ul></section>'
+
+
+def _significance_line(report: Mapping[str, Any]) -> str:
+    sig = report.get("significance")
+    if sig is None:
+        return "not included in this report."
+    if isinstance(sig, Mapping) and "results" in sig and "how" in sig:
+        ok = [r for r in sig["results"] if not r.get("error")]
+        if not ok:
+            return f"{_e(sig.get('note') or 'not computed')}. To get it, {_e(sig['how'])}."
+        sigs = sum(1 for r in ok if r["p_value"] < 0.05)
+        return (
+            f"paired bootstrap ({_e(sig['resamples'])} resamples, seed {_e(sig['seed'])}) of the "
+            f"second system against the first: {sigs} of {len(ok)} test(s) have p &lt; 0.05 "
+            "(table below)."
+        )
+    return "precomputed results (table below)."
+
+
+def _significance(report: Mapping[str, Any]) -> str:
+    sig = report["significance"]
+    if sig is None:
+        return f"<p>Not included in this report. To get it, {_e(SIGNIFICANCE_HOW)}.</p>"
+    if not (isinstance(sig, Mapping) and "results" in sig and "how" in sig):
+        return _generic(sig)
+    out = []
+    if sig["results"]:
+        out.append(
+            f"<p>Paired bootstrap (Koehn 2004; {_e(sig['resamples'])} resamples, seed "
+            f"{_e(sig['seed'])}) on the in-house profiles' cached statistics: Δ = system − "
+            "baseline in BLEU points; p is two-sided; CI is the system's 95% percentile "
+            "interval.</p>"
+        )
+        rows = []
+        for r in sig["results"]:
+            head = [_td(r["fixture"]), _td(f"{r['system']} vs {r['baseline']}"), _td(r["profile"])]
+            if r.get("error"):
+                rows.append([*head, f'<td class="na" colspan="5">n/a: {_e(r["error"])}</td>'])
+                continue
+            ci = r.get("ci_system") or [None, None]
+            rows.append(
+                [
+                    *head,
+                    _num_cell(r["score_baseline"], 2),
+                    _num_cell(r["score_system"], 2),
+                    _num_cell(r["delta"], 2, sign=True),
+                    _num_cell(r["p_value"], 4),
+                    f'<td class="n">[{_e(fmt_number(ci[0], 2))}, {_e(fmt_number(ci[1], 2))}]</td>',
+                ]
+            )
+        out.append(
+            _table(
+                [
+                    "fixture",
+                    "system vs baseline",
+                    "profile",
+                    "baseline",
+                    "system",
+                    "Δ",
+                    "p",
+                    "95% CI (system)",
+                ],
+                rows,
+                num_from=3,
+            )
+        )
+    if sig.get("note"):
+        out.append(f"<p>{_e(sig['note'])}.</p>")
+    if not sig["results"]:
+        out.append(f"<p>To get it, {_e(sig['how'])}.</p>")
+    return "\n".join(out)
+
+
+def _reproducibility(report: Mapping[str, Any]) -> str:
+    return (
+        "<details><summary>Signature (every implementation's settings and versions; "
+        f"{len(report['signature'])} characters)</summary>"
+        f'<code class="sig">{_e(report["signature"])}</code></details>'
+        f"<details><summary>Package versions ({len(report['versions'])})</summary>"
+        f"{_versions(report)}</details>"
+    )
+
+
 def render_html(report: Mapping[str, Any], figures: Sequence[Figure]) -> str:
-    """The page: signature, versions, corpus scores, the gap heat map, pairs (with scatter
+    """The page: the summary first (what was compared, the headline, what could not be
+    compared), corpus scores (split to fit the page), the gap heat map, pairs (with scatter
     plots and top segments), correlations, attributions (waterfalls), human judgments,
-    significance. ``figures`` are the PNGs :func:`~harness.report.figures.render_figures` drew."""
+    significance, whether each profile is proven, and the signature and versions folded.
+    ``figures`` are the PNGs :func:`~harness.report.figures.render_figures` drew."""
     by_section: dict[str, list[Figure]] = {}
     for f in figures:
         by_section.setdefault(f.section, []).append(f)
-    sig = report["significance"]
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -331,12 +563,8 @@ def render_html(report: Mapping[str, Any], figures: Sequence[Figure]) -> str:
         "<title>BLEU harness report</title>",
         f"<style>{_CSS}</style></head><body>",
         "<h1>BLEU harness report</h1>",
-        "<p>All scores and gaps are BLEU points on the 0–100 scale.</p>",
-        f'<p>Signature:</p><code class="sig">{_e(report["signature"])}</code>',
-        "<h2>Versions</h2>",
-        _versions(report),
-        "<h2>Profiles: proven against their real implementation?</h2>",
-        _proofs(report),
+        _summary(report),
+        '<p class="muted">All scores and gaps are BLEU points on the 0–100 scale.</p>',
         "<h2>Corpus-level BLEU (0–100)</h2>",
         _fixtures(report),
         *(_figure(f) for f in by_section.get("overview", [])),
@@ -349,7 +577,11 @@ def render_html(report: Mapping[str, Any], figures: Sequence[Figure]) -> str:
         "<h2>Human judgments</h2>",
         _human(report, by_section.get("human", [])),
         "<h2>Significance</h2>",
-        "<p>Not computed.</p>" if sig is None else _generic(sig),
+        _significance(report),
+        "<h2>Profiles: proven against their real implementation?</h2>",
+        _proofs(report),
+        "<h2>Reproducibility</h2>",
+        _reproducibility(report),
         "</body></html>",
     ]
     return "\n".join(parts) + "\n"

@@ -96,6 +96,159 @@ def _fixtures(report: Mapping[str, Any]) -> list[str]:
     return table(["fixture/system", "segments", *impls], body)
 
 
+def _verdict(p: Mapping[str, Any]) -> str:
+    """yes / no when both sides have scores; ``n/a: <reason>`` when one side has none."""
+    if p.get("verdict") == "n/a" or (p.get("verdict") is None and p.get("agree") is None):
+        return f"n/a: {p.get('na_reason') or 'nothing comparable'}"
+    text = "yes" if p.get("agree") else "no"
+    if p.get("not_compared"):
+        text += (
+            f" (on {p.get('compared')} corpora; n/a on {p['not_compared']}: {p.get('na_reason')})"
+        )
+    return text
+
+
+def _summary(report: Mapping[str, Any]) -> list[str]:
+    """The summary section's bullet lines (same content as the HTML page's)."""
+    sm = report.get("summary") or {}
+    impls = sm.get("implementations") or []
+    corpora = sm.get("corpora") or []
+    fixtures = list(dict.fromkeys(c.split("/", 1)[0] for c in corpora))
+    out = [
+        f"- **Compared** {len(impls)} implementation(s) ({', '.join(f'`{x}`' for x in impls)}) "
+        f"on {len(corpora)} corpus/system unit(s) from {len(fixtures)} fixture(s) "
+        f"({', '.join(fixtures)}), {sm.get('n_segments', 0)} segments."
+    ]
+    gap = sm.get("largest_gap")
+    if gap:
+        line = (
+            f"- **Largest corpus gap:** on {gap['fixture']}/{gap['system']}, `{gap['a']}` scores "
+            f"{fmt_number(gap.get('score_a'), 2)} and `{gap['b']}` {fmt_number(gap.get('score_b'), 2)}: "
+            f"a gap of {fmt_number(gap['gap'], 2, sign=True)} BLEU points"
+        )
+        ex = gap.get("explained_by")
+        if ex:
+            line += (
+                f"; the factor that explains most of it is **{ex['factor']}** "
+                f"({fmt_number(ex['points'], 2, sign=True)} of "
+                f"{fmt_number(ex['attribution_gap'], 2, sign=True)} points"
+                + (
+                    ""
+                    if (ex.get("fixture"), ex.get("system")) == (gap["fixture"], gap["system"])
+                    else f", computed on {ex.get('fixture')}/{ex.get('system')}: "
+                    "attributions run on the first corpora only"
+                )
+                + ")"
+            )
+        else:
+            line += "; no attribution was computed for this pair"
+        out.append(line + ".")
+    la = sm.get("largest_attribution")
+    if la and not (gap and gap.get("explained_by")):
+        out.append(
+            f"- **Largest attributed gap:** {la['a']} → {la['b']} on {la['fixture']}/{la['system']}: "
+            f"{fmt_number(la['gap'], 2, sign=True)} points, mostly **{la['factor']}** "
+            f"({fmt_number(la['points'], 2, sign=True)})."
+        )
+    for key, word in (("agree", "Agree (within tolerance)"), ("disagree", "Disagree")):
+        if sm.get(key):
+            out.append(f"- **{word}:** " + ", ".join(f"`{a}` vs `{b}`" for a, b in sm[key]) + ".")
+    probs = sm.get("problems") or []
+    nc = sm.get("not_comparable") or []
+    if nc:
+        why = "" if probs else ": " + "; ".join(dict.fromkeys(str(x[2]) for x in nc))
+        out.append(
+            "- **Not comparable** (a side has no scores; n/a, not disagreement): "
+            + ", ".join(f"`{a}` vs `{b}`" for a, b, _ in nc)
+            + f"{why}."
+        )
+    if probs:
+        out.append("- **Without scores** (shown as n/a, not as disagreement):")
+        out += [
+            f"  - `{x['implementation']}` {x['status']} on {x['corpora']} corpus unit(s): {x['reason']}"
+            for x in probs
+        ]
+    else:
+        out.append("- Every implementation scored every corpus.")
+    out.append(f"- **Significance:** {_significance_line(report)}")
+    seg = report.get("segments") or {}
+    if seg.get("file"):
+        also = f" and `{seg['parquet']}`" if seg.get("parquet") else ""
+        out.append(
+            f"- Segment-level scores ({seg['n_rows']} rows): `{seg['file']}`{also}, next to this report."
+        )
+    return out
+
+
+def _is_default_significance(sig: Any) -> bool:
+    return isinstance(sig, Mapping) and "results" in sig and "how" in sig
+
+
+def _significance_line(report: Mapping[str, Any]) -> str:
+    from .build import SIGNIFICANCE_HOW
+
+    sig = report.get("significance")
+    if sig is None:
+        return f"not included in this report. To get it, {SIGNIFICANCE_HOW}."
+    if _is_default_significance(sig):
+        ok = [r for r in sig["results"] if not r.get("error")]
+        if not ok:
+            return f"{sig.get('note') or 'not computed'}. To get it, {sig['how']}."
+        n = sum(1 for r in ok if r["p_value"] < 0.05)
+        return (
+            f"paired bootstrap ({sig['resamples']} resamples, seed {sig['seed']}) of the second "
+            f"system against the first: {n} of {len(ok)} test(s) have p < 0.05."
+        )
+    return "precomputed results (see below)."
+
+
+def _significance(report: Mapping[str, Any]) -> list[str]:
+    sig = report["significance"]
+    if sig is None or (_is_default_significance(sig) and not sig["results"]):
+        return [_significance_line(report)]
+    if not _is_default_significance(sig):
+        return _generic(sig)
+    body = []
+    for r in sig["results"]:
+        head = [r["fixture"], f"{r['system']} vs {r['baseline']}", r["profile"]]
+        if r.get("error"):
+            body.append([*head, f"n/a: {r['error']}", "", "", "", ""])
+            continue
+        ci = r.get("ci_system") or [None, None]
+        body.append(
+            [
+                *head,
+                fmt_number(r["score_baseline"], 2),
+                fmt_number(r["score_system"], 2),
+                fmt_number(r["delta"], 2, sign=True),
+                fmt_number(r["p_value"], 4),
+                f"[{fmt_number(ci[0], 2)}, {fmt_number(ci[1], 2)}]",
+            ]
+        )
+    out = [
+        f"Paired bootstrap (Koehn 2004; {sig['resamples']} resamples, seed {sig['seed']}); "
+        "Δ = system − baseline (BLEU points), two-sided p, the system's 95% interval.",
+        "",
+        *table(
+            [
+                "fixture",
+                "system vs baseline",
+                "profile",
+                "baseline",
+                "system",
+                "Δ",
+                "p",
+                "95% CI (system)",
+            ],
+            body,
+            "lllrrrrr",
+        ),
+    ]
+    if sig.get("note"):
+        out += ["", f"{sig['note']}."]
+    return out
+
+
 def _pairs_summary(report: Mapping[str, Any]) -> list[str]:
     body = []
     for p in report["pairs"]:
@@ -105,7 +258,8 @@ def _pairs_summary(report: Mapping[str, Any]) -> list[str]:
             [
                 f"`{p['a']}`",
                 f"`{p['b']}`",
-                {True: "yes", False: "no", None: "—"}[p["agree"]],
+                _verdict(p),
+                f"{p['tolerance']:g}",
                 fmt_number(p.get("corpus_gap"), sign=True),
                 fmt_number(p.get("corpus_max_abs")),
                 seg["n"],
@@ -118,6 +272,7 @@ def _pairs_summary(report: Mapping[str, Any]) -> list[str]:
             "a",
             "b",
             "agree",
+            "tolerance",
             "mean corpus gap (b − a)",
             "max |corpus gap|",
             "segments",
@@ -125,7 +280,7 @@ def _pairs_summary(report: Mapping[str, Any]) -> list[str]:
             "segments off",
         ],
         body,
-        "llcrrrrr",
+        "llcrrrrrr",
     )
 
 
@@ -176,27 +331,28 @@ def _attributions(report: Mapping[str, Any]) -> list[str]:
 
 
 def render_markdown(report: Mapping[str, Any]) -> str:
-    """The whole report as Markdown (tables; no figures — those are in the HTML page)."""
-    out = ["# BLEU harness report", "", f"Signature: `{report['signature']}`", ""]
-    out += ["## Versions", "", *_versions(report), ""]
-    out += ["## Profiles: proven against their real implementation?", "", *_proofs(report), ""]
+    """The whole report as Markdown (tables; no figures — those are in the HTML page), in the
+    HTML page's order: summary first, signature and versions last."""
+    out = ["# BLEU harness report", "", "## Summary", "", *_summary(report), ""]
+    out += ["All scores and gaps are BLEU points on the 0–100 scale.", ""]
     out += ["## Corpus-level BLEU (0–100)", "", *_fixtures(report), ""]
     out += ["## Pairs", ""]
     if report["pairs"]:
         out += [*_pairs_summary(report), ""]
         for p in report["pairs"]:
             out += [difference_markdown(p, heading="###")]
+            if p.get("verdict") == "n/a":
+                out += [f"Not comparable: {p.get('na_reason')}", ""]
     else:
         out += ["No pairs.", ""]
     out += ["## Correlations between implementations", "", *_correlations(report), ""]
     out += ["## Attributions (Shapley values over the factors)", "", *_attributions(report), ""]
     out += ["## Human judgments", ""]
     out += _human(report["human"]) if report["human"] is not None else ["Not computed."]
-    out += ["", "## Significance", ""]
-    if report["significance"] is not None:
-        out += _generic(report["significance"])
-    else:
-        out += ["Not computed."]
+    out += ["", "## Significance", "", *_significance(report), ""]
+    out += ["## Profiles: proven against their real implementation?", "", *_proofs(report), ""]
+    out += ["## Reproducibility", "", f"Signature: `{report['signature']}`", ""]
+    out += ["Versions:", "", *_versions(report)]
     return "\n".join(out).rstrip("\n") + "\n"
 
 
