@@ -25,7 +25,7 @@ this order; every number is finite or ``null``; all scores and gaps are BLEU poi
 
 Schema 2 (this version) against 1: new ``summary`` (first) and ``segments`` keys; the pairs lose
 ``segment_scores`` (every segment-level score is in the segment table named by ``segments``,
-which keeps ``report.json`` small: ~0.4 MB instead of 52 MB on WMT21) and gain ``verdict``,
+which keeps ``report.json`` small: on ``report --wmt21``, 0.92 MB instead of 56.5 MB) and gain ``verdict``,
 ``na_reason``, ``compared``, ``not_compared``; ``tolerance`` is per pair; ``agree`` is judged on
 the comparable corpora only; ``significance`` is computed by default when corpora are given.
 

@@ -466,6 +466,13 @@ def _summary(report: Mapping[str, Any]) -> str:
     return f'<section id="summary"><h2>Summary</h2><ul>{"".join(items)}</ul></section>'
 
 
+def _which(results: Any) -> str:
+    """``fixture: system vs baseline`` for each tested fixture, comma-separated."""
+    return ", ".join(
+        dict.fromkeys(f"{r['fixture']}: {r['system']} vs {r['baseline']}" for r in results)
+    )
+
+
 def _significance_line(report: Mapping[str, Any]) -> str:
     sig = report.get("significance")
     if sig is None:
@@ -477,7 +484,7 @@ def _significance_line(report: Mapping[str, Any]) -> str:
         sigs = sum(1 for r in ok if r["p_value"] < 0.05)
         return (
             f"paired bootstrap ({_e(sig['resamples'])} resamples, seed {_e(sig['seed'])}) of the "
-            f"second system against the first: {sigs} of {len(ok)} test(s) have p &lt; 0.05 "
+            f"second system against the first ({_e(_which(ok))}): {sigs} of {len(ok)} test(s) have p &lt; 0.05 "
             "(table below)."
         )
     return "precomputed results (table below)."

@@ -184,6 +184,13 @@ def _is_default_significance(sig: Any) -> bool:
     return isinstance(sig, Mapping) and "results" in sig and "how" in sig
 
 
+def _which(results: Any) -> str:
+    """``fixture: system vs baseline`` for each tested fixture, comma-separated."""
+    return ", ".join(
+        dict.fromkeys(f"{r['fixture']}: {r['system']} vs {r['baseline']}" for r in results)
+    )
+
+
 def _significance_line(report: Mapping[str, Any]) -> str:
     from .build import SIGNIFICANCE_HOW
 
@@ -197,7 +204,7 @@ def _significance_line(report: Mapping[str, Any]) -> str:
         n = sum(1 for r in ok if r["p_value"] < 0.05)
         return (
             f"paired bootstrap ({sig['resamples']} resamples, seed {sig['seed']}) of the second "
-            f"system against the first: {n} of {len(ok)} test(s) have p < 0.05."
+            f"system against the first ({_which(ok)}): {n} of {len(ok)} test(s) have p < 0.05."
         )
     return "precomputed results (see below)."
 
