@@ -12,6 +12,7 @@ import argparse
 import json
 import math
 import os
+import signal
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -994,6 +995,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"bleu-harness: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not kill the exit
         print("bleu-harness: interrupted; incomplete output was discarded", file=sys.stderr)
         return 130
     except BrokenPipeError:
