@@ -48,6 +48,7 @@ from .config import REF_LENGTHS, TOKENIZERS, BleuConfig
 from .corpus import Corpus
 from .errors import ConfigError, HarnessError, LibraryWouldRaise
 from .profiles import PROFILES
+from .progress import ProgressCallback, track
 from .stats import Totals, choose_ref_length
 from .tokenizers import TextRules
 
@@ -452,7 +453,11 @@ def _smoothing_fields(smooth: str, guard: str, empty: str, eff: bool) -> dict[st
 
 
 def _evaluate_layout(
-    corpus: Corpus, layout: str, tokenizers: Sequence[str], max_orders: Sequence[int]
+    corpus: Corpus,
+    layout: str,
+    tokenizers: Sequence[str],
+    max_orders: Sequence[int],
+    progress: ProgressCallback | None = None,
 ) -> list[_Evaluated]:
     scorer = CorpusScorer(corpus)
     single = len(corpus) == 1
@@ -467,7 +472,7 @@ def _evaluate_layout(
         for _, smooth, guard, empty in SMOOTHING_POLICIES
         for eff in ((False, True) if smooth in _EFFECTIVE_ORDER_SMOOTHINGS else (False,))
     ]
-    for (tok, lc), tok_dupes in tok_groups:
+    for (tok, lc), tok_dupes in track(tok_groups, progress, f"identify: {layout}"):
         light = scorer.light(TextRules(tokenize=tok, lowercase=lc))
         ref_groups = _unique(
             (
@@ -555,7 +560,7 @@ def _as_corpus(corpus: Corpus | str | tuple[Sequence[str], Sequence[Sequence[str
     return Corpus(hypotheses=tuple(hyps), references=tuple(tuple(r) for r in refs))
 
 
-def _evaluations(corpus: Corpus) -> list[_Evaluated]:
+def _evaluations(corpus: Corpus, progress: ProgressCallback | None = None) -> list[_Evaluated]:
     key = (corpus.hypotheses, corpus.references)
     got = _EVAL_CACHE.get(key)
     if got is None:
@@ -563,18 +568,20 @@ def _evaluations(corpus: Corpus) -> list[_Evaluated]:
         layouts = {"per-segment": corpus, **misused_corpora(corpus)}
         got = []
         for layout, c in layouts.items():
-            got.extend(_evaluate_layout(c, layout, tokenizers, _MAX_ORDERS))
+            got.extend(_evaluate_layout(c, layout, tokenizers, _MAX_ORDERS, progress))
         if len(_EVAL_CACHE) >= 8:
             _EVAL_CACHE.clear()
         _EVAL_CACHE[key] = got
     return got
 
 
-def _candidates(score: float, corpus: Corpus) -> list[Candidate]:
+def _candidates(
+    score: float, corpus: Corpus, progress: ProgressCallback | None = None
+) -> list[Candidate]:
     """Every evaluated configuration × scale with its best rounding, sorted."""
     target = float(score)
     out = []
-    for ev in _evaluations(corpus):
+    for ev in _evaluations(corpus, progress):
         profile, changes = closest_profile(ev.config)
         if ev.layout != "per-segment":
             changes = (*changes, "layout")
@@ -610,6 +617,7 @@ def identify(
     corpus: Corpus | str | tuple[Sequence[str], Sequence[Sequence[str]]],
     *,
     tolerance: float | None = None,
+    progress: ProgressCallback | None = None,
 ) -> list[Candidate]:
     """The configurations whose displayed score reproduces ``score`` on ``corpus``.
 
@@ -617,11 +625,13 @@ def identify(
     ``(hypotheses, per-segment references)`` pair. ``tolerance`` defaults to half a unit in
     the last printed digit of ``score`` (pass ``score`` as a string to keep trailing zeros:
     ``"0.270"``). Sorted by distance, then by the number of factors changed from the nearest
-    profile; empty when nothing matches (see :func:`nearest`).
+    profile; empty when nothing matches (see :func:`nearest`). ``progress``
+    (:data:`~harness.progress.ProgressCallback`) is told of each tokenization searched, one
+    stage per reference layout (``"identify: per-segment"``, …).
     """
     c = _as_corpus(corpus)
     tol = default_tolerance(score) if tolerance is None else float(tolerance)
-    return [x for x in _candidates(float(score), c) if x.distance <= tol + 1e-12]
+    return [x for x in _candidates(float(score), c, progress) if x.distance <= tol + 1e-12]
 
 
 def nearest(
@@ -629,7 +639,8 @@ def nearest(
     corpus: Corpus | str | tuple[Sequence[str], Sequence[Sequence[str]]],
     *,
     k: int = 10,
+    progress: ProgressCallback | None = None,
 ) -> list[Candidate]:
     """The ``k`` configurations whose displayed score is closest to ``score``, whatever the
     distance (use it when :func:`identify` finds nothing)."""
-    return _candidates(float(score), _as_corpus(corpus))[:k]
+    return _candidates(float(score), _as_corpus(corpus), progress)[:k]

@@ -63,6 +63,7 @@ from .engine import NltkContext, score_totals
 from .errors import ConfigError, LibraryWouldRaise
 from .identify import SMOOTHING_POLICIES, CorpusScorer
 from .profiles import PROFILES
+from .progress import ProgressCallback, track
 from .stats import Totals, choose_ref_length
 from .tokenizers import LOWERCASE_RULES, PERL_WHITESPACE_TOKENIZERS
 
@@ -1065,6 +1066,7 @@ def validate(
     fixtures: bool = True,
     against: str | None = None,
     shrink_budget: int | None = None,
+    progress: ProgressCallback | None = None,
 ) -> ValidationReport:
     """Validate ``impl`` (or the shell command ``cmd``) against the profiles.
 
@@ -1079,7 +1081,8 @@ def validate(
     reproduce (default: the profile nearest to the fitted configuration). At most
     ``max_deviations`` deviations are explained (two per factor, to show variety);
     ``shrink_budget`` caps the implementation calls per shrink (default 300, 60 for a
-    command).
+    command). ``progress`` (:data:`~harness.progress.ProgressCallback`) is told of each case
+    run (stage ``"validate: cases"``) and each later step (``"validate: analysis"``).
     """
     t0 = time.perf_counter()
     subject = _Subject(impl, cmd)
@@ -1090,7 +1093,9 @@ def validate(
     battery, skipped = _fixture_cases(subject.rectangular) if fixtures else ([], [])
     n_fixture = len(battery)
     battery = battery + generate_cases(cases, seed=seed, rectangular=subject.rectangular)
-    outs = [_run(subject, c) for c in battery]
+    outs = [_run(subject, c) for c in track(battery, progress, "validate: cases")]
+    step = (lambda d: progress("validate: analysis", d, 4)) if progress else (lambda d: None)
+    step(0)
 
     scale, reason = _detect_scale(subject, val, battery, outs)
     val.factor = 0.01 if scale == "0-1" else 1.0
@@ -1103,7 +1108,9 @@ def validate(
         dict.fromkeys(f for name, _, f in pool if f is not None and agreement[name] == 1.0)
     )
     start = against or max(PROFILES, key=lambda n: (agreement[n], -scores[n][1]))
+    step(1)
     fit_model, fit_score = _fit(val, battery, outs, PROFILES[start], scores[start])
+    step(2)
     if against is not None:
         best_profile = against
     else:
@@ -1123,9 +1130,11 @@ def validate(
 
     probes = _run_probes(subject, val, fit_model.cfg)
     failing_probes = {p.behaviour for p in probes if not p.ok}
+    step(3)
     classifier = _Classifier(val, best_profile, best_cfg, fit_model, pool, failing_probes)
     deviations = _deviations(val, classifier, battery, outs, best_cfg, max_deviations)
     crashes = _crashes(val, subject, battery, outs)
+    step(4)
 
     return ValidationReport(
         implementation=subject.name,

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..corpus import Corpus
 from ..errors import ConfigError, HarnessError, InputError
+from ..progress import ProgressCallback, track
 
 SCHEMA_VERSION = "1"
 
@@ -210,7 +211,12 @@ def _fixtures(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return list(units.values())
 
 
-def _correlations(rows: Sequence[Mapping[str, Any]], seed: int, n_boot: int) -> dict[str, Any]:
+def _correlations(
+    rows: Sequence[Mapping[str, Any]],
+    seed: int,
+    n_boot: int,
+    progress: ProgressCallback | None = None,
+) -> dict[str, Any]:
     out: dict[str, Any] = {"segment": None, "corpus": None, "note": None}
     try:
         from ..analysis import correlation
@@ -218,7 +224,7 @@ def _correlations(rows: Sequence[Mapping[str, Any]], seed: int, n_boot: int) -> 
         out["note"] = f"correlations unavailable: harness.analysis.correlation: {exc}"
         return out
     notes = []
-    for level in ("segment", "corpus"):
+    for level in track(("segment", "corpus"), progress, "report: correlations"):
         pivot = correlation.from_results(rows, level)
         usable = {k: v for k, v in pivot.scores.items() if sum(x is not None for x in v) >= 2}
         if len(usable) < 2:
@@ -274,6 +280,7 @@ def _attributions(
     corpora: dict[tuple[str, str], Corpus],
     pairs: Sequence[tuple[str, str]] | None,
     max_corpora: int,
+    progress: ProgressCallback | None = None,
 ) -> list[dict[str, Any]]:
     if not corpora:
         return []
@@ -289,7 +296,7 @@ def _attributions(
     units = [(f, s) for f, s in dict.fromkeys((str(r["fixture"]), str(r["system"])) for r in rows)]
     chosen = [u for u in units if u in corpora][:max_corpora]
     out: list[dict[str, Any]] = []
-    for f, s in chosen:
+    for f, s in track(chosen, progress, "report: attributions"):
         corpus = corpora[(f, s)]
         for a, b in pairs:
             library = b if _ok_corpus(rows, b, f, s) else None
@@ -325,6 +332,7 @@ def build_report(
     n_boot: int = 0,
     attribution_pairs: Sequence[tuple[str, str]] | None = None,
     max_attribution_corpora: int = 4,
+    progress: ProgressCallback | None = None,
 ) -> dict[str, Any]:
     """One JSON-ready report object from the runner's rows (schema: the package docstring).
 
@@ -339,7 +347,8 @@ def build_report(
     sections (left-out ones are empty: ``[]``, ``null`` or a ``correlations`` note).
     ``seed`` and ``n_boot`` are the correlations' bootstrap (0 resamples: no intervals).
     ``human`` and ``significance`` are precomputed results (objects with ``to_dict()`` or
-    JSON values), stored as given.
+    JSON values), stored as given. ``progress`` (:data:`~harness.progress.ProgressCallback`)
+    is told of each finished pair, correlation level and attributed corpus.
 
     Raises:
         ConfigError: an unknown section in ``include``, an unknown implementation in ``pairs``.
@@ -369,14 +378,14 @@ def build_report(
         )
         report["pairs"] = [
             difference(rows, a, b, tolerance=tolerance, top=top, corpus=cmap or None).to_dict()
-            for a, b in chosen
+            for a, b in track(chosen, progress, "report: pairs")
         ]
     if "correlations" in include:
-        report["correlations"] = _correlations(rows, seed, n_boot)
+        report["correlations"] = _correlations(rows, seed, n_boot, progress)
     else:
         report["correlations"] = {"segment": None, "corpus": None, "note": "not included"}
     report["attributions"] = (
-        _attributions(rows, cmap, attribution_pairs, max_attribution_corpora)
+        _attributions(rows, cmap, attribution_pairs, max_attribution_corpora, progress)
         if "attributions" in include
         else []
     )
