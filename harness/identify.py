@@ -36,11 +36,14 @@ plain English, say) are scored once and the alternatives are listed in
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
+
+import numpy as np
 
 from . import engine
 from .analysis.attribution import differing_factors
@@ -126,6 +129,7 @@ class CorpusScorer:
         self.corpus = corpus
         self._light: dict[TextRules, _Light] = {}
         self._totals: dict[tuple[Any, ...], Any] = {}
+        self._nltk_memo: dict[BleuConfig, dict[tuple[Totals, int], float]] = {}
         self._width = max(map(len, corpus.references), default=0)
 
     def light(self, rules: TextRules, order: int = 5) -> _Light:
@@ -204,6 +208,32 @@ class CorpusScorer:
             self._totals[key] = got
         return got
 
+    def _segment_arrays(
+        self, cfg: BleuConfig, light: _Light
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`_segment_totals` as arrays (sys_len, ref_len, correct, total) for
+        :func:`harness.engine.score_arrays`."""
+        key = (
+            "arrays",
+            cfg.text_rules,
+            cfg.missing_refs,
+            cfg.ref_length,
+            cfg.ngram_totals,
+            cfg.max_order,
+        )
+        got = self._totals.get(key)
+        if got is None:
+            segs = self._segment_totals(cfg, light)
+            avg = cfg.ref_length == "average"
+            got = (
+                np.array([t.sys_len for t in segs], dtype=np.int64),
+                np.array([t.ref_len for t in segs], dtype=np.float64 if avg else np.int64),
+                np.array([t.correct for t in segs], dtype=np.int64).reshape(len(segs), -1),
+                np.array([t.total for t in segs], dtype=np.int64).reshape(len(segs), -1),
+            )
+            self._totals[key] = got
+        return got
+
     @staticmethod
     def _context(light: _Light, lo: int, hi: int) -> engine.NltkContext:
         last = light.hyp_len[hi - 1]
@@ -222,13 +252,29 @@ class CorpusScorer:
             t = self._corpus_totals(cfg, light)
             ctx = self._context(light, 0, len(light.hyp_len)) if nltk else None
             return engine.score_totals(t, cfg, ctx).score
+        if not nltk:  # every segment at once, as engine.segment_arrays does
+            sys_len, ref_len, correct, total = self._segment_arrays(cfg, light)
+            scores = engine.score_arrays(sys_len, ref_len, correct, total, cfg)[0].tolist()
+            return sum(scores) / len(scores)
+        # nltk's methods are exact-fraction arithmetic per segment; a segment's sentence score
+        # is a function of its own sums alone (the reference-length, n-gram-total and
+        # aggregation rules act before score_totals), so equal sums under configurations that
+        # differ only in those rules are scored once.
         segs = self._segment_totals(cfg, light)
-        scores = [
-            engine.score_totals(
-                t, cfg, self._context(light, i, i + 1) if nltk else None, corpus=False
-            ).score
-            for i, t in enumerate(segs)
-        ]
+        memo = self._nltk_memo.setdefault(
+            dataclasses.replace(
+                cfg, ref_length="closest", ngram_totals="plain", aggregation="corpus"
+            ),
+            {},
+        )
+        scores = []
+        for i, t in enumerate(segs):
+            key = (t, light.matches[i][4] if light.order >= 5 else 0)
+            value = memo.get(key)
+            if value is None:
+                ctx = self._context(light, i, i + 1)
+                value = memo[key] = engine.score_totals(t, cfg, ctx, corpus=False).score
+            scores.append(value)
         return sum(scores) / len(scores)
 
     def try_score(self, cfg: BleuConfig) -> float | None:
