@@ -234,7 +234,9 @@ def _correlations(
             "n_keys": len(pivot.keys),
             "n_skipped": pivot.n_skipped,
             "matrices": {
-                m: correlation.correlation_matrix(usable, m, n_boot=n_boot, seed=seed).to_dict()
+                m: correlation.correlation_matrix(
+                    usable, m, n_boot=n_boot, seed=seed, progress=progress
+                ).to_dict()
                 for m in CORRELATION_METHODS
             },
         }
