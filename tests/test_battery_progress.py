@@ -109,7 +109,9 @@ def data_for(request: pytest.FixtureRequest):
 @pytest.mark.parametrize(
     ("command", "flags", "bars"), [r[1:] for r in ROWS], ids=[r[0] for r in ROWS]
 )
-def test_progress_flags(command, flags, bars, tmp_path, capsys, data_for) -> None:
+def test_progress_flags(command, flags, bars, tmp_path, capsys, data_for, monkeypatch) -> None:
+    # identify keeps its searches for a corpus in memory: start from none, as a new process does
+    monkeypatch.setattr("harness.identify._EVAL_CACHE", {})
     argv = [*_args(command, tmp_path, data_for(command)), *flags]
     assert main(argv) == 0
     out, err = capsys.readouterr()
