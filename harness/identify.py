@@ -129,7 +129,7 @@ class CorpusScorer:
         self.corpus = corpus
         self._light: dict[TextRules, _Light] = {}
         self._totals: dict[tuple[Any, ...], Any] = {}
-        self._nltk_memo: dict[BleuConfig, dict[tuple[Totals, int], float]] = {}
+        self._nltk_memo: dict[BleuConfig, dict[tuple[Any, ...], float]] = {}
         self._width = max(map(len, corpus.references), default=0)
 
     def light(self, rules: TextRules, order: int = 5) -> _Light:
@@ -256,10 +256,14 @@ class CorpusScorer:
             sys_len, ref_len, correct, total = self._segment_arrays(cfg, light)
             scores = engine.score_arrays(sys_len, ref_len, correct, total, cfg)[0].tolist()
             return sum(scores) / len(scores)
-        # nltk's methods are exact-fraction arithmetic per segment; a segment's sentence score
-        # is a function of its own sums alone (the reference-length, n-gram-total and
-        # aggregation rules act before score_totals), so equal sums under configurations that
-        # differ only in those rules are scored once.
+        # nltk's methods are exact-fraction arithmetic per segment. A segment's precisions
+        # are a function of its hypothesis length, matches and totals alone (the
+        # reference-length, n-gram-total and aggregation rules act before score_totals, and
+        # the reference length only enters the brevity penalty), so they are scored once per
+        # distinct segment across every configuration that differs only in those rules:
+        # S1 = score_totals with BP 1 (reference length = hypothesis length), and the score is
+        # S1 when the segment's BP is 1, else 100 * (BP * S1 / 100) (within an ulp of
+        # score_totals). Zero lengths take score_totals itself (its BP rules may raise).
         segs = self._segment_totals(cfg, light)
         memo = self._nltk_memo.setdefault(
             dataclasses.replace(
@@ -269,12 +273,19 @@ class CorpusScorer:
         )
         scores = []
         for i, t in enumerate(segs):
-            key = (t, light.matches[i][4] if light.order >= 5 else 0)
-            value = memo.get(key)
-            if value is None:
+            h = t.sys_len
+            key = (h, t.correct, t.total, light.matches[i][4] if light.order >= 5 else 0)
+            if h == 0 or t.ref_len == 0:
                 ctx = self._context(light, i, i + 1)
-                value = memo[key] = engine.score_totals(t, cfg, ctx, corpus=False).score
-            scores.append(value)
+                scores.append(engine.score_totals(t, cfg, ctx, corpus=False).score)
+                continue
+            s1 = memo.get(key)
+            if s1 is None:
+                ctx = self._context(light, i, i + 1)
+                unit = Totals(sys_len=h, ref_len=h, correct=t.correct, total=t.total)
+                s1 = memo[key] = engine.score_totals(unit, cfg, ctx, corpus=False).score
+            bp = 1.0 if h >= t.ref_len else math.exp(1 - t.ref_len / h)
+            scores.append(s1 if bp == 1.0 else 100.0 * (bp * (s1 / 100.0)))
         return sum(scores) / len(scores)
 
     def try_score(self, cfg: BleuConfig) -> float | None:
