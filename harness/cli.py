@@ -114,6 +114,36 @@ def _add_perf(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_progress(p: argparse.ArgumentParser) -> None:
+    """``--progress`` / ``--quiet`` (one of them): tqdm bars on stderr, by default only when
+    stderr is a terminal. ``args.progress`` is ``True``, ``False`` or ``None`` (neither)."""
+    g = p.add_argument_group("progress (bars on stderr; default: only when it is a terminal)")
+    x = g.add_mutually_exclusive_group()
+    x.add_argument(
+        "--progress",
+        dest="progress",
+        action="store_const",
+        const=True,
+        default=None,
+        help="show progress bars even when stderr is not a terminal",
+    )
+    x.add_argument(
+        "--quiet",
+        "--no-progress",
+        dest="progress",
+        action="store_const",
+        const=False,
+        help="show no progress bars",
+    )
+
+
+def _progress(args: argparse.Namespace) -> Any:
+    """The progress callback for this run (:func:`harness.progress.resolve`), or ``None``."""
+    from .progress import resolve
+
+    return resolve(getattr(args, "progress", None))
+
+
 def _make_cache(args: argparse.Namespace) -> Any:
     """The run's statistics cache from the CLI flags (memory + disk unless --no-cache)."""
     from functools import partial
@@ -265,7 +295,7 @@ def _compare(args: argparse.Namespace, out: Any) -> int:
         corpora,
         impls,
         levels=args.level,
-        progress=None if args.progress is None else args.progress,
+        progress=_progress(args),
         cache=_make_cache(args),
         backend=_backend(args),
         jobs=args.jobs,
@@ -353,6 +383,7 @@ def cmd_significance(args: argparse.Namespace) -> int:
         method=args.method,
         resamples=args.resamples,
         seed=args.seed,
+        progress=_progress(args),
     )
     d = result.to_dict()
     if args.json:
@@ -379,7 +410,9 @@ def cmd_human(args: argparse.Namespace) -> int:
     impls = None
     if args.impl:
         impls = [x for item in args.impl for x in item.split(",") if x]
-    res = wmt21_human_correlations(args.data, impls, n_boot=args.n_boot, seed=args.seed)
+    res = wmt21_human_correlations(
+        args.data, impls, n_boot=args.n_boot, seed=args.seed, progress=_progress(args)
+    )
     wmt19 = mathur_outliers(args.data) if args.wmt19 else None
     if args.json:
         _print_json({"wmt21": res.to_dict(), "wmt19_outliers": wmt19})
@@ -515,6 +548,7 @@ def _report(args: argparse.Namespace, out: Any) -> tuple[list[dict[str, Any]], l
     from .report import build_report, write_report
 
     corpora = None
+    progress = _progress(args)
     if args.results:
         rows = _read_rows(args.results)
     else:
@@ -523,7 +557,7 @@ def _report(args: argparse.Namespace, out: Any) -> tuple[list[dict[str, Any]], l
             corpora,
             _implementations(args),
             levels=args.level,
-            progress=None,
+            progress=progress,
             cache=_make_cache(args),
             backend=_backend(args),
             jobs=args.jobs,
@@ -532,8 +566,12 @@ def _report(args: argparse.Namespace, out: Any) -> tuple[list[dict[str, Any]], l
     if args.human:
         from .analysis.human import wmt21_human_correlations
 
-        human = wmt21_human_correlations(args.data, n_boot=args.n_boot, seed=args.seed)
-    report = build_report(rows, corpora=corpora, seed=args.seed, human=human, n_boot=args.n_boot)
+        human = wmt21_human_correlations(
+            args.data, n_boot=args.n_boot, seed=args.seed, progress=progress
+        )
+    report = build_report(
+        rows, corpora=corpora, seed=args.seed, human=human, n_boot=args.n_boot, progress=progress
+    )
     return rows, write_report(report, out, formats=args.formats)
 
 
@@ -543,7 +581,7 @@ def cmd_pitfalls(args: argparse.Namespace) -> int:
     from .pitfalls import format_table, run_pitfalls
 
     names = [x for item in args.name or [] for x in item.split(",") if x] or None
-    results = run_pitfalls(names)
+    results = run_pitfalls(names, progress=_progress(args))
     if args.json:
         _print_json([r.to_dict() for r in results])
     else:
@@ -588,6 +626,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             seed=args.seed,
             against=args.against,
             timeout=args.timeout,
+            progress=_progress(args),
         )
     except CouldNotValidate as exc:
         print(f"bleu-harness: could not validate: {exc}", file=sys.stderr)
@@ -618,8 +657,9 @@ def cmd_identify(args: argparse.Namespace) -> int:
     from .identify import identify, nearest
 
     corpus = _explain_corpus(args)
-    found = identify(args.score, corpus, tolerance=args.tolerance)
-    near = [] if found else nearest(args.score, corpus, k=args.top)
+    progress = _progress(args)
+    found = identify(args.score, corpus, tolerance=args.tolerance, progress=progress)
+    near = [] if found else nearest(args.score, corpus, k=args.top, progress=progress)
     if args.json:
         _print_json(
             {
@@ -840,10 +880,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--force", action="store_true", help="replace an earlier bleu-harness output in --out"
     )
     c.add_argument("--json", action="store_true", help="print the rows as JSON")
-    c.add_argument("--progress", dest="progress", action="store_true", default=None)
-    c.add_argument("--no-progress", dest="progress", action="store_false")
     c.add_argument("--max-notes", type=_int_at_least(0), default=20)
     _add_perf(c)
+    _add_progress(c)
     c.set_defaults(func=cmd_compare)
 
     e = sub.add_parser("explain", help="attribute the gap between two profiles to factors")
@@ -868,6 +907,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--resamples", type=_int_at_least(1), default=None, help="resamples / trials")
     g.add_argument("--seed", type=_SEED, default=12345)
     g.add_argument("--json", action="store_true")
+    _add_progress(g)
     g.set_defaults(func=cmd_significance)
 
     h = sub.add_parser("human", help="BLEU vs human judgments (WMT21 MQM, WMT19 DA)")
@@ -882,6 +922,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     h.add_argument("--seed", type=_SEED, default=0)
     h.add_argument("--json", action="store_true")
+    _add_progress(h)
     h.set_defaults(func=cmd_human)
 
     r = sub.add_parser("report", help="write a Markdown/JSON/HTML report of a comparison")
@@ -908,11 +949,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     r.add_argument("--seed", type=_SEED, default=0)
     _add_perf(r)
+    _add_progress(r)
     r.set_defaults(func=cmd_report)
 
     pf = sub.add_parser("pitfalls", help="the documented pitfalls as experiments with verdicts")
     pf.add_argument("--name", action="append", help="run only these experiments (repeatable)")
     pf.add_argument("--json", action="store_true", help="one object per experiment")
+    _add_progress(pf)
     pf.set_defaults(func=cmd_pitfalls)
 
     v = sub.add_parser("validate", help="diagnose a BLEU implementation (callable or command)")
@@ -932,6 +975,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="seconds per --cmd call (default 30); its process group is killed after that",
     )
     v.add_argument("--json", action="store_true")
+    _add_progress(v)
     v.set_defaults(func=cmd_validate)
 
     i = sub.add_parser("identify", help="which configurations reproduce a reported score")
@@ -946,6 +990,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     i.add_argument("--top", type=_int_at_least(1), default=10)
     i.add_argument("--json", action="store_true")
+    _add_progress(i)
     i.set_defaults(func=cmd_identify)
 
     f = sub.add_parser("fixtures", help="list or show the shipped fixtures")

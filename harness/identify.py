@@ -36,11 +36,14 @@ plain English, say) are scored once and the alternatives are listed in
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
+
+import numpy as np
 
 from . import engine
 from .analysis.attribution import differing_factors
@@ -48,6 +51,7 @@ from .config import REF_LENGTHS, TOKENIZERS, BleuConfig
 from .corpus import Corpus
 from .errors import ConfigError, HarnessError, LibraryWouldRaise
 from .profiles import PROFILES
+from .progress import ProgressCallback, track
 from .stats import Totals, choose_ref_length
 from .tokenizers import TextRules
 
@@ -125,6 +129,7 @@ class CorpusScorer:
         self.corpus = corpus
         self._light: dict[TextRules, _Light] = {}
         self._totals: dict[tuple[Any, ...], Any] = {}
+        self._nltk_memo: dict[BleuConfig, dict[tuple[Any, ...], float]] = {}
         self._width = max(map(len, corpus.references), default=0)
 
     def light(self, rules: TextRules, order: int = 5) -> _Light:
@@ -203,6 +208,32 @@ class CorpusScorer:
             self._totals[key] = got
         return got
 
+    def _segment_arrays(
+        self, cfg: BleuConfig, light: _Light
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`_segment_totals` as arrays (sys_len, ref_len, correct, total) for
+        :func:`harness.engine.score_arrays`."""
+        key = (
+            "arrays",
+            cfg.text_rules,
+            cfg.missing_refs,
+            cfg.ref_length,
+            cfg.ngram_totals,
+            cfg.max_order,
+        )
+        got = self._totals.get(key)
+        if got is None:
+            segs = self._segment_totals(cfg, light)
+            avg = cfg.ref_length == "average"
+            got = (
+                np.array([t.sys_len for t in segs], dtype=np.int64),
+                np.array([t.ref_len for t in segs], dtype=np.float64 if avg else np.int64),
+                np.array([t.correct for t in segs], dtype=np.int64).reshape(len(segs), -1),
+                np.array([t.total for t in segs], dtype=np.int64).reshape(len(segs), -1),
+            )
+            self._totals[key] = got
+        return got
+
     @staticmethod
     def _context(light: _Light, lo: int, hi: int) -> engine.NltkContext:
         last = light.hyp_len[hi - 1]
@@ -221,13 +252,40 @@ class CorpusScorer:
             t = self._corpus_totals(cfg, light)
             ctx = self._context(light, 0, len(light.hyp_len)) if nltk else None
             return engine.score_totals(t, cfg, ctx).score
+        if not nltk:  # every segment at once, as engine.segment_arrays does
+            sys_len, ref_len, correct, total = self._segment_arrays(cfg, light)
+            scores = engine.score_arrays(sys_len, ref_len, correct, total, cfg)[0].tolist()
+            return sum(scores) / len(scores)
+        # nltk's methods are exact-fraction arithmetic per segment. A segment's precisions
+        # are a function of its hypothesis length, matches and totals alone (the
+        # reference-length, n-gram-total and aggregation rules act before score_totals, and
+        # the reference length only enters the brevity penalty), so they are scored once per
+        # distinct segment across every configuration that differs only in those rules:
+        # S1 = score_totals with BP 1 (reference length = hypothesis length), and the score is
+        # S1 when the segment's BP is 1, else 100 * (BP * S1 / 100) (within an ulp of
+        # score_totals). Zero lengths take score_totals itself (its BP rules may raise).
         segs = self._segment_totals(cfg, light)
-        scores = [
-            engine.score_totals(
-                t, cfg, self._context(light, i, i + 1) if nltk else None, corpus=False
-            ).score
-            for i, t in enumerate(segs)
-        ]
+        memo = self._nltk_memo.setdefault(
+            dataclasses.replace(
+                cfg, ref_length="closest", ngram_totals="plain", aggregation="corpus"
+            ),
+            {},
+        )
+        scores = []
+        for i, t in enumerate(segs):
+            h = t.sys_len
+            key = (h, t.correct, t.total, light.matches[i][4] if light.order >= 5 else 0)
+            if h == 0 or t.ref_len == 0:
+                ctx = self._context(light, i, i + 1)
+                scores.append(engine.score_totals(t, cfg, ctx, corpus=False).score)
+                continue
+            s1 = memo.get(key)
+            if s1 is None:
+                ctx = self._context(light, i, i + 1)
+                unit = Totals(sys_len=h, ref_len=h, correct=t.correct, total=t.total)
+                s1 = memo[key] = engine.score_totals(unit, cfg, ctx, corpus=False).score
+            bp = 1.0 if h >= t.ref_len else math.exp(1 - t.ref_len / h)
+            scores.append(s1 if bp == 1.0 else 100.0 * (bp * (s1 / 100.0)))
         return sum(scores) / len(scores)
 
     def try_score(self, cfg: BleuConfig) -> float | None:
@@ -457,7 +515,11 @@ def _smoothing_fields(smooth: str, guard: str, empty: str, eff: bool) -> dict[st
 
 
 def _evaluate_layout(
-    corpus: Corpus, layout: str, tokenizers: Sequence[str], max_orders: Sequence[int]
+    corpus: Corpus,
+    layout: str,
+    tokenizers: Sequence[str],
+    max_orders: Sequence[int],
+    progress: ProgressCallback | None = None,
 ) -> list[_Evaluated]:
     scorer = CorpusScorer(corpus)
     single = len(corpus) == 1
@@ -472,7 +534,7 @@ def _evaluate_layout(
         for _, smooth, guard, empty in SMOOTHING_POLICIES
         for eff in ((False, True) if smooth in _EFFECTIVE_ORDER_SMOOTHINGS else (False,))
     ]
-    for (tok, lc), tok_dupes in tok_groups:
+    for (tok, lc), tok_dupes in track(tok_groups, progress, f"identify: {layout}"):
         light = scorer.light(TextRules(tokenize=tok, lowercase=lc))
         ref_groups = _unique(
             (
@@ -560,7 +622,7 @@ def _as_corpus(corpus: Corpus | str | tuple[Sequence[str], Sequence[Sequence[str
     return Corpus(hypotheses=tuple(hyps), references=tuple(tuple(r) for r in refs))
 
 
-def _evaluations(corpus: Corpus) -> list[_Evaluated]:
+def _evaluations(corpus: Corpus, progress: ProgressCallback | None = None) -> list[_Evaluated]:
     key = (corpus.hypotheses, corpus.references)
     got = _EVAL_CACHE.get(key)
     if got is None:
@@ -568,18 +630,20 @@ def _evaluations(corpus: Corpus) -> list[_Evaluated]:
         layouts = {"per-segment": corpus, **misused_corpora(corpus)}
         got = []
         for layout, c in layouts.items():
-            got.extend(_evaluate_layout(c, layout, tokenizers, _MAX_ORDERS))
+            got.extend(_evaluate_layout(c, layout, tokenizers, _MAX_ORDERS, progress))
         if len(_EVAL_CACHE) >= 8:
             _EVAL_CACHE.clear()
         _EVAL_CACHE[key] = got
     return got
 
 
-def _candidates(score: float, corpus: Corpus) -> list[Candidate]:
+def _candidates(
+    score: float, corpus: Corpus, progress: ProgressCallback | None = None
+) -> list[Candidate]:
     """Every evaluated configuration × scale with its best rounding, sorted."""
     target = float(score)
     out = []
-    for ev in _evaluations(corpus):
+    for ev in _evaluations(corpus, progress):
         profile, changes = closest_profile(ev.config)
         if ev.layout != "per-segment":
             changes = (*changes, "layout")
@@ -615,6 +679,7 @@ def identify(
     corpus: Corpus | str | tuple[Sequence[str], Sequence[Sequence[str]]],
     *,
     tolerance: float | None = None,
+    progress: ProgressCallback | None = None,
 ) -> list[Candidate]:
     """The configurations whose displayed score reproduces ``score`` on ``corpus``.
 
@@ -622,11 +687,13 @@ def identify(
     ``(hypotheses, per-segment references)`` pair. ``tolerance`` defaults to half a unit in
     the last printed digit of ``score`` (pass ``score`` as a string to keep trailing zeros:
     ``"0.270"``). Sorted by distance, then by the number of factors changed from the nearest
-    profile; empty when nothing matches (see :func:`nearest`).
+    profile; empty when nothing matches (see :func:`nearest`). ``progress``
+    (:data:`~harness.progress.ProgressCallback`) is told of each tokenization searched, one
+    stage per reference layout (``"identify: per-segment"``, …).
     """
     c = _as_corpus(corpus)
     tol = default_tolerance(score) if tolerance is None else float(tolerance)
-    return [x for x in _candidates(float(score), c) if x.distance <= tol + 1e-12]
+    return [x for x in _candidates(float(score), c, progress) if x.distance <= tol + 1e-12]
 
 
 def nearest(
@@ -634,7 +701,8 @@ def nearest(
     corpus: Corpus | str | tuple[Sequence[str], Sequence[Sequence[str]]],
     *,
     k: int = 10,
+    progress: ProgressCallback | None = None,
 ) -> list[Candidate]:
     """The ``k`` configurations whose displayed score is closest to ``score``, whatever the
     distance (use it when :func:`identify` finds nothing)."""
-    return _candidates(float(score), _as_corpus(corpus))[:k]
+    return _candidates(float(score), _as_corpus(corpus), progress)[:k]

@@ -53,6 +53,7 @@ from .errors import (
     LibraryWouldRaise,
     UnsupportedSetting,
 )
+from .progress import ProgressCallback, track
 
 __all__ = [
     "ENV_EXPERIMENTS",
@@ -678,8 +679,13 @@ def run_experiment(exp: Experiment) -> ExperimentResult:
     return ExperimentResult(exp, table, verdict, time.perf_counter() - start, error)
 
 
-def run_pitfalls(names: Sequence[str] | str | None = None) -> list[ExperimentResult]:
+def run_pitfalls(
+    names: Sequence[str] | str | None = None, *, progress: ProgressCallback | None = None
+) -> list[ExperimentResult]:
     """Run the pitfall experiments (all, or those named) and return their results in order.
+
+    ``progress`` (:data:`~harness.progress.ProgressCallback`) is told of each finished
+    experiment (stage ``"pitfalls"``).
 
     Unknown names raise :class:`~harness.errors.ConfigError` listing the valid ones; a missing
     ``experiments`` package raises :class:`~harness.errors.HarnessError` saying where it is
@@ -697,7 +703,7 @@ def run_pitfalls(names: Sequence[str] | str | None = None) -> list[ExperimentRes
         chosen = [available[n] for n in dict.fromkeys(names)]
     _ADAPTER_CACHE.clear()
     try:
-        return [run_experiment(exp) for exp in chosen]
+        return [run_experiment(exp) for exp in track(chosen, progress, "pitfalls")]
     finally:
         _ADAPTER_CACHE.clear()
 

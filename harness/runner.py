@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import engine
+from . import progress as _progress
 from .config import ENGINE_VERSION
 from .corpus import Corpus
 from .errors import (
@@ -37,6 +38,7 @@ from .result import BleuResult
 
 if TYPE_CHECKING:
     from .cache import StatisticsCache
+    from .progress import ProgressCallback
 
 ROW_FIELDS: tuple[str, ...] = (
     "fixture",
@@ -264,7 +266,7 @@ def run(
     implementations: Sequence[Implementation],
     *,
     levels: Sequence[str] = ("corpus",),
-    progress: bool | None = None,
+    progress: bool | ProgressCallback | None = None,
     on_row: Callable[[dict[str, Any]], None] | None = None,
     cache: StatisticsCache | None = None,
     backend: str = "serial",
@@ -273,7 +275,9 @@ def run(
 ) -> list[dict[str, Any]]:
     """Run every implementation on every ``(fixture, system, corpus)``; return the rows.
 
-    ``progress`` shows a tqdm bar on stderr (default: when stderr is a terminal). ``cache``
+    ``progress`` shows a tqdm bar on stderr (``True``; default ``None``: when stderr is a
+    terminal) or is a :data:`~harness.progress.ProgressCallback` told of each finished
+    (corpus, implementation) run under the stage ``"compare"``. ``cache``
     (default: a fresh in-memory :class:`~harness.cache.StatisticsCache`) lets every profile
     with the same tokenization reuse one set of statistics. ``backend`` ``"processes"``
     (``jobs`` workers) or ``"dask"`` (``client``) computes all statistics up front in
@@ -292,13 +296,8 @@ def run(
         configs = [PROFILES[i.name] for i in implementations if i.kind == "profile"]
         cache.warm([c for _, _, c in corpora], configs, backend=backend, jobs=jobs, client=client)
     work = [(f, s, c, impl) for (f, s, c) in corpora for impl in implementations]
-    if progress is None:
-        progress = sys.stderr.isatty()
-    iterator: Iterable[Any] = work
-    if progress:
-        from tqdm import tqdm
-
-        iterator = tqdm(work, desc="compare", unit="run", file=sys.stderr)
+    callback = progress if callable(progress) else _progress.resolve(progress)
+    iterator: Iterable[Any] = _progress.track(work, callback, "compare")
     rows: list[dict[str, Any]] = []
     adapters: dict[str, Any] = {}
     for fixture, system, corpus, impl in iterator:

@@ -65,6 +65,7 @@ from .engine import NltkContext, score_totals
 from .errors import ConfigError, HarnessError, LibraryWouldRaise
 from .identify import SMOOTHING_POLICIES, CorpusScorer
 from .profiles import PROFILES
+from .progress import ProgressCallback, track
 from .stats import Totals, choose_ref_length
 from .tokenizers import LOWERCASE_RULES, PERL_WHITESPACE_TOKENIZERS
 
@@ -1322,6 +1323,7 @@ def validate(
     against: str | None = None,
     shrink_budget: int | None = None,
     timeout: float | None = None,
+    progress: ProgressCallback | None = None,
 ) -> ValidationReport:
     """Validate ``impl`` (or the shell command ``cmd``) against the profiles.
 
@@ -1348,7 +1350,9 @@ def validate(
     shares of the *scored* cases. With fewer than :data:`MIN_SCORED` scored cases or fewer
     than :data:`MIN_SCORED_SHARE` of all cases, the report has no diagnosis
     (``withheld`` says why). A command that times out on its first call raises
-    :class:`CouldNotValidate`.
+    :class:`CouldNotValidate`. ``progress``
+    (:data:`~harness.progress.ProgressCallback`) is told of each case run (stage
+    ``"validate: cases"``) and each later step (``"validate: analysis"``).
     """
     t0 = time.perf_counter()
     subject = _Subject(impl, cmd, timeout if cmd is not None else None)
@@ -1362,7 +1366,7 @@ def validate(
     if not battery:
         raise ConfigError("nothing to validate on: no fixtures and cases=0")
     outs: list[_Outcome] = []
-    for c in battery:
+    for c in track(battery, progress, "validate: cases"):
         out = _run(subject, c)
         if not outs and out.exc_type == "CommandTimeout":
             raise CouldNotValidate(
@@ -1411,6 +1415,8 @@ def validate(
             calls=subject.calls,
             **common,
         )
+    step = (lambda d: progress("validate: analysis", d, 4)) if progress else (lambda d: None)
+    step(0)
 
     if precision is not None:
         val.tolerance = max(tolerance, 0.5 * 10.0**-precision + 1e-9)
@@ -1425,7 +1431,9 @@ def validate(
         dict.fromkeys(f for name, _, f in pool if f is not None and agreement[name] == 1.0)
     )
     start = against or max(PROFILES, key=lambda n: (agreement[n], -scores[n][1]))
+    step(1)
     fit_model, fit_score = _fit(val, s_cases, s_outs, PROFILES[start], scores[start])
+    step(2)
     if against is not None:
         best_profile = against
     else:
@@ -1455,9 +1463,11 @@ def validate(
 
     probes = _run_probes(subject, val, fit_model.cfg)
     failing_probes = {p.behaviour for p in probes if not p.ok}
+    step(3)
     classifier = _Classifier(val, best_profile, best_cfg, fit_model, pool, failing_probes)
     deviations = _deviations(val, classifier, s_cases, s_outs, best_cfg, max_deviations)
     crashes = _crashes(val, subject, battery, outs)
+    step(4)
 
     return ValidationReport(
         scale=scale,

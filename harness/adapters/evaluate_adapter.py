@@ -43,7 +43,7 @@ from ..config import BleuConfig
 from ..corpus import Corpus
 from ..errors import AdapterUnavailable
 from ..result import BleuResult
-from .base import Adapter, Availability, Support, check, smoothing_decides
+from .base import Adapter, Availability, Support, _replace, check, smoothing_decides
 
 ENV_MODULE = "BLEU_HARNESS_EVALUATE_MODULE"
 TRUE = {"1", "ON", "YES", "TRUE"}
@@ -272,3 +272,26 @@ class EvaluateAdapter(Adapter):
             call=f"{load}.compute(predictions=hyps, references=refs_per_segment, {text})",
             extra={"module_source": self._source},
         )
+
+    def _segments(self, corpus: Corpus, config: BleuConfig) -> list[BleuResult]:
+        """Each segment scored alone by the module's own ``_compute`` — what ``compute()``
+        runs after storing its inputs in an Arrow table and reading them back (~20 ms a call:
+        over six minutes for the 20 040 segments of a WMT21 report, against 0.03 ms). Equal to
+        ``compute()`` on each one-segment corpus (``tests/test_perf_paths.py``)."""
+        metric = self.load()
+        kwargs, text = self._kwargs(config)
+        load = (
+            f"evaluate.load({self._source[5:]!r})" if self.module_path else "evaluate.load('bleu')"
+        )
+        call = (
+            f"{load}._compute(predictions=[hyp], references=[refs], {text}) "
+            "(the module function compute() calls)"
+        )
+        out = []
+        for hyp, refs, sid in zip(corpus.hypotheses, corpus.references, corpus.ids, strict=True):
+            d = metric._compute(predictions=[hyp], references=[list(refs)], **kwargs)
+            r = self.result_from_nmt_dict(
+                config, d, call=call, extra={"module_source": self._source}
+            )
+            out.append(_replace(r, level="segment", segment_id=sid))
+        return out

@@ -34,6 +34,7 @@ from .base import (
     NAN,
     Adapter,
     Support,
+    _replace,
     check,
     joined_tokens,
     smoothing_decides,
@@ -72,6 +73,23 @@ class _TorchmetricsBase(Adapter):
 
     def _corpus(self, corpus: Corpus, config: BleuConfig) -> BleuResult:
         metric, ctor = self._metric(config)
+        return self._score(metric, ctor, corpus, config)
+
+    def _segments(self, corpus: Corpus, config: BleuConfig) -> list[BleuResult]:
+        """Each segment scored alone by one metric object, ``reset()`` between segments
+        (torchmetrics' documented way to start over; building a new metric per segment costs
+        as much again as scoring it)."""
+        metric, ctor = self._metric(config)
+        out = []
+        for i, sid in enumerate(corpus.ids):
+            metric.reset()
+            r = self._score(metric, ctor, corpus.subset([i]), config, reset=True)
+            out.append(_replace(r, level="segment", segment_id=sid))
+        return out
+
+    def _score(
+        self, metric: Any, ctor: str, corpus: Corpus, config: BleuConfig, *, reset: bool = False
+    ) -> BleuResult:
         preds, target, note = self._inputs(corpus, config)
         metric.update(preds, target)
         value = metric.compute()
@@ -89,7 +107,8 @@ class _TorchmetricsBase(Adapter):
             ref_len=ref_len,
             counts=counts,
             totals=totals,
-            call=f"m = {ctor}; m.update(preds, target); m.compute(){note}",
+            call=f"m = {ctor}; {'m.reset(); ' if reset else ''}m.update(preds, target); "
+            f"m.compute(){note}",
             extra={
                 "dtype": str(value.dtype),
                 "library_value": float(value.item()),

@@ -50,6 +50,7 @@ import numpy as np
 from scipy import stats as sps
 
 from ..errors import ConfigError, LayoutError
+from ..progress import ProgressCallback, track
 
 __all__ = [
     "KENDALL_FULL_BOOT_MAX",
@@ -485,12 +486,15 @@ def correlation_matrix(
     n_boot: int = 0,
     seed: int | None = 0,
     ci: float = 0.95,
+    progress: ProgressCallback | None = None,
 ) -> CorrelationMatrix:
     """Correlate every pair of the named, equally long vectors in ``scores`` with ``method``.
 
     Each cell drops the pairs with a missing value on either side. ``n_boot > 0`` adds a
     bootstrap interval per cell (every cell uses the same ``seed``). The matrix is symmetric;
-    the diagonal is 1 (``None`` for a constant vector).
+    the diagonal is 1 (``None`` for a constant vector). ``progress``
+    (:data:`~harness.progress.ProgressCallback`) is told of each cell computed (stage
+    ``"correlations: <method>"``).
     """
     if not isinstance(method, str):
         raise ConfigError(f"method must be one name, got {method!r}", valid=METHODS)
@@ -505,10 +509,10 @@ def correlation_matrix(
             got=lengths,
         )
     cells: dict[str, dict[str, Correlation]] = {a: {} for a in names}
-    for i, a in enumerate(names):
-        for b in names[i:]:
-            c = correlate(scores[a], scores[b], n_boot=n_boot, seed=seed, ci=ci, methods=(method,))
-            cells[a][b] = cells[b][a] = c
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i:]]
+    for a, b in track(pairs, progress, f"correlations: {method}"):
+        c = correlate(scores[a], scores[b], n_boot=n_boot, seed=seed, ci=ci, methods=(method,))
+        cells[a][b] = cells[b][a] = c
     ordered = {a: {b: cells[a][b] for b in names} for a in names}
     return CorrelationMatrix(method, names, ordered)
 

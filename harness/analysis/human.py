@@ -64,6 +64,7 @@ from ..datasets import (
 )
 from ..errors import ConfigError, HarnessError, InputError
 from ..profiles import PROFILES
+from ..progress import ProgressCallback, track
 from ..stats import Statistics
 from .correlation import METHODS, Correlation, correlate
 
@@ -265,6 +266,7 @@ def wmt21_human_correlations(
     n_boot_kendall: int | None = None,
     seed: int | None = 0,
     ci: float = 0.95,
+    progress: ProgressCallback | None = None,
 ) -> HumanCorrelations:
     """Correlate every profile's BLEU with WMT21 en→de MQM, at segment and system level.
 
@@ -281,6 +283,9 @@ def wmt21_human_correlations(
     implementation b above a), ``tie_changed_pairs`` (a tie in one and not the other) and
     ``pairs_against_mqm`` (of ``pairs_rated`` pairs of MQM-rated systems, how many this
     implementation orders against mean MQM).
+
+    ``progress`` (:data:`~harness.progress.ProgressCallback`) is told of each tokenization
+    counted (stage ``"human: statistics"``) and each profile correlated (``"human: profiles"``).
     """
     if implementations is None:
         implementations = tuple(PROFILES)
@@ -305,7 +310,7 @@ def wmt21_human_correlations(
     for name in scored:
         by_tok.setdefault(engine.tokenization_key(PROFILES[name]), []).append(name)
     stats: dict[tuple[str, str], Statistics] = {}
-    for key, group in by_tok.items():
+    for key, group in track(by_tok.items(), progress, "human: statistics", len(by_tok)):
         order = max(engine.orders_needed(PROFILES[n]) for n in group)
         for s in corpora:
             stats[key, s] = engine.compute_statistics(
@@ -320,7 +325,7 @@ def wmt21_human_correlations(
     correlations: dict[str, dict[str, Correlation]] = {}
     system_scores: dict[str, dict[str, float | None]] = {}
     failures: list[dict[str, Any]] = []
-    for name in scored:
+    for name in track(scored, progress, "human: profiles"):
         config = PROFILES[name]
         key = engine.tokenization_key(config)
         seg_x: list[float | None] = []

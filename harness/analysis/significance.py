@@ -102,6 +102,7 @@ from .. import engine
 from ..config import BleuConfig
 from ..errors import ConfigError, LayoutError
 from ..io import PathLike, load_text_corpus
+from ..progress import ProgressCallback
 from ..stats import Statistics, Totals
 
 __all__ = [
@@ -744,6 +745,7 @@ def significance_from_files(
     seed: int | None = DEFAULT_SEED,
     ci: float = 0.95,
     ties: str = "count",
+    progress: ProgressCallback | None = None,
 ) -> SignificanceResult:
     """A paired test of two line-aligned hypothesis files against the same reference files.
 
@@ -751,7 +753,8 @@ def significance_from_files(
     ``method``: ``"bootstrap"`` (alias ``"bs"``) or ``"ar"`` (``"approximate-randomization"``).
     ``resamples``: bootstrap resamples or AR trials (default 1000 / 10000, as sacrebleu).
     Files are read with :func:`harness.io.load_text_corpus` (line ``i`` of every file is
-    segment ``i``).
+    segment ``i``). ``progress`` (:data:`~harness.progress.ProgressCallback`) is told of the
+    three steps (stage ``"significance"``: each file's statistics, then the test).
 
     Raises:
         InputError: a file cannot be read. LayoutError: line counts differ.
@@ -773,10 +776,14 @@ def significance_from_files(
             expected=len(base),
             got=len(other),
         )
+    step = (lambda done: progress("significance", done, 3)) if progress else (lambda done: None)
+    step(0)
     stats_a = engine.compute_statistics(base, config)
+    step(1)
     stats_b = engine.compute_statistics(other, config)
+    step(2)
     if kind == "paired-bootstrap":
-        return paired_bootstrap(
+        result = paired_bootstrap(
             stats_a,
             stats_b,
             config,
@@ -785,12 +792,15 @@ def significance_from_files(
             ci=ci,
             ties=ties,
         )
-    return approximate_randomization(
-        stats_a,
-        stats_b,
-        config,
-        trials=10000 if resamples is None else resamples,
-        seed=seed,
-        ci=ci,
-        ties=ties,
-    )
+    else:
+        result = approximate_randomization(
+            stats_a,
+            stats_b,
+            config,
+            trials=10000 if resamples is None else resamples,
+            seed=seed,
+            ci=ci,
+            ties=ties,
+        )
+    step(3)
+    return result

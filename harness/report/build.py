@@ -13,6 +13,7 @@ from typing import Any
 from ..corpus import Corpus
 from ..errors import ConfigError, HarnessError, InputError
 from ..outdir import OutputDir
+from ..progress import ProgressCallback, track
 
 SCHEMA_VERSION = "2"
 
@@ -230,7 +231,12 @@ def _fixtures(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return list(units.values())
 
 
-def _correlations(rows: Sequence[Mapping[str, Any]], seed: int, n_boot: int) -> dict[str, Any]:
+def _correlations(
+    rows: Sequence[Mapping[str, Any]],
+    seed: int,
+    n_boot: int,
+    progress: ProgressCallback | None = None,
+) -> dict[str, Any]:
     out: dict[str, Any] = {"segment": None, "corpus": None, "note": None}
     try:
         from ..analysis import correlation
@@ -238,7 +244,7 @@ def _correlations(rows: Sequence[Mapping[str, Any]], seed: int, n_boot: int) -> 
         out["note"] = f"correlations unavailable: harness.analysis.correlation: {exc}"
         return out
     notes = []
-    for level in ("segment", "corpus"):
+    for level in track(("segment", "corpus"), progress, "report: correlations"):
         pivot = correlation.from_results(rows, level)
         usable = {k: v for k, v in pivot.scores.items() if sum(x is not None for x in v) >= 2}
         if len(usable) < 2:
@@ -248,7 +254,9 @@ def _correlations(rows: Sequence[Mapping[str, Any]], seed: int, n_boot: int) -> 
             "n_keys": len(pivot.keys),
             "n_skipped": pivot.n_skipped,
             "matrices": {
-                m: correlation.correlation_matrix(usable, m, n_boot=n_boot, seed=seed).to_dict()
+                m: correlation.correlation_matrix(
+                    usable, m, n_boot=n_boot, seed=seed, progress=progress
+                ).to_dict()
                 for m in CORRELATION_METHODS
             },
         }
@@ -294,6 +302,7 @@ def _attributions(
     corpora: dict[tuple[str, str], Corpus],
     pairs: Sequence[tuple[str, str]] | None,
     max_corpora: int,
+    progress: ProgressCallback | None = None,
 ) -> list[dict[str, Any]]:
     if not corpora:
         return []
@@ -309,7 +318,7 @@ def _attributions(
     units = [(f, s) for f, s in dict.fromkeys((str(r["fixture"]), str(r["system"])) for r in rows)]
     chosen = [u for u in units if u in corpora][:max_corpora]
     out: list[dict[str, Any]] = []
-    for f, s in chosen:
+    for f, s in track(chosen, progress, "report: attributions"):
         corpus = corpora[(f, s)]
         for a, b in pairs:
             library = b if _ok_corpus(rows, b, f, s) else None
@@ -627,6 +636,7 @@ def build_report(
     n_boot: int = 0,
     attribution_pairs: Sequence[tuple[str, str]] | None = None,
     max_attribution_corpora: int = 4,
+    progress: ProgressCallback | None = None,
 ) -> dict[str, Any]:
     """One JSON-ready report object from the runner's rows (schema: the package docstring).
 
@@ -644,7 +654,8 @@ def build_report(
     ``human`` and ``significance`` are precomputed results (objects with ``to_dict()`` or
     JSON values), stored as given; without ``significance`` (and with corpora) a paired
     bootstrap is computed (:func:`_default_significance`), else the section says why not and
-    how to get one.
+    how to get one. ``progress`` (:data:`~harness.progress.ProgressCallback`) is told of each
+    finished pair, correlation level and attributed corpus.
 
     Raises:
         ConfigError: an unknown section in ``include``, an unknown implementation in ``pairs``.
@@ -672,18 +683,18 @@ def build_report(
             if pairs is None
             else [(implementation_label(a), implementation_label(b)) for a, b in pairs]
         )
-        for a, b in chosen:
+        for a, b in track(chosen, progress, "report: pairs"):
             tol = pair_tolerance(a, b, tolerance)
             d = difference(rows, a, b, tolerance=tol, top=top, corpus=cmap or None).to_dict()
             d.pop("segment_scores", None)  # in the segment table (segments.csv) instead
             report["pairs"].append(_judge_pair(d))
     report["segments"] = _segments_section(rows)
     if "correlations" in include:
-        report["correlations"] = _correlations(rows, seed, n_boot)
+        report["correlations"] = _correlations(rows, seed, n_boot, progress)
     else:
         report["correlations"] = {"segment": None, "corpus": None, "note": "not included"}
     report["attributions"] = (
-        _attributions(rows, cmap, attribution_pairs, max_attribution_corpora)
+        _attributions(rows, cmap, attribution_pairs, max_attribution_corpora, progress)
         if "attributions" in include
         else []
     )

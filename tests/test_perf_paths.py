@@ -1,0 +1,136 @@
+"""The fast paths of issue 10 (item 10) give the numbers of the slow ones they replace.
+
+* evaluate's segment scores come from the module's own ``_compute`` (what ``compute()`` runs
+  after its Arrow round trip): each equals ``compute()`` on that one-segment corpus — the
+  adapter's corpus path, which calls ``compute()``.
+* torchmetrics' segment scores reuse one metric with ``reset()``: each equals a fresh metric
+  on that one-segment corpus (the adapter's corpus path).
+* identify's :class:`~harness.identify.CorpusScorer` scores sentence means with the engine's
+  vectorised arrays (non-nltk smoothing) and memoised nltk sentence scores (BP 1, the
+  segment's BP applied after): each equals, to the last ulps, the
+  mean of :func:`harness.engine.score_totals` over the segments, the path it replaced, and
+  :func:`harness.engine.score_statistics`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from harness import engine
+from harness.adapters import get_adapter
+from harness.config import REF_LENGTHS, BleuConfig
+from harness.fixtures import load_fixture
+from harness.identify import SMOOTHING_POLICIES, CorpusScorer
+from harness.stats import Totals, choose_ref_length
+
+CORPORA = [
+    ("edge_case_differences", None),
+    ("google_nasa_opportunity", "candidate_1"),
+    ("blog_code_examples", None),
+]
+
+
+def _corpus(name: str, system: str | None):
+    fx = load_fixture(name)
+    return fx.corpus(system or fx.system_names[0])
+
+
+def _one_by_one(adapter, corpus, config):
+    out = []
+    for i in range(len(corpus)):
+        try:
+            out.append(adapter.corpus(corpus.subset([i]), config).score)
+        except Exception as exc:  # the library raises on this segment
+            out.append(type(exc).__name__)
+    return out
+
+
+def _segments(adapter, corpus, config):
+    try:
+        return [r.score for r in adapter.segments(corpus, config)]
+    except Exception as exc:
+        return type(exc).__name__
+
+
+@pytest.mark.parametrize(("name", "system"), CORPORA)
+def test_evaluate_segments_equal_compute_per_segment(evaluate_module, name, system) -> None:
+    adapter = get_adapter("evaluate", module=evaluate_module)
+    assert adapter.available().ok, adapter.available().reason
+    corpus = _corpus(name, system)
+    for smooth in ("none", "plus-one"):
+        config = dataclasses.replace(adapter.default_config(), smooth=smooth)
+        want = _one_by_one(adapter, corpus, config)
+        got = _segments(adapter, corpus, config)
+        if any(isinstance(w, str) for w in want):  # a segment raises: so do the segments
+            assert got == next(w for w in want if isinstance(w, str))
+        else:
+            assert got == want  # bit for bit
+
+
+@pytest.mark.parametrize("impl", ["torchmetrics", "torchmetrics-sacrebleu"])
+@pytest.mark.parametrize(("name", "system"), CORPORA)
+def test_torchmetrics_segments_equal_fresh_metric_per_segment(impl, name, system) -> None:
+    adapter = get_adapter(impl)
+    if not adapter.available().ok:
+        pytest.skip(adapter.available().reason)
+    corpus = _corpus(name, system)
+    config = adapter.default_config()
+    assert _segments(adapter, corpus, config) == _one_by_one(adapter, corpus, config)
+
+
+def _slow_sentence_mean(corpus, cfg: BleuConfig) -> float:
+    """The replaced path: score_totals per segment, nltk context per segment."""
+    stats = engine.compute_statistics(corpus, cfg, max_order=max(5, cfg.max_order))
+    n = cfg.max_order
+    scores = []
+    for i in range(len(stats)):
+        h = int(stats.hyp_len[i])
+        r = choose_ref_length(h, stats.ref_lens[i], cfg.ref_length)
+        tot = [max(0, h - k + 1) for k in range(1, n + 1)]
+        if cfg.ngram_totals == "floor1":
+            tot = [max(1, t) for t in tot]
+        t = Totals(
+            sys_len=h,
+            ref_len=float(r) if cfg.ref_length == "average" else int(r),
+            correct=tuple(int(x) for x in stats.matches[i, :n]),
+            total=tuple(tot),
+        )
+        ctx = engine.NltkContext(h, h, int(stats.matches[i, 4]), max(0, h - 4))
+        scores.append(engine.score_totals(t, cfg, ctx, corpus=False).score)
+    return sum(scores) / len(scores)
+
+
+@pytest.mark.parametrize(("name", "system"), CORPORA)
+def test_identify_sentence_means_equal_the_per_segment_path(name, system) -> None:
+    corpus = _corpus(name, system)
+    scorer = CorpusScorer(corpus)
+    checked = 0
+    for _, smooth, guard, empty in SMOOTHING_POLICIES:
+        for rule in REF_LENGTHS:
+            for totals in ("plain", "floor1"):
+                cfg = BleuConfig(
+                    smooth=smooth,
+                    zero_guard=guard,
+                    empty_order=empty,
+                    ref_length=rule,
+                    ngram_totals=totals,
+                    aggregation="sentence-mean",
+                )
+                try:
+                    want = _slow_sentence_mean(corpus, cfg)
+                except Exception as exc:
+                    with pytest.raises(type(exc)):
+                        scorer.score(cfg)
+                    continue
+                got = scorer.score(cfg)
+                # numpy's exp/log (non-nltk) or BP applied to a memoised BP-1 score (nltk):
+                # the last ulp or two, as engine.segment_arrays
+                assert got == pytest.approx(want, rel=1e-13, abs=1e-13)
+                stats = engine.compute_statistics(corpus, cfg, max_order=5)
+                assert got == pytest.approx(
+                    engine.score_statistics(stats, cfg).score, rel=1e-13, abs=1e-13
+                )
+                checked += 1
+    assert checked > 100
