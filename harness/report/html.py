@@ -11,6 +11,7 @@ from ..analysis.difference import fmt_number
 from .build import SIGNIFICANCE_HOW
 from .figures import MAX_HUMAN, MAX_SCATTERS, MAX_WATERFALLS, Figure, human_records
 from .markdown import fmt_value, records_of
+from .summary import Markup, is_default_significance, summary_items
 
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto;
@@ -378,123 +379,31 @@ def _human(report: Mapping[str, Any], figs: Sequence[Figure]) -> str:
     return "\n".join(out)
 
 
-def _pair_list(items: Sequence[Sequence[Any]]) -> str:
-    return ", ".join(f"<code>{_e(x[0])}</code> vs <code>{_e(x[1])}</code>" for x in items)
+_HTML = Markup(
+    text=lambda x: _e(x),
+    code=lambda x: f"<code>{_e(x)}</code>",
+    strong=lambda x: f"<strong>{x}</strong>",
+    label=lambda kind, word: f'<span class="{kind}">{word}</span>',
+    link=lambda name: f'<a href="{_e(name)}"><code>{_e(name)}</code></a>',
+    where="page",
+)
 
 
 def _summary(report: Mapping[str, Any]) -> str:
-    """The first section: what was compared, the headline, and what could not be compared."""
-    sm = report.get("summary") or {}
-    impls = sm.get("implementations") or []
-    corpora = sm.get("corpora") or []
-    fixtures = list(dict.fromkeys(c.split("/", 1)[0] for c in corpora))
-    items = [
-        f"<li><strong>Compared</strong> {len(impls)} implementation(s) "
-        f"({', '.join(f'<code>{_e(x)}</code>' for x in impls) or 'none'}) on {len(corpora)} "
-        f"corpus/system unit(s) from {len(fixtures)} fixture(s) "
-        f"({_e(', '.join(fixtures)) or 'none'}), {_e(sm.get('n_segments', 0))} segments.</li>"
-    ]
-    gap = sm.get("largest_gap")
-    if gap:
-        text = (
-            f"<li><strong>Largest corpus gap:</strong> on {_e(gap['fixture'])}/"
-            f"{_e(gap['system'])}, <code>{_e(gap['a'])}</code> scores "
-            f"{_e(fmt_number(gap.get('score_a'), 2))} and <code>{_e(gap['b'])}</code> "
-            f"{_e(fmt_number(gap.get('score_b'), 2))}: a gap of "
-            f"{_e(fmt_number(gap['gap'], 2, sign=True))} BLEU points"
-        )
-        ex = gap.get("explained_by")
-        if ex:
-            text += (
-                f"; the factor that explains most of it is <strong>{_e(ex['factor'])}</strong> "
-                f"({_e(fmt_number(ex['points'], 2, sign=True))} of "
-                f"{_e(fmt_number(ex['attribution_gap'], 2, sign=True))} points in the "
-                "attribution below"
-                + (
-                    ""
-                    if (ex.get("fixture"), ex.get("system")) == (gap["fixture"], gap["system"])
-                    else f", computed on {_e(ex.get('fixture'))}/{_e(ex.get('system'))}: "
-                    "attributions run on the first corpora only"
-                )
-                + ")"
-            )
-        else:
-            text += "; no attribution was computed for this pair"
-        items.append(text + ".</li>")
-    la = sm.get("largest_attribution")
-    if la and not (gap and gap.get("explained_by")):
-        items.append(
-            f"<li><strong>Largest attributed gap:</strong> {_e(la['a'])} → {_e(la['b'])} on "
-            f"{_e(la['fixture'])}/{_e(la['system'])}: {_e(fmt_number(la['gap'], 2, sign=True))} "
-            f"points, mostly <strong>{_e(la['factor'])}</strong> "
-            f"({_e(fmt_number(la['points'], 2, sign=True))}).</li>"
-        )
-    if sm.get("agree"):
-        items.append(
-            f'<li><span class="yes">Agree</span> (within tolerance): {_pair_list(sm["agree"])}.</li>'
-        )
-    if sm.get("disagree"):
-        items.append(f'<li><span class="no">Disagree</span>: {_pair_list(sm["disagree"])}.</li>')
-    probs = sm.get("problems") or []
-    nc = sm.get("not_comparable") or []
-    if nc:
-        # the reasons are listed once, under "Without scores", when they come from there
-        why = "" if probs else ": " + "; ".join(dict.fromkeys(_e(x[2]) for x in nc))
-        items.append(
-            '<li><span class="na">Not comparable</span> (a side has no scores; n/a, not '
-            f"disagreement): {_pair_list(nc)}{why}.</li>"
-        )
-    if probs:
-        lines = "".join(
-            f"<li><code>{_e(x['implementation'])}</code> {_e(x['status'])} on {_e(x['corpora'])} "
-            f"corpus unit(s): {_e(x['reason'])}</li>"
-            for x in probs
-        )
-        items.append(
-            f"<li><strong>Without scores</strong> (shown as n/a, not as disagreement):<ul>{lines}</ul></li>"
-        )
-    else:
-        items.append("<li>Every implementation scored every corpus.</li>")
-    items.append(f"<li><strong>Significance:</strong> {_significance_line(report)}</li>")
-    seg = report.get("segments") or {}
-    if seg.get("file"):
-        also = f" and <code>{_e(seg['parquet'])}</code>" if seg.get("parquet") else ""
-        items.append(
-            f"<li>Segment-level scores ({_e(seg['n_rows'])} rows): "
-            f'<a href="{_e(seg["file"])}"><code>{_e(seg["file"])}</code></a>{also}, next to this page.</li>'
-        )
+    """The first section: what was compared, the headline, and what could not be compared
+    (the content is :func:`~harness.report.summary.summary_items`, shared with Markdown)."""
+    items = []
+    for item, subs in summary_items(report, _HTML):
+        inner = f"<ul>{''.join(f'<li>{x}</li>' for x in subs)}</ul>" if subs else ""
+        items.append(f"<li>{item}{inner}</li>")
     return f'<section id="summary"><h2>Summary</h2><ul>{"".join(items)}</ul></section>'
-
-
-def _which(results: Any) -> str:
-    """``fixture: system vs baseline`` for each tested fixture, comma-separated."""
-    return ", ".join(
-        dict.fromkeys(f"{r['fixture']}: {r['system']} vs {r['baseline']}" for r in results)
-    )
-
-
-def _significance_line(report: Mapping[str, Any]) -> str:
-    sig = report.get("significance")
-    if sig is None:
-        return "not included in this report."
-    if isinstance(sig, Mapping) and "results" in sig and "how" in sig:
-        ok = [r for r in sig["results"] if not r.get("error")]
-        if not ok:
-            return f"{_e(sig.get('note') or 'not computed')}. To get it, {_e(sig['how'])}."
-        sigs = sum(1 for r in ok if r["p_value"] < 0.05)
-        return (
-            f"paired bootstrap ({_e(sig['resamples'])} resamples, seed {_e(sig['seed'])}) of the "
-            f"second system against the first ({_e(_which(ok))}): {sigs} of {len(ok)} test(s) have p &lt; 0.05 "
-            "(table below)."
-        )
-    return "precomputed results (table below)."
 
 
 def _significance(report: Mapping[str, Any]) -> str:
     sig = report["significance"]
     if sig is None:
         return f"<p>Not included in this report. To get it, {_e(SIGNIFICANCE_HOW)}.</p>"
-    if not (isinstance(sig, Mapping) and "results" in sig and "how" in sig):
+    if not is_default_significance(sig):
         return _generic(sig)
     out = []
     if sig["results"]:

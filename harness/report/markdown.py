@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..analysis.difference import difference_markdown, fmt_number
+from .summary import Markup, is_default_significance, significance_line, summary_items
 
 
 def cell(text: Any) -> str:
@@ -108,112 +109,30 @@ def _verdict(p: Mapping[str, Any]) -> str:
     return text
 
 
+_MD = Markup(
+    text=str,
+    code=lambda x: f"`{x}`",
+    strong=lambda x: f"**{x}**",
+    label=lambda _kind, word: f"**{word}**",
+    link=lambda name: f"`{name}`",
+    where="report",
+)
+
+
 def _summary(report: Mapping[str, Any]) -> list[str]:
-    """The summary section's bullet lines (same content as the HTML page's)."""
-    sm = report.get("summary") or {}
-    impls = sm.get("implementations") or []
-    corpora = sm.get("corpora") or []
-    fixtures = list(dict.fromkeys(c.split("/", 1)[0] for c in corpora))
-    out = [
-        f"- **Compared** {len(impls)} implementation(s) ({', '.join(f'`{x}`' for x in impls)}) "
-        f"on {len(corpora)} corpus/system unit(s) from {len(fixtures)} fixture(s) "
-        f"({', '.join(fixtures)}), {sm.get('n_segments', 0)} segments."
-    ]
-    gap = sm.get("largest_gap")
-    if gap:
-        line = (
-            f"- **Largest corpus gap:** on {gap['fixture']}/{gap['system']}, `{gap['a']}` scores "
-            f"{fmt_number(gap.get('score_a'), 2)} and `{gap['b']}` {fmt_number(gap.get('score_b'), 2)}: "
-            f"a gap of {fmt_number(gap['gap'], 2, sign=True)} BLEU points"
-        )
-        ex = gap.get("explained_by")
-        if ex:
-            line += (
-                f"; the factor that explains most of it is **{ex['factor']}** "
-                f"({fmt_number(ex['points'], 2, sign=True)} of "
-                f"{fmt_number(ex['attribution_gap'], 2, sign=True)} points"
-                + (
-                    ""
-                    if (ex.get("fixture"), ex.get("system")) == (gap["fixture"], gap["system"])
-                    else f", computed on {ex.get('fixture')}/{ex.get('system')}: "
-                    "attributions run on the first corpora only"
-                )
-                + ")"
-            )
-        else:
-            line += "; no attribution was computed for this pair"
-        out.append(line + ".")
-    la = sm.get("largest_attribution")
-    if la and not (gap and gap.get("explained_by")):
-        out.append(
-            f"- **Largest attributed gap:** {la['a']} → {la['b']} on {la['fixture']}/{la['system']}: "
-            f"{fmt_number(la['gap'], 2, sign=True)} points, mostly **{la['factor']}** "
-            f"({fmt_number(la['points'], 2, sign=True)})."
-        )
-    for key, word in (("agree", "Agree (within tolerance)"), ("disagree", "Disagree")):
-        if sm.get(key):
-            out.append(f"- **{word}:** " + ", ".join(f"`{a}` vs `{b}`" for a, b in sm[key]) + ".")
-    probs = sm.get("problems") or []
-    nc = sm.get("not_comparable") or []
-    if nc:
-        why = "" if probs else ": " + "; ".join(dict.fromkeys(str(x[2]) for x in nc))
-        out.append(
-            "- **Not comparable** (a side has no scores; n/a, not disagreement): "
-            + ", ".join(f"`{a}` vs `{b}`" for a, b, _ in nc)
-            + f"{why}."
-        )
-    if probs:
-        out.append("- **Without scores** (shown as n/a, not as disagreement):")
-        out += [
-            f"  - `{x['implementation']}` {x['status']} on {x['corpora']} corpus unit(s): {x['reason']}"
-            for x in probs
-        ]
-    else:
-        out.append("- Every implementation scored every corpus.")
-    out.append(f"- **Significance:** {_significance_line(report)}")
-    seg = report.get("segments") or {}
-    if seg.get("file"):
-        also = f" and `{seg['parquet']}`" if seg.get("parquet") else ""
-        out.append(
-            f"- Segment-level scores ({seg['n_rows']} rows): `{seg['file']}`{also}, next to this report."
-        )
+    """The summary section's bullet lines (the HTML page's content: :mod:`.summary`)."""
+    out = []
+    for item, subs in summary_items(report, _MD):
+        out.append(f"- {item}")
+        out += [f"  - {sub}" for sub in subs]
     return out
-
-
-def _is_default_significance(sig: Any) -> bool:
-    return isinstance(sig, Mapping) and "results" in sig and "how" in sig
-
-
-def _which(results: Any) -> str:
-    """``fixture: system vs baseline`` for each tested fixture, comma-separated."""
-    return ", ".join(
-        dict.fromkeys(f"{r['fixture']}: {r['system']} vs {r['baseline']}" for r in results)
-    )
-
-
-def _significance_line(report: Mapping[str, Any]) -> str:
-    from .build import SIGNIFICANCE_HOW
-
-    sig = report.get("significance")
-    if sig is None:
-        return f"not included in this report. To get it, {SIGNIFICANCE_HOW}."
-    if _is_default_significance(sig):
-        ok = [r for r in sig["results"] if not r.get("error")]
-        if not ok:
-            return f"{sig.get('note') or 'not computed'}. To get it, {sig['how']}."
-        n = sum(1 for r in ok if r["p_value"] < 0.05)
-        return (
-            f"paired bootstrap ({sig['resamples']} resamples, seed {sig['seed']}) of the second "
-            f"system against the first ({_which(ok)}): {n} of {len(ok)} test(s) have p < 0.05."
-        )
-    return "precomputed results (see below)."
 
 
 def _significance(report: Mapping[str, Any]) -> list[str]:
     sig = report["significance"]
-    if sig is None or (_is_default_significance(sig) and not sig["results"]):
-        return [_significance_line(report)]
-    if not _is_default_significance(sig):
+    if sig is None or (is_default_significance(sig) and not sig["results"]):
+        return [significance_line(report, _MD)]
+    if not is_default_significance(sig):
         return _generic(sig)
     body = []
     for r in sig["results"]:
