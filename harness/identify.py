@@ -114,6 +114,11 @@ class _Light:
         return (tuple(self.hyp_len), tuple(self.ref_lens), tuple(self.matches))
 
 
+def _totals_key(kind: str, cfg: BleuConfig) -> tuple[Any, ...]:
+    """What a cached set of totals depends on: the text rules and the length and total rules."""
+    return (kind, cfg.text_rules, cfg.missing_refs, cfg.ref_length, cfg.ngram_totals, cfg.max_order)
+
+
 class CorpusScorer:
     """Engine scores of one corpus under many configurations, from cached statistics.
 
@@ -153,14 +158,7 @@ class CorpusScorer:
         return got
 
     def _segment_totals(self, cfg: BleuConfig, light: _Light) -> list[Totals]:
-        key = (
-            "seg",
-            cfg.text_rules,
-            cfg.missing_refs,
-            cfg.ref_length,
-            cfg.ngram_totals,
-            cfg.max_order,
-        )
+        key = _totals_key("seg", cfg)
         pad = cfg.missing_refs == "empty"
         got = self._totals.get(key)
         if got is None:
@@ -186,14 +184,7 @@ class CorpusScorer:
         return got
 
     def _corpus_totals(self, cfg: BleuConfig, light: _Light) -> Totals:
-        key = (
-            "corpus",
-            cfg.text_rules,
-            cfg.missing_refs,
-            cfg.ref_length,
-            cfg.ngram_totals,
-            cfg.max_order,
-        )
+        key = _totals_key("corpus", cfg)
         got = self._totals.get(key)
         if got is None:
             segs = self._segment_totals(cfg, light)
@@ -213,14 +204,7 @@ class CorpusScorer:
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """:meth:`_segment_totals` as arrays (sys_len, ref_len, correct, total) for
         :func:`harness.engine.score_arrays`."""
-        key = (
-            "arrays",
-            cfg.text_rules,
-            cfg.missing_refs,
-            cfg.ref_length,
-            cfg.ngram_totals,
-            cfg.max_order,
-        )
+        key = _totals_key("arrays", cfg)
         got = self._totals.get(key)
         if got is None:
             segs = self._segment_totals(cfg, light)
