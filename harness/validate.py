@@ -160,9 +160,13 @@ def _derive(rng: np.random.Generator, hyp: list[str]) -> list[str]:
     return out
 
 
-def _generate(rng: np.random.Generator, index: int, rectangular: bool) -> Case:
+def _generate(
+    rng: np.random.Generator, index: int, rectangular: bool, streams: int | None = None
+) -> Case:
     n_seg = int(rng.choice([1, 1, 2, 2, 3, 4]))
     k_fixed = int(rng.choice([1, 1, 2, 2, 3]))
+    if streams is not None:  # drawn anyway, so other subjects see the same cases
+        k_fixed = streams
     hyps, refs = [], []
     for _ in range(n_seg):
         if rng.random() < 0.12:
@@ -190,17 +194,20 @@ def _generate(rng: np.random.Generator, index: int, rectangular: bool) -> Case:
     return Case(f"generated:{index}", tuple(hyps), tuple(refs))
 
 
-def generate_cases(n: int, *, seed: int = 0, rectangular: bool = False) -> list[Case]:
+def generate_cases(
+    n: int, *, seed: int = 0, rectangular: bool = False, streams: int | None = None
+) -> list[Case]:
     """``n`` reproducible corpora from ``numpy.random.default_rng(seed)``.
 
     ``rectangular=True`` gives every segment of a corpus the same number of references (what
-    line-aligned reference files can hold).
+    line-aligned reference files can hold); ``streams`` fixes that number (a command template
+    that names exactly that many reference files).
     """
     rng = np.random.default_rng(seed)
-    return [_generate(rng, i, rectangular) for i in range(n)]
+    return [_generate(rng, i, rectangular or streams is not None, streams) for i in range(n)]
 
 
-def _fixture_cases(rectangular: bool) -> tuple[list[Case], list[str]]:
+def _fixture_cases(rectangular: bool, streams: int | None = None) -> tuple[list[Case], list[str]]:
     from .fixtures import load_all
 
     out, skipped = [], []
@@ -210,6 +217,12 @@ def _fixture_cases(rectangular: bool) -> tuple[list[Case], list[str]]:
             name = f"fixture:{fx.name}/{system}"
             if rectangular and c.is_ragged:
                 skipped.append(f"{name} (ragged references cannot be written as files)")
+                continue
+            if streams is not None and len(c.references[0]) != streams:
+                skipped.append(
+                    f"{name} ({len(c.references[0])} reference streams; the command template "
+                    f"names {streams})"
+                )
                 continue
             out.append(Case(name, c.hypotheses, c.references))
     return out, skipped
@@ -237,6 +250,7 @@ class _Subject:
         if timeout is not None and not (timeout > 0 and math.isfinite(timeout)):
             raise ConfigError(f"timeout must be a positive number of seconds, got {timeout!r}")
         self.rectangular = cmd is not None
+        self.streams: int | None = None  # the reference streams a command template names
         self.adapter = None
         self.fn: Impl | None = None
         self.timeout = DEFAULT_TIMEOUT if timeout is None else float(timeout)
@@ -253,6 +267,7 @@ class _Subject:
                 from .errors import AdapterUnavailable
 
                 raise AdapterUnavailable(cmd, availability.reason, availability.hint)
+            self.streams = self.adapter.streams_accepted
             self.name = cmd
         elif isinstance(impl, str):
             self.fn = _import(impl)
@@ -1360,9 +1375,13 @@ def validate(
         raise ConfigError(f"unknown profile {against!r}", valid=list(PROFILES))
     budget = shrink_budget if shrink_budget is not None else (60 if cmd is not None else 300)
     val = _Validator(subject, tolerance, budget)
-    battery, skipped = _fixture_cases(subject.rectangular) if fixtures else ([], [])
+    battery, skipped = (
+        _fixture_cases(subject.rectangular, subject.streams) if fixtures else ([], [])
+    )
     n_fixture = len(battery)
-    battery = battery + generate_cases(cases, seed=seed, rectangular=subject.rectangular)
+    battery = battery + generate_cases(
+        cases, seed=seed, rectangular=subject.rectangular, streams=subject.streams
+    )
     if not battery:
         raise ConfigError("nothing to validate on: no fixtures and cases=0")
     outs: list[_Outcome] = []

@@ -905,3 +905,36 @@ def test_bleu_config_default_is_not_silently_translated():
     # BleuConfig() defaults are sacrebleu-like; nltk must refuse them rather than approximate
     support = get_adapter("nltk").supports(BleuConfig())
     assert not support.ok
+
+
+@pytest.mark.parametrize(
+    ("template", "accepted"),
+    [
+        ("cat {hyp}", None),
+        ("cat {refs} < {hyp}", None),
+        ("cat {ref_stem}0 < {hyp}", None),
+        ("cat {ref} < {hyp}", 1),
+        ("cat {ref0} {ref1} < {hyp}", 2),
+    ],
+)
+def test_command_template_names_its_reference_streams(template, accepted):
+    """A template that names N reference files runs only on corpora with N streams: with more,
+    the program would silently score against fewer references."""
+    adapter = CommandAdapter(template)
+    assert adapter.streams_accepted == accepted
+    three = Corpus(hypotheses=["a b"], references=[["a b", "a", "b"]])
+    if accepted is None:
+        return
+    with pytest.raises(LayoutError, match="reference stream"):
+        adapter.corpus(three)
+
+
+def test_validate_runs_a_single_reference_template_on_single_reference_cases(tmp_path):
+    """`validate --cmd '… {ref} …'` (the README's multi-bleu line) skips multi-reference
+    fixtures with the reason and generates single-reference cases, instead of reporting
+    every multi-reference case as the subject's failure."""
+    from harness.validate import validate
+
+    r = validate(cmd="cat {ref} > /dev/null; echo 50 # {hyp}", cases=5, seed=1)
+    assert not any("LayoutError" in verdict for _, verdict in r.no_score)
+    assert any("the command template names 1" in s for s in r.skipped)

@@ -385,6 +385,19 @@ class CommandAdapter(Adapter):
                 )
         path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
 
+    @property
+    def streams_accepted(self) -> int | None:
+        """How many reference streams the template passes to the program: ``None`` for any
+        number (``{refs}``, ``{ref_stem}``, or no reference placeholder), else exactly that many (``{ref}``: 1;
+        ``{ref0}`` … ``{refN}``: N + 1). A corpus with another number cannot be run: the
+        program would silently score against fewer references."""
+        if "refs" in self.fields or "ref_stem" in self.fields:
+            return None
+        if "ref" in self.fields:
+            return 1
+        numbered = [int(f[3:]) for f in self.fields if f.startswith("ref") and f[3:].isdigit()]
+        return max(numbered) + 1 if numbered else None  # no reference file at all: any
+
     def _command(self, tmp: Path, n_streams: int) -> str:
         refs = [tmp / f"ref{k}" for k in range(n_streams)]
         values: dict[str, str] = {
@@ -410,6 +423,15 @@ class CommandAdapter(Adapter):
                     expected=f"< {n_streams}",
                     got=int(field[3:]),
                 )
+        accepted = self.streams_accepted
+        if accepted is not None and "ref" not in self.fields and n_streams != accepted:
+            raise LayoutError(
+                f"the template names {accepted} reference file(s) but the corpus has "
+                f"{n_streams} reference streams; name each ({{ref0}} {{ref1}} …) or use {{refs}}",
+                what="template",
+                expected=accepted,
+                got=n_streams,
+            )
         if n_streams == 1:
             values["ref"] = values["ref0"]
         return self.template.format_map(values)
