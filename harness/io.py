@@ -393,13 +393,7 @@ def write_text_atomic(path: PathLike, text: str, *, force: bool = False) -> None
         if isinstance(exc, OSError):
             raise InputError(f"cannot write: {exc.strerror or exc}", file=file) from exc
         raise
-    # Make the rename itself durable (best effort; not possible on every platform).
-    with contextlib.suppress(OSError):
-        dir_fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+    fsync_dir(directory)  # make the rename itself durable
 
 
 def write_json_atomic(path: PathLike, obj: Any, *, force: bool = False) -> None:
@@ -433,3 +427,14 @@ __all__ = [
     "write_json_atomic",
     "write_text_atomic",
 ]
+
+
+def fsync_dir(path: str | os.PathLike[str]) -> None:
+    """Flush a directory's entries (renames into it) to disk; best effort, as not every
+    platform can open a directory for that."""
+    with contextlib.suppress(OSError):
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)

@@ -39,6 +39,7 @@ from types import TracebackType
 from typing import Any
 
 from .errors import InputError
+from .io import fsync_dir
 
 MANIFEST = ".bleu-harness-manifest.json"
 """The manifest's file name inside an output directory."""
@@ -55,15 +56,6 @@ _SHOW = 8  # foreign entries named in a message
 
 def _why(exc: OSError) -> str:
     return exc.strerror or str(exc)
-
-
-def _fsync_dir(path: Path) -> None:
-    with contextlib.suppress(OSError):
-        fd = os.open(path, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
 
 
 @contextlib.contextmanager
@@ -346,7 +338,7 @@ class OutputDir:
                     file=str(self.path),
                 ) from None
             shutil.rmtree(self.staging, ignore_errors=True)
-            _fsync_dir(self.path)
+            fsync_dir(self.path)
             self._committed = True
         self.written = [self.path / n for n in new]
         return self.written
