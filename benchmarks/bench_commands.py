@@ -37,7 +37,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 def _write_wmt21_system(folder: Path, system: str = "Facebook-AI") -> list[str]:
     sys.path.insert(0, str(REPO))
-    from harness.datasets import load_wmt21_ende
+    from harness.data.datasets import load_wmt21_ende
 
     corpus = load_wmt21_ende(systems=[system])[system]
     files = [folder / "hyp.txt"] + [folder / f"ref{r}.txt" for r in "ACD"]

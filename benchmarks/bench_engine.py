@@ -16,14 +16,14 @@ tokenizer caches and its own peak memory, ``resource.getrusage(RUSAGE_SELF).ru_m
    (``BLEU().corpus_score(hyps, streams)``; its 13a cache, ``Tokenizer13a.__call__``'s
    ``functools.lru_cache``, is cleared before timing), nltk ``corpus_bleu`` on ``str.split``
    tokens, ``bleuscore.compute`` (Rust) and torchmetrics ``SacreBLEUScore`` where installed.
-   With ``harness.parallel`` available, also the harness on 2 worker processes. Columns: median
+   With ``harness.session.parallel`` available, also the harness on 2 worker processes. Columns: median
    seconds, the ratio of sacrebleu's time to this one (higher is faster), segments per second,
    peak resident memory of the process and its increase over the loaded corpus, the score, and
    whether the score equals, to 1e-9 BLEU points, the harness profile that reproduces that
    library (``sacrebleu``, ``nltk``, ``bleuscore``, ``torchmetrics-sacrebleu``; torchmetrics
    computes in float32, so it is compared to 1e-4).
 2. **All profiles at once** on 10k × 4 (``--all-size``): every profile's corpus score and every
-   segment's sentence score (:func:`harness.engine.score_configs`), against one sacrebleu
+   segment's sentence score (:func:`harness.bleu.engine.score_configs`), against one sacrebleu
    ``corpus_score`` on the same data.
 3. **Sentence scores of every segment** on 10k × 4: the harness ``sacrebleu-sentence`` profile
    (``segment_scores``) against a loop of sacrebleu ``BLEU(effective_order=True)
@@ -70,7 +70,7 @@ IMPLS: dict[str, tuple[str, float]] = {
     "torchmetrics": ("torchmetrics-sacrebleu", 1e-4),
 }
 _MODULE = {
-    "harness-jobs2": "harness.parallel",
+    "harness-jobs2": "harness.session.parallel",
     "sacrebleu": "sacrebleu",
     "nltk": "nltk",
     "bleuscore": "bleuscore",
@@ -87,9 +87,10 @@ def _prepare(impl: str, hyps: list[str], refs: list[list[str]]) -> Callable[[], 
 
         return lambda: harness.corpus_bleu(hypotheses=hyps, references=refs).score
     if impl == "harness-jobs2":
-        from harness import engine, get_profile
-        from harness.corpus import Corpus
-        from harness.parallel import compute_statistics_parallel
+        from harness import get_profile
+        from harness.bleu import engine
+        from harness.data.corpus import Corpus
+        from harness.session.parallel import compute_statistics_parallel
 
         cfg = get_profile("sacrebleu")
 
@@ -130,8 +131,9 @@ def _prepare(impl: str, hyps: list[str], refs: list[list[str]]) -> Callable[[], 
 
         return lambda: 100.0 * float(SacreBLEUScore()(hyps, refs))
     if impl == "all-profiles":
-        from harness import PROFILES, engine
-        from harness.corpus import Corpus
+        from harness import PROFILES
+        from harness.bleu import engine
+        from harness.data.corpus import Corpus
 
         def run() -> dict[str, Any]:
             corpus = Corpus(hypotheses=hyps, references=refs)
@@ -144,7 +146,7 @@ def _prepare(impl: str, hyps: list[str], refs: list[list[str]]) -> Callable[[], 
 
         return lambda: [
             r.score
-            for r in harness.engine.segment_scores(
+            for r in harness.bleu.engine.segment_scores(
                 harness.Corpus(hypotheses=hyps, references=refs),
                 harness.get_profile("sacrebleu-sentence"),
             )
@@ -240,8 +242,9 @@ def _measure(impl: str, data: Path, repeat: int, timeout: float) -> dict[str, An
 
 def _expected(hyps: list[str], refs: list[list[str]]) -> dict[str, float]:
     """The harness profiles that reproduce each library, on this corpus."""
-    from harness import PROFILES, engine
-    from harness.corpus import Corpus
+    from harness import PROFILES
+    from harness.bleu import engine
+    from harness.data.corpus import Corpus
 
     wanted = {p for p, _ in IMPLS.values()}
     out = engine.score_configs(
@@ -257,7 +260,7 @@ def _available(impl: str) -> bool:
     if module is None:
         return True
     if impl == "harness-jobs2":
-        return find_spec("harness.parallel") is not None
+        return find_spec("harness.session.parallel") is not None
     return find_spec(module) is not None
 
 
@@ -416,7 +419,7 @@ def main() -> None:
 
     # -------------------------------------------------------------- 4. WMT21 en-de
     try:
-        from harness.datasets import load_wmt21_ende
+        from harness.data.datasets import load_wmt21_ende
 
         systems = load_wmt21_ende()
     except Exception as exc:

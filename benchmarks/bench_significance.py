@@ -7,7 +7,7 @@ Not a test. Run from the repository root::
 
 Times (median of ``--repeats`` runs, :func:`time.perf_counter`):
 
-1. statistics caching: tokenize and count both systems (:func:`harness.engine.compute_statistics`,
+1. statistics caching: tokenize and count both systems (:func:`harness.bleu.engine.compute_statistics`,
    the reference cache cleared each run) and build their per-segment matrices
    (:func:`harness.analysis.significance.prepare`);
 2. 1000 paired bootstrap resamples from the cached tables (target: < 0.05 s for 2 systems ×
@@ -34,7 +34,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from harness.corpus import Corpus
+    from harness.data.corpus import Corpus
 
 # harness (and so numpy) is imported in main(), after --blas-threads has set the environment.
 
@@ -48,7 +48,7 @@ def synthetic_pair(
     each word of reference 1 with probability 0.33 and drops it with probability 0.05, the
     system with 0.30 and 0.05.
     """
-    from harness.corpus import Corpus
+    from harness.data.corpus import Corpus
 
     rnd = random.Random(seed)
     vocab = [f"w{i}" for i in range(3000)]
@@ -80,7 +80,7 @@ def synthetic_pair(
 
 def wmt21_pair(baseline: str, system: str) -> tuple[Corpus, Corpus, list[list[str]]]:
     """Two WMT21 en→de systems (1002 segments, references A, C, D)."""
-    from harness.datasets import load_wmt21_ende
+    from harness.data.datasets import load_wmt21_ende
 
     corpora = load_wmt21_ende(systems=[baseline, system])
     a, b = corpora[baseline], corpora[system]
@@ -125,9 +125,9 @@ def main(argv: list[str] | None = None) -> int:
         for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
             os.environ[var] = str(args.blas_threads)
 
-    from harness import engine
     from harness.analysis import significance as sig
-    from harness.profiles import get_profile
+    from harness.bleu import engine
+    from harness.bleu.profiles import get_profile
 
     if args.corpus == "wmt21":
         if not os.environ.get("BLEU_HARNESS_DATA"):

@@ -10,10 +10,12 @@ Public API::
 Scores are on 0–100; ``references`` are per segment (the evaluate layout).
 """
 
-from .api import corpus_bleu, resolve_config, sentence_bleu
-from .config import ENGINE_VERSION, BleuConfig
-from .corpus import Corpus
-from .errors import (
+from harness.api import corpus_bleu, resolve_config, sentence_bleu
+from harness.bleu.config import ENGINE_VERSION, BleuConfig
+from harness.bleu.profiles import PROFILES, get_profile
+from harness.bleu.result import BleuResult
+from harness.data.corpus import Corpus
+from harness.errors import (
     AdapterUnavailable,
     ConfigError,
     HarnessError,
@@ -23,8 +25,6 @@ from .errors import (
     SuspectInput,
     UnsupportedSetting,
 )
-from .profiles import PROFILES, get_profile
-from .result import BleuResult
 
 __version__ = ENGINE_VERSION
 

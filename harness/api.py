@@ -3,7 +3,7 @@
 Both take ``hypotheses=``/``hypothesis=`` and ``references=`` by keyword only: nltk takes
 references first and sacrebleu hypotheses first, and the harness refuses to add a third
 convention. ``references`` is always per segment (the evaluate layout); use
-:meth:`harness.corpus.Corpus.from_streams` to convert sacrebleu reference streams.
+:meth:`harness.data.corpus.Corpus.from_streams` to convert sacrebleu reference streams.
 """
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from . import engine
-from .config import BleuConfig, check_override_names
-from .corpus import Corpus
-from .errors import ConfigError, LayoutError
-from .profiles import get_profile
-from .result import BleuResult
+from harness.bleu import engine
+from harness.bleu.config import BleuConfig, check_override_names
+from harness.bleu.profiles import get_profile
+from harness.bleu.result import BleuResult
+from harness.data.corpus import Corpus
+from harness.errors import ConfigError, LayoutError
 
 
 def resolve_config(profile: str | BleuConfig = "sacrebleu", **overrides: Any) -> BleuConfig:

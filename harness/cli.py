@@ -19,10 +19,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import engine, runner
-from .api import resolve_config
-from .errors import HarnessError, InputError
-from .profiles import PROFILES, verification
+from harness.analysis import runner
+from harness.api import resolve_config
+from harness.bleu import engine
+from harness.bleu.profiles import PROFILES, verification
+from harness.errors import HarnessError, InputError
 
 
 def _int_at_least(low: int, what: str = "") -> Any:
@@ -139,7 +140,7 @@ def _add_progress(p: argparse.ArgumentParser) -> None:
 
 def _progress(args: argparse.Namespace) -> Any:
     """The progress callback for this run (:func:`harness.progress.resolve`), or ``None``."""
-    from .progress import resolve
+    from harness.progress import resolve
 
     return resolve(getattr(args, "progress", None))
 
@@ -148,15 +149,15 @@ def _make_cache(args: argparse.Namespace) -> Any:
     """The run's statistics cache from the CLI flags (memory + disk unless --no-cache)."""
     from functools import partial
 
-    from .cache import StatisticsCache, default_cache_dir
+    from harness.session.cache import StatisticsCache, default_cache_dir
 
     compute = None
     if args.backend == "dask":
-        from .parallel import compute_statistics_dask
+        from harness.session.parallel import compute_statistics_dask
 
         compute = compute_statistics_dask
     elif args.jobs != 1:
-        from .parallel import compute_statistics_parallel
+        from harness.session.parallel import compute_statistics_parallel
 
         compute = partial(compute_statistics_parallel, jobs=args.jobs)
     if args.no_cache:
@@ -186,17 +187,17 @@ def _print_json(obj: Any) -> None:
 
 # ---------------------------------------------------------------------- score
 def cmd_score(args: argparse.Namespace) -> int:
-    from .io import load_text_corpus
+    from harness.data.io import load_text_corpus
 
     corpus = load_text_corpus(args.hyp, args.refs)
     overrides = _overrides(args)
     if args.impl:
-        from .adapters import get_adapter
+        from harness.scorers import get_adapter
 
         adapter = get_adapter(args.impl)
         avail = adapter.available()
         if not avail.ok:
-            from .errors import AdapterUnavailable
+            from harness.errors import AdapterUnavailable
 
             raise AdapterUnavailable(args.impl, avail.reason, avail.hint)
         config = resolve_config(args.profile or adapter.default_config(), **overrides)
@@ -244,7 +245,7 @@ def _verification_note(args: argparse.Namespace, overrides: dict[str, Any]) -> s
 
 # ---------------------------------------------------------------------- compare
 def _corpora(args: argparse.Namespace) -> list[tuple[str, str, Any]]:
-    from .fixtures import list_fixtures, load_fixture
+    from harness.data.fixtures import list_fixtures, load_fixture
 
     out = []
     real = args.wmt21 or getattr(args, "coco", False)
@@ -254,11 +255,11 @@ def _corpora(args: argparse.Namespace) -> list[tuple[str, str, Any]]:
         for system in fx.system_names:
             out.append((name, system, fx.corpus(system)))
     if getattr(args, "coco", False):
-        from .datasets import load_coco_leave_one_out
+        from harness.data.datasets import load_coco_leave_one_out
 
         out.append(("coco_captions", "leave-one-out", load_coco_leave_one_out(args.data)))
     if args.wmt21:
-        from .datasets import load_wmt21_ende
+        from harness.data.datasets import load_wmt21_ende
 
         systems = load_wmt21_ende(args.data)
         for system, corpus in systems.items():
@@ -278,7 +279,7 @@ def _implementations(args: argparse.Namespace) -> list[runner.Implementation]:
 def cmd_compare(args: argparse.Namespace) -> int:
     """Fixtures × implementations → a results table, printed and, with --out, written."""
     if args.out:
-        from .outdir import OutputDir
+        from harness.report.outdir import OutputDir
 
         # Claimed (locked, checked) before the run, so a bad --out fails at once.
         with OutputDir(args.out, force=args.force, command="compare") as out:
@@ -340,7 +341,7 @@ def _explain_corpus(args: argparse.Namespace) -> Any:
     if args.fixture:
         if args.files:
             raise InputError("give either --fixture or files, not both")
-        from .fixtures import load_fixture
+        from harness.data.fixtures import load_fixture
 
         fx = load_fixture(args.fixture)
         system = args.system or (fx.system_names[0] if len(fx.system_names) == 1 else None)
@@ -352,14 +353,14 @@ def _explain_corpus(args: argparse.Namespace) -> Any:
         return fx.corpus(system)
     if len(args.files) < 2:
         raise InputError("explain needs --fixture NAME or HYP_FILE REF_FILE [REF_FILE ...]")
-    from .io import load_text_corpus
+    from harness.data.io import load_text_corpus
 
     return load_text_corpus(args.files[0], args.files[1:])
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
     """Shapley attribution of the gap between two profiles to the factors that differ."""
-    from .analysis.attribution import attribute
+    from harness.analysis.attribution import attribute
 
     corpus = _explain_corpus(args)
     att = attribute(corpus, args.a, args.b, segment=args.segment, library=args.library)
@@ -373,7 +374,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------- significance
 def cmd_significance(args: argparse.Namespace) -> int:
     """Paired bootstrap or approximate randomisation between two systems."""
-    from .analysis.significance import significance_from_files
+    from harness.analysis.significance import significance_from_files
 
     result = significance_from_files(
         args.baseline,
@@ -405,7 +406,7 @@ def _fmt(x: Any, digits: int = 3) -> str:
 
 def cmd_human(args: argparse.Namespace) -> int:
     """BLEU vs human judgments: WMT21 en→de MQM, and WMT19 system-level DA with outliers."""
-    from .analysis.human import mathur_outliers, wmt21_human_correlations
+    from harness.analysis.human import mathur_outliers, wmt21_human_correlations
 
     impls = None
     if args.impl:
@@ -512,7 +513,7 @@ def _check_row(obj: Any, path: str, line: int) -> dict[str, Any]:
 def _read_rows(path: str) -> list[dict[str, Any]]:
     """The rows of a results.jsonl written by `compare --out`, each checked (InputError names
     the file and line of the first bad row)."""
-    from .io import read_lines
+    from harness.data.io import read_lines
 
     rows = []
     for i, line in enumerate(read_lines(path, what="results file"), start=1):
@@ -530,7 +531,7 @@ def _read_rows(path: str) -> list[dict[str, Any]]:
 
 def cmd_report(args: argparse.Namespace) -> int:
     """A difference/correlation/attribution report, from a results table or a fresh compare."""
-    from .outdir import OutputDir
+    from harness.report.outdir import OutputDir
 
     start = time.perf_counter()
     # Claimed (locked, checked) before the run, so a bad --out fails at once.
@@ -545,7 +546,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace, out: Any) -> tuple[list[dict[str, Any]], list[Path]]:
-    from .report import build_report, write_report
+    from harness.report import build_report, write_report
 
     corpora = None
     progress = _progress(args)
@@ -564,7 +565,7 @@ def _report(args: argparse.Namespace, out: Any) -> tuple[list[dict[str, Any]], l
         )
     human = None
     if args.human:
-        from .analysis.human import wmt21_human_correlations
+        from harness.analysis.human import wmt21_human_correlations
 
         human = wmt21_human_correlations(
             args.data, n_boot=args.n_boot, seed=args.seed, progress=progress
@@ -578,7 +579,7 @@ def _report(args: argparse.Namespace, out: Any) -> tuple[list[dict[str, Any]], l
 # ---------------------------------------------------------------------- pitfalls
 def cmd_pitfalls(args: argparse.Namespace) -> int:
     """Run the documented pitfalls as experiments; print claim, source and verdict."""
-    from .pitfalls import format_table, run_pitfalls
+    from harness.pitfalls import format_table, run_pitfalls
 
     names = [x for item in args.name or [] for x in item.split(",") if x] or None
     results = run_pitfalls(names, progress=_progress(args))
@@ -600,7 +601,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     """
     import signal
 
-    from .validate import CouldNotValidate, validate
+    from harness.diagnose.validate import CouldNotValidate, validate
 
     if bool(args.impl) == bool(args.cmd):
         raise InputError("give exactly one of --impl module:function or --cmd 'COMMAND'")
@@ -654,7 +655,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def cmd_identify(args: argparse.Namespace) -> int:
     """Which configurations reproduce a reported BLEU score on a corpus."""
-    from .identify import identify, nearest
+    from harness.diagnose.identify import identify, nearest
 
     corpus = _explain_corpus(args)
     progress = _progress(args)
@@ -691,7 +692,7 @@ def cmd_identify(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------- fixtures / profiles
 def cmd_fixtures(args: argparse.Namespace) -> int:
-    from .fixtures import list_fixtures, load_fixture
+    from harness.data.fixtures import list_fixtures, load_fixture
 
     if args.action == "list" or args.action is None:
         rows = []
@@ -782,7 +783,7 @@ _DEMO_LABELS = {
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """Every profile and every real library on the seed fixtures, then WMT21 if available."""
-    from .fixtures import list_fixtures, load_fixture
+    from harness.data.fixtures import list_fixtures, load_fixture
 
     start = time.perf_counter()
     corpora = [

@@ -1,7 +1,7 @@
 """Progress of long work: a callback the analysis calls, tqdm bars on stderr that show it.
 
 Long functions (:func:`harness.analysis.human.wmt21_human_correlations`,
-:func:`harness.identify.identify`, :func:`harness.validate.validate`, …) take an optional
+:func:`harness.diagnose.identify.identify`, :func:`harness.diagnose.validate.validate`, …) take an optional
 ``progress`` callback, a :data:`ProgressCallback`: ``progress(stage, done, total)`` says that
 ``done`` of ``total`` steps of the named stage are finished. They call it and know nothing of
 how it is shown; ``None`` (the default everywhere) shows nothing.

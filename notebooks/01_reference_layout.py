@@ -28,7 +28,7 @@ SEED = 0
 # argument is the transpose of evaluate's and that a transposed argument gives no error.
 # The same confusion shows up in sacrebleu issues #220, #272 and #275 (and #239, #256,
 # datasets#520). This notebook runs the *real* sacrebleu on wrong layouts through
-# `harness.adapters.misuse`, shows why `''` is not a harmless padding value for ragged
+# `harness.scorers.misuse`, shows why `''` is not a harmless padding value for ragged
 # references, and shows the harness refusing the layouts it can detect.
 
 # %%
@@ -38,10 +38,10 @@ from sacrebleu.metrics import BLEU
 
 import harness
 from harness import PROFILES, Corpus, LayoutError
-from harness.adapters import misuse
-from harness.adapters.sacrebleu_adapter import quiet_sacrebleu
-from harness.fixtures import load_fixture
-from harness.runner import versions
+from harness.analysis.runner import versions
+from harness.data.fixtures import load_fixture
+from harness.scorers import misuse
+from harness.scorers.sacrebleu_adapter import quiet_sacrebleu
 
 for name, version in versions().items():
     print(f"{name:>14}: {version}")

@@ -54,9 +54,9 @@ from sacrebleu.metrics import BLEU
 
 import harness
 from harness import PROFILES, LibraryWouldRaise
-from harness.adapters.sacrebleu_adapter import quiet_sacrebleu
-from harness.fixtures import list_fixtures, load_fixture
-from harness.runner import versions
+from harness.analysis.runner import versions
+from harness.data.fixtures import list_fixtures, load_fixture
+from harness.scorers.sacrebleu_adapter import quiet_sacrebleu
 
 for name, version in versions().items():
     print(f"{name:>14}: {version}")

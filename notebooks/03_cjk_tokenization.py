@@ -44,11 +44,11 @@ from sacrebleu.metrics import BLEU
 
 import harness
 from harness import AdapterUnavailable, resolve_config
-from harness.adapters import get_adapter
-from harness.adapters.sacrebleu_adapter import quiet_sacrebleu
-from harness.fixtures import load_fixture
-from harness.runner import versions
-from harness.tokenizers import get_tokenizer, tokenize
+from harness.analysis.runner import versions
+from harness.bleu.tokenizers import get_tokenizer, tokenize
+from harness.data.fixtures import load_fixture
+from harness.scorers import get_adapter
+from harness.scorers.sacrebleu_adapter import quiet_sacrebleu
 
 for name, version in versions().items():
     print(f"{name:>14}: {version}")

@@ -45,12 +45,13 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from harness import PROFILES, engine
-from harness.adapters import get_adapter
+from harness import PROFILES
 from harness.analysis.attribution import FACTORS, attribute
-from harness.datasets import WMT21_DIR, WMT21_SYSTEMS, load_wmt21_ende
-from harness.fixtures import load_fixture
-from harness.runner import versions
+from harness.analysis.runner import versions
+from harness.bleu import engine
+from harness.data.datasets import WMT21_DIR, WMT21_SYSTEMS, load_wmt21_ende
+from harness.data.fixtures import load_fixture
+from harness.scorers import get_adapter
 
 for name, version in versions().items():
     print(f"{name:>14}: {version}")

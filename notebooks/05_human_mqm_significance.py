@@ -46,13 +46,14 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
 import harness
-from harness import PROFILES, LibraryWouldRaise, engine
+from harness import PROFILES, LibraryWouldRaise
 from harness.analysis.correlation import correlate
 from harness.analysis.human import wmt21_human_correlations
+from harness.analysis.runner import versions
 from harness.analysis.significance import approximate_randomization, paired_bootstrap, prepare
-from harness.datasets import WMT21_DIR, load_wmt21_ende
-from harness.fixtures import load_all, load_fixture
-from harness.runner import versions
+from harness.bleu import engine
+from harness.data.datasets import WMT21_DIR, load_wmt21_ende
+from harness.data.fixtures import load_all, load_fixture
 
 for name, version in versions().items():
     print(f"{name:>14}: {version}")

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.result import BleuResult
+from harness.bleu.result import BleuResult
 
 ENV_VAR = "BLEU_HARNESS_REFERENCE_IMPLS"
 REPO_ROOT = Path(__file__).resolve().parent.parent

@@ -22,21 +22,21 @@ from pathlib import Path
 import pytest
 
 from harness import PROFILES, BleuConfig, Corpus
-from harness.adapters import ADAPTERS, LIBRARY_ADAPTERS, get_adapter
-from harness.adapters.base import Availability, Support
-from harness.adapters.command import CommandAdapter, CommandError, parse_output
-from harness.adapters.misuse import (
-    MISUSES,
-    empty_string_padding,
-    evaluate_layout_to_sacrebleu,
-    flat_reference_list,
-    per_segment_lists_as_streams,
-)
 from harness.errors import (
     AdapterUnavailable,
     ConfigError,
     LayoutError,
     UnsupportedSetting,
+)
+from harness.scorers import ADAPTERS, LIBRARY_ADAPTERS, get_adapter
+from harness.scorers.base import Availability, Support
+from harness.scorers.command import CommandAdapter, CommandError, parse_output
+from harness.scorers.misuse import (
+    MISUSES,
+    empty_string_padding,
+    evaluate_layout_to_sacrebleu,
+    flat_reference_list,
+    per_segment_lists_as_streams,
 )
 
 # ------------------------------------------------------------------------------------ data
@@ -98,7 +98,7 @@ def direct_sacrebleu(corpus: Corpus, **kwargs):
 # ------------------------------------------------------------------------------------ registry
 def test_importing_the_registry_imports_no_library():
     code = (
-        "import sys, harness.adapters as a; "
+        "import sys, harness.scorers as a; "
         "print(sorted(m for m in ('sacrebleu','nltk','evaluate','torch','torchmetrics',"
         "'bleuscore','pycocoevalcap') if m in sys.modules))"
     )
@@ -306,7 +306,7 @@ def test_nltk_smooth_value_maps_to_the_smoothing_parameter(smooth, value, param)
 def test_nltk_uses_harness_tokens_weights_and_exposes_floored_totals():
     from nltk.translate.bleu_score import corpus_bleu
 
-    from harness.tokenizers import tokenize
+    from harness.bleu.tokenizers import tokenize
 
     config = PROFILES["nltk"].replace(
         tokenize="13a", lowercase=True, max_order=3, weights=(0.5, 0.3, 0.2)
@@ -387,7 +387,7 @@ def test_bleuscore_adapter_equals_direct_call(ref_length, smooth):
 
 
 def test_bleuscore_panic_becomes_an_ordinary_exception():
-    from harness.adapters.bleuscore_adapter import LibraryPanic, compute
+    from harness.scorers.bleuscore_adapter import LibraryPanic, compute
 
     # bleuscore panics on an empty corpus; pyo3's PanicException is a BaseException
     with pytest.raises(LibraryPanic, match="panicked"):
@@ -485,7 +485,7 @@ def test_irrelevant_zero_guard_is_accepted_without_smoothing():
 
 # ------------------------------------------------------------------------------------ profiles
 def _fixture_corpora():
-    from harness.fixtures import load_all
+    from harness.data.fixtures import load_all
 
     return [
         pytest.param(c, id=f"{fx.name}/{system}")
@@ -497,7 +497,7 @@ def _fixture_corpora():
 @pytest.mark.parametrize("name", NON_EVALUATE)
 def test_library_equals_its_profile_on_every_fixture(name):
     """profile == library: the in-house engine with the adapter's default config."""
-    from harness import engine
+    from harness.bleu import engine
     from harness.errors import LibraryWouldRaise
 
     adapter = get_adapter(name)
@@ -551,9 +551,9 @@ class Bleu(evaluate.Metric):
         )
 
     def _compute(self, predictions, references, tokenizer=None, max_order=4, smooth=False):
-        from harness import engine
-        from harness.corpus import Corpus
-        from harness.profiles import PROFILES
+        from harness.bleu import engine
+        from harness.data.corpus import Corpus
+        from harness.bleu.profiles import PROFILES
 
         if isinstance(references[0], str):
             references = [[r] for r in references]
@@ -579,7 +579,7 @@ class Bleu(evaluate.Metric):
 
 @pytest.fixture
 def evaluate_stub_module(tmp_path: Path) -> Path:
-    pytest.importorskip("harness.engine")
+    pytest.importorskip("harness.bleu.engine")
     module_dir = tmp_path / "bleu"
     module_dir.mkdir()
     (module_dir / "bleu.py").write_text(textwrap.dedent(EVALUATE_STUB), encoding="utf-8")
@@ -624,7 +624,7 @@ def test_evaluate_missing_module_path_is_reported(tmp_path):
     ids=repr,
 )
 def test_evaluate_through_a_local_module(evaluate_stub_module, overrides):
-    from harness import engine
+    from harness.bleu import engine
 
     adapter = get_adapter("evaluate", module=evaluate_stub_module)
     assert adapter.available().ok, adapter.available().reason
@@ -933,7 +933,7 @@ def test_validate_runs_a_single_reference_template_on_single_reference_cases(tmp
     """`validate --cmd '… {ref} …'` (the README's multi-bleu line) skips multi-reference
     fixtures with the reason and generates single-reference cases, instead of reporting
     every multi-reference case as the subject's failure."""
-    from harness.validate import validate
+    from harness.diagnose.validate import validate
 
     r = validate(cmd="cat {ref} > /dev/null; echo 50 # {hyp}", cases=5, seed=1)
     assert not any("LayoutError" in verdict for _, verdict in r.no_score)

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 
 import harness
-from harness import engine
-from harness.config import OVERRIDABLE, BleuConfig
+from harness.bleu import engine
+from harness.bleu.config import OVERRIDABLE, BleuConfig
+from harness.bleu.stats import Totals
 from harness.errors import ConfigError, HarnessError, InputError, LayoutError
-from harness.stats import Totals
 
 from .strategies import corpora
 

@@ -25,7 +25,6 @@ from harness import (
     Corpus,
     LibraryWouldRaise,
     corpus_bleu,
-    engine,
     resolve_config,
     sentence_bleu,
 )
@@ -40,8 +39,9 @@ from harness.analysis.attribution import (
     hybrid,
     shapley,
 )
-from harness.fixtures import load_fixture
-from harness.stats import Statistics
+from harness.bleu import engine
+from harness.bleu.stats import Statistics
+from harness.data.fixtures import load_fixture
 
 from .strategies import corpora
 
@@ -448,7 +448,7 @@ def test_wmt21_sacrebleu_vs_nltk_is_tokenization_and_nltk_reproduced(data_dir: P
     """On a real system: the factors still sum to the gap, and the nltk profile leaves no
     residual against nltk itself."""
     pytest.importorskip("nltk")
-    from harness.datasets import load_wmt21_ende
+    from harness.data.datasets import load_wmt21_ende
 
     corpus = load_wmt21_ende(data_dir, systems=["Facebook-AI"])["Facebook-AI"]
     with warnings.catch_warnings():

@@ -21,7 +21,7 @@ import pytest
 
 import harness
 from harness.cli import main
-from harness.corpus import Corpus
+from harness.data.corpus import Corpus
 from harness.errors import ConfigError, InputError, LayoutError, SuspectInput
 
 # ------------------------------------------------------------------------------------ files
@@ -477,7 +477,7 @@ def test_suspect_input_warns_once_and_still_scores(call: Callable[[], Any], word
 def test_loaded_files_and_subsets_do_not_warn_again(tmp_path: Path) -> None:
     """Files are checked by the reader; a corpus built from them, or a subset of a corpus that
     already warned, adds no warning."""
-    from harness.io import load_text_corpus
+    from harness.data.io import load_text_corpus
 
     (tmp_path / "h.txt").write_bytes(GOOD)
     (tmp_path / "r.txt").write_bytes("first line\n\ufeffa BOM mid-file is legal\nx\n".encode())

@@ -2,7 +2,7 @@
 Markdown and ``report.json`` say — never a silent number, a "no" for a missing side, a NaN in
 the JSON or a report.json that grows with the segment count.
 
-Every report is built from real runs (:func:`harness.runner.run` on shipped fixtures or on
+Every report is built from real runs (:func:`harness.analysis.runner.run` on shipped fixtures or on
 generated corpora) and written with :func:`harness.report.write_report`.
 """
 
@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
-from harness import runner
-from harness.corpus import Corpus
+from harness.analysis import runner
+from harness.data.corpus import Corpus
+from harness.data.fixtures import load_fixture
 from harness.errors import ConfigError
-from harness.fixtures import load_fixture
 from harness.report import build_report, write_report
 
 MISSING_EVALUATE = "/nonexistent/hf-evaluate/bleu"

@@ -22,8 +22,8 @@ from typing import Any
 
 import pytest
 
-from harness.homemade import sacrebleu_like
-from harness.validate import (
+from harness.diagnose.homemade import sacrebleu_like
+from harness.diagnose.validate import (
     MIN_SCORED,
     MIN_SCORED_SHARE,
     CouldNotValidate,
@@ -322,7 +322,7 @@ CLI_ROWS = {
         [],
     ),
     "cli-timeout-with-impl-exits-2": (
-        ["--impl", "harness.homemade:sacrebleu_like", "--timeout", "5"],
+        ["--impl", "harness.diagnose.homemade:sacrebleu_like", "--timeout", "5"],
         2,
         ["--timeout applies to --cmd only"],
         [],

@@ -14,9 +14,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import harness.config
-from harness import engine
-from harness.cache import (
+import harness.bleu.config
+from harness.bleu import engine
+from harness.bleu.config import BleuConfig
+from harness.bleu.profiles import PROFILES
+from harness.data.corpus import Corpus
+from harness.errors import LayoutError
+from harness.session.cache import (
     CacheWarning,
     StatisticsCache,
     content_hash,
@@ -24,10 +28,6 @@ from harness.cache import (
     get_statistics,
     tokenizer_signature,
 )
-from harness.config import BleuConfig
-from harness.corpus import Corpus
-from harness.errors import LayoutError
-from harness.profiles import PROFILES
 
 SACRE = PROFILES["sacrebleu"]
 
@@ -129,11 +129,11 @@ def test_engine_version_bump_is_a_miss_in_memory_and_on_disk(tmp_path, monkeypat
     counting = Counting()
     cache = StatisticsCache(tmp_path, compute=counting)
     cache.get(_corpus(), SACRE)
-    monkeypatch.setattr(harness.config, "ENGINE_VERSION", "999.0.0")
+    monkeypatch.setattr(harness.bleu.config, "ENGINE_VERSION", "999.0.0")
     cache.get(_corpus(), SACRE)
     assert len(counting.calls) == 2
     fresh = StatisticsCache(tmp_path, compute=counting)  # disk only: still a miss
-    monkeypatch.setattr(harness.config, "ENGINE_VERSION", "999.0.1")
+    monkeypatch.setattr(harness.bleu.config, "ENGINE_VERSION", "999.0.1")
     fresh.get(_corpus(), SACRE)
     assert len(counting.calls) == 3
     assert fresh.stats.disk_hits == 0

@@ -6,9 +6,10 @@ import json
 
 import pytest
 
-from harness import PROFILES, engine
+from harness import PROFILES
+from harness.bleu import engine
 from harness.cli import main
-from harness.fixtures import load_fixture
+from harness.data.fixtures import load_fixture
 
 
 def test_explain_json_shape_and_sum(capsys) -> None:
@@ -237,7 +238,16 @@ def test_identify_finds_the_seed_003_score(capsys) -> None:
 
 def test_validate_command(capsys) -> None:
     assert (
-        main(["validate", "--impl", "harness.homemade:tutorial_bleu", "--cases", "30", "--json"])
+        main(
+            [
+                "validate",
+                "--impl",
+                "harness.diagnose.homemade:tutorial_bleu",
+                "--cases",
+                "30",
+                "--json",
+            ]
+        )
         == 0
     )
     d = json.loads(capsys.readouterr().out)

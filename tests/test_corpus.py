@@ -1,6 +1,6 @@
-"""Tests for ``harness.corpus.Corpus`` and its reference layouts.
+"""Tests for ``harness.data.corpus.Corpus`` and its reference layouts.
 
-Layouts (see the module docstring of ``harness.corpus``): *per-segment* (evaluate/nltk,
+Layouts (see the module docstring of ``harness.data.corpus``): *per-segment* (evaluate/nltk,
 ``references[i]`` = refs of segment i) and *streams* (sacrebleu, ``streams[k][i]`` = k-th ref
 of segment i). Confusing them is the bug behind sacrebleu#220, #272, #275.
 """
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.corpus import Corpus
+from harness.data.corpus import Corpus
 from harness.errors import InputError, LayoutError
 
 # ---------------------------------------------------------------------------- strategies

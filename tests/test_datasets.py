@@ -1,4 +1,4 @@
-"""Real-data loaders (``harness.datasets``): counts checked against each folder's README.
+"""Real-data loaders (``harness.data.datasets``): counts checked against each folder's README.
 
 Tests marked ``realdata`` need ``BLEU_HARNESS_DATA`` (see ``conftest.py``); the others check the
 errors for a missing data folder and run everywhere.
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import datasets
-from harness.corpus import Corpus
+from harness.data import datasets
+from harness.data.corpus import Corpus
 from harness.errors import ConfigError, InputError
 
 

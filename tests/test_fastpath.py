@@ -1,19 +1,19 @@
 """The fast statistics path and the vectorised segment scoring equal their Python references.
 
-* :func:`harness.fastcount.count_statistics` (behind :func:`harness.engine.compute_statistics`)
+* :func:`harness.bleu.fastcount.count_statistics` (behind :func:`harness.bleu.engine.compute_statistics`)
   gives exactly the hypothesis lengths, reference lengths and clipped matches of the
-  per-segment Python reference :func:`harness.engine._statistics_reference`, for every
+  per-segment Python reference :func:`harness.bleu.engine._statistics_reference`, for every
   tokenizer but MeCab, both cases, orders 1–6, 1–4 ragged references (and more than the dense
   side table holds), CJK, empty lines, repeated n-grams, entities, newlines and odd whitespace;
   with tiny chunks (chunk boundaries everywhere), with keys forced not to fit (range halving,
   then the fallback to the reference), and with the dense side table disabled (runs path).
   The fast path has no hash — n-gram keys are exact ranks — so there is no collision to force;
   its exactness limits are the 63-bit packing, which these tests force.
-* The batch tokenizer of the fast path equals :func:`harness.tokenizers.tokenize` line by line.
-* :func:`harness.engine.segment_results` (vectorised for non-nltk smoothing) equals
-  :func:`harness.engine.score_totals` on each segment's own statistics to 1e-9, for drawn
+* The batch tokenizer of the fast path equals :func:`harness.bleu.tokenizers.tokenize` line by line.
+* :func:`harness.bleu.engine.segment_results` (vectorised for non-nltk smoothing) equals
+  :func:`harness.bleu.engine.score_totals` on each segment's own statistics to 1e-9, for drawn
   configs covering every factor, raising the same error where the library would raise.
-* ``Statistics.ref_length`` (vectorised) equals :func:`harness.stats.choose_ref_length`.
+* ``Statistics.ref_length`` (vectorised) equals :func:`harness.bleu.stats.choose_ref_length`.
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from harness import Corpus, engine, fastcount
-from harness.config import (
+from harness import Corpus
+from harness.bleu import engine, fastcount
+from harness.bleu.config import (
     EMPTY_ORDER,
     NGRAM_TOTALS,
     ON_ZERO_LENGTH,
@@ -35,10 +36,10 @@ from harness.config import (
     ZERO_GUARD,
     BleuConfig,
 )
+from harness.bleu.profiles import PROFILES
+from harness.bleu.stats import Statistics, Totals, choose_ref_length
+from harness.bleu.tokenizers import TextRules, tokenize
 from harness.errors import HarnessError
-from harness.profiles import PROFILES
-from harness.stats import Statistics, Totals, choose_ref_length
-from harness.tokenizers import TextRules, tokenize
 
 from .strategies import WORDS, corpora
 

@@ -17,9 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.corpus import Corpus
-from harness.errors import ConfigError, InputError
-from harness.fixtures import (
+from harness.data.corpus import Corpus
+from harness.data.fixtures import (
     KINDS,
     Fixture,
     _from_dict,
@@ -28,6 +27,7 @@ from harness.fixtures import (
     load_all,
     load_fixture,
 )
+from harness.errors import ConfigError, InputError
 
 SEED_FILE = re.compile(r"^\d{3}_[0-9a-f]{16}\.txt$")
 
@@ -137,7 +137,7 @@ def test_unknown_system_lists_valid_names() -> None:
 
 
 def test_readme_and_provenance_document_every_fixture() -> None:
-    folder = resources.files("harness.fixtures")
+    folder = resources.files("harness.data.fixtures")
     readme = folder.joinpath("README.md").read_text(encoding="utf-8")
     provenance = folder.joinpath("PROVENANCE.md").read_text(encoding="utf-8")
     for key in ("name", "description", "provenance", "claim", "tags", "tokenized", "ids"):

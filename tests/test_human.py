@@ -49,7 +49,7 @@ def wmt21(data_dir):
 
 @pytest.fixture(scope="module")
 def mqm(data_dir):
-    from harness.datasets import wmt21_mqm
+    from harness.data.datasets import wmt21_mqm
 
     return wmt21_mqm(data_dir)
 
@@ -95,7 +95,7 @@ def test_wmt21_segment_level_against_real_sacrebleu(data_dir, wmt21, mqm) -> Non
     """
     import sacrebleu
 
-    from harness.datasets import load_wmt21_ende
+    from harness.data.datasets import load_wmt21_ende
 
     corpora = load_wmt21_ende(data_dir, systems=wmt21.systems)
     bleu = sacrebleu.BLEU(effective_order=True)
@@ -114,7 +114,7 @@ def test_wmt21_segment_level_against_real_sacrebleu(data_dir, wmt21, mqm) -> Non
 
 @pytest.mark.realdata
 def test_wmt21_system_level_equals_scipy_on_official_bleu(data_dir, wmt21, mqm) -> None:
-    from harness.datasets import wmt21_official_scores
+    from harness.data.datasets import wmt21_official_scores
 
     official = wmt21_official_scores(data_dir)
     systems = wmt21.systems

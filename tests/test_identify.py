@@ -12,10 +12,10 @@ import time
 
 import pytest
 
-from harness import PROFILES, Corpus, engine
-from harness.adapters import misuse
-from harness.fixtures import load_all, load_fixture
-from harness.identify import (
+from harness import PROFILES, Corpus
+from harness.bleu import engine
+from harness.data.fixtures import load_all, load_fixture
+from harness.diagnose.identify import (
     ROUNDINGS,
     CorpusScorer,
     closest_profile,
@@ -24,6 +24,7 @@ from harness.identify import (
     misused_corpora,
     nearest,
 )
+from harness.scorers import misuse
 
 NASA = load_fixture("google_nasa_opportunity")
 TUTORIAL = load_fixture("tutorial_cat_on_the_mat")

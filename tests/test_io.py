@@ -1,4 +1,4 @@
-"""Tests for ``harness.io``: strict line-aligned reading, corpus loaders, atomic writers."""
+"""Tests for ``harness.data.io``: strict line-aligned reading, corpus loaders, atomic writers."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harness import io as hio
-from harness.corpus import Corpus
+from harness.data import io as hio
+from harness.data.corpus import Corpus
 from harness.errors import InputError, LayoutError
 
 

@@ -9,7 +9,7 @@ corpora, with ``smooth`` on and off and ``max_order`` 1–4:
   ``smooth=True`` is ``smooth="plus-one"``), to 1e-9 BLEU points — and where the module raises
   ``ZeroDivisionError`` (zero total hypothesis or shortest-reference length, evaluate#601) the
   profile raises ``LibraryWouldRaise`` naming it, and only there;
-* the ``evaluate`` adapter (``harness.adapters``), which must hand the same layout and settings
+* the ``evaluate`` adapter (``harness.scorers``), which must hand the same layout and settings
   to the same module: the same numbers, the same exception.
 
 The text is built to break profiles (LIBRARY-BEHAVIOURS.md): non-ASCII capitals, a trailing
@@ -29,10 +29,10 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from harness import PROFILES, Corpus
-from harness.adapters import get_adapter
 from harness.api import corpus_bleu
+from harness.bleu.result import BleuResult
 from harness.errors import LibraryWouldRaise
-from harness.result import BleuResult
+from harness.scorers import get_adapter
 
 # generated text holds carriage returns on purpose: the Hub module scores them
 pytestmark = pytest.mark.filterwarnings("ignore::harness.errors.SuspectInput")

@@ -30,9 +30,9 @@ from hypothesis import strategies as st
 
 from harness import Corpus, corpus_bleu
 from harness.api import resolve_config
-from harness.engine import segment_scores
+from harness.bleu.engine import segment_scores
+from harness.bleu.result import BleuResult
 from harness.errors import LibraryWouldRaise
-from harness.result import BleuResult
 
 from .oracles import (
     MtevalDoc,

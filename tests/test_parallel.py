@@ -14,12 +14,14 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 import pytest
 
-from harness import engine, parallel
-from harness.cache import StatisticsCache
-from harness.config import BleuConfig
-from harness.corpus import Corpus
+from harness.bleu import engine
+from harness.bleu.config import BleuConfig
+from harness.bleu.profiles import PROFILES
+from harness.data.corpus import Corpus
 from harness.errors import AdapterUnavailable, ConfigError, LayoutError
-from harness.parallel import (
+from harness.session import parallel
+from harness.session.cache import StatisticsCache
+from harness.session.parallel import (
     compute_statistics_dask,
     compute_statistics_parallel,
     join_statistics,
@@ -27,7 +29,6 @@ from harness.parallel import (
     resolve_jobs,
     shard_bounds,
 )
-from harness.profiles import PROFILES
 
 SACRE = PROFILES["sacrebleu"]
 NLTK5 = PROFILES["nltk"].replace(smooth="nltk-method5")  # needs order 5

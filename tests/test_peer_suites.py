@@ -1,6 +1,6 @@
 """The peers' own published BLEU test cases, replayed against the harness profiles.
 
-Every profile in :mod:`harness.profiles` claims to reproduce one library. The libraries ship
+Every profile in :mod:`harness.bleu.profiles` claims to reproduce one library. The libraries ship
 test suites (unit tests and doctests) that pin their behaviour on small hand-picked inputs; if
 a profile really reproduces a library, it must pass that library's numeric test cases too.
 This module is a table of those cases, one row per published assertion, grouped by source:
@@ -57,9 +57,9 @@ from typing import Any
 import pytest
 
 import harness
-from harness.engine import score_totals
-from harness.stats import Totals
-from harness.tokenizers import tokenize
+from harness.bleu.engine import score_totals
+from harness.bleu.stats import Totals
+from harness.bleu.tokenizers import tokenize
 
 
 def points(x: Any) -> Any:
@@ -1027,7 +1027,7 @@ def test_published_case(row: Row) -> None:
 
 # ============================================================================ statistics
 # sacrebleu's BLEU.compute_bleu(correct, total, sys_len, ref_len, smooth_method, smooth_value)
-# takes sufficient statistics, not text; harness.engine.score_totals is the same function.
+# takes sufficient statistics, not text; harness.bleu.engine.score_totals is the same function.
 STATS_CASES = [
     pytest.param(
         ((9, 7, 5, 3), (10, 8, 6, 4), 11, 11),

@@ -5,11 +5,11 @@
   adapter's corpus path, which calls ``compute()``.
 * torchmetrics' segment scores reuse one metric with ``reset()``: each equals a fresh metric
   on that one-segment corpus (the adapter's corpus path).
-* identify's :class:`~harness.identify.CorpusScorer` scores sentence means with the engine's
+* identify's :class:`~harness.diagnose.identify.CorpusScorer` scores sentence means with the engine's
   vectorised arrays (non-nltk smoothing) and memoised nltk sentence scores (BP 1, the
   segment's BP applied after): each equals, to the last ulps, the
-  mean of :func:`harness.engine.score_totals` over the segments, the path it replaced, and
-  :func:`harness.engine.score_statistics`.
+  mean of :func:`harness.bleu.engine.score_totals` over the segments, the path it replaced, and
+  :func:`harness.bleu.engine.score_statistics`.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ import dataclasses
 
 import pytest
 
-from harness import engine
-from harness.adapters import get_adapter
-from harness.config import REF_LENGTHS, BleuConfig
-from harness.fixtures import load_fixture
-from harness.identify import SMOOTHING_POLICIES, CorpusScorer
-from harness.stats import Totals, choose_ref_length
+from harness.bleu import engine
+from harness.bleu.config import REF_LENGTHS, BleuConfig
+from harness.bleu.stats import Totals, choose_ref_length
+from harness.data.fixtures import load_fixture
+from harness.diagnose.identify import SMOOTHING_POLICIES, CorpusScorer
+from harness.scorers import get_adapter
 
 CORPORA = [
     ("edge_case_differences", None),

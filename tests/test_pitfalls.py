@@ -15,9 +15,8 @@ from pathlib import Path
 import pytest
 
 from harness import PROFILES, Corpus, corpus_bleu
-from harness.adapters import get_adapter
+from harness.data.fixtures import load_fixture
 from harness.errors import ConfigError, HarnessError, LayoutError, LibraryWouldRaise
-from harness.fixtures import load_fixture
 from harness.pitfalls import (
     Experiment,
     ExperimentResult,
@@ -28,6 +27,7 @@ from harness.pitfalls import (
     format_table,
     run_pitfalls,
 )
+from harness.scorers import get_adapter
 
 
 # ------------------------------------------------------------------------------ helpers
@@ -52,7 +52,7 @@ def score(name: str, corpus: Corpus, config=None) -> float:  # type: ignore[no-u
 
 # ------------------------------------------------------------------------------ framework
 def test_every_experiment_runs(results: dict[str, ExperimentResult]) -> None:
-    import experiments
+    from harness.pitfalls import experiments
 
     assert list(results) == list(experiments.ORDER)
     for r in results.values():
@@ -137,7 +137,7 @@ def test_verdict_split() -> None:
 
 
 def test_flipping_factors_names_nltk_floor_on_silence() -> None:
-    from harness import engine
+    from harness.bleu import engine
 
     fx = load_fixture("silence_pitfall")
     a, b = fx.corpus("A"), fx.corpus("B")
@@ -173,7 +173,7 @@ def test_silence(results: dict[str, ExperimentResult]) -> None:
 
 
 def test_reference_layout(results: dict[str, ExperimentResult]) -> None:
-    from harness.adapters.misuse import evaluate_layout_to_sacrebleu
+    from harness.scorers.misuse import evaluate_layout_to_sacrebleu
 
     r = results["reference_layout"]
     corpus = load_fixture("silence_pitfall").corpus("A")
@@ -250,7 +250,7 @@ def test_google_example(results: dict[str, ExperimentResult]) -> None:
 
 
 def test_tutorial_claim(results: dict[str, ExperimentResult]) -> None:
-    from harness.homemade import tutorial_bleu
+    from harness.diagnose.homemade import tutorial_bleu
 
     r = results["tutorial_claim"]
     corpus = load_fixture("tutorial_cat_on_the_mat").corpus("candidate")
@@ -262,8 +262,8 @@ def test_tutorial_claim(results: dict[str, ExperimentResult]) -> None:
 
 
 def test_blog_algorithm(results: dict[str, ExperimentResult]) -> None:
-    from harness import engine
-    from harness.homemade import blog_bleu
+    from harness.bleu import engine
+    from harness.diagnose.homemade import blog_bleu
 
     r = results["blog_algorithm"]
     fx = load_fixture("blog_code_examples")
@@ -275,7 +275,7 @@ def test_blog_algorithm(results: dict[str, ExperimentResult]) -> None:
         zero_guard="none",
         max_order=2,
     )
-    from harness.homemade import blog_sentence_bleu
+    from harness.diagnose.homemade import blog_sentence_bleu
 
     blog2 = blog_sentence_bleu(corpus.hypotheses[0], list(corpus.references[0]), max_n=2)
     right2 = engine.corpus_score(corpus, intended).score / 100
@@ -287,7 +287,7 @@ def test_blog_algorithm(results: dict[str, ExperimentResult]) -> None:
 
 @pytest.mark.realdata
 def test_corpus_vs_sentence_wmt21(results: dict[str, ExperimentResult], data_dir: Path) -> None:
-    from harness.datasets import load_wmt21_ende
+    from harness.data.datasets import load_wmt21_ende
 
     r = results["corpus_vs_sentence"]
     assert r.table.notes["data"].startswith("WMT21")
@@ -301,7 +301,7 @@ def test_corpus_vs_sentence_without_data_uses_fixtures(monkeypatch: pytest.Monke
     monkeypatch.delenv("BLEU_HARNESS_DATA", raising=False)
     (r,) = run_pitfalls(["corpus_vs_sentence"])
     assert r.table.notes["data"].startswith("shipped fixtures")
-    from experiments.corpus_vs_sentence import FIXTURE_GROUPS
+    from harness.pitfalls.experiments.corpus_vs_sentence import FIXTURE_GROUPS
 
     gaps = []
     for name, systems in FIXTURE_GROUPS.items():

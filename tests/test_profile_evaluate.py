@@ -28,9 +28,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from harness.api import corpus_bleu
+from harness.bleu.result import BleuResult
+from harness.bleu.tokenizers import tokenize
 from harness.errors import LibraryWouldRaise
-from harness.result import BleuResult
-from harness.tokenizers import tokenize
 
 from .strategies import corpora, sentences
 

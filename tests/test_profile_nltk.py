@@ -23,7 +23,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from nltk.translate import bleu_score as nltk_bleu
 
-from harness import Corpus, LibraryWouldRaise, corpus_bleu, engine, resolve_config
+from harness import Corpus, LibraryWouldRaise, corpus_bleu, resolve_config
+from harness.bleu import engine
 
 from .strategies import corpora
 

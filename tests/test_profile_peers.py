@@ -37,11 +37,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from harness.api import corpus_bleu
+from harness.bleu.profiles import PROFILES
+from harness.bleu.result import BleuResult
+from harness.bleu.tokenizers import text_tokenizer
+from harness.bleu.tokenizers import tokenize as harness_tokenize
 from harness.errors import LibraryWouldRaise
-from harness.profiles import PROFILES
-from harness.result import BleuResult
-from harness.tokenizers import text_tokenizer
-from harness.tokenizers import tokenize as harness_tokenize
 
 from .strategies import corpora
 

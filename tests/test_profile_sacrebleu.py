@@ -18,8 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics.bleu import BLEU, BLEUScore
 
-from harness import Corpus, corpus_bleu, engine, resolve_config, sentence_bleu
-from harness.result import BleuResult
+from harness import Corpus, corpus_bleu, resolve_config, sentence_bleu
+from harness.bleu import engine
+from harness.bleu.result import BleuResult
 
 from .strategies import corpora, sentences
 

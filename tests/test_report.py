@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from harness import engine, runner
+from harness.analysis import runner
+from harness.bleu import engine
+from harness.bleu.profiles import PROFILES
+from harness.data.fixtures import load_fixture
 from harness.errors import ConfigError, InputError
-from harness.fixtures import load_fixture
-from harness.outdir import MANIFEST, read_manifest
-from harness.profiles import PROFILES
 from harness.report import (
     TOP_KEYS,
     build_report,
@@ -25,6 +25,7 @@ from harness.report import (
     render_markdown,
     write_report,
 )
+from harness.report.outdir import MANIFEST, read_manifest
 
 FIXTURES = ("google_nasa_opportunity", "silence_pitfall")
 IMPLS = ("profile:sacrebleu", "profile:nltk", "profile:evaluate", "adapter:nltk")

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import runner
-from harness.fixtures import load_fixture
+from harness.analysis import runner
+from harness.data.fixtures import load_fixture
 from harness.report import build_report, write_report
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -3,8 +3,8 @@
 Three kinds of checks:
 
 * **exactness of the fast path**: the resampled corpus sums ``C @ M`` equal the engine's
-  :func:`~harness.engine.totals_of` of the resampled corpus, the vectorised scorer equals
-  :func:`~harness.engine.score_totals` on many random rows (1e-9 BLEU points), and every
+  :func:`~harness.bleu.engine.totals_of` of the resampled corpus, the vectorised scorer equals
+  :func:`~harness.bleu.engine.score_totals` on many random rows (1e-9 BLEU points), and every
   resampled or swapped score equals the engine's score of that corpus, for several profiles
   (nltk's last-segment methods and sentence-mean included);
 * **behaviour**: seeded reproducibility, identical systems (p = 1, delta 0; sacrebleu's strict
@@ -42,13 +42,13 @@ import numpy as np
 import pytest
 from scipy.stats import norm
 
-from harness import engine
 from harness.analysis import significance as sg
-from harness.config import BleuConfig
-from harness.corpus import Corpus
+from harness.bleu import engine
+from harness.bleu.config import BleuConfig
+from harness.bleu.profiles import PROFILES, get_profile
+from harness.bleu.stats import Statistics
+from harness.data.corpus import Corpus
 from harness.errors import ConfigError, LayoutError, LibraryWouldRaise
-from harness.profiles import PROFILES, get_profile
-from harness.stats import Statistics
 
 SACREBLEU = get_profile("sacrebleu")
 
@@ -500,7 +500,7 @@ def test_sacrebleu_identical_systems_quirk(monkeypatch) -> None:
 )
 def test_sacrebleu_cross_check_wmt21(data_dir, monkeypatch, capsys, baseline, system) -> None:
     """WMT21 en→de, 1002 segments, references A, C, D."""
-    from harness.datasets import load_wmt21_ende
+    from harness.data.datasets import load_wmt21_ende
 
     corpora = load_wmt21_ende(data_dir, systems=[baseline, system])
     numbers = _check_against_sacrebleu(corpora[baseline], corpora[system], monkeypatch)

@@ -24,13 +24,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import harness
-from harness import Corpus, engine
-from harness.adapters import get_adapter
+from harness import Corpus
 from harness.api import resolve_config
-from harness.config import BleuConfig
+from harness.bleu import engine
+from harness.bleu.config import BleuConfig
+from harness.bleu.profiles import PROFILES, VERIFICATION, verification
+from harness.bleu.tokenizers import TextRules, text_tokenizer, tokenize
 from harness.errors import ConfigError, LibraryWouldRaise
-from harness.profiles import PROFILES, VERIFICATION, verification
-from harness.tokenizers import TextRules, text_tokenizer, tokenize
+from harness.scorers import get_adapter
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

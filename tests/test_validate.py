@@ -1,6 +1,6 @@
 """Validation of BLEU implementations (issue 4, item 2) and the home-made subjects.
 
-The subjects are :mod:`harness.homemade`: the seed tutorial's BLEU
+The subjects are :mod:`harness.diagnose.homemade`: the seed tutorial's BLEU
 (``000_f06ef87264613ebc.txt`` / ``002_27c90cad815dc7d3.txt``), the seed blog's BLEU
 (``004_ccc28872d55e65c5.txt``) and deliberately buggy sacrebleu-like corpus BLEUs. Expected
 numbers are computed inside the tests (engine, sacrebleu), never typed in.
@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from harness import PROFILES, ConfigError, corpus_bleu, engine
-from harness.fixtures import load_fixture
-from harness.homemade import (
+from harness import PROFILES, ConfigError, corpus_bleu
+from harness.bleu import engine
+from harness.data.fixtures import load_fixture
+from harness.diagnose.homemade import (
     BUGGY,
     EXPECTED_FACTOR,
     SCALE,
@@ -27,8 +28,8 @@ from harness.homemade import (
     tutorial_bleu,
     tutorial_sentence_bleu,
 )
-from harness.identify import CorpusScorer
-from harness.validate import (
+from harness.diagnose.identify import CorpusScorer
+from harness.diagnose.validate import (
     BUG_MODELS,
     _buggy_arithmetic,
     _buggy_segment,
@@ -129,7 +130,7 @@ def test_corpus_scorer_equals_the_engine():
 
 
 def test_bug_arithmetic_without_mistakes_is_the_engine():
-    from harness.validate import _tokenizer
+    from harness.diagnose.validate import _tokenizer
 
     for case in generate_cases(25, seed=6):
         for cfg in (
@@ -180,11 +181,11 @@ def test_correct_implementation_matches_sacrebleu():
 
 
 def test_module_function_string():
-    r = validate("harness.homemade:sacrebleu_like", cases=20)
+    r = validate("harness.diagnose.homemade:sacrebleu_like", cases=20)
     assert (r.best_profile, r.agreement, r.implementation) == (
         "sacrebleu",
         1.0,
-        "harness.homemade:sacrebleu_like",
+        "harness.diagnose.homemade:sacrebleu_like",
     )
 
 

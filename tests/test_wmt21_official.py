@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from harness import PROFILES, engine
-from harness.datasets import WMT21_SYSTEMS, load_wmt21_ende, wmt21_official_scores
+from harness import PROFILES
+from harness.bleu import engine
+from harness.data.datasets import WMT21_SYSTEMS, load_wmt21_ende, wmt21_official_scores
 
 pytestmark = pytest.mark.realdata
 
@@ -38,7 +39,7 @@ def test_inhouse_profile_reproduces_official_bleu(data_dir, official, metric) ->
 
 @pytest.mark.parametrize("metric", sorted(REF_SETS))
 def test_sacrebleu_adapter_reproduces_official_bleu(data_dir, official, metric) -> None:
-    from harness.adapters import get_adapter
+    from harness.scorers import get_adapter
 
     adapter = get_adapter("sacrebleu")
     corpora = load_wmt21_ende(data_dir, refs=REF_SETS[metric])

@@ -1,7 +1,7 @@
 """Attribution: how many BLEU points each factor explains when moving from profile A to B.
 
 Two BLEU implementations are two points ``a`` and ``b`` of the factor space of
-:class:`~harness.config.BleuConfig`. :func:`attribute` moves the in-house engine from ``a`` to
+:class:`~harness.bleu.config.BleuConfig`. :func:`attribute` moves the in-house engine from ``a`` to
 ``b`` through every *hybrid* configuration — ``a`` with a subset ``S`` of the differing factors
 taken from ``b`` — and splits the gap ``score_b - score_a`` among the factors by their exact
 Shapley values (Shapley 1953)::
@@ -13,7 +13,7 @@ Shapley values (Shapley 1953)::
 where ``D`` are the factors on which ``a`` and ``b`` differ. A factor that never changes the
 number (a dummy player) gets exactly 0; factors that only matter together (interaction) share
 their joint effect equally. Every hybrid is scored from statistics computed once per
-tokenization (:func:`harness.engine.compute_statistics`), never by re-tokenizing.
+tokenization (:func:`harness.bleu.engine.compute_statistics`), never by re-tokenizing.
 
 With ``library=`` the real library is run on ``b`` through its adapter and the **residual**
 ``library score − engine score_b`` is what the factor space does not explain: a finding, not
@@ -56,7 +56,7 @@ nltk's method 6 asserts a non-zero trigram precision.
   every raising hybrid with ``strict=True``, raise :class:`AttributionUndefined` naming the
   factor combination.
 
->>> from harness.fixtures import load_fixture
+>>> from harness.data.fixtures import load_fixture
 >>> r = attribute(load_fixture("silence_pitfall").corpus("B"), "sacrebleu",
 ...               BleuConfig(tokenize="13a", smooth="nltk-method0", ngram_totals="floor1"))
 >>> list(r.factors), round(r.factors["ngram_totals"], 4), round(r.gap, 4)
@@ -71,11 +71,11 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from .. import engine
-from ..config import BleuConfig
-from ..corpus import Corpus
-from ..errors import ConfigError, HarnessError, LibraryWouldRaise
-from ..stats import Statistics
+from harness.bleu import engine
+from harness.bleu.config import BleuConfig
+from harness.bleu.stats import Statistics
+from harness.data.corpus import Corpus
+from harness.errors import ConfigError, HarnessError, LibraryWouldRaise
 
 __all__ = [
     "FACTORS",
@@ -305,7 +305,7 @@ def _jsonable(x: Any) -> Any:
 
 # ====================================================================== attribution
 def _resolve(x: str | BleuConfig) -> tuple[str, BleuConfig]:
-    from ..api import resolve_config
+    from harness.api import resolve_config
 
     if isinstance(x, BleuConfig):
         return x.signature(), x
@@ -412,7 +412,7 @@ def attribute(
     # The real library next (an unsupported setting fails before the 2^k hybrids run).
     residual = library_score = None
     if library is not None:
-        from ..adapters import get_adapter
+        from harness.scorers import get_adapter
 
         adapter = get_adapter(library)
         if index is None:
@@ -469,7 +469,7 @@ def attribute_fixture(
     **kwargs: Any,
 ) -> Attribution:
     """:func:`attribute` on a shipped fixture's system (``system=None``: its only system)."""
-    from ..fixtures import load_fixture
+    from harness.data.fixtures import load_fixture
 
     fx = load_fixture(name)
     if system is None:

@@ -27,7 +27,7 @@ Conventions:
   the quantiles and counted in ``n_boot_undefined``.
 
 :func:`correlation_matrix` correlates every pair of named vectors; :func:`from_results` pivots the
-tidy results table of :mod:`harness.runner` into such named vectors.
+tidy results table of :mod:`harness.analysis.runner` into such named vectors.
 
 Results are frozen dataclasses; ``to_dict()`` gives JSON-ready dicts (no NaN: ``None``).
 
@@ -49,8 +49,8 @@ from typing import Any
 import numpy as np
 from scipy import stats as sps
 
-from ..errors import ConfigError, LayoutError
-from ..progress import ProgressCallback, track
+from harness.errors import ConfigError, LayoutError
+from harness.progress import ProgressCallback, track
 
 __all__ = [
     "KENDALL_FULL_BOOT_MAX",
@@ -559,7 +559,7 @@ def _sort_key(key: tuple[str, str, str | None]) -> tuple[Any, ...]:
 
 
 def from_results(rows: Iterable[Mapping[str, Any]], level: str = "segment") -> ResultsPivot:
-    """Pivot the tidy rows of :func:`harness.runner.run` into ``{implementation: vector}``.
+    """Pivot the tidy rows of :func:`harness.analysis.runner.run` into ``{implementation: vector}``.
 
     Rows of the other level are ignored. Rows whose ``status`` is not ``"ok"`` (or whose score
     is missing) are skipped and reported in ``skipped``. Vectors are aligned on

@@ -1,6 +1,6 @@
 """Where and by how much two implementations disagree, from the runner's results table.
 
-:func:`difference` reads the tidy rows of :func:`harness.runner.run` (no re-scoring) and puts
+:func:`difference` reads the tidy rows of :func:`harness.analysis.runner.run` (no re-scoring) and puts
 two implementations side by side:
 
 * the **corpus-level gap** ``b − a`` in BLEU points (0–100) for every ``(fixture, system)``
@@ -26,8 +26,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..corpus import Corpus
-from ..errors import ConfigError, InputError
+from harness.data.corpus import Corpus
+from harness.errors import ConfigError, InputError
 
 _NO_VALUE = "—"
 
@@ -414,7 +414,7 @@ def difference(
     ``fixture``/``system`` restrict the comparison (default: every ``(fixture, system)`` either
     side has rows for). ``tolerance`` (BLEU points, ≥ 0) decides ``agree`` and which segments
     count as disagreeing; ``top`` is how many of those to list, largest ``|Δ|`` first.
-    ``corpus`` — one :class:`~harness.corpus.Corpus`, or a mapping keyed by
+    ``corpus`` — one :class:`~harness.data.corpus.Corpus`, or a mapping keyed by
     ``(fixture, system)`` or ``"fixture/system"`` — adds the texts of the top segments.
 
     Raises:

@@ -1,7 +1,7 @@
 """BLEU against human judgments: WMT21 en→de MQM and WMT19 system-level DA.
 
 **WMT21 en→de, MQM** (:func:`wmt21_human_correlations`). For every requested in-house profile
-(:data:`harness.profiles.PROFILES`), BLEU is correlated with Google's MQM scores (Freitag et al.
+(:data:`harness.bleu.profiles.PROFILES`), BLEU is correlated with Google's MQM scores (Freitag et al.
 2021; ≤ 0, higher is better) of the 8 MQM-rated MT systems:
 
 * *segment level*: the sentence score of each rated segment of each system (527 × 8 = 4216
@@ -52,8 +52,11 @@ from typing import Any
 import numpy as np
 from scipy import stats as sps
 
-from .. import engine
-from ..datasets import (
+from harness.analysis.correlation import METHODS, Correlation, correlate
+from harness.bleu import engine
+from harness.bleu.profiles import PROFILES
+from harness.bleu.stats import Statistics
+from harness.data.datasets import (
     ENV_VAR,
     WMT21_DIR,
     WMT21_REFS,
@@ -62,11 +65,8 @@ from ..datasets import (
     load_wmt21_ende,
     wmt21_mqm,
 )
-from ..errors import ConfigError, HarnessError, InputError
-from ..profiles import PROFILES
-from ..progress import ProgressCallback, track
-from ..stats import Statistics
-from .correlation import METHODS, Correlation, correlate
+from harness.errors import ConfigError, HarnessError, InputError
+from harness.progress import ProgressCallback, track
 
 __all__ = [
     "MAD_SCALE",
@@ -271,7 +271,7 @@ def wmt21_human_correlations(
     """Correlate every profile's BLEU with WMT21 en→de MQM, at segment and system level.
 
     ``implementations``: profile names (``"sacrebleu"`` or ``"profile:sacrebleu"``; default:
-    every profile in :data:`~harness.profiles.PROFILES`). ``reference``: the profile whose
+    every profile in :data:`~harness.bleu.profiles.PROFILES`). ``reference``: the profile whose
     system ranking the others are compared with. ``ranking_systems``: ``"mqm"`` ranks the 8
     MQM-rated systems, ``"all"`` the 20 MT systems of the subset (more statistics to count).
     ``n_boot``, ``n_boot_kendall``, ``seed``, ``ci``: as in

@@ -1,7 +1,7 @@
 """Paired significance tests on cached statistics: bootstrap resampling and approximate randomisation.
 
 Both tests compare a *baseline* and a *system* scored against the same references under one
-:class:`~harness.config.BleuConfig`. Nothing is re-tokenized: each system's per-segment
+:class:`~harness.bleu.config.BleuConfig`. Nothing is re-tokenized: each system's per-segment
 statistics become the rows of a matrix once (:func:`prepare`), and every resampled or shuffled
 corpus is a weighted sum of those rows, computed for all resamples at once as a matrix product.
 
@@ -14,10 +14,10 @@ For ``aggregation="corpus"`` a system is the ``(S, 2 + 2N)`` matrix
 counts ``C`` (``C[r, i]`` = how often segment ``i`` occurs in resample ``r``), ``C @ M`` holds
 the corpus sums of all ``R`` resamples, exactly (integers are exact in float64), and
 :func:`score_rows` turns them into BLEU with a vectorised copy of
-:func:`harness.engine.score_totals` for every non-nltk smoothing (``none``, ``floor``,
+:func:`harness.bleu.engine.score_totals` for every non-nltk smoothing (``none``, ``floor``,
 ``add-k``, ``exp``, ``plus-one``, ``plus-one-high``, ``coco-epsilon``, with every reference
 length rule, zero guard, effective order and weights); nltk's methods go through
-:func:`~harness.engine.score_totals` row by row. The two paths agree to 1e-9 BLEU points
+:func:`~harness.bleu.engine.score_totals` row by row. The two paths agree to 1e-9 BLEU points
 (``tests/test_significance.py``).
 
 For ``aggregation="sentence-mean"`` a system is the ``(S, 1)`` column of its sentence scores and
@@ -76,9 +76,9 @@ its signature, so every run can be repeated. The global NumPy RNG is never used.
 
 Example
 -------
->>> from harness.corpus import Corpus
->>> from harness.engine import compute_statistics
->>> from harness.profiles import get_profile
+>>> from harness.data.corpus import Corpus
+>>> from harness.bleu.engine import compute_statistics
+>>> from harness.bleu.profiles import get_profile
 >>> cfg = get_profile("sacrebleu")
 >>> refs = (("the cat sat on the mat",), ("a dog ran in the park",), ("it is raining",))
 >>> base = Corpus(hypotheses=("the cat sat on a mat", "a dog ran", "it rains"), references=refs)
@@ -98,12 +98,12 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .. import engine
-from ..config import BleuConfig
-from ..errors import ConfigError, LayoutError
-from ..io import PathLike, load_text_corpus
-from ..progress import ProgressCallback
-from ..stats import Statistics, Totals
+from harness.bleu import engine
+from harness.bleu.config import BleuConfig
+from harness.bleu.stats import Statistics, Totals
+from harness.data.io import PathLike, load_text_corpus
+from harness.errors import ConfigError, LayoutError
+from harness.progress import ProgressCallback
 
 __all__ = [
     "DEFAULT_SEED",
@@ -132,7 +132,7 @@ TIE_TOLERANCE = 1e-9
 """With ``ties="count"``, resampled differences within this many BLEU points below the observed
 one count as ties (at least as extreme)."""
 
-_COCO_TINY = 1e-15  # pycocoevalcap's epsilons, as in harness.engine
+_COCO_TINY = 1e-15  # pycocoevalcap's epsilons, as in harness.bleu.engine
 _COCO_SMALL = 1e-9
 _TIES = ("count", "strict")
 _METHODS = {
@@ -150,7 +150,7 @@ _BLOCK_ELEMENTS = 4_000_000
 def _check_stats(stats: Statistics, config: BleuConfig) -> None:
     if not isinstance(stats, Statistics):
         raise LayoutError(
-            "expected harness.stats.Statistics (see harness.engine.compute_statistics)",
+            "expected harness.bleu.stats.Statistics (see harness.bleu.engine.compute_statistics)",
             what="stats",
             expected="Statistics",
             got=type(stats).__name__,
@@ -161,7 +161,7 @@ def _check_stats(stats: Statistics, config: BleuConfig) -> None:
     if stats.max_order < need:
         raise LayoutError(
             f"the statistics hold n-gram orders up to {stats.max_order} but the config needs "
-            f"{need}; recompute them with harness.engine.compute_statistics(corpus, config)",
+            f"{need}; recompute them with harness.bleu.engine.compute_statistics(corpus, config)",
             what="stats.matches",
             expected=need,
             got=stats.max_order,
@@ -179,7 +179,7 @@ def sufficient_matrix(stats: Statistics, config: BleuConfig) -> np.ndarray:
 
     Row ``i`` holds segment ``i``'s statistics under ``config``: ``ref_len`` by its
     ``ref_length`` rule, ``total_n`` by its ``ngram_totals`` rule, ``N = config.max_order``.
-    The column sums are :func:`harness.engine.totals_of` (``row_totals(M.sum(0))``); the
+    The column sums are :func:`harness.bleu.engine.totals_of` (``row_totals(M.sum(0))``); the
     values are integers (``ref_len`` is a float only for ``ref_length="average"``), exact in
     float64.
     """
@@ -222,7 +222,7 @@ class SegmentTable:
     sentence scores for ``aggregation="sentence-mean"``. ``score``: the engine's corpus score
     (0–100). ``context``: for nltk smoothing at corpus level, ``(S, 2)`` rows
     ``[hyp_len, correct_5]`` of each segment, because nltk's methods 4–7 look at the *last*
-    segment of a corpus (see :class:`harness.engine.NltkContext`); otherwise ``None``.
+    segment of a corpus (see :class:`harness.bleu.engine.NltkContext`); otherwise ``None``.
     ``ids`` and ``ref_lens`` let two tables check that they are paired.
     """
 
@@ -291,8 +291,8 @@ def _engine_rows(rows: np.ndarray, config: BleuConfig, context: np.ndarray | Non
 
 
 def _vectorised_rows(rows: np.ndarray, config: BleuConfig) -> np.ndarray:
-    """:func:`harness.engine.score_totals` for many rows at once (non-nltk smoothing), through
-    the engine's own vectorised scorer :func:`harness.engine.score_arrays`."""
+    """:func:`harness.bleu.engine.score_totals` for many rows at once (non-nltk smoothing), through
+    the engine's own vectorised scorer :func:`harness.bleu.engine.score_arrays`."""
     n = config.max_order
     score, _precisions, _bp, _ratio = engine.score_arrays(
         rows[:, 0], rows[:, 1], rows[:, 2 : 2 + n], rows[:, 2 + n :], config, corpus=True
@@ -310,7 +310,7 @@ def score_rows(
     """BLEU (0–100) of every row ``[sys_len, ref_len, correct_1..N, total_1..N]`` of ``rows``.
 
     Non-nltk smoothing is vectorised; nltk's methods (and ``use_engine=True``) call
-    :func:`harness.engine.score_totals` per row. ``context`` (nltk only) holds per row the
+    :func:`harness.bleu.engine.score_totals` per row. ``context`` (nltk only) holds per row the
     ``[hyp_len, correct_5]`` of the corpus's last segment. A row the profiled library would
     raise on (e.g. a zero length under ``on_zero_length="raise"``) raises
     :class:`~harness.errors.LibraryWouldRaise`, as the engine does.
@@ -380,7 +380,7 @@ def resampled_scores(
 
     ``last``: per row, the ``[hyp_len, correct_5]`` of the resampled corpus's last segment
     (e.g. ``table.context[indices[:, -1]]``), needed only for nltk smoothing at corpus level,
-    whose methods 4–7 look at it (see :class:`harness.engine.NltkContext`). For a sentence-mean
+    whose methods 4–7 look at it (see :class:`harness.bleu.engine.NltkContext`). For a sentence-mean
     table, ``sums`` are sums of sentence scores and the result is their mean over the ``S``
     segments of a resample.
     """
@@ -749,10 +749,10 @@ def significance_from_files(
 ) -> SignificanceResult:
     """A paired test of two line-aligned hypothesis files against the same reference files.
 
-    ``profile``: a profile name (:mod:`harness.profiles`) or a :class:`BleuConfig`.
+    ``profile``: a profile name (:mod:`harness.bleu.profiles`) or a :class:`BleuConfig`.
     ``method``: ``"bootstrap"`` (alias ``"bs"``) or ``"ar"`` (``"approximate-randomization"``).
     ``resamples``: bootstrap resamples or AR trials (default 1000 / 10000, as sacrebleu).
-    Files are read with :func:`harness.io.load_text_corpus` (line ``i`` of every file is
+    Files are read with :func:`harness.data.io.load_text_corpus` (line ``i`` of every file is
     segment ``i``). ``progress`` (:data:`~harness.progress.ProgressCallback`) is told of the
     three steps (stage ``"significance"``: each file's statistics, then the test).
 
@@ -760,7 +760,7 @@ def significance_from_files(
         InputError: a file cannot be read. LayoutError: line counts differ.
         ConfigError: an unknown profile, method or option.
     """
-    from ..profiles import get_profile
+    from harness.bleu.profiles import get_profile
 
     kind = _METHODS.get(method) if isinstance(method, str) else None
     if kind is None:

@@ -1,6 +1,6 @@
 """Reports: the runner's results table → one JSON object → Markdown, JSON and a static HTML page.
 
-:func:`build_report` turns the rows of :func:`harness.runner.run` into one JSON-ready ``dict``;
+:func:`build_report` turns the rows of :func:`harness.analysis.runner.run` into one JSON-ready ``dict``;
 :func:`write_report` renders it into a directory atomically (``report.md``, ``report.json``,
 ``index.html``, the PNG figures the page shows, and the tidy segment table ``segments.csv`` —
 plus ``segments.parquet`` when pyarrow is importable — whenever there are segment rows). The HTML page is self-contained: no
@@ -8,7 +8,7 @@ scripts, no external URLs, figures next to it. Rendering uses matplotlib's Agg c
 inside the renderer (importing this package imports no matplotlib).
 
 >>> from harness import runner
->>> from harness.fixtures import load_fixture
+>>> from harness.data.fixtures import load_fixture
 >>> fx = load_fixture("silence_pitfall")
 >>> rows = runner.run([(fx.name, s, fx.corpus(s)) for s in fx.system_names],
 ...                   [runner.Implementation.parse(x) for x in ("sacrebleu", "nltk")],
@@ -50,12 +50,12 @@ the comparable corpora only; ``significance`` is computed by default when corpor
     adapters; empty brackets when no row has one), versions last, as sacrebleu does.
 
 ``versions`` (object)
-    :func:`harness.runner.versions`: distribution name → version string.
+    :func:`harness.analysis.runner.versions`: distribution name → version string.
 
 ``verification`` (object)
     ``harness:<profile>`` label → ``{"status": "verified" | "unverified", "oracle", "evidence"}``
     for every in-house profile in the rows: whether a differential test in CI runs the profile
-    against its real implementation (:data:`harness.profiles.VERIFICATION`).
+    against its real implementation (:data:`harness.bleu.profiles.VERIFICATION`).
 
 ``fixtures`` (array)
     One object per ``(fixture, system)`` in the rows, first-seen order:
@@ -132,7 +132,7 @@ the comparable corpora only; ``significance`` is computed by default when corpor
 
 from __future__ import annotations
 
-from .build import (
+from harness.report.build import (
     DEFAULT_INCLUDE,
     FORMATS,
     SCHEMA_VERSION,
@@ -145,7 +145,7 @@ from .build import (
     render_json,
     write_report,
 )
-from .markdown import render_markdown
+from harness.report.markdown import render_markdown
 
 __all__ = [
     "DEFAULT_INCLUDE",

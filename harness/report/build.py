@@ -10,10 +10,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from ..corpus import Corpus
-from ..errors import ConfigError, HarnessError, InputError
-from ..outdir import OutputDir
-from ..progress import ProgressCallback, track
+from harness.data.corpus import Corpus
+from harness.errors import ConfigError, HarnessError, InputError
+from harness.progress import ProgressCallback, track
+from harness.report.outdir import OutputDir
 
 SCHEMA_VERSION = "2"
 
@@ -118,7 +118,7 @@ def _corpora_map(
     corpora: Mapping[Any, Corpus] | Iterable[tuple[str, str, Corpus]] | None,
 ) -> dict[tuple[str, str], Corpus]:
     """``{(fixture, system): Corpus}`` from a mapping (keys ``(f, s)`` or ``"f/s"``) or from
-    the ``(fixture, system, corpus)`` triples :func:`harness.runner.run` takes."""
+    the ``(fixture, system, corpus)`` triples :func:`harness.analysis.runner.run` takes."""
     if corpora is None:
         return {}
     out: dict[tuple[str, str], Corpus] = {}
@@ -194,9 +194,9 @@ def _signature(rows: Sequence[Mapping[str, Any]], versions: Mapping[str, str], s
 
 def _verification(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, str]]:
     """For every in-house implementation in the rows (``harness:<profile>``): whether that
-    profile is proven against its real implementation (:data:`harness.profiles.VERIFICATION`).
+    profile is proven against its real implementation (:data:`harness.bleu.profiles.VERIFICATION`).
     Adapters' rows are the real libraries and need no entry."""
-    from ..profiles import verification
+    from harness.bleu.profiles import verification
 
     out: dict[str, dict[str, str]] = {}
     for r in rows:
@@ -239,7 +239,7 @@ def _correlations(
 ) -> dict[str, Any]:
     out: dict[str, Any] = {"segment": None, "corpus": None, "note": None}
     try:
-        from ..analysis import correlation
+        from harness.analysis import correlation
     except ImportError as exc:
         out["note"] = f"correlations unavailable: harness.analysis.correlation: {exc}"
         return out
@@ -306,7 +306,7 @@ def _attributions(
 ) -> list[dict[str, Any]]:
     if not corpora:
         return []
-    from ..analysis.attribution import attribute
+    from harness.analysis.attribution import attribute
 
     labels = _labels(rows)
     if pairs is None:
@@ -343,10 +343,10 @@ def _attributions(
 # ---------------------------------------------------------------------- schema 2 sections
 def label_tolerance(label: str, floor: float = 1e-9) -> float:
     """The tolerance (BLEU points) at which ``label`` is proven against its real
-    implementation: :data:`harness.profiles.VERIFICATION` ``[name].tolerance`` for an
+    implementation: :data:`harness.bleu.profiles.VERIFICATION` ``[name].tolerance`` for an
     in-house profile ``harness:name`` or an adapter ``name`` that has a profile (torchmetrics
     computes in float32: 1e-4), else ``floor``; never below ``floor``."""
-    from ..profiles import VERIFICATION
+    from harness.bleu.profiles import VERIFICATION
 
     name = label.split(":", 1)[1] if label.startswith("harness:") else label
     v = VERIFICATION.get(name)
@@ -555,9 +555,9 @@ def _default_significance(
     """Paired bootstrap (Koehn 2004) of the second system against the first of every fixture
     with two or more systems (at most :data:`MAX_SIGNIFICANCE_FIXTURES`), under every in-house
     profile in the rows, on statistics computed once per system."""
-    from .. import engine
-    from ..analysis.significance import paired_bootstrap, prepare
-    from ..profiles import PROFILES
+    from harness.analysis.significance import paired_bootstrap, prepare
+    from harness.bleu import engine
+    from harness.bleu.profiles import PROFILES
 
     out: dict[str, Any] = {
         "method": "paired-bootstrap",
@@ -641,7 +641,7 @@ def build_report(
     """One JSON-ready report object from the runner's rows (schema: the package docstring).
 
     ``corpora`` — ``{(fixture, system): Corpus}`` (or ``"fixture/system"`` keys, or the
-    triples given to :func:`harness.runner.run`) — adds segment texts to the pairs and enables
+    triples given to :func:`harness.analysis.runner.run`) — adds segment texts to the pairs and enables
     attributions (``attribution_pairs`` of profile names, default
     :data:`DEFAULT_ATTRIBUTION_PAIRS` where both have rows, on at most
     ``max_attribution_corpora`` corpora; the library ``b`` gives the residual when its adapter
@@ -660,8 +660,8 @@ def build_report(
     Raises:
         ConfigError: an unknown section in ``include``, an unknown implementation in ``pairs``.
     """
-    from .. import runner
-    from ..analysis.difference import difference, implementation_label
+    from harness.analysis import runner
+    from harness.analysis.difference import difference, implementation_label
 
     include = tuple(include)
     unknown = sorted(set(include) - set(DEFAULT_INCLUDE))
@@ -718,9 +718,9 @@ def _check_report(report: Any) -> None:
 
 def _render_into(directory: Path, report: Mapping[str, Any], formats: Sequence[str]) -> list[str]:
     """Render every format into ``directory``; return the file names written."""
-    from . import figures as _figures
-    from . import html as _html
-    from . import markdown as _markdown
+    from harness.report import figures as _figures
+    from harness.report import html as _html
+    from harness.report import markdown as _markdown
 
     names = _write_segments(directory, report)
     if "json" in formats:
@@ -777,12 +777,12 @@ def write_report(
     plus its PNG figures; the tidy segment table (``segments.csv``, and ``segments.parquet``
     when the report names one) is written with every format whenever there are segment rows.
     ``out_dir`` is a path (claimed here) or an
-    :class:`~harness.outdir.OutputDir` the caller already holds. Everything is rendered into a
+    :class:`~harness.report.outdir.OutputDir` the caller already holds. Everything is rendered into a
     private staging folder inside ``out_dir`` and moved into place only when every renderer has
     finished; if one raises, the staging folder is removed and ``out_dir`` is left as it was
     (a folder this call created is removed again). Missing parent directories are created. The
     folder's manifest records the files written; ``force`` replaces only files an earlier
-    bleu-harness output wrote (see :mod:`harness.outdir`), never anything else.
+    bleu-harness output wrote (see :mod:`harness.report.outdir`), never anything else.
 
     Raises:
         InputError: ``out_dir`` exists and is not a directory; it holds files bleu-harness did

@@ -7,11 +7,11 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from ..analysis.difference import fmt_number
-from .build import SIGNIFICANCE_HOW
-from .figures import MAX_HUMAN, MAX_SCATTERS, MAX_WATERFALLS, Figure, human_records
-from .markdown import fmt_value, records_of
-from .summary import Markup, is_default_significance, summary_items
+from harness.analysis.difference import fmt_number
+from harness.report.build import SIGNIFICANCE_HOW
+from harness.report.figures import MAX_HUMAN, MAX_SCATTERS, MAX_WATERFALLS, Figure, human_records
+from harness.report.markdown import fmt_value, records_of
+from harness.report.summary import Markup, is_default_significance, summary_items
 
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto;

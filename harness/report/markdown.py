@@ -6,8 +6,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..analysis.difference import difference_markdown, fmt_number
-from .summary import Markup, is_default_significance, significance_line, summary_items
+from harness.analysis.difference import difference_markdown, fmt_number
+from harness.report.summary import Markup, is_default_significance, significance_line, summary_items
 
 
 def cell(text: Any) -> str:
@@ -283,7 +283,7 @@ def render_markdown(report: Mapping[str, Any]) -> str:
 
 
 def _human(human: Any) -> list[str]:
-    from .figures import human_records
+    from harness.report.figures import human_records
 
     records = human_records(human)
     if not records:

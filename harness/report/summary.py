@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..analysis.difference import fmt_number
+from harness.analysis.difference import fmt_number
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ def is_default_significance(sig: Any) -> bool:
 def significance_line(report: Mapping[str, Any], m: Markup) -> str:
     """One sentence on significance: computed (how many tests have p < 0.05), not computed
     and how to get it, or precomputed."""
-    from .build import SIGNIFICANCE_HOW
+    from harness.report.build import SIGNIFICANCE_HOW
 
     sig = report.get("significance")
     if sig is None:

@@ -1,0 +1,448 @@
+"""The comparison runner: corpora × implementations × levels → a tidy results table.
+
+One row per (fixture, system, implementation, config, level, segment). An implementation is
+either an in-house profile (``profile:NAME``, computed by the engine) or a real library
+(``adapter:NAME``, called through :mod:`harness.scorers`). Nothing is dropped silently: an
+implementation that is unavailable, cannot express the setting, or whose library raises on the
+input gets a row with ``status`` saying so and ``error`` saying why.
+
+The table is a list of plain dicts (``ROW_FIELDS``), written as JSONL and CSV; both load with
+``pandas.read_json(path, lines=True)`` / ``pandas.read_csv(path)``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import sys
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from harness import progress as _progress
+from harness.bleu import engine
+from harness.bleu.config import ENGINE_VERSION
+from harness.bleu.profiles import PROFILES
+from harness.bleu.result import BleuResult
+from harness.data.corpus import Corpus
+from harness.errors import (
+    AdapterUnavailable,
+    ConfigError,
+    HarnessError,
+    LibraryWouldRaise,
+    UnsupportedSetting,
+)
+
+if TYPE_CHECKING:
+    from harness.progress import ProgressCallback
+    from harness.session.cache import StatisticsCache
+
+ROW_FIELDS: tuple[str, ...] = (
+    "fixture",
+    "system",
+    "implementation",
+    "kind",
+    "config",
+    "level",
+    "segment_id",
+    "status",
+    "score",
+    "bp",
+    "ratio",
+    "hyp_len",
+    "ref_len",
+    "counts",
+    "totals",
+    "signature",
+    "error",
+    "call",
+    "module_source",
+)
+
+DEFAULT_ADAPTERS: tuple[str, ...] = (
+    "sacrebleu",
+    "nltk",
+    "evaluate",
+    "bleuscore",
+    "torchmetrics",
+    "torchmetrics-sacrebleu",
+    "pycocoevalcap",
+)
+
+
+@dataclass(frozen=True)
+class Implementation:
+    """One column of a comparison: an in-house profile or a real library adapter."""
+
+    kind: str  # "profile" or "adapter"
+    name: str
+
+    @property
+    def label(self) -> str:
+        return f"harness:{self.name}" if self.kind == "profile" else self.name
+
+    @classmethod
+    def parse(cls, spec: str) -> Implementation:
+        """``profile:NAME``, ``adapter:NAME``, or a bare profile name."""
+        kind, _, name = spec.partition(":")
+        if not name:
+            kind, name = "profile", spec
+        if kind not in ("profile", "adapter"):
+            raise ConfigError(f"unknown implementation kind {kind!r}", valid=("profile", "adapter"))
+        if kind == "profile" and name not in PROFILES:
+            raise ConfigError(f"unknown profile {name!r}", valid=sorted(PROFILES))
+        if kind == "adapter":
+            from harness.scorers import ADAPTERS
+
+            if name not in ADAPTERS:
+                raise ConfigError(f"unknown adapter {name!r}", valid=sorted(ADAPTERS))
+        return cls(kind, name)
+
+
+def default_implementations() -> list[Implementation]:
+    """Every in-house profile and every default adapter."""
+    return [Implementation("profile", p) for p in PROFILES] + [
+        Implementation("adapter", a) for a in DEFAULT_ADAPTERS
+    ]
+
+
+def _finite(x: float | None) -> float | None:
+    """``None`` for a statistic a library does not expose (``nan``) or reports as infinite
+    (bleuscore's ratio when the reference length is 0), so the JSON stays valid."""
+    return None if x is None or not math.isfinite(x) else x
+
+
+def _row(
+    fixture: str,
+    system: str,
+    impl: Implementation,
+    level: str,
+    *,
+    result: BleuResult | None = None,
+    status: str = "ok",
+    error: str = "",
+    signature: str = "",
+) -> dict[str, Any]:
+    row: dict[str, Any] = dict.fromkeys(ROW_FIELDS)
+    row.update(
+        fixture=fixture,
+        system=system,
+        implementation=impl.label,
+        kind=impl.kind,
+        config=impl.name,
+        level=level,
+        status=status,
+        error=error,
+        signature=signature,
+    )
+    if result is not None:
+        row.update(
+            segment_id=result.segment_id,
+            score=result.score,
+            bp=_finite(result.bp),
+            ratio=_finite(result.ratio),
+            hyp_len=result.hyp_len,
+            ref_len=result.ref_len,
+            counts=" ".join(map(str, result.counts)) if result.counts is not None else None,
+            totals=" ".join(map(str, result.totals)) if result.totals is not None else None,
+            signature=result.signature,
+            call=result.call,
+            module_source=result.extra.get("module_source"),
+        )
+    return row
+
+
+def _error_status(exc: HarnessError) -> str:
+    if isinstance(exc, AdapterUnavailable):
+        return "unavailable"
+    if isinstance(exc, UnsupportedSetting):
+        return "unsupported"
+    if isinstance(exc, LibraryWouldRaise):
+        return "raises"
+    return "error"
+
+
+def run_one(
+    corpus: Corpus,
+    impl: Implementation,
+    *,
+    fixture: str,
+    system: str,
+    levels: Sequence[str] = ("corpus",),
+    adapter_cache: dict[str, Any] | None = None,
+    stats_cache: StatisticsCache | None = None,
+) -> list[dict[str, Any]]:
+    """The rows of one implementation on one corpus, for each requested level.
+
+    ``stats_cache`` shares statistics between profiles of the same tokenization (and, with a
+    directory, across runs).
+    """
+    rows: list[dict[str, Any]] = []
+    if impl.kind == "profile":
+        config = PROFILES[impl.name]
+        sig = config.signature()
+        try:
+            if stats_cache is not None:
+                stats = stats_cache.get(corpus, config)
+            else:
+                stats = engine.compute_statistics(corpus, config)
+        except HarnessError as exc:
+            return [
+                _row(
+                    fixture,
+                    system,
+                    impl,
+                    lv,
+                    status=_error_status(exc),
+                    error=str(exc),
+                    signature=sig,
+                )
+                for lv in levels
+            ]
+        for level in levels:
+            try:
+                if level == "corpus":
+                    results = [engine.score_statistics(stats, config, implementation=impl.label)]
+                else:
+                    results = engine.segment_results(stats, config, implementation=impl.label)
+            except HarnessError as exc:
+                rows.append(
+                    _row(
+                        fixture,
+                        system,
+                        impl,
+                        level,
+                        status=_error_status(exc),
+                        error=str(exc),
+                        signature=sig,
+                    )
+                )
+                continue
+            rows.extend(_row(fixture, system, impl, level, result=r) for r in results)
+        return rows
+
+    from harness.scorers import get_adapter
+
+    cache = adapter_cache if adapter_cache is not None else {}
+    if impl.name not in cache:
+        cache[impl.name] = get_adapter(impl.name)
+    adapter = cache[impl.name]
+    avail = adapter.available()
+    if not avail.ok:
+        msg = avail.reason + (f" (fix: {avail.hint})" if avail.hint else "")
+        return [_row(fixture, system, impl, lv, status="unavailable", error=msg) for lv in levels]
+    for level in levels:
+        try:
+            if level == "corpus":
+                results = [adapter.corpus(corpus)]
+            else:
+                results = adapter.segments(corpus)
+        except HarnessError as exc:
+            rows.append(
+                _row(fixture, system, impl, level, status=_error_status(exc), error=str(exc))
+            )
+            continue
+        except Exception as exc:  # the real library raised: that is data, not a crash
+            rows.append(
+                _row(
+                    fixture,
+                    system,
+                    impl,
+                    level,
+                    status="raises",
+                    error=f"{type(exc).__name__}: {exc}",
+                )
+            )
+            continue
+        rows.extend(_row(fixture, system, impl, level, result=r) for r in results)
+    return rows
+
+
+def run(
+    corpora: Iterable[tuple[str, str, Corpus]],
+    implementations: Sequence[Implementation],
+    *,
+    levels: Sequence[str] = ("corpus",),
+    progress: bool | ProgressCallback | None = None,
+    on_row: Callable[[dict[str, Any]], None] | None = None,
+    cache: StatisticsCache | None = None,
+    backend: str = "serial",
+    jobs: int = 1,
+    client: Any = None,
+) -> list[dict[str, Any]]:
+    """Run every implementation on every ``(fixture, system, corpus)``; return the rows.
+
+    ``progress`` shows a tqdm bar on stderr (``True``; default ``None``: when stderr is a
+    terminal) or is a :data:`~harness.progress.ProgressCallback` told of each finished
+    (corpus, implementation) run under the stage ``"compare"``. ``cache``
+    (default: a fresh in-memory :class:`~harness.session.cache.StatisticsCache`) lets every profile
+    with the same tokenization reuse one set of statistics. ``backend`` ``"processes"``
+    (``jobs`` workers) or ``"dask"`` (``client``) computes all statistics up front in
+    parallel; the numbers are identical to the serial ones.
+    """
+    from harness.session.cache import StatisticsCache
+
+    for lv in levels:
+        if lv not in ("corpus", "segment"):
+            raise ConfigError(f"unknown level {lv!r}", valid=("corpus", "segment"))
+    if backend not in ("serial", "processes", "dask"):
+        raise ConfigError(f"unknown backend {backend!r}", valid=("serial", "processes", "dask"))
+    corpora = list(corpora)
+    cache = cache if cache is not None else StatisticsCache()
+    if backend != "serial":
+        configs = [PROFILES[i.name] for i in implementations if i.kind == "profile"]
+        cache.warm([c for _, _, c in corpora], configs, backend=backend, jobs=jobs, client=client)
+    work = [(f, s, c, impl) for (f, s, c) in corpora for impl in implementations]
+    callback = progress if callable(progress) else _progress.resolve(progress)
+    iterator: Iterable[Any] = _progress.track(work, callback, "compare")
+    rows: list[dict[str, Any]] = []
+    adapters: dict[str, Any] = {}
+    for fixture, system, corpus, impl in iterator:
+        new = run_one(
+            corpus,
+            impl,
+            fixture=fixture,
+            system=system,
+            levels=levels,
+            adapter_cache=adapters,
+            stats_cache=cache,
+        )
+        for r in new:
+            if on_row:
+                on_row(r)
+        rows.extend(new)
+    return rows
+
+
+# ---------------------------------------------------------------------- output
+def rows_to_jsonl(rows: Iterable[dict[str, Any]]) -> str:
+    """JSON Lines, one row per line, fields in ``ROW_FIELDS`` order."""
+    return "".join(
+        json.dumps({k: r.get(k) for k in ROW_FIELDS}, ensure_ascii=False, allow_nan=False) + "\n"
+        for r in rows
+    )
+
+
+def rows_to_csv(rows: Iterable[dict[str, Any]]) -> str:
+    """CSV with a header of ``ROW_FIELDS``; floats written with full precision (repr)."""
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=ROW_FIELDS, lineterminator="\n")
+    w.writeheader()
+    for r in rows:
+        w.writerow(
+            {
+                k: ("" if r.get(k) is None else repr(r[k]) if isinstance(r.get(k), float) else r[k])
+                for k in ROW_FIELDS
+            }
+        )
+    return buf.getvalue()
+
+
+def _fmt_score(score: float, width: int) -> str:
+    """Fixed decimals, except tiny positive scores (nltk's 1e-76 "zeros"), shown as such."""
+    if 0 < score < 0.5 * 10**-width:
+        return f"{score:.1e}"
+    return f"{score:.{width}f}"
+
+
+def summary_table(
+    rows: Sequence[dict[str, Any]],
+    *,
+    width: int = 2,
+    labels: Mapping[str, str] | None = None,
+    annotate: Callable[[dict[str, Any]], str] | None = None,
+) -> str:
+    """A console table of corpus-level scores: one line per (fixture, system), one column per
+    implementation; ``raises``/``n/a``/``unsupp``/``ERR`` where there is no number.
+
+    ``labels`` renames columns (implementation → header); ``annotate`` returns a suffix for a
+    cell (e.g. a mark saying whether a library equals its profile).
+    """
+    corpus_rows = [r for r in rows if r["level"] == "corpus"]
+    impls: list[str] = []
+    keys: list[tuple[str, str]] = []
+    cell: dict[tuple[str, str, str], str] = {}
+    short = {"raises": "raises", "unavailable": "n/a", "unsupported": "unsupp", "error": "ERR"}
+    for r in corpus_rows:
+        if r["implementation"] not in impls:
+            impls.append(r["implementation"])
+        key = (r["fixture"], r["system"])
+        if key not in keys:
+            keys.append(key)
+        val = _fmt_score(r["score"], width) if r["status"] == "ok" else short.get(r["status"], "?")
+        if annotate is not None:
+            val += annotate(r)
+        cell[(*key, r["implementation"])] = val
+    names = labels or {}
+    head = ["fixture/system", *(names.get(i, i) for i in impls)]
+    body = [[f"{f}/{s}", *(cell.get((f, s, i), "") for i in impls)] for f, s in keys]
+    widths = [max(len(str(x[j])) for x in [head, *body]) for j in range(len(head))]
+    lines = [
+        "  ".join(
+            str(v).rjust(widths[j]) if j else str(v).ljust(widths[j]) for j, v in enumerate(line)
+        )
+        for line in [head, *body]
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def agreement_mark(rows: Sequence[dict[str, Any]]) -> Callable[[dict[str, Any]], str]:
+    """An ``annotate`` function for :func:`summary_table`: `` =`` when a library's corpus score
+    equals its in-house profile's (1e-9 BLEU points; torchmetrics 1e-4, it computes in float32)
+    on the same fixture and system, `` ≠`` when it does not, nothing for in-house columns."""
+    from harness.scorers import ADAPTERS, get_adapter
+
+    index = {
+        (r["fixture"], r["system"], r["implementation"]): r for r in rows if r["level"] == "corpus"
+    }
+    profile_of: dict[str, str] = {}
+
+    def mark(row: dict[str, Any]) -> str:
+        name = row["implementation"]
+        if row["kind"] != "adapter" or name not in ADAPTERS:
+            return ""
+        if name not in profile_of:
+            profile_of[name] = get_adapter(name).profile or name
+        twin = index.get((row["fixture"], row["system"], f"harness:{profile_of[name]}"))
+        if twin is None:
+            return ""
+        tol = 1e-4 if name.startswith("torchmetrics") else 1e-9
+        if row["status"] == "ok" and twin["status"] == "ok":
+            return " =" if abs(row["score"] - twin["score"]) <= tol else " ≠"
+        if row["status"] in ("raises", "ok") and twin["status"] in ("raises", "ok"):
+            return " =" if row["status"] == twin["status"] else " ≠"
+        return ""
+
+    return mark
+
+
+def versions() -> dict[str, str]:
+    """Versions of the engine and of every peer library importable here."""
+    from importlib import metadata
+
+    out = {"bleu-harness": ENGINE_VERSION, "python": sys.version.split()[0]}
+    for dist in (
+        "sacrebleu",
+        "nltk",
+        "evaluate",
+        "bleuscore",
+        "torchmetrics",
+        "torch",
+        "pycocoevalcap",
+        "numpy",
+        "scipy",
+    ):
+        try:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            pass
+    return out
+
+
+def elapsed(start: float) -> str:
+    """Seconds since ``start`` (from ``time.perf_counter``), formatted."""
+    return f"{time.perf_counter() - start:.2f} s"

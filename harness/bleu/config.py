@@ -1,0 +1,335 @@
+"""``BleuConfig``: one frozen, keyword-only value per BLEU variant.
+
+Each field is one *factor* of the variant space described in ``DESIGN.md``. A library's
+default behaviour is a point in that space (see :mod:`harness.bleu.profiles`). The configuration
+is validated when it is built: an unknown value raises :class:`~harness.errors.ConfigError`
+listing the valid ones, so a typo never silently selects a default.
+
+Conventions
+-----------
+* Scores are reported on 0–100 (``BleuResult.score``); precisions on 0–100 as well.
+* ``weights=None`` means uniform weights ``1/max_order``.
+* ``smooth_value=None`` means the method's own default (see ``SMOOTH_DEFAULTS``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness.bleu.tokenizers import (
+    LOWERCASE_RULES,
+    PERL_WHITESPACE_TOKENIZERS,
+    STRIPS,
+    TOKENIZER_NAMES,
+    WHITESPACES,
+    TextRules,
+)
+from harness.data.corpus import caller_stacklevel
+from harness.errors import ConfigError, SuspectInput
+
+ENGINE_VERSION = "0.1.0"
+
+#: Tokenizer names (defined with the tokenizers themselves in :mod:`harness.bleu.tokenizers`).
+TOKENIZERS: tuple[str, ...] = TOKENIZER_NAMES
+
+REF_LENGTHS: tuple[str, ...] = (
+    "closest",  # closest reference length, ties to the shorter (sacrebleu, nltk, mteval, coco)
+    "closest-first",  # closest, ties to the first listed reference (torchmetrics)
+    "shortest",  # tensorflow-nmt / evaluate, bleuscore default
+    "longest",
+    "average",
+    "longest-unless-exact",  # seed 004: the hypothesis length if some reference has it, else longest
+)
+
+NGRAM_TOTALS: tuple[str, ...] = (
+    "plain",  # a segment adds max(0, len - n + 1) to the order-n total
+    "floor1",  # nltk: each segment's order-n total is floored at 1
+)
+
+SMOOTHINGS: tuple[str, ...] = (
+    "none",
+    "floor",  # sacrebleu: a zero-match order gets smooth_value / total
+    "add-k",  # sacrebleu: add smooth_value to matches and totals of orders >= 2
+    "exp",  # sacrebleu / mteval: the k-th zero-match order gets 1 / (2^k total)
+    *(f"nltk-method{i}" for i in range(8)),  # Chen & Cherry (2014) as implemented in nltk
+    "plus-one",  # tensorflow-nmt / evaluate smooth=True: (m + 1) / (t + 1) on every order
+    "plus-one-high",  # torchmetrics smooth=True: (m + 1) / (t + 1) on orders >= 2 only
+    "coco-epsilon",  # pycocoevalcap: (m + 1e-15) / (t + 1e-9)
+)
+
+#: Default ``smooth_value`` of the methods that take one.
+SMOOTH_DEFAULTS: dict[str, float] = {
+    "floor": 0.1,
+    "add-k": 1.0,
+    "nltk-method1": 0.1,  # epsilon
+    "nltk-method4": 5.0,  # k
+    "nltk-method6": 5.0,  # alpha
+    "nltk-method7": 5.0,  # k (method 4 step)
+}
+
+#: The valid range of each method's ``smooth_value``: ``(low, strict, what it is)``; the value
+#: must be finite and ``> low`` (strict) or ``>= low``. Outside it the libraries either fail or
+#: print a silent wrong number: nltk method1 skips an order whose smoothed precision is <= 0
+#: (``if p_i > 0`` in ``corpus_bleu``), method4/7 divide by ``k`` (0 → ZeroDivisionError,
+#: < 0 → negative precisions, skipped), method6 divides by ``l + alpha``; sacrebleu's floor takes
+#: ``log`` of a negative precision (ValueError) and add-k with ``k < 0`` can zero an order's
+#: total, which ends the loop over orders early. ``0`` is legal for floor (sacrebleu's own
+#: ``test_offset`` scores floor 0.0 as 0) and add-k (no smoothing).
+SMOOTH_RANGES: dict[str, tuple[float, bool, str]] = {
+    "floor": (0.0, False, "the floor (sacrebleu smooth_value)"),
+    "add-k": (0.0, False, "k (sacrebleu smooth_value)"),
+    "nltk-method1": (0.0, True, "epsilon (nltk SmoothingFunction epsilon)"),
+    "nltk-method4": (0.0, True, "k (nltk SmoothingFunction k)"),
+    "nltk-method6": (0.0, True, "alpha (nltk SmoothingFunction alpha)"),
+    "nltk-method7": (0.0, True, "k (nltk SmoothingFunction k)"),
+}
+
+EMPTY_ORDER: tuple[str, ...] = (
+    "zero",  # an order with no hypothesis n-grams has precision 0 (sacrebleu, nltk floor aside)
+    "one",  # ... counts as precision 1 (mteval-v13a)
+)
+
+ZERO_GUARD: tuple[str, ...] = (
+    "none",  # no early exit: smoothing decides
+    "unigram",  # score 0 when no unigram matches (sacrebleu #141, nltk)
+    "any-order",  # score 0 when any order has zero matches, before smoothing (torchmetrics)
+)
+
+ON_ZERO_LENGTH: tuple[str, ...] = (
+    "zero",  # a zero hypothesis (or reference) length gives BP 0 / score 0
+    "raise",  # tensorflow-nmt/evaluate: a zero hypothesis or reference length divides by zero
+    "mteval",  # mteval-v13a.pl: the system score dies when the total reference length
+    # ("Illegal division by zero") or hypothesis length ("Can't take log of 0") is 0; document
+    # and segment scores never die (an empty hypothesis segment scores 0)
+    "moses",  # multi-bleu.perl: dies on an empty hypothesis side, prints 0 when ref length is 0
+)
+
+MISSING_REFS: tuple[str, ...] = (
+    "skip",  # a segment with fewer references uses only its own (sacrebleu drops None, nltk)
+    "empty",  # ragged references are padded with empty ones (length 0), which enter the
+    # reference-length choice: what line-aligned reference files force (the Perl scripts)
+)
+
+AGGREGATIONS: tuple[str, ...] = (
+    "corpus",  # sum statistics over segments, then score
+    "sentence-mean",  # mean of per-segment scores
+)
+
+NLTK_CORPUS_CONTEXT: tuple[str, ...] = (
+    "last-segment",  # nltk corpus_bleu: methods 4-7 see the last segment's hypothesis/references
+    "per-segment",  # (sentence level) each segment's own
+)
+
+
+def _choices(name: str, value: Any, valid: tuple[str, ...]) -> None:
+    if value not in valid:
+        raise ConfigError(f"unknown {name} {value!r}", valid=valid)
+
+
+@dataclass(frozen=True, kw_only=True)
+class BleuConfig:
+    """A BLEU variant: every factor that changes the number, and nothing else.
+
+    Fields
+    ------
+    tokenize: tokenizer name (``TOKENIZERS``); ``whitespace`` is ``str.split()`` (what nltk,
+        torchmetrics and pycocoevalcap users feed); ``none`` is sacrebleu's ``none``, which
+        gives the same tokens because sacrebleu splits on any whitespace after tokenizing.
+    lowercase: lowercase hypotheses and references (how: ``lowercase_rule``).
+    lowercase_rule: ``unicode`` (``str.lower`` before tokenizing, sacrebleu), ``ascii`` (A-Z
+        only: mteval-v13a, multi-bleu.perl) or ``perl`` (Perl ``lc`` on the tokens:
+        multi-bleu-detok.perl); see :data:`harness.bleu.tokenizers.LOWERCASE_RULES`.
+    strip: ``rstrip`` the raw segment before tokenizing (sacrebleu) or ``none`` (the Hub
+        evaluate module, bleuscore, torchmetrics SacreBLEUScore, the Perl scripts).
+    whitespace: the token separators of the final split: ``unicode`` (``str.split``) or
+        ``perl`` (Perl's ``\\s``, without U+001C..U+001F).
+    missing_refs: ragged references as given (``skip``) or padded with empty references that
+        enter the reference-length choice (``empty``, as line-aligned files force).
+    max_order: highest n-gram order N.
+    weights: per-order weights in the geometric mean (``None``: uniform ``1/N``).
+    ref_length: how a segment's reference length for the brevity penalty is chosen.
+    ngram_totals: how each segment contributes to the order-n denominator.
+    smooth: smoothing method for zero or low counts; ``smooth_value`` its parameter.
+    effective_order: ignore orders that have no hypothesis n-grams at all (sacrebleu).
+    empty_order: the precision of an order with no hypothesis n-grams when not ignored.
+    zero_guard: when a zero match count ends the computation with score 0.
+    on_zero_length: what a zero total hypothesis or reference length does.
+    aggregation: corpus statistics or mean of sentence scores.
+    library: the library whose error messages a profile speaks for (used only to name it in
+        ``LibraryWouldRaise``); not part of the BLEU arithmetic.
+    """
+
+    tokenize: str = "13a"
+    lowercase: bool = False
+    lowercase_rule: str = "unicode"
+    strip: str = "rstrip"
+    whitespace: str = "unicode"
+    missing_refs: str = "skip"
+    max_order: int = 4
+    weights: tuple[float, ...] | None = None
+    ref_length: str = "closest"
+    ngram_totals: str = "plain"
+    smooth: str = "exp"
+    smooth_value: float | None = None
+    effective_order: bool = False
+    empty_order: str = "zero"
+    zero_guard: str = "unigram"
+    on_zero_length: str = "zero"
+    aggregation: str = "corpus"
+    library: str = "harness"
+    extra: tuple[tuple[str, Any], ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        _choices("tokenize", self.tokenize, TOKENIZERS)
+        _choices("lowercase_rule", self.lowercase_rule, LOWERCASE_RULES)
+        _choices("strip", self.strip, STRIPS)
+        _choices("whitespace", self.whitespace, WHITESPACES)
+        _choices("missing_refs", self.missing_refs, MISSING_REFS)
+        if self.whitespace == "perl" and self.tokenize not in PERL_WHITESPACE_TOKENIZERS:
+            raise ConfigError(
+                f"whitespace='perl' is defined only for the tokenizers "
+                f"{', '.join(PERL_WHITESPACE_TOKENIZERS)}, not {self.tokenize!r}",
+                valid=PERL_WHITESPACE_TOKENIZERS,
+            )
+        _choices("ref_length", self.ref_length, REF_LENGTHS)
+        _choices("ngram_totals", self.ngram_totals, NGRAM_TOTALS)
+        _choices("smooth", self.smooth, SMOOTHINGS)
+        _choices("empty_order", self.empty_order, EMPTY_ORDER)
+        _choices("zero_guard", self.zero_guard, ZERO_GUARD)
+        _choices("on_zero_length", self.on_zero_length, ON_ZERO_LENGTH)
+        _choices("aggregation", self.aggregation, AGGREGATIONS)
+        if not isinstance(self.lowercase, bool):
+            raise ConfigError(f"lowercase must be True or False, got {self.lowercase!r}")
+        if not isinstance(self.effective_order, bool):
+            raise ConfigError(
+                f"effective_order must be True or False, got {self.effective_order!r}"
+            )
+        if not isinstance(self.max_order, int) or isinstance(self.max_order, bool):
+            raise ConfigError(f"max_order must be an integer, got {self.max_order!r}")
+        if not 1 <= self.max_order <= 10:
+            raise ConfigError(f"max_order must be between 1 and 10, got {self.max_order}")
+        if self.weights is not None:
+            try:
+                w = tuple(float(x) for x in self.weights)
+            except (TypeError, ValueError) as exc:
+                raise ConfigError(f"weights must be numbers, got {self.weights!r}") from exc
+            if len(w) != self.max_order:
+                raise ConfigError(f"weights has {len(w)} entries but max_order is {self.max_order}")
+            if not all(math.isfinite(x) for x in w):
+                raise ConfigError(f"weights must be finite numbers, got {w}")
+            if any(x < 0 for x in w):
+                raise ConfigError(f"weights must be non-negative, got {w}")
+            if not any(x > 0 for x in w):
+                raise ConfigError(
+                    f"weights are all zero {w}: the geometric mean would ignore every n-gram "
+                    "order and BLEU would be the brevity penalty alone; give at least one "
+                    "positive weight"
+                )
+            total = math.fsum(w)
+            if abs(total - 1.0) > 1e-9:
+                warnings.warn(
+                    f"weights {w} sum to {total:g}, not 1: BLEU is then not a weighted geometric "
+                    "mean of the precisions (nltk accepts this; the harness scores it as given)",
+                    SuspectInput,
+                    stacklevel=caller_stacklevel(),
+                )
+            object.__setattr__(self, "weights", w)
+        if self.smooth_value is not None:
+            if self.smooth not in SMOOTH_DEFAULTS:
+                raise ConfigError(
+                    f"smooth {self.smooth!r} takes no smooth_value",
+                    valid=sorted(SMOOTH_DEFAULTS),
+                )
+            if isinstance(self.smooth_value, bool) or not isinstance(
+                self.smooth_value, int | float
+            ):
+                raise ConfigError(f"smooth_value must be a number, got {self.smooth_value!r}")
+            value = float(self.smooth_value)
+            low, strict, meaning = SMOOTH_RANGES[self.smooth]
+            if not math.isfinite(value) or value < low or (strict and value == low):
+                raise ConfigError(
+                    f"smooth_value {value!r} is out of range for smooth {self.smooth!r}: "
+                    f"{meaning} must be a finite number {'>' if strict else '>='} {low:g}"
+                )
+            object.__setattr__(self, "smooth_value", value)
+
+    # ------------------------------------------------------------------ derived values
+    @property
+    def text_rules(self) -> TextRules:
+        """The factors that turn a segment into tokens (tokenizer, case, strip, whitespace)."""
+        return TextRules(
+            tokenize=self.tokenize,
+            lowercase=self.lowercase,
+            lowercase_rule=self.lowercase_rule,
+            strip=self.strip,
+            whitespace=self.whitespace,
+        )
+
+    @property
+    def order_weights(self) -> tuple[float, ...]:
+        """The weights actually used: ``weights`` or uniform ``1/max_order``."""
+        if self.weights is None:
+            return (1.0 / self.max_order,) * self.max_order
+        return self.weights
+
+    @property
+    def effective_smooth_value(self) -> float | None:
+        """``smooth_value`` or the method's default (``None`` for methods without one)."""
+        if self.smooth_value is not None:
+            return self.smooth_value
+        return SMOOTH_DEFAULTS.get(self.smooth)
+
+    def replace(self, **overrides: Any) -> BleuConfig:
+        """A copy with some factors changed; unknown names raise ``ConfigError``."""
+        check_override_names(overrides)
+        return dataclasses.replace(self, **overrides)
+
+    def signature(self, *, versions: dict[str, str] | None = None) -> str:
+        """``key:value|…`` naming every factor, library versions last (as sacrebleu does).
+
+        Two configs have the same signature exactly when they compute the same variant.
+        """
+        parts = [self.text_rules.key(), f"n:{self.max_order}"]
+        if self.weights is not None:
+            parts.append("w:" + ",".join(f"{x:g}" for x in self.weights))
+        parts.append(f"ref:{self.ref_length}")
+        if self.missing_refs != "skip":
+            parts.append(f"refs:pad-{self.missing_refs}")
+        parts += [
+            f"tot:{self.ngram_totals}",
+            f"smooth:{self.smooth}",
+        ]
+        value = self.effective_smooth_value
+        if value is not None:
+            parts[-1] += f"[{value:g}]"
+        parts += [
+            f"eff:{'yes' if self.effective_order else 'no'}",
+            f"empty:{self.empty_order}",
+            f"guard:{self.zero_guard}",
+            f"zerolen:{self.on_zero_length}",
+            f"agg:{self.aggregation}",
+        ]
+        for key, val in self.extra:
+            parts.append(f"{key}:{val}")
+        all_versions = {"engine": ENGINE_VERSION}
+        if versions:
+            all_versions.update(versions)
+        parts.append("version:" + ",".join(f"{k}={v}" for k, v in all_versions.items()))
+        return "|".join(parts)
+
+
+#: The names users may override (everything but internal bookkeeping).
+OVERRIDABLE: tuple[str, ...] = tuple(
+    f.name for f in dataclasses.fields(BleuConfig) if f.name not in ("library", "extra")
+)
+
+
+def check_override_names(overrides: dict[str, Any]) -> None:
+    """Raise ``ConfigError`` naming any override that is not a ``BleuConfig`` factor."""
+    unknown = sorted(set(overrides) - set(OVERRIDABLE) - {"library", "extra"})
+    if unknown:
+        raise ConfigError(f"unknown option(s) {', '.join(unknown)}", valid=OVERRIDABLE)

@@ -1,0 +1,234 @@
+"""Named profiles: each library's default BLEU as a point in the factor space.
+
+Each profile also states how it is proven (:data:`VERIFICATION`): ``verified`` when a
+differential test in CI runs the real implementation on generated inputs, else ``unverified``
+with the reason; ``bleu-harness profiles``, ``score`` and the reports show it.
+
+Each profile was derived from the library's source and checked by running it (see
+``tests/test_profiles_*.py`` for the differential tests; ``LIBRARY-BEHAVIOURS.md`` for the
+observed behaviour). ``library`` names the library in ``LibraryWouldRaise`` errors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from harness.bleu.config import BleuConfig
+
+_PROFILES: dict[str, BleuConfig] = {
+    # sacrebleu.metrics.BLEU().corpus_score(hyps, [ref_stream, ...])
+    "sacrebleu": BleuConfig(
+        tokenize="13a",
+        smooth="exp",
+        ref_length="closest",
+        zero_guard="unigram",
+        library="sacrebleu",
+    ),
+    # sacrebleu.metrics.BLEU(effective_order=True).sentence_score(hyp, refs), averaged
+    "sacrebleu-sentence": BleuConfig(
+        tokenize="13a",
+        smooth="exp",
+        ref_length="closest",
+        zero_guard="unigram",
+        effective_order=True,
+        aggregation="sentence-mean",
+        library="sacrebleu",
+    ),
+    # nltk.translate.bleu_score.corpus_bleu(list_of_references, hypotheses) on str.split tokens
+    "nltk": BleuConfig(
+        tokenize="whitespace",
+        smooth="nltk-method0",
+        ngram_totals="floor1",
+        ref_length="closest",
+        zero_guard="unigram",
+        library="nltk",
+    ),
+    # evaluate.load("bleu") = tensorflow/nmt compute_bleu with evaluate's 13a tokenizer
+    "evaluate": BleuConfig(
+        tokenize="13a",
+        smooth="none",
+        ref_length="shortest",
+        zero_guard="none",
+        on_zero_length="raise",
+        strip="none",  # the Hub module's Tokenizer13a gets the raw string
+        library="evaluate",
+    ),
+    # bleuscore.compute(references, predictions): Rust port of the evaluate module
+    "bleuscore": BleuConfig(
+        tokenize="13a",
+        smooth="none",
+        ref_length="shortest",
+        zero_guard="none",
+        strip="none",  # its Rust 13a tokenizes the raw string
+        library="bleuscore",
+    ),
+    # torchmetrics.text.BLEUScore(): whitespace tokens, ties to the first reference, float32
+    "torchmetrics": BleuConfig(
+        tokenize="whitespace",
+        smooth="none",
+        ref_length="closest-first",
+        zero_guard="any-order",
+        library="torchmetrics",
+    ),
+    # torchmetrics.text.SacreBLEUScore(): a 13a port on top of the BLEUScore arithmetic
+    "torchmetrics-sacrebleu": BleuConfig(
+        tokenize="13a",
+        smooth="none",
+        ref_length="closest-first",
+        zero_guard="any-order",
+        strip="none",  # its 13a port tokenizes the raw string
+        lowercase_rule="unicode-after",  # lowercases the tokenized line
+        library="torchmetrics",
+    ),
+    # pycocoevalcap.bleu.bleu.Bleu(4).compute_score(gts, res) on whitespace-tokenized strings
+    "pycocoevalcap": BleuConfig(
+        tokenize="whitespace",
+        smooth="coco-epsilon",
+        ref_length="closest",
+        zero_guard="none",
+        library="pycocoevalcap",
+    ),
+    # mteval-v13a.pl: lowercases A-Z only (tr/[A-Z]/[a-z]/) unless -c, exp smoothing, empty
+    # orders count as precision 1, Perl's \s between tokens, ragged references only as empty
+    # segments, the system score dies on a zero total length (segment scores never do)
+    "mteval-v13a": BleuConfig(
+        tokenize="13a",
+        lowercase=True,
+        lowercase_rule="ascii",
+        strip="none",
+        whitespace="perl",
+        missing_refs="empty",
+        smooth="exp",
+        ref_length="closest",
+        zero_guard="none",
+        empty_order="one",
+        on_zero_length="mteval",
+        library="mteval-v13a",
+    ),
+    # multi-bleu.perl: pre-tokenized input split on ASCII whitespace (Perl bytes), no smoothing
+    "multi-bleu": BleuConfig(
+        tokenize="ascii-whitespace",
+        lowercase_rule="ascii",  # -lc: Perl lc on undecoded bytes
+        strip="none",
+        missing_refs="empty",  # ragged references can only be empty lines
+        smooth="none",
+        ref_length="closest",
+        zero_guard="none",
+        on_zero_length="moses",
+        library="multi-bleu",
+    ),
+    # multi-bleu-detok.perl: mteval's 13a tokenization inside (on decoded UTF-8, Perl's \s),
+    # -lc: Perl's lc on each hypothesis line before tokenizing, on the references after;
+    # otherwise multi-bleu
+    "multi-bleu-detok": BleuConfig(
+        tokenize="13a",
+        lowercase_rule="detok",
+        strip="none",
+        whitespace="perl",
+        missing_refs="empty",
+        smooth="none",
+        ref_length="closest",
+        zero_guard="none",
+        on_zero_length="moses",
+        library="multi-bleu-detok",
+    ),
+}
+
+#: Profile name → configuration (read-only).
+PROFILES = MappingProxyType(_PROFILES)
+
+
+@dataclass(frozen=True)
+class Verification:
+    """Whether a profile has been run against the implementation it claims to reproduce.
+
+    ``status`` is ``verified`` (a differential test in CI runs the real library or script on
+    generated inputs and demands agreement within ``tolerance`` BLEU points) or
+    ``unverified``; ``oracle`` names what it is run against and ``evidence`` the tests (or,
+    when unverified, why not).
+    """
+
+    status: str
+    oracle: str
+    evidence: str
+    tolerance: float = 1e-9
+
+    @property
+    def verified(self) -> bool:
+        return self.status == "verified"
+
+    def label(self) -> str:
+        """``verified`` or ``unverified (why)``, for tables and signatures."""
+        return "verified" if self.verified else f"unverified ({self.evidence})"
+
+
+_REF_IMPLS = "../shared/reference-impls"
+_VERIFICATION: dict[str, Verification] = {
+    "sacrebleu": Verification(
+        "verified", "sacrebleu 2.6.0 BLEU().corpus_score", "tests/test_profile_sacrebleu.py"
+    ),
+    "sacrebleu-sentence": Verification(
+        "verified",
+        "sacrebleu 2.6.0 BLEU(effective_order=True).sentence_score",
+        "tests/test_profile_sacrebleu.py",
+    ),
+    "nltk": Verification(
+        "verified", "nltk 3.10.4 corpus_bleu / sentence_bleu", "tests/test_profile_nltk.py"
+    ),
+    "evaluate": Verification(
+        "verified",
+        f"the Hub bleu module run by evaluate.load ({_REF_IMPLS}/hf-evaluate/bleu)",
+        "tests/test_oracle_evaluate.py",
+    ),
+    "bleuscore": Verification("verified", "bleuscore 0.2.0 compute", "tests/test_profile_peers.py"),
+    "torchmetrics": Verification(
+        "verified",
+        "torchmetrics 1.9.0 BLEUScore (float32)",
+        "tests/test_profile_peers.py",
+        tolerance=1e-4,
+    ),
+    "torchmetrics-sacrebleu": Verification(
+        "verified",
+        "torchmetrics 1.9.0 SacreBLEUScore (float32)",
+        "tests/test_profile_peers.py",
+        tolerance=1e-4,
+    ),
+    "pycocoevalcap": Verification(
+        "verified", "pycocoevalcap 1.2 Bleu(4).compute_score", "tests/test_profile_peers.py"
+    ),
+    "mteval-v13a": Verification(
+        "verified",
+        f"mteval-v13a.pl ({_REF_IMPLS}/moses), system, document and segment scores",
+        "tests/test_oracle_moses.py",
+    ),
+    "multi-bleu": Verification(
+        "verified", f"multi-bleu.perl ({_REF_IMPLS}/moses)", "tests/test_oracle_moses.py"
+    ),
+    "multi-bleu-detok": Verification(
+        "verified", f"multi-bleu-detok.perl ({_REF_IMPLS}/moses)", "tests/test_oracle_moses.py"
+    ),
+}
+assert set(_VERIFICATION) == set(_PROFILES), "every profile states whether it is verified"
+
+#: Profile name → :class:`Verification` (read-only).
+VERIFICATION = MappingProxyType(_VERIFICATION)
+
+
+def verification(name: str) -> Verification:
+    """How profile ``name`` is proven; a name that is not a profile (a custom config, an
+    override) is ``unverified``."""
+    return _VERIFICATION.get(
+        name,
+        Verification("unverified", "", "not a named profile: no differential test covers it"),
+    )
+
+
+def get_profile(name: str) -> BleuConfig:
+    """The configuration of profile ``name``; unknown names raise ``ConfigError``."""
+    from harness.errors import ConfigError
+
+    try:
+        return _PROFILES[name]
+    except (KeyError, TypeError):
+        raise ConfigError(f"unknown profile {name!r}", valid=sorted(_PROFILES)) from None

@@ -1,0 +1,214 @@
+"""Sufficient statistics: everything any BLEU variant needs, computed once per tokenization.
+
+Per segment the statistics are the hypothesis length, every reference length, and the clipped
+n-gram matches for orders 1..M. The order-n *total* is a function of the hypothesis length
+(``max(0, len - n + 1)``, or nltk's per-segment floor of 1), and the reference length used by
+the brevity penalty is a function of the reference lengths, so neither is stored: the choice of
+rule is arithmetic on these arrays.
+
+``Statistics`` values add: ``a + b`` is the corpus of a's segments followed by b's, so shards can
+be computed apart and joined, and resampling never re-tokenizes.
+``Totals`` are the corpus sums for one reference-length and total rule (sacrebleu's
+``[sys_len, ref_len, correct..., total...]``) and add elementwise.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from harness.errors import LayoutError
+
+
+@dataclass(frozen=True, eq=False)
+class Statistics:
+    """Per-segment statistics of one corpus under one tokenization.
+
+    ``hyp_len``: (S,) hypothesis lengths in tokens. ``ref_lens``: per segment, the token length
+    of each reference in its listed order (ragged). ``matches``: (S, M) clipped matches of
+    orders 1..M (a hypothesis n-gram counts at most as often as it occurs in the single
+    reference where it occurs most). ``ids``: segment ids. ``tokenization``: the signature part
+    that produced them (tokenizer and case), so statistics of different tokenizations are never
+    mixed.
+    """
+
+    hyp_len: np.ndarray
+    ref_lens: tuple[tuple[int, ...], ...]
+    matches: np.ndarray
+    ids: tuple[str, ...]
+    tokenization: str
+
+    def __post_init__(self) -> None:
+        s = len(self.ids)
+        if self.hyp_len.shape != (s,) or self.matches.shape[0] != s or len(self.ref_lens) != s:
+            raise LayoutError(
+                "statistics arrays disagree on the number of segments",
+                what="Statistics",
+                expected=s,
+                got=(self.hyp_len.shape, self.matches.shape, len(self.ref_lens)),
+            )
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    @property
+    def max_order(self) -> int:
+        """The highest order M whose matches were counted."""
+        return int(self.matches.shape[1])
+
+    def __add__(self, other: Statistics) -> Statistics:
+        if not isinstance(other, Statistics):
+            return NotImplemented
+        if other.tokenization != self.tokenization:
+            raise LayoutError(
+                "cannot add statistics of different tokenizations",
+                what="Statistics",
+                expected=self.tokenization,
+                got=other.tokenization,
+            )
+        m = min(self.max_order, other.max_order)
+        return Statistics(
+            hyp_len=np.concatenate([self.hyp_len, other.hyp_len]),
+            ref_lens=self.ref_lens + other.ref_lens,
+            matches=np.concatenate([self.matches[:, :m], other.matches[:, :m]]),
+            ids=self.ids + other.ids,
+            tokenization=self.tokenization,
+        )
+
+    def subset(self, indices: Sequence[int] | np.ndarray) -> Statistics:
+        """The statistics of the given segments, in that order (repeats allowed)."""
+        idx = np.asarray(indices, dtype=np.int64)
+        return Statistics(
+            hyp_len=self.hyp_len[idx],
+            ref_lens=tuple(self.ref_lens[i] for i in idx),
+            matches=self.matches[idx],
+            ids=tuple(self.ids[i] for i in idx),
+            tokenization=self.tokenization,
+        )
+
+    # ------------------------------------------------------------------ derived arrays
+    def totals(self, rule: str = "plain", max_order: int | None = None) -> np.ndarray:
+        """(S, N) order-n totals: ``max(0, len - n + 1)``; ``floor1`` floors each at 1 (nltk)."""
+        n = max_order or self.max_order
+        orders = np.arange(1, n + 1)
+        t = np.maximum(0, self.hyp_len[:, None] - orders[None, :] + 1)
+        if rule == "floor1":
+            t = np.maximum(t, 1)
+        return t
+
+    def ref_length(self, rule: str, *, missing: str = "skip") -> np.ndarray:
+        """(S,) the reference length each segment's brevity penalty uses under ``rule``.
+
+        ``missing="empty"``: a segment with fewer references than the corpus's most is padded
+        with empty references (length 0) that take part in the choice, as happens when ragged
+        references are written to line-aligned files (one per reference) for the Perl scripts.
+        Vectorised over :attr:`ref_matrix`; equal to :func:`choose_ref_length` per segment.
+        """
+        if rule not in _REF_RULES:
+            raise ValueError(f"unknown reference-length rule {rule!r}")
+        if missing not in ("skip", "empty"):
+            raise ValueError(f"unknown missing-reference rule {missing!r}")
+        if len(self) == 0:
+            return np.zeros(0, dtype=np.float64 if rule == "average" else np.int64)
+        if missing == "empty" and self.ref_matrix.shape[1] > 0:
+            return ref_length_of(self.hyp_len, np.maximum(self.ref_matrix, 0), rule)
+        if not (self.ref_matrix[:, :1] >= 0).all():
+            # choose_ref_length raises on a segment without references; keep its error
+            out = np.empty(len(self), dtype=np.float64 if rule == "average" else np.int64)
+            for i, (h, lens) in enumerate(zip(self.hyp_len.tolist(), self.ref_lens, strict=True)):
+                out[i] = choose_ref_length(h, lens, rule)
+            return out
+        return ref_length_of(self.hyp_len, self.ref_matrix, rule)
+
+    @functools.cached_property
+    def ref_matrix(self) -> np.ndarray:
+        """(S, K) int64 reference lengths, ``K`` the most references of a segment; -1 pads."""
+        counts = np.fromiter(map(len, self.ref_lens), np.int64, len(self.ref_lens))
+        width = int(counts.max()) if len(counts) else 0
+        out = np.full((len(counts), width), -1, dtype=np.int64)
+        flat = np.fromiter(itertools.chain.from_iterable(self.ref_lens), np.int64, counts.sum())
+        rows = np.repeat(np.arange(len(counts)), counts)
+        cols = np.arange(len(flat)) - np.repeat(np.cumsum(counts) - counts, counts)
+        out[rows, cols] = flat
+        out.flags.writeable = False
+        return out
+
+
+_REF_RULES = ("closest", "closest-first", "shortest", "longest", "average", "longest-unless-exact")
+
+
+def ref_length_of(hyp_len: np.ndarray, ref_matrix: np.ndarray, rule: str) -> np.ndarray:
+    """:func:`choose_ref_length` of every row: ``ref_matrix`` (S, K) pads with -1 (every row
+    has at least one reference)."""
+    valid = ref_matrix >= 0
+    h = np.asarray(hyp_len, dtype=np.int64)[:, None]
+    big = np.iinfo(np.int64).max
+    if rule == "shortest":
+        return np.where(valid, ref_matrix, big).min(axis=1)
+    if rule == "longest":
+        return ref_matrix.max(axis=1)
+    if rule == "average":
+        return ref_matrix.sum(axis=1, where=valid) / valid.sum(axis=1)
+    if rule == "longest-unless-exact":
+        exact = ((ref_matrix == h) & valid).any(axis=1)
+        return np.where(exact, h[:, 0], ref_matrix.max(axis=1))
+    dist = np.where(valid, np.abs(ref_matrix - h), big)
+    if rule == "closest-first":
+        return np.take_along_axis(ref_matrix, dist.argmin(axis=1)[:, None], axis=1)[:, 0]
+    if rule == "closest":
+        nearest = dist == dist.min(axis=1, keepdims=True)
+        return np.where(nearest, ref_matrix, big).min(axis=1)
+    raise ValueError(f"unknown reference-length rule {rule!r}")
+
+
+def choose_ref_length(hyp_len: int, ref_lens: Sequence[int], rule: str) -> float:
+    """The reference length for the brevity penalty of one segment.
+
+    ``closest``: nearest to the hypothesis length, ties to the shorter (Papineni et al. 2002 as
+    implemented by mteval-v13a, sacrebleu, nltk, multi-bleu, pycocoevalcap). ``closest-first``:
+    nearest, ties to the first listed (torchmetrics). ``shortest``: tensorflow-nmt/evaluate.
+    ``longest``. ``average``: mean length (a float). ``longest-unless-exact``: the hypothesis
+    length if some reference has exactly it, else the longest (seed 004_ccc28872d55e65c5.txt).
+    """
+    if rule == "closest":
+        return min(ref_lens, key=lambda r: (abs(r - hyp_len), r))
+    if rule == "closest-first":
+        return min(ref_lens, key=lambda r: abs(r - hyp_len))
+    if rule == "shortest":
+        return min(ref_lens)
+    if rule == "longest":
+        return max(ref_lens)
+    if rule == "average":
+        return sum(ref_lens) / len(ref_lens)
+    if rule == "longest-unless-exact":
+        return hyp_len if hyp_len in ref_lens else max(ref_lens)
+    raise ValueError(f"unknown reference-length rule {rule!r}")
+
+
+@dataclass(frozen=True)
+class Totals:
+    """Corpus sums under one reference-length and total rule; they add elementwise.
+
+    ``correct[n-1]`` and ``total[n-1]`` are the matched and total n-grams of order n.
+    """
+
+    sys_len: int
+    ref_len: float
+    correct: tuple[int, ...]
+    total: tuple[int, ...]
+
+    def __add__(self, other: Totals) -> Totals:
+        if not isinstance(other, Totals):
+            return NotImplemented
+        if len(self.correct) != len(other.correct):
+            raise LayoutError("cannot add totals of different orders", what="Totals")
+        return Totals(
+            sys_len=self.sys_len + other.sys_len,
+            ref_len=self.ref_len + other.ref_len,
+            correct=tuple(a + b for a, b in zip(self.correct, other.correct, strict=True)),
+            total=tuple(a + b for a, b in zip(self.total, other.total, strict=True)),
+        )

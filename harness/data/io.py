@@ -1,0 +1,440 @@
+"""Reading corpora from files and writing results atomically.
+
+Conventions of every text file the harness reads:
+
+* **UTF-8, strictly**: no byte-order mark, no invalid byte sequences, no NUL bytes.
+* **Line-aligned**: line ``i`` of every file belongs to segment ``i``. Lines are split on
+  ``'\\n'`` only. Other characters that :meth:`str.splitlines` treats as line breaks
+  (``\\x0b``, ``\\x0c``, ``\\x1c``–``\\x1e``, ``\\x85``, ``\\u2028``, ``\\u2029``) are ordinary
+  characters *inside* a segment; splitting on them would silently misalign hypotheses and
+  references.
+* **Unix line endings**: a ``'\\r'`` anywhere is an error (CRLF files are rejected with the
+  command that fixes them) rather than a character that ends up inside a reference and changes
+  its tokens.
+* A final ``'\\n'`` ends the last line; it does not start an extra empty one. A file without a
+  final newline is fine. An empty line in the middle is a legitimate segment (an empty
+  hypothesis or reference). A file of 0 bytes has no segments and is an error.
+
+Every problem raises :class:`~harness.errors.InputError` naming the file and, where it applies,
+the 1-based line; count mismatches between files raise :class:`~harness.errors.LayoutError`
+naming the file, the expected and the actual count.
+
+Writers (:func:`write_text_atomic`, :func:`write_json_atomic`) go through a temporary file in
+the target's directory and :func:`os.replace`, so a reader never sees a half-written file, and
+they refuse to overwrite unless asked to.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import stat
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TypeAlias
+
+from harness.data.corpus import BOM, CR, NUL, Corpus
+from harness.errors import InputError, LayoutError
+
+PathLike: TypeAlias = "str | os.PathLike[str]"
+"""A file name: a ``str`` or anything :func:`os.fspath` turns into one (e.g. ``pathlib.Path``)."""
+
+# The characters refused here are the table in harness.data.corpus (UNREADABLE_CHARS), which
+# also warns about them in strings given to the API; here they are found as bytes.
+_BOM = BOM.encode()  # EF BB BF
+_NUL = NUL.encode()
+_CR = CR.encode()
+
+_JSONL_KEYS = ("id", "hypothesis", "references")
+
+
+# ---------------------------------------------------------------------------- reading
+def _line_of(data: bytes, offset: int) -> int:
+    """The 1-based line number of byte ``offset`` in ``data`` (lines end with ``b'\\n'``)."""
+    return data.count(b"\n", 0, offset) + 1
+
+
+def _column_of(data: bytes, offset: int) -> int:
+    """The 1-based byte column of ``offset`` within its line."""
+    return offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+
+
+def _read_bytes(path: PathLike, what: str) -> bytes:
+    file = str(path)
+    if os.path.isdir(path):
+        raise InputError(f"{what} is a directory, not a file", file=file)
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except FileNotFoundError:
+        raise InputError(f"{what} not found", file=file) from None
+    except PermissionError as exc:
+        raise InputError(f"{what} is not readable: {exc.strerror}", file=file) from None
+    except OSError as exc:
+        raise InputError(f"cannot read {what}: {exc.strerror or exc}", file=file) from None
+
+
+def read_lines(path: PathLike, *, what: str = "file") -> list[str]:
+    """The lines of a line-aligned UTF-8 text file, without their ``'\\n'``.
+
+    ``what`` names the file's role in error messages (``"hypothesis file"``,
+    ``"reference file"``…). See the module docstring for the rules; in short the file must be
+    non-empty UTF-8 without BOM, NUL bytes or ``'\\r'``, and it is split on ``'\\n'`` only.
+
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> p = os.path.join(d, "hyp.txt")
+    >>> _ = open(p, "wb").write("a\\n\\nc\\u2028d\\n".encode())
+    >>> read_lines(p)
+    ['a', '', 'c\\u2028d']
+
+    Raises:
+        InputError: the file is missing, a directory or unreadable (no line), empty ("empty
+            file"), starts with a UTF-8 BOM (line 1), contains a NUL byte, invalid UTF-8, a
+            CRLF line ending or a stray ``'\\r'`` (each naming the first offending line).
+    """
+    file = str(path)
+    data = _read_bytes(path, what)
+    if not data:
+        raise InputError(
+            f"empty file: the {what} has 0 bytes, so no segments "
+            "(an empty segment is an empty line, i.e. a single '\\n')",
+            file=file,
+        )
+    if data.startswith(_BOM):
+        raise InputError(
+            "starts with a UTF-8 byte-order mark (BOM, bytes EF BB BF), which would become part "
+            "of the first segment; remove the BOM (e.g. `sed -i '1s/^\\xEF\\xBB\\xBF//' FILE`)",
+            file=file,
+            line=1,
+        )
+    nul = data.find(_NUL)
+    if nul >= 0:
+        raise InputError(
+            f"NUL byte at byte {_column_of(data, nul)} of the line: this looks like a binary "
+            "file or a UTF-16/UTF-32 text file; convert it to UTF-8 "
+            "(e.g. `iconv -f UTF-16 -t UTF-8`)",
+            file=file,
+            line=_line_of(data, nul),
+        )
+    try:
+        text = data.decode("utf-8", errors="strict")
+    except UnicodeDecodeError as exc:
+        bad = data[exc.start : exc.start + 1].hex().upper()
+        raise InputError(
+            f"invalid UTF-8: byte 0x{bad} at byte offset {exc.start} of the file "
+            f"(0-based; byte {_column_of(data, exc.start)} of the line): {exc.reason}; "
+            "the file must be UTF-8 (convert with `iconv -f OLD-ENCODING -t UTF-8`)",
+            file=file,
+            line=_line_of(data, exc.start),
+        ) from None
+    cr = data.find(_CR)
+    if cr >= 0:
+        line = _line_of(data, cr)
+        if data[cr + 1 : cr + 2] == b"\n":
+            raise InputError(
+                f"Windows (CRLF) line endings: line {line} ends in \\r\\n; convert the file "
+                "to Unix line endings with `dos2unix FILE` or `sed -i 's/\\r$//' FILE`",
+                file=file,
+                line=line,
+            )
+        raise InputError(
+            f"stray carriage return '\\r' at byte {_column_of(data, cr)} of line {line}; "
+            "remove it (e.g. `sed -i 's/\\r//g' FILE`), or if the file uses old Mac line "
+            "endings convert them with `tr '\\r' '\\n'`",
+            file=file,
+            line=line,
+        )
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()  # the final newline ends the last line; it does not start a new one
+    return lines
+
+
+# ---------------------------------------------------------------------------- corpora
+def load_text_corpus(
+    hyp_path: PathLike,
+    ref_paths: Sequence[PathLike],
+    *,
+    name: str | None = None,
+) -> Corpus:
+    """A :class:`Corpus` from one hypothesis file and one file per reference, line-aligned.
+
+    Line ``i`` of ``hyp_path`` is the hypothesis of segment ``i``; line ``i`` of
+    ``ref_paths[k]`` is its ``k``-th reference (the sacrebleu "streams" layout on disk, so every
+    segment gets exactly ``len(ref_paths)`` references; an empty line is an empty reference).
+    ``name`` defaults to the hypothesis file's stem; ``provenance`` records the paths as
+    ``{"hypotheses": str, "references": [str, ...]}``.
+
+    Raises:
+        LayoutError: ``ref_paths`` is a single path instead of a list of paths, is empty, or a
+            reference file's line count differs from the hypothesis file's (``what`` is the
+            reference file, ``expected`` the hypothesis line count, ``got`` its line count).
+        InputError: any file fails :func:`read_lines`.
+    """
+    if isinstance(ref_paths, (str, bytes, os.PathLike)) or not isinstance(ref_paths, Sequence):
+        raise LayoutError(
+            "ref_paths must be a list of reference files (one file per reference), "
+            "not a single path",
+            what="ref_paths",
+            expected="list of paths",
+            got=type(ref_paths).__name__,
+        )
+    if len(ref_paths) == 0:
+        raise LayoutError(
+            "at least one reference file is required", what="ref_paths", expected=">= 1", got=0
+        )
+    hyps = read_lines(hyp_path, what="hypothesis file")
+    streams: list[list[str]] = []
+    for ref_path in ref_paths:
+        refs = read_lines(ref_path, what="reference file")
+        if len(refs) != len(hyps):
+            raise LayoutError(
+                f"reference file has {len(refs)} lines but hypothesis file {hyp_path} has "
+                f"{len(hyps)}; files must be line-aligned (one line per segment)",
+                what=str(ref_path),
+                expected=len(hyps),
+                got=len(refs),
+            )
+        streams.append(refs)
+    references = tuple(tuple(s[i] for s in streams) for i in range(len(hyps)))
+    return Corpus(
+        hypotheses=tuple(hyps),
+        references=references,
+        name=Path(hyp_path).stem if name is None else name,
+        provenance={
+            "hypotheses": str(hyp_path),
+            "references": [str(p) for p in ref_paths],
+        },
+        check_text=False,  # read_lines has refused these characters already
+    )
+
+
+def _reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` for :func:`json.loads` that refuses ``{"a": 1, "a": 2}``."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"duplicate key {key!r} in a JSON object")
+        out[key] = value
+    return out
+
+
+def load_jsonl_corpus(path: PathLike, *, name: str | None = None) -> Corpus:
+    """A :class:`Corpus` from a JSON Lines file, one segment per line.
+
+    Each line is one JSON object ``{"id": ..., "hypothesis": str, "references": [str, ...]}``
+    (the per-segment layout: ``references`` lists *this segment's* references, at least one,
+    ragged allowed). ``id`` is optional (a string or integer, stored as a string); a segment
+    without one gets its 1-based line number. Other keys are rejected, not dropped. ``name``
+    defaults to the file's stem; ``provenance`` is ``{"jsonl": str(path)}``.
+
+    Raises:
+        InputError: the file fails :func:`read_lines`, or a line (named by ``.line``) is blank,
+            not valid JSON, not an object, lacks a key, has an unknown key or a value of the
+            wrong type, has an empty ``references`` list, or repeats an earlier id.
+    """
+    file = str(path)
+    lines = read_lines(path, what="JSONL file")
+    hyps: list[str] = []
+    refs: list[tuple[str, ...]] = []
+    ids: list[str] = []
+    seen: dict[str, int] = {}
+    for lineno, line in enumerate(lines, start=1):
+        if not line.strip():
+            raise InputError(
+                "blank line: a JSONL corpus needs exactly one JSON object per line "
+                '(remove blank lines; an empty hypothesis is "hypothesis": "")',
+                file=file,
+                line=lineno,
+            )
+        try:
+            obj = json.loads(line, object_pairs_hook=_reject_duplicate_keys)
+        except json.JSONDecodeError as exc:
+            raise InputError(
+                f"invalid JSON: {exc.msg} (column {exc.colno})", file=file, line=lineno
+            ) from None
+        except ValueError as exc:  # duplicate key
+            raise InputError(f"invalid JSON: {exc}", file=file, line=lineno) from None
+        if not isinstance(obj, dict):
+            raise InputError(
+                f"each line must be a JSON object, got {type(obj).__name__}",
+                file=file,
+                line=lineno,
+            )
+        unknown = sorted(set(obj) - set(_JSONL_KEYS))
+        if unknown:
+            raise InputError(
+                f"unknown key(s) {', '.join(map(repr, unknown))}; valid: {', '.join(_JSONL_KEYS)}",
+                file=file,
+                line=lineno,
+            )
+        for key in ("hypothesis", "references"):
+            if key not in obj:
+                raise InputError(f"missing key {key!r}", file=file, line=lineno)
+        hyp = obj["hypothesis"]
+        if not isinstance(hyp, str):
+            raise InputError(
+                f"'hypothesis' must be a string, got {type(hyp).__name__}", file=file, line=lineno
+            )
+        seg_refs = obj["references"]
+        if not isinstance(seg_refs, list):
+            raise InputError(
+                f"'references' must be a list of strings (this segment's references), "
+                f"got {type(seg_refs).__name__}",
+                file=file,
+                line=lineno,
+            )
+        if not seg_refs:
+            raise InputError(
+                "'references' is an empty list; a segment needs at least one reference",
+                file=file,
+                line=lineno,
+            )
+        for k, ref in enumerate(seg_refs):
+            if not isinstance(ref, str):
+                raise InputError(
+                    f"'references'[{k}] must be a string, got {type(ref).__name__}",
+                    file=file,
+                    line=lineno,
+                )
+        if "id" in obj:
+            raw_id = obj["id"]
+            if isinstance(raw_id, bool) or not isinstance(raw_id, (str, int)):
+                raise InputError(
+                    f"'id' must be a string or an integer, got {type(raw_id).__name__}",
+                    file=file,
+                    line=lineno,
+                )
+            seg_id = str(raw_id)
+        else:
+            seg_id = str(lineno)
+        if seg_id in seen:
+            raise InputError(
+                f"duplicate id {seg_id!r} (first used on line {seen[seg_id]})",
+                file=file,
+                line=lineno,
+            )
+        seen[seg_id] = lineno
+        hyps.append(hyp)
+        refs.append(tuple(seg_refs))
+        ids.append(seg_id)
+    return Corpus(
+        hypotheses=tuple(hyps),
+        references=tuple(refs),
+        ids=tuple(ids),
+        name=Path(path).stem if name is None else name,
+        provenance={"jsonl": file},
+    )
+
+
+# ---------------------------------------------------------------------------- writing
+def write_text_atomic(path: PathLike, text: str, *, force: bool = False) -> None:
+    """Write ``text`` to ``path`` as UTF-8, atomically.
+
+    The text goes to a temporary file in the same directory (so :func:`os.replace` is an atomic
+    rename on POSIX), is flushed to disk, and then replaces ``path``. On any error the temporary
+    file is removed and ``path`` is left as it was; a reader never sees a partial file. Newlines
+    are written as given (no platform translation). A new file gets the usual permissions
+    (``0o666`` minus the umask); an overwritten file keeps its permissions.
+
+    The existence check and the rename are two steps: a file created by another process in
+    between is overwritten.
+
+    Raises:
+        InputError: ``path`` exists and ``force`` is false; its directory does not exist;
+            ``path`` is a directory; ``text`` cannot be encoded as UTF-8 (a lone surrogate);
+            or the write fails.
+        TypeError: ``text`` is not a ``str``.
+    """
+    file = str(path)
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InputError(
+            f"text is not encodable as UTF-8 at character {exc.start}: {exc.reason}", file=file
+        ) from None
+    target = Path(path)
+    if os.path.isdir(target):
+        raise InputError("is a directory; cannot write a file here", file=file)
+    if os.path.lexists(target) and not force:
+        raise InputError("exists; pass force=True (CLI: --force) to overwrite", file=file)
+    directory = target.parent
+    if not directory.is_dir():
+        raise InputError(f"directory {str(directory)!r} does not exist", file=file)
+
+    # O_EXCL with mode 0o666 lets the umask apply, unlike tempfile.mkstemp's 0o600.
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    while True:
+        tmp = directory / f".{target.name}.{secrets.token_hex(6)}.tmp"
+        try:
+            fd = os.open(tmp, flags, 0o666)
+            break
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise InputError(f"cannot create a temporary file: {exc.strerror}", file=file) from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if os.path.exists(target):
+            with contextlib.suppress(OSError):
+                os.chmod(tmp, stat.S_IMODE(os.stat(target).st_mode))
+        os.replace(tmp, target)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise InputError(f"cannot write: {exc.strerror or exc}", file=file) from exc
+        raise
+    fsync_dir(directory)  # make the rename itself durable
+
+
+def write_json_atomic(path: PathLike, obj: Any, *, force: bool = False) -> None:
+    """Write ``obj`` as JSON to ``path`` atomically (see :func:`write_text_atomic`).
+
+    UTF-8 with non-ASCII characters kept as they are (``ensure_ascii=False``), ``indent=2``,
+    keys in insertion order, and a trailing newline. The object is serialised before any file
+    is touched. ``NaN`` and infinities are refused because they are not JSON (most readers other
+    than Python's reject them); store ``None`` instead.
+
+    Raises:
+        InputError: ``obj`` contains NaN or an infinity, or as :func:`write_text_atomic`.
+        TypeError: ``obj`` contains a value JSON cannot represent.
+    """
+    try:
+        text = json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=False, allow_nan=False)
+    except ValueError as exc:
+        if "Circular reference" in str(exc):
+            raise
+        raise InputError(
+            f"not valid JSON: {exc} (use None for missing values)", file=str(path)
+        ) from None
+    write_text_atomic(path, text + "\n", force=force)
+
+
+__all__ = [
+    "PathLike",
+    "load_jsonl_corpus",
+    "load_text_corpus",
+    "read_lines",
+    "write_json_atomic",
+    "write_text_atomic",
+]
+
+
+def fsync_dir(path: str | os.PathLike[str]) -> None:
+    """Flush a directory's entries (renames into it) to disk; best effort, as not every
+    platform can open a directory for that."""
+    with contextlib.suppress(OSError):
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)

@@ -1,0 +1,6 @@
+"""Diagnosing a BLEU number or implementation nobody can explain.
+
+:mod:`~harness.diagnose.identify` (which configurations print a reported score),
+:mod:`~harness.diagnose.validate` (run a home-made implementation and name what it gets wrong)
+and :mod:`~harness.diagnose.homemade` (the seed articles' own algorithms, re-derived).
+"""

@@ -1,0 +1,692 @@
+"""Identify: which BLEU configuration printed this number?
+
+Given a score ``X`` that someone printed (a paper, a blog, a log file) and the corpus it was
+computed on, :func:`identify` searches the factor space of
+:class:`~harness.bleu.config.BleuConfig` — tokenizer × case × reference length × smoothing
+(sacrebleu's, nltk's method0–7, the +1 and epsilon variants) × effective order × n-gram totals
+× aggregation × max order — together with the ways the number may have been *reported* or
+*misused*:
+
+* **layout misuse**: the corpus sacrebleu actually scores when per-segment reference lists are
+  passed as reference streams (``zip`` transposes and truncates, sacrebleu#220/#272/#275, seed
+  ``001_4d9c0f31bc4f1899.txt``), when a flat list of reference strings is passed (each string
+  becomes a stream of characters), and when sacrebleu streams are passed to a per-segment
+  library (possible silently only when there are as many streams as segments);
+* **scale**: 0–1 or 0–100;
+* **rounding**: none, 2 decimals, 4 decimals, 3 significant digits.
+
+Every configuration whose displayed score is within ``tolerance`` of ``X`` is a
+:class:`Candidate`, sorted by distance, then by how far the configuration is from the nearest
+named profile. The default tolerance is half a unit in the last digit of ``X`` as printed
+(``0.27`` → 0.005): a printed number says no more than its digits. :func:`nearest` returns the
+closest configurations when nothing matches.
+
+Speed: statistics are computed once per (layout, tokenizer, case) with
+:func:`harness.bleu.engine.compute_statistics`; identical statistics (``intl`` and ``13a`` on
+plain English, say) are scored once and the alternatives are listed in
+``Candidate.equivalent``; every configuration is then pure arithmetic on cached corpus sums
+(:class:`CorpusScorer`, which :mod:`harness.diagnose.validate` shares).
+
+>>> from harness.data.fixtures import load_fixture
+>>> found = identify(0.27, load_fixture("google_nasa_opportunity").corpus("candidate_2"))
+>>> best = found[0]
+>>> best.scale, best.rounding, best.shown
+('0-1', '2 decimals', 0.27)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+import numpy as np
+
+from harness.analysis.attribution import differing_factors
+from harness.bleu import engine
+from harness.bleu.config import REF_LENGTHS, TOKENIZERS, BleuConfig
+from harness.bleu.profiles import PROFILES
+from harness.bleu.stats import Totals, choose_ref_length
+from harness.bleu.tokenizers import TextRules
+from harness.data.corpus import Corpus
+from harness.errors import ConfigError, HarnessError, LibraryWouldRaise
+from harness.progress import ProgressCallback, track
+
+__all__ = [
+    "LAYOUTS",
+    "ROUNDINGS",
+    "SCALES",
+    "SMOOTHING_POLICIES",
+    "Candidate",
+    "CorpusScorer",
+    "closest_profile",
+    "default_tolerance",
+    "identify",
+    "misused_corpora",
+    "nearest",
+]
+
+#: How a score may have been displayed.
+ROUNDINGS: tuple[str, ...] = ("none", "2 decimals", "4 decimals", "3 significant")
+#: 0–1 (nltk, the seed tutorials, Google's page) or 0–100 (sacrebleu, evaluate's ×100 habit).
+SCALES: tuple[str, ...] = ("0-1", "0-100")
+#: The reference layouts tried: the correct one and three silent misuses.
+LAYOUTS: tuple[str, ...] = (
+    "per-segment",
+    "per-segment-as-streams",
+    "flat-list",
+    "streams-as-per-segment",
+)
+
+#: Zero-count policies tried: (label, smooth, zero_guard, empty_order). Each names the
+#: library that uses it; ``smooth_value`` is the method's default.
+SMOOTHING_POLICIES: tuple[tuple[str, str, str, str], ...] = (
+    ("exp", "exp", "unigram", "zero"),  # sacrebleu default
+    ("none", "none", "unigram", "zero"),  # sacrebleu smooth_method="none"
+    ("none/no-guard", "none", "none", "zero"),  # evaluate, bleuscore, multi-bleu
+    ("none/any-order", "none", "any-order", "zero"),  # torchmetrics
+    ("floor", "floor", "unigram", "zero"),  # sacrebleu smooth_method="floor"
+    ("add-k", "add-k", "unigram", "zero"),  # sacrebleu smooth_method="add-k"
+    ("exp/mteval", "exp", "none", "one"),  # mteval-v13a
+    ("plus-one", "plus-one", "none", "zero"),  # evaluate smooth=True (tensorflow-nmt)
+    ("plus-one-high", "plus-one-high", "any-order", "zero"),  # torchmetrics smooth=True
+    ("coco-epsilon", "coco-epsilon", "none", "zero"),  # pycocoevalcap
+    *((f"nltk-method{i}", f"nltk-method{i}", "unigram", "zero") for i in range(8)),
+)
+_EFFECTIVE_ORDER_SMOOTHINGS = ("exp", "none", "floor", "add-k")
+_MAX_ORDERS = (4, 3, 2, 1)
+
+
+# ====================================================================== fast scoring
+@dataclass
+class _Light:
+    """Statistics of one tokenization as plain Python lists (fast for small corpora)."""
+
+    hyp_len: list[int]
+    ref_lens: list[tuple[int, ...]]
+    matches: list[tuple[int, ...]]
+    order: int
+
+    def fingerprint(self) -> tuple[Any, ...]:
+        return (tuple(self.hyp_len), tuple(self.ref_lens), tuple(self.matches))
+
+
+def _totals_key(kind: str, cfg: BleuConfig) -> tuple[Any, ...]:
+    """What a cached set of totals depends on: the text rules and the length and total rules."""
+    return (kind, cfg.text_rules, cfg.missing_refs, cfg.ref_length, cfg.ngram_totals, cfg.max_order)
+
+
+class CorpusScorer:
+    """Engine scores of one corpus under many configurations, from cached statistics.
+
+    Statistics are computed once per (tokenizer, case) by
+    :func:`harness.bleu.engine.compute_statistics`; corpus sums once per (tokenization, reference
+    length rule, n-gram total rule, order); a configuration is then only the arithmetic of
+    :func:`harness.bleu.engine.score_totals`. :meth:`score` equals
+    ``engine.score_statistics(engine.compute_statistics(corpus, config), config).score``
+    (0–100) and raises :class:`~harness.errors.LibraryWouldRaise` where it does.
+    """
+
+    def __init__(self, corpus: Corpus) -> None:
+        self.corpus = corpus
+        self._light: dict[TextRules, _Light] = {}
+        self._totals: dict[tuple[Any, ...], Any] = {}
+        self._nltk_memo: dict[BleuConfig, dict[tuple[Any, ...], float]] = {}
+        self._width = max(map(len, corpus.references), default=0)
+
+    def light(self, rules: TextRules, order: int = 5) -> _Light:
+        got = self._light.get(rules)
+        if got is None or got.order < order:
+            cfg = BleuConfig(
+                tokenize=rules.tokenize,
+                lowercase=rules.lowercase,
+                lowercase_rule=rules.lowercase_rule,
+                strip=rules.strip,
+                whitespace=rules.whitespace,
+            )
+            st = engine.compute_statistics(self.corpus, cfg, max_order=max(order, 5))
+            got = _Light(
+                hyp_len=[int(x) for x in st.hyp_len],
+                ref_lens=[tuple(int(r) for r in lens) for lens in st.ref_lens],
+                matches=[tuple(int(x) for x in row) for row in st.matches],
+                order=st.max_order,
+            )
+            self._light[rules] = got
+        return got
+
+    def _segment_totals(self, cfg: BleuConfig, light: _Light) -> list[Totals]:
+        key = _totals_key("seg", cfg)
+        pad = cfg.missing_refs == "empty"
+        got = self._totals.get(key)
+        if got is None:
+            n = cfg.max_order
+            avg = cfg.ref_length == "average"
+            got = []
+            for h, lens, m in zip(light.hyp_len, light.ref_lens, light.matches, strict=True):
+                tot = [max(0, h - k + 1) for k in range(1, n + 1)]
+                if cfg.ngram_totals == "floor1":
+                    tot = [max(1, t) for t in tot]
+                if pad:  # ragged references padded with empty ones (Perl scripts' files)
+                    lens = (*lens, *(0,) * (self._width - len(lens)))
+                r = choose_ref_length(h, lens, cfg.ref_length)
+                got.append(
+                    Totals(
+                        sys_len=h,
+                        ref_len=float(r) if avg else int(r),
+                        correct=tuple(m[:n]),
+                        total=tuple(tot),
+                    )
+                )
+            self._totals[key] = got
+        return got
+
+    def _corpus_totals(self, cfg: BleuConfig, light: _Light) -> Totals:
+        key = _totals_key("corpus", cfg)
+        got = self._totals.get(key)
+        if got is None:
+            segs = self._segment_totals(cfg, light)
+            n = cfg.max_order
+            ref = math.fsum(s.ref_len for s in segs)
+            got = Totals(
+                sys_len=sum(s.sys_len for s in segs),
+                ref_len=ref if cfg.ref_length == "average" else int(ref),
+                correct=tuple(sum(s.correct[k] for s in segs) for k in range(n)),
+                total=tuple(sum(s.total[k] for s in segs) for k in range(n)),
+            )
+            self._totals[key] = got
+        return got
+
+    def _segment_arrays(
+        self, cfg: BleuConfig, light: _Light
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`_segment_totals` as arrays (sys_len, ref_len, correct, total) for
+        :func:`harness.bleu.engine.score_arrays`."""
+        key = _totals_key("arrays", cfg)
+        got = self._totals.get(key)
+        if got is None:
+            segs = self._segment_totals(cfg, light)
+            avg = cfg.ref_length == "average"
+            got = (
+                np.array([t.sys_len for t in segs], dtype=np.int64),
+                np.array([t.ref_len for t in segs], dtype=np.float64 if avg else np.int64),
+                np.array([t.correct for t in segs], dtype=np.int64).reshape(len(segs), -1),
+                np.array([t.total for t in segs], dtype=np.int64).reshape(len(segs), -1),
+            )
+            self._totals[key] = got
+        return got
+
+    @staticmethod
+    def _context(light: _Light, lo: int, hi: int) -> engine.NltkContext:
+        last = light.hyp_len[hi - 1]
+        return engine.NltkContext(
+            hyp_len=sum(light.hyp_len[lo:hi]),
+            last_hyp_len=last,
+            last_correct5=light.matches[hi - 1][4] if light.order >= 5 else 0,
+            last_total5=max(0, last - 4),
+        )
+
+    def score(self, cfg: BleuConfig) -> float:
+        """The engine's score (0–100) of the corpus under ``cfg``."""
+        light = self.light(cfg.text_rules, engine.orders_needed(cfg))
+        nltk = cfg.smooth.startswith("nltk-")
+        if cfg.aggregation == "corpus":
+            t = self._corpus_totals(cfg, light)
+            ctx = self._context(light, 0, len(light.hyp_len)) if nltk else None
+            return engine.score_totals(t, cfg, ctx).score
+        if not nltk:  # every segment at once, as engine.segment_arrays does
+            sys_len, ref_len, correct, total = self._segment_arrays(cfg, light)
+            scores = engine.score_arrays(sys_len, ref_len, correct, total, cfg)[0].tolist()
+            return sum(scores) / len(scores)
+        # nltk's methods are exact-fraction arithmetic per segment. A segment's precisions
+        # are a function of its hypothesis length, matches and totals alone (the
+        # reference-length, n-gram-total and aggregation rules act before score_totals, and
+        # the reference length only enters the brevity penalty), so they are scored once per
+        # distinct segment across every configuration that differs only in those rules:
+        # S1 = score_totals with BP 1 (reference length = hypothesis length), and the score is
+        # S1 when the segment's BP is 1, else 100 * (BP * S1 / 100) (within an ulp of
+        # score_totals). Zero lengths take score_totals itself (its BP rules may raise).
+        segs = self._segment_totals(cfg, light)
+        memo = self._nltk_memo.setdefault(
+            dataclasses.replace(
+                cfg, ref_length="closest", ngram_totals="plain", aggregation="corpus"
+            ),
+            {},
+        )
+        scores = []
+        for i, t in enumerate(segs):
+            h = t.sys_len
+            key = (h, t.correct, t.total, light.matches[i][4] if light.order >= 5 else 0)
+            if h == 0 or t.ref_len == 0:
+                ctx = self._context(light, i, i + 1)
+                scores.append(engine.score_totals(t, cfg, ctx, corpus=False).score)
+                continue
+            s1 = memo.get(key)
+            if s1 is None:
+                ctx = self._context(light, i, i + 1)
+                unit = Totals(sys_len=h, ref_len=h, correct=t.correct, total=t.total)
+                s1 = memo[key] = engine.score_totals(unit, cfg, ctx, corpus=False).score
+            bp = 1.0 if h >= t.ref_len else math.exp(1 - t.ref_len / h)
+            scores.append(s1 if bp == 1.0 else 100.0 * (bp * (s1 / 100.0)))
+        return sum(scores) / len(scores)
+
+    def try_score(self, cfg: BleuConfig) -> float | None:
+        """:meth:`score`, or ``None`` when the configuration raises on this corpus."""
+        try:
+            return self.score(cfg)
+        except LibraryWouldRaise:
+            return None
+
+
+# ====================================================================== layouts
+def misused_corpora(corpus: Corpus) -> dict[str, Corpus]:
+    """The corpora a library actually scores when the references are laid out wrongly.
+
+    ``per-segment-as-streams``: the per-segment lists handed to sacrebleu, which reads list
+    ``k`` as stream ``k``; ``zip(*streams)`` keeps ``min(len(stream))`` "segments" and
+    ``zip(hypotheses, …)`` the shorter side, so segment ``j`` gets the ``j``-th reference of
+    every original segment. ``flat-list``: one reference string per segment handed to
+    sacrebleu; each string is a stream of characters. ``streams-as-per-segment``: sacrebleu
+    streams handed to a per-segment library (only when there are as many streams as
+    segments, otherwise the library raises). Misuses that would not change the corpus or would
+    score nothing are left out.
+    """
+    out: dict[str, Corpus] = {}
+    hyps = list(corpus.hypotheses)
+    name = corpus.name
+
+    def add(layout: str, h: Sequence[str], refs: Sequence[Sequence[str]]) -> None:
+        if not h or any(len(r) == 0 for r in refs):
+            return
+        c = Corpus(
+            hypotheses=tuple(h),
+            references=tuple(tuple(r) for r in refs),
+            name=name,
+            check_text=False,  # a re-layout of a corpus whose text was checked
+        )
+        if c.hypotheses == corpus.hypotheses and c.references == corpus.references:
+            return
+        if any(o.hypotheses == c.hypotheses and o.references == c.references for o in out.values()):
+            return
+        out[layout] = c
+
+    streams = [list(r) for r in corpus.references]  # what the user passed
+    m = min(len(hyps), min(len(s) for s in streams))
+    add("per-segment-as-streams", hyps[:m], [[s[j] for s in streams] for j in range(m)])
+    flat = [r[0] for r in corpus.references]
+    m = min(len(hyps), min(len(s) for s in flat))
+    add("flat-list", hyps[:m], [[s[j] for s in flat] for j in range(m)])
+    if not corpus.is_ragged and corpus.max_refs == len(corpus):
+        real = corpus.to_streams()
+        add("streams-as-per-segment", hyps, [[r for r in s if r is not None] for s in real])
+    return out
+
+
+# ====================================================================== candidates
+@dataclass(frozen=True)
+class Candidate:
+    """One way to reproduce a printed score.
+
+    ``config`` scored on the corpus in ``layout`` gives ``raw`` on ``scale`` (unrounded);
+    displayed with ``rounding`` it reads ``shown``, at ``distance`` from the printed score.
+    ``profile`` is the named profile nearest to ``config`` and ``changes`` the factors that
+    differ from it (plus ``"layout"`` for a misuse). ``equivalent`` maps a factor to other
+    settings of its fields that give exactly the same number on this corpus (a tokenizer that
+    produces the same tokens, a reference-length rule that picks the same lengths, a smoothing
+    that never fires): they reproduce the score too and are not listed separately — use
+    :meth:`covers` to ask whether a configuration is among them.
+    """
+
+    config: BleuConfig
+    layout: str
+    profile: str
+    changes: tuple[str, ...]
+    raw: float
+    scale: str
+    rounding: str
+    shown: float
+    distance: float
+    equivalent: dict[str, tuple[dict[str, Any], ...]] = field(default_factory=dict, compare=False)
+
+    @property
+    def signature(self) -> str:
+        """The configuration's signature (layout, scale and rounding are separate fields)."""
+        return self.config.signature()
+
+    def covers(self, config: BleuConfig, layout: str = "per-segment") -> bool:
+        """True when ``config`` (in ``layout``) is this candidate or one of its equivalents."""
+        if layout != self.layout:
+            return False
+        mine = self.config
+        checked: set[str] = set()
+        for alternatives in self.equivalent.values():
+            keys = set(alternatives[0]) if alternatives else set()
+            checked |= keys
+            options = [{k: getattr(mine, k) for k in keys}, *alternatives]
+            if {k: getattr(config, k) for k in keys} not in options:
+                return False
+        rest = [f for f in _ARITHMETIC_FIELDS if f not in checked]
+        return all(getattr(config, f) == getattr(mine, f) for f in rest)
+
+    def describe(self) -> str:
+        """One line: the nearest profile and what differs, scale, rounding and distance."""
+        prof = PROFILES[self.profile]
+        diffs = [
+            f"{f}={getattr(self.config, f)}"
+            for f in _ARITHMETIC_FIELDS
+            if getattr(self.config, f) != getattr(prof, f)
+        ]
+        if self.layout != "per-segment":
+            diffs.append(f"layout={self.layout}")
+        what = self.profile + ("" if not diffs else " + " + ", ".join(diffs))
+        return (
+            f"{what}: {self.raw:.6g} on {self.scale}, shown as {self.shown:g} "
+            f"({self.rounding}); distance {self.distance:.3g}"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "signature": self.signature,
+            "layout": self.layout,
+            "profile": self.profile,
+            "changes": list(self.changes),
+            "raw": self.raw,
+            "scale": self.scale,
+            "rounding": self.rounding,
+            "shown": self.shown,
+            "distance": self.distance,
+            "equivalent": {k: [dict(x) for x in v] for k, v in self.equivalent.items()},
+        }
+
+
+#: The ``BleuConfig`` fields that change the arithmetic (not ``library``/``on_zero_length``).
+_ARITHMETIC_FIELDS = (
+    "tokenize",
+    "lowercase",
+    "max_order",
+    "weights",
+    "ref_length",
+    "ngram_totals",
+    "smooth",
+    "smooth_value",
+    "effective_order",
+    "empty_order",
+    "zero_guard",
+    "aggregation",
+)
+
+
+def default_tolerance(score: float | str) -> float:
+    """Half a unit in the last digit of ``score`` as printed (``0.27`` → 0.005)."""
+    try:
+        d = Decimal(score if isinstance(score, str) else repr(float(score)))
+    except (InvalidOperation, ValueError) as exc:
+        raise ConfigError(f"not a number: {score!r}") from exc
+    exponent = d.as_tuple().exponent
+    if not isinstance(exponent, int):
+        raise ConfigError(f"not a finite number: {score!r}")
+    return 0.5 * 10.0**exponent
+
+
+def _round(value: float, rounding: str) -> float:
+    if rounding == "none" or not math.isfinite(value):
+        return value
+    if rounding == "2 decimals":
+        return round(value, 2)
+    if rounding == "4 decimals":
+        return round(value, 4)
+    if rounding == "3 significant":
+        return float(f"{value:.3g}")
+    raise ConfigError(f"unknown rounding {rounding!r}", valid=ROUNDINGS)
+
+
+_PROFILE_CACHE: dict[BleuConfig, tuple[str, tuple[str, ...]]] = {}
+
+
+def closest_profile(config: BleuConfig) -> tuple[str, tuple[str, ...]]:
+    """The profile with the fewest differing factors (ties: profile order) and those factors.
+
+    The ``zero_length`` factor (whether a library dies on empty input) is ignored.
+    """
+    got = _PROFILE_CACHE.get(config)
+    if got is None:
+        best: tuple[str, tuple[str, ...]] | None = None
+        for name, prof in PROFILES.items():
+            diff = tuple(f for f in differing_factors(prof, config) if f != "zero_length")
+            if best is None or len(diff) < len(best[1]):
+                best = (name, diff)
+        assert best is not None
+        got = best
+        if len(_PROFILE_CACHE) > 50000:
+            _PROFILE_CACHE.clear()
+        _PROFILE_CACHE[config] = got
+    return got
+
+
+def _available_tokenizers() -> list[str]:
+    from harness.bleu.tokenizers import get_tokenizer
+
+    out = []
+    for name in TOKENIZERS:
+        try:
+            get_tokenizer(name)("a")
+        except (HarnessError, ImportError, RuntimeError, OSError):
+            continue
+        out.append(name)
+    return out
+
+
+@dataclass(frozen=True)
+class _Evaluated:
+    config: BleuConfig
+    layout: str
+    raw100: float
+    equivalent: dict[str, tuple[dict[str, Any], ...]]
+
+
+def _unique(items: Iterable[tuple[Any, Any]]) -> list[tuple[Any, list[Any]]]:
+    """Group ``(key, value)`` by equal key, keeping first-seen order: [(value, [others])]."""
+    groups: dict[Any, list[Any]] = {}
+    for key, value in items:
+        groups.setdefault(key, []).append(value)
+    return [(vals[0], vals[1:]) for vals in groups.values()]
+
+
+def _smoothing_fields(smooth: str, guard: str, empty: str, eff: bool) -> dict[str, Any]:
+    return {"smooth": smooth, "zero_guard": guard, "empty_order": empty, "effective_order": eff}
+
+
+def _evaluate_layout(
+    corpus: Corpus,
+    layout: str,
+    tokenizers: Sequence[str],
+    max_orders: Sequence[int],
+    progress: ProgressCallback | None = None,
+) -> list[_Evaluated]:
+    scorer = CorpusScorer(corpus)
+    single = len(corpus) == 1
+    out: list[_Evaluated] = []
+    tok_groups = _unique(
+        (scorer.light(TextRules(tokenize=t, lowercase=lc)).fingerprint(), (t, lc))
+        for lc in (False, True)
+        for t in tokenizers
+    )
+    smoothings = [
+        _smoothing_fields(smooth, guard, empty, eff)
+        for _, smooth, guard, empty in SMOOTHING_POLICIES
+        for eff in ((False, True) if smooth in _EFFECTIVE_ORDER_SMOOTHINGS else (False,))
+    ]
+    for (tok, lc), tok_dupes in track(tok_groups, progress, f"identify: {layout}"):
+        light = scorer.light(TextRules(tokenize=tok, lowercase=lc))
+        ref_groups = _unique(
+            (
+                tuple(
+                    choose_ref_length(h, r, rule)
+                    for h, r in zip(light.hyp_len, light.ref_lens, strict=True)
+                ),
+                rule,
+            )
+            for rule in REF_LENGTHS
+        )
+        min_len = min(light.hyp_len)
+        for rule, rule_dupes in ref_groups:
+            for n in max_orders:
+                # floor1 only differs from plain when some hypothesis is shorter than n tokens
+                totals_rules = ["plain"] if min_len >= n else ["plain", "floor1"]
+                for tot in totals_rules:
+                    for agg in ("corpus",) if single else ("corpus", "sentence-mean"):
+                        base = {
+                            "tokenize": tok,
+                            "lowercase": lc,
+                            "max_order": n,
+                            "ref_length": rule,
+                            "ngram_totals": tot,
+                            "aggregation": agg,
+                        }
+                        equiv: dict[str, tuple[dict[str, Any], ...]] = {}
+                        if tok_dupes:
+                            equiv["tokenization"] = tuple(
+                                {"tokenize": t, "lowercase": c} for t, c in tok_dupes
+                            )
+                        if rule_dupes:
+                            equiv["ref_length"] = tuple({"ref_length": r} for r in rule_dupes)
+                        if len(totals_rules) == 1:
+                            equiv["ngram_totals"] = ({"ngram_totals": "floor1"},)
+                        if single:
+                            equiv["aggregation"] = ({"aggregation": "sentence-mean"},)
+                        # configurations that differ only in smoothing and give the very same
+                        # number are one candidate (the one nearest a profile) with the others
+                        # listed as equivalent
+                        by_value: dict[float, list[BleuConfig]] = {}
+                        for sm in smoothings:
+                            cfg = BleuConfig(**base, **sm)
+                            value = scorer.try_score(cfg)
+                            if value is None or not math.isfinite(value):
+                                continue
+                            by_value.setdefault(round(value, 10), []).append(cfg)
+                        for cfgs in by_value.values():
+                            rep = min(cfgs, key=lambda c: len(closest_profile(c)[1]))
+                            others = tuple(
+                                {f: getattr(c, f) for f in _SMOOTHING_KEYS}
+                                for c in cfgs
+                                if c is not rep
+                            )
+                            e = dict(equiv)
+                            if others:
+                                e["smoothing"] = others
+                            out.append(_Evaluated(rep, layout, scorer.score(rep), e))
+    return out
+
+
+_SMOOTHING_KEYS = ("smooth", "zero_guard", "empty_order", "effective_order")
+
+
+_EVAL_CACHE: dict[tuple[Any, ...], list[_Evaluated]] = {}
+
+
+def _as_corpus(corpus: Corpus | str | tuple[Sequence[str], Sequence[Sequence[str]]]) -> Corpus:
+    if isinstance(corpus, Corpus):
+        return corpus
+    if isinstance(corpus, str):
+        from harness.data.fixtures import load_fixture
+
+        name, _, system = corpus.partition("/")
+        fx = load_fixture(name)
+        if not system:
+            if len(fx.system_names) != 1:
+                raise ConfigError(
+                    f"fixture {name!r} has several systems; write '{name}/<system>'",
+                    valid=fx.system_names,
+                )
+            system = fx.system_names[0]
+        return fx.corpus(system)
+    hyps, refs = corpus
+    return Corpus(hypotheses=tuple(hyps), references=tuple(tuple(r) for r in refs))
+
+
+def _evaluations(corpus: Corpus, progress: ProgressCallback | None = None) -> list[_Evaluated]:
+    key = (corpus.hypotheses, corpus.references)
+    got = _EVAL_CACHE.get(key)
+    if got is None:
+        tokenizers = _available_tokenizers()
+        layouts = {"per-segment": corpus, **misused_corpora(corpus)}
+        got = []
+        for layout, c in layouts.items():
+            got.extend(_evaluate_layout(c, layout, tokenizers, _MAX_ORDERS, progress))
+        if len(_EVAL_CACHE) >= 8:
+            _EVAL_CACHE.clear()
+        _EVAL_CACHE[key] = got
+    return got
+
+
+def _candidates(
+    score: float, corpus: Corpus, progress: ProgressCallback | None = None
+) -> list[Candidate]:
+    """Every evaluated configuration × scale with its best rounding, sorted."""
+    target = float(score)
+    out = []
+    for ev in _evaluations(corpus, progress):
+        profile, changes = closest_profile(ev.config)
+        if ev.layout != "per-segment":
+            changes = (*changes, "layout")
+        for scale in SCALES:
+            raw = ev.raw100 / 100.0 if scale == "0-1" else ev.raw100
+            best = None
+            for rounding in ROUNDINGS:
+                shown = _round(raw, rounding)
+                d = abs(shown - target)
+                if best is None or d < best[0] - 1e-15:
+                    best = (d, rounding, shown)
+            assert best is not None
+            out.append(
+                Candidate(
+                    config=ev.config,
+                    layout=ev.layout,
+                    profile=profile,
+                    changes=changes,
+                    raw=raw,
+                    scale=scale,
+                    rounding=best[1],
+                    shown=best[2],
+                    distance=best[0],
+                    equivalent=ev.equivalent,
+                )
+            )
+    out.sort(key=lambda c: (round(c.distance, 12), len(c.changes), ROUNDINGS.index(c.rounding)))
+    return out
+
+
+def identify(
+    score: float | str,
+    corpus: Corpus | str | tuple[Sequence[str], Sequence[Sequence[str]]],
+    *,
+    tolerance: float | None = None,
+    progress: ProgressCallback | None = None,
+) -> list[Candidate]:
+    """The configurations whose displayed score reproduces ``score`` on ``corpus``.
+
+    ``corpus`` is a :class:`~harness.data.corpus.Corpus`, a fixture as ``"name/system"`` or a
+    ``(hypotheses, per-segment references)`` pair. ``tolerance`` defaults to half a unit in
+    the last printed digit of ``score`` (pass ``score`` as a string to keep trailing zeros:
+    ``"0.270"``). Sorted by distance, then by the number of factors changed from the nearest
+    profile; empty when nothing matches (see :func:`nearest`). ``progress``
+    (:data:`~harness.progress.ProgressCallback`) is told of each tokenization searched, one
+    stage per reference layout (``"identify: per-segment"``, …).
+    """
+    c = _as_corpus(corpus)
+    tol = default_tolerance(score) if tolerance is None else float(tolerance)
+    return [x for x in _candidates(float(score), c, progress) if x.distance <= tol + 1e-12]
+
+
+def nearest(
+    score: float | str,
+    corpus: Corpus | str | tuple[Sequence[str], Sequence[Sequence[str]]],
+    *,
+    k: int = 10,
+    progress: ProgressCallback | None = None,
+) -> list[Candidate]:
+    """The ``k`` configurations whose displayed score is closest to ``score``, whatever the
+    distance (use it when :func:`identify` finds nothing)."""
+    return _candidates(float(score), _as_corpus(corpus), progress)[:k]

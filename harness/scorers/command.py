@@ -1,0 +1,502 @@
+"""External commands: score with any BLEU program run through the shell.
+
+The template is a shell command with placeholders for line-aligned temporary files that the
+adapter writes (UTF-8, one segment per line, ``\\n``-terminated)::
+
+    perl multi-bleu.perl {ref} < {hyp}
+    perl multi-bleu.perl {ref_stem} < {hyp}          # Moses convention: {ref_stem}0, 1, …
+    sacrebleu {refs} -i {hyp} -b
+
+``{hyp}`` the hypotheses; ``{ref0}``, ``{ref1}``… one file per reference stream; ``{ref}`` the
+only reference file (an error when there are several streams); ``{refs}`` all reference files
+separated by spaces; ``{ref_stem}`` a stem such that ``{ref_stem}0``, ``{ref_stem}1``… are the
+reference files (multi-bleu.perl's multi-reference convention). Paths are shell-quoted.
+
+Ragged references (segments with different numbers of references) cannot be written as
+aligned files: the adapter raises ``UnsupportedSetting`` unless ``padding="empty"`` says to
+write empty lines for missing references (which most programs count as references of length
+0 — an explicit choice, never a default).
+
+Output: ``BLEU = 27.23`` (multi-bleu, sacrebleu text: 0–100; precisions, BP, ratio and lengths
+are read too when printed), ``BLEU score = 0.2723`` (mteval-v13a: 0–1), sacrebleu's JSON
+(``"score"``: 0–100), or a bare number. ``scale="auto"`` knows the first three; a bare number
+above 1 is 0–100 and one in [0, 1] is ambiguous and raises — pass ``scale="0-1"`` or
+``"0-100"``. Failures (non-zero exit, timeout, unreadable output) raise :class:`CommandError`
+with the command's stderr (:class:`CommandTimeout` on timeout). Each call runs in its own
+session; on timeout or interruption its whole process group is killed, and the temporary
+files are removed. ``check=False`` accepts a non-zero exit when the output still holds a
+score (multi-bleu.perl prints ``BLEU = 0, …`` and exits 1 when the reference length is 0); the
+status is kept in ``extra["returncode"]``.
+
+What the command computes is declared with ``profile=`` (a ``harness.bleu.profiles`` name) or
+``config=``; :meth:`CommandAdapter.supports` accepts exactly that variant. Without a
+declaration the adapter still scores (``corpus(c)``) but cannot vouch for any config.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import string
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from harness.bleu.config import BleuConfig
+from harness.bleu.result import BleuResult
+from harness.data.corpus import Corpus
+from harness.errors import ConfigError, HarnessError, InputError, LayoutError, UnsupportedSetting
+from harness.scorers.base import NAN, Adapter, Availability, Support
+
+SCALES = ("auto", "0-1", "0-100")
+_FIELD = re.compile(r"^(hyp|ref|refs|ref_stem|ref\d+)$")
+_PREFIXES = ("exec", "env", "time", "nice", "nohup", "command", "builtin")
+# a template starting with shell syntax runs whatever it runs: nothing to look up on the PATH
+_SHELL_SYNTAX = ("if", "for", "while", "until", "case", "{", "(", "!", "[[", "cd", "set", "test")
+_NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+
+
+class CommandError(HarnessError):
+    """An external scoring command failed, timed out or printed nothing readable.
+
+    Carries ``command``, ``returncode`` (``None`` on timeout), ``stdout`` and ``stderr``.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        command: str,
+        returncode: int | None = None,
+        stdout: str = "",
+        stderr: str = "",
+    ) -> None:
+        self.command = command
+        self.returncode = returncode
+        self.stdout = stdout
+        self.stderr = stderr
+        detail = f"{message}\n  command: {command}"
+        if stderr.strip():
+            detail += f"\n  stderr: {stderr.strip()[-2000:]}"
+        if stdout.strip() and returncode not in (0, None):
+            detail += f"\n  stdout: {stdout.strip()[-500:]}"
+        super().__init__(detail)
+
+
+class CommandTimeout(CommandError):
+    """The command did not finish within ``timeout`` seconds; its whole process group (the
+    shell and everything it started) was killed."""
+
+
+def _run_group(
+    command: str, *, timeout: float, cwd: Any, env: dict[str, str] | None
+) -> subprocess.CompletedProcess[str]:
+    """Run ``command`` through the shell in its own session (process group).
+
+    On timeout, and on any exception while waiting (``KeyboardInterrupt`` from SIGINT, or a
+    SIGTERM converted to one), the whole group is killed with ``os.killpg`` — the shell's
+    children (``sleep`` in ``sleep 1000; echo``) included, which ``subprocess.run(timeout=)``
+    leaves running and whose open pipes then keep ``communicate()`` waiting. Raises
+    :class:`CommandTimeout` on timeout.
+    """
+    proc = subprocess.Popen(
+        command,
+        shell=True,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+        errors="replace",
+        cwd=cwd,
+        env=env,
+        start_new_session=True,
+    )
+
+    def kill_group() -> None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    try:
+        stdout, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        kill_group()
+        try:
+            stdout, stderr = proc.communicate(timeout=5)
+        except subprocess.TimeoutExpired:  # a grandchild escaped the group and holds a pipe
+            stdout, stderr = "", ""
+            proc.kill()
+            proc.wait()
+        raise CommandTimeout(
+            f"timed out after {timeout:g} s (its process group was killed)",
+            command=command,
+            stdout=_text(stdout),
+            stderr=_text(stderr),
+        ) from None
+    except BaseException:
+        kill_group()
+        proc.kill()
+        proc.wait()
+        raise
+    kill_group()  # the shell is done; anything it left in the background goes with it
+    return subprocess.CompletedProcess(command, proc.returncode, stdout, stderr)
+
+
+def _decimals(text: str) -> int:
+    """Digits after the decimal point of a printed number (``27.2`` → 1, ``1e-05`` → 5)."""
+    from decimal import Decimal, InvalidOperation
+
+    try:
+        exponent = Decimal(text).as_tuple().exponent
+    except InvalidOperation:
+        return 0
+    return max(0, -exponent) if isinstance(exponent, int) else 0
+
+
+def parse_output(stdout: str, scale: str = "auto") -> dict[str, Any]:
+    """Read a BLEU score (and whatever statistics are printed) from a program's output.
+
+    Returns ``score`` on 0–100 and, when present, ``precisions``, ``bp``, ``ratio``,
+    ``hyp_len``, ``ref_len``, plus ``format`` naming what was recognised and ``decimals``,
+    the number of digits printed after the score's decimal point. Raises ``ValueError``
+    when nothing is recognised or a bare number's scale is ambiguous.
+
+    >>> parse_output("BLEU = 27.23, 81.8/50.0/22.2/12.5 (BP=1.000, ratio=1.000, hyp_len=12, ref_len=12)")["hyp_len"]
+    12
+    """
+    if scale not in SCALES:
+        raise ValueError(f"unknown scale {scale!r}; valid: {', '.join(SCALES)}")
+    text = stdout.strip()
+    out: dict[str, Any] = {}
+    native = "0-100"
+    m = re.search(rf"\bBLEU\s*=\s*({_NUM})", text)
+    if m:
+        out["format"] = "BLEU ="
+        value = float(m.group(1))
+        out["decimals"] = _decimals(m.group(1))
+        rest = text[m.end() :]
+        pm = re.match(rf",?\s+({_NUM}(?:/{_NUM})+)", rest)
+        if pm:
+            out["precisions"] = tuple(float(p) for p in pm.group(1).split("/"))
+        for key, pat in (
+            ("bp", rf"\bBP\s*=\s*({_NUM})"),
+            ("ratio", rf"\bratio\s*=\s*({_NUM})"),
+            ("hyp_len", r"\bhyp_len\s*=\s*(\d+)"),
+            ("ref_len", r"\bref_len\s*=\s*(\d+)"),
+        ):
+            km = re.search(pat, rest)
+            if km:
+                out[key] = int(km.group(1)) if key.endswith("_len") else float(km.group(1))
+    elif m := re.search(rf"\bBLEU score\s*=\s*({_NUM})", text):
+        out["format"] = "BLEU score ="  # mteval-v13a.pl prints 0-1
+        value = float(m.group(1))
+        out["decimals"] = _decimals(m.group(1))
+        native = "0-1"
+    else:
+        value = None
+        try:
+            data = json.loads(text)
+        except ValueError:
+            data = None
+        if isinstance(data, dict) and isinstance(data.get("score"), int | float):
+            out["format"] = "json"
+            value = float(data["score"])
+            jm = re.search(rf'"score"\s*:\s*({_NUM})', text)
+            if jm:
+                out["decimals"] = _decimals(jm.group(1))
+        elif re.fullmatch(_NUM, text):
+            out["format"] = "number"
+            value = float(text)
+            out["decimals"] = _decimals(text)
+            if scale == "auto":
+                if value <= 1.0:
+                    raise ValueError(
+                        f"bare number {text} could be 0-1 or 0-100: pass scale='0-1' or '0-100'"
+                    )
+        if value is None:
+            raise ValueError("no BLEU score found in the output")
+    if scale != "auto":
+        native = scale
+    out["scale"] = native
+    out["score"] = value * 100.0 if native == "0-1" else value
+    return out
+
+
+def _fields(template: str) -> list[str]:
+    names = []
+    for _, field, _, _ in string.Formatter().parse(template):
+        if field is None:
+            continue
+        if not _FIELD.match(field):
+            raise ConfigError(
+                f"unknown placeholder {{{field}}} in command template",
+                valid=("{hyp}", "{ref}", "{ref0}", "{ref1}", "…", "{refs}", "{ref_stem}"),
+            )
+        names.append(field)
+    if "hyp" not in names:
+        raise ConfigError("the command template must use {hyp}")
+    return names
+
+
+class CommandAdapter(Adapter):
+    """Any BLEU program run through the shell on temporary line-aligned files."""
+
+    name = "command"
+    distribution = ""
+    module = ""
+
+    def __init__(
+        self,
+        template: str,
+        *,
+        name: str = "command",
+        profile: str | None = None,
+        config: BleuConfig | None = None,
+        scale: str = "auto",
+        timeout: float = 120.0,
+        padding: str | None = None,
+        version: str | None = None,
+        cwd: str | os.PathLike[str] | None = None,
+        env: dict[str, str] | None = None,
+        check: bool = True,
+    ) -> None:
+        if not isinstance(template, str) or not template.strip():
+            raise ConfigError("command template must be a non-empty string")
+        self.fields = _fields(template)
+        if scale not in SCALES:
+            raise ConfigError(f"unknown scale {scale!r}", valid=SCALES)
+        if padding not in (None, "empty"):
+            raise ConfigError(f"unknown padding {padding!r}", valid=(None, "empty"))
+        if profile is not None and config is not None:
+            raise ConfigError("pass profile= or config=, not both")
+        if profile is not None:
+            from harness.bleu.profiles import get_profile
+
+            config = get_profile(profile)
+        self.template = template
+        self.name = name
+        self.declared = config
+        self.scale = scale
+        self.timeout = timeout
+        self.padding = padding
+        self._version = version
+        self.cwd = cwd
+        self.env = env
+        self.check = check
+
+    # ------------------------------------------------------------------ identity
+    def version(self) -> str | None:
+        return self._version
+
+    def signature(self, config: BleuConfig | None) -> str:
+        versions = {self.name: self._version or "unknown"}
+        if config is None:
+            return f"cmd:{self.template}|version:" + ",".join(
+                f"{k}={v}" for k, v in versions.items()
+            )
+        return config.signature(versions=versions)
+
+    def available(self) -> Availability:
+        try:
+            words = shlex.split(self.template)
+        except ValueError as exc:
+            return Availability(False, f"cannot parse the command template: {exc}", "")
+        # skip shell prefixes (exec, env, time, nice, VAR=value) to find the program
+        while words and (words[0] in _PREFIXES or re.match(r"^[A-Za-z_]\w*=", words[0])):
+            words = words[1:]
+        if not words or "{" in words[0] or words[0] in _SHELL_SYNTAX:
+            return Availability(True)
+        prog = words[0]
+        if shutil.which(prog) is None and not (os.sep in prog and os.access(prog, os.X_OK)):
+            return Availability(False, f"{prog!r} is not on the PATH", f"install {prog}")
+        return Availability(True)
+
+    def default_config(self) -> BleuConfig:
+        if self.declared is None:
+            raise ConfigError(
+                f"command adapter {self.name!r} declares no variant; pass profile= or config="
+            )
+        return self.declared
+
+    def supports(self, config: BleuConfig) -> Support:
+        if self.declared is None:
+            return Support(
+                False, "the command's variant is not declared (pass profile= or config=)"
+            )
+        if config.signature() != self.declared.signature():
+            return Support(
+                False,
+                f"the command computes {self.declared.signature()} and cannot be reconfigured "
+                f"to {config.signature()}",
+            )
+        return Support(True)
+
+    # ------------------------------------------------------------------ running
+    def _require_any(self, config: BleuConfig | None) -> BleuConfig | None:
+        availability = self.available()
+        if not availability.ok:
+            from harness.errors import AdapterUnavailable
+
+            raise AdapterUnavailable(self.name, availability.reason, availability.hint)
+        if config is None:
+            return self.declared
+        support = self.supports(config)
+        if not support.ok:
+            raise UnsupportedSetting(self.name, support.reason)
+        return config
+
+    def corpus(self, corpus: Corpus, config: BleuConfig | None = None) -> BleuResult:
+        """Run the command on ``corpus`` (the declared variant, or ``config`` if equal)."""
+        return self._run(corpus, self._require_any(config))
+
+    def segments(self, corpus: Corpus, config: BleuConfig | None = None) -> list[BleuResult]:
+        """Run the command once per segment (a one-line corpus each)."""
+        cfg = self._require_any(config)
+        out = []
+        for i, sid in enumerate(corpus.ids):
+            r = self._run(corpus.subset([i]), cfg)
+            import dataclasses
+
+            out.append(dataclasses.replace(r, level="segment", segment_id=sid))
+        return out
+
+    def _streams(self, corpus: Corpus) -> list[list[str]]:
+        if corpus.is_ragged and self.padding is None:
+            raise UnsupportedSetting(
+                self.name,
+                "ragged references cannot be written as aligned reference files; pass "
+                "padding='empty' to write empty lines (references of length 0) explicitly",
+            )
+        return [[r or "" for r in s] for s in corpus.to_streams(padding="empty")]
+
+    @staticmethod
+    def _write(path: Path, lines: list[str], what: str) -> None:
+        for i, line in enumerate(lines):
+            if "\n" in line or "\r" in line:
+                raise InputError(
+                    f"{what} line {i + 1} contains a line break; the files would misalign"
+                )
+        path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+
+    @property
+    def streams_accepted(self) -> int | None:
+        """How many reference streams the template passes to the program: ``None`` for any
+        number (``{refs}``, ``{ref_stem}``, or no reference placeholder), else exactly that many (``{ref}``: 1;
+        ``{ref0}`` … ``{refN}``: N + 1). A corpus with another number cannot be run: the
+        program would silently score against fewer references."""
+        if "refs" in self.fields or "ref_stem" in self.fields:
+            return None
+        if "ref" in self.fields:
+            return 1
+        numbered = [int(f[3:]) for f in self.fields if f.startswith("ref") and f[3:].isdigit()]
+        return max(numbered) + 1 if numbered else None  # no reference file at all: any
+
+    def _command(self, tmp: Path, n_streams: int) -> str:
+        refs = [tmp / f"ref{k}" for k in range(n_streams)]
+        values: dict[str, str] = {
+            "hyp": shlex.quote(str(tmp / "hyp")),
+            "refs": " ".join(shlex.quote(str(p)) for p in refs),
+            "ref_stem": shlex.quote(str(tmp / "ref")),
+        }
+        for k, p in enumerate(refs):
+            values[f"ref{k}"] = shlex.quote(str(p))
+        for field in self.fields:
+            if field == "ref" and n_streams != 1:
+                raise LayoutError(
+                    "{ref} names a single reference file but the corpus has several reference "
+                    "streams; use {ref0} {ref1} …, {refs} or {ref_stem}",
+                    what="template",
+                    expected=1,
+                    got=n_streams,
+                )
+            if field.startswith("ref") and field[3:].isdigit() and int(field[3:]) >= n_streams:
+                raise LayoutError(
+                    f"{{{field}}} but the corpus has {n_streams} reference stream(s)",
+                    what="template",
+                    expected=f"< {n_streams}",
+                    got=int(field[3:]),
+                )
+        accepted = self.streams_accepted
+        if accepted is not None and "ref" not in self.fields and n_streams != accepted:
+            raise LayoutError(
+                f"the template names {accepted} reference file(s) but the corpus has "
+                f"{n_streams} reference streams; name each ({{ref0}} {{ref1}} …) or use {{refs}}",
+                what="template",
+                expected=accepted,
+                got=n_streams,
+            )
+        if n_streams == 1:
+            values["ref"] = values["ref0"]
+        return self.template.format_map(values)
+
+    def _run(self, corpus: Corpus, config: BleuConfig | None) -> BleuResult:
+        streams = self._streams(corpus)
+        with tempfile.TemporaryDirectory(prefix="bleu-harness-cmd-") as d:
+            tmp = Path(d)
+            self._write(tmp / "hyp", list(corpus.hypotheses), "hypothesis")
+            for k, stream in enumerate(streams):
+                self._write(tmp / f"ref{k}", stream, f"reference stream {k + 1}")
+            command = self._command(tmp, len(streams))
+            proc = _run_group(
+                command,
+                timeout=self.timeout,
+                cwd=self.cwd,
+                env=None if self.env is None else {**os.environ, **self.env},
+            )
+        if proc.returncode != 0 and (self.check or not proc.stdout.strip()):
+            raise CommandError(
+                f"exited with status {proc.returncode}",
+                command=command,
+                returncode=proc.returncode,
+                stdout=proc.stdout,
+                stderr=proc.stderr,
+            )
+        try:
+            parsed = parse_output(proc.stdout, self.scale)
+        except ValueError as exc:
+            raise CommandError(
+                f"cannot read a BLEU score from the output ({exc}); stdout was: "
+                f"{proc.stdout.strip()[:500]!r}",
+                command=command,
+                returncode=proc.returncode,
+                stdout=proc.stdout,
+                stderr=proc.stderr,
+            ) from exc
+        return BleuResult(
+            score=float(parsed["score"]),
+            precisions=tuple(parsed.get("precisions", ())),
+            bp=float(parsed.get("bp", NAN)),
+            ratio=float(parsed.get("ratio", NAN)),
+            hyp_len=int(parsed.get("hyp_len", 0)),
+            ref_len=int(parsed.get("ref_len", 0)),
+            counts=None,
+            totals=None,
+            signature=self.signature(config),
+            implementation=self.name,
+            call=self.template,
+            extra={
+                "stdout": proc.stdout.strip(),
+                "stderr": proc.stderr.strip(),
+                "format": parsed["format"],
+                "scale": parsed["scale"],
+                "padding": self.padding,
+                "command": command,
+                "returncode": proc.returncode,
+                "decimals": parsed.get("decimals"),
+            },
+        )
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return str(value)

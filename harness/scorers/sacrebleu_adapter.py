@@ -1,0 +1,180 @@
+"""sacrebleu: ``sacrebleu.metrics.BLEU(...).corpus_score(hyps, refs_streams)``.
+
+Layout: sacrebleu takes reference *streams* (``refs[k][i]`` = k-th reference of segment i),
+the transpose of the harness's per-segment layout; ragged segments are padded with ``None``,
+which sacrebleu drops (``metrics/base.py`` ``_cache_references``: ``[x for x in refs if x is
+not None]``). Never ``''``: that is a reference of length 0 (see :mod:`.misuse`).
+
+What sacrebleu 2.6.0 can express (``metrics/bleu.py``): ``tokenize`` (13a, intl, char, zh,
+none, ja-mecab, ko-mecab, flores/spm), ``lowercase`` (before tokenizing), ``smooth_method``
+none/floor/add-k/exp with ``smooth_value``, ``max_ngram_order``, ``effective_order``. Fixed:
+closest reference length with ties to the shorter (``_get_closest_ref_len``), plain n-gram
+totals, score 0 when nothing matches at all (``compute_bleu``'s early stop, sacrebleu#141),
+uniform weights. Its ``none`` tokenizer returns the line unchanged and n-gram extraction then
+splits on any whitespace (``metrics/helpers.py`` ``line.split()``), so the harness's
+``whitespace`` tokenizer maps to sacrebleu's ``none`` exactly.
+
+Quirk handled here: with ``add-k`` sacrebleu adds k to the counts and totals it *returns*
+(``compute_bleu`` mutates ``correct``/``total`` in place for orders ≥ 2); the adapter reports
+the raw counts from the same call with ``smooth_method='none'`` and keeps sacrebleu's smoothed
+ones in ``extra["library_counts"]``/``extra["library_totals"]``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Iterator
+from typing import Any
+
+from harness.bleu.config import BleuConfig
+from harness.bleu.result import BleuResult
+from harness.data.corpus import Corpus
+from harness.errors import ConfigError
+from harness.scorers.base import Adapter, Support, check, smoothing_decides
+
+#: harness tokenizer name -> sacrebleu ``tokenize=`` value
+TOKENIZE = {
+    "13a": "13a",
+    "intl": "intl",
+    "char": "char",
+    "zh": "zh",
+    "none": "none",
+    "whitespace": "none",
+    "ja-mecab": "ja-mecab",
+    "ko-mecab": "ko-mecab",
+}
+SMOOTH = ("none", "floor", "add-k", "exp")
+
+
+@contextlib.contextmanager
+def quiet_sacrebleu() -> Iterator[None]:
+    """Silence sacrebleu's logger (``sentence_score`` warns on every call without
+    effective order)."""
+    logger = logging.getLogger("sacrebleu")
+    old = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(old)
+
+
+class SacrebleuAdapter(Adapter):
+    """sacrebleu's ``BLEU`` metric; ``corpus_score`` for corpora, ``sentence_score`` for
+    segments."""
+
+    name = "sacrebleu"
+    distribution = "sacrebleu"
+    module = "sacrebleu"
+    install_hint = "pip install sacrebleu==2.6.0"
+
+    def __init__(self, *, profile: str = "sacrebleu", name: str | None = None) -> None:
+        if profile not in ("sacrebleu", "sacrebleu-sentence"):
+            raise ConfigError(
+                f"unknown sacrebleu profile {profile!r}", valid=("sacrebleu", "sacrebleu-sentence")
+            )
+        self.profile = profile
+        self.name = name or profile
+
+    # ------------------------------------------------------------------ translation
+    def _check(self, config: BleuConfig) -> Support:
+        guards = ("unigram", "any-order", "none") if smoothing_decides(config) else ("unigram",)
+        # With effective order, orders without hypothesis n-grams are dropped, so their
+        # precision never enters; without it sacrebleu leaves them at precision 0.
+        empty = ("zero", "one") if config.effective_order else ("zero",)
+        return check(
+            config,
+            "sacrebleu",
+            [
+                ("tokenize", tuple(TOKENIZE), "has no such tokenizer"),
+                ("ref_length", ("closest",), "always uses the closest reference length"),
+                ("ngram_totals", ("plain",), "counts max(0, len - n + 1) n-grams per segment"),
+                ("smooth", SMOOTH, "offers smooth_method none/floor/add-k/exp only"),
+                ("weights", ("uniform",), "has no weights argument"),
+                ("empty_order", empty, "gives an order without hypothesis n-grams precision 0"),
+                ("zero_guard", guards, "returns 0 when no n-gram matches at all (#141)"),
+                ("on_zero_length", ("zero",), "returns BP 0 / score 0 for zero lengths"),
+                ("extra", (), "no extra factors"),
+            ],
+        )
+
+    def _kwargs(self, config: BleuConfig, smooth: str | None = None) -> dict[str, Any]:
+        smooth = config.smooth if smooth is None else smooth
+        value = config.effective_smooth_value if smooth in ("floor", "add-k") else None
+        return {
+            "tokenize": TOKENIZE[config.tokenize],
+            "lowercase": config.lowercase,
+            "smooth_method": smooth,
+            "smooth_value": value,
+            "max_ngram_order": config.max_order,
+            "effective_order": config.effective_order,
+        }
+
+    def metric(self, config: BleuConfig, smooth: str | None = None) -> Any:
+        """The configured ``sacrebleu.metrics.BLEU`` object."""
+        from sacrebleu.metrics import BLEU
+
+        return BLEU(**self._kwargs(config, smooth))
+
+    def _ctor(self, config: BleuConfig) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self._kwargs(config).items())
+        return f"sacrebleu.metrics.BLEU({args})"
+
+    # ------------------------------------------------------------------ scoring
+    def _from_score(
+        self, score: Any, config: BleuConfig, call: str, raw: Any = None, **fields: Any
+    ) -> BleuResult:
+        extra: dict[str, Any] = fields.pop("extra", {})
+        counts, totals = score.counts, score.totals
+        if raw is not None:  # add-k: sacrebleu returned smoothed counts
+            extra["library_counts"] = [float(c) for c in counts]
+            extra["library_totals"] = [float(t) for t in totals]
+            counts, totals = raw.counts, raw.totals
+        return self.result(
+            config,
+            score=float(score.score),
+            precisions=tuple(float(p) for p in score.precisions),
+            bp=float(score.bp),
+            ratio=float(score.ratio),
+            hyp_len=int(score.sys_len),
+            ref_len=int(score.ref_len),
+            counts=tuple(int(c) for c in counts),
+            totals=tuple(int(t) for t in totals),
+            call=call,
+            extra=extra,
+            **fields,
+        )
+
+    def _corpus(self, corpus: Corpus, config: BleuConfig) -> BleuResult:
+        hyps = list(corpus.hypotheses)
+        streams = corpus.to_streams(padding="none")
+        metric = self.metric(config)
+        with quiet_sacrebleu():
+            score = metric.corpus_score(hyps, streams)
+            raw = None
+            if config.smooth == "add-k":
+                raw = self.metric(config, smooth="none").corpus_score(hyps, streams)
+        return self._from_score(
+            score,
+            config,
+            f"{self._ctor(config)}.corpus_score(hyps, refs_streams)",
+            raw,
+            extra={"library_signature": str(metric.get_signature())},
+        )
+
+    def _segments(self, corpus: Corpus, config: BleuConfig) -> list[BleuResult]:
+        metric = self.metric(config)
+        raw_metric = self.metric(config, smooth="none") if config.smooth == "add-k" else None
+        call = f"{self._ctor(config)}.sentence_score(hyp, refs)"
+        out = []
+        with quiet_sacrebleu():
+            for hyp, refs, sid in zip(
+                corpus.hypotheses, corpus.references, corpus.ids, strict=True
+            ):
+                score = metric.sentence_score(hyp, list(refs))
+                raw = raw_metric.sentence_score(hyp, list(refs)) if raw_metric else None
+                out.append(
+                    self._from_score(score, config, call, raw, level="segment", segment_id=sid)
+                )
+        return out

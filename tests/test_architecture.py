@@ -1,0 +1,157 @@
+"""The package's shape: layers that import only downwards, no cycles, no hidden imports.
+
+The layers (``harness/__init__.py`` states them) are ranked; a module may import its own layer
+or a lower one, never a higher one. Imports of the project's own modules stand at module level
+(nothing hides the import graph inside a function), the graph of module-level imports has no
+cycle, and no module grows past ~600 lines. Optional heavy libraries (the peers, torch,
+matplotlib, …) may still be imported inside functions: that is what keeps ``import harness``
+light.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import harness
+
+ROOT = Path(harness.__file__).resolve().parent
+MAX_LINES = 600
+
+#: Lowest first. A module may import from its own rank or a lower one.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("harness.errors", "harness.progress"),
+    ("harness.data",),
+    ("harness.bleu",),
+    ("harness.scorers", "harness.session"),
+    ("harness.api",),
+    ("harness.analysis",),
+    ("harness.diagnose",),
+    ("harness.pitfalls",),
+    ("harness.report",),
+    ("harness.cli",),
+)
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(ROOT.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {_module_name(p): p for p in sorted(ROOT.rglob("*.py"))}
+
+
+def _rank(module: str) -> int | None:
+    for rank, prefixes in enumerate(LAYERS):
+        if any(module == p or module.startswith(p + ".") for p in prefixes):
+            return rank
+    return None
+
+
+def _own(target: str) -> str | None:
+    """The project module ``target`` names (a module, or a name inside one), if any."""
+    while target:
+        if target in MODULES:
+            return target
+        target = target.rpartition(".")[0]
+    return None
+
+
+def _imports(module: str) -> tuple[set[str], list[tuple[int, str]]]:
+    """Project modules imported at module level, and (line, module) of those inside functions."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    top: set[str] = set()
+    nested: list[tuple[int, str]] = []
+
+    def visit(node: ast.AST, inside: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            in_fn = inside or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef)
+            if isinstance(child, ast.Import | ast.ImportFrom):
+                names: list[str] = []
+                if isinstance(child, ast.Import):
+                    names = [a.name for a in child.names]
+                elif child.level == 0 and child.module:
+                    names = [f"{child.module}.{a.name}" for a in child.names]
+                for own in {_own(name) for name in names} - {None, module}:
+                    assert own is not None
+                    if inside:
+                        nested.append((child.lineno, own))
+                    elif not _type_checking(child, tree):
+                        top.add(own)
+            visit(child, in_fn)
+
+    visit(tree, False)
+    return top, nested
+
+
+def _type_checking(node: ast.AST, tree: ast.Module) -> bool:
+    for stmt in tree.body:
+        if isinstance(stmt, ast.If) and "TYPE_CHECKING" in ast.unparse(stmt.test):
+            if any(node is n for n in ast.walk(stmt)):
+                return True
+    return False
+
+
+GRAPH = {m: _imports(m) for m in MODULES}
+
+
+def test_every_module_has_a_layer() -> None:
+    orphans = [m for m in MODULES if m != "harness" and _rank(m) is None]
+    assert not orphans, f"modules outside every layer of LAYERS: {orphans}"
+
+
+def test_no_upward_imports() -> None:
+    upward = []
+    for module, (top, _nested) in GRAPH.items():
+        rank = _rank(module)
+        if rank is None:  # the package's public face re-exports from every layer
+            continue
+        for target in top:
+            t_rank = _rank(target)
+            if target == "harness" or (t_rank is not None and t_rank > rank):
+                upward.append(f"{module} -> {target}")
+    assert not upward, "imports that reach up a layer:\n" + "\n".join(sorted(upward))
+
+
+def test_project_imports_stand_at_module_level() -> None:
+    hidden = [
+        f"{MODULES[m].relative_to(ROOT.parent)}:{line} imports {target}"
+        for m, (_top, nested) in GRAPH.items()
+        for line, target in nested
+    ]
+    assert not hidden, "imports of project modules inside functions:\n" + "\n".join(hidden)
+
+
+def test_no_import_cycles() -> None:
+    # A module imports its package's __init__ implicitly; parents are not edges here, only
+    # what the module names. Depth-first search with colours.
+    colour: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[str] = []
+
+    def dfs(m: str) -> None:
+        colour[m] = 1
+        stack.append(m)
+        for t in sorted(GRAPH[m][0]):
+            if colour.get(t) == 1:
+                cycles.append(" -> ".join([*stack[stack.index(t) :], t]))
+            elif t not in colour:
+                dfs(t)
+        stack.pop()
+        colour[m] = 2
+
+    for m in sorted(MODULES):
+        if m not in colour:
+            dfs(m)
+    assert not cycles, "import cycles:\n" + "\n".join(cycles)
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_module_size(module: str) -> None:
+    lines = MODULES[module].read_text(encoding="utf-8").count("\n")
+    assert lines <= MAX_LINES, f"{MODULES[module]} has {lines} lines (at most {MAX_LINES})"
