@@ -55,7 +55,7 @@ def corpus_bleu(
     (100.0, 'tok:13a')
     """
     config = resolve_config(profile, **overrides)
-    corpus = Corpus(hypotheses=hypotheses, references=references)
+    corpus = Corpus.from_evaluate(hypotheses=hypotheses, references=references)
     return engine.corpus_score(corpus, config, implementation=_label(profile, overrides))
 
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 from typing import Any
 
 
-def _rebuild(cls: type, args: tuple[Any, ...], state: dict[str, Any]) -> HarnessError:
-    exc = Exception.__new__(cls)
+def _rebuild(cls: type[HarnessError], args: tuple[Any, ...], state: dict[str, Any]) -> HarnessError:
+    exc: HarnessError = Exception.__new__(cls)
     exc.args = args
     exc.__dict__.update(state)
     return exc

@@ -24,7 +24,8 @@ import sys
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import InitVar, dataclass, field
-from typing import Any, Literal
+from types import FrameType
+from typing import Any, Literal, cast
 
 from harness.errors import InputError, LayoutError, SuspectInput
 
@@ -114,7 +115,7 @@ def caller_stacklevel() -> int:
             return True  # the __init__ that dataclasses generate
         return os.path.abspath(code.co_filename).startswith(skip)
 
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     level = 1
     while frame is not None and inside(frame.f_code):
         frame = frame.f_back
@@ -263,8 +264,11 @@ class Corpus:
         references: Sequence[Sequence[str]],
         **kwargs: Any,
     ) -> Corpus:
-        """From the per-segment layout (evaluate/nltk): ``references[i]`` = segment i's refs."""
-        return cls(hypotheses=tuple(hypotheses), references=tuple(references), **kwargs)
+        """From the per-segment layout (evaluate/nltk): ``references[i]`` = segment i's refs.
+
+        Any sequences: ``__post_init__`` checks every element and stores tuples.
+        """
+        return cls(hypotheses=cast(Any, hypotheses), references=cast(Any, references), **kwargs)
 
     def to_evaluate(self) -> list[list[str]]:
         """The per-segment layout: one list of references per segment (ragged kept)."""
@@ -312,11 +316,11 @@ class Corpus:
         if padding not in ("none", "empty"):
             raise LayoutError(f"unknown padding {padding!r}; valid: none, empty", what="padding")
         pad_values: tuple[Any, ...] = (None,) if padding == "none" else (None, "")
-        refs = []
+        refs: list[tuple[Any, ...]] = []
         for i in range(n):
             seg = tuple(s[i] for s in streams if s[i] not in pad_values)
             refs.append(seg)
-        return cls(hypotheses=tuple(hypotheses), references=tuple(refs), **kwargs)
+        return cls.from_evaluate(hypotheses=hypotheses, references=refs, **kwargs)
 
     def to_streams(self, *, padding: Padding = "none") -> list[list[str | None]]:
         """Sacrebleu reference streams, ragged segments padded with ``None`` or ``''``.

@@ -236,16 +236,16 @@ def _wmt21_outputs(folder: Path, wanted: Iterable[str]) -> dict[str, list[str]]:
     _check_count("systems", len(present), len(WMT21_SYSTEMS), path)
     out: dict[str, list[str]] = {}
     for system in sorted(wanted):
-        row = hyps.get(system)
-        if row is None:
+        got = hyps.get(system)
+        if got is None:
             raise InputError(f"no outputs for system {system!r}", file=str(path))
-        missing = [i + 1 for i, h in enumerate(row) if h is None]
+        missing = [i + 1 for i, h in enumerate(got) if h is None]
         if missing:
             raise InputError(
                 f"{system} lacks {len(missing)} segments (first: seg_id {missing[0]})",
                 file=str(path),
             )
-        out[system] = [h for h in row if h is not None]
+        out[system] = [h for h in got if h is not None]
     return out
 
 
@@ -406,8 +406,8 @@ def wmt21_mqm(data: str | os.PathLike[str] | None = None) -> dict[str, Any]:
             f"{sorted(segment)}",
             file=str(sys_path),
         )
-    for system, row in segment.items():
-        rated = [x for x in row if x is not None]
+    for system, values in segment.items():
+        rated = [x for x in values if x is not None]
         _check_count(f"{system} rated segments", len(rated), WMT21_MQM_RATED, seg_path)
         if table[system]["n_rated_segments"] != len(rated):
             raise InputError(
@@ -415,11 +415,11 @@ def wmt21_mqm(data: str | os.PathLike[str] | None = None) -> dict[str, Any]:
                 f"{len(rated)} rated rows in mqm_seg.tsv",
                 file=str(sys_path),
             )
-        mean = sum(rated) / len(rated)
-        if abs(mean - table[system]["mqm_mean"]) > 1e-5:
+        average = sum(rated) / len(rated)
+        if abs(average - table[system]["mqm_mean"]) > 1e-5:
             raise InputError(
                 f"{system}: mqm_mean {table[system]['mqm_mean']} but the rated segments "
-                f"average {mean:.6f}",
+                f"average {average:.6f}",
                 file=str(sys_path),
             )
     return {
