@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.data.fixtures import load_fixture
 from harness.pitfalls import (
     Experiment,
     Table,
@@ -28,8 +29,6 @@ CASES = ("all hyps empty", "all hyps empty + '' refs", "one segment, its ref ''"
 
 
 def corpora() -> dict[str, Any]:
-    from harness.data.fixtures import load_fixture
-
     empty_ref = load_fixture("edge_empty_reference")
     return {
         CASES[0]: load_fixture("edge_empty_hypothesis").corpus("all_empty"),
