@@ -244,8 +244,9 @@ def _installed_version(distribution: str) -> str | None:
 
 
 def installed_version(distribution: str) -> str | None:
-    """The installed version of ``distribution``, or ``None`` (read once per process)."""
-    return _installed_version(distribution)
+    """The installed version of ``distribution``, or ``None`` (read once per process; also
+    for an empty name)."""
+    return _installed_version(distribution) if distribution else None
 
 
 # ---------------------------------------------------------------------------- adapters
