@@ -7,6 +7,10 @@ with the reason; ``bleu-harness profiles``, ``score`` and the reports show it.
 Each profile was derived from the library's source and checked by running it (see
 ``tests/test_profiles_*.py`` for the differential tests; ``LIBRARY-BEHAVIOURS.md`` for the
 observed behaviour). ``library`` names the library in ``LibraryWouldRaise`` errors.
+
+Each profile is declared once (:class:`Profile`: name, configuration, verification); the
+adapter of a real library names the profile it reproduces (``Adapter.profile`` in
+:mod:`harness.scorers`), and tables list libraries in the order declared here.
 """
 
 from __future__ import annotations
@@ -259,6 +263,7 @@ VERIFICATION = MappingProxyType({p.name: p.verification for p in _DECLARED})
 if len(PROFILES) != len(_DECLARED):
     raise RuntimeError("two profiles are declared with the same name")
 
+# the names the lookups below use
 _PROFILES = PROFILES
 _VERIFICATION = VERIFICATION
 
