@@ -29,6 +29,7 @@ from harness.pitfalls import (
     flipping_factors,
     fmt,
     measure_libraries,
+    precision,
     profile_mismatches,
     profile_of,
     unavailable,
@@ -96,8 +97,7 @@ def verdict(table: Table) -> Verdict:
                 labels.append(label)
             if i is None or not (d.ok and i.ok):
                 continue
-            tol = 1e-4 if label.startswith("torchmetrics") else 1e-6
-            d_ok = abs(d.score - 100.0) < tol  # type: ignore[operator]
+            d_ok = abs(d.score - 100.0) < precision(label, 1e-6)  # type: ignore[operator]
             i_ok = i.score < VERY_LOW  # type: ignore[operator]
             if d_ok and i_ok:
                 per_label.setdefault(label, []).append(order)

@@ -28,6 +28,7 @@ from harness.pitfalls import (
     fmt,
     measure_adapter,
     measure_profile,
+    precision,
     unavailable,
 )
 
@@ -75,8 +76,7 @@ def _moves(table: Table, impl: str, name: str) -> bool | None:
     b = table.get(impl, f"{name}/reversed")
     if not (a.ok and b.ok):
         return None
-    tol = 1e-4 if impl.startswith("torchmetrics") else 1e-9
-    return not close(a.score, b.score, tol)
+    return not close(a.score, b.score, precision(impl))
 
 
 def verdict(table: Table) -> Verdict:
