@@ -2,9 +2,10 @@
 
 One row per (fixture, system, implementation, config, level, segment). An implementation is
 either an in-house profile (``profile:NAME``, computed by the engine) or a real library
-(``adapter:NAME``, called through :mod:`harness.scorers`). Nothing is dropped silently: an
-implementation that is unavailable, cannot express the setting, or whose library raises on the
-input gets a row with ``status`` saying so and ``error`` saying why.
+(``adapter:NAME``); both are scorers of :mod:`harness.scorers`, run through its one path
+:func:`harness.scorers.score`. Nothing is dropped silently: an implementation that is
+unavailable, cannot express the setting, or whose library raises on the input gets a row with
+``status`` saying so (:data:`harness.scorers.STATUSES`) and ``error`` saying why.
 
 The table is a list of plain dicts (``ROW_FIELDS``), written as JSONL and CSV; both load with
 ``pandas.read_json(path, lines=True)`` / ``pandas.read_csv(path)``.
@@ -20,25 +21,29 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from importlib import metadata
+from typing import Any
 
 from harness import progress as _progress
-from harness.bleu import engine
 from harness.bleu.config import ENGINE_VERSION
 from harness.bleu.profiles import PROFILES
 from harness.bleu.result import BleuResult
 from harness.data.corpus import Corpus
-from harness.errors import (
-    AdapterUnavailable,
-    ConfigError,
-    HarnessError,
-    LibraryWouldRaise,
-    UnsupportedSetting,
+from harness.errors import ConfigError
+from harness.progress import ProgressCallback
+from harness.scorers import (
+    ADAPTERS,
+    DEFAULT_ADAPTERS,
+    EngineScorer,
+    Outcome,
+    Scorer,
+    distributions,
+    get_adapter,
+    score,
+    tolerance,
 )
-
-if TYPE_CHECKING:
-    from harness.progress import ProgressCallback
-    from harness.session.cache import StatisticsCache
+from harness.scorers.outcome import LEVELS
+from harness.session.cache import StatisticsCache
 
 ROW_FIELDS: tuple[str, ...] = (
     "fixture",
@@ -60,16 +65,6 @@ ROW_FIELDS: tuple[str, ...] = (
     "error",
     "call",
     "module_source",
-)
-
-DEFAULT_ADAPTERS: tuple[str, ...] = (
-    "sacrebleu",
-    "nltk",
-    "evaluate",
-    "bleuscore",
-    "torchmetrics",
-    "torchmetrics-sacrebleu",
-    "pycocoevalcap",
 )
 
 
@@ -94,16 +89,14 @@ class Implementation:
             raise ConfigError(f"unknown implementation kind {kind!r}", valid=("profile", "adapter"))
         if kind == "profile" and name not in PROFILES:
             raise ConfigError(f"unknown profile {name!r}", valid=sorted(PROFILES))
-        if kind == "adapter":
-            from harness.scorers import ADAPTERS
-
-            if name not in ADAPTERS:
-                raise ConfigError(f"unknown adapter {name!r}", valid=sorted(ADAPTERS))
+        if kind == "adapter" and name not in ADAPTERS:
+            raise ConfigError(f"unknown adapter {name!r}", valid=sorted(ADAPTERS))
         return cls(kind, name)
 
 
 def default_implementations() -> list[Implementation]:
-    """Every in-house profile and every default adapter."""
+    """Every in-house profile and every adapter ``compare`` runs by default
+    (:data:`harness.scorers.DEFAULT_ADAPTERS`)."""
     return [Implementation("profile", p) for p in PROFILES] + [
         Implementation("adapter", a) for a in DEFAULT_ADAPTERS
     ]
@@ -152,17 +145,48 @@ def _row(
             call=result.call,
             module_source=result.extra.get("module_source"),
         )
+        if not math.isfinite(result.score):  # no number: the status and the value say why
+            row.update(score=None, status="non-finite", error=repr(result.score))
     return row
 
 
-def _error_status(exc: HarnessError) -> str:
-    if isinstance(exc, AdapterUnavailable):
-        return "unavailable"
-    if isinstance(exc, UnsupportedSetting):
-        return "unsupported"
-    if isinstance(exc, LibraryWouldRaise):
-        return "raises"
-    return "error"
+def _rows(
+    fixture: str, system: str, impl: Implementation, level: str, outcome: Outcome
+) -> list[dict[str, Any]]:
+    """The rows of one outcome: one per result, or one saying why there is none. A failed
+    in-house profile keeps the signature of the variant it computed; a library that could not
+    run or raised has no result to sign."""
+    if outcome.results:
+        return [_row(fixture, system, impl, level, result=r) for r in outcome.results]
+    return [
+        _row(
+            fixture,
+            system,
+            impl,
+            level,
+            status=outcome.status,
+            error=outcome.message,
+            signature=outcome.signature if impl.kind == "profile" else "",
+        )
+    ]
+
+
+def scorer_for(
+    impl: Implementation,
+    *,
+    adapter_cache: dict[str, Any] | None = None,
+    stats_cache: StatisticsCache | None = None,
+) -> Scorer:
+    """The scorer of ``impl``: the engine with the profile (statistics from ``stats_cache``
+    when given), or the library adapter (built once per ``adapter_cache``)."""
+    if impl.kind == "profile":
+        statistics = stats_cache.get if stats_cache is not None else None
+        return EngineScorer(impl.name, name=impl.label, statistics=statistics)
+    cache = adapter_cache if adapter_cache is not None else {}
+    if impl.name not in cache:
+        cache[impl.name] = get_adapter(impl.name)
+    adapter: Scorer = cache[impl.name]
+    return adapter
 
 
 def run_one(
@@ -175,89 +199,16 @@ def run_one(
     adapter_cache: dict[str, Any] | None = None,
     stats_cache: StatisticsCache | None = None,
 ) -> list[dict[str, Any]]:
-    """The rows of one implementation on one corpus, for each requested level.
+    """The rows of one implementation on one corpus, for each requested level
+    (:func:`harness.scorers.score` for each level).
 
     ``stats_cache`` shares statistics between profiles of the same tokenization (and, with a
     directory, across runs).
     """
+    scorer = scorer_for(impl, adapter_cache=adapter_cache, stats_cache=stats_cache)
     rows: list[dict[str, Any]] = []
-    if impl.kind == "profile":
-        config = PROFILES[impl.name]
-        sig = config.signature()
-        try:
-            if stats_cache is not None:
-                stats = stats_cache.get(corpus, config)
-            else:
-                stats = engine.compute_statistics(corpus, config)
-        except HarnessError as exc:
-            return [
-                _row(
-                    fixture,
-                    system,
-                    impl,
-                    lv,
-                    status=_error_status(exc),
-                    error=str(exc),
-                    signature=sig,
-                )
-                for lv in levels
-            ]
-        for level in levels:
-            try:
-                if level == "corpus":
-                    results = [engine.score_statistics(stats, config, implementation=impl.label)]
-                else:
-                    results = engine.segment_results(stats, config, implementation=impl.label)
-            except HarnessError as exc:
-                rows.append(
-                    _row(
-                        fixture,
-                        system,
-                        impl,
-                        level,
-                        status=_error_status(exc),
-                        error=str(exc),
-                        signature=sig,
-                    )
-                )
-                continue
-            rows.extend(_row(fixture, system, impl, level, result=r) for r in results)
-        return rows
-
-    from harness.scorers import get_adapter
-
-    cache = adapter_cache if adapter_cache is not None else {}
-    if impl.name not in cache:
-        cache[impl.name] = get_adapter(impl.name)
-    adapter = cache[impl.name]
-    avail = adapter.available()
-    if not avail.ok:
-        msg = avail.reason + (f" (fix: {avail.hint})" if avail.hint else "")
-        return [_row(fixture, system, impl, lv, status="unavailable", error=msg) for lv in levels]
     for level in levels:
-        try:
-            if level == "corpus":
-                results = [adapter.corpus(corpus)]
-            else:
-                results = adapter.segments(corpus)
-        except HarnessError as exc:
-            rows.append(
-                _row(fixture, system, impl, level, status=_error_status(exc), error=str(exc))
-            )
-            continue
-        except Exception as exc:  # the real library raised: that is data, not a crash
-            rows.append(
-                _row(
-                    fixture,
-                    system,
-                    impl,
-                    level,
-                    status="raises",
-                    error=f"{type(exc).__name__}: {exc}",
-                )
-            )
-            continue
-        rows.extend(_row(fixture, system, impl, level, result=r) for r in results)
+        rows += _rows(fixture, system, impl, level, score(scorer, corpus, level=level))
     return rows
 
 
@@ -283,11 +234,9 @@ def run(
     (``jobs`` workers) or ``"dask"`` (``client``) computes all statistics up front in
     parallel; the numbers are identical to the serial ones.
     """
-    from harness.session.cache import StatisticsCache
-
     for lv in levels:
-        if lv not in ("corpus", "segment"):
-            raise ConfigError(f"unknown level {lv!r}", valid=("corpus", "segment"))
+        if lv not in LEVELS:
+            raise ConfigError(f"unknown level {lv!r}", valid=LEVELS)
     if backend not in ("serial", "processes", "dask"):
         raise ConfigError(f"unknown backend {backend!r}", valid=("serial", "processes", "dask"))
     corpora = list(corpora)
@@ -365,7 +314,14 @@ def summary_table(
     impls: list[str] = []
     keys: list[tuple[str, str]] = []
     cell: dict[tuple[str, str, str], str] = {}
-    short = {"raises": "raises", "unavailable": "n/a", "unsupported": "unsupp", "error": "ERR"}
+    short = {
+        "raises": "raises",
+        "refused": "refused",
+        "unavailable": "n/a",
+        "unsupported": "unsupp",
+        "non-finite": "nan",
+        "error": "ERR",
+    }
     for r in corpus_rows:
         if r["implementation"] not in impls:
             impls.append(r["implementation"])
@@ -375,7 +331,7 @@ def summary_table(
         val = _fmt_score(r["score"], width) if r["status"] == "ok" else short.get(r["status"], "?")
         if annotate is not None:
             val += annotate(r)
-        cell[(*key, r["implementation"])] = val
+        cell[(key[0], key[1], r["implementation"])] = val
     names = labels or {}
     head = ["fixture/system", *(names.get(i, i) for i in impls)]
     body = [[f"{f}/{s}", *(cell.get((f, s, i), "") for i in impls)] for f, s in keys]
@@ -392,27 +348,22 @@ def summary_table(
 
 def agreement_mark(rows: Sequence[dict[str, Any]]) -> Callable[[dict[str, Any]], str]:
     """An ``annotate`` function for :func:`summary_table`: `` =`` when a library's corpus score
-    equals its in-house profile's (1e-9 BLEU points; torchmetrics 1e-4, it computes in float32)
-    on the same fixture and system, `` ≠`` when it does not, nothing for in-house columns."""
-    from harness.scorers import ADAPTERS, get_adapter
-
+    equals its in-house profile's (within the profile's verification tolerance: 1e-9 BLEU
+    points; torchmetrics 1e-4, it computes in float32) on the same fixture and system, `` ≠``
+    when it does not, nothing for in-house columns."""
     index = {
         (r["fixture"], r["system"], r["implementation"]): r for r in rows if r["level"] == "corpus"
     }
-    profile_of: dict[str, str] = {}
 
     def mark(row: dict[str, Any]) -> str:
         name = row["implementation"]
-        if row["kind"] != "adapter" or name not in ADAPTERS:
+        if row["kind"] != "adapter" or name not in ADAPTERS or not ADAPTERS[name].profile:
             return ""
-        if name not in profile_of:
-            profile_of[name] = get_adapter(name).profile or name
-        twin = index.get((row["fixture"], row["system"], f"harness:{profile_of[name]}"))
+        twin = index.get((row["fixture"], row["system"], f"harness:{ADAPTERS[name].profile}"))
         if twin is None:
             return ""
-        tol = 1e-4 if name.startswith("torchmetrics") else 1e-9
         if row["status"] == "ok" and twin["status"] == "ok":
-            return " =" if abs(row["score"] - twin["score"]) <= tol else " ≠"
+            return " =" if abs(row["score"] - twin["score"]) <= tolerance(name) else " ≠"
         if row["status"] in ("raises", "ok") and twin["status"] in ("raises", "ok"):
             return " =" if row["status"] == twin["status"] else " ≠"
         return ""
@@ -422,20 +373,8 @@ def agreement_mark(rows: Sequence[dict[str, Any]]) -> Callable[[dict[str, Any]],
 
 def versions() -> dict[str, str]:
     """Versions of the engine and of every peer library importable here."""
-    from importlib import metadata
-
     out = {"bleu-harness": ENGINE_VERSION, "python": sys.version.split()[0]}
-    for dist in (
-        "sacrebleu",
-        "nltk",
-        "evaluate",
-        "bleuscore",
-        "torchmetrics",
-        "torch",
-        "pycocoevalcap",
-        "numpy",
-        "scipy",
-    ):
+    for dist in (*distributions(), "numpy", "scipy"):
         try:
             out[dist] = metadata.version(dist)
         except metadata.PackageNotFoundError:

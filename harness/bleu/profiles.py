@@ -7,6 +7,10 @@ with the reason; ``bleu-harness profiles``, ``score`` and the reports show it.
 Each profile was derived from the library's source and checked by running it (see
 ``tests/test_profiles_*.py`` for the differential tests; ``LIBRARY-BEHAVIOURS.md`` for the
 observed behaviour). ``library`` names the library in ``LibraryWouldRaise`` errors.
+
+Each profile is declared once (:class:`Profile`: name, configuration, verification); the
+adapter of a real library names the profile it reproduces (``Adapter.profile`` in
+:mod:`harness.scorers`), and tables list libraries in the order declared here.
 """
 
 from __future__ import annotations
@@ -15,128 +19,6 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from harness.bleu.config import BleuConfig
-
-_PROFILES: dict[str, BleuConfig] = {
-    # sacrebleu.metrics.BLEU().corpus_score(hyps, [ref_stream, ...])
-    "sacrebleu": BleuConfig(
-        tokenize="13a",
-        smooth="exp",
-        ref_length="closest",
-        zero_guard="unigram",
-        library="sacrebleu",
-    ),
-    # sacrebleu.metrics.BLEU(effective_order=True).sentence_score(hyp, refs), averaged
-    "sacrebleu-sentence": BleuConfig(
-        tokenize="13a",
-        smooth="exp",
-        ref_length="closest",
-        zero_guard="unigram",
-        effective_order=True,
-        aggregation="sentence-mean",
-        library="sacrebleu",
-    ),
-    # nltk.translate.bleu_score.corpus_bleu(list_of_references, hypotheses) on str.split tokens
-    "nltk": BleuConfig(
-        tokenize="whitespace",
-        smooth="nltk-method0",
-        ngram_totals="floor1",
-        ref_length="closest",
-        zero_guard="unigram",
-        library="nltk",
-    ),
-    # evaluate.load("bleu") = tensorflow/nmt compute_bleu with evaluate's 13a tokenizer
-    "evaluate": BleuConfig(
-        tokenize="13a",
-        smooth="none",
-        ref_length="shortest",
-        zero_guard="none",
-        on_zero_length="raise",
-        strip="none",  # the Hub module's Tokenizer13a gets the raw string
-        library="evaluate",
-    ),
-    # bleuscore.compute(references, predictions): Rust port of the evaluate module
-    "bleuscore": BleuConfig(
-        tokenize="13a",
-        smooth="none",
-        ref_length="shortest",
-        zero_guard="none",
-        strip="none",  # its Rust 13a tokenizes the raw string
-        library="bleuscore",
-    ),
-    # torchmetrics.text.BLEUScore(): whitespace tokens, ties to the first reference, float32
-    "torchmetrics": BleuConfig(
-        tokenize="whitespace",
-        smooth="none",
-        ref_length="closest-first",
-        zero_guard="any-order",
-        library="torchmetrics",
-    ),
-    # torchmetrics.text.SacreBLEUScore(): a 13a port on top of the BLEUScore arithmetic
-    "torchmetrics-sacrebleu": BleuConfig(
-        tokenize="13a",
-        smooth="none",
-        ref_length="closest-first",
-        zero_guard="any-order",
-        strip="none",  # its 13a port tokenizes the raw string
-        lowercase_rule="unicode-after",  # lowercases the tokenized line
-        library="torchmetrics",
-    ),
-    # pycocoevalcap.bleu.bleu.Bleu(4).compute_score(gts, res) on whitespace-tokenized strings
-    "pycocoevalcap": BleuConfig(
-        tokenize="whitespace",
-        smooth="coco-epsilon",
-        ref_length="closest",
-        zero_guard="none",
-        library="pycocoevalcap",
-    ),
-    # mteval-v13a.pl: lowercases A-Z only (tr/[A-Z]/[a-z]/) unless -c, exp smoothing, empty
-    # orders count as precision 1, Perl's \s between tokens, ragged references only as empty
-    # segments, the system score dies on a zero total length (segment scores never do)
-    "mteval-v13a": BleuConfig(
-        tokenize="13a",
-        lowercase=True,
-        lowercase_rule="ascii",
-        strip="none",
-        whitespace="perl",
-        missing_refs="empty",
-        smooth="exp",
-        ref_length="closest",
-        zero_guard="none",
-        empty_order="one",
-        on_zero_length="mteval",
-        library="mteval-v13a",
-    ),
-    # multi-bleu.perl: pre-tokenized input split on ASCII whitespace (Perl bytes), no smoothing
-    "multi-bleu": BleuConfig(
-        tokenize="ascii-whitespace",
-        lowercase_rule="ascii",  # -lc: Perl lc on undecoded bytes
-        strip="none",
-        missing_refs="empty",  # ragged references can only be empty lines
-        smooth="none",
-        ref_length="closest",
-        zero_guard="none",
-        on_zero_length="moses",
-        library="multi-bleu",
-    ),
-    # multi-bleu-detok.perl: mteval's 13a tokenization inside (on decoded UTF-8, Perl's \s),
-    # -lc: Perl's lc on each hypothesis line before tokenizing, on the references after;
-    # otherwise multi-bleu
-    "multi-bleu-detok": BleuConfig(
-        tokenize="13a",
-        lowercase_rule="detok",
-        strip="none",
-        whitespace="perl",
-        missing_refs="empty",
-        smooth="none",
-        ref_length="closest",
-        zero_guard="none",
-        on_zero_length="moses",
-        library="multi-bleu-detok",
-    ),
-}
-
-#: Profile name → configuration (read-only).
-PROFILES = MappingProxyType(_PROFILES)
 
 
 @dataclass(frozen=True)
@@ -164,55 +46,226 @@ class Verification:
 
 
 _REF_IMPLS = "../shared/reference-impls"
-_VERIFICATION: dict[str, Verification] = {
-    "sacrebleu": Verification(
-        "verified", "sacrebleu 2.6.0 BLEU().corpus_score", "tests/test_profile_sacrebleu.py"
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A named profile, declared once: the configuration that reproduces a library's defaults
+    and how that claim is proven. :data:`PROFILES` and :data:`VERIFICATION` are read from
+    these declarations (in this order, which is also the order tables list libraries in)."""
+
+    name: str
+    config: BleuConfig
+    verification: Verification
+
+
+_DECLARED: tuple[Profile, ...] = (
+    Profile(
+        "sacrebleu",
+        # sacrebleu.metrics.BLEU().corpus_score(hyps, [ref_stream, ...])
+        BleuConfig(
+            tokenize="13a",
+            smooth="exp",
+            ref_length="closest",
+            zero_guard="unigram",
+            library="sacrebleu",
+        ),
+        Verification(
+            "verified", "sacrebleu 2.6.0 BLEU().corpus_score", "tests/test_profile_sacrebleu.py"
+        ),
     ),
-    "sacrebleu-sentence": Verification(
-        "verified",
-        "sacrebleu 2.6.0 BLEU(effective_order=True).sentence_score",
-        "tests/test_profile_sacrebleu.py",
+    Profile(
+        "sacrebleu-sentence",
+        # sacrebleu.metrics.BLEU(effective_order=True).sentence_score(hyp, refs), averaged
+        BleuConfig(
+            tokenize="13a",
+            smooth="exp",
+            ref_length="closest",
+            zero_guard="unigram",
+            effective_order=True,
+            aggregation="sentence-mean",
+            library="sacrebleu",
+        ),
+        Verification(
+            "verified",
+            "sacrebleu 2.6.0 BLEU(effective_order=True).sentence_score",
+            "tests/test_profile_sacrebleu.py",
+        ),
     ),
-    "nltk": Verification(
-        "verified", "nltk 3.10.4 corpus_bleu / sentence_bleu", "tests/test_profile_nltk.py"
+    Profile(
+        "nltk",
+        # nltk.translate.bleu_score.corpus_bleu(list_of_references, hypotheses) on str.split tokens
+        BleuConfig(
+            tokenize="whitespace",
+            smooth="nltk-method0",
+            ngram_totals="floor1",
+            ref_length="closest",
+            zero_guard="unigram",
+            library="nltk",
+        ),
+        Verification(
+            "verified", "nltk 3.10.4 corpus_bleu / sentence_bleu", "tests/test_profile_nltk.py"
+        ),
     ),
-    "evaluate": Verification(
-        "verified",
-        f"the Hub bleu module run by evaluate.load ({_REF_IMPLS}/hf-evaluate/bleu)",
-        "tests/test_oracle_evaluate.py",
+    Profile(
+        "evaluate",
+        # evaluate.load("bleu") = tensorflow/nmt compute_bleu with evaluate's 13a tokenizer
+        BleuConfig(
+            tokenize="13a",
+            smooth="none",
+            ref_length="shortest",
+            zero_guard="none",
+            on_zero_length="raise",
+            strip="none",  # the Hub module's Tokenizer13a gets the raw string
+            library="evaluate",
+        ),
+        Verification(
+            "verified",
+            f"the Hub bleu module run by evaluate.load ({_REF_IMPLS}/hf-evaluate/bleu)",
+            "tests/test_oracle_evaluate.py",
+        ),
     ),
-    "bleuscore": Verification("verified", "bleuscore 0.2.0 compute", "tests/test_profile_peers.py"),
-    "torchmetrics": Verification(
-        "verified",
-        "torchmetrics 1.9.0 BLEUScore (float32)",
-        "tests/test_profile_peers.py",
-        tolerance=1e-4,
+    Profile(
+        "bleuscore",
+        # bleuscore.compute(references, predictions): Rust port of the evaluate module
+        BleuConfig(
+            tokenize="13a",
+            smooth="none",
+            ref_length="shortest",
+            zero_guard="none",
+            strip="none",  # its Rust 13a tokenizes the raw string
+            library="bleuscore",
+        ),
+        Verification("verified", "bleuscore 0.2.0 compute", "tests/test_profile_peers.py"),
     ),
-    "torchmetrics-sacrebleu": Verification(
-        "verified",
-        "torchmetrics 1.9.0 SacreBLEUScore (float32)",
-        "tests/test_profile_peers.py",
-        tolerance=1e-4,
+    Profile(
+        "torchmetrics",
+        # torchmetrics.text.BLEUScore(): whitespace tokens, ties to the first reference, float32
+        BleuConfig(
+            tokenize="whitespace",
+            smooth="none",
+            ref_length="closest-first",
+            zero_guard="any-order",
+            library="torchmetrics",
+        ),
+        Verification(
+            "verified",
+            "torchmetrics 1.9.0 BLEUScore (float32)",
+            "tests/test_profile_peers.py",
+            tolerance=1e-4,
+        ),
     ),
-    "pycocoevalcap": Verification(
-        "verified", "pycocoevalcap 1.2 Bleu(4).compute_score", "tests/test_profile_peers.py"
+    Profile(
+        "torchmetrics-sacrebleu",
+        # torchmetrics.text.SacreBLEUScore(): a 13a port on top of the BLEUScore arithmetic
+        BleuConfig(
+            tokenize="13a",
+            smooth="none",
+            ref_length="closest-first",
+            zero_guard="any-order",
+            strip="none",  # its 13a port tokenizes the raw string
+            lowercase_rule="unicode-after",  # lowercases the tokenized line
+            library="torchmetrics",
+        ),
+        Verification(
+            "verified",
+            "torchmetrics 1.9.0 SacreBLEUScore (float32)",
+            "tests/test_profile_peers.py",
+            tolerance=1e-4,
+        ),
     ),
-    "mteval-v13a": Verification(
-        "verified",
-        f"mteval-v13a.pl ({_REF_IMPLS}/moses), system, document and segment scores",
-        "tests/test_oracle_moses.py",
+    Profile(
+        "pycocoevalcap",
+        # pycocoevalcap.bleu.bleu.Bleu(4).compute_score(gts, res) on whitespace-tokenized strings
+        BleuConfig(
+            tokenize="whitespace",
+            smooth="coco-epsilon",
+            ref_length="closest",
+            zero_guard="none",
+            library="pycocoevalcap",
+        ),
+        Verification(
+            "verified", "pycocoevalcap 1.2 Bleu(4).compute_score", "tests/test_profile_peers.py"
+        ),
     ),
-    "multi-bleu": Verification(
-        "verified", f"multi-bleu.perl ({_REF_IMPLS}/moses)", "tests/test_oracle_moses.py"
+    Profile(
+        "mteval-v13a",
+        # mteval-v13a.pl: lowercases A-Z only (tr/[A-Z]/[a-z]/) unless -c, exp smoothing, empty
+        # orders count as precision 1, Perl's \s between tokens, ragged references only as empty
+        # segments, the system score dies on a zero total length (segment scores never do)
+        BleuConfig(
+            tokenize="13a",
+            lowercase=True,
+            lowercase_rule="ascii",
+            strip="none",
+            whitespace="perl",
+            missing_refs="empty",
+            smooth="exp",
+            ref_length="closest",
+            zero_guard="none",
+            empty_order="one",
+            on_zero_length="mteval",
+            library="mteval-v13a",
+        ),
+        Verification(
+            "verified",
+            f"mteval-v13a.pl ({_REF_IMPLS}/moses), system, document and segment scores",
+            "tests/test_oracle_moses.py",
+        ),
     ),
-    "multi-bleu-detok": Verification(
-        "verified", f"multi-bleu-detok.perl ({_REF_IMPLS}/moses)", "tests/test_oracle_moses.py"
+    Profile(
+        "multi-bleu",
+        # multi-bleu.perl: pre-tokenized input split on ASCII whitespace (Perl bytes), no smoothing
+        BleuConfig(
+            tokenize="ascii-whitespace",
+            lowercase_rule="ascii",  # -lc: Perl lc on undecoded bytes
+            strip="none",
+            missing_refs="empty",  # ragged references can only be empty lines
+            smooth="none",
+            ref_length="closest",
+            zero_guard="none",
+            on_zero_length="moses",
+            library="multi-bleu",
+        ),
+        Verification(
+            "verified", f"multi-bleu.perl ({_REF_IMPLS}/moses)", "tests/test_oracle_moses.py"
+        ),
     ),
-}
-assert set(_VERIFICATION) == set(_PROFILES), "every profile states whether it is verified"
+    Profile(
+        "multi-bleu-detok",
+        # multi-bleu-detok.perl: mteval's 13a tokenization inside (on decoded UTF-8, Perl's \s),
+        # -lc: Perl's lc on each hypothesis line before tokenizing, on the references after;
+        # otherwise multi-bleu
+        BleuConfig(
+            tokenize="13a",
+            lowercase_rule="detok",
+            strip="none",
+            whitespace="perl",
+            missing_refs="empty",
+            smooth="none",
+            ref_length="closest",
+            zero_guard="none",
+            on_zero_length="moses",
+            library="multi-bleu-detok",
+        ),
+        Verification(
+            "verified", f"multi-bleu-detok.perl ({_REF_IMPLS}/moses)", "tests/test_oracle_moses.py"
+        ),
+    ),
+)
+
+#: Profile name → configuration (read-only).
+PROFILES = MappingProxyType({p.name: p.config for p in _DECLARED})
 
 #: Profile name → :class:`Verification` (read-only).
-VERIFICATION = MappingProxyType(_VERIFICATION)
+VERIFICATION = MappingProxyType({p.name: p.verification for p in _DECLARED})
+
+if len(PROFILES) != len(_DECLARED):
+    raise RuntimeError("two profiles are declared with the same name")
+
+# the names the lookups below use
+_PROFILES = PROFILES
+_VERIFICATION = VERIFICATION
 
 
 def verification(name: str) -> Verification:

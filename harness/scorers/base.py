@@ -1,12 +1,18 @@
-"""The adapter protocol: one small class per real BLEU library.
+"""The scorer protocol and the adapter base class: one small class per real BLEU library.
 
-An adapter *translates* — the harness's :class:`~harness.data.corpus.Corpus` into the library's
-reference layout and a :class:`~harness.bleu.config.BleuConfig` into the library's arguments — calls
-the real library, and reports what it returned as a :class:`~harness.bleu.result.BleuResult`
-(score on 0–100, ``implementation`` = the adapter name, ``call`` = the exact library call).
-Adapters never compute BLEU themselves and never approximate a setting: a configuration the
-library cannot express exactly raises :class:`~harness.errors.UnsupportedSetting` with the
-reason (and :meth:`Adapter.supports` says so without running anything).
+A *scorer* is anything that turns a :class:`~harness.data.corpus.Corpus` and a
+:class:`~harness.bleu.config.BleuConfig` into :class:`~harness.bleu.result.BleuResult` values
+(:class:`Scorer`): the in-house engine (:class:`harness.scorers.engine_scorer.EngineScorer`)
+and the library adapters alike.
+
+An adapter *translates* — the corpus into the library's reference layout and the config into
+the library's arguments — calls the real library, and reports what it returned (score on 0–100,
+``implementation`` = the adapter name, ``call`` = the exact library call). Adapters never
+compute BLEU themselves and never approximate a setting: each declares, for **every** field of
+``BleuConfig``, how its library expresses it (:meth:`Adapter.rules`: the values it computes
+exactly, or that it follows any value); a value outside them, and a field the adapter does not
+mention at all, is refused with the reason (:meth:`Adapter.supports`, and
+:class:`~harness.errors.UnsupportedSetting` when scoring).
 
 Libraries are imported when an adapter is *used*, never when this package is imported; a
 library that cannot be imported makes :meth:`Adapter.available` return ``ok=False`` with the
@@ -19,16 +25,19 @@ what it would have said.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib
 import importlib.metadata
 import math
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from harness.bleu.config import BleuConfig
+from harness.bleu.profiles import PROFILES, verification
 from harness.bleu.result import BleuResult
+from harness.bleu.tokenizers import text_tokenizer
 from harness.data.corpus import Corpus
 from harness.errors import AdapterUnavailable, UnsupportedSetting
 
@@ -37,7 +46,7 @@ NAN = float("nan")
 
 @dataclass(frozen=True)
 class Availability:
-    """Whether an adapter can run here: ``reason`` says why not, ``hint`` how to fix it."""
+    """Whether a scorer can run here: ``reason`` says why not, ``hint`` how to fix it."""
 
     ok: bool
     reason: str = ""
@@ -49,7 +58,7 @@ class Availability:
 
 @dataclass(frozen=True)
 class Support:
-    """Whether an adapter can express a configuration exactly; ``reason`` says why not."""
+    """Whether a scorer can express a configuration exactly; ``reason`` says why not."""
 
     ok: bool
     reason: str = ""
@@ -61,13 +70,105 @@ class Support:
 SUPPORTED = Support(True)
 
 
-# ---------------------------------------------------------------------------- config checks
-#: ``TEXT_FACTORS`` of adapters that feed the library harness tokens: any text rule.
-HARNESS_TOKENS: dict[str, tuple[tuple[Any, ...], str]] = {
-    "strip": (("rstrip", "none"), ""),
-    "lowercase_rule": (("unicode", "ascii", "perl", "perl-before"), "tokenizes both sides alike"),
-    "whitespace": (("unicode", "perl"), ""),
-    "missing_refs": (("skip",), "takes ragged references as given"),
+class Scorer(Protocol):
+    """What the runner and the pitfalls call: the in-house engine and every adapter.
+
+    ``runs_library_code``: an exception that is not a :class:`~harness.errors.HarnessError`
+    came from the wrapped library and is data (the library raises on this input) — true for
+    adapters; for the in-house engine it is a bug and propagates.
+    """
+
+    name: str
+    runs_library_code: ClassVar[bool]
+
+    def version(self) -> str | None: ...
+    def available(self) -> Availability: ...
+    def supports(self, config: BleuConfig) -> Support: ...
+    def default_config(self) -> BleuConfig: ...
+    def signature(self, config: BleuConfig) -> str: ...
+    def corpus(self, corpus: Corpus, config: BleuConfig | None = None) -> BleuResult: ...
+    def segments(self, corpus: Corpus, config: BleuConfig | None = None) -> list[BleuResult]: ...
+
+
+# ---------------------------------------------------------------------------- support rules
+@dataclass(frozen=True)
+class Rule:
+    """How a library expresses one ``BleuConfig`` field.
+
+    ``allowed``: the values the library computes exactly; ``None`` means every value (the field
+    is passed through to the library, or cannot change its number). ``why`` says what the
+    library does, and is shown when a value is refused.
+    """
+
+    allowed: tuple[Any, ...] | None = None
+    why: str = ""
+
+    def refusal(self, field: str, config: BleuConfig, library: str) -> str | None:
+        """Why ``config``'s value of ``field`` cannot be expressed (``None`` when it can)."""
+        if self.allowed is None:
+            return None
+        value = getattr(config, field)
+        if value in self.allowed:
+            return None
+        valid = ", ".join(repr(a) for a in self.allowed)
+        return f"{field}={value!r}: {library} {self.why} (supported: {valid})"
+
+
+@dataclass(frozen=True)
+class _UniformWeights(Rule):
+    def refusal(self, field: str, config: BleuConfig, library: str) -> str | None:
+        if is_uniform(config):
+            return None
+        return f"weights={config.weights}: {library} {self.why} (only uniform weights)"
+
+
+@dataclass(frozen=True)
+class _Extras(Rule):
+    def refusal(self, field: str, config: BleuConfig, library: str) -> str | None:
+        unknown = [e for e in config.extra if e not in (self.allowed or ())]
+        if not unknown:
+            return None
+        return f"extra factors {unknown} cannot be expressed in {library}: {self.why}"
+
+
+def follows(why: str) -> Rule:
+    """Every value of the field is expressed (``why``: how it reaches the library)."""
+    return Rule(None, why)
+
+
+def only(values: Sequence[Any], why: str) -> Rule:
+    """Only ``values`` are expressed; ``why`` says what the library does instead."""
+    return Rule(tuple(values), why)
+
+
+def uniform_weights(why: str) -> Rule:
+    """``weights``: only uniform weights (given or implied) are expressed."""
+    return _UniformWeights((), why)
+
+
+def extras(allowed: Sequence[Any], why: str) -> Rule:
+    """``extra``: only the listed extra entries are expressed."""
+    return _Extras(tuple(allowed), why)
+
+
+#: The text rules of sacrebleu's conventions (rstrip, ``str.lower``, ``str.split``, ragged
+#: references as given): the default of :attr:`Adapter.TEXT`.
+SACREBLEU_TEXT: dict[str, Rule] = {
+    "strip": only(("rstrip",), "right-strips each segment before tokenizing"),
+    "lowercase_rule": only(("unicode",), "lowercases with str.lower() before tokenizing"),
+    "whitespace": only(("unicode",), "splits tokens with str.split()"),
+    "missing_refs": only(("skip",), "takes ragged references as given"),
+}
+
+#: The text rules of adapters that feed the library harness tokens: any rule the harness
+#: tokenizers apply to both sides alike.
+HARNESS_TOKENS: dict[str, Rule] = {
+    "strip": only(("rstrip", "none"), "gets harness tokens"),
+    "lowercase_rule": only(
+        ("unicode", "ascii", "perl", "perl-before"), "tokenizes both sides alike"
+    ),
+    "whitespace": only(("unicode", "perl"), "gets harness tokens"),
+    "missing_refs": only(("skip",), "takes ragged references as given"),
 }
 
 
@@ -89,44 +190,16 @@ def smoothing_decides(config: BleuConfig) -> bool:
     return config.smooth == "none" and config.empty_order == "zero" and not config.effective_order
 
 
-def check(
-    config: BleuConfig,
-    library: str,
-    rules: Sequence[tuple[str, Collection[Any], str]],
-) -> Support:
-    """The first rule ``(field, allowed values, why)`` that ``config`` breaks, as a ``Support``.
-
-    ``field`` may also be ``"weights"`` with ``allowed=("uniform",)`` for libraries without a
-    weights argument, and ``"extra"`` with the allowed extra entries.
-    """
-    for field_name, allowed, why in rules:
-        if field_name == "weights":
-            if "uniform" in allowed and not is_uniform(config):
-                return Support(
-                    False, f"weights={config.weights}: {library} {why} (only uniform weights)"
-                )
-            continue
-        if field_name == "extra":
-            unknown = [e for e in config.extra if e not in allowed]
-            if unknown:
-                return Support(
-                    False,
-                    f"extra factors {unknown} cannot be expressed in {library}: {why}",
-                )
-            continue
-        value = getattr(config, field_name)
-        if value not in allowed:
-            valid = ", ".join(repr(a) for a in allowed)
-            return Support(False, f"{field_name}={value!r}: {library} {why} (supported: {valid})")
-    return SUPPORTED
+def undeclared(config: BleuConfig, declared: Sequence[str] | dict[str, Any]) -> list[str]:
+    """The fields of ``config`` (of its own class: a subclass may add factors) that are not
+    in ``declared``."""
+    return [f.name for f in dataclasses.fields(config) if f.name not in declared]
 
 
 # ---------------------------------------------------------------------------- helpers
 def pretokenize(texts: Sequence[str], config: BleuConfig) -> list[list[str]]:
     """Tokens of each text under ``config``'s text rules (tokenizer, case, strip, whitespace)
     with the harness tokenizers. Used for libraries that expect caller-tokenized input."""
-    from harness.bleu.tokenizers import text_tokenizer
-
     tok = text_tokenizer(config.text_rules)
     return [tok(t) for t in texts]
 
@@ -154,7 +227,9 @@ def mean(values: Sequence[float]) -> float:
     return math.fsum(values) / len(values)
 
 
-# ---------------------------------------------------------------------------- the protocol
+def as_segment(result: BleuResult, segment_id: str) -> BleuResult:
+    """``result`` relabelled as the segment-level result of ``segment_id``."""
+    return dataclasses.replace(result, level="segment", segment_id=segment_id)
 
 
 @functools.lru_cache(maxsize=64)
@@ -168,24 +243,58 @@ def _installed_version(distribution: str) -> str | None:
         return None
 
 
-class Adapter:
-    """Base class of the adapters; subclasses set the class attributes and implement
-    :meth:`_check`, :meth:`_corpus` and :meth:`_segments`.
+def installed_version(distribution: str) -> str | None:
+    """The installed version of ``distribution``, or ``None`` (read once per process; also
+    for an empty name)."""
+    return _installed_version(distribution) if distribution else None
 
-    ``name`` is the registry name (also ``BleuResult.implementation``), ``distribution`` the
-    package whose version goes into the signature, ``module`` what :meth:`available` imports.
+
+# ---------------------------------------------------------------------------- adapters
+class Adapter:
+    """Base class of the adapters; a subclass sets the class attributes and implements
+    :meth:`rules`, :meth:`_corpus` and (when the library has a sentence API) :meth:`_segments`.
+
+    Defining a subclass with a ``name`` in a module of :mod:`harness.scorers` registers it
+    (:mod:`harness.scorers.registry` reads these attributes):
+
+    ``name``: the registry name (also ``BleuResult.implementation``). ``title``: how refusal
+    reasons name the library (default ``name``). ``distribution``: the package whose version
+    goes into the signature (``dependencies``: others reported with it). ``module``: what
+    :meth:`available` imports. ``profile``: the :data:`~harness.bleu.profiles.PROFILES` entry
+    that reproduces the library's defaults (empty for a scorer that reproduces none, such as
+    external commands); tables list adapters in the order of their profiles.
+    ``compared_by_default``: whether ``compare`` runs it without being asked.
     """
 
     name: str = ""
-    distribution: str = ""
-    module: str = ""
-    profile: str = ""  # the harness.bleu.profiles name describing the library's defaults
-    install_hint: str = ""
+    title: ClassVar[str] = ""
+    distribution: ClassVar[str] = ""
+    dependencies: ClassVar[tuple[str, ...]] = ()
+    module: ClassVar[str] = ""
+    profile: ClassVar[str] = ""
+    install_hint: ClassVar[str] = ""
+    compared_by_default: ClassVar[bool] = True
+    runs_library_code: ClassVar[bool] = True
+
+    #: The text and reference factors (see :data:`SACREBLEU_TEXT`); ``lowercase_rule`` is
+    #: checked only with ``lowercase=True``.
+    TEXT: ClassVar[dict[str, Rule]] = SACREBLEU_TEXT
 
     # ------------------------------------------------------------------ identity
+    @property
+    def library(self) -> str:
+        """How reasons name the library."""
+        return self.title or self.name
+
+    @classmethod
+    def tolerance(cls) -> float:
+        """BLEU points within which the library must equal its profile (the profile's
+        :class:`~harness.bleu.profiles.Verification` tolerance)."""
+        return verification(cls.profile).tolerance
+
     def version(self) -> str | None:
         """The installed version of the library, or ``None`` when it is not installed."""
-        return _installed_version(self.distribution)
+        return installed_version(self.distribution)
 
     def available(self) -> Availability:
         """Whether the library can be imported (and, for some adapters, loaded) here."""
@@ -197,39 +306,53 @@ class Adapter:
 
     def default_config(self) -> BleuConfig:
         """The configuration describing what the library does by default."""
-        from harness.bleu.profiles import PROFILES
-
-        return PROFILES[self.profile or self.name]
+        return PROFILES[self.profile]
 
     def signature(self, config: BleuConfig) -> str:
         """``config.signature`` with this library's version."""
         return config.signature(versions={self.distribution: self.version() or "unknown"})
 
     # ------------------------------------------------------------------ support
-    #: The text and reference factors this library can express, field → allowed values, and
-    #: why. By default only sacrebleu's conventions (rstrip, str.lower, str.split whitespace,
-    #: ragged references as given); adapters that feed harness tokens accept every text rule.
-    TEXT_FACTORS: ClassVar[dict[str, tuple[tuple[Any, ...], str]]] = {
-        "strip": (("rstrip",), "right-strips each segment before tokenizing"),
-        "lowercase_rule": (("unicode",), "lowercases with str.lower() before tokenizing"),
-        "whitespace": (("unicode",), "splits tokens with str.split()"),
-        "missing_refs": (("skip",), "takes ragged references as given"),
-    }
+    def base_rules(self, config: BleuConfig) -> dict[str, Rule]:
+        """The rules every adapter shares: aggregation (the adapter averages the library's own
+        sentence scores for ``sentence-mean``), the bookkeeping field ``library``, and the
+        text factors of :attr:`TEXT`."""
+        text = dict(self.TEXT)
+        if not config.lowercase:
+            text["lowercase_rule"] = follows("is unused without lowercase")
+        return {
+            "aggregation": only(
+                ("corpus", "sentence-mean"),
+                "is scored by the library's corpus API or as the mean of its sentence scores",
+            ),
+            **text,
+            "library": follows("only names the library in LibraryWouldRaise errors"),
+        }
+
+    def rules(self, config: BleuConfig) -> dict[str, Rule]:
+        """Every ``BleuConfig`` field → how the library expresses it, in the order checked.
+
+        A field missing here is refused (:meth:`supports`): a new factor is never assumed to
+        be supported.
+        """
+        raise NotImplementedError
 
     def supports(self, config: BleuConfig) -> Support:
         """Whether the library can compute ``config`` exactly (and if not, why)."""
-        if config.aggregation not in ("corpus", "sentence-mean"):
-            return Support(False, f"aggregation={config.aggregation!r} is unknown to adapters")
-        rules = [
-            (name, allowed, why)
-            for name, (allowed, why) in self.TEXT_FACTORS.items()
-            if name != "lowercase_rule" or config.lowercase
-        ]
-        support = check(config, self.name, rules)
-        return support if not support.ok else self._check(config)
-
-    def _check(self, config: BleuConfig) -> Support:
-        raise NotImplementedError
+        rules = self.rules(config)
+        missing = undeclared(config, rules)
+        if missing:
+            return Support(
+                False,
+                f"{', '.join(missing)}: the {self.name} adapter does not say how {self.library} "
+                f"expresses this factor, so it is refused, not assumed "
+                f"(declare it in {type(self).__name__}.rules)",
+            )
+        for field, rule in rules.items():
+            why = rule.refusal(field, config, self.library)
+            if why is not None:
+                return Support(False, why)
+        return SUPPORTED
 
     def _require(self, config: BleuConfig) -> None:
         support = self.supports(config)
@@ -265,12 +388,10 @@ class Adapter:
 
     def segments_via_corpus(self, corpus: Corpus, config: BleuConfig) -> list[BleuResult]:
         """Segment results by calling the corpus API on each one-segment corpus."""
-        out = []
-        for i in range(len(corpus)):
-            one = corpus.subset([i])
-            r = self._corpus(one, config)
-            out.append(_replace(r, level="segment", segment_id=corpus.ids[i]))
-        return out
+        return [
+            as_segment(self._corpus(corpus.subset([i]), config), corpus.ids[i])
+            for i in range(len(corpus))
+        ]
 
     def _sentence_mean(self, corpus: Corpus, config: BleuConfig) -> BleuResult:
         """Mean of the library's sentence scores (as the engine's ``sentence-mean``: score,
@@ -330,12 +451,6 @@ class Adapter:
         )
 
 
-def _replace(result: BleuResult, **changes: Any) -> BleuResult:
-    import dataclasses
-
-    return dataclasses.replace(result, **changes)
-
-
 def _sum_tuples(rows: Sequence[tuple[int, ...] | None]) -> tuple[int, ...] | None:
     if not rows or any(r is None for r in rows):
         return None
@@ -343,17 +458,3 @@ def _sum_tuples(rows: Sequence[tuple[int, ...] | None]) -> tuple[int, ...] | Non
     if len({len(r) for r in present}) != 1:
         return None
     return tuple(sum(r[j] for r in present) for j in range(len(present[0])))
-
-
-def lazy(module: str, attr: str, **fixed: Any) -> Callable[..., Adapter]:
-    """A factory that imports ``module`` only when called (keeps library imports lazy);
-    ``fixed`` options are always passed."""
-
-    def factory(**options: Any) -> Adapter:
-        mod = importlib.import_module(module)
-        return getattr(mod, attr)(**fixed, **options)
-
-    factory.__name__ = f"{attr}_factory"
-    factory.__qualname__ = factory.__name__
-    factory.__doc__ = f"Build {module}.{attr} (imported on first use)."
-    return factory

@@ -26,9 +26,10 @@ import contextlib
 import io
 import re
 import shutil
+from dataclasses import dataclass
 from typing import Any
 
-from harness.bleu.config import BleuConfig
+from harness.bleu.config import TOKENIZERS, BleuConfig
 from harness.bleu.result import BleuResult
 from harness.bleu.tokenizers import TextRules
 from harness.data.corpus import Corpus
@@ -38,12 +39,26 @@ from harness.scorers.base import (
     NAN,
     Adapter,
     Availability,
-    Support,
-    check,
+    Rule,
+    as_segment,
+    extras,
+    follows,
     joined_tokens,
+    only,
+    uniform_weights,
 )
 
 PTB_EXTRA = ("pretok", "coco-ptb")
+
+
+@dataclass(frozen=True)
+class _NeedsPtb(Rule):
+    """``extra`` with ``ptb=True``: the PTB step must be recorded, and nothing else."""
+
+    def refusal(self, field: str, config: BleuConfig, library: str) -> str | None:
+        if PTB_EXTRA not in config.extra:
+            return "ptb=True needs ('pretok', 'coco-ptb') in config.extra"
+        return extras(self.allowed or (), self.why).refusal(field, config, library)
 
 
 def _parse_dict(text: str) -> dict[str, Any] | None:
@@ -58,8 +73,9 @@ class PycocoevalcapAdapter(Adapter):
     """The COCO caption BLEU scorer."""
 
     name = "pycocoevalcap"
-    TEXT_FACTORS = HARNESS_TOKENS
+    TEXT = HARNESS_TOKENS
     distribution = "pycocoevalcap"
+    profile = "pycocoevalcap"
     module = "pycocoevalcap.bleu.bleu"
     install_hint = "pip install pycocoevalcap==1.2"
 
@@ -81,37 +97,33 @@ class PycocoevalcapAdapter(Adapter):
             return config.replace(lowercase=True, extra=(*config.extra, PTB_EXTRA))
         return config
 
-    def _check(self, config: BleuConfig) -> Support:
-        from harness.bleu.config import TOKENIZERS
-
+    def rules(self, config: BleuConfig) -> dict[str, Rule]:
         if self.ptb:
-            rules = [
-                ("tokenize", ("whitespace", "none"), "splits the PTB output on whitespace"),
-                ("lowercase", (True,), "runs the PTB tokenizer with -lowerCase"),
-                ("extra", (PTB_EXTRA,), "records the PTB step as pretok:coco-ptb"),
-            ]
-            if PTB_EXTRA not in config.extra:
-                return Support(False, "ptb=True needs ('pretok', 'coco-ptb') in config.extra")
+            text = {
+                "extra": _NeedsPtb((PTB_EXTRA,), "records the PTB step as pretok:coco-ptb"),
+                "tokenize": only(("whitespace", "none"), "splits the PTB output on whitespace"),
+                "lowercase": only((True,), "runs the PTB tokenizer with -lowerCase"),
+            }
         else:
-            rules = [
-                ("tokenize", TOKENIZERS, "splits on whitespace (harness pre-tokenizes)"),
-                ("extra", (), "no extra factors (use ptb=True for the PTB tokenizer)"),
-            ]
-        return check(
-            config,
-            "pycocoevalcap",
-            [
-                *rules,
-                ("ref_length", ("closest",), "Bleu.compute_score uses option='closest'"),
-                ("ngram_totals", ("plain",), "counts max(0, len - n + 1) n-grams per segment"),
-                ("smooth", ("coco-epsilon",), "always uses (m + 1e-15) / (t + 1e-9)"),
-                ("weights", ("uniform",), "has no weights argument"),
-                ("effective_order", (False,), "has no effective order"),
-                ("empty_order", ("zero",), "gives an empty order (0 + 1e-15) / (0 + 1e-9)"),
-                ("zero_guard", ("none",), "never stops early"),
-                ("on_zero_length", ("zero",), "never divides by zero (epsilons)"),
-            ],
-        )
+            text = {
+                "tokenize": only(TOKENIZERS, "splits on whitespace (harness pre-tokenizes)"),
+                "lowercase": follows("gets harness tokens"),
+                "extra": extras((), "no extra factors (use ptb=True for the PTB tokenizer)"),
+            }
+        return {
+            **self.base_rules(config),
+            **text,
+            "max_order": follows("passed as Bleu(n)"),
+            "ref_length": only(("closest",), "Bleu.compute_score uses option='closest'"),
+            "ngram_totals": only(("plain",), "counts max(0, len - n + 1) n-grams per segment"),
+            "smooth": only(("coco-epsilon",), "always uses (m + 1e-15) / (t + 1e-9)"),
+            "smooth_value": follows("cannot be set for coco-epsilon"),
+            "weights": uniform_weights("has no weights argument"),
+            "effective_order": only((False,), "has no effective order"),
+            "empty_order": only(("zero",), "gives an empty order (0 + 1e-15) / (0 + 1e-9)"),
+            "zero_guard": only(("none",), "never stops early"),
+            "on_zero_length": only(("zero",), "never divides by zero (epsilons)"),
+        }
 
     # ------------------------------------------------------------------ translation
     def _texts(self, corpus: Corpus, config: BleuConfig) -> tuple[dict, dict, str]:
@@ -187,7 +199,7 @@ class PycocoevalcapAdapter(Adapter):
             seg_score = [scores[k][i] for k in range(n)]
             # the scorer prints no per-segment ratio, so none is reported
             r = self._result(config, seg_score, comps, NAN, call)
-            out.append(_segment(r, sid))
+            out.append(as_segment(r, sid))
         return out
 
     def _result(
@@ -211,9 +223,3 @@ class PycocoevalcapAdapter(Adapter):
             call=call,
             extra={"bleu_cumulative": [100.0 * float(s) for s in score]},
         )
-
-
-def _segment(result: BleuResult, sid: str) -> BleuResult:
-    import dataclasses
-
-    return dataclasses.replace(result, level="segment", segment_id=sid)

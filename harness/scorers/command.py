@@ -35,6 +35,7 @@ declaration the adapter still scores (``corpus(c)``) but cannot vouch for any co
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -44,14 +45,23 @@ import signal
 import string
 import subprocess
 import tempfile
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
 from harness.bleu.config import BleuConfig
+from harness.bleu.profiles import get_profile
 from harness.bleu.result import BleuResult
 from harness.data.corpus import Corpus
-from harness.errors import ConfigError, HarnessError, InputError, LayoutError, UnsupportedSetting
-from harness.scorers.base import NAN, Adapter, Availability, Support
+from harness.errors import (
+    AdapterUnavailable,
+    ConfigError,
+    HarnessError,
+    InputError,
+    LayoutError,
+    UnsupportedSetting,
+)
+from harness.scorers.base import NAN, Adapter, Availability, Support, as_segment, undeclared
 
 SCALES = ("auto", "0-1", "0-100")
 _FIELD = re.compile(r"^(hyp|ref|refs|ref_stem|ref\d+)$")
@@ -151,8 +161,6 @@ def _run_group(
 
 def _decimals(text: str) -> int:
     """Digits after the decimal point of a printed number (``27.2`` → 1, ``1e-05`` → 5)."""
-    from decimal import Decimal, InvalidOperation
-
     try:
         exponent = Decimal(text).as_tuple().exponent
     except InvalidOperation:
@@ -176,6 +184,7 @@ def parse_output(stdout: str, scale: str = "auto") -> dict[str, Any]:
     text = stdout.strip()
     out: dict[str, Any] = {}
     native = "0-100"
+    value: float | None = None
     m = re.search(rf"\bBLEU\s*=\s*({_NUM})", text)
     if m:
         out["format"] = "BLEU ="
@@ -200,7 +209,6 @@ def parse_output(stdout: str, scale: str = "auto") -> dict[str, Any]:
         out["decimals"] = _decimals(m.group(1))
         native = "0-1"
     else:
-        value = None
         try:
             data = json.loads(text)
         except ValueError:
@@ -220,8 +228,8 @@ def parse_output(stdout: str, scale: str = "auto") -> dict[str, Any]:
                     raise ValueError(
                         f"bare number {text} could be 0-1 or 0-100: pass scale='0-1' or '0-100'"
                     )
-        if value is None:
-            raise ValueError("no BLEU score found in the output")
+    if value is None:
+        raise ValueError("no BLEU score found in the output")
     if scale != "auto":
         native = scale
     out["scale"] = native
@@ -277,8 +285,6 @@ class CommandAdapter(Adapter):
         if profile is not None and config is not None:
             raise ConfigError("pass profile= or config=, not both")
         if profile is not None:
-            from harness.bleu.profiles import get_profile
-
             config = get_profile(profile)
         self.template = template
         self.name = name
@@ -326,9 +332,16 @@ class CommandAdapter(Adapter):
         return self.declared
 
     def supports(self, config: BleuConfig) -> Support:
+        """Exactly the declared variant: the command cannot be reconfigured. A factor the
+        declared config does not have (a config class with more fields) is refused."""
         if self.declared is None:
             return Support(
                 False, "the command's variant is not declared (pass profile= or config=)"
+            )
+        unknown = undeclared(config, [f.name for f in dataclasses.fields(self.declared)])
+        if unknown:
+            return Support(
+                False, f"{', '.join(unknown)}: the command's declared variant says nothing of it"
             )
         if config.signature() != self.declared.signature():
             return Support(
@@ -342,8 +355,6 @@ class CommandAdapter(Adapter):
     def _require_any(self, config: BleuConfig | None) -> BleuConfig | None:
         availability = self.available()
         if not availability.ok:
-            from harness.errors import AdapterUnavailable
-
             raise AdapterUnavailable(self.name, availability.reason, availability.hint)
         if config is None:
             return self.declared
@@ -359,13 +370,9 @@ class CommandAdapter(Adapter):
     def segments(self, corpus: Corpus, config: BleuConfig | None = None) -> list[BleuResult]:
         """Run the command once per segment (a one-line corpus each)."""
         cfg = self._require_any(config)
-        out = []
-        for i, sid in enumerate(corpus.ids):
-            r = self._run(corpus.subset([i]), cfg)
-            import dataclasses
-
-            out.append(dataclasses.replace(r, level="segment", segment_id=sid))
-        return out
+        return [
+            as_segment(self._run(corpus.subset([i]), cfg), sid) for i, sid in enumerate(corpus.ids)
+        ]
 
     def _streams(self, corpus: Corpus) -> list[list[str]]:
         if corpus.is_ragged and self.padding is None:

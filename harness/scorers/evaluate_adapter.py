@@ -36,14 +36,25 @@ import os
 import socket
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 from urllib.parse import urlparse
 
-from harness.bleu.config import BleuConfig
+from harness.bleu.config import TOKENIZERS, BleuConfig
 from harness.bleu.result import BleuResult
+from harness.bleu.tokenizers import text_tokenizer
 from harness.data.corpus import Corpus
 from harness.errors import AdapterUnavailable
-from harness.scorers.base import Adapter, Availability, Support, _replace, check, smoothing_decides
+from harness.scorers.base import (
+    Adapter,
+    Availability,
+    Rule,
+    as_segment,
+    extras,
+    follows,
+    only,
+    smoothing_decides,
+    uniform_weights,
+)
 
 ENV_MODULE = "BLEU_HARNESS_EVALUATE_MODULE"
 TRUE = {"1", "ON", "YES", "TRUE"}
@@ -86,15 +97,10 @@ class EvaluateAdapter(Adapter):
     """Hugging Face evaluate's ``bleu`` module (tensorflow/nmt ``compute_bleu``)."""
 
     name = "evaluate"
-    # The module's Tokenizer13a gets the raw string; any other tokenizer is the harness's,
-    # passed as a callable, and then follows every text rule of the config.
-    TEXT_FACTORS: ClassVar[dict[str, tuple[tuple[Any, ...], str]]] = {
-        **Adapter.TEXT_FACTORS,
-        "strip": (("none", "rstrip"), ""),
-        "whitespace": (("unicode", "perl"), ""),
-    }
+    title = "evaluate's bleu"
     distribution = "evaluate"
     module = "evaluate"
+    profile = "evaluate"
     install_hint = "pip install evaluate==0.4.6"
 
     def __init__(
@@ -203,46 +209,39 @@ class EvaluateAdapter(Adapter):
         return self._source
 
     # ------------------------------------------------------------------ translation
-    def _check(self, config: BleuConfig) -> Support:
-        from harness.bleu.config import TOKENIZERS
-
+    def rules(self, config: BleuConfig) -> dict[str, Rule]:
+        # The module's Tokenizer13a gets the raw string; any other tokenizer is the harness's,
+        # passed as a callable, and then follows every text rule of the config.
         guards = ("unigram", "any-order", "none") if smoothing_decides(config) else ("none",)
         own = config.tokenize == "13a"
-        return check(
-            config,
-            "evaluate's bleu",
-            [
-                (
-                    "strip",
-                    ("none",) if own else ("none", "rstrip"),
-                    "tokenizes the raw string with its Tokenizer13a (no right-strip)",
-                ),
-                (
-                    "whitespace",
-                    ("unicode",) if own else ("unicode", "perl"),
-                    "splits its 13a tokens with str.split()",
-                ),
-                ("tokenize", TOKENIZERS, "takes a tokenizer callable"),
-                (
-                    "lowercase",
-                    (False,),
-                    "has no lowercase option (lowercase the text before calling it)",
-                ),
-                ("ref_length", ("shortest",), "always uses the shortest reference length"),
-                ("ngram_totals", ("plain",), "counts max(0, len - n + 1) n-grams per segment"),
-                ("smooth", ("none", "plus-one"), "has smooth=False or smooth=True (plus-one)"),
-                ("weights", ("uniform",), "has no weights argument"),
-                ("effective_order", (False,), "has no effective order"),
-                ("empty_order", ("zero",), "gives an empty order precision 0"),
-                ("zero_guard", guards, "lets smoothing decide (0 when a precision is 0)"),
-                (
-                    "on_zero_length",
-                    ("raise",),
-                    "divides by zero on a zero hypothesis or reference length",
-                ),
-                ("extra", (), "no extra factors"),
-            ],
-        )
+        return {
+            **self.base_rules(config),
+            "strip": only(
+                ("none",) if own else ("none", "rstrip"),
+                "tokenizes the raw string with its Tokenizer13a (no right-strip)",
+            ),
+            "whitespace": only(
+                ("unicode",) if own else ("unicode", "perl"),
+                "splits its 13a tokens with str.split()",
+            ),
+            "tokenize": only(TOKENIZERS, "takes a tokenizer callable"),
+            "lowercase": only(
+                (False,), "has no lowercase option (lowercase the text before calling it)"
+            ),
+            "max_order": follows("passed as max_order="),
+            "ref_length": only(("shortest",), "always uses the shortest reference length"),
+            "ngram_totals": only(("plain",), "counts max(0, len - n + 1) n-grams per segment"),
+            "smooth": only(("none", "plus-one"), "has smooth=False or smooth=True (plus-one)"),
+            "smooth_value": follows("cannot be set for the smoothings it offers"),
+            "weights": uniform_weights("has no weights argument"),
+            "effective_order": only((False,), "has no effective order"),
+            "empty_order": only(("zero",), "gives an empty order precision 0"),
+            "zero_guard": only(guards, "lets smoothing decide (0 when a precision is 0)"),
+            "on_zero_length": only(
+                ("raise",), "divides by zero on a zero hypothesis or reference length"
+            ),
+            "extra": extras((), "no extra factors"),
+        }
 
     def _kwargs(self, config: BleuConfig) -> tuple[dict[str, Any], str]:
         kwargs: dict[str, Any] = {
@@ -251,8 +250,6 @@ class EvaluateAdapter(Adapter):
         }
         text = f"max_order={config.max_order}, smooth={kwargs['smooth']}"
         if config.tokenize != "13a":
-            from harness.bleu.tokenizers import text_tokenizer
-
             kwargs["tokenizer"] = text_tokenizer(config.text_rules)
             text = f"tokenizer=harness tokens ({config.text_rules.key()}), " + text
         return kwargs, text
@@ -293,5 +290,5 @@ class EvaluateAdapter(Adapter):
             r = self.result_from_nmt_dict(
                 config, d, call=call, extra={"module_source": self._source}
             )
-            out.append(_replace(r, level="segment", segment_id=sid))
+            out.append(as_segment(r, sid))
         return out

@@ -72,8 +72,10 @@ def _run(
     from sacrebleu.metrics import BLEU
 
     hyps = list(corpus.hypotheses)
+    # None pads ragged streams; sacrebleu drops it (its annotations say only str)
+    streams: Any = corpus.to_streams(padding="none")
     with quiet_sacrebleu():
-        correct = BLEU().corpus_score(hyps, corpus.to_streams(padding="none")).score
+        correct = BLEU().corpus_score(hyps, streams).score
         try:
             if fn is None:
                 result = BLEU().corpus_score(hyps, refs)

@@ -28,38 +28,54 @@ from typing import Any
 from harness.bleu.config import BleuConfig
 from harness.bleu.result import BleuResult
 from harness.data.corpus import Corpus
-from harness.scorers.base import HARNESS_TOKENS, Adapter, Support, check, pretokenize
+from harness.scorers.base import (
+    HARNESS_TOKENS,
+    Adapter,
+    Rule,
+    extras,
+    follows,
+    only,
+    pretokenize,
+)
 
 SMOOTH = tuple(f"nltk-method{i}" for i in range(8))
+
+#: The ``SmoothingFunction`` argument that ``smooth_value`` sets, per method.
+PARAMETER = {
+    "nltk-method1": "epsilon",
+    "nltk-method4": "k",
+    "nltk-method6": "alpha",
+    "nltk-method7": "k",
+}
 
 
 class NltkAdapter(Adapter):
     """nltk's corpus and sentence BLEU."""
 
     name = "nltk"
-    TEXT_FACTORS = HARNESS_TOKENS
+    TEXT = HARNESS_TOKENS
     distribution = "nltk"
     module = "nltk.translate.bleu_score"
+    profile = "nltk"
     install_hint = "pip install nltk==3.10.4"
 
-    def __init__(self) -> None:
-        pass
-
-    def _check(self, config: BleuConfig) -> Support:
-        return check(
-            config,
-            "nltk",
-            [
-                ("ref_length", ("closest",), "always uses the closest reference length"),
-                ("ngram_totals", ("floor1",), "floors each segment's order-n total at 1"),
-                ("smooth", SMOOTH, "smooths with SmoothingFunction().method0..method7 only"),
-                ("effective_order", (False,), "has no effective order"),
-                ("empty_order", ("zero",), "gives an empty order precision 0"),
-                ("zero_guard", ("unigram",), "returns 0 when no unigram matches"),
-                ("on_zero_length", ("zero",), "returns 0 for zero lengths"),
-                ("extra", (), "no extra factors"),
-            ],
-        )
+    def rules(self, config: BleuConfig) -> dict[str, Rule]:
+        return {
+            **self.base_rules(config),
+            "tokenize": follows("gets harness tokens"),
+            "lowercase": follows("gets harness tokens"),
+            "max_order": follows("passed as the number of weights"),
+            "weights": follows("passed as weights="),
+            "ref_length": only(("closest",), "always uses the closest reference length"),
+            "ngram_totals": only(("floor1",), "floors each segment's order-n total at 1"),
+            "smooth": only(SMOOTH, "smooths with SmoothingFunction().method0..method7 only"),
+            "smooth_value": follows("passed as the SmoothingFunction argument of PARAMETER"),
+            "effective_order": only((False,), "has no effective order"),
+            "empty_order": only(("zero",), "gives an empty order precision 0"),
+            "zero_guard": only(("unigram",), "returns 0 when no unigram matches"),
+            "on_zero_length": only(("zero",), "returns 0 for zero lengths"),
+            "extra": extras((), "no extra factors"),
+        }
 
     # ------------------------------------------------------------------ translation
     def smoothing(self, config: BleuConfig) -> tuple[Any, str]:
@@ -68,12 +84,9 @@ class NltkAdapter(Adapter):
 
         params: dict[str, float] = {}
         value = config.effective_smooth_value
-        if config.smooth == "nltk-method1":
-            params["epsilon"] = value  # type: ignore[assignment]
-        elif config.smooth in ("nltk-method4", "nltk-method7"):
-            params["k"] = value  # type: ignore[assignment]
-        elif config.smooth == "nltk-method6":
-            params["alpha"] = value  # type: ignore[assignment]
+        name = PARAMETER.get(config.smooth)
+        if name is not None and value is not None:
+            params[name] = value
         method = config.smooth.removeprefix("nltk-")
         sf = SmoothingFunction(**params)
         args = ", ".join(f"{k}={v!r}" for k, v in params.items())

@@ -30,8 +30,15 @@ from typing import Any
 from harness.bleu.config import BleuConfig
 from harness.bleu.result import BleuResult
 from harness.data.corpus import Corpus
-from harness.errors import ConfigError
-from harness.scorers.base import Adapter, Support, check, smoothing_decides
+from harness.scorers.base import (
+    Adapter,
+    Rule,
+    extras,
+    follows,
+    only,
+    smoothing_decides,
+    uniform_weights,
+)
 
 #: harness tokenizer name -> sacrebleu ``tokenize=`` value
 TOKENIZE = {
@@ -65,39 +72,34 @@ class SacrebleuAdapter(Adapter):
     segments."""
 
     name = "sacrebleu"
+    title = "sacrebleu"
     distribution = "sacrebleu"
     module = "sacrebleu"
+    profile = "sacrebleu"
     install_hint = "pip install sacrebleu==2.6.0"
 
-    def __init__(self, *, profile: str = "sacrebleu", name: str | None = None) -> None:
-        if profile not in ("sacrebleu", "sacrebleu-sentence"):
-            raise ConfigError(
-                f"unknown sacrebleu profile {profile!r}", valid=("sacrebleu", "sacrebleu-sentence")
-            )
-        self.profile = profile
-        self.name = name or profile
-
     # ------------------------------------------------------------------ translation
-    def _check(self, config: BleuConfig) -> Support:
+    def rules(self, config: BleuConfig) -> dict[str, Rule]:
         guards = ("unigram", "any-order", "none") if smoothing_decides(config) else ("unigram",)
         # With effective order, orders without hypothesis n-grams are dropped, so their
         # precision never enters; without it sacrebleu leaves them at precision 0.
         empty = ("zero", "one") if config.effective_order else ("zero",)
-        return check(
-            config,
-            "sacrebleu",
-            [
-                ("tokenize", tuple(TOKENIZE), "has no such tokenizer"),
-                ("ref_length", ("closest",), "always uses the closest reference length"),
-                ("ngram_totals", ("plain",), "counts max(0, len - n + 1) n-grams per segment"),
-                ("smooth", SMOOTH, "offers smooth_method none/floor/add-k/exp only"),
-                ("weights", ("uniform",), "has no weights argument"),
-                ("empty_order", empty, "gives an order without hypothesis n-grams precision 0"),
-                ("zero_guard", guards, "returns 0 when no n-gram matches at all (#141)"),
-                ("on_zero_length", ("zero",), "returns BP 0 / score 0 for zero lengths"),
-                ("extra", (), "no extra factors"),
-            ],
-        )
+        return {
+            **self.base_rules(config),
+            "tokenize": only(tuple(TOKENIZE), "has no such tokenizer"),
+            "lowercase": follows("passed as lowercase="),
+            "max_order": follows("passed as max_ngram_order="),
+            "ref_length": only(("closest",), "always uses the closest reference length"),
+            "ngram_totals": only(("plain",), "counts max(0, len - n + 1) n-grams per segment"),
+            "smooth": only(SMOOTH, "offers smooth_method none/floor/add-k/exp only"),
+            "smooth_value": follows("passed as smooth_value= (floor, add-k)"),
+            "weights": uniform_weights("has no weights argument"),
+            "effective_order": follows("passed as effective_order="),
+            "empty_order": only(empty, "gives an order without hypothesis n-grams precision 0"),
+            "zero_guard": only(guards, "returns 0 when no n-gram matches at all (#141)"),
+            "on_zero_length": only(("zero",), "returns BP 0 / score 0 for zero lengths"),
+            "extra": extras((), "no extra factors"),
+        }
 
     def _kwargs(self, config: BleuConfig, smooth: str | None = None) -> dict[str, Any]:
         smooth = config.smooth if smooth is None else smooth
@@ -178,3 +180,13 @@ class SacrebleuAdapter(Adapter):
                     self._from_score(score, config, call, raw, level="segment", segment_id=sid)
                 )
         return out
+
+
+class SacrebleuSentenceAdapter(SacrebleuAdapter):
+    """sacrebleu's sentence API averaged: ``BLEU(effective_order=True).sentence_score`` per
+    segment, then the mean (what users who average sentence BLEU get). A second view of the
+    sacrebleu adapter's library; ``compare`` runs it only when named."""
+
+    name = "sacrebleu-sentence"
+    profile = "sacrebleu-sentence"
+    compared_by_default = False

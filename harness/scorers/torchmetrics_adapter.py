@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from harness.bleu.config import BleuConfig
+from harness.bleu.config import TOKENIZERS, BleuConfig
 from harness.bleu.result import BleuResult
 from harness.bleu.tokenizers import TextRules
 from harness.data.corpus import Corpus
@@ -33,26 +33,19 @@ from harness.scorers.base import (
     HARNESS_TOKENS,
     NAN,
     Adapter,
-    Support,
-    _replace,
-    check,
+    Rule,
+    as_segment,
+    extras,
+    follows,
     joined_tokens,
+    only,
     smoothing_decides,
 )
-
-_COMMON = [
-    ("ref_length", ("closest-first",), "uses the closest reference, ties to the first listed"),
-    ("ngram_totals", ("plain",), "counts max(0, len - n + 1) n-grams per segment"),
-    ("smooth", ("none", "plus-one-high"), "has smooth=False or smooth=True (+1 on orders >= 2)"),
-    ("effective_order", (False,), "has no effective order"),
-    ("empty_order", ("zero",), "gives an empty order zero matches, hence score 0"),
-    ("on_zero_length", ("zero",), "returns 0 for zero lengths"),
-    ("extra", (), "no extra factors"),
-]
 
 
 class _TorchmetricsBase(Adapter):
     distribution = "torchmetrics"
+    dependencies = ("torch",)
     module = "torchmetrics.text"
     install_hint = (
         "pip install torch --index-url https://download.pytorch.org/whl/cpu && "
@@ -62,8 +55,26 @@ class _TorchmetricsBase(Adapter):
     def __init__(self) -> None:
         pass
 
-    def _guards(self, config: BleuConfig) -> tuple[str, ...]:
-        return ("unigram", "any-order", "none") if smoothing_decides(config) else ("any-order",)
+    def arithmetic_rules(self, config: BleuConfig) -> dict[str, Rule]:
+        """The rules of ``functional/text/bleu.py``, shared by both classes."""
+        guards = ("unigram", "any-order", "none") if smoothing_decides(config) else ("any-order",)
+        return {
+            "max_order": follows("passed as n_gram="),
+            "weights": follows("passed as weights="),
+            "zero_guard": only(guards, "returns 0 when any order has no match"),
+            "ref_length": only(
+                ("closest-first",), "uses the closest reference, ties to the first listed"
+            ),
+            "ngram_totals": only(("plain",), "counts max(0, len - n + 1) n-grams per segment"),
+            "smooth": only(
+                ("none", "plus-one-high"), "has smooth=False or smooth=True (+1 on orders >= 2)"
+            ),
+            "smooth_value": follows("cannot be set for the smoothings it offers"),
+            "effective_order": only((False,), "has no effective order"),
+            "empty_order": only(("zero",), "gives an empty order zero matches, hence score 0"),
+            "on_zero_length": only(("zero",), "returns 0 for zero lengths"),
+            "extra": extras((), "no extra factors"),
+        }
 
     def _metric(self, config: BleuConfig) -> tuple[Any, str]:
         raise NotImplementedError
@@ -84,7 +95,7 @@ class _TorchmetricsBase(Adapter):
         for i, sid in enumerate(corpus.ids):
             metric.reset()
             r = self._score(metric, ctor, corpus.subset([i]), config, reset=True)
-            out.append(_replace(r, level="segment", segment_id=sid))
+            out.append(as_segment(r, sid))
         return out
 
     def _score(
@@ -127,20 +138,17 @@ class TorchmetricsAdapter(_TorchmetricsBase):
     """``torchmetrics.text.BLEUScore`` (whitespace-split input)."""
 
     name = "torchmetrics"
-    TEXT_FACTORS = HARNESS_TOKENS
+    title = "torchmetrics BLEUScore"
+    profile = "torchmetrics"
+    TEXT = HARNESS_TOKENS
 
-    def _check(self, config: BleuConfig) -> Support:
-        from harness.bleu.config import TOKENIZERS
-
-        return check(
-            config,
-            "torchmetrics BLEUScore",
-            [
-                ("tokenize", TOKENIZERS, "splits on whitespace (harness pre-tokenizes)"),
-                ("zero_guard", self._guards(config), "returns 0 when any order has no match"),
-                *_COMMON,
-            ],
-        )
+    def rules(self, config: BleuConfig) -> dict[str, Rule]:
+        return {
+            **self.base_rules(config),
+            "tokenize": only(TOKENIZERS, "splits on whitespace (harness pre-tokenizes)"),
+            "lowercase": follows("gets harness tokens"),
+            **self.arithmetic_rules(config),
+        }
 
     def _metric(self, config: BleuConfig) -> tuple[Any, str]:
         from torchmetrics.text import BLEUScore
@@ -171,11 +179,12 @@ class TorchmetricsSacrebleuAdapter(_TorchmetricsBase):
     """``torchmetrics.text.SacreBLEUScore`` (its own sacrebleu tokenizer port)."""
 
     name = "torchmetrics-sacrebleu"
+    title = "torchmetrics SacreBLEUScore"
     # SacreBLEUScore tokenizes the raw string (no right-strip first)
-    TEXT_FACTORS: ClassVar[dict[str, tuple[tuple[Any, ...], str]]] = {
-        **Adapter.TEXT_FACTORS,
-        "strip": (("none",), "tokenizes the raw string (no right-strip)"),
-        "lowercase_rule": (("unicode-after",), "lowercases the line after tokenizing it"),
+    TEXT: ClassVar[dict[str, Rule]] = {
+        **Adapter.TEXT,
+        "strip": only(("none",), "tokenizes the raw string (no right-strip)"),
+        "lowercase_rule": only(("unicode-after",), "lowercases the line after tokenizing it"),
     }
     profile = "torchmetrics-sacrebleu"
 
@@ -190,23 +199,20 @@ class TorchmetricsSacrebleuAdapter(_TorchmetricsBase):
         "ko-mecab": "ko-mecab",
     }
 
-    def _check(self, config: BleuConfig) -> Support:
-        return check(
-            config,
-            "torchmetrics SacreBLEUScore",
-            [
-                ("tokenize", tuple(self.TOKENIZE), "has no such tokenizer"),
-                ("zero_guard", self._guards(config), "returns 0 when any order has no match"),
-                *_COMMON,
-            ],
-        )
+    def rules(self, config: BleuConfig) -> dict[str, Rule]:
+        return {
+            **self.base_rules(config),
+            "tokenize": only(tuple(self.TOKENIZE), "has no such tokenizer"),
+            "lowercase": follows("passed as lowercase="),
+            **self.arithmetic_rules(config),
+        }
 
     def _metric(self, config: BleuConfig) -> tuple[Any, str]:
         from torchmetrics.text import SacreBLEUScore
 
         smooth = config.smooth == "plus-one-high"
         w = self._weights(config)
-        tok = self.TOKENIZE[config.tokenize]
+        tok: Any = self.TOKENIZE[config.tokenize]  # a Literal of its tokenizer names
         return (
             SacreBLEUScore(
                 n_gram=config.max_order,

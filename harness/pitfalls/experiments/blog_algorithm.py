@@ -19,7 +19,11 @@ from __future__ import annotations
 
 import re
 
+from harness.bleu import engine
 from harness.bleu.config import BleuConfig
+from harness.data.corpus import Corpus
+from harness.data.fixtures import load_fixture
+from harness.diagnose.homemade import blog_bleu, blog_sentence_bleu
 from harness.pitfalls import Experiment, Measurement, Table, Verdict, close, fmt, measure_call
 
 INTENDED = BleuConfig(
@@ -48,8 +52,6 @@ SOURCES: dict[str, tuple[str, str, int]] = {
 
 def sentences() -> dict[str, tuple[str, tuple[str, ...]]]:
     """Short label → (candidate, references), from shipped fixtures (``SOURCES`` says which)."""
-    from harness.data.fixtures import load_fixture
-
     out: dict[str, tuple[str, tuple[str, ...]]] = {}
     for label, (name, system, index) in SOURCES.items():
         c = load_fixture(name).corpus(system)
@@ -89,10 +91,6 @@ def diagnose(candidate: str, references: tuple[str, ...], max_n: int = 4) -> lis
 
 
 def run() -> Table:
-    from harness.bleu import engine
-    from harness.data.corpus import Corpus
-    from harness.diagnose.homemade import blog_bleu, blog_sentence_bleu
-
     table = Table()
     for case, (hyp, refs) in sentences().items():
         for n in ORDERS:

@@ -14,7 +14,8 @@ computed per language from sacrebleu's token counts and scores.
 
 from __future__ import annotations
 
-from harness.pitfalls import Experiment, Table, Verdict, fmt, measure_adapter
+from harness.data.fixtures import load_fixture
+from harness.pitfalls import Experiment, Table, Verdict, fmt, measure_adapter, profile_of
 
 FIXTURES = {"ja": "edge_cjk_ja", "zh": "edge_cjk_zh", "ko": "edge_cjk_ko"}
 TOKENIZERS = ("13a", "intl", "char", "zh", "ja-mecab", "ko-mecab")
@@ -23,15 +24,12 @@ NATIVE = {"ja": "ja-mecab", "zh": "zh", "ko": "ko-mecab"}
 
 
 def run() -> Table:
-    from harness.bleu.profiles import PROFILES
-    from harness.data.fixtures import load_fixture
-
     table = Table()
     for lang, name in FIXTURES.items():
         corpus = load_fixture(name).corpus("system")
         for tok in TOKENIZERS:
             for lib in ("sacrebleu", "torchmetrics-sacrebleu"):
-                cfg = PROFILES[lib].replace(tokenize=tok)
+                cfg = profile_of(lib).replace(tokenize=tok)
                 table.add(measure_adapter(lib, corpus, cfg, case=f"{lang}/{tok}"))
         table.add(measure_adapter("nltk", corpus, case=f"{lang}/whitespace"))
         table.notes.setdefault("segments", {})[lang] = len(corpus)
@@ -46,7 +44,9 @@ def _tokens(table: Table, lang: str, tok: str) -> float | None:
 
 
 def verdict(table: Table) -> Verdict:
-    holds, fails, parts = [], [], []
+    holds: list[str] = []
+    fails: list[str] = []
+    parts: list[str] = []
     for lang in FIXTURES:
         s13 = table.score("sacrebleu", f"{lang}/13a")
         native = NATIVE[lang]

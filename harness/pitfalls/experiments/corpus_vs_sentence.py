@@ -20,6 +20,9 @@ import itertools
 import os
 from typing import Any
 
+from harness.bleu.profiles import PROFILES
+from harness.data.datasets import WMT21_SYSTEMS, load_wmt21_ende, wmt21_mqm
+from harness.data.fixtures import load_fixture
 from harness.pitfalls import (
     Experiment,
     Table,
@@ -53,8 +56,6 @@ def data() -> tuple[str, list[dict[str, Any]]]:
     """(description, groups of system → corpus); WMT21 when the data folder is set."""
     env = os.environ.get("BLEU_HARNESS_DATA", "").strip()
     if env and os.path.isdir(env):
-        from harness.data.datasets import WMT21_SYSTEMS, load_wmt21_ende, wmt21_mqm
-
         rated = [
             s
             for s, row in wmt21_mqm(env)["system"].items()
@@ -67,7 +68,6 @@ def data() -> tuple[str, list[dict[str, Any]]]:
             f"segments 1-{N_SEGMENTS}, references A/C/D",
             [subset],
         )
-    from harness.data.fixtures import load_fixture
 
     groups = []
     for name, systems in FIXTURE_GROUPS.items():
@@ -80,8 +80,6 @@ def data() -> tuple[str, list[dict[str, Any]]]:
 
 
 def run() -> Table:
-    from harness.bleu.profiles import PROFILES
-
     description, groups = data()
     table = Table()
     table.notes["data"] = description
@@ -114,7 +112,9 @@ def _discordant(a: dict[str, float], b: dict[str, float]) -> list[str]:
 
 
 def verdict(table: Table) -> Verdict:
-    holds, fails, parts = [], [], []
+    holds: list[str] = []
+    fails: list[str] = []
+    parts: list[str] = []
     for lib, corp, sent in PAIRS:
         gaps: list[float] = []
         equal: list[str] = []

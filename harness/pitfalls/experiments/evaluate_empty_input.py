@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.data.fixtures import load_fixture
 from harness.pitfalls import (
     Experiment,
     Table,
@@ -24,12 +25,13 @@ from harness.pitfalls import (
     measure_libraries,
 )
 
+#: The real libraries whose numbers the reason quotes for contrast (one per library family).
+CONTRAST = ("sacrebleu", "nltk", "bleuscore", "torchmetrics", "pycocoevalcap")
+
 CASES = ("all hyps empty", "all hyps empty + '' refs", "one segment, its ref ''")
 
 
 def corpora() -> dict[str, Any]:
-    from harness.data.fixtures import load_fixture
-
     empty_ref = load_fixture("edge_empty_reference")
     return {
         CASES[0]: load_fixture("edge_empty_hypothesis").corpus("all_empty"),
@@ -58,7 +60,7 @@ def verdict(table: Table) -> Verdict:
         note = f"; real evaluate could not run here: {real[0].detail.split(' (fix:')[0]}"
     divides = [m.case for m in rows if m.status == "raises" and "ZeroDivisionError" in m.detail]
     others = []
-    for lib in ("sacrebleu", "nltk", "bleuscore", "torchmetrics", "pycocoevalcap"):
+    for lib in CONTRAST:
         ms = [table.get(lib, c) for c in CASES]
         others.append(f"{lib} " + "/".join(fmt(m.score) if m.ok else m.status for m in ms))
     perl: dict[tuple[str, ...], list[str]] = {}
@@ -92,7 +94,7 @@ EXPERIMENT = Experiment(
     fixtures=("edge_empty_hypothesis", "edge_empty_reference"),
     implementations=(
         "real evaluate (if its module loads), else harness:evaluate",
-        "real sacrebleu, nltk, bleuscore, torchmetrics, pycocoevalcap and all profiles",
+        f"real {', '.join(CONTRAST)} and all profiles",
     ),
     configs=CASES,
     run=run,

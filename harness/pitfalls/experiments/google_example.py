@@ -17,9 +17,11 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from harness.bleu import engine
 from harness.bleu.config import BleuConfig
+from harness.data.fixtures import load_fixture
 from harness.pitfalls import (
-    PROFILE_OF,
+    EVERY_IMPLEMENTATION,
     Experiment,
     Measurement,
     Table,
@@ -28,6 +30,7 @@ from harness.pitfalls import (
     flipping_factors,
     fmt,
     measure_libraries,
+    profile_of,
     unavailable,
 )
 
@@ -67,8 +70,6 @@ def label(cfg: BleuConfig) -> str:
 
 
 def _printed() -> dict[str, Any]:
-    from harness.data.fixtures import load_fixture
-
     claim = load_fixture(FIXTURE).claim
     assert claim is not None  # the fixture carries the seed's printed numbers
     p = claim["printed"]
@@ -105,9 +106,6 @@ def _all_ok(c: dict[str, bool | None]) -> bool:
 
 
 def run() -> Table:
-    from harness.bleu import engine
-    from harness.data.fixtures import load_fixture
-
     fx = load_fixture(FIXTURE)
     printed = _printed()
     table = Table()
@@ -130,9 +128,6 @@ def run() -> Table:
 
 
 def _reproduces(cfg: BleuConfig) -> bool:
-    from harness.bleu import engine
-    from harness.data.fixtures import load_fixture
-
     fx = load_fixture(FIXTURE)
     printed = _printed()
     for cand in CANDIDATES:
@@ -146,8 +141,6 @@ def _reproduces(cfg: BleuConfig) -> bool:
 
 
 def verdict(table: Table) -> Verdict:
-    from harness.bleu.profiles import PROFILES
-
     printed = table.notes["printed"]
     matching: list[BleuConfig] = []
     for cfg in grid():
@@ -172,8 +165,7 @@ def verdict(table: Table) -> Verdict:
         if all(_all_ok(c) for c in cs):
             libs_ok.append(lab)
             continue
-        name = lab.removeprefix("harness:")
-        fixes = flipping_factors(PROFILES[PROFILE_OF.get(name, name)], matching, _reproduces)
+        fixes = flipping_factors(profile_of(lab), matching, _reproduces)
         bad = sorted({k for c in cs for k, v in c.items() if v is False})
         text = f"{lab} {' / '.join(fmt(m.score) for m in ms)} (wrong {', '.join(bad)})"
         if fixes:
@@ -201,9 +193,7 @@ EXPERIMENT = Experiment(
     fixtures=(FIXTURE,),
     implementations=(
         "in-house engine grid",
-        "real: sacrebleu, sacrebleu-sentence, nltk, evaluate, bleuscore, torchmetrics, "
-        "torchmetrics-sacrebleu, pycocoevalcap",
-        "profiles: the same + mteval-v13a, multi-bleu, multi-bleu-detok",
+        *EVERY_IMPLEMENTATION,
     ),
     configs=(
         f"tokenize {'/'.join(TOKENIZERS)} x case x smooth {len(SMOOTHINGS)} methods",

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.bleu.profiles import PROFILES
+from harness.data.fixtures import load_fixture
 from harness.pitfalls import (
     Experiment,
     Table,
@@ -45,9 +47,6 @@ def orderings(corpus: Any) -> dict[str, Any]:
 
 
 def run() -> Table:
-    from harness.bleu.profiles import PROFILES
-    from harness.data.fixtures import load_fixture
-
     table = Table()
     for name, system in CORPORA.items():
         base = load_fixture(name).corpus(system)
@@ -74,7 +73,9 @@ def _varies(table: Table, impl: str) -> list[str]:
 
 
 def verdict(table: Table) -> Verdict:
-    holds, fails, parts = [], [], []
+    holds: list[str] = []
+    fails: list[str] = []
+    parts: list[str] = []
     for m in CLAIMED:
         impl = f"nltk method{m}"
         varies = _varies(table, impl)

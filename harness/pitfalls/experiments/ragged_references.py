@@ -19,14 +19,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.bleu import engine
+from harness.bleu.profiles import PROFILES
+from harness.bleu.tokenizers import tokenize
+from harness.data.corpus import Corpus
+from harness.data.fixtures import load_fixture
 from harness.pitfalls import Experiment, Measurement, Table, Verdict, close, fmt
+from harness.scorers.sacrebleu_adapter import quiet_sacrebleu
 
 PADDINGS = {"none": None, "empty": ""}
 
 
 def cases() -> dict[str, Any]:
-    from harness.data.fixtures import load_fixture
-
     ragged = load_fixture("edge_ragged_references").corpus("system")
     hyps = list(ragged.hypotheses)
     silent = list(hyps)
@@ -43,8 +47,6 @@ def cases() -> dict[str, Any]:
 
 def _closest_changes(corpus: Any) -> list[str]:
     """Segments whose closest reference length becomes 0 once '' padding is added."""
-    from harness.bleu.tokenizers import tokenize
-
     out = []
     k = corpus.max_refs
     for sid, hyp, refs in zip(corpus.ids, corpus.hypotheses, corpus.references, strict=True):
@@ -61,11 +63,6 @@ def _closest_changes(corpus: Any) -> list[str]:
 
 def run() -> Table:
     from sacrebleu.metrics import BLEU
-
-    from harness.bleu import engine
-    from harness.bleu.profiles import PROFILES
-    from harness.data.corpus import Corpus
-    from harness.scorers.sacrebleu_adapter import quiet_sacrebleu
 
     table = Table()
     for case, corpus in cases().items():

@@ -13,9 +13,15 @@ implementation and order; where the claim fails, the engine finds the single fac
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable
+
+from harness.bleu import engine
 from harness.bleu.config import BleuConfig
+from harness.bleu.profiles import PROFILES
+from harness.data.fixtures import load_fixture
 from harness.pitfalls import (
-    PROFILE_OF,
+    EVERY_IMPLEMENTATION,
     Experiment,
     Table,
     Verdict,
@@ -23,7 +29,9 @@ from harness.pitfalls import (
     flipping_factors,
     fmt,
     measure_libraries,
+    precision,
     profile_mismatches,
+    profile_of,
     unavailable,
 )
 
@@ -33,7 +41,7 @@ VERY_LOW = 10.0
 """BLEU below 10 (on 0–100): "almost useless" in the bands of 003_9b9e8f448f39b158.txt."""
 
 
-def _with_order(order: int):  # type: ignore[no-untyped-def]
+def _with_order(order: int) -> Callable[[BleuConfig], BleuConfig]:
     def change(cfg: BleuConfig) -> BleuConfig:
         return cfg.replace(max_order=order, weights=None)
 
@@ -41,8 +49,6 @@ def _with_order(order: int):  # type: ignore[no-untyped-def]
 
 
 def run() -> Table:
-    from harness.data.fixtures import load_fixture
-
     table = Table()
     for name in FIXTURES:
         corpus = load_fixture(name).corpus("mt")
@@ -60,9 +66,7 @@ def run() -> Table:
     return table
 
 
-def _holds_for(order: int):  # type: ignore[no-untyped-def]
-    from harness.bleu import engine
-    from harness.data.fixtures import load_fixture
+def _holds_for(order: int) -> Callable[[BleuConfig], bool]:
 
     diverse = load_fixture(FIXTURES[0]).corpus("mt")
     identical = load_fixture(FIXTURES[1]).corpus("mt")
@@ -77,9 +81,6 @@ def _holds_for(order: int):  # type: ignore[no-untyped-def]
 
 
 def verdict(table: Table) -> Verdict:
-    from collections import Counter
-
-    from harness.bleu.profiles import PROFILES
 
     per_label: dict[str, list[int]] = {}
     labels: list[str] = []
@@ -96,14 +97,12 @@ def verdict(table: Table) -> Verdict:
                 labels.append(label)
             if i is None or not (d.ok and i.ok):
                 continue
-            tol = 1e-4 if label.startswith("torchmetrics") else 1e-6
-            d_ok = abs(d.score - 100.0) < tol  # type: ignore[operator]
+            d_ok = abs(d.score - 100.0) < precision(label, 1e-6)  # type: ignore[operator]
             i_ok = i.score < VERY_LOW  # type: ignore[operator]
             if d_ok and i_ok:
                 per_label.setdefault(label, []).append(order)
                 continue
-            name = label.removeprefix("harness:")
-            base = PROFILES[PROFILE_OF.get(name, name)].replace(max_order=order, weights=None)
+            base = profile_of(label).replace(max_order=order, weights=None)
             found = flipping_factors(base, list(PROFILES.values()), holds)
             for side, ok, m in (("diverse != 1", d_ok, d), ("identical >= 10", i_ok, i)):
                 if not ok:
@@ -149,11 +148,7 @@ EXPERIMENT = Experiment(
     ),
     source="001_4d9c0f31bc4f1899.txt (pitfall 2, single / non-diverse references)",
     fixtures=FIXTURES,
-    implementations=(
-        "real: sacrebleu, sacrebleu-sentence, nltk, evaluate, bleuscore, torchmetrics, "
-        "torchmetrics-sacrebleu, pycocoevalcap",
-        "profiles: the same + mteval-v13a, multi-bleu, multi-bleu-detok",
-    ),
+    implementations=(*EVERY_IMPLEMENTATION,),
     configs=("BLEU-4 (defaults)", "BLEU-2", f"very low = below {VERY_LOW:g} (seed 003 bands)"),
     run=run,
     verdict=verdict,

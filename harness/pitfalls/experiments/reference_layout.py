@@ -17,7 +17,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.api import corpus_bleu
+from harness.data.corpus import Corpus
+from harness.data.fixtures import load_fixture
+from harness.errors import HarnessError, LayoutError
 from harness.pitfalls import Experiment, Measurement, Table, Verdict, fmt
+from harness.scorers.misuse import MISUSES
 
 MISUSE_CASES = {
     "evaluate-layout": "evaluate layout to sacrebleu.corpus_bleu",
@@ -33,9 +38,6 @@ HARNESS_CASES = (
 
 def shapes() -> dict[str, Any]:
     """Shape label → corpus. All from shipped fixtures; the square one is derived."""
-    from harness.data.corpus import Corpus
-    from harness.data.fixtures import load_fixture
-
     ragged = load_fixture("edge_ragged_references").corpus("system")
     square = Corpus(
         hypotheses=ragged.hypotheses[1:3],
@@ -53,31 +55,24 @@ def shapes() -> dict[str, Any]:
 
 
 def _harness_attempts(corpus: Any) -> dict[str, Any]:
-    import harness
-    from harness.data.corpus import Corpus
-
     hyps = list(corpus.hypotheses)
     flat = [refs[0] for refs in corpus.references]
 
     def from_streams() -> float:
         wrong = Corpus.from_streams(hypotheses=hyps, streams=corpus.to_evaluate())
-        return harness.corpus_bleu(hypotheses=wrong.hypotheses, references=wrong.references).score
+        return corpus_bleu(hypotheses=wrong.hypotheses, references=wrong.references).score
 
     return {
         HARNESS_CASES[0]: from_streams,
         HARNESS_CASES[1]: lambda: (
-            harness.corpus_bleu(hypotheses=hyps, references=corpus.to_streams()).score
+            corpus_bleu(hypotheses=hyps, references=corpus.to_streams()).score
         ),
-        HARNESS_CASES[2]: lambda: harness.corpus_bleu(hypotheses=hyps, references=flat).score,
+        HARNESS_CASES[2]: lambda: corpus_bleu(hypotheses=hyps, references=flat).score,
     }
 
 
 def run() -> Table:
     import sacrebleu
-
-    import harness
-    from harness.errors import HarnessError, LayoutError
-    from harness.scorers.misuse import MISUSES
 
     table = Table()
     version = f"sacrebleu {sacrebleu.__version__}"
@@ -99,7 +94,7 @@ def run() -> Table:
                 table.add(
                     Measurement("sacrebleu", f"{shape}/{label}", None, "raises", m.error or "")
                 )
-        right = harness.corpus_bleu(hypotheses=corpus.hypotheses, references=corpus.references)
+        right = corpus_bleu(hypotheses=corpus.hypotheses, references=corpus.references)
         table.add(
             Measurement(
                 "harness:sacrebleu",
@@ -129,7 +124,10 @@ def run() -> Table:
 
 
 def verdict(table: Table) -> Verdict:
-    holds, fails, scored, accepted = [], [], [], []
+    holds: list[str] = []
+    fails: list[str] = []
+    scored: list[str] = []
+    accepted: list[str] = []
     for shape in table.notes["shapes"]:
         sb_ok = True
         for label in (MISUSE_CASES["evaluate-layout"], MISUSE_CASES["per-segment-as-streams"]):

@@ -13,9 +13,14 @@ change to sacrebleu's value restores A < B (the in-house engine, one factor at a
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from harness.bleu import engine
 from harness.bleu.config import BleuConfig
+from harness.bleu.profiles import PROFILES
+from harness.data.fixtures import load_fixture
 from harness.pitfalls import (
-    PROFILE_OF,
+    EVERY_IMPLEMENTATION,
     Experiment,
     Table,
     Verdict,
@@ -24,6 +29,7 @@ from harness.pitfalls import (
     fmt,
     measure_libraries,
     profile_mismatches,
+    profile_of,
     unavailable,
 )
 
@@ -31,7 +37,7 @@ FIXTURE = "silence_pitfall"
 CONFIGS = ("defaults", "13a tokens")
 
 
-def _config_for(config_name: str):  # type: ignore[no-untyped-def]
+def _config_for(config_name: str) -> Callable[[BleuConfig], BleuConfig] | None:
     if config_name == "defaults":
         return None
 
@@ -44,8 +50,6 @@ def _config_for(config_name: str):  # type: ignore[no-untyped-def]
 
 
 def run() -> Table:
-    from harness.data.fixtures import load_fixture
-
     fx = load_fixture(FIXTURE)
     table = Table()
     for config_name in CONFIGS:
@@ -62,17 +66,12 @@ def run() -> Table:
 
 
 def _profile_config(label: str, config_name: str) -> BleuConfig:
-    from harness.bleu.profiles import PROFILES
-
-    name = label.removeprefix("harness:")
-    cfg = PROFILES[PROFILE_OF.get(name, name)]
+    cfg = profile_of(label)
     change = _config_for(config_name)
     return change(cfg) if change else cfg
 
 
-def _a_less_than_b(config_name: str):  # type: ignore[no-untyped-def]
-    from harness.bleu import engine
-    from harness.data.fixtures import load_fixture
+def _a_less_than_b(config_name: str) -> Callable[[BleuConfig], bool]:
 
     fx = load_fixture(FIXTURE)
     a, b = fx.corpus("A"), fx.corpus("B")
@@ -96,8 +95,6 @@ WHY = {
 
 
 def verdict(table: Table) -> Verdict:
-    from harness.bleu.profiles import PROFILES
-
     results: dict[str, dict[str, bool]] = {}
     why: dict[str, list[str]] = {}
     for config_name in CONFIGS:
@@ -164,11 +161,7 @@ EXPERIMENT = Experiment(
     ),
     source="001_4d9c0f31bc4f1899.txt (pitfall 1, silence)",
     fixtures=(FIXTURE,),
-    implementations=(
-        "real: sacrebleu, sacrebleu-sentence, nltk, evaluate, bleuscore, torchmetrics, "
-        "torchmetrics-sacrebleu, pycocoevalcap",
-        "profiles: the same + mteval-v13a, multi-bleu, multi-bleu-detok",
-    ),
+    implementations=(*EVERY_IMPLEMENTATION,),
     configs=("each library's defaults", "13a tokens for the whitespace-splitting ones"),
     run=run,
     verdict=verdict,

@@ -16,6 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.bleu.tokenizers import tokenize
+from harness.data.corpus import Corpus
+from harness.data.fixtures import load_fixture
 from harness.pitfalls import (
     REAL,
     Experiment,
@@ -25,6 +28,7 @@ from harness.pitfalls import (
     fmt,
     measure_adapter,
     measure_profile,
+    precision,
     unavailable,
 )
 
@@ -35,8 +39,6 @@ CONTROLS = tuple(n for n in REAL if n not in SUBJECTS)
 
 
 def _reversed_refs(corpus: Any) -> Any:
-    from harness.data.corpus import Corpus
-
     return Corpus(
         hypotheses=corpus.hypotheses,
         references=tuple(tuple(r[::-1]) for r in corpus.references),
@@ -46,8 +48,6 @@ def _reversed_refs(corpus: Any) -> Any:
 
 
 def _ties(corpus: Any) -> list[str]:
-    from harness.bleu.tokenizers import tokenize
-
     out = []
     for sid, hyp, refs in zip(corpus.ids, corpus.hypotheses, corpus.references, strict=True):
         h = len(tokenize(hyp, "whitespace"))
@@ -59,8 +59,6 @@ def _ties(corpus: Any) -> list[str]:
 
 
 def run() -> Table:
-    from harness.data.fixtures import load_fixture
-
     table = Table()
     for name in (TIES, NO_TIES):
         corpus = load_fixture(name).corpus("system")
@@ -78,12 +76,13 @@ def _moves(table: Table, impl: str, name: str) -> bool | None:
     b = table.get(impl, f"{name}/reversed")
     if not (a.ok and b.ok):
         return None
-    tol = 1e-4 if impl.startswith("torchmetrics") else 1e-9
-    return not close(a.score, b.score, tol)
+    return not close(a.score, b.score, precision(impl))
 
 
 def verdict(table: Table) -> Verdict:
-    holds, fails, parts = [], [], []
+    holds: list[str] = []
+    fails: list[str] = []
+    parts: list[str] = []
     ties = table.notes["ties"]
     for lib in SUBJECTS:
         moved = _moves(table, lib, TIES)

@@ -16,7 +16,11 @@ from __future__ import annotations
 
 import itertools
 
+from harness.bleu import engine
 from harness.bleu.config import REF_LENGTHS, BleuConfig
+from harness.data.fixtures import load_fixture
+from harness.diagnose.homemade import tutorial_bleu
+from harness.errors import HarnessError
 from harness.pitfalls import (
     Experiment,
     Measurement,
@@ -72,11 +76,6 @@ def label(cfg: BleuConfig) -> str:
 
 
 def run() -> Table:
-    from harness.bleu import engine
-    from harness.data.fixtures import load_fixture
-    from harness.diagnose.homemade import tutorial_bleu
-    from harness.errors import HarnessError
-
     fx = load_fixture(FIXTURE)
     corpus = fx.corpus("candidate")
     table = Table()
