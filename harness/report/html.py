@@ -3,15 +3,16 @@ the figures are PNG files in the same directory, referenced by relative file nam
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from harness.analysis.difference import fmt_number
-from harness.report.build import SIGNIFICANCE_HOW
+from harness.report.difference import side_statistics
 from harness.report.figures import MAX_HUMAN, MAX_SCATTERS, MAX_WATERFALLS, Figure, human_records
-from harness.report.markdown import fmt_value, records_of
+from harness.report.schema import SIGNIFICANCE_HOW
 from harness.report.summary import Markup, is_default_significance, summary_items
+from harness.report.text import fmt_number, fmt_share, fmt_value, records_of
 
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto;
@@ -153,26 +154,12 @@ def _fixtures(report: Mapping[str, Any]) -> str:
 
 
 def _side_rows(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[list[str]]:
-    def ratio(side: Mapping[str, Any], i: int) -> str:
-        c, t = side.get("counts"), side.get("totals")
-        cs = str(c[i]) if c is not None and i < len(c) else "?"
-        ts = str(t[i]) if t is not None and i < len(t) else "?"
-        return '<td class="n">—</td>' if cs == ts == "?" else f'<td class="n">{cs}/{ts}</td>'
-
-    def plain(side: Mapping[str, Any], key: str) -> str:
-        v = side.get(key)
-        return _num_cell(v) if isinstance(v, float) else f'<td class="n">{_e(v)}</td>'
-
-    rows = [
-        [_td("BLEU (0–100)"), _num_cell(a.get("score")), _num_cell(b.get("score"))],
-        [_td("status"), _td(a.get("status")), _td(b.get("status"))],
-        [_td("hyp_len (tokens)"), plain(a, "hyp_len"), plain(b, "hyp_len")],
-        [_td("ref_len (tokens)"), plain(a, "ref_len"), plain(b, "ref_len")],
-        [_td("brevity penalty"), _num_cell(a.get("bp")), _num_cell(b.get("bp"))],
+    """The statistics of both sides (:func:`~harness.report.difference.side_statistics`) as
+    table cells: numbers right-aligned, the status as text."""
+    return [
+        [_td(name), *(_td(x) if name == "status" else f'<td class="n">{_e(x)}</td>' for x in ab)]
+        for name, *ab in side_statistics(a, b, bp_label="brevity penalty")
     ]
-    orders = max(len(s.get(k) or ()) for s in (a, b) for k in ("counts", "totals"))
-    rows += [[_td(f"{i + 1}-gram matched/total"), ratio(a, i), ratio(b, i)] for i in range(orders)]
-    return rows
 
 
 def _pair_detail(p: Mapping[str, Any], figs: Sequence[Figure]) -> str:
@@ -211,7 +198,7 @@ def _pair_detail(p: Mapping[str, Any], figs: Sequence[Figure]) -> str:
                         _num_cell(seg.get("mean"), sign=True),
                         _num_cell(seg.get("median"), sign=True),
                         _num_cell(seg.get("max_abs")),
-                        f'<td class="n">{"—" if share is None else f"{100 * share:.1f}%"}</td>',
+                        f'<td class="n">{fmt_share(share)}</td>',
                         _num_cell(seg["unmatched"], 0),
                     ]
                 ],
@@ -254,7 +241,7 @@ def _pairs(report: Mapping[str, Any], figs: Sequence[Figure]) -> str:
                 _num_cell(p.get("corpus_max_abs")),
                 _num_cell(seg["n"], 0),
                 _num_cell(seg.get("max_abs")),
-                f'<td class="n">{"—" if share is None else f"{100 * share:.1f}%"}</td>',
+                f'<td class="n">{fmt_share(share)}</td>',
             ]
         )
     out = [
@@ -346,8 +333,6 @@ def _attributions(report: Mapping[str, Any], figs: Sequence[Figure]) -> str:
 def _generic(obj: Any) -> str:
     records = records_of(obj)
     if records is None:
-        import json
-
         return f"<pre>{_e(json.dumps(obj, ensure_ascii=False, indent=2, allow_nan=False))}</pre>"
     head = list(dict.fromkeys(k for r in records for k in r))
     return _table(head, [[_td(fmt_value(r.get(k))) for k in head] for r in records])

@@ -3,61 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from harness.analysis.difference import difference_markdown, fmt_number
+from harness.report.difference import difference_markdown
+from harness.report.figures import human_records
 from harness.report.summary import Markup, is_default_significance, significance_line, summary_items
-
-
-def cell(text: Any) -> str:
-    """A Markdown table cell: pipes escaped, newlines flattened, ``None`` as a dash."""
-    if text is None:
-        return "—"
-    return str(text).replace("|", "\\|").replace("\n", " ")
-
-
-def table(head: Sequence[str], body: Sequence[Sequence[Any]], align: str = "") -> list[str]:
-    """Lines of a Markdown table; ``align`` holds ``l``/``r`` per column (default: l, then r)."""
-    spec = align or "l" + "r" * (len(head) - 1)
-    rule = [{"l": "---", "c": ":---:"}.get(a, "---:") for a in spec]
-    lines = ["| " + " | ".join(cell(h) for h in head) + " |", "| " + " | ".join(rule) + " |"]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in body]
-    return lines
-
-
-def _scalar(v: Any) -> bool:
-    return v is None or isinstance(v, (str, int, float, bool))
-
-
-def _flat(x: Any) -> bool:
-    """A dict whose values are scalars or short lists of scalars (e.g. an interval)."""
-    return isinstance(x, Mapping) and all(
-        _scalar(v) or (isinstance(v, list) and len(v) <= 4 and all(map(_scalar, v)))
-        for v in x.values()
-    )
-
-
-def records_of(obj: Any) -> list[dict[str, Any]] | None:
-    """Table rows from JSON results: a list of flat dicts, a dict of flat dicts (keys become a
-    ``name`` column) or one flat dict; ``None`` for anything else."""
-    if isinstance(obj, list) and obj and all(_flat(x) for x in obj):
-        return [dict(x) for x in obj]
-    if isinstance(obj, Mapping) and obj and all(_flat(v) for v in obj.values()):
-        return [{"name": k, **v} for k, v in obj.items()]
-    if _flat(obj) and obj:
-        return [dict(obj)]
-    return None
-
-
-def fmt_value(v: Any) -> Any:
-    """A JSON value for a table cell: numbers formatted, intervals as ``[lo, hi]`` (strings
-    and ``None`` are left to :func:`cell`)."""
-    if isinstance(v, float):
-        return fmt_number(v)
-    if isinstance(v, list):
-        return "[" + ", ".join(str(fmt_value(x)) for x in v) + "]"
-    return v
+from harness.report.text import cell, fmt_number, fmt_share, fmt_value, records_of, table
 
 
 def _generic(obj: Any) -> list[str]:
@@ -179,7 +131,6 @@ def _pairs_summary(report: Mapping[str, Any]) -> list[str]:
     body = []
     for p in report["pairs"]:
         seg = p["segments"]
-        share = seg.get("share_above")
         body.append(
             [
                 f"`{p['a']}`",
@@ -190,7 +141,7 @@ def _pairs_summary(report: Mapping[str, Any]) -> list[str]:
                 fmt_number(p.get("corpus_max_abs")),
                 seg["n"],
                 fmt_number(seg.get("max_abs")),
-                "—" if share is None else f"{100 * share:.1f}%",
+                fmt_share(seg.get("share_above")),
             ]
         )
     return table(
@@ -283,8 +234,6 @@ def render_markdown(report: Mapping[str, Any]) -> str:
 
 
 def _human(human: Any) -> list[str]:
-    from harness.report.figures import human_records
-
     records = human_records(human)
     if not records:
         return _generic(human)
