@@ -88,21 +88,22 @@ def build_report(
     """One JSON-ready report object from the runner's rows (schema: the package docstring).
 
     ``corpora`` — ``{(fixture, system): Corpus}`` (or ``"fixture/system"`` keys, or the
-    triples given to :func:`harness.analysis.runner.run`) — adds segment texts to the pairs and enables
-    attributions (``attribution_pairs`` of profile names, default
+    triples given to :func:`harness.analysis.runner.run`) — adds segment texts to the pairs
+    and enables attributions (``attribution_pairs`` of profile names, default
     :data:`~harness.report.schema.DEFAULT_ATTRIBUTION_PAIRS` where both have rows, on at most
     ``max_attribution_corpora`` corpora; the library ``b`` gives the residual when its adapter
     has an ok row there). ``pairs`` are ``(a, b)`` implementation names (row labels or
     ``profile:``/``adapter:`` specs; default :func:`default_pairs`); each pair is judged at
-    :func:`~harness.report.sections.pair_tolerance` (the less precise side's proven tolerance, at least ``tolerance``);
-    ``top`` goes to :func:`~harness.analysis.difference.difference`. ``include`` chooses the computed
-    sections (left-out ones are empty: ``[]``, ``null`` or a ``correlations`` note).
-    ``seed`` and ``n_boot`` are the correlations' bootstrap (0 resamples: no intervals).
-    ``human`` and ``significance`` are precomputed results (objects with ``to_dict()`` or
-    JSON values), stored as given; without ``significance`` (and with corpora) a paired
-    bootstrap is computed (:func:`~harness.report.sections.default_significance`), else the section says why not and
-    how to get one. ``progress`` (:data:`~harness.progress.ProgressCallback`) is told of each
-    finished pair, correlation level and attributed corpus.
+    :func:`~harness.report.sections.pair_tolerance` (the less precise side's proven
+    tolerance, at least ``tolerance``); ``top`` goes to
+    :func:`~harness.analysis.difference.difference`. ``include`` chooses the computed sections
+    (left-out ones are empty: ``[]``, ``null`` or a ``correlations`` note). ``seed`` and
+    ``n_boot`` are the correlations' bootstrap (0 resamples: no intervals). ``human`` and
+    ``significance`` are precomputed results (objects with ``to_dict()`` or JSON values),
+    stored as given; without ``significance`` (and with corpora) a paired bootstrap is
+    computed (:func:`~harness.report.sections.default_significance`), else the section says
+    why not and how to get one. ``progress`` (:data:`~harness.progress.ProgressCallback`) is
+    told of each finished pair, correlation level and attributed corpus.
 
     Raises:
         ConfigError: an unknown section in ``include``, an unknown implementation in ``pairs``.

@@ -31,10 +31,12 @@ from harness.report.schema import (
 
 
 def labels_in(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The implementation labels in ``rows``, in first-seen order."""
     return list(dict.fromkeys(str(r["implementation"]) for r in rows))
 
 
 def kinds_in(rows: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """Implementation label → its rows' ``kind`` (``profile``, ``adapter``, …; first seen)."""
     out: dict[str, str] = {}
     for r in rows:
         out.setdefault(str(r["implementation"]), str(r.get("kind") or ""))
@@ -43,6 +45,7 @@ def kinds_in(rows: Sequence[Mapping[str, Any]]) -> dict[str, str]:
 
 # ---------------------------------------------------------------------- sections
 def signature(rows: Sequence[Mapping[str, Any]], versions: Mapping[str, str], seed: int) -> str:
+    """The report's signature: schema, seed, each implementation's signature, versions last."""
     sigs: dict[str, str] = {}
     for r in rows:
         label = str(r["implementation"])
@@ -68,6 +71,7 @@ def verification_of(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, st
 
 
 def fixtures(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per ``(fixture, system)``: segment count, corpus scores and statuses by implementation."""
     labels = labels_in(rows)
     units: dict[tuple[str, str], dict[str, Any]] = {}
     segs: dict[tuple[str, str], set[str]] = {}
@@ -97,6 +101,8 @@ def correlations(
     n_boot: int,
     progress: ProgressCallback | None = None,
 ) -> dict[str, Any]:
+    """The ``correlations`` section: per level, the :data:`CORRELATION_METHODS` matrices of the
+    implementations with two or more scores there (``n_boot`` bootstrap resamples, ``seed``)."""
     out: dict[str, Any] = {"segment": None, "corpus": None, "note": None}
     notes = []
     for level in track(("segment", "corpus"), progress, "report: correlations"):
@@ -159,6 +165,9 @@ def attributions(
     max_corpora: int,
     progress: ProgressCallback | None = None,
 ) -> list[dict[str, Any]]:
+    """The ``attributions`` section: each profile pair (``pairs``, default
+    :data:`DEFAULT_ATTRIBUTION_PAIRS` where both have rows) on the first ``max_corpora``
+    corpora, with the library ``b`` as residual where its adapter scored that corpus."""
     if not corpora:
         return []
     labels = labels_in(rows)
@@ -274,6 +283,8 @@ def _parquet_available() -> bool:
 
 
 def segments_section(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The ``segments`` section: the file names, columns and size of the segment table, and
+    the table itself (``table``, kept in memory only)."""
     table = _segment_table(rows)
     n = len(table["fixture"])
     return {
@@ -373,6 +384,7 @@ def _largest_attribution(report: Mapping[str, Any]) -> dict[str, Any] | None:
 
 
 def summary(report: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The ``summary`` section, from the other sections of ``report`` and the rows."""
     units = report["fixtures"]
     pairs = report["pairs"]
     return {

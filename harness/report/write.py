@@ -75,10 +75,9 @@ def write_report(
     ``formats``: ``md`` → ``report.md``, ``json`` → ``report.json``, ``html`` → ``index.html``
     plus its PNG figures; the tidy segment table (``segments.csv``, and ``segments.parquet``
     when the report names one) is written with every format whenever there are segment rows.
-    ``out_dir`` is a path (claimed here) or an
-    :class:`~harness.report.outdir.OutputDir` the caller already holds. Everything is rendered into a
-    private staging folder inside ``out_dir`` and moved into place only when every renderer has
-    finished; if one raises, the staging folder is removed and ``out_dir`` is left as it was
+    ``out_dir`` is a path (claimed here) or an :class:`~harness.report.outdir.OutputDir` the
+    caller already holds. Everything is rendered into a private staging folder inside
+    ``out_dir`` and moved into place only when every renderer has finished; if one raises, the staging folder is removed and ``out_dir`` is left as it was
     (a folder this call created is removed again). Missing parent directories are created. The
     folder's manifest records the files written; ``force`` replaces only files an earlier
     bleu-harness output wrote (see :mod:`harness.report.outdir`), never anything else.
