@@ -12,6 +12,14 @@ from harness.report.difference import side_statistics
 from harness.report.figures import MAX_HUMAN, MAX_SCATTERS, MAX_WATERFALLS, Figure, human_records
 from harness.report.schema import SIGNIFICANCE_HOW
 from harness.report.summary import Markup, is_default_significance, summary_items
+from harness.report.tables import (
+    PAIR_HEAD,
+    SIGNIFICANCE_HEAD,
+    attribution_rows,
+    correlation_tables,
+    pair_figures,
+    significance_row,
+)
 from harness.report.text import fmt_number, fmt_share, fmt_value, records_of
 
 _CSS = """
@@ -227,41 +235,16 @@ def _pairs(report: Mapping[str, Any], figs: Sequence[Figure]) -> str:
     pairs = report["pairs"]
     if not pairs:
         return "<p>No pairs.</p>"
-    rows = []
-    for p in pairs:
-        seg = p["segments"]
-        share = seg.get("share_above")
-        rows.append(
-            [
-                f"<td><code>{_e(p['a'])}</code></td>",
-                f"<td><code>{_e(p['b'])}</code></td>",
-                _verdict(p),
-                f'<td class="n">{_e(format(p["tolerance"], "g"))}</td>',
-                _num_cell(p.get("corpus_gap"), sign=True),
-                _num_cell(p.get("corpus_max_abs")),
-                _num_cell(seg["n"], 0),
-                _num_cell(seg.get("max_abs")),
-                f'<td class="n">{fmt_share(share)}</td>',
-            ]
-        )
-    out = [
-        _table(
-            [
-                "a",
-                "b",
-                "agree",
-                "tolerance",
-                "mean corpus gap (b − a)",
-                "max |corpus gap|",
-                "segments",
-                "max |segment gap|",
-                "segments off",
-            ],
-            rows,
-            num_from=3,
-            table_id="pairs-table",
-        )
+    rows = [
+        [
+            f"<td><code>{_e(p['a'])}</code></td>",
+            f"<td><code>{_e(p['b'])}</code></td>",
+            _verdict(p),
+            *(f'<td class="n">{_e(x)}</td>' for x in pair_figures(p)),
+        ]
+        for p in pairs
     ]
+    out = [_table(PAIR_HEAD, rows, num_from=3, table_id="pairs-table")]
     by_key: dict[str, list[Figure]] = {}
     for f in figs:
         by_key.setdefault(f.key, []).append(f)
@@ -275,24 +258,20 @@ def _pairs(report: Mapping[str, Any], figs: Sequence[Figure]) -> str:
 
 
 def _correlations(report: Mapping[str, Any]) -> str:
-    corr = report["correlations"] or {}
     out = []
-    for level in ("segment", "corpus"):
-        block = corr.get(level)
-        if not block:
-            continue
-        for method, m in block["matrices"].items():
-            names = m["names"]
-            unit = "segments" if level == "segment" else "corpora"
-            out.append(
-                f'<h3>{_e(level)} level, {_e(method)}</h3><p class="muted">{block["n_keys"]} aligned '
-                f"{unit}; {block['n_skipped']} rows skipped; bootstrap n_boot={_e(m.get('n_boot'))}, "
-                f"seed={_e(m.get('seed'))}.</p>"
-            )
-            rows = [[_td(n), *(_num_cell(m["values"][n][k], 3) for k in names)] for n in names]
-            out.append(_table(["", *names], rows))
-    if corr.get("note"):
-        out.append(f'<p class="muted">Note: {_e(corr["note"])}</p>')
+    for level, method, block, rows in correlation_tables(report):
+        m = block["matrices"][method]
+        unit = "segments" if level == "segment" else "corpora"
+        out.append(
+            f'<h3>{_e(level)} level, {_e(method)}</h3><p class="muted">{block["n_keys"]} aligned '
+            f"{unit}; {block['n_skipped']} rows skipped; bootstrap n_boot={_e(m.get('n_boot'))}, "
+            f"seed={_e(m.get('seed'))}.</p>"
+        )
+        cells = [[_td(name), *(f'<td class="n">{_e(x)}</td>' for x in xs)] for name, *xs in rows]
+        out.append(_table(["", *m["names"]], cells))
+    note = (report["correlations"] or {}).get("note")
+    if note:
+        out.append(f'<p class="muted">Note: {_e(note)}</p>')
     return "\n".join(out) or "<p>No correlations.</p>"
 
 
@@ -308,15 +287,9 @@ def _attributions(report: Mapping[str, Any], figs: Sequence[Figure]) -> str:
         if at.get("error"):
             out.append(f"<p>Undefined: {_e(at['error'])}</p>")
             continue
-        rows = [[_td(k), _num_cell(v, sign=True)] for k, v in at["factors"].items()]
-        rows.append([_td("total (= gap)"), _num_cell(at["gap"], sign=True)])
-        if at.get("residual") is not None:
-            rows.append(
-                [
-                    _td(f"unexplained ({at.get('library')} − engine)"),
-                    _num_cell(at["residual"], sign=True),
-                ]
-            )
+        rows = [
+            [_td(k), f'<td class="n">{_e(v)}</td>'] for k, v in attribution_rows(at, total=True)
+        ]
         out.append(
             f"<p>{_e(fmt_number(at['score_a']))} → {_e(fmt_number(at['score_b']))} BLEU (0–100).</p>"
         )
@@ -400,37 +373,13 @@ def _significance(report: Mapping[str, Any]) -> str:
         )
         rows = []
         for r in sig["results"]:
-            head = [_td(r["fixture"]), _td(f"{r['system']} vs {r['baseline']}"), _td(r["profile"])]
-            if r.get("error"):
-                rows.append([*head, f'<td class="na" colspan="5">n/a: {_e(r["error"])}</td>'])
-                continue
-            ci = r.get("ci_system") or [None, None]
-            rows.append(
-                [
-                    *head,
-                    _num_cell(r["score_baseline"], 2),
-                    _num_cell(r["score_system"], 2),
-                    _num_cell(r["delta"], 2, sign=True),
-                    _num_cell(r["p_value"], 4),
-                    f'<td class="n">[{_e(fmt_number(ci[0], 2))}, {_e(fmt_number(ci[1], 2))}]</td>',
-                ]
-            )
-        out.append(
-            _table(
-                [
-                    "fixture",
-                    "system vs baseline",
-                    "profile",
-                    "baseline",
-                    "system",
-                    "Δ",
-                    "p",
-                    "95% CI (system)",
-                ],
-                rows,
-                num_from=3,
-            )
-        )
+            labels, error, figures = significance_row(r)
+            cells = [_td(x) for x in labels]
+            if error:
+                rows.append([*cells, f'<td class="na" colspan="5">n/a: {_e(error)}</td>'])
+            else:
+                rows.append([*cells, *(f'<td class="n">{_e(x)}</td>' for x in figures)])
+        out.append(_table(SIGNIFICANCE_HEAD, rows, num_from=3))
     if sig.get("note"):
         out.append(f"<p>{_e(sig['note'])}.</p>")
     if not sig["results"]:

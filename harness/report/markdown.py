@@ -9,7 +9,15 @@ from typing import Any
 from harness.report.difference import difference_markdown
 from harness.report.figures import human_records
 from harness.report.summary import Markup, is_default_significance, significance_line, summary_items
-from harness.report.text import cell, fmt_number, fmt_share, fmt_value, records_of, table
+from harness.report.tables import (
+    PAIR_HEAD,
+    SIGNIFICANCE_HEAD,
+    attribution_rows,
+    correlation_tables,
+    pair_figures,
+    significance_row,
+)
+from harness.report.text import cell, fmt_number, fmt_value, records_of, table
 
 
 def _generic(obj: Any) -> list[str]:
@@ -88,39 +96,13 @@ def _significance(report: Mapping[str, Any]) -> list[str]:
         return _generic(sig)
     body = []
     for r in sig["results"]:
-        head = [r["fixture"], f"{r['system']} vs {r['baseline']}", r["profile"]]
-        if r.get("error"):
-            body.append([*head, f"n/a: {r['error']}", "", "", "", ""])
-            continue
-        ci = r.get("ci_system") or [None, None]
-        body.append(
-            [
-                *head,
-                fmt_number(r["score_baseline"], 2),
-                fmt_number(r["score_system"], 2),
-                fmt_number(r["delta"], 2, sign=True),
-                fmt_number(r["p_value"], 4),
-                f"[{fmt_number(ci[0], 2)}, {fmt_number(ci[1], 2)}]",
-            ]
-        )
+        labels, error, figures = significance_row(r)
+        body.append([*labels, f"n/a: {error}", "", "", "", ""] if error else [*labels, *figures])
     out = [
         f"Paired bootstrap (Koehn 2004; {sig['resamples']} resamples, seed {sig['seed']}); "
         "Δ = system − baseline (BLEU points), two-sided p, the system's 95% interval.",
         "",
-        *table(
-            [
-                "fixture",
-                "system vs baseline",
-                "profile",
-                "baseline",
-                "system",
-                "Δ",
-                "p",
-                "95% CI (system)",
-            ],
-            body,
-            "lllrrrrr",
-        ),
+        *table(SIGNIFICANCE_HEAD, body, "lllrrrrr"),
     ]
     if sig.get("note"):
         out += ["", f"{sig['note']}."]
@@ -128,58 +110,24 @@ def _significance(report: Mapping[str, Any]) -> list[str]:
 
 
 def _pairs_summary(report: Mapping[str, Any]) -> list[str]:
-    body = []
-    for p in report["pairs"]:
-        seg = p["segments"]
-        body.append(
-            [
-                f"`{p['a']}`",
-                f"`{p['b']}`",
-                _verdict(p),
-                f"{p['tolerance']:g}",
-                fmt_number(p.get("corpus_gap"), sign=True),
-                fmt_number(p.get("corpus_max_abs")),
-                seg["n"],
-                fmt_number(seg.get("max_abs")),
-                fmt_share(seg.get("share_above")),
-            ]
-        )
-    return table(
-        [
-            "a",
-            "b",
-            "agree",
-            "tolerance",
-            "mean corpus gap (b − a)",
-            "max |corpus gap|",
-            "segments",
-            "max |segment gap|",
-            "segments off",
-        ],
-        body,
-        "llcrrrrrr",
-    )
+    body = [[f"`{p['a']}`", f"`{p['b']}`", _verdict(p), *pair_figures(p)] for p in report["pairs"]]
+    return table(PAIR_HEAD, body, "llcrrrrrr")
 
 
 def _correlations(report: Mapping[str, Any]) -> list[str]:
-    corr = report["correlations"] or {}
     out: list[str] = []
-    for level in ("segment", "corpus"):
-        block = corr.get(level)
-        if not block:
-            continue
-        for method, m in block["matrices"].items():
-            names = m["names"]
-            out += [
-                f"**{level} level, {method}** ({block['n_keys']} aligned "
-                f"{'segments' if level == 'segment' else 'corpora'}; bootstrap "
-                f"n_boot={m.get('n_boot')}, seed={m.get('seed')})",
-                "",
-            ]
-            body = [[n, *(fmt_number(m["values"][n][k], 3) for k in names)] for n in names]
-            out += [*table(["", *names], body), ""]
-    if corr.get("note"):
-        out.append(f"Note: {corr['note']}")
+    for level, method, block, rows in correlation_tables(report):
+        m = block["matrices"][method]
+        out += [
+            f"**{level} level, {method}** ({block['n_keys']} aligned "
+            f"{'segments' if level == 'segment' else 'corpora'}; bootstrap "
+            f"n_boot={m.get('n_boot')}, seed={m.get('seed')})",
+            "",
+        ]
+        out += [*table(["", *m["names"]], rows), ""]
+    note = (report["correlations"] or {}).get("note")
+    if note:
+        out.append(f"Note: {note}")
     return out or ["No correlations."]
 
 
@@ -195,14 +143,7 @@ def _attributions(report: Mapping[str, Any]) -> list[str]:
             f"{fmt_number(at['score_b'])} (gap {fmt_number(at['gap'], sign=True)} BLEU)"
         )
         out.append("")
-        body = [[name, fmt_number(v, sign=True)] for name, v in at["factors"].items()]
-        if at.get("residual") is not None:
-            body.append(
-                [
-                    f"unexplained ({at.get('library')} − engine)",
-                    fmt_number(at["residual"], sign=True),
-                ]
-            )
+        body = attribution_rows(at, total=False)
         out += [*table(["factor", "BLEU points"], body), ""]
     return out or ["No attributions (pass corpora to build_report)."]
 
