@@ -20,6 +20,7 @@ from harness.bleu import engine
 from harness.bleu.profiles import PROFILES
 from harness.data.fixtures import load_fixture
 from harness.errors import ConfigError, InputError
+from harness.report.difference import difference_markdown
 
 FIXTURES = ("google_nasa_opportunity", "silence_pitfall")
 A, B = "profile:sacrebleu", "profile:nltk"
@@ -209,7 +210,7 @@ def test_to_dict_is_json_without_nan(rows):
 
 def test_markdown_puts_statistics_side_by_side(rows):
     d = difference(rows, A, B, top=2)
-    md = d.to_markdown()
+    md = difference_markdown(d)
     assert isinstance(d, Difference)
     assert "`harness:sacrebleu` vs `harness:nltk`" in md
     assert "| statistic | harness:sacrebleu | harness:nltk |" in md
@@ -237,4 +238,4 @@ def test_corpus_only_rows_have_no_segment_statistics(corpora):
     d = difference(rows, A, B)
     assert d.segments.n == 0 and d.segments.median is None and d.top == ()
     assert d.agree is False  # the corpus gap is far above the tolerance
-    assert "no segment-level rows" in d.to_markdown()
+    assert "no segment-level rows" in difference_markdown(d)

@@ -1,19 +1,16 @@
 """Correlations between score vectors, with p-values and seeded bootstrap confidence intervals.
 
-:func:`correlate` gives Pearson's r, Spearman's ρ and Kendall's τ-b (the point estimates and
-p-values are scipy's: :func:`scipy.stats.pearsonr`, :func:`~scipy.stats.spearmanr`,
-:func:`~scipy.stats.kendalltau` with ``variant="b"``) and, for each, a **percentile bootstrap**
-confidence interval: ``n_boot`` resamples of the *pairs* (with replacement) drawn from
-``numpy.random.default_rng(seed)``; the interval is the ``(1 − ci)/2`` and ``(1 + ci)/2``
-quantiles of the resampled coefficients (Efron & Tibshirani 1993, ch. 13). The seed is recorded
-in the result, so the same call gives the same interval and another seed a different one.
+:func:`correlate` gives Pearson's r, Spearman's ρ and Kendall's τ-b (point estimates and p-values
+from scipy: :func:`~scipy.stats.pearsonr`, :func:`~scipy.stats.spearmanr`,
+:func:`~scipy.stats.kendalltau` with ``variant="b"``), each with a **percentile bootstrap**
+interval: ``n_boot`` resamples of the *pairs* drawn from ``numpy.random.default_rng(seed)`` (the
+seed is recorded); the ``(1 − ci)/2`` and ``(1 + ci)/2`` quantiles (Efron & Tibshirani 1993).
 
 Conventions:
 
-* Pairs where either value is ``None``, NaN or ±inf are dropped; ``n`` counts the pairs used and
-  ``n_dropped`` the pairs dropped.
-* Fewer than two pairs, or a constant side, give ``value=None`` with a ``reason`` — never a
-  crash, a NaN or a scipy warning.
+* Pairs where either value is ``None``, NaN or ±inf are dropped (``n`` pairs used, ``n_dropped``
+  dropped). Fewer than two pairs, or a constant side, give ``value=None`` with a ``reason`` —
+  never a crash, a NaN or a scipy warning.
 * One ``(n_boot, n)`` matrix of resample indices is drawn once and shared by the three methods
   (so their intervals are paired). Pearson is computed for all resamples at once with numpy;
   Spearman is Pearson on the per-resample average ranks (what :func:`scipy.stats.spearmanr`
@@ -22,14 +19,12 @@ Conventions:
   ``n_boot_kendall`` rows of the index matrix — by default all of them when
   ``n ≤`` :data:`KENDALL_FULL_BOOT_MAX` and at most :data:`KENDALL_LARGE_N_BOOT` otherwise
   (segment-level vectors of thousands of pairs cost about 1 ms per scipy call). The number of
-  resamples actually used is reported per method.
-* Resamples on which a coefficient is undefined (e.g. every drawn pair equal) are left out of
-  the quantiles and counted in ``n_boot_undefined``.
+  resamples actually used is reported per method. Resamples on which a coefficient is
+  undefined (e.g. every drawn pair equal) are left out of the quantiles (``n_boot_undefined``).
 
 :func:`correlation_matrix` correlates every pair of named vectors; :func:`from_results` pivots the
-tidy results table of :mod:`harness.analysis.runner` into such named vectors.
-
-Results are frozen dataclasses; ``to_dict()`` gives JSON-ready dicts (no NaN: ``None``).
+runner's results table into such vectors. Results are frozen dataclasses (data only: the report
+renders them); ``to_dict()`` gives JSON-ready dicts (no NaN: ``None``).
 
 >>> c = correlate([1, 2, 3, 4, 5], [2, 1, 4, 3, 5], n_boot=200, seed=1)
 >>> round(c.pearson.value, 3), round(c.kendall.value, 3), c.n, c.seed
@@ -42,7 +37,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -447,32 +442,29 @@ class CorrelationMatrix:
 
     @property
     def values(self) -> dict[str, dict[str, float | None]]:
-        return {
-            a: {b: c[self.method].value for b, c in row.items()} for a, row in self.cells.items()
-        }
+        return self._grid("value")
 
     @property
     def n(self) -> dict[str, dict[str, int]]:
         return {a: {b: c.n for b, c in row.items()} for a, row in self.cells.items()}
 
-    def __iter__(self):  # values, names
+    def __iter__(self) -> Iterator[Any]:  # values, names
         return iter((self.values, list(self.names)))
+
+    def _grid(self, attr: str) -> dict[str, dict[str, float | None]]:
+        """``attr`` (``value``, ``ci_low``, ``ci_high``) of every cell's estimate, JSON-ready."""
+        cells, m = self.cells, self.method
+        return {a: {b: _clean(getattr(c[m], attr)) for b, c in cells[a].items()} for a in cells}
 
     def to_dict(self) -> dict[str, Any]:
         first = next((c for row in self.cells.values() for c in row.values()), None)
         return {
             "method": self.method,
             "names": list(self.names),
-            "values": {a: {b: _clean(v) for b, v in row.items()} for a, row in self.values.items()},
+            "values": self._grid("value"),
             "n": self.n,
-            "ci_low": {
-                a: {b: _clean(c[self.method].ci_low) for b, c in row.items()}
-                for a, row in self.cells.items()
-            },
-            "ci_high": {
-                a: {b: _clean(c[self.method].ci_high) for b, c in row.items()}
-                for a, row in self.cells.items()
-            },
+            "ci_low": self._grid("ci_low"),
+            "ci_high": self._grid("ci_high"),
             "seed": first.seed if first else None,
             "n_boot": first.n_boot if first else 0,
             "ci": first.ci if first else None,

@@ -15,7 +15,8 @@ two implementations side by side:
   corpus or segment is scored by one side but not the other.
 
 Implementations are named as in the rows (``"harness:nltk"``, ``"nltk"``) or as the runner's
-specs (``"profile:nltk"``, ``"adapter:nltk"``).
+specs (``"profile:nltk"``, ``"adapter:nltk"``). This module returns data only; the Markdown of a
+:class:`Difference` is :func:`harness.report.difference.difference_markdown`.
 """
 
 from __future__ import annotations
@@ -28,8 +29,6 @@ from typing import Any
 
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError, InputError
-
-_NO_VALUE = "—"
 
 
 # ---------------------------------------------------------------------- helpers
@@ -67,23 +66,6 @@ def _ints(field_value: Any) -> tuple[int, ...] | None:
     if isinstance(field_value, str):
         return tuple(int(x) for x in field_value.split())
     return tuple(int(x) for x in field_value)
-
-
-def fmt_number(x: float | None, digits: int = 4, *, sign: bool = False) -> str:
-    """A number for a table: ``—`` for ``None``, scientific notation for tiny non-zeros.
-
-    >>> fmt_number(21.0205), fmt_number(1e-76), fmt_number(0.5, sign=True), fmt_number(None)
-    ('21.0205', '1.00e-76', '+0.5000', '—')
-    """
-    if x is None:
-        return _NO_VALUE
-    if x != 0 and abs(x) < 0.5 * 10**-digits:
-        return f"{x:+.2e}" if sign else f"{x:.2e}"
-    return f"{x:+.{digits}f}" if sign else f"{x:.{digits}f}"
-
-
-def _md_cell(text: Any) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
 
 
 # ---------------------------------------------------------------------- data
@@ -286,103 +268,6 @@ class Difference:
             },
         }
 
-    def to_markdown(self) -> str:
-        """Markdown tables: corpus gaps, the segment-gap summary, the top segments' statistics."""
-        return difference_markdown(self.to_dict())
-
-
-# ---------------------------------------------------------------------- markdown
-def _verdict(agree: bool | None, tolerance: float) -> str:
-    if agree is None:
-        return "nothing comparable"
-    return f"{'agree' if agree else 'disagree'} (tolerance {tolerance:g} BLEU points)"
-
-
-def _side_stat_rows(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[tuple[str, str, str]]:
-    def ratio(side: Mapping[str, Any], i: int) -> str:
-        c, t = side.get("counts"), side.get("totals")
-        cs = str(c[i]) if c is not None and i < len(c) else "?"
-        ts = str(t[i]) if t is not None and i < len(t) else "?"
-        return _NO_VALUE if cs == ts == "?" else f"{cs}/{ts}"
-
-    def val(side: Mapping[str, Any], key: str) -> str:
-        v = side.get(key)
-        if v is None:
-            return _NO_VALUE
-        return fmt_number(v) if isinstance(v, float) else str(v)
-
-    rows = [
-        ("BLEU (0–100)", fmt_number(a.get("score")), fmt_number(b.get("score"))),
-        ("status", str(a.get("status")), str(b.get("status"))),
-        ("hyp_len (tokens)", val(a, "hyp_len"), val(b, "hyp_len")),
-        ("ref_len (tokens)", val(a, "ref_len"), val(b, "ref_len")),
-        ("BP", fmt_number(a.get("bp")), fmt_number(b.get("bp"))),
-    ]
-    orders = max(len(a.get("counts") or a.get("totals") or ()), len(b.get("counts") or ()))
-    orders = max(orders, len(b.get("totals") or ()))
-    for i in range(orders):
-        rows.append((f"{i + 1}-gram matched/total", ratio(a, i), ratio(b, i)))
-    return rows
-
-
-def difference_markdown(d: Mapping[str, Any], *, heading: str = "###") -> str:
-    """Markdown for a :meth:`Difference.to_dict` dict (also used by the report renderer)."""
-    a, b = d["a"], d["b"]
-    out = [f"{heading} `{a}` vs `{b}`", ""]
-    scope = "/".join(x for x in (d.get("fixture"), d.get("system")) if x) or "all corpora"
-    out.append(
-        f"Scope: {scope}. Gap = `{b}` − `{a}` in BLEU points (0–100). "
-        f"Verdict: **{_verdict(d.get('agree'), d['tolerance'])}**."
-    )
-    out.append("")
-    out.append(
-        f"Corpus level: mean gap {fmt_number(d.get('corpus_gap'), sign=True)}, "
-        f"largest |gap| {fmt_number(d.get('corpus_max_abs'))}."
-    )
-    out.append("")
-    out.append(f"| fixture/system | {_md_cell(a)} | {_md_cell(b)} | gap (b − a) |")
-    out.append("| --- | ---: | ---: | ---: |")
-    for g in d["corpora"]:
-        sa, sb = g["a"], g["b"]
-        va = fmt_number(sa["score"]) if sa["status"] == "ok" else sa["status"]
-        vb = fmt_number(sb["score"]) if sb["status"] == "ok" else sb["status"]
-        out.append(
-            f"| {_md_cell(g['fixture'])}/{_md_cell(g['system'])} | {va} | {vb} | "
-            f"{fmt_number(g.get('gap'), sign=True)} |"
-        )
-    seg = d["segments"]
-    out.append("")
-    if seg["n"] or seg["unmatched"]:
-        out.append("Segment level (gap b − a, BLEU points):")
-        out.append("")
-        out.append("| n | mean | median | max abs | share above tolerance | unmatched |")
-        out.append("| ---: | ---: | ---: | ---: | ---: | ---: |")
-        share = seg.get("share_above")
-        out.append(
-            f"| {seg['n']} | {fmt_number(seg.get('mean'), sign=True)} | "
-            f"{fmt_number(seg.get('median'), sign=True)} | {fmt_number(seg.get('max_abs'))} | "
-            f"{_NO_VALUE if share is None else f'{100 * share:.1f}%'} | {seg['unmatched']} |"
-        )
-    else:
-        out.append("Segment level: no segment-level rows (run with levels=('corpus', 'segment')).")
-    for s in d["top"]:
-        out.append("")
-        out.append(
-            f"**{_md_cell(s['fixture'])}/{_md_cell(s['system'])} segment "
-            f"{_md_cell(s['segment_id'])}**: Δ = {fmt_number(s.get('delta'), sign=True)}"
-        )
-        if s.get("hypothesis") is not None:
-            out.append("")
-            out.append(f"- hypothesis: {_md_cell(s['hypothesis'])}")
-            for ref in s.get("references") or ():
-                out.append(f"- reference: {_md_cell(ref)}")
-        out.append("")
-        out.append(f"| statistic | {_md_cell(a)} | {_md_cell(b)} |")
-        out.append("| --- | ---: | ---: |")
-        for name, va, vb in _side_stat_rows(s["a"], s["b"]):
-            out.append(f"| {name} | {va} | {vb} |")
-    return "\n".join(out) + "\n"
-
 
 # ---------------------------------------------------------------------- computation
 def _texts_for(
@@ -552,8 +437,6 @@ __all__ = [
     "SegmentGap",
     "Side",
     "difference",
-    "difference_markdown",
-    "fmt_number",
     "implementation_label",
     "implementations_in",
 ]

@@ -3,11 +3,22 @@
 :func:`build_report` turns the rows of :func:`harness.analysis.runner.run` into one JSON-ready ``dict``;
 :func:`write_report` renders it into a directory atomically (``report.md``, ``report.json``,
 ``index.html``, the PNG figures the page shows, and the tidy segment table ``segments.csv`` —
-plus ``segments.parquet`` when pyarrow is importable — whenever there are segment rows). The HTML page is self-contained: no
-scripts, no external URLs, figures next to it. Rendering uses matplotlib's Agg canvas only
-inside the renderer (importing this package imports no matplotlib).
+plus ``segments.parquet`` when pyarrow is importable — whenever there are segment rows). The
+HTML page is self-contained: no scripts, no external URLs, figures next to it. Rendering uses
+matplotlib's Agg canvas only inside the renderer (importing this package imports no
+matplotlib).
 
->>> from harness import runner
+All text the harness renders lives in this package, in one module per concern: the object's
+shape (:mod:`~harness.report.schema`), its sections (:mod:`~harness.report.sections`) and
+assembly (:mod:`~harness.report.build`); text primitives (:mod:`~harness.report.text`); the
+Markdown of a report (:mod:`~harness.report.markdown`), of a pair of implementations
+(:mod:`~harness.report.difference`) and of BLEU against human judgments
+(:mod:`~harness.report.human`); the summary sentences both formats share
+(:mod:`~harness.report.summary`); the HTML page (:mod:`~harness.report.html`) and its figures
+(:mod:`~harness.report.figures`); writing it all atomically (:mod:`~harness.report.write`,
+:mod:`~harness.report.outdir`). The analysis modules return data only.
+
+>>> from harness.analysis import runner
 >>> from harness.data.fixtures import load_fixture
 >>> fx = load_fixture("silence_pitfall")
 >>> rows = runner.run([(fx.name, s, fx.corpus(s)) for s in fx.system_names],
@@ -69,7 +80,7 @@ the comparable corpora only; ``significance`` is computed by default when corpor
     One :meth:`harness.analysis.difference.Difference.to_dict` per implementation pair
     ``(a, b)`` (gap = ``b − a``): ``a``, ``b``, ``fixture`` and ``system`` (``null`` = all),
     ``tolerance`` (BLEU points: the pair is judged at the tolerance of its less precise side,
-    :func:`~harness.report.build.pair_tolerance` — ``VERIFICATION[name].tolerance``, 1e-4 for
+    :func:`~harness.report.sections.pair_tolerance` — ``VERIFICATION[name].tolerance``, 1e-4 for
     torchmetrics' float32, 1e-9 otherwise), ``agree`` (true/false over the corpora and segments
     both sides scored; ``null`` when one side has no scores at all), ``verdict`` (``agree``,
     ``disagree`` or ``n/a`` — a side that is unavailable, unsupported or raises is "n/a", never a
@@ -89,12 +100,12 @@ the comparable corpora only; ``significance`` is computed by default when corpor
     The segment-level table, written next to the report (not inside ``report.json``):
     ``file`` (``"segments.csv"``, ``null`` without segment rows), ``parquet``
     (``"segments.parquet"`` when pyarrow is importable, else ``null``), ``columns``
-    (:data:`~harness.report.build.SEGMENT_COLUMNS`: ``fixture``, ``system``, ``segment_id``,
+    (:data:`~harness.report.schema.SEGMENT_COLUMNS`: ``fixture``, ``system``, ``segment_id``,
     ``implementation``, ``kind``, ``status``, ``score`` — one row per implementation and
     segment, ``score`` empty unless ``status`` is ``ok``; floats written with ``repr`` so they
     read back exactly), ``n_rows``, ``implementations``. In memory (the object
     :func:`build_report` returns) it also holds ``table`` (column → list), which
-    :func:`render_json` leaves out (:func:`~harness.report.build.json_view`).
+    :func:`render_json` leaves out (:func:`~harness.report.schema.json_view`).
 
 ``correlations`` (object)
     ``segment`` and ``corpus``: ``null`` when that level has no usable rows, else
@@ -102,7 +113,8 @@ the comparable corpora only; ``significance`` is computed by default when corpor
     :meth:`harness.analysis.correlation.CorrelationMatrix.to_dict` (``method``, ``names``,
     ``values``, ``n``, ``ci_low``, ``ci_high``, ``seed``, ``n_boot``, ``ci``) over the
     implementations' score vectors, methods ``pearson`` and ``kendall``. ``note`` (string or
-    ``null``): why something is missing (e.g. the correlation module is not importable).
+    ``null``): why a level is missing (fewer than two implementations with two or more
+    scores there), or ``"not included"``.
 
 ``attributions`` (array)
     Empty unless corpora were given. One object per (profile pair, corpus):
@@ -121,7 +133,7 @@ the comparable corpora only; ``significance`` is computed by default when corpor
     Precomputed results passed to :func:`build_report` are stored as their ``to_dict()``.
     Otherwise (section included) an object ``method`` (``"paired-bootstrap"``), ``resamples``,
     ``seed`` (the report's), ``results`` (one object per multi-system fixture — at most
-    :data:`~harness.report.build.MAX_SIGNIFICANCE_FIXTURES` — and in-house profile: its
+    :data:`~harness.report.schema.MAX_SIGNIFICANCE_FIXTURES` — and in-house profile: its
     second system against its first, ``fixture``, ``baseline``, ``system``, ``profile``,
     ``error`` (``null`` or why the test is undefined) and the keys of
     :meth:`harness.analysis.significance.SignificanceResult.to_dict`), ``note`` (``null`` or
@@ -132,20 +144,21 @@ the comparable corpora only; ``significance`` is computed by default when corpor
 
 from __future__ import annotations
 
-from harness.report.build import (
+from harness.report.build import build_report, default_pairs
+from harness.report.difference import difference_markdown
+from harness.report.human import human_markdown
+from harness.report.markdown import render_markdown
+from harness.report.schema import (
     DEFAULT_INCLUDE,
     FORMATS,
     SCHEMA_VERSION,
     SEGMENT_COLUMNS,
     SEGMENTS_CSV,
     TOP_KEYS,
-    build_report,
-    default_pairs,
     json_view,
     render_json,
-    write_report,
 )
-from harness.report.markdown import render_markdown
+from harness.report.write import write_report
 
 __all__ = [
     "DEFAULT_INCLUDE",
@@ -156,6 +169,8 @@ __all__ = [
     "TOP_KEYS",
     "build_report",
     "default_pairs",
+    "difference_markdown",
+    "human_markdown",
     "json_view",
     "render_json",
     "render_markdown",

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 #: At most this many figures of each repeated kind (the page says when more were left out).
 MAX_SCATTERS = 12
 MAX_WATERFALLS = 12
@@ -152,8 +154,6 @@ def _short(x: float | None, digits: int = 2) -> str:
 
 
 def _heatmap(report: Mapping[str, Any], path: Path) -> Figure | None:
-    import numpy as np
-
     names, mean, _n = gap_matrix(report)
     if len(names) < 2:
         return None
@@ -187,12 +187,12 @@ def _heatmap(report: Mapping[str, Any], path: Path) -> Figure | None:
     cbar = fig.colorbar(im, ax=ax)
     cbar.set_label("gap B − A (BLEU points, 0–100 scale)")
     _save(fig, path)
-    i, j = np.unravel_index(np.nanargmax(np.abs(data)), data.shape)
+    row, col = np.unravel_index(np.nanargmax(np.abs(data)), data.shape)
     blanks = int(np.sum(~np.isfinite(data)))
     alt = (
         f"Heat map of the mean corpus-level BLEU gap (column minus row, in BLEU points on the "
         f"0–100 scale) between {k} implementations over {n_units} corpora. The largest absolute "
-        f"mean gap is {_short(float(data[i, j]))} points: {names[j]} minus {names[i]}."
+        f"mean gap is {_short(float(data[row, col]))} points: {names[col]} minus {names[row]}."
         + (f" {blanks} grey cells have no corpus both scored." if blanks else "")
     )
     return Figure(path.name, "Pairwise corpus-level gaps", alt, "overview")

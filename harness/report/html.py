@@ -3,15 +3,24 @@ the figures are PNG files in the same directory, referenced by relative file nam
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from harness.analysis.difference import fmt_number
-from harness.report.build import SIGNIFICANCE_HOW
+from harness.report.difference import side_statistics
 from harness.report.figures import MAX_HUMAN, MAX_SCATTERS, MAX_WATERFALLS, Figure, human_records
-from harness.report.markdown import fmt_value, records_of
+from harness.report.schema import SIGNIFICANCE_HOW
 from harness.report.summary import Markup, is_default_significance, summary_items
+from harness.report.tables import (
+    PAIR_HEAD,
+    SIGNIFICANCE_HEAD,
+    attribution_rows,
+    correlation_tables,
+    pair_figures,
+    significance_row,
+)
+from harness.report.text import fmt_number, fmt_share, fmt_value, records_of
 
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto;
@@ -153,26 +162,12 @@ def _fixtures(report: Mapping[str, Any]) -> str:
 
 
 def _side_rows(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[list[str]]:
-    def ratio(side: Mapping[str, Any], i: int) -> str:
-        c, t = side.get("counts"), side.get("totals")
-        cs = str(c[i]) if c is not None and i < len(c) else "?"
-        ts = str(t[i]) if t is not None and i < len(t) else "?"
-        return '<td class="n">—</td>' if cs == ts == "?" else f'<td class="n">{cs}/{ts}</td>'
-
-    def plain(side: Mapping[str, Any], key: str) -> str:
-        v = side.get(key)
-        return _num_cell(v) if isinstance(v, float) else f'<td class="n">{_e(v)}</td>'
-
-    rows = [
-        [_td("BLEU (0–100)"), _num_cell(a.get("score")), _num_cell(b.get("score"))],
-        [_td("status"), _td(a.get("status")), _td(b.get("status"))],
-        [_td("hyp_len (tokens)"), plain(a, "hyp_len"), plain(b, "hyp_len")],
-        [_td("ref_len (tokens)"), plain(a, "ref_len"), plain(b, "ref_len")],
-        [_td("brevity penalty"), _num_cell(a.get("bp")), _num_cell(b.get("bp"))],
+    """The statistics of both sides (:func:`~harness.report.difference.side_statistics`) as
+    table cells: numbers right-aligned, the status as text."""
+    return [
+        [_td(name), *(_td(x) if name == "status" else f'<td class="n">{_e(x)}</td>' for x in ab)]
+        for name, *ab in side_statistics(a, b, bp_label="brevity penalty")
     ]
-    orders = max(len(s.get(k) or ()) for s in (a, b) for k in ("counts", "totals"))
-    rows += [[_td(f"{i + 1}-gram matched/total"), ratio(a, i), ratio(b, i)] for i in range(orders)]
-    return rows
 
 
 def _pair_detail(p: Mapping[str, Any], figs: Sequence[Figure]) -> str:
@@ -211,7 +206,7 @@ def _pair_detail(p: Mapping[str, Any], figs: Sequence[Figure]) -> str:
                         _num_cell(seg.get("mean"), sign=True),
                         _num_cell(seg.get("median"), sign=True),
                         _num_cell(seg.get("max_abs")),
-                        f'<td class="n">{"—" if share is None else f"{100 * share:.1f}%"}</td>',
+                        f'<td class="n">{fmt_share(share)}</td>',
                         _num_cell(seg["unmatched"], 0),
                     ]
                 ],
@@ -240,41 +235,16 @@ def _pairs(report: Mapping[str, Any], figs: Sequence[Figure]) -> str:
     pairs = report["pairs"]
     if not pairs:
         return "<p>No pairs.</p>"
-    rows = []
-    for p in pairs:
-        seg = p["segments"]
-        share = seg.get("share_above")
-        rows.append(
-            [
-                f"<td><code>{_e(p['a'])}</code></td>",
-                f"<td><code>{_e(p['b'])}</code></td>",
-                _verdict(p),
-                f'<td class="n">{_e(format(p["tolerance"], "g"))}</td>',
-                _num_cell(p.get("corpus_gap"), sign=True),
-                _num_cell(p.get("corpus_max_abs")),
-                _num_cell(seg["n"], 0),
-                _num_cell(seg.get("max_abs")),
-                f'<td class="n">{"—" if share is None else f"{100 * share:.1f}%"}</td>',
-            ]
-        )
-    out = [
-        _table(
-            [
-                "a",
-                "b",
-                "agree",
-                "tolerance",
-                "mean corpus gap (b − a)",
-                "max |corpus gap|",
-                "segments",
-                "max |segment gap|",
-                "segments off",
-            ],
-            rows,
-            num_from=3,
-            table_id="pairs-table",
-        )
+    rows = [
+        [
+            f"<td><code>{_e(p['a'])}</code></td>",
+            f"<td><code>{_e(p['b'])}</code></td>",
+            _verdict(p),
+            *(f'<td class="n">{_e(x)}</td>' for x in pair_figures(p)),
+        ]
+        for p in pairs
     ]
+    out = [_table(PAIR_HEAD, rows, num_from=3, table_id="pairs-table")]
     by_key: dict[str, list[Figure]] = {}
     for f in figs:
         by_key.setdefault(f.key, []).append(f)
@@ -288,24 +258,20 @@ def _pairs(report: Mapping[str, Any], figs: Sequence[Figure]) -> str:
 
 
 def _correlations(report: Mapping[str, Any]) -> str:
-    corr = report["correlations"] or {}
     out = []
-    for level in ("segment", "corpus"):
-        block = corr.get(level)
-        if not block:
-            continue
-        for method, m in block["matrices"].items():
-            names = m["names"]
-            unit = "segments" if level == "segment" else "corpora"
-            out.append(
-                f'<h3>{_e(level)} level, {_e(method)}</h3><p class="muted">{block["n_keys"]} aligned '
-                f"{unit}; {block['n_skipped']} rows skipped; bootstrap n_boot={_e(m.get('n_boot'))}, "
-                f"seed={_e(m.get('seed'))}.</p>"
-            )
-            rows = [[_td(n), *(_num_cell(m["values"][n][k], 3) for k in names)] for n in names]
-            out.append(_table(["", *names], rows))
-    if corr.get("note"):
-        out.append(f'<p class="muted">Note: {_e(corr["note"])}</p>')
+    for level, method, block, rows in correlation_tables(report):
+        m = block["matrices"][method]
+        unit = "segments" if level == "segment" else "corpora"
+        out.append(
+            f'<h3>{_e(level)} level, {_e(method)}</h3><p class="muted">{block["n_keys"]} aligned '
+            f"{unit}; {block['n_skipped']} rows skipped; bootstrap n_boot={_e(m.get('n_boot'))}, "
+            f"seed={_e(m.get('seed'))}.</p>"
+        )
+        cells = [[_td(name), *(f'<td class="n">{_e(x)}</td>' for x in xs)] for name, *xs in rows]
+        out.append(_table(["", *m["names"]], cells))
+    note = (report["correlations"] or {}).get("note")
+    if note:
+        out.append(f'<p class="muted">Note: {_e(note)}</p>')
     return "\n".join(out) or "<p>No correlations.</p>"
 
 
@@ -321,15 +287,9 @@ def _attributions(report: Mapping[str, Any], figs: Sequence[Figure]) -> str:
         if at.get("error"):
             out.append(f"<p>Undefined: {_e(at['error'])}</p>")
             continue
-        rows = [[_td(k), _num_cell(v, sign=True)] for k, v in at["factors"].items()]
-        rows.append([_td("total (= gap)"), _num_cell(at["gap"], sign=True)])
-        if at.get("residual") is not None:
-            rows.append(
-                [
-                    _td(f"unexplained ({at.get('library')} − engine)"),
-                    _num_cell(at["residual"], sign=True),
-                ]
-            )
+        rows = [
+            [_td(k), f'<td class="n">{_e(v)}</td>'] for k, v in attribution_rows(at, total=True)
+        ]
         out.append(
             f"<p>{_e(fmt_number(at['score_a']))} → {_e(fmt_number(at['score_b']))} BLEU (0–100).</p>"
         )
@@ -346,8 +306,6 @@ def _attributions(report: Mapping[str, Any], figs: Sequence[Figure]) -> str:
 def _generic(obj: Any) -> str:
     records = records_of(obj)
     if records is None:
-        import json
-
         return f"<pre>{_e(json.dumps(obj, ensure_ascii=False, indent=2, allow_nan=False))}</pre>"
     head = list(dict.fromkeys(k for r in records for k in r))
     return _table(head, [[_td(fmt_value(r.get(k))) for k in head] for r in records])
@@ -415,37 +373,13 @@ def _significance(report: Mapping[str, Any]) -> str:
         )
         rows = []
         for r in sig["results"]:
-            head = [_td(r["fixture"]), _td(f"{r['system']} vs {r['baseline']}"), _td(r["profile"])]
-            if r.get("error"):
-                rows.append([*head, f'<td class="na" colspan="5">n/a: {_e(r["error"])}</td>'])
-                continue
-            ci = r.get("ci_system") or [None, None]
-            rows.append(
-                [
-                    *head,
-                    _num_cell(r["score_baseline"], 2),
-                    _num_cell(r["score_system"], 2),
-                    _num_cell(r["delta"], 2, sign=True),
-                    _num_cell(r["p_value"], 4),
-                    f'<td class="n">[{_e(fmt_number(ci[0], 2))}, {_e(fmt_number(ci[1], 2))}]</td>',
-                ]
-            )
-        out.append(
-            _table(
-                [
-                    "fixture",
-                    "system vs baseline",
-                    "profile",
-                    "baseline",
-                    "system",
-                    "Δ",
-                    "p",
-                    "95% CI (system)",
-                ],
-                rows,
-                num_from=3,
-            )
-        )
+            labels, error, figures = significance_row(r)
+            cells = [_td(x) for x in labels]
+            if error:
+                rows.append([*cells, f'<td class="na" colspan="5">n/a: {_e(error)}</td>'])
+            else:
+                rows.append([*cells, *(f'<td class="n">{_e(x)}</td>' for x in figures)])
+        out.append(_table(SIGNIFICANCE_HEAD, rows, num_from=3))
     if sig.get("note"):
         out.append(f"<p>{_e(sig['note'])}.</p>")
     if not sig["results"]:

@@ -3,61 +3,21 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from harness.analysis.difference import difference_markdown, fmt_number
+from harness.report.difference import difference_markdown
+from harness.report.figures import human_records
 from harness.report.summary import Markup, is_default_significance, significance_line, summary_items
-
-
-def cell(text: Any) -> str:
-    """A Markdown table cell: pipes escaped, newlines flattened, ``None`` as a dash."""
-    if text is None:
-        return "—"
-    return str(text).replace("|", "\\|").replace("\n", " ")
-
-
-def table(head: Sequence[str], body: Sequence[Sequence[Any]], align: str = "") -> list[str]:
-    """Lines of a Markdown table; ``align`` holds ``l``/``r`` per column (default: l, then r)."""
-    spec = align or "l" + "r" * (len(head) - 1)
-    rule = [{"l": "---", "c": ":---:"}.get(a, "---:") for a in spec]
-    lines = ["| " + " | ".join(cell(h) for h in head) + " |", "| " + " | ".join(rule) + " |"]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in body]
-    return lines
-
-
-def _scalar(v: Any) -> bool:
-    return v is None or isinstance(v, (str, int, float, bool))
-
-
-def _flat(x: Any) -> bool:
-    """A dict whose values are scalars or short lists of scalars (e.g. an interval)."""
-    return isinstance(x, Mapping) and all(
-        _scalar(v) or (isinstance(v, list) and len(v) <= 4 and all(map(_scalar, v)))
-        for v in x.values()
-    )
-
-
-def records_of(obj: Any) -> list[dict[str, Any]] | None:
-    """Table rows from JSON results: a list of flat dicts, a dict of flat dicts (keys become a
-    ``name`` column) or one flat dict; ``None`` for anything else."""
-    if isinstance(obj, list) and obj and all(_flat(x) for x in obj):
-        return [dict(x) for x in obj]
-    if isinstance(obj, Mapping) and obj and all(_flat(v) for v in obj.values()):
-        return [{"name": k, **v} for k, v in obj.items()]
-    if _flat(obj) and obj:
-        return [dict(obj)]
-    return None
-
-
-def fmt_value(v: Any) -> Any:
-    """A JSON value for a table cell: numbers formatted, intervals as ``[lo, hi]`` (strings
-    and ``None`` are left to :func:`cell`)."""
-    if isinstance(v, float):
-        return fmt_number(v)
-    if isinstance(v, list):
-        return "[" + ", ".join(str(fmt_value(x)) for x in v) + "]"
-    return v
+from harness.report.tables import (
+    PAIR_HEAD,
+    SIGNIFICANCE_HEAD,
+    attribution_rows,
+    correlation_tables,
+    pair_figures,
+    significance_row,
+)
+from harness.report.text import cell, fmt_number, fmt_value, records_of, table
 
 
 def _generic(obj: Any) -> list[str]:
@@ -136,39 +96,13 @@ def _significance(report: Mapping[str, Any]) -> list[str]:
         return _generic(sig)
     body = []
     for r in sig["results"]:
-        head = [r["fixture"], f"{r['system']} vs {r['baseline']}", r["profile"]]
-        if r.get("error"):
-            body.append([*head, f"n/a: {r['error']}", "", "", "", ""])
-            continue
-        ci = r.get("ci_system") or [None, None]
-        body.append(
-            [
-                *head,
-                fmt_number(r["score_baseline"], 2),
-                fmt_number(r["score_system"], 2),
-                fmt_number(r["delta"], 2, sign=True),
-                fmt_number(r["p_value"], 4),
-                f"[{fmt_number(ci[0], 2)}, {fmt_number(ci[1], 2)}]",
-            ]
-        )
+        labels, error, figures = significance_row(r)
+        body.append([*labels, f"n/a: {error}", "", "", "", ""] if error else [*labels, *figures])
     out = [
         f"Paired bootstrap (Koehn 2004; {sig['resamples']} resamples, seed {sig['seed']}); "
         "Δ = system − baseline (BLEU points), two-sided p, the system's 95% interval.",
         "",
-        *table(
-            [
-                "fixture",
-                "system vs baseline",
-                "profile",
-                "baseline",
-                "system",
-                "Δ",
-                "p",
-                "95% CI (system)",
-            ],
-            body,
-            "lllrrrrr",
-        ),
+        *table(SIGNIFICANCE_HEAD, body, "lllrrrrr"),
     ]
     if sig.get("note"):
         out += ["", f"{sig['note']}."]
@@ -176,59 +110,24 @@ def _significance(report: Mapping[str, Any]) -> list[str]:
 
 
 def _pairs_summary(report: Mapping[str, Any]) -> list[str]:
-    body = []
-    for p in report["pairs"]:
-        seg = p["segments"]
-        share = seg.get("share_above")
-        body.append(
-            [
-                f"`{p['a']}`",
-                f"`{p['b']}`",
-                _verdict(p),
-                f"{p['tolerance']:g}",
-                fmt_number(p.get("corpus_gap"), sign=True),
-                fmt_number(p.get("corpus_max_abs")),
-                seg["n"],
-                fmt_number(seg.get("max_abs")),
-                "—" if share is None else f"{100 * share:.1f}%",
-            ]
-        )
-    return table(
-        [
-            "a",
-            "b",
-            "agree",
-            "tolerance",
-            "mean corpus gap (b − a)",
-            "max |corpus gap|",
-            "segments",
-            "max |segment gap|",
-            "segments off",
-        ],
-        body,
-        "llcrrrrrr",
-    )
+    body = [[f"`{p['a']}`", f"`{p['b']}`", _verdict(p), *pair_figures(p)] for p in report["pairs"]]
+    return table(PAIR_HEAD, body, "llcrrrrrr")
 
 
 def _correlations(report: Mapping[str, Any]) -> list[str]:
-    corr = report["correlations"] or {}
     out: list[str] = []
-    for level in ("segment", "corpus"):
-        block = corr.get(level)
-        if not block:
-            continue
-        for method, m in block["matrices"].items():
-            names = m["names"]
-            out += [
-                f"**{level} level, {method}** ({block['n_keys']} aligned "
-                f"{'segments' if level == 'segment' else 'corpora'}; bootstrap "
-                f"n_boot={m.get('n_boot')}, seed={m.get('seed')})",
-                "",
-            ]
-            body = [[n, *(fmt_number(m["values"][n][k], 3) for k in names)] for n in names]
-            out += [*table(["", *names], body), ""]
-    if corr.get("note"):
-        out.append(f"Note: {corr['note']}")
+    for level, method, block, rows in correlation_tables(report):
+        m = block["matrices"][method]
+        out += [
+            f"**{level} level, {method}** ({block['n_keys']} aligned "
+            f"{'segments' if level == 'segment' else 'corpora'}; bootstrap "
+            f"n_boot={m.get('n_boot')}, seed={m.get('seed')})",
+            "",
+        ]
+        out += [*table(["", *m["names"]], rows), ""]
+    note = (report["correlations"] or {}).get("note")
+    if note:
+        out.append(f"Note: {note}")
     return out or ["No correlations."]
 
 
@@ -244,14 +143,7 @@ def _attributions(report: Mapping[str, Any]) -> list[str]:
             f"{fmt_number(at['score_b'])} (gap {fmt_number(at['gap'], sign=True)} BLEU)"
         )
         out.append("")
-        body = [[name, fmt_number(v, sign=True)] for name, v in at["factors"].items()]
-        if at.get("residual") is not None:
-            body.append(
-                [
-                    f"unexplained ({at.get('library')} − engine)",
-                    fmt_number(at["residual"], sign=True),
-                ]
-            )
+        body = attribution_rows(at, total=False)
         out += [*table(["factor", "BLEU points"], body), ""]
     return out or ["No attributions (pass corpora to build_report)."]
 
@@ -283,8 +175,6 @@ def render_markdown(report: Mapping[str, Any]) -> str:
 
 
 def _human(human: Any) -> list[str]:
-    from harness.report.figures import human_records
-
     records = human_records(human)
     if not records:
         return _generic(human)

@@ -38,7 +38,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from harness.data.io import fsync_dir
+from harness.data.io import fsync_dir, write_json_atomic, write_text_atomic
 from harness.errors import InputError
 
 MANIFEST = ".bleu-harness-manifest.json"
@@ -274,15 +274,11 @@ class OutputDir:
     # ------------------------------------------------------------------ writing
     def write_text(self, name: str, text: str) -> Path:
         """Stage ``text`` as the file ``name`` (UTF-8); it appears on :meth:`commit`."""
-        from harness.data.io import write_text_atomic
-
         write_text_atomic(self.staging / name, text)
         return self.path / name
 
     def write_json(self, name: str, obj: Any) -> Path:
         """Stage ``obj`` as the JSON file ``name`` (see :func:`harness.data.io.write_json_atomic`)."""
-        from harness.data.io import write_json_atomic
-
         write_json_atomic(self.staging / name, obj)
         return self.path / name
 

@@ -11,7 +11,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from harness.analysis.difference import fmt_number
+from harness.report.schema import SIGNIFICANCE_HOW
+from harness.report.text import fmt_number
 
 
 @dataclass(frozen=True)
@@ -46,8 +47,6 @@ def is_default_significance(sig: Any) -> bool:
 def significance_line(report: Mapping[str, Any], m: Markup) -> str:
     """One sentence on significance: computed (how many tests have p < 0.05), not computed
     and how to get it, or precomputed."""
-    from harness.report.build import SIGNIFICANCE_HOW
-
     sig = report.get("significance")
     if sig is None:
         return m.text(f"not included in this report. To get it, {SIGNIFICANCE_HOW}.")

@@ -1,0 +1,282 @@
+"""``bleu-harness compare`` (fixtures × implementations → a results table), ``fixtures`` (list
+or show the shipped fixtures), ``profiles`` (every profile and its signature) and ``demo``
+(what ``make demo`` runs)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from pathlib import Path
+
+from harness.analysis import runner
+from harness.bleu.profiles import PROFILES, verification
+from harness.cli import inputs, options
+from harness.data.fixtures import list_fixtures, load_fixture
+from harness.errors import InputError
+from harness.report.outdir import OutputDir
+from harness.report.schema import jsonable
+
+
+# ---------------------------------------------------------------------- compare
+def add_compare(sub: options.Subcommands) -> None:
+    """Register ``compare``."""
+    c = sub.add_parser("compare", help="fixtures × implementations → a tidy results table")
+    c.add_argument("--fixture", action="append", help="fixture name (repeatable; default all)")
+    c.add_argument(
+        "--impl",
+        action="append",
+        help="profile:NAME or adapter:NAME, comma-separated or repeated (default: all)",
+    )
+    c.add_argument("--level", nargs="+", choices=["corpus", "segment"], default=["corpus"])
+    c.add_argument("--wmt21", action="store_true", help="add WMT21 en→de (needs the data dir)")
+    c.add_argument(
+        "--with-fixtures", action="store_true", help="with --wmt21: also run the built-in fixtures"
+    )
+    c.add_argument("--data", help="data directory (default: $BLEU_HARNESS_DATA)")
+    c.add_argument("--out", help="write results.jsonl, results.csv, meta.json into this directory")
+    c.add_argument(
+        "--force", action="store_true", help="replace an earlier bleu-harness output in --out"
+    )
+    c.add_argument("--json", action="store_true", help="print the rows as JSON")
+    c.add_argument("--max-notes", type=options.int_at_least(0), default=20)
+    options.add_perf(c)
+    options.add_progress(c)
+    c.set_defaults(func=cmd_compare)
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """Fixtures × implementations → a results table, printed and, with --out, written."""
+    if args.out:
+        # Claimed (locked, checked) before the run, so a bad --out fails at once.
+        with OutputDir(args.out, force=args.force, command="compare") as out:
+            return _compare(args, out)
+    return _compare(args, None)
+
+
+def _compare(args: argparse.Namespace, out: OutputDir | None) -> int:
+    start = time.perf_counter()
+    out_dir = None if out is None else out.path
+    corpora = inputs.corpora(args)
+    impls = inputs.implementations(args)
+    rows = runner.run(
+        corpora,
+        impls,
+        levels=args.level,
+        progress=options.progress(args),
+        cache=options.make_cache(args),
+        backend=options.backend(args),
+        jobs=args.jobs,
+    )
+    took = time.perf_counter() - start
+    if out is not None:
+        out.write_text("results.jsonl", runner.rows_to_jsonl(rows))
+        out.write_text("results.csv", runner.rows_to_csv(rows))
+        meta = {
+            "versions": runner.versions(),
+            "implementations": [i.label for i in impls],
+            "levels": list(args.level),
+            "corpora": [f"{f}/{s}" for f, s, _ in corpora],
+            "rows": len(rows),
+            "seconds": round(took, 3),
+            "profiles": {name: PROFILES[name].signature() for name in PROFILES},
+        }
+        out.write_json("meta.json", meta)
+        out.commit()
+    if args.json:
+        options.print_json(rows)
+    else:
+        print(runner.summary_table(rows))
+        print()
+        problems = sorted(
+            {
+                (r["implementation"], r["status"], r["error"])
+                for r in rows
+                if r["status"] not in ("ok",)
+            }
+        )
+        for impl, status, err in problems[: args.max_notes]:
+            print(f"note: {impl}: {status}: {err}")
+        if len(problems) > args.max_notes:
+            print(f"note: … {len(problems) - args.max_notes} more (see the results table)")
+        print(f"{len(rows)} rows in {took:.2f} s" + (f"; written to {out_dir}/" if out_dir else ""))
+    return 0
+
+
+# ---------------------------------------------------------------------- fixtures / profiles
+def add_fixtures(sub: options.Subcommands) -> None:
+    """Register ``fixtures``."""
+    f = sub.add_parser("fixtures", help="list or show the shipped fixtures")
+    f.add_argument("action", nargs="?", choices=["list", "show"], default="list")
+    f.add_argument("name", nargs="?")
+    f.add_argument("--json", action="store_true")
+    f.set_defaults(func=cmd_fixtures)
+
+
+def cmd_fixtures(args: argparse.Namespace) -> int:
+    """One line per shipped fixture, or one fixture's segments, references and systems."""
+    if args.action == "list" or args.action is None:
+        rows = []
+        for name in list_fixtures():
+            fx = load_fixture(name)
+            rows.append(
+                {
+                    "name": name,
+                    "segments": len(fx.ids),
+                    "systems": list(fx.system_names),
+                    "source": fx.provenance.get("source", ""),
+                    "tags": list(fx.tags),
+                }
+            )
+        if args.json:
+            options.print_json(rows)
+        else:
+            for r in rows:
+                print(
+                    f"{r['name']:<40} {r['segments']:>3} seg  {','.join(r['systems']):<28} "
+                    f"{r['source']}"
+                )
+        return 0
+    if not args.name:
+        raise InputError("fixtures show needs a fixture name (see: bleu-harness fixtures list)")
+    fx = load_fixture(args.name)
+    data = {
+        "name": fx.name,
+        "description": fx.description,
+        "provenance": jsonable(fx.provenance),
+        "claim": jsonable(fx.claim),
+        "tags": list(fx.tags),
+        "ids": list(fx.ids),
+        "references": [list(r) for r in fx.references],
+        "systems": {k: list(v) for k, v in fx.systems.items()},
+    }
+    if args.json:
+        options.print_json(data)
+    else:
+        print(f"{fx.name}: {fx.description}")
+        print(f"source: {json.dumps(data['provenance'], ensure_ascii=False)}")
+        if fx.claim:
+            print(f"claim: {json.dumps(data['claim'], ensure_ascii=False)}")
+        for i, sid in enumerate(fx.ids):
+            print(f"[{sid}]")
+            for ref in fx.references[i]:
+                print(f"  ref: {ref}")
+            for system, hyps in fx.systems.items():
+                print(f"  {system}: {hyps[i]}")
+    return 0
+
+
+def add_profiles(sub: options.Subcommands) -> None:
+    """Register ``profiles``."""
+    pr = sub.add_parser("profiles", help="list the profiles and their signatures")
+    pr.add_argument("--json", action="store_true")
+    pr.set_defaults(func=cmd_profiles)
+
+
+def cmd_profiles(args: argparse.Namespace) -> int:
+    """Every profile: its signature, and whether and against what it is proven."""
+    data = {}
+    for name, cfg in PROFILES.items():
+        v = verification(name)
+        data[name] = {
+            "signature": cfg.signature(),
+            "status": v.status,
+            "oracle": v.oracle,
+            "evidence": v.evidence,
+            "tolerance": v.tolerance,
+        }
+    if args.json:
+        options.print_json(data)
+    else:
+        for name, row in data.items():
+            print(f"{name:<24} {row['status']:<10} {row['signature']}")
+            print(f"{'':<24} {'':<10} against {row['oracle']} ({row['evidence']})")
+    return 0
+
+
+# ---------------------------------------------------------------------- demo
+_DEMO_LABELS = {
+    "harness:sacrebleu": "sacre",
+    "harness:sacrebleu-sentence": "sacre-sent",
+    "harness:nltk": "nltk",
+    "harness:evaluate": "eval",
+    "harness:bleuscore": "bleusc",
+    "harness:torchmetrics": "tm",
+    "harness:torchmetrics-sacrebleu": "tm-sacre",
+    "harness:pycocoevalcap": "coco",
+    "harness:mteval-v13a": "mteval",
+    "harness:multi-bleu": "mbleu",
+    "harness:multi-bleu-detok": "mbleu-dt",
+}
+
+
+def add_demo(sub: options.Subcommands) -> None:
+    """Register ``demo``."""
+    d = sub.add_parser("demo", help="what `make demo` runs")
+    d.set_defaults(func=cmd_demo)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """Every profile and every real library on the seed fixtures, then WMT21 if available."""
+    start = time.perf_counter()
+    corpora = [
+        (name, system, fx.corpus(system))
+        for name in list_fixtures()
+        for fx in [load_fixture(name)]
+        for system in fx.system_names
+    ]
+    impls = runner.default_implementations()
+    rows = runner.run(corpora, impls, levels=("corpus",), progress=False)
+    profile_rows = [r for r in rows if r["kind"] == "profile"]
+    library_rows = [r for r in rows if r["kind"] == "adapter"]
+    print("In-house profiles on the built-in fixtures (corpus BLEU, 0–100):\n")
+    print(runner.summary_table(profile_rows, labels=_DEMO_LABELS))
+    legend = ", ".join(f"{v} = {k.split(':', 1)[1]}" for k, v in _DEMO_LABELS.items())
+    print(f"\ncolumns: {legend}")
+    print("\nThe real libraries on the same fixtures ('=' equals its in-house profile):\n")
+    print(runner.summary_table(library_rows, annotate=runner.agreement_mark(rows)))
+    problems = sorted(
+        {(r["implementation"], r["status"], r["error"]) for r in rows if r["status"] != "ok"}
+    )
+    print()
+    for impl, status, err in problems:
+        print(f"note: {impl}: {status}: {err}")
+    for impl, source in sorted(
+        {(r["implementation"], r["module_source"]) for r in library_rows if r["module_source"]}
+    ):
+        print(f"note: {impl}: module {source}")
+    print(f"{len(rows)} rows in {time.perf_counter() - start:.2f} s")
+
+    data = os.environ.get("BLEU_HARNESS_DATA")
+    if data and Path(data).is_dir():
+        print("\nWMT21 en→de newstest2021 (3 references, 20 systems), corpus BLEU:\n")
+        cmd_compare(_demo_wmt21_args(data))
+    else:
+        print("\n(WMT21: set BLEU_HARNESS_DATA to ../shared/data to include real MT data)")
+    return 0
+
+
+def _demo_wmt21_args(data: str) -> argparse.Namespace:
+    """The flags of ``compare --wmt21`` as the demo runs it: four profiles, two libraries."""
+    return argparse.Namespace(
+        fixture=[],
+        wmt21=True,
+        coco=False,
+        with_fixtures=False,
+        level=["corpus"],
+        out=None,
+        impl=[
+            "profile:sacrebleu,adapter:sacrebleu,profile:nltk,adapter:nltk,"
+            "profile:evaluate,profile:torchmetrics,profile:sacrebleu-sentence"
+        ],
+        force=False,
+        json=False,
+        data=data,
+        progress=None,
+        max_notes=5,
+        no_cache=False,
+        cache_dir=None,
+        jobs=1,
+        backend=None,
+    )

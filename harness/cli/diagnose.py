@@ -1,0 +1,153 @@
+"""``bleu-harness validate`` (diagnose a BLEU implementation, a Python callable or a shell
+command) and ``identify`` (which configurations reproduce a reported score)."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+
+from harness.cli import inputs, options
+from harness.diagnose.identify import identify, nearest
+from harness.diagnose.validate import CouldNotValidate, validate
+from harness.errors import InputError
+
+
+# ---------------------------------------------------------------------- validate
+def add_validate(sub: options.Subcommands) -> None:
+    """Register ``validate``."""
+    v = sub.add_parser("validate", help="diagnose a BLEU implementation (callable or command)")
+    v.add_argument("--impl", help="module:function taking (hypotheses, references) -> score")
+    v.add_argument(
+        "--cmd", help="shell command template, e.g. 'perl multi-bleu.perl {ref} < {hyp}'"
+    )
+    v.add_argument(
+        "--cases",
+        type=options.int_at_least(0),
+        default=300,
+        help="generated corpora (plus fixtures)",
+    )
+    v.add_argument("--seed", type=options.SEED, default=0)
+    v.add_argument("--against", help="compare deviations with this profile (default: best)")
+    v.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        help="seconds per --cmd call (default 30); its process group is killed after that",
+    )
+    v.add_argument("--json", action="store_true")
+    options.add_progress(v)
+    v.set_defaults(func=cmd_validate)
+
+
+def _raise_interrupt(signum: int, frame: object) -> None:
+    """SIGTERM handler: unwind like Ctrl-C, so the running command and files are cleaned up."""
+    raise KeyboardInterrupt(signum)
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    """Diagnose a BLEU implementation against every profile, on fixtures and generated corpora.
+
+    Exit status: 0 with a diagnosis; 3 when the implementation could not be validated (too few
+    cases gave a finite score, or the command timed out on its first call); 2 for usage and
+    input errors; 130/143 when interrupted by SIGINT/SIGTERM (temporary files are removed and
+    the running command's process group is killed first).
+    """
+    if bool(args.impl) == bool(args.cmd):
+        raise InputError("give exactly one of --impl module:function or --cmd 'COMMAND'")
+    if args.timeout is not None and args.impl:
+        raise InputError("--timeout applies to --cmd only (a Python --impl runs in-process)")
+    if args.timeout is not None and not (0 < args.timeout < float("inf")):
+        raise InputError(f"--timeout must be a positive number of seconds, got {args.timeout}")
+    if args.cases < 0:
+        raise InputError(f"--cases must be >= 0, got {args.cases}")
+
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _raise_interrupt) if main_thread else None
+    try:
+        report = validate(
+            args.impl,
+            cmd=args.cmd,
+            cases=args.cases,
+            seed=args.seed,
+            against=args.against,
+            timeout=args.timeout,
+            progress=options.progress(args),
+        )
+    except CouldNotValidate as exc:
+        print(f"bleu-harness: could not validate: {exc}", file=sys.stderr)
+        return 3
+    except KeyboardInterrupt as exc:
+        term = bool(exc.args) and exc.args[0] == signal.SIGTERM
+        print(
+            f"bleu-harness: validate interrupted by {'SIGTERM' if term else 'SIGINT'}; "
+            "the running command was killed and temporary files removed",
+            file=sys.stderr,
+        )
+        return 143 if term else 130
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
+    if args.json:
+        options.print_json(report.to_dict())
+    else:
+        print(report.to_markdown())
+    if not report.diagnosable:
+        print(f"bleu-harness: could not validate: {report.withheld}", file=sys.stderr)
+        return 3
+    return 0
+
+
+# ---------------------------------------------------------------------- identify
+def add_identify(sub: options.Subcommands) -> None:
+    """Register ``identify``."""
+    i = sub.add_parser("identify", help="which configurations reproduce a reported score")
+    i.add_argument(
+        "--score", type=options.finite_float, required=True, help="the reported score, as printed"
+    )
+    i.add_argument("--fixture", help="a built-in fixture")
+    i.add_argument("--system", help="the fixture's system, when it has several")
+    i.add_argument("files", nargs="*", help="HYP_FILE REF_FILE [REF_FILE ...] instead of --fixture")
+    i.add_argument(
+        "--tolerance", type=options.nonneg_float, default=None, help="default: half a last digit"
+    )
+    i.add_argument("--top", type=options.int_at_least(1), default=10)
+    i.add_argument("--json", action="store_true")
+    options.add_progress(i)
+    i.set_defaults(func=cmd_identify)
+
+
+def cmd_identify(args: argparse.Namespace) -> int:
+    """Which configurations reproduce a reported BLEU score on a corpus."""
+    corpus = inputs.one_corpus(args)
+    progress = options.progress(args)
+    found = identify(args.score, corpus, tolerance=args.tolerance, progress=progress)
+    near = [] if found else nearest(args.score, corpus, k=args.top, progress=progress)
+    if args.json:
+        options.print_json(
+            {
+                "score": args.score,
+                "corpus": corpus.name,
+                "matches": [c.to_dict() for c in found[: args.top]],
+                "n_matches": len(found),
+                "nearest": [c.to_dict() for c in near],
+            }
+        )
+        return 0
+    rows = found[: args.top] if found else near
+    head = (
+        f"{len(found)} configuration(s) reproduce {args.score}"
+        if found
+        else (f"nothing reproduces {args.score}; the nearest")
+    )
+    print(f"{head} on {corpus.name}:\n")
+    for c in rows:
+        d = c.to_dict()
+        print(
+            f"- {d['shown']} ({d['scale']}, {d['rounding']}; raw {d['raw']:.6g}; "
+            f"distance {d['distance']:.2g}) profile {d['profile']}"
+            + (f" + {', '.join(d['changes'])}" if d["changes"] else "")
+            + (f"; layout {d['layout']}" if d["layout"] != "per-segment" else "")
+        )
+    return 0

@@ -1,0 +1,162 @@
+"""``bleu-harness report``: a Markdown/JSON/HTML report of a comparison, from the results table
+``compare --out`` wrote (every row checked) or from a fresh run."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from harness.analysis import runner
+from harness.analysis.human import wmt21_human_correlations
+from harness.cli import inputs, options
+from harness.data.io import read_lines
+from harness.errors import InputError
+from harness.report import build_report, write_report
+from harness.report.outdir import OutputDir
+
+
+def add_report(sub: options.Subcommands) -> None:
+    """Register ``report``."""
+    r = sub.add_parser("report", help="write a Markdown/JSON/HTML report of a comparison")
+    r.add_argument("--out", default="report", help="output directory (default: report/)")
+    r.add_argument(
+        "--force", action="store_true", help="replace an earlier bleu-harness output in --out"
+    )
+    r.add_argument("--results", help="a results.jsonl from `compare --out` (else run compare)")
+    r.add_argument("--fixture", action="append", help="fixture name (repeatable; default all)")
+    r.add_argument("--impl", action="append", help="profile:NAME or adapter:NAME (default all)")
+    r.add_argument(
+        "--level", nargs="+", choices=["corpus", "segment"], default=["corpus", "segment"]
+    )
+    r.add_argument("--wmt21", action="store_true", help="add WMT21 en→de (needs the data dir)")
+    r.add_argument("--coco", action="store_true", help="add COCO leave-one-out (data dir)")
+    r.add_argument("--with-fixtures", action="store_true", help="with --wmt21/--coco: fixtures too")
+    r.add_argument("--human", action="store_true", help="add BLEU vs WMT21 MQM (data dir)")
+    r.add_argument("--data", help="data directory (default: $BLEU_HARNESS_DATA)")
+    r.add_argument(
+        "--formats", nargs="+", choices=["md", "json", "html"], default=["md", "json", "html"]
+    )
+    r.add_argument(
+        "--n-boot",
+        type=options.int_at_least(0),
+        default=200,
+        help="bootstrap resamples for CIs (0: none)",
+    )
+    r.add_argument("--seed", type=options.SEED, default=0)
+    options.add_perf(r)
+    options.add_progress(r)
+    r.set_defaults(func=cmd_report)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """A difference/correlation/attribution report, from a results table or a fresh compare."""
+    start = time.perf_counter()
+    # Claimed (locked, checked) before the run, so a bad --out fails at once.
+    with OutputDir(args.out, force=args.force, command="report") as out:
+        rows, written = _report(args, out)
+    for path in written:
+        print(path)
+    print(
+        f"report of {len(rows)} rows written to {out.path}/ in {time.perf_counter() - start:.2f} s"
+    )
+    return 0
+
+
+def _report(args: argparse.Namespace, out: OutputDir) -> tuple[list[dict[str, Any]], list[Path]]:
+    corpora = None
+    progress = options.progress(args)
+    if args.results:
+        rows = read_rows(args.results)
+    else:
+        corpora = inputs.corpora(args)
+        rows = runner.run(
+            corpora,
+            inputs.implementations(args),
+            levels=args.level,
+            progress=progress,
+            cache=options.make_cache(args),
+            backend=options.backend(args),
+            jobs=args.jobs,
+        )
+    human = None
+    if args.human:
+        human = wmt21_human_correlations(
+            args.data, n_boot=args.n_boot, seed=args.seed, progress=progress
+        )
+    report = build_report(
+        rows, corpora=corpora, seed=args.seed, human=human, n_boot=args.n_boot, progress=progress
+    )
+    return rows, write_report(report, out, formats=args.formats)
+
+
+# ---------------------------------------------------------------------- reading results
+_ROW_STR = ("fixture", "system", "implementation", "kind", "config", "level", "status")
+_ROW_STR_OR_NULL = ("signature", "error", "counts", "totals", "call", "module_source")
+_ROW_NUM_OR_NULL = ("score", "bp", "ratio")
+_ROW_INT_OR_NULL = ("hyp_len", "ref_len")
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number (write null for a missing score)")
+
+
+def _check_row(obj: Any, path: str, line: int) -> dict[str, Any]:
+    """``obj`` if it is a results row as `compare --out` writes it; else InputError at ``line``."""
+
+    def bad(msg: str) -> InputError:
+        return InputError(f"not a results row: {msg}", file=path, line=line)
+
+    if not isinstance(obj, dict):
+        raise bad(f"expected a JSON object, got {type(obj).__name__}")
+    missing = [k for k in runner.ROW_FIELDS if k not in obj]
+    if missing:
+        raise bad(f"missing key(s) {', '.join(map(repr, missing))}")
+    unknown = sorted(set(obj) - set(runner.ROW_FIELDS))
+    if unknown:
+        raise bad(f"unknown key(s) {', '.join(map(repr, unknown))}")
+
+    def wrong(key: str, want: str) -> InputError:
+        return bad(f"{key!r} must be {want}, got {type(obj[key]).__name__} {obj[key]!r:.40}")
+
+    for key in _ROW_STR:
+        if not isinstance(obj[key], str):
+            raise wrong(key, "a string")
+    for key in _ROW_STR_OR_NULL:
+        if obj[key] is not None and not isinstance(obj[key], str):
+            raise wrong(key, "a string or null")
+    for key in _ROW_NUM_OR_NULL:
+        v = obj[key]
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int | float)):
+            raise wrong(key, "a number or null")
+    for key in _ROW_INT_OR_NULL:
+        v = obj[key]
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
+            raise wrong(key, "an integer or null")
+    sid = obj["segment_id"]
+    if sid is not None and (isinstance(sid, bool) or not isinstance(sid, str | int)):
+        raise wrong("segment_id", "a string, an integer or null")
+    if obj["level"] not in ("corpus", "segment"):
+        raise bad(f"'level' must be 'corpus' or 'segment', got {obj['level']!r}")
+    if obj["status"] == "ok" and obj["score"] is None:
+        raise bad("status is 'ok' but 'score' is null")
+    return obj
+
+
+def read_rows(path: str) -> list[dict[str, Any]]:
+    """The rows of a results.jsonl written by `compare --out`, each checked (InputError names
+    the file and line of the first bad row)."""
+    rows = []
+    for i, line in enumerate(read_lines(path, what="results file"), start=1):
+        try:
+            obj = json.loads(line, parse_constant=_no_constant)
+        except json.JSONDecodeError as exc:
+            raise InputError(
+                f"not a JSON results row: {exc.msg} (column {exc.colno})", file=path, line=i
+            ) from None
+        except ValueError as exc:  # NaN / Infinity
+            raise InputError(f"not a results row: {exc}", file=path, line=i) from None
+        rows.append(_check_row(obj, path, i))
+    return rows

@@ -1,0 +1,63 @@
+"""Markdown for BLEU against human judgments: the WMT21 MQM correlations with their bootstrap
+intervals, the system rankings against the human one, and the WMT19 DA outlier check."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from harness.analysis.human import HumanCorrelations
+
+
+def _fmt(x: Any, digits: int = 3) -> str:
+    return "–" if x is None else f"{x:.{digits}f}"
+
+
+def human_markdown(res: HumanCorrelations, wmt19: Sequence[Mapping[str, Any]] | None = None) -> str:
+    """``res`` (:func:`harness.analysis.human.wmt21_human_correlations`) as Markdown: one
+    table per level (Pearson, Spearman and Kendall τ-b with their intervals), the swapped
+    pairs of each ranking, and — given ``wmt19`` (:func:`harness.analysis.human.
+    mathur_outliers`) — Pearson with and without the outlier systems."""
+    n_seg = next(iter(res.n_rated_segments.values()), 0)
+    out = [
+        f"WMT21 en→de: BLEU ({len(res.refs)} refs) vs Google MQM — {len(res.ranking_systems)} "
+        f"MQM-rated systems, {n_seg} rated segments each; {int(res.ci * 100)}% bootstrap CIs "
+        f"({res.n_boot} resamples, seed {res.seed})",
+        "",
+    ]
+    for level in ("system", "segment"):
+        out += [f"{level} level:", ""]
+        out.append("| implementation | Pearson [CI] | Spearman [CI] | Kendall tau-b [CI] | n |")
+        out.append("| --- | --- | --- | --- | ---: |")
+        for row in res.rows():
+            if row["level"] != level:
+                continue
+            cells = [
+                f"{_fmt(row.get(m))} [{_fmt(row.get(m + '_ci_low'), 2)}, "
+                f"{_fmt(row.get(m + '_ci_high'), 2)}]"
+                for m in ("pearson", "spearman", "kendall")
+            ]
+            out.append(f"| {row['implementation']} | {' | '.join(cells)} | {row.get('n')} |")
+        out.append("")
+    out += [f"system rankings vs {res.reference} (Kendall tau; swapped pairs):", ""]
+    for r in res.rankings:
+        swaps = ", ".join(f"{a}/{b}" for a, b in r.get("swapped_pairs", [])) or "none"
+        out.append(
+            f"- {r['implementation']}: tau = {_fmt(r.get('kendall_tau_vs_reference'))}; {swaps}"
+        )
+    if wmt19 is not None:
+        out += [
+            "",
+            "WMT19 system-level DA: Pearson of BLEU vs HUMAN, all systems vs without the",
+            "outliers of Mathur et al. (2020) (|z| > 2.5 by the MAD rule):",
+            "",
+            "| pair | metric | systems | outliers | r (all) | r (without) |",
+            "| --- | --- | ---: | --- | ---: | ---: |",
+        ]
+        for r in wmt19:
+            out.append(
+                f"| {r['lp']} | {r['metric']} | {r['n_systems']} | "
+                f"{', '.join(r['outliers']) or '–'} | {_fmt(r.get('pearson_all'))} | "
+                f"{_fmt(r.get('pearson_without'))} |"
+            )
+    return "\n".join(out)

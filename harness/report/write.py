@@ -1,0 +1,111 @@
+"""Write a report object into a directory, atomically: Markdown, JSON, the HTML page with its
+figures, and the tidy segment table."""
+
+from __future__ import annotations
+
+import csv
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from harness.errors import ConfigError, InputError
+from harness.report import figures, html, markdown
+from harness.report.outdir import OutputDir
+from harness.report.schema import FORMATS, TOP_KEYS, render_json
+
+
+def _check_report(report: Any) -> None:
+    if not isinstance(report, Mapping) or list(report) != list(TOP_KEYS):
+        got = list(report) if isinstance(report, Mapping) else type(report).__name__
+        raise InputError(f"not a report object: expected the keys {list(TOP_KEYS)}, got {got}")
+
+
+def _render_into(directory: Path, report: Mapping[str, Any], formats: Sequence[str]) -> list[str]:
+    """Render every format into ``directory``; return the file names written."""
+    names = _write_segments(directory, report)
+    if "json" in formats:
+        (directory / FORMATS["json"]).write_text(render_json(report), encoding="utf-8")
+        names.append(FORMATS["json"])
+    if "md" in formats:
+        (directory / FORMATS["md"]).write_text(markdown.render_markdown(report), encoding="utf-8")
+        names.append(FORMATS["md"])
+    if "html" in formats:
+        figs = figures.render_figures(report, directory)
+        names += [f.filename for f in figs]
+        (directory / FORMATS["html"]).write_text(html.render_html(report, figs), encoding="utf-8")
+        names.append(FORMATS["html"])
+    return names
+
+
+def _write_segments(directory: Path, report: Mapping[str, Any]) -> list[str]:
+    """Write the tidy segment table (``segments.csv``, and ``segments.parquet`` when the report
+    names one) into ``directory``; return the file names written (none without segment rows)."""
+    seg = report.get("segments") or {}
+    table = seg.get("table")
+    if not seg.get("file") or not table:
+        return []
+    cols = list(seg["columns"])
+    with open(directory / seg["file"], "w", encoding="utf-8", newline="") as fh:
+        writer = csv.writer(fh, lineterminator="\n")
+        writer.writerow(cols)
+        for values in zip(*(table[c] for c in cols), strict=True):
+            writer.writerow(
+                ["" if v is None else repr(v) if isinstance(v, float) else v for v in values]
+            )
+    names = [seg["file"]]
+    if seg.get("parquet"):
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        pq.write_table(pa.table({c: table[c] for c in cols}), directory / seg["parquet"])
+        names.append(seg["parquet"])
+    return names
+
+
+def write_report(
+    report: Mapping[str, Any],
+    out_dir: str | os.PathLike[str] | OutputDir,
+    *,
+    force: bool = False,
+    formats: Sequence[str] = ("md", "json", "html"),
+) -> list[Path]:
+    """Render ``report`` into the directory ``out_dir``, atomically; return the files written.
+
+    ``formats``: ``md`` → ``report.md``, ``json`` → ``report.json``, ``html`` → ``index.html``
+    plus its PNG figures; the tidy segment table (``segments.csv``, and ``segments.parquet``
+    when the report names one) is written with every format whenever there are segment rows.
+    ``out_dir`` is a path (claimed here) or an :class:`~harness.report.outdir.OutputDir` the
+    caller already holds. Everything is rendered into a private staging folder inside
+    ``out_dir`` and moved into place only when every renderer has finished; if one raises, the staging folder is removed and ``out_dir`` is left as it was
+    (a folder this call created is removed again). Missing parent directories are created. The
+    folder's manifest records the files written; ``force`` replaces only files an earlier
+    bleu-harness output wrote (see :mod:`harness.report.outdir`), never anything else.
+
+    Raises:
+        InputError: ``out_dir`` exists and is not a directory; it holds files bleu-harness did
+            not write (even with ``force``); it holds an earlier output and ``force`` is false;
+            another run holds it; it cannot be written (the message names it); ``report`` is
+            not a report object.
+        ConfigError: an unknown or empty ``formats``.
+    """
+    formats = tuple(formats)
+    bad = sorted(set(formats) - set(FORMATS))
+    if bad or not formats:
+        raise ConfigError(
+            f"unknown output format(s) {', '.join(bad) or '(none given)'}", valid=tuple(FORMATS)
+        )
+    _check_report(report)
+    if isinstance(out_dir, OutputDir):
+        return _write_into(out_dir, report, formats)
+    with OutputDir(out_dir, force=force, command="report") as out:
+        return _write_into(out, report, formats)
+
+
+def _write_into(out: OutputDir, report: Mapping[str, Any], formats: Sequence[str]) -> list[Path]:
+    try:
+        names = _render_into(out.staging, report, formats)
+    except OSError as exc:
+        raise InputError(f"cannot write the report: {exc}", file=str(out.path)) from exc
+    out.commit()
+    return [out.path / name for name in names]
