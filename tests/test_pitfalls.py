@@ -24,9 +24,9 @@ from harness.pitfalls import (
     Verdict,
     discover,
     flipping_factors,
-    format_table,
     run_pitfalls,
 )
+from harness.report.pitfalls import format_table
 from harness.scorers import get_adapter
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 
 from harness.cli import options
-from harness.pitfalls import format_table, run_pitfalls
+from harness.pitfalls import run_pitfalls
+from harness.report.pitfalls import format_table
 
 
 def add_pitfalls(sub: options.Subcommands) -> None:

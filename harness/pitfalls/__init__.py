@@ -18,12 +18,13 @@ runs them); :func:`discover` reads it, or a folder of your own named by
 The framework: :mod:`~harness.pitfalls.spec` (measurements, tables, verdicts, the experiment
 spec), :mod:`~harness.pitfalls.measure` (every number through :func:`harness.scorers.score`,
 and the helpers that read a table), :mod:`~harness.pitfalls.catalogue` (discovery, running,
-the console table). Experiments import all of it from here.
+the run). The console table is :func:`harness.report.pitfalls.format_table`. Experiments
+import all of it from here.
 
 Entry points for the CLI (``bleu-harness pitfalls [--json] [--name N]``)::
 
     results = run_pitfalls()            # or run_pitfalls(["silence", "reference_layout"])
-    print(format_table(results))
+    print(harness.report.pitfalls.format_table(results))
     json.dumps([r.to_dict() for r in results], allow_nan=False)
 
 Scores in tables are on 0–100 (the harness convention); seed articles print 0–1, and
@@ -37,7 +38,6 @@ from harness.pitfalls.catalogue import (
     PACKAGED,
     discover,
     experiments_dir,
-    format_table,
     run_experiment,
     run_pitfalls,
 )
@@ -89,7 +89,6 @@ __all__ = [
     "experiments_dir",
     "flipping_factors",
     "fmt",
-    "format_table",
     "measure_adapter",
     "measure_call",
     "measure_libraries",

@@ -28,6 +28,7 @@ from harness.report.schema import (
     SIGNIFICANCE_HOW,
     SIGNIFICANCE_RESAMPLES,
 )
+from harness.scorers import PROFILE_OF, tolerance
 
 
 def labels_in(rows: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -205,9 +206,12 @@ def attributions(
 # ---------------------------------------------------------------------- schema 2 sections
 def label_tolerance(label: str, floor: float = 1e-9) -> float:
     """The tolerance (BLEU points) at which ``label`` is proven against its real
-    implementation: :data:`harness.bleu.profiles.VERIFICATION` ``[name].tolerance`` for an
-    in-house profile ``harness:name`` or an adapter ``name`` that has a profile (torchmetrics
+    implementation: the tolerance of the profile a library adapter reproduces
+    (:func:`harness.scorers.tolerance`), :data:`harness.bleu.profiles.VERIFICATION`
+    ``[name].tolerance`` for an in-house profile ``harness:name`` (torchmetrics
     computes in float32: 1e-4), else ``floor``; never below ``floor``."""
+    if label in PROFILE_OF:  # a library adapter: the tolerance of the profile it reproduces
+        return max(floor, tolerance(label))
     name = label.split(":", 1)[1] if label.startswith("harness:") else label
     v = VERIFICATION.get(name)
     return max(floor, v.tolerance) if v is not None else floor
