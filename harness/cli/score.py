@@ -7,12 +7,11 @@ import argparse
 from typing import Any
 
 from harness.api import resolve_config
-from harness.bleu import engine
 from harness.bleu.profiles import PROFILES, verification
 from harness.cli import options
 from harness.data.io import load_text_corpus
 from harness.errors import AdapterUnavailable
-from harness.scorers import get_adapter
+from harness.scorers import LIBRARY_ADAPTERS, EngineScorer, Scorer, get_adapter
 
 
 def add_score(sub: options.Subcommands) -> None:
@@ -24,7 +23,7 @@ def add_score(sub: options.Subcommands) -> None:
     who.add_argument(
         "--profile", choices=sorted(PROFILES), help="in-house profile (default sacrebleu)"
     )
-    who.add_argument("--impl", help="a real library adapter (sacrebleu, nltk, evaluate, …)")
+    who.add_argument("--impl", help=f"a real library adapter ({', '.join(LIBRARY_ADAPTERS)})")
     s.add_argument("--level", choices=["corpus", "segment"], default="corpus")
     s.add_argument("--json", action="store_true", help="print JSON instead of a one-line summary")
     options.add_overrides(s)
@@ -36,24 +35,19 @@ def cmd_score(args: argparse.Namespace) -> int:
     """Score the corpus; print one line per result, the signature and how it is proven."""
     corpus = load_text_corpus(args.hyp, args.refs)
     overrides = options.overrides(args)
+    scorer: Scorer
     if args.impl:
-        adapter = get_adapter(args.impl)
-        avail = adapter.available()
+        scorer = get_adapter(args.impl)
+        avail = scorer.available()
         if not avail.ok:
             raise AdapterUnavailable(args.impl, avail.reason, avail.hint)
-        config = resolve_config(args.profile or adapter.default_config(), **overrides)
-        if args.level == "segment":
-            results = adapter.segments(corpus, config)
-        else:
-            results = [adapter.corpus(corpus, config)]
     else:
-        config = resolve_config(args.profile or "sacrebleu", **overrides)
-        label = f"harness:{args.profile or 'sacrebleu'}"
-        stats = options.make_cache(args).get(corpus, config)
-        if args.level == "segment":
-            results = engine.segment_results(stats, config, implementation=label)
-        else:
-            results = [engine.score_statistics(stats, config, implementation=label)]
+        scorer = EngineScorer(args.profile or "sacrebleu", statistics=options.make_cache(args).get)
+    config = resolve_config(args.profile or scorer.default_config(), **overrides)
+    if args.level == "segment":
+        results = scorer.segments(corpus, config)
+    else:
+        results = [scorer.corpus(corpus, config)]
     proof = _verification_note(args, overrides)
     if args.json:
         payload = [r.to_dict() for r in results]
