@@ -23,7 +23,7 @@ tokenizer caches and its own peak memory, ``resource.getrusage(RUSAGE_SELF).ru_m
    library (``sacrebleu``, ``nltk``, ``bleuscore``, ``torchmetrics-sacrebleu``; torchmetrics
    computes in float32, so it is compared to 1e-4).
 2. **All profiles at once** on 10k × 4 (``--all-size``): every profile's corpus score and every
-   segment's sentence score (:func:`harness.bleu.engine.score_configs`), against one sacrebleu
+   segment's sentence score (:meth:`harness.session.Session.scores`), against one sacrebleu
    ``corpus_score`` on the same data.
 3. **Sentence scores of every segment** on 10k × 4: the harness ``sacrebleu-sentence`` profile
    (``segment_scores``) against a loop of sacrebleu ``BLEU(effective_order=True)
@@ -132,12 +132,12 @@ def _prepare(impl: str, hyps: list[str], refs: list[list[str]]) -> Callable[[], 
         return lambda: 100.0 * float(SacreBLEUScore()(hyps, refs))
     if impl == "all-profiles":
         from harness import PROFILES
-        from harness.bleu import engine
         from harness.data.corpus import Corpus
+        from harness.session import Session
 
         def run() -> dict[str, Any]:
             corpus = Corpus(hypotheses=hyps, references=refs)
-            out = engine.score_configs(corpus, PROFILES, segments=True)
+            out = Session(corpus).scores(PROFILES, segments=True)
             return {k: (v.corpus.score if v.corpus else None) for k, v in out.items()}
 
         return run
@@ -243,14 +243,12 @@ def _measure(impl: str, data: Path, repeat: int, timeout: float) -> dict[str, An
 def _expected(hyps: list[str], refs: list[list[str]]) -> dict[str, float]:
     """The harness profiles that reproduce each library, on this corpus."""
     from harness import PROFILES
-    from harness.bleu import engine
     from harness.data.corpus import Corpus
+    from harness.session import Session
 
     wanted = {p for p, _ in IMPLS.values()}
-    out = engine.score_configs(
-        Corpus(hypotheses=hyps, references=refs),
-        {k: PROFILES[k] for k in wanted},
-        segments=False,
+    out = Session(Corpus(hypotheses=hyps, references=refs)).scores(
+        {k: PROFILES[k] for k in wanted}, segments=False
     )
     return {k: v.corpus.score for k, v in out.items() if v.corpus is not None}
 

@@ -28,7 +28,6 @@ from harness import (
     resolve_config,
     sentence_bleu,
 )
-from harness.analysis import attribution
 from harness.analysis.attribution import (
     FACTORS,
     NOT_FACTORS,
@@ -407,7 +406,7 @@ def test_statistics_are_computed_once_per_tokenization(monkeypatch: pytest.Monke
         calls.append((engine.tokenization_key(config), max_order))
         return real(corpus, config, max_order=max_order)
 
-    monkeypatch.setattr(attribution.engine, "compute_statistics", counting)
+    monkeypatch.setattr(engine, "compute_statistics", counting)
     b = resolve_config("nltk", smooth="nltk-method5", lowercase=True)
     r = attribute(load_fixture("silence_pitfall").corpus("B"), "sacrebleu-sentence", b)
     assert len(r.factors) >= 5  # 2^k hybrids ...

@@ -40,6 +40,7 @@ from harness.bleu.profiles import PROFILES
 from harness.bleu.stats import Statistics, Totals, choose_ref_length
 from harness.bleu.tokenizers import TextRules, tokenize
 from harness.errors import HarnessError
+from harness.session import Session
 
 from .strategies import WORDS, corpora
 
@@ -355,12 +356,12 @@ def test_vectorised_ref_length_equals_choose_ref_length(hyp: list[int], data: An
 # ---------------------------------------------------------------------------- all profiles
 @settings(max_examples=50, deadline=None)
 @given(corpus=corpora(min_segments=2))
-def test_score_configs_equals_scoring_each_profile(
+def test_session_scores_equal_scoring_each_profile(
     corpus: tuple[list[str], list[list[str]]],
 ) -> None:
     hyps, refs = corpus
     c = Corpus(hypotheses=hyps, references=refs)
-    everything = engine.score_configs(c, PROFILES)
+    everything = Session(c).scores(PROFILES)
     for name, cfg in PROFILES.items():
         got = everything[name]
         try:

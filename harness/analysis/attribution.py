@@ -12,8 +12,9 @@ Shapley values (Shapley 1953)::
 
 where ``D`` are the factors on which ``a`` and ``b`` differ. A factor that never changes the
 number (a dummy player) gets exactly 0; factors that only matter together (interaction) share
-their joint effect equally. Every hybrid is scored from statistics computed once per
-tokenization (:func:`harness.bleu.engine.compute_statistics`), never by re-tokenizing.
+their joint effect equally. Every hybrid is scored from statistics counted once per
+tokenization by a :class:`~harness.session.Session` (pass ``session=`` to share its cache,
+on disk too, and its workers), never by re-tokenizing.
 
 With ``library=`` the real library is run on ``b`` through its adapter and the **residual**
 ``library score − engine score_b`` is what the factor space does not explain: a finding, not
@@ -71,11 +72,13 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from harness.bleu import engine
+from harness.api import resolve_config
 from harness.bleu.config import BleuConfig
-from harness.bleu.stats import Statistics
 from harness.data.corpus import Corpus
+from harness.data.fixtures import load_fixture
 from harness.errors import ConfigError, HarnessError, LibraryWouldRaise
+from harness.scorers import get_adapter
+from harness.session import Session
 
 __all__ = [
     "FACTORS",
@@ -305,8 +308,6 @@ def _jsonable(x: Any) -> Any:
 
 # ====================================================================== attribution
 def _resolve(x: str | BleuConfig) -> tuple[str, BleuConfig]:
-    from harness.api import resolve_config
-
     if isinstance(x, BleuConfig):
         return x.signature(), x
     if isinstance(x, str):
@@ -330,6 +331,7 @@ def attribute(
     segment: str | None = None,
     library: str | None = None,
     strict: bool = False,
+    session: Session | None = None,
 ) -> Attribution:
     """Split ``score(b) - score(a)`` on ``corpus`` among the factors where ``a`` and ``b`` differ.
 
@@ -337,7 +339,9 @@ def attribute(
     (an id of ``corpus``) attributes that segment's sentence score instead of the corpus score
     (the ``aggregation`` factor then gets 0). ``library`` (an adapter name) also runs the real
     library on ``b`` and reports ``residual = library − engine``. ``strict=True`` refuses to
-    substitute hybrids that raise (see the module docstring). Scores are 0–100.
+    substitute hybrids that raise (see the module docstring). ``session``: where statistics
+    are counted and cached (its cache and workers are used; its corpora are not). Scores are
+    0–100.
     """
     label_a, cfg_a = _resolve(a)
     label_b, cfg_b = _resolve(b)
@@ -349,23 +353,13 @@ def attribute(
 
     index = None if segment is None else _segment_index(corpus, segment)
     scoped = corpus if index is None else corpus.subset([index])
-
-    # Statistics once per tokenization, with the largest order any hybrid needs.
-    orders: dict[str, int] = {}
-    for cfg in configs:
-        key = engine.tokenization_key(cfg)
-        orders[key] = max(orders.get(key, 0), engine.orders_needed(cfg))
-    stats: dict[str, Statistics] = {}
-    for cfg in configs:
-        key = engine.tokenization_key(cfg)
-        if key not in stats:
-            stats[key] = engine.compute_statistics(scoped, cfg, max_order=orders[key])
+    scope = (session or Session()).with_corpora(scoped)
+    scope.warm(configs)  # each tokenization once, with the largest order any hybrid needs
 
     def raw(cfg: BleuConfig) -> float:
-        st = stats[engine.tokenization_key(cfg)]
         if index is None:
-            return engine.score_statistics(st, cfg).score
-        return engine.segment_results(st, cfg)[0].score
+            return scope.score(cfg).score
+        return scope.segments(cfg)[0].score
 
     substituted: list[str] = []
 
@@ -412,8 +406,6 @@ def attribute(
     # The real library next (an unsupported setting fails before the 2^k hybrids run).
     residual = library_score = None
     if library is not None:
-        from harness.scorers import get_adapter
-
         adapter = get_adapter(library)
         if index is None:
             library_score = adapter.corpus(corpus, cfg_b).score
@@ -469,8 +461,6 @@ def attribute_fixture(
     **kwargs: Any,
 ) -> Attribution:
     """:func:`attribute` on a shipped fixture's system (``system=None``: its only system)."""
-    from harness.data.fixtures import load_fixture
-
     fx = load_fixture(name)
     if system is None:
         if len(fx.system_names) != 1:

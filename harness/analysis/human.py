@@ -15,8 +15,9 @@ pooled pairs independently, ignoring that the 8 systems translate the same sourc
 its intervals are if anything too narrow. Sentence scores are used exactly as the engine
 computes them: rank correlations see ties only between bit-identical floats, so scores that are
 mathematically equal but differ by rounding noise (~1e-13) are not tied — with the real
-sacreBLEU's own floats, segment-level Spearman moves in the 6th decimal. Statistics are counted once per tokenization (and
-system) and every profile sharing that tokenization is scored from them.
+sacreBLEU's own floats, segment-level Spearman moves in the 6th decimal. A
+:class:`~harness.session.Session` counts statistics once per tokenization and system; every
+profile sharing that tokenization is scored from them.
 
 It also says whether the choice of implementation changes the **system ranking**: Kendall τ-b
 between each profile's system scores and the reference profile's (``sacrebleu``), the system
@@ -46,6 +47,7 @@ import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import combinations
 from typing import Any
 
@@ -67,6 +69,7 @@ from harness.data.datasets import (
 )
 from harness.errors import ConfigError, HarnessError, InputError
 from harness.progress import ProgressCallback, track
+from harness.session import Session
 
 __all__ = [
     "MAD_SCALE",
@@ -85,7 +88,6 @@ MAD_SCALE = 1.4826
 """b in Mathur et al.'s robust z-score (their code's value; the paper prints 1.483)."""
 OUTLIER_THRESHOLD = 2.5
 """|robust z| above which a system is an outlier (Mathur et al. 2020, after Leys et al. 2013)."""
-LEVELS = ("segment", "system")
 
 
 def _clean(value: float | None) -> float | None:
@@ -124,6 +126,14 @@ def _sentence_scores(stats: Statistics, name: str) -> tuple[list[float | None], 
     return scores, errors
 
 
+def _failure(
+    name: str, level: str, system: str, segments: int | None, error: str
+) -> dict[str, Any]:
+    """A row of ``HumanCorrelations.failures``: what ``name`` could not score, and why."""
+    keys = ("implementation", "level", "system", "segments", "error")
+    return dict(zip(keys, (name, level, system, segments, error), strict=True))
+
+
 def _pair_order(a: float | None, b: float | None) -> int | None:
     if a is None or b is None:
         return None
@@ -150,8 +160,8 @@ def _ranking_row(
         hi, lo = (a, b) if r > 0 or (r == 0 and o < 0) else (b, a)
         (swapped if r * o < 0 else tie_changed).append([hi, lo])
     both = [s for s in systems if scores[s] is not None and ref_scores[s] is not None]
-    x = [scores[s] for s in both]
-    y = [ref_scores[s] for s in both]
+    x = [scores[s] or 0.0 for s in both]  # none is None
+    y = [ref_scores[s] or 0.0 for s in both]
     tau = None
     if len(both) >= 2 and np.ptp(x) > 0 and np.ptp(y) > 0:
         tau = _clean(sps.kendalltau(x, y, variant="b").statistic)
@@ -215,15 +225,15 @@ class HumanCorrelations:
         out = []
         for name, levels in self.correlations.items():
             for level, corr in levels.items():
-                row = {"implementation": name, "level": level, "signature": self.signatures[name]}
-                row.update(corr.flat())
+                row: dict[str, Any] = {"implementation": name, "level": level}
+                row.update(signature=self.signatures[name], **corr.flat())
                 row.update(seed=self.seed, n_boot=self.n_boot, ci=self.ci)
                 out.append(row)
         return out
 
     def to_dict(self, *, vectors: bool = False) -> dict[str, Any]:
         """JSON-ready; ``vectors=True`` adds the segment-level vectors (4216 pairs)."""
-        out = {
+        out: dict[str, Any] = {
             "dataset": self.dataset,
             "systems": list(self.systems),
             "ranking_systems": list(self.ranking_systems),
@@ -267,6 +277,7 @@ def wmt21_human_correlations(
     seed: int | None = 0,
     ci: float = 0.95,
     progress: ProgressCallback | None = None,
+    session: Session | None = None,
 ) -> HumanCorrelations:
     """Correlate every profile's BLEU with WMT21 en→de MQM, at segment and system level.
 
@@ -286,6 +297,7 @@ def wmt21_human_correlations(
 
     ``progress`` (:data:`~harness.progress.ProgressCallback`) is told of each tokenization
     counted (stage ``"human: statistics"``) and each profile correlated (``"human: profiles"``).
+    ``session``: whose cache (memory, disk) and workers count the systems' statistics.
     """
     if implementations is None:
         implementations = tuple(PROFILES)
@@ -306,67 +318,40 @@ def wmt21_human_correlations(
     rated = {s: [i for i, v in enumerate(mqm["segment"][s]) if v is not None] for s in systems}
 
     # Statistics once per tokenization and system, with every order any profile needs.
-    by_tok: dict[str, list[str]] = {}
-    for name in scored:
-        by_tok.setdefault(engine.tokenization_key(PROFILES[name]), []).append(name)
-    stats: dict[tuple[str, str], Statistics] = {}
-    for key, group in track(by_tok.items(), progress, "human: statistics", len(by_tok)):
-        order = max(engine.orders_needed(PROFILES[n]) for n in group)
-        for s in corpora:
-            stats[key, s] = engine.compute_statistics(
-                corpora[s], PROFILES[group[0]], max_order=order
-            )
+    wmt = (session or Session()).with_corpora(corpora)
+    wmt.warm([PROFILES[n] for n in scored], progress=progress, stage="human: statistics")
 
     human_seg = [mqm["segment"][s][i] for s in systems for i in rated[s]]
     seg_keys = tuple((s, mqm["seg_ids"][i]) for s in systems for i in rated[s])
     seg_vectors: dict[str, tuple[float | None, ...]] = {}
     human_sys = {s: float(mqm["system"][s]["mqm_mean"]) for s in systems}
-    boot = {"n_boot": n_boot, "n_boot_kendall": n_boot_kendall, "seed": seed, "ci": ci}
+    corr = partial(correlate, n_boot=n_boot, n_boot_kendall=n_boot_kendall, seed=seed, ci=ci)
     correlations: dict[str, dict[str, Correlation]] = {}
     system_scores: dict[str, dict[str, float | None]] = {}
     failures: list[dict[str, Any]] = []
     for name in track(scored, progress, "human: profiles"):
         config = PROFILES[name]
-        key = engine.tokenization_key(config)
         seg_x: list[float | None] = []
         for s in systems:
-            sub = stats[key, s].subset(rated[s])
+            sub = wmt.statistics(config, s).subset(rated[s])
             scores, errors = _sentence_scores(sub, name)
             seg_x.extend(scores)
             if errors:
-                failures.append(
-                    {
-                        "implementation": name,
-                        "level": "segment",
-                        "system": s,
-                        "segments": len(errors),
-                        "error": errors[0],
-                    }
-                )
+                failures.append(_failure(name, "segment", s, len(errors), errors[0]))
         sys_scores: dict[str, float | None] = {}
         for s in ranked:
             try:
-                sys_scores[s] = engine.score_statistics(stats[key, s], config).score
+                sys_scores[s] = wmt.score(config, s).score
             except HarnessError as exc:
                 sys_scores[s] = None
-                failures.append(
-                    {
-                        "implementation": name,
-                        "level": "system",
-                        "system": s,
-                        "segments": None,
-                        "error": str(exc),
-                    }
-                )
+                failures.append(_failure(name, "system", s, None, str(exc)))
         system_scores[name] = sys_scores
         seg_vectors[name] = tuple(seg_x)
         if name not in names:  # the reference, scored only for its ranking
             continue
         correlations[name] = {
-            "segment": correlate(seg_x, human_seg, **boot),
-            "system": correlate(
-                [sys_scores[s] for s in systems], [human_sys[s] for s in systems], **boot
-            ),
+            "segment": corr(seg_x, human_seg),
+            "system": corr([sys_scores[s] for s in systems], [human_sys[s] for s in systems]),
         }
 
     rankings = tuple(

@@ -100,10 +100,12 @@ import numpy as np
 
 from harness.bleu import engine
 from harness.bleu.config import BleuConfig
+from harness.bleu.profiles import get_profile
 from harness.bleu.stats import Statistics, Totals
 from harness.data.io import PathLike, load_text_corpus
 from harness.errors import ConfigError, LayoutError
 from harness.progress import ProgressCallback
+from harness.session import Session
 
 __all__ = [
     "DEFAULT_SEED",
@@ -746,6 +748,7 @@ def significance_from_files(
     ci: float = 0.95,
     ties: str = "count",
     progress: ProgressCallback | None = None,
+    session: Session | None = None,
 ) -> SignificanceResult:
     """A paired test of two line-aligned hypothesis files against the same reference files.
 
@@ -755,13 +758,12 @@ def significance_from_files(
     Files are read with :func:`harness.data.io.load_text_corpus` (line ``i`` of every file is
     segment ``i``). ``progress`` (:data:`~harness.progress.ProgressCallback`) is told of the
     three steps (stage ``"significance"``: each file's statistics, then the test).
+    ``session``: where statistics are counted and cached (its cache and workers).
 
     Raises:
         InputError: a file cannot be read. LayoutError: line counts differ.
         ConfigError: an unknown profile, method or option.
     """
-    from harness.bleu.profiles import get_profile
-
     kind = _METHODS.get(method) if isinstance(method, str) else None
     if kind is None:
         raise ConfigError(f"unknown method {method!r}", valid=sorted(_METHODS))
@@ -777,10 +779,11 @@ def significance_from_files(
             got=len(other),
         )
     step = (lambda done: progress("significance", done, 3)) if progress else (lambda done: None)
+    pair = (session or Session()).with_corpora({"baseline": base, "system": other})
     step(0)
-    stats_a = engine.compute_statistics(base, config)
+    stats_a = pair.statistics(config, "baseline")
     step(1)
-    stats_b = engine.compute_statistics(other, config)
+    stats_b = pair.statistics(config, "system")
     step(2)
     if kind == "paired-bootstrap":
         result = paired_bootstrap(

@@ -26,19 +26,20 @@ import itertools
 import math
 import sys
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
+from harness.bleu import fastcount
 from harness.bleu.config import BleuConfig
 from harness.bleu.result import BleuResult
 from harness.bleu.stats import Statistics, Totals
 from harness.bleu.tokenizers import TextRules, text_tokenizer
 from harness.data.corpus import Corpus
-from harness.errors import HarnessError, LibraryWouldRaise
+from harness.errors import LibraryWouldRaise
 
 _COCO_TINY = 1e-15
 _COCO_SMALL = 1e-9
@@ -129,8 +130,6 @@ def compute_statistics(
     order = max_order or orders_needed(config)
     # hypotheses and references tokenized differently (detok lowercasing): per-segment path
     if len(corpus) >= FAST_MIN_SEGMENTS and not config.text_rules.by_side:
-        from harness.bleu import fastcount
-
         try:
             hyp_len, ref_len, k, matches = fastcount.count_statistics(
                 corpus.hypotheses, corpus.references, config.text_rules, order
@@ -749,50 +748,3 @@ def segment_scores(
     return segment_results(
         compute_statistics(corpus, config), config, implementation=implementation
     )
-
-
-@dataclass(frozen=True)
-class ConfigScores:
-    """One config's corpus result and (optionally) every segment's, or the error it raised."""
-
-    corpus: BleuResult | None
-    segments: list[BleuResult] | None
-    error: HarnessError | None = None
-
-
-def score_configs(
-    corpus: Corpus,
-    configs: Mapping[str, BleuConfig],
-    *,
-    segments: bool = True,
-    implementation: str = "harness",
-) -> dict[str, ConfigScores]:
-    """Score ``corpus`` under many configs (e.g. every profile), tokenizing once per tokenization.
-
-    Configs are grouped by :func:`tokenization_key`; each group's statistics are computed once
-    with the highest order any of its configs needs, then every config is arithmetic on them:
-    its corpus result and, with ``segments``, every segment's sentence-level result. A config
-    whose library would raise on this corpus gets ``error`` instead of results.
-    """
-    order: dict[str, int] = {}
-    for cfg in configs.values():
-        key = tokenization_key(cfg)
-        order[key] = max(order.get(key, 0), orders_needed(cfg))
-    stats: dict[str, Statistics] = {}
-    out: dict[str, ConfigScores] = {}
-    for name, cfg in configs.items():
-        key = tokenization_key(cfg)
-        if key not in stats:
-            stats[key] = compute_statistics(corpus, cfg, max_order=order[key])
-        try:
-            result = score_statistics(stats[key], cfg, implementation=implementation)
-            segs = (
-                segment_results(stats[key], cfg, implementation=implementation)
-                if segments
-                else None
-            )
-        except HarnessError as exc:
-            out[name] = ConfigScores(None, None, exc)
-        else:
-            out[name] = ConfigScores(result, segs)
-    return out

@@ -21,8 +21,9 @@ named profile. The default tolerance is half a unit in the last digit of ``X`` a
 (``0.27`` → 0.005): a printed number says no more than its digits. :func:`nearest` returns the
 closest configurations when nothing matches.
 
-Speed: statistics are computed once per (layout, tokenizer, case) with
-:func:`harness.bleu.engine.compute_statistics`; identical statistics (``intl`` and ``13a`` on
+Speed: statistics are counted once per (layout, tokenizer, case) by a
+:class:`~harness.session.Session` (``session=`` shares its cache, on disk too, and its
+workers); identical statistics (``intl`` and ``13a`` on
 plain English, say) are scored once and the alternatives are listed in
 ``Candidate.equivalent``; every configuration is then pure arithmetic on cached corpus sums
 (:class:`CorpusScorer`, which :mod:`harness.diagnose.validate` shares).
@@ -39,21 +40,28 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from harness.analysis.attribution import differing_factors
 from harness.bleu import engine
 from harness.bleu.config import REF_LENGTHS, TOKENIZERS, BleuConfig
-from harness.bleu.profiles import PROFILES
 from harness.bleu.stats import Totals, choose_ref_length
-from harness.bleu.tokenizers import TextRules
+from harness.bleu.tokenizers import TextRules, get_tokenizer
 from harness.data.corpus import Corpus
+from harness.data.fixtures import load_fixture
+from harness.diagnose.candidates import (
+    ROUNDINGS,
+    SCALES,
+    Candidate,
+    closest_profile,
+    default_tolerance,
+    rounded,
+)
 from harness.errors import ConfigError, HarnessError, LibraryWouldRaise
 from harness.progress import ProgressCallback, track
+from harness.session import Session
 
 __all__ = [
     "LAYOUTS",
@@ -69,10 +77,6 @@ __all__ = [
     "nearest",
 ]
 
-#: How a score may have been displayed.
-ROUNDINGS: tuple[str, ...] = ("none", "2 decimals", "4 decimals", "3 significant")
-#: 0–1 (nltk, the seed tutorials, Google's page) or 0–100 (sacrebleu, evaluate's ×100 habit).
-SCALES: tuple[str, ...] = ("0-1", "0-100")
 #: The reference layouts tried: the correct one and three silent misuses.
 LAYOUTS: tuple[str, ...] = (
     "per-segment",
@@ -122,16 +126,17 @@ def _totals_key(kind: str, cfg: BleuConfig) -> tuple[Any, ...]:
 class CorpusScorer:
     """Engine scores of one corpus under many configurations, from cached statistics.
 
-    Statistics are computed once per (tokenizer, case) by
-    :func:`harness.bleu.engine.compute_statistics`; corpus sums once per (tokenization, reference
+    Statistics are counted once per (tokenizer, case) by ``session`` (default: a new in-memory
+    :class:`~harness.session.Session`); corpus sums once per (tokenization, reference
     length rule, n-gram total rule, order); a configuration is then only the arithmetic of
     :func:`harness.bleu.engine.score_totals`. :meth:`score` equals
     ``engine.score_statistics(engine.compute_statistics(corpus, config), config).score``
     (0–100) and raises :class:`~harness.errors.LibraryWouldRaise` where it does.
     """
 
-    def __init__(self, corpus: Corpus) -> None:
+    def __init__(self, corpus: Corpus, *, session: Session | None = None) -> None:
         self.corpus = corpus
+        self.session = (session or Session()).with_corpora(corpus)
         self._light: dict[TextRules, _Light] = {}
         self._totals: dict[tuple[Any, ...], Any] = {}
         self._nltk_memo: dict[BleuConfig, dict[tuple[Any, ...], float]] = {}
@@ -147,7 +152,7 @@ class CorpusScorer:
                 strip=rules.strip,
                 whitespace=rules.whitespace,
             )
-            st = engine.compute_statistics(self.corpus, cfg, max_order=max(order, 5))
+            st = self.session.statistics(cfg, max_order=max(order, 5))
             got = _Light(
                 hyp_len=[int(x) for x in st.hyp_len],
                 ref_lens=[tuple(int(r) for r in lens) for lens in st.ref_lens],
@@ -324,150 +329,7 @@ def misused_corpora(corpus: Corpus) -> dict[str, Corpus]:
     return out
 
 
-# ====================================================================== candidates
-@dataclass(frozen=True)
-class Candidate:
-    """One way to reproduce a printed score.
-
-    ``config`` scored on the corpus in ``layout`` gives ``raw`` on ``scale`` (unrounded);
-    displayed with ``rounding`` it reads ``shown``, at ``distance`` from the printed score.
-    ``profile`` is the named profile nearest to ``config`` and ``changes`` the factors that
-    differ from it (plus ``"layout"`` for a misuse). ``equivalent`` maps a factor to other
-    settings of its fields that give exactly the same number on this corpus (a tokenizer that
-    produces the same tokens, a reference-length rule that picks the same lengths, a smoothing
-    that never fires): they reproduce the score too and are not listed separately — use
-    :meth:`covers` to ask whether a configuration is among them.
-    """
-
-    config: BleuConfig
-    layout: str
-    profile: str
-    changes: tuple[str, ...]
-    raw: float
-    scale: str
-    rounding: str
-    shown: float
-    distance: float
-    equivalent: dict[str, tuple[dict[str, Any], ...]] = field(default_factory=dict, compare=False)
-
-    @property
-    def signature(self) -> str:
-        """The configuration's signature (layout, scale and rounding are separate fields)."""
-        return self.config.signature()
-
-    def covers(self, config: BleuConfig, layout: str = "per-segment") -> bool:
-        """True when ``config`` (in ``layout``) is this candidate or one of its equivalents."""
-        if layout != self.layout:
-            return False
-        mine = self.config
-        checked: set[str] = set()
-        for alternatives in self.equivalent.values():
-            keys = set(alternatives[0]) if alternatives else set()
-            checked |= keys
-            options = [{k: getattr(mine, k) for k in keys}, *alternatives]
-            if {k: getattr(config, k) for k in keys} not in options:
-                return False
-        rest = [f for f in _ARITHMETIC_FIELDS if f not in checked]
-        return all(getattr(config, f) == getattr(mine, f) for f in rest)
-
-    def describe(self) -> str:
-        """One line: the nearest profile and what differs, scale, rounding and distance."""
-        prof = PROFILES[self.profile]
-        diffs = [
-            f"{f}={getattr(self.config, f)}"
-            for f in _ARITHMETIC_FIELDS
-            if getattr(self.config, f) != getattr(prof, f)
-        ]
-        if self.layout != "per-segment":
-            diffs.append(f"layout={self.layout}")
-        what = self.profile + ("" if not diffs else " + " + ", ".join(diffs))
-        return (
-            f"{what}: {self.raw:.6g} on {self.scale}, shown as {self.shown:g} "
-            f"({self.rounding}); distance {self.distance:.3g}"
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "signature": self.signature,
-            "layout": self.layout,
-            "profile": self.profile,
-            "changes": list(self.changes),
-            "raw": self.raw,
-            "scale": self.scale,
-            "rounding": self.rounding,
-            "shown": self.shown,
-            "distance": self.distance,
-            "equivalent": {k: [dict(x) for x in v] for k, v in self.equivalent.items()},
-        }
-
-
-#: The ``BleuConfig`` fields that change the arithmetic (not ``library``/``on_zero_length``).
-_ARITHMETIC_FIELDS = (
-    "tokenize",
-    "lowercase",
-    "max_order",
-    "weights",
-    "ref_length",
-    "ngram_totals",
-    "smooth",
-    "smooth_value",
-    "effective_order",
-    "empty_order",
-    "zero_guard",
-    "aggregation",
-)
-
-
-def default_tolerance(score: float | str) -> float:
-    """Half a unit in the last digit of ``score`` as printed (``0.27`` → 0.005)."""
-    try:
-        d = Decimal(score if isinstance(score, str) else repr(float(score)))
-    except (InvalidOperation, ValueError) as exc:
-        raise ConfigError(f"not a number: {score!r}") from exc
-    exponent = d.as_tuple().exponent
-    if not isinstance(exponent, int):
-        raise ConfigError(f"not a finite number: {score!r}")
-    return 0.5 * 10.0**exponent
-
-
-def _round(value: float, rounding: str) -> float:
-    if rounding == "none" or not math.isfinite(value):
-        return value
-    if rounding == "2 decimals":
-        return round(value, 2)
-    if rounding == "4 decimals":
-        return round(value, 4)
-    if rounding == "3 significant":
-        return float(f"{value:.3g}")
-    raise ConfigError(f"unknown rounding {rounding!r}", valid=ROUNDINGS)
-
-
-_PROFILE_CACHE: dict[BleuConfig, tuple[str, tuple[str, ...]]] = {}
-
-
-def closest_profile(config: BleuConfig) -> tuple[str, tuple[str, ...]]:
-    """The profile with the fewest differing factors (ties: profile order) and those factors.
-
-    The ``zero_length`` factor (whether a library dies on empty input) is ignored.
-    """
-    got = _PROFILE_CACHE.get(config)
-    if got is None:
-        best: tuple[str, tuple[str, ...]] | None = None
-        for name, prof in PROFILES.items():
-            diff = tuple(f for f in differing_factors(prof, config) if f != "zero_length")
-            if best is None or len(diff) < len(best[1]):
-                best = (name, diff)
-        assert best is not None
-        got = best
-        if len(_PROFILE_CACHE) > 50000:
-            _PROFILE_CACHE.clear()
-        _PROFILE_CACHE[config] = got
-    return got
-
-
 def _available_tokenizers() -> list[str]:
-    from harness.bleu.tokenizers import get_tokenizer
-
     out = []
     for name in TOKENIZERS:
         try:
@@ -503,9 +365,10 @@ def _evaluate_layout(
     layout: str,
     tokenizers: Sequence[str],
     max_orders: Sequence[int],
-    progress: ProgressCallback | None = None,
+    progress: ProgressCallback | None,
+    session: Session,
 ) -> list[_Evaluated]:
-    scorer = CorpusScorer(corpus)
+    scorer = CorpusScorer(corpus, session=session)
     single = len(corpus) == 1
     out: list[_Evaluated] = []
     tok_groups = _unique(
@@ -590,8 +453,6 @@ def _as_corpus(corpus: Corpus | str | tuple[Sequence[str], Sequence[Sequence[str
     if isinstance(corpus, Corpus):
         return corpus
     if isinstance(corpus, str):
-        from harness.data.fixtures import load_fixture
-
         name, _, system = corpus.partition("/")
         fx = load_fixture(name)
         if not system:
@@ -606,15 +467,21 @@ def _as_corpus(corpus: Corpus | str | tuple[Sequence[str], Sequence[Sequence[str
     return Corpus(hypotheses=tuple(hyps), references=tuple(tuple(r) for r in refs))
 
 
-def _evaluations(corpus: Corpus, progress: ProgressCallback | None = None) -> list[_Evaluated]:
+def _evaluations(
+    corpus: Corpus, progress: ProgressCallback | None, session: Session | None
+) -> list[_Evaluated]:
     key = (corpus.hypotheses, corpus.references)
     got = _EVAL_CACHE.get(key)
     if got is None:
         tokenizers = _available_tokenizers()
         layouts = {"per-segment": corpus, **misused_corpora(corpus)}
+        # every (layout, tokenizer, case) counted up front, on the session's workers
+        search = (session or Session()).with_corpora(layouts)
+        rules = [BleuConfig(tokenize=t, lowercase=lc) for lc in (False, True) for t in tokenizers]
+        search.warm(rules, min_order=5)
         got = []
         for layout, c in layouts.items():
-            got.extend(_evaluate_layout(c, layout, tokenizers, _MAX_ORDERS, progress))
+            got.extend(_evaluate_layout(c, layout, tokenizers, _MAX_ORDERS, progress, search))
         if len(_EVAL_CACHE) >= 8:
             _EVAL_CACHE.clear()
         _EVAL_CACHE[key] = got
@@ -622,12 +489,12 @@ def _evaluations(corpus: Corpus, progress: ProgressCallback | None = None) -> li
 
 
 def _candidates(
-    score: float, corpus: Corpus, progress: ProgressCallback | None = None
+    score: float, corpus: Corpus, progress: ProgressCallback | None, session: Session | None
 ) -> list[Candidate]:
     """Every evaluated configuration × scale with its best rounding, sorted."""
     target = float(score)
     out = []
-    for ev in _evaluations(corpus, progress):
+    for ev in _evaluations(corpus, progress, session):
         profile, changes = closest_profile(ev.config)
         if ev.layout != "per-segment":
             changes = (*changes, "layout")
@@ -635,7 +502,7 @@ def _candidates(
             raw = ev.raw100 / 100.0 if scale == "0-1" else ev.raw100
             best = None
             for rounding in ROUNDINGS:
-                shown = _round(raw, rounding)
+                shown = rounded(raw, rounding)
                 d = abs(shown - target)
                 if best is None or d < best[0] - 1e-15:
                     best = (d, rounding, shown)
@@ -664,6 +531,7 @@ def identify(
     *,
     tolerance: float | None = None,
     progress: ProgressCallback | None = None,
+    session: Session | None = None,
 ) -> list[Candidate]:
     """The configurations whose displayed score reproduces ``score`` on ``corpus``.
 
@@ -673,11 +541,13 @@ def identify(
     ``"0.270"``). Sorted by distance, then by the number of factors changed from the nearest
     profile; empty when nothing matches (see :func:`nearest`). ``progress``
     (:data:`~harness.progress.ProgressCallback`) is told of each tokenization searched, one
-    stage per reference layout (``"identify: per-segment"``, …).
+    stage per reference layout (``"identify: per-segment"``, …). ``session``: where statistics
+    are counted and cached (its cache and workers; its corpora are not used).
     """
     c = _as_corpus(corpus)
     tol = default_tolerance(score) if tolerance is None else float(tolerance)
-    return [x for x in _candidates(float(score), c, progress) if x.distance <= tol + 1e-12]
+    found = _candidates(float(score), c, progress, session)
+    return [x for x in found if x.distance <= tol + 1e-12]
 
 
 def nearest(
@@ -686,7 +556,8 @@ def nearest(
     *,
     k: int = 10,
     progress: ProgressCallback | None = None,
+    session: Session | None = None,
 ) -> list[Candidate]:
     """The ``k`` configurations whose displayed score is closest to ``score``, whatever the
     distance (use it when :func:`identify` finds nothing)."""
-    return _candidates(float(score), _as_corpus(corpus), progress)[:k]
+    return _candidates(float(score), _as_corpus(corpus), progress, session)[:k]

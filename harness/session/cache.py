@@ -23,7 +23,8 @@ directory, then :func:`os.replace`), so concurrent writers never leave a partial
 readers see either the old or the new entry. A file that cannot be read, whose checksum or
 metadata does not match, is recomputed and overwritten with a :class:`CacheWarning`.
 
-Use :func:`get_statistics` for one corpus, or one cache per run::
+A :class:`~harness.session.Session` holds one (with its corpora and workers); use
+:func:`get_statistics` for one corpus, or one cache per run::
 
     cache = StatisticsCache(directory=default_cache_dir())   # or StatisticsCache() in memory
     stats = cache.get(corpus, config)
@@ -40,19 +41,24 @@ import tempfile
 import unicodedata
 import warnings
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from harness.bleu import config as _config
+from harness.bleu import engine
 from harness.bleu.config import BleuConfig
 from harness.bleu.stats import Statistics
 from harness.data.corpus import Corpus
 from harness.errors import HarnessError, LayoutError
+from harness.progress import ProgressCallback, track
+from harness.session import parallel
+from harness.session.parallel import ComputeFn
 
 __all__ = [
     "FORMAT_VERSION",
@@ -62,6 +68,7 @@ __all__ = [
     "content_hash",
     "default_cache_dir",
     "get_statistics",
+    "tokenization_groups",
     "tokenizer_signature",
 ]
 
@@ -69,9 +76,6 @@ __all__ = [
 FORMAT_VERSION = 1
 
 ENV_CACHE_DIR = "BLEU_HARNESS_CACHE_DIR"
-
-#: ``compute(corpus, config, max_order=...) -> Statistics``
-ComputeFn = Callable[..., Statistics]
 
 
 class CacheWarning(UserWarning):
@@ -105,8 +109,6 @@ def content_hash(corpus: Corpus) -> str:
 
 
 def _dist_version(name: str) -> str:
-    from importlib import metadata
-
     try:
         return metadata.version(name)
     except metadata.PackageNotFoundError:
@@ -135,9 +137,24 @@ def _tokenizer_dependencies(tokenize: str) -> str:
 def tokenizer_signature(config: BleuConfig) -> str:
     """Tokenizer and case (:func:`harness.bleu.engine.tokenization_key`) plus the versions the
     tokens depend on (Unicode database; ``regex`` for ``intl``; MeCab and its dictionary)."""
-    from harness.bleu.engine import tokenization_key
+    return f"{engine.tokenization_key(config)}|{_tokenizer_dependencies(config.tokenize)}"
 
-    return f"{tokenization_key(config)}|{_tokenizer_dependencies(config.tokenize)}"
+
+def tokenization_groups(
+    configs: Iterable[BleuConfig], *, min_order: int = 1
+) -> list[tuple[BleuConfig, int]]:
+    """Configs grouped by tokenization: ``(representative, order)`` per :func:`tokenizer_signature`.
+
+    ``order`` is the highest :func:`harness.bleu.engine.orders_needed` of the group's configs
+    (at least ``min_order``): statistics counted once at that order serve every config of the
+    group. Groups are in order of first appearance; the representative is the first config.
+    """
+    groups: dict[str, tuple[BleuConfig, int]] = {}
+    for cfg in configs:
+        sig = tokenizer_signature(cfg)
+        rep, order = groups.get(sig, (cfg, min_order))
+        groups[sig] = (rep, max(order, engine.orders_needed(cfg)))
+    return list(groups.values())
 
 
 # ====================================================================== the cache
@@ -152,8 +169,6 @@ class CacheStats:
 
 
 def _default_compute(corpus: Corpus, config: BleuConfig, *, max_order: int) -> Statistics:
-    from harness.bleu import engine
-
     return engine.compute_statistics(corpus, config, max_order=max_order)
 
 
@@ -286,13 +301,11 @@ class StatisticsCache:
         """Keep ``stats`` (of ``corpus`` under ``config``) unless a higher order is kept."""
         if not self.enabled:
             return
-        from harness.bleu.engine import tokenization_key
-
-        if stats.tokenization != tokenization_key(config) or stats.ids != corpus.ids:
+        if stats.tokenization != engine.tokenization_key(config) or stats.ids != corpus.ids:
             raise LayoutError(
                 "statistics do not belong to this corpus and tokenization",
                 what="StatisticsCache.store",
-                expected=tokenization_key(config),
+                expected=engine.tokenization_key(config),
                 got=stats.tokenization,
             )
         key = self.key(corpus, config)
@@ -316,9 +329,7 @@ class StatisticsCache:
         ``max_order`` defaults to :func:`harness.bleu.engine.orders_needed`; ``use_disk=False``
         skips the disk layer for this call.
         """
-        from harness.bleu.engine import orders_needed
-
-        order = max_order or orders_needed(config)
+        order = max_order or engine.orders_needed(config)
         if not self.enabled:
             self.stats.computed += 1
             return self.compute(corpus, config, max_order=order)
@@ -336,51 +347,50 @@ class StatisticsCache:
         configs: Iterable[BleuConfig],
         *,
         backend: str = "serial",
-        jobs: int = 1,
+        jobs: int | None = 1,
         client: Any = None,
         use_disk: bool = True,
+        min_order: int = 1,
+        progress: ProgressCallback | None = None,
+        stage: str = "statistics",
     ) -> int:
         """Compute every missing (corpus, tokenization) of a run at once; return how many.
 
-        Configs are grouped by tokenization and counted to the highest order any of them
-        needs; the missing corpora of each group go to :func:`harness.session.parallel.map_statistics`
-        with ``backend`` (``serial``, ``processes`` with ``jobs`` workers, or ``dask``). This
-        is where many systems are scored in parallel; later :meth:`get` calls are hits.
+        Configs are grouped by :func:`tokenization_groups` (counted to the highest order any
+        of them needs, at least ``min_order``); the missing corpora of each group go to
+        :func:`harness.session.parallel.map_statistics` with ``backend`` (``serial``,
+        ``processes`` with ``jobs`` workers, or ``dask``). This is where many systems are
+        scored in parallel; later :meth:`get` calls are hits. A group whose counting fails
+        (e.g. an unavailable tokenizer) is skipped: :meth:`get` raises its error per call.
+        ``progress`` is told of each tokenization group done, under ``stage``.
         """
-        from harness.bleu.engine import orders_needed
-
         if not self.enabled:
             return 0
-        corpora = list(corpora)
-        groups: dict[str, tuple[BleuConfig, int]] = {}
-        for cfg in configs:
-            sig = tokenizer_signature(cfg)
-            rep, order = groups.get(sig, (cfg, 0))
-            groups[sig] = (rep, max(order, orders_needed(cfg)))
-        done = 0
+        groups = tokenization_groups(configs, min_order=min_order)
         with contextlib.ExitStack() as stack:
-            done = self._warm_groups(
-                stack, corpora, list(groups.values()), backend, jobs, client, use_disk
+            return self._warm_groups(
+                stack,
+                list(corpora),
+                track(groups, progress, stage),
+                backend,
+                jobs,
+                client,
+                use_disk,
             )
-        return done
 
     def _warm_groups(
         self,
         stack: contextlib.ExitStack,
         corpora: list[Corpus],
-        groups: list[tuple[BleuConfig, int]],
+        groups: Iterable[tuple[BleuConfig, int]],
         backend: str,
-        jobs: int,
+        jobs: int | None,
         client: Any,
         use_disk: bool,
     ) -> int:
-        from harness.session.parallel import map_statistics, process_pool, resolve_jobs
-
         pool = None  # one pool for every tokenization group, started only if needed
         if backend == "dask" and client is None:
-            from harness.session.parallel import dask_session
-
-            client = stack.enter_context(dask_session(None))  # one cluster for all groups
+            client = stack.enter_context(parallel.dask_session(None))  # one cluster for all
         done = 0
         for rep, order in groups:
             todo: list[Corpus] = []
@@ -394,10 +404,10 @@ class StatisticsCache:
                     todo.append(c)
             if not todo:
                 continue
-            if pool is None and backend == "processes" and resolve_jobs(jobs) > 1:
-                pool = stack.enter_context(process_pool(jobs))
+            if pool is None and backend == "processes" and parallel.resolve_jobs(jobs) > 1:
+                pool = stack.enter_context(parallel.process_pool(jobs))
             try:
-                results = map_statistics(
+                results = parallel.map_statistics(
                     todo,
                     rep,
                     backend=backend,

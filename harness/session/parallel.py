@@ -13,6 +13,9 @@ shard order).
   extra ``bleu-harness[dask]``; imported only when used).
 * :func:`map_statistics` — many corpora (e.g. all WMT21 systems) with one backend
   (``serial``, ``processes`` or ``dask``), statistics returned in input order.
+* :func:`compute_function` — the one-corpus function of a backend, for a
+  :class:`~harness.session.cache.StatisticsCache` (what a :class:`~harness.session.Session`
+  opens from ``jobs``/``backend``).
 
 Workers receive plain data (tuples of strings and the frozen config) and run the top-level
 :func:`shard_statistics`, so every start method (fork, forkserver, spawn) and any dask worker
@@ -23,15 +26,17 @@ each worker); the ``bleu-harness`` command and notebooks need nothing.
 
 from __future__ import annotations
 
+import functools
 import math
 import multiprocessing
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 import numpy as np
 
+from harness.bleu import engine
 from harness.bleu.config import BleuConfig
 from harness.bleu.stats import Statistics
 from harness.data.corpus import Corpus
@@ -40,6 +45,8 @@ from harness.errors import AdapterUnavailable, ConfigError, HarnessError, Layout
 __all__ = [
     "BACKENDS",
     "SERIAL_THRESHOLD",
+    "ComputeFn",
+    "compute_function",
     "compute_statistics_dask",
     "compute_statistics_parallel",
     "dask_session",
@@ -74,6 +81,9 @@ _DASK_HINT = "pip install 'bleu-harness[dask]'"
 #: What a worker receives: the hypotheses of one or more systems for a contiguous range of
 #: segments, with that range's references and ids (sent once for all the systems).
 Shard = tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...], tuple[str, ...]]
+
+#: ``compute(corpus, config, max_order=...) -> Statistics``: how one corpus is counted.
+ComputeFn = Callable[..., Statistics]
 
 
 # ====================================================================== building blocks
@@ -111,11 +121,9 @@ def shard_statistics(shard: Shard, config: BleuConfig, max_order: int) -> list[S
     hi)), config, max_order=max_order)``; the systems of a shard run in one process, one after
     the other, so the engine's reference-side cache is shared between them.
     """
-    from harness.bleu.engine import compute_statistics
-
     systems, refs, ids = shard
     return [
-        compute_statistics(
+        engine.compute_statistics(
             Corpus(hypotheses=hyps, references=refs, ids=ids, check_text=False),
             config,
             max_order=max_order,
@@ -183,15 +191,11 @@ def join_statistics(parts: Sequence[Statistics]) -> Statistics:
 
 
 def _order(config: BleuConfig, max_order: int | None) -> int:
-    from harness.bleu.engine import orders_needed
-
-    return max_order or orders_needed(config)
+    return max_order or engine.orders_needed(config)
 
 
 def _serial(corpus: Corpus, config: BleuConfig, order: int) -> Statistics:
-    from harness.bleu.engine import compute_statistics
-
-    return compute_statistics(corpus, config, max_order=order)
+    return engine.compute_statistics(corpus, config, max_order=order)
 
 
 def process_pool(jobs: int | None) -> ProcessPoolExecutor:
@@ -439,3 +443,22 @@ def map_statistics(
         with process_pool(min(n_jobs, len(shards))) as pool:
             results = _submit_all(pool, shards, config, order)
     return _regroup(len(corpora), groups, tasks, results)
+
+
+# ====================================================================== one corpus, any backend
+def compute_function(
+    *, backend: str = "serial", jobs: int | None = 1, client: Any = None
+) -> ComputeFn | None:
+    """How a cache computes one corpus it misses, for ``backend``; ``None``: in this process.
+
+    ``dask``: :func:`compute_statistics_dask` on ``client``; ``processes`` with more than one
+    job: :func:`compute_statistics_parallel` (serial below :data:`SERIAL_THRESHOLD`
+    segments); ``serial``, or one job: ``None`` (the cache's default, the engine itself).
+    """
+    if backend not in BACKENDS:
+        raise ConfigError(f"unknown backend {backend!r}", valid=BACKENDS)
+    if backend == "dask":
+        return functools.partial(compute_statistics_dask, client=client)
+    if backend == "processes" and resolve_jobs(jobs) != 1:
+        return functools.partial(compute_statistics_parallel, jobs=jobs)
+    return None

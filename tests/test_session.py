@@ -1,0 +1,194 @@
+"""The Session: corpora + statistics cache + workers; each tokenization counted once.
+
+Every analysis that needs statistics (attribution, BLEU vs human, identify, significance from
+files) takes a ``session=`` and then counts through it: these tests check that the session
+counts each (corpus, tokenization) once with enough n-gram orders, that its scores are the
+engine's, that its cache on disk serves a second run, and that ``use_cache``/``jobs``/
+``backend`` (what ``--no-cache``/``--jobs``/``--backend`` map to) mean what they say.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from harness.analysis.attribution import attribute
+from harness.analysis.human import wmt21_human_correlations
+from harness.analysis.significance import significance_from_files
+from harness.bleu import engine
+from harness.bleu.config import BleuConfig
+from harness.bleu.profiles import PROFILES
+from harness.data.corpus import Corpus
+from harness.data.fixtures import load_fixture
+from harness.diagnose.identify import identify
+from harness.errors import ConfigError
+from harness.session import Session, open_cache
+from harness.session import parallel as par
+from harness.session.cache import StatisticsCache
+
+SACRE = PROFILES["sacrebleu"]
+NLTK5 = PROFILES["nltk"].replace(smooth="nltk-method5")
+
+
+def _corpus(n: int = 12, seed: int = 0, name: str = "") -> Corpus:
+    rng = np.random.default_rng(seed)
+    words = ["the", "cat", "sat", "on", "a", "mat", "dog", "ran", "Fast", "."]
+    line = lambda k: " ".join(rng.choice(words, size=k))  # noqa: E731
+    hyps = tuple(line(int(rng.integers(1, 9))) for _ in range(n))
+    refs = tuple((line(int(rng.integers(1, 9))), line(int(rng.integers(1, 9)))) for _ in range(n))
+    return Corpus(hypotheses=hyps, references=refs, name=name)
+
+
+@pytest.fixture
+def calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int | None]]:
+    """Every engine count as (tokenization, order), whoever asks for it."""
+    seen: list[tuple[str, int | None]] = []
+    real = engine.compute_statistics
+
+    def counting(corpus: Corpus, config: BleuConfig, *, max_order: int | None = None):
+        seen.append((engine.tokenization_key(config), max_order))
+        return real(corpus, config, max_order=max_order)
+
+    monkeypatch.setattr(engine, "compute_statistics", counting)
+    return seen
+
+
+def assert_same(a, b) -> None:
+    assert np.array_equal(a.hyp_len, b.hyp_len) and np.array_equal(a.matches, b.matches)
+    assert a.ref_lens == b.ref_lens and a.ids == b.ids and a.tokenization == b.tokenization
+
+
+# ---------------------------------------------------------------------- counting once
+def test_scores_count_each_tokenization_once_with_enough_orders(calls) -> None:
+    c = _corpus()
+    configs = {**PROFILES, "nltk5": NLTK5}
+    out = Session(c).scores(configs)
+    keys = {engine.tokenization_key(cfg) for cfg in configs.values()}
+    assert sorted(k for k, _ in calls) == sorted(keys)  # one count per tokenization
+    assert dict(calls)[engine.tokenization_key(NLTK5)] == 5  # method 5 reads order 5
+    calls.clear()
+    for name, cfg in configs.items():
+        assert out[name].error is None
+        assert out[name].corpus == engine.corpus_score(c, cfg)
+        assert out[name].segments == engine.segment_scores(c, cfg)
+
+
+def test_statistics_score_and_segments_are_the_engines(calls) -> None:
+    c = _corpus()
+    s = Session(c)
+    assert_same(s.statistics(SACRE), engine.compute_statistics(c, SACRE))
+    assert s.score(SACRE) == engine.corpus_score(c, SACRE)
+    assert s.segments(SACRE) == engine.segment_scores(c, SACRE)
+    floor = SACRE.replace(smooth="floor")
+    assert s.score(floor) == engine.corpus_score(c, floor)
+    # the session counted once; the four direct engine calls above once each
+    assert len(calls) == 5
+
+
+def test_several_corpora_are_warmed_once_and_named(calls) -> None:
+    systems = {f"sys{i}": _corpus(seed=i) for i in range(3)}
+    s = Session(systems)
+    assert s.warm([SACRE, PROFILES["nltk"], SACRE.replace(smooth="none")]) == 6
+    n = len(calls)
+    assert s.warm([SACRE]) == 0
+    for name, c in systems.items():
+        assert_same(s.statistics(SACRE, name), engine.compute_statistics(c, SACRE))
+    assert len(calls) == n + 3  # only the comparisons above counted again
+    with pytest.raises(ConfigError, match="3 corpora"):
+        s.statistics(SACRE)
+    with pytest.raises(ConfigError, match="no corpus 'sys9'"):
+        s.score(SACRE, "sys9")
+
+
+def test_with_corpora_and_subset_share_the_cache(calls) -> None:
+    c = _corpus()
+    s = Session(c)
+    s.score(SACRE)
+    other = s.with_corpora({"again": Corpus(hypotheses=c.hypotheses, references=c.references)})
+    assert other.cache is s.cache
+    n = len(calls)
+    other.score(SACRE, "again")  # same content: a hit
+    assert len(calls) == n
+    one = s.subset([3])
+    assert one.score(SACRE) == engine.corpus_score(c.subset([3]), SACRE)
+
+
+# ---------------------------------------------------------------------- cache and workers
+def test_disk_cache_serves_a_second_session(tmp_path: Path, calls) -> None:
+    c = _corpus()
+    first = Session(c, cache_dir=tmp_path).score(SACRE)
+    assert len(list(tmp_path.glob("*.npz"))) == 1 and len(calls) == 1
+    assert Session(c, cache_dir=tmp_path).score(SACRE) == first
+    assert len(calls) == 1  # read from disk
+
+
+def test_no_cache_writes_nothing_but_still_counts_once(tmp_path: Path, calls) -> None:
+    c = _corpus()
+    s = Session(c, cache_dir=tmp_path, use_cache=False)
+    s.scores({"a": SACRE, "b": SACRE.replace(smooth="floor")})
+    assert not list(tmp_path.iterdir()) and len(calls) == 1
+    t = Session(c, cache=StatisticsCache.disabled())  # a disabled cache: memory only
+    t.scores({"a": SACRE, "b": SACRE.replace(smooth="floor")})
+    assert len(calls) == 2
+
+
+def test_backend_and_jobs_are_checked_and_resolved() -> None:
+    assert Session().backend == "serial"
+    assert Session(jobs=2).backend == "processes"
+    assert Session(jobs=2, backend="serial").backend == "serial"
+    with pytest.raises(ConfigError, match="unknown backend"):
+        Session(backend="threads")
+    with pytest.raises(ConfigError, match="cache= or cache_dir="):
+        Session(cache=StatisticsCache(), cache_dir="x")
+    assert open_cache(jobs=1).compute is open_cache().compute  # serial: the engine itself
+
+
+def test_processes_backend_gives_identical_statistics(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(par, "SERIAL_THRESHOLD", 0)
+    systems = {f"sys{i}": _corpus(30, seed=i) for i in range(2)}
+    s = Session(systems, jobs=2)
+    assert s.warm([SACRE, NLTK5]) == 4
+    for name, c in systems.items():
+        for cfg in (SACRE, NLTK5):
+            assert_same(s.statistics(cfg, name), engine.compute_statistics(c, cfg))
+
+
+# ---------------------------------------------------------------------- analyses
+def test_analyses_count_through_the_given_session(tmp_path: Path, calls) -> None:
+    corpus = load_fixture("silence_pitfall").corpus("B")
+    att = attribute(corpus, "sacrebleu", "nltk", session=Session(cache_dir=tmp_path))
+    n = len(calls)
+    assert n > 0
+    again = attribute(corpus, "sacrebleu", "nltk", session=Session(cache_dir=tmp_path))
+    assert again == att and len(calls) == n  # every hybrid's statistics from disk
+    found = identify("0.0", corpus, session=Session(cache_dir=tmp_path))
+    assert found == identify("0.0", corpus)  # the session changes where, not what
+
+
+def test_significance_from_files_counts_through_the_session(tmp_path: Path, calls) -> None:
+    base, other = _corpus(20, seed=1), _corpus(20, seed=2)
+    other = Corpus(hypotheses=other.hypotheses, references=base.references)
+    files = {"base": base.hypotheses, "sys": other.hypotheses}
+    for k in range(2):
+        files[f"ref{k}"] = tuple(r[k] for r in base.references)
+    for name, lines in files.items():
+        (tmp_path / f"{name}.txt").write_text("".join(x + "\n" for x in lines), encoding="utf-8")
+    paths = [tmp_path / f"{n}.txt" for n in ("base", "sys", "ref0", "ref1")]
+    cache = tmp_path / "cache"
+    kw = {"resamples": 50, "session": Session(cache_dir=cache)}
+    first = significance_from_files(paths[0], paths[1], paths[2:], **kw)
+    assert len(calls) == 2
+    second = significance_from_files(paths[0], paths[1], paths[2:], **kw)
+    assert second == first and len(calls) == 2
+
+
+@pytest.mark.realdata
+def test_human_counts_through_the_session(data_dir: Path, tmp_path: Path, calls) -> None:
+    kw = {"implementations": ["sacrebleu", "nltk"], "n_boot": 0}
+    first = wmt21_human_correlations(data_dir, **kw, session=Session(cache_dir=tmp_path))
+    n = len(calls)
+    assert n == 2 * len(first.systems)  # two tokenizations, every system once
+    second = wmt21_human_correlations(data_dir, **kw, session=Session(cache_dir=tmp_path))
+    assert len(calls) == n and second.rows() == first.rows()
