@@ -28,13 +28,21 @@ def add_explain(sub: options.Subcommands) -> None:
         "--library", help="also run this real library with B's config: residual = library - B"
     )
     e.add_argument("--json", action="store_true")
+    options.add_perf(e)
     e.set_defaults(func=cmd_explain)
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
     """Shapley attribution of the gap between two profiles to the factors that differ."""
     corpus = inputs.one_corpus(args)
-    att = attribute(corpus, args.a, args.b, segment=args.segment, library=args.library)
+    att = attribute(
+        corpus,
+        args.a,
+        args.b,
+        segment=args.segment,
+        library=args.library,
+        session=options.session(args),
+    )
     if args.json:
         options.print_json(att.to_dict())
     else:
@@ -57,6 +65,7 @@ def add_significance(sub: options.Subcommands) -> None:
     g.add_argument("--seed", type=options.SEED, default=12345)
     g.add_argument("--json", action="store_true")
     options.add_progress(g)
+    options.add_perf(g)
     g.set_defaults(func=cmd_significance)
 
 
@@ -71,6 +80,7 @@ def cmd_significance(args: argparse.Namespace) -> int:
         resamples=args.resamples,
         seed=args.seed,
         progress=options.progress(args),
+        session=options.session(args),
     )
     d = result.to_dict()
     if args.json:
@@ -101,6 +111,7 @@ def add_human(sub: options.Subcommands) -> None:
     h.add_argument("--seed", type=options.SEED, default=0)
     h.add_argument("--json", action="store_true")
     options.add_progress(h)
+    options.add_perf(h)
     h.set_defaults(func=cmd_human)
 
 
@@ -110,7 +121,12 @@ def cmd_human(args: argparse.Namespace) -> int:
     if args.impl:
         impls = [x for item in args.impl for x in item.split(",") if x]
     res = wmt21_human_correlations(
-        args.data, impls, n_boot=args.n_boot, seed=args.seed, progress=options.progress(args)
+        args.data,
+        impls,
+        n_boot=args.n_boot,
+        seed=args.seed,
+        progress=options.progress(args),
+        session=options.session(args),
     )
     wmt19 = mathur_outliers(args.data) if args.wmt19 else None
     if args.json:

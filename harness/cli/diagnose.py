@@ -115,6 +115,7 @@ def add_identify(sub: options.Subcommands) -> None:
     i.add_argument("--top", type=options.int_at_least(1), default=10)
     i.add_argument("--json", action="store_true")
     options.add_progress(i)
+    options.add_perf(i)
     i.set_defaults(func=cmd_identify)
 
 
@@ -122,8 +123,13 @@ def cmd_identify(args: argparse.Namespace) -> int:
     """Which configurations reproduce a reported BLEU score on a corpus."""
     corpus = inputs.one_corpus(args)
     progress = options.progress(args)
-    found = identify(args.score, corpus, tolerance=args.tolerance, progress=progress)
-    near = [] if found else nearest(args.score, corpus, k=args.top, progress=progress)
+    session = options.session(args)
+    found = identify(
+        args.score, corpus, tolerance=args.tolerance, progress=progress, session=session
+    )
+    near = (
+        [] if found else nearest(args.score, corpus, k=args.top, progress=progress, session=session)
+    )
     if args.json:
         options.print_json(
             {

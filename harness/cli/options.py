@@ -8,13 +8,12 @@ import argparse
 import json
 import math
 from collections.abc import Callable
-from functools import partial
 from typing import Any, TypeAlias
 
 from harness.progress import ProgressCallback, resolve
 from harness.report.schema import jsonable
+from harness.session import Session, open_cache
 from harness.session.cache import StatisticsCache, default_cache_dir
-from harness.session.parallel import compute_statistics_dask, compute_statistics_parallel
 
 
 def int_at_least(low: int, what: str = "") -> Callable[[str], int]:
@@ -144,15 +143,19 @@ def progress(args: argparse.Namespace) -> ProgressCallback | None:
 
 
 def make_cache(args: argparse.Namespace) -> StatisticsCache:
-    """The run's statistics cache from the CLI flags (memory + disk unless --no-cache)."""
-    compute = None
-    if args.backend == "dask":
-        compute = compute_statistics_dask
-    elif args.jobs != 1:
-        compute = partial(compute_statistics_parallel, jobs=args.jobs)
-    if args.no_cache:
-        return StatisticsCache.disabled(compute=compute)
-    return StatisticsCache(args.cache_dir or default_cache_dir(), compute=compute)
+    """The run's statistics cache from the CLI flags: memory + disk, or memory only with
+    ``--no-cache`` (nothing read from or written to disk; each tokenization still counted once)."""
+    return open_cache(
+        args.cache_dir or default_cache_dir(),
+        use_cache=not args.no_cache,
+        jobs=args.jobs,
+        backend=args.backend,
+    )
+
+
+def session(args: argparse.Namespace) -> Session:
+    """The run's :class:`~harness.session.Session` (cache and workers from the CLI flags)."""
+    return Session(cache=make_cache(args), jobs=args.jobs, backend=args.backend)
 
 
 def backend(args: argparse.Namespace) -> str:

@@ -84,7 +84,11 @@ def _report(args: argparse.Namespace, out: OutputDir) -> tuple[list[dict[str, An
     human = None
     if args.human:
         human = wmt21_human_correlations(
-            args.data, n_boot=args.n_boot, seed=args.seed, progress=progress
+            args.data,
+            n_boot=args.n_boot,
+            seed=args.seed,
+            progress=progress,
+            session=options.session(args),
         )
     report = build_report(
         rows, corpora=corpora, seed=args.seed, human=human, n_boot=args.n_boot, progress=progress

@@ -29,6 +29,7 @@ from harness.report.schema import (
     SIGNIFICANCE_RESAMPLES,
 )
 from harness.scorers import PROFILE_OF, tolerance
+from harness.session import Session
 
 
 def labels_in(rows: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -181,6 +182,7 @@ def attributions(
     units = [(f, s) for f, s in dict.fromkeys((str(r["fixture"]), str(r["system"])) for r in rows)]
     chosen = [u for u in units if u in corpora][:max_corpora]
     out: list[dict[str, Any]] = []
+    session = Session()  # the pairs of one corpus share its statistics
     for f, s in track(chosen, progress, "report: attributions"):
         corpus = corpora[(f, s)]
         for a, b in pairs:
@@ -188,12 +190,12 @@ def attributions(
             entry: dict[str, Any]
             try:
                 try:
-                    entry = attribute(corpus, a, b, library=library).to_dict()
+                    entry = attribute(corpus, a, b, library=library, session=session).to_dict()
                     entry["error"] = None
                 except HarnessError as exc:
                     if library is None:
                         raise
-                    entry = attribute(corpus, a, b).to_dict()
+                    entry = attribute(corpus, a, b, session=session).to_dict()
                     entry["error"] = None
                     entry["library_error"] = str(exc)
             except HarnessError as exc:
