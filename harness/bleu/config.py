@@ -20,6 +20,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.bleu.stats import REF_LENGTH_RULES
 from harness.bleu.tokenizers import (
     LOWERCASE_RULES,
     PERL_WHITESPACE_TOKENIZERS,
@@ -36,14 +37,8 @@ ENGINE_VERSION = "0.1.0"
 #: Tokenizer names (defined with the tokenizers themselves in :mod:`harness.bleu.tokenizers`).
 TOKENIZERS: tuple[str, ...] = TOKENIZER_NAMES
 
-REF_LENGTHS: tuple[str, ...] = (
-    "closest",  # closest reference length, ties to the shorter (sacrebleu, nltk, mteval, coco)
-    "closest-first",  # closest, ties to the first listed reference (torchmetrics)
-    "shortest",  # tensorflow-nmt / evaluate, bleuscore default
-    "longest",
-    "average",
-    "longest-unless-exact",  # seed 004: the hypothesis length if some reference has it, else longest
-)
+#: Reference-length rules for the brevity penalty (see :data:`harness.bleu.stats.REF_LENGTH_RULES`).
+REF_LENGTHS: tuple[str, ...] = tuple(REF_LENGTH_RULES)
 
 NGRAM_TOTALS: tuple[str, ...] = (
     "plain",  # a segment adds max(0, len - n + 1) to the order-n total

@@ -49,7 +49,7 @@ from harness.analysis.attribution import differing_factors
 from harness.bleu import engine
 from harness.bleu.config import REF_LENGTHS, TOKENIZERS, BleuConfig
 from harness.bleu.profiles import PROFILES
-from harness.bleu.stats import Totals, choose_ref_length
+from harness.bleu.stats import Totals, ref_length_of, ref_matrix
 from harness.bleu.tokenizers import TextRules
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError, HarnessError, LibraryWouldRaise
@@ -135,7 +135,6 @@ class CorpusScorer:
         self._light: dict[TextRules, _Light] = {}
         self._totals: dict[tuple[Any, ...], Any] = {}
         self._nltk_memo: dict[BleuConfig, dict[tuple[Any, ...], float]] = {}
-        self._width = max(map(len, corpus.references), default=0)
 
     def light(self, rules: TextRules, order: int = 5) -> _Light:
         got = self._light.get(rules)
@@ -165,13 +164,14 @@ class CorpusScorer:
             n = cfg.max_order
             avg = cfg.ref_length == "average"
             got = []
-            for h, lens, m in zip(light.hyp_len, light.ref_lens, light.matches, strict=True):
+            lens = ref_matrix(light.ref_lens)
+            if pad:  # ragged references padded with empty ones (Perl scripts' files)
+                lens = np.maximum(lens, 0)
+            refs = ref_length_of(np.array(light.hyp_len), lens, cfg.ref_length).tolist()
+            for h, r, m in zip(light.hyp_len, refs, light.matches, strict=True):
                 tot = [max(0, h - k + 1) for k in range(1, n + 1)]
                 if cfg.ngram_totals == "floor1":
                     tot = [max(1, t) for t in tot]
-                if pad:  # ragged references padded with empty ones (Perl scripts' files)
-                    lens = (*lens, *(0,) * (self._width - len(lens)))
-                r = choose_ref_length(h, lens, cfg.ref_length)
                 got.append(
                     Totals(
                         sys_len=h,
@@ -523,8 +523,9 @@ def _evaluate_layout(
         ref_groups = _unique(
             (
                 tuple(
-                    choose_ref_length(h, r, rule)
-                    for h, r in zip(light.hyp_len, light.ref_lens, strict=True)
+                    ref_length_of(
+                        np.array(light.hyp_len), ref_matrix(light.ref_lens), rule
+                    ).tolist()
                 ),
                 rule,
             )
