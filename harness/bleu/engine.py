@@ -33,6 +33,8 @@ from typing import Any
 
 import numpy as np
 
+from harness.bleu import fastcount
+from harness.bleu import tokenizers as _tok
 from harness.bleu.config import BleuConfig
 from harness.bleu.result import BleuResult
 from harness.bleu.stats import Statistics, Totals
@@ -93,6 +95,12 @@ def _reference_side(
     return tuple(lens), ref_max
 
 
+def clear_caches() -> None:
+    """Forget every cached tokenization and reference side (for benchmarks that start cold)."""
+    _tok.clear_caches()
+    _reference_side.cache_clear()
+
+
 def _clipped_matches(
     hyp: Sequence[str], ref_max: dict[tuple[str, ...], int], max_order: int
 ) -> list[int]:
@@ -129,8 +137,6 @@ def compute_statistics(
     order = max_order or orders_needed(config)
     # hypotheses and references tokenized differently (detok lowercasing): per-segment path
     if len(corpus) >= FAST_MIN_SEGMENTS and not config.text_rules.by_side:
-        from harness.bleu import fastcount
-
         try:
             hyp_len, ref_len, k, matches = fastcount.count_statistics(
                 corpus.hypotheses, corpus.references, config.text_rules, order
