@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 
 from harness import Corpus
 from harness.bleu import engine, fastcount
+from harness.bleu.arithmetic import context_of
 from harness.bleu.config import (
     EMPTY_ORDER,
     NGRAM_TOTALS,
@@ -264,7 +265,7 @@ def reference_segments(stats: Statistics, config: BleuConfig) -> list[Any]:
             correct=tuple(int(x) for x in stats.matches[i, :n]),
             total=tuple(int(x) for x in tot[i]),
         )
-        ctx = engine._nltk_context(stats, i, i + 1) if config.smooth.startswith("nltk-") else None
+        ctx = context_of(stats, i, i + 1) if config.smooth.startswith("nltk-") else None
         out.append((t, engine.score_totals(t, config, ctx, corpus=False)))
     return out
 

@@ -13,11 +13,10 @@ For ``aggregation="corpus"`` a system is the ``(S, 2 + 2N)`` matrix
 ``total_n`` its order-n total under ``ngram_totals``. With a ``(R, S)`` matrix of resample
 counts ``C`` (``C[r, i]`` = how often segment ``i`` occurs in resample ``r``), ``C @ M`` holds
 the corpus sums of all ``R`` resamples, exactly (integers are exact in float64), and
-:func:`score_rows` turns them into BLEU with a vectorised copy of
-:func:`harness.bleu.engine.score_totals` for every non-nltk smoothing (``none``, ``floor``,
-``add-k``, ``exp``, ``plus-one``, ``plus-one-high``, ``coco-epsilon``, with every reference
-length rule, zero guard, effective order and weights); nltk's methods go through
-:func:`~harness.bleu.engine.score_totals` row by row. The two paths agree to 1e-9 BLEU points
+:func:`score_rows` turns them into BLEU with the engine's one vectorised arithmetic
+(:func:`harness.bleu.engine.score_arrays`, every smoothing; nltk's methods 4–7 get each
+resample's own context), whose one-row view :func:`harness.bleu.engine.score_totals` the tests
+compare it with row by row: they agree to 1e-9 BLEU points
 (``tests/test_significance.py``).
 
 For ``aggregation="sentence-mean"`` a system is the ``(S, 1)`` column of its sentence scores and
@@ -99,6 +98,7 @@ from typing import Any, Literal
 import numpy as np
 
 from harness.bleu import engine
+from harness.bleu.arithmetic import nltk_context
 from harness.bleu.config import BleuConfig
 from harness.bleu.profiles import get_profile
 from harness.bleu.stats import Statistics, Totals
@@ -134,8 +134,6 @@ TIE_TOLERANCE = 1e-9
 """With ``ties="count"``, resampled differences within this many BLEU points below the observed
 one count as ties (at least as extreme)."""
 
-_COCO_TINY = 1e-15  # pycocoevalcap's epsilons, as in harness.bleu.engine
-_COCO_SMALL = 1e-9
 _TIES = ("count", "strict")
 _METHODS = {
     "bootstrap": "paired-bootstrap",
@@ -272,7 +270,7 @@ def prepare(stats: Statistics, config: BleuConfig) -> SegmentTable:
 
 # ====================================================================== scoring many rows
 def _engine_rows(rows: np.ndarray, config: BleuConfig, context: np.ndarray | None) -> np.ndarray:
-    """``score_totals`` row by row (nltk smoothing, and the reference for the vectorised path)."""
+    """``score_totals`` row by row: the one-row view, the reference for the many-row path."""
     nltk = config.smooth.startswith("nltk-")
     if nltk and context is None:
         raise ValueError("nltk smoothing needs context rows [last_hyp_len, last_correct5]")
@@ -281,23 +279,31 @@ def _engine_rows(rows: np.ndarray, config: BleuConfig, context: np.ndarray | Non
         t = row_totals(row, config)
         ctx = None
         if nltk:
-            last_len, last_c5 = (int(x) for x in context[r])  # type: ignore[index]
-            ctx = engine.NltkContext(
-                hyp_len=t.sys_len,
-                last_hyp_len=last_len,
-                last_correct5=last_c5,
-                last_total5=max(0, last_len - 4),
-            )
+            last_len, last_c5 = context[r]  # type: ignore[index]
+            ctx = nltk_context(t.sys_len, last_len, last_c5)
         out[r] = engine.score_totals(t, config, ctx).score
     return out
 
 
-def _vectorised_rows(rows: np.ndarray, config: BleuConfig) -> np.ndarray:
-    """:func:`harness.bleu.engine.score_totals` for many rows at once (non-nltk smoothing), through
-    the engine's own vectorised scorer :func:`harness.bleu.engine.score_arrays`."""
+def _vectorised_rows(
+    rows: np.ndarray, config: BleuConfig, context: np.ndarray | None
+) -> np.ndarray:
+    """:func:`harness.bleu.engine.score_totals` for many rows at once, through the engine's
+    own vectorised scorer :func:`harness.bleu.engine.score_arrays`."""
     n = config.max_order
+    ctx = None
+    if config.smooth.startswith("nltk-"):
+        if context is None:
+            raise ValueError("nltk smoothing needs context rows [last_hyp_len, last_correct5]")
+        ctx = nltk_context(rows[:, 0], context[:, 0], context[:, 1])
     score, _precisions, _bp, _ratio = engine.score_arrays(
-        rows[:, 0], rows[:, 1], rows[:, 2 : 2 + n], rows[:, 2 + n :], config, corpus=True
+        rows[:, 0],
+        rows[:, 1],
+        rows[:, 2 : 2 + n],
+        rows[:, 2 + n :],
+        config,
+        corpus=True,
+        context=ctx,
     )
     return score
 
@@ -311,8 +317,8 @@ def score_rows(
 ) -> np.ndarray:
     """BLEU (0–100) of every row ``[sys_len, ref_len, correct_1..N, total_1..N]`` of ``rows``.
 
-    Non-nltk smoothing is vectorised; nltk's methods (and ``use_engine=True``) call
-    :func:`harness.bleu.engine.score_totals` per row. ``context`` (nltk only) holds per row the
+    All rows are scored at once (:func:`harness.bleu.engine.score_arrays`); ``use_engine=True``
+    calls :func:`harness.bleu.engine.score_totals` per row. ``context`` (nltk only) holds per row the
     ``[hyp_len, correct_5]`` of the corpus's last segment. A row the profiled library would
     raise on (e.g. a zero length under ``on_zero_length="raise"``) raises
     :class:`~harness.errors.LibraryWouldRaise`, as the engine does.
@@ -326,9 +332,9 @@ def score_rows(
             expected=f"(R, {2 + 2 * n})",
             got=values.shape,
         )
-    if use_engine or config.smooth.startswith("nltk-"):
+    if use_engine:
         return _engine_rows(values, config, context)
-    return _vectorised_rows(values, config)
+    return _vectorised_rows(values, config, context)
 
 
 # ====================================================================== resampling

@@ -9,7 +9,7 @@ Conventions
 -----------
 * Scores are reported on 0–100 (``BleuResult.score``); precisions on 0–100 as well.
 * ``weights=None`` means uniform weights ``1/max_order``.
-* ``smooth_value=None`` means the method's own default (see ``SMOOTH_DEFAULTS``).
+* ``smooth_value=None`` means the method's own default (:data:`harness.bleu.smoothing.REGISTRY`).
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.bleu.smoothing import REGISTRY as SMOOTHING_REGISTRY
+from harness.bleu.stats import REF_LENGTH_RULES
 from harness.bleu.tokenizers import (
     LOWERCASE_RULES,
     PERL_WHITESPACE_TOKENIZERS,
@@ -36,57 +38,17 @@ ENGINE_VERSION = "0.1.0"
 #: Tokenizer names (defined with the tokenizers themselves in :mod:`harness.bleu.tokenizers`).
 TOKENIZERS: tuple[str, ...] = TOKENIZER_NAMES
 
-REF_LENGTHS: tuple[str, ...] = (
-    "closest",  # closest reference length, ties to the shorter (sacrebleu, nltk, mteval, coco)
-    "closest-first",  # closest, ties to the first listed reference (torchmetrics)
-    "shortest",  # tensorflow-nmt / evaluate, bleuscore default
-    "longest",
-    "average",
-    "longest-unless-exact",  # seed 004: the hypothesis length if some reference has it, else longest
-)
+#: Reference-length rules for the brevity penalty (see :data:`harness.bleu.stats.REF_LENGTH_RULES`).
+REF_LENGTHS: tuple[str, ...] = tuple(REF_LENGTH_RULES)
 
 NGRAM_TOTALS: tuple[str, ...] = (
     "plain",  # a segment adds max(0, len - n + 1) to the order-n total
     "floor1",  # nltk: each segment's order-n total is floored at 1
 )
 
-SMOOTHINGS: tuple[str, ...] = (
-    "none",
-    "floor",  # sacrebleu: a zero-match order gets smooth_value / total
-    "add-k",  # sacrebleu: add smooth_value to matches and totals of orders >= 2
-    "exp",  # sacrebleu / mteval: the k-th zero-match order gets 1 / (2^k total)
-    *(f"nltk-method{i}" for i in range(8)),  # Chen & Cherry (2014) as implemented in nltk
-    "plus-one",  # tensorflow-nmt / evaluate smooth=True: (m + 1) / (t + 1) on every order
-    "plus-one-high",  # torchmetrics smooth=True: (m + 1) / (t + 1) on orders >= 2 only
-    "coco-epsilon",  # pycocoevalcap: (m + 1e-15) / (t + 1e-9)
-)
-
-#: Default ``smooth_value`` of the methods that take one.
-SMOOTH_DEFAULTS: dict[str, float] = {
-    "floor": 0.1,
-    "add-k": 1.0,
-    "nltk-method1": 0.1,  # epsilon
-    "nltk-method4": 5.0,  # k
-    "nltk-method6": 5.0,  # alpha
-    "nltk-method7": 5.0,  # k (method 4 step)
-}
-
-#: The valid range of each method's ``smooth_value``: ``(low, strict, what it is)``; the value
-#: must be finite and ``> low`` (strict) or ``>= low``. Outside it the libraries either fail or
-#: print a silent wrong number: nltk method1 skips an order whose smoothed precision is <= 0
-#: (``if p_i > 0`` in ``corpus_bleu``), method4/7 divide by ``k`` (0 → ZeroDivisionError,
-#: < 0 → negative precisions, skipped), method6 divides by ``l + alpha``; sacrebleu's floor takes
-#: ``log`` of a negative precision (ValueError) and add-k with ``k < 0`` can zero an order's
-#: total, which ends the loop over orders early. ``0`` is legal for floor (sacrebleu's own
-#: ``test_offset`` scores floor 0.0 as 0) and add-k (no smoothing).
-SMOOTH_RANGES: dict[str, tuple[float, bool, str]] = {
-    "floor": (0.0, False, "the floor (sacrebleu smooth_value)"),
-    "add-k": (0.0, False, "k (sacrebleu smooth_value)"),
-    "nltk-method1": (0.0, True, "epsilon (nltk SmoothingFunction epsilon)"),
-    "nltk-method4": (0.0, True, "k (nltk SmoothingFunction k)"),
-    "nltk-method6": (0.0, True, "alpha (nltk SmoothingFunction alpha)"),
-    "nltk-method7": (0.0, True, "k (nltk SmoothingFunction k)"),
-}
+#: Smoothing methods: the names of the registry :data:`harness.bleu.smoothing.REGISTRY`, which
+#: also holds each method's default ``smooth_value``, its valid range and its source.
+SMOOTHINGS: tuple[str, ...] = tuple(SMOOTHING_REGISTRY)
 
 EMPTY_ORDER: tuple[str, ...] = (
     "zero",  # an order with no hypothesis n-grams has precision 0 (sacrebleu, nltk floor aside)
@@ -239,21 +201,23 @@ class BleuConfig:
                 )
             object.__setattr__(self, "weights", w)
         if self.smooth_value is not None:
-            if self.smooth not in SMOOTH_DEFAULTS:
+            spec = SMOOTHING_REGISTRY[self.smooth]
+            if spec.value_range is None:
                 raise ConfigError(
                     f"smooth {self.smooth!r} takes no smooth_value",
-                    valid=sorted(SMOOTH_DEFAULTS),
+                    valid=sorted(s.name for s in SMOOTHING_REGISTRY.values() if s.takes_value),
                 )
             if isinstance(self.smooth_value, bool) or not isinstance(
                 self.smooth_value, int | float
             ):
                 raise ConfigError(f"smooth_value must be a number, got {self.smooth_value!r}")
             value = float(self.smooth_value)
-            low, strict, meaning = SMOOTH_RANGES[self.smooth]
-            if not math.isfinite(value) or value < low or (strict and value == low):
+            valid = spec.value_range
+            if not valid.contains(value):
                 raise ConfigError(
                     f"smooth_value {value!r} is out of range for smooth {self.smooth!r}: "
-                    f"{meaning} must be a finite number {'>' if strict else '>='} {low:g}"
+                    f"{valid.meaning} must be a finite number {'>' if valid.strict else '>='} "
+                    f"{valid.low:g}"
                 )
             object.__setattr__(self, "smooth_value", value)
 
@@ -281,7 +245,7 @@ class BleuConfig:
         """``smooth_value`` or the method's default (``None`` for methods without one)."""
         if self.smooth_value is not None:
             return self.smooth_value
-        return SMOOTH_DEFAULTS.get(self.smooth)
+        return SMOOTHING_REGISTRY[self.smooth].default
 
     def replace(self, **overrides: Any) -> BleuConfig:
         """A copy with some factors changed; unknown names raise ``ConfigError``."""

@@ -58,7 +58,7 @@ import numpy as np
 
 from harness.bleu import tokenizers as _tok
 
-__all__ = ["CHUNK", "DoesNotFit", "batch_tokens", "clear_caches", "count_statistics"]
+__all__ = ["CHUNK", "DoesNotFit", "batch_tokens", "count_statistics"]
 
 #: Target positions (hypothesis + reference tokens) per chunk.
 CHUNK = 1 << 20
@@ -173,7 +173,7 @@ class _Vocabulary:
         # Lowercasing rules that act on the tokens (ascii, perl) are applied when a token
         # gets its id; the unicode rule lowercases the lines before (count_statistics).
         self.token_case = rules.token_case
-        self.tokens: defaultdict[str, int] = defaultdict(itertools.count().__next__)
+        self.tokens: defaultdict[str | None, int] = defaultdict(itertools.count().__next__)
         self.words: defaultdict[str, int] = defaultdict(itertools.count().__next__)
         self.sentinel = self.tokens[None]  # token id 0: no token is None
         self.separator = self.tokens[_SEP]  # ends each word in a batch of words
@@ -203,7 +203,7 @@ class _Vocabulary:
 
     def _learn(self, new_words: list[str]) -> None:
         """Tokenize words seen for the first time (in word-id order) and store their ids."""
-        get = self.tokens.__getitem__
+        get: Callable[[str], int] = self.tokens.__getitem__
         if self.token_case is not None:
             case, lookup = self.token_case, get
 
@@ -296,15 +296,6 @@ def batch_tokens(
         out.append([names[i] for i in tokens[pos : pos + n].tolist()])
         pos += n + 1
     return out
-
-
-def clear_caches() -> None:
-    """Forget every cached tokenization (for benchmarks that must start cold)."""
-    from harness.bleu import engine
-
-    for name in ("_tokens_13a", "_tokens_13a_perl", "_tokens_intl", "_tokens_zh"):
-        getattr(_tok, name).cache_clear()
-    engine._reference_side.cache_clear()
 
 
 # ====================================================================== counting

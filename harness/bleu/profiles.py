@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from harness.bleu.config import BleuConfig
+from harness.errors import ConfigError
 
 
 @dataclass(frozen=True)
@@ -279,8 +280,6 @@ def verification(name: str) -> Verification:
 
 def get_profile(name: str) -> BleuConfig:
     """The configuration of profile ``name``; unknown names raise ``ConfigError``."""
-    from harness.errors import ConfigError
-
     try:
         return _PROFILES[name]
     except (KeyError, TypeError):

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import numpy as np
 
@@ -101,92 +102,123 @@ class Statistics:
         return t
 
     def ref_length(self, rule: str, *, missing: str = "skip") -> np.ndarray:
-        """(S,) the reference length each segment's brevity penalty uses under ``rule``.
+        """(S,) the reference length each segment's brevity penalty uses under ``rule``
+        (:func:`ref_length_of` of :attr:`ref_matrix`).
 
         ``missing="empty"``: a segment with fewer references than the corpus's most is padded
         with empty references (length 0) that take part in the choice, as happens when ragged
         references are written to line-aligned files (one per reference) for the Perl scripts.
-        Vectorised over :attr:`ref_matrix`; equal to :func:`choose_ref_length` per segment.
         """
-        if rule not in _REF_RULES:
-            raise ValueError(f"unknown reference-length rule {rule!r}")
         if missing not in ("skip", "empty"):
             raise ValueError(f"unknown missing-reference rule {missing!r}")
-        if len(self) == 0:
-            return np.zeros(0, dtype=np.float64 if rule == "average" else np.int64)
-        if missing == "empty" and self.ref_matrix.shape[1] > 0:
-            return ref_length_of(self.hyp_len, np.maximum(self.ref_matrix, 0), rule)
-        if not (self.ref_matrix[:, :1] >= 0).all():
-            # choose_ref_length raises on a segment without references; keep its error
-            out = np.empty(len(self), dtype=np.float64 if rule == "average" else np.int64)
-            for i, (h, lens) in enumerate(zip(self.hyp_len.tolist(), self.ref_lens, strict=True)):
-                out[i] = choose_ref_length(h, lens, rule)
-            return out
-        return ref_length_of(self.hyp_len, self.ref_matrix, rule)
+        matrix = self.ref_matrix
+        if missing == "empty":
+            matrix = np.maximum(matrix, 0)
+        return ref_length_of(self.hyp_len, matrix, rule)
 
     @functools.cached_property
     def ref_matrix(self) -> np.ndarray:
         """(S, K) int64 reference lengths, ``K`` the most references of a segment; -1 pads."""
-        counts = np.fromiter(map(len, self.ref_lens), np.int64, len(self.ref_lens))
-        width = int(counts.max()) if len(counts) else 0
-        out = np.full((len(counts), width), -1, dtype=np.int64)
-        flat = np.fromiter(itertools.chain.from_iterable(self.ref_lens), np.int64, counts.sum())
-        rows = np.repeat(np.arange(len(counts)), counts)
-        cols = np.arange(len(flat)) - np.repeat(np.cumsum(counts) - counts, counts)
-        out[rows, cols] = flat
+        out = ref_matrix(self.ref_lens)
         out.flags.writeable = False
         return out
 
 
-_REF_RULES = ("closest", "closest-first", "shortest", "longest", "average", "longest-unless-exact")
+# ====================================================================== reference length
+def ref_matrix(ref_lens: Sequence[Sequence[int]]) -> np.ndarray:
+    """Ragged per-segment reference lengths as an (S, K) int64 matrix, ``K`` the most
+    references of a segment; shorter rows are padded with -1."""
+    counts = np.fromiter(map(len, ref_lens), np.int64, len(ref_lens))
+    width = int(counts.max()) if len(counts) else 0
+    out = np.full((len(counts), width), -1, dtype=np.int64)
+    flat = np.fromiter(itertools.chain.from_iterable(ref_lens), np.int64, int(counts.sum()))
+    rows = np.repeat(np.arange(len(counts)), counts)
+    cols = np.arange(len(flat)) - np.repeat(np.cumsum(counts) - counts, counts)
+    out[rows, cols] = flat
+    return out
+
+
+def _closest(h: np.ndarray, refs: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    dist = np.where(valid, np.abs(refs - h), _BIG)
+    nearest = dist == dist.min(axis=1, keepdims=True)
+    return np.where(nearest, refs, _BIG).min(axis=1)
+
+
+def _closest_first(h: np.ndarray, refs: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    dist = np.where(valid, np.abs(refs - h), _BIG)
+    return np.take_along_axis(refs, dist.argmin(axis=1)[:, None], axis=1)[:, 0]
+
+
+def _shortest(h: np.ndarray, refs: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    return np.where(valid, refs, _BIG).min(axis=1)
+
+
+def _longest(h: np.ndarray, refs: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    return refs.max(axis=1)
+
+
+def _average(h: np.ndarray, refs: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    return refs.sum(axis=1, where=valid) / valid.sum(axis=1)
+
+
+def _longest_unless_exact(h: np.ndarray, refs: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    exact = ((refs == h) & valid).any(axis=1)
+    return np.where(exact, h[:, 0], refs.max(axis=1))
+
+
+_BIG = np.iinfo(np.int64).max
+
+#: Reference-length rules: name -> ``(hyp (S, 1), refs (S, K), valid (S, K)) -> (S,)``.
+#: ``closest``: nearest to the hypothesis length, ties to the shorter (Papineni et al. 2002 as
+#: implemented by mteval-v13a, sacrebleu, nltk, multi-bleu, pycocoevalcap). ``closest-first``:
+#: nearest, ties to the first listed (torchmetrics). ``shortest``: tensorflow-nmt/evaluate.
+#: ``longest``. ``average``: mean length (a float). ``longest-unless-exact``: the hypothesis
+#: length if some reference has exactly it, else the longest (seed 004_ccc28872d55e65c5.txt).
+REF_LENGTH_RULES: Mapping[str, Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]] = (
+    MappingProxyType(
+        {
+            "closest": _closest,
+            "closest-first": _closest_first,
+            "shortest": _shortest,
+            "longest": _longest,
+            "average": _average,
+            "longest-unless-exact": _longest_unless_exact,
+        }
+    )
+)
 
 
 def ref_length_of(hyp_len: np.ndarray, ref_matrix: np.ndarray, rule: str) -> np.ndarray:
-    """:func:`choose_ref_length` of every row: ``ref_matrix`` (S, K) pads with -1 (every row
-    has at least one reference)."""
-    valid = ref_matrix >= 0
-    h = np.asarray(hyp_len, dtype=np.int64)[:, None]
-    big = np.iinfo(np.int64).max
-    if rule == "shortest":
-        return np.where(valid, ref_matrix, big).min(axis=1)
-    if rule == "longest":
-        return ref_matrix.max(axis=1)
-    if rule == "average":
-        return ref_matrix.sum(axis=1, where=valid) / valid.sum(axis=1)
-    if rule == "longest-unless-exact":
-        exact = ((ref_matrix == h) & valid).any(axis=1)
-        return np.where(exact, h[:, 0], ref_matrix.max(axis=1))
-    dist = np.where(valid, np.abs(ref_matrix - h), big)
-    if rule == "closest-first":
-        return np.take_along_axis(ref_matrix, dist.argmin(axis=1)[:, None], axis=1)[:, 0]
-    if rule == "closest":
-        nearest = dist == dist.min(axis=1, keepdims=True)
-        return np.where(nearest, ref_matrix, big).min(axis=1)
-    raise ValueError(f"unknown reference-length rule {rule!r}")
+    """The reference length of every row's brevity penalty under ``rule``
+    (:data:`REF_LENGTH_RULES`): the one implementation of the rules.
+
+    ``hyp_len`` (S,); ``ref_matrix`` (S, K) pads with -1. Returns int64, or float64 for
+    ``average``. A row without any reference raises :class:`LayoutError`.
+    """
+    choose = REF_LENGTH_RULES.get(rule)
+    if choose is None:
+        raise ValueError(f"unknown reference-length rule {rule!r}")
+    refs = np.asarray(ref_matrix, dtype=np.int64)
+    count = len(refs)
+    if count == 0:
+        return np.zeros(0, dtype=np.float64 if rule == "average" else np.int64)
+    valid = refs >= 0
+    if refs.shape[1] == 0 or not valid[:, 0].all():
+        bare = 0 if refs.shape[1] == 0 else int(np.argmin(valid[:, 0]))
+        raise LayoutError(
+            "a segment needs at least one reference",
+            what=f"reference lengths of segment {bare + 1}",
+            expected=">= 1",
+            got=0,
+        )
+    return choose(np.asarray(hyp_len, dtype=np.int64).reshape(count, 1), refs, valid)
 
 
 def choose_ref_length(hyp_len: int, ref_lens: Sequence[int], rule: str) -> float:
-    """The reference length for the brevity penalty of one segment.
-
-    ``closest``: nearest to the hypothesis length, ties to the shorter (Papineni et al. 2002 as
-    implemented by mteval-v13a, sacrebleu, nltk, multi-bleu, pycocoevalcap). ``closest-first``:
-    nearest, ties to the first listed (torchmetrics). ``shortest``: tensorflow-nmt/evaluate.
-    ``longest``. ``average``: mean length (a float). ``longest-unless-exact``: the hypothesis
-    length if some reference has exactly it, else the longest (seed 004_ccc28872d55e65c5.txt).
-    """
-    if rule == "closest":
-        return min(ref_lens, key=lambda r: (abs(r - hyp_len), r))
-    if rule == "closest-first":
-        return min(ref_lens, key=lambda r: abs(r - hyp_len))
-    if rule == "shortest":
-        return min(ref_lens)
-    if rule == "longest":
-        return max(ref_lens)
-    if rule == "average":
-        return sum(ref_lens) / len(ref_lens)
-    if rule == "longest-unless-exact":
-        return hyp_len if hyp_len in ref_lens else max(ref_lens)
-    raise ValueError(f"unknown reference-length rule {rule!r}")
+    """The reference length for the brevity penalty of one segment: :func:`ref_length_of` of
+    one row (an ``int``, or a ``float`` for ``average``)."""
+    value: float = ref_length_of(np.array([hyp_len]), ref_matrix([ref_lens]), rule)[0].item()
+    return value
 
 
 @dataclass(frozen=True)

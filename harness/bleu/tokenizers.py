@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-import regex
+import regex  # type: ignore[import-untyped]
 
 from harness.errors import AdapterUnavailable, ConfigError
 
@@ -46,6 +46,7 @@ __all__ = [
     "TOKENIZER_NAMES",
     "WHITESPACES",
     "TextRules",
+    "clear_caches",
     "get_tokenizer",
     "perl_split",
     "text_tokenizer",
@@ -245,6 +246,12 @@ _ZH_CHAR_RE = re.compile(
 def _tokens_zh(line: str) -> tuple[str, ...]:
     line = _ZH_CHAR_RE.sub(r" \1 ", line.strip())
     return tuple(_western_punctuation(line).split())
+
+
+def clear_caches() -> None:
+    """Forget the per-line token caches of the ``13a``, ``intl`` and ``zh`` tokenizers."""
+    for cached in (_tokens_13a, _tokens_13a_perl, _tokens_intl, _tokens_zh):
+        cached.cache_clear()
 
 
 def _tokenize_zh(line: str) -> list[str]:

@@ -37,7 +37,6 @@ plain English, say) are scored once and the alternatives are listed in
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -46,8 +45,9 @@ from typing import Any
 import numpy as np
 
 from harness.bleu import engine
+from harness.bleu.arithmetic import NltkContext, nltk_context
 from harness.bleu.config import REF_LENGTHS, TOKENIZERS, BleuConfig
-from harness.bleu.stats import Totals, choose_ref_length
+from harness.bleu.stats import Totals, ref_length_of, ref_matrix
 from harness.bleu.tokenizers import TextRules, get_tokenizer
 from harness.data.corpus import Corpus
 from harness.data.fixtures import load_fixture
@@ -139,8 +139,6 @@ class CorpusScorer:
         self.session = (session or Session()).with_corpora(corpus)
         self._light: dict[TextRules, _Light] = {}
         self._totals: dict[tuple[Any, ...], Any] = {}
-        self._nltk_memo: dict[BleuConfig, dict[tuple[Any, ...], float]] = {}
-        self._width = max(map(len, corpus.references), default=0)
 
     def light(self, rules: TextRules, order: int = 5) -> _Light:
         got = self._light.get(rules)
@@ -170,13 +168,14 @@ class CorpusScorer:
             n = cfg.max_order
             avg = cfg.ref_length == "average"
             got = []
-            for h, lens, m in zip(light.hyp_len, light.ref_lens, light.matches, strict=True):
+            lens = ref_matrix(light.ref_lens)
+            if pad:  # ragged references padded with empty ones (Perl scripts' files)
+                lens = np.maximum(lens, 0)
+            refs = ref_length_of(np.array(light.hyp_len), lens, cfg.ref_length).tolist()
+            for h, r, m in zip(light.hyp_len, refs, light.matches, strict=True):
                 tot = [max(0, h - k + 1) for k in range(1, n + 1)]
                 if cfg.ngram_totals == "floor1":
                     tot = [max(1, t) for t in tot]
-                if pad:  # ragged references padded with empty ones (Perl scripts' files)
-                    lens = (*lens, *(0,) * (self._width - len(lens)))
-                r = choose_ref_length(h, lens, cfg.ref_length)
                 got.append(
                     Totals(
                         sys_len=h,
@@ -224,14 +223,15 @@ class CorpusScorer:
         return got
 
     @staticmethod
-    def _context(light: _Light, lo: int, hi: int) -> engine.NltkContext:
-        last = light.hyp_len[hi - 1]
-        return engine.NltkContext(
-            hyp_len=sum(light.hyp_len[lo:hi]),
-            last_hyp_len=last,
-            last_correct5=light.matches[hi - 1][4] if light.order >= 5 else 0,
-            last_total5=max(0, last - 4),
-        )
+    def _context(light: _Light) -> NltkContext:
+        """nltk's context of the whole corpus (its hypothesis length and last segment)."""
+        return nltk_context(sum(light.hyp_len), light.hyp_len[-1], light.matches[-1][4])
+
+    @staticmethod
+    def _segment_contexts(light: _Light) -> NltkContext:
+        """Every segment's own nltk context."""
+        hyp_len = np.array(light.hyp_len)
+        return nltk_context(hyp_len, hyp_len, np.array([m[4] for m in light.matches]))
 
     def score(self, cfg: BleuConfig) -> float:
         """The engine's score (0–100) of the corpus under ``cfg``."""
@@ -239,43 +239,13 @@ class CorpusScorer:
         nltk = cfg.smooth.startswith("nltk-")
         if cfg.aggregation == "corpus":
             t = self._corpus_totals(cfg, light)
-            ctx = self._context(light, 0, len(light.hyp_len)) if nltk else None
+            ctx = self._context(light) if nltk else None
             return engine.score_totals(t, cfg, ctx).score
-        if not nltk:  # every segment at once, as engine.segment_arrays does
-            sys_len, ref_len, correct, total = self._segment_arrays(cfg, light)
-            scores = engine.score_arrays(sys_len, ref_len, correct, total, cfg)[0].tolist()
-            return sum(scores) / len(scores)
-        # nltk's methods are exact-fraction arithmetic per segment. A segment's precisions
-        # are a function of its hypothesis length, matches and totals alone (the
-        # reference-length, n-gram-total and aggregation rules act before score_totals, and
-        # the reference length only enters the brevity penalty), so they are scored once per
-        # distinct segment across every configuration that differs only in those rules:
-        # S1 = score_totals with BP 1 (reference length = hypothesis length), and the score is
-        # S1 when the segment's BP is 1, else 100 * (BP * S1 / 100) (within an ulp of
-        # score_totals). Zero lengths take score_totals itself (its BP rules may raise).
-        segs = self._segment_totals(cfg, light)
-        memo = self._nltk_memo.setdefault(
-            dataclasses.replace(
-                cfg, ref_length="closest", ngram_totals="plain", aggregation="corpus"
-            ),
-            {},
-        )
-        scores = []
-        for i, t in enumerate(segs):
-            h = t.sys_len
-            key = (h, t.correct, t.total, light.matches[i][4] if light.order >= 5 else 0)
-            if h == 0 or t.ref_len == 0:
-                ctx = self._context(light, i, i + 1)
-                scores.append(engine.score_totals(t, cfg, ctx, corpus=False).score)
-                continue
-            s1 = memo.get(key)
-            if s1 is None:
-                ctx = self._context(light, i, i + 1)
-                unit = Totals(sys_len=h, ref_len=h, correct=t.correct, total=t.total)
-                s1 = memo[key] = engine.score_totals(unit, cfg, ctx, corpus=False).score
-            bp = 1.0 if h >= t.ref_len else math.exp(1 - t.ref_len / h)
-            scores.append(s1 if bp == 1.0 else 100.0 * (bp * (s1 / 100.0)))
-        return sum(scores) / len(scores)
+        # every segment at once, as engine.segment_arrays does
+        sys_len, ref_len, correct, total = self._segment_arrays(cfg, light)
+        ctx = self._segment_contexts(light) if nltk else None
+        scores = engine.score_arrays(sys_len, ref_len, correct, total, cfg, context=ctx)[0]
+        return sum(scores.tolist()) / len(scores)
 
     def try_score(self, cfg: BleuConfig) -> float | None:
         """:meth:`score`, or ``None`` when the configuration raises on this corpus."""
@@ -386,8 +356,9 @@ def _evaluate_layout(
         ref_groups = _unique(
             (
                 tuple(
-                    choose_ref_length(h, r, rule)
-                    for h, r in zip(light.hyp_len, light.ref_lens, strict=True)
+                    ref_length_of(
+                        np.array(light.hyp_len), ref_matrix(light.ref_lens), rule
+                    ).tolist()
                 ),
                 rule,
             )

@@ -59,8 +59,8 @@ from typing import Any
 import numpy as np
 
 from harness.analysis.attribution import FACTORS, differing_factors
+from harness.bleu.arithmetic import nltk_context, score_totals
 from harness.bleu.config import ON_ZERO_LENGTH, REF_LENGTHS, BleuConfig
-from harness.bleu.engine import NltkContext, score_totals
 from harness.bleu.profiles import PROFILES
 from harness.bleu.stats import Totals, choose_ref_length
 from harness.bleu.tokenizers import LOWERCASE_RULES, PERL_WHITESPACE_TOKENIZERS
@@ -591,12 +591,7 @@ def _buggy_arithmetic(segs: Sequence[_Seg], cfg: BleuConfig, sw: dict[str, Any])
             total=tuple(sum(s[3][k] for s in group) for k in range(n)),
         )
         last = group[-1]
-        ctx = NltkContext(
-            hyp_len=t.sys_len,
-            last_hyp_len=last[0],
-            last_correct5=last[2][4],
-            last_total5=last[3][4],
-        )
+        ctx = nltk_context(t.sys_len, last[0], last[2][4])
         scored = score_totals(t, cfg, ctx)
         bp_mode = sw.get("bp")
         if bp_mode is None or scored.bp <= 0:

@@ -1,0 +1,321 @@
+"""The BLEU arithmetic: rows of sufficient statistics → scores. The only place BLEU is computed.
+
+:func:`bleu_rows` scores ``R`` rows at once — each row one segment, one corpus, or one
+resampled corpus: its hypothesis length, reference length and the matched and total n-grams
+of orders 1..N — under one :class:`~harness.bleu.config.BleuConfig`: the brevity penalty and
+the zero-length rules, the zero guard, the smoothing method's count adjustment and precisions
+(:mod:`harness.bleu.smoothing`), effective order, the empty-order rule, weights and the
+geometric mean. :func:`score_totals` (one row from :class:`~harness.bleu.stats.Totals`) and
+:func:`score_arrays` (arrays in, arrays out) are views of it.
+
+A row the profiled library would raise on raises :class:`~harness.errors.LibraryWouldRaise`:
+the first such row, with the first error the library meets on it (its brevity penalty, then
+its smoothing), which is what scoring the rows one by one raises.
+
+Scale: scores and precisions 0–100; the brevity penalty and length ratio as they are.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from harness.bleu.config import BleuConfig
+from harness.bleu.smoothing import (
+    NltkContext,
+    Orders,
+    Refusal,
+    Smoothing,
+    get_smoothing,
+    nltk_context,
+)
+from harness.bleu.stats import Statistics, Totals
+from harness.errors import LibraryWouldRaise
+
+__all__ = [
+    "NltkContext",
+    "Scored",
+    "ScoredRows",
+    "bleu_rows",
+    "context_of",
+    "nltk_context",
+    "score_arrays",
+    "score_totals",
+    "segment_contexts",
+]
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A score (0–100) with the per-order precisions (0–100) and brevity penalty behind it."""
+
+    score: float
+    precisions: tuple[float, ...]
+    bp: float
+    ratio: float
+
+
+@dataclass(frozen=True, eq=False)
+class ScoredRows:
+    """:class:`Scored` of ``R`` rows: ``score`` (R,), ``precisions`` (R, N) on 0–100 (zero
+    for orders not used), ``bp`` (R,), ``ratio`` (R,)."""
+
+    score: np.ndarray
+    precisions: np.ndarray
+    bp: np.ndarray
+    ratio: np.ndarray
+
+    def row(self, i: int) -> Scored:
+        """Row ``i`` as a :class:`Scored` of Python floats."""
+        return Scored(
+            float(self.score[i]),
+            tuple(self.precisions[i].tolist()),
+            float(self.bp[i]),
+            float(self.ratio[i]),
+        )
+
+
+# ====================================================================== nltk contexts
+def _fifth_order(matches: np.ndarray) -> np.ndarray:
+    return matches[..., 4] if matches.shape[-1] >= 5 else np.zeros(matches.shape[:-1], np.int64)
+
+
+def context_of(stats: Statistics, lo: int = 0, hi: int | None = None) -> NltkContext:
+    """The :class:`NltkContext` nltk's ``corpus_bleu`` builds for the segments ``lo:hi`` of
+    ``stats``: their hypothesis length, and the length and matched 5-grams of the last."""
+    stop = len(stats) if hi is None else hi
+    return nltk_context(
+        stats.hyp_len[lo:stop].sum(),
+        stats.hyp_len[stop - 1],
+        _fifth_order(stats.matches[stop - 1]),
+    )
+
+
+def segment_contexts(stats: Statistics) -> NltkContext:
+    """Every segment's own :class:`NltkContext` (nltk's ``sentence_bleu``), one row each."""
+    return nltk_context(stats.hyp_len, stats.hyp_len, _fifth_order(stats.matches))
+
+
+# ====================================================================== the arithmetic
+def _brevity_penalty(
+    sys_len: np.ndarray, ref_len: np.ndarray, config: BleuConfig, spec: Smoothing, corpus: bool
+) -> tuple[np.ndarray, np.ndarray, list[Refusal]]:
+    """``(bp, ratio, refusals)`` of every row; zero lengths give BP 0 (hypothesis empty) or 1,
+    or are refused as the library refuses them.
+
+    ``corpus``: the rows are what the library reports as its corpus (system) score; the
+    ``mteval`` rule dies only there.
+    """
+    rule = config.on_zero_length
+    lib = config.library
+    refusals: list[Refusal] = []
+    if rule == "mteval" and corpus:
+        refusals.append(
+            (
+                ref_len == 0,
+                lib,
+                "Illegal division by zero (perl die)",
+                "the total reference length is 0 (the length-ratio report divides by it)",
+            )
+        )
+    elif rule == "raise":
+        refusals.append(
+            (
+                ref_len == 0,
+                lib,
+                "ZeroDivisionError",
+                "the total reference length is 0 (length ratio = hyp_len / 0)",
+            )
+        )
+        refusals.append(
+            (
+                sys_len == 0,
+                lib,
+                "ZeroDivisionError",
+                "the total hypothesis length is 0 (brevity penalty exp(1 - 1/ratio), ratio 0)",
+            )
+        )
+    elif rule == "moses":
+        refusals.append(
+            (
+                (sys_len == 0) & (ref_len != 0),
+                lib,
+                "Illegal division by zero (perl die)",
+                "the total hypothesis length is 0",
+            )
+        )
+    ratio = np.divide(sys_len, ref_len, out=np.zeros(len(sys_len)), where=ref_len > 0)
+    # exp(min(0, 1 - r/c)) is exactly 1 when the hypothesis side is at least as long
+    if spec.length_epsilons is not None:
+        a, b = spec.length_epsilons
+        bp = np.exp(np.minimum(0.0, 1 - 1 / ((sys_len + a) / (ref_len + b))))
+    else:
+        q = np.divide(ref_len, sys_len, out=np.zeros(len(sys_len)), where=sys_len > 0)
+        bp = np.exp(np.minimum(0.0, 1 - q))
+        empty = sys_len == 0
+        if empty.any():  # an empty hypothesis side: BP 0, unless the references are empty too
+            bp = np.where(empty & (ref_len > 0), 0.0, bp)
+    if rule == "mteval":
+        # mteval-v13a.pl: BP 0 for an empty hypothesis side, even against empty references;
+        # its system report takes log(BP), so it dies when BP is 0 (an empty hypothesis side,
+        # or r/c beyond about 746, where exp underflows). Documents and segments never die.
+        bp = np.where(sys_len == 0, 0.0, bp)
+        if corpus:
+            refusals.append(
+                (
+                    bp == 0.0,
+                    lib,
+                    "Can't take log of 0 (perl die)",
+                    "the brevity penalty is 0 (empty hypothesis side, or exp underflow) and "
+                    "the report takes its log",
+                )
+            )
+    return bp, ratio, refusals
+
+
+def _raise_first(refusals: list[Refusal]) -> None:
+    """Raise the first refused row's first refusal, if any row is refused."""
+    hits = [int(np.argmax(rows)) for rows, *_ in refusals if rows.any()]
+    if not hits:
+        return
+    first = min(hits)
+    for rows, library, exception, reason in refusals:
+        if rows[first]:
+            raise LibraryWouldRaise(library, exception, reason)
+
+
+@functools.lru_cache(maxsize=64)
+def _weights(weights: tuple[float, ...]) -> np.ndarray:
+    """The order weights as a read-only (1, N) row."""
+    row = np.array(weights, dtype=np.float64)[None, :]
+    row.flags.writeable = False
+    return row
+
+
+def _as_rows(values: npt.ArrayLike, orders: int) -> np.ndarray:
+    out = np.asarray(values, dtype=np.float64)
+    return (out[None, :] if out.ndim == 1 else out)[:, :orders]
+
+
+def bleu_rows(
+    sys_len: npt.ArrayLike,
+    ref_len: npt.ArrayLike,
+    correct: npt.ArrayLike,
+    total: npt.ArrayLike,
+    config: BleuConfig,
+    *,
+    context: NltkContext | None = None,
+    corpus: bool = False,
+) -> ScoredRows:
+    """BLEU of ``R`` rows of statistics under ``config``: the one BLEU arithmetic.
+
+    Row ``i`` is ``sys_len[i]``, ``ref_len[i]`` (the reference length the config's rule
+    chose), and ``correct[i]``/``total[i]`` (orders 1..N; extra orders are ignored).
+    ``context``: one row of nltk context per row, for the smoothing methods that read it.
+    ``corpus``: the rows are corpus (system) sums rather than segments (only rules that kill a
+    library's corpus report, such as ``on_zero_length="mteval"``, look at it).
+    """
+    spec = get_smoothing(config.smooth)
+    n = config.max_order
+    sys_f = np.asarray(sys_len, dtype=np.float64).reshape(-1)
+    count = len(sys_f)
+    ref_f = np.asarray(ref_len, dtype=np.float64).reshape(count)
+    c = _as_rows(correct, n)
+    t = _as_rows(total, n)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        bp, ratio, refusals = _brevity_penalty(sys_f, ref_f, config, spec, corpus)
+
+        # rows that end with score 0 and zero precisions before any smoothing
+        done = None
+        if config.on_zero_length == "moses":  # multi-bleu prints 0 for an empty reference side
+            done = ref_f == 0
+            bp = np.where(done, 0.0, bp)
+            ratio = np.where(done, 0.0, ratio)
+        if config.zero_guard != "none":
+            guard = c[:, 0] == 0 if config.zero_guard == "unigram" else (c == 0).any(axis=1)
+            done = guard if done is None else done | guard
+
+        value = config.effective_smooth_value
+        if spec.adjust_counts is not None and value is not None:
+            c, t = spec.adjust_counts(c, t, value)
+        # orders with no hypothesis n-grams: dropped (effective order) or scored as empty
+        weights = _weights(config.order_weights)
+        if config.effective_order:
+            empty = t == 0
+            used = np.where(empty.any(axis=1), empty.argmax(axis=1), n)
+            done = used == 0 if done is None else done | (used == 0)
+            active = np.arange(n)[None, :] < used[:, None]
+            if config.weights is None:
+                weights = np.where(active, 1.0 / np.maximum(used, 1)[:, None], 0.0)
+            else:
+                weights = np.where(active, weights, 0.0)
+        else:
+            used = np.full(count, n, dtype=np.int64)
+            active = None
+
+        orders = Orders(
+            correct=c,
+            total=t,
+            used=used,
+            value=value,
+            empty=1.0 if config.empty_order == "one" else 0.0,
+            context=context,
+        )
+        if spec.context and context is None and (done is None or not done.all()):
+            raise ValueError(f"smoothing {spec.name!r} needs an NltkContext")
+        if spec.refusals is not None:
+            live = np.ones(count, dtype=bool) if done is None else ~done
+            refusals += [
+                (rows & live, lib, exc, why) for rows, lib, exc, why in spec.refusals(orders)
+            ]
+        if refusals:
+            _raise_first(refusals)
+
+        p = spec.precisions(orders)
+        if active is not None:
+            p = np.where(active, p, 0.0)
+        # the weighted geometric mean, orders added in order of n as the libraries add them
+        positive = p > 0
+        terms = weights * np.log(p, out=np.zeros(p.shape), where=positive)
+        log_sum = terms[:, 0]
+        for i in range(1, n):
+            log_sum = log_sum + terms[:, i]
+        geo = np.exp(log_sum)
+        if spec.zero_orders == "zero-score":
+            geo = np.where(((weights > 0) & ~positive).any(axis=1), 0.0, geo)
+        score = 100.0 * bp * geo
+        precisions = 100.0 * p
+        if done is not None:
+            score = np.where(done, 0.0, score)
+            precisions = np.where(done[:, None], 0.0, precisions)
+    return ScoredRows(score=score, precisions=precisions, bp=bp, ratio=ratio)
+
+
+def score_totals(
+    t: Totals, config: BleuConfig, ctx: NltkContext | None = None, *, corpus: bool = True
+) -> Scored:
+    """BLEU of one set of sums: :func:`bleu_rows` of one row.
+
+    ``corpus=False`` scores one segment's sums as a sentence (rules that only kill a
+    library's corpus report, such as ``on_zero_length="mteval"``, do not apply).
+    """
+    rows = bleu_rows(t.sys_len, t.ref_len, t.correct, t.total, config, context=ctx, corpus=corpus)
+    return rows.row(0)
+
+
+def score_arrays(
+    sys_len: np.ndarray,
+    ref_len: np.ndarray,
+    correct: np.ndarray,
+    total: np.ndarray,
+    config: BleuConfig,
+    *,
+    corpus: bool = False,
+    context: NltkContext | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`bleu_rows` as the tuple ``(score, precisions, bp, ratio)``."""
+    r = bleu_rows(sys_len, ref_len, correct, total, config, context=context, corpus=corpus)
+    return r.score, r.precisions, r.bp, r.ratio
