@@ -1,0 +1,314 @@
+"""Significance tests' machinery: per-segment matrices, many resampled corpora scored at once.
+
+A system's per-segment statistics become the rows of a matrix once (:func:`prepare`); every
+resampled or shuffled corpus is a weighted sum of those rows, computed for all resamples at once
+as a matrix product. :mod:`harness.analysis.significance` builds the tests on it.
+
+Per-segment matrices
+--------------------
+For ``aggregation="corpus"`` a system is the ``(S, 2 + 2N)`` matrix
+``M = [hyp_len, ref_len, correct_1..N, total_1..N]`` (sacrebleu's per-segment statistics):
+``ref_len`` is the segment's reference length under the config's ``ref_length`` rule and
+``total_n`` its order-n total under ``ngram_totals``. With a ``(R, S)`` matrix of resample
+counts ``C`` (``C[r, i]`` = how often segment ``i`` occurs in resample ``r``), ``C @ M`` holds
+the corpus sums of all ``R`` resamples, exactly (integers are exact in float64), and
+:func:`score_rows` turns them into BLEU with the engine's one vectorised arithmetic
+(:func:`harness.bleu.engine.score_arrays`, every smoothing; nltk's methods 4–7 get each
+resample's own context), whose one-row view :func:`harness.bleu.engine.score_totals` the tests
+compare it with row by row: they agree to 1e-9 BLEU points
+(``tests/test_significance.py``).
+
+For ``aggregation="sentence-mean"`` a system is the ``(S, 1)`` column of its sentence scores and
+a resample's score is the mean of its segments' scores, ``(C @ s) / S``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from harness.bleu import engine
+from harness.bleu.arithmetic import nltk_context
+from harness.bleu.config import BleuConfig
+from harness.bleu.stats import Statistics, Totals
+from harness.errors import ConfigError, LayoutError
+
+__all__ = [
+    "SegmentTable",
+    "counts_from_indices",
+    "exact_product_dtype",
+    "percentile_interval",
+    "prepare",
+    "resample_indices",
+    "resampled_scores",
+    "row_totals",
+    "score_rows",
+    "sufficient_matrix",
+]
+
+
+# ====================================================================== per-segment matrices
+def _check_stats(stats: Statistics, config: BleuConfig) -> None:
+    if not isinstance(stats, Statistics):
+        raise LayoutError(
+            "expected harness.bleu.stats.Statistics (see harness.bleu.engine.compute_statistics)",
+            what="stats",
+            expected="Statistics",
+            got=type(stats).__name__,
+        )
+    if len(stats) == 0:
+        raise LayoutError("no segments", what="stats", expected=">= 1", got=0)
+    need = engine.orders_needed(config)
+    if stats.max_order < need:
+        raise LayoutError(
+            f"the statistics hold n-gram orders up to {stats.max_order} but the config needs "
+            f"{need}; recompute them with harness.bleu.engine.compute_statistics(corpus, config)",
+            what="stats.matches",
+            expected=need,
+            got=stats.max_order,
+        )
+    key = engine.tokenization_key(config)
+    if stats.tokenization != key:
+        raise ConfigError(
+            f"the statistics were computed with {stats.tokenization!r} but the config "
+            f"tokenizes with {key!r}; recompute them under this config"
+        )
+
+
+def sufficient_matrix(stats: Statistics, config: BleuConfig) -> np.ndarray:
+    """The ``(S, 2 + 2N)`` float64 matrix ``[hyp_len, ref_len, correct_1..N, total_1..N]``.
+
+    Row ``i`` holds segment ``i``'s statistics under ``config``: ``ref_len`` by its
+    ``ref_length`` rule, ``total_n`` by its ``ngram_totals`` rule, ``N = config.max_order``.
+    The column sums are :func:`harness.bleu.engine.totals_of` (``row_totals(M.sum(0))``); the
+    values are integers (``ref_len`` is a float only for ``ref_length="average"``), exact in
+    float64.
+    """
+    _check_stats(stats, config)
+    n = config.max_order
+    s = len(stats)
+    m = np.empty((s, 2 + 2 * n), dtype=np.float64)
+    m[:, 0] = stats.hyp_len
+    m[:, 1] = stats.ref_length(config.ref_length, missing=config.missing_refs)
+    m[:, 2 : 2 + n] = stats.matches[:, :n]
+    m[:, 2 + n :] = stats.totals(config.ngram_totals, n)
+    return m
+
+
+def row_totals(row: Sequence[float] | np.ndarray, config: BleuConfig) -> Totals:
+    """One row ``[hyp_len, ref_len, correct_1..N, total_1..N]`` as engine :class:`Totals`."""
+    n = config.max_order
+    values = np.asarray(row, dtype=np.float64)
+    if values.shape != (2 + 2 * n,):
+        raise LayoutError(
+            "a statistics row must have 2 + 2 * max_order entries",
+            what="row",
+            expected=2 + 2 * n,
+            got=values.shape,
+        )
+    ref = float(values[1]) if config.ref_length == "average" else round(values[1])
+    return Totals(
+        sys_len=round(values[0]),
+        ref_len=ref,
+        correct=tuple(round(x) for x in values[2 : 2 + n]),
+        total=tuple(round(x) for x in values[2 + n :]),
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class SegmentTable:
+    """One system's cached statistics under one config, ready for resampling.
+
+    ``matrix``: ``(S, 2 + 2N)`` (:func:`sufficient_matrix`) for corpus aggregation, or ``(S, 1)``
+    sentence scores for ``aggregation="sentence-mean"``. ``score``: the engine's corpus score
+    (0–100). ``context``: for nltk smoothing at corpus level, ``(S, 2)`` rows
+    ``[hyp_len, correct_5]`` of each segment, because nltk's methods 4–7 look at the *last*
+    segment of a corpus (see :class:`harness.bleu.engine.NltkContext`); otherwise ``None``.
+    ``ids`` and ``ref_lens`` let two tables check that they are paired.
+    """
+
+    matrix: np.ndarray
+    score: float
+    config: BleuConfig
+    kind: Literal["totals", "sentence"]
+    context: np.ndarray | None
+    ids: tuple[str, ...]
+    ref_lens: tuple[tuple[int, ...], ...]
+    tokenization: str
+
+    def __len__(self) -> int:
+        return int(self.matrix.shape[0])
+
+
+def prepare(stats: Statistics, config: BleuConfig) -> SegmentTable:
+    """Cache ``stats`` as a :class:`SegmentTable` (do this once per system and config)."""
+    _check_stats(stats, config)
+    if config.aggregation == "sentence-mean":
+        segs = engine.segment_results(stats, config)
+        matrix = np.array([[r.score] for r in segs], dtype=np.float64)
+        score = float(sum(r.score for r in segs) / len(segs))  # as engine.score_statistics
+        kind: Literal["totals", "sentence"] = "sentence"
+        context = None
+    else:
+        matrix = sufficient_matrix(stats, config)
+        score = engine.score_statistics(stats, config).score
+        kind = "totals"
+        context = None
+        if config.smooth.startswith("nltk-"):
+            c5 = stats.matches[:, 4] if stats.max_order >= 5 else np.zeros(len(stats))
+            context = np.column_stack([stats.hyp_len, c5]).astype(np.int64)
+    return SegmentTable(
+        matrix=matrix,
+        score=float(score),
+        config=config,
+        kind=kind,
+        context=context,
+        ids=stats.ids,
+        ref_lens=stats.ref_lens,
+        tokenization=stats.tokenization,
+    )
+
+
+# ====================================================================== scoring many rows
+def _engine_rows(rows: np.ndarray, config: BleuConfig, context: np.ndarray | None) -> np.ndarray:
+    """``score_totals`` row by row: the one-row view, the reference for the many-row path."""
+    nltk = config.smooth.startswith("nltk-")
+    if nltk and context is None:
+        raise ValueError("nltk smoothing needs context rows [last_hyp_len, last_correct5]")
+    out = np.empty(len(rows), dtype=np.float64)
+    for r, row in enumerate(rows):
+        t = row_totals(row, config)
+        ctx = None
+        if nltk:
+            last_len, last_c5 = context[r]  # type: ignore[index]
+            ctx = nltk_context(t.sys_len, last_len, last_c5)
+        out[r] = engine.score_totals(t, config, ctx).score
+    return out
+
+
+def _vectorised_rows(
+    rows: np.ndarray, config: BleuConfig, context: np.ndarray | None
+) -> np.ndarray:
+    """:func:`harness.bleu.engine.score_totals` for many rows at once, through the engine's
+    own vectorised scorer :func:`harness.bleu.engine.score_arrays`."""
+    n = config.max_order
+    ctx = None
+    if config.smooth.startswith("nltk-"):
+        if context is None:
+            raise ValueError("nltk smoothing needs context rows [last_hyp_len, last_correct5]")
+        ctx = nltk_context(rows[:, 0], context[:, 0], context[:, 1])
+    score, _precisions, _bp, _ratio = engine.score_arrays(
+        rows[:, 0],
+        rows[:, 1],
+        rows[:, 2 : 2 + n],
+        rows[:, 2 + n :],
+        config,
+        corpus=True,
+        context=ctx,
+    )
+    return score
+
+
+def score_rows(
+    rows: np.ndarray,
+    config: BleuConfig,
+    *,
+    context: np.ndarray | None = None,
+    use_engine: bool = False,
+) -> np.ndarray:
+    """BLEU (0–100) of every row ``[sys_len, ref_len, correct_1..N, total_1..N]`` of ``rows``.
+
+    All rows are scored at once (:func:`harness.bleu.engine.score_arrays`); ``use_engine=True``
+    calls :func:`harness.bleu.engine.score_totals` per row. ``context`` (nltk only) holds per row the
+    ``[hyp_len, correct_5]`` of the corpus's last segment. A row the profiled library would
+    raise on (e.g. a zero length under ``on_zero_length="raise"``) raises
+    :class:`~harness.errors.LibraryWouldRaise`, as the engine does.
+    """
+    values = np.asarray(rows, dtype=np.float64)
+    n = config.max_order
+    if values.ndim != 2 or values.shape[1] != 2 + 2 * n:
+        raise LayoutError(
+            "rows must be a 2-d array with 2 + 2 * max_order columns",
+            what="rows",
+            expected=f"(R, {2 + 2 * n})",
+            got=values.shape,
+        )
+    if use_engine:
+        return _engine_rows(values, config, context)
+    return _vectorised_rows(values, config, context)
+
+
+# ====================================================================== resampling
+def resample_indices(n_segments: int, resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """``(resamples, n_segments)`` segment indices drawn with replacement.
+
+    The same call as sacrebleu's paired bootstrap, ``rng.choice(S, size=(R, S), replace=True)``,
+    so a generator seeded alike yields the same resamples.
+    """
+    return rng.choice(n_segments, size=(resamples, n_segments), replace=True)
+
+
+def counts_from_indices(
+    indices: np.ndarray, n_segments: int, *, dtype: type = np.float64
+) -> np.ndarray:
+    """The ``(R, S)`` count matrix ``C``: ``C[r, i]`` = occurrences of segment ``i`` in row ``r``.
+
+    ``C @ M`` is then ``M[indices].sum(axis=1)`` without building the ``(R, S, K)`` gather.
+    Counts are small integers, exact in ``float32`` as in the default ``float64``.
+    """
+    idx = np.asarray(indices)
+    rows = idx.shape[0]
+    out: np.ndarray = np.empty((rows, n_segments), dtype=dtype)
+    for r in range(rows):  # one bincount per row: no (R*S) temporary, ~10 µs a row
+        out[r] = np.bincount(idx[r], minlength=n_segments)
+    return out
+
+
+def exact_product_dtype(matrix: np.ndarray, weight_sum: int) -> type:
+    """``float32`` when ``W @ matrix`` is exact in it, else ``float64``.
+
+    For integer entries and non-negative integer weights ``W`` whose rows sum to at most
+    ``weight_sum`` (bootstrap counts sum to S; AR swap masks are 0/1 over S segments), every
+    product and every partial sum of the product is an integer of magnitude at most
+    ``weight_sum * max|matrix|``; below 2**24 all of them are exact in float32, in any
+    summation order, so the single-precision product (half the memory traffic of float64) is
+    exact. Fractional entries (``ref_length="average"``, sentence scores) use float64.
+    """
+    if matrix.size == 0:
+        return np.float64
+    bound = float(np.abs(matrix).max()) * weight_sum
+    if bound < 2**24 and bool(np.all(matrix == np.floor(matrix))):
+        return np.float32
+    return np.float64
+
+
+def resampled_scores(
+    table: SegmentTable, sums: np.ndarray, *, last: np.ndarray | None = None
+) -> np.ndarray:
+    """Scores of resampled corpora from their summed rows ``sums`` (e.g. ``C @ table.matrix``).
+
+    ``last``: per row, the ``[hyp_len, correct_5]`` of the resampled corpus's last segment
+    (e.g. ``table.context[indices[:, -1]]``), needed only for nltk smoothing at corpus level,
+    whose methods 4–7 look at it (see :class:`harness.bleu.engine.NltkContext`). For a sentence-mean
+    table, ``sums`` are sums of sentence scores and the result is their mean over the ``S``
+    segments of a resample.
+    """
+    if table.kind == "sentence":
+        return sums[:, 0] / len(table)
+    if table.context is not None and last is None:
+        raise ValueError("nltk smoothing at corpus level needs each resample's last segment")
+    return score_rows(sums, table.config, context=last if table.context is not None else None)
+
+
+def percentile_interval(scores: np.ndarray, ci: float = 0.95) -> tuple[float, float]:
+    """sacrebleu's percentile interval: ``(s_(k), s_(R-1-k))``, ``k = floor(R (1 - ci) / 2)``.
+
+    ``s_(0) ≤ … ≤ s_(R-1)`` are the sorted scores; ``ci=0.95`` gives sacrebleu's ``R // 40``.
+    """
+    s = np.sort(np.asarray(scores, dtype=np.float64))
+    k = math.floor(len(s) * (1.0 - ci) / 2.0 + 1e-9)
+    return float(s[k]), float(s[len(s) - 1 - k])
