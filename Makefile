@@ -1,6 +1,6 @@
 # bleu-harness: the two commands of the README.
 #   make demo   create .venv if missing, install, run the comparison on the built-in fixtures
-#   make test   create .venv if missing, install dev extras, ruff check + pytest (installs perl's
+#   make test   create .venv if missing, install dev extras, ruff check + mypy + pytest (installs perl's
 #               XML::Twig for the Moses oracle tests and Chromium for the HTML report's browser
 #               test first when missing and we are root)
 PYTHON ?= python3
@@ -42,6 +42,7 @@ demo: $(VENV)/.stamp-run
 test: $(VENV)/.stamp-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 	@$(MAKE) --no-print-directory perl-deps
 	@$(MAKE) --no-print-directory browser-deps
 	$(BIN)/python -m pytest -q -p no:cacheprovider
