@@ -6,6 +6,7 @@ Public API::
     harness.sentence_bleu(hypothesis=..., references=..., profile=..., **overrides)
     harness.PROFILES          # profile name -> BleuConfig
     harness.BleuConfig, harness.Corpus, harness.BleuResult
+    harness.Session(corpora)  # statistics once per tokenization; .score/.segments/.scores
 
 Scores are on 0–100; ``references`` are per segment (the evaluate layout).
 """
@@ -25,6 +26,7 @@ from harness.errors import (
     SuspectInput,
     UnsupportedSetting,
 )
+from harness.session import Session
 
 __version__ = ENGINE_VERSION
 
@@ -39,6 +41,7 @@ __all__ = [
     "InputError",
     "LayoutError",
     "LibraryWouldRaise",
+    "Session",
     "SuspectInput",
     "UnsupportedSetting",
     "__version__",

@@ -45,10 +45,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from harness import PROFILES
+from harness import PROFILES, Session
 from harness.analysis.attribution import FACTORS, attribute
 from harness.analysis.runner import versions
-from harness.bleu import engine
 from harness.data.datasets import WMT21_DIR, WMT21_SYSTEMS, load_wmt21_ende
 from harness.data.fixtures import load_fixture
 from harness.scorers import get_adapter
@@ -98,21 +97,19 @@ RESIDUAL_SYSTEMS = list(corpora)[:1] if SMOKE else list(corpora)  # checked agai
 # %% [markdown]
 # ## Per-system scores under each library's profile
 #
-# The engine tokenizes each corpus once per tokenization (`engine.compute_statistics`) and
-# scores every profile that shares it from the same statistics.
+# A `harness.Session` holds the corpora and their statistics: each corpus is tokenized and
+# counted once per tokenization, and every profile that shares it is scored from the same
+# statistics.
 
 # %%
-by_tokenization: dict[str, list[str]] = {}
-for profile in PROFILE_NAMES:
-    by_tokenization.setdefault(engine.tokenization_key(PROFILES[profile]), []).append(profile)
+session = Session(corpora)
 rows = []
-for system, corpus in corpora.items():
+for system in corpora:
     row = {"system": system}
-    for group in by_tokenization.values():
-        order = max(engine.orders_needed(PROFILES[p]) for p in group)
-        stats = engine.compute_statistics(corpus, PROFILES[group[0]], max_order=order)
-        for profile in group:
-            row[profile] = engine.score_statistics(stats, PROFILES[profile]).score
+    for profile, result in session.scores(
+        {p: PROFILES[p] for p in PROFILE_NAMES}, system, segments=False
+    ).items():
+        row[profile] = result.corpus.score
     rows.append(row)
 scores = pd.DataFrame(rows).set_index("system")[PROFILE_NAMES]
 gaps = scores[PROFILE_NAMES[1:]].sub(scores["sacrebleu"], axis=0)
