@@ -35,8 +35,16 @@ from harness.diagnose.validate import (
     single_factor_variants,
     validate,
 )
-from harness.diagnose.validate.bugs import Model, count_segment, score_segments, tokenizers
+from harness.diagnose.validate.bugs import (
+    Model,
+    count_segment,
+    score_segments,
+    segment_statistics,
+    tokenizers,
+)
+from harness.diagnose.validate.cases import fixture_cases
 from harness.diagnose.validate.judge import Judge
+from harness.errors import LibraryWouldRaise
 from harness.report.validation import validation_markdown
 
 CASES = 100  # generated corpora per validation (plus the 29 fixture systems)
@@ -143,6 +151,35 @@ def test_bug_arithmetic_without_mistakes_is_the_engine():
                 segs.append((len(ht), tuple(len(r) for r in rts), c, t))
             want = engine.score_statistics(engine.compute_statistics(case.corpus(), cfg), cfg)
             assert score_segments(segs, cfg, {}) == pytest.approx(want.score, abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    "profile", ["mteval-v13a", "multi-bleu", "multi-bleu-detok", "torchmetrics-sacrebleu"]
+)
+def test_bug_statistics_follow_the_profiles_text_rules_and_reference_padding(profile):
+    """The profiles with their own text rules (strip, Perl whitespace, ASCII/Perl/detok
+    lowercasing) and empty-padded missing references: without a mistake, both ways the bug
+    models get statistics — counted here, or the engine's when only the brevity penalty is
+    wrong — score as the engine does, on ragged generated cases and every fixture."""
+    cfg = PROFILES[profile]
+    cases = generate_cases(40, seed=8) + fixture_cases(rectangular=False)[0]
+    hyp_tok, ref_tok = tokenizers(cfg)
+    for case in cases:
+        counted = []
+        for h, refs in zip(case.hypotheses, case.references, strict=True):
+            ht, rts = hyp_tok(h), [ref_tok(r) for r in refs]
+            c, t = count_segment(ht, rts, 5, {})
+            counted.append((len(ht), tuple(len(r) for r in rts), c, t))
+        engines = segment_statistics(case, cfg, {})
+        try:
+            want = engine.score_statistics(engine.compute_statistics(case.corpus(), cfg), cfg)
+        except LibraryWouldRaise:
+            for segs in (counted, engines):
+                with pytest.raises(LibraryWouldRaise):
+                    score_segments(segs, cfg, {})
+            continue
+        for segs in (counted, engines):
+            assert score_segments(segs, cfg, {}) == pytest.approx(want.score, abs=1e-9), case
 
 
 def test_every_bug_model_changes_something():

@@ -7,10 +7,13 @@ mistake is a switch of one of two kinds:
   the mistake — clipping against the sum of the references' counts or not at all,
   ``range(len - n)`` instead of ``range(len - n + 1)``, a stride of n over the positions,
   reference (and hypothesis) counts as substring counts. This is the one thing counted here
-  rather than by the engine, because the mistake is in the counting itself;
+  rather than by the engine, because the mistake is in the counting itself; the text is
+  tokenized by the engine's own text rules (:func:`tokenizers`);
 * **brevity penalty** (``bp``): ``exp(1 - c/r)`` instead of ``exp(1 - r/c)``, or none. No
   :class:`~harness.bleu.config.BleuConfig` field is a brevity-penalty formula (no library gets
-  it wrong), so :func:`score_segments` replaces the penalty in the engine's score.
+  it wrong), so :func:`score_segments` replaces the penalty in the engine's score. With only
+  this kind of mistake the statistics are the engine's own
+  (:func:`harness.bleu.engine.compute_statistics`): nothing is re-counted.
 
 Every other choice (reference length, n-gram totals, smoothing, effective order, weights,
 aggregation, zero lengths) is the configuration's, scored by the engine's arithmetic
@@ -26,9 +29,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.bleu.config import BleuConfig
-from harness.bleu.engine import NltkContext, score_totals
+from harness.bleu.engine import NltkContext, compute_statistics, score_totals
 from harness.bleu.stats import Totals, choose_ref_length
-from harness.bleu.tokenizers import Tokenizer, get_tokenizer
+from harness.bleu.tokenizers import Tokenizer, text_tokenizer
 from harness.diagnose.validate.cases import Case
 
 __all__ = [
@@ -94,10 +97,9 @@ class Model:
 
 
 def tokenizers(cfg: BleuConfig) -> tuple[Tokenizer, Tokenizer]:
-    """``cfg``'s tokenizer, lowercased first when asked: (hypotheses, references)."""
-    tok = get_tokenizer(cfg.tokenize)
-    out: Tokenizer = (lambda s: tok(s.lower())) if cfg.lowercase else tok
-    return out, out
+    """The engine's tokenizers for ``cfg``'s text rules: (hypotheses, references)."""
+    rules = cfg.text_rules
+    return text_tokenizer(rules.side("hypothesis")), text_tokenizer(rules.side("reference"))
 
 
 def gram_counts(tokens: Sequence[str], n: int, stop: int = 1) -> Counter[tuple[str, ...]]:
@@ -150,8 +152,21 @@ def segment_statistics(case: Case, cfg: BleuConfig, sw: dict[str, Any]) -> list[
     """Every segment's statistics under ``cfg``'s tokenization, counted with the mistakes
     ``sw`` (orders 1..max(5, ``cfg.max_order``): nltk's methods look at order 5).
 
+    When no mistake is a counting one, the statistics are the engine's.
     """
     order = max(5, cfg.max_order)
+    if not COUNTING_SWITCHES & set(sw):
+        st = compute_statistics(case.corpus(), cfg, max_order=order)
+        return [
+            (h, lens, tuple(m), tuple(t))
+            for h, lens, m, t in zip(
+                st.hyp_len.tolist(),
+                st.ref_lens,
+                st.matches.tolist(),
+                st.totals("plain", order).tolist(),
+                strict=True,
+            )
+        ]
     hyp_tok, ref_tok = tokenizers(cfg)
     out: list[Segment] = []
     for hyp, refs in zip(case.hypotheses, case.references, strict=True):
@@ -169,15 +184,19 @@ def score_segments(segs: Sequence[Segment], cfg: BleuConfig, sw: dict[str, Any])
     The statistics carry their own n-gram totals (a stride or a lost last n-gram changes them,
     where the engine derives totals from the hypothesis length), so the per-segment and corpus
     sums are formed here — the reference length by
-    :func:`~harness.bleu.stats.choose_ref_length`, nltk's floor of each total at 1, the context nltk's
+    :func:`~harness.bleu.stats.choose_ref_length` (missing references padded as empty ones
+    when ``cfg.missing_refs`` says so), nltk's floor of each total at 1, the context nltk's
     methods 4–7 see — and scored by :func:`~harness.bleu.engine.score_totals`. A
     brevity-penalty mistake replaces the engine's penalty in that score (see the module).
     """
     n = cfg.max_order
     avg = cfg.ref_length == "average"
+    width = max((len(s[1]) for s in segs), default=0)
     rows = []
     for h, lens, correct, total in segs:
         tot = [max(1, x) for x in total] if cfg.ngram_totals == "floor1" else list(total)
+        if cfg.missing_refs == "empty":  # ragged references written to line-aligned files
+            lens = (*lens, *(0,) * (width - len(lens)))
         r = choose_ref_length(h, lens, cfg.ref_length)
         rows.append((h, float(r) if avg else int(r), correct, tot))
 
