@@ -8,6 +8,7 @@ numbers are computed inside the tests (engine, sacrebleu), never typed in.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import sys
@@ -17,6 +18,7 @@ import pytest
 
 from harness import PROFILES, ConfigError, corpus_bleu
 from harness.bleu import engine
+from harness.bleu.config import BleuConfig
 from harness.data.fixtures import load_fixture
 from harness.diagnose.homemade import (
     BUGGY,
@@ -43,6 +45,7 @@ from harness.diagnose.validate.bugs import (
     tokenizers,
 )
 from harness.diagnose.validate.cases import fixture_cases
+from harness.diagnose.validate.fit import fit_summary
 from harness.diagnose.validate.judge import Judge
 from harness.errors import LibraryWouldRaise
 from harness.report.validation import validation_markdown
@@ -193,6 +196,21 @@ def test_every_bug_model_changes_something():
             for c in cases
             if val.expected(c, m) is not None
         ), name
+
+
+@pytest.mark.parametrize("profile", ["mteval-v13a", "multi-bleu", "sacrebleu"])
+def test_fit_summary_names_every_changed_field(profile):
+    """Every configuration field a fit changed is listed in ``changes`` (strip, whitespace,
+    lowercase rule and reference padding included), none that it did not change."""
+    base = PROFILES[profile]
+    for _, _, cfg in single_factor_variants(base, profile):
+        summary = fit_summary(profile, base, Model(cfg), (1.0, 0.0))
+        changed = {
+            f.name
+            for f in dataclasses.fields(BleuConfig)
+            if getattr(cfg, f.name) != getattr(base, f.name)
+        }
+        assert set(summary["changes"]) == changed, cfg
 
 
 def test_generated_cases_are_reproducible():

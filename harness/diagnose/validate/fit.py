@@ -7,6 +7,7 @@ drops every change that does not pay for itself. :func:`fit_summary` says what w
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -84,21 +85,13 @@ def fit(
     return cur, cur_score
 
 
-#: The configuration fields a fit summary lists when they differ from the base profile.
-_FIELDS = (
-    "tokenize",
-    "lowercase",
-    "max_order",
-    "weights",
-    "ref_length",
-    "ngram_totals",
-    "smooth",
-    "smooth_value",
-    "zero_guard",
-    "empty_order",
-    "effective_order",
-    "aggregation",
-    "on_zero_length",
+#: Every field of a factor (:data:`harness.analysis.attribution.FACTORS`) in the order of
+#: :class:`~harness.bleu.config.BleuConfig`: the fields a fit summary lists when they differ
+#: from the base profile (a new factor field is never left out of ``changes``).
+_FIELDS = tuple(
+    f.name
+    for f in dataclasses.fields(BleuConfig)
+    if any(f.name in names for names in FACTORS.values())
 )
 
 
