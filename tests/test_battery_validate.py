@@ -31,6 +31,7 @@ from harness.diagnose.validate import (
     generate_cases,
     validate,
 )
+from harness.report.validation import validation_markdown
 
 ROOT = Path(__file__).resolve().parents[1]
 SACREBLEU = Path(sys.executable).parent / "sacrebleu"
@@ -60,7 +61,7 @@ def _hang(marker: str) -> str:
 
 def _assert_honest(r: ValidationReport) -> None:
     """Nothing invented: no diagnosis without enough scored cases, no inf/nan as a number."""
-    md = r.to_markdown()
+    md = validation_markdown(r)
     d = r.to_dict()
     assert not re.search(r"mean \|difference\| (inf|nan)", md), md
     assert not re.search(r"agreement (inf|nan)", md), md
@@ -246,7 +247,7 @@ ROWS = {
 @pytest.mark.parametrize("row", list(ROWS.values()), ids=list(ROWS))
 def test_lying_subject(row: Row) -> None:
     r = validate(row.impl, cmd=row.cmd, cases=row.cases, fixtures=False, **row.kwargs)
-    md = r.to_markdown()
+    md = validation_markdown(r)
     for words in row.words:
         assert words in md, md
     _assert_honest(r)

@@ -8,6 +8,7 @@ numbers are computed inside the tests (engine, sacrebleu), never typed in.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import sys
@@ -17,6 +18,7 @@ import pytest
 
 from harness import PROFILES, ConfigError, corpus_bleu
 from harness.bleu import engine
+from harness.bleu.config import BleuConfig
 from harness.data.fixtures import load_fixture
 from harness.diagnose.homemade import (
     BUGGY,
@@ -31,14 +33,22 @@ from harness.diagnose.homemade import (
 from harness.diagnose.identify import CorpusScorer
 from harness.diagnose.validate import (
     BUG_MODELS,
-    _buggy_arithmetic,
-    _buggy_segment,
-    _Model,
-    _Validator,
     generate_cases,
     single_factor_variants,
     validate,
 )
+from harness.diagnose.validate.bugs import (
+    Model,
+    count_segment,
+    score_segments,
+    segment_statistics,
+    tokenizers,
+)
+from harness.diagnose.validate.cases import fixture_cases
+from harness.diagnose.validate.fit import fit_summary
+from harness.diagnose.validate.judge import Judge
+from harness.errors import LibraryWouldRaise
+from harness.report.validation import validation_markdown
 
 CASES = 100  # generated corpora per validation (plus the 29 fixture systems)
 
@@ -130,36 +140,77 @@ def test_corpus_scorer_equals_the_engine():
 
 
 def test_bug_arithmetic_without_mistakes_is_the_engine():
-    from harness.diagnose.validate import _tokenizer
-
     for case in generate_cases(25, seed=6):
         for cfg in (
             PROFILES["sacrebleu"],
             PROFILES["nltk"],
             PROFILES["evaluate"].replace(on_zero_length="zero"),
         ):
-            tok = _tokenizer(cfg)
+            hyp_tok, ref_tok = tokenizers(cfg)
             segs = []
             for h, refs in zip(case.hypotheses, case.references, strict=True):
-                ht, rts = tok(h), [tok(r) for r in refs]
-                c, t = _buggy_segment(ht, rts, 5, {})
+                ht, rts = hyp_tok(h), [ref_tok(r) for r in refs]
+                c, t = count_segment(ht, rts, 5, {})
                 segs.append((len(ht), tuple(len(r) for r in rts), c, t))
             want = engine.score_statistics(engine.compute_statistics(case.corpus(), cfg), cfg)
-            assert _buggy_arithmetic(segs, cfg, {}) == pytest.approx(want.score, abs=1e-9)
+            assert score_segments(segs, cfg, {}) == pytest.approx(want.score, abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    "profile", ["mteval-v13a", "multi-bleu", "multi-bleu-detok", "torchmetrics-sacrebleu"]
+)
+def test_bug_statistics_follow_the_profiles_text_rules_and_reference_padding(profile):
+    """The profiles with their own text rules (strip, Perl whitespace, ASCII/Perl/detok
+    lowercasing) and empty-padded missing references: without a mistake, both ways the bug
+    models get statistics — counted here, or the engine's when only the brevity penalty is
+    wrong — score as the engine does, on ragged generated cases and every fixture."""
+    cfg = PROFILES[profile]
+    cases = generate_cases(40, seed=8) + fixture_cases(rectangular=False)[0]
+    hyp_tok, ref_tok = tokenizers(cfg)
+    for case in cases:
+        counted = []
+        for h, refs in zip(case.hypotheses, case.references, strict=True):
+            ht, rts = hyp_tok(h), [ref_tok(r) for r in refs]
+            c, t = count_segment(ht, rts, 5, {})
+            counted.append((len(ht), tuple(len(r) for r in rts), c, t))
+        engines = segment_statistics(case, cfg, {})
+        try:
+            want = engine.score_statistics(engine.compute_statistics(case.corpus(), cfg), cfg)
+        except LibraryWouldRaise:
+            for segs in (counted, engines):
+                with pytest.raises(LibraryWouldRaise):
+                    score_segments(segs, cfg, {})
+            continue
+        for segs in (counted, engines):
+            assert score_segments(segs, cfg, {}) == pytest.approx(want.score, abs=1e-9), case
 
 
 def test_every_bug_model_changes_something():
-    val = _Validator.__new__(_Validator)
-    val.factor, val._bug_stats = 1.0, {}
+    val = Judge(tolerance=1e-6)
     cases = generate_cases(60, seed=7)
     base = PROFILES["sacrebleu"]
     for name in BUG_MODELS:
-        m = _Model(base, (name,))
+        m = Model(base, (name,))
         assert any(
             abs(val.expected(c, m) - CorpusScorer(c.corpus()).score(base)) > 1e-6
             for c in cases
             if val.expected(c, m) is not None
         ), name
+
+
+@pytest.mark.parametrize("profile", ["mteval-v13a", "multi-bleu", "sacrebleu"])
+def test_fit_summary_names_every_changed_field(profile):
+    """Every configuration field a fit changed is listed in ``changes`` (strip, whitespace,
+    lowercase rule and reference padding included), none that it did not change."""
+    base = PROFILES[profile]
+    for _, _, cfg in single_factor_variants(base, profile):
+        summary = fit_summary(profile, base, Model(cfg), (1.0, 0.0))
+        changed = {
+            f.name
+            for f in dataclasses.fields(BleuConfig)
+            if getattr(cfg, f.name) != getattr(base, f.name)
+        }
+        assert set(summary["changes"]) == changed, cfg
 
 
 def test_generated_cases_are_reproducible():
@@ -193,7 +244,7 @@ def test_module_function_string():
 def test_buggy_variant_is_diagnosed(name):
     r = validate(BUGGY[name], cases=CASES)
     assert r.scale == SCALE[name]
-    assert EXPECTED_FACTOR[name] in r.diagnosed_factors, r.to_markdown()
+    assert EXPECTED_FACTOR[name] in r.diagnosed_factors, validation_markdown(r)
     assert r.fit["agreement"] == 1.0  # the fitted configuration (with mistakes) explains all
     for d in r.deviations:
         assert d.factor and d.factor != "unexplained"
@@ -232,7 +283,7 @@ def test_blog_substring_counting_and_longest_reference(blog_report):
     r = blog_report
     assert r.scale == "0-1"
     found = {f for d in r.deviations for f in d.factors}
-    assert {"substring_counting", "ref_length", "ngram_extraction"} <= found, r.to_markdown()
+    assert {"substring_counting", "ref_length", "ngram_extraction"} <= found, validation_markdown(r)
     assert r.fit["changes"]["ref_length"] == "longest-unless-exact"
     assert {"stride-n", "substring-both"} <= set(r.fit["bugs"])
     errors = " ".join(c.error for c in r.crashes)
@@ -272,7 +323,7 @@ def test_report_json_and_markdown(blog_report):
     for key in ("best_profile", "agreement", "matches", "deviations", "crashes", "scale"):
         assert key in d
     assert all("factor" in x for x in d["deviations"])
-    md = blog_report.to_markdown()
+    md = validation_markdown(blog_report)
     assert "best profile" in md and "ZeroDivisionError" in md
 
 

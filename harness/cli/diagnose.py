@@ -12,6 +12,7 @@ from harness.cli import inputs, options
 from harness.diagnose.identify import identify, nearest
 from harness.diagnose.validate import CouldNotValidate, validate
 from harness.errors import InputError
+from harness.report.validation import validation_markdown
 
 
 # ---------------------------------------------------------------------- validate
@@ -92,7 +93,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if args.json:
         options.print_json(report.to_dict())
     else:
-        print(report.to_markdown())
+        print(validation_markdown(report))
     if not report.diagnosable:
         print(f"bleu-harness: could not validate: {report.withheld}", file=sys.stderr)
         return 3

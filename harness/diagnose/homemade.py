@@ -28,6 +28,8 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+from harness.bleu.tokenizers import get_tokenizer
+
 __all__ = [
     "BUGGY",
     "EXPECTED_FACTOR",
@@ -177,8 +179,6 @@ def blog_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]]) ->
 
 # ====================================================================== buggy corpus BLEU
 def _tok13a(text: str) -> list[str]:
-    from harness.bleu.tokenizers import get_tokenizer
-
     return get_tokenizer("13a")(text)
 
 

@@ -1,0 +1,90 @@
+"""Validate a BLEU implementation: which library does it reproduce, and where does it not?
+
+:func:`validate` runs an implementation — a Python callable ``f(hypotheses, references)``
+with per-segment references, a ``"module:function"`` string, or a shell command through
+:class:`~harness.scorers.command.CommandAdapter` — on a battery of corpora: every shipped
+fixture's systems plus ``cases`` corpora from a seeded generator (short and long segments,
+repeated words, words inside other words, glued punctuation, mixed case, CJK, 1–3 ragged
+references, some empty). It then
+
+1. **detects the scale**: a perfect match scores 1.0 on a 0–1 implementation and 100 on a
+   0–100 one (falling back to whichever scale agrees with more profiles);
+2. **compares with every profile** in :data:`harness.PROFILES` and every single-factor
+   variant of sacrebleu (lowercase, each reference-length rule, each smoothing, each
+   tokenizer, …): the share of cases on which the engine's score equals the implementation's
+   (within ``tolerance``, on the implementation's scale) is the profile's *agreement*; a case
+   on which both raise agrees;
+3. **fits**: from the best profile, a greedy search over single-factor changes finds the
+   configuration that agrees on the most cases (ties: smallest mean absolute difference);
+4. **explains deviations**: the first failing cases against the best profile, each shrunk to a
+   minimal input (segments, references and tokens are removed greedily while the same
+   disagreement persists) and given a ``factor``:
+
+   * a factor of :data:`harness.analysis.attribution.FACTORS` when a configuration that
+     differs from the best profile in that factor reproduces the case;
+   * otherwise a bug outside the factor space, found by re-computing the statistics with one
+     (or two) deliberate mistakes — ``clipping`` (sum over references, no clipping),
+     ``ngram_extraction`` (``range(len - n)``, a stride of n), ``brevity_penalty``
+     (``exp(1 - c/r)``, none), ``substring_counting`` (reference counts as substring counts);
+   * otherwise the first failing **probe** (tiny hand-made inputs where only one behaviour
+     matters: repeated words, segments of exactly n tokens, a hypothesis that is a prefix of a
+     longer reference, ``he``/``she``, reference-length ties, zero 4-gram matches, glued
+     punctuation, capitals) whose feature the case has; ``"unexplained"`` if none;
+
+5. **collects crashes**: inputs that raise, shrunk, with the exception text.
+
+Statistics are computed once per (case, tokenizer, case-folding) and every configuration is
+arithmetic on them (:class:`harness.diagnose.identify.CorpusScorer`), so a few hundred cases
+against ~60 configurations take a second or two for a fast implementation.
+
+One module per concern, in the order a run uses them: :mod:`~.cases` (the battery),
+:mod:`~.subjects` (calling the implementation), :mod:`~.variants` (the configurations
+compared), :mod:`~.bugs` (modelled mistakes), :mod:`~.judge` (expected scores and agreement),
+:mod:`~.fit`, :mod:`~.probes`, :mod:`~.shrink`, :mod:`~.classify` (deviations and crashes),
+:mod:`~.results` (the report's data) and :mod:`~.run` (:func:`validate`). The Markdown report
+is :func:`harness.report.validation.validation_markdown`.
+
+>>> from harness.diagnose.homemade import sacrebleu_like
+>>> r = validate(sacrebleu_like, cases=20)
+>>> r.best_profile, r.agreement, r.scale
+('sacrebleu', 1.0, '0-100')
+"""
+
+from __future__ import annotations
+
+from harness.diagnose.validate.bugs import BUG_MODELS
+from harness.diagnose.validate.cases import Case, generate_cases
+from harness.diagnose.validate.probes import Probe
+from harness.diagnose.validate.results import Crash, Deviation, ValidationReport
+from harness.diagnose.validate.run import (
+    MAX_ROUNDED_DECIMALS,
+    MIN_SCORED,
+    MIN_SCORED_SHARE,
+    CouldNotValidate,
+    validate,
+)
+from harness.diagnose.validate.subjects import (
+    DEFAULT_TIMEOUT,
+    MAX_CONSECUTIVE_TIMEOUTS,
+    NoScore,
+)
+from harness.diagnose.validate.variants import single_factor_variants
+
+__all__ = [
+    "BUG_MODELS",
+    "DEFAULT_TIMEOUT",
+    "MAX_CONSECUTIVE_TIMEOUTS",
+    "MAX_ROUNDED_DECIMALS",
+    "MIN_SCORED",
+    "MIN_SCORED_SHARE",
+    "Case",
+    "CouldNotValidate",
+    "Crash",
+    "Deviation",
+    "NoScore",
+    "Probe",
+    "ValidationReport",
+    "generate_cases",
+    "single_factor_variants",
+    "validate",
+]

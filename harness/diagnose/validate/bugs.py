@@ -1,0 +1,225 @@
+"""Modelled mistakes: BLEU as a home-made implementation gets it wrong, outside the factor space.
+
+A :class:`Model` is a configuration plus up to two mistakes named in :data:`BUG_MODELS`. Each
+mistake is a switch of one of two kinds:
+
+* **counting** (``clip``, ``stop``, ``stride``, ``count``): the n-grams are counted again with
+  the mistake — clipping against the sum of the references' counts or not at all,
+  ``range(len - n)`` instead of ``range(len - n + 1)``, a stride of n over the positions,
+  reference (and hypothesis) counts as substring counts. This is the one thing counted here
+  rather than by the engine, because the mistake is in the counting itself; the text is
+  tokenized by the engine's own text rules (:func:`tokenizers`);
+* **brevity penalty** (``bp``): ``exp(1 - c/r)`` instead of ``exp(1 - r/c)``, or none. No
+  :class:`~harness.bleu.config.BleuConfig` field is a brevity-penalty formula (no library gets
+  it wrong), so :func:`score_segments` replaces the penalty in the engine's score. With only
+  this kind of mistake the statistics are the engine's own
+  (:func:`harness.bleu.engine.compute_statistics`): nothing is re-counted.
+
+Every other choice (reference length, n-gram totals, smoothing, effective order, weights,
+aggregation, zero lengths) is the configuration's, scored by the engine's arithmetic
+(:func:`harness.bleu.engine.score_totals`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from harness.bleu.arithmetic import nltk_context, score_totals
+from harness.bleu.config import BleuConfig
+from harness.bleu.engine import compute_statistics
+from harness.bleu.stats import Totals, choose_ref_length
+from harness.bleu.tokenizers import Tokenizer, text_tokenizer
+from harness.diagnose.validate.cases import Case
+
+__all__ = [
+    "BUG_MODELS",
+    "COUNTING_SWITCHES",
+    "Model",
+    "Segment",
+    "count_segment",
+    "gram_counts",
+    "score_segments",
+    "segment_statistics",
+    "tokenizers",
+]
+
+#: Deliberate mistakes outside the factor space: name → (bug class, switches). The switches
+#: re-count the statistics (``clip``, ``stop``, ``stride``, ``count``) or change the brevity
+#: penalty (``bp``); every other choice comes from the configuration they are applied to.
+BUG_MODELS: dict[str, tuple[str, dict[str, Any]]] = {
+    "clip-sum": ("clipping", {"clip": "sum"}),
+    "clip-none": ("clipping", {"clip": "none"}),
+    "range-len-minus-n": ("ngram_extraction", {"stop": 0}),
+    "stride-n": ("ngram_extraction", {"stride": True}),
+    "bp-swapped": ("brevity_penalty", {"bp": "swapped"}),
+    "no-bp": ("brevity_penalty", {"bp": "none"}),
+    "substring-ref": ("substring_counting", {"count": "substring-ref"}),
+    "substring-both": ("substring_counting", {"count": "substring-both"}),
+}
+
+#: The switches that change how n-grams are counted (the others change the arithmetic).
+COUNTING_SWITCHES = frozenset({"clip", "stop", "stride", "count"})
+
+#: Per segment: (hypothesis length, reference lengths, matches, totals) of orders 1..N.
+Segment = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+
+
+@dataclass(frozen=True)
+class Model:
+    """A configuration, optionally with modelled mistakes (names of :data:`BUG_MODELS`)."""
+
+    cfg: BleuConfig
+    bugs: tuple[str, ...] = ()
+
+    @property
+    def switches(self) -> dict[str, Any]:
+        """The switches of every mistake, merged."""
+        out: dict[str, Any] = {}
+        for b in self.bugs:
+            out.update(BUG_MODELS[b][1])
+        return out
+
+    @property
+    def classes(self) -> tuple[str, ...]:
+        """The bug class of each mistake, in order."""
+        return tuple(BUG_MODELS[b][0] for b in self.bugs)
+
+    def with_bug(self, name: str) -> Model | None:
+        """This model with one more mistake; ``None`` when it has one of that class already
+        or the two would set the same switch."""
+        cls, sw = BUG_MODELS[name]
+        if cls in self.classes or set(sw) & set(self.switches):
+            return None
+        return Model(self.cfg, (*self.bugs, name))
+
+
+def tokenizers(cfg: BleuConfig) -> tuple[Tokenizer, Tokenizer]:
+    """The engine's tokenizers for ``cfg``'s text rules: (hypotheses, references)."""
+    rules = cfg.text_rules
+    return text_tokenizer(rules.side("hypothesis")), text_tokenizer(rules.side("reference"))
+
+
+def gram_counts(tokens: Sequence[str], n: int, stop: int = 1) -> Counter[tuple[str, ...]]:
+    """Counts of the n-grams starting at ``0 .. len - n + stop - 1`` (``stop=1``: correct)."""
+    return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + stop))
+
+
+def count_segment(
+    h: list[str], refs: list[list[str]], order: int, sw: dict[str, Any]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(matches, totals) per order 1..``order`` counted with the mistakes ``sw``.
+
+    Without mistakes (``sw={}``) these are the engine's clipped matches and plain totals.
+    """
+    stop = sw.get("stop", 1)
+    count = sw.get("count", "ngram")
+    clip = sw.get("clip", "max")
+    joined_h = " ".join(h)
+    joined_r = [" ".join(r) for r in refs]
+    correct, total = [], []
+    for n in range(1, order + 1):
+        ref_counts = [gram_counts(r, n, stop) for r in refs]
+        hyp_counts = gram_counts(h, n, stop)
+        if sw.get("stride"):
+            grams = [tuple(h[j : j + n]) for j in range(0, len(h), n) if j + n <= len(h)]
+        else:
+            grams = list(hyp_counts)
+        c = t = 0
+        for g in grams:
+            text = " ".join(g)
+            k = joined_h.count(text) if count == "substring-both" else hyp_counts[g]
+            if count in ("substring-ref", "substring-both"):
+                per_ref = [j.count(text) for j in joined_r]
+            else:
+                per_ref = [rc[g] for rc in ref_counts]
+            per_ref = per_ref or [0]
+            if clip == "sum":
+                c += min(k, sum(per_ref))
+            elif clip == "none":
+                c += k if max(per_ref) > 0 else 0
+            else:
+                c += min(k, max(per_ref))
+            t += k
+        correct.append(c)
+        total.append(t)
+    return tuple(correct), tuple(total)
+
+
+def segment_statistics(case: Case, cfg: BleuConfig, sw: dict[str, Any]) -> list[Segment]:
+    """Every segment's statistics under ``cfg``'s tokenization, counted with the mistakes
+    ``sw`` (orders 1..max(5, ``cfg.max_order``): nltk's methods look at order 5).
+
+    When no mistake is a counting one, the statistics are the engine's.
+    """
+    order = max(5, cfg.max_order)
+    if not COUNTING_SWITCHES & set(sw):
+        st = compute_statistics(case.corpus(), cfg, max_order=order)
+        return [
+            (h, lens, tuple(m), tuple(t))
+            for h, lens, m, t in zip(
+                st.hyp_len.tolist(),
+                st.ref_lens,
+                st.matches.tolist(),
+                st.totals("plain", order).tolist(),
+                strict=True,
+            )
+        ]
+    hyp_tok, ref_tok = tokenizers(cfg)
+    out: list[Segment] = []
+    for hyp, refs in zip(case.hypotheses, case.references, strict=True):
+        h = hyp_tok(hyp)
+        rs = [ref_tok(r) for r in refs]
+        correct, total = count_segment(h, rs, order, sw)
+        out.append((len(h), tuple(len(r) for r in rs), correct, total))
+    return out
+
+
+def score_segments(segs: Sequence[Segment], cfg: BleuConfig, sw: dict[str, Any]) -> float:
+    """The engine's arithmetic for ``cfg`` (0–100) on per-segment statistics, with the
+    brevity-penalty mistake of ``sw`` if any.
+
+    The statistics carry their own n-gram totals (a stride or a lost last n-gram changes them,
+    where the engine derives totals from the hypothesis length), so the per-segment and corpus
+    sums are formed here — the reference length by
+    :func:`~harness.bleu.stats.choose_ref_length` (missing references padded as empty ones
+    when ``cfg.missing_refs`` says so), nltk's floor of each total at 1, the context nltk's
+    methods 4–7 see — and scored by :func:`~harness.bleu.engine.score_totals`. A
+    brevity-penalty mistake replaces the engine's penalty in that score (see the module).
+    """
+    n = cfg.max_order
+    avg = cfg.ref_length == "average"
+    width = max((len(s[1]) for s in segs), default=0)
+    rows = []
+    for h, lens, correct, total in segs:
+        tot = [max(1, x) for x in total] if cfg.ngram_totals == "floor1" else list(total)
+        if cfg.missing_refs == "empty":  # ragged references written to line-aligned files
+            lens = (*lens, *(0,) * (width - len(lens)))
+        r = choose_ref_length(h, lens, cfg.ref_length)
+        rows.append((h, float(r) if avg else int(r), correct, tot))
+
+    def one(group: Sequence[tuple[int, float, tuple[int, ...], list[int]]]) -> float:
+        t = Totals(
+            sys_len=sum(s[0] for s in group),
+            ref_len=sum(s[1] for s in group),
+            correct=tuple(sum(s[2][k] for s in group) for k in range(n)),
+            total=tuple(sum(s[3][k] for s in group) for k in range(n)),
+        )
+        last = group[-1]
+        ctx = nltk_context(t.sys_len, last[0], last[2][4])
+        scored = score_totals(t, cfg, ctx)
+        bp_mode = sw.get("bp")
+        if bp_mode is None or scored.bp <= 0:
+            return scored.score
+        if bp_mode == "none":
+            return scored.score / scored.bp
+        c, r = t.sys_len, t.ref_len
+        swapped = math.exp(1 - c / r) if 0 < c < r else 1.0
+        return scored.score / scored.bp * swapped
+
+    if cfg.aggregation == "corpus":
+        return one(rows)
+    return sum(one([s]) for s in rows) / len(rows)

@@ -1,0 +1,289 @@
+"""Explaining: why the implementation disagrees with the best profile on a case, and crashes.
+
+:class:`Classifier` names the factor or bug behind one disagreement (a single-factor variant,
+a modelled mistake, the fit, another configuration, or a failing probe the case exercises).
+:func:`find_deviations` explains the first disagreeing cases, each shrunk to a minimal input
+with the same explanation; :func:`find_crashes` keeps one shrunk example per kind of failure.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from harness.analysis.attribution import FACTORS, differing_factors
+from harness.bleu.config import BleuConfig
+from harness.diagnose.validate.bugs import BUG_MODELS, Model
+from harness.diagnose.validate.cases import Case
+from harness.diagnose.validate.judge import Judge
+from harness.diagnose.validate.probes import PROBE_PRIORITY, features
+from harness.diagnose.validate.results import Crash, Deviation
+from harness.diagnose.validate.shrink import shrink
+from harness.diagnose.validate.subjects import Outcome, Subject, run
+from harness.diagnose.validate.variants import single_factor_variants
+
+__all__ = ["Classifier", "Explanation", "find_crashes", "find_deviations"]
+
+
+@dataclass
+class Explanation:
+    """Why a case disagrees: the main ``factor``, every factor or bug class involved, the
+    configuration or mistakes that reproduce it (``matched_by``, ``model``; ``None`` when a
+    probe points to it) and the ``evidence`` in words."""
+
+    factor: str
+    factors: tuple[str, ...]
+    matched_by: str | None
+    evidence: str
+    model: BleuConfig | Model | None  # what reproduces the case (None: a probe)
+
+
+class Classifier:
+    """Explains disagreements with the best profile, given the fit and the failing probes."""
+
+    def __init__(
+        self,
+        judge: Judge,
+        best_name: str,
+        best: BleuConfig,
+        fit: Model,
+        pool: Sequence[tuple[str, BleuConfig, str | None]],
+        failing_probes: set[str],
+    ) -> None:
+        self.judge = judge
+        self.best_name = best_name
+        self.best = best
+        self.fit = fit
+        self.variants = single_factor_variants(best, best_name)
+        self.fit_factors = differing_factors(best, fit.cfg)
+        self.others = [(n, c) for n, c, _ in pool if c != best]
+        self.failing_probes = failing_probes
+        # modelled mistakes: the fit's own mistakes one at a time, then all of them, then
+        # every mistake and pair of mistakes on the best profile and on the fitted configuration
+        tries: list[tuple[str, Model]] = []
+        if fit.bugs:
+            tries += [("best profile", Model(best, (b,))) for b in fit.bugs]
+            if fit.cfg != best:
+                tries += [("fitted configuration", Model(fit.cfg, (b,))) for b in fit.bugs]
+            tries.append(("best profile", Model(best, fit.bugs)))
+            tries.append(("fitted configuration", fit))
+        bases = [("best profile", Model(best))]
+        if fit.cfg != best:
+            bases.append(("fitted configuration", Model(fit.cfg)))
+        names = list(BUG_MODELS)
+        for label, base in bases:
+            for b in names:
+                m = base.with_bug(b)
+                if m is not None:
+                    tries.append((label, m))
+        for label, base in bases:
+            for i, b1 in enumerate(names):
+                for b2 in names[i + 1 :]:
+                    m1 = base.with_bug(b1)
+                    m = m1.with_bug(b2) if m1 is not None else None
+                    if m is not None:
+                        tries.append((label, m))
+        seen: set[tuple[Any, ...]] = set()
+        self.bug_tries = []
+        for label, m in tries:
+            key = (m.cfg, tuple(sorted(m.bugs)))
+            if key not in seen:
+                seen.add(key)
+                self.bug_tries.append((label, m))
+
+    def explain(self, case: Case, value: float) -> Explanation:
+        """Why ``value`` (the implementation's score on ``case``) differs from the best profile.
+
+        In order: (1) a single-factor variant of the best profile in a factor the fit changed
+        (a systematic difference); (2) modelled mistakes on the best profile or the fit;
+        (3) the fit itself; (4) any other configuration, nearest to the best profile first
+        (a difference that shows on this input only); (5) a failing probe whose behaviour the
+        input exercises.
+        """
+        judge = self.judge
+        hits = [
+            (f, n, c) for f, n, c in self.variants if judge.agrees(value, judge.expected(case, c))
+        ]
+        systematic = [h for h in hits if h[0] in self.fit_factors]
+        if systematic:
+            return self._config_hit(systematic, hits)
+        for label, m in self.bug_tries:
+            if judge.agrees(value, judge.expected(case, m)):
+                classes = tuple(dict.fromkeys(m.classes))
+                extra = [f for f in differing_factors(self.best, m.cfg) if f != "zero_length"]
+                return Explanation(
+                    classes[0],
+                    classes + tuple(extra),
+                    "+".join(m.bugs),
+                    f"no configuration of the fitted kind reproduces it; the {label}'s "
+                    f"arithmetic with the mistake(s) {', '.join(m.bugs)} does",
+                    m,
+                )
+        if judge.agrees(value, judge.expected(case, self.fit)) and self.fit.cfg != self.best:
+            facs = tuple(
+                f for f in differing_factors(self.best, self.fit.cfg) if f != "zero_length"
+            )
+            return Explanation(
+                facs[0], facs, "fit", "the fitted configuration reproduces it", self.fit
+            )
+        if hits:
+            return self._config_hit(hits, hits)
+        near = [
+            (len(differing_factors(self.best, c)), n, c)
+            for n, c in self.others
+            if judge.agrees(value, judge.expected(case, c))
+        ]
+        if near:
+            near.sort(key=lambda x: x[0])
+            _, name, cfg = near[0]
+            facs = tuple(differing_factors(self.best, cfg))
+            return Explanation(
+                "+".join(facs),
+                facs,
+                name,
+                f"`{name}` reproduces it (differs from {self.best_name} in {', '.join(facs)})",
+                cfg,
+            )
+        feats = features(case, self.fit.cfg)
+        for behaviour in PROBE_PRIORITY:
+            if behaviour in self.failing_probes and behaviour in feats:
+                return Explanation(
+                    behaviour,
+                    (behaviour,),
+                    None,
+                    f"no configuration or modelled mistake reproduces it; the '{behaviour}' "
+                    "probe fails and this input exercises it",
+                    None,
+                )
+        return Explanation(
+            "unexplained", (), None, "nothing reproduces it and no probe points to it", None
+        )
+
+    def _config_hit(
+        self,
+        chosen: list[tuple[str, str, BleuConfig]],
+        hits: list[tuple[str, str, BleuConfig]],
+    ) -> Explanation:
+        order = list(FACTORS)
+        chosen = sorted(chosen, key=lambda h: order.index(h[0]))
+        factor, name, cfg = chosen[0]
+        factors = tuple(dict.fromkeys(h[0] for h in chosen))
+        others = sorted({h[0] for h in hits} - set(factors), key=order.index)
+        evidence = f"`{name}` reproduces it"
+        if len(factors) > 1:
+            evidence += f" (so do changes of {', '.join(factors[1:])})"
+        if others:
+            evidence += f"; on this input so do changes of {', '.join(others)}"
+        return Explanation(factor, factors, name, evidence, cfg)
+
+
+def find_deviations(
+    subject: Subject,
+    judge: Judge,
+    classifier: Classifier,
+    cases: Sequence[Case],
+    outs: Sequence[Outcome],
+    best: BleuConfig,
+    max_deviations: int,
+    shrink_budget: int,
+    per_factor: int = 2,
+    max_examined: int = 40,
+) -> list[Deviation]:
+    """The first cases where ``subject`` disagrees with ``best``, each shrunk while the same
+    disagreement keeps the same explanation, then explained; at most ``per_factor`` per
+    factor (to show variety), ``max_deviations`` in all, after ``max_examined`` cases."""
+    found: list[Deviation] = []
+    per: Counter[str] = Counter()
+    examined = 0
+    for case, out in zip(cases, outs, strict=True):
+        if len(found) >= max_deviations or examined >= max_examined:
+            break
+        if out.value is None:
+            continue
+        exp = judge.expected(case, best)
+        if judge.agrees(out.value, exp):
+            continue
+        examined += 1
+        first = classifier.explain(case, out.value)
+        if per[first.factor] >= per_factor:
+            continue
+
+        def keep(c: Case, first: Explanation = first, raises: bool = exp is None) -> bool:
+            # the same disagreement, with the same explanation
+            got = run(subject, c)
+            if got.value is None:
+                return False
+            e = judge.expected(c, best)
+            if judge.agrees(got.value, e) or (e is None) != raises:
+                return False
+            if first.model is not None:
+                return judge.agrees(got.value, judge.expected(c, first.model))
+            return classifier.explain(c, got.value).factor == first.factor
+
+        small = shrink(case, keep, budget=shrink_budget, by_stream=subject.rectangular)
+        got = run(subject, small)
+        if got.value is None:
+            small, value = case, out.value
+        else:
+            value = got.value
+        if any(
+            d.hypotheses == small.hypotheses and d.references == small.references for d in found
+        ):
+            continue
+        why = classifier.explain(small, value)
+        if per[why.factor] >= per_factor:
+            continue
+        per[why.factor] += 1
+        found.append(
+            Deviation(
+                source=case.source,
+                hypotheses=small.hypotheses,
+                references=small.references,
+                score=value,
+                expected=judge.expected(small, best),
+                factor=why.factor,
+                factors=why.factors,
+                matched_by=why.matched_by,
+                evidence=why.evidence,
+                original={"segments": len(case.hypotheses), "tokens": case.n_tokens},
+            )
+        )
+    return found
+
+
+def find_crashes(
+    subject: Subject,
+    cases: Sequence[Case],
+    outs: Sequence[Outcome],
+    shrink_budget: int,
+    shrink_them: bool = True,
+) -> list[Crash]:
+    """One example per kind of failure, shrunk while it fails the same way
+    (``shrink_them=False``, or a timeout: the smallest case as it is)."""
+    by_type: dict[str, list[tuple[Case, Outcome]]] = {}
+    for case, out in zip(cases, outs, strict=True):
+        if out.value is None:
+            by_type.setdefault(out.exc_type or "", []).append((case, out))
+    crashes = []
+    for exc_type, items in by_type.items():
+        case, out = min(items, key=lambda x: (len(x[0].hypotheses), x[0].n_tokens))
+
+        def keep(c: Case, exc_type: str = exc_type) -> bool:
+            return run(subject, c).exc_type == exc_type
+
+        small, error = case, out.error
+        if shrink_them and exc_type != "CommandTimeout":
+            small = shrink(case, keep, budget=shrink_budget, by_stream=subject.rectangular)
+            error = run(subject, small).error or error
+        crashes.append(
+            Crash(
+                source=case.source,
+                hypotheses=small.hypotheses,
+                references=small.references,
+                error=error or exc_type,
+                count=len(items),
+            )
+        )
+    return crashes

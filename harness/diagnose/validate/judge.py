@@ -1,0 +1,109 @@
+"""What a model expects on a case, and whether the implementation's score agrees with it.
+
+A :class:`Judge` scores cases under configurations (through
+:class:`harness.diagnose.identify.CorpusScorer`: statistics once per tokenization, every
+configuration arithmetic on them) and under modelled mistakes
+(:mod:`harness.diagnose.validate.bugs`), on the implementation's scale, with caches; it
+compares within a tolerance and measures a model's agreement over many cases.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from harness.bleu.config import BleuConfig
+from harness.diagnose.identify import CorpusScorer
+from harness.diagnose.validate.bugs import Model, Segment, score_segments, segment_statistics
+from harness.diagnose.validate.cases import Case
+from harness.diagnose.validate.subjects import Outcome
+from harness.errors import LibraryWouldRaise
+
+__all__ = ["Judge"]
+
+
+class Judge:
+    """Expected scores and agreement, on the implementation's scale.
+
+    ``tolerance``: the absolute difference (plus a relative 1e-9) that still agrees;
+    ``factor``: engine score (0–100) → the implementation's scale (0.01 for 0–1).
+    """
+
+    def __init__(self, tolerance: float) -> None:
+        self.tolerance = tolerance
+        self.factor = 1.0
+        self._scorers: dict[tuple[Any, ...], CorpusScorer] = {}
+        self._bug_stats: dict[tuple[Any, ...], list[Segment]] = {}
+
+    def scorer(self, case: Case) -> CorpusScorer:
+        """The engine's scorer of ``case`` (cached by content)."""
+        key = (case.hypotheses, case.references)
+        s = self._scorers.get(key)
+        if s is None:
+            if len(self._scorers) > 5000:
+                self._scorers.clear()
+            s = self._scorers[key] = CorpusScorer(case.corpus())
+        return s
+
+    def bug_segments(self, case: Case, cfg: BleuConfig, sw: dict[str, Any]) -> list[Segment]:
+        """:func:`~harness.diagnose.validate.bugs.segment_statistics`, cached by content,
+        text rules and the switches that change the counting."""
+        key = (
+            case.hypotheses,
+            case.references,
+            cfg.text_rules,
+            max(5, cfg.max_order),
+            tuple(sorted((k, v) for k, v in sw.items() if k != "bp")),
+        )
+        got = self._bug_stats.get(key)
+        if got is None:
+            if len(self._bug_stats) > 20000:
+                self._bug_stats.clear()
+            got = self._bug_stats[key] = segment_statistics(case, cfg, sw)
+        return got
+
+    def expected(self, case: Case, model: BleuConfig | Model) -> float | None:
+        """The score of ``model`` on ``case`` on the implementation's scale (None: raises)."""
+        if isinstance(model, Model) and model.bugs:
+            sw = model.switches
+            try:
+                segs = self.bug_segments(case, model.cfg, sw)
+                return score_segments(segs, model.cfg, sw) * self.factor
+            except (LibraryWouldRaise, ZeroDivisionError, ValueError, OverflowError):
+                return None
+        cfg = model.cfg if isinstance(model, Model) else model
+        value = self.scorer(case).try_score(cfg)
+        return None if value is None else value * self.factor
+
+    def agrees(self, value: float | None, expected: float | None) -> bool:
+        """Both give no score, or both a number within the tolerance."""
+        if value is None or expected is None:
+            return value is None and expected is None
+        if math.isnan(value) or math.isnan(expected):
+            return False
+        return abs(value - expected) <= self.tolerance + 1e-9 * abs(expected)
+
+    def agreement(
+        self,
+        cases: Sequence[Case],
+        outs: Sequence[Outcome],
+        model: BleuConfig | Model,
+        max_fail: int | None = None,
+    ) -> tuple[float, float]:
+        """(share of cases agreeing, mean |difference| where both give a number).
+
+        With ``max_fail``, gives up with ``(-1.0, inf)`` as soon as more cases fail.
+        """
+        fails = 0
+        diffs = []
+        for case, out in zip(cases, outs, strict=True):
+            e = self.expected(case, model)
+            if not self.agrees(out.value, e):
+                fails += 1
+                if max_fail is not None and fails > max_fail:
+                    return -1.0, math.inf
+            if out.value is not None and e is not None and math.isfinite(out.value):
+                diffs.append(abs(out.value - e))
+        mae = sum(diffs) / len(diffs) if diffs else math.inf
+        return 1.0 - fails / len(cases), mae

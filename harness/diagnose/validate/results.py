@@ -1,0 +1,198 @@
+"""What :func:`~harness.diagnose.validate.validate` found: data only.
+
+:class:`ValidationReport` holds the verdict (scale, best profile, agreement per configuration,
+fit, precision), the :class:`Deviation` cases (shrunk and explained), the :class:`Crash`
+examples and the probes; ``to_dict`` is its JSON. The Markdown report is rendered by
+:func:`harness.report.validation.validation_markdown`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness.diagnose.validate.probes import Probe
+
+__all__ = ["Crash", "Deviation", "ValidationReport"]
+
+
+@dataclass(frozen=True)
+class Deviation:
+    """A case where the implementation and the best profile disagree, shrunk and explained.
+
+    ``hypotheses``/``references`` are the minimal input found by shrinking; ``original``
+    describes the case it came from. ``score`` is the implementation's and ``expected`` the
+    best profile's on the implementation's scale (``None`` when the profile raises).
+    ``factor`` is a factor name of ``FACTORS`` (a configuration differing from the best
+    profile in it reproduces the case) or a bug class outside the factor space
+    (``clipping``, ``ngram_extraction``, ``brevity_penalty``, ``substring_counting``, or a
+    probe behaviour); ``factors`` lists every factor or bug involved; ``matched_by`` names the
+    configuration or bug model that reproduces the case; ``evidence`` says how it was found.
+    """
+
+    source: str
+    hypotheses: tuple[str, ...]
+    references: tuple[tuple[str, ...], ...]
+    score: float
+    expected: float | None
+    factor: str
+    factors: tuple[str, ...]
+    matched_by: str | None
+    evidence: str
+    original: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready."""
+        return {
+            "source": self.source,
+            "hypotheses": list(self.hypotheses),
+            "references": [list(r) for r in self.references],
+            "score": self.score,
+            "expected": self.expected,
+            "factor": self.factor,
+            "factors": list(self.factors),
+            "matched_by": self.matched_by,
+            "evidence": self.evidence,
+            "original": dict(self.original),
+        }
+
+
+@dataclass(frozen=True)
+class Crash:
+    """An input on which the implementation raised (shrunk), with the exception text."""
+
+    source: str
+    hypotheses: tuple[str, ...]
+    references: tuple[tuple[str, ...], ...]
+    error: str
+    count: int = 1
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready."""
+        return {
+            "source": self.source,
+            "hypotheses": list(self.hypotheses),
+            "references": [list(r) for r in self.references],
+            "error": self.error,
+            "cases_with_this_exception": self.count,
+        }
+
+
+@dataclass(frozen=True)
+class ValidationReport:
+    """What :func:`~harness.diagnose.validate.validate` found. Scores are on the
+    implementation's own ``scale``.
+
+    ``n_scored`` of ``n_cases`` cases gave a finite score; ``no_score`` lists the others as
+    ``(source, "no score: …")``. Every share below is a share of the scored cases.
+    ``agreement_by_profile``: share of scored cases agreeing, per profile and sacrebleu
+    variant (names like ``sacrebleu+ref_length=shortest``). ``best_profile``: the named profile
+    (``harness.PROFILES``) nearest to the fit; ``agreement`` its share. ``matches``: every
+    configuration that agrees on every scored case. ``fit``: the configuration reached from the
+    best profile by greedy single-factor changes. ``probes``: the probe battery against the
+    fitted configuration. ``crash_count``: cases without a score (``crashes`` lists one
+    example per kind of failure). ``precision``: the decimals the implementation rounds to
+    (``None``: full precision); scores are compared within ``compared_within`` (half a unit of
+    the last decimal, or ``tolerance``); ``rounding_explains``: scored cases the fit
+    reproduces only at that precision. ``withheld``: why there is no diagnosis (too few scored
+    cases); then ``best_profile`` and ``agreement`` are ``None`` and nothing is diagnosed.
+    """
+
+    implementation: str
+    scale: str
+    scale_reason: str
+    n_cases: int
+    n_fixture_cases: int
+    seed: int
+    tolerance: float
+    agreement_by_profile: dict[str, float]
+    best_profile: str | None
+    matches: tuple[str, ...]
+    matched_factors: tuple[str, ...]
+    fit: dict[str, Any]
+    deviations: tuple[Deviation, ...]
+    crashes: tuple[Crash, ...]
+    crash_count: int
+    probes: tuple[Probe, ...]
+    skipped: tuple[str, ...] = ()
+    seconds: float = 0.0
+    calls: int = 0
+    n_scored: int = 0
+    no_score: tuple[tuple[str, str], ...] = ()
+    precision: int | None = None
+    precision_reason: str = ""
+    rounding_explains: int = 0
+    withheld: str | None = None
+    timeout: float | None = None
+
+    @property
+    def diagnosable(self) -> bool:
+        """Whether enough cases gave a score for a diagnosis."""
+        return self.withheld is None
+
+    @property
+    def compared_within(self) -> float:
+        """The absolute difference that still counts as agreement."""
+        if self.precision is None:
+            return self.tolerance
+        return max(self.tolerance, 0.5 * 10.0**-self.precision + 1e-9)
+
+    @property
+    def agreement(self) -> float | None:
+        """The best profile's agreement (share of scored cases, 0–1); ``None`` if withheld."""
+        if self.best_profile is None:
+            return None
+        return self.agreement_by_profile[self.best_profile]
+
+    @property
+    def diagnosed_factors(self) -> tuple[str, ...]:
+        """Factors and bug classes found: the deviations' factors, the fit's changes, the
+        factor of every sacrebleu variant that matches on every scored case (unless the best
+        profile does too: then they are merely indistinguishable from it), and
+        ``rounding`` when the printed precision explains some case. Empty when withheld."""
+        if self.withheld is not None:
+            return ()
+        seen: list[str] = [f for d in self.deviations for f in d.factors]
+        seen += list(self.fit.get("factors", ()))
+        if self.agreement != 1.0:
+            # when the best profile itself agrees everywhere, variants that also do are only
+            # indistinguishable from it on these cases, not a finding
+            seen += list(self.matched_factors)
+        if self.rounding_explains:
+            seen.append("rounding")
+        return tuple(dict.fromkeys(seen))
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready."""
+        return {
+            "implementation": self.implementation,
+            "diagnosis": self.withheld is None,
+            "withheld": self.withheld,
+            "scale": self.scale,
+            "scale_reason": self.scale_reason,
+            "best_profile": self.best_profile,
+            "agreement": self.agreement,
+            "n_scored": self.n_scored,
+            "matches": list(self.matches),
+            "matched_factors": list(self.matched_factors),
+            "diagnosed_factors": list(self.diagnosed_factors),
+            "precision": self.precision,
+            "precision_reason": self.precision_reason,
+            "compared_within": self.compared_within,
+            "rounding_explains": self.rounding_explains,
+            "fit": self.fit,
+            "deviations": [d.to_dict() for d in self.deviations],
+            "crashes": [c.to_dict() for c in self.crashes],
+            "crash_count": self.crash_count,
+            "no_score": [{"source": src, "verdict": v} for src, v in self.no_score],
+            "agreement_by_profile": dict(self.agreement_by_profile),
+            "probes": [p.to_dict() for p in self.probes],
+            "n_cases": self.n_cases,
+            "n_fixture_cases": self.n_fixture_cases,
+            "seed": self.seed,
+            "tolerance": self.tolerance,
+            "timeout": self.timeout,
+            "skipped": list(self.skipped),
+            "seconds": self.seconds,
+            "implementation_calls": self.calls,
+        }

@@ -1,0 +1,299 @@
+"""The validator's one entry point, :func:`validate`: run the subject, then diagnose it.
+
+Steps: run every case; withhold the diagnosis when too few cases gave a score; detect the
+printed precision and the scale; measure every configuration of the pool; fit; run the probes;
+explain the first deviations from the best profile; collect the crashes.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from harness.analysis.attribution import differing_factors
+from harness.bleu.profiles import PROFILES
+from harness.diagnose.validate.bugs import Model
+from harness.diagnose.validate.cases import Case, fixture_cases, generate_cases
+from harness.diagnose.validate.classify import Classifier, find_crashes, find_deviations
+from harness.diagnose.validate.fit import fit, fit_summary
+from harness.diagnose.validate.judge import Judge
+from harness.diagnose.validate.probes import run_probes
+from harness.diagnose.validate.results import ValidationReport
+from harness.diagnose.validate.subjects import Impl, Outcome, Subject, run
+from harness.diagnose.validate.variants import pool
+from harness.errors import ConfigError, HarnessError
+from harness.progress import ProgressCallback, track
+
+__all__ = [
+    "MAX_ROUNDED_DECIMALS",
+    "MIN_SCORED",
+    "MIN_SCORED_SHARE",
+    "CouldNotValidate",
+    "validate",
+]
+
+#: A diagnosis needs at least this many cases with a finite score …
+MIN_SCORED = 5
+#: … and at least this share of all cases; otherwise :func:`validate` withholds it.
+MIN_SCORED_SHARE = 0.5
+#: A subject whose scores never have more decimals than this is taken to round to that many.
+MAX_ROUNDED_DECIMALS = 8
+
+
+class CouldNotValidate(HarnessError):
+    """The implementation could not be validated at all (e.g. it timed out on its first call).
+
+    The CLI exits with status 3 on it (2 stays for usage and input errors)."""
+
+
+def _detect_scale(
+    subject: Subject, judge: Judge, cases: Sequence[Case], outs: Sequence[Outcome]
+) -> tuple[str, str]:
+    """``("0-1" | "0-100", reason)``: from a perfect match, else from whichever scale agrees
+    with more profiles (``judge.factor`` is left at the last scale tried)."""
+    perfect = Case(
+        "scale-probe",
+        ("the cat sat on the mat today", "a dog ran in the big park"),
+        (("the cat sat on the mat today",), ("a dog ran in the big park",)),
+    )
+    out = run(subject, perfect)
+    if out.value is not None and abs(out.value - 1.0) <= 1e-6:
+        return "0-1", "a perfect match (hypotheses identical to their references) scores 1.0"
+    if out.value is not None and abs(out.value - 100.0) <= 1e-4:
+        return "0-100", "a perfect match (hypotheses identical to their references) scores 100"
+    got = out.error if out.value is None else f"{out.value:g}"
+    best = ("0-100", -1.0)
+    for scale, factor in (("0-1", 0.01), ("0-100", 1.0)):
+        judge.factor = factor
+        share = max(judge.agreement(cases, outs, cfg)[0] for cfg in PROFILES.values())
+        if share > best[1]:
+            best = (scale, share)
+    top = max((o.value for o in outs if o.value is not None), default=None)
+    return best[0], (
+        f"a perfect match scores {got} (neither 1 nor 100); on {best[0]} more cases agree "
+        f"with some profile ({100 * best[1]:.0f}%); the largest score seen is {top}"
+    )
+
+
+def _detect_precision(outs: Sequence[Outcome]) -> tuple[int | None, str]:
+    """The number of decimals the implementation gives its scores with (``None``: full
+    precision): the most decimals of any scored case, when that is at most
+    :data:`MAX_ROUNDED_DECIMALS`."""
+    decs = [o.decimals for o in outs if o.value is not None and o.decimals is not None]
+    if not decs:
+        return None, "no case gave a score"
+    d = max(decs)
+    if d > MAX_ROUNDED_DECIMALS:
+        return None, f"full precision (up to {d} decimals)"
+    exact = sum(1 for x in decs if x == d)
+    if exact == len(decs):
+        return d, f"all {len(decs)} scores have exactly {d} decimal(s)"
+    return d, (
+        f"none of {len(decs)} scores has more than {d} decimal(s) ({exact} have exactly {d}; "
+        "the others end in zeros that are not printed)"
+    )
+
+
+def _withheld_reason(n_scored: int, n_cases: int) -> str | None:
+    need = max(MIN_SCORED, math.ceil(MIN_SCORED_SHARE * n_cases))
+    if n_scored >= need:
+        return None
+    return (
+        f"only {n_scored} of {n_cases} cases gave a finite score; a diagnosis needs at least "
+        f"{need} (at least {MIN_SCORED} and at least {MIN_SCORED_SHARE:.0%} of the cases), so "
+        "none is given"
+    )
+
+
+def _rounding_explains(
+    judge: Judge, scored: Sequence[tuple[Case, Outcome]], model: Model, tolerance: float
+) -> int:
+    """Scored cases ``model`` reproduces only at the printed precision (``judge.tolerance``),
+    not within the raw ``tolerance``."""
+    rounding = 0
+    if judge.tolerance > tolerance:
+        at_precision = judge.tolerance
+        for c, o in scored:
+            e = judge.expected(c, model)
+            if judge.agrees(o.value, e):
+                judge.tolerance = tolerance
+                rounding += not judge.agrees(o.value, e)
+                judge.tolerance = at_precision
+    return rounding
+
+
+def validate(
+    impl: Impl | str | None = None,
+    *,
+    cmd: str | None = None,
+    cases: int = 300,
+    seed: int = 0,
+    tolerance: float = 1e-6,
+    max_deviations: int = 8,
+    fixtures: bool = True,
+    against: str | None = None,
+    shrink_budget: int | None = None,
+    timeout: float | None = None,
+    progress: ProgressCallback | None = None,
+) -> ValidationReport:
+    """Validate ``impl`` (or the shell command ``cmd``) against the profiles.
+
+    ``impl(hypotheses, references)`` takes a list of strings and per-segment reference lists
+    and returns a number (or an object with a ``score``); ``"module:function"`` is imported.
+    ``cmd`` is a :class:`~harness.scorers.command.CommandAdapter` template such as
+    ``"perl multi-bleu.perl {ref} < {hyp}"`` whose printed number is read as is (generated
+    corpora then have the same number of references in every segment, and ragged fixtures are
+    skipped); each call may take ``timeout`` seconds (default
+    :data:`~harness.diagnose.validate.subjects.DEFAULT_TIMEOUT`) and then has its process
+    group killed. ``cases`` generated corpora (seeded by ``seed``) are
+    added to every fixture's systems (``fixtures=False`` leaves those out). ``tolerance`` is
+    absolute, on the implementation's scale; when the implementation rounds (its scores never
+    have more than ``d`` decimals, ``d`` ≤ :data:`MAX_ROUNDED_DECIMALS`) the comparison
+    tolerance is half a unit of the ``d``-th decimal (plus float slack), and ``rounding`` is
+    diagnosed when that explains cases the raw tolerance does not. ``against`` names the
+    profile the implementation means to reproduce (default: the profile nearest to the fitted
+    configuration). At most ``max_deviations`` deviations are explained (two per factor, to
+    show variety); ``shrink_budget`` caps the implementation calls per shrink (default 300, 60
+    for a command).
+
+    A case on which the implementation gives no finite score in [0, 100] (it raises, exits
+    non-zero, times out, prints nothing readable, returns None, a string, NaN or ±inf) has the
+    verdict ``"no score: …"`` and takes no part in agreements and differences, which are
+    shares of the *scored* cases. With fewer than :data:`MIN_SCORED` scored cases or fewer
+    than :data:`MIN_SCORED_SHARE` of all cases, the report has no diagnosis
+    (``withheld`` says why). A command that times out on its first call raises
+    :class:`CouldNotValidate`. ``progress``
+    (:data:`~harness.progress.ProgressCallback`) is told of each case run (stage
+    ``"validate: cases"``) and each later step (``"validate: analysis"``).
+    """
+    t0 = time.perf_counter()
+    subject = Subject(impl, cmd, timeout if cmd is not None else None)
+    if against is not None and against not in PROFILES:
+        raise ConfigError(f"unknown profile {against!r}", valid=list(PROFILES))
+    budget = shrink_budget if shrink_budget is not None else (60 if cmd is not None else 300)
+    judge = Judge(tolerance)
+    battery, skipped = fixture_cases(subject.rectangular, subject.streams) if fixtures else ([], [])
+    n_fixture = len(battery)
+    battery = battery + generate_cases(
+        cases, seed=seed, rectangular=subject.rectangular, streams=subject.streams
+    )
+    if not battery:
+        raise ConfigError("nothing to validate on: no fixtures and cases=0")
+    outs: list[Outcome] = []
+    for c in track(battery, progress, "validate: cases"):
+        out = run(subject, c)
+        if not outs and out.exc_type == "CommandTimeout":
+            raise CouldNotValidate(
+                f"the command timed out on its first call ({subject.timeout:g} s per call; "
+                f"raise --timeout if it is just slow); nothing was validated: {out.error}"
+            )
+        outs.append(out)
+    no_score = tuple(
+        (c.source, o.verdict) for c, o in zip(battery, outs, strict=True) if o.value is None
+    )
+    crash_count = len(no_score)
+    scored = [(c, o) for c, o in zip(battery, outs, strict=True) if o.value is not None]
+    s_cases = [c for c, _ in scored]
+    s_outs = [o for _, o in scored]
+    withheld = _withheld_reason(len(scored), len(battery))
+    precision, precision_reason = _detect_precision(s_outs)
+    common: dict[str, Any] = {
+        "implementation": subject.name,
+        "n_cases": len(battery),
+        "n_fixture_cases": n_fixture,
+        "seed": seed,
+        "tolerance": tolerance,
+        "n_scored": len(scored),
+        "no_score": no_score,
+        "precision": precision,
+        "precision_reason": precision_reason,
+        "timeout": subject.timeout if cmd is not None else None,
+        "skipped": tuple(skipped),
+    }
+    if withheld is not None:
+        crashes = find_crashes(subject, battery, outs, budget, shrink_them=False)
+        return ValidationReport(
+            scale="unknown",
+            scale_reason="not detected: " + withheld,
+            agreement_by_profile={},
+            best_profile=None,
+            matches=(),
+            matched_factors=(),
+            fit={},
+            deviations=(),
+            crashes=tuple(crashes),
+            crash_count=crash_count,
+            probes=(),
+            withheld=withheld,
+            seconds=time.perf_counter() - t0,
+            calls=subject.calls,
+            **common,
+        )
+    step: Callable[[int], None] = (
+        (lambda d: progress("validate: analysis", d, 4)) if progress else (lambda d: None)
+    )
+    step(0)
+
+    if precision is not None:
+        judge.tolerance = max(tolerance, 0.5 * 10.0**-precision + 1e-9)
+    scale, reason = _detect_scale(subject, judge, s_cases, s_outs)
+    judge.factor = 0.01 if scale == "0-1" else 1.0
+
+    configs = pool()
+    scores = {name: judge.agreement(s_cases, s_outs, cfg) for name, cfg, _ in configs}
+    agreement = {name: s[0] for name, s in scores.items()}
+    matches = tuple(name for name, _, _ in configs if agreement[name] == 1.0)
+    matched_factors = tuple(
+        dict.fromkeys(f for name, _, f in configs if f is not None and agreement[name] == 1.0)
+    )
+    start = against or max(PROFILES, key=lambda n: (agreement[n], -scores[n][1]))
+    step(1)
+    fit_model, fit_score = fit(judge, s_cases, s_outs, PROFILES[start], scores[start])
+    step(2)
+    if against is not None:
+        best_profile = against
+    else:
+        # the profile nearest to what the implementation computes (ties: higher agreement)
+        best_profile = min(
+            PROFILES,
+            key=lambda n: (
+                len(
+                    [f for f in differing_factors(PROFILES[n], fit_model.cfg) if f != "zero_length"]
+                ),
+                -agreement[n],
+                scores[n][1],
+            ),
+        )
+    best_cfg = PROFILES[best_profile]
+    summary = fit_summary(best_profile, best_cfg, fit_model, fit_score)
+    rounding = _rounding_explains(judge, scored, fit_model, tolerance)
+
+    probes = run_probes(subject, judge, fit_model.cfg)
+    failing_probes = {p.behaviour for p in probes if not p.ok}
+    step(3)
+    classifier = Classifier(judge, best_profile, best_cfg, fit_model, configs, failing_probes)
+    deviations = find_deviations(
+        subject, judge, classifier, s_cases, s_outs, best_cfg, max_deviations, budget
+    )
+    crashes = find_crashes(subject, battery, outs, budget)
+    step(4)
+
+    return ValidationReport(
+        scale=scale,
+        scale_reason=reason,
+        agreement_by_profile=agreement,
+        best_profile=best_profile,
+        matches=matches,
+        matched_factors=matched_factors,
+        fit=summary,
+        deviations=tuple(deviations),
+        crashes=tuple(crashes),
+        crash_count=crash_count,
+        probes=probes,
+        rounding_explains=rounding,
+        seconds=time.perf_counter() - t0,
+        calls=subject.calls,
+        **common,
+    )
