@@ -176,6 +176,25 @@ _DECLARED: tuple[Profile, ...] = (
         ),
     ),
     Profile(
+        "ignite",
+        # ignite.metrics.Bleu(): average="macro" = mean of sentence BLEU, no_smooth, on tokens
+        BleuConfig(
+            tokenize="whitespace",
+            smooth="none",
+            ref_length="closest",
+            zero_guard="any-order",
+            aggregation="sentence-mean",
+            library="ignite",
+        ),
+        Verification(
+            "verified",
+            "pytorch-ignite 0.5.5 ignite.metrics.Bleu (macro without smoothing divides its "
+            "precisions in float32)",
+            "tests/test_profile_ignite.py",
+            tolerance=1e-5,
+        ),
+    ),
+    Profile(
         "pycocoevalcap",
         # pycocoevalcap.bleu.bleu.Bleu(4).compute_score(gts, res) on whitespace-tokenized strings
         BleuConfig(
