@@ -261,13 +261,25 @@ def test_buggy_variant_deviations_name_the_bug(name):
     assert {d.factor for d in r.deviations} == {EXPECTED_FACTOR[name]}
 
 
-def test_tutorial_is_nltk_averaged_over_sentences(tutorial_report):
-    r = tutorial_report
+def test_tutorial_is_nltk_averaged_over_sentences():
+    r = validate(tutorial_bleu, cases=CASES, against="nltk")
     assert r.scale == "0-1"
     assert r.best_profile == "nltk"
     assert r.fit["changes"] == {"aggregation": "sentence-mean"}
     assert r.fit["agreement"] == 1.0
     assert {d.factor for d in r.deviations} == {"aggregation"}
+
+
+def test_tutorial_is_exactly_ignites_default(tutorial_report):
+    """The mean of the tutorial's sentence scores ("0.0 if any precision is 0") is what
+    pytorch-ignite's ``Bleu()`` reports by default (``average="macro"``, ``no_smooth``): the
+    nearest profile, with nothing changed and nothing deviating."""
+    r = tutorial_report
+    assert r.scale == "0-1"
+    assert r.best_profile == "ignite"
+    assert r.fit["changes"] == {}
+    assert r.fit["agreement"] == 1.0
+    assert not r.deviations
 
 
 def test_tutorial_zero_if_any_precision_is_zero_is_a_smoothing_deviation_from_sacrebleu():
