@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from harness.analysis.attribution import differing_factors
+from harness.analysis.attribution import FACTORS
 from harness.bleu.config import BleuConfig
 from harness.bleu.profiles import PROFILES
 from harness.errors import ConfigError
@@ -154,17 +154,32 @@ def rounded(value: float, rounding: str) -> float:
 
 _PROFILE_CACHE: dict[BleuConfig, tuple[str, tuple[str, ...]]] = {}
 
+#: The factors compared (:data:`~harness.analysis.attribution.FACTORS` without ``zero_length``,
+#: whether a library dies on empty input) and each profile's values of them, read once.
+_COMPARED = tuple((name, fields) for name, fields in FACTORS.items() if name != "zero_length")
+
+
+def _factor_values(config: BleuConfig) -> tuple[tuple[Any, ...], ...]:
+    return tuple(tuple(getattr(config, f) for f in fields) for _, fields in _COMPARED)
+
+
+_PROFILE_VALUES = tuple((name, _factor_values(prof)) for name, prof in PROFILES.items())
+
 
 def closest_profile(config: BleuConfig) -> tuple[str, tuple[str, ...]]:
-    """The profile with the fewest differing factors (ties: profile order) and those factors.
+    """The profile with the fewest differing factors (ties: profile order) and those factors
+    (as :func:`~harness.analysis.attribution.differing_factors` names them).
 
     The ``zero_length`` factor (whether a library dies on empty input) is ignored.
     """
     got = _PROFILE_CACHE.get(config)
     if got is None:
+        mine = _factor_values(config)
         best: tuple[str, tuple[str, ...]] | None = None
-        for name, prof in PROFILES.items():
-            diff = tuple(f for f in differing_factors(prof, config) if f != "zero_length")
+        for name, theirs in _PROFILE_VALUES:
+            diff = tuple(
+                _COMPARED[i][0] for i, (a, b) in enumerate(zip(theirs, mine, strict=True)) if a != b
+            )
             if best is None or len(diff) < len(best[1]):
                 best = (name, diff)
         assert best is not None

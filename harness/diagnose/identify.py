@@ -45,9 +45,9 @@ from typing import Any
 import numpy as np
 
 from harness.bleu import engine
-from harness.bleu.arithmetic import NltkContext, nltk_context
+from harness.bleu.arithmetic import NltkContext, bleu_rows, nltk_context
 from harness.bleu.config import REF_LENGTHS, TOKENIZERS, BleuConfig
-from harness.bleu.stats import Totals, ref_length_of, ref_matrix
+from harness.bleu.stats import ref_length_of
 from harness.bleu.tokenizers import TextRules, get_tokenizer
 from harness.data.corpus import Corpus
 from harness.data.fixtures import load_fixture
@@ -105,17 +105,30 @@ _MAX_ORDERS = (4, 3, 2, 1)
 
 
 # ====================================================================== fast scoring
-@dataclass
+@dataclass(frozen=True, eq=False)
 class _Light:
-    """Statistics of one tokenization as plain Python lists (fast for small corpora)."""
+    """Statistics of one tokenization: hypothesis lengths ``(S,)``, reference lengths
+    ``(S, K)`` (-1 pads ragged rows) and matched n-grams ``(S, order)``, int64."""
 
-    hyp_len: list[int]
-    ref_lens: list[tuple[int, ...]]
-    matches: list[tuple[int, ...]]
+    hyp_len: np.ndarray
+    ref_lens: np.ndarray
+    matches: np.ndarray
     order: int
 
     def fingerprint(self) -> tuple[Any, ...]:
-        return (tuple(self.hyp_len), tuple(self.ref_lens), tuple(self.matches))
+        return (
+            self.ref_lens.shape,
+            self.matches.shape,
+            self.hyp_len.tobytes(),
+            self.ref_lens.tobytes(),
+            self.matches.tobytes(),
+        )
+
+
+#: The factors that only build a configuration's rows of statistics (which reference length,
+#: which n-gram totals, padded references; the arithmetic reads none of them), with the values
+#: :meth:`CorpusScorer.scores` groups configurations under.
+_ROW_STANDARD = {"ref_length": "closest", "ngram_totals": "plain", "missing_refs": "skip"}
 
 
 def _totals_key(kind: str, cfg: BleuConfig) -> tuple[Any, ...]:
@@ -123,14 +136,19 @@ def _totals_key(kind: str, cfg: BleuConfig) -> tuple[Any, ...]:
     return (kind, cfg.text_rules, cfg.missing_refs, cfg.ref_length, cfg.ngram_totals, cfg.max_order)
 
 
+#: One row per segment, or one for the corpus: (sys_len, ref_len, correct, total).
+Rows = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
 class CorpusScorer:
     """Engine scores of one corpus under many configurations, from cached statistics.
 
     Statistics are counted once per (tokenizer, case) by ``session`` (default: a new in-memory
-    :class:`~harness.session.Session`); corpus sums once per (tokenization, reference
-    length rule, n-gram total rule, order); a configuration is then only the arithmetic of
-    :func:`harness.bleu.engine.score_totals`. :meth:`score` equals
-    ``engine.score_statistics(engine.compute_statistics(corpus, config), config).score``
+    :class:`~harness.session.Session`); the rows of statistics once per (tokenization,
+    reference length rule, n-gram total rule, order); a configuration is then only the
+    arithmetic of :func:`harness.bleu.arithmetic.bleu_rows`, and :meth:`scores` scores
+    configurations that differ only in how their rows are built in one call. :meth:`score`
+    equals ``engine.score_statistics(engine.compute_statistics(corpus, config), config).score``
     (0–100) and raises :class:`~harness.errors.LibraryWouldRaise` where it does.
     """
 
@@ -138,7 +156,7 @@ class CorpusScorer:
         self.corpus = corpus
         self.session = (session or Session()).with_corpora(corpus)
         self._light: dict[TextRules, _Light] = {}
-        self._totals: dict[tuple[Any, ...], Any] = {}
+        self._rows: dict[tuple[Any, ...], Rows] = {}
 
     def light(self, rules: TextRules, order: int = 5) -> _Light:
         got = self._light.get(rules)
@@ -152,100 +170,89 @@ class CorpusScorer:
             )
             st = self.session.statistics(cfg, max_order=max(order, 5))
             got = _Light(
-                hyp_len=[int(x) for x in st.hyp_len],
-                ref_lens=[tuple(int(r) for r in lens) for lens in st.ref_lens],
-                matches=[tuple(int(x) for x in row) for row in st.matches],
+                hyp_len=np.asarray(st.hyp_len, dtype=np.int64),
+                ref_lens=np.asarray(st.ref_matrix, dtype=np.int64),
+                matches=np.asarray(st.matches, dtype=np.int64),
                 order=st.max_order,
             )
             self._light[rules] = got
         return got
 
-    def _segment_totals(self, cfg: BleuConfig, light: _Light) -> list[Totals]:
+    def _segment_rows(self, cfg: BleuConfig, light: _Light) -> Rows:
+        """Every segment's statistics under ``cfg``'s length and total rules."""
         key = _totals_key("seg", cfg)
-        pad = cfg.missing_refs == "empty"
-        got = self._totals.get(key)
+        got = self._rows.get(key)
         if got is None:
             n = cfg.max_order
-            avg = cfg.ref_length == "average"
-            got = []
-            lens = ref_matrix(light.ref_lens)
-            if pad:  # ragged references padded with empty ones (Perl scripts' files)
+            lens = light.ref_lens
+            if cfg.missing_refs == "empty":  # padded with empty references (Perl scripts' files)
                 lens = np.maximum(lens, 0)
-            refs = ref_length_of(np.array(light.hyp_len), lens, cfg.ref_length).tolist()
-            for h, r, m in zip(light.hyp_len, refs, light.matches, strict=True):
-                tot = [max(0, h - k + 1) for k in range(1, n + 1)]
-                if cfg.ngram_totals == "floor1":
-                    tot = [max(1, t) for t in tot]
-                got.append(
-                    Totals(
-                        sys_len=h,
-                        ref_len=float(r) if avg else int(r),
-                        correct=tuple(m[:n]),
-                        total=tuple(tot),
-                    )
-                )
-            self._totals[key] = got
+            ref = ref_length_of(light.hyp_len, lens, cfg.ref_length)
+            # a segment of h tokens has max(0, h - k + 1) n-grams of order k
+            total = np.maximum(0, light.hyp_len[:, None] - np.arange(n)[None, :])
+            if cfg.ngram_totals == "floor1":
+                total = np.maximum(1, total)
+            got = (light.hyp_len, ref, light.matches[:, :n], total)
+            self._rows[key] = got
         return got
 
-    def _corpus_totals(self, cfg: BleuConfig, light: _Light) -> Totals:
+    def _corpus_row(self, cfg: BleuConfig, light: _Light) -> Rows:
+        """The corpus sums under ``cfg`` as one row."""
         key = _totals_key("corpus", cfg)
-        got = self._totals.get(key)
+        got = self._rows.get(key)
         if got is None:
-            segs = self._segment_totals(cfg, light)
-            n = cfg.max_order
-            ref = math.fsum(s.ref_len for s in segs)
-            got = Totals(
-                sys_len=sum(s.sys_len for s in segs),
-                ref_len=ref if cfg.ref_length == "average" else int(ref),
-                correct=tuple(sum(s.correct[k] for s in segs) for k in range(n)),
-                total=tuple(sum(s.total[k] for s in segs) for k in range(n)),
-            )
-            self._totals[key] = got
-        return got
-
-    def _segment_arrays(
-        self, cfg: BleuConfig, light: _Light
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """:meth:`_segment_totals` as arrays (sys_len, ref_len, correct, total) for
-        :func:`harness.bleu.engine.score_arrays`."""
-        key = _totals_key("arrays", cfg)
-        got = self._totals.get(key)
-        if got is None:
-            segs = self._segment_totals(cfg, light)
-            avg = cfg.ref_length == "average"
+            sys_len, ref, correct, total = self._segment_rows(cfg, light)
+            ref_sum = math.fsum(ref.tolist()) if cfg.ref_length == "average" else int(ref.sum())
             got = (
-                np.array([t.sys_len for t in segs], dtype=np.int64),
-                np.array([t.ref_len for t in segs], dtype=np.float64 if avg else np.int64),
-                np.array([t.correct for t in segs], dtype=np.int64).reshape(len(segs), -1),
-                np.array([t.total for t in segs], dtype=np.int64).reshape(len(segs), -1),
+                np.array([sys_len.sum()]),
+                np.array([ref_sum]),
+                correct.sum(axis=0)[None, :],
+                total.sum(axis=0)[None, :],
             )
-            self._totals[key] = got
+            self._rows[key] = got
         return got
 
     @staticmethod
     def _context(light: _Light) -> NltkContext:
         """nltk's context of the whole corpus (its hypothesis length and last segment)."""
-        return nltk_context(sum(light.hyp_len), light.hyp_len[-1], light.matches[-1][4])
+        return nltk_context(light.hyp_len.sum(), light.hyp_len[-1], light.matches[-1, 4])
 
     @staticmethod
-    def _segment_contexts(light: _Light) -> NltkContext:
-        """Every segment's own nltk context."""
-        hyp_len = np.array(light.hyp_len)
-        return nltk_context(hyp_len, hyp_len, np.array([m[4] for m in light.matches]))
+    def _segment_contexts(light: _Light, copies: int = 1) -> NltkContext:
+        """Every segment's own nltk context (``copies`` times over)."""
+        hyp_len = np.tile(light.hyp_len, copies)
+        return nltk_context(hyp_len, hyp_len, np.tile(light.matches[:, 4], copies))
+
+    def _scores(self, cfgs: Sequence[BleuConfig]) -> list[float]:
+        """The scores of configurations equal but for :data:`_ROW_STANDARD`, in one arithmetic
+        call; raises :class:`~harness.errors.LibraryWouldRaise` if any of them does."""
+        cfg = cfgs[0]
+        light = self.light(cfg.text_rules, engine.orders_needed(cfg))
+        nltk = cfg.smooth.startswith("nltk-")
+        corpus = cfg.aggregation == "corpus"
+        rows = [(self._corpus_row if corpus else self._segment_rows)(c, light) for c in cfgs]
+        sys_len, ref_len, correct, total = (np.concatenate([r[i] for r in rows]) for i in range(4))
+        if corpus:
+            ctx = None
+            if nltk:
+                one = self._context(light)
+                ctx = nltk_context(
+                    np.repeat(one.hyp_len, len(cfgs)),
+                    np.repeat(one.last_hyp_len, len(cfgs)),
+                    np.repeat(one.last_correct5, len(cfgs)),
+                )
+            scored = bleu_rows(
+                sys_len, ref_len, correct, total, cfg, context=ctx, corpus=True
+            ).score
+            return scored.tolist()
+        ctx = self._segment_contexts(light, len(cfgs)) if nltk else None
+        scored = bleu_rows(sys_len, ref_len, correct, total, cfg, context=ctx, corpus=False).score
+        # the mean of each configuration's segment scores, as engine.segment_arrays sums them
+        return [sum(part.tolist()) / len(part) for part in np.split(scored, len(cfgs))]
 
     def score(self, cfg: BleuConfig) -> float:
         """The engine's score (0–100) of the corpus under ``cfg``."""
-        light = self.light(cfg.text_rules, engine.orders_needed(cfg))
-        nltk = cfg.smooth.startswith("nltk-")
-        if cfg.aggregation == "corpus":
-            t = self._corpus_totals(cfg, light)
-            ctx = self._context(light) if nltk else None
-            return engine.score_totals(t, cfg, ctx).score
-        # every segment at once, as engine.segment_arrays does
-        sys_len, ref_len, correct, total = self._segment_arrays(cfg, light)
-        ctx = self._segment_contexts(light) if nltk else None
-        scores = engine.score_arrays(sys_len, ref_len, correct, total, cfg, context=ctx)[0]
-        return sum(scores.tolist()) / len(scores)
+        return self._scores([cfg])[0]
 
     def try_score(self, cfg: BleuConfig) -> float | None:
         """:meth:`score`, or ``None`` when the configuration raises on this corpus."""
@@ -253,6 +260,23 @@ class CorpusScorer:
             return self.score(cfg)
         except LibraryWouldRaise:
             return None
+
+    def scores(self, cfgs: Sequence[BleuConfig]) -> list[float | None]:
+        """:meth:`try_score` of each configuration; configurations that differ only in how
+        their rows are built (:data:`_ROW_STANDARD`) are scored in one arithmetic call."""
+        groups: dict[BleuConfig, list[int]] = {}
+        for i, c in enumerate(cfgs):
+            groups.setdefault(c.replace(**_ROW_STANDARD), []).append(i)
+        out: list[float | None] = [None] * len(cfgs)
+        for members in groups.values():
+            batch = [cfgs[i] for i in members]
+            try:
+                values: list[float | None] = list(self._scores(batch))
+            except LibraryWouldRaise:  # some row raises: score each alone to find which
+                values = [self.try_score(c) for c in batch]
+            for i, v in zip(members, values, strict=True):
+                out[i] = v
+        return out
 
 
 # ====================================================================== layouts
@@ -351,26 +375,44 @@ def _evaluate_layout(
         for _, smooth, guard, empty in SMOOTHING_POLICIES
         for eff in ((False, True) if smooth in _EFFECTIVE_ORDER_SMOOTHINGS else (False,))
     ]
+    aggregations = ("corpus",) if single else ("corpus", "sentence-mean")
     for (tok, lc), tok_dupes in track(tok_groups, progress, f"identify: {layout}"):
         light = scorer.light(TextRules(tokenize=tok, lowercase=lc))
         ref_groups = _unique(
-            (
-                tuple(
-                    ref_length_of(
-                        np.array(light.hyp_len), ref_matrix(light.ref_lens), rule
-                    ).tolist()
-                ),
-                rule,
-            )
+            (tuple(ref_length_of(light.hyp_len, light.ref_lens, rule).tolist()), rule)
             for rule in REF_LENGTHS
         )
-        min_len = min(light.hyp_len)
+        # floor1 only differs from plain when some hypothesis is shorter than n tokens
+        min_len = int(light.hyp_len.min())
+        totals_of = {n: ["plain"] if min_len >= n else ["plain", "floor1"] for n in max_orders}
+
+        # every configuration's score: those that differ only in reference length and n-gram
+        # totals in one arithmetic call
+        values: dict[tuple[Any, ...], float | None] = {}
+        for n in max_orders:
+            for agg in aggregations:
+                for k, sm in enumerate(smoothings):
+                    keys = [
+                        (rule, n, tot, agg, k) for rule, _ in ref_groups for tot in totals_of[n]
+                    ]
+                    cfgs = [
+                        BleuConfig(
+                            tokenize=tok,
+                            lowercase=lc,
+                            max_order=n,
+                            ref_length=rule,
+                            ngram_totals=tot,
+                            aggregation=agg,
+                            **sm,
+                        )
+                        for rule, n, tot, agg, _ in keys
+                    ]
+                    values.update(zip(keys, scorer.scores(cfgs), strict=True))
         for rule, rule_dupes in ref_groups:
             for n in max_orders:
-                # floor1 only differs from plain when some hypothesis is shorter than n tokens
-                totals_rules = ["plain"] if min_len >= n else ["plain", "floor1"]
-                for tot in totals_rules:
-                    for agg in ("corpus",) if single else ("corpus", "sentence-mean"):
+                rules = totals_of[n]
+                for tot in rules:
+                    for agg in aggregations:
                         base = {
                             "tokenize": tok,
                             "lowercase": lc,
@@ -386,31 +428,31 @@ def _evaluate_layout(
                             )
                         if rule_dupes:
                             equiv["ref_length"] = tuple({"ref_length": r} for r in rule_dupes)
-                        if len(totals_rules) == 1:
+                        if len(rules) == 1:
                             equiv["ngram_totals"] = ({"ngram_totals": "floor1"},)
                         if single:
                             equiv["aggregation"] = ({"aggregation": "sentence-mean"},)
                         # configurations that differ only in smoothing and give the very same
                         # number are one candidate (the one nearest a profile) with the others
                         # listed as equivalent
-                        by_value: dict[float, list[BleuConfig]] = {}
-                        for sm in smoothings:
-                            cfg = BleuConfig(**base, **sm)
-                            value = scorer.try_score(cfg)
+                        by_value: dict[float, list[tuple[BleuConfig, float]]] = {}
+                        for k, sm in enumerate(smoothings):
+                            value = values[(rule, n, tot, agg, k)]
                             if value is None or not math.isfinite(value):
                                 continue
-                            by_value.setdefault(round(value, 10), []).append(cfg)
-                        for cfgs in by_value.values():
-                            rep = min(cfgs, key=lambda c: len(closest_profile(c)[1]))
+                            cfg = BleuConfig(**base, **sm)
+                            by_value.setdefault(round(value, 10), []).append((cfg, value))
+                        for members in by_value.values():
+                            rep, raw = min(members, key=lambda m: len(closest_profile(m[0])[1]))
                             others = tuple(
                                 {f: getattr(c, f) for f in _SMOOTHING_KEYS}
-                                for c in cfgs
+                                for c, _ in members
                                 if c is not rep
                             )
                             e = dict(equiv)
                             if others:
                                 e["smoothing"] = others
-                            out.append(_Evaluated(rep, layout, scorer.score(rep), e))
+                            out.append(_Evaluated(rep, layout, raw, e))
     return out
 
 
