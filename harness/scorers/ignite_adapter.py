@@ -126,18 +126,25 @@ class IgniteAdapter(Adapter):
         refs = [pretokenize(seg, config) for seg in corpus.references]
         return hyps, refs
 
-    def _score(self, config: BleuConfig, tokens: Tokens, average: str) -> BleuResult:
-        """``Bleu(average=average)`` over ``tokens`` in one ``update``; the statistics from a
-        ``micro`` metric over the same tokens."""
-        hyps, refs = tokens
+    def _metrics(self, config: BleuConfig, average: str) -> tuple[Any, Any, str]:
+        """``(metric, counter, constructor text)``: ``Bleu(average=average)`` and the ``micro``
+        metric whose state holds the statistics (the same object for ``micro``)."""
         metric, ctor = self._constructor(config, average)
-        metric.update((hyps, refs))
+        counter = metric if average == "micro" else self._constructor(config, "micro")[0]
+        return metric, counter, ctor
+
+    def _score(
+        self, config: BleuConfig, tokens: Tokens, metrics: tuple[Any, Any, str], reset: bool
+    ) -> BleuResult:
+        """The metric over ``tokens`` in one ``update`` (after ``reset()`` when reused); the
+        statistics from the ``micro`` counter over the same tokens."""
+        hyps, refs = tokens
+        metric, counter, ctor = metrics
+        for m in (metric,) if counter is metric else (metric, counter):
+            if reset:
+                m.reset()
+            m.update((hyps, refs))
         value = float(metric.compute())
-        if average == "micro":
-            counter = metric
-        else:
-            counter, _ = self._constructor(config, "micro")
-            counter.update((hyps, refs))
         counts = tuple(int(x) for x in counter.p_numerators[1:].tolist())
         totals = tuple(int(x) for x in counter.p_denominators[1:].tolist())
         hyp_len = int(counter.hyp_length_sum)
@@ -152,10 +159,10 @@ class IgniteAdapter(Adapter):
             ref_len=ref_len,
             counts=counts,
             totals=totals,
-            call=f"m = {ctor}; m.update((hyps_tokens, refs_tokens)); m.compute() "
-            f"on harness tokens ({config.text_rules.key()})",
+            call=f"m = {ctor}; {'m.reset(); ' if reset else ''}m.update((hyps_tokens, "
+            f"refs_tokens)); m.compute() on harness tokens ({config.text_rules.key()})",
             extra={
-                "average": average,
+                "average": metric.average,
                 "library_value": value,
                 "raw_precisions": [
                     100.0 * c / t if t else 0.0 for c, t in zip(counts, totals, strict=True)
@@ -165,18 +172,21 @@ class IgniteAdapter(Adapter):
 
     # ------------------------------------------------------------------ scoring
     def _corpus(self, corpus: Corpus, config: BleuConfig) -> BleuResult:
-        return self._score(config, self._tokens(corpus, config), "micro")
+        tokens = self._tokens(corpus, config)
+        return self._score(config, tokens, self._metrics(config, "micro"), reset=False)
 
     def _sentence_mean(self, corpus: Corpus, config: BleuConfig) -> BleuResult:
         """ignite's own ``average="macro"``: the mean of its sentence scores, in one call."""
-        return self._score(config, self._tokens(corpus, config), "macro")
+        tokens = self._tokens(corpus, config)
+        return self._score(config, tokens, self._metrics(config, "macro"), reset=False)
 
     def _segments(self, corpus: Corpus, config: BleuConfig) -> list[BleuResult]:
         """Each segment as ignite scores a one-sentence corpus with the config's ``average``
-        (``macro``: its sentence BLEU, float32 precisions without smoothing)."""
+        (``macro``: its sentence BLEU, float32 precisions without smoothing); one metric,
+        ``reset()`` between segments (ignite's documented way to start over)."""
         hyps, refs = self._tokens(corpus, config)
-        average = AVERAGE[config.aggregation]
+        metrics = self._metrics(config, AVERAGE[config.aggregation])
         return [
-            as_segment(self._score(config, ([h], [r]), average), sid)
+            as_segment(self._score(config, ([h], [r]), metrics, reset=True), sid)
             for h, r, sid in zip(hyps, refs, corpus.ids, strict=True)
         ]
