@@ -430,6 +430,41 @@ class Adapter:
         fields.setdefault("implementation", self.name)
         return BleuResult(**fields)
 
+    def result_from_counts(
+        self,
+        config: BleuConfig,
+        value: float,
+        *,
+        counts: tuple[int, ...],
+        totals: tuple[int, ...],
+        hyp_len: int,
+        ref_len: int,
+        call: str,
+        extra: dict[str, Any],
+    ) -> BleuResult:
+        """A ``BleuResult`` from a library that returns a score on 0–1 and exposes its counts,
+        totals and lengths but not its precisions or brevity penalty (``precisions`` empty,
+        ``bp`` nan; ``extra`` gains ``library_value`` and the unsmoothed ``raw_precisions``)."""
+        return self.result(
+            config,
+            score=100.0 * value,
+            precisions=(),
+            bp=NAN,
+            ratio=hyp_len / ref_len if ref_len else 0.0,
+            hyp_len=hyp_len,
+            ref_len=ref_len,
+            counts=counts,
+            totals=totals,
+            call=call,
+            extra={
+                **extra,
+                "library_value": value,
+                "raw_precisions": [
+                    100.0 * c / t if t else 0.0 for c, t in zip(counts, totals, strict=True)
+                ],
+            },
+        )
+
     def result_from_nmt_dict(
         self, config: BleuConfig, out: dict[str, Any], *, call: str, **fields: Any
     ) -> BleuResult:

@@ -36,7 +36,6 @@ from harness.bleu.result import BleuResult
 from harness.data.corpus import Corpus
 from harness.scorers.base import (
     HARNESS_TOKENS,
-    NAN,
     Adapter,
     Rule,
     as_segment,
@@ -149,25 +148,16 @@ class IgniteAdapter(Adapter):
         totals = tuple(int(x) for x in counter.p_denominators[1:].tolist())
         hyp_len = int(counter.hyp_length_sum)
         ref_len = int(counter.ref_length_sum)
-        return self.result(
+        return self.result_from_counts(
             config,
-            score=100.0 * value,
-            precisions=(),
-            bp=NAN,
-            ratio=hyp_len / ref_len if ref_len else 0.0,
-            hyp_len=hyp_len,
-            ref_len=ref_len,
+            value,
             counts=counts,
             totals=totals,
+            hyp_len=hyp_len,
+            ref_len=ref_len,
             call=f"m = {ctor}; {'m.reset(); ' if reset else ''}m.update((hyps_tokens, "
             f"refs_tokens)); m.compute() on harness tokens ({config.text_rules.key()})",
-            extra={
-                "average": metric.average,
-                "library_value": value,
-                "raw_precisions": [
-                    100.0 * c / t if t else 0.0 for c, t in zip(counts, totals, strict=True)
-                ],
-            },
+            extra={"average": metric.average},
         )
 
     # ------------------------------------------------------------------ scoring

@@ -31,7 +31,6 @@ from harness.bleu.tokenizers import TextRules
 from harness.data.corpus import Corpus
 from harness.scorers.base import (
     HARNESS_TOKENS,
-    NAN,
     Adapter,
     Rule,
     as_segment,
@@ -108,25 +107,16 @@ class _TorchmetricsBase(Adapter):
         totals = tuple(int(x) for x in metric.denominator.tolist())
         hyp_len = int(metric.preds_len.item())
         ref_len = int(metric.target_len.item())
-        return self.result(
+        return self.result_from_counts(
             config,
-            score=100.0 * float(value.item()),
-            precisions=(),
-            bp=NAN,
-            ratio=hyp_len / ref_len if ref_len else 0.0,
-            hyp_len=hyp_len,
-            ref_len=ref_len,
+            float(value.item()),
             counts=counts,
             totals=totals,
+            hyp_len=hyp_len,
+            ref_len=ref_len,
             call=f"m = {ctor}; {'m.reset(); ' if reset else ''}m.update(preds, target); "
             f"m.compute(){note}",
-            extra={
-                "dtype": str(value.dtype),
-                "library_value": float(value.item()),
-                "raw_precisions": [
-                    100.0 * c / t if t else 0.0 for c, t in zip(counts, totals, strict=True)
-                ],
-            },
+            extra={"dtype": str(value.dtype)},
         )
 
     @staticmethod
