@@ -1,0 +1,135 @@
+"""Oracles from published packages that do not install here: their own files, run as published.
+
+Some implementations live in packages too heavy or too old to install with the harness
+(lm-evaluation-harness, tensor2tensor, crfm-helm, ParlAI, fairseq). Their BLEU is still proven
+against their own code: :func:`published_file` downloads the package's wheel (or sdist) from the
+package index once into ``~/.cache/bleu-harness/wheels`` (never committed) and reads one file
+out of it; :func:`load_definitions` runs the named top-level definitions of that file — the
+published functions themselves, not a copy — in a namespace that provides the module-level
+imports they use, so that a file whose *other* code imports a framework (tensorflow, torch) can
+still be run.
+
+A download that fails skips the test, or fails it when ``CI=true``.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+import tarfile
+import zipfile
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+WHEEL_DIR = Path.home() / ".cache" / "bleu-harness" / "wheels"
+
+
+def unavailable(what: str, reason: str) -> None:
+    """Skip (or fail under ``CI=true``) because ``what`` cannot be run."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"CI=true but {what} cannot run: {reason}", pytrace=False)
+    pytest.skip(f"{what} unavailable: {reason}")
+
+
+def _archives(name: str, version: str) -> list[Path]:
+    stems = {name.replace("-", "_").lower(), name.lower()}
+    found = [
+        p
+        for p in WHEEL_DIR.glob("*")
+        if p.is_file()
+        and any(p.name.lower().startswith(f"{stem}-{version}") for stem in stems)
+        and p.name.endswith((".whl", ".tar.gz", ".zip"))
+    ]
+    return sorted(found, key=lambda p: (not p.name.endswith(".whl"), p.name))
+
+
+def published_archive(name: str, version: str) -> Path:
+    """The wheel (preferred) or sdist of ``name==version``, downloaded once without its
+    dependencies."""
+    found = _archives(name, version)
+    if found:
+        return found[0]
+    WHEEL_DIR.mkdir(parents=True, exist_ok=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--disable-pip-version-check",
+            "-q",
+            f"{name}=={version}",
+            "-d",
+            str(WHEEL_DIR),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    found = _archives(name, version)
+    if proc.returncode != 0 or not found:
+        unavailable(
+            f"{name}=={version}", f"pip download failed: {proc.stderr.strip()[-300:] or 'no file'}"
+        )
+    return found[0]
+
+
+def published_file(name: str, version: str, member: str) -> str:
+    """The text of ``member`` (a path inside the package, e.g. ``lm_eval/api/metrics.py``;
+    in an sdist the leading ``<name>-<version>/`` folder is added) of ``name==version``."""
+    archive = published_archive(name, version)
+    if archive.name.endswith((".whl", ".zip")):
+        with zipfile.ZipFile(archive) as zf:
+            names = zf.namelist()
+            hit = next((n for n in names if n == member or n.endswith("/" + member)), None)
+            if hit is None:
+                unavailable(f"{name}=={version}", f"{member} is not in {archive.name}")
+            return zf.read(hit).decode("utf-8")
+    with tarfile.open(archive) as tf:
+        hit = next((m for m in tf.getmembers() if m.name.endswith("/" + member)), None)
+        if hit is None:
+            unavailable(f"{name}=={version}", f"{member} is not in {archive.name}")
+        handle = tf.extractfile(hit)
+        assert handle is not None
+        return handle.read().decode("utf-8")
+
+
+def load_definitions(
+    source: str,
+    names: Iterable[str],
+    *,
+    imports: str = "",
+    namespace: Mapping[str, Any] | None = None,
+    filename: str = "<published>",
+) -> dict[str, Any]:
+    """Run the top-level definitions ``names`` (functions, classes, assignments of those
+    names) of ``source`` after ``imports`` (the module-level imports they need), and return
+    the namespace. The definitions are the published text, compiled with their own line
+    numbers, so a traceback points into the published file."""
+    wanted = set(names)
+    tree = ast.parse(source, filename=filename)
+    keep: list[ast.stmt] = []
+    defined: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            found = {node.name}
+        elif isinstance(node, ast.Assign):
+            found = {t.id for t in node.targets if isinstance(t, ast.Name)}
+        else:
+            continue
+        if found & wanted:
+            keep.append(node)
+            defined |= found
+    missing = wanted - defined
+    if missing:
+        raise LookupError(f"{filename} defines no {', '.join(sorted(missing))}")
+    env: dict[str, Any] = dict(namespace or {})
+    exec(compile(imports, f"{filename} (imports)", "exec"), env)
+    exec(compile(ast.Module(body=keep, type_ignores=[]), filename, "exec"), env)
+    return env
