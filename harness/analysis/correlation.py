@@ -75,7 +75,7 @@ default (scipy per resample; pass ``n_boot_kendall`` to change)."""
 _CHUNK_ELEMENTS = 1 << 21  # resample rows are processed in blocks of about this many values
 
 
-def _clean(value: float | None) -> float | None:
+def finite(value: float | None) -> float | None:
     """``None`` for missing or non-finite numbers, else a plain float (JSON-ready)."""
     if value is None:
         return None
@@ -104,10 +104,10 @@ class Estimate:
     def to_dict(self) -> dict[str, Any]:
         return {
             "method": self.method,
-            "value": _clean(self.value),
-            "p_value": _clean(self.p_value),
-            "ci_low": _clean(self.ci_low),
-            "ci_high": _clean(self.ci_high),
+            "value": finite(self.value),
+            "p_value": finite(self.p_value),
+            "ci_low": finite(self.ci_low),
+            "ci_high": finite(self.ci_high),
             "n_boot": self.n_boot,
             "n_boot_undefined": self.n_boot_undefined,
             "reason": self.reason,
@@ -169,10 +169,10 @@ class Correlation:
         ``{method}_ci_low``, ``{method}_ci_high`` for each method (names prefixed)."""
         row: dict[str, Any] = {f"{prefix}n": self.n, f"{prefix}n_dropped": self.n_dropped}
         for m, e in self.estimates.items():
-            row[f"{prefix}{m}"] = _clean(e.value)
-            row[f"{prefix}{m}_p"] = _clean(e.p_value)
-            row[f"{prefix}{m}_ci_low"] = _clean(e.ci_low)
-            row[f"{prefix}{m}_ci_high"] = _clean(e.ci_high)
+            row[f"{prefix}{m}"] = finite(e.value)
+            row[f"{prefix}{m}_p"] = finite(e.p_value)
+            row[f"{prefix}{m}_ci_low"] = finite(e.ci_low)
+            row[f"{prefix}{m}_ci_high"] = finite(e.ci_high)
         row[f"{prefix}reason"] = self.reason
         return row
 
@@ -357,7 +357,7 @@ def _point(method: str, x: np.ndarray, y: np.ndarray) -> tuple[float | None, flo
             res = sps.spearmanr(x, y)
         else:
             res = sps.kendalltau(x, y, variant="b")
-    return _clean(res.statistic), _clean(res.pvalue)
+    return finite(res.statistic), finite(res.pvalue)
 
 
 def _undefined_reason(x: np.ndarray, y: np.ndarray) -> str | None:
@@ -454,7 +454,7 @@ class CorrelationMatrix:
     def _grid(self, attr: str) -> dict[str, dict[str, float | None]]:
         """``attr`` (``value``, ``ci_low``, ``ci_high``) of every cell's estimate, JSON-ready."""
         cells, m = self.cells, self.method
-        return {a: {b: _clean(getattr(c[m], attr)) for b, c in cells[a].items()} for a in cells}
+        return {a: {b: finite(getattr(c[m], attr)) for b, c in cells[a].items()} for a in cells}
 
     def to_dict(self) -> dict[str, Any]:
         first = next((c for row in self.cells.values() for c in row.values()), None)
@@ -534,7 +534,7 @@ class ResultsPivot:
         return {
             "level": self.level,
             "keys": [list(k) for k in self.keys],
-            "scores": {name: [_clean(v) for v in vec] for name, vec in self.scores.items()},
+            "scores": {name: [finite(v) for v in vec] for name, vec in self.scores.items()},
             "skipped": [dict(s) for s in self.skipped],
             "n_skipped": self.n_skipped,
         }
@@ -570,7 +570,7 @@ def from_results(rows: Iterable[Mapping[str, Any]], level: str = "segment") -> R
         seg = row.get("segment_id") if level == "segment" else None
         key = (str(row.get("fixture")), str(row.get("system")), None if seg is None else str(seg))
         status = row.get("status", "ok")
-        score = _clean(row.get("score")) if status == "ok" else None
+        score = finite(row.get("score")) if status == "ok" else None
         if status != "ok" or score is None:
             why = status if status != "ok" else "no-score"
             entry = skipped.setdefault(

@@ -54,7 +54,7 @@ from typing import Any
 import numpy as np
 from scipy import stats as sps
 
-from harness.analysis.correlation import METHODS, Correlation, correlate
+from harness.analysis.correlation import METHODS, Correlation, correlate, finite
 from harness.bleu import engine
 from harness.bleu.profiles import PROFILES
 from harness.bleu.stats import Statistics
@@ -88,13 +88,6 @@ MAD_SCALE = 1.4826
 """b in Mathur et al.'s robust z-score (their code's value; the paper prints 1.483)."""
 OUTLIER_THRESHOLD = 2.5
 """|robust z| above which a system is an outlier (Mathur et al. 2020, after Leys et al. 2013)."""
-
-
-def _clean(value: float | None) -> float | None:
-    if value is None:
-        return None
-    value = float(value)
-    return value if math.isfinite(value) else None
 
 
 # ============================================================================ WMT21 MQM
@@ -164,7 +157,7 @@ def _ranking_row(
     y = [ref_scores[s] or 0.0 for s in both]
     tau = None
     if len(both) >= 2 and np.ptp(x) > 0 and np.ptp(y) > 0:
-        tau = _clean(sps.kendalltau(x, y, variant="b").statistic)
+        tau = finite(sps.kendalltau(x, y, variant="b").statistic)
     rated = [s for s in systems if s in human and scores[s] is not None]
     against_human = sum(
         1
@@ -249,7 +242,7 @@ class HumanCorrelations:
                 for name, levels in self.correlations.items()
             },
             "system_scores": {
-                name: {s: _clean(v) for s, v in scores.items()}
+                name: {s: finite(v) for s, v in scores.items()}
                 for name, scores in self.system_scores.items()
             },
             "human_system": dict(self.human_system),
@@ -260,7 +253,7 @@ class HumanCorrelations:
         if vectors:
             out["segment_keys"] = [list(k) for k in self.segment_keys]
             out["segment_scores"] = {
-                n: [_clean(v) for v in vec] for n, vec in self.segment_scores.items()
+                n: [finite(v) for v in vec] for n, vec in self.segment_scores.items()
             }
             out["human_segment"] = list(self.human_segment)
         return out
@@ -590,9 +583,9 @@ def mathur_outliers(
             }
             for m in methods:
                 a, b = every[m].value, without[m].value
-                row[f"{m}_all"] = _clean(a)
-                row[f"{m}_without"] = _clean(b)
-                row[f"{m}_change"] = _clean(b - a) if a is not None and b is not None else None
+                row[f"{m}_all"] = finite(a)
+                row[f"{m}_without"] = finite(b)
+                row[f"{m}_change"] = finite(b - a) if a is not None and b is not None else None
             row.update(threshold=threshold, scale=scale)
             rows.append(row)
     return rows
