@@ -295,6 +295,13 @@ def test_corpus_vs_sentence_wmt21(results: dict[str, ExperimentResult], data_dir
     gap = score("sacrebleu", corpus) - score("sacrebleu-sentence", corpus)
     assert holds_for(r, "sacrebleu") == (abs(gap) > 0.01)
     assert r.table.score("sacrebleu", "UEdin") == pytest.approx(score("sacrebleu", corpus))
+    # ignite's default (average="macro") is the sentence mean; "micro" is corpus BLEU
+    ignite = get_adapter("ignite")
+    macro = ignite.corpus(corpus).score
+    micro = ignite.corpus(corpus, PROFILES["ignite"].replace(aggregation="corpus")).score
+    assert holds_for(r, "ignite") == (abs(micro - macro) > 0.01)
+    assert r.table.score("ignite", "UEdin") == pytest.approx(macro)
+    assert r.table.score("ignite (micro)", "UEdin") == pytest.approx(micro)
 
 
 def test_corpus_vs_sentence_without_data_uses_fixtures(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,8 +6,9 @@ over individual sentences"; 001: "not an average of sentence scores"). Averaging
 scores is what many users do anyway (sacrebleu#98, #141; nltk#1838).
 
 Run: the real sacrebleu (``corpus_score`` vs the mean of ``sentence_score``, its sentence
-default with effective order) and the real nltk (``corpus_bleu`` vs the mean of
-``sentence_bleu``), plus the in-house profiles of both, on WMT21 en→de when
+default with effective order), the real nltk (``corpus_bleu`` vs the mean of
+``sentence_bleu``) and the real pytorch-ignite (``Bleu(average="micro")`` vs its default
+``average="macro"``, which *is* the sentence mean and is what ignite users report), plus the in-house profiles of both, on WMT21 en→de when
 ``BLEU_HARNESS_DATA`` names the shared data folder (the 8 MQM-rated systems, the first
 ``N_SEGMENTS`` segments for runtime, references A, C, D), otherwise on multi-system fixtures.
 The table notes say which. The verdict is computed per library from the gaps; the reason adds
@@ -47,6 +48,8 @@ FIXTURE_GROUPS = {
 PAIRS = (
     ("sacrebleu", "sacrebleu", "sacrebleu-sentence"),
     ("nltk", "nltk", "nltk (sentence mean)"),
+    # pytorch-ignite's default Bleu() *is* the sentence mean (average="macro"); "micro" is corpus
+    ("ignite", "ignite (micro)", "ignite"),
     ("harness:sacrebleu", "harness:sacrebleu", "harness:sacrebleu-sentence"),
     ("harness:nltk", "harness:nltk", "harness:nltk+aggregation=sentence-mean"),
 )
@@ -85,6 +88,7 @@ def run() -> Table:
     table.notes["data"] = description
     table.notes["groups"] = [list(g) for g in groups]
     nltk_mean = PROFILES["nltk"].replace(aggregation="sentence-mean")
+    ignite_micro = PROFILES["ignite"].replace(aggregation="corpus")
     for group in groups:
         for system, corpus in group.items():
             table.add(measure_adapter("sacrebleu", corpus, case=system))
@@ -95,6 +99,10 @@ def run() -> Table:
                     "nltk", corpus, nltk_mean, case=system, label="nltk (sentence mean)"
                 )
             )
+            table.add(
+                measure_adapter("ignite", corpus, ignite_micro, case=system, label="ignite (micro)")
+            )
+            table.add(measure_adapter("ignite", corpus, case=system))
             table.add(measure_profile("sacrebleu", corpus, case=system))
             table.add(measure_profile("sacrebleu-sentence", corpus, case=system))
             table.add(measure_profile("nltk", corpus, case=system))
@@ -153,6 +161,7 @@ EXPERIMENT = Experiment(
     implementations=(
         "real sacrebleu corpus_score / sentence_score mean",
         "real nltk corpus_bleu / sentence_bleu mean",
+        "real pytorch-ignite Bleu average='micro' / 'macro' (its default)",
         "profiles sacrebleu, sacrebleu-sentence, nltk (+sentence-mean)",
     ),
     configs=(f"WMT21: 8 MQM-rated systems x segments 1-{N_SEGMENTS}", "else fixtures"),
