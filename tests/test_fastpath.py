@@ -49,7 +49,17 @@ from .strategies import WORDS, corpora
 pytestmark = pytest.mark.filterwarnings("ignore::harness.errors.SuspectInput")
 
 TOL = 1e-9
-TOKENIZERS = ("13a", "intl", "char", "zh", "none", "whitespace", "ascii-whitespace")
+TOKENIZERS = (
+    "13a",
+    "intl",
+    "char",
+    "zh",
+    "none",
+    "whitespace",
+    "ascii-whitespace",
+    "codexglue",
+    "t2t",
+)
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # Text that stresses tokenizers: the shared vocabulary, punctuation runs next to digits,

@@ -252,6 +252,9 @@ def test_names() -> None:
         "ascii-whitespace",
         "ja-mecab",
         "ko-mecab",
+        "codexglue",  # the script tokenizers (tests/test_profile_scripts.py)
+        "t2t",
+        "fairseq",
     }
     assert get_tokenizer("13a") is get_tokenizer("13a")
 

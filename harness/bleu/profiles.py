@@ -272,6 +272,91 @@ _DECLARED: tuple[Profile, ...] = (
             "verified", f"multi-bleu-detok.perl ({_REF_IMPLS}/moses)", "tests/test_oracle_moses.py"
         ),
     ),
+    Profile(
+        "codexglue",
+        # lm-eval 0.4.13 code2text: smoothed_bleu_4(references=[gold], predictions=[output]) per
+        # document (CodeXGLUE's bleu.py: splitPuncts of the lowercased text, smooth=1,
+        # eff_ref_len="shortest"), aggregated with lm-eval's mean
+        BleuConfig(
+            tokenize="codexglue",
+            lowercase=True,
+            smooth="codexglue",
+            ref_length="shortest",
+            zero_guard="none",
+            aggregation="sentence-mean",
+            library="lm-eval",
+        ),
+        Verification(
+            "verified",
+            "lm-eval 0.4.13 tasks/code_x_glue/code-text/bleu.py (smoothed_bleu_4 per document "
+            "+ lm_eval.api.metrics.mean; bleuFromMaps/computeMaps for several references)",
+            "tests/test_profile_scripts.py",
+        ),
+    ),
+    Profile(
+        "tensor2tensor",
+        # tensor2tensor 1.15.7 bleu_hook.bleu_wrapper(ref_file, hyp_file) (t2t-bleu's
+        # BLEU_uncased; lowercase=False is BLEU_cased): lines lowercased, bleu_tokenize,
+        # compute_bleu (one reference per segment), returned as np.float32
+        BleuConfig(
+            tokenize="t2t",
+            lowercase=True,
+            strip="none",
+            smooth="t2t",
+            empty_order="one",
+            ref_length="closest",
+            zero_guard="none",
+            library="tensor2tensor",
+        ),
+        Verification(
+            "verified",
+            "tensor2tensor 1.15.7 utils/bleu_hook.py (compute_bleu, bleu_tokenize, bleu_wrapper; "
+            "its np.float32 result bounds the agreement at 1e-5, the float64 value before the "
+            "cast at 1e-9)",
+            "tests/test_profile_scripts.py",
+            tolerance=1e-5,
+        ),
+    ),
+    Profile(
+        "fairseq",
+        # fairseq 0.12.2 fairseq-score (default): Dictionary.encode_line of each line, then
+        # scoring.bleu.Scorer.add(ref, sys) on libbleu (C++) and Scorer.score(); the reference's
+        # <unk> never matches (the fairseq tokenizer's reference side); one reference
+        BleuConfig(
+            tokenize="fairseq",
+            smooth="none",
+            ref_length="closest",
+            zero_guard="none",
+            library="fairseq",
+        ),
+        Verification(
+            "verified",
+            "fairseq 0.12.2 scoring/bleu.py Scorer on clib/libbleu/libbleu.cpp compiled with g++, "
+            "fed by data/dictionary.py Dictionary.encode_line",
+            "tests/test_profile_scripts.py",
+        ),
+    ),
+    Profile(
+        "keras-hub",
+        # keras-hub 0.32.0 keras_hub.metrics.Bleu(): a 13a-like regex chain in TensorFlow,
+        # the shortest reference, no smoothing, float32 state
+        BleuConfig(
+            tokenize="13a",
+            strip="none",
+            smooth="none",
+            ref_length="shortest",
+            zero_guard="none",
+            library="keras-hub",
+        ),
+        Verification(
+            "unverified",
+            "keras-hub 0.32.0 metrics/bleu.py",
+            "its default tokenizer is tf.strings.regex_replace (RE2) + tf.strings.split and needs "
+            "TensorFlow, which the project does not install; only its corpus arithmetic "
+            "(Bleu._corpus_bleu, float32 state) is run, on harness tokens",
+            tolerance=1e-5,
+        ),
+    ),
 )
 
 #: Profile name → configuration (read-only).

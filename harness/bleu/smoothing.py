@@ -232,6 +232,20 @@ def _coco(o: Orders) -> np.ndarray:
     return (o.correct + COCO_TINY) / (o.total + COCO_SMALL)
 
 
+def _codexglue(o: Orders) -> np.ndarray:
+    # +1 on orders >= 2; order 1 gets sys.float_info.min on both sides, so 0/0 is 1 and a
+    # unigram precision of 0 becomes a tiny positive number (a score of ~1e-75, not 0)
+    p = _plus_one(o)
+    p[:, 0] = (o.correct[:, 0] + sys.float_info.min) / (o.total[:, 0] + sys.float_info.min)
+    return p
+
+
+def _t2t(o: Orders) -> np.ndarray:
+    # exp smoothing; a row without any hypothesis n-gram has no positive precision, and
+    # tensor2tensor then leaves its geometric mean at 0
+    return np.where(o.no_ngrams.all(axis=1, keepdims=True), 0.0, _exp(o))
+
+
 # -------------------------------------------------------------------- nltk (Chen & Cherry 2014)
 # nltk holds each precision as an unnormalised Fraction(matches, total) (Fraction(0) with
 # denominator 1 when total is 0); these are the same numbers in float64.
@@ -470,6 +484,23 @@ _ENTRIES: tuple[Smoothing, ...] = (
         "pycocoevalcap Bleu (Chen et al. 2015, 'Microsoft COCO Captions'): "
         "(m + 1e-15) / (t + 1e-9), and the same epsilons in the brevity penalty's length ratio",
         length_epsilons=(COCO_TINY, COCO_SMALL),
+    ),
+    Smoothing(
+        "codexglue",
+        _codexglue,
+        "CodeXGLUE/CodeBERT smooth BLEU (Lu et al. 2021; the Moses-derived bleu.py vendored by "
+        "lm-evaluation-harness code2text): (m + 1) / (t + 1) on orders >= 2 (Lin & Och 2004, "
+        "'ORANGE'), (m + f) / (t + f) on order 1 with f = sys.float_info.min, and "
+        "(c + 1) / (r + 1) as the brevity penalty's length ratio",
+        length_epsilons=(1.0, 1.0),
+    ),
+    Smoothing(
+        "t2t",
+        _t2t,
+        "tensor2tensor bleu_hook.compute_bleu: the k-th zero-match order gets 1 / (2^k total) "
+        "(Chen & Cherry 2014 method 3, as exp); orders without hypothesis n-grams are left out "
+        "of the log sum but still divide it (empty_order='one'), and a row with no hypothesis "
+        "n-gram at all scores 0",
     ),
 )
 

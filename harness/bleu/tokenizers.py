@@ -38,6 +38,7 @@ from typing import Any
 
 import regex  # type: ignore[import-untyped]
 
+from harness.bleu import script_tokenizers as _script
 from harness.errors import AdapterUnavailable, ConfigError
 
 __all__ = [
@@ -63,6 +64,7 @@ TOKENIZER_NAMES: tuple[str, ...] = (
     "ascii-whitespace",
     "ja-mecab",
     "ko-mecab",
+    *_script.NAMES,  # codexglue, t2t, fairseq: harness.bleu.script_tokenizers
 )
 
 Tokenizer = Callable[[str], list[str]]
@@ -252,6 +254,7 @@ def clear_caches() -> None:
     """Forget the per-line token caches of the ``13a``, ``intl`` and ``zh`` tokenizers."""
     for cached in (_tokens_13a, _tokens_13a_perl, _tokens_intl, _tokens_zh):
         cached.cache_clear()
+    _script.clear_caches()
 
 
 def _tokenize_zh(line: str) -> list[str]:
@@ -369,6 +372,7 @@ _FACTORIES: dict[str, Callable[[], Tokenizer]] = {
     "ascii-whitespace": lambda: _tokenize_ascii_whitespace,
     "ja-mecab": _make_ja_mecab,
     "ko-mecab": _make_ko_mecab,
+    **_script.FACTORIES,
 }
 assert tuple(_FACTORIES) == TOKENIZER_NAMES
 
@@ -388,6 +392,11 @@ def get_tokenizer(name: str) -> Tokenizer:
 @lru_cache(maxsize=len(TOKENIZER_NAMES))
 def _build(name: str) -> Tokenizer:
     return _FACTORIES[name]()
+
+
+@lru_cache(maxsize=len(_script.SIDE_FACTORIES))
+def _side_form(name: str) -> Tokenizer:
+    return _script.SIDE_FACTORIES[name]()
 
 
 # --------------------------------------------------------------------------------------------
@@ -492,20 +501,26 @@ class TextRules:
 
     @property
     def by_side(self) -> bool:
-        """Hypotheses and references are not tokenized alike (``detok`` lowercasing)."""
-        return self.lowercase and self.lowercase_rule == "detok"
+        """Hypotheses and references are not tokenized alike (``detok`` lowercasing, or a
+        tokenizer with side forms: ``fairseq``'s references never match ``<unk>``)."""
+        return (self.lowercase and self.lowercase_rule == "detok") or self.tokenize in _script.SIDES
 
     def side(self, which: str) -> TextRules:
         """The rules for ``"hypothesis"`` or ``"reference"`` texts (equal unless by side)."""
         if not self.by_side:
             return self
-        rule = "perl-before" if which == "hypothesis" else "perl"
-        return dataclasses.replace(self, lowercase_rule=rule)
+        rules = self
+        if self.tokenize in _script.SIDES:
+            rules = dataclasses.replace(rules, tokenize=_script.SIDES[self.tokenize][which])
+        if self.lowercase and self.lowercase_rule == "detok":
+            rule = "perl-before" if which == "hypothesis" else "perl"
+            rules = dataclasses.replace(rules, lowercase_rule=rule)
+        return rules
 
     def _one_side(self) -> None:
         if self.by_side:
             raise ConfigError(
-                "lowercase_rule='detok' lowercases hypotheses and references differently: "
+                f"{self.key()} tokenizes hypotheses and references differently: "
                 "tokenize with rules.side('hypothesis') or rules.side('reference')"
             )
 
@@ -526,6 +541,8 @@ def _core(name: str, whitespace: str) -> Callable[[str], tuple[str, ...] | list[
         return _tokens_13a
     if name == "intl":
         return _tokens_intl
+    if name in _script.SIDE_FACTORIES:  # a side form (TextRules.side)
+        return _side_form(name)
     return get_tokenizer(name)  # these strip inside or ignore surrounding whitespace
 
 

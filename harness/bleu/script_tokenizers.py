@@ -1,0 +1,219 @@
+"""Tokenizers of BLEU scripts shipped inside toolkits (CodeXGLUE, tensor2tensor, fairseq).
+
+Registered in :data:`harness.bleu.tokenizers.TOKENIZER_NAMES` under the names of
+:data:`NAMES`. Each is a deterministic pure function from one line to its tokens, written here
+from the published behaviour of the script it names (the scripts are never imported; the
+differential tests in ``tests/test_profile_scripts.py`` run the published code itself):
+
+``codexglue``  CodeXGLUE/CodeBERT "smooth BLEU" (lm-evaluation-harness 0.4.13
+               ``tasks/code_x_glue/code-text/bleu.py``): ``splitPuncts`` — every run of word
+               characters (``\\w``, Unicode) is a token, every other non-space character a token
+               of its own — then mteval-v11a's ``normalize``, whose only effect on such text is
+               to split ``_`` out of words (its ASCII punctuation class holds the underscore).
+               Case is the ``lowercase`` factor's business (the script lowercases twice;
+               ``str.lower`` is idempotent).
+``t2t``        tensor2tensor 1.15.7 ``bleu_hook.bleu_tokenize``: mteval-v14's international
+               rules with Python's own tables — a Unicode punctuation mark (``unicodedata``
+               category ``P*``) is separated unless it sits between two *decimal digits*
+               (``\\d``, category Nd: unlike sacrebleu's ``intl``, which uses ``\\p{N}``, a
+               ``²`` or ``½`` is not a number here), every symbol (``S*``) is separated; no
+               padding, no entity unescaping, no strip. The backslash is not punctuation:
+               the published character class holds the raw marks, where ``\\]`` escapes
+               the bracket.
+``fairseq``    fairseq 0.12.2 ``Dictionary.encode_line`` as ``fairseq-score`` and
+               ``generate.py`` feed ``fairseq.scoring.bleu.Scorer``: ``str.split`` words, an
+               end-of-sentence ``</s>`` appended, then libbleu's trimming — leading ``<pad>``
+               removed, trailing ``</s>``/``<pad>`` removed but never the first token (an empty
+               line is the one token ``</s>``, which matches an empty reference). Its
+               *reference* side differs (:data:`SIDES`): the Scorer replaces the reference's
+               ``<unk>`` before counting, so an ``<unk>`` never matches; the reference form
+               turns each ``<unk>`` into :data:`UNMATCHABLE`, a token holding a space, which
+               no whitespace-split hypothesis token can equal.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import unicodedata
+from collections.abc import Callable, Mapping
+from functools import lru_cache
+from types import MappingProxyType
+
+__all__ = ["FACTORIES", "NAMES", "SIDES", "SIDE_FACTORIES", "UNMATCHABLE", "clear_caches"]
+
+Tokenizer = Callable[[str], list[str]]
+_LINE_CACHE = 2**16
+
+NAMES: tuple[str, ...] = ("codexglue", "t2t", "fairseq")
+
+
+# --------------------------------------------------------------------------------------------
+# codexglue
+# --------------------------------------------------------------------------------------------
+
+# A token is a run of word characters other than "_" (splitPuncts keeps "_" in words; the
+# normalisation after it then separates every "_"), or any other single non-space character.
+_CODEXGLUE_TOKEN = re.compile(r"[^\W_]+|\S")
+
+
+@lru_cache(maxsize=_LINE_CACHE)
+def _tokens_codexglue(line: str) -> tuple[str, ...]:
+    return tuple(_CODEXGLUE_TOKEN.findall(line))
+
+
+def _tokenize_codexglue(line: str) -> list[str]:
+    """CodeXGLUE ``splitPuncts`` + ``normalize``: word runs (``\\w`` less ``_``) and single
+    non-space characters; ``"foo_bar(x)"`` gives ``foo _ bar ( x )``."""
+    return list(_tokens_codexglue(line))
+
+
+# --------------------------------------------------------------------------------------------
+# t2t
+# --------------------------------------------------------------------------------------------
+
+
+def _category_class(prefix: str, without: str = "") -> str:
+    """A regex character class of every code point below ``sys.maxunicode`` whose Unicode
+    category (Python's ``unicodedata``) starts with ``prefix``, less ``without``, as ranges."""
+    ranges: list[tuple[int, int]] = []
+    for cp in range(sys.maxunicode):
+        if unicodedata.category(chr(cp)).startswith(prefix) and chr(cp) not in without:
+            if ranges and ranges[-1][1] == cp - 1:
+                ranges[-1] = (ranges[-1][0], cp)
+            else:
+                ranges.append((cp, cp))
+    body = "".join(
+        re.escape(chr(lo)) if lo == hi else f"{re.escape(chr(lo))}-{re.escape(chr(hi))}"
+        for lo, hi in ranges
+    )
+    return f"[{body}]"
+
+
+def _digit(text: str, i: int) -> bool:
+    """Whether position ``i`` of ``text`` is a decimal digit, a missing neighbour counting as
+    one (no substitution can match across the end of the line)."""
+    return i < 0 or i >= len(text) or text[i].isdecimal()
+
+
+def _spaced_run(match: re.Match[str]) -> str:
+    """A maximal run of punctuation marks, spaced as the two published substitutions space it.
+
+    The first substitution pairs a non-digit with the mark after it, the second a mark with
+    the non-digit after it; each consumes both characters, so along a run the pairs alternate.
+    Worked out: a lone mark stays glued only between two digits; in a longer run every mark
+    is separated from the previous character, and the last one from the next character unless
+    that is a digit and the run's parity makes the second substitution skip it.
+    """
+    text = match.string
+    start, end = match.span()
+    run = match.group()
+    left = _digit(text, start - 1)
+    right = _digit(text, end)
+    if len(run) == 1:
+        return run if left and right else f" {run} "
+    keeps_right = right and (len(run) % 2 == 0) != left
+    return " " + " ".join(run) + ("" if keeps_right else " ")
+
+
+@lru_cache(maxsize=1)
+def _t2t_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Runs of punctuation marks, and single symbols (built on first use: the tables scan
+    every code point once, as the published module does when it is imported)."""
+    # the published class is the marks' raw characters in a [...]: its backslash escapes the
+    # "]" after it, so "\\" is no punctuation mark there
+    return re.compile(_category_class("P", without="\\") + "+"), re.compile(_category_class("S"))
+
+
+@lru_cache(maxsize=_LINE_CACHE)
+def _tokens_t2t(line: str) -> tuple[str, ...]:
+    punct_run, symbol = _t2t_patterns()
+    line = punct_run.sub(_spaced_run, line)
+    return tuple(symbol.sub(r" \g<0> ", line).split())
+
+
+def _tokenize_t2t(line: str) -> list[str]:
+    """tensor2tensor ``bleu_tokenize``: Unicode punctuation separated unless between decimal
+    digits (runs alternate as mteval-v14's), symbols separated."""
+    return list(_tokens_t2t(line))
+
+
+def _make_t2t() -> Tokenizer:
+    _t2t_patterns()
+    return _tokenize_t2t
+
+
+# --------------------------------------------------------------------------------------------
+# fairseq
+# --------------------------------------------------------------------------------------------
+
+_EOS = "</s>"
+_PAD = "<pad>"
+_UNK = "<unk>"
+#: What a reference's ``<unk>`` becomes: it holds a space, so no hypothesis token equals it.
+UNMATCHABLE = "<unk> (reference)"
+
+
+def _fairseq_words(line: str) -> list[str]:
+    words = [*line.split(), _EOS]
+    start = 0
+    while words[start] == _PAD:  # the appended </s> stops it
+        start += 1
+    words = words[start:]
+    end = len(words)
+    while end > 1 and words[end - 1] in (_EOS, _PAD):
+        end -= 1
+    return words[:end]
+
+
+def _tokenize_fairseq(line: str) -> list[str]:
+    """fairseq's hypothesis side: ``str.split`` words, ``</s>`` appended, leading ``<pad>``
+    and trailing ``</s>``/``<pad>`` trimmed but the first token kept (``""`` → ``</s>``)."""
+    return _fairseq_words(line)
+
+
+def _tokenize_fairseq_reference(line: str) -> list[str]:
+    """fairseq's reference side: as the hypothesis side, with every ``<unk>`` replaced by
+    :data:`UNMATCHABLE` (``Scorer.add`` sets the reference's unknown-word ids to -999)."""
+    return [UNMATCHABLE if w == _UNK else w for w in _fairseq_words(line)]
+
+
+# --------------------------------------------------------------------------------------------
+# Registry
+# --------------------------------------------------------------------------------------------
+
+#: Name -> factory of the tokenizer (called once, on first use).
+FACTORIES: Mapping[str, Callable[[], Tokenizer]] = MappingProxyType(
+    {
+        "codexglue": lambda: _tokenize_codexglue,
+        "t2t": _make_t2t,
+        "fairseq": lambda: _tokenize_fairseq,
+    }
+)
+
+#: Tokenizers whose hypotheses and references are tokenized differently: name -> the
+#: internal names of its ``hypothesis`` and ``reference`` forms (see :data:`SIDE_FACTORIES`).
+SIDES: Mapping[str, Mapping[str, str]] = MappingProxyType(
+    {
+        "fairseq": MappingProxyType(
+            {"hypothesis": "fairseq:hypothesis", "reference": "fairseq:reference"}
+        )
+    }
+)
+
+#: The side forms (not tokenizer names of their own: a configuration names ``fairseq``).
+SIDE_FACTORIES: Mapping[str, Callable[[], Tokenizer]] = MappingProxyType(
+    {
+        "fairseq:hypothesis": lambda: _tokenize_fairseq,
+        "fairseq:reference": lambda: _tokenize_fairseq_reference,
+    }
+)
+
+if tuple(FACTORIES) != NAMES:
+    raise RuntimeError("script tokenizer names and factories disagree")
+
+
+def clear_caches() -> None:
+    """Forget the per-line token caches of ``codexglue`` and ``t2t``."""
+    _tokens_codexglue.cache_clear()
+    _tokens_t2t.cache_clear()
