@@ -34,8 +34,13 @@ EXPECTED = {
     "03_cjk_tokenization.py",
     "04_library_disagreement_wmt21.py",
     "05_human_mqm_significance.py",
+    "06_framework_bleu.py",
 }
-DATA_NOTEBOOKS = ("04_library_disagreement_wmt21.py", "05_human_mqm_significance.py")
+DATA_NOTEBOOKS = (
+    "04_library_disagreement_wmt21.py",
+    "05_human_mqm_significance.py",
+    "06_framework_bleu.py",
+)
 SMOKE_LINE = 'SMOKE = os.environ.get("SMOKE", "0") == "1"'
 DATA_LINE = 'DATA = os.environ.get("BLEU_HARNESS_DATA")'
 CELL = re.compile(r"^# %%(.*)$")
@@ -103,7 +108,7 @@ def _preamble_is_header(source: str) -> bool:
 
 
 # ------------------------------------------------------------------------------ structure
-def test_the_five_notebooks_are_there():
+def test_the_notebooks_are_there():
     assert {p.name for p in NOTEBOOKS} == EXPECTED
 
 
