@@ -38,6 +38,7 @@ from typing import Any
 
 import regex  # type: ignore[import-untyped]
 
+from harness.bleu.normalizers import NORMALIZER_FACTORIES
 from harness.errors import AdapterUnavailable, ConfigError
 
 __all__ = [
@@ -63,6 +64,7 @@ TOKENIZER_NAMES: tuple[str, ...] = (
     "ascii-whitespace",
     "ja-mecab",
     "ko-mecab",
+    *NORMALIZER_FACTORIES,  # parlai, jury, nltk-word (harness.bleu.normalizers)
 )
 
 Tokenizer = Callable[[str], list[str]]
@@ -369,6 +371,7 @@ _FACTORIES: dict[str, Callable[[], Tokenizer]] = {
     "ascii-whitespace": lambda: _tokenize_ascii_whitespace,
     "ja-mecab": _make_ja_mecab,
     "ko-mecab": _make_ko_mecab,
+    **NORMALIZER_FACTORIES,
 }
 assert tuple(_FACTORIES) == TOKENIZER_NAMES
 
