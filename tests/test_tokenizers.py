@@ -252,6 +252,9 @@ def test_names() -> None:
         "ascii-whitespace",
         "ja-mecab",
         "ko-mecab",
+        "parlai",  # harness.bleu.normalizers
+        "jury",
+        "nltk-word",
     }
     assert get_tokenizer("13a") is get_tokenizer("13a")
 
