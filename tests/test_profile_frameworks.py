@@ -78,6 +78,9 @@ EDGE_WORDS = [
     "end.",
     "?",
     "théâtre",
+    "x--y",
+    "(a)",
+    "wasn't.",
 ]
 
 
