@@ -11,7 +11,7 @@ Public API::
 Scores are on 0–100; ``references`` are per segment (the evaluate layout).
 """
 
-from harness.api import corpus_bleu, resolve_config, sentence_bleu
+from harness.api import corpus_bleu, resolve_config, sentence_bleu, truthfulqa_bleu
 from harness.bleu.config import ENGINE_VERSION, BleuConfig
 from harness.bleu.profiles import PROFILES, get_profile
 from harness.bleu.result import BleuResult
@@ -49,4 +49,5 @@ __all__ = [
     "get_profile",
     "resolve_config",
     "sentence_bleu",
+    "truthfulqa_bleu",
 ]

@@ -255,6 +255,9 @@ def test_names() -> None:
         "codexglue",  # the script tokenizers (tests/test_profile_scripts.py)
         "t2t",
         "fairseq",
+        "parlai",  # harness.bleu.normalizers
+        "jury",
+        "nltk-word",
     }
     assert get_tokenizer("13a") is get_tokenizer("13a")
 

@@ -147,7 +147,7 @@ class SegmentTable:
 def prepare(stats: Statistics, config: BleuConfig) -> SegmentTable:
     """Cache ``stats`` as a :class:`SegmentTable` (do this once per system and config)."""
     _check_stats(stats, config)
-    if config.aggregation == "sentence-mean":
+    if config.aggregation != "corpus":  # a mean of per-segment scores
         segs = engine.segment_results(stats, config)
         matrix = np.array([[r.score] for r in segs], dtype=np.float64)
         score = float(sum(r.score for r in segs) / len(segs))  # as engine.score_statistics

@@ -74,11 +74,16 @@ MISSING_REFS: tuple[str, ...] = (
     "skip",  # a segment with fewer references uses only its own (sacrebleu drops None, nltk)
     "empty",  # ragged references are padded with empty ones (length 0), which enter the
     # reference-length choice: what line-aligned reference files force (the Perl scripts)
+    "truncate",  # every segment keeps only its first k references, k the fewest any segment
+    # has: what transposing per-segment references with zip(*refs) does (lm-eval's bleu);
+    # applied before counting (harness.bleu.engine.counted_corpus)
 )
 
 AGGREGATIONS: tuple[str, ...] = (
     "corpus",  # sum statistics over segments, then score
     "sentence-mean",  # mean of per-segment scores
+    "best-ref-mean",  # each reference scored alone as a sentence, the best per segment, then
+    # the mean over segments (TruthfulQA's bleu_max in lm-eval, HELM's bleu_1/bleu_4)
 )
 
 NLTK_CORPUS_CONTEXT: tuple[str, ...] = (
@@ -109,8 +114,9 @@ class BleuConfig:
         evaluate module, bleuscore, torchmetrics SacreBLEUScore, the Perl scripts).
     whitespace: the token separators of the final split: ``unicode`` (``str.split``) or
         ``perl`` (Perl's ``\\s``, without U+001C..U+001F).
-    missing_refs: ragged references as given (``skip``) or padded with empty references that
-        enter the reference-length choice (``empty``, as line-aligned files force).
+    missing_refs: ragged references as given (``skip``), padded with empty references that
+        enter the reference-length choice (``empty``, as line-aligned files force), or cut to
+        the fewest any segment has (``truncate``, as ``zip(*refs)`` does).
     max_order: highest n-gram order N.
     weights: per-order weights in the geometric mean (``None``: uniform ``1/N``).
     ref_length: how a segment's reference length for the brevity penalty is chosen.
@@ -120,7 +126,8 @@ class BleuConfig:
     empty_order: the precision of an order with no hypothesis n-grams when not ignored.
     zero_guard: when a zero match count ends the computation with score 0.
     on_zero_length: what a zero total hypothesis or reference length does.
-    aggregation: corpus statistics or mean of sentence scores.
+    aggregation: corpus statistics, mean of sentence scores, or mean of each segment's best
+        single-reference sentence score (``best-ref-mean``).
     library: the library whose error messages a profile speaks for (used only to name it in
         ``LibraryWouldRaise``); not part of the BLEU arithmetic.
     """
@@ -261,7 +268,9 @@ class BleuConfig:
         if self.weights is not None:
             parts.append("w:" + ",".join(f"{x:g}" for x in self.weights))
         parts.append(f"ref:{self.ref_length}")
-        if self.missing_refs != "skip":
+        if self.missing_refs == "truncate":
+            parts.append("refs:truncate")
+        elif self.missing_refs != "skip":
             parts.append(f"refs:pad-{self.missing_refs}")
         parts += [
             f"tot:{self.ngram_totals}",

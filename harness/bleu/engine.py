@@ -14,6 +14,7 @@ names those choices:
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 from collections import Counter
@@ -45,10 +46,14 @@ __all__ = [
     "NltkContext",
     "Scored",
     "SegmentArrays",
+    "best_reference",
     "clear_caches",
     "compute_statistics",
     "corpus_score",
+    "counted_corpus",
+    "needs_ref_matches",
     "orders_needed",
+    "pair_statistics",
     "score_arrays",
     "score_statistics",
     "score_totals",
@@ -62,9 +67,36 @@ __all__ = [
 
 # ====================================================================== statistics
 def tokenization_key(config: BleuConfig) -> str:
-    """The part of a signature that determines tokens: tokenizer, case, strip and whitespace
-    (:meth:`harness.bleu.tokenizers.TextRules.key`)."""
-    return config.text_rules.key()
+    """What determines the counted statistics: tokenizer, case, strip and whitespace
+    (:meth:`harness.bleu.tokenizers.TextRules.key`), plus ``refs:truncate`` when references
+    are cut before counting and ``per-ref`` when each reference's own matches are counted
+    (:func:`needs_ref_matches`). Cache keys and :attr:`Statistics.tokenization` use it."""
+    key = config.text_rules.key()
+    if config.missing_refs == "truncate":
+        key += "|refs:truncate"
+    if needs_ref_matches(config):
+        key += "|per-ref"
+    return key
+
+
+def needs_ref_matches(config: BleuConfig) -> bool:
+    """Whether ``config`` scores each reference alone (:attr:`Statistics.ref_matches`)."""
+    return config.aggregation == "best-ref-mean"
+
+
+def counted_corpus(corpus: Corpus, config: BleuConfig) -> Corpus:
+    """The corpus whose statistics ``config`` counts: ``corpus`` itself, or with
+    ``missing_refs="truncate"`` every segment cut to its first k references, k the fewest any
+    segment has (``zip(*refs)`` on per-segment references, as lm-eval's ``bleu`` does).
+
+    The cut depends on the whole corpus, so it happens before any sharding.
+    """
+    if config.missing_refs != "truncate":
+        return corpus
+    k = min(map(len, corpus.references))
+    if all(len(r) == k for r in corpus.references):
+        return corpus
+    return dataclasses.replace(corpus, references=tuple(r[:k] for r in corpus.references))
 
 
 def orders_needed(config: BleuConfig) -> int:
@@ -147,6 +179,23 @@ def compute_statistics(
     (``tests/test_fastpath.py``).
     """
     order = max_order or orders_needed(config)
+    corpus = counted_corpus(corpus, config)
+    stats = _count(corpus, config, order)
+    if not needs_ref_matches(config):
+        return stats
+    # each reference alone: the statistics of the (hypothesis, one reference) pairs
+    k = [len(r) for r in corpus.references]
+    pairs = Corpus(
+        hypotheses=tuple(h for h, n in zip(corpus.hypotheses, k, strict=True) for _ in range(n)),
+        references=tuple((r,) for refs in corpus.references for r in refs),
+        check_text=False,
+    )
+    per_ref = _count(pairs, config, order)
+    return dataclasses.replace(stats, ref_matches=per_ref.matches)
+
+
+def _count(corpus: Corpus, config: BleuConfig, order: int) -> Statistics:
+    """:func:`compute_statistics` of ``corpus`` as given (fast path, else the reference)."""
     # hypotheses and references tokenized differently (detok lowercasing): per-segment path
     if len(corpus) >= FAST_MIN_SEGMENTS and not config.text_rules.by_side:
         try:
@@ -259,6 +308,8 @@ def segment_arrays(stats: Statistics, config: BleuConfig) -> SegmentArrays:
     each segment's own context). A segment the profiled library would raise on raises
     :class:`~harness.errors.LibraryWouldRaise`, as scoring the first such segment alone does.
     """
+    if config.aggregation == "best-ref-mean":
+        return _best_reference_arrays(stats, config)
     n = config.max_order
     ref = stats.ref_length(config.ref_length, missing=config.missing_refs)
     tot = stats.totals(config.ngram_totals, n)
@@ -268,6 +319,45 @@ def segment_arrays(stats: Statistics, config: BleuConfig) -> SegmentArrays:
     return SegmentArrays(
         rows.score, rows.precisions, rows.bp, rows.ratio, ref_len=ref, counts=counts, totals=tot
     )
+
+
+def pair_statistics(stats: Statistics) -> Statistics:
+    """One row per (segment, reference) pair: the hypothesis with that reference alone
+    (needs :attr:`Statistics.ref_matches`; the pairs in segment order, references in order)."""
+    if stats.ref_matches is None:
+        raise ValueError(
+            "these statistics hold no per-reference matches: count them with a config whose "
+            "aggregation is 'best-ref-mean'"
+        )
+    k = np.fromiter(map(len, stats.ref_lens), np.int64, len(stats))
+    flat = tuple(itertools.chain.from_iterable(stats.ref_lens))
+    return Statistics(
+        hyp_len=np.repeat(stats.hyp_len, k),
+        ref_lens=tuple((x,) for x in flat),
+        matches=stats.ref_matches,
+        ids=tuple(
+            itertools.chain.from_iterable(
+                itertools.repeat(i, n) for i, n in zip(stats.ids, k.tolist(), strict=True)
+            )
+        ),
+        tokenization=stats.tokenization,
+    )
+
+
+def best_reference(stats: Statistics, config: BleuConfig) -> tuple[SegmentArrays, np.ndarray]:
+    """Every reference scored alone as a sentence (one row per pair, :func:`pair_statistics`)
+    and, per segment, the row of its best one (the first listed among equals)."""
+    pairs = pair_statistics(stats)
+    rows = segment_arrays(pairs, dataclasses.replace(config, aggregation="sentence-mean"))
+    k = np.fromiter(map(len, stats.ref_lens), np.int64, len(stats))
+    seg = np.repeat(np.arange(len(stats)), k)
+    order = np.lexsort((np.arange(len(seg)), -rows.score, seg))
+    return rows, order[np.cumsum(k) - k]
+
+
+def _best_reference_arrays(stats: Statistics, config: BleuConfig) -> SegmentArrays:
+    rows, best = best_reference(stats, config)
+    return SegmentArrays(*(getattr(rows, f.name)[best] for f in dataclasses.fields(SegmentArrays)))
 
 
 def segment_results(
@@ -317,8 +407,9 @@ def score_statistics(
 ) -> BleuResult:
     """The corpus-level result: BLEU of the summed statistics, or the mean of sentence scores.
 
-    For ``aggregation="sentence-mean"``, ``score``, ``precisions`` and ``bp`` are means over
-    segments; lengths, counts and totals are corpus sums.
+    For ``aggregation="sentence-mean"`` (or ``best-ref-mean``: each segment's best reference
+    scored alone), ``score``, ``precisions`` and ``bp`` are means over segments; lengths,
+    counts and totals are corpus sums (of the multi-reference statistics).
     """
     if len(stats) == 0:
         raise ValueError("no segments")

@@ -47,6 +47,7 @@ class Verification:
 
 
 _REF_IMPLS = "../shared/reference-impls"
+_FRAMEWORK_TESTS = "tests/test_profile_frameworks.py"
 
 
 @dataclass(frozen=True)
@@ -355,6 +356,96 @@ _DECLARED: tuple[Profile, ...] = (
             "TensorFlow, which the project does not install; only its corpus arithmetic "
             "(Bleu._corpus_bleu, float32 state) is run, on harness tokens",
             tolerance=1e-5,
+        ),
+    ),
+    Profile(
+        "lm-eval",
+        # lm_eval.api.metrics.bleu (lm-eval 0.4.13): sacrebleu.corpus_bleu after _sacreformat,
+        # whose zip(*refs) keeps the first k references of every item, k the fewest of any
+        BleuConfig(missing_refs="truncate", library="lm-eval"),
+        Verification(
+            "verified",
+            "lm-eval 0.4.13 lm_eval/api/metrics.py bleu + _sacreformat, with sacrebleu 2.6.0",
+            _FRAMEWORK_TESTS,
+        ),
+    ),
+    Profile(
+        "lm-eval-truthfulqa",
+        # lm_eval/tasks/truthfulqa/utils.py: bleu([[ref]], [completion]) per reference (sacrebleu
+        # corpus_bleu, tokenize="intl"), bleu_max = max over the correct references; the task
+        # reports the mean over questions (harness.api.truthfulqa_bleu also gives diff and acc)
+        BleuConfig(tokenize="intl", aggregation="best-ref-mean", library="lm-eval"),
+        Verification(
+            "verified",
+            "lm-eval 0.4.13 lm_eval/tasks/truthfulqa/utils.py bleu / process_results_gen, "
+            "with sacrebleu 2.6.0",
+            _FRAMEWORK_TESTS,
+        ),
+    ),
+    *(
+        Profile(
+            f"helm-bleu-{n}",
+            # helm/benchmark/metrics/evaluate_reference_metrics.py bleu_1 / bleu_4 (crfm-helm
+            # 0.5.16): nltk sentence_bleu(weights=one order) on word_tokenize, each gold alone,
+            # the max per instance; HELM reports the mean over instances
+            BleuConfig(
+                tokenize="nltk-word",
+                smooth="nltk-method0",
+                ngram_totals="floor1",
+                ref_length="closest",
+                zero_guard="unigram",
+                weights=tuple(1.0 if k == n else 0.0 for k in (1, 2, 3, 4)),
+                aggregation="best-ref-mean",
+                library="helm",
+            ),
+            Verification(
+                "unverified",
+                "crfm-helm 0.5.16 bleu_1/bleu_4 with nltk 3.10.4 word_tokenize(preserve_line=True)",
+                "word_tokenize's Punkt sentence split needs nltk data that no package index "
+                f"provides; proven only with the line taken as one sentence ({_FRAMEWORK_TESTS})",
+            ),
+        )
+        for n in (1, 4)
+    ),
+    Profile(
+        "jury",
+        # jury 2.3.1 Bleu: DefaultTokenizer (punctuation removed, lowercased), then tensorflow/
+        # nmt compute_bleu (as the evaluate module): shortest reference, no smoothing
+        BleuConfig(
+            tokenize="jury",
+            smooth="none",
+            ref_length="shortest",
+            zero_guard="none",
+            on_zero_length="raise",
+            library="jury",
+        ),
+        Verification(
+            "verified",
+            "jury 2.3.1 jury/tokenizer.py DefaultTokenizer with tensorflow/nmt compute_bleu "
+            f"(the copy in {_REF_IMPLS}/hf-evaluate/bleu/nmt_bleu.py)",
+            _FRAMEWORK_TESTS,
+        ),
+    ),
+    Profile(
+        "parlai",
+        # parlai/core/metrics.py (ParlAI 1.7.2) BleuMetric.compute: nltk sentence_bleu on
+        # normalize_answer(...).split(" "), SmoothingFunction(epsilon=1e-12).method1, weights
+        # 1/4; ParlAI averages the per-example metric
+        BleuConfig(
+            tokenize="parlai",
+            smooth="nltk-method1",
+            smooth_value=1e-12,
+            ngram_totals="floor1",
+            ref_length="closest",
+            zero_guard="unigram",
+            aggregation="sentence-mean",
+            library="parlai",
+        ),
+        Verification(
+            "verified",
+            "ParlAI 1.7.2 parlai/core/metrics.py normalize_answer + BleuMetric.compute, "
+            "with nltk 3.10.4",
+            _FRAMEWORK_TESTS,
         ),
     ),
 )

@@ -34,7 +34,9 @@ class Statistics:
     orders 1..M (a hypothesis n-gram counts at most as often as it occurs in the single
     reference where it occurs most). ``ids``: segment ids. ``tokenization``: the signature part
     that produced them (tokenizer and case), so statistics of different tokenizations are never
-    mixed.
+    mixed. ``ref_matches``: ``None``, or (R, M) the matches of each hypothesis clipped by each
+    of its references *alone*, one row per reference in the order of ``ref_lens`` flattened
+    (R references in all): what scoring every reference alone needs (``best-ref-mean``).
     """
 
     hyp_len: np.ndarray
@@ -42,6 +44,7 @@ class Statistics:
     matches: np.ndarray
     ids: tuple[str, ...]
     tokenization: str
+    ref_matches: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         s = len(self.ids)
@@ -52,6 +55,15 @@ class Statistics:
                 expected=s,
                 got=(self.hyp_len.shape, self.matches.shape, len(self.ref_lens)),
             )
+        if self.ref_matches is not None:
+            r = sum(map(len, self.ref_lens))
+            if self.ref_matches.shape != (r, self.matches.shape[1]):
+                raise LayoutError(
+                    "per-reference matches disagree with the references",
+                    what="Statistics.ref_matches",
+                    expected=(r, self.matches.shape[1]),
+                    got=self.ref_matches.shape,
+                )
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -78,17 +90,41 @@ class Statistics:
             matches=np.concatenate([self.matches[:, :m], other.matches[:, :m]]),
             ids=self.ids + other.ids,
             tokenization=self.tokenization,
+            ref_matches=join_ref_matches([self, other], m),
         )
 
     def subset(self, indices: Sequence[int] | np.ndarray) -> Statistics:
         """The statistics of the given segments, in that order (repeats allowed)."""
         idx = np.asarray(indices, dtype=np.int64)
+        per_ref = None
+        if self.ref_matches is not None:
+            counts = np.fromiter(map(len, self.ref_lens), np.int64, len(self.ref_lens))
+            starts = np.cumsum(counts) - counts
+            k = counts[idx]
+            rows = np.repeat(starts[idx], k) + (
+                np.arange(int(k.sum())) - np.repeat(np.cumsum(k) - k, k)
+            )
+            per_ref = self.ref_matches[rows]
         return Statistics(
             hyp_len=self.hyp_len[idx],
             ref_lens=tuple(self.ref_lens[i] for i in idx),
             matches=self.matches[idx],
             ids=tuple(self.ids[i] for i in idx),
             tokenization=self.tokenization,
+            ref_matches=per_ref,
+        )
+
+    def at_order(self, max_order: int) -> Statistics:
+        """These statistics restricted to orders 1..``max_order`` (no copy of the arrays)."""
+        if max_order == self.max_order:
+            return self
+        return Statistics(
+            hyp_len=self.hyp_len,
+            ref_lens=self.ref_lens,
+            matches=self.matches[:, :max_order],
+            ids=self.ids,
+            tokenization=self.tokenization,
+            ref_matches=None if self.ref_matches is None else self.ref_matches[:, :max_order],
         )
 
     # ------------------------------------------------------------------ derived arrays
@@ -108,8 +144,9 @@ class Statistics:
         ``missing="empty"``: a segment with fewer references than the corpus's most is padded
         with empty references (length 0) that take part in the choice, as happens when ragged
         references are written to line-aligned files (one per reference) for the Perl scripts.
+        ``truncate`` is ``skip`` here: the references were cut before counting.
         """
-        if missing not in ("skip", "empty"):
+        if missing not in ("skip", "empty", "truncate"):
             raise ValueError(f"unknown missing-reference rule {missing!r}")
         matrix = self.ref_matrix
         if missing == "empty":
@@ -122,6 +159,14 @@ class Statistics:
         out = ref_matrix(self.ref_lens)
         out.flags.writeable = False
         return out
+
+
+def join_ref_matches(parts: Sequence[Statistics], max_order: int) -> np.ndarray | None:
+    """The per-reference matches of ``parts`` joined in order (orders 1..``max_order``), or
+    ``None`` unless every part has them."""
+    if any(p.ref_matches is None for p in parts):
+        return None
+    return np.concatenate([p.ref_matches[:, :max_order] for p in parts])  # type: ignore[index]
 
 
 # ====================================================================== reference length

@@ -39,6 +39,7 @@ from typing import Any
 import regex  # type: ignore[import-untyped]
 
 from harness.bleu import script_tokenizers as _script
+from harness.bleu.normalizers import NORMALIZER_FACTORIES
 from harness.errors import AdapterUnavailable, ConfigError
 
 __all__ = [
@@ -65,6 +66,7 @@ TOKENIZER_NAMES: tuple[str, ...] = (
     "ja-mecab",
     "ko-mecab",
     *_script.NAMES,  # codexglue, t2t, fairseq: harness.bleu.script_tokenizers
+    *NORMALIZER_FACTORIES,  # parlai, jury, nltk-word (harness.bleu.normalizers)
 )
 
 Tokenizer = Callable[[str], list[str]]
@@ -373,6 +375,7 @@ _FACTORIES: dict[str, Callable[[], Tokenizer]] = {
     "ja-mecab": _make_ja_mecab,
     "ko-mecab": _make_ko_mecab,
     **_script.FACTORIES,
+    **NORMALIZER_FACTORIES,
 }
 assert tuple(_FACTORIES) == TOKENIZER_NAMES
 

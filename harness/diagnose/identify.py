@@ -226,6 +226,9 @@ class CorpusScorer:
     def _scores(self, cfgs: Sequence[BleuConfig]) -> list[float]:
         """The scores of configurations equal but for :data:`_ROW_STANDARD`, in one arithmetic
         call; raises :class:`~harness.errors.LibraryWouldRaise` if any of them does."""
+        if any(engine.tokenization_key(c) != c.text_rules.key() for c in cfgs):
+            # references cut or scored one by one: the engine on the session's statistics
+            return [self.session.score(c).score for c in cfgs]
         cfg = cfgs[0]
         light = self.light(cfg.text_rules, engine.orders_needed(cfg))
         nltk = cfg.smooth.startswith("nltk-")

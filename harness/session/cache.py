@@ -176,6 +176,8 @@ def _frozen(stats: Statistics) -> Statistics:
     """Make the arrays of a cached value read-only, so no caller can change it for others."""
     stats.hyp_len.setflags(write=False)
     stats.matches.setflags(write=False)
+    if stats.ref_matches is not None:
+        stats.ref_matches.setflags(write=False)
     return stats
 
 
@@ -265,15 +267,7 @@ class StatisticsCache:
         """
         if max_order > stats.max_order:
             raise ValueError(f"statistics hold orders 1..{stats.max_order}, not {max_order}")
-        if max_order == stats.max_order:
-            return stats
-        return Statistics(
-            hyp_len=stats.hyp_len,
-            ref_lens=stats.ref_lens,
-            matches=stats.matches[:, :max_order],
-            ids=stats.ids,
-            tokenization=stats.tokenization,
-        )
+        return stats.at_order(max_order)
 
     # ------------------------------------------------------------------ lookup
     def lookup(
@@ -472,6 +466,8 @@ def _write_npz_atomic(path: Path, key: tuple[str, str, str], stats: Statistics) 
         "ref_lens_flat": flat,
         "ref_counts": n_refs,
     }
+    if stats.ref_matches is not None:
+        arrays["ref_matches"] = np.ascontiguousarray(stats.ref_matches)
     meta = {
         "format": FORMAT_VERSION,
         "content": key[0],
@@ -501,7 +497,8 @@ def _read_npz(
 ) -> Statistics:
     with np.load(path, allow_pickle=False) as data:
         meta = json.loads(data["meta"].tobytes().decode("utf-8"))
-        arrays = {k: data[k] for k in ("hyp_len", "matches", "ref_lens_flat", "ref_counts")}
+        names = ("hyp_len", "matches", "ref_lens_flat", "ref_counts", "ref_matches")
+        arrays = {k: data[k] for k in names if k in data.files}
     expected = {
         "format": FORMAT_VERSION,
         "content": key[0],
@@ -526,6 +523,7 @@ def _read_npz(
         matches=arrays["matches"],
         ids=ids,
         tokenization=meta["tokenization"],
+        ref_matches=arrays.get("ref_matches"),
     )
     if stats.max_order != meta.get("max_order"):
         raise ValueError("order disagrees with metadata")

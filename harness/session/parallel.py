@@ -38,7 +38,7 @@ import numpy as np
 
 from harness.bleu import engine
 from harness.bleu.config import BleuConfig
-from harness.bleu.stats import Statistics
+from harness.bleu.stats import Statistics, join_ref_matches
 from harness.data.corpus import Corpus
 from harness.errors import AdapterUnavailable, ConfigError, HarnessError, LayoutError
 
@@ -187,6 +187,7 @@ def join_statistics(parts: Sequence[Statistics]) -> Statistics:
         matches=np.concatenate([p.matches[:, :m] for p in parts]),
         ids=tuple(i for p in parts for i in p.ids),
         tokenization=tok,
+        ref_matches=join_ref_matches(parts, m),
     )
 
 
@@ -288,6 +289,7 @@ def compute_statistics_parallel(
     and stopped for this call.
     """
     order = _order(config, max_order)
+    corpus = engine.counted_corpus(corpus, config)  # a truncation sees the whole corpus
     n_jobs = resolve_jobs(jobs)
     n = len(corpus)
     threshold = SERIAL_THRESHOLD if min_segments is None else min_segments
@@ -386,6 +388,7 @@ def compute_statistics_dask(
     :class:`~harness.errors.AdapterUnavailable` when dask is not installed.
     """
     order = _order(config, max_order)
+    corpus = engine.counted_corpus(corpus, config)  # a truncation sees the whole corpus
     with _DaskSession(client) as c:
         k = n_shards or _dask_threads(c)
         if k < 1:
@@ -422,7 +425,7 @@ def map_statistics(
     if backend not in BACKENDS:
         raise ConfigError(f"unknown backend {backend!r}", valid=BACKENDS)
     order = _order(config, max_order)
-    corpora = list(corpora)
+    corpora = [engine.counted_corpus(c, config) for c in corpora]  # truncations see all of c
     if not corpora:
         return []
     total = sum(len(c) for c in corpora)

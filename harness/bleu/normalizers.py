@@ -1,0 +1,129 @@
+"""Tokenizers of LLM-evaluation and dialogue toolkits: normalize the text, then split it.
+
+Registered by name in :mod:`harness.bleu.tokenizers` (``TOKENIZER_NAMES``). Each is written
+from the published behaviour of the toolkit it is named after and checked against that
+toolkit's own function in ``tests/test_profile_frameworks.py``:
+
+``parlai``    ParlAI 1.7.2 ``normalize_answer`` then ``.split(" ")`` (``BleuMetric.compute``):
+              lowercase, every ASCII punctuation mark becomes a space, the whole words
+              ``a``/``an``/``the`` become a space, whitespace runs collapse to one space; the
+              split on single spaces turns an empty text into one empty token.
+``jury``      jury 2.3.1 ``DefaultTokenizer``: every ASCII punctuation mark becomes a space,
+              whitespace runs collapse, the text is lowercased and split on whitespace.
+``nltk-word`` nltk's ``NLTKWordTokenizer`` (what ``word_tokenize`` runs on each sentence) on
+              the whole line: ``word_tokenize(text, preserve_line=True)``. ``word_tokenize``
+              without ``preserve_line`` first splits sentences with the Punkt model, which
+              needs nltk's downloadable data; see the ``helm-bleu-*`` profiles for what that
+              leaves unproven.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Callable
+
+import regex  # type: ignore[import-untyped]
+
+__all__ = ["NORMALIZER_FACTORIES", "jury_tokens", "nltk_word_tokens", "parlai_tokens"]
+
+#: Every ASCII punctuation character, as one character class (both toolkits use this set).
+_ASCII_PUNCT = re.compile(f"[{re.escape(string.punctuation)}]")
+_ARTICLE = re.compile(r"\b(?:a|an|the)\b")
+
+
+def parlai_tokens(line: str) -> list[str]:
+    """ParlAI's answer normalization, split on single spaces ("" gives ``[""]``)."""
+    text = _ASCII_PUNCT.sub(" ", line.lower())
+    text = _ARTICLE.sub(" ", text)
+    return " ".join(text.split()).split(" ")
+
+
+def jury_tokens(line: str) -> list[str]:
+    """jury's default tokenizer: punctuation to spaces, collapsed, lowercased, split."""
+    return " ".join(_ASCII_PUNCT.sub(" ", line).split()).lower().split()
+
+
+# -------------------------------------------------------------------------------------------
+# nltk's word tokenizer (the improved Penn Treebank rules), in five passes over the line.
+# nltk 3.10 compiles every rule but the contractions with the third-party ``regex`` engine.
+# -------------------------------------------------------------------------------------------
+_Rule = tuple[Callable[..., str], str]
+
+
+def _rx(pattern: str) -> Callable[..., str]:
+    return regex.compile(pattern).sub
+
+
+#: 1. opening quotes: typographic openers and backtick runs stand apart; a leading '"' and a
+#: '"' or "''" after a space or an opening bracket become ``; an apostrophe that opens a
+#: word (and is not a clitic such as 's or 're) is split from it.
+_OPENING: tuple[_Rule, ...] = (
+    (_rx("([\u00ab\u201c\u2018\u201e]|[`]+)"), r" \1 "),
+    (_rx(r'^"'), "``"),
+    (_rx("(``)"), r" \1 "),
+    (_rx(r"""([ (\[{<])("|'')"""), r"\1 `` "),
+    (_rx(r"(?i)(?<!\w)(')(?!(?:re|ve|ll|m|t|s|d|n)\b)(?=\w)"), r"\1 "),
+)
+
+#: 2. punctuation: a final period (before closing brackets and quotes at the end of the line),
+#: ':' and ',' unless a digit follows, ellipses, ;@#$%&, figure to horizontal dashes, ?!, a
+#: closing apostrophe before a space, and '*'.
+_CLOSERS = "\\]\\)}>\"'"
+_PUNCTUATION: tuple[_Rule, ...] = (
+    (_rx(f"([^\\.])(\\.)([{_CLOSERS}\u00bb\u201d\u2019 ]*+)\\s*$"), r"\1 \2 \3 "),
+    (_rx(r"([:,])([^\d])"), r" \1 \2"),
+    (_rx(r"([:,])$"), r" \1 "),
+    (_rx(r"\.{2,}"), r" \g<0> "),
+    (_rx(r"[;@#$%&]"), r" \g<0> "),
+    (_rx("[\u2012-\u2015]"), r" \g<0> "),
+    (_rx(f"([^\\.])(\\.)([{_CLOSERS}]*)\\s*$"), r"\1 \2\3 "),
+    (_rx(r"[?!]"), r" \g<0> "),
+    (_rx(r"([^'])' "), r"\1 ' "),
+    (_rx(r"[*]"), r" \g<0> "),
+    (_rx(r"[\]\[(){}<>]"), r" \g<0> "),  # brackets
+    (_rx(r"--"), r" -- "),  # double dash
+)
+
+#: 3. closing quotes (on the line padded with a space at both ends): typographic closers,
+#: "''" and '"' (which becomes ''), whitespace runs to one space, then clitics split off.
+_CLOSING: tuple[_Rule, ...] = (
+    (_rx("([\u00bb\u201d\u2019])"), r" \1 "),
+    (_rx("''"), " '' "),
+    (_rx('"'), " '' "),
+    (_rx(r"\s+"), " "),
+    (_rx(r"([^' ])('[sS]|'[mM]|'[dD]|') "), r"\1 \2 "),
+    (_rx(r"([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) "), r"\1 \2 "),
+)
+
+#: 4. Robert MacIntyre's two-part words (cannot, gimme, gonna, ...) and 'tis / 'twas, with
+#: the standard ``re`` engine.
+_TWO_PART = ("can|not", "d|'ye", "gim|me", "gon|na", "got|ta", "lem|me", "more|'n")
+_CONTRACTIONS: tuple[_Rule, ...] = (
+    *(
+        (re.compile(rf"(?i)\b({a})({b})\b").sub, r" \1 \2 ")
+        for a, b in (w.split("|") for w in _TWO_PART)
+    ),
+    (re.compile(r"(?i)\b(wan)(na)(?=\s)").sub, r" \1 \2 "),
+    (re.compile(r"(?i) ('t)(is)\b").sub, r" \1 \2 "),
+    (re.compile(r"(?i) ('t)(was)\b").sub, r" \1 \2 "),
+)
+
+
+def nltk_word_tokens(line: str) -> list[str]:
+    """nltk's ``NLTKWordTokenizer().tokenize(line)``: the line taken as one sentence."""
+    text = line
+    for sub, repl in (*_OPENING, *_PUNCTUATION):
+        text = sub(repl, text)
+    text = f" {text} "
+    for sub, repl in (*_CLOSING, *_CONTRACTIONS):
+        text = sub(repl, text)
+    return text.split()
+
+
+#: Name → factory of the tokenizer (registered in :mod:`harness.bleu.tokenizers`).
+NORMALIZER_FACTORIES: dict[str, Callable[[], Callable[[str], list[str]]]] = {
+    "parlai": lambda: parlai_tokens,
+    "jury": lambda: jury_tokens,
+    "nltk-word": lambda: nltk_word_tokens,
+}

@@ -1,0 +1,410 @@
+"""Differential tests: the BLEU of LLM-evaluation and dialogue toolkits, against their own code.
+
+None of these toolkits installs here cheaply (lm-eval, crfm-helm, jury and ParlAI pull in
+frameworks and datasets), so their published functions are run as published
+(:func:`tests.published.load_definitions` on the file read from the PyPI wheel) with the
+libraries they call, which are installed (sacrebleu 2.6.0, nltk 3.10.4):
+
+* ``lm-eval``: ``lm_eval/api/metrics.py`` ``bleu`` (with ``_sacreformat`` and
+  ``is_non_str_iterable``) of lm-eval 0.4.13 on ``(references, prediction)`` items; ragged
+  references are cut to the fewest by its ``zip(*refs)`` (``missing_refs="truncate"``);
+* ``lm-eval-truthfulqa``: ``lm_eval/tasks/truthfulqa/utils.py`` ``bleu`` and
+  ``process_results_gen`` (its ROUGE half is given a stub ``rouge``: rouge-score is not
+  installed and ROUGE does not enter the BLEU outputs), against the profile and
+  :func:`harness.api.truthfulqa_bleu`;
+* ``helm-bleu-1`` / ``helm-bleu-4``: crfm-helm 0.5.16
+  ``helm/benchmark/metrics/evaluate_reference_metrics.py`` ``bleu_1`` / ``bleu_4``, each gold
+  alone, the max per instance, the mean over instances (``compute_reference_metrics`` takes
+  ``max`` over golds of ``score_func(gold, preds[0])``, ``preds[0]`` stripped). Its
+  ``word_tokenize`` needs nltk's Punkt data, which is not installed and not on any package
+  index: the oracle binds ``word_tokenize`` to nltk's own ``word_tokenize(text,
+  preserve_line=True)`` — the real tokenizer with the line taken as one sentence — so what is
+  proven is HELM's arithmetic and nltk's word rules, not the sentence split (the profile
+  says ``unverified``);
+* ``jury``: jury 2.3.1 ``jury/utils/nlp.py`` ``normalize_text`` and ``jury/tokenizer.py``
+  ``DefaultTokenizer``, then tensorflow/nmt's ``compute_bleu``, which jury downloads at run
+  time: the copy of that file in the Hub bleu module (``../shared/reference-impls``);
+* ``parlai``: ParlAI 1.7.2 ``parlai/core/metrics.py`` ``normalize_answer``,
+  ``BleuMetric.compute`` and its ``AverageMetric`` (the per-example values are summed with
+  ParlAI's own ``+``, which is how ParlAI reports a mean).
+
+All agree to 1e-9 BLEU points (0–100) on at least 300 corpora from
+:func:`tests.strategies.corpora` each, plus targeted edge cases.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from harness.api import corpus_bleu, sentence_bleu, truthfulqa_bleu
+from harness.bleu.profiles import PROFILES, VERIFICATION
+from harness.bleu.tokenizers import get_tokenizer
+from harness.data.corpus import Corpus
+from harness.errors import LibraryWouldRaise
+from harness.session import Session
+
+from .published import load_definitions, published_file
+from .strategies import WORDS, corpora
+
+EXACT = 1e-9
+PROPS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+#: Extra words where these toolkits' text rules bite: articles, quotes, clitics, ellipses.
+EDGE_WORDS = [
+    *WORDS,
+    "A",
+    "an",
+    "An",
+    "the.",
+    "'the'",
+    '"quoted"',
+    "can't",
+    "cannot",
+    "it's",
+    "...",
+    "--",
+    "x_y",
+    "a,b",
+    "“curly”",
+    "end.",
+    "?",
+    "théâtre",
+    "x--y",
+    "(a)",
+    "wasn't.",
+]
+
+
+@st.composite
+def edge_corpora(draw: st.DrawFn) -> tuple[list[str], list[list[str]]]:
+    """:func:`corpora` with some words swapped for :data:`EDGE_WORDS`."""
+    hyps, refs = draw(corpora())
+
+    def vary(text: str) -> str:
+        words = text.split(" ")
+        for i in range(len(words)):
+            if words[i] and draw(st.integers(0, 3)) == 0:
+                words[i] = draw(st.sampled_from(EDGE_WORDS))
+        return " ".join(words)
+
+    return [vary(h) for h in hyps], [[vary(r) for r in seg] for seg in refs]
+
+
+def _quiet(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # nltk warns on zero counts, sacrebleu on tokenized text
+        return fn(*args, **kwargs)
+
+
+# ============================================================================== lm-eval
+@pytest.fixture(scope="module")
+def lm_eval() -> dict[str, Any]:
+    """lm-eval 0.4.13's ``bleu`` aggregation and TruthfulQA functions, as published."""
+    metrics = published_file("lm-eval", "0.4.13", "lm_eval/api/metrics.py")
+    api = load_definitions(
+        metrics,
+        ["bleu", "_sacreformat", "is_non_str_iterable"],
+        imports="import sacrebleu\nfrom collections.abc import Iterable",
+        # the registry decorator only records the function under a name
+        namespace={"register_aggregation": lambda name: lambda fn: fn},
+        filename="lm_eval/api/metrics.py",
+    )
+    utils = published_file("lm-eval", "0.4.13", "lm_eval/tasks/truthfulqa/utils.py")
+    no_rouge = {"rouge1": 0.0, "rouge2": 0.0, "rougeLsum": 0.0}
+    tqa = load_definitions(
+        utils,
+        ["bleu", "process_results_gen"],
+        imports="import numpy as np\nimport sacrebleu",
+        namespace={"rouge": lambda refs, preds: dict(no_rouge)},
+        filename="lm_eval/tasks/truthfulqa/utils.py",
+    )
+    return {"bleu": api["bleu"], "process_results_gen": tqa["process_results_gen"]}
+
+
+def _lm_eval_bleu(fns: dict[str, Any], hyps: list[str], refs: list[list[str]]) -> float:
+    items = [(list(r), h) for h, r in zip(hyps, refs, strict=True)]
+    return float(_quiet(fns["bleu"], items))
+
+
+@PROPS
+@given(corpora())
+def test_lm_eval_bleu(lm_eval: dict[str, Any], corpus: tuple[list[str], list[list[str]]]) -> None:
+    """Ragged references included: the profile truncates them as ``zip(*refs)`` does."""
+    hyps, refs = corpus
+    got = corpus_bleu(hypotheses=hyps, references=refs, profile="lm-eval").score
+    assert got == pytest.approx(_lm_eval_bleu(lm_eval, hyps, refs), abs=EXACT)
+
+
+_CAT = "the cat sat on the mat today"
+_DOG = "a dog ran in the park"
+
+
+@pytest.mark.parametrize(
+    ("hyps", "refs", "matters"),
+    [
+        pytest.param([_CAT, _DOG], [[_CAT], ["the dog", _DOG]], True, id="second-ref-dropped"),
+        pytest.param(
+            [_DOG, _CAT], [["x", "the dog", _DOG], ["y", _CAT]], True, id="third-ref-dropped"
+        ),
+        pytest.param([_DOG, _CAT], [["x", "y", _DOG], [_CAT, "y"]], True, id="truncated-to-two"),
+        pytest.param(["", "the cat"], [["", "x"], ["the cat"]], False, id="empty-strings"),
+    ],
+)
+def test_lm_eval_ragged_references_are_truncated(
+    lm_eval: dict[str, Any], hyps: list[str], refs: list[list[str]], matters: bool
+) -> None:
+    lib = _lm_eval_bleu(lm_eval, hyps, refs)
+    got = corpus_bleu(hypotheses=hyps, references=refs, profile="lm-eval").score
+    assert got == pytest.approx(lib, abs=EXACT)
+    kept = min(map(len, refs))
+    cut = corpus_bleu(hypotheses=hyps, references=[r[:kept] for r in refs], profile="sacrebleu")
+    assert got == pytest.approx(cut.score, abs=EXACT)
+    whole = corpus_bleu(hypotheses=hyps, references=refs, profile="sacrebleu").score
+    assert (lib != pytest.approx(whole, abs=EXACT)) == matters  # whether the cut changes BLEU
+
+
+def test_truncation_reaches_cache_keys_and_parallel_shards() -> None:
+    """Statistics counted with truncation are keyed apart from the untruncated ones, and the
+    cut uses the whole corpus even when the counting is sharded."""
+    from harness.session.parallel import compute_statistics_parallel
+
+    corpus = Corpus(
+        hypotheses=("a dog", "the cat sat", "x y") * 4,
+        references=(("the dog", "a dog"), ("the cat sat",), ("x y", "y")) * 4,
+    )
+    session = Session(corpus)
+    plain, cut = PROFILES["sacrebleu"], PROFILES["lm-eval"]
+    assert session.score(plain).counts != session.score(cut).counts
+    assert session.statistics(cut).tokenization.endswith("refs:truncate")
+    serial = session.statistics(cut)
+    sharded = compute_statistics_parallel(corpus, cut, jobs=2, chunk_size=2, min_segments=1)
+    assert sharded.ref_lens == serial.ref_lens
+    assert (sharded.matches == serial.matches).all()
+
+
+# ============================================================================== TruthfulQA
+@st.composite
+def truthfulqa_corpora(draw: st.DrawFn) -> tuple[list[str], list[list[str]], list[list[str]]]:
+    """(answers, correct references, incorrect references): each side non-empty."""
+    hyps, refs = draw(edge_corpora().filter(lambda c: all(len(r) >= 2 for r in c[1])))
+    cuts = [draw(st.integers(1, len(r) - 1)) for r in refs]
+    return (
+        hyps,
+        [r[:c] for r, c in zip(refs, cuts, strict=True)],
+        [r[c:] for r, c in zip(refs, cuts, strict=True)],
+    )
+
+
+def _tqa_oracle(
+    fns: dict[str, Any], hyps: list[str], good: list[list[str]], bad: list[list[str]]
+) -> list[dict[str, Any]]:
+    return [
+        _quiet(fns["process_results_gen"], {"correct_answers": g, "incorrect_answers": b}, [h])
+        for h, g, b in zip(hyps, good, bad, strict=True)
+    ]
+
+
+@PROPS
+@given(truthfulqa_corpora())
+def test_truthfulqa_bleu(
+    lm_eval: dict[str, Any], corpus: tuple[list[str], list[list[str]], list[list[str]]]
+) -> None:
+    hyps, good, bad = corpus
+    lib = _tqa_oracle(lm_eval, hyps, good, bad)
+    got = truthfulqa_bleu(hypotheses=hyps, correct_references=good, incorrect_references=bad)
+    assert got.max == pytest.approx([r["bleu_max"] for r in lib], abs=EXACT)
+    assert got.diff == pytest.approx([r["bleu_diff"] for r in lib], abs=EXACT)
+    assert list(got.acc) == [r["bleu_acc"] for r in lib]
+    mean = math.fsum(r["bleu_max"] for r in lib) / len(lib)
+    assert got.bleu_max == pytest.approx(mean, abs=EXACT)
+    assert got.bleu_acc == pytest.approx(sum(r["bleu_acc"] for r in lib) / len(lib), abs=1e-12)
+    profile = corpus_bleu(hypotheses=hyps, references=good, profile="lm-eval-truthfulqa")
+    assert profile.score == pytest.approx(mean, abs=EXACT)
+
+
+def test_truthfulqa_edge_cases(lm_eval: dict[str, Any]) -> None:
+    hyps = ["", "The cat.", "I have no comment."]
+    good = [["a"], ["The cat.", ""], ["I have no comment."]]
+    bad = [["", "b"], ["the cat."], ["No comment."]]
+    lib = _tqa_oracle(lm_eval, hyps, good, bad)
+    got = truthfulqa_bleu(hypotheses=hyps, correct_references=good, incorrect_references=bad)
+    assert got.max == pytest.approx([r["bleu_max"] for r in lib], abs=EXACT)
+    assert got.diff == pytest.approx([r["bleu_diff"] for r in lib], abs=EXACT)
+    assert list(got.acc) == [r["bleu_acc"] for r in lib]
+
+
+# ============================================================================== HELM
+@pytest.fixture(scope="module")
+def helm() -> dict[str, Any]:
+    """crfm-helm 0.5.16's ``bleu_1``/``bleu_4`` with nltk's ``word_tokenize`` on the line as
+    one sentence (``preserve_line=True``): Punkt's data is not available here."""
+    from nltk.tokenize import word_tokenize
+
+    source = published_file(
+        "crfm-helm", "0.5.16", "helm/benchmark/metrics/evaluate_reference_metrics.py"
+    )
+    return load_definitions(
+        source,
+        ["bleu_1", "bleu_4"],
+        imports="from nltk.translate.bleu_score import sentence_bleu",
+        namespace={"word_tokenize": lambda text: word_tokenize(text, preserve_line=True)},
+        filename="helm/benchmark/metrics/evaluate_reference_metrics.py",
+    )
+
+
+def _helm(fn: Callable[[str, str], float], hyps: list[str], refs: list[list[str]]) -> float:
+    """``compute_reference_metrics``: max over golds of ``fn(gold, pred.strip())``; then the
+    mean over instances, on 0-100."""
+    best = [
+        max(_quiet(fn, g, h.strip()) for g in golds) for h, golds in zip(hyps, refs, strict=True)
+    ]
+    return 100.0 * math.fsum(best) / len(best)
+
+
+@PROPS
+@given(edge_corpora(), st.sampled_from([1, 4]))
+def test_helm_bleu(
+    helm: dict[str, Any], corpus: tuple[list[str], list[list[str]]], order: int
+) -> None:
+    hyps, refs = corpus
+    lib = _helm(helm[f"bleu_{order}"], hyps, refs)
+    got = corpus_bleu(hypotheses=hyps, references=refs, profile=f"helm-bleu-{order}").score
+    assert got == pytest.approx(lib, abs=EXACT)
+
+
+def test_helm_profile_says_what_is_unproven() -> None:
+    for name in ("helm-bleu-1", "helm-bleu-4"):
+        assert not VERIFICATION[name].verified
+        assert "Punkt" in VERIFICATION[name].evidence
+
+
+def test_nltk_word_tokenizer_is_nltks() -> None:
+    """The ``nltk-word`` tokenizer against nltk's own rules on every edge word pair."""
+    from nltk.tokenize import word_tokenize
+
+    tok = get_tokenizer("nltk-word")
+    texts = [f"{a} {b}" for a in EDGE_WORDS for b in EDGE_WORDS]
+    texts += ['"start', "'tis so", "gonna wanna go", "end .", "a (b) [c]", "x... y?!", ""]
+    for text in texts:
+        assert tok(text) == word_tokenize(text, preserve_line=True), text
+
+
+# ============================================================================== jury
+@pytest.fixture(scope="module")
+def jury(evaluate_module: Path) -> dict[str, Any]:
+    """jury 2.3.1's default tokenizer and tensorflow/nmt's ``compute_bleu``."""
+    nlp = load_definitions(
+        published_file("jury", "2.3.1", "jury/utils/nlp.py"),
+        ["normalize_text"],
+        imports="import re\nimport string",
+        filename="jury/utils/nlp.py",
+    )
+    tok = load_definitions(
+        published_file("jury", "2.3.1", "jury/tokenizer.py"),
+        ["DefaultTokenizer"],
+        imports="from typing import List",
+        namespace={"normalize_text": nlp["normalize_text"]},
+        filename="jury/tokenizer.py",
+    )
+    spec = importlib.util.spec_from_file_location(
+        "nmt_bleu_oracle", evaluate_module / "nmt_bleu.py"
+    )
+    assert spec is not None and spec.loader is not None
+    nmt = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(nmt)
+    return {"tokenizer": tok["DefaultTokenizer"](), "compute_bleu": nmt.compute_bleu}
+
+
+def _jury(fns: dict[str, Any], hyps: list[str], refs: list[list[str]]) -> float:
+    """``_compute_single_pred_multi_ref``: ``compute_bleu`` on the tokenized corpus."""
+    tok = fns["tokenizer"].tokenize
+    out = fns["compute_bleu"](
+        reference_corpus=[[tok(r) for r in seg] for seg in refs],
+        translation_corpus=[tok(h) for h in hyps],
+        max_order=4,
+        smooth=False,
+    )
+    return 100.0 * out[0]
+
+
+@PROPS
+@given(edge_corpora())
+def test_jury_bleu(jury: dict[str, Any], corpus: tuple[list[str], list[list[str]]]) -> None:
+    hyps, refs = corpus
+    try:
+        lib = _jury(jury, hyps, refs)
+    except ZeroDivisionError:
+        with pytest.raises(LibraryWouldRaise, match="ZeroDivisionError"):
+            corpus_bleu(hypotheses=hyps, references=refs, profile="jury")
+        return
+    got = corpus_bleu(hypotheses=hyps, references=refs, profile="jury").score
+    assert got == pytest.approx(lib, abs=EXACT)
+
+
+@pytest.mark.parametrize(
+    "text", ["The Cat, on the MAT!", "x_y a-b (c)", "...", "", "  naïve  CAFÉ; ok  "]
+)
+def test_jury_tokenizer(jury: dict[str, Any], text: str) -> None:
+    assert get_tokenizer("jury")(text) == jury["tokenizer"].tokenize(text)
+
+
+# ============================================================================== ParlAI
+@pytest.fixture(scope="module")
+def parlai() -> dict[str, Any]:
+    """ParlAI 1.7.2's ``normalize_answer``, ``BleuMetric`` and the metric classes above it."""
+    source = published_file("parlai", "1.7.2", "parlai/core/metrics.py")
+    return load_definitions(
+        source,
+        ["Metric", "AverageMetric", "BleuMetric", "normalize_answer", "re_art", "re_punc"],
+        imports=(
+            "from __future__ import annotations\nimport re\nimport functools\nimport math\n"
+            "from abc import ABC, abstractmethod\nfrom typing import Any, List, Optional, Union\n"
+            "import torch"
+        ),
+        namespace={"TScalar": Any, "TVector": Any, "warn_once": lambda *a, **k: None},
+        filename="parlai/core/metrics.py",
+    )
+
+
+def _parlai(fns: dict[str, Any], hyps: list[str], refs: list[list[str]]) -> float:
+    """The per-example ``BleuMetric`` values summed with ParlAI's ``+`` (a running mean)."""
+    metrics = [_quiet(fns["BleuMetric"].compute, h, r) for h, r in zip(hyps, refs, strict=True)]
+    total = metrics[0]
+    for m in metrics[1:]:
+        total = total + m
+    return 100.0 * float(total.value())
+
+
+@PROPS
+@given(edge_corpora())
+def test_parlai_bleu(parlai: dict[str, Any], corpus: tuple[list[str], list[list[str]]]) -> None:
+    hyps, refs = corpus
+    got = corpus_bleu(hypotheses=hyps, references=refs, profile="parlai").score
+    assert got == pytest.approx(_parlai(parlai, hyps, refs), abs=EXACT)
+
+
+@pytest.mark.parametrize(
+    ("hyp", "refs"),
+    [
+        pytest.param("", [""], id="both-empty"),
+        pytest.param("the", ["a"], id="articles-only"),
+        pytest.param("", ["the cat"], id="empty-hypothesis"),
+        pytest.param("The cat, sat!", ["the cat sat"], id="punctuation"),
+        pytest.param("an apple a day", ["apple day", "An apple, a day."], id="articles"),
+        pytest.param("x_y don't", ["x y don t"], id="underscore-apostrophe"),
+    ],
+)
+def test_parlai_edge_cases(parlai: dict[str, Any], hyp: str, refs: list[str]) -> None:
+    lib = 100.0 * float(_quiet(parlai["BleuMetric"].compute, hyp, refs).value())
+    got = sentence_bleu(hypothesis=hyp, references=refs, profile="parlai").score
+    assert got == pytest.approx(lib, abs=EXACT)
+    assert get_tokenizer("parlai")(hyp) == parlai["normalize_answer"](hyp).split(" ")
