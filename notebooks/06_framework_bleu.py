@@ -135,7 +135,7 @@ for system in corpora:
     score_rows.append(row)
 scores = pd.DataFrame(score_rows).set_index("system")[NAMES]
 gaps = scores[FRAMEWORKS].sub(scores["sacrebleu"], axis=0)
-with pd.option_context("display.width", 200, "display.precision", 2):
+with pd.option_context("display.width", 250, "display.precision", 2, "display.max_columns", None):
     print("BLEU (0-100):")
     print(scores)
     print("\ngap to sacrebleu (BLEU points):")
