@@ -113,12 +113,13 @@ _BPE = re.compile(r"@@( |$)")
 _SPM = "\u2581"
 _AT = "##AT##-##AT##"
 _HYPHEN = re.compile(r"(\S)-(\S)")
-_TOKENIZED = re.compile(r"\w [.,!?;:)](?: |$)|\( \w| &(?:apos|quot|amp);| @-@ ")
+_TOKENIZED = re.compile(r"\w [.,!?;:)](?: |$)|\( \w|&apos;| @-@ ")
 
 
 def looks_tokenized(text: str) -> bool:
     """True when a line shows Moses-tokenizer traces: a space before ``. , ! ? ; : )``, after
-    ``(``, ``&apos;``/``&quot;`` escapes or ``@-@``."""
+    ``(``, the ``&apos;`` escape or ``@-@`` (``&quot;``/``&amp;`` also occur in raw web text).
+    """
     return bool(_TOKENIZED.search(text))
 
 
