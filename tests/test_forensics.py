@@ -23,6 +23,7 @@ from harness.cli.app import main
 from harness.data.corpus import Corpus
 from harness.data.datasets import WMT21_SYSTEMS, load_wmt21_ende
 from harness.data.fixtures import load_fixture
+from harness.diagnose.candidates import Candidate, rank
 from harness.diagnose.check import check_files
 from harness.diagnose.identify import identify, misused_corpora
 from harness.diagnose.preprocess import (
@@ -92,6 +93,22 @@ def test_readings_follow_the_markers():
 def test_no_variant_on_a_single_reference_lowercase_corpus():
     c = Corpus(("a cat sat",), (("the cat sat",),))
     assert [r[0] for r in readings(c)] == [()]
+
+
+def test_rank_orders_steps_then_config_changes():
+    def cand(changes: tuple[str, ...], pre: tuple[str, ...], d: float = 0.0) -> Candidate:
+        return Candidate(
+            SACRE, "per-segment", "sacrebleu", changes, 1.0, "0-100", "none", 1.0, d, {}, pre
+        )
+
+    exact = cand((), ())
+    text = cand((), ("bpe-left-in",))
+    factor = cand(("smoothing",), ())
+    two = cand(("smoothing", "order"), ())
+    both = cand(("smoothing",), ("bpe-left-in",))
+    far = cand((), (), d=0.01)
+    ordered = [exact, text, factor, both, two, far]
+    assert sorted(reversed(ordered), key=rank) == ordered
 
 
 # ---------------------------------------------------------------------- public cases
