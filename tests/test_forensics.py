@@ -107,7 +107,8 @@ def test_rank_orders_steps_then_config_changes():
     two = cand(("smoothing", "order"), ())
     both = cand(("smoothing",), ("bpe-left-in",))
     far = cand((), (), d=0.01)
-    ordered = [exact, text, factor, both, two, far]
+    text2 = cand((), ("bpe-left-in", "lowercased-refs"))
+    ordered = [exact, text, factor, text2, both, two, far]
     assert sorted(reversed(ordered), key=rank) == ordered
 
 
