@@ -24,7 +24,7 @@ from harness.data.corpus import Corpus
 from harness.data.datasets import WMT21_SYSTEMS, load_wmt21_ende
 from harness.data.fixtures import load_fixture
 from harness.diagnose.candidates import Candidate, rank
-from harness.diagnose.check import check_files
+from harness.diagnose.check import check_files, check_texts
 from harness.diagnose.identify import identify, misused_corpora
 from harness.diagnose.preprocess import (
     MISTAKES,
@@ -278,3 +278,16 @@ def test_identify_command_shows_preprocessing(tmp_path, capsys):
     assert "preprocessing bpe-left-in" in capsys.readouterr().out
     assert main(["identify", "--json", "--score", score, "--top", "1", hyp, *refs]) == 0
     assert json.loads(capsys.readouterr().out)["matches"][0]["preprocessing"] == ["bpe-left-in"]
+
+
+def test_check_texts_markers_and_spm_reading():
+    hyp = ("h", ["\u2581The \u2581cat \u2581s at", "a well ##AT##-##AT## known cat"])
+    ref = ("r", ["The cat sat", "a well-known cat"])
+    codes = {f.code: f for f in check_texts(hyp, [ref])}
+    assert codes["spm-markers"].examples == (("h", 1),)
+    assert codes["compound-split"].examples == (("h", 2),)
+    c = Corpus(tuple(hyp[1]), tuple((r,) for r in ref[1]))
+    labels = dict(readings(c))
+    assert ("spm-left-in", "compound-split") in labels
+    assert labels[("compound-split",)].hypotheses[0] == "The cat sat"  # pieces decoded
+    assert labels[("spm-left-in",)].hypotheses[1] == "a well-known cat"  # compounds joined
