@@ -31,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     pitfalls.add_pitfalls(sub)
     diagnose.add_validate(sub)
     diagnose.add_identify(sub)
+    diagnose.add_check(sub)
     compare.add_fixtures(sub)
     compare.add_profiles(sub)
     compare.add_demo(sub)

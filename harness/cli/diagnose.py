@@ -1,5 +1,6 @@
 """``bleu-harness validate`` (diagnose a BLEU implementation, a Python callable or a shell
-command) and ``identify`` (which configurations reproduce a reported score)."""
+command), ``identify`` (which configurations and preprocessing mistakes reproduce a reported
+score) and ``check`` (preprocessing mistakes in the files, before scoring)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import sys
 import threading
 
 from harness.cli import inputs, options
+from harness.diagnose.check import check_files
 from harness.diagnose.identify import identify, nearest
 from harness.diagnose.validate import CouldNotValidate, validate
 from harness.errors import InputError
@@ -121,7 +123,9 @@ def add_identify(sub: options.Subcommands) -> None:
 
 
 def cmd_identify(args: argparse.Namespace) -> int:
-    """Which configurations reproduce a reported BLEU score on a corpus."""
+    """Which configurations reproduce a reported BLEU score on a corpus, and which
+    preprocessing mistakes (subword markers left in, tokenized text, compound splitting,
+    lowercased or single references; :mod:`harness.diagnose.preprocess`) they assume."""
     corpus = inputs.one_corpus(args)
     progress = options.progress(args)
     session = options.session(args)
@@ -156,5 +160,37 @@ def cmd_identify(args: argparse.Namespace) -> int:
             f"distance {d['distance']:.2g}) profile {d['profile']}"
             + (f" + {', '.join(d['changes'])}" if d["changes"] else "")
             + (f"; layout {d['layout']}" if d["layout"] != "per-segment" else "")
+            + (f"; preprocessing {', '.join(d['preprocessing'])}" if "preprocessing" in d else "")
         )
     return 0
+
+
+# ---------------------------------------------------------------------- check
+def add_check(sub: options.Subcommands) -> None:
+    """Register ``check``."""
+    c = sub.add_parser(
+        "check", help="warn about preprocessing mistakes in HYP REF... before scoring"
+    )
+    c.add_argument("hyp", help="the hypothesis file, one segment a line")
+    c.add_argument("refs", nargs="+", help="one file per reference, line-aligned")
+    c.add_argument("--json", action="store_true")
+    c.set_defaults(func=cmd_check)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """Report subword and compound-split markers, tokenized-looking text, case mismatch,
+    identical references, empty lines, and unreadable or misaligned files, each with example
+    lines and its effect on BLEU.
+
+    Exit status: 0 nothing found; 1 warnings only (the files can be scored, but the number
+    may not mean what you think); 2 an error (a file cannot be read, or line counts differ).
+    """
+    report = check_files(args.hyp, args.refs)
+    if args.json:
+        options.print_json(report.to_dict())
+        return report.exit_code
+    if not report.findings:
+        print(f"no preprocessing problems found in {', '.join(report.files)}")
+    for f in report.findings:
+        print(f"- {f.describe()}")
+    return report.exit_code

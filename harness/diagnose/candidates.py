@@ -25,6 +25,7 @@ __all__ = [
     "Candidate",
     "closest_profile",
     "default_tolerance",
+    "rank",
     "rounded",
 ]
 
@@ -45,7 +46,9 @@ class Candidate:
     settings of its fields that give exactly the same number on this corpus (a tokenizer that
     produces the same tokens, a reference-length rule that picks the same lengths, a smoothing
     that never fires): they reproduce the score too and are not listed separately — use
-    :meth:`covers` to ask whether a configuration is among them.
+    :meth:`covers` to ask whether a configuration is among them. ``preprocessing`` names the
+    text mistakes the candidate assumes (:data:`harness.diagnose.preprocess.MISTAKES`, e.g.
+    ``("bpe-left-in",)``); empty when the files were scored as given and carry no marker.
     """
 
     config: BleuConfig
@@ -58,15 +61,19 @@ class Candidate:
     shown: float
     distance: float
     equivalent: dict[str, tuple[dict[str, Any], ...]] = field(default_factory=dict, compare=False)
+    preprocessing: tuple[str, ...] = ()
 
     @property
     def signature(self) -> str:
         """The configuration's signature (layout, scale and rounding are separate fields)."""
         return self.config.signature()
 
-    def covers(self, config: BleuConfig, layout: str = "per-segment") -> bool:
-        """True when ``config`` (in ``layout``) is this candidate or one of its equivalents."""
-        if layout != self.layout:
+    def covers(
+        self, config: BleuConfig, layout: str = "per-segment", preprocessing: tuple[str, ...] = ()
+    ) -> bool:
+        """True when ``config`` (in ``layout``, on text with ``preprocessing``) is this
+        candidate or one of its equivalents."""
+        if layout != self.layout or tuple(preprocessing) != self.preprocessing:
             return False
         mine = self.config
         checked: set[str] = set()
@@ -90,13 +97,16 @@ class Candidate:
         if self.layout != "per-segment":
             diffs.append(f"layout={self.layout}")
         what = self.profile + ("" if not diffs else " + " + ", ".join(diffs))
+        if self.preprocessing:
+            what += " on text with " + ", ".join(self.preprocessing)
         return (
             f"{what}: {self.raw:.6g} on {self.scale}, shown as {self.shown:g} "
             f"({self.rounding}); distance {self.distance:.3g}"
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        """JSON-ready fields; ``preprocessing`` only when the candidate assumes a text mistake."""
+        out = {
             "signature": self.signature,
             "layout": self.layout,
             "profile": self.profile,
@@ -108,6 +118,9 @@ class Candidate:
             "distance": self.distance,
             "equivalent": {k: [dict(x) for x in v] for k, v in self.equivalent.items()},
         }
+        if self.preprocessing:
+            out["preprocessing"] = list(self.preprocessing)
+        return out
 
 
 #: The ``BleuConfig`` fields that change the arithmetic (not ``library``/``on_zero_length``).
@@ -125,6 +138,18 @@ _ARITHMETIC_FIELDS = (
     "zero_guard",
     "aggregation",
 )
+
+
+def rank(c: Candidate) -> tuple[float, int, int, int]:
+    """The order of explanations: by distance to the printed score (to 1e-12), then by the
+    number of *steps* away from a named profile applied correctly — each factor changed from
+    the nearest profile (and a reference-layout misuse) is one step, each text mistake
+    assumed (``preprocessing``) is one step — then, at equal steps, fewer configuration
+    changes first (a named profile on mistaken text before a profile with a factor changed:
+    the profile's code is known, the text was not seen), then simpler rounding
+    (:data:`ROUNDINGS` order). Without preprocessing this is distance, changes, rounding."""
+    steps = len(c.changes) + len(c.preprocessing)
+    return (round(c.distance, 12), steps, len(c.changes), ROUNDINGS.index(c.rounding))
 
 
 def default_tolerance(score: float | str) -> float:

@@ -15,9 +15,17 @@ computed on, :func:`identify` searches the factor space of
 * **scale**: 0–1 or 0–100;
 * **rounding**: none, 2 decimals, 4 decimals, 3 significant digits.
 
+and the text it may have been computed on (**preprocessing mistakes**,
+:mod:`harness.diagnose.preprocess`): the files as given carry the mistakes their markers show
+(``@@`` left in, …); each applicable variant (BPE merged, compounds split, hypotheses
+tokenized, references lowercased, one reference, …) is another reading, scored with every named
+profile and its aggregation flipped (:func:`_forensic_configs`: readings are many, so the full
+space is searched only on the files as given).
+
 Every configuration whose displayed score is within ``tolerance`` of ``X`` is a
-:class:`Candidate`, sorted by distance, then by how far the configuration is from the nearest
-named profile. The default tolerance is half a unit in the last digit of ``X`` as printed
+:class:`Candidate`, sorted by :func:`~harness.diagnose.candidates.rank`: distance, then steps
+from a named profile applied correctly (factors changed + text mistakes assumed), then fewer
+configuration changes. The default tolerance is half a unit in the last digit of ``X`` as printed
 (``0.27`` → 0.005): a printed number says no more than its digits. :func:`nearest` returns the
 closest configurations when nothing matches.
 
@@ -42,11 +50,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
-from harness.bleu import engine
-from harness.bleu.arithmetic import NltkContext, bleu_rows, nltk_context
 from harness.bleu.config import REF_LENGTHS, TOKENIZERS, BleuConfig
+from harness.bleu.profiles import PROFILES
 from harness.bleu.stats import ref_length_of
 from harness.bleu.tokenizers import TextRules, get_tokenizer
 from harness.data.corpus import Corpus
@@ -57,9 +62,12 @@ from harness.diagnose.candidates import (
     Candidate,
     closest_profile,
     default_tolerance,
+    rank,
     rounded,
 )
-from harness.errors import ConfigError, HarnessError, LibraryWouldRaise
+from harness.diagnose.preprocess import readings
+from harness.diagnose.scorer import CorpusScorer
+from harness.errors import ConfigError, HarnessError
 from harness.progress import ProgressCallback, track
 from harness.session import Session
 
@@ -102,184 +110,6 @@ SMOOTHING_POLICIES: tuple[tuple[str, str, str, str], ...] = (
 )
 _EFFECTIVE_ORDER_SMOOTHINGS = ("exp", "none", "floor", "add-k")
 _MAX_ORDERS = (4, 3, 2, 1)
-
-
-# ====================================================================== fast scoring
-@dataclass(frozen=True, eq=False)
-class _Light:
-    """Statistics of one tokenization: hypothesis lengths ``(S,)``, reference lengths
-    ``(S, K)`` (-1 pads ragged rows) and matched n-grams ``(S, order)``, int64."""
-
-    hyp_len: np.ndarray
-    ref_lens: np.ndarray
-    matches: np.ndarray
-    order: int
-
-    def fingerprint(self) -> tuple[Any, ...]:
-        return (
-            self.ref_lens.shape,
-            self.matches.shape,
-            self.hyp_len.tobytes(),
-            self.ref_lens.tobytes(),
-            self.matches.tobytes(),
-        )
-
-
-#: The factors that only build a configuration's rows of statistics (which reference length,
-#: which n-gram totals, padded references; the arithmetic reads none of them), with the values
-#: :meth:`CorpusScorer.scores` groups configurations under.
-_ROW_STANDARD = {"ref_length": "closest", "ngram_totals": "plain", "missing_refs": "skip"}
-
-
-def _totals_key(kind: str, cfg: BleuConfig) -> tuple[Any, ...]:
-    """What a cached set of totals depends on: the text rules and the length and total rules."""
-    return (kind, cfg.text_rules, cfg.missing_refs, cfg.ref_length, cfg.ngram_totals, cfg.max_order)
-
-
-#: One row per segment, or one for the corpus: (sys_len, ref_len, correct, total).
-Rows = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-
-
-class CorpusScorer:
-    """Engine scores of one corpus under many configurations, from cached statistics.
-
-    Statistics are counted once per (tokenizer, case) by ``session`` (default: a new in-memory
-    :class:`~harness.session.Session`); the rows of statistics once per (tokenization,
-    reference length rule, n-gram total rule, order); a configuration is then only the
-    arithmetic of :func:`harness.bleu.arithmetic.bleu_rows`, and :meth:`scores` scores
-    configurations that differ only in how their rows are built in one call. :meth:`score`
-    equals ``engine.score_statistics(engine.compute_statistics(corpus, config), config).score``
-    (0–100) and raises :class:`~harness.errors.LibraryWouldRaise` where it does.
-    """
-
-    def __init__(self, corpus: Corpus, *, session: Session | None = None) -> None:
-        self.corpus = corpus
-        self.session = (session or Session()).with_corpora(corpus)
-        self._light: dict[TextRules, _Light] = {}
-        self._rows: dict[tuple[Any, ...], Rows] = {}
-
-    def light(self, rules: TextRules, order: int = 5) -> _Light:
-        got = self._light.get(rules)
-        if got is None or got.order < order:
-            cfg = BleuConfig(
-                tokenize=rules.tokenize,
-                lowercase=rules.lowercase,
-                lowercase_rule=rules.lowercase_rule,
-                strip=rules.strip,
-                whitespace=rules.whitespace,
-            )
-            st = self.session.statistics(cfg, max_order=max(order, 5))
-            got = _Light(
-                hyp_len=np.asarray(st.hyp_len, dtype=np.int64),
-                ref_lens=np.asarray(st.ref_matrix, dtype=np.int64),
-                matches=np.asarray(st.matches, dtype=np.int64),
-                order=st.max_order,
-            )
-            self._light[rules] = got
-        return got
-
-    def _segment_rows(self, cfg: BleuConfig, light: _Light) -> Rows:
-        """Every segment's statistics under ``cfg``'s length and total rules."""
-        key = _totals_key("seg", cfg)
-        got = self._rows.get(key)
-        if got is None:
-            n = cfg.max_order
-            lens = light.ref_lens
-            if cfg.missing_refs == "empty":  # padded with empty references (Perl scripts' files)
-                lens = np.maximum(lens, 0)
-            ref = ref_length_of(light.hyp_len, lens, cfg.ref_length)
-            # a segment of h tokens has max(0, h - k + 1) n-grams of order k
-            total = np.maximum(0, light.hyp_len[:, None] - np.arange(n)[None, :])
-            if cfg.ngram_totals == "floor1":
-                total = np.maximum(1, total)
-            got = (light.hyp_len, ref, light.matches[:, :n], total)
-            self._rows[key] = got
-        return got
-
-    def _corpus_row(self, cfg: BleuConfig, light: _Light) -> Rows:
-        """The corpus sums under ``cfg`` as one row."""
-        key = _totals_key("corpus", cfg)
-        got = self._rows.get(key)
-        if got is None:
-            sys_len, ref, correct, total = self._segment_rows(cfg, light)
-            ref_sum = math.fsum(ref.tolist()) if cfg.ref_length == "average" else int(ref.sum())
-            got = (
-                np.array([sys_len.sum()]),
-                np.array([ref_sum]),
-                correct.sum(axis=0)[None, :],
-                total.sum(axis=0)[None, :],
-            )
-            self._rows[key] = got
-        return got
-
-    @staticmethod
-    def _context(light: _Light) -> NltkContext:
-        """nltk's context of the whole corpus (its hypothesis length and last segment)."""
-        return nltk_context(light.hyp_len.sum(), light.hyp_len[-1], light.matches[-1, 4])
-
-    @staticmethod
-    def _segment_contexts(light: _Light, copies: int = 1) -> NltkContext:
-        """Every segment's own nltk context (``copies`` times over)."""
-        hyp_len = np.tile(light.hyp_len, copies)
-        return nltk_context(hyp_len, hyp_len, np.tile(light.matches[:, 4], copies))
-
-    def _scores(self, cfgs: Sequence[BleuConfig]) -> list[float]:
-        """The scores of configurations equal but for :data:`_ROW_STANDARD`, in one arithmetic
-        call; raises :class:`~harness.errors.LibraryWouldRaise` if any of them does."""
-        if any(engine.tokenization_key(c) != c.text_rules.key() for c in cfgs):
-            # references cut or scored one by one: the engine on the session's statistics
-            return [self.session.score(c).score for c in cfgs]
-        cfg = cfgs[0]
-        light = self.light(cfg.text_rules, engine.orders_needed(cfg))
-        nltk = cfg.smooth.startswith("nltk-")
-        corpus = cfg.aggregation == "corpus"
-        rows = [(self._corpus_row if corpus else self._segment_rows)(c, light) for c in cfgs]
-        sys_len, ref_len, correct, total = (np.concatenate([r[i] for r in rows]) for i in range(4))
-        if corpus:
-            ctx = None
-            if nltk:
-                one = self._context(light)
-                ctx = nltk_context(
-                    np.repeat(one.hyp_len, len(cfgs)),
-                    np.repeat(one.last_hyp_len, len(cfgs)),
-                    np.repeat(one.last_correct5, len(cfgs)),
-                )
-            scored = bleu_rows(
-                sys_len, ref_len, correct, total, cfg, context=ctx, corpus=True
-            ).score
-            return scored.tolist()
-        ctx = self._segment_contexts(light, len(cfgs)) if nltk else None
-        scored = bleu_rows(sys_len, ref_len, correct, total, cfg, context=ctx, corpus=False).score
-        # the mean of each configuration's segment scores, as engine.segment_arrays sums them
-        return [sum(part.tolist()) / len(part) for part in np.split(scored, len(cfgs))]
-
-    def score(self, cfg: BleuConfig) -> float:
-        """The engine's score (0–100) of the corpus under ``cfg``."""
-        return self._scores([cfg])[0]
-
-    def try_score(self, cfg: BleuConfig) -> float | None:
-        """:meth:`score`, or ``None`` when the configuration raises on this corpus."""
-        try:
-            return self.score(cfg)
-        except LibraryWouldRaise:
-            return None
-
-    def scores(self, cfgs: Sequence[BleuConfig]) -> list[float | None]:
-        """:meth:`try_score` of each configuration; configurations that differ only in how
-        their rows are built (:data:`_ROW_STANDARD`) are scored in one arithmetic call."""
-        groups: dict[BleuConfig, list[int]] = {}
-        for i, c in enumerate(cfgs):
-            groups.setdefault(c.replace(**_ROW_STANDARD), []).append(i)
-        out: list[float | None] = [None] * len(cfgs)
-        for members in groups.values():
-            batch = [cfgs[i] for i in members]
-            try:
-                values: list[float | None] = list(self._scores(batch))
-            except LibraryWouldRaise:  # some row raises: score each alone to find which
-                values = [self.try_score(c) for c in batch]
-            for i, v in zip(members, values, strict=True):
-                out[i] = v
-        return out
 
 
 # ====================================================================== layouts
@@ -343,6 +173,7 @@ class _Evaluated:
     layout: str
     raw100: float
     equivalent: dict[str, tuple[dict[str, Any], ...]]
+    preprocessing: tuple[str, ...] = ()
 
 
 def _unique(items: Iterable[tuple[Any, Any]]) -> list[tuple[Any, list[Any]]]:
@@ -364,6 +195,7 @@ def _evaluate_layout(
     max_orders: Sequence[int],
     progress: ProgressCallback | None,
     session: Session,
+    preprocessing: tuple[str, ...] = (),
 ) -> list[_Evaluated]:
     scorer = CorpusScorer(corpus, session=session)
     single = len(corpus) == 1
@@ -455,7 +287,7 @@ def _evaluate_layout(
                             e = dict(equiv)
                             if others:
                                 e["smoothing"] = others
-                            out.append(_Evaluated(rep, layout, raw, e))
+                            out.append(_Evaluated(rep, layout, raw, e, preprocessing))
     return out
 
 
@@ -483,13 +315,42 @@ def _as_corpus(corpus: Corpus | str | tuple[Sequence[str], Sequence[Sequence[str
     return Corpus(hypotheses=tuple(hyps), references=tuple(tuple(r) for r in refs))
 
 
+def _forensic_configs() -> list[BleuConfig]:
+    """The reduced space searched on a preprocessing reading: every named profile (read from
+    :data:`~harness.bleu.profiles.PROFILES`, so new profiles join) and each with its
+    aggregation flipped (a sentence mean reported as corpus BLEU, or the reverse)."""
+    out: dict[BleuConfig, None] = {}
+    for cfg in PROFILES.values():
+        out[cfg] = None
+        flip = "sentence-mean" if cfg.aggregation == "corpus" else "corpus"
+        out[cfg.replace(aggregation=flip)] = None
+    return list(out)
+
+
+def _evaluate_reading(
+    corpus: Corpus, labels: tuple[str, ...], session: Session
+) -> list[_Evaluated]:
+    """The reduced configuration space (:func:`_forensic_configs`) on one preprocessing
+    reading (:func:`harness.diagnose.preprocess.readings`)."""
+    scorer = CorpusScorer(corpus, session=session)
+    cfgs = _forensic_configs()
+    out = []
+    for cfg, value in zip(cfgs, scorer.scores(cfgs), strict=True):
+        if value is not None and math.isfinite(value):
+            out.append(_Evaluated(cfg, "per-segment", value, {}, labels))
+    return out
+
+
 def _evaluations(
     corpus: Corpus, progress: ProgressCallback | None, session: Session | None
 ) -> list[_Evaluated]:
+    """Every configuration of the full search on the files as given (in every layout), then
+    the reduced space on each preprocessing reading the files' markers call for."""
     key = (corpus.hypotheses, corpus.references)
     got = _EVAL_CACHE.get(key)
     if got is None:
         tokenizers = _available_tokenizers()
+        (given, _), *variants = readings(corpus)
         layouts = {"per-segment": corpus, **misused_corpora(corpus)}
         # every (layout, tokenizer, case) counted up front, on the session's workers
         search = (session or Session()).with_corpora(layouts)
@@ -497,7 +358,14 @@ def _evaluations(
         search.warm(rules, min_order=5)
         got = []
         for layout, c in layouts.items():
-            got.extend(_evaluate_layout(c, layout, tokenizers, _MAX_ORDERS, progress, search))
+            got.extend(
+                _evaluate_layout(c, layout, tokenizers, _MAX_ORDERS, progress, search, given)
+            )
+        if variants:
+            forensic = search.with_corpora({str(i): c for i, (_, c) in enumerate(variants)})
+            forensic.warm(_forensic_configs(), min_order=5)
+            for labels, c in track(variants, progress, "identify: preprocessing"):
+                got.extend(_evaluate_reading(c, labels, forensic))
         if len(_EVAL_CACHE) >= 8:
             _EVAL_CACHE.clear()
         _EVAL_CACHE[key] = got
@@ -535,9 +403,10 @@ def _candidates(
                     shown=best[2],
                     distance=best[0],
                     equivalent=ev.equivalent,
+                    preprocessing=ev.preprocessing,
                 )
             )
-    out.sort(key=lambda c: (round(c.distance, 12), len(c.changes), ROUNDINGS.index(c.rounding)))
+    out.sort(key=rank)
     return out
 
 

@@ -1,0 +1,220 @@
+"""Check hypothesis and reference files before scoring: the preprocessing mistakes that change
+BLEU without an error (:mod:`harness.diagnose.preprocess`) and the file problems that stop it.
+
+:func:`check_files` reads each file with :func:`harness.data.io.read_lines` (strict UTF-8,
+Unix line endings, no NUL: its errors name the file and line) and reports a :class:`Finding`
+per problem, each with example ``(file, line)`` locations and what it does to BLEU:
+
+* ``unreadable`` / ``line-count`` (errors: nothing can be scored);
+* ``bpe-markers``, ``spm-markers``, ``compound-split`` (subword or compound markers left in);
+* ``tokenized`` (spaces before punctuation, Moses escapes), and whether only one side is;
+* ``case-mismatch`` (one side has no upper case at all);
+* ``identical-references`` (two reference files equal, or equal but for case and spaces, on
+  most lines: one reference counted twice);
+* ``empty-lines`` (empty hypotheses or references).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness.data.io import PathLike, read_lines
+from harness.diagnose.preprocess import MIN_SHARE, MISTAKES, TOKENIZED_SHARE, looks_tokenized
+from harness.errors import InputError
+
+__all__ = ["CheckReport", "Finding", "check_files", "check_texts"]
+
+#: Example locations kept per finding.
+EXAMPLES = 5
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem: ``code``, ``severity`` (``error`` or ``warning``), a message, the number
+    of lines affected, example ``(file, 1-based line)`` locations and its effect on BLEU."""
+
+    code: str
+    severity: str
+    message: str
+    effect: str
+    count: int = 0
+    examples: tuple[tuple[str, int], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "effect": self.effect,
+            "count": self.count,
+            "examples": [{"file": f, "line": n} for f, n in self.examples],
+        }
+
+    def describe(self) -> str:
+        """One paragraph: severity, message, where, effect."""
+        where = ", ".join(f"{f}:{n}" for f, n in self.examples)
+        more = f" (e.g. {where})" if where else ""
+        return f"{self.severity}: {self.message}{more}. {self.effect[:1].upper()}{self.effect[1:]}."
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """Every finding on a hypothesis file and its reference files, errors first."""
+
+    files: tuple[str, ...]
+    findings: tuple[Finding, ...] = field(default_factory=tuple)
+
+    @property
+    def exit_code(self) -> int:
+        """0 nothing found, 1 warnings only, 2 an error (the files cannot be scored)."""
+        if any(f.severity == "error" for f in self.findings):
+            return 2
+        return 1 if self.findings else 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "files": list(self.files),
+            "exit_code": self.exit_code,
+            "findings": [f.to_dict() for f in self.findings],
+        }
+
+
+def _lines_where(
+    name: str, lines: Sequence[str], test: Callable[[str], bool]
+) -> tuple[int, list[tuple[str, int]]]:
+    hits = [i for i, t in enumerate(lines) if test(t)]
+    return len(hits), [(name, i + 1) for i in hits[:EXAMPLES]]
+
+
+def _marker(
+    code: str, mistake: str, files: dict[str, list[str]], test: Callable[[str], bool]
+) -> list[Finding]:
+    out = []
+    for name, lines in files.items():
+        n, ex = _lines_where(name, lines, test)
+        if n:
+            m = MISTAKES[mistake]
+            out.append(
+                Finding(code, "warning", f"{n} line(s) of {name}: {m.what}", m.effect, n, tuple(ex))
+            )
+    return out
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def check_texts(hyp: tuple[str, list[str]], refs: Sequence[tuple[str, list[str]]]) -> list[Finding]:
+    """The findings on already-read, line-aligned texts: ``(file name, lines)`` pairs."""
+    files = {hyp[0]: hyp[1], **dict(refs)}
+    out: list[Finding] = []
+    out += _marker("bpe-markers", "bpe-left-in", files, lambda t: bool(re.search(r"@@( |$)", t)))
+    out += _marker("spm-markers", "spm-left-in", files, lambda t: "\u2581" in t)
+    out += _marker("compound-split", "compound-split", files, lambda t: "##AT##" in t)
+    shares = {}
+    for name, lines in files.items():
+        n, ex = _lines_where(name, lines, looks_tokenized)
+        shares[name] = n / max(1, len(lines))
+        if shares[name] >= TOKENIZED_SHARE:
+            out.append(
+                Finding(
+                    "tokenized",
+                    "warning",
+                    f"{n} line(s) of {name} look tokenized (space before punctuation, "
+                    "Moses escapes or @-@)",
+                    "tokenizers such as 13a expect raw text; tokenized text scored against raw "
+                    "text (or tokenized twice) loses matches (NeMo#5540: 31.1 instead of 35.3)",
+                    n,
+                    tuple(ex),
+                )
+            )
+    hyp_upper = sum(1 for t in hyp[1] if t != t.lower()) / max(1, len(hyp[1]))
+    for name, lines in refs:
+        ref_upper = sum(1 for t in lines if t != t.lower()) / max(1, len(lines))
+        if (hyp_upper >= MIN_SHARE) != (ref_upper >= MIN_SHARE):
+            cased, lower = (hyp[0], name) if hyp_upper >= MIN_SHARE else (name, hyp[0])
+            n, ex = _lines_where(cased, files[cased], lambda t: t != t.lower())
+            out.append(
+                Finding(
+                    "case-mismatch",
+                    "warning",
+                    f"{lower} has (almost) no upper case while {cased} has it on {n} line(s)",
+                    MISTAKES["lowercased-refs"].effect
+                    + "; score case-insensitively (lowercase=True) or fix the files",
+                    n,
+                    tuple(ex),
+                )
+            )
+    for a in range(len(refs)):
+        for b in range(a + 1, len(refs)):
+            (na, la), (nb, lb) = refs[a], refs[b]
+            same = [i for i, (x, y) in enumerate(zip(la, lb, strict=False)) if _norm(x) == _norm(y)]
+            if len(same) >= 0.5 * max(1, len(la)):
+                exact = sum(1 for i in same if la[i] == lb[i])
+                out.append(
+                    Finding(
+                        "identical-references",
+                        "warning",
+                        f"{na} and {nb} are the same on {len(same)} of {len(la)} lines "
+                        f"({exact} exactly, the rest but for case and spaces)",
+                        "a reference counted twice adds no diversity: BLEU is that of fewer "
+                        "references, and multi-reference claims are overstated",
+                        len(same),
+                        tuple((nb, i + 1) for i in same[:EXAMPLES]),
+                    )
+                )
+    for name, lines in files.items():
+        n, ex = _lines_where(name, lines, lambda t: not t.strip())
+        if n:
+            out.append(
+                Finding(
+                    "empty-lines",
+                    "warning",
+                    f"{n} empty line(s) in {name}",
+                    "an empty hypothesis adds nothing to the matches but its references add to "
+                    "the reference length (brevity penalty); libraries differ on empty input",
+                    n,
+                    tuple(ex),
+                )
+            )
+    return out
+
+
+def check_files(hyp_path: PathLike, ref_paths: Sequence[PathLike]) -> CheckReport:
+    """Read the files (each problem of :func:`~harness.data.io.read_lines` becomes an
+    ``unreadable`` error naming the file and line) and report every :class:`Finding`."""
+    names = [str(hyp_path), *(str(p) for p in ref_paths)]
+    errors: list[Finding] = []
+    texts: dict[str, list[str]] = {}
+    for i, path in enumerate([hyp_path, *ref_paths]):
+        try:
+            texts[names[i]] = read_lines(
+                path, what="hypothesis file" if i == 0 else "reference file"
+            )
+        except InputError as exc:
+            errors.append(
+                Finding("unreadable", "error", str(exc), "the file cannot be scored", 0, ())
+            )
+    if errors:
+        return CheckReport(tuple(names), tuple(errors))
+    hyp = (names[0], texts[names[0]])
+    refs = [(n, texts[n]) for n in names[1:]]
+    for name, lines in refs:
+        if len(lines) != len(hyp[1]):
+            errors.append(
+                Finding(
+                    "line-count",
+                    "error",
+                    f"{name} has {len(lines)} lines but {hyp[0]} has {len(hyp[1])}",
+                    "files must be line-aligned; scorers raise, or zip silently truncates "
+                    "(sacrebleu) and scores misaligned segments",
+                    abs(len(lines) - len(hyp[1])),
+                    ((name, min(len(lines), len(hyp[1])) + 1),),
+                )
+            )
+    if errors:
+        return CheckReport(tuple(names), tuple(errors))
+    return CheckReport(tuple(names), tuple(check_texts(hyp, refs)))
