@@ -196,19 +196,26 @@ def cmd_profiles(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------- demo
-_DEMO_LABELS = {
-    "harness:sacrebleu": "sacre",
-    "harness:sacrebleu-sentence": "sacre-sent",
-    "harness:nltk": "nltk",
-    "harness:evaluate": "eval",
-    "harness:bleuscore": "bleusc",
-    "harness:torchmetrics": "tm",
-    "harness:torchmetrics-sacrebleu": "tm-sacre",
-    "harness:pycocoevalcap": "coco",
-    "harness:mteval-v13a": "mteval",
-    "harness:multi-bleu": "mbleu",
-    "harness:multi-bleu-detok": "mbleu-dt",
+#: Short column names of the demo table (a profile without one is shown by its name).
+_SHORT = {
+    "sacrebleu": "sacre",
+    "sacrebleu-sentence": "sacre-sent",
+    "evaluate": "eval",
+    "bleuscore": "bleusc",
+    "torchmetrics": "tm",
+    "torchmetrics-sacrebleu": "tm-sacre",
+    "pycocoevalcap": "coco",
+    "mteval-v13a": "mteval",
+    "multi-bleu": "mbleu",
+    "multi-bleu-detok": "mbleu-dt",
+    "codexglue": "cxglue",
+    "tensor2tensor": "t2t",
+    "keras-hub": "keras",
+    "lm-eval-truthfulqa": "lm-tqa",
+    "helm-bleu-1": "helm-1",
+    "helm-bleu-4": "helm-4",
 }
+_DEMO_LABELS = {f"harness:{p}": _SHORT.get(p, p) for p in PROFILES}
 
 
 def add_demo(sub: options.Subcommands) -> None:
