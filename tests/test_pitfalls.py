@@ -377,3 +377,24 @@ def test_evaluate_empty_input(results: dict[str, ExperimentResult]) -> None:
         assert r.verdict.under == ("harness:evaluate (profile)",)
         assert "could not run here" in r.verdict.reason
     assert math.isclose(score("sacrebleu", corpus), 0.0)
+
+
+def test_preprocessing_mistakes(results: dict[str, ExperimentResult]) -> None:
+    """Each case holds exactly when the real sacrebleu moves by more than a point and
+    identify's first explanation of the printed number names the mistake."""
+    from harness.diagnose.identify import identify
+
+    r = results["preprocessing_mistakes"]
+    fx = load_fixture("forensic_preprocessing")
+    clean = score("sacrebleu", fx.corpus("clean"))
+    cases = (
+        ("bpe left in", "bpe_left_in", "bpe_left_in", "bpe-left-in"),
+        ("tokenized twice", "moses_tokenized", "moses_tokenized", "pre-tokenized"),
+        ("tokenized twice on clean files", "moses_tokenized", "clean", "pre-tokenized"),
+    )
+    for case, system, files, mistake in cases:
+        moved = score("sacrebleu", fx.corpus(system))
+        assert r.table.score("sacrebleu", system) == pytest.approx(moved)
+        found = identify(f"{moved:.2f}", fx.corpus(files))
+        named = bool(found) and mistake in found[0].preprocessing
+        assert holds_for(r, case) == (abs(moved - clean) > 1.0 and named), case

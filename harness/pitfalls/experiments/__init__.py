@@ -18,4 +18,5 @@ ORDER = (
     "nltk_smoothing_order",
     "torchmetrics_reference_order",
     "evaluate_empty_input",
+    "preprocessing_mistakes",
 )
