@@ -22,10 +22,21 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Callable
+from functools import lru_cache
 
 import regex  # type: ignore[import-untyped]
 
-__all__ = ["NORMALIZER_FACTORIES", "jury_tokens", "nltk_word_tokens", "parlai_tokens"]
+__all__ = [
+    "NORMALIZER_FACTORIES",
+    "clear_caches",
+    "jury_tokens",
+    "nltk_word_tokens",
+    "parlai_tokens",
+]
+
+#: Lines whose tokens are remembered per tokenizer (the same lines recur across the layouts,
+#: preprocessing readings and configurations a search scores).
+_LINE_CACHE = 2**16
 
 #: Every ASCII punctuation character, as one character class (both toolkits use this set).
 _ASCII_PUNCT = re.compile(f"[{re.escape(string.punctuation)}]")
@@ -112,13 +123,23 @@ _CONTRACTIONS: tuple[_Rule, ...] = (
 
 def nltk_word_tokens(line: str) -> list[str]:
     """nltk's ``NLTKWordTokenizer().tokenize(line)``: the line taken as one sentence."""
+    return list(_nltk_word(line))
+
+
+@lru_cache(maxsize=_LINE_CACHE)
+def _nltk_word(line: str) -> tuple[str, ...]:
     text = line
     for sub, repl in (*_OPENING, *_PUNCTUATION):
         text = sub(repl, text)
     text = f" {text} "
     for sub, repl in (*_CLOSING, *_CONTRACTIONS):
         text = sub(repl, text)
-    return text.split()
+    return tuple(text.split())
+
+
+def clear_caches() -> None:
+    """Forget the per-line token cache of ``nltk-word``."""
+    _nltk_word.cache_clear()
 
 
 #: Name → factory of the tokenizer (registered in :mod:`harness.bleu.tokenizers`).

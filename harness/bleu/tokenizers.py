@@ -40,6 +40,7 @@ import regex  # type: ignore[import-untyped]
 
 from harness.bleu import script_tokenizers as _script
 from harness.bleu.normalizers import NORMALIZER_FACTORIES
+from harness.bleu.normalizers import clear_caches as clear_normalizer_caches
 from harness.errors import AdapterUnavailable, ConfigError
 
 __all__ = [
@@ -253,10 +254,11 @@ def _tokens_zh(line: str) -> tuple[str, ...]:
 
 
 def clear_caches() -> None:
-    """Forget the per-line token caches of the ``13a``, ``intl`` and ``zh`` tokenizers."""
+    """Forget the per-line token caches of the tokenizers that keep one."""
     for cached in (_tokens_13a, _tokens_13a_perl, _tokens_intl, _tokens_zh):
         cached.cache_clear()
     _script.clear_caches()
+    clear_normalizer_caches()
 
 
 def _tokenize_zh(line: str) -> list[str]:

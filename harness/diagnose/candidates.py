@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+import numpy as np
+
 from harness.analysis.attribution import FACTORS
 from harness.bleu.config import BleuConfig
 from harness.bleu.profiles import PROFILES
@@ -188,7 +190,21 @@ def _factor_values(config: BleuConfig) -> tuple[tuple[Any, ...], ...]:
     return tuple(tuple(getattr(config, f) for f in fields) for _, fields in _COMPARED)
 
 
-_PROFILE_VALUES = tuple((name, _factor_values(prof)) for name, prof in PROFILES.items())
+_PROFILE_NAMES = tuple(PROFILES)
+#: Each factor's values numbered (per factor, in order of first appearance among the profiles),
+#: and every profile as a row of those numbers: comparing a configuration with all profiles is
+#: one array comparison.
+_VALUE_IDS: tuple[dict[tuple[Any, ...], int], ...] = tuple({} for _ in _COMPARED)
+for _prof in PROFILES.values():
+    for _ids, _value in zip(_VALUE_IDS, _factor_values(_prof), strict=True):
+        _ids.setdefault(_value, len(_ids))
+_PROFILE_MATRIX = np.array(
+    [
+        [ids[v] for ids, v in zip(_VALUE_IDS, _factor_values(p), strict=True)]
+        for p in PROFILES.values()
+    ],
+    dtype=np.int64,
+).reshape(len(PROFILES), len(_COMPARED))
 
 
 def closest_profile(config: BleuConfig) -> tuple[str, tuple[str, ...]]:
@@ -199,16 +215,16 @@ def closest_profile(config: BleuConfig) -> tuple[str, tuple[str, ...]]:
     """
     got = _PROFILE_CACHE.get(config)
     if got is None:
-        mine = _factor_values(config)
-        best: tuple[str, tuple[str, ...]] | None = None
-        for name, theirs in _PROFILE_VALUES:
-            diff = tuple(
-                _COMPARED[i][0] for i, (a, b) in enumerate(zip(theirs, mine, strict=True)) if a != b
-            )
-            if best is None or len(diff) < len(best[1]):
-                best = (name, diff)
-        assert best is not None
-        got = best
+        # a value no profile has is numbered -1: it differs from every profile
+        mine = np.array(
+            [ids.get(v, -1) for ids, v in zip(_VALUE_IDS, _factor_values(config), strict=True)]
+        )
+        differs = _PROFILE_MATRIX != mine
+        best = int(np.argmin(differs.sum(axis=1)))  # the first of the fewest: profile order
+        got = (
+            _PROFILE_NAMES[best],
+            tuple(_COMPARED[i][0] for i in np.flatnonzero(differs[best])),
+        )
         if len(_PROFILE_CACHE) > 50000:
             _PROFILE_CACHE.clear()
         _PROFILE_CACHE[config] = got

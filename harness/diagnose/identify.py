@@ -51,7 +51,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.bleu.config import REF_LENGTHS, TOKENIZERS, BleuConfig
+from harness.bleu.normalizers import NORMALIZER_FACTORIES
 from harness.bleu.profiles import PROFILES
+from harness.bleu.script_tokenizers import NAMES as SCRIPT_TOKENIZERS
 from harness.bleu.stats import ref_length_of
 from harness.bleu.tokenizers import TextRules, get_tokenizer
 from harness.data.corpus import Corpus
@@ -165,6 +167,22 @@ def _available_tokenizers() -> list[str]:
             continue
         out.append(name)
     return out
+
+
+#: Tokenizers of evaluation frameworks (scripts and answer normalizers): searched in the
+#: per-segment layout only. The layout misuses are what sacrebleu and the per-segment libraries
+#: silently score when handed the other's reference layout (sacrebleu#220/#272/#275), so they
+#: are searched with those libraries' tokenizers.
+FRAMEWORK_TOKENIZERS: frozenset[str] = frozenset((*SCRIPT_TOKENIZERS, *NORMALIZER_FACTORIES))
+
+
+def _layout_tokenizers(tokenizers: Sequence[str]) -> list[str]:
+    return [t for t in tokenizers if t not in FRAMEWORK_TOKENIZERS]
+
+
+def _tokenizations(tokenizers: Sequence[str]) -> list[BleuConfig]:
+    """Each tokenizer, cased and lowercased."""
+    return [BleuConfig(tokenize=t, lowercase=lc) for lc in (False, True) for t in tokenizers]
 
 
 @dataclass(frozen=True)
@@ -354,13 +372,13 @@ def _evaluations(
         layouts = {"per-segment": corpus, **misused_corpora(corpus)}
         # every (layout, tokenizer, case) counted up front, on the session's workers
         search = (session or Session()).with_corpora(layouts)
-        rules = [BleuConfig(tokenize=t, lowercase=lc) for lc in (False, True) for t in tokenizers]
-        search.warm(rules, min_order=5)
+        search.warm(_tokenizations(_layout_tokenizers(tokenizers)), min_order=5)
+        frameworks = [t for t in tokenizers if t in FRAMEWORK_TOKENIZERS]
+        search.with_corpora({"per-segment": corpus}).warm(_tokenizations(frameworks), min_order=5)
         got = []
         for layout, c in layouts.items():
-            got.extend(
-                _evaluate_layout(c, layout, tokenizers, _MAX_ORDERS, progress, search, given)
-            )
+            toks = tokenizers if layout == "per-segment" else _layout_tokenizers(tokenizers)
+            got.extend(_evaluate_layout(c, layout, toks, _MAX_ORDERS, progress, search, given))
         if variants:
             forensic = search.with_corpora({str(i): c for i, (_, c) in enumerate(variants)})
             forensic.warm(_forensic_configs(), min_order=5)
