@@ -396,7 +396,10 @@ class Adapter:
     def _sentence_mean(self, corpus: Corpus, config: BleuConfig) -> BleuResult:
         """Mean of the library's sentence scores (as the engine's ``sentence-mean``: score,
         precisions and bp are means; lengths, counts and totals are sums)."""
-        segs = self._segments(corpus, config)
+        return self.mean_result(self._segments(corpus, config), config)
+
+    def mean_result(self, segs: Sequence[BleuResult], config: BleuConfig) -> BleuResult:
+        """The corpus result that averages ``segs`` (see :meth:`_sentence_mean`)."""
         k = len(segs)
         precisions: tuple[float, ...] = ()
         if all(len(s.precisions) == len(segs[0].precisions) for s in segs):
