@@ -56,7 +56,7 @@ def _ngram_entries(
     out = []
     for n in range(1, max_order + 1):
         if n > 1:  # (order n-1 id at p, token at p+n-1) ranked among the distinct pairs
-            width = len(gid) - 1
+            width = max(len(gid) - 1, 0)
             nxt = tokens[n - 1 : n - 1 + width]
             valid = valid[:width] & (nxt != 0)
             prev, gid = gid, np.zeros(width, dtype=np.int64)
