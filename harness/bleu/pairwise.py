@@ -11,14 +11,16 @@ join per order on exact n-gram ids:
    p+n−1) by its rank among the distinct pairs (``np.unique``), so equal n-grams of any two
    texts get equal ids, exactly (no hashing). Windows crossing a text's end are dropped.
 3. **Count vectors.** Per order, the distinct (n-gram, text) entries with their counts, n-gram
-   major; n-grams absent from one side are dropped (they match nothing).
+   major (an n-gram absent from one side matches nothing: the join skips it).
 4. **Join.** Every hypothesis entry of n-gram g meets every candidate entry of g: the pair
    (i, j) gains ``min(count in i, count in j)`` — the clipped match with j as the only
    reference. The cross products are expanded in chunks of at most ``JOIN_CHUNK`` elements and
-   summed with ``np.bincount`` into the (H·C, orders) matches (memory stays bounded).
-5. **Arithmetic.** Rows of pairs go through :func:`harness.bleu.arithmetic.bleu_rows` in
-   chunks of ``ROW_CHUNK``, with the reference length and totals rules of the config
-   (:func:`~harness.bleu.stats.ref_length_of`, :func:`~harness.bleu.stats.totals_of_lengths`)
+   summed with ``np.bincount`` into the matches of the block's pairs.
+5. **Arithmetic.** Blocks of hypotheses (about ``ROW_CHUNK`` pairs each) are joined and
+   scored at once, so besides the (H, C) result memory stays bounded: their pairs go through
+   :func:`harness.bleu.arithmetic.bleu_rows`, with the reference-length and totals rules of
+   the config (:func:`~harness.bleu.stats.ref_length_of`,
+   :func:`~harness.bleu.stats.totals_of_lengths`)
    and each pair's own nltk context: the same arithmetic as every other score of the engine.
 """
 
@@ -39,7 +41,7 @@ __all__ = ["JOIN_CHUNK", "ROW_CHUNK", "pair_matches", "pairwise_scores"]
 
 #: Cross-product elements (hypothesis entry × candidate entry) expanded at once.
 JOIN_CHUNK = 1 << 22
-#: Pairs scored by one :func:`bleu_rows` call.
+#: Pairs (a block of whole hypothesis rows, at least one) matched and scored at once.
 ROW_CHUNK = 1 << 18
 
 
@@ -118,24 +120,29 @@ def pairwise_scores(
     n_hyp, n_cand = len(h_len), len(c_len)
     order = orders_needed(config)
     entries = _ngram_entries(np.concatenate([h_tok, c_tok]), np.concatenate([h_len, c_len]), order)
-    matches = np.zeros((order, n_hyp * n_cand), dtype=np.int64)
-    for n, (g, t, c) in enumerate(entries):
+    sides = []
+    for g, t, c in entries:
         is_hyp = t < n_hyp
-        hyp_side = (g[is_hyp], t[is_hyp], c[is_hyp])
-        cand_side = (g[~is_hyp], t[~is_hyp] - n_hyp, c[~is_hyp])
-        pair_matches(hyp_side, cand_side, n_cand, matches[n])
+        sides.append(
+            ((g[is_hyp], t[is_hyp], c[is_hyp]), (g[~is_hyp], t[~is_hyp] - n_hyp, c[~is_hyp]))
+        )
     context = get_smoothing(config.smooth).context
     n = config.max_order
-    score = np.empty(n_hyp * n_cand, dtype=np.float64)
-    for r0 in range(0, n_hyp * n_cand, ROW_CHUNK):
-        rows = np.arange(r0, min(r0 + ROW_CHUNK, n_hyp * n_cand))
-        hyp_len = h_len[rows // n_cand]
-        ref = ref_length_of(hyp_len, c_len[rows % n_cand][:, None], config.ref_length)
-        counts = matches[:n, rows].T
+    score = np.empty((n_hyp, n_cand), dtype=np.float64)
+    block = max(1, ROW_CHUNK // n_cand)  # hypotheses whose pairs are matched and scored at once
+    for h0 in range(0, n_hyp, block):
+        h1 = min(h0 + block, n_hyp)
+        matches = np.zeros((order, (h1 - h0) * n_cand), dtype=np.int64)
+        for k, ((hg, ht, hc), cand_side) in enumerate(sides):
+            mine = (ht >= h0) & (ht < h1)
+            pair_matches((hg[mine], ht[mine] - h0, hc[mine]), cand_side, n_cand, matches[k])
+        hyp_len = np.repeat(h_len[h0:h1], n_cand)
+        ref = ref_length_of(hyp_len, np.tile(c_len, h1 - h0)[:, None], config.ref_length)
         totals = totals_of_lengths(hyp_len, config.ngram_totals, n)
         ctx = None
         if context:
-            fifth = matches[4, rows] if order >= 5 else np.zeros(len(rows), dtype=np.int64)
+            fifth = matches[4] if order >= 5 else np.zeros(len(hyp_len), dtype=np.int64)
             ctx = nltk_context(hyp_len, hyp_len, fifth)
-        score[rows] = bleu_rows(hyp_len, ref, counts, totals, config, context=ctx).score
-    return score.reshape(n_hyp, n_cand)
+        rows = bleu_rows(hyp_len, ref, matches[:n].T, totals, config, context=ctx)
+        score[h0:h1] = rows.score.reshape(h1 - h0, n_cand)
+    return score
