@@ -4,6 +4,8 @@ Public API::
 
     harness.corpus_bleu(hypotheses=..., references=..., profile="sacrebleu", **overrides)
     harness.sentence_bleu(hypothesis=..., references=..., profile=..., **overrides)
+    harness.segment_bleu(hypotheses=..., references=..., profile=...)   # numpy arrays
+    harness.pairwise_bleu(hypotheses=..., candidates=None, profile=...)  # (H, C) matrix
     harness.PROFILES          # profile name -> BleuConfig
     harness.BleuConfig, harness.Corpus, harness.BleuResult
     harness.Session(corpora)  # statistics once per tokenization; .score/.segments/.scores
@@ -11,10 +13,17 @@ Public API::
 Scores are on 0–100; ``references`` are per segment (the evaluate layout).
 """
 
-from harness.api import corpus_bleu, resolve_config, sentence_bleu, truthfulqa_bleu
+from harness.api import (
+    corpus_bleu,
+    pairwise_bleu,
+    resolve_config,
+    segment_bleu,
+    sentence_bleu,
+    truthfulqa_bleu,
+)
 from harness.bleu.config import ENGINE_VERSION, BleuConfig
 from harness.bleu.profiles import PROFILES, get_profile
-from harness.bleu.result import BleuResult
+from harness.bleu.result import BleuResult, SegmentBleu
 from harness.data.corpus import Corpus
 from harness.errors import (
     AdapterUnavailable,
@@ -41,13 +50,16 @@ __all__ = [
     "InputError",
     "LayoutError",
     "LibraryWouldRaise",
+    "SegmentBleu",
     "Session",
     "SuspectInput",
     "UnsupportedSetting",
     "__version__",
     "corpus_bleu",
     "get_profile",
+    "pairwise_bleu",
     "resolve_config",
+    "segment_bleu",
     "sentence_bleu",
     "truthfulqa_bleu",
 ]

@@ -12,12 +12,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from harness.bleu import engine
+import numpy as np
+
+from harness.bleu import engine, pairwise
 from harness.bleu.config import BleuConfig, check_override_names
 from harness.bleu.profiles import get_profile
-from harness.bleu.result import BleuResult
+from harness.bleu.result import BleuResult, SegmentBleu
 from harness.data.corpus import Corpus
-from harness.errors import ConfigError, LayoutError
+from harness.errors import ConfigError, InputError, LayoutError
 
 
 def resolve_config(profile: str | BleuConfig = "sacrebleu", **overrides: Any) -> BleuConfig:
@@ -91,6 +93,86 @@ def sentence_bleu(
     return result
 
 
+def segment_bleu(
+    *,
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    profile: str | BleuConfig = "sacrebleu-sentence",
+    **overrides: Any,
+) -> SegmentBleu:
+    """Every segment's sentence BLEU (0–100) at once, as numpy arrays (:class:`SegmentBleu`).
+
+    Segment ``i`` is scored as a sentence against ``references[i]`` under the per-segment
+    arithmetic of ``profile`` with ``overrides`` — what :func:`sentence_bleu` gives segment by
+    segment (the default profile is sacrebleu's ``sentence_score``), from one counting pass
+    and one vectorised arithmetic call. Rules that look at the whole corpus still do
+    (``missing_refs="truncate"`` cuts every segment to the fewest references, ``"empty"`` pads
+    to the most). Input is checked as :func:`corpus_bleu` checks it.
+
+    >>> r = segment_bleu(hypotheses=["the cat sat", "a dog"],
+    ...                  references=[["the cat sat"], ["the dog"]])
+    >>> r.score.round(4).tolist()
+    [100.0, 50.0]
+    """
+    config = resolve_config(profile, **overrides)
+    corpus = Corpus.from_evaluate(hypotheses=hypotheses, references=references)
+    stats = engine.compute_statistics(corpus, config)
+    arr = engine.segment_arrays(stats, config)
+    return SegmentBleu(
+        score=arr.score,
+        precisions=arr.precisions,
+        bp=arr.bp,
+        ratio=arr.ratio,
+        hyp_len=stats.hyp_len,
+        ref_len=arr.ref_len,
+        counts=arr.counts,
+        totals=arr.totals,
+        ids=np.asarray(stats.ids),
+        signature=config.signature(),
+    )
+
+
+def _texts(values: Any, what: str) -> Sequence[str]:
+    """``values`` checked as a non-empty list of strings (errors name ``what``)."""
+    if isinstance(values, str) or not isinstance(values, Sequence):
+        raise LayoutError(
+            f"{what} must be a list of strings",
+            what=what,
+            expected="list[str]",
+            got=type(values).__name__,
+        )
+    if len(values) == 0:
+        raise LayoutError(f"no {what}", what=what, expected=">= 1", got=0)
+    for i, v in enumerate(values):
+        if not isinstance(v, str):
+            raise InputError(f"{what}[{i}] must be a string, got {type(v).__name__} {v!r:.60}")
+    return values
+
+
+def pairwise_bleu(
+    *,
+    hypotheses: Sequence[str],
+    candidates: Sequence[str] | None = None,
+    profile: str | BleuConfig = "sacrebleu-sentence",
+    **overrides: Any,
+) -> np.ndarray:
+    """(H, C) matrix of sentence BLEU (0–100): hypothesis ``i`` scored with candidate ``j`` as
+    its single reference (self-BLEU, MBR; sacrebleu#254).
+
+    ``candidates=None`` scores the hypotheses against themselves (diagonal included: the
+    self-BLEU matrix). Entry ``[i, j]`` equals ``sentence_bleu(hypothesis=hypotheses[i],
+    references=[candidates[j]], profile=profile, **overrides).score``; every text is tokenized
+    and counted once (:mod:`harness.bleu.pairwise`).
+
+    >>> pairwise_bleu(hypotheses=["the cat sat", "the cat"]).round(4).tolist()
+    [[100.0, 55.0321], [60.6531, 100.0]]
+    """
+    config = resolve_config(profile, **overrides)
+    hyps = _texts(hypotheses, "hypotheses")
+    cands = hyps if candidates is None else _texts(candidates, "candidates")
+    return pairwise.pairwise_scores(hyps, cands, config)
+
+
 @dataclass(frozen=True)
 class TruthfulQABleu:
     """lm-eval's TruthfulQA BLEU triple, per question and averaged over questions.
@@ -153,9 +235,12 @@ def truthfulqa_bleu(
 
 __all__ = [
     "ConfigError",
+    "SegmentBleu",
     "TruthfulQABleu",
     "corpus_bleu",
+    "pairwise_bleu",
     "resolve_config",
+    "segment_bleu",
     "sentence_bleu",
     "truthfulqa_bleu",
 ]

@@ -58,7 +58,7 @@ import numpy as np
 
 from harness.bleu import tokenizers as _tok
 
-__all__ = ["CHUNK", "DoesNotFit", "batch_tokens", "count_statistics"]
+__all__ = ["CHUNK", "DoesNotFit", "batch_tokens", "count_statistics", "shared_token_ids"]
 
 #: Target positions (hypothesis + reference tokens) per chunk.
 CHUNK = 1 << 20
@@ -295,6 +295,36 @@ def batch_tokens(
     for n in lens.tolist():
         out.append([names[i] for i in tokens[pos : pos + n].tolist()])
         pos += n + 1
+    return out
+
+
+def shared_token_ids(
+    groups: Sequence[tuple[Sequence[str], _tok.TextRules]],
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Token ids of several groups of lines, each with its own rules, in one id space.
+
+    Per group ``(flat token ids, every line followed by the sentinel 0; tokens per line)``, as
+    :meth:`_Vocabulary.ids` gives them; equal tokens get equal ids across groups (the groups
+    share one token table), so hypotheses and references tokenized by side still match.
+    """
+    vocabs: dict[_tok.TextRules, _Vocabulary] = {}
+    table: defaultdict[str | None, int] | None = None
+    out = []
+    for lines, rules in groups:
+        vocab = vocabs.get(rules)
+        if vocab is None:
+            vocab = vocabs[rules] = _Vocabulary(rules)
+            if table is None:
+                table = vocab.tokens
+            else:  # None and _SEP were inserted first in both: ids 0 and 1 agree
+                vocab.tokens = table
+        if rules.line_case is not None:
+            lines = list(map(rules.line_case, lines))
+        parts = [vocab.ids(lines[i : i + BATCH]) for i in range(0, len(lines), BATCH)]
+        if not parts:
+            out.append((np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)))
+            continue
+        out.append((np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])))
     return out
 
 

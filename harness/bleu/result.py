@@ -6,6 +6,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 
 @dataclass(frozen=True)
 class BleuResult:
@@ -52,3 +54,55 @@ class BleuResult:
             f"BLEU = {self.score:.{width}f} {prec} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} "
             f"hyp_len = {self.hyp_len} ref_len = {ref_len})"
         )
+
+
+@dataclass(frozen=True, eq=False)
+class SegmentBleu:
+    """Every segment's sentence BLEU under one config, as numpy arrays (one row a segment).
+
+    ``score`` (S,) and ``precisions`` (S, N) on 0–100 (zero for orders not used); ``bp`` and
+    ``ratio`` (S,); ``hyp_len`` and ``ref_len`` (S,) (the reference length the brevity penalty
+    used, float for ``ref_length="average"``); ``counts`` and ``totals`` (S, N) matched and
+    total n-grams; ``ids`` (S,) segment ids; ``signature`` names the config.
+    """
+
+    score: np.ndarray
+    precisions: np.ndarray
+    bp: np.ndarray
+    ratio: np.ndarray
+    hyp_len: np.ndarray
+    ref_len: np.ndarray
+    counts: np.ndarray
+    totals: np.ndarray
+    ids: np.ndarray
+    signature: str
+
+    def __len__(self) -> int:
+        return len(self.score)
+
+    def to_frame(self) -> Any:
+        """A tidy ``pandas.DataFrame``, one row per segment indexed by ``id``: ``score``,
+        ``bp``, ``ratio``, ``hyp_len``, ``ref_len``, then ``precision_n``, ``count_n`` and
+        ``total_n`` for every order n. Needs pandas (the ``dev`` extra)."""
+        try:
+            import pandas as pd
+        except ImportError as exc:  # pragma: no cover - pandas is a dev extra
+            raise ImportError(
+                "SegmentBleu.to_frame needs pandas (pip install pandas, or the 'dev' extra); "
+                "the numpy arrays are on the result itself"
+            ) from exc
+        columns: dict[str, Any] = {
+            "score": self.score,
+            "bp": self.bp,
+            "ratio": self.ratio,
+            "hyp_len": self.hyp_len,
+            "ref_len": self.ref_len,
+        }
+        for name, table in (
+            ("precision", self.precisions),
+            ("count", self.counts),
+            ("total", self.totals),
+        ):
+            for n in range(table.shape[1]):
+                columns[f"{name}_{n + 1}"] = table[:, n]
+        return pd.DataFrame(columns, index=pd.Index(self.ids, name="id"))

