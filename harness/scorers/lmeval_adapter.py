@@ -101,6 +101,16 @@ class _LmEvalBase(Adapter):
             "extra": extras((), "no extra factors"),
         }
 
+    def _task_mean(self, corpus: Corpus, config: BleuConfig) -> BleuResult:
+        """The segments' results averaged as lm-eval's tasks aggregate them
+        (``lm_eval.api.metrics.mean`` of the scores; sums of the statistics)."""
+        segments = self._segments(corpus, config)
+        result = self.mean_result(segments, config)
+        value = float(self._metrics().mean([s.score for s in segments]))
+        return dataclasses.replace(
+            result, score=value, call=f"lm_eval.api.metrics.mean of: {segments[0].call}"
+        )
+
     @staticmethod
     def _metrics() -> Any:
         import lm_eval.api.metrics
@@ -188,12 +198,7 @@ class LmEvalTruthfulqaAdapter(_LmEvalBase):
 
     def _corpus(self, corpus: Corpus, config: BleuConfig) -> BleuResult:
         """TruthfulQA's ``bleu_max`` over the questions, averaged with ``metrics.mean``."""
-        segments = self._segments(corpus, config)
-        result = self.mean_result(segments, config)
-        value = float(self._metrics().mean([s.score for s in segments]))
-        return dataclasses.replace(
-            result, score=value, call=f"lm_eval.api.metrics.mean of: {segments[0].call}"
-        )
+        return self._task_mean(corpus, config)
 
 
 def codexglue_script() -> ModuleType:
@@ -283,9 +288,4 @@ class CodexglueAdapter(_LmEvalBase):
 
     def _sentence_mean(self, corpus: Corpus, config: BleuConfig) -> BleuResult:
         """The code2text tasks' aggregation: ``lm_eval.api.metrics.mean`` of the documents."""
-        segments = self._segments(corpus, config)
-        result = self.mean_result(segments, config)
-        value = float(self._metrics().mean([s.score for s in segments]))
-        return dataclasses.replace(
-            result, score=value, call=f"lm_eval.api.metrics.mean of: {segments[0].call}"
-        )
+        return self._task_mean(corpus, config)
