@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
 
+from harness.analysis import boot_kernels
 from harness.analysis.correlation import (
     KENDALL_LARGE_N_BOOT,
     METHODS,
@@ -105,6 +106,79 @@ def test_vectorised_bootstrap_equals_scipy_per_resample(n, ties) -> None:
         assert np.array_equal(np.isnan(got[m]), np.isnan(want)), m
         ok = ~np.isnan(want)
         assert np.allclose(got[m][ok], want[ok], atol=1e-9, rtol=0), m
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    n=st.integers(65, 400),
+    values=st.integers(1, 12),
+    seed=st.integers(0, 2**32 - 1),
+    use_scipy_whole=st.booleans(),
+)
+def test_resample_tau_b_equals_scipy_bit_for_bit(n, values, seed, use_scipy_whole) -> None:
+    """harness.analysis.boot_kernels.boot_tau_b (draw counts, one sort for all resamples) gives the
+    very float scipy's kendalltau gives on each gathered resample, ties and constant resamples
+    included; so does its path for a scipy without the discordant-pair counter."""
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, values, n).astype(float) * 7.5
+    y = np.where(rng.random(n) < 0.5, x, rng.integers(0, values + 3, n)) + 0.25
+    idx = rng.integers(0, n, size=(25, n))
+    idx[0] = idx[0, 0]  # one resample draws a single item: undefined
+    saved = boot_kernels._DISCORDANT
+    try:
+        if use_scipy_whole:
+            boot_kernels._DISCORDANT = None
+        got = boot_kernels.boot_tau_b(x, y, idx)
+    finally:
+        boot_kernels._DISCORDANT = saved
+    want = np.array(
+        [
+            sps.kendalltau(x[r], y[r], variant="b").statistic
+            if np.ptp(x[r]) and np.ptp(y[r])
+            else np.nan
+            for r in idx
+        ]
+    )
+    assert np.isnan(got[0])
+    assert np.array_equal(got, want, equal_nan=True)
+
+
+@pytest.mark.parametrize("ties", [True, False])
+def test_pearson_of_all_pairs_equals_the_cell_by_cell_bootstrap(ties) -> None:
+    """The matrix kernel (one count matrix, matrix products) gives each pair's resample r as
+    the per-cell kernel does, constant resamples NaN in both; and scipy on the resample."""
+    rng = np.random.default_rng(9)
+    n = 90
+    vecs = [rng.integers(0, 4, n).astype(float) if ties else rng.normal(size=n) * 30 + 40]
+    vecs += [vecs[0] + rng.normal(size=n), rng.gamma(2.0, 10.0, n), -vecs[0]]
+    idx = rng.integers(0, n, size=(60, n))
+    idx[3] = idx[3, 0]  # a constant resample
+    pairs = [(i, j) for i in range(4) for j in range(i, 4)]
+    got = boot_kernels.boot_pearson_pairs(vecs, pairs, idx)
+    for (i, j), row in zip(pairs, got, strict=True):
+        cell = _boot_values(vecs[i], vecs[j], idx, {"pearson": 60})["pearson"]
+        assert np.array_equal(np.isnan(row), np.isnan(cell)) and np.isnan(row[3])
+        ok = ~np.isnan(cell)
+        assert np.allclose(row[ok], cell[ok], atol=1e-12, rtol=0)
+        want = [sps.pearsonr(vecs[i][r], vecs[j][r]).statistic for r in idx[ok]]
+        assert np.allclose(row[ok], want, atol=1e-9, rtol=0)
+
+
+def test_matrix_computes_equal_vectors_once_with_the_same_cells() -> None:
+    """Equal vectors (a profile and the library it reproduces) share their cells, and every
+    cell is what correlate gives for that pair alone."""
+    x, y = _correlated(120, 4)
+    scores = {"a": x, "b": list(x), "c": y}
+    for method in ("kendall", "pearson"):
+        m = correlation_matrix(scores, method, n_boot=100, seed=2)
+        for p in scores:
+            for q in scores:
+                alone = correlate(scores[p], scores[q], n_boot=100, seed=2, methods=(method,))
+                got, want = m.cells[p][q][method], alone[method]
+                assert (got.value, got.p_value, got.n_boot) == (want.value, want.p_value, 100)
+                assert got.ci_low == pytest.approx(want.ci_low, abs=1e-12)
+                assert got.ci_high == pytest.approx(want.ci_high, abs=1e-12)
+        assert m.cells["a"]["c"] is m.cells["b"]["c"]
 
 
 def test_bootstrap_ci_contains_estimate_and_is_reproducible() -> None:
