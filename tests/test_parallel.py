@@ -10,6 +10,7 @@ import functools
 import itertools
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -322,3 +323,37 @@ def test_dask_warm_over_several_tokenizations_of_the_same_shards(dask_client) ->
         for cfg in configs:
             assert_identical(cache.get(c, cfg), engine.compute_statistics(c, cfg))
     assert cache.stats.computed == 9
+
+
+def test_runner_with_processes_runs_the_libraries_in_workers_with_the_same_rows(
+    evaluate_module: Path,
+) -> None:
+    """``run(backend="processes", jobs=2)`` runs the library adapters in worker processes
+    while the engine scores in this one: the rows (every field, in order) are the serial
+    ones, and on_row sees them in that order."""
+    from harness.analysis import runner
+    from harness.data.fixtures import load_fixture
+
+    fixture = load_fixture("tutorial_cat_on_the_mat")
+    corpora = [("tutorial", s, fixture.corpus(s)) for s in fixture.systems]
+    impls = [
+        runner.Implementation("profile", "sacrebleu"),
+        runner.Implementation("adapter", "sacrebleu"),
+        runner.Implementation("adapter", "nltk"),
+        runner.Implementation("adapter", "evaluate"),
+    ]
+    levels = ("corpus", "segment")
+    serial = runner.run(corpora, impls, levels=levels, progress=False)
+    seen: list[dict] = []
+    workers = runner.run(
+        corpora,
+        impls,
+        levels=levels,
+        progress=False,
+        backend="processes",
+        jobs=2,
+        on_row=seen.append,
+    )
+    assert len(serial) >= 2 * len(corpora) * len(impls)
+    assert runner.rows_to_jsonl(workers) == runner.rows_to_jsonl(serial)
+    assert seen == workers

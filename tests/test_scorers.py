@@ -290,3 +290,48 @@ def test_a_non_finite_score_is_its_own_status_everywhere() -> None:
 def test_unknown_level_is_refused() -> None:
     with pytest.raises(ConfigError, match="level"):
         score(EngineScorer("sacrebleu"), SMALL, level="document")
+
+
+# ------------------------------------------------------------------ corpus from segment results
+def _nan_equal(a: object, b: object) -> bool:
+    """Equality where NaN equals NaN (a statistic the library does not expose)."""
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_nan_equal(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_nan_equal(x, y) for x, y in zip(a, b, strict=True))
+    return a == b
+
+
+def test_a_corpus_built_from_segment_results_is_the_one_the_library_gives(
+    evaluate_module: Path,
+) -> None:
+    """Where an adapter says its corpus result is built from its segment results
+    (``corpus_from_segments``), it equals ``corpus()`` run by the library, for every library
+    and both aggregations it supports; the runner then runs such a library once for both
+    levels and writes the same rows."""
+    fixture = load_fixture("tutorial_cat_on_the_mat")
+    corpus = fixture.corpus(next(iter(fixture.systems)))
+    derived = []
+    for adapter in _adapters():
+        if not adapter.available().ok:
+            continue
+        base = adapter.default_config()
+        for cfg in (base, dataclasses.replace(base, aggregation="sentence-mean")):
+            if not adapter.supports(cfg).ok:
+                continue
+            built = adapter.corpus_from_segments(adapter.segments(corpus, cfg), cfg)
+            if built is not None:
+                run = adapter.corpus(corpus, cfg)
+                assert _nan_equal(dataclasses.asdict(built), dataclasses.asdict(run)), adapter.name
+                derived.append((adapter.name, cfg.aggregation))
+    names = {name for name, _ in derived}
+    assert {"lm-eval-truthfulqa", "codexglue", "sacrebleu", "nltk"} <= names, derived
+    assert "ignite" not in names  # its macro mean is its own float32 computation
+    for name in ("lm-eval-truthfulqa", "codexglue", "nltk"):
+        impl = runner.Implementation("adapter", name)
+        both = runner.run_one(corpus, impl, fixture="f", system="s", levels=("corpus", "segment"))
+        alone = runner.run_one(corpus, impl, fixture="f", system="s", levels=("corpus",))
+        alone += runner.run_one(corpus, impl, fixture="f", system="s", levels=("segment",))
+        assert _nan_equal(both, alone)

@@ -34,6 +34,7 @@ from harness.progress import ProgressCallback
 from harness.scorers import (
     ADAPTERS,
     DEFAULT_ADAPTERS,
+    Adapter,
     EngineScorer,
     Outcome,
     Scorer,
@@ -43,6 +44,7 @@ from harness.scorers import (
     tolerance,
 )
 from harness.scorers.outcome import LEVELS
+from harness.session import parallel
 from harness.session.cache import StatisticsCache
 
 ROW_FIELDS: tuple[str, ...] = (
@@ -206,9 +208,19 @@ def run_one(
     directory, across runs).
     """
     scorer = scorer_for(impl, adapter_cache=adapter_cache, stats_cache=stats_cache)
+    outcomes: dict[str, Outcome] = {}
+    if isinstance(scorer, Adapter) and {"corpus", "segment"} <= set(levels):
+        # A library whose corpus score is the mean of its segment scores is run once: the
+        # corpus row is built from the segment results, as the adapter itself would build it.
+        segments = outcomes["segment"] = score(scorer, corpus, level="segment")
+        if segments.status == "ok":
+            derived = scorer.corpus_from_segments(segments.results, scorer.default_config())
+            if derived is not None:
+                outcomes["corpus"] = Outcome.scored([derived])
     rows: list[dict[str, Any]] = []
     for level in levels:
-        rows += _rows(fixture, system, impl, level, score(scorer, corpus, level=level))
+        outcome = outcomes.get(level) or score(scorer, corpus, level=level)
+        rows += _rows(fixture, system, impl, level, outcome)
     return rows
 
 
@@ -232,7 +244,8 @@ def run(
     (default: a fresh in-memory :class:`~harness.session.cache.StatisticsCache`) lets every profile
     with the same tokenization reuse one set of statistics. ``backend`` ``"processes"``
     (``jobs`` workers) or ``"dask"`` (``client``) computes all statistics up front in
-    parallel; the numbers are identical to the serial ones.
+    parallel, and ``"processes"`` also runs the library adapters in the workers while the
+    engine scores in this process; the rows and numbers are identical to the serial ones.
     """
     for lv in levels:
         if lv not in LEVELS:
@@ -249,21 +262,56 @@ def run(
     iterator: Iterable[Any] = _progress.track(work, callback, "compare")
     rows: list[dict[str, Any]] = []
     adapters: dict[str, Any] = {}
-    for fixture, system, corpus, impl in iterator:
-        new = run_one(
-            corpus,
-            impl,
-            fixture=fixture,
-            system=system,
-            levels=levels,
-            adapter_cache=adapters,
-            stats_cache=cache,
-        )
-        for r in new:
-            if on_row:
-                on_row(r)
-        rows.extend(new)
+    pool = None
+    if backend == "processes" and parallel.resolve_jobs(jobs) > 1:
+        if any(impl.kind == "adapter" for impl in implementations):
+            pool = parallel.process_pool(jobs)
+    try:
+        # The libraries run in the workers while the engine scores here; rows keep work order.
+        pending = {
+            k: pool.submit(_adapter_rows, corpus, impl, fixture, system, tuple(levels))
+            for k, (fixture, system, corpus, impl) in enumerate(work)
+            if pool is not None and impl.kind == "adapter"
+        }
+        for k, (fixture, system, corpus, impl) in enumerate(iterator):
+            if k in pending:
+                new = pending.pop(k).result()
+            else:
+                new = run_one(
+                    corpus,
+                    impl,
+                    fixture=fixture,
+                    system=system,
+                    levels=levels,
+                    adapter_cache=adapters,
+                    stats_cache=cache,
+                )
+            for r in new:
+                if on_row:
+                    on_row(r)
+            rows.extend(new)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
     return rows
+
+
+#: A worker process's adapters, built once per worker (:func:`_adapter_rows`).
+_WORKER_ADAPTERS: dict[str, Any] = {}
+
+
+def _adapter_rows(
+    corpus: Corpus, impl: Implementation, fixture: str, system: str, levels: tuple[str, ...]
+) -> list[dict[str, Any]]:
+    """:func:`run_one` of a library adapter in a worker process."""
+    return run_one(
+        corpus,
+        impl,
+        fixture=fixture,
+        system=system,
+        levels=levels,
+        adapter_cache=_WORKER_ADAPTERS,
+    )
 
 
 # ---------------------------------------------------------------------- output

@@ -104,7 +104,7 @@ def add_perf(p: argparse.ArgumentParser) -> None:
         "--jobs",
         type=int_at_least(0, "0 means one per CPU"),
         default=1,
-        help="worker processes for tokenizing/counting (0 = all)",
+        help="worker processes for counting and for running the libraries (0 = all)",
     )
     g.add_argument(
         "--backend",

@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any, ClassVar
@@ -104,7 +105,9 @@ class _LmEvalBase(Adapter):
     def _task_mean(self, corpus: Corpus, config: BleuConfig) -> BleuResult:
         """The segments' results averaged as lm-eval's tasks aggregate them
         (``lm_eval.api.metrics.mean`` of the scores; sums of the statistics)."""
-        segments = self._segments(corpus, config)
+        return self._task_mean_of(self._segments(corpus, config), config)
+
+    def _task_mean_of(self, segments: Sequence[BleuResult], config: BleuConfig) -> BleuResult:
         result = self.mean_result(segments, config)
         value = float(self._metrics().mean([s.score for s in segments]))
         return dataclasses.replace(
@@ -200,6 +203,11 @@ class LmEvalTruthfulqaAdapter(_LmEvalBase):
         """TruthfulQA's ``bleu_max`` over the questions, averaged with ``metrics.mean``."""
         return self._task_mean(corpus, config)
 
+    def corpus_from_segments(
+        self, segs: Sequence[BleuResult], config: BleuConfig
+    ) -> BleuResult | None:
+        return self._task_mean_of(segs, config)  # its only aggregation
+
 
 def codexglue_script() -> ModuleType:
     """The installed ``lm_eval/tasks/code_x_glue/code-text/bleu.py``, loaded from its file
@@ -289,3 +297,8 @@ class CodexglueAdapter(_LmEvalBase):
     def _sentence_mean(self, corpus: Corpus, config: BleuConfig) -> BleuResult:
         """The code2text tasks' aggregation: ``lm_eval.api.metrics.mean`` of the documents."""
         return self._task_mean(corpus, config)
+
+    def corpus_from_segments(
+        self, segs: Sequence[BleuResult], config: BleuConfig
+    ) -> BleuResult | None:
+        return self._task_mean_of(segs, config)  # its only aggregation

@@ -1,0 +1,296 @@
+"""Issue 13's performance targets, each beside the ratio or time measured in this run. Not a test.
+
+Run from the repository root (``make bench`` runs it; the commands need the real data)::
+
+    BLEU_HARNESS_DATA=/work/shared/data .venv/bin/python benchmarks/bench_targets.py
+    ... bench_targets.py --quick            # small sizes, no commands (~1 min)
+    ... bench_targets.py --readme           # also rewrite README.md's performance table
+
+Every ratio is measured in the same run against the real library (sacrebleu 2.x), and every
+harness number is checked against it before it is reported (1e-9 BLEU points; the script stops
+with an error otherwise):
+
+1. corpus BLEU (sacrebleu profile) at 20k × 4 and 100k × 4 references, each implementation
+   in its own fresh process (``bench_engine.py``'s runner: medians, peak memory), and
+   ``--jobs 2`` (:func:`harness.session.parallel.compute_statistics_parallel`) against serial;
+2. every profile through ``harness.corpus_bleu`` on one 20k × 4 corpus (a call each, fresh
+   list objects with the same content) against one sacrebleu ``corpus_score``;
+3. ``harness.segment_bleu`` at 10k × 4 against a loop of sacrebleu ``sentence_score``;
+4. ``harness.pairwise_bleu`` self-BLEU of 1,000 hypotheses (1,000 × 1,000);
+5. ``report --wmt21 --human``, ``identify`` on one WMT21 system and ``validate`` of a home-made
+   implementation with its default cases, cold (empty statistics cache), each in its own
+   process (``bench_commands.py``'s runner).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pickle
+import platform
+import re
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path[:0] = [str(HERE), str(REPO)]
+
+import bench_commands  # noqa: E402
+import bench_engine  # noqa: E402
+from corpus_gen import generate  # noqa: E402
+
+import harness  # noqa: E402
+from harness import PROFILES  # noqa: E402
+
+TOL = 1e-9
+README_START = "<!-- bench-targets:start -->"
+README_END = "<!-- bench-targets:end -->"
+
+
+def _row(target: str, goal: str, measured: str, met: bool | None, note: str = "") -> dict:
+    return {"target": target, "goal": goal, "measured": measured, "met": met, "note": note}
+
+
+def _pickled(hyps: list[str], refs: list[list[str]], folder: Path, name: str) -> Path:
+    path = folder / f"{name}.pkl"
+    with path.open("wb") as f:
+        pickle.dump((hyps, refs), f)
+    return path
+
+
+def corpus_targets(sizes: list[int], repeat: int, folder: Path) -> list[dict]:
+    """Target 1: harness and sacrebleu (and harness with 2 workers) each in a fresh process."""
+    rows = []
+    goals = {20_000: 15.0, 100_000: 25.0}
+    for size in sizes:
+        hyps, refs = generate(size, 4)
+        data = _pickled(hyps, refs, folder, f"c{size}")
+        got = {
+            impl: bench_engine._measure(impl, data, repeat if size < 100_000 else 1, 3600)
+            for impl in ("harness", "harness-jobs2", "sacrebleu")
+        }
+        for impl, r in got.items():
+            if "error" in r:
+                raise SystemExit(f"{impl} at {size} × 4 failed: {r['error']}")
+        want = got["sacrebleu"]["value"]
+        for impl in ("harness", "harness-jobs2"):
+            assert abs(got[impl]["value"] - want) <= TOL, (impl, got[impl]["value"], want)
+        ratio = got["sacrebleu"]["seconds"] / got["harness"]["seconds"]
+        goal = goals.get(size, 15.0)
+        rows.append(
+            _row(
+                f"corpus BLEU {size // 1000}k × 4, one process",
+                f"≥ {goal:.0f}× sacrebleu",
+                f"{ratio:.1f}× ({got['harness']['seconds']:.2f} s vs "
+                f"{got['sacrebleu']['seconds']:.2f} s)",
+                ratio >= goal,
+            )
+        )
+        mem = got["sacrebleu"]["delta_mb"] / max(got["harness"]["delta_mb"], 1e-9)
+        rows.append(
+            _row(
+                f"peak memory {size // 1000}k × 4 (added by the call)",
+                "≤ 1/8 of sacrebleu's",
+                f"1/{mem:.1f} ({got['harness']['delta_mb']:.0f} MB vs "
+                f"{got['sacrebleu']['delta_mb']:.0f} MB)",
+                mem >= 8,
+            )
+        )
+        if size > 50_000:
+            speedup = got["harness"]["seconds"] / got["harness-jobs2"]["seconds"]
+            rows.append(
+                _row(
+                    f"--jobs 2 at {size // 1000}k × 4",
+                    "faster than serial",
+                    f"{speedup:.2f}× serial ({got['harness-jobs2']['seconds']:.2f} s)",
+                    speedup > 1,
+                )
+            )
+    return rows
+
+
+def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
+    start = time.perf_counter()
+    value = fn()
+    return time.perf_counter() - start, value
+
+
+def all_profiles_target(size: int) -> list[dict]:
+    """Target 2: a corpus_bleu call per profile, fresh lists each, against one sacrebleu run."""
+    from sacrebleu.metrics.bleu import BLEU
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+    hyps, refs = generate(size, 4)
+    streams = [[seg[k] for seg in refs] for k in range(4)]
+    Tokenizer13a.__call__.cache_clear()
+    theirs, value = _timed(lambda: BLEU().corpus_score(hyps, streams).score)
+    ours = 0.0
+    slowest = []
+    for name in PROFILES:
+        h, r = [str(x) for x in hyps], [list(x) for x in refs]
+        seconds, result = _timed(
+            lambda h=h, r=r, name=name: harness.corpus_bleu(
+                hypotheses=h, references=r, profile=name
+            )
+        )
+        if name == "sacrebleu":
+            assert abs(result.score - value) <= TOL, (result.score, value)
+        ours += seconds
+        slowest.append((seconds, name))
+    top = ", ".join(f"{n} {s:.1f} s" for s, n in sorted(slowest, reverse=True)[:3])
+    return [
+        _row(
+            f"all {len(PROFILES)} profiles, {size // 1000}k × 4",
+            "less time than one sacrebleu run",
+            f"{theirs / ours:.2f}× ({ours:.1f} s vs {theirs:.1f} s)",
+            ours < theirs,
+            f"slowest: {top}",
+        )
+    ]
+
+
+def segment_target(size: int) -> list[dict]:
+    """Target 3: every segment's sentence BLEU at once against the sacrebleu loop."""
+    from sacrebleu.metrics.bleu import BLEU
+
+    hyps, refs = generate(size, 4, seed=3)
+    harness.segment_bleu(hypotheses=hyps[:10], references=refs[:10])  # imports, not timed
+    ours, got = _timed(lambda: harness.segment_bleu(hypotheses=hyps, references=refs))
+    bleu = BLEU(effective_order=True)
+    theirs, want = _timed(
+        lambda: np.array([bleu.sentence_score(h, r).score for h, r in zip(hyps, refs, strict=True)])
+    )
+    worst = float(np.max(np.abs(got.score - want)))
+    assert worst <= TOL, worst
+    ratio = theirs / ours
+    return [
+        _row(
+            f"segment_bleu {size // 1000}k × 4",
+            "≥ 20× a sentence_score loop",
+            f"{ratio:.1f}× ({ours:.2f} s vs {theirs:.2f} s)",
+            ratio >= 20,
+        )
+    ]
+
+
+def pairwise_target(size: int) -> list[dict]:
+    """Target 4: the self-BLEU matrix, sampled cells checked against sacrebleu."""
+    from sacrebleu.metrics.bleu import BLEU
+
+    hyps, _ = generate(size, 1, seed=7)
+    harness.pairwise_bleu(hypotheses=hyps[:5])  # imports, not timed
+    seconds, matrix = _timed(lambda: harness.pairwise_bleu(hypotheses=hyps))
+    bleu = BLEU(effective_order=True)
+    rng = np.random.default_rng(0)
+    rows, cols = rng.integers(0, size, 500), rng.integers(0, size, 500)
+    want = [bleu.sentence_score(hyps[i], [hyps[j]]).score for i, j in zip(rows, cols, strict=True)]
+    worst = float(np.max(np.abs(matrix[rows, cols] - np.array(want))))
+    assert worst <= TOL, worst
+    return [
+        _row(
+            f"pairwise_bleu {size:,} × {size:,}",
+            "under 5 s",
+            f"{seconds:.2f} s",
+            seconds < 5,
+        )
+    ]
+
+
+def command_targets() -> list[dict]:
+    """Target 5: the slow commands, cold, each in its own process."""
+    if not os.environ.get("BLEU_HARNESS_DATA"):
+        return [_row("commands", "—", "skipped: BLEU_HARNESS_DATA is not set", None)]
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        files = bench_commands._write_wmt21_system(tmp)
+        commands = (
+            ("report --wmt21 --human", ["report", "--wmt21", "--human", "--out", "{out}"], 60),
+            (
+                "report --wmt21 --human --jobs 2",
+                ["report", "--wmt21", "--human", "--jobs", "2", "--out", "{out}"],
+                60,
+            ),
+            ("identify, one WMT21 system", ["identify", "--score", "62.0", *files], 15),
+            (
+                "validate, default cases",
+                ["validate", "--impl", "harness.diagnose.homemade:sacrebleu_like"],
+                20,
+            ),
+        )
+        for label, argv, goal in commands:
+            cache = tempfile.mkdtemp(dir=tmp)
+            wall, cpu, _ = bench_commands._run(argv, cache, tmp)
+            rows.append(
+                _row(label, f"under {goal} s cold", f"{wall:.0f} s ({cpu:.0f} s CPU)", wall < goal)
+            )
+    return rows
+
+
+def _markdown(rows: list[dict], header: str) -> str:
+    mark = {True: "met", False: "**missed**", None: "—"}
+    lines = [header, "", "| target | goal | measured | |", "|---|---|---|---|"]
+    for r in rows:
+        note = f" ({r['note']})" if r["note"] else ""
+        lines.append(f"| {r['target']} | {r['goal']} | {r['measured']}{note} | {mark[r['met']]} |")
+    return "\n".join(lines) + "\n"
+
+
+def _update_readme(table: str) -> None:
+    path = REPO / "README.md"
+    text = path.read_text(encoding="utf-8")
+    if README_START not in text or README_END not in text:
+        raise SystemExit(f"README.md has no {README_START} … {README_END} block")
+    pattern = re.compile(re.escape(README_START) + ".*?" + re.escape(README_END), re.S)
+    new = pattern.sub(lambda _: f"{README_START}\n{table}{README_END}", text)
+    tmp = path.with_suffix(".md.tmp")
+    tmp.write_text(new, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="small sizes, no commands (~1 min)")
+    ap.add_argument("--no-commands", action="store_true", help="skip target 5")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per corpus measurement (median)")
+    ap.add_argument("--json", type=Path, help="also write the rows to this file")
+    ap.add_argument("--readme", action="store_true", help="rewrite README.md's table")
+    args = ap.parse_args()
+    import sacrebleu
+
+    load = os.getloadavg()
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    rows: list[dict] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        sizes = [2_000] if args.quick else [20_000, 100_000]
+        rows += corpus_targets(sizes, 1 if args.quick else args.repeat, Path(tmp))
+    rows += all_profiles_target(2_000 if args.quick else 20_000)
+    rows += segment_target(1_000 if args.quick else 10_000)
+    rows += pairwise_target(300 if args.quick else 1_000)
+    if not (args.quick or args.no_commands):
+        rows += command_targets()
+    header = (
+        f"Measured {started} by `benchmarks/bench_targets.py`{' --quick' if args.quick else ''}"
+        f" ({os.cpu_count()} cores, Python {platform.python_version()}, sacrebleu "
+        f"{sacrebleu.__version__}, numpy {np.__version__}; load average {load[0]:.2f} at the "
+        f"start, {os.getloadavg()[0]:.2f} at the end). Equality to sacrebleu (1e-9) was "
+        f"asserted for every harness number."
+    )
+    table = _markdown(rows, header)
+    print(table)
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1, ensure_ascii=False), encoding="utf-8")
+    if args.readme:
+        _update_readme(table)
+
+
+if __name__ == "__main__":
+    main()
