@@ -164,15 +164,28 @@ def fast_statistics(corpus: Corpus, config: BleuConfig, order: int, **kw: Any) -
     lowercase=st.booleans(),
     order=st.integers(1, 6),
     chunk=st.sampled_from([fastcount.CHUNK, 1, 5, 40]),
+    pipelined=st.booleans(),
 )
 def test_fast_statistics_equal_the_reference(
-    corpus: tuple[list[str], list[list[str]]], tok: str, lowercase: bool, order: int, chunk: int
+    corpus: tuple[list[str], list[list[str]]],
+    tok: str,
+    lowercase: bool,
+    order: int,
+    chunk: int,
+    pipelined: bool,
 ) -> None:
+    """Every tokenizer, case, order and chunk size; ``pipelined``: chunks counted in the
+    helper thread while the next is tokenized (large corpora only, forced here)."""
     hyps, refs = corpus
     c = Corpus(hypotheses=hyps, references=refs)
     config = BleuConfig(tokenize=tok, lowercase=lowercase)
     reference = engine._statistics_reference(c, config, max_order=order)
-    assert_same_statistics(fast_statistics(c, config, order, chunk=chunk), reference)
+    saved = fastcount._PIPELINE_MIN_SEGMENTS
+    fastcount._PIPELINE_MIN_SEGMENTS = 0 if pipelined else 10**9
+    try:
+        assert_same_statistics(fast_statistics(c, config, order, chunk=chunk), reference)
+    finally:
+        fastcount._PIPELINE_MIN_SEGMENTS = saved
     assert_same_statistics(engine.compute_statistics(c, config, max_order=order), reference)
 
 

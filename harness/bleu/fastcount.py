@@ -53,6 +53,7 @@ import itertools
 import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
@@ -61,11 +62,13 @@ from harness.bleu import tokenizers as _tok
 __all__ = ["CHUNK", "DoesNotFit", "batch_tokens", "count_statistics", "shared_token_ids"]
 
 #: Target positions (hypothesis + reference tokens) per chunk.
-CHUNK = 1 << 20
+CHUNK = 1 << 18
 #: Distinct texts tokenized per batch before their tokens become ids.
 BATCH = 2048
 #: Up to this many sides (hypothesis + references) a chunk counts with one dense bincount.
 _DENSE_SIDES = 8
+#: From this many segments on, counting runs in a helper thread beside tokenizing.
+_PIPELINE_MIN_SEGMENTS = 2000
 #: Bits available for ``rank | token | position`` in a non-negative int64.
 _KEY_BITS = 63
 #: Ends every line in a batch's flat token list (a string batch never contains it).
@@ -355,6 +358,11 @@ def count_statistics(
     vocab = _Vocabulary(rules)
     line_case = rules.line_case
     chars_per_token = 6.0  # to size chunks; updated from each chunk
+    # Counting a chunk is numpy work that releases the GIL (sorts, bincounts): one helper
+    # thread counts chunk k while this thread tokenizes chunk k+1 (each chunk writes its own
+    # rows of ``matches``; the key width is fixed from the vocabulary size at hand-over).
+    counter = ThreadPoolExecutor(1) if s_count >= _PIPELINE_MIN_SEGMENTS else None
+    counting: list[Future[None]] = []
     s0 = 0
     while s0 < s_count:
         lines: list[str] = []
@@ -378,8 +386,18 @@ def count_statistics(
         occ_side = np.arange(len(span)) - np.repeat(occ_seg, 1 + k[s0:s1])
         side = np.repeat(occ_side.astype(np.int8 if k.max() < 127 else np.int64), span)
         seg_len = np.add.reduceat(span, occ_seg)
-        _count_range(tokens, side, seg_len, len(vocab.tokens), max_order, matches[s0:s1])
+        job = (tokens, side, seg_len, len(vocab.tokens), max_order, matches[s0:s1])
+        if counter is None:
+            _count_range(*job)
+        else:
+            counting.append(counter.submit(_count_range, *job))
         s0 = s1
+    if counter is not None:
+        try:
+            for done in counting:
+                done.result()  # DoesNotFit from a chunk is raised here
+        finally:
+            counter.shutdown(cancel_futures=True)
     is_ref = np.ones(n_occ, dtype=bool)
     is_ref[occ_start] = False
     return lens[occ_start], lens[is_ref], k, matches
