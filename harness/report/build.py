@@ -128,9 +128,14 @@ def build_report(
             if pairs is None
             else [(implementation_label(a), implementation_label(b)) for a, b in pairs]
         )
+        by_impl: dict[str, list[Mapping[str, Any]]] = {}
+        for row in rows:  # a pair's difference reads only its two implementations' rows
+            by_impl.setdefault(str(row["implementation"]), []).append(row)
         for a, b in track(chosen, progress, "report: pairs"):
             tol = sections.pair_tolerance(a, b, tolerance)
-            d = difference(rows, a, b, tolerance=tol, top=top, corpus=cmap or None).to_dict()
+            known = a in by_impl and b in by_impl  # else the full rows, for the full error
+            both = (by_impl[a] + (by_impl[b] if b != a else [])) if known else rows
+            d = difference(both, a, b, tolerance=tol, top=top, corpus=cmap or None).to_dict()
             d.pop("segment_scores", None)  # in the segment table (segments.csv) instead
             report["pairs"].append(sections.judge_pair(d))
     report["segments"] = sections.segments_section(rows)
