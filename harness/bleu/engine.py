@@ -196,8 +196,7 @@ def compute_statistics(
 
 def _count(corpus: Corpus, config: BleuConfig, order: int) -> Statistics:
     """:func:`compute_statistics` of ``corpus`` as given (fast path, else the reference)."""
-    # hypotheses and references tokenized differently (detok lowercasing): per-segment path
-    if len(corpus) >= FAST_MIN_SEGMENTS and not config.text_rules.by_side:
+    if len(corpus) >= FAST_MIN_SEGMENTS:
         try:
             hyp_len, ref_len, k, matches = fastcount.count_statistics(
                 corpus.hypotheses, corpus.references, config.text_rules, order

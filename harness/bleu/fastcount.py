@@ -355,8 +355,12 @@ def count_statistics(
     n_occ = int(s_count + k.sum())
     lens = np.empty(n_occ, dtype=np.int64)
     matches = np.zeros((s_count, max_order), dtype=np.int64)
-    vocab = _Vocabulary(rules)
-    line_case = rules.line_case
+    # By side (fairseq's reference form, detok lowercasing): two vocabularies, one token table.
+    vocab = _Vocabulary(rules.side("hypothesis"))
+    ref_vocab = vocab
+    if rules.by_side:
+        ref_vocab = _Vocabulary(rules.side("reference"))
+        ref_vocab.tokens = vocab.tokens  # None and _SEP were inserted first in both
     chars_per_token = 6.0  # to size chunks; updated from each chunk
     # Counting a chunk is numpy work that releases the GIL (sorts, bincounts): one helper
     # thread counts chunk k while this thread tokenizes chunk k+1 (each chunk writes its own
@@ -373,16 +377,15 @@ def count_statistics(
             lines += references[s1]
             budget -= len(hypotheses[s1]) + sum(map(len, references[s1])) + 1
             s1 += 1
-        if line_case is not None:
-            lines = list(map(line_case, lines))
-        parts = [vocab.ids(lines[i : i + BATCH]) for i in range(0, len(lines), BATCH)]
-        tokens = np.concatenate([p[0] for p in parts])
-        chunk_lens = np.concatenate([p[1] for p in parts])
         o0 = int(occ_start[s0])
+        occ_seg = occ_start[s0:s1] - o0
+        if ref_vocab is vocab:
+            tokens, chunk_lens = _line_ids(vocab, lines)
+        else:
+            tokens, chunk_lens = _by_side_ids(vocab, ref_vocab, lines, occ_seg)
         lens[o0 : o0 + len(chunk_lens)] = chunk_lens
         chars_per_token = max(1.0, sum(map(len, lines)) / max(1, len(tokens)))
         span = chunk_lens + 1  # every text's tokens, then the sentinel
-        occ_seg = occ_start[s0:s1] - o0
         occ_side = np.arange(len(span)) - np.repeat(occ_seg, 1 + k[s0:s1])
         side = np.repeat(occ_side.astype(np.int8 if k.max() < 127 else np.int64), span)
         seg_len = np.add.reduceat(span, occ_seg)
@@ -401,6 +404,40 @@ def count_statistics(
     is_ref = np.ones(n_occ, dtype=bool)
     is_ref[occ_start] = False
     return lens[occ_start], lens[is_ref], k, matches
+
+
+def _line_ids(vocab: _Vocabulary, lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """(token ids of ``lines``, each followed by the sentinel 0; tokens per line)."""
+    if vocab.rules.line_case is not None:
+        lines = list(map(vocab.rules.line_case, lines))
+    parts = [vocab.ids(lines[i : i + BATCH]) for i in range(0, len(lines), BATCH)]
+    if not parts:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+def _by_side_ids(
+    hyp_vocab: _Vocabulary, ref_vocab: _Vocabulary, lines: list[str], hyp_at: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_line_ids` of a chunk's texts whose hypotheses (at ``hyp_at``) and references
+    are tokenized by their own side's rules, back in text order."""
+    is_hyp = np.zeros(len(lines), dtype=bool)
+    is_hyp[hyp_at] = True
+    hyp_idx, ref_idx = np.flatnonzero(is_hyp).tolist(), np.flatnonzero(~is_hyp).tolist()
+    lens = np.empty(len(lines), dtype=np.int64)
+    parts = []
+    for vocab, where in ((hyp_vocab, hyp_idx), (ref_vocab, ref_idx)):
+        ids, n = _line_ids(vocab, [lines[i] for i in where])
+        lens[where] = n
+        parts.append((ids, n, where))
+    span = lens + 1
+    start = np.cumsum(span) - span  # where each text's ids begin in text order
+    tokens = np.empty(int(span.sum()), dtype=np.int64)
+    for ids, n, where in parts:
+        own = n + 1
+        offset = np.arange(len(ids)) - np.repeat(np.cumsum(own) - own, own)
+        tokens[np.repeat(start[where], own) + offset] = ids
+    return tokens, lens
 
 
 def _count_range(
