@@ -16,10 +16,10 @@ Conventions:
   Spearman is Pearson on the per-resample average ranks (what :func:`scipy.stats.spearmanr`
   computes); Kendall's τ-b is vectorised over all pairs of items when ``n`` is small
   (≤ :data:`KENDALL_VECTOR_MAX`) and otherwise per resample from its draw counts
-  (:mod:`harness.analysis.kendall`: equal to scipy's ``kendalltau`` bit for bit), on the first
+  (:mod:`harness.analysis.boot_kernels`: equal to scipy's ``kendalltau`` bit for bit), on the first
   ``n_boot_kendall`` rows of the index matrix — by default all of them when
   ``n ≤`` :data:`KENDALL_FULL_BOOT_MAX` and at most :data:`KENDALL_LARGE_N_BOOT` otherwise
-  (about 0.5 ms a resample for 20,000 segment pairs). The number of
+  (about 1 ms a resample for 20,000 segment pairs). The number of
   resamples actually used is reported per method. Resamples on which a coefficient is
   undefined (e.g. every drawn pair equal) are left out of the quantiles (``n_boot_undefined``).
 

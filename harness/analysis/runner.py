@@ -219,7 +219,7 @@ def run_one(
                 outcomes["corpus"] = Outcome.scored([derived])
     rows: list[dict[str, Any]] = []
     for level in levels:
-        outcome = outcomes.get(level) or score(scorer, corpus, level=level)
+        outcome = outcomes[level] if level in outcomes else score(scorer, corpus, level=level)
         rows += _rows(fixture, system, impl, level, outcome)
     return rows
 
