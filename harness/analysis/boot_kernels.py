@@ -97,18 +97,29 @@ class Ties:
         return rank, ss
 
 
+def _scaled(v: np.ndarray) -> np.ndarray:
+    """``v`` centred and scaled to at most 1 in absolute value (r is unchanged; the sums of
+    squares stay well conditioned)."""
+    c = v - v.mean()
+    return c / (np.abs(c).max() or 1.0)
+
+
+def _r(sxy: np.ndarray, sxx: np.ndarray, syy: np.ndarray) -> np.ndarray:
+    """Pearson's r from centred co-moments; NaN where a side has no spread."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = np.where((sxx > 0) & (syy > 0), sxy / np.sqrt(sxx * syy), np.nan)
+    return np.clip(r, -1.0, 1.0)
+
+
 def boot_pearson(w: np.ndarray, x: np.ndarray, y: np.ndarray, n: int) -> np.ndarray:
     """Pearson's r of each resample given as count weights ``w`` (k, n): five BLAS
     matrix-vector products on the centred, scaled values."""
-    x = (x - x.mean()) / (np.abs(x - x.mean()).max() or 1.0)
-    y = (y - y.mean()) / (np.abs(y - y.mean()).max() or 1.0)
+    x, y = _scaled(x), _scaled(y)
     sx, sy = w @ x, w @ y
     sxx = w @ (x * x) - sx * sx / n
     syy = w @ (y * y) - sy * sy / n
     sxy = w @ (x * y) - sx * sy / n
-    with np.errstate(invalid="ignore", divide="ignore"):
-        r = np.where((sxx > 0) & (syy > 0), sxy / np.sqrt(sxx * syy), np.nan)
-    return np.clip(r, -1.0, 1.0)
+    return _r(sxy, sxx, syy)
 
 
 def boot_spearman(w: np.ndarray, tx: Ties, ty: Ties) -> np.ndarray:
@@ -119,9 +130,7 @@ def boot_spearman(w: np.ndarray, tx: Ties, ty: Ties) -> np.ndarray:
     # y-sorted position → item → x-sorted position
     ry = np.take(ry, np.argsort(ty.order, kind="stable")[tx.order], axis=1)
     sxy = np.einsum("ij,ij,ij->i", np.take(w, tx.order, axis=1), rx, ry)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        r = np.where((sxx > 0) & (syy > 0), sxy / np.sqrt(sxx * syy), np.nan)
-    return np.clip(r, -1.0, 1.0)
+    return _r(sxy, sxx, syy)
 
 
 def constant(idx: np.ndarray, w: np.ndarray, ties: Ties) -> np.ndarray:
@@ -143,17 +152,12 @@ def boot_pearson_pairs(
     one cell's count matrix plus one product per block of pairs, instead of V²/2 cells).
     """
     k, n = idx.shape
-    cols = []
-    for v in vectors:
-        c = v - v.mean()
-        cols.append(c / (np.abs(c).max() or 1.0))
-    x = np.stack(cols, axis=1)  # (n, V), scaled as boot_pearson scales
+    x = np.stack([_scaled(v) for v in vectors], axis=1)  # (n, V)
     ties = [Ties(v) for v in vectors]
     first = np.array([p[0] for p in pairs], dtype=np.int64)
     second = np.array([p[1] for p in pairs], dtype=np.int64)
     out = np.full((len(pairs), k), np.nan)
-    rows = max(1, _BLOCK // max(n, 1))
-    per_block = max(1, _BLOCK // max(n, 1))
+    rows = per_block = max(1, _BLOCK // max(n, 1))  # resample rows; pair columns
     for lo in range(0, k, rows):
         hi = min(k, lo + rows)
         flat = (idx[lo:hi].astype(np.int64) + (np.arange(hi - lo) * n)[:, None]).ravel()
@@ -165,9 +169,7 @@ def boot_pearson_pairs(
             sxy = w @ (x[:, i] * x[:, j]) - s1[:, i] * s1[:, j] / n
             sxx = s2[:, i] - s1[:, i] * s1[:, i] / n
             syy = s2[:, j] - s1[:, j] * s1[:, j] / n
-            with np.errstate(invalid="ignore", divide="ignore"):
-                r = np.where((sxx > 0) & (syy > 0), sxy / np.sqrt(sxx * syy), np.nan)
-            r = np.clip(r, -1.0, 1.0)
+            r = _r(sxy, sxx, syy)
             r[const[:, i] | const[:, j]] = np.nan
             out[p0 : p0 + per_block, lo:hi] = r.T
     return out

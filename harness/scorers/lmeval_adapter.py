@@ -84,6 +84,8 @@ class _LmEvalBase(Adapter):
     install_hint = "pip install lm-eval==0.4.13  (or: pip install 'bleu-harness[peers]')"
     #: what the fixed fields do, for the refusal reason
     WHAT: ClassVar[str] = ""
+    #: Whether the metric is a task mean of per-document scores (``_task_mean``).
+    TASK_MEAN: ClassVar[bool] = True
 
     def rules(self, config: BleuConfig) -> dict[str, Rule]:
         mine = PROFILES[self.profile]
@@ -107,6 +109,11 @@ class _LmEvalBase(Adapter):
         (``lm_eval.api.metrics.mean`` of the scores; sums of the statistics)."""
         return self._task_mean_of(self._segments(corpus, config), config)
 
+    def corpus_from_segments(
+        self, segs: Sequence[BleuResult], config: BleuConfig
+    ) -> BleuResult | None:
+        return self._task_mean_of(segs, config) if self.TASK_MEAN else None
+
     def _task_mean_of(self, segments: Sequence[BleuResult], config: BleuConfig) -> BleuResult:
         result = self.mean_result(segments, config)
         value = float(self._metrics().mean([s.score for s in segments]))
@@ -123,6 +130,8 @@ class _LmEvalBase(Adapter):
 
 class LmEvalAdapter(_LmEvalBase):
     """``lm_eval.api.metrics.bleu``."""
+
+    TASK_MEAN = False  # sacrebleu's corpus BLEU of all documents at once
 
     name = "lm-eval"
     title = "lm-evaluation-harness bleu"
@@ -202,11 +211,6 @@ class LmEvalTruthfulqaAdapter(_LmEvalBase):
     def _corpus(self, corpus: Corpus, config: BleuConfig) -> BleuResult:
         """TruthfulQA's ``bleu_max`` over the questions, averaged with ``metrics.mean``."""
         return self._task_mean(corpus, config)
-
-    def corpus_from_segments(
-        self, segs: Sequence[BleuResult], config: BleuConfig
-    ) -> BleuResult | None:
-        return self._task_mean_of(segs, config)  # its only aggregation
 
 
 def codexglue_script() -> ModuleType:
@@ -297,8 +301,3 @@ class CodexglueAdapter(_LmEvalBase):
     def _sentence_mean(self, corpus: Corpus, config: BleuConfig) -> BleuResult:
         """The code2text tasks' aggregation: ``lm_eval.api.metrics.mean`` of the documents."""
         return self._task_mean(corpus, config)
-
-    def corpus_from_segments(
-        self, segs: Sequence[BleuResult], config: BleuConfig
-    ) -> BleuResult | None:
-        return self._task_mean_of(segs, config)  # its only aggregation
