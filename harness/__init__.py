@@ -9,6 +9,7 @@ Public API::
     harness.PROFILES          # profile name -> BleuConfig
     harness.BleuConfig, harness.Corpus, harness.BleuResult
     harness.Session(corpora)  # statistics once per tokenization; .score/.segments/.scores
+    harness.statistics_cache()  # the public functions' in-memory statistics, by content
 
 Scores are on 0–100; ``references`` are per segment (the evaluate layout).
 """
@@ -19,6 +20,7 @@ from harness.api import (
     resolve_config,
     segment_bleu,
     sentence_bleu,
+    statistics_cache,
     truthfulqa_bleu,
 )
 from harness.bleu.config import ENGINE_VERSION, BleuConfig
@@ -61,5 +63,6 @@ __all__ = [
     "resolve_config",
     "segment_bleu",
     "sentence_bleu",
+    "statistics_cache",
     "truthfulqa_bleu",
 ]

@@ -20,6 +20,28 @@ from harness.bleu.profiles import get_profile
 from harness.bleu.result import BleuResult, SegmentBleu
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError, InputError, LayoutError
+from harness.session.cache import StatisticsCache
+
+#: How many (corpus, tokenization) statistics the public functions keep in memory.
+API_CACHE_ENTRIES = 32
+
+# The statistics of the corpora given to corpus_bleu / segment_bleu / truthfulqa_bleu, keyed by
+# content (see statistics_cache): scoring one corpus under several profiles, or again, counts it
+# once per tokenization, even when each call is given new list objects.
+_STATISTICS = StatisticsCache(max_entries=API_CACHE_ENTRIES)
+
+
+def statistics_cache() -> StatisticsCache:
+    """The in-memory cache behind :func:`corpus_bleu`, :func:`segment_bleu` and
+    :func:`truthfulqa_bleu`: statistics keyed by the corpus content (sha256 of every text), the
+    tokenization and the engine version, at most :data:`API_CACHE_ENTRIES` entries (least
+    recently used dropped). Scores are the same with or without it; ``.stats`` counts hits,
+    ``.clear()`` empties it, ``.enabled = False`` makes every call count afresh.
+
+    >>> statistics_cache().max_entries
+    32
+    """
+    return _STATISTICS
 
 
 def resolve_config(profile: str | BleuConfig = "sacrebleu", **overrides: Any) -> BleuConfig:
@@ -59,7 +81,9 @@ def corpus_bleu(
     """
     config = resolve_config(profile, **overrides)
     corpus = Corpus.from_evaluate(hypotheses=hypotheses, references=references)
-    return engine.corpus_score(corpus, config, implementation=_label(profile, overrides))
+    return engine.score_statistics(
+        _STATISTICS.get(corpus, config), config, implementation=_label(profile, overrides)
+    )
 
 
 def sentence_bleu(
@@ -116,16 +140,17 @@ def segment_bleu(
     """
     config = resolve_config(profile, **overrides)
     corpus = Corpus.from_evaluate(hypotheses=hypotheses, references=references)
-    stats = engine.compute_statistics(corpus, config)
+    stats = _STATISTICS.get(corpus, config)
     arr = engine.segment_arrays(stats, config)
     return SegmentBleu(
         score=arr.score,
         precisions=arr.precisions,
         bp=arr.bp,
         ratio=arr.ratio,
-        hyp_len=stats.hyp_len,
-        ref_len=arr.ref_len,
-        counts=arr.counts,
+        # copies: the cached statistics are read-only and shared with later calls
+        hyp_len=stats.hyp_len.copy(),
+        ref_len=np.array(arr.ref_len),
+        counts=np.array(arr.counts),
         totals=arr.totals,
         ids=np.asarray(stats.ids),
         signature=config.signature(),
@@ -219,7 +244,9 @@ def truthfulqa_bleu(
     best = []
     for refs in (correct_references, incorrect_references):
         corpus = Corpus.from_evaluate(hypotheses=hypotheses, references=refs)
-        best.append([r.score for r in engine.segment_scores(corpus, config)])
+        best.append(
+            [r.score for r in engine.segment_results(_STATISTICS.get(corpus, config), config)]
+        )
     diff = tuple(c - i for c, i in zip(best[0], best[1], strict=True))
     acc = tuple(int(c > i) for c, i in zip(best[0], best[1], strict=True))
     k = len(diff)
@@ -242,5 +269,6 @@ __all__ = [
     "resolve_config",
     "segment_bleu",
     "sentence_bleu",
+    "statistics_cache",
     "truthfulqa_bleu",
 ]

@@ -153,3 +153,13 @@ def _isolated_hf_evaluate(tmp_path_factory: pytest.TempPathFactory) -> Iterator[
         os.environ.pop(key, None)
     for key, old in patched.items():
         setattr(cfg, key, old)
+
+
+@pytest.fixture(autouse=True)
+def _cold_api_statistics() -> Iterator[None]:
+    """Every test starts with the public functions' statistics cache empty, so a test that
+    changes how statistics are counted (a monkeypatched counter) sees its own counting."""
+    import harness
+
+    harness.statistics_cache().clear()
+    yield

@@ -234,3 +234,39 @@ def test_harness_errors_survive_pickling() -> None:
         assert type(back) is type(exc)
         assert str(back) == str(exc)
         assert back.__dict__ == exc.__dict__
+
+
+# ---------------------------------------------------------------------- statistics by content
+def test_public_functions_reuse_statistics_by_content(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 13 item 2: new list objects with the same content are counted once per
+    tokenization; profiles sharing a tokenization share the count; any change is a miss."""
+    hyps = ["The cat sat on the mat.", "Hello, world!", "a b c d"]
+    refs = [["The cat is on the mat."], ["Hello world!", "hello , world"], ["a b c"]]
+    calls: list[str] = []
+    count = engine.compute_statistics
+
+    def counting(corpus, config, **kw):  # type: ignore[no-untyped-def]
+        calls.append(engine.tokenization_key(config))
+        return count(corpus, config, **kw)
+
+    monkeypatch.setattr(harness.statistics_cache(), "compute", counting)
+    first = harness.corpus_bleu(hypotheses=hyps, references=refs)
+    again = harness.corpus_bleu(hypotheses=list(hyps), references=[list(r) for r in refs])
+    harness.corpus_bleu(hypotheses=hyps, references=refs, profile="evaluate", smooth="floor")
+    seg = harness.segment_bleu(hypotheses=hyps, references=refs)
+    assert again == first
+    assert len(calls) == len(set(calls)) == 2  # 13a, and 13a without stripping (evaluate)
+    harness.corpus_bleu(hypotheses=[*hyps[:2], "a b c e"], references=refs)
+    assert len(calls) == 3
+    # scores do not depend on the cache
+    harness.statistics_cache().enabled = False
+    try:
+        cold = harness.corpus_bleu(hypotheses=hyps, references=refs)
+        cold_seg = harness.segment_bleu(hypotheses=hyps, references=refs)
+    finally:
+        harness.statistics_cache().enabled = True
+    assert cold == first
+    assert cold_seg.score.tolist() == seg.score.tolist()
+    # what the caller gets is theirs to change: the cached arrays stay untouched
+    seg.hyp_len[0] = seg.counts[0, 0] = seg.ref_len[0] = -1
+    assert harness.segment_bleu(hypotheses=hyps, references=refs).hyp_len[0] != -1

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import harness.bleu.config
 from harness.bleu import engine
@@ -398,3 +400,78 @@ def test_warm_computes_each_corpus_and_tokenization_once() -> None:
             assert_same(cache.get(c, cfg), engine.compute_statistics(c, cfg))
     assert counting.calls == []  # warm used map_statistics, every get was a hit
     assert cache.warm(corpora, configs) == 0
+
+
+# ---------------------------------------------------------------------- content framing
+_texts = st.text(alphabet=st.sampled_from(["a", "b", " ", "\x00", "é", "\ud800"]), max_size=4)
+
+
+@st.composite
+def _small_corpora(draw: st.DrawFn) -> Corpus:
+    n = draw(st.integers(1, 3))
+    refs = tuple(tuple(draw(st.lists(_texts, min_size=1, max_size=3))) for _ in range(n))
+    ids = tuple(
+        draw(
+            st.lists(
+                st.sampled_from(["1", "2", "3", "", "12"]), min_size=n, max_size=n, unique=True
+            )
+        )
+    )
+    return Corpus(
+        hypotheses=tuple(draw(st.lists(_texts, min_size=n, max_size=n))),
+        references=refs,
+        ids=ids,
+        check_text=False,
+    )
+
+
+@settings(max_examples=400, deadline=None)
+@given(_small_corpora(), _small_corpora())
+def test_content_hash_is_equal_exactly_when_the_texts_are(a: Corpus, b: Corpus) -> None:
+    """The framing is unambiguous: texts that concatenate alike but split differently, or
+    references moved between segments, hash differently."""
+    same = (a.ids, a.hypotheses, a.references) == (b.ids, b.hypotheses, b.references)
+    assert (content_hash(a) == content_hash(b)) == same
+
+
+def test_content_hash_separates_texts_that_concatenate_alike() -> None:
+    one = Corpus(hypotheses=("ab", "c"), references=(("x",), ("y", "z")), ids=("1", "2"))
+    assert content_hash(one) != content_hash(
+        Corpus(hypotheses=("a", "bc"), references=(("x",), ("y", "z")), ids=("1", "2"))
+    )
+    assert content_hash(one) != content_hash(
+        Corpus(hypotheses=("ab", "c"), references=(("x", "y"), ("z",)), ids=("1", "2"))
+    )
+    assert content_hash(one) != content_hash(
+        Corpus(hypotheses=("ab", "c"), references=(("x",), ("y", "z")), ids=("12", ""))
+    )
+
+
+# ---------------------------------------------------------------------- bounded memory
+def test_max_entries_drops_the_least_recently_used() -> None:
+    counting = Counting()
+    cache = StatisticsCache(compute=counting, max_entries=2)
+    a, b, c = _corpus(), _one_char(_corpus()), _corpus(ids=("w", "x", "y", "z"))
+    cache.get(a, SACRE)
+    cache.get(b, SACRE)
+    cache.get(a, SACRE)  # a is now the most recent: b goes when c arrives
+    cache.get(c, SACRE)
+    assert len(cache) == 2
+    calls = len(counting.calls)
+    cache.get(a, SACRE)
+    assert len(counting.calls) == calls  # kept
+    cache.get(b, SACRE)
+    assert len(counting.calls) == calls + 1  # dropped, counted again
+    with pytest.raises(ValueError, match="max_entries"):
+        StatisticsCache(max_entries=0)
+
+
+def test_digests_of_collected_corpora_are_forgotten() -> None:
+    cache = StatisticsCache()
+    for _ in range(5):
+        cache.get(_corpus(), SACRE)  # a new Corpus object each time, collected after the call
+    import gc
+
+    gc.collect()
+    assert len(cache._digests) <= 1
+    assert cache.stats.hits == 4

@@ -7,6 +7,7 @@ split on whitespace). Every expected value below is computed by sacrebleu in the
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from functools import cache
@@ -271,3 +272,26 @@ def test_unknown_name_raises_config_error(bad: str) -> None:
         assert name in str(info.value)
     with pytest.raises(ConfigError):
         tokenize("some text", bad)
+
+
+@pytest.mark.parametrize(("prefix", "without"), [("P", "\\"), ("S", ""), ("N", "05")])
+def test_t2t_category_classes_list_every_code_point_of_the_category(
+    prefix: str, without: str
+) -> None:
+    """The tensor2tensor classes (built from one string of major categories) hold exactly the
+    code points below ``sys.maxunicode`` whose ``unicodedata`` category starts with
+    ``prefix``, less ``without``: every code point is checked against the class."""
+    import sys
+    import unicodedata
+
+    from harness.bleu.script_tokenizers import _category_class
+
+    pattern = re.compile(_category_class(prefix, without))
+    text = "".join(map(chr, range(sys.maxunicode)))
+    got = {m.start() for m in pattern.finditer(text)}
+    want = {
+        cp
+        for cp, char in enumerate(text)
+        if unicodedata.category(char).startswith(prefix) and char not in without
+    }
+    assert got == want

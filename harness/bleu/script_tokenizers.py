@@ -33,6 +33,7 @@ differential tests in ``tests/test_profile_scripts.py`` run the published code i
 
 from __future__ import annotations
 
+import operator
 import re
 import sys
 import unicodedata
@@ -73,19 +74,29 @@ def _tokenize_codexglue(line: str) -> list[str]:
 # --------------------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=1)
+def _major_categories() -> str:
+    """The first letter of the Unicode category (Python's ``unicodedata``) of every code point
+    below ``sys.maxunicode``, as one string indexed by code point (built at C speed: ~0.15 s
+    instead of ~0.55 s a class for a Python loop over the code points)."""
+    first = operator.itemgetter(0)
+    return "".join(map(first, map(unicodedata.category, map(chr, range(sys.maxunicode)))))
+
+
 def _category_class(prefix: str, without: str = "") -> str:
     """A regex character class of every code point below ``sys.maxunicode`` whose Unicode
-    category (Python's ``unicodedata``) starts with ``prefix``, less ``without``, as ranges."""
-    ranges: list[tuple[int, int]] = []
-    for cp in range(sys.maxunicode):
-        if unicodedata.category(chr(cp)).startswith(prefix) and chr(cp) not in without:
-            if ranges and ranges[-1][1] == cp - 1:
-                ranges[-1] = (ranges[-1][0], cp)
-            else:
-                ranges.append((cp, cp))
+    category (Python's ``unicodedata``) starts with the letter ``prefix``, less ``without``, as
+    ranges."""
+    if len(prefix) != 1:
+        raise ValueError(f"a major category is one letter, not {prefix!r}")
+    marks = _major_categories()
+    for cp in map(ord, without):  # excluded code points
+        marks = f"{marks[:cp]}-{marks[cp + 1 :]}"
     body = "".join(
-        re.escape(chr(lo)) if lo == hi else f"{re.escape(chr(lo))}-{re.escape(chr(hi))}"
-        for lo, hi in ranges
+        re.escape(chr(m.start()))
+        if m.end() - m.start() == 1
+        else f"{re.escape(chr(m.start()))}-{re.escape(chr(m.end() - 1))}"
+        for m in re.finditer(f"{re.escape(prefix)}+", marks)
     )
     return f"[{body}]"
 

