@@ -189,6 +189,27 @@ def test_fast_statistics_equal_the_reference(
     assert_same_statistics(engine.compute_statistics(c, config, max_order=order), reference)
 
 
+@SETTINGS
+@given(corpus=rich_corpora(), tok=st.sampled_from(TOKENIZERS), order=st.integers(1, 5))
+def test_each_reference_alone_equals_the_reference(
+    corpus: tuple[list[str], list[list[str]]], tok: str, order: int
+) -> None:
+    """``best-ref-mean`` counts every (hypothesis, one reference) pair after the corpus, with
+    the token tables of the first count: the pairs' matches equal the Python reference's."""
+    hyps, refs = corpus
+    config = BleuConfig(tokenize=tok, aggregation="best-ref-mean")
+    stats = engine.compute_statistics(
+        Corpus(hypotheses=hyps, references=refs), config, max_order=order
+    )
+    pairs = Corpus(
+        hypotheses=[h for h, seg in zip(hyps, refs, strict=True) for _ in seg],
+        references=[[r] for seg in refs for r in seg],
+    )
+    want = engine._statistics_reference(pairs, config, max_order=order)
+    assert stats.ref_matches is not None
+    assert stats.ref_matches.tolist() == want.matches.tolist()
+
+
 @settings(max_examples=100, deadline=None)
 @given(corpus=rich_corpora(), order=st.integers(1, 5))
 def test_runs_path_and_many_references(
@@ -267,6 +288,83 @@ def test_batch_tokens_equal_the_reference_tokenizer(
 ) -> None:
     expected = [tokenize(line, tok, lowercase) for line in text]
     assert fastcount.batch_tokens(text, tok, lowercase) == expected
+
+
+# marks (\\p{P}), symbols (\\p{S}), numbers (\\p{N}) of several scripts, letters and spaces:
+# the intl rules look at a run of marks and the numbers beside it, at either end of a line too
+_INTL_CHARS = st.sampled_from(".,!?¿«»—-'\"()5٣½²$€+a ζ\t  ")
+
+
+@SETTINGS
+@given(st.lists(st.text(alphabet=_INTL_CHARS, max_size=12), min_size=1, max_size=10))
+def test_batch_intl_equals_intl_line_by_line(text: list[str]) -> None:
+    """The joined-lines intl tokenizer (lines wrapped in numbers) equals intl on each line."""
+    from harness.bleu.tokenizers import _tokens_intl, batch_intl
+
+    assert batch_intl(text) == [list(_tokens_intl(line)) for line in text]
+
+
+# t2t's classes come from unicodedata: marks and symbols of several scripts, the backslash
+# (no mark in t2t's class), decimal digits of two scripts and a numeric that is not decimal
+_T2T_CHARS = st.sampled_from(".,!?¿«»—-'\"()\\5٣½²$€+a ζ\t  ")
+
+
+@SETTINGS
+@given(st.lists(st.text(alphabet=_T2T_CHARS, max_size=12), min_size=1, max_size=10))
+def test_batch_t2t_equals_t2t_line_by_line(text: list[str]) -> None:
+    """t2t over joined lines, classes of the characters present, equals t2t on each line."""
+    from harness.bleu.script_tokenizers import _tokens_t2t, batch_t2t
+
+    assert batch_t2t(text) == [list(_tokens_t2t(line)) for line in text]
+
+
+# what nltk's word tokenizer looks at: quotes at a line's start and after brackets, a final
+# period before closing quotes at the line's end, ':' ',' before digits or at the end,
+# clitics before a space, two-part words, and whitespace of several kinds
+_NLTK_PIECES = st.sampled_from(
+    [
+        *".,:;?!()[]{}<>-*&%@#$'\"`«»“”‘’—",
+        "''",
+        "``",
+        "--",
+        "...",
+        "5",
+        "a",
+        "x.",
+        "can",
+        "not",
+        "n't",
+        "'s",
+        "'ll",
+        "'re",
+        "wanna",
+        "gonna",
+        "'tis",
+        "'t",
+        "is",
+        "d'ye",
+        " ",
+        " ",
+        "  ",
+        "\t",
+        "\x0b",
+        "\u3000",
+        "\x1c",
+        "\u2028",
+        "ſ",
+        "K",
+    ]
+)
+
+
+@SETTINGS
+@given(st.lists(st.lists(_NLTK_PIECES, max_size=10).map("".join), min_size=1, max_size=8))
+def test_batch_nltk_word_equals_nltk_word_line_by_line(text: list[str]) -> None:
+    """nltk's word rules over newline-joined lines (multiline anchors, no class reaching the
+    newline) equal the rules on each line."""
+    from harness.bleu.normalizers import batch_nltk_word, nltk_word_tokens
+
+    assert batch_nltk_word(text) == [nltk_word_tokens(line) for line in text]
 
 
 def test_batch_13a_quirks() -> None:

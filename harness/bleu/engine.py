@@ -20,6 +20,7 @@ import itertools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -180,7 +181,8 @@ def compute_statistics(
     """
     order = max_order or orders_needed(config)
     corpus = counted_corpus(corpus, config)
-    stats = _count(corpus, config, order)
+    vocabularies: dict[_tok.TextRules, Any] = {}  # the pairs below reuse the tokens
+    stats = _count(corpus, config, order, vocabularies)
     if not needs_ref_matches(config):
         return stats
     # each reference alone: the statistics of the (hypothesis, one reference) pairs
@@ -190,16 +192,26 @@ def compute_statistics(
         references=tuple((r,) for refs in corpus.references for r in refs),
         check_text=False,
     )
-    per_ref = _count(pairs, config, order)
+    per_ref = _count(pairs, config, order, vocabularies)
     return dataclasses.replace(stats, ref_matches=per_ref.matches)
 
 
-def _count(corpus: Corpus, config: BleuConfig, order: int) -> Statistics:
-    """:func:`compute_statistics` of ``corpus`` as given (fast path, else the reference)."""
+def _count(
+    corpus: Corpus,
+    config: BleuConfig,
+    order: int,
+    vocabularies: dict[_tok.TextRules, Any] | None = None,
+) -> Statistics:
+    """:func:`compute_statistics` of ``corpus`` as given (fast path, else the reference);
+    ``vocabularies``: the fast path's token tables, shared between calls."""
     if len(corpus) >= FAST_MIN_SEGMENTS:
         try:
             hyp_len, ref_len, k, matches = fastcount.count_statistics(
-                corpus.hypotheses, corpus.references, config.text_rules, order
+                corpus.hypotheses,
+                corpus.references,
+                config.text_rules,
+                order,
+                vocabularies=vocabularies,
             )
         except fastcount.DoesNotFit:
             pass

@@ -57,7 +57,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
+from harness.bleu import script_tokenizers as _script
 from harness.bleu import tokenizers as _tok
+from harness.bleu.normalizers import batch_nltk_word
 
 __all__ = ["CHUNK", "DoesNotFit", "batch_tokens", "count_statistics", "shared_token_ids"]
 
@@ -140,6 +142,13 @@ _WORD_LOCAL: dict[str, Callable[[Sequence[str]], list[str]] | None] = {
 }
 #: Word-local lines that must nevertheless be tokenized whole, per tokenizer.
 _NOT_WORD_LOCAL = {"13a": ("\n",)}
+#: Tokenizers (with their whitespace rule) that tokenize many whole lines at once, equal line by
+#: line to the tokenizer (``tests/test_fastpath.py``), for lines without a newline.
+_BATCH_LINES: dict[tuple[str, str], Callable[[Sequence[str]], list[list[str]]]] = {
+    ("intl", "unicode"): _tok.batch_intl,
+    ("t2t", "unicode"): _script.batch_t2t,
+    ("nltk-word", "unicode"): batch_nltk_word,
+}
 
 
 #: Starts the word-table key of a line tokenized whole. ``str.split`` words hold no
@@ -228,7 +237,14 @@ class _Vocabulary:
                     whitespace=self.rules.whitespace,
                 )
             )
-            line_tokens = [line_tok(w[1:]) for w in new_words if w.startswith(_LINE_KEY)]
+            lines = [w[1:] for w in new_words if w.startswith(_LINE_KEY)]
+            batch = _BATCH_LINES.get((self.rules.tokenize, self.rules.whitespace))
+            if self.rules.strip == "rstrip":
+                lines = list(map(str.rstrip, lines))
+            if batch is not None and not any("\n" in line for line in lines):
+                line_tokens = batch(lines)
+            else:
+                line_tokens = [line_tok(line) for line in lines]
             line_len = np.fromiter(map(len, line_tokens), np.int64, len(line_tokens))
             line_ids = np.fromiter(
                 map(get, itertools.chain.from_iterable(line_tokens)), np.int64, int(line_len.sum())
@@ -337,12 +353,15 @@ def count_statistics(
     max_order: int,
     *,
     chunk: int = CHUNK,
+    vocabularies: dict[_tok.TextRules, _Vocabulary] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(hyp_len (S,), ref_len (R,), refs_per_segment (S,), matches (S, max_order))``.
 
     ``ref_len`` lists every reference length, segment by segment in listed order. Segments are
     tokenized and counted in chunks of about ``chunk`` tokens. Raises :class:`DoesNotFit` when
     the exact keys of one segment cannot be packed (the caller then uses the Python reference).
+    ``vocabularies``: token tables kept across calls (by text rules), so that texts counted
+    again — each reference alone after all together — are not tokenized again.
     """
     s_count = len(hypotheses)
     k = np.fromiter(map(len, references), np.int64, s_count)
@@ -354,11 +373,16 @@ def count_statistics(
     lens = np.empty(n_occ, dtype=np.int64)
     matches = np.zeros((s_count, max_order), dtype=np.int64)
     # By side (fairseq's reference form, detok lowercasing): two vocabularies, one token table.
-    vocab = _Vocabulary(rules.side("hypothesis"))
+    vocabs = {} if vocabularies is None else vocabularies
+    vocab = vocabs.get(rules.side("hypothesis"))
+    if vocab is None:
+        vocab = vocabs[rules.side("hypothesis")] = _Vocabulary(rules.side("hypothesis"))
     ref_vocab = vocab
     if rules.by_side:
-        ref_vocab = _Vocabulary(rules.side("reference"))
-        ref_vocab.tokens = vocab.tokens  # None and _SEP were inserted first in both
+        ref_vocab = vocabs.get(rules.side("reference"))
+        if ref_vocab is None:
+            ref_vocab = vocabs[rules.side("reference")] = _Vocabulary(rules.side("reference"))
+            ref_vocab.tokens = vocab.tokens  # None and _SEP were inserted first in both
     chars_per_token = 6.0  # to size chunks; updated from each chunk
     # Counting a chunk is numpy work that releases the GIL (sorts, bincounts): one helper
     # thread counts chunk k while this thread tokenizes chunk k+1 (each chunk writes its own

