@@ -367,6 +367,29 @@ def test_batch_nltk_word_equals_nltk_word_line_by_line(text: list[str]) -> None:
     assert batch_nltk_word(text) == [nltk_word_tokens(line) for line in text]
 
 
+def test_batch_tokens_are_remembered_by_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lines tokenized by a batch tokenizer before are not tokenized again; the memory keeps
+    the newest ``_BATCH_CACHE_LINES`` lines; results equal the batch tokenizer's."""
+    from harness.bleu.tokenizers import batch_intl
+
+    seen: list[str] = []
+
+    def counting(lines: list[str]) -> list[list[str]]:
+        seen.extend(lines)
+        return batch_intl(lines)
+
+    monkeypatch.setattr(fastcount, "_BATCH_CACHE_LINES", 3)
+    fastcount.clear_caches()
+    first = ["a, b", "c.", "d!"]
+    assert fastcount._batch_cached("intl", counting, first) == batch_intl(first)
+    again = ["c.", "e;f", "e;f", "a, b"]
+    assert fastcount._batch_cached("intl", counting, again) == batch_intl(again)
+    assert seen == [*first, "e;f"]  # each distinct line once
+    assert list(fastcount._batch_memory["intl"]) == ["c.", "d!", "e;f"]  # the oldest went
+    fastcount.clear_caches()
+    assert fastcount._batch_memory == {}
+
+
 def test_batch_13a_quirks() -> None:
     text = ["a.,1 3.5. x", "1,000.", "e-mail 3-4 a-\nb", "&amp;lt; &quot;x&quot;", "x\x00y ."]
     assert fastcount.batch_tokens(text, "13a") == [tokenize(t, "13a") for t in text]

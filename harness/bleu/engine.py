@@ -143,6 +143,7 @@ def _reference_side(
 def clear_caches() -> None:
     """Forget every cached tokenization and reference side (for benchmarks that start cold)."""
     _tok.clear_caches()
+    fastcount.clear_caches()
     _reference_side.cache_clear()
 
 

@@ -61,7 +61,14 @@ from harness.bleu import script_tokenizers as _script
 from harness.bleu import tokenizers as _tok
 from harness.bleu.normalizers import batch_nltk_word
 
-__all__ = ["CHUNK", "DoesNotFit", "batch_tokens", "count_statistics", "shared_token_ids"]
+__all__ = [
+    "CHUNK",
+    "DoesNotFit",
+    "batch_tokens",
+    "clear_caches",
+    "count_statistics",
+    "shared_token_ids",
+]
 
 #: Target positions (hypothesis + reference tokens) per chunk. Time is flat from 2**16 to
 #: 2**18 here; the smaller chunk keeps the counting temporaries (and the helper thread's
@@ -156,6 +163,33 @@ _BATCH_LINES: dict[tuple[str, str], Callable[[Sequence[str]], list[list[str]]]] 
 _LINE_KEY = " "
 
 
+#: Lines whose batch tokens are remembered per tokenizer: the same lines recur across the
+#: readings, layouts and configurations that identify and the reports count, as the line
+#: tokenizers' own per-line caches remember them.
+_BATCH_CACHE_LINES = 2**16
+_batch_memory: dict[str, dict[str, list[str]]] = {}
+
+
+def _batch_cached(
+    name: str, batch: Callable[[Sequence[str]], list[list[str]]], lines: list[str]
+) -> list[list[str]]:
+    """``batch(lines)``, tokenizing only the distinct lines not remembered for ``name``."""
+    memory = _batch_memory.setdefault(name, {})
+    got = {line: memory[line] for line in lines if line in memory}
+    missing = list(dict.fromkeys(line for line in lines if line not in got))
+    if missing:
+        got.update(zip(missing, batch(missing), strict=True))
+        memory.update((line, got[line]) for line in missing)
+        for old in list(itertools.islice(memory, max(0, len(memory) - _BATCH_CACHE_LINES))):
+            del memory[old]  # the oldest first
+    return [got[line] for line in lines]
+
+
+def clear_caches() -> None:
+    """Forget the remembered batch tokens of every tokenizer."""
+    _batch_memory.clear()
+
+
 class _Vocabulary:
     """Token ids of a corpus, and every distinct word's (or whole line's) token ids.
 
@@ -242,7 +276,7 @@ class _Vocabulary:
             if self.rules.strip == "rstrip":
                 lines = list(map(str.rstrip, lines))
             if batch is not None and not any("\n" in line for line in lines):
-                line_tokens = batch(lines)
+                line_tokens = _batch_cached(self.rules.tokenize, batch, lines)
             else:
                 line_tokens = [line_tok(line) for line in lines]
             line_len = np.fromiter(map(len, line_tokens), np.int64, len(line_tokens))
