@@ -13,8 +13,9 @@ Algorithm
    with one ``str.split`` (C speed), each word gets an id from a dict, and only words never seen
    before are tokenized — once per corpus — with a batch version of the 13a rules that stays on
    CPython's C fast paths (:func:`_batch_13a`). Other tokenizers (intl, zh, char, MeCab …)
-   tokenize each distinct *line* once with the reference tokenizer. A word's token ids are
-   stored once (CSR arrays); a line's token ids are gathered with numpy.
+   tokenize each distinct *line* once: intl, t2t and nltk-word many lines per regex pass
+   (``_BATCH_LINES``, remembered per line), the others with the reference tokenizer. A word's
+   token ids are stored once (CSR arrays); a line's token ids are gathered with numpy.
 2. **Layout.** Segments are processed in chunks of about ``CHUNK`` tokens: segment by segment,
    the hypothesis then its references in listed order, every text followed by the sentinel
    token 0. Every position knows its *side* (0 = hypothesis, ``k`` = reference ``k``).
