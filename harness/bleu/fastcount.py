@@ -409,15 +409,18 @@ def count_statistics(
     matches = np.zeros((s_count, max_order), dtype=np.int64)
     # By side (fairseq's reference form, detok lowercasing): two vocabularies, one token table.
     vocabs = {} if vocabularies is None else vocabularies
-    vocab = vocabs.get(rules.side("hypothesis"))
-    if vocab is None:
-        vocab = vocabs[rules.side("hypothesis")] = _Vocabulary(rules.side("hypothesis"))
-    ref_vocab = vocab
-    if rules.by_side:
-        ref_vocab = vocabs.get(rules.side("reference"))
-        if ref_vocab is None:
-            ref_vocab = vocabs[rules.side("reference")] = _Vocabulary(rules.side("reference"))
-            ref_vocab.tokens = vocab.tokens  # None and _SEP were inserted first in both
+
+    def vocabulary(side_rules: _tok.TextRules, table: _Vocabulary | None = None) -> _Vocabulary:
+        """The kept vocabulary of ``side_rules``, or a new one sharing ``table``'s tokens."""
+        found = vocabs.get(side_rules)
+        if found is None:
+            found = vocabs[side_rules] = _Vocabulary(side_rules)
+            if table is not None:  # None and _SEP were inserted first in both
+                found.tokens = table.tokens
+        return found
+
+    vocab = vocabulary(rules.side("hypothesis"))
+    ref_vocab = vocabulary(rules.side("reference"), vocab) if rules.by_side else vocab
     chars_per_token = 6.0  # to size chunks; updated from each chunk
     # Counting a chunk is numpy work that releases the GIL (sorts, bincounts): one helper
     # thread counts chunk k while this thread tokenizes chunk k+1 (each chunk writes its own
