@@ -299,7 +299,8 @@ _INTL_CHARS = st.sampled_from(".,!?¿«»—-'\"()5٣½²$€+a ζ\t  ")
 @given(st.lists(st.text(alphabet=_INTL_CHARS, max_size=12), min_size=1, max_size=10))
 def test_batch_intl_equals_intl_line_by_line(text: list[str]) -> None:
     """The joined-lines intl tokenizer (lines wrapped in numbers) equals intl on each line."""
-    from harness.bleu.tokenizers import _tokens_intl, batch_intl
+    from harness.bleu.line_batches import batch_intl
+    from harness.bleu.tokenizers import _tokens_intl
 
     assert batch_intl(text) == [list(_tokens_intl(line)) for line in text]
 
@@ -370,7 +371,8 @@ def test_batch_nltk_word_equals_nltk_word_line_by_line(text: list[str]) -> None:
 def test_batch_tokens_are_remembered_by_line(monkeypatch: pytest.MonkeyPatch) -> None:
     """Lines tokenized by a batch tokenizer before are not tokenized again; the memory keeps
     the newest ``_BATCH_CACHE_LINES`` lines; results equal the batch tokenizer's."""
-    from harness.bleu.tokenizers import batch_intl
+    from harness.bleu import line_batches
+    from harness.bleu.line_batches import batch_intl
 
     seen: list[str] = []
 
@@ -378,16 +380,16 @@ def test_batch_tokens_are_remembered_by_line(monkeypatch: pytest.MonkeyPatch) ->
         seen.extend(lines)
         return batch_intl(lines)
 
-    monkeypatch.setattr(fastcount, "_BATCH_CACHE_LINES", 3)
-    fastcount.clear_caches()
+    monkeypatch.setattr(line_batches, "CACHE_LINES", 3)
+    line_batches.clear_caches()
     first = ["a, b", "c.", "d!"]
-    assert fastcount._batch_cached("intl", counting, first) == batch_intl(first)
+    assert line_batches.tokens_of("intl", counting, first) == batch_intl(first)
     again = ["c.", "e;f", "e;f", "a, b"]
-    assert fastcount._batch_cached("intl", counting, again) == batch_intl(again)
+    assert line_batches.tokens_of("intl", counting, again) == batch_intl(again)
     assert seen == [*first, "e;f"]  # each distinct line once
-    assert list(fastcount._batch_memory["intl"]) == ["c.", "d!", "e;f"]  # the oldest went
-    fastcount.clear_caches()
-    assert fastcount._batch_memory == {}
+    assert list(line_batches._memory["intl"]) == ["c.", "d!", "e;f"]  # the oldest went
+    line_batches.clear_caches()
+    assert line_batches._memory == {}
 
 
 def test_batch_13a_quirks() -> None:

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from harness.bleu import fastcount
+from harness.bleu import fastcount, line_batches
 from harness.bleu import tokenizers as _tok
 from harness.bleu.arithmetic import (
     NltkContext,
@@ -143,7 +143,7 @@ def _reference_side(
 def clear_caches() -> None:
     """Forget every cached tokenization and reference side (for benchmarks that start cold)."""
     _tok.clear_caches()
-    fastcount.clear_caches()
+    line_batches.clear_caches()
     _reference_side.cache_clear()
 
 

@@ -14,7 +14,7 @@ Algorithm
    before are tokenized — once per corpus — with a batch version of the 13a rules that stays on
    CPython's C fast paths (:func:`_batch_13a`). Other tokenizers (intl, zh, char, MeCab …)
    tokenize each distinct *line* once: intl, t2t and nltk-word many lines per regex pass
-   (``_BATCH_LINES``, remembered per line), the others with the reference tokenizer. A word's
+   (:mod:`harness.bleu.line_batches`, remembered per line), the others with the reference tokenizer. A word's
    token ids are stored once (CSR arrays); a line's token ids are gathered with numpy.
 2. **Layout.** Segments are processed in chunks of about ``CHUNK`` tokens: segment by segment,
    the hypothesis then its references in listed order, every text followed by the sentinel
@@ -58,15 +58,13 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
-from harness.bleu import script_tokenizers as _script
+from harness.bleu import line_batches
 from harness.bleu import tokenizers as _tok
-from harness.bleu.normalizers import batch_nltk_word
 
 __all__ = [
     "CHUNK",
     "DoesNotFit",
     "batch_tokens",
-    "clear_caches",
     "count_statistics",
     "shared_token_ids",
 ]
@@ -150,45 +148,9 @@ _WORD_LOCAL: dict[str, Callable[[Sequence[str]], list[str]] | None] = {
 }
 #: Word-local lines that must nevertheless be tokenized whole, per tokenizer.
 _NOT_WORD_LOCAL = {"13a": ("\n",)}
-#: Tokenizers (with their whitespace rule) that tokenize many whole lines at once, equal line by
-#: line to the tokenizer (``tests/test_fastpath.py``), for lines without a newline.
-_BATCH_LINES: dict[tuple[str, str], Callable[[Sequence[str]], list[list[str]]]] = {
-    ("intl", "unicode"): _tok.batch_intl,
-    ("t2t", "unicode"): _script.batch_t2t,
-    ("nltk-word", "unicode"): batch_nltk_word,
-}
-
-
 #: Starts the word-table key of a line tokenized whole. ``str.split`` words hold no
 #: whitespace, so no word key starts with it, and a plain ``str`` key hashes at C speed.
 _LINE_KEY = " "
-
-
-#: Lines whose batch tokens are remembered per tokenizer: the same lines recur across the
-#: readings, layouts and configurations that identify and the reports count, as the line
-#: tokenizers' own per-line caches remember them.
-_BATCH_CACHE_LINES = 2**16
-_batch_memory: dict[str, dict[str, list[str]]] = {}
-
-
-def _batch_cached(
-    name: str, batch: Callable[[Sequence[str]], list[list[str]]], lines: list[str]
-) -> list[list[str]]:
-    """``batch(lines)``, tokenizing only the distinct lines not remembered for ``name``."""
-    memory = _batch_memory.setdefault(name, {})
-    got = {line: memory[line] for line in lines if line in memory}
-    missing = list(dict.fromkeys(line for line in lines if line not in got))
-    if missing:
-        got.update(zip(missing, batch(missing), strict=True))
-        memory.update((line, got[line]) for line in missing)
-        for old in list(itertools.islice(memory, max(0, len(memory) - _BATCH_CACHE_LINES))):
-            del memory[old]  # the oldest first
-    return [got[line] for line in lines]
-
-
-def clear_caches() -> None:
-    """Forget the remembered batch tokens of every tokenizer."""
-    _batch_memory.clear()
 
 
 class _Vocabulary:
@@ -273,11 +235,11 @@ class _Vocabulary:
                 )
             )
             lines = [w[1:] for w in new_words if w.startswith(_LINE_KEY)]
-            batch = _BATCH_LINES.get((self.rules.tokenize, self.rules.whitespace))
+            batch = line_batches.BATCH_LINES.get((self.rules.tokenize, self.rules.whitespace))
             if self.rules.strip == "rstrip":
                 lines = list(map(str.rstrip, lines))
             if batch is not None and not any("\n" in line for line in lines):
-                line_tokens = _batch_cached(self.rules.tokenize, batch, lines)
+                line_tokens = line_batches.tokens_of(self.rules.tokenize, batch, lines)
             else:
                 line_tokens = [line_tok(line) for line in lines]
             line_len = np.fromiter(map(len, line_tokens), np.int64, len(line_tokens))

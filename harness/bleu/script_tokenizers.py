@@ -171,7 +171,7 @@ def _t2t_batch_patterns(present: frozenset[str]) -> tuple[re.Pattern[str], ...]:
 def batch_t2t(lines: Sequence[str]) -> list[list[str]]:
     """:func:`_tokens_t2t` of every line (none holding ``"\\n"``), all at once.
 
-    As ``intl``'s batch (:func:`harness.bleu.tokenizers.batch_intl`): lines joined by
+    As ``intl``'s batch (:func:`harness.bleu.line_batches.batch_intl`): lines joined by
     ``"0\\n0"`` and wrapped in ``"0"`` so that a line's ends have a digit beside them, as a
     missing neighbour counts as a digit; a lone mark (spaced unless both neighbours are digits)
     is one template substitution, runs of marks keep :func:`_spaced_run`; classes are built from

@@ -31,7 +31,7 @@ import dataclasses
 import importlib
 import re
 import string
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -203,19 +203,6 @@ def _intl_spaced(text: str) -> str:
 @lru_cache(maxsize=_LINE_CACHE)
 def _tokens_intl(line: str) -> tuple[str, ...]:
     return tuple(_intl_spaced(line).split())
-
-
-def batch_intl(lines: Sequence[str]) -> list[list[str]]:
-    """:func:`_tokens_intl` of every line (none holding ``"\\n"``), from three regex passes
-    over all of them at once (~6× faster than line by line on fresh lines).
-
-    The lines are joined by ``"0\\n0"`` and the text is wrapped in ``"0"``: a run of marks at
-    a line's end or start then has a number beside it, as it has nothing there alone (the rule
-    treats a missing neighbour as a number), and no rule can match across a digit. The rules
-    only insert spaces, so each piece between newlines is ``"0" + the line's result + "0"``.
-    """
-    text = _intl_spaced("0" + "0\n0".join(lines) + "0")
-    return [piece[1:-1].split() for piece in text.split("\n")]
 
 
 def _tokenize_intl(line: str) -> list[str]:
