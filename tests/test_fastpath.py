@@ -306,8 +306,9 @@ def test_batch_intl_equals_intl_line_by_line(text: list[str]) -> None:
 
 
 # t2t's classes come from unicodedata: marks and symbols of several scripts, the backslash
-# (no mark in t2t's class), decimal digits of two scripts and a numeric that is not decimal
-_T2T_CHARS = st.sampled_from(".,!?¿«»—-'\"()\\5٣½²$€+a ζ\t  ")
+# (no mark in t2t's class), decimal digits of two scripts, a numeric that is not decimal,
+# the last code point and a lone surrogate
+_T2T_CHARS = st.sampled_from(".,!?¿«»—-'\"()\\5٣½²$€+a ζ\t  \U0010ffff\ud800")
 
 
 @SETTINGS
