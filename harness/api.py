@@ -22,20 +22,22 @@ from harness.data.corpus import Corpus
 from harness.errors import ConfigError, InputError, LayoutError
 from harness.session.cache import StatisticsCache
 
-#: How many (corpus, tokenization) statistics the public functions keep in memory.
+#: How many (corpus, tokenization) statistics the public functions keep in memory, and about
+#: how much memory they may take together (20k segments × 4 references: ~2.5 MB an entry).
 API_CACHE_ENTRIES = 32
+API_CACHE_BYTES = 256 * 2**20
 
 # The statistics of the corpora given to corpus_bleu / segment_bleu / truthfulqa_bleu, keyed by
 # content (see statistics_cache): scoring one corpus under several profiles, or again, counts it
 # once per tokenization, even when each call is given new list objects.
-_STATISTICS = StatisticsCache(max_entries=API_CACHE_ENTRIES)
+_STATISTICS = StatisticsCache(max_entries=API_CACHE_ENTRIES, max_bytes=API_CACHE_BYTES)
 
 
 def statistics_cache() -> StatisticsCache:
     """The in-memory cache behind :func:`corpus_bleu`, :func:`segment_bleu` and
     :func:`truthfulqa_bleu`: statistics keyed by the corpus content (sha256 of every text), the
-    tokenization and the engine version, at most :data:`API_CACHE_ENTRIES` entries (least
-    recently used dropped). Scores are the same with or without it; ``.stats`` counts hits,
+    tokenization and the engine version, at most :data:`API_CACHE_ENTRIES` entries and about
+    :data:`API_CACHE_BYTES` of memory (least recently used dropped). Scores are the same with or without it; ``.stats`` counts hits,
     ``.clear()`` empties it, ``.enabled = False`` makes every call count afresh.
 
     >>> statistics_cache().max_entries

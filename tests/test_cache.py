@@ -25,6 +25,7 @@ from harness.errors import LayoutError
 from harness.session.cache import (
     CacheWarning,
     StatisticsCache,
+    approx_bytes,
     content_hash,
     default_cache_dir,
     get_statistics,
@@ -475,3 +476,21 @@ def test_digests_of_collected_corpora_are_forgotten() -> None:
     gc.collect()
     assert len(cache._digests) <= 1
     assert cache.stats.hits == 4
+
+
+def test_max_bytes_keeps_the_newest_entries_within_the_bound() -> None:
+    a, b, c = _corpus(), _one_char(_corpus()), _corpus(ids=("w", "x", "y", "z"))
+    one = approx_bytes(engine.compute_statistics(a, SACRE))
+    assert one > 0
+    cache = StatisticsCache(max_bytes=2 * one)
+    for corpus in (a, b, c):
+        cache.get(corpus, SACRE)
+    assert len(cache) == 2 and cache._bytes <= 2 * one  # a went
+    assert cache.lookup(a, SACRE, max_order=4) is None
+    assert cache.lookup(c, SACRE, max_order=4) is not None
+    tiny = StatisticsCache(max_bytes=1)  # below one entry: the newest is still kept
+    tiny.get(a, SACRE)
+    tiny.get(b, SACRE)
+    assert len(tiny) == 1 and tiny.lookup(b, SACRE, max_order=4) is not None
+    tiny.clear()
+    assert tiny._bytes == 0

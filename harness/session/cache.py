@@ -66,6 +66,7 @@ __all__ = [
     "CacheStats",
     "CacheWarning",
     "StatisticsCache",
+    "approx_bytes",
     "content_hash",
     "default_cache_dir",
     "get_statistics",
@@ -183,6 +184,16 @@ def _default_compute(corpus: Corpus, config: BleuConfig, *, max_order: int) -> S
     return engine.compute_statistics(corpus, config, max_order=max_order)
 
 
+def approx_bytes(stats: Statistics) -> int:
+    """About how much memory ``stats`` holds: its arrays, and its reference lengths as tuples
+    (a tuple per segment, a pointer per reference; small ints are shared)."""
+    arrays = stats.hyp_len.nbytes + stats.matches.nbytes
+    if stats.ref_matches is not None:
+        arrays += stats.ref_matches.nbytes
+    refs = sum(map(len, stats.ref_lens))
+    return arrays + 64 * len(stats.ref_lens) + 8 * refs
+
+
 def _frozen(stats: Statistics) -> Statistics:
     """Make the arrays of a cached value read-only, so no caller can change it for others."""
     stats.hyp_len.setflags(write=False)
@@ -200,8 +211,9 @@ class StatisticsCache:
     ``compute``: how missing statistics are computed, ``compute(corpus, config,
     max_order=n)`` (default :func:`harness.bleu.engine.compute_statistics`; e.g.
     ``functools.partial(harness.session.parallel.compute_statistics_parallel, jobs=2)``).
-    ``max_entries``: keep at most this many entries in memory, dropping the least recently
-    used (``None``: no bound; a run's cache holds what the run needs).
+    ``max_entries``, ``max_bytes``: keep at most this many entries, of about this much memory
+    together (:func:`approx_bytes`), dropping the least recently used (the newest entry is
+    always kept; ``None``: no bound, a run's cache holds what the run needs).
 
     Returned arrays are read-only: they are shared by every caller that asks for the same key.
     """
@@ -213,6 +225,7 @@ class StatisticsCache:
         enabled: bool = True,
         compute: ComputeFn | None = None,
         max_entries: int | None = None,
+        max_bytes: int | None = None,
     ) -> None:
         self.directory = Path(directory).expanduser() if directory is not None else None
         self.enabled = enabled
@@ -220,6 +233,8 @@ class StatisticsCache:
         if max_entries is not None and max_entries < 1:
             raise ValueError(f"max_entries must be >= 1, got {max_entries}")
         self.max_entries = max_entries
+        self.max_bytes = max_bytes
+        self._bytes = 0
         self.stats = CacheStats()
         self._memory: dict[tuple[str, str, str], Statistics] = {}
         self._digests: dict[int, tuple[weakref.ref[Corpus], str]] = {}
@@ -240,6 +255,7 @@ class StatisticsCache:
     def clear(self, *, disk: bool = False) -> None:
         """Forget the in-memory entries; with ``disk=True`` also delete this cache's files."""
         self._memory.clear()
+        self._bytes = 0
         self._digests.clear()
         if disk and self.directory is not None and self.directory.is_dir():
             for path in self.directory.glob("*.npz"):
@@ -339,10 +355,16 @@ class StatisticsCache:
     def _remember(self, key: tuple[str, str, str], stats: Statistics) -> None:
         """Keep ``stats`` as the most recent entry, dropping the least recently used beyond
         ``max_entries``."""
-        self._memory.pop(key, None)
+        old = self._memory.pop(key, None)
+        if old is not None:
+            self._bytes -= approx_bytes(old)
         self._memory[key] = stats
-        while self.max_entries is not None and len(self._memory) > self.max_entries:
-            del self._memory[next(iter(self._memory))]
+        self._bytes += approx_bytes(stats)
+        while len(self._memory) > 1 and (
+            (self.max_entries is not None and len(self._memory) > self.max_entries)
+            or (self.max_bytes is not None and self._bytes > self.max_bytes)
+        ):
+            self._bytes -= approx_bytes(self._memory.pop(next(iter(self._memory))))
 
     def get(
         self,
