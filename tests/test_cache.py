@@ -25,7 +25,6 @@ from harness.errors import LayoutError
 from harness.session.cache import (
     CacheWarning,
     StatisticsCache,
-    approx_bytes,
     content_hash,
     default_cache_dir,
     get_statistics,
@@ -480,7 +479,7 @@ def test_digests_of_collected_corpora_are_forgotten() -> None:
 
 def test_max_bytes_keeps_the_newest_entries_within_the_bound() -> None:
     a, b, c = _corpus(), _one_char(_corpus()), _corpus(ids=("w", "x", "y", "z"))
-    one = approx_bytes(engine.compute_statistics(a, SACRE))
+    one = engine.compute_statistics(a, SACRE).approx_bytes()
     assert one > 0
     cache = StatisticsCache(max_bytes=2 * one)
     for corpus in (a, b, c):

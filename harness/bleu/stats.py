@@ -114,6 +114,14 @@ class Statistics:
             ref_matches=per_ref,
         )
 
+    def approx_bytes(self) -> int:
+        """About how much memory these statistics hold: the arrays, and the reference lengths
+        as tuples (a tuple per segment, a pointer per reference; small ints are shared)."""
+        arrays = self.hyp_len.nbytes + self.matches.nbytes
+        if self.ref_matches is not None:
+            arrays += self.ref_matches.nbytes
+        return arrays + 64 * len(self.ref_lens) + 8 * sum(map(len, self.ref_lens))
+
     def at_order(self, max_order: int) -> Statistics:
         """These statistics restricted to orders 1..``max_order`` (no copy of the arrays)."""
         if max_order == self.max_order:

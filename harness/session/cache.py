@@ -66,7 +66,6 @@ __all__ = [
     "CacheStats",
     "CacheWarning",
     "StatisticsCache",
-    "approx_bytes",
     "content_hash",
     "default_cache_dir",
     "get_statistics",
@@ -184,16 +183,6 @@ def _default_compute(corpus: Corpus, config: BleuConfig, *, max_order: int) -> S
     return engine.compute_statistics(corpus, config, max_order=max_order)
 
 
-def approx_bytes(stats: Statistics) -> int:
-    """About how much memory ``stats`` holds: its arrays, and its reference lengths as tuples
-    (a tuple per segment, a pointer per reference; small ints are shared)."""
-    arrays = stats.hyp_len.nbytes + stats.matches.nbytes
-    if stats.ref_matches is not None:
-        arrays += stats.ref_matches.nbytes
-    refs = sum(map(len, stats.ref_lens))
-    return arrays + 64 * len(stats.ref_lens) + 8 * refs
-
-
 def _frozen(stats: Statistics) -> Statistics:
     """Make the arrays of a cached value read-only, so no caller can change it for others."""
     stats.hyp_len.setflags(write=False)
@@ -212,7 +201,7 @@ class StatisticsCache:
     max_order=n)`` (default :func:`harness.bleu.engine.compute_statistics`; e.g.
     ``functools.partial(harness.session.parallel.compute_statistics_parallel, jobs=2)``).
     ``max_entries``, ``max_bytes``: keep at most this many entries, of about this much memory
-    together (:func:`approx_bytes`), dropping the least recently used (the newest entry is
+    together (:meth:`Statistics.approx_bytes`), dropping the least recently used (the newest entry is
     always kept; ``None``: no bound, a run's cache holds what the run needs).
 
     Returned arrays are read-only: they are shared by every caller that asks for the same key.
@@ -357,14 +346,14 @@ class StatisticsCache:
         ``max_entries``."""
         old = self._memory.pop(key, None)
         if old is not None:
-            self._bytes -= approx_bytes(old)
+            self._bytes -= old.approx_bytes()
         self._memory[key] = stats
-        self._bytes += approx_bytes(stats)
+        self._bytes += stats.approx_bytes()
         while len(self._memory) > 1 and (
             (self.max_entries is not None and len(self._memory) > self.max_entries)
             or (self.max_bytes is not None and self._bytes > self.max_bytes)
         ):
-            self._bytes -= approx_bytes(self._memory.pop(next(iter(self._memory))))
+            self._bytes -= self._memory.pop(next(iter(self._memory))).approx_bytes()
 
     def get(
         self,
