@@ -27,7 +27,8 @@ PIP := $(BIN)/python -m pip --disable-pip-version-check -q
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(VENV)/.stamp-run: pyproject.toml | $(BIN)/python
+# setup.py builds the compiled kernels (harness/bleu/_native.c) with the machine's C compiler.
+$(VENV)/.stamp-run: pyproject.toml setup.py harness/bleu/_native.c | $(BIN)/python
 	$(PIP) install $(TORCH)
 	$(PIP) install -e '.[peers,cjk]'
 	touch $@

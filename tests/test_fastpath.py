@@ -18,6 +18,9 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -26,7 +29,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from harness import Corpus
-from harness.bleu import engine, fastcount
+from harness.bleu import engine, fastcount, native, sortcount
 from harness.bleu.arithmetic import context_of
 from harness.bleu.config import (
     EMPTY_ORDER,
@@ -135,6 +138,20 @@ def rich_corpora(draw: st.DrawFn) -> tuple[list[str], list[list[str]]]:
     return hyps, refs
 
 
+@contextmanager
+def compiled(on: bool) -> Iterator[None]:
+    """Count with the compiled kernels (when built) or with the numpy path."""
+    saved = os.environ.pop(native.ENV, None)
+    if not on:
+        os.environ[native.ENV] = "0"
+    try:
+        yield
+    finally:
+        os.environ.pop(native.ENV, None)
+        if saved is not None:
+            os.environ[native.ENV] = saved
+
+
 def assert_same_statistics(a: Statistics, b: Statistics) -> None:
     assert a.hyp_len.tolist() == b.hyp_len.tolist()
     assert a.ref_lens == b.ref_lens
@@ -165,6 +182,7 @@ def fast_statistics(corpus: Corpus, config: BleuConfig, order: int, **kw: Any) -
     order=st.integers(1, 6),
     chunk=st.sampled_from([fastcount.CHUNK, 1, 5, 40]),
     pipelined=st.booleans(),
+    kernels=st.booleans(),
 )
 def test_fast_statistics_equal_the_reference(
     corpus: tuple[list[str], list[list[str]]],
@@ -173,9 +191,11 @@ def test_fast_statistics_equal_the_reference(
     order: int,
     chunk: int,
     pipelined: bool,
+    kernels: bool,
 ) -> None:
     """Every tokenizer, case, order and chunk size; ``pipelined``: chunks counted in the
-    helper thread while the next is tokenized (large corpora only, forced here)."""
+    helper thread while the next is tokenized (large corpora only, forced here);
+    ``kernels``: the compiled word table and counter, or the numpy path."""
     hyps, refs = corpus
     c = Corpus(hypotheses=hyps, references=refs)
     config = BleuConfig(tokenize=tok, lowercase=lowercase)
@@ -183,24 +203,32 @@ def test_fast_statistics_equal_the_reference(
     saved = fastcount._PIPELINE_MIN_SEGMENTS
     fastcount._PIPELINE_MIN_SEGMENTS = 0 if pipelined else 10**9
     try:
-        assert_same_statistics(fast_statistics(c, config, order, chunk=chunk), reference)
+        with compiled(kernels):
+            assert_same_statistics(fast_statistics(c, config, order, chunk=chunk), reference)
     finally:
         fastcount._PIPELINE_MIN_SEGMENTS = saved
-    assert_same_statistics(engine.compute_statistics(c, config, max_order=order), reference)
+    with compiled(kernels):
+        assert_same_statistics(engine.compute_statistics(c, config, max_order=order), reference)
 
 
 @SETTINGS
-@given(corpus=rich_corpora(), tok=st.sampled_from(TOKENIZERS), order=st.integers(1, 5))
+@given(
+    corpus=rich_corpora(),
+    tok=st.sampled_from(TOKENIZERS),
+    order=st.integers(1, 5),
+    kernels=st.booleans(),
+)
 def test_each_reference_alone_equals_the_reference(
-    corpus: tuple[list[str], list[list[str]]], tok: str, order: int
+    corpus: tuple[list[str], list[list[str]]], tok: str, order: int, kernels: bool
 ) -> None:
     """``best-ref-mean`` counts every (hypothesis, one reference) pair after the corpus, with
     the token tables of the first count: the pairs' matches equal the Python reference's."""
     hyps, refs = corpus
     config = BleuConfig(tokenize=tok, aggregation="best-ref-mean")
-    stats = engine.compute_statistics(
-        Corpus(hypotheses=hyps, references=refs), config, max_order=order
-    )
+    with compiled(kernels):
+        stats = engine.compute_statistics(
+            Corpus(hypotheses=hyps, references=refs), config, max_order=order
+        )
     pairs = Corpus(
         hypotheses=[h for h, seg in zip(hyps, refs, strict=True) for _ in seg],
         references=[[r] for seg in refs for r in seg],
@@ -215,19 +243,21 @@ def test_each_reference_alone_equals_the_reference(
 def test_runs_path_and_many_references(
     corpus: tuple[list[str], list[list[str]]], order: int
 ) -> None:
-    """More sides than the dense (groups × sides) table holds: counts by runs instead."""
+    """More sides than the dense (groups × sides) table holds: counts by runs instead (numpy
+    path); the compiled counter with up to 9 references."""
     hyps, refs = corpus
     refs = [[*seg, h, *seg] for h, seg in zip(hyps, refs, strict=True)]  # up to 9 refs
     c = Corpus(hypotheses=hyps, references=refs)
     config = BleuConfig()
     reference = engine._statistics_reference(c, config, max_order=order)
     assert_same_statistics(fast_statistics(c, config, order), reference)
-    saved = fastcount._DENSE_SIDES
-    fastcount._DENSE_SIDES = 1
+    saved = sortcount._DENSE_SIDES
+    sortcount._DENSE_SIDES = 1
     try:
-        assert_same_statistics(fast_statistics(c, config, order), reference)
+        with compiled(False):
+            assert_same_statistics(fast_statistics(c, config, order), reference)
     finally:
-        fastcount._DENSE_SIDES = saved
+        sortcount._DENSE_SIDES = saved
 
 
 @settings(max_examples=100, deadline=None)
@@ -241,23 +271,25 @@ def test_keys_that_do_not_fit_halve_then_fall_back(
     c = Corpus(hypotheses=hyps, references=refs)
     config = BleuConfig()
     reference = engine._statistics_reference(c, config, max_order=order)
-    saved = fastcount._KEY_BITS
-    fastcount._KEY_BITS = bits
+    saved = sortcount._KEY_BITS
+    sortcount._KEY_BITS = bits
     try:
-        try:
-            stats = fast_statistics(c, config, order)
-        except fastcount.DoesNotFit:
-            pass
-        else:
-            assert_same_statistics(stats, reference)
-        assert_same_statistics(engine.compute_statistics(c, config, max_order=order), reference)
+        with compiled(False):  # packed keys belong to the numpy path
+            try:
+                stats = fast_statistics(c, config, order)
+            except fastcount.DoesNotFit:
+                pass
+            else:
+                assert_same_statistics(stats, reference)
+            assert_same_statistics(engine.compute_statistics(c, config, max_order=order), reference)
     finally:
-        fastcount._KEY_BITS = saved
+        sortcount._KEY_BITS = saved
 
 
 def test_a_segment_that_does_not_fit_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
     c = Corpus(hypotheses=["a b c d", "a b"], references=[["a b c"], ["b a", "a b"]])
-    monkeypatch.setattr(fastcount, "_KEY_BITS", 2)
+    monkeypatch.setenv(native.ENV, "0")  # packed keys belong to the numpy path
+    monkeypatch.setattr(sortcount, "_KEY_BITS", 2)
     with pytest.raises(fastcount.DoesNotFit):
         fastcount.count_statistics(c.hypotheses, c.references, TextRules(), 4)
     assert_same_statistics(
@@ -544,9 +576,14 @@ _SIDE_CORPORA = st.lists(
     ),
     order=st.integers(1, 5),
     chunk=st.sampled_from([fastcount.CHUNK, 1, 7]),
+    kernels=st.booleans(),
 )
 def test_texts_tokenized_by_side_count_as_the_reference(
-    corpus: tuple[list[str], list[list[str]]], config: BleuConfig, order: int, chunk: int
+    corpus: tuple[list[str], list[list[str]]],
+    config: BleuConfig,
+    order: int,
+    chunk: int,
+    kernels: bool,
 ) -> None:
     """Hypotheses and references tokenized by their own side's rules (fairseq's reference
     ``<unk>``, multi-bleu-detok's lowercasing) share one token table and are put back in
@@ -555,5 +592,6 @@ def test_texts_tokenized_by_side_count_as_the_reference(
     c = Corpus(hypotheses=hyps, references=refs)
     assert config.text_rules.by_side
     reference = engine._statistics_reference(c, config, max_order=order)
-    assert_same_statistics(fast_statistics(c, config, order, chunk=chunk), reference)
-    assert_same_statistics(engine.compute_statistics(c, config, max_order=order), reference)
+    with compiled(kernels):
+        assert_same_statistics(fast_statistics(c, config, order, chunk=chunk), reference)
+        assert_same_statistics(engine.compute_statistics(c, config, max_order=order), reference)

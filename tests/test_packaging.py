@@ -23,8 +23,10 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("wheel")
     src = tmp / "src"
     src.mkdir()
-    shutil.copytree(REPO / "harness", src / "harness", ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("pyproject.toml", "README.md"):
+    shutil.copytree(
+        REPO / "harness", src / "harness", ignore=shutil.ignore_patterns("__pycache__", "*.so")
+    )
+    for name in ("pyproject.toml", "setup.py", "README.md"):
         shutil.copy(REPO / name, src / name)
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
     build = [*pip, "wheel", "--no-deps", "--no-build-isolation", "-w", str(tmp / "dist"), str(src)]
@@ -68,6 +70,16 @@ def test_console_script_runs_pitfalls_outside_the_checkout(installed: Path, tmp_
     assert out.returncode == 0, out.stderr
     (result,) = json.loads(out.stdout)
     assert result["name"] == "silence" and result["verdict"] != "error"
+
+
+def test_wheel_builds_the_compiled_kernels(installed: Path, tmp_path: Path) -> None:
+    """setup.py compiles harness/bleu/_native.c into the wheel (the checkout's own build is
+    left out of the copy), and the installed package counts with it."""
+    code = "from harness.bleu import native; print(native.status())"
+    out = _run(installed, sys.executable, "-c", code, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "native"
+    assert list((installed / "harness" / "bleu").glob("_native*.so"))
 
 
 def test_console_script_reads_packaged_fixtures(installed: Path, tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Vectorised sufficient statistics: tokenize each distinct word once, count n-grams with numpy.
+"""Vectorised sufficient statistics: tokenize each distinct word once, count n-grams in bulk.
 
 This is the fast path behind :func:`harness.bleu.engine.compute_statistics`; it returns exactly the
 numbers of the per-segment Python reference (``engine._statistics_reference``), which
@@ -15,29 +15,17 @@ Algorithm
    CPython's C fast paths (:func:`_batch_13a`). Other tokenizers (intl, zh, char, MeCab …)
    tokenize each distinct *line* once: intl, t2t and nltk-word many lines per regex pass
    (:mod:`harness.bleu.line_batches`, remembered per line), the others with the reference tokenizer. A word's
-   token ids are stored once (CSR arrays); a line's token ids are gathered with numpy.
+   token ids are stored once (CSR arrays); a line's token ids are gathered from them.
 2. **Layout.** Segments are processed in chunks of about ``CHUNK`` tokens: segment by segment,
    the hypothesis then its references in listed order, every text followed by the sentinel
    token 0. Every position knows its *side* (0 = hypothesis, ``k`` = reference ``k``).
-3. **Exact n-gram keys, no hashing.** Within a chunk, position ``p``'s n-gram is named by the
-   pair *(rank of the (n−1)-gram at p, token id at p+n−1)*, where the rank is the index of the
-   (n−1)-gram's group in the previous order's sorted keys (for order 1, the segment index), so
-   groups never cross segments. The pair is an exact encoding: two positions get the same pair
-   iff they lie in the same segment and hold the same n-gram. The key packs
-   ``rank | token id | position`` into one int64 (``2·pbits + vbits ≤ 63``, ``pbits`` the bits
-   of a chunk position, ``vbits`` of a token id), so a plain ``np.sort`` — AVX-512 accelerated,
-   about 4× faster than ``argsort`` here — both groups equal n-grams and says where each came
-   from (the low bits). There is no hash, hence no collision to detect or fall back from. When
-   the bits cannot fit, the chunk is halved; one segment that still does not fit raises
-   :class:`DoesNotFit` and the engine uses the Python reference for the corpus.
-4. **Counting and clipping, one sort per order and chunk.** After sorting, a group's elements
-   are in position order, hence in side order: one ``np.bincount`` over ``group × side`` gives
-   each n-gram's count in the hypothesis and in every reference (for more than
-   ``_DENSE_SIDES`` sides, runs and ``np.maximum.reduceat``); ``min(hyp, max over refs)``
-   summed per segment with ``np.bincount`` gives the clipped matches of that order.
-5. **Pruning.** An n-gram can only match when its (n−1)-gram prefix occurs in both the
-   hypothesis and a reference of the segment, so order n+1 keeps only the positions of such
-   shared groups whose next token is not the sentinel: high orders sort far fewer keys.
+3. **Counting, exact.** With the compiled kernels (:mod:`harness.bleu.native`, the default
+   where ``pip install`` could compile them) word ids come from a C hash table that makes no
+   ``str`` per known word, a line's token ids are gathered in C, and each segment's clipped
+   matches are counted in a per-segment hash table whose keys are compared token by token,
+   with the GIL released. Otherwise :mod:`harness.bleu.sortcount` counts with numpy: exact
+   packed keys and one ``np.sort`` per order and chunk. Either way the numbers are the
+   Python reference's; chunks are counted in a helper thread while the next is tokenized.
 
 Measured dead ends (issue 6): per-segment ``np.unique`` in a Python loop (~106 µs a segment
 against ~20 for one global sort); polynomial n-gram hashes, which need a verification pass as
@@ -58,8 +46,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
-from harness.bleu import line_batches
+from harness.bleu import line_batches, native
 from harness.bleu import tokenizers as _tok
+from harness.bleu.sortcount import DoesNotFit, count_range
 
 __all__ = [
     "CHUNK",
@@ -75,18 +64,10 @@ __all__ = [
 CHUNK = 1 << 16
 #: Distinct texts tokenized per batch before their tokens become ids.
 BATCH = 2048
-#: Up to this many sides (hypothesis + references) a chunk counts with one dense bincount.
-_DENSE_SIDES = 8
 #: From this many segments on, counting runs in a helper thread beside tokenizing.
 _PIPELINE_MIN_SEGMENTS = 2000
-#: Bits available for ``rank | token | position`` in a non-negative int64.
-_KEY_BITS = 63
 #: Ends every line in a batch's flat token list (a string batch never contains it).
 _SEP = "\x00"
-
-
-class DoesNotFit(Exception):
-    """The exact packed keys of a chunk would need more than 63 bits."""
 
 
 # ====================================================================== tokenization
@@ -179,6 +160,11 @@ class _Vocabulary:
         self.sentinel = self.tokens[None]  # token id 0: no token is None
         self.separator = self.tokens[_SEP]  # ends each word in a batch of words
         self.words[_SEP]  # word id 0
+        # the compiled word table, when built: ids without a str object per known word
+        self.kernels = kernels = native.module()
+        self.table = None if kernels is None else kernels.WordTable()
+        if self.table is not None:
+            self.table.ids([_SEP], False)  # word id 0
         self.word_start = np.zeros(1024, dtype=np.int64)
         self.word_len = np.zeros(1024, dtype=np.int64)
         self.word_len[0] = 1  # _SEP ends every line as token 0
@@ -191,8 +177,7 @@ class _Vocabulary:
         then ``_SEP``."""
         if self.word_local:
             joined = f" {_SEP} ".join(lines) + f" {_SEP}"
-            clean = joined.count(_SEP) == len(lines) and not any(c in joined for c in self.avoid)
-            if clean:
+            if joined.count(_SEP) == len(lines) and self._clean(joined):
                 return joined.split()
         flat: list[str] = []
         for line in lines:
@@ -202,6 +187,11 @@ class _Vocabulary:
                 flat.append(_LINE_KEY + line)
             flat.append(_SEP)
         return flat
+
+    def _clean(self, text: str) -> bool:
+        """Whether ``text`` (lines, joined) holds no character that makes a word-local
+        tokenizer tokenize a line whole (the separator aside)."""
+        return not any(c in text for c in self.avoid)
 
     def _learn(self, new_words: list[str]) -> None:
         """Tokenize words seen for the first time (in word-id order) and store their ids."""
@@ -269,14 +259,33 @@ class _Vocabulary:
         self.flat[self.n_flat : self.n_flat + len(ids)] = ids
         self.n_words, self.n_flat = hi, self.n_flat + len(ids)
 
-    def ids(self, lines: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-        """(flat token ids of ``lines``, each line followed by the sentinel 0; tokens per line)."""
+    def _word_ids(self, lines: Sequence[str]) -> np.ndarray:
+        """The word ids of ``lines`` (:meth:`_words_of`'s words), learning new words."""
+        if self.table is not None:
+            joined = "".join(lines)
+            if self.word_local and _SEP not in joined and self._clean(joined):
+                raw, fresh = self.table.ids(lines, True)  # split in C, no str per known word
+            else:
+                raw, fresh = self.table.ids(self._words_of(lines), False)
+            if fresh:  # new words, in id order
+                self._learn(fresh)
+            return np.frombuffer(raw, dtype=np.int64)
         words = self._words_of(lines)
         wids = np.fromiter(map(self.words.__getitem__, words), np.int64, len(words))
         if len(self.words) > self.n_words:
-            fresh = np.flatnonzero(wids >= self.n_words)
-            _, first = np.unique(wids[fresh], return_index=True)
-            self._learn([words[i] for i in fresh[first].tolist()])
+            fresh_at = np.flatnonzero(wids >= self.n_words)
+            _, first = np.unique(wids[fresh_at], return_index=True)
+            self._learn([words[i] for i in fresh_at[first].tolist()])
+        return wids
+
+    def ids(self, lines: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """(flat token ids of ``lines``, each line followed by the sentinel 0; tokens per line)."""
+        wids = self._word_ids(lines)
+        if self.kernels is not None:
+            raw_tokens, raw_lens = self.kernels.gather(
+                wids, self.word_start[: self.n_words], self.word_len[: self.n_words], self.flat
+            )
+            return np.frombuffer(raw_tokens, np.int64), np.frombuffer(raw_lens, np.int64)
         lens = self.word_len[wids]
         ends = np.cumsum(lens)
         total = int(ends[-1]) if len(ends) else 0
@@ -388,6 +397,7 @@ def count_statistics(
     # thread counts chunk k while this thread tokenizes chunk k+1 (each chunk writes its own
     # rows of ``matches``; the key width is fixed from the vocabulary size at hand-over).
     counter = ThreadPoolExecutor(1) if s_count >= _PIPELINE_MIN_SEGMENTS else None
+    kernels = native.module()
     counting: list[Future[None]] = []
     s0 = 0
     while s0 < s_count:
@@ -407,15 +417,23 @@ def count_statistics(
             tokens, chunk_lens = _by_side_ids(vocab, ref_vocab, lines, occ_seg)
         lens[o0 : o0 + len(chunk_lens)] = chunk_lens
         chars_per_token = max(1.0, sum(map(len, lines)) / max(1, len(tokens)))
-        span = chunk_lens + 1  # every text's tokens, then the sentinel
-        occ_side = np.arange(len(span)) - np.repeat(occ_seg, 1 + k[s0:s1])
-        side = np.repeat(occ_side.astype(np.int8 if k.max() < 127 else np.int64), span)
-        seg_len = np.add.reduceat(span, occ_seg)
-        job = (tokens, side, seg_len, len(vocab.tokens), max_order, matches[s0:s1])
-        if counter is None:
-            _count_range(*job)
+        job: tuple[Callable[..., None], tuple[object, ...]]
+        if kernels is not None:  # texts per segment are all the compiled counter needs
+            texts = np.ascontiguousarray(1 + k[s0:s1])
+            job = (kernels.count_segments, (tokens, texts, max_order, matches[s0:s1]))
         else:
-            counting.append(counter.submit(_count_range, *job))
+            span = chunk_lens + 1  # every text's tokens, then the sentinel
+            occ_side = np.arange(len(span)) - np.repeat(occ_seg, 1 + k[s0:s1])
+            side = np.repeat(occ_side.astype(np.int8 if k.max() < 127 else np.int64), span)
+            seg_len = np.add.reduceat(span, occ_seg)
+            job = (
+                count_range,
+                (tokens, side, seg_len, len(vocab.tokens), max_order, matches[s0:s1]),
+            )
+        if counter is None:
+            job[0](*job[1])
+        else:
+            counting.append(counter.submit(job[0], *job[1]))
         s0 = s1
     if counter is not None:
         try:
@@ -460,116 +478,3 @@ def _by_side_ids(
         offset = np.arange(len(ids)) - np.repeat(np.cumsum(own) - own, own)
         tokens[np.repeat(start[where], own) + offset] = ids
     return tokens, lens
-
-
-def _count_range(
-    tokens: np.ndarray,
-    side: np.ndarray,
-    seg_len: np.ndarray,
-    n_ids: int,
-    max_order: int,
-    out: np.ndarray,
-) -> None:
-    """Count whole segments into ``out``, halving the range until the keys fit in 63 bits."""
-    vbits = max(1, (n_ids - 1).bit_length())
-    pbits = max(1, (len(tokens) - 1).bit_length())
-    if 2 * pbits + vbits <= _KEY_BITS:
-        out[:] = _count_chunk(tokens, side, seg_len, vbits, max_order)
-        return
-    if len(seg_len) == 1:
-        raise DoesNotFit(f"{len(tokens)} positions and {n_ids} token ids need more than 63 bits")
-    mid = len(seg_len) // 2
-    cut = int(seg_len[:mid].sum())
-    _count_range(tokens[:cut], side[:cut], seg_len[:mid], n_ids, max_order, out[:mid])
-    _count_range(tokens[cut:], side[cut:], seg_len[mid:], n_ids, max_order, out[mid:])
-
-
-def _count_chunk(
-    tokens: np.ndarray, side: np.ndarray, seg_len: np.ndarray, vbits: int, max_order: int
-) -> np.ndarray:
-    """Clipped matches (segments of the chunk × orders) of one chunk of whole segments.
-
-    ``tokens``: the chunk's token ids, every text followed by the sentinel 0; ``side``: per
-    position, 0 for the hypothesis and k for reference k; ``seg_len``: positions per segment.
-    """
-    n_pos = len(tokens)
-    n_seg = len(seg_len)
-    pbits = max(1, (n_pos - 1).bit_length())
-    if 2 * pbits + vbits > _KEY_BITS:
-        raise DoesNotFit(f"{n_pos} positions and {vbits}-bit token ids need more than 63 bits")
-    pmask = np.int64((1 << pbits) - 1)
-    vmask = np.int64((1 << vbits) - 1)
-    seg = np.repeat(np.arange(n_seg, dtype=np.int64), seg_len)
-    out = np.zeros((n_seg, max_order), dtype=np.int64)
-    # Order 1 sorts every position, sentinels included (their groups are dropped below); each
-    # later order sorts the positions whose (n-1)-gram group was shared, keyed by the rank of
-    # that group (which already names the segment) and the next token.
-    key = seg << (vbits + pbits)
-    key |= tokens << pbits
-    key |= np.arange(n_pos, dtype=np.int64)
-    n_sides = int(side.max()) + 1 if n_pos else 1
-    for n in range(1, max_order + 1):
-        key.sort()
-        pos = key & pmask
-        high = key >> pbits
-        size = len(key)
-        if size == 0:
-            break
-        new_group = np.empty(size, dtype=bool)
-        new_group[0] = True
-        np.not_equal(high[1:], high[:-1], out=new_group[1:])
-        gid = np.cumsum(new_group) - 1
-        group_start = np.flatnonzero(new_group)
-        hyp_count, ref_max = _side_counts(gid, group_start, side[pos], n_sides)
-        shared = (hyp_count > 0) & (ref_max > 0)
-        if n == 1:
-            shared &= (high[group_start] & vmask) != 0  # not a sentinel
-        if not shared.any():
-            break
-        clipped = np.minimum(hyp_count, ref_max)[shared]
-        out[:, n - 1] = np.bincount(
-            seg[pos[group_start[shared]]], weights=clipped, minlength=n_seg
-        ).astype(np.int64)
-        if n == max_order:
-            break
-        # order n+1: positions of shared groups whose next token is not a sentinel
-        keep = shared[gid]
-        pos = pos[keep]
-        rank = gid[keep]
-        nxt = tokens[pos + n]
-        more = nxt != 0
-        key = rank[more] << (vbits + pbits)
-        key |= nxt[more] << pbits
-        key |= pos[more]
-    return out
-
-
-def _side_counts(
-    gid: np.ndarray, group_start: np.ndarray, sd: np.ndarray, n_sides: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per group: its count in the hypothesis (side 0) and its largest count in one reference.
-
-    ``gid``: group of each sorted element (non-decreasing); ``sd``: its side, non-decreasing
-    within a group (elements are in position order, and a segment's hypothesis comes first).
-    """
-    n_groups = len(group_start)
-    if n_sides <= _DENSE_SIDES:  # one bincount over a (groups × sides) table
-        table = np.bincount(gid * n_sides + sd, minlength=n_groups * n_sides)
-        table = table.reshape(n_groups, n_sides)
-        ref_max = table[:, 1].copy() if n_sides > 1 else np.zeros(n_groups, dtype=np.int64)
-        for k in range(2, n_sides):
-            np.maximum(ref_max, table[:, k], out=ref_max)
-        return table[:, 0], ref_max
-    # many references: runs of equal (group, side), a group's runs in side order
-    size = len(gid)
-    new_run = np.empty(size, dtype=bool)
-    new_run[0] = True
-    np.not_equal(gid[1:], gid[:-1], out=new_run[1:])
-    new_run[1:] |= sd[1:] != sd[:-1]
-    run_start = np.flatnonzero(new_run)
-    run_len = np.diff(run_start, append=size)
-    run_side = sd[run_start]
-    group_run = np.searchsorted(run_start, group_start)
-    ref_max = np.maximum.reduceat(np.where(run_side > 0, run_len, 0), group_run)
-    hyp_count = np.where(run_side[group_run] == 0, run_len[group_run], 0)
-    return hyp_count, ref_max
