@@ -49,6 +49,7 @@ from corpus_gen import generate  # noqa: E402
 
 import harness  # noqa: E402
 from harness import PROFILES  # noqa: E402
+from harness.bleu import native  # noqa: E402
 
 TOL = 1e-9
 README_START = "<!-- bench-targets:start -->"
@@ -280,7 +281,8 @@ def main() -> None:
     header = (
         f"Measured {started} by `benchmarks/bench_targets.py`{' --quick' if args.quick else ''}"
         f" ({os.cpu_count()} cores, Python {platform.python_version()}, sacrebleu "
-        f"{sacrebleu.__version__}, numpy {np.__version__}; load average {load[0]:.2f} at the "
+        f"{sacrebleu.__version__}, numpy {np.__version__}; statistics kernels: "
+        f"{native.status()}; load average {load[0]:.2f} at the "
         f"start, {os.getloadavg()[0]:.2f} at the end). Equality to sacrebleu (1e-9) was "
         f"asserted for every harness number."
     )

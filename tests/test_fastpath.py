@@ -62,6 +62,8 @@ TOKENIZERS = (
     "ascii-whitespace",
     "codexglue",
     "t2t",
+    "jury",
+    "parlai",
 )
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -101,6 +103,10 @@ EXTRA = [
     "$5",
     "(x)",
     "'s",
+    "An",
+    "a.",
+    "THE,",
+    "foo_bar(x)",
     "—",
     "½",
     "١٢٣",

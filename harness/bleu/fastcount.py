@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import sys
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -47,6 +48,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 import numpy as np
 
 from harness.bleu import line_batches, native
+from harness.bleu import normalizers as _norm
+from harness.bleu import script_tokenizers as _script
 from harness.bleu import tokenizers as _tok
 from harness.bleu.sortcount import DoesNotFit, count_range
 
@@ -119,16 +122,38 @@ def _batch_13a(lines: Sequence[str]) -> list[str]:
 #: order, with the words' own tokenizer (``None``: a word is one token). 13a pads the line with
 #: spaces and every rule looks at most one character around a match, so a rule never sees past
 #: a word boundary unless the line holds a newline (``-\\n`` is deleted and ``\\n`` becomes a
-#: space first); intl and zh do not pad (a mark at the line's end is treated as next to a
-#: number), ascii-whitespace splits on fewer characters than ``str.split``, so their lines are
-#: tokenized whole.
+#: space first); ascii-whitespace splits as ``str.split`` does unless a line holds other
+#: whitespace; codexglue, jury, parlai and fairseq tokens never span whitespace (empty lines
+#: aside: :data:`_EMPTY_LINE_TOKEN`; fairseq's lines holding ``<pad>`` or ``</s>`` are
+#: tokenized whole). intl and zh do not pad (a mark at the line's end is
+#: treated as next to a number), nor does t2t, so their lines are tokenized whole.
 _WORD_LOCAL: dict[str, Callable[[Sequence[str]], list[str]] | None] = {
     "13a": _batch_13a,
     "none": None,
     "whitespace": None,
+    "ascii-whitespace": None,
+    "codexglue": _script.batch_codexglue_words,
+    "jury": _norm.batch_jury_words,
+    "parlai": _norm.batch_parlai_words,
+    "fairseq:hypothesis": None,
+    "fairseq:reference": _script.batch_fairseq_reference_words,
 }
-#: Word-local lines that must nevertheless be tokenized whole, per tokenizer.
-_NOT_WORD_LOCAL = {"13a": ("\n",)}
+#: Whitespace that ``str.split`` splits on and multi-bleu's ASCII split does not.
+_NOT_ASCII_SPACE = tuple(
+    c for c in map(chr, range(sys.maxunicode + 1)) if c.isspace() and c not in " \t\n\r\f\v"
+)
+#: Word-local lines that must nevertheless be tokenized whole, per tokenizer: a line holding
+#: one of these characters is split differently from ``str.split``.
+_NOT_WORD_LOCAL = {
+    "13a": ("\n",),
+    "ascii-whitespace": _NOT_ASCII_SPACE,
+    # fairseq trims <pad> and </s> at the ends of a line
+    "fairseq:hypothesis": ("<pad>", "</s>"),
+    "fairseq:reference": ("<pad>", "</s>"),
+}
+#: Tokenizers that give a line without tokens one token (parlai's ``"".split(" ")``,
+#: fairseq's ``</s>``).
+_EMPTY_LINE_TOKEN = {"parlai": "", "fairseq:hypothesis": "</s>", "fairseq:reference": "</s>"}
 #: Starts the word-table key of a line tokenized whole. ``str.split`` words hold no
 #: whitespace, so no word key starts with it, and a plain ``str`` key hashes at C speed.
 _LINE_KEY = " "
@@ -155,6 +180,7 @@ class _Vocabulary:
         # Lowercasing rules that act on the tokens (ascii, perl) are applied when a token
         # gets its id; the unicode rule lowercases the lines before (count_statistics).
         self.token_case = rules.token_case
+        self.empty_line = _EMPTY_LINE_TOKEN.get(tokenize) if self.word_local else None
         self.tokens: defaultdict[str | None, int] = defaultdict(itertools.count().__next__)
         self.words: defaultdict[str, int] = defaultdict(itertools.count().__next__)
         self.sentinel = self.tokens[None]  # token id 0: no token is None
@@ -285,14 +311,28 @@ class _Vocabulary:
             raw_tokens, raw_lens = self.kernels.gather(
                 wids, self.word_start[: self.n_words], self.word_len[: self.n_words], self.flat
             )
-            return np.frombuffer(raw_tokens, np.int64), np.frombuffer(raw_lens, np.int64)
-        lens = self.word_len[wids]
-        ends = np.cumsum(lens)
-        total = int(ends[-1]) if len(ends) else 0
-        tokens = self.flat[
-            np.repeat(self.word_start[wids] - (ends - lens), lens) + np.arange(total)
-        ]
-        line_len = np.diff(ends[wids == 0], prepend=0) - 1
+            tokens = np.frombuffer(raw_tokens, np.int64)
+            line_len = np.frombuffer(raw_lens, np.int64)
+        else:
+            lens = self.word_len[wids]
+            ends = np.cumsum(lens)
+            total = int(ends[-1]) if len(ends) else 0
+            tokens = self.flat[
+                np.repeat(self.word_start[wids] - (ends - lens), lens) + np.arange(total)
+            ]
+            line_len = np.diff(ends[wids == 0], prepend=0) - 1
+        if self.empty_line is not None and not line_len.all():
+            # a line whose words gave no token gets the tokenizer's one token, before its
+            # sentinel (a line tokenized whole already has it)
+            empty = np.flatnonzero(line_len == 0)
+            sentinel_at = np.cumsum(line_len + 1) - 1
+            get = self.tokens.__getitem__
+            token = get(
+                self.empty_line if self.token_case is None else self.token_case(self.empty_line)
+            )
+            tokens = np.insert(tokens, sentinel_at[empty], token)
+            line_len = line_len.copy()
+            line_len[empty] = 1
         return tokens, line_len
 
 

@@ -28,6 +28,8 @@ import regex  # type: ignore[import-untyped]
 
 __all__ = [
     "NORMALIZER_FACTORIES",
+    "batch_jury_words",
+    "batch_parlai_words",
     "clear_caches",
     "jury_tokens",
     "nltk_word_tokens",
@@ -53,6 +55,23 @@ def parlai_tokens(line: str) -> list[str]:
 def jury_tokens(line: str) -> list[str]:
     """jury's default tokenizer: punctuation to spaces, collapsed, lowercased, split."""
     return " ".join(_ASCII_PUNCT.sub(" ", line).split()).lower().split()
+
+
+# Both toolkits are word-local: a line's tokens are its str.split() words' tokens in order
+# (punctuation becomes a space, the articles are whole words, and lowercasing looks no further
+# than the whitespace around a word), except that parlai gives an empty line one empty token.
+# The fast path tokenizes each distinct word once, many at a time: words joined by " \x00 ",
+# so every word's tokens end with the token "\x00" (no rule touches it).
+def batch_parlai_words(words: Sequence[str]) -> list[str]:
+    """:func:`parlai_tokens` of every word (none holding ``"\\0"``), each followed by ``"\\0"``
+    (a word with no token gives none: the empty-line token is the caller's)."""
+    text = _ASCII_PUNCT.sub(" ", (" \x00 ".join(words) + " \x00").lower())
+    return _ARTICLE.sub(" ", text).split()
+
+
+def batch_jury_words(words: Sequence[str]) -> list[str]:
+    """:func:`jury_tokens` of every word (none holding ``"\\0"``), each followed by ``"\\0"``."""
+    return _ASCII_PUNCT.sub(" ", " \x00 ".join(words) + " \x00").lower().split()
 
 
 # -------------------------------------------------------------------------------------------

@@ -41,7 +41,16 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from types import MappingProxyType
 
-__all__ = ["FACTORIES", "NAMES", "SIDES", "SIDE_FACTORIES", "UNMATCHABLE", "clear_caches"]
+__all__ = [
+    "FACTORIES",
+    "NAMES",
+    "SIDES",
+    "SIDE_FACTORIES",
+    "UNMATCHABLE",
+    "batch_codexglue_words",
+    "batch_fairseq_reference_words",
+    "clear_caches",
+]
 
 Tokenizer = Callable[[str], list[str]]
 _LINE_CACHE = 2**16
@@ -61,6 +70,13 @@ _CODEXGLUE_TOKEN = re.compile(r"[^\W_]+|\S")
 @lru_cache(maxsize=_LINE_CACHE)
 def _tokens_codexglue(line: str) -> tuple[str, ...]:
     return tuple(_CODEXGLUE_TOKEN.findall(line))
+
+
+def batch_codexglue_words(words: Sequence[str]) -> list[str]:
+    """The codexglue tokens of every ``str.split`` word (none holding ``"\\0"``), each followed
+    by ``"\\0"``: no token spans whitespace, so a line's tokens are its words' tokens (the
+    fast path tokenizes each distinct word once, many at a time)."""
+    return _CODEXGLUE_TOKEN.findall(" \x00 ".join(words) + " \x00")
 
 
 def _tokenize_codexglue(line: str) -> list[str]:
@@ -229,6 +245,16 @@ def _tokenize_fairseq_reference(line: str) -> list[str]:
     """fairseq's reference side: as the hypothesis side, with every ``<unk>`` replaced by
     :data:`UNMATCHABLE` (``Scorer.add`` sets the reference's unknown-word ids to -999)."""
     return [UNMATCHABLE if w == _UNK else w for w in _fairseq_words(line)]
+
+
+def batch_fairseq_reference_words(words: Sequence[str]) -> list[str]:
+    """fairseq's reference-side tokens of every ``str.split`` word, each followed by
+    ``"\\0"`` (a line without ``<pad>`` or ``</s>`` in it is its words, or ``</s>`` alone when
+    it has none: the fast path tokenizes such lines word by word)."""
+    out: list[str] = []
+    for word in words:
+        out += (UNMATCHABLE if word == _UNK else word, "\x00")
+    return out
 
 
 # --------------------------------------------------------------------------------------------
