@@ -42,7 +42,7 @@ from harness.bleu.config import (
 )
 from harness.bleu.profiles import PROFILES
 from harness.bleu.stats import Statistics, Totals, choose_ref_length
-from harness.bleu.tokenizers import TextRules, tokenize
+from harness.bleu.tokenizers import TextRules, text_tokenizer, tokenize
 from harness.errors import HarnessError
 from harness.session import Session
 
@@ -189,6 +189,7 @@ def fast_statistics(corpus: Corpus, config: BleuConfig, order: int, **kw: Any) -
     chunk=st.sampled_from([fastcount.CHUNK, 1, 5, 40]),
     pipelined=st.booleans(),
     kernels=st.booleans(),
+    strip=st.sampled_from(["rstrip", "none"]),
 )
 def test_fast_statistics_equal_the_reference(
     corpus: tuple[list[str], list[list[str]]],
@@ -198,13 +199,14 @@ def test_fast_statistics_equal_the_reference(
     chunk: int,
     pipelined: bool,
     kernels: bool,
+    strip: str,
 ) -> None:
-    """Every tokenizer, case, order and chunk size; ``pipelined``: chunks counted in the
-    helper thread while the next is tokenized (large corpora only, forced here);
+    """Every tokenizer, case, strip rule, order and chunk size; ``pipelined``: chunks counted
+    in the helper thread while the next is tokenized (large corpora only, forced here);
     ``kernels``: the compiled word table and counter, or the numpy path."""
     hyps, refs = corpus
     c = Corpus(hypotheses=hyps, references=refs)
-    config = BleuConfig(tokenize=tok, lowercase=lowercase)
+    config = BleuConfig(tokenize=tok, lowercase=lowercase, strip=strip)
     reference = engine._statistics_reference(c, config, max_order=order)
     saved = fastcount._PIPELINE_MIN_SEGMENTS
     fastcount._PIPELINE_MIN_SEGMENTS = 0 if pipelined else 10**9
@@ -326,6 +328,28 @@ def test_batch_tokens_equal_the_reference_tokenizer(
 ) -> None:
     expected = [tokenize(line, tok, lowercase) for line in text]
     assert fastcount.batch_tokens(text, tok, lowercase) == expected
+
+
+@pytest.mark.parametrize("tok", ["intl", "t2t"])
+@pytest.mark.parametrize("strip", ["rstrip", "none"])
+def test_words_at_a_line_end_see_a_missing_neighbour_as_a_number(tok: str, strip: str) -> None:
+    """intl and t2t are tokenized word by word, a line's first and last word as at an edge
+    (a missing neighbour counts as a number) unless whitespace stands there: "9," alone keeps
+    its comma, "9, " with the space kept (strip none) does not."""
+    lines = [
+        "9,",
+        "9, ",
+        " 9,",
+        "1. x 2.",
+        "x 1.\t",
+        ".5 a",
+        " .5 a",
+        "a .5",
+        "5.5 ,5",
+        "\u3000,5, ",
+    ]
+    rules = TextRules(tokenize=tok, strip=strip)
+    assert fastcount.batch_tokens(lines, rules) == [text_tokenizer(rules)(x) for x in lines]
 
 
 # marks (\\p{P}), symbols (\\p{S}), numbers (\\p{N}) of several scripts, letters and spaces:

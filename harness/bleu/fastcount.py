@@ -138,6 +138,39 @@ _WORD_LOCAL: dict[str, Callable[[Sequence[str]], list[str]] | None] = {
     "fairseq:hypothesis": None,
     "fairseq:reference": _script.batch_fairseq_reference_words,
 }
+#: Tokenizers that are word-local but for a line's ends, where a missing neighbour counts as
+#: a number (intl, t2t): each rule looks one character around a mark and whitespace is neither
+#: a mark nor a number, so a word inside a line is tokenized as `` word `` and a word that
+#: starts (ends) the line without a space before (after) it as ``word`` on that side. Lines
+#: are wrapped in ``_FIRST`` … ``_LAST`` before they are split, so a word's key says which
+#: variant it is (after the rules' right-strip, as for a line tokenized whole).
+_EDGES = ("intl", "t2t")
+_FIRST, _LAST = "\x02", "\x03"
+
+
+def _edge_words(name: str) -> Callable[[Sequence[str]], list[str]]:
+    """The batch word tokenizer of an :data:`_EDGES` tokenizer: every (marked) word's tokens,
+    each word's followed by ``_SEP``, from one batch line-tokenizer call on their variants."""
+    lines_batch = line_batches.BATCH_LINES[(name, "unicode")]
+
+    def batch(words: Sequence[str]) -> list[str]:
+        variants = []
+        for word in words:
+            first, last = word.startswith(_FIRST), word.endswith(_LAST)
+            core = word[first : len(word) - last]
+            variants.append(("" if first else " ") + core + ("" if last else " "))
+        out: list[str] = []
+        for tokens in lines_batch(variants):
+            out += tokens
+            out.append(_SEP)
+        return out
+
+    return batch
+
+
+for _name in _EDGES:
+    _WORD_LOCAL[_name] = _edge_words(_name)
+
 #: Whitespace that ``str.split`` splits on and multi-bleu's ASCII split does not.
 _NOT_ASCII_SPACE = tuple(
     c for c in map(chr, range(sys.maxunicode + 1)) if c.isspace() and c not in " \t\n\r\f\v"
@@ -150,6 +183,7 @@ _NOT_WORD_LOCAL = {
     # fairseq trims <pad> and </s> at the ends of a line
     "fairseq:hypothesis": ("<pad>", "</s>"),
     "fairseq:reference": ("<pad>", "</s>"),
+    **{name: (_FIRST, _LAST) for name in _EDGES},
 }
 #: Tokenizers that give a line without tokens one token (parlai's ``"".split(" ")``,
 #: fairseq's ``</s>``).
@@ -171,7 +205,10 @@ class _Vocabulary:
     def __init__(self, rules: _tok.TextRules) -> None:
         tokenize = rules.tokenize
         self.rules = rules
-        self.word_local = tokenize in _WORD_LOCAL
+        # edge-aware word-local tokenizers split with str.split only
+        self.edges = tokenize in _EDGES and rules.whitespace == "unicode"
+        self.edge_rstrip = self.edges and rules.strip == "rstrip"
+        self.word_local = tokenize in _WORD_LOCAL and (tokenize not in _EDGES or self.edges)
         self.split_word = _WORD_LOCAL.get(tokenize)
         self.avoid: tuple[str, ...] = _NOT_WORD_LOCAL.get(tokenize, ())
         if rules.whitespace == "perl":
@@ -204,15 +241,26 @@ class _Vocabulary:
         if self.word_local:
             joined = f" {_SEP} ".join(lines) + f" {_SEP}"
             if joined.count(_SEP) == len(lines) and self._clean(joined):
+                if self.edges:
+                    joined = f" {_SEP} ".join(self._marked(lines)) + f" {_SEP}"
                 return joined.split()
         flat: list[str] = []
         for line in lines:
             if self.word_local and _SEP not in line and not any(c in line for c in self.avoid):
-                flat += line.split()
+                flat += self._marked([line])[0].split()
             else:
                 flat.append(_LINE_KEY + line)
             flat.append(_SEP)
         return flat
+
+    def _marked(self, lines: Sequence[str]) -> Sequence[str]:
+        """``lines`` as they are split into words: for an :data:`_EDGES` tokenizer, (right-
+        stripped where its rules say so and) wrapped in ``_FIRST`` … ``_LAST``."""
+        if not self.edges:
+            return lines
+        if self.edge_rstrip:
+            return [f"{_FIRST}{line.rstrip()}{_LAST}" for line in lines]
+        return [f"{_FIRST}{line}{_LAST}" for line in lines]
 
     def _clean(self, text: str) -> bool:
         """Whether ``text`` (lines, joined) holds no character that makes a word-local
@@ -290,7 +338,8 @@ class _Vocabulary:
         if self.table is not None:
             joined = "".join(lines)
             if self.word_local and _SEP not in joined and self._clean(joined):
-                raw, fresh = self.table.ids(lines, True)  # split in C, no str per known word
+                # split in C, no str per known word
+                raw, fresh = self.table.ids(self._marked(lines), True)
             else:
                 raw, fresh = self.table.ids(self._words_of(lines), False)
             if fresh:  # new words, in id order
