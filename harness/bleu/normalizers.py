@@ -167,8 +167,85 @@ def _joined_lines_rule(rule: _Rule) -> _Rule:
     return engine.compile("(?m)" + pattern).sub, repl
 
 
-_BATCH_BEFORE_PADDING = tuple(map(_joined_lines_rule, (*_OPENING, *_PUNCTUATION)))
-_BATCH_AFTER_PADDING = tuple(map(_joined_lines_rule, (*_CLOSING, *_CONTRACTIONS)))
+def _spaced_chars(chars: str) -> _Rule:
+    """A rule ``[chars]`` → ``" \\g<0> "`` as one ``str.replace`` per character present
+    (no replacement holds another of ``chars``, so the order does not matter)."""
+
+    def spaced(repl: str, text: str) -> str:
+        for char in chars:
+            if char in text:
+                text = text.replace(char, f" {char} ")
+        return text
+
+    return spaced, ""
+
+
+def _replaced(old: str, new: str) -> _Rule:
+    """A literal rule as ``str.replace`` (left to right, without overlaps, as ``re.sub``)."""
+
+    def replace(repl: str, text: str) -> str:
+        return text.replace(old, new) if old in text else text
+
+    return replace, ""
+
+
+# The multiline rules in the same order, the slow ones rewritten: single characters and
+# literals as str.replace; rules that start with a class made to start with their literal
+# (the class moved into a lookbehind; a class character is never part of the literal, so
+# consuming it or not changes no other match); the eight contractions that start at a letter
+# as one pass (their matches never touch: each is a whole word), then 'tis, then 'twas.
+# 20k synthetic lines (benchmarks/corpus_gen.py): 1.59 s → 0.46 s for all the rules.
+_O = tuple(map(_joined_lines_rule, _OPENING))
+_P = tuple(map(_joined_lines_rule, _PUNCTUATION))
+_C = tuple(map(_joined_lines_rule, _CLOSING))
+_TWO_PART_ALTERNATIVES = "|".join(rf"\b({a})({b})\b" for a, b in (w.split("|") for w in _TWO_PART))
+_CONTRACTIONS_ONE_PASS = re.compile(
+    rf"(?im)(?=[cdglmw])(?:{_TWO_PART_ALTERNATIVES}|\b(wan)(na)(?=[^\S\n]))"
+)
+#: 'tis and 'twas need the space before them, which the rules before may have just put there
+_T_IS = re.compile(r"(?im) ('t)(is)\b")
+_T_WAS = re.compile(r"(?im) ('t)(was)\b")
+
+
+def _contractions(repl: str, text: str) -> str:
+    for rule in (_CONTRACTIONS_ONE_PASS, _T_IS, _T_WAS):
+        text = rule.sub(_split_pair, text)
+    return text
+
+
+def _split_pair(match: re.Match[str]) -> str:
+    first, second = (g for g in match.groups() if g is not None)
+    return f" {first} {second} "
+
+
+_BATCH_BEFORE_PADDING: tuple[_Rule, ...] = (
+    _O[0],  # typographic openers, backtick runs
+    _O[1],  # a leading "
+    _replaced("``", " `` "),
+    (regex.compile(r"""(?m)(?<=[ (\[{<])(?:"|'')""").sub, " `` "),
+    _O[4],  # an apostrophe opening a word
+    _P[0],  # final period before closers and spaces
+    _P[1],  # : , before a non-digit
+    _P[2],  # : , at the end
+    _P[3],  # ellipses
+    _spaced_chars(";@#$%&"),
+    _spaced_chars("\u2012\u2013\u2014\u2015"),
+    _P[6],  # final period before closers
+    _spaced_chars("?!"),
+    _P[8],  # closing apostrophe before a space
+    _spaced_chars("*"),
+    _spaced_chars("][(){}<>"),
+    _replaced("--", " -- "),
+)
+_BATCH_AFTER_PADDING: tuple[_Rule, ...] = (
+    _spaced_chars("\u00bb\u201d\u2019"),
+    _replaced("''", " '' "),
+    _replaced('"', " '' "),
+    _C[3],  # whitespace runs
+    _C[4],  # 's 'm 'd '
+    (re.compile(r"(?:'ll|'LL|'re|'RE|'ve|'VE|n't|N'T)(?= )(?<=[^\n' ]...)").sub, r" \g<0>"),
+    (_contractions, ""),
+)
 
 
 def batch_nltk_word(lines: Sequence[str]) -> list[list[str]]:
