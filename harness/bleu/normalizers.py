@@ -213,6 +213,30 @@ def _contractions(repl: str, text: str) -> str:
     return text
 
 
+#: Stands for the newline while a batch's whitespace is collapsed (private use; a text that
+#: holds it is collapsed by the rule itself).
+_NEWLINE_MARK = "\ue000"
+#: Whitespace for str.split that the regex module's \s is not.
+_SPLIT_ONLY_SPACE = "\x1c\x1d\x1e\x1f"
+
+
+def _collapse_whitespace(repl: str, text: str) -> str:
+    """The rule ``\\s{2,}|[^\\S ]`` → ``" "`` (every run of whitespace but the newline becomes
+    one space) on the padded text of a batch, as one ``str.split``: each line there starts and
+    ends with a space and each newline stands between spaces, so the runs are exactly the
+    gaps ``split`` drops. Texts whose whitespace ``split`` sees differently, or with nothing
+    but whitespace, go to the rule."""
+    if (
+        _NEWLINE_MARK in text
+        or any(c in text for c in _SPLIT_ONLY_SPACE)
+        or not text.strip()
+        or not (text[0] == " " and text[-1] == " ")
+    ):
+        return _C[3][0](_C[3][1], text)
+    words = text.replace("\n", _NEWLINE_MARK).split()
+    return " " + " ".join(words).replace(_NEWLINE_MARK, "\n") + " "
+
+
 def _split_pair(match: re.Match[str]) -> str:
     first, second = (g for g in match.groups() if g is not None)
     return f" {first} {second} "
@@ -241,7 +265,7 @@ _BATCH_AFTER_PADDING: tuple[_Rule, ...] = (
     _spaced_chars("\u00bb\u201d\u2019"),
     _replaced("''", " '' "),
     _replaced('"', " '' "),
-    _C[3],  # whitespace runs
+    (_collapse_whitespace, ""),  # whitespace runs
     _C[4],  # 's 'm 'd '
     (re.compile(r"(?:'ll|'LL|'re|'RE|'ve|'VE|n't|N'T)(?= )(?<=[^\n' ]...)").sub, r" \g<0>"),
     (_contractions, ""),
