@@ -53,23 +53,24 @@ idvec_push(IdVec *v, int64_t x)
 }
 
 /* ===================================================================== WordTable */
-/* A key: its first 16 Latin-1 code points inline (zero-padded), so that most comparisons
- * never touch the str object. */
+/* A slot of the open-addressing table, one half cache line: the key's first 16 Latin-1 code
+ * points are inline, so that finding a short word reads one slot and never its str object. */
 typedef struct {
-    uint64_t head[2];
-    int64_t len;   /* the key's length when it is Latin-1 and at most 16 long, else -1 */
-    PyObject *key; /* owned reference to the key's str */
-    uint64_t hash;
-} Entry;
+    uint32_t tag;     /* the hash's high 32 bits */
+    uint32_t id1;     /* the key's id + 1; 0: an empty slot */
+    int64_t len;      /* the key's length when it is Latin-1 and at most 16 long, else -1 */
+    uint64_t head[2]; /* then its code points as bytes, zero-padded */
+} WSlot;
 
 typedef struct {
     PyObject_HEAD
-    Py_ssize_t size;  /* keys held; the next key gets this id */
-    Py_ssize_t cap;   /* slots, a power of two */
-    uint64_t *slots;  /* 0: empty; else the hash's high 32 bits, then id + 1 */
-    Entry *entries;   /* by id */
-    Py_ssize_t entries_cap;
-    uint64_t mask;    /* ANDed into every hash: tests set few bits to force collisions */
+    Py_ssize_t size;   /* keys held; the next key gets this id */
+    Py_ssize_t cap;    /* slots, a power of two */
+    WSlot *slots;
+    PyObject **keys;   /* by id: owned references to the keys' str */
+    uint64_t *hashes;  /* by id: the (masked) hash, to place the keys again on growth */
+    Py_ssize_t ids_cap;
+    uint64_t mask;     /* ANDed into every hash: tests set few bits to force collisions */
 } WordTable;
 
 #define INLINE 16
@@ -161,18 +162,17 @@ span_prepare(Span *sp, unsigned char *buf, Py_ssize_t bufsize, unsigned char **h
     return 0;
 }
 
-/* Whether the entry's key holds exactly the span's code points. */
+/* Whether the key in slot ``s`` (its str ``key``) holds exactly the span's code points. */
 static inline int
-key_equals(const Entry *e, const Span *sp)
+key_equals(const WSlot *s, PyObject *key, const Span *sp)
 {
     Py_ssize_t n = sp->end - sp->start, i;
-    if (e->len >= 0) { /* a short Latin-1 key, all in the entry */
-        if (sp->bytes == NULL || e->len != n) return 0;
+    if (s->len >= 0) { /* a short Latin-1 key, all in the slot */
+        if (sp->bytes == NULL || s->len != n) return 0;
         uint64_t head[2];
         head_bytes(sp->bytes, n, head);
-        return head[0] == e->head[0] && head[1] == e->head[1];
+        return head[0] == s->head[0] && head[1] == s->head[1];
     }
-    PyObject *key = e->key;
     if (PyUnicode_GET_LENGTH(key) != n) return 0;
     int kkind = PyUnicode_KIND(key);
     const void *kdata = PyUnicode_DATA(key);
@@ -185,23 +185,23 @@ key_equals(const Entry *e, const Span *sp)
     return 1;
 }
 
-#define SLOT_TAG(h) ((h) >> 32)
-
 /* Double the slots (placing every key again by its hash); 0, or -1 out of memory. */
 static int
 table_grow(WordTable *t)
 {
     Py_ssize_t cap = t->cap ? 2 * t->cap : 1 << 12, i;
-    uint64_t *slots = PyMem_Calloc((size_t)cap, sizeof(uint64_t));
+    WSlot *slots = PyMem_Calloc((size_t)cap, sizeof(WSlot));
     if (slots == NULL) {
         PyErr_NoMemory();
         return -1;
     }
-    for (i = 0; i < t->size; i++) {
-        uint64_t h = t->entries[i].hash;
+    for (i = 0; i < t->cap; i++) {
+        const WSlot *old = &t->slots[i];
+        if (old->id1 == 0) continue;
+        uint64_t h = t->hashes[old->id1 - 1];
         Py_ssize_t j = (Py_ssize_t)(h & (uint64_t)(cap - 1));
-        while (slots[j] != 0) j = (j + 1) & (cap - 1);
-        slots[j] = (SLOT_TAG(h) << 32) | (uint64_t)(i + 1);
+        while (slots[j].id1 != 0) j = (j + 1) & (cap - 1);
+        slots[j] = *old;
     }
     PyMem_Free(t->slots);
     t->slots = slots;
@@ -218,27 +218,31 @@ table_id(WordTable *t, const Span *sp, PyObject *line, PyObject *fresh)
     uint64_t hash = sp->hash & t->mask;
     Py_ssize_t mask = t->cap - 1;
     Py_ssize_t j = (Py_ssize_t)(hash & (uint64_t)mask);
-    uint64_t tag = SLOT_TAG(hash), slot;
-    while ((slot = t->slots[j]) != 0) {
-        if ((slot >> 32) == tag) {
-            int64_t id = (int64_t)(slot & 0xffffffffULL) - 1;
-            if (key_equals(&t->entries[id], sp)) return id;
-        }
+    uint32_t tag = (uint32_t)(hash >> 32);
+    WSlot *s;
+    while ((s = &t->slots[j])->id1 != 0) {
+        if (s->tag == tag && key_equals(s, t->keys[s->id1 - 1], sp)) return s->id1 - 1;
         j = (j + 1) & mask;
     }
     if (t->size >= 0xfffffffeLL) {
         PyErr_SetString(PyExc_OverflowError, "more than 2**32 - 2 distinct keys");
         return -1;
     }
-    if (t->size == t->entries_cap) {
-        Py_ssize_t ecap = t->entries_cap ? 2 * t->entries_cap : 1 << 11;
-        Entry *entries = PyMem_Realloc(t->entries, (size_t)ecap * sizeof(Entry));
-        if (entries == NULL) {
+    if (t->size == t->ids_cap) {
+        Py_ssize_t cap = t->ids_cap ? 2 * t->ids_cap : 1 << 11;
+        PyObject **keys = PyMem_Realloc(t->keys, (size_t)cap * sizeof(PyObject *));
+        if (keys == NULL) {
             PyErr_NoMemory();
             return -1;
         }
-        t->entries = entries;
-        t->entries_cap = ecap;
+        t->keys = keys;
+        uint64_t *hashes = PyMem_Realloc(t->hashes, (size_t)cap * sizeof(uint64_t));
+        if (hashes == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        t->hashes = hashes;
+        t->ids_cap = cap;
     }
     PyObject *key;
     if (sp->start == 0 && sp->end == PyUnicode_GET_LENGTH(line)) {
@@ -254,18 +258,18 @@ table_id(WordTable *t, const Span *sp, PyObject *line, PyObject *fresh)
         return -1;
     }
     Py_ssize_t n = sp->end - sp->start;
-    Entry *e = &t->entries[t->size];
-    e->hash = hash;
-    e->key = key; /* the table keeps the reference */
+    t->keys[t->size] = key; /* the table keeps the reference */
+    t->hashes[t->size] = hash;
+    s->tag = tag;
+    s->id1 = (uint32_t)(t->size + 1);
     if (sp->bytes != NULL && n <= INLINE) {
-        e->len = n;
-        head_bytes(sp->bytes, n, e->head);
+        s->len = n;
+        head_bytes(sp->bytes, n, s->head);
     }
     else {
-        e->len = -1;
-        e->head[0] = e->head[1] = 0;
+        s->len = -1;
+        s->head[0] = s->head[1] = 0;
     }
-    t->slots[j] = (tag << 32) | (uint64_t)(t->size + 1);
     return t->size++;
 }
 
@@ -303,9 +307,10 @@ static void
 WordTable_dealloc(WordTable *t)
 {
     Py_ssize_t i;
-    for (i = 0; i < t->size; i++) Py_DECREF(t->entries[i].key);
+    for (i = 0; i < t->size; i++) Py_DECREF(t->keys[i]);
     PyMem_Free(t->slots);
-    PyMem_Free(t->entries);
+    PyMem_Free(t->keys);
+    PyMem_Free(t->hashes);
     Py_TYPE(t)->tp_free((PyObject *)t);
 }
 

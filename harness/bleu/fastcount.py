@@ -267,8 +267,9 @@ class _Vocabulary:
         tokenizer tokenize a line whole (the separator aside)."""
         return not any(c in text for c in self.avoid)
 
-    def _learn(self, new_words: list[str]) -> None:
-        """Tokenize words seen for the first time (in word-id order) and store their ids."""
+    def _learn(self, new_words: list[str], words_only: bool = False) -> None:
+        """Tokenize words seen for the first time (in word-id order) and store their ids;
+        ``words_only``: none of them is a whole line (the caller split every line)."""
         get: Callable[[str], int] = self.tokens.__getitem__
         if self.token_case is not None:
             case, lookup = self.token_case, get
@@ -276,10 +277,14 @@ class _Vocabulary:
             def get(token: str) -> int:
                 return lookup(case(token))
 
-        is_line = np.fromiter(
-            (w.startswith(_LINE_KEY) for w in new_words), dtype=bool, count=len(new_words)
-        )
-        plain = [w for w in new_words if not w.startswith(_LINE_KEY)]
+        if words_only:
+            plain = new_words
+            is_line = np.zeros(len(new_words), dtype=bool)
+        else:
+            is_line = np.fromiter(
+                (w.startswith(_LINE_KEY) for w in new_words), dtype=bool, count=len(new_words)
+            )
+            plain = [w for w in new_words if not w.startswith(_LINE_KEY)]
         if self.split_word is not None and plain:
             ids = np.fromiter(map(get, self.split_word(plain)), np.int64)
             ends = np.flatnonzero(ids == self.separator)
@@ -337,13 +342,13 @@ class _Vocabulary:
         """The word ids of ``lines`` (:meth:`_words_of`'s words), learning new words."""
         if self.table is not None:
             joined = "".join(lines)
-            if self.word_local and _SEP not in joined and self._clean(joined):
-                # split in C, no str per known word
+            split = self.word_local and _SEP not in joined and self._clean(joined)
+            if split:  # split in C, no str per known word
                 raw, fresh = self.table.ids(self._marked(lines), True)
             else:
                 raw, fresh = self.table.ids(self._words_of(lines), False)
             if fresh:  # new words, in id order
-                self._learn(fresh)
+                self._learn(fresh, words_only=split)
             return np.frombuffer(raw, dtype=np.int64)
         words = self._words_of(lines)
         wids = np.fromiter(map(self.words.__getitem__, words), np.int64, len(words))
