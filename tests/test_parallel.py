@@ -136,6 +136,15 @@ def test_processes_with_their_own_pool_and_order_5() -> None:
     assert_identical(par, engine.compute_statistics(c, NLTK5))
 
 
+@pytest.mark.parametrize(("jobs", "n"), [(2, 2), (2, 41), (3, 2), (3, 3), (3, 40)])
+def test_this_process_counts_the_first_share(jobs: int, n: int) -> None:
+    """Without a pool or chunk size this process counts a larger first shard (MAIN_SHARE)
+    and jobs - 1 workers the rest: the same statistics as the serial count."""
+    c = _corpus(n, seed=5)
+    par = compute_statistics_parallel(c, SACRE, jobs=jobs, min_segments=0)
+    assert_identical(par, engine.compute_statistics(c, SACRE))
+
+
 @pytest.mark.parametrize(("jobs", "n", "min_segments"), [(1, 50, 0), (2, 50, 1000), (2, 1, 0)])
 def test_serial_when_one_job_or_small(monkeypatch, jobs, n, min_segments) -> None:
     def no_pool(*a, **k):
