@@ -101,6 +101,17 @@ def test_the_same_word_in_lines_of_every_width_has_one_id() -> None:
         assert np.frombuffer(raw, np.int64).tolist() == [6, 7, 8, 9, 10] * 2 + [0]
 
 
+def test_reserved_ids_have_no_key() -> None:
+    """The token table's sentinel: an id that no key gets, listed as None by keys()."""
+    table = kernels.WordTable()
+    assert table.reserve() == 0
+    raw, fresh = table.ids(["\x00", "a", "\x00"], False)
+    assert np.frombuffer(raw, np.int64).tolist() == [1, 2, 1]
+    assert table.reserve() == 3
+    assert table.ids(["b"], False)[0] == np.array([4], np.int64).tobytes()
+    assert table.keys() == [None, "\x00", "a", None, "b"] and len(table) == 5
+
+
 def test_word_table_rejects_what_is_not_str() -> None:
     table = kernels.WordTable()
     with pytest.raises(TypeError, match="item 1 is bytes"):

@@ -209,6 +209,28 @@ table_grow(WordTable *t)
     return 0;
 }
 
+/* Room for one more id in the by-id arrays; 0, or -1 out of memory. */
+static int
+ids_room(WordTable *t)
+{
+    if (t->size < t->ids_cap) return 0;
+    Py_ssize_t cap = t->ids_cap ? 2 * t->ids_cap : 1 << 11;
+    PyObject **keys = PyMem_Realloc(t->keys, (size_t)cap * sizeof(PyObject *));
+    if (keys == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    t->keys = keys;
+    uint64_t *hashes = PyMem_Realloc(t->hashes, (size_t)cap * sizeof(uint64_t));
+    if (hashes == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    t->hashes = hashes;
+    t->ids_cap = cap;
+    return 0;
+}
+
 /* The id of the span of ``line``; a new key gets the next id and is appended (as a str) to
  * ``fresh``. -1 with an exception set on failure. */
 static inline int64_t
@@ -228,22 +250,7 @@ table_id(WordTable *t, const Span *sp, PyObject *line, PyObject *fresh)
         PyErr_SetString(PyExc_OverflowError, "more than 2**32 - 2 distinct keys");
         return -1;
     }
-    if (t->size == t->ids_cap) {
-        Py_ssize_t cap = t->ids_cap ? 2 * t->ids_cap : 1 << 11;
-        PyObject **keys = PyMem_Realloc(t->keys, (size_t)cap * sizeof(PyObject *));
-        if (keys == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        t->keys = keys;
-        uint64_t *hashes = PyMem_Realloc(t->hashes, (size_t)cap * sizeof(uint64_t));
-        if (hashes == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        t->hashes = hashes;
-        t->ids_cap = cap;
-    }
+    if (ids_room(t) < 0) return -1;
     PyObject *key;
     if (sp->start == 0 && sp->end == PyUnicode_GET_LENGTH(line)) {
         key = line;
@@ -307,7 +314,7 @@ static void
 WordTable_dealloc(WordTable *t)
 {
     Py_ssize_t i;
-    for (i = 0; i < t->size; i++) Py_DECREF(t->keys[i]);
+    for (i = 0; i < t->size; i++) Py_XDECREF(t->keys[i]); /* NULL: a reserved id */
     PyMem_Free(t->slots);
     PyMem_Free(t->keys);
     PyMem_Free(t->hashes);
@@ -393,8 +400,36 @@ done:
     return out;
 }
 
+PyDoc_STRVAR(WordTable_reserve_doc, "reserve() -> int\n\nThe next id, given to no key.");
+
+static PyObject *
+WordTable_reserve(WordTable *t, PyObject *Py_UNUSED(ignored))
+{
+    if (ids_room(t) < 0) return NULL;
+    t->keys[t->size] = NULL;
+    t->hashes[t->size] = 0;
+    return PyLong_FromSsize_t(t->size++);
+}
+
+PyDoc_STRVAR(WordTable_keys_doc, "keys() -> list\n\nEvery key by id (None for a reserved id).");
+
+static PyObject *
+WordTable_keys(WordTable *t, PyObject *Py_UNUSED(ignored))
+{
+    PyObject *out = PyList_New(t->size);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < t->size; i++) {
+        PyObject *key = t->keys[i] ? t->keys[i] : Py_None;
+        Py_INCREF(key);
+        PyList_SET_ITEM(out, i, key);
+    }
+    return out;
+}
+
 static PyMethodDef WordTable_methods[] = {
     {"ids", (PyCFunction)WordTable_ids, METH_VARARGS, WordTable_ids_doc},
+    {"reserve", (PyCFunction)WordTable_reserve, METH_NOARGS, WordTable_reserve_doc},
+    {"keys", (PyCFunction)WordTable_keys, METH_NOARGS, WordTable_keys_doc},
     {NULL, NULL, 0, NULL},
 };
 

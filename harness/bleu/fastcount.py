@@ -6,16 +6,19 @@ numbers of the per-segment Python reference (``engine._statistics_reference``), 
 
 Algorithm
 ---------
-1. **Tokens from distinct words.** ``13a``, ``none`` and ``whitespace`` are *word-local*: a
-   line's tokens are its whitespace-separated words' tokens in order (13a pads the line and
-   every rule looks one character around a match; lines holding a newline, which 13a deletes
-   or turns into a space first, are the exception). So a batch of lines is split into words
-   with one ``str.split`` (C speed), each word gets an id from a dict, and only words never seen
-   before are tokenized — once per corpus — with a batch version of the 13a rules that stays on
-   CPython's C fast paths (:func:`_batch_13a`). Other tokenizers (intl, zh, char, MeCab …)
-   tokenize each distinct *line* once: intl, t2t and nltk-word many lines per regex pass
-   (:mod:`harness.bleu.line_batches`, remembered per line), the others with the reference tokenizer. A word's
-   token ids are stored once (CSR arrays); a line's token ids are gathered from them.
+1. **Tokens from distinct words.** Most tokenizers are *word-local*: a line's tokens are its
+   whitespace-separated words' tokens in order — ``13a`` (it pads the line and every rule looks
+   one character around a match; lines holding a newline are tokenized whole), ``none``,
+   ``whitespace``, ``ascii-whitespace``, ``codexglue``, ``jury``, ``parlai`` and ``fairseq``
+   (with an empty line's token and the exceptions in :data:`_NOT_WORD_LOCAL`), and ``intl``
+   and ``t2t`` once a line's first and last word are told apart (:data:`_EDGES`). So a batch
+   of lines is split into words (in C, or with one ``str.split``), each word gets an id, and
+   only words never seen before are tokenized — once per corpus, many at a time, with batch
+   versions of the rules that stay on CPython's C fast paths (:func:`_batch_13a`). Other
+   tokenizers (zh, char, nltk-word, MeCab …) tokenize each distinct *line* once: nltk-word
+   many lines per regex pass (:mod:`harness.bleu.line_batches`, remembered per line), the
+   others with the reference tokenizer. A word's token ids are stored once (CSR arrays); a
+   line's token ids are gathered from them.
 2. **Layout.** Segments are processed in chunks of about ``CHUNK`` tokens: segment by segment,
    the hypothesis then its references in listed order, every text followed by the sentinel
    token 0. Every position knows its *side* (0 = hypothesis, ``k`` = reference ``k``).
@@ -27,13 +30,7 @@ Algorithm
    packed keys and one ``np.sort`` per order and chunk. Either way the numbers are the
    Python reference's; chunks are counted in a helper thread while the next is tokenized.
 
-Measured dead ends (issue 6): per-segment ``np.unique`` in a Python loop (~106 µs a segment
-against ~20 for one global sort); polynomial n-gram hashes, which need a verification pass as
-costly as the counting to stay exact; ``np.unique(return_inverse=True)`` (an ``argsort``, 4×
-slower than ``np.sort`` on this machine); the Rust ``bleuscore.tokenizer_13a``, which gives the
-same tokens (except that it does not split on U+001C..U+001F, as ``str.split`` does) but is only
-fast on lines it has seen before (it caches): on fresh lines it costs 18–29 µs a line, like the
-Python reference, against ~4 µs a line for split + word lookup here.
+Measured dead ends: ``benchmarks/README.md`` ("How the fast path works").
 """
 
 from __future__ import annotations
@@ -44,6 +41,7 @@ import sys
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
 
 import numpy as np
 
@@ -193,6 +191,36 @@ _EMPTY_LINE_TOKEN = {"parlai": "", "fairseq:hypothesis": "</s>", "fairseq:refere
 _LINE_KEY = " "
 
 
+class _TokenTable:
+    """Token ids of one count (shared by its vocabularies): 0 is the sentinel, no token; 1 is
+    ``_SEP``; every other token gets the next id when first met. A compiled table where the
+    kernels are built, else a dict."""
+
+    def __init__(self, kernels: Any) -> None:
+        self._table = None if kernels is None else kernels.WordTable()
+        self._dict: defaultdict[str | None, int] = defaultdict(itertools.count().__next__)
+        if self._table is not None:
+            self._table.reserve()  # the sentinel
+            self._table.ids([_SEP], False)
+        else:
+            self._dict[None]
+            self._dict[_SEP]
+
+    def ids(self, tokens: Sequence[str]) -> np.ndarray:
+        """The id of every token, new ones numbered in order of first appearance."""
+        if self._table is not None:
+            raw, _ = self._table.ids(tokens, False)
+            return np.frombuffer(raw, dtype=np.int64)
+        return np.fromiter(map(self._dict.__getitem__, tokens), np.int64, len(tokens))
+
+    def __len__(self) -> int:
+        return len(self._dict) if self._table is None else len(self._table)
+
+    def names(self) -> list[str | None]:
+        """Every token by id (``None`` for the sentinel)."""
+        return list(self._dict) if self._table is None else self._table.keys()
+
+
 class _Vocabulary:
     """Token ids of a corpus, and every distinct word's (or whole line's) token ids.
 
@@ -218,13 +246,12 @@ class _Vocabulary:
         # gets its id; the unicode rule lowercases the lines before (count_statistics).
         self.token_case = rules.token_case
         self.empty_line = _EMPTY_LINE_TOKEN.get(tokenize) if self.word_local else None
-        self.tokens: defaultdict[str | None, int] = defaultdict(itertools.count().__next__)
+        self.kernels = kernels = native.module()
+        self.tokens = _TokenTable(kernels)
+        self.sentinel, self.separator = 0, 1  # token ids: no token; the end of a batch's word
         self.words: defaultdict[str, int] = defaultdict(itertools.count().__next__)
-        self.sentinel = self.tokens[None]  # token id 0: no token is None
-        self.separator = self.tokens[_SEP]  # ends each word in a batch of words
         self.words[_SEP]  # word id 0
         # the compiled word table, when built: ids without a str object per known word
-        self.kernels = kernels = native.module()
         self.table = None if kernels is None else kernels.WordTable()
         if self.table is not None:
             self.table.ids([_SEP], False)  # word id 0
@@ -270,13 +297,6 @@ class _Vocabulary:
     def _learn(self, new_words: list[str], words_only: bool = False) -> None:
         """Tokenize words seen for the first time (in word-id order) and store their ids;
         ``words_only``: none of them is a whole line (the caller split every line)."""
-        get: Callable[[str], int] = self.tokens.__getitem__
-        if self.token_case is not None:
-            case, lookup = self.token_case, get
-
-            def get(token: str) -> int:
-                return lookup(case(token))
-
         if words_only:
             plain = new_words
             is_line = np.zeros(len(new_words), dtype=bool)
@@ -286,13 +306,13 @@ class _Vocabulary:
             )
             plain = [w for w in new_words if not w.startswith(_LINE_KEY)]
         if self.split_word is not None and plain:
-            ids = np.fromiter(map(get, self.split_word(plain)), np.int64)
+            ids = self.token_ids(self.split_word(plain))
             ends = np.flatnonzero(ids == self.separator)
             plain_len = np.diff(ends, prepend=-1) - 1
             plain_ids = np.delete(ids, ends)
         else:
             plain_len = np.ones(len(plain), dtype=np.int64)
-            plain_ids = np.fromiter(map(get, plain), np.int64, len(plain))
+            plain_ids = self.token_ids(plain)
         if len(plain) == len(new_words):
             lens, ids = plain_len, plain_ids
         else:  # whole lines among them: all their tokens get ids at once, merged in word order
@@ -312,9 +332,7 @@ class _Vocabulary:
             else:
                 line_tokens = [line_tok(line) for line in lines]
             line_len = np.fromiter(map(len, line_tokens), np.int64, len(line_tokens))
-            line_ids = np.fromiter(
-                map(get, itertools.chain.from_iterable(line_tokens)), np.int64, int(line_len.sum())
-            )
+            line_ids = self.token_ids(list(itertools.chain.from_iterable(line_tokens)))
             lens = np.empty(len(new_words), dtype=np.int64)
             lens[~is_line] = plain_len
             lens[is_line] = line_len
@@ -337,6 +355,12 @@ class _Vocabulary:
         self.word_start[lo:hi] = self.n_flat + np.cumsum(lens) - lens
         self.flat[self.n_flat : self.n_flat + len(ids)] = ids
         self.n_words, self.n_flat = hi, self.n_flat + len(ids)
+
+    def token_ids(self, tokens: list[str]) -> np.ndarray:
+        """The ids of ``tokens``, lowercased first where the rules lowercase tokens."""
+        if self.token_case is not None:
+            tokens = list(map(self.token_case, tokens))
+        return self.tokens.ids(tokens)
 
     def _word_ids(self, lines: Sequence[str]) -> np.ndarray:
         """The word ids of ``lines`` (:meth:`_words_of`'s words), learning new words."""
@@ -380,10 +404,7 @@ class _Vocabulary:
             # sentinel (a line tokenized whole already has it)
             empty = np.flatnonzero(line_len == 0)
             sentinel_at = np.cumsum(line_len + 1) - 1
-            get = self.tokens.__getitem__
-            token = get(
-                self.empty_line if self.token_case is None else self.token_case(self.empty_line)
-            )
+            token = int(self.token_ids([self.empty_line])[0])
             tokens = np.insert(tokens, sentinel_at[empty], token)
             line_len = line_len.copy()
             line_len[empty] = 1
@@ -407,7 +428,7 @@ def batch_tokens(
     if rules.line_case is not None:
         lines = list(map(rules.line_case, lines))
     tokens, lens = vocab.ids(lines)
-    names = list(vocab.tokens)
+    names = vocab.tokens.names()
     out, pos = [], 0
     for n in lens.tolist():
         out.append([names[i] for i in tokens[pos : pos + n].tolist()])
@@ -425,7 +446,7 @@ def shared_token_ids(
     share one token table), so hypotheses and references tokenized by side still match.
     """
     vocabs: dict[_tok.TextRules, _Vocabulary] = {}
-    table: defaultdict[str | None, int] | None = None
+    table: _TokenTable | None = None
     out = []
     for lines, rules in groups:
         vocab = vocabs.get(rules)
@@ -433,7 +454,7 @@ def shared_token_ids(
             vocab = vocabs[rules] = _Vocabulary(rules)
             if table is None:
                 table = vocab.tokens
-            else:  # None and _SEP were inserted first in both: ids 0 and 1 agree
+            else:  # the sentinel and _SEP are ids 0 and 1 in both
                 vocab.tokens = table
         if rules.line_case is not None:
             lines = list(map(rules.line_case, lines))
@@ -480,7 +501,7 @@ def count_statistics(
         found = vocabs.get(side_rules)
         if found is None:
             found = vocabs[side_rules] = _Vocabulary(side_rules)
-            if table is not None:  # None and _SEP were inserted first in both
+            if table is not None:  # the sentinel and _SEP are ids 0 and 1 in both
                 found.tokens = table.tokens
         return found
 

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from harness.analysis import runner
+from harness.bleu import native
 from harness.bleu.profiles import PROFILES, verification
 from harness.cli import inputs, options
 from harness.data.fixtures import list_fixtures, load_fixture
@@ -253,6 +254,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         {(r["implementation"], r["module_source"]) for r in library_rows if r["module_source"]}
     ):
         print(f"note: {impl}: module {source}")
+    print(f"note: statistics kernels: {native.status()}")
     print(f"{len(rows)} rows in {time.perf_counter() - start:.2f} s")
 
     data = os.environ.get("BLEU_HARNESS_DATA")
