@@ -105,7 +105,8 @@ def test_reserved_ids_have_no_key() -> None:
     """The token table's sentinel: an id that no key gets, listed as None by keys()."""
     table = kernels.WordTable()
     assert table.reserve() == 0
-    raw, fresh = table.ids(["\x00", "a", "\x00"], False)
+    raw, new = table.ids(["\x00", "a", "\x00"], False)
+    assert new == ["\x00", "a"]
     assert np.frombuffer(raw, np.int64).tolist() == [1, 2, 1]
     assert table.reserve() == 3
     assert table.ids(["b"], False)[0] == np.array([4], np.int64).tobytes()
@@ -202,6 +203,37 @@ def test_gather_rejects_unknown_words() -> None:
     flat = np.array([0, 5, 6], dtype=np.int64)
     with pytest.raises(IndexError, match="word id 2"):
         kernels.gather(np.array([1, 2, 0], np.int64), start, lens, flat)
+
+
+# ---------------------------------------------------------------------------- framing
+@SETTINGS
+@given(groups=st.lists(st.lists(st.text(max_size=12), max_size=4), max_size=5))
+def test_framing_equals_python_lengths_and_utf8(groups: list[list[str]]) -> None:
+    """Every text's length in code points (little-endian int64) and the UTF-8 concatenation,
+    as content_hash frames them in Python; None where a lone surrogate needs surrogatepass."""
+    texts = [t for g in groups for t in g]
+    got = kernels.framing(groups)
+    if any("\ud800" <= c <= "\udfff" for t in texts for c in t):
+        assert got is None
+        return
+    assert got == (
+        np.array(list(map(len, texts)), dtype="<i8").tobytes(),
+        "".join(texts).encode("utf-8"),
+    )
+
+
+def test_content_hash_is_the_same_with_and_without_kernels(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from harness import Corpus
+    from harness.session.cache import content_hash
+
+    for hyps in (["a é 語 😀", "b"], ["\ud800 lone", "x"]):
+        c = Corpus(hypotheses=hyps, references=[["r", "é"], ["s"]], check_text=False)
+        compiled = content_hash(c)
+        monkeypatch.setenv(native.ENV, "0")
+        assert content_hash(c) == compiled
+        monkeypatch.delenv(native.ENV)
 
 
 def test_status_names_the_kernels_and_the_switch(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -742,10 +742,114 @@ done:
     return result;
 }
 
+/* ===================================================================== content framing */
+/* Append n bytes to a growable buffer; 0, or -1 out of memory. */
+static int
+buf_add(char **buf, Py_ssize_t *len, Py_ssize_t *cap, const char *src, Py_ssize_t n)
+{
+    if (*len + n > *cap) {
+        Py_ssize_t c = *cap ? *cap : 1 << 16;
+        while (c < *len + n) c *= 2;
+        char *grown = PyMem_Realloc(*buf, (size_t)c);
+        if (grown == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        *buf = grown;
+        *cap = c;
+    }
+    memcpy(*buf + *len, src, (size_t)n);
+    *len += n;
+    return 0;
+}
+
+static void
+put_le64(unsigned char *out, uint64_t x)
+{
+    for (int k = 0; k < 8; k++) out[k] = (unsigned char)(x >> (8 * k));
+}
+
+PyDoc_STRVAR(framing_doc,
+             "framing(groups) -> (bytes, bytes) or None\n\n"
+             "For a sequence of sequences of str: every text's length in code points\n"
+             "(little-endian int64, in order) and the texts' UTF-8 concatenated. None when a\n"
+             "text has a lone surrogate (the caller encodes those with surrogatepass).");
+
+static PyObject *
+framing(PyObject *self, PyObject *args)
+{
+    PyObject *groups, *outer = NULL, *result = NULL;
+    char *lens = NULL, *text = NULL;
+    Py_ssize_t lens_len = 0, lens_cap = 0, text_len = 0, text_cap = 0;
+    if (!PyArg_ParseTuple(args, "O", &groups)) return NULL;
+    outer = PySequence_Fast(groups, "groups must be a sequence of sequences of str");
+    if (outer == NULL) return NULL;
+    for (Py_ssize_t g = 0; g < PySequence_Fast_GET_SIZE(outer); g++) {
+        PyObject *inner = PySequence_Fast(PySequence_Fast_GET_ITEM(outer, g),
+                                          "each group must be a sequence of str");
+        if (inner == NULL) goto done;
+        PyObject **items = PySequence_Fast_ITEMS(inner);
+        for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(inner); i++) {
+            PyObject *t = items[i];
+            unsigned char le[8];
+            int failed;
+            if (!PyUnicode_Check(t)) {
+                PyErr_Format(PyExc_TypeError, "text %zd of group %zd is not str", i, g);
+                Py_DECREF(inner);
+                goto done;
+            }
+            put_le64(le, (uint64_t)PyUnicode_GET_LENGTH(t));
+            if (buf_add(&lens, &lens_len, &lens_cap, (const char *)le, 8) < 0) {
+                Py_DECREF(inner);
+                goto done;
+            }
+            if (PyUnicode_IS_ASCII(t)) {
+                failed = buf_add(&text, &text_len, &text_cap, (const char *)PyUnicode_DATA(t),
+                                 PyUnicode_GET_LENGTH(t));
+            }
+            else {
+                PyObject *utf8 = PyUnicode_AsUTF8String(t);
+                if (utf8 == NULL) {
+                    if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) {
+                        Py_DECREF(inner);
+                        goto done;
+                    }
+                    PyErr_Clear(); /* a lone surrogate: the caller's encoder decides */
+                    Py_DECREF(inner);
+                    result = Py_None;
+                    Py_INCREF(result);
+                    goto done;
+                }
+                failed = buf_add(&text, &text_len, &text_cap, PyBytes_AS_STRING(utf8),
+                                 PyBytes_GET_SIZE(utf8));
+                Py_DECREF(utf8);
+            }
+            if (failed < 0) {
+                Py_DECREF(inner);
+                goto done;
+            }
+        }
+        Py_DECREF(inner);
+    }
+    {
+        PyObject *a = PyBytes_FromStringAndSize(lens ? lens : "", lens_len);
+        PyObject *b = a ? PyBytes_FromStringAndSize(text ? text : "", text_len) : NULL;
+        if (a != NULL && b != NULL) result = PyTuple_Pack(2, a, b);
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+    }
+done:
+    PyMem_Free(lens);
+    PyMem_Free(text);
+    Py_DECREF(outer);
+    return result;
+}
+
 /* ===================================================================== module */
 static PyMethodDef module_methods[] = {
     {"count_segments", count_segments, METH_VARARGS, count_segments_doc},
     {"gather", gather, METH_VARARGS, gather_doc},
+    {"framing", framing, METH_VARARGS, framing_doc},
     {NULL, NULL, 0, NULL},
 };
 
