@@ -25,6 +25,7 @@ with an error otherwise):
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import pickle
@@ -112,7 +113,7 @@ def corpus_targets(sizes: list[int], repeat: int, folder: Path) -> list[dict]:
                     f"--jobs 2 at {size // 1000}k × 4",
                     "faster than serial",
                     f"{speedup:.2f}× serial ({got['harness-jobs2']['seconds']:.2f} s)",
-                    speedup > 1,
+                    speedup >= 1.05,  # a gain beyond the runs' spread, not a tie
                 )
             )
     return rows
@@ -164,7 +165,14 @@ def segment_target(size: int) -> list[dict]:
 
     hyps, refs = generate(size, 4, seed=3)
     harness.segment_bleu(hypotheses=hyps[:10], references=refs[:10])  # imports, not timed
-    ours, got = _timed(lambda: harness.segment_bleu(hypotheses=hyps, references=refs))
+    # a 0.2 s call on a shared machine: the median of 3, each with an empty statistics cache
+    # and after a collection (a full GC pass of the objects earlier targets left costs ~0.3 s)
+    runs = []
+    for _ in range(3):
+        harness.statistics_cache().clear()
+        gc.collect()
+        runs.append(_timed(lambda: harness.segment_bleu(hypotheses=hyps, references=refs)))
+    ours, got = sorted(runs, key=lambda run: run[0])[1]
     bleu = BLEU(effective_order=True)
     theirs, want = _timed(
         lambda: np.array([bleu.sentence_score(h, r).score for h, r in zip(hyps, refs, strict=True)])
