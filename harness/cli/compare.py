@@ -9,26 +9,52 @@ import json
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 from harness.analysis import runner
+from harness.analysis.answer import answer
 from harness.bleu import native
 from harness.bleu.profiles import PROFILES, verification
 from harness.cli import inputs, options
 from harness.data.fixtures import list_fixtures, load_fixture
 from harness.errors import InputError
+from harness.report import console
 from harness.report.outdir import OutputDir
 from harness.report.schema import jsonable
+from harness.scorers import DEFAULT_ADAPTERS
 
 
 # ---------------------------------------------------------------------- compare
 def add_compare(sub: options.Subcommands) -> None:
     """Register ``compare``."""
-    c = sub.add_parser("compare", help="fixtures × implementations → a tidy results table")
+    c = sub.add_parser(
+        "compare",
+        help="your files (or the fixtures) × every implementation: scores, gaps and why",
+        description="On your files (HYP ... --refs REF ..., --jsonl, --tsv): every library's "
+        "BLEU (its verified in-house profile; --real also runs the installed libraries), "
+        "implementations that print the same number folded together, each gap to the "
+        "baseline split into the factors that cause it, and whether the system ranking "
+        "changes. Without files: the built-in fixtures (or --wmt21) as a results table.",
+    )
+    inputs.add_user_files(c)
+    c.add_argument(
+        "--real",
+        action="store_true",
+        help="on your files: also run every installed library (default: the real sacrebleu "
+        "only; every other number comes from the library's profile, proven equal to it)",
+    )
+    c.add_argument(
+        "--baseline",
+        default="sacrebleu",
+        choices=sorted(PROFILES),
+        help="on your files: the profile gaps are measured from (default sacrebleu)",
+    )
     c.add_argument("--fixture", action="append", help="fixture name (repeatable; default all)")
     c.add_argument(
         "--impl",
         action="append",
-        help="profile:NAME or adapter:NAME, comma-separated or repeated (default: all)",
+        help="profile:NAME or adapter:NAME, comma-separated or repeated (default: every "
+        "profile and library; on your files every profile and the real sacrebleu)",
     )
     c.add_argument("--level", nargs="+", choices=["corpus", "segment"], default=["corpus"])
     c.add_argument("--wmt21", action="store_true", help="add WMT21 en→de (needs the data dir)")
@@ -60,7 +86,8 @@ def _compare(args: argparse.Namespace, out: OutputDir | None) -> int:
     start = time.perf_counter()
     out_dir = None if out is None else out.path
     corpora = inputs.corpora(args)
-    impls = inputs.implementations(args)
+    users = [c for c in corpora if c[0] == inputs.USER_FILES]
+    impls = _user_implementations(args) if users and not args.impl else inputs.implementations(args)
     rows = runner.run(
         corpora,
         impls,
@@ -70,8 +97,15 @@ def _compare(args: argparse.Namespace, out: OutputDir | None) -> int:
         backend=options.backend(args),
         jobs=args.jobs,
     )
+    ans = None
+    if users and "corpus" in args.level:
+        session = options.session(args).with_corpora({s: c for _, s, c in users})
+        user_rows = [r for r in rows if r["fixture"] == inputs.USER_FILES]
+        ans = answer(user_rows, session, baseline=_baseline(args, impls))
     took = time.perf_counter() - start
     if out is not None:
+        if ans is not None:
+            out.write_json("answer.json", ans.to_dict())
         out.write_text("results.jsonl", runner.rows_to_jsonl(rows))
         out.write_text("results.csv", runner.rows_to_csv(rows))
         meta = {
@@ -86,7 +120,16 @@ def _compare(args: argparse.Namespace, out: OutputDir | None) -> int:
         out.write_json("meta.json", meta)
         out.commit()
     if args.json:
-        options.print_json(rows)
+        options.print_json(rows if ans is None else {"answer": ans.to_dict(), "rows": rows})
+    elif ans is not None:
+        print(console.answer_text(ans, what=_what(users)))
+        others = [r for r in rows if r["fixture"] != inputs.USER_FILES]
+        if others:
+            print()
+            print(runner.summary_table(others))
+        print(
+            f"\n{len(rows)} rows in {took:.2f} s" + (f"; written to {out_dir}/" if out_dir else "")
+        )
     else:
         print(runner.summary_table(rows))
         print()
@@ -103,6 +146,37 @@ def _compare(args: argparse.Namespace, out: OutputDir | None) -> int:
             print(f"note: … {len(problems) - args.max_notes} more (see the results table)")
         print(f"{len(rows)} rows in {took:.2f} s" + (f"; written to {out_dir}/" if out_dir else ""))
     return 0
+
+
+def _user_implementations(args: argparse.Namespace) -> list[runner.Implementation]:
+    """On the user's files: every profile, the real sacrebleu, and with ``--real`` every
+    library adapter."""
+    adapters = DEFAULT_ADAPTERS if args.real else ("sacrebleu",)
+    return [runner.Implementation("profile", p) for p in PROFILES] + [
+        runner.Implementation("adapter", a) for a in adapters
+    ]
+
+
+def _baseline(args: argparse.Namespace, impls: list[runner.Implementation]) -> str:
+    """``--baseline`` when it was run, else the first profile run (InputError: none)."""
+    profiles = [i.name for i in impls if i.kind == "profile"]
+    if args.baseline in profiles:
+        return str(args.baseline)
+    if not profiles:
+        raise InputError(
+            "on your files compare explains gaps between profiles: give at least one "
+            "profile:NAME in --impl (the libraries' own numbers are checked against them)"
+        )
+    return profiles[0]
+
+
+def _what(users: list[tuple[str, str, Any]]) -> str:
+    """The user's input as a short phrase: its files."""
+    prov = users[0][2].provenance
+    if "references" in prov:
+        hyps = [c.provenance.get("hypotheses", s) for _, s, c in users]
+        return f"{', '.join(hyps)} against {', '.join(prov['references'])}"
+    return str(prov.get("jsonl") or prov.get("tsv") or "your files")
 
 
 # ---------------------------------------------------------------------- fixtures / profiles

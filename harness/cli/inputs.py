@@ -1,6 +1,6 @@
-"""What the commands run on, from their flags: the corpora (built-in fixtures, WMT21, COCO,
-or hypothesis and reference files) and the implementations (``profile:NAME``,
-``adapter:NAME``)."""
+"""What the commands run on, from their flags: the corpora (the user's files — hypothesis files
+with ``--refs``, ``--jsonl``, ``--tsv`` —, built-in fixtures, WMT21, COCO) and the
+implementations (``profile:NAME``, ``adapter:NAME``)."""
 
 from __future__ import annotations
 
@@ -11,15 +11,76 @@ from harness.data.corpus import Corpus
 from harness.data.datasets import load_coco_leave_one_out, load_wmt21_ende
 from harness.data.fixtures import list_fixtures, load_fixture
 from harness.data.io import load_text_corpus
+from harness.data.systems import load_jsonl_systems, load_text_systems, load_tsv_systems
 from harness.errors import InputError
+
+#: The fixture column of rows computed on the user's own files.
+USER_FILES = "files"
+
+
+def add_user_files(p: argparse.ArgumentParser, *, positional: bool = True) -> None:
+    """The flags that name a user's systems: ``HYP ... --refs REF ...``, ``--jsonl``, ``--tsv``."""
+    g = p.add_argument_group(
+        "your files (several systems against the same references; UTF-8, LF, one segment a line)"
+    )
+    if positional:
+        p.add_argument(
+            "hyps",
+            nargs="*",
+            metavar="HYP",
+            help="hypothesis files, one system each (named by the file's stem); needs --refs",
+        )
+    g.add_argument(
+        "--refs",
+        nargs="+",
+        metavar="REF",
+        help="reference files, one per reference, line-aligned with every HYP",
+    )
+    g.add_argument(
+        "--jsonl",
+        metavar="FILE",
+        help='JSON Lines, one segment a line: {"id", "references": [...], "hypothesis": str} '
+        'or "hypotheses": {"system": str, ...} for several systems',
+    )
+    g.add_argument(
+        "--tsv",
+        metavar="FILE",
+        help="TSV with a header: an optional id column, reference columns named ref, ref1, …, "
+        "and one column per system",
+    )
+
+
+def user_systems(args: argparse.Namespace) -> dict[str, Corpus]:
+    """The user's systems from :func:`add_user_files` flags (empty when none were given);
+    InputError for a half-given or doubly-given input."""
+    hyps = list(getattr(args, "hyps", None) or [])
+    refs = getattr(args, "refs", None)
+    jsonl, tsv = getattr(args, "jsonl", None), getattr(args, "tsv", None)
+    given = sum(x is not None and x != [] for x in (hyps or None, jsonl, tsv))
+    if given > 1:
+        raise InputError("give one of: HYP files with --refs, --jsonl FILE, --tsv FILE")
+    if refs and not hyps:
+        raise InputError("--refs needs hypothesis files: HYP [HYP ...] --refs REF [REF ...]")
+    if hyps:
+        if not refs:
+            raise InputError(
+                f"{hyps[0]}: hypothesis files need --refs REF [REF ...] (the reference files)"
+            )
+        return load_text_systems(hyps, refs)
+    if jsonl:
+        return load_jsonl_systems(jsonl)
+    if tsv:
+        return load_tsv_systems(tsv)
+    return {}
 
 
 def corpora(args: argparse.Namespace) -> list[tuple[str, str, Corpus]]:
-    """``(fixture, system, corpus)`` for every system of the ``--fixture`` fixtures (default:
-    all, unless a data set is asked for without ``--with-fixtures``), then COCO leave-one-out
+    """``(fixture, system, corpus)``: the user's systems (:func:`user_systems`, fixture
+    :data:`USER_FILES`), every system of the ``--fixture`` fixtures (default: all, unless files
+    or a data set are asked for without ``--with-fixtures``), then COCO leave-one-out
     (``--coco``) and the WMT21 en→de systems (``--wmt21``) from ``--data``."""
-    out = []
-    real = args.wmt21 or getattr(args, "coco", False)
+    out = [(USER_FILES, name, corpus) for name, corpus in user_systems(args).items()]
+    real = args.wmt21 or getattr(args, "coco", False) or bool(out)
     names = args.fixture or ([] if real and not args.with_fixtures else list_fixtures())
     for name in names:
         fx = load_fixture(name)

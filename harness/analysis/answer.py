@@ -1,0 +1,486 @@
+"""The answer to "why do my BLEU numbers differ?" on a user's own systems.
+
+:func:`answer` takes the corpus-level rows of a comparison (:func:`harness.analysis.runner.run`
+over one or more systems that share their references) and says, as data:
+
+* which implementations give **identical** numbers on every system (a *family*: e.g. sacrebleu,
+  lm-eval and mteval-v13a are one number on most text) — profiles are grouped, and each real
+  library that ran is checked against its profile;
+* each family's **gap** to the baseline (sacrebleu by default), as the mean over systems, and
+  the **factors** that make it: exact Shapley values over the factors of
+  :data:`~harness.analysis.attribution.FACTORS` of the mean score, computed from the session's
+  statistics (linear, so they are the mean of the per-system attributions), with the value of
+  each changed field on both sides;
+* whether the **system ranking** changes: the pairs of systems a family orders the other way;
+* the **spread** over BLEU-4 implementations (uniform weights over orders 1–4); profiles that
+  weigh other orders (HELM's BLEU-1 and BLEU-4-only) are listed apart, since their distance
+  from BLEU-4 says nothing about implementation choices.
+
+:mod:`harness.report.console` renders it as the first screen of ``bleu-harness compare``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness.analysis.attribution import FACTORS, differing_factors, hybrid, shapley
+from harness.bleu.config import BleuConfig
+from harness.bleu.profiles import PROFILES, verification
+from harness.errors import HarnessError
+from harness.scorers import ADAPTERS, PROFILE_OF, tolerance
+from harness.scorers.base import installed_version
+from harness.session import Session
+
+__all__ = ["Answer", "Family", "LibraryCheck", "answer", "display_name", "factor_phrase"]
+
+#: Scores closer than this (BLEU points) are one number when families are formed.
+SAME = 1e-9
+
+#: Profile name → the real library that profile reproduces (``nltk`` for ``nltk``).
+LIBRARY_OF: Mapping[str, str] = {p: a for a, p in PROFILE_OF.items()}
+
+
+def display_name(profile: str) -> str:
+    """What a user calls the implementation a profile reproduces: the library's adapter name
+    where there is one, else the profile's name (``multi-bleu``, ``fairseq``)."""
+    return LIBRARY_OF.get(profile, profile)
+
+
+def is_bleu4(config: BleuConfig) -> bool:
+    """BLEU with orders 1–4 weighted equally (what every library means by "BLEU")."""
+    if config.max_order != 4:
+        return False
+    return config.weights is None or all(abs(w - 0.25) < 1e-12 for w in config.weights)
+
+
+@dataclass(frozen=True)
+class LibraryCheck:
+    """One real library run on every system: its scores, and whether they equal its profile's
+    (within the profile's proven tolerance), or why it gave no number."""
+
+    name: str
+    version: str | None
+    scores: tuple[float | None, ...]
+    equal: bool | None  # None: it gave no number
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "version": self.version,
+            "scores": list(self.scores),
+            "equal_to_profile": self.equal,
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True)
+class Family:
+    """Profiles that print the same number on every system (the first is the representative).
+
+    ``gap`` is the mean over systems of ``score − baseline score`` (``None`` when any member
+    has no number on some system); ``factors`` its Shapley split, ``changes`` factor → {field:
+    (baseline value, this family's value)}; ``flips`` the system pairs ``(a, b)`` that the
+    baseline ranks a above b and this family b above a.
+    """
+
+    profiles: tuple[str, ...]
+    scores: tuple[float | None, ...]
+    status: str  # "ok", or the reason there is no number
+    gap: float | None = None
+    factors: Mapping[str, float] = field(default_factory=dict)
+    changes: Mapping[str, Mapping[str, tuple[Any, Any]]] = field(default_factory=dict)
+    flips: tuple[tuple[str, str], ...] = ()
+    libraries: tuple[LibraryCheck, ...] = ()
+    bleu4: bool = True
+    unverified: tuple[str, ...] = ()
+    attribution_note: str = ""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(display_name(p) for p in self.profiles)
+
+    @property
+    def mean(self) -> float | None:
+        vals = [s for s in self.scores if s is not None]
+        return math.fsum(vals) / len(vals) if vals and len(vals) == len(self.scores) else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "profiles": list(self.profiles),
+            "names": list(self.names),
+            "scores": list(self.scores),
+            "mean": self.mean,
+            "status": self.status,
+            "gap": self.gap,
+            "factors": dict(self.factors),
+            "changes": {
+                f: {k: [_plain(v[0]), _plain(v[1])] for k, v in ch.items()}
+                for f, ch in self.changes.items()
+            },
+            "flips": [list(p) for p in self.flips],
+            "libraries": [lib.to_dict() for lib in self.libraries],
+            "bleu4": self.bleu4,
+            "unverified": list(self.unverified),
+            "attribution_note": self.attribution_note,
+        }
+
+
+@dataclass(frozen=True)
+class Answer:
+    """Everything the first screen says, as data (see the module docstring)."""
+
+    systems: tuple[str, ...]
+    segments: int
+    references: tuple[int, int]  # fewest and most references of a segment
+    baseline: str
+    families: tuple[Family, ...]
+    findings: tuple[str, ...]
+
+    @property
+    def baseline_family(self) -> Family:
+        return next(f for f in self.families if self.baseline in f.profiles)
+
+    @property
+    def libraries(self) -> tuple[LibraryCheck, ...]:
+        return tuple(lib for f in self.families for lib in f.libraries)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "systems": list(self.systems),
+            "segments": self.segments,
+            "references": list(self.references),
+            "baseline": self.baseline,
+            "findings": list(self.findings),
+            "families": [f.to_dict() for f in self.families],
+        }
+
+
+def _plain(x: Any) -> Any:
+    return list(x) if isinstance(x, tuple) else x
+
+
+# ---------------------------------------------------------------------- building it
+def answer(
+    rows: Sequence[Mapping[str, Any]],
+    session: Session,
+    *,
+    baseline: str = "sacrebleu",
+) -> Answer:
+    """The answer for the corpus-level ``rows`` of profiles and libraries on the systems of
+    ``session`` (its corpora, by system name, in the rows' order).
+
+    ``baseline`` must be one of the profiles in the rows; gaps are measured from it.
+    """
+    corpus_rows = [r for r in rows if r["level"] == "corpus"]
+    systems = tuple(dict.fromkeys(r["system"] for r in corpus_rows))
+    profile_scores: dict[str, list[float | None]] = {}
+    profile_status: dict[str, str] = {}
+    library_rows: dict[str, dict[str, Mapping[str, Any]]] = {}
+    for r in corpus_rows:
+        name = r["implementation"]
+        if r["kind"] == "profile":
+            prof = name.split(":", 1)[1]
+            profile_scores.setdefault(prof, [None] * len(systems))
+            k = systems.index(r["system"])
+            profile_scores[prof][k] = r["score"] if r["status"] == "ok" else None
+            if r["status"] != "ok":
+                profile_status.setdefault(prof, f"{r['status']}: {r['error']}")
+        else:
+            library_rows.setdefault(name, {})[r["system"]] = r
+    if baseline not in profile_scores:
+        raise HarnessError(f"the baseline profile {baseline!r} is not among the implementations")
+    groups = _group(profile_scores)
+    base_scores = profile_scores[baseline]
+    families = []
+    for members in groups:
+        rep = members[0]
+        scores = tuple(profile_scores[rep])
+        status = profile_status.get(rep, "ok")
+        libs = tuple(
+            _library_check(lib, library_rows[lib], systems, scores)
+            for p in members
+            if (lib := LIBRARY_OF.get(p)) in library_rows
+        )
+        fam = Family(
+            profiles=members,
+            scores=scores,
+            status=status,
+            libraries=libs,
+            bleu4=is_bleu4(PROFILES[rep]),
+            unverified=tuple(p for p in members if not verification(p).verified),
+        )
+        if status == "ok" and all(s is not None for s in base_scores):
+            fam = _with_gap(fam, baseline, base_scores, session, systems)
+        families.append(fam)
+    # Libraries whose profile is not among the rows still appear, as their own line.
+    listed = {lib.name for f in families for lib in f.libraries}
+    for lib, by_system in library_rows.items():
+        if lib not in listed:
+            check = _library_check(lib, by_system, systems, None)
+            families.append(
+                Family(profiles=(), scores=check.scores, status="ok", libraries=(check,))
+            )
+    families.sort(key=_order)
+    corpora = [session.corpora[s] for s in systems]
+    counts = [len(refs) for refs in corpora[0].references] if corpora else [0]
+    ans = Answer(
+        systems=systems,
+        segments=len(corpora[0]) if corpora else 0,
+        references=(min(counts), max(counts)),
+        baseline=baseline,
+        families=tuple(families),
+        findings=(),
+    )
+    return Answer(**{**ans.__dict__, "findings": tuple(findings(ans))})
+
+
+def _order(f: Family) -> tuple[int, float]:
+    """Families with a number first, highest mean first; BLEU-4 before other weights."""
+    mean = f.mean
+    return (0 if f.bleu4 else 1) * 2 + (0 if mean is not None else 1), -(mean or 0.0)
+
+
+def _group(scores: Mapping[str, Sequence[float | None]]) -> list[tuple[str, ...]]:
+    """Profiles with the same number (within :data:`SAME`) on every system, in declared order."""
+    groups: list[list[str]] = []
+    for name in scores:
+        for g in groups:
+            if _same(scores[g[0]], scores[name]):
+                g.append(name)
+                break
+        else:
+            groups.append([name])
+    return [tuple(g) for g in groups]
+
+
+def _same(a: Sequence[float | None], b: Sequence[float | None]) -> bool:
+    return all(
+        (x is None and y is None) or (x is not None and y is not None and abs(x - y) <= SAME)
+        for x, y in zip(a, b, strict=True)
+    )
+
+
+def _library_check(
+    name: str,
+    by_system: Mapping[str, Mapping[str, Any]],
+    systems: Sequence[str],
+    profile_scores: Sequence[float | None] | None,
+) -> LibraryCheck:
+    rows = [by_system.get(s) for s in systems]
+    scores = tuple(r["score"] if r is not None and r["status"] == "ok" else None for r in rows)
+    bad = next((r for r in rows if r is not None and r["status"] != "ok"), None)
+    note = f"{bad['status']}: {bad['error']}" if bad is not None else ""
+    equal: bool | None = None
+    if profile_scores is not None and all(s is not None for s in scores):
+        tol = tolerance(name) if name in ADAPTERS else SAME
+        equal = all(
+            p is not None and abs(s - p) <= tol  # type: ignore[operator]
+            for s, p in zip(scores, profile_scores, strict=True)
+        )
+    cls = ADAPTERS.get(name)
+    version = installed_version(cls.distribution) if cls is not None else None
+    return LibraryCheck(name=name, version=version, scores=scores, equal=equal, note=note)
+
+
+def _with_gap(
+    fam: Family,
+    baseline: str,
+    base_scores: Sequence[float | None],
+    session: Session,
+    systems: Sequence[str],
+) -> Family:
+    """``fam`` with its mean gap to ``baseline``, the Shapley split of that gap over the
+    factors (on the mean over systems), and the system pairs it ranks the other way."""
+    rep = fam.profiles[0]
+    gaps = [s - b for s, b in zip(fam.scores, base_scores, strict=True)]  # type: ignore[operator]
+    gap = math.fsum(gaps) / len(gaps)
+    a, b = PROFILES[baseline], PROFILES[rep]
+    names = differing_factors(a, b)
+    factors: dict[str, float] = {}
+    note = ""
+    if baseline not in fam.profiles and names:
+        configs = [hybrid(a, b, _members(names, m)) for m in range(1 << len(names))]
+        configs[0], configs[-1] = a, b
+
+        def value(mask: int) -> float:
+            vals = [session.score(configs[mask], s).score for s in systems]
+            return math.fsum(vals) / len(vals)
+
+        try:
+            session.warm(configs)
+            factors = dict(zip(names, shapley(len(names), value), strict=True))
+        except HarnessError as exc:  # a hybrid no library computes would raise here
+            note = f"not attributed: a mixed configuration has no score ({exc})"
+            factors = {}
+    changes = {name: {f: (getattr(a, f), getattr(b, f)) for f in FACTORS[name]} for name in names}
+    changes = {n: {f: v for f, v in ch.items() if v[0] != v[1]} for n, ch in changes.items()}
+    flips = _flips(systems, base_scores, fam.scores)
+    return Family(
+        **{
+            **fam.__dict__,
+            "gap": gap,
+            "factors": factors,
+            "changes": changes,
+            "flips": flips,
+            "attribution_note": note,
+        }
+    )
+
+
+def _members(names: Sequence[str], mask: int) -> tuple[str, ...]:
+    return tuple(n for i, n in enumerate(names) if mask >> i & 1)
+
+
+def _flips(
+    systems: Sequence[str], base: Sequence[float | None], other: Sequence[float | None]
+) -> tuple[tuple[str, str], ...]:
+    """Pairs (a, b), a ranked above b by ``base`` (strictly) and below b by ``other``."""
+    out = []
+    n = len(systems)
+    for i in range(n):
+        for j in range(n):
+            bi, bj, oi, oj = base[i], base[j], other[i], other[j]
+            if None in (bi, bj, oi, oj):
+                continue
+            if bi > bj and oi < oj:  # type: ignore[operator]
+                out.append((systems[i], systems[j]))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------- plain words
+def factor_phrase(factor: str, changes: Mapping[str, tuple[Any, Any]], baseline: str) -> str:
+    """One factor's change, naming both values: ``tokenize=whitespace (sacrebleu: 13a)``."""
+    parts = [f"{fld}={_word(b)} ({baseline}: {_word(a)})" for fld, (a, b) in changes.items()]
+    return ", ".join(parts) if parts else factor
+
+
+def _word(x: Any) -> str:
+    if x is None:
+        return "default"
+    if isinstance(x, bool):
+        return "on" if x else "off"
+    if isinstance(x, tuple):
+        return "/".join(f"{v:g}" if isinstance(v, float) else str(v) for v in x)
+    return str(x)
+
+
+def top_factors(fam: Family, limit: int = 2) -> list[tuple[str, float]]:
+    """The factors that explain most of the gap, largest first, at least 0.005 points each."""
+    ranked = sorted(fam.factors.items(), key=lambda kv: -abs(kv[1]))
+    return [(k, v) for k, v in ranked if abs(v) >= 0.005][:limit]
+
+
+def findings(ans: Answer) -> list[str]:
+    """Two to five sentences that answer the question, most important first."""
+    out: list[str] = []
+    base = ans.baseline_family
+    scored = [f for f in ans.families if f.bleu4 and f.mean is not None and f.profiles]
+    if len(scored) > 1:
+        lo = min(scored, key=lambda f: f.mean or 0.0)
+        hi = max(scored, key=lambda f: f.mean or 0.0)
+        span = (hi.mean or 0.0) - (lo.mean or 0.0)
+        what = "mean BLEU over the systems" if len(ans.systems) > 1 else "BLEU"
+        out.append(
+            f"The {what} ranges {span:.2f} points: {lo.mean:.2f} ({_names(lo)}) to "
+            f"{hi.mean:.2f} ({_names(hi)}); {_names(base)} give {base.mean:.2f}."
+            if base.mean is not None
+            else f"The {what} ranges {span:.2f} points."
+        )
+    # One sentence per cause (a factor with its values), the causes that move most first.
+    by_cause: dict[tuple[str, str], list[tuple[Family, float]]] = {}
+    for f in scored:
+        if f is base or f.gap is None:
+            continue
+        for factor, points in top_factors(f, limit=3):
+            key = (factor, repr(sorted(f.changes.get(factor, {}).items())))
+            by_cause.setdefault(key, []).append((f, points))
+    causes = sorted(by_cause.items(), key=lambda kv: -math.fsum(abs(p) for _, p in kv[1]))
+    for (factor, _values), hits in causes[:4]:
+        out.append(_cause_sentence(factor, hits, ans.baseline))
+    if len(ans.systems) > 1:
+        pairs = len(ans.systems) * (len(ans.systems) - 1) // 2
+        moved = [f for f in scored if f.flips]
+        if not moved:
+            out.append(f"Every BLEU-4 implementation ranks the {len(ans.systems)} systems alike.")
+        else:
+            worst = max(moved, key=lambda f: len(f.flips))
+            eg = ", ".join(f"{a} above {b}" for b, a in worst.flips[:2])
+            out.append(
+                f"The system ranking changes: {_names(worst)} order {len(worst.flips)} of "
+                f"{pairs} system pairs the other way ({eg})."
+            )
+    checked = [lib for lib in ans.libraries if lib.equal is not None]
+    equal = [lib for lib in checked if lib.equal]
+    differ = [lib.name for lib in checked if not lib.equal]
+    if len(checked) == 1 and equal:
+        lib = equal[0]
+        out.append(
+            f"The real {lib.name} {lib.version or ''} ran and equals its profile; every other "
+            "number is a library's in-house profile (--real runs the installed libraries)."
+        )
+    elif checked:
+        line = f"{len(equal)}/{len(checked)} real libraries that ran equal their in-house profiles"
+        out.append(line + (f"; not: {', '.join(differ)}." if differ else "."))
+    return out
+
+
+def _cause_sentence(factor: str, hits: Sequence[tuple[Family, float]], baseline: str) -> str:
+    """One cause in words, the points it moves each family by, and the families."""
+    points = sorted(p for _, p in hits)
+    span = (
+        f"{points[0]:+.2f}"
+        if points[-1] - points[0] < 0.005
+        else f"{points[0]:+.2f} to {points[-1]:+.2f}"
+    )
+    names = list(dict.fromkeys(n for f, _ in hits for n in f.names))
+    shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+    words = _factor_words(factor, hits[0][0].changes.get(factor, {}))
+    return f"{words[:1].upper()}{words[1:]}: {span} BLEU against {baseline} ({shown})."
+
+
+def _names(f: Family, limit: int = 3) -> str:
+    names = list(dict.fromkeys(f.names)) or [lib.name for lib in f.libraries]
+    more = len(names) - limit
+    return ", ".join(names[:limit]) + (f" and {more} more" if more > 0 else "")
+
+
+#: A factor in words when the families it explains differ in its values.
+_CAUSES = {
+    "tokenization": "their tokenizers",
+    "case": "lowercasing",
+    "ref_length": "the reference length in the brevity penalty",
+    "smoothing": "their smoothing",
+    "aggregation": "averaging sentence scores",
+    "order": "n-gram weights",
+}
+
+#: Plain words for a factor, given the values on the other side (``{b}``) and the baseline's.
+_WORDS = {
+    "tokenization": "tokenizing with {tokenize}",
+    "case": "lowercasing",
+    "ref_length": "the {ref_length} reference length in the brevity penalty",
+    "ngram_totals": "n-gram totals floored at 1",
+    "smoothing": "smoothing {smooth}",
+    "effective_order": "effective order",
+    "aggregation": "aggregating by {aggregation} instead of corpus statistics",
+    "order": "other n-gram weights",
+    "zero_length": "the zero-length rule",
+}
+
+
+def _factor_words(factor: str, changes: Mapping[str, tuple[Any, Any]]) -> str:
+    template = _WORDS.get(factor, factor)
+    values = {fld: _word(b) for fld, (_a, b) in changes.items()}
+    try:
+        text = template.format(**values)
+    except KeyError:  # the named field did not change; another of the factor's fields did
+        text = factor + " (" + ", ".join(f"{k} {v}" for k, v in values.items()) + ")"
+    if factor == "tokenization" and "tokenize" in changes:
+        text += f" instead of {_word(changes['tokenize'][0])}"
+    if factor == "case" and "lowercase" in changes and not changes["lowercase"][1]:
+        text = "keeping case"
+    return text

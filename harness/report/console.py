@@ -1,0 +1,211 @@
+"""Plain-text screens for a terminal: no Markdown, at most :data:`WIDTH` columns.
+
+:func:`text_table` lays out any table within a width (long cells wrap inside their column;
+numbers stay on one line); :func:`fmt_score` prints scores as a reader expects them (a
+positive score below 0.005 as ``0.00*``, with :data:`TINY_NOTE` saying why — nltk's "zero" is
+``1e-76``); :func:`answer_text` is the first screen of ``bleu-harness compare`` on a user's
+files (:class:`harness.analysis.answer.Answer`).
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Sequence
+
+from harness.analysis.answer import Answer, Family, factor_phrase, top_factors
+
+__all__ = ["TINY_NOTE", "WIDTH", "answer_text", "fmt_score", "text_table", "wrap"]
+
+#: Short column names of implementations whose names are too long for a narrow column.
+SHORT = {
+    "sacrebleu-sentence": "sacre-sent",
+    "torchmetrics": "torchmetr",
+    "torchmetrics-sacrebleu": "tm-sacre",
+    "pycocoevalcap": "coco",
+    "mteval-v13a": "mteval",
+    "multi-bleu-detok": "mbleu-dtk",
+    "tensor2tensor": "t2t",
+    "lm-eval-truthfulqa": "lm-tqa",
+}
+
+#: The widest line a screen prints.
+WIDTH = 100
+
+#: The footnote of a score printed as ``0.00*``.
+TINY_NOTE = (
+    "* above 0 but below 0.005: a library that floors a zero precision (nltk: a tiny float) "
+    "prints such a number instead of 0"
+)
+
+
+def fmt_score(x: float | None, digits: int = 2, *, sign: bool = False) -> str:
+    """A score with ``digits`` decimals; ``—`` for none; ``0.00*`` for a tiny positive one.
+
+    >>> fmt_score(21.0205), fmt_score(4.1e-76), fmt_score(None), fmt_score(0.5, sign=True)
+    ('21.02', '0.00*', '—', '+0.50')
+    """
+    if x is None:
+        return "—"
+    if 0 < abs(x) < 0.5 * 10**-digits:
+        return ("+" if sign and x > 0 else "-" if x < 0 else "") + f"{0:.{digits}f}*"
+    return f"{x:+.{digits}f}" if sign else f"{x:.{digits}f}"
+
+
+def wrap(text: str, width: int = WIDTH, indent: str = "", first: str | None = None) -> str:
+    """``text`` wrapped to ``width`` columns (first line prefixed by ``first``, others by
+    ``indent``)."""
+    return textwrap.fill(
+        text,
+        width=width,
+        initial_indent=indent if first is None else first,
+        subsequent_indent=indent,
+        break_on_hyphens=False,
+    )
+
+
+def text_table(
+    head: Sequence[str],
+    body: Sequence[Sequence[str]],
+    *,
+    align: str = "",
+    width: int = WIDTH,
+    wrap_col: int | None = None,
+) -> list[str]:
+    """Lines of a plain-text table no wider than ``width``; ``align`` holds ``l``/``r`` per
+    column (default: l, then r). The column ``wrap_col`` (default: the last left-aligned one)
+    takes what room is left and wraps its cells onto continuation lines.
+
+    >>> print("\\n".join(text_table(["name", "BLEU"], [["sacrebleu", "27.22"]])))
+    name       BLEU
+    ---------  -----
+    sacrebleu  27.22
+    """
+    spec = align or "l" + "r" * (len(head) - 1)
+    cols = len(head)
+    widths = [max(len(str(r[j])) for r in [head, *body]) for j in range(cols)]
+    if wrap_col is None:
+        lefts = [j for j in range(cols) if spec[j] == "l"]
+        wrap_col = lefts[-1] if lefts else cols - 1
+    others = sum(w for j, w in enumerate(widths) if j != wrap_col) + 2 * (cols - 1)
+    widths[wrap_col] = max(12, min(widths[wrap_col], width - others))
+    lines = []
+    for k, row in enumerate([head, ["-" * w for w in widths], *body]):
+        cells = [str(c) for c in row]
+        chunks = textwrap.wrap(cells[wrap_col], widths[wrap_col]) if k != 1 else []
+        cells[wrap_col] = chunks[0] if chunks else ("" if k != 1 else cells[wrap_col])
+        lines.append(_line(cells, widths, spec))
+        for more in chunks[1:]:
+            blank = [""] * cols
+            blank[wrap_col] = more
+            lines.append(_line(blank, widths, spec))
+    return lines
+
+
+def _line(cells: Sequence[str], widths: Sequence[int], spec: str) -> str:
+    out = [
+        c.rjust(widths[j]) if spec[j] == "r" else c.ljust(widths[j]) for j, c in enumerate(cells)
+    ]
+    return "  ".join(out).rstrip()
+
+
+# ---------------------------------------------------------------------- compare's first screen
+def answer_text(ans: Answer, *, width: int = WIDTH, what: str = "") -> str:
+    """The first screen of ``compare`` on a user's files: findings in sentences, then one line
+    per family of implementations that print the same number, then what was run."""
+    refs = ans.references
+    nrefs = str(refs[0]) if refs[0] == refs[1] else f"{refs[0]}–{refs[1]}"
+    systems = len(ans.systems)
+    head = (
+        f"{what or ', '.join(ans.systems)}: {systems} system{'s' if systems != 1 else ''}, "
+        f"{ans.segments} segments, {nrefs} reference{'s' if nrefs != '1' else ''} each."
+    )
+    out = [wrap(head, width), "", "Findings"]
+    out += [wrap(s, width, indent="    ", first="  - ") for s in ans.findings]
+    out.append("")
+    single = systems == 1
+    label = "BLEU" if single else "mean"
+    body = []
+    tiny = False
+    for fam in ans.families:
+        if not fam.bleu4:
+            continue
+        names = _family_names(fam)
+        score = fam.mean if fam.status == "ok" else None
+        tiny |= score is not None and 0 < score < 0.005
+        gap = "—" if fam.gap is None else ("base" if ans.baseline in fam.profiles else "")
+        if fam.gap is not None and ans.baseline not in fam.profiles:
+            gap = fmt_score(fam.gap, sign=True)
+        why = _why(fam, ans.baseline)
+        body.append([fmt_score(score) if fam.status == "ok" else "none", gap, f"{names}{why}"])
+    out += text_table(
+        [label, f"vs {ans.baseline}", "implementations (equal numbers folded) and why"],
+        body,
+        align="rrl",
+        width=width,
+    )
+    others = [f for f in ans.families if not f.bleu4 and f.profiles]
+    if others:
+        parts = [f"{', '.join(f.names)} {fmt_score(f.mean)}" for f in others]
+        out += ["", wrap("Not BLEU-4 (other n-gram weights): " + "; ".join(parts) + ".", width)]
+    if not single:
+        out += ["", *_system_table(ans, width)]
+    notes = _notes(ans)
+    if tiny or any(_tiny_any(f.scores) for f in ans.families):
+        notes.append(TINY_NOTE)
+    if notes:
+        out.append("")
+        out += [wrap(n, width, indent="  ", first="") for n in notes]
+    return "\n".join(out)
+
+
+def _family_names(fam: Family) -> str:
+    names = list(dict.fromkeys(fam.names))
+    marks = {lib.name: (" (ran: =)" if lib.equal else " (ran: ≠)") for lib in fam.libraries}
+    shown = [n + marks.get(n, "") for n in names]
+    if not fam.profiles:
+        shown = [
+            f"{lib.name} (ran{'' if lib.note == '' else ': ' + lib.note})" for lib in fam.libraries
+        ]
+    return ", ".join(shown)
+
+
+def _why(fam: Family, baseline: str) -> str:
+    if fam.status != "ok":
+        return f" — {fam.status}"
+    if baseline in fam.profiles or fam.gap is None:
+        return ""
+    tops = top_factors(fam, limit=3)
+    if not tops:
+        return " — " + (fam.attribution_note or "within 0.005")
+    parts = [f"{factor_phrase(k, fam.changes.get(k, {}), baseline)} {v:+.2f}" for k, v in tops]
+    return " — " + "; ".join(parts)
+
+
+def _tiny_any(scores: Sequence[float | None]) -> bool:
+    return any(s is not None and 0 < s < 0.005 for s in scores)
+
+
+def _system_table(ans: Answer, width: int) -> list[str]:
+    """Systems down, families across (as many as fit ``width``), by each family's first name."""
+    fams = [f for f in ans.families if f.bleu4 and f.profiles and f.status == "ok"]
+    sys_w = min(max(len(s) for s in ans.systems), 28)
+    col_w = 10
+    fit = max(1, (width - sys_w) // (col_w + 2))
+    fams = fams[:fit]
+    head = ["system", *(SHORT.get(f.names[0], f.names[0])[:col_w] for f in fams)]
+    body = [[s[:sys_w], *(fmt_score(f.scores[k]) for f in fams)] for k, s in enumerate(ans.systems)]
+    lines = ["Per system (each column is the first of a family above):"]
+    return lines + text_table(head, body, width=width, wrap_col=0)
+
+
+def _notes(ans: Answer) -> list[str]:
+    notes = []
+    unverified = sorted({p for f in ans.families for p in f.unverified})
+    if unverified:
+        notes.append(
+            "unverified (never run against their real code here): " + ", ".join(unverified)
+        )
+    for lib in ans.libraries:
+        if lib.equal is None and lib.note:
+            notes.append(f"{lib.name}: {lib.note}")
+    return notes
