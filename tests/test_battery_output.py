@@ -622,7 +622,13 @@ def test_two_compares_on_one_folder(tmp_path: Path, data_dir: Path) -> None:
     assert first.returncode == 0, err
     rows = [json.loads(x) for x in (out / "results.jsonl").read_text().splitlines()]
     assert len(rows) == 20 and {r["fixture"] for r in rows} == {"wmt21_ende"}
-    assert sorted(os.listdir(out)) == [MANIFEST, "meta.json", "results.csv", "results.jsonl"]
+    assert sorted(os.listdir(out)) == [
+        MANIFEST,
+        "answer.json",
+        "meta.json",
+        "results.csv",
+        "results.jsonl",
+    ]
 
 
 def test_a_killed_run_leaves_nothing_that_blocks_the_next(tmp_path: Path) -> None:
@@ -637,4 +643,10 @@ def test_a_killed_run_leaves_nothing_that_blocks_the_next(tmp_path: Path) -> Non
     done = _run("compare", *SMALL, "--out", str(out), "--no-progress")
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr and f"written to {out}/" in done.stdout
-    assert sorted(os.listdir(out)) == [MANIFEST, "meta.json", "results.csv", "results.jsonl"]
+    assert sorted(os.listdir(out)) == [
+        MANIFEST,
+        "answer.json",
+        "meta.json",
+        "results.csv",
+        "results.jsonl",
+    ]

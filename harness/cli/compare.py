@@ -86,7 +86,10 @@ def _compare(args: argparse.Namespace, out: OutputDir | None) -> int:
     start = time.perf_counter()
     out_dir = None if out is None else out.path
     corpora = inputs.corpora(args)
-    users = [c for c in corpora if c[0] == inputs.USER_FILES]
+    # One set of systems against the same references (the user's files, or WMT21 alone) is
+    # answered in sentences; fixtures get the results table.
+    groups = {f for f, _, _ in corpora}
+    users = corpora if groups in ({inputs.USER_FILES}, {"wmt21_ende"}) else []
     impls = _user_implementations(args) if users and not args.impl else inputs.implementations(args)
     rows = runner.run(
         corpora,
@@ -100,8 +103,7 @@ def _compare(args: argparse.Namespace, out: OutputDir | None) -> int:
     ans = None
     if users and "corpus" in args.level:
         session = options.session(args).with_corpora({s: c for _, s, c in users})
-        user_rows = [r for r in rows if r["fixture"] == inputs.USER_FILES]
-        ans = answer(user_rows, session, baseline=_baseline(args, impls))
+        ans = answer(rows, session, baseline=_baseline(args, impls))
     took = time.perf_counter() - start
     if out is not None:
         if ans is not None:
@@ -123,10 +125,6 @@ def _compare(args: argparse.Namespace, out: OutputDir | None) -> int:
         options.print_json(rows if ans is None else {"answer": ans.to_dict(), "rows": rows})
     elif ans is not None:
         print(console.answer_text(ans, what=_what(users)))
-        others = [r for r in rows if r["fixture"] != inputs.USER_FILES]
-        if others:
-            print()
-            print(runner.summary_table(others))
         print(
             f"\n{len(rows)} rows in {took:.2f} s" + (f"; written to {out_dir}/" if out_dir else "")
         )
@@ -171,7 +169,9 @@ def _baseline(args: argparse.Namespace, impls: list[runner.Implementation]) -> s
 
 
 def _what(users: list[tuple[str, str, Any]]) -> str:
-    """The user's input as a short phrase: its files."""
+    """The user's input as a short phrase: its files, or the data set."""
+    if users[0][0] != inputs.USER_FILES:
+        return "WMT21 en→de newstest2021" if users[0][0] == "wmt21_ende" else users[0][0]
     prov = users[0][2].provenance
     if "references" in prov:
         hyps = [c.provenance.get("hypotheses", s) for _, s, c in users]
@@ -271,28 +271,6 @@ def cmd_profiles(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------- demo
-#: Short column names of the demo table (a profile without one is shown by its name).
-_SHORT = {
-    "sacrebleu": "sacre",
-    "sacrebleu-sentence": "sacre-sent",
-    "evaluate": "eval",
-    "bleuscore": "bleusc",
-    "torchmetrics": "tm",
-    "torchmetrics-sacrebleu": "tm-sacre",
-    "pycocoevalcap": "coco",
-    "mteval-v13a": "mteval",
-    "multi-bleu": "mbleu",
-    "multi-bleu-detok": "mbleu-dt",
-    "codexglue": "cxglue",
-    "tensor2tensor": "t2t",
-    "keras-hub": "keras",
-    "lm-eval-truthfulqa": "lm-tqa",
-    "helm-bleu-1": "helm-1",
-    "helm-bleu-4": "helm-4",
-}
-_DEMO_LABELS = {f"harness:{p}": _SHORT.get(p, p) for p in PROFILES}
-
-
 def add_demo(sub: options.Subcommands) -> None:
     """Register ``demo``."""
     d = sub.add_parser("demo", help="what `make demo` runs")
@@ -300,7 +278,8 @@ def add_demo(sub: options.Subcommands) -> None:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    """Every profile and every real library on the seed fixtures, then WMT21 if available."""
+    """Every profile and every real library on the seed fixtures (one line per fixture
+    system), then the answer screen of ``compare`` on WMT21 when the data is there."""
     start = time.perf_counter()
     corpora = [
         (name, system, fx.corpus(system))
@@ -310,30 +289,17 @@ def cmd_demo(args: argparse.Namespace) -> int:
     ]
     impls = runner.default_implementations()
     rows = runner.run(corpora, impls, levels=("corpus",), progress=False)
-    profile_rows = [r for r in rows if r["kind"] == "profile"]
-    library_rows = [r for r in rows if r["kind"] == "adapter"]
-    print("In-house profiles on the built-in fixtures (corpus BLEU, 0–100):\n")
-    print(runner.summary_table(profile_rows, labels=_DEMO_LABELS))
-    legend = ", ".join(f"{v} = {k.split(':', 1)[1]}" for k, v in _DEMO_LABELS.items())
-    print(f"\ncolumns: {legend}")
-    print("\nThe real libraries on the same fixtures ('=' equals its in-house profile):\n")
-    print(runner.summary_table(library_rows, annotate=runner.agreement_mark(rows)))
-    problems = sorted(
-        {(r["implementation"], r["status"], r["error"]) for r in rows if r["status"] != "ok"}
+    print(console.fixtures_text(rows, seconds=time.perf_counter() - start))
+    sources = sorted(
+        {(r["implementation"], r["module_source"]) for r in rows if r["module_source"]}
     )
-    print()
-    for impl, status, err in problems:
-        print(f"note: {impl}: {status}: {err}")
-    for impl, source in sorted(
-        {(r["implementation"], r["module_source"]) for r in library_rows if r["module_source"]}
-    ):
+    for impl, source in sources:
         print(f"note: {impl}: module {source}")
     print(f"note: statistics kernels: {native.status()}")
-    print(f"{len(rows)} rows in {time.perf_counter() - start:.2f} s")
 
     data = os.environ.get("BLEU_HARNESS_DATA")
     if data and Path(data).is_dir():
-        print("\nWMT21 en→de newstest2021 (3 references, 20 systems), corpus BLEU:\n")
+        print("\n" + "=" * 36 + " WMT21 en→de newstest2021 " + "=" * 36 + "\n")
         cmd_compare(_demo_wmt21_args(data))
     else:
         print("\n(WMT21: set BLEU_HARNESS_DATA to ../shared/data to include real MT data)")
@@ -341,18 +307,22 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def _demo_wmt21_args(data: str) -> argparse.Namespace:
-    """The flags of ``compare --wmt21`` as the demo runs it: four profiles, two libraries."""
+    """``compare --wmt21`` as the demo runs it: the answer screen over the 20 systems (every
+    profile and the real sacrebleu)."""
     return argparse.Namespace(
+        hyps=[],
+        refs=None,
+        jsonl=None,
+        tsv=None,
+        real=False,
+        baseline="sacrebleu",
         fixture=[],
         wmt21=True,
         coco=False,
         with_fixtures=False,
         level=["corpus"],
         out=None,
-        impl=[
-            "profile:sacrebleu,adapter:sacrebleu,profile:nltk,adapter:nltk,"
-            "profile:evaluate,profile:torchmetrics,profile:sacrebleu-sentence"
-        ],
+        impl=None,
         force=False,
         json=False,
         data=data,

@@ -11,8 +11,18 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
+from typing import Any
 
-from harness.analysis.answer import Answer, Family, factor_phrase, top_factors
+from harness.analysis.answer import (
+    Answer,
+    Family,
+    display_name,
+    factor_phrase,
+    is_bleu4,
+    top_factors,
+)
+from harness.analysis.runner import agreement_mark
+from harness.bleu.profiles import PROFILES
 
 __all__ = ["TINY_NOTE", "WIDTH", "answer_text", "fmt_score", "text_table", "wrap"]
 
@@ -209,3 +219,94 @@ def _notes(ans: Answer) -> list[str]:
         if lib.equal is None and lib.note:
             notes.append(f"{lib.name}: {lib.note}")
     return notes
+
+
+# ---------------------------------------------------------------------- the demo's fixtures
+def fixtures_text(rows: Sequence[dict[str, Any]], *, seconds: float, width: int = WIDTH) -> str:
+    """The fixtures part of ``demo``: findings, then one line per fixture system — sacrebleu's
+    score, the lowest and the highest implementation, and how many real libraries equal their
+    profiles there."""
+    corpus = [r for r in rows if r["level"] == "corpus"]
+    keys = list(dict.fromkeys((r["fixture"], r["system"]) for r in corpus))
+    impls = list(dict.fromkeys(r["implementation"] for r in corpus))
+    profiles = [i for i in impls if i.startswith("harness:")]
+    libraries = [i for i in impls if not i.startswith("harness:")]
+    mark = agreement_mark(rows)
+    # The extremes are BLEU-4 implementations: HELM's BLEU-1 is far from any BLEU-4 by design.
+    bleu4 = {i for i in profiles if is_bleu4(PROFILES[i.split(":", 1)[1]])}
+    checks = equal = 0
+    differ: list[str] = []
+    body = []
+    widest: tuple[float, str] = (-1.0, "")
+    tiny = False
+    for fixture, system in keys:
+        here = [r for r in corpus if (r["fixture"], r["system"]) == (fixture, system)]
+        ok = [r for r in here if r["status"] == "ok" and r["implementation"] in bleu4]
+        ok.sort(key=lambda r: r["score"])
+        base = next((r for r in here if r["implementation"] == "harness:sacrebleu"), None)
+        lib_marks = [mark(r) for r in here if r["kind"] == "adapter"]
+        n_eq = sum(m == " =" for m in lib_marks)
+        n_chk = sum(m in (" =", " ≠") for m in lib_marks)
+        checks, equal = checks + n_chk, equal + n_eq
+        differ += [
+            f"{r['implementation']} on {fixture}/{system}"
+            for r in here
+            if r["kind"] == "adapter" and mark(r) == " ≠"
+        ]
+        if not ok:
+            continue
+        lo, hi = ok[0], ok[-1]
+        tiny |= any(0 < r["score"] < 0.005 for r in ok)
+        if hi["score"] - lo["score"] > widest[0]:
+            widest = (hi["score"] - lo["score"], f"{fixture}/{system}")
+        body.append(
+            [
+                _fit(f"{fixture}/{system}", 36),
+                fmt_score(base["score"]) if base and base["status"] == "ok" else "raises",
+                _extreme(lo, ok),
+                _extreme(hi, ok),
+                f"{n_eq}/{n_chk}",
+            ]
+        )
+    head = (
+        f"The seed articles' worked examples and pitfalls: {len(keys)} fixture systems × "
+        f"{len(profiles)} in-house profiles and {len(libraries)} real libraries (corpus BLEU, "
+        f"0–100), {seconds:.1f} s. Lowest and highest: BLEU-4 implementations."
+    )
+    found = [
+        f"{equal}/{checks} real-library results equal their in-house profiles"
+        + (f"; not: {', '.join(differ[:3])}." if differ else ".")
+        + " Where a library raises, its profile raises the same error.",
+        f"The widest disagreement is {widest[1]}: {widest[0]:.2f} points between the lowest "
+        "and the highest implementation.",
+    ]
+    out = [wrap(head, width), "", "Findings"]
+    out += [wrap(f, width, indent="    ", first="  - ") for f in found]
+    out.append("")
+    out += text_table(
+        ["fixture/system", "sacrebleu", "lowest", "highest", "libs ="],
+        body,
+        align="lrllr",
+        width=width,
+        wrap_col=0,
+    )
+    out += ["", wrap("libs =: real libraries equal to their profile / real libraries run.", width)]
+    if tiny:
+        out.append(wrap(TINY_NOTE, width))
+    return "\n".join(out)
+
+
+def _fit(text: str, width: int) -> str:
+    """``text`` shortened in the middle to ``width`` characters."""
+    if len(text) <= width:
+        return text
+    keep = width - 1
+    return text[: keep - keep // 2] + "…" + text[len(text) - keep // 2 :]
+
+
+def _extreme(row: dict[str, Any], ok: Sequence[dict[str, Any]]) -> str:
+    """``score name`` of an extreme row, ``+N`` for the others at the same number."""
+    same = [r for r in ok if abs(r["score"] - row["score"]) <= 1e-9]
+    name = display_name(row["implementation"].split(":", 1)[1])
+    more = f" +{len(same) - 1}" if len(same) > 1 else ""
+    return f"{fmt_score(row['score'])} {SHORT.get(name, name)}{more}"
