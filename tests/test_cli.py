@@ -105,8 +105,11 @@ def test_unknown_profile_is_rejected_by_argparse(files) -> None:
 
 def test_unknown_override_value(files, capsys) -> None:
     h, r1, _ = files
-    assert main(["score", str(h), str(r1), "--smooth", "laplace"]) == 2
-    assert "laplace" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as info:  # a usage error, naming the valid methods
+        main(["score", str(h), str(r1), "--smooth", "laplace"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "laplace" in err and "add-k" in err
 
 
 def test_compare_writes_tables_and_refuses_to_overwrite(tmp_path, capsys) -> None:

@@ -41,6 +41,9 @@ TOKENIZERS: tuple[str, ...] = TOKENIZER_NAMES
 #: Reference-length rules for the brevity penalty (see :data:`harness.bleu.stats.REF_LENGTH_RULES`).
 REF_LENGTHS: tuple[str, ...] = tuple(REF_LENGTH_RULES)
 
+#: The valid ``max_order`` values: from the first to the second, both included.
+MAX_ORDER_RANGE: tuple[int, int] = (1, 10)
+
 NGRAM_TOTALS: tuple[str, ...] = (
     "plain",  # a segment adds max(0, len - n + 1) to the order-n total
     "floor1",  # nltk: each segment's order-n total is floored at 1
@@ -179,8 +182,9 @@ class BleuConfig:
             )
         if not isinstance(self.max_order, int) or isinstance(self.max_order, bool):
             raise ConfigError(f"max_order must be an integer, got {self.max_order!r}")
-        if not 1 <= self.max_order <= 10:
-            raise ConfigError(f"max_order must be between 1 and 10, got {self.max_order}")
+        low, high = MAX_ORDER_RANGE
+        if not low <= self.max_order <= high:
+            raise ConfigError(f"max_order must be between {low} and {high}, got {self.max_order}")
         if self.weights is not None:
             try:
                 w = tuple(float(x) for x in self.weights)
@@ -293,6 +297,73 @@ class BleuConfig:
             all_versions.update(versions)
         parts.append("version:" + ",".join(f"{k}={v}" for k, v in all_versions.items()))
         return "|".join(parts)
+
+    def short_signature(
+        self,
+        base: BleuConfig,
+        *,
+        name: str,
+        kind: str = "profile",
+        nrefs: int | str | None = None,
+        versions: dict[str, str] | None = None,
+    ) -> str:
+        """A short, citable signature in sacrebleu's style: ``nrefs:N|<kind>:<name>|<the
+        factors that differ from base>|version:engine=…[,library=…]``.
+
+        ``base`` is the configuration ``name`` stands for (a profile's, or the defaults of the
+        library adapter ``name`` with ``kind="lib"``); only the factors of this configuration
+        whose :meth:`signature` items differ from ``base``'s are listed, with the same keys and
+        values as the full signature (``tok:intl``, ``smooth:add-k[1]``, …). ``nrefs`` is the
+        corpus' number of references per segment, ``"var"`` when it varies (as sacrebleu
+        writes it); ``None`` leaves it out. The full signature stays the identity of the
+        variant; this one names it relative to a documented profile.
+
+        >>> from harness.bleu.profiles import PROFILES
+        >>> sb = PROFILES["sacrebleu"]
+        >>> sb.replace(tokenize="intl").short_signature(sb, name="sacrebleu", nrefs=2)
+        'nrefs:2|profile:sacrebleu|tok:intl|version:engine=0.1.0'
+        """
+        if kind not in SHORT_SIGNATURE_KINDS:
+            raise ConfigError(f"unknown signature kind {kind!r}", valid=SHORT_SIGNATURE_KINDS)
+        parts = [] if nrefs is None else [f"nrefs:{nrefs}"]
+        parts.append(f"{kind}:{name}")
+        parts += [f"{k}:{v}" for k, v in factor_differences(self, base).items()]
+        parts.append(self.signature(versions=versions).rsplit("|", 1)[1])
+        return "|".join(parts)
+
+
+#: The first key of a short signature: an in-house ``profile`` or a real library (``lib``).
+SHORT_SIGNATURE_KINDS: tuple[str, ...] = ("profile", "lib")
+
+#: The value a :meth:`BleuConfig.signature` key stands for when the full signature leaves it
+#: out (an optional factor at its default).
+SIGNATURE_OMITTED: dict[str, str] = {
+    "strip": "rstrip",
+    "ws": "unicode",
+    "w": "uniform",
+    "refs": "skip",
+}
+
+
+def signature_items(signature: str) -> dict[str, str]:
+    """A full :meth:`BleuConfig.signature` as ``{key: value}`` in its order, without the
+    ``version`` item."""
+    items = dict(part.partition(":")[::2] for part in signature.split("|"))
+    items.pop("version", None)
+    return items
+
+
+def factor_differences(config: BleuConfig, base: BleuConfig) -> dict[str, str]:
+    """The signature items of ``config`` that differ from ``base``'s, in signature order
+    (an item only ``base`` has is given ``config``'s omitted value: ``strip:rstrip``, …;
+    an extra factor only ``base`` has: ``none``)."""
+    mine = signature_items(config.signature())
+    theirs = signature_items(base.signature())
+    out = {k: v for k, v in mine.items() if theirs.get(k) != v}
+    for key in theirs:
+        if key not in mine:
+            out[key] = SIGNATURE_OMITTED.get(key, "none")
+    return out
 
 
 #: The names users may override (everything but internal bookkeeping).

@@ -7,9 +7,20 @@ from __future__ import annotations
 import argparse
 import json
 import math
-from collections.abc import Callable
+import textwrap
+from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias
 
+from harness.bleu.config import (
+    AGGREGATIONS,
+    MAX_ORDER_RANGE,
+    NGRAM_TOTALS,
+    REF_LENGTHS,
+    SMOOTHINGS,
+    TOKENIZERS,
+)
+from harness.bleu.smoothing import REGISTRY as SMOOTHING_REGISTRY
+from harness.bleu.tokenizers import LOWERCASE_RULES
 from harness.progress import ProgressCallback, resolve
 from harness.report.schema import jsonable
 from harness.session import Session, open_cache
@@ -63,26 +74,169 @@ Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 #: An argparse type for ``--seed``: a numpy seed.
 SEED = int_at_least(0, "a numpy seed")
 
-#: The factor overrides that take a value, and how each value is parsed.
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help formatter, except that lines never break inside a hyphenated value
+    (``nltk-method2``, ``closest-first``): help that lists valid values keeps them whole."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+
+def one_of(what: str, valid: Sequence[str]) -> Callable[[str], str]:
+    """An argparse type: one of ``valid``; otherwise a usage error (exit 2) ``unknown WHAT
+    'x'; valid: …`` (the wording of :class:`~harness.errors.ConfigError`)."""
+
+    def parse(text: str) -> str:
+        if text not in valid:
+            raise argparse.ArgumentTypeError(f"unknown {what} {text!r}; valid: {', '.join(valid)}")
+        return text
+
+    parse.__name__ = what
+    return parse
+
+
+def int_between(low: int, high: int, what: str) -> Callable[[str], int]:
+    """An argparse type: an integer from ``low`` to ``high``; otherwise a usage error
+    ``WHAT must be between LOW and HIGH, got N``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"{what} must be between {low} and {high}, got {value}"
+            )
+        return value
+
+    parse.__name__ = f"integer {low}..{high}"
+    return parse
+
+
+def name_list(valid: Sequence[str], *, every: str | None = None) -> Callable[[str], list[str]]:
+    """An argparse type: comma-separated names from ``valid`` (``every``, if given, stands
+    for all of them); an unknown name is a usage error naming the valid ones. Use it with
+    ``action="extend"`` so that the flag may also be repeated."""
+    accepted = [*valid, *([every] if every else [])]
+
+    def parse(text: str) -> list[str]:
+        names = [x.strip() for x in text.split(",") if x.strip()]
+        if not names:
+            raise argparse.ArgumentTypeError(f"expected a name, got {text!r}")
+        out: list[str] = []
+        for name in names:
+            if name not in accepted:
+                raise argparse.ArgumentTypeError(
+                    f"invalid choice: {name!r} (choose from {', '.join(accepted)})"
+                )
+            out += list(valid) if name == every else [name]
+        return out
+
+    parse.__name__ = "comma-separated names"
+    return parse
+
+
+def unique(names: Sequence[str] | None) -> list[str]:
+    """``names`` once each, in their first order (``None``: none)."""
+    return list(dict.fromkeys(names or ()))
+
+
+def _smooth_value_help() -> str:
+    takes = [
+        f"{s.name}: {s.value_range.meaning}, {'>' if s.value_range.strict else '>='} "
+        f"{s.value_range.low:g}, default {s.default:g}"
+        for s in SMOOTHING_REGISTRY.values()
+        if s.value_range is not None and s.default is not None
+    ]
+    return (
+        "the smoothing method's parameter, a finite number (default: the method's own); "
+        "methods that take one: " + "; ".join(takes)
+    )
+
+
+#: The factor overrides that take a value, and how each value is parsed (the closed sets of
+#: names are read from the registries of :mod:`harness.bleu`, so they cannot drift).
 OVERRIDE_FLAGS: dict[str, Callable[[str], Any]] = {
-    "tokenize": str,
-    "smooth": str,
+    "tokenize": one_of("tokenize", TOKENIZERS),
+    "smooth": one_of("smooth", SMOOTHINGS),
     "smooth_value": finite_float,
-    "max_order": int,
-    "ref_length": str,
-    "ngram_totals": str,
-    "aggregation": str,
+    "max_order": int_between(*MAX_ORDER_RANGE, "max_order"),
+    "ref_length": one_of("ref_length", REF_LENGTHS),
+    "ngram_totals": one_of("ngram_totals", NGRAM_TOTALS),
+    "aggregation": one_of("aggregation", AGGREGATIONS),
 }
+
+#: The valid values of each override flag whose set is closed (argparse ``choices``).
+OVERRIDE_CHOICES: dict[str, Sequence[Any]] = {
+    "tokenize": TOKENIZERS,
+    "smooth": SMOOTHINGS,
+    "max_order": range(MAX_ORDER_RANGE[0], MAX_ORDER_RANGE[1] + 1),
+    "ref_length": REF_LENGTHS,
+    "ngram_totals": NGRAM_TOTALS,
+    "aggregation": AGGREGATIONS,
+}
+
+#: What each override flag means (its valid values are appended from OVERRIDE_CHOICES).
+OVERRIDE_HELP: dict[str, str] = {
+    "tokenize": "tokenizer",
+    "smooth": "smoothing method for zero or low n-gram counts",
+    "smooth_value": _smooth_value_help(),
+    "max_order": "highest n-gram order N",
+    "ref_length": "reference length the brevity penalty uses (closest: ties to the shorter; "
+    "closest-first: ties to the first given)",
+    "ngram_totals": "order-n denominators (plain: max(0, len - n + 1) per segment; floor1: "
+    "each segment's total floored at 1, as nltk)",
+    "aggregation": "corpus statistics, the mean of sentence scores, or the mean of each "
+    "segment's best single-reference score",
+}
+
+
+def _override_help(name: str) -> str:
+    valid = OVERRIDE_CHOICES.get(name)
+    if valid is None:
+        return OVERRIDE_HELP[name]
+    if isinstance(valid, range):
+        values = f"{valid.start} to {valid.stop - 1}"
+    else:
+        values = ", ".join(map(str, valid))
+    return f"{OVERRIDE_HELP[name]}: {values} (default: the profile's)"
 
 
 def add_overrides(p: argparse.ArgumentParser) -> None:
     """``--tokenize``, ``--smooth``, … ``--lowercase``, ``--effective-order``: one factor of
-    the profile each."""
-    g = p.add_argument_group("factor overrides (change one factor of the profile)")
+    the profile each; each help lists the valid values, and an invalid one is a usage error
+    naming them."""
+    g = p.add_argument_group(
+        "factor overrides (change one factor of the profile, or of the library's defaults)"
+    )
     for name, typ in OVERRIDE_FLAGS.items():
-        g.add_argument("--" + name.replace("_", "-"), dest=name, type=typ, default=None)
-    g.add_argument("--lowercase", dest="lowercase", action="store_true", default=None)
-    g.add_argument("--effective-order", dest="effective_order", action="store_true", default=None)
+        g.add_argument(
+            "--" + name.replace("_", "-"),
+            dest=name,
+            type=typ,
+            default=None,
+            choices=OVERRIDE_CHOICES.get(name),
+            metavar="N" if name in ("max_order", "smooth_value") else "NAME",
+            help=_override_help(name),
+        )
+    g.add_argument(
+        "--lowercase",
+        dest="lowercase",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="lowercase hypotheses and references, the way the profile's lowercase_rule says "
+        f"({', '.join(LOWERCASE_RULES)}; default: the profile's)",
+    )
+    g.add_argument(
+        "--effective-order",
+        dest="effective_order",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="leave out orders without any hypothesis n-gram, as sacrebleu's sentence BLEU "
+        "(default: the profile's)",
+    )
 
 
 def overrides(args: argparse.Namespace) -> dict[str, Any]:

@@ -312,6 +312,16 @@ class Adapter:
         """``config.signature`` with this library's version."""
         return config.signature(versions={self.distribution: self.version() or "unknown"})
 
+    def library_signature(self, result: BleuResult) -> str:
+        """What the library itself says identifies ``result``: its own signature where it
+        gives one (an adapter stores it as ``extra["library_signature"]``: sacrebleu's
+        ``BLEU.get_signature()`` of the object that scored), else the distribution, its
+        version and the call with the settings passed (``result.call``)."""
+        own = result.extra.get("library_signature")
+        if own:
+            return str(own)
+        return f"{self.distribution} {self.version() or 'unknown'}: {result.call}"
+
     # ------------------------------------------------------------------ support
     def base_rules(self, config: BleuConfig) -> dict[str, Rule]:
         """The rules every adapter shares: aggregation (the adapter averages the library's own

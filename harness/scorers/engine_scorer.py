@@ -47,6 +47,8 @@ class EngineScorer:
     ) -> None:
         self.config = get_profile(profile) if isinstance(profile, str) else profile
         label = profile if isinstance(profile, str) else "custom"
+        #: The profile this scorer's configuration is (``custom`` for a config).
+        self.profile = label
         self.name = name or f"harness:{label}"
         self._statistics: StatisticsSource = statistics or engine.compute_statistics
 
