@@ -1,41 +1,135 @@
-"""The ``bleu-harness`` program: the parser (one subcommand per command module, in the order
-``--help`` lists them), and :func:`main` — exit codes, interruption and error reporting."""
+"""The ``bleu-harness`` program: the command registry (one subcommand per entry, in the order
+``--help`` lists them), the parser, and :func:`main` — exit codes, interruption and error
+reporting.
+
+:data:`COMMANDS` names each subcommand's module without importing it: ``bleu-harness --help``
+lists every command from the registry alone, and a run imports only the chosen command's module
+(``score`` never loads scipy or the analysis layer)."""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import signal
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NamedTuple, TypeAlias
 
-from harness.cli import analysis, compare, diagnose, pitfalls, report, score
 from harness.errors import HarnessError
 
 #: The first line of ``bleu-harness --help``.
 DESCRIPTION = "``bleu-harness``: the command line."
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every subcommand; each sets ``func``, the command to run."""
+class Command(NamedTuple):
+    """A registry entry: the one-line help ``--help`` lists (the same line the module's
+    add-function gives its parser), and where the add-function lives."""
+
+    help: str
+    module: str
+    add: str
+
+
+#: Subcommand name → where its parser is built, in the order ``--help`` lists them.
+COMMANDS: dict[str, Command] = {
+    "score": Command(
+        "score one hypothesis file against reference files", "harness.cli.score", "add_score"
+    ),
+    "compare": Command(
+        "your files (or the fixtures) × every implementation: scores, gaps and why",
+        "harness.cli.compare",
+        "add_compare",
+    ),
+    "explain": Command(
+        "attribute the gap between two profiles to factors", "harness.cli.analysis", "add_explain"
+    ),
+    "significance": Command(
+        "paired bootstrap / approximate randomisation", "harness.cli.analysis", "add_significance"
+    ),
+    "human": Command(
+        "BLEU vs human judgments (WMT21 MQM, WMT19 DA)", "harness.cli.analysis", "add_human"
+    ),
+    "report": Command(
+        "write a Markdown/JSON/HTML report of a comparison", "harness.cli.report", "add_report"
+    ),
+    "pitfalls": Command(
+        "the documented pitfalls as experiments with verdicts",
+        "harness.cli.pitfalls",
+        "add_pitfalls",
+    ),
+    "validate": Command(
+        "diagnose a BLEU implementation (callable or command)",
+        "harness.cli.diagnose",
+        "add_validate",
+    ),
+    "identify": Command(
+        "which configurations reproduce a reported score", "harness.cli.diagnose", "add_identify"
+    ),
+    "check": Command(
+        "warn about preprocessing mistakes in HYP REF... before scoring",
+        "harness.cli.diagnose",
+        "add_check",
+    ),
+    "fixtures": Command("list or show the shipped fixtures", "harness.cli.compare", "add_fixtures"),
+    "profiles": Command(
+        "list the profiles and their signatures", "harness.cli.compare", "add_profiles"
+    ),
+    "demo": Command("what `make demo` runs", "harness.cli.compare", "add_demo"),
+}
+
+#: What a registry entry's add-function is: it adds its subcommand's parser to the subparsers.
+AddFunction: TypeAlias = "Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]"
+
+
+def _add_function(name: str) -> AddFunction:
+    """The add-function of subcommand ``name``, its module imported: the registry's one import
+    (``tests/test_architecture.py`` checks every entry as an import of this module)."""
+    entry = COMMANDS[name]
+    add: AddFunction = getattr(importlib.import_module(entry.module), entry.add)
+    return add
+
+
+def _parser(real: Callable[[str], bool]) -> argparse.ArgumentParser:
+    """The top-level parser; subcommands for which ``real(name)`` is true get their full parser
+    (their module imported), the others a placeholder with the registry's help line."""
     p = argparse.ArgumentParser(prog="bleu-harness", description=DESCRIPTION)
     sub = p.add_subparsers(dest="command", required=True)
-    score.add_score(sub)
-    compare.add_compare(sub)
-    analysis.add_explain(sub)
-    analysis.add_significance(sub)
-    analysis.add_human(sub)
-    report.add_report(sub)
-    pitfalls.add_pitfalls(sub)
-    diagnose.add_validate(sub)
-    diagnose.add_identify(sub)
-    diagnose.add_check(sub)
-    compare.add_fixtures(sub)
-    compare.add_profiles(sub)
-    compare.add_demo(sub)
+    for name, entry in COMMANDS.items():
+        if real(name):
+            _add_function(name)(sub)
+        else:
+            sub.add_parser(name, help=entry.help)
     return p
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand; each sets ``func``, the command to run.
+
+    Imports every command module; :func:`main` builds only the parser of the command it runs."""
+    return _parser(lambda name: True)
+
+
+def command_name(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` names: its first token that is not an option (the top-level
+    parser takes no option with a value), if that is a registered command.
+
+    >>> command_name(["--help"]) is None
+    True
+    >>> command_name(["score", "hyp.txt", "ref.txt"])
+    'score'
+    """
+    token = next((a for a in argv if not a.startswith("-")), None)
+    return token if token in COMMANDS else None
+
+
+def parser_for(argv: Sequence[str]) -> argparse.ArgumentParser:
+    """The parser :func:`main` uses for ``argv``: every command listed, only the one it names
+    built in full (so only that command's module is imported)."""
+    chosen = command_name(argv)
+    return _parser(lambda name: name == chosen)
 
 
 def _internal_error(exc: Exception) -> int:
@@ -62,8 +156,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ``validate`` also exits 3 when the implementation could not be validated (and 143 on
     SIGTERM).
     """
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = parser_for(argv).parse_args(argv)
     try:
         return int(args.func(args) or 0)
     except HarnessError as exc:
