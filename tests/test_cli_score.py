@@ -409,3 +409,23 @@ def test_console_script_cites(files) -> None:
     result, signature = _sacrebleu()
     assert proc.stdout.startswith(f"BLEU = {result.score:.1f} (sacrebleu ")
     assert proc.stdout.rstrip().endswith(f"; {without_version(signature)})")
+
+
+def test_a_library_raising_is_reported_not_a_bug(
+    files, capsys, monkeypatch, evaluate_module
+) -> None:
+    """evaluate's Hub module divides by zero on an empty hypothesis side: one implementation
+    exits 2 naming the library's exception; among several it is a row saying so."""
+    monkeypatch.setenv("BLEU_HARNESS_EVALUATE_MODULE", str(evaluate_module))
+    Path(files[0]).write_text("\n\n", encoding="utf-8")
+    corpus = Corpus(hypotheses=["", ""], references=[[r] for r in REF1.splitlines()])
+    with pytest.raises(Exception) as real:  # what the library raises, observed here
+        get_adapter("evaluate").corpus(corpus)
+    name = type(real.value).__name__
+    code, out, err = _run(["score", files[0], files[1], "--impl", "evaluate"], capsys)
+    assert code == 2 and out == ""
+    assert f"evaluate raised {name}: {real.value}" in err and "internal error" not in err
+    args = ["score", files[0], files[1], "--impl", "evaluate,sacrebleu"]
+    code, out, err = _run(args, capsys)
+    assert code == 0
+    assert f"[1] evaluate: raises: {name}: {real.value}" in out

@@ -166,10 +166,20 @@ def _single(
         if not avail.ok:
             raise AdapterUnavailable(scorer.name, avail.reason, avail.hint)
     config = resolve_config(scorer.default_config(), **overrides)
-    if args.level == "segment":
-        results = scorer.segments(corpus, config)
-    else:
-        results = [scorer.corpus(corpus, config)]
+    try:
+        if args.level == "segment":
+            results = scorer.segments(corpus, config)
+        else:
+            results = [scorer.corpus(corpus, config)]
+    except HarnessError:
+        raise
+    except Exception as exc:
+        if not scorer.runs_library_code:
+            raise
+        # the library itself raises on this input: data, not a bug of the harness
+        raise HarnessError(
+            f"{scorer.name} raised {type(exc).__name__}: {exc} (the library fails on this input)"
+        ) from exc
     proof = _verification_note(scorer, overrides)
     if args.json:
         if args.level == "corpus":
