@@ -28,16 +28,14 @@ Measured (n = 20,040 WMT21 segment scores, 2-core machine): 0.6–1 ms a resampl
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from types import EllipsisType
 
 import numpy as np
-from scipy import stats as sps
 
-try:  # scipy's discordant-pair counter (private; present since scipy 0.18)
-    from scipy.stats._stats import _kendall_dis as _scipy_dis
-
-    _DISCORDANT: Callable[[np.ndarray, np.ndarray], int] | None = _scipy_dis
-except ImportError:  # pragma: no cover - depends on the scipy build
-    _DISCORDANT = None
+#: scipy's discordant-pair counter (private; present since scipy 0.18), looked up on first use
+#: by :func:`_discordant` (importing it loads all of scipy.stats): ``...`` until then, ``None``
+#: where the scipy build has none.
+_DISCORDANT: Callable[[np.ndarray, np.ndarray], int] | EllipsisType | None = ...
 
 __all__ = [
     "Ties",
@@ -203,13 +201,31 @@ def _tied_pairs(*sorted_keys: np.ndarray) -> int:
     return int((runs * (runs - 1) // 2).sum())
 
 
+def _discordant() -> Callable[[np.ndarray, np.ndarray], int] | None:
+    """:data:`_DISCORDANT`, looked up the first time it is needed."""
+    global _DISCORDANT
+    counter = _DISCORDANT
+    if isinstance(counter, EllipsisType):
+        try:
+            from scipy.stats._stats import _kendall_dis
+
+            counter = _kendall_dis
+        except ImportError:  # pragma: no cover - depends on the scipy build
+            counter = None
+        _DISCORDANT = counter
+    return counter
+
+
 def boot_tau_b(x: np.ndarray, y: np.ndarray, idx: np.ndarray) -> np.ndarray:
     """Kendall's τ-b of every resample ``(x[i], y[i])`` for the rows ``i`` of ``idx`` (k, n):
     equal to ``scipy.stats.kendalltau(x[i], y[i], variant="b").statistic``; NaN where a
     resample is constant on a side."""
     k, n = idx.shape
     out = np.full(k, np.nan)
-    if _DISCORDANT is None:  # pragma: no cover - depends on the scipy build
+    discordant = _discordant()
+    if discordant is None:  # pragma: no cover - depends on the scipy build
+        from scipy import stats as sps
+
         for r in range(k):
             a, b = x[idx[r]], y[idx[r]]
             if np.ptp(a) > 0 and np.ptp(b) > 0:
@@ -242,7 +258,7 @@ def boot_tau_b(x: np.ndarray, y: np.ndarray, idx: np.ndarray) -> np.ndarray:
             xtie, ntie = _tied_pairs(a), _tied_pairs(a, b)
             if xtie == total or ytie == total:
                 continue
-            dis = int(_DISCORDANT(a, b))
+            dis = int(discordant(a, b))
             con_minus_dis = total - xtie - ytie + ntie - 2 * dis
             tau = con_minus_dis / np.sqrt(total - xtie) / np.sqrt(total - ytie)
             out[lo + r] = min(1.0, max(-1.0, tau))

@@ -43,7 +43,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from scipy import stats as sps
 
 from harness.analysis.boot_kernels import (
     Ties,
@@ -259,6 +258,8 @@ def _boot_values(
 
 
 def _point(method: str, x: np.ndarray, y: np.ndarray) -> tuple[float | None, float | None]:
+    from scipy import stats as sps  # slow to import: only once a correlation is computed
+
     with warnings.catch_warnings():
         # Near-constant input: scipy warns that r may be inaccurate; the value is still given.
         warnings.simplefilter("ignore")

@@ -52,7 +52,6 @@ from itertools import combinations
 from typing import Any
 
 import numpy as np
-from scipy import stats as sps
 
 from harness.analysis.correlation import METHODS, Correlation, correlate, finite
 from harness.bleu import engine
@@ -157,6 +156,8 @@ def _ranking_row(
     y = [ref_scores[s] or 0.0 for s in both]
     tau = None
     if len(both) >= 2 and np.ptp(x) > 0 and np.ptp(y) > 0:
+        from scipy import stats as sps  # slow to import: only once a tau is computed
+
         tau = finite(sps.kendalltau(x, y, variant="b").statistic)
     rated = [s for s in systems if s in human and scores[s] is not None]
     against_human = sum(

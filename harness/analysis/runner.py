@@ -21,7 +21,6 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from importlib import metadata
 from typing import Any
 
 from harness import progress as _progress
@@ -421,6 +420,8 @@ def agreement_mark(rows: Sequence[dict[str, Any]]) -> Callable[[dict[str, Any]],
 
 def versions() -> dict[str, str]:
     """Versions of the engine and of every peer library importable here."""
+    from importlib import metadata  # slow to import: not at startup
+
     out = {"bleu-harness": ENGINE_VERSION, "python": sys.version.split()[0]}
     for dist in (*distributions(), "numpy", "scipy"):
         try:

@@ -35,6 +35,7 @@ Measured dead ends: ``benchmarks/README.md`` ("How the fast path works").
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import sys
@@ -169,15 +170,18 @@ def _edge_words(name: str) -> Callable[[Sequence[str]], list[str]]:
 for _name in _EDGES:
     _WORD_LOCAL[_name] = _edge_words(_name)
 
-#: Whitespace that ``str.split`` splits on and multi-bleu's ASCII split does not.
-_NOT_ASCII_SPACE = tuple(
-    c for c in map(chr, range(sys.maxunicode + 1)) if c.isspace() and c not in " \t\n\r\f\v"
-)
+
+@functools.cache
+def _not_ascii_space() -> tuple[str, ...]:
+    """Whitespace ``str.split`` splits on, multi-bleu's ASCII split not (scanned on first use)."""
+    spaces = (c for c in map(chr, range(sys.maxunicode + 1)) if c.isspace())
+    return tuple(c for c in spaces if c not in " \t\n\r\f\v")
+
+
 #: Word-local lines that must nevertheless be tokenized whole, per tokenizer: a line holding
-#: one of these characters is split differently from ``str.split``.
+#: one of these (ascii-whitespace: :func:`_not_ascii_space`) is split unlike ``str.split``.
 _NOT_WORD_LOCAL = {
     "13a": ("\n",),
-    "ascii-whitespace": _NOT_ASCII_SPACE,
     # fairseq trims <pad> and </s> at the ends of a line
     "fairseq:hypothesis": ("<pad>", "</s>"),
     "fairseq:reference": ("<pad>", "</s>"),
@@ -238,7 +242,8 @@ class _Vocabulary:
         self.edge_rstrip = self.edges and rules.strip == "rstrip"
         self.word_local = tokenize in _WORD_LOCAL and (tokenize not in _EDGES or self.edges)
         self.split_word = _WORD_LOCAL.get(tokenize)
-        self.avoid: tuple[str, ...] = _NOT_WORD_LOCAL.get(tokenize, ())
+        avoid = _not_ascii_space() if tokenize == "ascii-whitespace" else ()
+        self.avoid: tuple[str, ...] = avoid or _NOT_WORD_LOCAL.get(tokenize, ())
         if rules.whitespace == "perl":
             # str.split separates on these, Perl's \s does not: such lines are tokenized whole
             self.avoid += tuple(_tok.PYTHON_ONLY_SPACE)

@@ -28,7 +28,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
-import importlib.metadata
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -237,9 +236,11 @@ def _installed_version(distribution: str) -> str | None:
     """``importlib.metadata.version``, read once per process: it parses the distribution's
     METADATA file (~5 ms), and every result of every segment records the version in its
     signature (20k segments x 7 libraries in a WMT21 report)."""
+    from importlib import metadata  # slow to import: not at startup
+
     try:
-        return importlib.metadata.version(distribution)
-    except importlib.metadata.PackageNotFoundError:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
         return None
 
 

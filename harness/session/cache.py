@@ -45,7 +45,6 @@ import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -125,10 +124,11 @@ def content_hash(corpus: Corpus) -> str:
 
 
 def _dist_version(name: str) -> str:
-    try:
+    from importlib import metadata  # slow to import: not at startup
+
+    with contextlib.suppress(metadata.PackageNotFoundError):
         return metadata.version(name)
-    except metadata.PackageNotFoundError:
-        return "absent"
+    return "absent"
 
 
 @lru_cache(maxsize=64)
