@@ -11,6 +11,7 @@ from harness.analysis.human import mathur_outliers, wmt21_human_correlations
 from harness.analysis.significance import significance_from_files
 from harness.bleu.profiles import PROFILES
 from harness.cli import inputs, options
+from harness.report import console
 from harness.report.human import human_markdown
 
 
@@ -46,7 +47,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     if args.json:
         options.print_json(att.to_dict())
     else:
-        print(att.to_markdown())
+        print(console.attribution_text(att))
     return 0
 
 

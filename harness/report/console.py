@@ -21,6 +21,7 @@ from harness.analysis.answer import (
     is_bleu4,
     top_factors,
 )
+from harness.analysis.attribution import Attribution
 from harness.analysis.runner import agreement_mark
 from harness.bleu.profiles import PROFILES
 
@@ -310,3 +311,48 @@ def _extreme(row: dict[str, Any], ok: Sequence[dict[str, Any]]) -> str:
     name = display_name(row["implementation"].split(":", 1)[1])
     more = f" +{len(same) - 1}" if len(same) > 1 else ""
     return f"{fmt_score(row['score'])} {SHORT.get(name, name)}{more}"
+
+
+# ---------------------------------------------------------------------- explain
+def attribution_text(att: Attribution, *, width: int = WIDTH, digits: int = 4) -> str:
+    """``explain``'s screen: the two scores and the gap, then one row per factor with the values
+    on both sides, its BLEU points and its share of the gap (plain text)."""
+    where = f"segment {att.segment}" if att.segment is not None else "corpus"
+    title = f"{att.corpus} ({where})" if att.corpus else where
+    head = (
+        f"{att.a} → {att.b} on {title}: {att.score_a:.{digits}f} → {att.score_b:.{digits}f} "
+        f"(gap {att.gap:+.{digits}f} BLEU)"
+    )
+    body = []
+    for name, value in att.factors.items():
+        change = "; ".join(f"{k}: {x} → {y}" for k, (x, y) in att.changes.get(name, {}).items())
+        body.append([name, f"{value:+.{digits}f}", _share(att.share(name)), change])
+    body.append(["total", f"{att.explained:+.{digits}f}", _share(att.share_total), ""])
+    if att.residual is not None:
+        share = None if att.gap == 0 else att.residual / att.gap
+        body.append(
+            [
+                f"unexplained ({att.library} − engine)",
+                f"{att.residual:+.{digits}f}",
+                _share(share),
+                "",
+            ]
+        )
+    out = [wrap(head, width), ""]
+    out += text_table(
+        ["factor", "BLEU points", "share", "change (a → b)"], body, align="lrrl", width=width
+    )
+    if att.substituted:
+        out += [
+            "",
+            wrap(
+                "Scored with on_zero_length=zero because they would raise: "
+                + ", ".join(att.substituted),
+                width,
+            ),
+        ]
+    return "\n".join(out)
+
+
+def _share(x: float | None) -> str:
+    return "—" if x is None else f"{100 * x + 0.0:.1f}%"

@@ -5,21 +5,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from harness.pitfalls import ExperimentResult
+from harness.report.console import wrap
 
 
 def format_table(results: Sequence[ExperimentResult]) -> str:
     """A console report: one block per experiment with its verdict, claim, source and reason."""
     if not results:
         return "(no experiments)"
-    width = max(len(r.name) for r in results)
-    lines = [f"{'experiment'.ljust(width)}  verdict", f"{'-' * width}  {'-' * 60}"]
+    # One block per experiment, wrapped to the console width: name and verdict, then the
+    # claim, source and reason indented under it.
+    lines = []
     for r in results:
-        lines.append(f"{r.name.ljust(width)}  {r.verdict.text}")
-        pad = " " * (width + 2)
-        lines.append(f"{pad}claim:  {r.experiment.claim}")
-        lines.append(f"{pad}source: {r.experiment.source}")
-        lines.append(f"{pad}reason: {r.verdict.reason}")
-        lines.append(f"{pad}({r.seconds:.1f} s)")
+        lines.append(wrap(f"{r.name}: {r.verdict.text}", indent="    ", first=""))
+        for label, text in (
+            ("claim", r.experiment.claim),
+            ("source", r.experiment.source),
+            ("reason", r.verdict.reason),
+        ):
+            lines.append(wrap(f"{label}: {text}", indent="      ", first="  "))
+        lines.append(f"  ({r.seconds:.1f} s)")
+        lines.append("")
     total = sum(r.seconds for r in results)
     counts: dict[str, int] = {}
     for r in results:
