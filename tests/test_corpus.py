@@ -267,3 +267,10 @@ def test_square_transpose_is_undetectable_by_shape() -> None:
     assert right.references == (("a1", "a2"), ("b1", "b2"))
     assert wrong != right
     assert wrong.to_evaluate() == right.to_streams()
+
+
+def test_repr_is_short_whatever_the_size() -> None:
+    big = Corpus(hypotheses=["a b c d"] * 5000, references=[["a b", "c"]] * 4999 + [["x"]])
+    text = repr(big)
+    assert len(text) < 200
+    assert "segments=5000" in text and "references=1–2 per segment" in text

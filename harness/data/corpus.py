@@ -187,7 +187,7 @@ def _checked_layout(
     return clean_hyps, tuple(clean_refs)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Corpus:
     """Hypotheses of one system with their references, segment-aligned.
 
@@ -202,6 +202,18 @@ class Corpus:
     name: str = ""
     provenance: Mapping[str, Any] = field(default_factory=dict, compare=False)
     check_text: InitVar[bool] = True
+
+    def __repr__(self) -> str:
+        """A short summary (a full dump of a real corpus runs to megabytes)."""
+        counts = [len(r) for r in self.references]
+        lo, hi = (min(counts), max(counts)) if counts else (0, 0)
+        nrefs = str(lo) if lo == hi else f"{lo}–{hi}"
+        first = self.hypotheses[0] if self.hypotheses else ""
+        first = first if len(first) <= 40 else first[:39] + "…"
+        return (
+            f"Corpus(name={self.name!r}, segments={len(self.hypotheses)}, "
+            f"references={nrefs} per segment, first hypothesis={first!r})"
+        )
 
     def __post_init__(self, check_text: bool) -> None:
         hyps = self.hypotheses
