@@ -275,7 +275,7 @@ def test_identify_command_shows_preprocessing(tmp_path, capsys):
     refs = [_write(tmp_path, f"r{k}", [r[k] for r in FX.references]) for k in (0, 1)]
     score = _printed(FX.corpus("bpe_left_in"), SACRE)
     assert main(["identify", "--score", score, "--top", "1", hyp, *refs]) == 0
-    assert "preprocessing bpe-left-in" in capsys.readouterr().out
+    assert "sacrebleu on text with bpe-left-in" in capsys.readouterr().out
     assert main(["identify", "--json", "--score", score, "--top", "1", hyp, *refs]) == 0
     assert json.loads(capsys.readouterr().out)["matches"][0]["preprocessing"] == ["bpe-left-in"]
 

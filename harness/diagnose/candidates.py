@@ -1,8 +1,10 @@
 """A printed BLEU score and the configurations that reproduce it: the :class:`Candidate`.
 
-A printed number says no more than its digits: :func:`default_tolerance` is half a unit in its
-last digit, and a candidate's raw score (0–1 or 0–100, :data:`SCALES`) is compared after the
-:data:`ROUNDINGS` a report may have applied. :func:`closest_profile` names the profile a
+A printed number says no more than its digits: ``31.3`` stands for any reading in the half-open
+interval [31.25, 31.35) (:func:`printed_interval`; :func:`default_tolerance` is its half width,
+half a unit in the last digit *as typed*: ``"27"`` is [26.5, 27.5), ``"0.27"`` [0.265, 0.275)),
+and a candidate's raw score (0–1 or 0–100, :data:`SCALES`) is compared after the
+:data:`ROUNDINGS` a report may have applied (:func:`reproduces`). :func:`closest_profile` names the profile a
 configuration is nearest to, and the factors that differ (:mod:`harness.analysis.attribution`).
 The search itself is :func:`harness.diagnose.identify.identify`.
 """
@@ -10,6 +12,7 @@ The search itself is :func:`harness.diagnose.identify.identify`.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -25,9 +28,14 @@ __all__ = [
     "ROUNDINGS",
     "SCALES",
     "Candidate",
+    "TieResolver",
+    "changed_fields",
     "closest_profile",
     "default_tolerance",
+    "nearest_choices",
+    "printed_interval",
     "rank",
+    "reproduces",
     "rounded",
 ]
 
@@ -64,6 +72,26 @@ class Candidate:
     distance: float
     equivalent: dict[str, tuple[dict[str, Any], ...]] = field(default_factory=dict, compare=False)
     preprocessing: tuple[str, ...] = ()
+    reproduces: bool = False
+
+    @property
+    def changed(self) -> dict[str, Any]:
+        """Every field that differs from :attr:`profile`, with this candidate's value (the
+        factors of ``changes`` by name and value: ``{"tokenize": "intl", "smooth": "floor"}``);
+        ``weights`` only when they are not uniform."""
+        return changed_fields(PROFILES[self.profile], self.config)
+
+    @property
+    def reading(self) -> str:
+        """The profile and every changed field with its value, the layout misuse and the text
+        mistakes: ``"sacrebleu + tokenize=intl, smooth=floor"``."""
+        diffs = [f"{k}={_value_text(v)}" for k, v in self.changed.items()]
+        if self.layout != "per-segment":
+            diffs.append(f"layout={self.layout}")
+        what = self.profile + ("" if not diffs else " + " + ", ".join(diffs))
+        if self.preprocessing:
+            what += " on text with " + ", ".join(self.preprocessing)
+        return what
 
     @property
     def signature(self) -> str:
@@ -89,20 +117,10 @@ class Candidate:
         return all(getattr(config, f) == getattr(mine, f) for f in rest)
 
     def describe(self) -> str:
-        """One line: the nearest profile and what differs, scale, rounding and distance."""
-        prof = PROFILES[self.profile]
-        diffs = [
-            f"{f}={getattr(self.config, f)}"
-            for f in _ARITHMETIC_FIELDS
-            if getattr(self.config, f) != getattr(prof, f)
-        ]
-        if self.layout != "per-segment":
-            diffs.append(f"layout={self.layout}")
-        what = self.profile + ("" if not diffs else " + " + ", ".join(diffs))
-        if self.preprocessing:
-            what += " on text with " + ", ".join(self.preprocessing)
+        """One line: the nearest profile and what differs (named values), scale, rounding and
+        distance."""
         return (
-            f"{what}: {self.raw:.6g} on {self.scale}, shown as {self.shown:g} "
+            f"{self.reading}: {self.raw:.6g} on {self.scale}, shown as {self.shown:g} "
             f"({self.rounding}); distance {self.distance:.3g}"
         )
 
@@ -113,11 +131,14 @@ class Candidate:
             "layout": self.layout,
             "profile": self.profile,
             "changes": list(self.changes),
+            "changed": {k: _json_value(v) for k, v in self.changed.items()},
+            "reading": self.reading,
             "raw": self.raw,
             "scale": self.scale,
             "rounding": self.rounding,
             "shown": self.shown,
             "distance": self.distance,
+            "reproduces": self.reproduces,
             "equivalent": {k: [dict(x) for x in v] for k, v in self.equivalent.items()},
         }
         if self.preprocessing:
@@ -142,28 +163,66 @@ _ARITHMETIC_FIELDS = (
 )
 
 
-def rank(c: Candidate) -> tuple[float, int, int, int]:
-    """The order of explanations: by distance to the printed score (to 1e-12), then by the
-    number of *steps* away from a named profile applied correctly — each factor changed from
-    the nearest profile (and a reference-layout misuse) is one step, each text mistake
-    assumed (``preprocessing``) is one step — then, at equal steps, fewer configuration
-    changes first (a named profile on mistaken text before a profile with a factor changed:
-    the profile's code is known, the text was not seen), then simpler rounding
-    (:data:`ROUNDINGS` order). Without preprocessing this is distance, changes, rounding."""
+def rank(c: Candidate) -> tuple[float, float, int, int, int, float]:
+    """The order of explanations.
+
+    Candidates that reproduce the printed score (``reproduces``: inside its printed interval)
+    come first, and among them the distance is no evidence (a printed ``27`` says nothing
+    about whether 27.05 or 27.22 was meant) until the last key; the others are ordered by
+    distance (to 1e-12) first. Then the number of *steps* away from a named profile applied
+    correctly — each factor changed from the nearest profile (and a reference-layout misuse)
+    is one step, each text mistake assumed (``preprocessing``) is one step — then, at equal
+    steps, fewer configuration changes first (a named profile on mistaken text before a
+    profile with a factor changed: the profile's code is known, the text was not seen), then
+    simpler rounding (:data:`ROUNDINGS` order), then the distance."""
     steps = len(c.changes) + len(c.preprocessing)
-    return (round(c.distance, 12), steps, len(c.changes), ROUNDINGS.index(c.rounding))
+    d = round(c.distance, 12)
+    first = (0, 0.0) if c.reproduces else (1, d)
+    return (*first, steps, len(c.changes), ROUNDINGS.index(c.rounding), d)
+
+
+def _decimal(score: float | str) -> Decimal:
+    try:
+        d = Decimal(score.strip() if isinstance(score, str) else repr(float(score)))
+    except (InvalidOperation, ValueError) as exc:
+        raise ConfigError(f"not a number: {score!r}") from exc
+    if not d.is_finite():
+        raise ConfigError(f"not a finite number: {score!r}")
+    return d
 
 
 def default_tolerance(score: float | str) -> float:
-    """Half a unit in the last digit of ``score`` as printed (``0.27`` → 0.005)."""
-    try:
-        d = Decimal(score if isinstance(score, str) else repr(float(score)))
-    except (InvalidOperation, ValueError) as exc:
-        raise ConfigError(f"not a number: {score!r}") from exc
-    exponent = d.as_tuple().exponent
-    if not isinstance(exponent, int):
-        raise ConfigError(f"not a finite number: {score!r}")
+    """Half a unit in the last digit of ``score`` as printed (``"0.27"`` → 0.005, ``"27"`` →
+    0.5). Pass the string as typed: a float has lost its trailing zeros and its precision
+    (``27`` as a float is ``27.0``, → 0.05)."""
+    exponent = _decimal(score).as_tuple().exponent
+    assert isinstance(exponent, int)  # finite
     return 0.5 * 10.0**exponent
+
+
+def printed_interval(score: float | str) -> tuple[Decimal, Decimal]:
+    """The readings a printed score stands for: ``[score - h, score + h)`` with ``h`` half a
+    unit in its last digit as typed (``"31.3"`` → [31.25, 31.35), ``"27"`` → [26.5, 27.5)),
+    exact decimals. The upper end is excluded: 31.35 prints as 31.4 (round half up) and
+    31.25 as 31.3."""
+    d = _decimal(score)
+    exponent = d.as_tuple().exponent
+    assert isinstance(exponent, int)
+    half = Decimal(5).scaleb(exponent - 1)
+    return d - half, d + half
+
+
+def reproduces(shown: float, score: float | str, tolerance: float | None = None) -> bool:
+    """Whether a reading displayed as ``shown`` reproduces the printed ``score``: inside
+    :func:`printed_interval` (``shown`` read as the shortest decimal that gives its float, so
+    ``round(x, 2) == 31.35`` is 31.35, outside [31.25, 31.35)); with an explicit
+    ``tolerance``, ``|shown - score| <= tolerance`` (closed)."""
+    if not math.isfinite(shown):
+        return False
+    if tolerance is not None:
+        return abs(shown - float(_decimal(score))) <= tolerance + 1e-12
+    lo, hi = printed_interval(score)
+    return lo <= Decimal(repr(float(shown))) < hi
 
 
 def rounded(value: float, rounding: str) -> float:
@@ -177,6 +236,33 @@ def rounded(value: float, rounding: str) -> float:
     if rounding == "3 significant":
         return float(f"{value:.3g}")
     raise ConfigError(f"unknown rounding {rounding!r}", valid=ROUNDINGS)
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, tuple):
+        return ",".join(f"{x:g}" if isinstance(x, float) else str(x) for x in value)
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _json_value(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+#: Every field of a compared factor, in factor order (``zero_length`` left out).
+_FACTOR_FIELDS = tuple(
+    f for name, fields in FACTORS.items() if name != "zero_length" for f in fields
+)
+
+
+def changed_fields(profile: BleuConfig, config: BleuConfig) -> dict[str, Any]:
+    """The factor fields of ``config`` that differ from ``profile``, with ``config``'s values
+    (``weights`` only when not uniform: ``max_order`` says the rest)."""
+    out = {
+        f: getattr(config, f) for f in _FACTOR_FIELDS if getattr(config, f) != getattr(profile, f)
+    }
+    if "weights" in out and config.weights is None:
+        del out["weights"]
+    return out
 
 
 _PROFILE_CACHE: dict[BleuConfig, tuple[str, tuple[str, ...]]] = {}
@@ -229,3 +315,118 @@ def closest_profile(config: BleuConfig) -> tuple[str, tuple[str, ...]]:
             _PROFILE_CACHE.clear()
         _PROFILE_CACHE[config] = got
     return got
+
+
+def _option_costs(
+    config: BleuConfig, options: Sequence[dict[str, Any]], cols: Sequence[int]
+) -> np.ndarray:
+    """(options × profiles): the factors among ``cols`` in which each option differs."""
+    rows = []
+    for opt in options:
+        ids = [
+            _VALUE_IDS[i].get(tuple(opt.get(f, getattr(config, f)) for f in _COMPARED[i][1]), -1)
+            for i in cols
+        ]
+        rows.append((_PROFILE_MATRIX[:, cols] != np.array(ids, dtype=np.int64)).sum(axis=1))
+    return np.stack(rows)
+
+
+def _columns(keys: set[str]) -> list[int]:
+    return [i for i, (_, fields) in enumerate(_COMPARED) if keys & set(fields)]
+
+
+#: Cost rows of the varying group's options, shared by every :class:`TieResolver`.
+_ROWS: dict[tuple[Any, ...], np.ndarray] = {}
+
+
+class TieResolver:
+    """:func:`nearest_choices` for many configurations that share every setting but one group
+    (``varying``: the fields of the last group, e.g. the smoothing settings): the fixed groups
+    and the other factors are compared with the profiles once."""
+
+    def __init__(
+        self,
+        config: BleuConfig,
+        fixed: Sequence[Sequence[dict[str, Any]]],
+        varying: Sequence[str],
+    ) -> None:
+        self.config = config
+        self.fixed = [list(g) for g in fixed]
+        self.vary_cols = _columns(set(varying))
+        used = set(self.vary_cols)
+        self.costs = []
+        self.total = np.zeros(len(_PROFILE_NAMES), dtype=np.int64)
+        for options in self.fixed:
+            cols = _columns({k for opt in options for k in opt})
+            used |= set(cols)
+            c = _option_costs(config, options, cols)
+            self.costs.append(c)
+            self.total += c.min(axis=0)
+        rest = [i for i in range(len(_COMPARED)) if i not in used]
+        base = _factor_values(config)
+        mine = np.array([_VALUE_IDS[i].get(base[i], -1) for i in rest], dtype=np.int64)
+        self.total += (_PROFILE_MATRIX[:, rest] != mine).sum(axis=1)
+        # the varying columns' fields that the options do not set, and the columns
+        self.vary_key = (
+            tuple(self.vary_cols),
+            tuple(
+                (f, getattr(config, f))
+                for i in self.vary_cols
+                for f in _COMPARED[i][1]
+                if f not in varying
+            ),
+        )
+
+    def _row(self, opt: dict[str, Any]) -> np.ndarray:
+        key = (self.vary_key, tuple(sorted(opt.items())))
+        row = _ROWS.get(key)
+        if row is None:
+            if len(_ROWS) > 20000:
+                _ROWS.clear()
+            row = _ROWS[key] = _option_costs(self.config, [opt], self.vary_cols)[0]
+        return row
+
+    def resolve(
+        self, options: Sequence[dict[str, Any]]
+    ) -> list[tuple[BleuConfig, tuple[int, ...]]]:
+        """:func:`nearest_choices` with ``options`` as the last group."""
+        last = np.stack([self._row(o) for o in options])
+        total = self.total + last.min(axis=0)
+        best = int(np.argmin(total))
+        costs = [*self.costs, last]
+        out = []
+        for p in (best, *(int(i) for i in np.flatnonzero(total == 0) if i != best)):
+            chosen = tuple(int(np.argmin(c[:, p])) for c in costs)
+            fields: dict[str, Any] = {}
+            for opts, k in zip(self.fixed, chosen[:-1], strict=True):
+                if k:
+                    fields.update(opts[k])
+            fields.update(options[chosen[-1]])  # the varying group: always its own setting
+            out.append((self.config.replace(**fields), chosen))
+        return out
+
+
+def nearest_choices(
+    config: BleuConfig, groups: Sequence[Sequence[dict[str, Any]]]
+) -> list[tuple[BleuConfig, tuple[int, ...]]]:
+    """Resolve ties toward the nearest named profile.
+
+    ``groups`` lists interchangeable settings that give the very same score on the corpus at
+    hand: each group is a list of field assignments (option 0 is ``config``'s own; e.g. the
+    tokenizers that produce identical tokens, the reference-length rules that pick the same
+    lengths). The groups touch disjoint factors, so the best choice is exact without trying
+    every combination: for each profile, each group contributes its option with the fewest
+    factors differing from that profile.
+
+    Returns ``config`` with the options of the profile that ends up with the fewest differing
+    factors (ties: profile order, then option order) and the option chosen in each group;
+    then, for every other profile the options reproduce *exactly*, the same for it. A
+    configuration one choice away from being exactly a profile (``nltk`` with ``13a`` tokens
+    identical to its whitespace split) becomes that profile, and two profiles that give the
+    same number are both named. (:class:`TieResolver` does the same for many configurations
+    that differ in one group only.)
+    """
+    if not groups:
+        return [(config, ())]
+    last = groups[-1]
+    return TieResolver(config, groups[:-1], [k for o in last for k in o]).resolve(last)

@@ -22,11 +22,18 @@ tokenized, references lowercased, one reference, …) is another reading, scored
 profile and its aggregation flipped (:func:`_forensic_configs`: readings are many, so the full
 space is searched only on the files as given).
 
-Every configuration whose displayed score is within ``tolerance`` of ``X`` is a
-:class:`Candidate`, sorted by :func:`~harness.diagnose.candidates.rank`: distance, then steps
-from a named profile applied correctly (factors changed + text mistakes assumed), then fewer
-configuration changes. The default tolerance is half a unit in the last digit of ``X`` as printed
-(``0.27`` → 0.005): a printed number says no more than its digits. :func:`nearest` returns the
+Every configuration whose displayed score is inside the interval ``X`` stands for is a
+:class:`Candidate`, sorted by :func:`~harness.diagnose.candidates.rank`: steps from a named
+profile applied correctly (factors changed + text mistakes assumed), then fewer configuration
+changes, then simpler rounding, then distance. The interval is half a unit either side of the
+last digit of ``X`` as typed, upper end excluded (``"0.27"`` → [0.265, 0.275), ``"27"`` →
+[26.5, 27.5)): a printed number says no more than its digits, so a reading inside it is not
+better for being nearer the middle. Settings that give the same number on this corpus
+(tokenizers with identical tokens, reference-length rules that pick the same lengths, a
+smoothing that never fires) are resolved toward the nearest named profile
+(:func:`~harness.diagnose.candidates.nearest_choices`): an exact profile is listed as that
+profile (every profile they reproduce exactly is listed), and the other settings as
+``Candidate.equivalent``. :func:`nearest` returns the
 closest configurations when nothing matches.
 
 Speed: statistics are counted once per (layout, tokenizer, case) by a
@@ -62,9 +69,12 @@ from harness.diagnose.candidates import (
     ROUNDINGS,
     SCALES,
     Candidate,
+    TieResolver,
     closest_profile,
     default_tolerance,
+    printed_interval,
     rank,
+    reproduces,
     rounded,
 )
 from harness.diagnose.preprocess import readings
@@ -85,6 +95,7 @@ __all__ = [
     "identify",
     "misused_corpora",
     "nearest",
+    "printed_interval",
 ]
 
 #: The reference layouts tried: the correct one and three silent misuses.
@@ -274,20 +285,32 @@ def _evaluate_layout(
                             "ngram_totals": tot,
                             "aggregation": agg,
                         }
-                        equiv: dict[str, tuple[dict[str, Any], ...]] = {}
-                        if tok_dupes:
-                            equiv["tokenization"] = tuple(
-                                {"tokenize": t, "lowercase": c} for t, c in tok_dupes
-                            )
-                        if rule_dupes:
-                            equiv["ref_length"] = tuple({"ref_length": r} for r in rule_dupes)
+                        # interchangeable settings (same number on this corpus): option 0
+                        # is the one scored; the candidate takes the options of the nearest
+                        # named profile and lists the others as equivalent
+                        fixed: list[tuple[str, list[dict[str, Any]]]] = [
+                            (
+                                "tokenization",
+                                [
+                                    {"tokenize": t, "lowercase": c}
+                                    for t, c in ((tok, lc), *tok_dupes)
+                                ],
+                            ),
+                            ("ref_length", [{"ref_length": r} for r in (rule, *rule_dupes)]),
+                        ]
                         if len(rules) == 1:
-                            equiv["ngram_totals"] = ({"ngram_totals": "floor1"},)
+                            fixed.append(
+                                ("ngram_totals", [{"ngram_totals": t} for t in (tot, "floor1")])
+                            )
                         if single:
-                            equiv["aggregation"] = ({"aggregation": "sentence-mean"},)
+                            fixed.append(
+                                (
+                                    "aggregation",
+                                    [{"aggregation": a} for a in (agg, "sentence-mean")],
+                                )
+                            )
                         # configurations that differ only in smoothing and give the very same
-                        # number are one candidate (the one nearest a profile) with the others
-                        # listed as equivalent
+                        # number are one candidate too
                         by_value: dict[float, list[tuple[BleuConfig, float]]] = {}
                         for k, sm in enumerate(smoothings):
                             value = values[(rule, n, tot, agg, k)]
@@ -295,17 +318,22 @@ def _evaluate_layout(
                                 continue
                             cfg = BleuConfig(**base, **sm)
                             by_value.setdefault(round(value, 10), []).append((cfg, value))
+                        groups = [g for _, g in fixed]
+                        resolver = TieResolver(BleuConfig(**base), groups, _SMOOTHING_KEYS)
                         for members in by_value.values():
-                            rep, raw = min(members, key=lambda m: len(closest_profile(m[0])[1]))
-                            others = tuple(
-                                {f: getattr(c, f) for f in _SMOOTHING_KEYS}
-                                for c, _ in members
-                                if c is not rep
-                            )
-                            e = dict(equiv)
-                            if others:
-                                e["smoothing"] = others
-                            out.append(_Evaluated(rep, layout, raw, e, preprocessing))
+                            options = [
+                                {f: getattr(c, f) for f in _SMOOTHING_KEYS} for c, _ in members
+                            ]
+                            for rep, chosen in resolver.resolve(options):
+                                equiv = {
+                                    name: tuple(o for i, o in enumerate(opts) if i != k)
+                                    for (name, opts), k in zip(
+                                        [*fixed, ("smoothing", options)], chosen, strict=True
+                                    )
+                                    if len(opts) > 1
+                                }
+                                raw = members[chosen[-1]][1]
+                                out.append(_Evaluated(rep, layout, raw, equiv, preprocessing))
     return out
 
 
@@ -391,9 +419,18 @@ def _evaluations(
 
 
 def _candidates(
-    score: float, corpus: Corpus, progress: ProgressCallback | None, session: Session | None
+    score: float | str,
+    corpus: Corpus,
+    progress: ProgressCallback | None,
+    session: Session | None,
+    tolerance: float | None = None,
 ) -> list[Candidate]:
-    """Every evaluated configuration × scale with its best rounding, sorted."""
+    """Every evaluated configuration × scale with its best rounding, sorted by :func:`rank`.
+
+    A candidate ``reproduces`` the score when its display is inside the printed interval
+    (:func:`~harness.diagnose.candidates.reproduces`; within ``tolerance`` when given). Its
+    rounding is the one that reproduces the score, nearest first (ties: :data:`ROUNDINGS`
+    order)."""
     target = float(score)
     out = []
     for ev in _evaluations(corpus, progress, session):
@@ -406,8 +443,13 @@ def _candidates(
             for rounding in ROUNDINGS:
                 shown = rounded(raw, rounding)
                 d = abs(shown - target)
-                if best is None or d < best[0] - 1e-15:
-                    best = (d, rounding, shown)
+                key = (not reproduces(shown, score, tolerance), d)
+                if (
+                    best is None
+                    or key[0] < best[0][0]
+                    or (key[0] == best[0][0] and d < best[0][1] - 1e-15)
+                ):
+                    best = (key, rounding, shown)
             assert best is not None
             out.append(
                 Candidate(
@@ -419,9 +461,10 @@ def _candidates(
                     scale=scale,
                     rounding=best[1],
                     shown=best[2],
-                    distance=best[0],
+                    distance=best[0][1],
                     equivalent=ev.equivalent,
                     preprocessing=ev.preprocessing,
+                    reproduces=not best[0][0],
                 )
             )
     out.sort(key=rank)
@@ -439,18 +482,20 @@ def identify(
     """The configurations whose displayed score reproduces ``score`` on ``corpus``.
 
     ``corpus`` is a :class:`~harness.data.corpus.Corpus`, a fixture as ``"name/system"`` or a
-    ``(hypotheses, per-segment references)`` pair. ``tolerance`` defaults to half a unit in
-    the last printed digit of ``score`` (pass ``score`` as a string to keep trailing zeros:
-    ``"0.270"``). Sorted by distance, then by the number of factors changed from the nearest
-    profile; empty when nothing matches (see :func:`nearest`). ``progress``
+    ``(hypotheses, per-segment references)`` pair. Pass ``score`` as the string that was
+    printed: ``"27"`` stands for [26.5, 27.5) and ``"0.270"`` for [0.2695, 0.2705)
+    (:func:`printed_interval`, upper end excluded); a float is read through its ``repr``
+    (``27.0``: [26.95, 27.05)). ``tolerance``, when given, replaces the interval by
+    ``|shown - score| <= tolerance``. Sorted by :func:`~harness.diagnose.candidates.rank`:
+    steps from a named profile (factors changed and text mistakes assumed), then fewer
+    configuration changes, simpler rounding and the distance; empty when nothing matches
+    (see :func:`nearest`). ``progress``
     (:data:`~harness.progress.ProgressCallback`) is told of each tokenization searched, one
     stage per reference layout (``"identify: per-segment"``, …). ``session``: where statistics
     are counted and cached (its cache and workers; its corpora are not used).
     """
-    c = _as_corpus(corpus)
-    tol = default_tolerance(score) if tolerance is None else float(tolerance)
-    found = _candidates(float(score), c, progress, session)
-    return [x for x in found if x.distance <= tol + 1e-12]
+    found = _candidates(score, _as_corpus(corpus), progress, session, tolerance)
+    return [x for x in found if x.reproduces]
 
 
 def nearest(
@@ -463,4 +508,4 @@ def nearest(
 ) -> list[Candidate]:
     """The ``k`` configurations whose displayed score is closest to ``score``, whatever the
     distance (use it when :func:`identify` finds nothing)."""
-    return _candidates(float(score), _as_corpus(corpus), progress, session)[:k]
+    return _candidates(score, _as_corpus(corpus), progress, session)[:k]
