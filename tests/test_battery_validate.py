@@ -31,7 +31,7 @@ from harness.diagnose.validate import (
     generate_cases,
     validate,
 )
-from harness.report.validation import validation_markdown
+from harness.report.validation import validation_text
 
 ROOT = Path(__file__).resolve().parents[1]
 SACREBLEU = Path(sys.executable).parent / "sacrebleu"
@@ -61,7 +61,7 @@ def _hang(marker: str) -> str:
 
 def _assert_honest(r: ValidationReport) -> None:
     """Nothing invented: no diagnosis without enough scored cases, no inf/nan as a number."""
-    md = validation_markdown(r)
+    md = validation_text(r)
     d = r.to_dict()
     assert not re.search(r"mean \|difference\| (inf|nan)", md), md
     assert not re.search(r"agreement (inf|nan)", md), md
@@ -172,7 +172,7 @@ ROWS = {
         scored=lambda: _n_short(24),
         diagnosed=(),
         precision=None,
-        words=("no score: NoScore: returned nan", "best profile: **sacrebleu**, agreement 100.0%"),
+        words=("no score: NoScore: returned nan", "best profile: sacrebleu, agreement 100.0%"),
     ),
     # rounding: a factor only when it explains something
     "impl-rounds-to-2": Row(
@@ -180,14 +180,14 @@ ROWS = {
         scored=CASES,
         diagnosed=("rounding",),
         precision=2,
-        words=("precision: **2 decimal(s)**", "compared within half a unit", "diagnosed: rounding"),
+        words=("precision: 2 decimal(s)", "compared within half a unit", "diagnosed: rounding"),
     ),
     "impl-rounds-to-4": Row(
         _round(4),
         scored=CASES,
         diagnosed=("rounding",),
         precision=4,
-        words=("precision: **4 decimal(s)**", "diagnosed: rounding"),
+        words=("precision: 4 decimal(s)", "diagnosed: rounding"),
     ),
     "impl-full-precision-control": Row(
         sacrebleu_like,
@@ -229,8 +229,8 @@ ROWS = {
         diagnosed=("rounding",),
         precision=1,
         words=(
-            "precision: **1 decimal(s)** (all 8 scores have exactly 1 decimal(s))",
-            "best profile: **sacrebleu**, agreement 100.0% of the 8 scored cases",
+            "precision: 1 decimal(s) (all 8 scores have exactly 1 decimal(s))",
+            "best profile: sacrebleu, agreement 100.0% of the 8 scored cases",
             "diagnosed: rounding",
         ),
     ),
@@ -239,7 +239,7 @@ ROWS = {
         scored=CASES,
         diagnosed=(),
         precision=6,
-        words=("precision: **6 decimal(s)**", "rounding explains no case", "diagnosed: nothing"),
+        words=("precision: 6 decimal(s)", "rounding explains no case", "diagnosed: nothing"),
     ),
 }
 
@@ -247,7 +247,7 @@ ROWS = {
 @pytest.mark.parametrize("row", list(ROWS.values()), ids=list(ROWS))
 def test_lying_subject(row: Row) -> None:
     r = validate(row.impl, cmd=row.cmd, cases=row.cases, fixtures=False, **row.kwargs)
-    md = validation_markdown(r)
+    md = validation_text(r)
     for words in row.words:
         assert words in md, md
     _assert_honest(r)
@@ -308,7 +308,7 @@ CLI_ROWS = {
         ["--cmd", "echo hello garbage {hyp}", "--cases", "3"],
         3,
         ["could not validate: only 0 of", "gave a finite score"],
-        ["**no diagnosis**", "no score: cannot read a BLEU score"],
+        ["no diagnosis", "no score: cannot read a BLEU score"],
     ),
     "cli-exit-3-subject-exits-3": (
         ["--cmd", _sh("echo oops >&2; exit 3"), "--cases", "3"],

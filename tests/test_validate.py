@@ -48,7 +48,7 @@ from harness.diagnose.validate.cases import fixture_cases
 from harness.diagnose.validate.fit import fit_summary
 from harness.diagnose.validate.judge import Judge
 from harness.errors import LibraryWouldRaise
-from harness.report.validation import validation_markdown
+from harness.report.validation import validation_text
 
 CASES = 100  # generated corpora per validation (plus the 29 fixture systems)
 
@@ -244,7 +244,7 @@ def test_module_function_string():
 def test_buggy_variant_is_diagnosed(name):
     r = validate(BUGGY[name], cases=CASES)
     assert r.scale == SCALE[name]
-    assert EXPECTED_FACTOR[name] in r.diagnosed_factors, validation_markdown(r)
+    assert EXPECTED_FACTOR[name] in r.diagnosed_factors, validation_text(r)
     assert r.fit["agreement"] == 1.0  # the fitted configuration (with mistakes) explains all
     for d in r.deviations:
         assert d.factor and d.factor != "unexplained"
@@ -295,7 +295,7 @@ def test_blog_substring_counting_and_longest_reference(blog_report):
     r = blog_report
     assert r.scale == "0-1"
     found = {f for d in r.deviations for f in d.factors}
-    assert {"substring_counting", "ref_length", "ngram_extraction"} <= found, validation_markdown(r)
+    assert {"substring_counting", "ref_length", "ngram_extraction"} <= found, validation_text(r)
     assert r.fit["changes"]["ref_length"] == "longest-unless-exact"
     assert {"stride-n", "substring-both"} <= set(r.fit["bugs"])
     errors = " ".join(c.error for c in r.crashes)
@@ -335,7 +335,7 @@ def test_report_json_and_markdown(blog_report):
     for key in ("best_profile", "agreement", "matches", "deviations", "crashes", "scale"):
         assert key in d
     assert all("factor" in x for x in d["deviations"])
-    md = validation_markdown(blog_report)
+    md = validation_text(blog_report)
     assert "best profile" in md and "ZeroDivisionError" in md
 
 

@@ -7,39 +7,76 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
+import textwrap
 import threading
 
 from harness.cli import inputs, options
+from harness.diagnose.candidates import Candidate, printed_interval
 from harness.diagnose.check import check_files
 from harness.diagnose.identify import identify, nearest
 from harness.diagnose.validate import CouldNotValidate, validate
-from harness.errors import InputError
-from harness.report.validation import validation_markdown
+from harness.errors import ConfigError, InputError
+from harness.report.validation import validation_text
 
 
 # ---------------------------------------------------------------------- validate
 def add_validate(sub: options.Subcommands) -> None:
     """Register ``validate``."""
-    v = sub.add_parser("validate", help="diagnose a BLEU implementation (callable or command)")
-    v.add_argument("--impl", help="module:function taking (hypotheses, references) -> score")
+    v = sub.add_parser(
+        "validate",
+        help="diagnose a BLEU implementation (a Python function or a shell command)",
+        description="Run a BLEU implementation on the fixtures and seeded generated corpora, "
+        "name the profile it matches and on what share of cases, and explain each deviation. "
+        "Exit 0 with a diagnosis, 3 when it could not be validated, 2 for usage errors.",
+    )
     v.add_argument(
-        "--cmd", help="shell command template, e.g. 'perl multi-bleu.perl {ref} < {hyp}'"
+        "--impl",
+        metavar="MODULE:FUNCTION",
+        help="a Python function, imported as MODULE:FUNCTION (the current directory is "
+        "searched first); it is called as f(hypotheses, references) with hypotheses a list "
+        "of str and references per segment, a list of lists of str (references[i] are "
+        "segment i's references; their number may vary), and must return the corpus BLEU as "
+        "a number on 0-1 or 0-100 (the scale is detected), or an object with a .score",
+    )
+    v.add_argument(
+        "--cmd",
+        metavar="TEMPLATE",
+        help="a shell command template; the files it reads are written for each case (UTF-8, "
+        "one segment a line, shell-quoted paths): {hyp} the hypotheses (required); {ref} the "
+        "only reference file; {ref0}, {ref1}, ... one file per reference stream; {refs} all "
+        "reference files separated by spaces; {ref_stem} a stem whose {ref_stem}0, "
+        "{ref_stem}1, ... are the reference files (multi-bleu.perl's convention). It must "
+        "print 'BLEU = 27.23', 'BLEU score = 0.2723', sacrebleu's JSON or a bare number; e.g. "
+        "'perl multi-bleu.perl {ref} < {hyp}'",
     )
     v.add_argument(
         "--cases",
         type=options.int_at_least(0),
         default=300,
-        help="generated corpora (plus fixtures)",
+        help="an integer >= 0: generated corpora run besides the fixtures (default 300)",
     )
-    v.add_argument("--seed", type=options.SEED, default=0)
-    v.add_argument("--against", help="compare deviations with this profile (default: best)")
+    v.add_argument(
+        "--seed",
+        type=options.SEED,
+        default=0,
+        help="an integer >= 0: seed of the generated corpora (default 0)",
+    )
+    v.add_argument(
+        "--against",
+        metavar="PROFILE",
+        help="explain deviations from this profile (one of `bleu-harness profiles`; default: "
+        "the profile nearest to the fitted configuration)",
+    )
     v.add_argument(
         "--timeout",
         type=float,
         default=None,
-        help="seconds per --cmd call (default 30); its process group is killed after that",
+        help="a number of seconds > 0, --cmd only: the limit per call (default 30), after "
+        "which its process group is killed",
     )
-    v.add_argument("--json", action="store_true")
+    v.add_argument(
+        "--json", action="store_true", help="print the report as JSON instead of plain text"
+    )
     options.add_progress(v)
     v.set_defaults(func=cmd_validate)
 
@@ -95,7 +132,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if args.json:
         options.print_json(report.to_dict())
     else:
-        print(validation_markdown(report))
+        print(validation_text(report), end="")
     if not report.diagnosable:
         print(f"bleu-harness: could not validate: {report.withheld}", file=sys.stderr)
         return 3
@@ -103,23 +140,115 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------- identify
+def printed_score(text: str) -> str:
+    """An argparse type: a finite number, kept as typed (its digits are its precision:
+    ``27`` stands for [26.5, 27.5), ``27.0`` for [26.95, 27.05))."""
+    try:
+        printed_interval(text)
+    except ConfigError:
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}") from None
+    return text.strip()
+
+
+printed_score.__name__ = "number as printed"
+
+
 def add_identify(sub: options.Subcommands) -> None:
     """Register ``identify``."""
-    i = sub.add_parser("identify", help="which configurations reproduce a reported score")
-    i.add_argument(
-        "--score", type=options.finite_float, required=True, help="the reported score, as printed"
+    i = sub.add_parser(
+        "identify",
+        help="which configurations and preprocessing mistakes reproduce a reported score",
+        description="Search tokenizer, case, reference length, smoothing, order, aggregation, "
+        "reference-layout misuse, scale (0-1 or 0-100), rounding and preprocessing mistakes "
+        "for the readings that print a reported BLEU score on a corpus.",
     )
-    i.add_argument("--fixture", help="a built-in fixture")
-    i.add_argument("--system", help="the fixture's system, when it has several")
-    i.add_argument("files", nargs="*", help="HYP_FILE REF_FILE [REF_FILE ...] instead of --fixture")
     i.add_argument(
-        "--tolerance", type=options.nonneg_float, default=None, help="default: half a last digit"
+        "--score",
+        type=printed_score,
+        required=True,
+        help="the reported score exactly as printed, on 0-1 or 0-100 (e.g. 0.27, 27, 27.22); "
+        "its digits are its precision: 27 means [26.5, 27.5), 27.2 means [27.15, 27.25)",
     )
-    i.add_argument("--top", type=options.int_at_least(1), default=10)
-    i.add_argument("--json", action="store_true")
+    i.add_argument("--fixture", help="a built-in fixture name (see `bleu-harness fixtures list`)")
+    i.add_argument(
+        "--system", help="the fixture's system, required when it has several (fixtures show NAME)"
+    )
+    i.add_argument(
+        "files",
+        nargs="*",
+        help="HYP_FILE REF_FILE [REF_FILE ...] (UTF-8, one segment a line) instead of --fixture",
+    )
+    i.add_argument(
+        "--tolerance",
+        type=options.nonneg_float,
+        default=None,
+        help="a number >= 0: accept |shown - score| <= TOLERANCE instead of the printed "
+        "interval (default: half a unit of the last printed digit, upper end excluded)",
+    )
+    i.add_argument(
+        "--top",
+        type=options.int_at_least(1),
+        default=10,
+        help="an integer >= 1: how many readings to print (default 10)",
+    )
+    i.add_argument(
+        "--json", action="store_true", help="print JSON (every match) instead of plain text"
+    )
     options.add_progress(i)
     options.add_perf(i)
     i.set_defaults(func=cmd_identify)
+
+
+def _fold(lines: list[list[str]]) -> list[tuple[list[str], int]]:
+    """Identical entries folded into one, with their count, in first-seen order."""
+    counts: dict[tuple[str, ...], int] = {}
+    for entry in lines:
+        counts[tuple(entry)] = counts.get(tuple(entry), 0) + 1
+    return [(list(k), n) for k, n in counts.items()]
+
+
+def _identify_entry(c: Candidate) -> list[str]:
+    """Two lines: the reading (profile and every changed setting by value), then the numbers."""
+    how = "no rounding" if c.rounding == "none" else f"rounded to {c.rounding}"
+    numbers = f"{c.raw:.6g} on {c.scale}, shown as {c.shown:g} ({how}); distance {c.distance:.3g}"
+    return [c.reading, numbers]
+
+
+def identify_text(
+    score: str,
+    corpus: str,
+    found: list[Candidate],
+    near: list[Candidate],
+    top: int,
+    tolerance: float | None,
+) -> str:
+    """The plain-text answer of ``identify`` (at most 100 columns)."""
+    if tolerance is None:
+        lo, hi = printed_interval(score)
+        span = f"a reading in [{lo}, {hi}) reproduces it"
+    else:
+        span = f"a reading within {tolerance:g} of it reproduces it"
+    lines = textwrap.wrap(f"Reported score {score} on {corpus} ({span}).", 100)
+    entries = _fold([_identify_entry(c) for c in (found or near)])
+    if found:
+        lines += textwrap.wrap(
+            f"{len(found)} configuration(s) reproduce {score} ({len(entries)} distinct "
+            "readings), fewest changes from a named profile first:",
+            100,
+        )
+    else:
+        lines += textwrap.wrap(f"Nothing reproduces {score}; the nearest readings:", 100)
+    lines.append("")
+    width = len(str(min(top, len(entries))))
+    for k, (entry, n) in enumerate(entries[:top], 1):
+        head = f"{k:>{width}}. "
+        pad = " " * len(head)
+        reading = entry[0] + (f"  ({n} configurations)" if n > 1 else "")
+        lines += textwrap.wrap(reading, 100, initial_indent=head, subsequent_indent=pad + "  ")
+        lines += textwrap.wrap(entry[1], 100, initial_indent=pad, subsequent_indent=pad)
+    if len(entries) > top:
+        lines += ["", f"... and {len(entries) - top} more (--top N shows more, --json all)"]
+    return "\n".join(lines)
 
 
 def cmd_identify(args: argparse.Namespace) -> int:
@@ -136,9 +265,13 @@ def cmd_identify(args: argparse.Namespace) -> int:
         [] if found else nearest(args.score, corpus, k=args.top, progress=progress, session=session)
     )
     if args.json:
+        lo, hi = printed_interval(args.score)
         options.print_json(
             {
-                "score": args.score,
+                "score": float(args.score),
+                "printed": args.score,
+                "interval": None if args.tolerance is not None else [float(lo), float(hi)],
+                "tolerance": args.tolerance,
                 "corpus": corpus.name,
                 "matches": [c.to_dict() for c in found[: args.top]],
                 "n_matches": len(found),
@@ -146,22 +279,7 @@ def cmd_identify(args: argparse.Namespace) -> int:
             }
         )
         return 0
-    rows = found[: args.top] if found else near
-    head = (
-        f"{len(found)} configuration(s) reproduce {args.score}"
-        if found
-        else (f"nothing reproduces {args.score}; the nearest")
-    )
-    print(f"{head} on {corpus.name}:\n")
-    for c in rows:
-        d = c.to_dict()
-        print(
-            f"- {d['shown']} ({d['scale']}, {d['rounding']}; raw {d['raw']:.6g}; "
-            f"distance {d['distance']:.2g}) profile {d['profile']}"
-            + (f" + {', '.join(d['changes'])}" if d["changes"] else "")
-            + (f"; layout {d['layout']}" if d["layout"] != "per-segment" else "")
-            + (f"; preprocessing {', '.join(d['preprocessing'])}" if "preprocessing" in d else "")
-        )
+    print(identify_text(args.score, corpus.name, found, near, args.top, args.tolerance))
     return 0
 
 
@@ -169,11 +287,19 @@ def cmd_identify(args: argparse.Namespace) -> int:
 def add_check(sub: options.Subcommands) -> None:
     """Register ``check``."""
     c = sub.add_parser(
-        "check", help="warn about preprocessing mistakes in HYP REF... before scoring"
+        "check",
+        help="warn about preprocessing mistakes in HYP REF... before scoring",
+        description="Report subword and compound-split markers, tokenized-looking text, case "
+        "mismatch, identical references, empty lines, and unreadable or misaligned files. "
+        "Exit 0 nothing found, 1 warnings, 2 an error (the files cannot be scored).",
     )
-    c.add_argument("hyp", help="the hypothesis file, one segment a line")
-    c.add_argument("refs", nargs="+", help="one file per reference, line-aligned")
-    c.add_argument("--json", action="store_true")
+    c.add_argument("hyp", help="the hypothesis file: UTF-8, one segment a line")
+    c.add_argument(
+        "refs", nargs="+", help="one or more reference files, each line-aligned with HYP"
+    )
+    c.add_argument(
+        "--json", action="store_true", help="print the findings as JSON instead of plain text"
+    )
     c.set_defaults(func=cmd_check)
 
 
@@ -192,5 +318,5 @@ def cmd_check(args: argparse.Namespace) -> int:
     if not report.findings:
         print(f"no preprocessing problems found in {', '.join(report.files)}")
     for f in report.findings:
-        print(f"- {f.describe()}")
+        print(textwrap.fill(f.describe(), 100, initial_indent="- ", subsequent_indent="  "))
     return report.exit_code

@@ -1,140 +1,175 @@
-"""Markdown of a validation report (:class:`harness.diagnose.validate.ValidationReport`).
+"""Plain text of a validation report (:class:`harness.diagnose.validate.ValidationReport`).
 
-What ``bleu-harness validate`` prints without ``--json``: the verdict (scale, precision, best
-profile, matches, diagnosed factors), the fitted configuration, the agreement of the best
+What ``bleu-harness validate`` prints without ``--json``: the verdict (best profile, scale,
+precision, matches, diagnosed factors), the fitted configuration, the agreement of the best
 configurations, the shrunk deviations, the failures, the cases without a score and the probes.
+Plain text for a terminal: no Markdown markup, every line at most :data:`WIDTH` columns (long
+values wrap under their label).
 """
 
 from __future__ import annotations
 
+import textwrap
+
 from harness.diagnose.validate import ValidationReport
 
-__all__ = ["validation_markdown"]
+__all__ = ["WIDTH", "validation_text"]
+
+#: The widest line printed.
+WIDTH = 100
 
 
-def _precision_line(report: ValidationReport) -> str:
+def _field(label: str, text: str) -> list[str]:
+    """``label: text``, wrapped with a hanging indent."""
+    return textwrap.wrap(
+        f"{label}: {text}",
+        WIDTH,
+        initial_indent="  ",
+        subsequent_indent="      ",
+        break_on_hyphens=False,
+    )
+
+
+def _item(first: str, *more: str, indent: int = 2) -> list[str]:
+    """A list item: ``first`` wrapped after ``indent`` spaces, ``more`` lines under it."""
+    pad = " " * indent
+    lines = textwrap.wrap(first, WIDTH, initial_indent=pad, subsequent_indent=pad + "  ")
+    for m in more:
+        lines += textwrap.wrap(m, WIDTH, initial_indent=pad + "  ", subsequent_indent=pad + "    ")
+    return lines
+
+
+def _section(title: str) -> list[str]:
+    return ["", f"{title}:"]
+
+
+def _precision(report: ValidationReport) -> str:
     if report.precision is None:
-        return (
-            f"* precision: full ({report.precision_reason}); compared within {report.tolerance:g}"
-        )
-    line = (
-        f"* precision: **{report.precision} decimal(s)** ({report.precision_reason}); compared "
-        f"within half a unit of the last decimal ({report.compared_within:.3g})"
+        return f"{report.precision_reason}; compared within {report.tolerance:g}"
+    text = (
+        f"{report.precision} decimal(s) ({report.precision_reason}); compared within half a "
+        f"unit of the last decimal ({report.compared_within:.3g})"
     )
     if report.withheld is None:
-        line += (
+        text += (
             f"; rounding explains {report.rounding_explains} case(s)"
             if report.rounding_explains
             else "; rounding explains no case"
         )
-    return line
+    return text
+
+
+def _cases(report: ValidationReport, scored: bool = True) -> str:
+    source = f"{report.n_fixture_cases} from fixtures, the rest generated with seed {report.seed}"
+    text = f"{report.n_cases} run ({source}"
+    text += f"; tolerance {report.tolerance:g})" if scored else ")"
+    if report.not_run:
+        text += f", {report.not_run} not run"
+    return text + f"; {report.n_scored} of {report.n_cases} cases gave a score"
 
 
 def _no_score_lines(report: ValidationReport, limit: int = 12) -> list[str]:
-    lines = ["", f"## Cases without a score ({len(report.no_score)})", ""]
+    lines = _section(f"Cases without a score ({len(report.no_score)})")
     if not report.no_score:
-        return [*lines, "None."]
+        return [*lines, "  none"]
     for src, verdict in report.no_score[:limit]:
-        lines.append(f"* {src}: {verdict}")
+        lines += _item(f"{src}: {verdict}")
     if len(report.no_score) > limit:
-        lines.append(f"* … and {len(report.no_score) - limit} more")
+        lines.append(f"  ... and {len(report.no_score) - limit} more")
     return lines
 
 
 def _crash_lines(report: ValidationReport) -> list[str]:
-    lines = ["", "## Failures (one example per kind)", ""]
+    lines = _section("Failures (one example per kind)")
     if not report.crashes:
-        lines.append("None.")
+        lines.append("  none")
     for c in report.crashes:
-        lines.append(
-            f"* `{c.error}` on {c.count} case(s), e.g. hypotheses `{list(c.hypotheses)}`, "
-            f"references `{[list(r) for r in c.references]}`"
+        lines += _item(
+            f"{c.error} (on {c.count} case(s)), e.g.",
+            f"hypotheses {list(c.hypotheses)}",
+            f"references {[list(r) for r in c.references]}",
         )
     return lines
 
 
-def validation_markdown(report: ValidationReport) -> str:
-    """The Markdown report of a validation: verdict, agreement table, fit, deviations,
-    crashes, probes (or, when the diagnosis is withheld, why, and the failures)."""
-    scored = f"{report.n_scored} of {report.n_cases} cases gave a score"
-    source = f"{report.n_fixture_cases} from fixtures, the rest generated with seed {report.seed}"
+def _skipped(report: ValidationReport) -> list[str]:
+    if not report.skipped:
+        return []
+    return _section(f"Skipped ({len(report.skipped)})") + [
+        line for s in report.skipped for line in _item(s)
+    ]
+
+
+def _fit_text(report: ValidationReport) -> str:
+    fit = report.fit
+    mad = fit.get("mean_abs_diff")
+    mad_text = "n/a (no scored case where it gives a number)" if mad is None else f"{mad:.4g}"
+    changes = [f"{k}={v}" for k, v in fit["changes"].items()]
+    how = " changing " + ", ".join(changes) if changes else ""
+    if fit["bugs"]:
+        how += " with the mistake(s) " + ", ".join(fit["bugs"])
+    how = how or " (no change improves the agreement)"
+    return (
+        f"from {fit['base']}{how}: agreement {100 * fit['agreement']:.1f}% of the "
+        f"{report.n_scored} scored cases, mean |difference| {mad_text}"
+    )
+
+
+def validation_text(report: ValidationReport) -> str:
+    """The plain-text report of a validation: verdict, fit, agreement per configuration,
+    deviations, failures, cases without a score, probes (or, when the diagnosis is withheld,
+    why, and the failures)."""
+    lines = [f"Validation of {report.implementation}", ""]
     if report.withheld is not None:
-        lines = [
-            f"# Validation of `{report.implementation}`",
-            "",
-            f"* **no diagnosis**: {report.withheld}",
-            f"* cases: {report.n_cases} ({source}); {scored}",
-            f"* without a score: {report.crash_count} case(s)",
-        ]
+        lines += _field("no diagnosis", report.withheld)
+        lines += _field("cases", _cases(report, scored=False))
+        lines += _field("without a score", f"{report.crash_count} case(s)")
         if report.n_scored:
-            lines.append(_precision_line(report))
-        lines += _no_score_lines(report) + _crash_lines(report)
-        if report.skipped:
-            lines += ["", "Skipped: " + "; ".join(report.skipped)]
+            lines += _field("precision", _precision(report))
+        lines += _no_score_lines(report) + _crash_lines(report) + _skipped(report)
         return "\n".join(lines) + "\n"
     agreement = report.agreement or 0.0
-    mad = report.fit.get("mean_abs_diff")
-    mad_text = "n/a (no scored case where it gives a number)" if mad is None else f"{mad:.4g}"
-    lines = [
-        f"# Validation of `{report.implementation}`",
-        "",
-        f"* scale: **{report.scale}** — {report.scale_reason}",
-        f"* cases: {report.n_cases} ({source}; tolerance {report.tolerance:g}); {scored}",
-        _precision_line(report),
-        f"* best profile: **{report.best_profile}**, agreement "
-        f"{100 * agreement:.1f}% of the {report.n_scored} scored cases",
-        "* matches on every scored case: "
-        + (", ".join(f"`{m}`" for m in report.matches) if report.matches else "none"),
-        f"* diagnosed: {', '.join(report.diagnosed_factors) or 'nothing'}",
-        f"* without a score: {report.crash_count} case(s)",
-        "",
-        "## Fitted configuration",
-        "",
-        f"From `{report.fit['base']}`"
-        + (
-            " changing "
-            + ", ".join(
-                [f"{k}={v}" for k, v in report.fit["changes"].items()]
-                + [f"with the mistake {b}" for b in report.fit["bugs"]]
-            )
-            if report.fit["changes"] or report.fit["bugs"]
-            else " (no change improves the agreement)"
-        )
-        + f": agreement {100 * report.fit['agreement']:.1f}% of the {report.n_scored} scored "
-        f"cases, mean |difference| {mad_text}.",
-        "",
-        "## Agreement per configuration (share of scored cases)",
-        "",
-        "| configuration | agreement |",
-        "| --- | ---: |",
-    ]
-    ranked = sorted(report.agreement_by_profile.items(), key=lambda kv: -kv[1])
-    for name, share in ranked[:15]:
-        lines.append(f"| `{name}` | {100 * share:.1f}% |")
-    lines += ["", "## Deviations from the best profile (shrunk)", ""]
+    lines += _field(
+        "best profile",
+        f"{report.best_profile}, agreement {100 * agreement:.1f}% of the {report.n_scored} "
+        "scored cases",
+    )
+    lines += _field("scale", f"{report.scale}: {report.scale_reason}")
+    lines += _field("cases", _cases(report))
+    lines += _field("precision", _precision(report))
+    lines += _field("match everywhere", ", ".join(report.matches) or "none")
+    lines += _field("diagnosed", ", ".join(report.diagnosed_factors) or "nothing")
+    lines += _field("without a score", f"{report.crash_count} case(s)")
+    lines += _section("Fitted configuration") + _item(_fit_text(report))
+
+    lines += _section("Agreement per configuration (share of scored cases, best 15)")
+    ranked = sorted(report.agreement_by_profile.items(), key=lambda kv: -kv[1])[:15]
+    width = max((len(name) for name, _ in ranked), default=0)
+    if width + 10 > WIDTH:
+        width = WIDTH - 10
+    for name, share in ranked:
+        lines.append(f"  {name:<{width}} {100 * share:6.1f}%")
+
+    lines += _section(f"Deviations from {report.best_profile} (shrunk)")
     if not report.deviations:
-        lines.append("None.")
+        lines.append("  none")
     for i, d in enumerate(report.deviations, 1):
         exp = "raises" if d.expected is None else f"{d.expected:.6g}"
-        lines += [
-            f"{i}. **{d.factor}** ({d.source}): implementation {d.score:.6g}, "
-            f"{report.best_profile} {exp}. {d.evidence}",
-            f"   hypotheses `{list(d.hypotheses)}`, references `{[list(r) for r in d.references]}`",
-        ]
+        lines += _item(
+            f"{i}. {', '.join(d.factors) or d.factor} ({d.source}): implementation "
+            f"{d.score:.6g}, {report.best_profile} {exp}. {d.evidence}",
+            f"hypotheses {list(d.hypotheses)}",
+            f"references {[list(r) for r in d.references]}",
+        )
     lines += _crash_lines(report) + _no_score_lines(report)
-    lines += [
-        "",
-        "## Probes (against the fitted configuration, without modelled mistakes)",
-        "",
-        "| behaviour | probe | implementation | expected | ok |",
-        "| --- | --- | ---: | ---: | :---: |",
-    ]
+
+    lines += _section("Probes (against the fitted configuration, without modelled mistakes)")
     for p in report.probes:
         got = f"no score: {p.error}" if p.score is None else f"{p.score:.6g}"
         exp = "raises" if p.expected is None else f"{p.expected:.6g}"
-        lines.append(
-            f"| {p.behaviour} | {p.description} | {got} | {exp} | {'✓' if p.ok else '✗'} |"
+        mark = "ok  " if p.ok else "FAIL"
+        lines += _item(
+            f"{mark} {p.behaviour}: {p.description}; implementation {got}, expected {exp}"
         )
-    if report.skipped:
-        lines += ["", "Skipped: " + "; ".join(report.skipped)]
+    lines += _skipped(report)
     return "\n".join(lines) + "\n"

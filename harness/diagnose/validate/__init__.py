@@ -41,8 +41,8 @@ One module per concern, in the order a run uses them: :mod:`~.cases` (the batter
 :mod:`~.subjects` (calling the implementation), :mod:`~.variants` (the configurations
 compared), :mod:`~.bugs` (modelled mistakes), :mod:`~.judge` (expected scores and agreement),
 :mod:`~.fit`, :mod:`~.probes`, :mod:`~.shrink`, :mod:`~.classify` (deviations and crashes),
-:mod:`~.results` (the report's data) and :mod:`~.run` (:func:`validate`). The Markdown report
-is :func:`harness.report.validation.validation_markdown`.
+:mod:`~.results` (the report's data) and :mod:`~.run` (:func:`validate`). The plain-text report
+is :func:`harness.report.validation.validation_text`.
 
 >>> from harness.diagnose.homemade import sacrebleu_like
 >>> r = validate(sacrebleu_like, cases=20)
@@ -60,6 +60,7 @@ from harness.diagnose.validate.run import (
     MAX_ROUNDED_DECIMALS,
     MIN_SCORED,
     MIN_SCORED_SHARE,
+    STOP_AFTER_FAILURES,
     CouldNotValidate,
     validate,
 )
@@ -77,6 +78,7 @@ __all__ = [
     "MAX_ROUNDED_DECIMALS",
     "MIN_SCORED",
     "MIN_SCORED_SHARE",
+    "STOP_AFTER_FAILURES",
     "Case",
     "CouldNotValidate",
     "Crash",

@@ -15,6 +15,7 @@ from typing import Any
 
 from harness.analysis.attribution import FACTORS, differing_factors
 from harness.bleu.config import BleuConfig
+from harness.diagnose.candidates import closest_profile
 from harness.diagnose.validate.bugs import BUG_MODELS, Model
 from harness.diagnose.validate.cases import Case
 from harness.diagnose.validate.judge import Judge
@@ -112,12 +113,13 @@ class Classifier:
         for label, m in self.bug_tries:
             if judge.agrees(value, judge.expected(case, m)):
                 classes = tuple(dict.fromkeys(m.classes))
-                extra = [f for f in differing_factors(self.best, m.cfg) if f != "zero_length"]
+                where, extra = self.blame(m.cfg)
+                whose = f"the {label}'s" if where == self.best_name else f"`{where}`'s"
                 return Explanation(
                     classes[0],
-                    classes + tuple(extra),
+                    classes + extra,
                     "+".join(m.bugs),
-                    f"no configuration of the fitted kind reproduces it; the {label}'s "
+                    f"no configuration of the fitted kind reproduces it; {whose} "
                     f"arithmetic with the mistake(s) {', '.join(m.bugs)} does",
                     m,
                 )
@@ -160,6 +162,17 @@ class Classifier:
         return Explanation(
             "unexplained", (), None, "nothing reproduces it and no probe points to it", None
         )
+
+    def blame(self, cfg: BleuConfig) -> tuple[str, tuple[str, ...]]:
+        """The named profile a configuration is blamed against and the factors that differ
+        from it: the best profile, unless another named profile differs in fewer factors
+        (then that one: a mistake made on top of ``lm-eval``'s arithmetic is not also blamed
+        on the factors ``lm-eval`` differs from ``sacrebleu`` in)."""
+        own = tuple(f for f in differing_factors(self.best, cfg) if f != "zero_length")
+        if not own:
+            return self.best_name, own
+        near, diffs = closest_profile(cfg)
+        return (near, diffs) if len(diffs) < len(own) else (self.best_name, own)
 
     def _config_hit(
         self,

@@ -2,8 +2,8 @@
 
 :class:`ValidationReport` holds the verdict (scale, best profile, agreement per configuration,
 fit, precision), the :class:`Deviation` cases (shrunk and explained), the :class:`Crash`
-examples and the probes; ``to_dict`` is its JSON. The Markdown report is rendered by
-:func:`harness.report.validation.validation_markdown`.
+examples and the probes; ``to_dict`` is its JSON. The plain-text report is rendered by
+:func:`harness.report.validation.validation_text`.
 """
 
 from __future__ import annotations
@@ -95,7 +95,9 @@ class ValidationReport:
     (``None``: full precision); scores are compared within ``compared_within`` (half a unit of
     the last decimal, or ``tolerance``); ``rounding_explains``: scored cases the fit
     reproduces only at that precision. ``withheld``: why there is no diagnosis (too few scored
-    cases); then ``best_profile`` and ``agreement`` are ``None`` and nothing is diagnosed.
+    cases, or the first :data:`~harness.diagnose.validate.run.STOP_AFTER_FAILURES` cases all
+    failed alike and the other ``not_run`` cases were not run); then ``best_profile`` and
+    ``agreement`` are ``None`` and nothing is diagnosed. ``n_cases`` counts the cases run.
     """
 
     implementation: str
@@ -124,6 +126,7 @@ class ValidationReport:
     rounding_explains: int = 0
     withheld: str | None = None
     timeout: float | None = None
+    not_run: int = 0
 
     @property
     def diagnosable(self) -> bool:
@@ -193,6 +196,7 @@ class ValidationReport:
             "tolerance": self.tolerance,
             "timeout": self.timeout,
             "skipped": list(self.skipped),
+            "not_run": self.not_run,
             "seconds": self.seconds,
             "implementation_calls": self.calls,
         }

@@ -8,6 +8,7 @@ explain the first deviations from the best profile; collect the crashes.
 from __future__ import annotations
 
 import math
+import re
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -30,6 +31,7 @@ __all__ = [
     "MAX_ROUNDED_DECIMALS",
     "MIN_SCORED",
     "MIN_SCORED_SHARE",
+    "STOP_AFTER_FAILURES",
     "CouldNotValidate",
     "validate",
 ]
@@ -38,6 +40,10 @@ __all__ = [
 MIN_SCORED = 5
 #: … and at least this share of all cases; otherwise :func:`validate` withholds it.
 MIN_SCORED_SHARE = 0.5
+#: When this many first cases all give no score with the same kind of failure (a broken
+#: command, an exit status that is never 0, a function that always raises), the other cases
+#: are not run and the diagnosis is withheld (the CLI exits 3).
+STOP_AFTER_FAILURES = 5
 #: A subject whose scores never have more decimals than this is taken to round to that many.
 MAX_ROUNDED_DECIMALS = 8
 
@@ -96,6 +102,13 @@ def _detect_precision(outs: Sequence[Outcome]) -> tuple[int | None, str]:
     )
 
 
+def _all_fail_alike(outs: Sequence[Outcome]) -> bool:
+    """No score on any of ``outs``, each for the same kind of reason (exception type and the
+    first words of its message: a non-zero exit's status, not its varying stderr)."""
+    kinds = {(o.exc_type, (o.error or "").split(";", 1)[0]) for o in outs if o.value is None}
+    return len(kinds) == 1 and all(o.value is None for o in outs)
+
+
 def _withheld_reason(n_scored: int, n_cases: int) -> str | None:
     need = max(MIN_SCORED, math.ceil(MIN_SCORED_SHARE * n_cases))
     if n_scored >= need:
@@ -122,6 +135,49 @@ def _rounding_explains(
                 rounding += not judge.agrees(o.value, e)
                 judge.tolerance = at_precision
     return rounding
+
+
+def named_profiles(name: str) -> tuple[str, ...]:
+    """The profiles the subject's name mentions (its command line or ``module:function``),
+    as a whole word: ``perl multi-bleu.perl {ref} < {hyp}`` names ``multi-bleu`` (not
+    ``multi-bleu-detok``), ``homemade:sacrebleu_like`` names ``sacrebleu``."""
+    return tuple(
+        p for p in PROFILES if re.search(rf"(?<![A-Za-z0-9-]){re.escape(p)}(?![A-Za-z0-9-])", name)
+    )
+
+
+def simplest_profile(
+    agreement: dict[str, float],
+    scores: dict[str, tuple[float, float]],
+    named: Sequence[str] = (),
+) -> str:
+    """The profile the fit starts from: among the named profiles with the highest agreement
+    (exactly equal shares), the one the subject's name mentions (:func:`named_profiles`),
+    then the smallest mean |difference|, then :data:`~harness.bleu.profiles.PROFILES` order."""
+    top = max(agreement[p] for p in PROFILES)
+    tied = [p for p in PROFILES if agreement[p] == top]
+    order = list(PROFILES)
+    return min(tied, key=lambda p: (p not in named, scores[p][1], order.index(p)))
+
+
+def nearest_named_profile(
+    model: Model,
+    agreement: dict[str, float],
+    scores: dict[str, tuple[float, float]],
+    named: Sequence[str] = (),
+) -> str:
+    """The best profile: the named profile nearest to the fitted configuration — fewest
+    factors differing from it (``zero_length`` aside) — then the highest agreement, then the
+    one the subject's name mentions, the smallest mean |difference| and
+    :data:`~harness.bleu.profiles.PROFILES` order. When the fit changed nothing this is the
+    profile it started from (:func:`simplest_profile`) or one that computes the same."""
+    order = list(PROFILES)
+
+    def key(p: str) -> tuple[int, float, bool, float, int]:
+        diffs = [f for f in differing_factors(PROFILES[p], model.cfg) if f != "zero_length"]
+        return (len(diffs), -agreement[p], p not in named, scores[p][1], order.index(p))
+
+    return min(PROFILES, key=key)
 
 
 def validate(
@@ -181,7 +237,9 @@ def validate(
     )
     if not battery:
         raise ConfigError("nothing to validate on: no fixtures and cases=0")
+    n_battery = len(battery)
     outs: list[Outcome] = []
+    stopped: str | None = None
     for c in track(battery, progress, "validate: cases"):
         out = run(subject, c)
         if not outs and out.exc_type == "CommandTimeout":
@@ -190,6 +248,14 @@ def validate(
                 f"raise --timeout if it is just slow); nothing was validated: {out.error}"
             )
         outs.append(out)
+        if len(outs) == STOP_AFTER_FAILURES < len(battery) and _all_fail_alike(outs):
+            stopped = (
+                f"only 0 of {len(outs)} cases gave a finite score: the first {len(outs)} all "
+                f"failed the same way, so the other {len(battery) - len(outs)} were not run; "
+                f"the first error: {outs[0].error}"
+            )
+            battery = battery[: len(outs)]
+            break
     no_score = tuple(
         (c.source, o.verdict) for c, o in zip(battery, outs, strict=True) if o.value is None
     )
@@ -197,12 +263,12 @@ def validate(
     scored = [(c, o) for c, o in zip(battery, outs, strict=True) if o.value is not None]
     s_cases = [c for c, _ in scored]
     s_outs = [o for _, o in scored]
-    withheld = _withheld_reason(len(scored), len(battery))
+    withheld = stopped or _withheld_reason(len(scored), len(battery))
     precision, precision_reason = _detect_precision(s_outs)
     common: dict[str, Any] = {
         "implementation": subject.name,
         "n_cases": len(battery),
-        "n_fixture_cases": n_fixture,
+        "n_fixture_cases": min(n_fixture, len(battery)),
         "seed": seed,
         "tolerance": tolerance,
         "n_scored": len(scored),
@@ -211,6 +277,7 @@ def validate(
         "precision_reason": precision_reason,
         "timeout": subject.timeout if cmd is not None else None,
         "skipped": tuple(skipped),
+        "not_run": n_battery - len(battery),
     }
     if withheld is not None:
         crashes = find_crashes(subject, battery, outs, budget, shrink_them=False)
@@ -248,24 +315,12 @@ def validate(
     matched_factors = tuple(
         dict.fromkeys(f for name, _, f in configs if f is not None and agreement[name] == 1.0)
     )
-    start = against or max(PROFILES, key=lambda n: (agreement[n], -scores[n][1]))
+    named = named_profiles(subject.name)
+    start = against or simplest_profile(agreement, scores, named)
     step(1)
     fit_model, fit_score = fit(judge, s_cases, s_outs, PROFILES[start], scores[start])
     step(2)
-    if against is not None:
-        best_profile = against
-    else:
-        # the profile nearest to what the implementation computes (ties: higher agreement)
-        best_profile = min(
-            PROFILES,
-            key=lambda n: (
-                len(
-                    [f for f in differing_factors(PROFILES[n], fit_model.cfg) if f != "zero_length"]
-                ),
-                -agreement[n],
-                scores[n][1],
-            ),
-        )
+    best_profile = against or nearest_named_profile(fit_model, agreement, scores, named)
     best_cfg = PROFILES[best_profile]
     summary = fit_summary(best_profile, best_cfg, fit_model, fit_score)
     rounding = _rounding_explains(judge, scored, fit_model, tolerance)
