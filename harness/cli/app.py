@@ -61,12 +61,14 @@ COMMANDS: dict[str, Command] = {
         "add_pitfalls",
     ),
     "validate": Command(
-        "diagnose a BLEU implementation (callable or command)",
+        "diagnose a BLEU implementation (a Python function or a shell command)",
         "harness.cli.diagnose",
         "add_validate",
     ),
     "identify": Command(
-        "which configurations reproduce a reported score", "harness.cli.diagnose", "add_identify"
+        "which configurations and preprocessing mistakes reproduce a reported score",
+        "harness.cli.diagnose",
+        "add_identify",
     ),
     "check": Command(
         "warn about preprocessing mistakes in HYP REF... before scoring",
