@@ -120,5 +120,6 @@ def one_corpus(args: argparse.Namespace) -> Corpus:
             )
         return fx.corpus(system)
     if len(args.files) < 2:
-        raise InputError("explain needs --fixture NAME or HYP_FILE REF_FILE [REF_FILE ...]")
+        what = getattr(args, "command", None) or "this command"
+        raise InputError(f"{what} needs --fixture NAME or HYP_FILE REF_FILE [REF_FILE ...]")
     return load_text_corpus(args.files[0], args.files[1:])
