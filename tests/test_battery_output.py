@@ -643,10 +643,4 @@ def test_a_killed_run_leaves_nothing_that_blocks_the_next(tmp_path: Path) -> Non
     done = _run("compare", *SMALL, "--out", str(out), "--no-progress")
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr and f"written to {out}/" in done.stdout
-    assert sorted(os.listdir(out)) == [
-        MANIFEST,
-        "answer.json",
-        "meta.json",
-        "results.csv",
-        "results.jsonl",
-    ]
+    assert sorted(os.listdir(out)) == [MANIFEST, "meta.json", "results.csv", "results.jsonl"]
