@@ -91,11 +91,12 @@ def case_no_rows(tmp: Path) -> None:
     w = _write(build_report([]), tmp)
     assert w.json["summary"]["corpora"] == [] and w.json["pairs"] == []
     assert w.json["segments"]["file"] is None and not (w.dir / "segments.csv").exists()
-    assert "Compared</strong> 0 implementation(s)" in w.html and "<p>No corpora.</p>" in w.html
+    assert "Compared</strong> 0 in-house profiles and 0 real libraries" in w.html
+    assert "<p>No corpora.</p>" in w.html
     assert "<p>No pairs.</p>" in w.html
     assert w.json["significance"]["results"] == []
     assert "without the corpora" in w.json["significance"]["note"]
-    assert "- **Compared** 0 implementation(s)" in w.md
+    assert "- **Compared** 0 in-house profiles and 0 real libraries" in w.md
 
 
 def case_all_unavailable(tmp: Path) -> None:
@@ -162,7 +163,9 @@ def case_one_implementation(tmp: Path) -> None:
     assert "fewer than two implementations" in w.json["correlations"]["note"]
     assert "Every implementation scored every corpus." in w.html
     (res,) = w.json["significance"]["results"]  # one profile, one two-system fixture
-    assert (res["profile"], res["baseline"], res["system"]) == ("sacrebleu", "A", "B")
+    # B scores higher under sacrebleu, so A is tested against it (the best)
+    assert (res["profile"], res["baseline"], res["system"]) == ("sacrebleu", "B", "A")
+    assert res["delta"] < 0
     assert 0 < res["p_value"] <= 1 and "paired bootstrap (1000 resamples, seed 0)" in w.html
 
 

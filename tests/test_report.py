@@ -6,6 +6,7 @@ import json
 import os
 import struct
 import zlib
+from html import escape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -217,33 +218,38 @@ def test_human_and_significance_are_stored_as_given(report, human, significance)
     assert report["significance"] == [s.to_dict() for s in significance]
 
 
-def test_default_significance_is_the_paired_bootstrap_of_each_fixtures_first_two_systems(
-    rows, corpora
-):
+def test_default_significance_tests_every_system_against_the_best(rows, corpora):
     from harness.analysis.significance import paired_bootstrap
 
     rep = build_report(rows, corpora=corpora, include=("significance",), seed=3)
     sig = rep["significance"]
     assert sig["note"] is None and sig["method"] == "paired-bootstrap"
-    # both fixtures have two systems; every in-house profile of the rows is tested
-    assert [(r["fixture"], r["baseline"], r["system"], r["profile"]) for r in sig["results"]] == [
-        (f, a, b, p)
-        for f, a, b in (
-            ("google_nasa_opportunity", "candidate_1", "candidate_2"),
-            ("silence_pitfall", "A", "B"),
-        )
-        for p in ("sacrebleu", "nltk", "evaluate")
-    ]
+    assert sig["design"] == "against-best"
+    # both fixtures have two systems; every in-house profile of the rows is tested, the
+    # baseline being the system that profile scores highest
+    units = [u for u in rep["fixtures"]]
+    expected = []
+    for f in ("google_nasa_opportunity", "silence_pitfall"):
+        for p in ("sacrebleu", "nltk", "evaluate"):
+            scores = {u["system"]: u["scores"][f"harness:{p}"] for u in units if u["fixture"] == f}
+            best = max(scores, key=lambda s: scores[s])
+            (other,) = [s for s in scores if s != best]
+            expected.append((f, best, other, p))
+    assert [
+        (r["fixture"], r["baseline"], r["system"], r["profile"]) for r in sig["results"]
+    ] == expected
+    assert all(r["delta"] <= 0 for r in sig["results"])
+    got = sig["results"][4]
+    base, other = got["baseline"], got["system"]
     cmap = {(f, s): c for f, s, c in corpora}
     cfg = PROFILES["nltk"]
     direct = paired_bootstrap(
-        engine.compute_statistics(cmap[("silence_pitfall", "A")], cfg),
-        engine.compute_statistics(cmap[("silence_pitfall", "B")], cfg),
+        engine.compute_statistics(cmap[("silence_pitfall", base)], cfg),
+        engine.compute_statistics(cmap[("silence_pitfall", other)], cfg),
         cfg,
         resamples=1000,
         seed=3,
     )
-    got = sig["results"][4]
     assert got["p_value"] == direct.p_value and got["delta"] == direct.delta
     # from a results table (no corpora) it says why not and how
     no = build_report(rows, include=("significance",))["significance"]
@@ -323,7 +329,15 @@ def test_write_report_writes_every_format(written, report):
     assert (out / "report.md").read_text(encoding="utf-8") == render_markdown(report)
     pngs = sorted(p for p in paths if p.suffix == ".png")
     kinds = {p.name.split("-")[1] for p in pngs}
-    assert kinds == {"gap", "scatter", "attribution", "human"}
+    assert kinds == {"scatter", "attribution", "human"}
+    # the gap matrix is a table with a value in every off-diagonal cell, not an image
+    html = (out / "index.html").read_text(encoding="utf-8")
+    matrix = html[
+        html.index('<table id="gap-matrix">') : html.index(
+            "</table>", html.index('<table id="gap-matrix">')
+        )
+    ]
+    assert matrix.count("<tr>") >= 3 and "+" in matrix and "background:rgb(" in matrix
     for p in pngs:
         _check_png(p)
     import matplotlib.image
@@ -431,7 +445,9 @@ def test_report_without_segments_or_corpora(corpora, tmp_path):
     assert rep["attributions"] == [] and rep["correlations"]["segment"] is None
     paths = write_report(rep, tmp_path / "r")
     names = {p.name for p in paths}
-    assert "fig-gap-heatmap.png" in names and not any("scatter" in n for n in names)
+    assert not any("scatter" in n for n in names)
+    html = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
+    assert '<table id="gap-matrix">' in html and "−" in html
 
 
 def test_summary_headline_names_the_largest_gap_and_its_factor(report):
@@ -455,3 +471,38 @@ def test_summary_headline_names_the_largest_gap_and_its_factor(report):
     assert (ex["fixture"], ex["system"]) == (at["fixture"], at["system"])
     assert abs(ex["points"]) == max(abs(v) for v in at["factors"].values())
     assert at["factors"][ex["factor"]] == ex["points"]
+
+
+def test_answer_and_headline_for_systems_that_share_references(tmp_path):
+    """Systems scored against the same references get compare's answer first: families of
+    equal numbers, the cause of each gap in words, the ranking; a 4-gram-only profile is
+    never the headline, and the real library is one line ("1/1 ... equal")."""
+    fx = load_fixture("silence_pitfall")
+    corpora = [(fx.name, s, fx.corpus(s)) for s in fx.system_names]
+    specs = ("profile:sacrebleu", "adapter:sacrebleu", "profile:nltk", "profile:helm-bleu-4")
+    impls = [runner.Implementation.parse(x) for x in specs]
+    rows = runner.run(corpora, impls, levels=("corpus",), progress=False)
+    rep = build_report(rows, corpora=corpora)
+    ans = rep["answer"]
+    assert ans is not None and ans["fixture"] == "silence_pitfall" and ans["findings"]
+    assert rep["summary"]["answer_note"] is None
+    assert rep["summary"]["libraries"] == {"equal": ["sacrebleu"], "differ": [], "not_run": []}
+    gap = rep["summary"]["largest_gap"]
+    assert gap is not None and "helm-bleu-4" not in (gap["a"] + gap["b"])
+    rows_text = {r["names"]: r for r in ans["rows"]}
+    assert rows_text["sacrebleu (ran: =)"]["baseline"]
+    assert not next(r for r in ans["rows"] if "helm-bleu-4" in r["names"])["bleu4"]
+    paths = write_report(rep, tmp_path / "r")
+    html = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
+    summary = html[html.index('<section id="summary">') : html.index("</section>")]
+    for sentence in ans["findings"]:
+        assert escape(sentence) in summary
+    assert '<table id="families">' in summary and "helm-bleu-4" in summary
+    md = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
+    assert ans["findings"][0] in md
+    assert paths
+
+
+def test_fixtures_that_do_not_share_references_say_why_there_is_no_answer(report):
+    assert report["answer"] is None
+    assert "do not share references" in report["summary"]["answer_note"]

@@ -76,7 +76,7 @@ Example
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -106,6 +106,7 @@ __all__ = [
     "DEFAULT_SEED",
     "SegmentTable",
     "SignificanceResult",
+    "against_best",
     "approximate_randomization",
     "counts_from_indices",
     "paired_bootstrap",
@@ -545,3 +546,32 @@ def significance_from_files(
         )
     step(3)
     return result
+
+
+# ====================================================================== every system vs the best
+def against_best(
+    tables: Mapping[str, SegmentTable],
+    config: BleuConfig,
+    *,
+    resamples: int = 1000,
+    seed: int | None = DEFAULT_SEED,
+    ci: float = 0.95,
+) -> tuple[str, dict[str, SignificanceResult]]:
+    """``(best, results)``: the system with the highest score under ``config`` (the first of
+    ties, in ``tables``' order) and the paired bootstrap of every other system against it
+    (``results[system]``; ``delta`` = system − best, so never positive). The same seed draws
+    the same resamples for every pair; ``tables`` are :func:`prepare` d once per system.
+
+    Raises:
+        ConfigError: fewer than two systems, or a table prepared under another config.
+        LayoutError: two systems have different segments or references.
+    """
+    if len(tables) < 2:
+        raise ConfigError(f"a test against the best needs two or more systems, got {len(tables)}")
+    best = max(tables, key=lambda name: tables[name].score)
+    results = {
+        name: paired_bootstrap(tables[best], table, config, resamples=resamples, seed=seed, ci=ci)
+        for name, table in tables.items()
+        if name != best
+    }
+    return best, results

@@ -46,6 +46,12 @@ def add_report(sub: options.Subcommands) -> None:
         default=200,
         help="bootstrap resamples for CIs (0: none)",
     )
+    r.add_argument(
+        "--significance-pair",
+        nargs=2,
+        metavar=("BASELINE", "SYSTEM"),
+        help="test this pair of systems (default: every system against the best)",
+    )
     r.add_argument("--seed", type=options.SEED, default=0)
     options.add_perf(r)
     options.add_progress(r)
@@ -82,6 +88,7 @@ def _report(args: argparse.Namespace, out: OutputDir) -> tuple[list[dict[str, An
             backend=options.backend(args),
             jobs=args.jobs,
         )
+    session = options.session(args)
     human = None
     if args.human:
         human = wmt21_human_correlations(
@@ -89,10 +96,18 @@ def _report(args: argparse.Namespace, out: OutputDir) -> tuple[list[dict[str, An
             n_boot=args.n_boot,
             seed=args.seed,
             progress=progress,
-            session=options.session(args),
+            session=session,
         )
+    pair = tuple(args.significance_pair) if args.significance_pair else None
     report = build_report(
-        rows, corpora=corpora, seed=args.seed, human=human, n_boot=args.n_boot, progress=progress
+        rows,
+        corpora=corpora,
+        seed=args.seed,
+        human=human,
+        n_boot=args.n_boot,
+        progress=progress,
+        session=session,
+        significance_pair=pair,
     )
     return rows, write_report(report, out, formats=args.formats)
 

@@ -34,7 +34,14 @@ JSON schema (version :data:`SCHEMA_VERSION`; the top-level keys are exactly :dat
 this order; every number is finite or ``null``; all scores and gaps are BLEU points on 0–100)
 ------------------------------------------------------------------------------------------------
 
-Schema 2 (this version) against 1: new ``summary`` (first) and ``segments`` keys; the pairs lose
+Schema 3 (this version) against 2: a new ``answer`` key (second); ``summary`` gains
+``answer_note`` and ``libraries``, and its ``largest_gap`` is taken between BLEU-4
+implementations only; ``significance`` tests every system against the best of its fixture
+(``design`` ``"against-best"``) or a chosen pair (``"pair"``), instead of the second system
+against the first. The HTML page shows the answer first, one gap matrix of folded
+implementations (no heat-map PNG) and pair details for the exceptions only.
+
+Schema 2 against 1: new ``summary`` (first) and ``segments`` keys; the pairs lose
 ``segment_scores`` (every segment-level score is in the segment table named by ``segments``,
 which keeps ``report.json`` small: on ``report --wmt21``, 0.92 MB instead of 56.5 MB) and gain ``verdict``,
 ``na_reason``, ``compared``, ``not_compared``; ``tolerance`` is per pair; ``agree`` is judged on
@@ -52,7 +59,23 @@ the comparable corpora only; ``significance`` is computed by default when corpor
     ``disagree`` (lists of ``[a, b]``), ``not_comparable`` (lists of ``[a, b, reason]``),
     ``problems`` (one object per implementation and non-ok corpus-level status:
     ``implementation``, ``status``, ``corpora`` = how many, ``reason`` = the first error,
-    shortened).
+    shortened), ``libraries`` (each real library against its own profile: ``equal`` and
+    ``differ`` = names, ``not_run`` = ``[name, reason]``), ``answer_note`` (``null``, or why
+    there is no ``answer``). ``largest_gap`` skips pairs with a side that is not BLEU-4 (HELM's
+    BLEU-1 and 4-gram-only profiles are far from every BLEU-4 by design).
+
+``answer`` (object or ``null``)
+    The answer ``bleu-harness compare`` prints first
+    (:meth:`harness.analysis.answer.Answer.to_dict`: ``systems``, ``segments``,
+    ``references``, ``baseline``, ``findings`` — sentences in plain words — and
+    ``families``: profiles that print the same number on every system, each with its mean gap
+    to the baseline, its exact Shapley split over the factors, the changed values, the system
+    pairs it ranks the other way, and the real libraries checked against it), plus
+    ``fixture`` and ``rows`` (each family's line as text: ``names``, ``mean``, ``gap``,
+    ``baseline``, ``why``, ``flips``, ``bleu4``; :func:`harness.report.console.family_rows`).
+    Computed when the corpus-level rows are one fixture's systems scored against the same
+    references and the corpora were given (:func:`harness.report.families.answer_section`);
+    else ``null`` and ``summary.answer_note`` says why.
 
 ``signature`` (string)
     ``report:<SCHEMA_VERSION>|seed:<seed>|impl:<label>[<signature>]|…|version:<name>=<v>,…``:
@@ -132,13 +155,16 @@ the comparable corpora only; ``significance`` is computed by default when corpor
 ``significance`` (any JSON or ``null``)
     Precomputed results passed to :func:`build_report` are stored as their ``to_dict()``.
     Otherwise (section included) an object ``method`` (``"paired-bootstrap"``), ``resamples``,
-    ``seed`` (the report's), ``results`` (one object per multi-system fixture — at most
-    :data:`~harness.report.schema.MAX_SIGNIFICANCE_FIXTURES` — and in-house profile: its
-    second system against its first, ``fixture``, ``baseline``, ``system``, ``profile``,
+    ``seed`` (the report's), ``design`` (``"against-best"``, or ``"pair"`` for a pair the
+    caller chose), ``results`` (per multi-system fixture — at most
+    :data:`~harness.report.schema.MAX_SIGNIFICANCE_FIXTURES` — and in-house profile — every
+    profile while that is at most :data:`harness.report.ranking.MAX_TESTS` tests, else the
+    baseline profile only: every other system against the best under that profile, highest
+    first; ``fixture``, ``baseline`` (the best system), ``system``, ``profile``,
     ``error`` (``null`` or why the test is undefined) and the keys of
     :meth:`harness.analysis.significance.SignificanceResult.to_dict`), ``note`` (``null`` or
     why nothing or not everything was tested: no corpora, no in-house profile, no fixture with
-    two systems) and ``how`` (the command that gets significance). ``null`` when the section
+    two systems, a fixture tested under one profile only) and ``how`` (the command that gets significance). ``null`` when the section
     is not included.
 """
 

@@ -11,8 +11,9 @@ from harness.analysis.difference import difference, implementation_label
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError
 from harness.progress import ProgressCallback, track
-from harness.report import sections
+from harness.report import families, ranking, sections
 from harness.report.schema import DEFAULT_INCLUDE, TOP_KEYS, jsonable
+from harness.session import Session
 
 
 def _corpora_map(
@@ -84,6 +85,9 @@ def build_report(
     attribution_pairs: Sequence[tuple[str, str]] | None = None,
     max_attribution_corpora: int = 4,
     progress: ProgressCallback | None = None,
+    session: Session | None = None,
+    significance_pair: tuple[str, str] | None = None,
+    baseline: str = "sacrebleu",
 ) -> dict[str, Any]:
     """One JSON-ready report object from the runner's rows (schema: the package docstring).
 
@@ -100,9 +104,13 @@ def build_report(
     (left-out ones are empty: ``[]``, ``null`` or a ``correlations`` note). ``seed`` and
     ``n_boot`` are the correlations' bootstrap (0 resamples: no intervals). ``human`` and
     ``significance`` are precomputed results (objects with ``to_dict()`` or JSON values),
-    stored as given; without ``significance`` (and with corpora) a paired bootstrap is
-    computed (:func:`~harness.report.sections.default_significance`), else the section says
-    why not and how to get one. ``progress`` (:data:`~harness.progress.ProgressCallback`) is
+    stored as given; without ``significance`` (and with corpora) a paired bootstrap of every
+    system against the best (or of ``significance_pair`` = ``(baseline system, system)``) is
+    computed (:func:`~harness.report.ranking.default_significance`), else the section says
+    why not and how to get one. When the corpora are one fixture's systems sharing their
+    references, ``answer`` is :func:`~harness.report.families.answer_section` (families of
+    equal numbers, gaps to the ``baseline`` profile split into factors, ranking changes).
+    ``session`` is where statistics are counted and cached. ``progress`` (:data:`~harness.progress.ProgressCallback`) is
     told of each finished pair, correlation level and attributed corpus.
 
     Raises:
@@ -154,6 +162,10 @@ def build_report(
     elif significance is not None:
         report["significance"] = significance
     else:
-        report["significance"] = sections.default_significance(rows, cmap, seed)
+        report["significance"] = ranking.default_significance(
+            rows, cmap, seed, pair=significance_pair, session=session
+        )
+    report["answer"], note = families.answer_section(rows, cmap, session, baseline)
     report["summary"] = sections.summary(report, rows)
+    report["summary"]["answer_note"] = note
     return jsonable(report)

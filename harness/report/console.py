@@ -356,3 +356,29 @@ def attribution_text(att: Attribution, *, width: int = WIDTH, digits: int = 4) -
 
 def _share(x: float | None) -> str:
     return "—" if x is None else f"{100 * x + 0.0:.1f}%"
+
+
+# ---------------------------------------------------------------------- the report's summary
+def family_rows(ans: Answer) -> list[dict[str, Any]]:
+    """compare's family lines as data for a report: per BLEU-4 family, ``mean`` (its score on
+    one system), ``gap`` (to the baseline; ``None`` for the baseline's family or none),
+    ``baseline`` (bool), ``names`` (equal numbers folded; a library that ran marked ``(ran:
+    =)`` or ``(ran: ≠)``), ``why`` (the factors that make the gap, with their values and
+    points, or the reason there is no number) and ``flips`` (system pairs ordered the other
+    way); then one row per other-weights family with ``bleu4`` false."""
+    out = []
+    for fam in ans.families:
+        if not fam.profiles and not fam.libraries:
+            continue
+        out.append(
+            {
+                "names": _family_names(fam),
+                "mean": fam.mean if fam.status == "ok" else None,
+                "gap": fam.gap,
+                "baseline": ans.baseline in fam.profiles,
+                "why": _why(fam, ans.baseline).removeprefix(" — "),
+                "flips": len(fam.flips),
+                "bleu4": fam.bleu4,
+            }
+        )
+    return out

@@ -16,12 +16,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
+from harness.report.families import exceptions
 
 #: At most this many figures of each repeated kind (the page says when more were left out).
-MAX_SCATTERS = 12
-MAX_WATERFALLS = 12
+MAX_SCATTERS = 6
+MAX_WATERFALLS = 6
 MAX_HUMAN = 8
+
+#: The widest figure, in inches at :data:`DPI`: the page's content width (1218 px at a
+#: 1250 px body), so every PNG is shown at its natural size.
+MAX_WIDTH = 12.0
+DPI = 100
 
 _POS, _NEG, _TOTAL, _LIB = "#2a9d8f", "#e76f51", "#6c757d", "#264653"
 
@@ -40,35 +45,6 @@ class Figure:
 
 
 # ---------------------------------------------------------------------- data
-def gap_matrix(
-    report: Mapping[str, Any],
-) -> tuple[list[str], list[list[float | None]], list[list[int]]]:
-    """``(names, mean, n)``: ``mean[i][j]`` is the mean over ``(fixture, system)`` of
-    ``score[names[j]] − score[names[i]]`` (column − row, BLEU points) where both are ok, and
-    ``n[i][j]`` how many corpora that mean covers (``None`` when 0)."""
-    units = report["fixtures"]
-    names = list(dict.fromkeys(k for u in units for k in u["scores"]))
-    k = len(names)
-    sums = [[0.0] * k for _ in range(k)]
-    counts = [[0] * k for _ in range(k)]
-    for u in units:
-        scores = u["scores"]
-        for i, a in enumerate(names):
-            sa = scores.get(a)
-            if sa is None:
-                continue
-            for j, b in enumerate(names):
-                sb = scores.get(b)
-                if sb is None:
-                    continue
-                sums[i][j] += sb - sa
-                counts[i][j] += 1
-    mean = [
-        [sums[i][j] / counts[i][j] if counts[i][j] else None for j in range(k)] for i in range(k)
-    ]
-    return names, mean, counts
-
-
 def _num(x: Any) -> float | None:
     if isinstance(x, bool) or not isinstance(x, (int, float)):
         return None
@@ -136,7 +112,7 @@ def _new_figure(width: float, height: float) -> Any:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure as MplFigure
 
-    fig = MplFigure(figsize=(width, height), dpi=100, layout="constrained")
+    fig = MplFigure(figsize=(min(width, MAX_WIDTH), height), dpi=DPI, layout="constrained")
     FigureCanvasAgg(fig)
     return fig
 
@@ -151,51 +127,6 @@ def _short(x: float | None, digits: int = 2) -> str:
     if x != 0 and abs(x) < 0.5 * 10**-digits:
         return f"{x:.1e}"
     return f"{x:.{digits}f}"
-
-
-def _heatmap(report: Mapping[str, Any], path: Path) -> Figure | None:
-    names, mean, _n = gap_matrix(report)
-    if len(names) < 2:
-        return None
-    k = len(names)
-    data = np.array([[np.nan if v is None else v for v in row] for row in mean], dtype=float)
-    finite = data[np.isfinite(data)]
-    if finite.size == 0:
-        return None
-    lim = float(np.max(np.abs(finite))) or 1.0
-    fig = _new_figure(max(6.5, 0.62 * k + 3.5), max(5.0, 0.5 * k + 2.8))
-    ax = fig.add_subplot()
-    from matplotlib import colormaps
-
-    cmap = colormaps["RdBu_r"].with_extremes(bad="#d9d9d9")
-    im = ax.imshow(np.ma.masked_invalid(data), cmap=cmap, vmin=-lim, vmax=lim, aspect="auto")
-    ax.set_xticks(range(k), names, rotation=55, ha="right", rotation_mode="anchor", fontsize=8)
-    ax.set_yticks(range(k), names, fontsize=8)
-    ax.set_xlabel("implementation B (column)")
-    ax.set_ylabel("implementation A (row)")
-    n_units = len(report["fixtures"])
-    ax.set_title(f"Mean corpus-level BLEU gap B − A over {n_units} corpora")
-    if k <= 16:
-        for i in range(k):
-            for j in range(k):
-                v = data[i, j]
-                if np.isfinite(v):
-                    color = "white" if abs(v) > 0.6 * lim else "black"
-                    ax.text(
-                        j, i, _short(float(v), 1), ha="center", va="center", fontsize=7, color=color
-                    )
-    cbar = fig.colorbar(im, ax=ax)
-    cbar.set_label("gap B − A (BLEU points, 0–100 scale)")
-    _save(fig, path)
-    row, col = np.unravel_index(np.nanargmax(np.abs(data)), data.shape)
-    blanks = int(np.sum(~np.isfinite(data)))
-    alt = (
-        f"Heat map of the mean corpus-level BLEU gap (column minus row, in BLEU points on the "
-        f"0–100 scale) between {k} implementations over {n_units} corpora. The largest absolute "
-        f"mean gap is {_short(float(data[row, col]))} points: {names[col]} minus {names[row]}."
-        + (f" {blanks} grey cells have no corpus both scored." if blanks else "")
-    )
-    return Figure(path.name, "Pairwise corpus-level gaps", alt, "overview")
 
 
 def pair_points(report: Mapping[str, Any], a: str, b: str) -> tuple[list[float], list[float]]:
@@ -225,7 +156,7 @@ def _scatter(report: Mapping[str, Any], pair: Mapping[str, Any], path: Path) -> 
     if not xs:
         return None
     a, b = pair["a"], pair["b"]
-    fig = _new_figure(5.6, 5.4)
+    fig = _new_figure(5.6, 5.4)  # shown at its natural 560 × 540 px
     ax = fig.add_subplot()
     ax.plot([0, 100], [0, 100], linestyle="--", color="#888888", linewidth=1, label="y = x")
     size = 14 if len(xs) < 500 else 5
@@ -275,7 +206,7 @@ def _waterfall(at: Mapping[str, Any], index: int, path: Path) -> Figure | None:
     if residual is not None:
         steps.append(("unexplained", score_b, float(residual), _POS if residual >= 0 else _NEG))
         steps.append((f"{at.get('library')}\n(library)", 0.0, float(at["library_score"]), _LIB))
-    fig = _new_figure(max(5.5, 1.1 * len(steps) + 1.5), 4.6)
+    fig = _new_figure(5.9, 4.2)
     ax = fig.add_subplot()
     xs = range(len(steps))
     ax.bar(
@@ -294,7 +225,7 @@ def _waterfall(at: Mapping[str, Any], index: int, path: Path) -> Figure | None:
         text = f"{height:+.2f}" if bottom else f"{height:.2f}"
         ax.text(x, tops[x], text, ha="center", va="bottom", fontsize=8)
     ax.set_ylim(0, max([*tops, 1.0]) * 1.15)
-    ax.set_xticks(list(xs), [s[0] for s in steps], rotation=30, ha="right", fontsize=8)
+    ax.set_xticks(list(xs), [s[0] for s in steps], rotation=35, ha="right", fontsize=8)
     ax.axhline(0, color="black", linewidth=0.5)
     ax.set_ylabel("BLEU (0–100)")
     ax.set_xlabel("factor moved from a to b (Shapley value, BLEU points)")
@@ -318,42 +249,44 @@ def _waterfall(at: Mapping[str, Any], index: int, path: Path) -> Figure | None:
 
 
 def _human_bars(panel: str, records: Sequence[Mapping[str, Any]], path: Path) -> Figure:
-    """Grouped bars: one group per metric/implementation, one bar per correlation method,
-    whiskers from ``ci_low`` to ``ci_high``."""
-    labels = list(dict.fromkeys(r["label"] for r in records))
+    """Horizontal grouped bars, one group per metric/implementation (highest first), one bar
+    per correlation method, whiskers from ``ci_low`` to ``ci_high``; drawn at the page's
+    width, its height growing with the number of groups so every label is legible."""
     series = list(dict.fromkeys(r["series"] for r in records))
-    width = 0.8 / len(series)
-    fig = _new_figure(max(6.0, 0.35 * len(labels) * len(series) + 2.5), 4.8)
+    first = {r["label"]: r["value"] for r in reversed(records) if r["series"] == series[0]}
+    labels = sorted(dict.fromkeys(r["label"] for r in records), key=lambda lb: first.get(lb, 0.0))
+    height = 0.8 / len(series)
+    fig = _new_figure(MAX_WIDTH, max(3.0, 0.17 * len(labels) * len(series) + 1.4))
     ax = fig.add_subplot()
     colors = ["#264653", "#2a9d8f", "#e9c46a", "#f4a261", "#e76f51"]
     has_ci = any(r["ci_low"] is not None for r in records)
     lowest = 0.0
     for k, name in enumerate(series):
         recs = {r["label"]: r for r in records if r["series"] == name}
-        xs = [i + (k - (len(series) - 1) / 2) * width for i, lb in enumerate(labels) if lb in recs]
+        ys = [i + (k - (len(series) - 1) / 2) * height for i, lb in enumerate(labels) if lb in recs]
         rs = [recs[lb] for lb in labels if lb in recs]
         values = [r["value"] for r in rs]
         lo = [r["value"] - r["ci_low"] if r["ci_low"] is not None else 0.0 for r in rs]
         hi = [r["ci_high"] - r["value"] if r["ci_high"] is not None else 0.0 for r in rs]
         lowest = min([lowest, *(v - d for v, d in zip(values, lo, strict=True))])
-        ax.bar(
-            xs,
+        ax.barh(
+            ys,
             values,
-            width=width,
-            yerr=[lo, hi] if has_ci else None,
+            height=height,
+            xerr=[lo, hi] if has_ci else None,
             capsize=2,
             color=colors[k % len(colors)],
             ecolor="black",
             error_kw={"linewidth": 0.8},
             label=name,
         )
-    ax.set_xticks(range(len(labels)), labels, rotation=40, ha="right", fontsize=8)
-    ax.axhline(0, color="black", linewidth=0.5)
-    ax.set_ylim(min(lowest * 1.1, -0.05), 1.05)
-    ax.set_ylabel("correlation with human scores (−1 to 1)")
-    ax.set_xlabel("metric / implementation")
-    ax.set_title(f"Correlation with human judgments: {panel}", fontsize=10)
-    ax.legend(fontsize=8, title="method", title_fontsize=8)
+    ax.set_yticks(range(len(labels)), labels, fontsize=9)
+    ax.axvline(0, color="black", linewidth=0.5)
+    ax.set_xlim(min(lowest * 1.1, -0.05), 1.05)
+    ax.set_xlabel("correlation with human scores (−1 to 1)")
+    ax.set_title(f"Correlation with human judgments: {panel}", fontsize=11)
+    ax.legend(fontsize=9, title="method", title_fontsize=9, loc="lower right")
+    ax.grid(axis="x", color="#dddddd", linewidth=0.6)
     _save(fig, path)
     best = max(records, key=lambda r: r["value"])
     worst = min(records, key=lambda r: r["value"])
@@ -372,11 +305,8 @@ def render_figures(report: Mapping[str, Any], directory: str | Path) -> list[Fig
     """Draw every figure the report supports into ``directory``; return what was written."""
     directory = Path(directory)
     out: list[Figure] = []
-    fig = _heatmap(report, directory / "fig-gap-heatmap.png")
-    if fig:
-        out.append(fig)
     n = 0
-    for pair in report["pairs"]:
+    for pair in exceptions(report):
         if n >= MAX_SCATTERS:
             break
         fig = _scatter(report, pair, directory / f"fig-scatter-{n + 1:02d}.png")
@@ -384,11 +314,13 @@ def render_figures(report: Mapping[str, Any], directory: str | Path) -> list[Fig
             out.append(fig)
             n += 1
     n = 0
+    drawn: set[tuple[str, str]] = set()
     for i, at in enumerate(report["attributions"]):
-        if n >= MAX_WATERFALLS:
-            break
+        if n >= MAX_WATERFALLS or (at["a"], at["b"]) in drawn:
+            continue
         fig = _waterfall(at, i, directory / f"fig-attribution-{n + 1:02d}.png")
         if fig:
+            drawn.add((at["a"], at["b"]))
             out.append(fig)
             n += 1
     if report["human"] is not None:

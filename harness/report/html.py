@@ -8,8 +8,10 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
+from harness.report import overview
 from harness.report.difference import side_statistics
-from harness.report.figures import MAX_HUMAN, MAX_SCATTERS, MAX_WATERFALLS, Figure, human_records
+from harness.report.families import exceptions, fold
+from harness.report.figures import MAX_HUMAN, MAX_WATERFALLS, Figure, human_records
 from harness.report.schema import SIGNIFICANCE_HOW
 from harness.report.summary import Markup, is_default_significance, summary_items
 from harness.report.tables import (
@@ -43,9 +45,9 @@ h3 code { overflow-wrap: anywhere; }
 td.na { color: #8a6d00; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .yes { color: #1b7f3b; font-weight: 600; } .no { color: #b3261e; font-weight: 600; }
-figure { margin: 1rem 0; } figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
+figure { margin: 1rem 0; } figure img { max-width: 100%; height: auto; display: block; border: 1px solid #eee; }
 figcaption { font-size: .85rem; color: #555; max-width: 60rem; }
-.grid { display: flex; flex-wrap: wrap; gap: 1rem; } .grid figure { flex: 0 1 560px; }
+.grid { display: flex; flex-wrap: wrap; gap: 1rem; }
 details { margin: .4rem 0; } summary { cursor: pointer; }
 .muted { color: #666; }
 """
@@ -127,40 +129,6 @@ def _proofs(report: Mapping[str, Any]) -> str:
     return _table(["profile", "status", "run against", "evidence / why not"], rows)
 
 
-#: The corpus-score table is split into tables of at most this many implementation columns,
-#: so that each fits a 1400 px page.
-SCORE_COLUMNS = 7
-
-
-def _fixtures(report: Mapping[str, Any]) -> str:
-    units = report["fixtures"]
-    if not units:
-        return "<p>No corpora.</p>"
-    impls = list(dict.fromkeys(k for u in units for k in u["status"]))
-    chunks = [impls[i : i + SCORE_COLUMNS] for i in range(0, len(impls), SCORE_COLUMNS)] or [[]]
-    out = []
-    for n, chunk in enumerate(chunks):
-        if len(chunks) > 1:
-            first = n * SCORE_COLUMNS + 1
-            out.append(
-                f'<p class="muted">Implementations {first}–{first + len(chunk) - 1} of '
-                f"{len(impls)}:</p>"
-            )
-        rows = []
-        for u in units:
-            where = _breakable(f"{u['fixture']}/{u['system']}")
-            row = [f"<td>{where}</td>", _num_cell(u["segments"], 0)]
-            for impl in chunk:
-                status = u["status"].get(impl)
-                if status == "ok":
-                    row.append(_num_cell(u["scores"].get(impl), 2))
-                else:
-                    row.append(f'<td class="na">{_e(status)}</td>')
-            rows.append(row)
-        out.append(_table(["fixture/system", "segments", *chunk], rows, num_from=1))
-    return "\n".join(out)
-
-
 def _side_rows(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[list[str]]:
     """The statistics of both sides (:func:`~harness.report.difference.side_statistics`) as
     table cells: numbers right-aligned, the status as text."""
@@ -232,34 +200,43 @@ def _pair_detail(p: Mapping[str, Any], figs: Sequence[Figure]) -> str:
 
 
 def _pairs(report: Mapping[str, Any], figs: Sequence[Figure]) -> str:
+    """A detail for each exception (:func:`~harness.report.families.exceptions`); every pair
+    in one folded table."""
     pairs = report["pairs"]
     if not pairs:
         return "<p>No pairs.</p>"
+    shown = exceptions(report)
+    by_key: dict[str, list[Figure]] = {}
+    for f in figs:
+        by_key.setdefault(f.key, []).append(f)
+    out = [
+        f"<p>{len(pairs)} pairs compared; details for the {len(shown)} that matter: a real "
+        "library that differs from its own profile (or has no scores), and the largest gaps "
+        "between BLEU-4 implementations. The full table is folded below.</p>"
+    ]
+    for p in shown:
+        out.append(_pair_detail(p, by_key.get(f"{p['a']}|{p['b']}", [])))
     rows = [
         [
-            f"<td><code>{_e(p['a'])}</code></td>",
-            f"<td><code>{_e(p['b'])}</code></td>",
+            f"<td><code>{_breakable(p['a'])}</code></td>",
+            f"<td><code>{_breakable(p['b'])}</code></td>",
             _verdict(p),
             *(f'<td class="n">{_e(x)}</td>' for x in pair_figures(p)),
         ]
         for p in pairs
     ]
-    out = [_table(PAIR_HEAD, rows, num_from=3, table_id="pairs-table")]
-    by_key: dict[str, list[Figure]] = {}
-    for f in figs:
-        by_key.setdefault(f.key, []).append(f)
-    for p in pairs:
-        out.append(_pair_detail(p, by_key.get(f"{p['a']}|{p['b']}", [])))
-    if sum(1 for p in pairs if p["segments"]["n"]) > MAX_SCATTERS:
-        out.append(
-            f'<p class="muted">Scatter plots are drawn for the first {MAX_SCATTERS} pairs with segment scores.</p>'
-        )
+    out.append(
+        f"<details><summary>Every pair ({len(pairs)}): verdict, gaps, segments</summary>"
+        + _table(PAIR_HEAD, rows, num_from=3, table_id="pairs-table")
+        + "</details>"
+    )
     return "\n".join(out)
 
 
 def _correlations(report: Mapping[str, Any]) -> str:
     out = []
-    for level, method, block, rows in correlation_tables(report):
+    tables = correlation_tables(report)
+    for level, method, block, rows in tables:
         m = block["matrices"][method]
         unit = "segments" if level == "segment" else "corpora"
         out.append(
@@ -267,38 +244,69 @@ def _correlations(report: Mapping[str, Any]) -> str:
             f"{unit}; {block['n_skipped']} rows skipped; bootstrap n_boot={_e(m.get('n_boot'))}, "
             f"seed={_e(m.get('seed'))}.</p>"
         )
-        cells = [[_td(name), *(f'<td class="n">{_e(x)}</td>' for x in xs)] for name, *xs in rows]
-        out.append(_table(["", *m["names"]], cells))
+        cells = [
+            [f"<td>{k}. {_breakable(name)}</td>", *(f'<td class="n">{_e(x)}</td>' for x in xs)]
+            for k, (name, *xs) in enumerate(rows, start=1)
+        ]
+        out.append(_table(["", *(str(k) for k in range(1, len(rows) + 1))], cells))
     note = (report["correlations"] or {}).get("note")
     if note:
         out.append(f'<p class="muted">Note: {_e(note)}</p>')
-    return "\n".join(out) or "<p>No correlations.</p>"
+    if not out:
+        return "<p>No correlations.</p>"
+    lows = [
+        (float(x), name, level, method)
+        for level, method, _b, rows in tables
+        for name, *xs in rows
+        for x in xs
+        if x not in ("—", "")
+    ]
+    low = min(lows) if lows else None
+    head = (
+        f"<p>Lowest correlation between two implementations: {low[0]:.3f} ({_e(low[3])}, "
+        f"{_e(low[2])} level, involving {_e(low[1])}).</p>"
+        if low
+        else ""
+    )
+    return (
+        f"{head}<details><summary>Correlation matrices ({len(tables)})</summary>"
+        + "\n".join(out)
+        + "</details>"
+    )
 
 
 def _attributions(report: Mapping[str, Any], figs: Sequence[Figure]) -> str:
+    """One row per attribution (the factors with their points, largest first), then the
+    waterfalls drawn (the first corpus of each pair) side by side."""
     ats = report["attributions"]
     if not ats:
         return "<p>No attributions (build the report with corpora).</p>"
-    by_key = {f.key: f for f in figs}
-    out = []
-    for i, at in enumerate(ats):
+    rows = []
+    for at in ats:
         where = f"{at.get('fixture')}/{at.get('system')}"
-        out.append(f"<h3>{_e(at['a'])} → {_e(at['b'])} on {_e(where)}</h3>")
+        cells = [_td(f"{at['a']} → {at['b']}"), f'<td class="wrap">{_breakable(where)}</td>']
         if at.get("error"):
-            out.append(f"<p>Undefined: {_e(at['error'])}</p>")
+            rows.append([*cells, f'<td class="na" colspan="3">undefined: {_e(at["error"])}</td>'])
             continue
-        rows = [
-            [_td(k), f'<td class="n">{_e(v)}</td>'] for k, v in attribution_rows(at, total=True)
-        ]
-        out.append(
-            f"<p>{_e(fmt_number(at['score_a']))} → {_e(fmt_number(at['score_b']))} BLEU (0–100).</p>"
+        parts = [(k, v) for k, v in attribution_rows(at, total=False)]
+        text = "; ".join(f"{k} {v}" for k, v in parts if not v.startswith(("+0.0000", "-0.0000")))
+        rows.append(
+            [
+                *cells,
+                _num_cell(at["gap"], 2, sign=True),
+                f'<td class="wrap">{_e(text or "no factor")}</td>',
+            ]
         )
-        out.append(_table(["factor", "BLEU points"], rows))
-        if str(i) in by_key:
-            out.append(_figure(by_key[str(i)]))
-    if sum(1 for a in ats if not a.get("error")) > MAX_WATERFALLS:
+    out = [
+        "<p>Each gap b − a (BLEU points) split into exact Shapley values over the factors; "
+        "they sum to the gap.</p>",
+        _table(["profiles a → b", "corpus", "gap", "factors (BLEU points)"], rows, num_from=2),
+    ]
+    out.append('<div class="grid">' + "".join(_figure(f) for f in figs) + "</div>")
+    if sum(1 for a in ats if not a.get("error")) > len(figs):
         out.append(
-            f'<p class="muted">Waterfalls are drawn for the first {MAX_WATERFALLS} attributions.</p>'
+            f'<p class="muted">Waterfalls are drawn for the first corpus of each pair (at most '
+            f"{MAX_WATERFALLS}).</p>"
         )
     return "\n".join(out)
 
@@ -328,10 +336,14 @@ def _human(report: Mapping[str, Any], figs: Sequence[Figure]) -> str:
             ]
             for r in records
         ]
-        out.append(_table(["metric", "group", "correlation", "CI low", "CI high"], rows))
+        out.append(
+            f"<details><summary>Every correlation ({len(rows)}) with its interval</summary>"
+            + _table(["metric", "group", "correlation", "CI low", "CI high"], rows)
+            + "</details>"
+        )
     else:
         out.append(_generic(human))
-    out.append('<div class="grid">' + "".join(_figure(f) for f in figs) + "</div>")
+    out += [_figure(f) for f in figs]
     if len({r["panel"] for r in records}) > MAX_HUMAN:
         out.append(f'<p class="muted">Bars are drawn for the first {MAX_HUMAN} groups.</p>')
     return "\n".join(out)
@@ -354,7 +366,10 @@ def _summary(report: Mapping[str, Any]) -> str:
     for item, subs in summary_items(report, _HTML):
         inner = f"<ul>{''.join(f'<li>{x}</li>' for x in subs)}</ul>" if subs else ""
         items.append(f"<li>{item}{inner}</li>")
-    return f'<section id="summary"><h2>Summary</h2><ul>{"".join(items)}</ul></section>'
+    return (
+        f'<section id="summary"><h2>Summary</h2><ul>{"".join(items)}</ul>'
+        f"{overview.family_html(report)}</section>"
+    )
 
 
 def _significance(report: Mapping[str, Any]) -> str:
@@ -387,6 +402,16 @@ def _significance(report: Mapping[str, Any]) -> str:
     return "\n".join(out)
 
 
+def _proofs_folded(report: Mapping[str, Any]) -> str:
+    ver = report["verification"]
+    n = sum(1 for v in ver.values() if v["status"] == "verified")
+    return (
+        f"<p>{n} of {len(ver)} in-house profiles are verified against their real "
+        "implementation by a differential test.</p>"
+        f"<details><summary>Each profile's evidence</summary>{_proofs(report)}</details>"
+    )
+
+
 def _reproducibility(report: Mapping[str, Any]) -> str:
     return (
         "<details><summary>Signature (every implementation's settings and versions; "
@@ -403,6 +428,7 @@ def render_html(report: Mapping[str, Any], figures: Sequence[Figure]) -> str:
     plots and top segments), correlations, attributions (waterfalls), human judgments,
     significance, whether each profile is proven, and the signature and versions folded.
     ``figures`` are the PNGs :func:`~harness.report.figures.render_figures` drew."""
+    groups = fold(report)
     by_section: dict[str, list[Figure]] = {}
     for f in figures:
         by_section.setdefault(f.section, []).append(f)
@@ -411,13 +437,14 @@ def render_html(report: Mapping[str, Any], figures: Sequence[Figure]) -> str:
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         "<title>BLEU harness report</title>",
-        f"<style>{_CSS}</style></head><body>",
+        f"<style>{_CSS}{overview.CSS}</style></head><body>",
         "<h1>BLEU harness report</h1>",
         _summary(report),
         '<p class="muted">All scores and gaps are BLEU points on the 0–100 scale.</p>',
+        "<h2>Gaps between implementations (BLEU points)</h2>",
+        overview.gap_matrix_html(report, groups),
         "<h2>Corpus-level BLEU (0–100)</h2>",
-        _fixtures(report),
-        *(_figure(f) for f in by_section.get("overview", [])),
+        overview.scores_html(report, groups),
         "<h2>Pairs</h2>",
         _pairs(report, by_section.get("pairs", [])),
         "<h2>Correlations between implementations</h2>",
@@ -429,7 +456,7 @@ def render_html(report: Mapping[str, Any], figures: Sequence[Figure]) -> str:
         "<h2>Significance</h2>",
         _significance(report),
         "<h2>Profiles: proven against their real implementation?</h2>",
-        _proofs(report),
+        _proofs_folded(report),
         "<h2>Reproducibility</h2>",
         _reproducibility(report),
         "</body></html>",

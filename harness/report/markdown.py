@@ -14,6 +14,7 @@ from harness.report.tables import (
     SIGNIFICANCE_HEAD,
     attribution_rows,
     correlation_tables,
+    family_table,
     pair_figures,
     significance_row,
 )
@@ -85,6 +86,11 @@ def _summary(report: Mapping[str, Any]) -> list[str]:
     for item, subs in summary_items(report, _MD):
         out.append(f"- {item}")
         out += [f"  - {sub}" for sub in subs]
+    head, rows, other = family_table(report)
+    if rows:
+        out += ["", *table(head, rows, "rrll")]
+    if other:
+        out += ["", "Not BLEU-4 (other n-gram weights): " + "; ".join(other) + "."]
     return out
 
 

@@ -12,11 +12,12 @@ from typing import Any
 
 import numpy as np
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 
 #: The top-level keys of a report, in order (see the package docstring for each).
 TOP_KEYS: tuple[str, ...] = (
     "summary",
+    "answer",
     "signature",
     "versions",
     "verification",

@@ -10,9 +10,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness.analysis import correlation
+from harness.analysis.answer import is_bleu4
 from harness.analysis.attribution import attribute
-from harness.analysis.significance import paired_bootstrap, prepare
-from harness.bleu import engine
 from harness.bleu.profiles import PROFILES, VERIFICATION, verification
 from harness.data.corpus import Corpus
 from harness.errors import HarnessError
@@ -20,13 +19,10 @@ from harness.progress import ProgressCallback, track
 from harness.report.schema import (
     CORRELATION_METHODS,
     DEFAULT_ATTRIBUTION_PAIRS,
-    MAX_SIGNIFICANCE_FIXTURES,
     SCHEMA_VERSION,
     SEGMENT_COLUMNS,
     SEGMENTS_CSV,
     SEGMENTS_PARQUET,
-    SIGNIFICANCE_HOW,
-    SIGNIFICANCE_RESAMPLES,
 )
 from harness.scorers import PROFILE_OF, tolerance
 from harness.session import Session
@@ -324,9 +320,41 @@ def _problems(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return list(out.values())
 
 
+def bleu4_label(label: str) -> bool:
+    """Whether an implementation label is BLEU-4 (orders 1–4 weighted alike): an in-house
+    profile or a library adapter by the profile it reproduces; unknown ones count as BLEU-4."""
+    name = label.split(":", 1)[1] if label.startswith("harness:") else PROFILE_OF.get(label)
+    return name is None or name not in PROFILES or is_bleu4(PROFILES[name])
+
+
+def library_pair(p: Mapping[str, Any]) -> bool:
+    """Whether a pair is a real library against its own in-house profile."""
+    return str(p["a"]) == f"harness:{PROFILE_OF.get(str(p['b']), '')}"
+
+
+def _libraries(report: Mapping[str, Any]) -> dict[str, Any]:
+    """Each real library against its own profile: ``equal``, ``differ`` (names) and
+    ``not_run`` (``[name, reason]``)."""
+    out: dict[str, Any] = {"equal": [], "differ": [], "not_run": []}
+    for p in report["pairs"]:
+        if not library_pair(p):
+            continue
+        if p.get("verdict") == "agree":
+            out["equal"].append(p["b"])
+        elif p.get("verdict") == "disagree":
+            out["differ"].append(p["b"])
+        else:
+            out["not_run"].append([p["b"], p.get("na_reason")])
+    return out
+
+
 def _largest_gap(report: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The largest corpus gap between two BLEU-4 implementations (a BLEU-1 or 4-gram-only
+    profile is far from every BLEU-4 by design, which says nothing about implementations)."""
     best: dict[str, Any] | None = None
     for p in report["pairs"]:
+        if not (bleu4_label(p["a"]) and bleu4_label(p["b"])):
+            continue
         for g in p["corpora"]:
             gap = g.get("gap")
             if gap is not None and (best is None or abs(gap) > abs(best["gap"])):
@@ -405,66 +433,5 @@ def summary(report: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> dic
             [p["a"], p["b"], p.get("na_reason")] for p in pairs if p.get("verdict") == "n/a"
         ],
         "problems": _problems(rows),
+        "libraries": _libraries(report),
     }
-
-
-def default_significance(
-    rows: Sequence[Mapping[str, Any]],
-    corpora: dict[tuple[str, str], Corpus],
-    seed: int,
-    resamples: int = SIGNIFICANCE_RESAMPLES,
-) -> dict[str, Any]:
-    """Paired bootstrap (Koehn 2004) of the second system against the first of every fixture
-    with two or more systems (at most :data:`MAX_SIGNIFICANCE_FIXTURES`), under every in-house
-    profile in the rows, on statistics computed once per system."""
-    out: dict[str, Any] = {
-        "method": "paired-bootstrap",
-        "resamples": resamples,
-        "seed": seed,
-        "results": [],
-        "note": None,
-        "how": SIGNIFICANCE_HOW,
-    }
-    profiles = [
-        lb.split(":", 1)[1]
-        for lb in labels_in(rows)
-        if lb.startswith("harness:") and lb.split(":", 1)[1] in PROFILES
-    ]
-    systems: dict[str, list[str]] = {}
-    for f, s in corpora:
-        systems.setdefault(f, []).append(s)
-    multi = [(f, ss[0], ss[1]) for f, ss in systems.items() if len(ss) >= 2]
-    if not corpora:
-        out["note"] = (
-            "not computed: the report was built without the corpora (from a results table)"
-        )
-        return out
-    if not profiles:
-        out["note"] = "not computed: no in-house profile (harness:NAME) in the rows"
-        return out
-    if not multi:
-        out["note"] = "not computed: no fixture has two or more systems"
-        return out
-    if len(multi) > MAX_SIGNIFICANCE_FIXTURES:
-        out["note"] = (
-            f"tested the first {MAX_SIGNIFICANCE_FIXTURES} of {len(multi)} multi-system fixtures"
-        )
-    for f, base, other in multi[:MAX_SIGNIFICANCE_FIXTURES]:
-        for name in profiles:
-            cfg = PROFILES[name]
-            entry: dict[str, Any] = {
-                "fixture": f,
-                "baseline": base,
-                "system": other,
-                "profile": name,
-                "error": None,
-            }
-            try:
-                ta = prepare(engine.compute_statistics(corpora[(f, base)], cfg), cfg)
-                tb = prepare(engine.compute_statistics(corpora[(f, other)], cfg), cfg)
-                res = paired_bootstrap(ta, tb, cfg, resamples=resamples, seed=seed)
-                entry.update(res.to_dict())
-            except HarnessError as exc:
-                entry["error"] = str(exc)
-            out["results"].append(entry)
-    return out

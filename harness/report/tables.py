@@ -99,3 +99,23 @@ def correlation_tables(
             rows = [[n, *(fmt_number(m["values"][n][k], 3) for k in names)] for n in names]
             out.append((level, method, block, rows))
     return out
+
+
+def family_table(report: Mapping[str, Any]) -> tuple[list[str], list[list[str]], list[str]]:
+    """``(head, rows, other)``: the answer's BLEU-4 families as text cells (mean, gap to the
+    baseline or ``base``, names, the factors behind the gap and how many system pairs it
+    orders the other way), and the other-weights families as ``name score`` strings."""
+    ans = report.get("answer") or {}
+    base = ans.get("baseline", "sacrebleu")
+    head = ["mean BLEU", f"vs {base}", "implementations (equal numbers folded)", "why"]
+    rows, other = [], []
+    for r in ans.get("rows") or ():
+        if not r["bleu4"]:
+            other.append(f"{r['names']} {fmt_number(r['mean'], 2)}")
+            continue
+        gap = "base" if r["baseline"] else fmt_number(r["gap"], 2, sign=True)
+        why = r["why"] + (
+            f"; ranks {r['flips']} system pair(s) the other way" if r["flips"] else ""
+        )
+        rows.append([fmt_number(r["mean"], 2), gap, r["names"], why])
+    return head, rows, other
