@@ -506,3 +506,19 @@ def test_answer_and_headline_for_systems_that_share_references(tmp_path):
 def test_fixtures_that_do_not_share_references_say_why_there_is_no_answer(report):
     assert report["answer"] is None
     assert "do not share references" in report["summary"]["answer_note"]
+
+
+def test_significance_of_a_chosen_pair(rows, corpora):
+    rep = build_report(
+        rows, corpora=corpora, include=("significance",), significance_pair=("B", "A")
+    )
+    sig = rep["significance"]
+    assert sig["design"] == "pair" and sig["note"] is None
+    assert {(r["fixture"], r["baseline"], r["system"]) for r in sig["results"]} == {
+        ("silence_pitfall", "B", "A")
+    }
+    assert "the chosen pair" in render_markdown(rep)
+    none = build_report(
+        rows, corpora=corpora, include=("significance",), significance_pair=("A", "nope")
+    )["significance"]
+    assert none["results"] == [] and "no fixture has both systems A and nope" in none["note"]

@@ -13,7 +13,7 @@ from harness.report.difference import side_statistics
 from harness.report.families import exceptions, fold
 from harness.report.figures import MAX_HUMAN, MAX_WATERFALLS, Figure, human_records
 from harness.report.schema import SIGNIFICANCE_HOW
-from harness.report.summary import Markup, is_default_significance, summary_items
+from harness.report.summary import Markup, design_words, is_default_significance, summary_items
 from harness.report.tables import (
     PAIR_HEAD,
     SIGNIFICANCE_HEAD,
@@ -382,9 +382,10 @@ def _significance(report: Mapping[str, Any]) -> str:
     if sig["results"]:
         out.append(
             f"<p>Paired bootstrap (Koehn 2004; {_e(sig['resamples'])} resamples, seed "
-            f"{_e(sig['seed'])}) on the in-house profiles' cached statistics: Δ = system − "
-            "baseline in BLEU points; p is two-sided; CI is the system's 95% percentile "
-            "interval.</p>"
+            f"{_e(sig['seed'])}) on the in-house profiles' cached statistics, "
+            f"{_e(design_words(sig))}: Δ = system − baseline in BLEU points; p is two-sided "
+            "(p < 0.05: the system is significantly below the baseline); CI is the system's "
+            "95% percentile interval.</p>"
         )
         rows = []
         for r in sig["results"]:

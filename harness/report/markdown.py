@@ -8,7 +8,13 @@ from typing import Any
 
 from harness.report.difference import difference_markdown
 from harness.report.figures import human_records
-from harness.report.summary import Markup, is_default_significance, significance_line, summary_items
+from harness.report.summary import (
+    Markup,
+    design_words,
+    is_default_significance,
+    significance_line,
+    summary_items,
+)
 from harness.report.tables import (
     PAIR_HEAD,
     SIGNIFICANCE_HEAD,
@@ -105,8 +111,9 @@ def _significance(report: Mapping[str, Any]) -> list[str]:
         labels, error, figures = significance_row(r)
         body.append([*labels, f"n/a: {error}", "", "", "", ""] if error else [*labels, *figures])
     out = [
-        f"Paired bootstrap (Koehn 2004; {sig['resamples']} resamples, seed {sig['seed']}); "
-        "Δ = system − baseline (BLEU points), two-sided p, the system's 95% interval.",
+        f"Paired bootstrap (Koehn 2004; {sig['resamples']} resamples, seed {sig['seed']}), "
+        f"{design_words(sig)}; Δ = system − baseline (BLEU points), two-sided p, the "
+        "system's 95% interval.",
         "",
         *table(SIGNIFICANCE_HEAD, body, "lllrrrrr"),
     ]

@@ -37,6 +37,13 @@ def is_default_significance(sig: Any) -> bool:
     return isinstance(sig, Mapping) and "results" in sig and "how" in sig
 
 
+def design_words(sig: Mapping[str, Any]) -> str:
+    """What the default significance section tested, in words."""
+    if sig.get("design") == "pair":
+        return "the pair of systems chosen (--significance-pair)"
+    return "every system against the best system of its fixture (the baseline)"
+
+
 def significance_line(report: Mapping[str, Any], m: Markup) -> str:
     """One sentence on significance: computed (per fixture, how many systems are below the
     best at p < 0.05, or the chosen pair's p), not computed and how to get it, or
