@@ -213,3 +213,53 @@ def test_fixtures_screen_fits_and_counts(capsys) -> None:
     assert f"{len(fx.system_names)}/{len(fx.system_names)} real-library results equal" in text
     # HELM's BLEU-1 is never an extreme of the BLEU-4 implementations
     assert display_name("helm-bleu-1") not in text.split("fixture/system")[1]
+
+
+# ---------------------------------------------------------------------- significance, human
+SYS_C = ["A cat on a mat.", "The dog barks.", "He reads books.", "Rain today."]
+
+
+@pytest.fixture
+def three(files, tmp_path) -> tuple[list[Path], Path]:
+    a, b, ref = files
+    c = _write(tmp_path / "sys" / "gamma.txt", SYS_C)
+    return [a, b, c], ref
+
+
+def test_significance_every_system_against_the_best(three, capsys) -> None:
+    hyps, ref = three
+    real = {p.stem: sacrebleu.corpus_bleu(p.read_text().splitlines(), [REFS]).score for p in hyps}
+    best = max(real, key=real.__getitem__)
+    argv = ["significance", *map(str, hyps), "--refs", str(ref), "--resamples", "200", "--json"]
+    assert main(argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["baseline"] == best and set(data["tests"]) == set(real) - {best}
+    for name, test in data["tests"].items():
+        assert test["score_system"] == pytest.approx(real[name], abs=1e-9)
+        # the same test as the two-file form, on the same seed and resamples
+        path = next(p for p in hyps if p.stem == name)
+        base = next(p for p in hyps if p.stem == best)
+        two = ["significance", str(base), str(path), str(ref), "--resamples", "200", "--json"]
+        assert main(two) == 0
+        assert json.loads(capsys.readouterr().out) == test
+    assert main(["significance", *map(str, hyps), "--refs", str(ref), "--baseline", "x"]) == 2
+    assert "not one of the systems" in capsys.readouterr().err
+
+
+def test_human_on_files_correlates_each_profile(three, tmp_path, capsys) -> None:
+    from scipy.stats import pearsonr
+
+    hyps, ref = three
+    scores = tmp_path / "human.tsv"
+    human = {"alpha": 0.5, "beta": -0.2, "gamma": -1.0}
+    _write(scores, ["system\tscore", *(f"{k}\t{v}" for k, v in human.items())])
+    argv = ["human", *map(str, hyps), "--refs", str(ref), "--scores", str(scores)]
+    assert main([*argv, "--impl", "sacrebleu,nltk", "--n-boot", "50", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    bleu = [sacrebleu.corpus_bleu(p.read_text().splitlines(), [REFS]).score for p in hyps]
+    row = next(c for c in data["correlations"] if "sacrebleu" in c["profiles"])
+    want = pearsonr(bleu, list(human.values())).statistic
+    assert row["pearson"]["value"] == pytest.approx(want, abs=1e-12)
+    _write(scores, ["system\tscore", "alpha\t1", "beta\t2"])
+    assert main(argv) == 2
+    assert "no score for ['gamma']" in capsys.readouterr().err

@@ -23,6 +23,7 @@ no BOM); every problem raises :class:`~harness.errors.InputError` or
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,13 @@ from harness.data.corpus import Corpus
 from harness.data.io import PathLike, _reject_duplicate_keys, load_jsonl_corpus, read_lines
 from harness.errors import InputError, LayoutError
 
-__all__ = ["load_jsonl_systems", "load_text_systems", "load_tsv_systems", "system_names"]
+__all__ = [
+    "load_human_scores",
+    "load_jsonl_systems",
+    "load_text_systems",
+    "load_tsv_systems",
+    "system_names",
+]
 
 
 def system_names(paths: Sequence[PathLike]) -> list[str]:
@@ -274,3 +281,48 @@ def _check_unique_ids(ids: Sequence[str], file: str, lines: Sequence[int | None]
                 line=line,
             )
         seen[seg_id] = k
+
+
+def load_human_scores(path: PathLike, systems: Sequence[str]) -> dict[str, float]:
+    """System-level human scores from a TSV file with the header ``system<TAB>score`` (more
+    columns are refused), one finite number per system; the systems must be exactly
+    ``systems`` (the hypothesis files' names).
+
+    Raises:
+        InputError: a bad header, a row without two fields, a score that is not a finite
+            number, a repeated system, or systems that differ from ``systems`` (naming them).
+    """
+    file = str(path)
+    lines = read_lines(path, what="human scores file")
+    if [h.strip().lower() for h in lines[0].split("\t")] != ["system", "score"]:
+        raise InputError(
+            f"the header must be 'system<TAB>score', got {lines[0]!r}", file=file, line=1
+        )
+    scores: dict[str, float] = {}
+    for lineno, line in enumerate(lines[1:], start=2):
+        fields = line.split("\t")
+        if len(fields) != 2:
+            raise InputError(
+                f"expected 2 tab-separated fields (system, score), got {len(fields)}",
+                file=file,
+                line=lineno,
+            )
+        name, raw = fields
+        try:
+            value = float(raw)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value):
+            raise InputError(f"score {raw!r} is not a finite number", file=file, line=lineno)
+        if name in scores:
+            raise InputError(f"system {name!r} is listed twice", file=file, line=lineno)
+        scores[name] = value
+    missing = [s for s in systems if s not in scores]
+    extra = [s for s in scores if s not in systems]
+    if missing or extra:
+        raise InputError(
+            f"the systems differ from the hypothesis files: no score for {missing or 'none'}; "
+            f"scores for unknown systems {extra or 'none'}",
+            file=file,
+        )
+    return {s: scores[s] for s in systems}
