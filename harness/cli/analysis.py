@@ -36,7 +36,7 @@ def add_explain(sub: options.Subcommands) -> None:
     e.add_argument(
         "--library", help="also run this real library with B's config: residual = library - B"
     )
-    e.add_argument("--json", action="store_true")
+    e.add_argument("--json", action="store_true", help="print JSON")
     options.add_perf(e)
     e.set_defaults(func=cmd_explain)
 
@@ -304,8 +304,8 @@ def add_human(sub: options.Subcommands) -> None:
         default=1000,
         help="bootstrap resamples for the CIs (0: no CIs)",
     )
-    h.add_argument("--seed", type=options.SEED, default=0)
-    h.add_argument("--json", action="store_true")
+    h.add_argument("--seed", type=options.SEED, default=0, help="numpy seed (default 0)")
+    h.add_argument("--json", action="store_true", help="print JSON")
     options.add_progress(h)
     options.add_perf(h)
     h.set_defaults(func=cmd_human)

@@ -56,7 +56,13 @@ def add_compare(sub: options.Subcommands) -> None:
         help="profile:NAME or adapter:NAME, comma-separated or repeated (default: every "
         "profile and library; on your files every profile and the real sacrebleu)",
     )
-    c.add_argument("--level", nargs="+", choices=["corpus", "segment"], default=["corpus"])
+    c.add_argument(
+        "--level",
+        nargs="+",
+        choices=["corpus", "segment"],
+        default=["corpus"],
+        help="corpus and/or segment (sentence) scores in the table (default: corpus)",
+    )
     c.add_argument("--wmt21", action="store_true", help="add WMT21 en→de (needs the data dir)")
     c.add_argument(
         "--with-fixtures", action="store_true", help="with --wmt21: also run the built-in fixtures"
@@ -67,7 +73,13 @@ def add_compare(sub: options.Subcommands) -> None:
         "--force", action="store_true", help="replace an earlier bleu-harness output in --out"
     )
     c.add_argument("--json", action="store_true", help="print the rows as JSON")
-    c.add_argument("--max-notes", type=options.int_at_least(0), default=20)
+    c.add_argument(
+        "--max-notes",
+        type=options.int_at_least(0),
+        default=20,
+        help="fixtures table: print at most this many notes on implementations without a "
+        "number (default 20; the rest are counted)",
+    )
     options.add_perf(c)
     options.add_progress(c)
     c.set_defaults(func=cmd_compare)
@@ -183,9 +195,15 @@ def _what(users: list[tuple[str, str, Any]]) -> str:
 def add_fixtures(sub: options.Subcommands) -> None:
     """Register ``fixtures``."""
     f = sub.add_parser("fixtures", help="list or show the shipped fixtures")
-    f.add_argument("action", nargs="?", choices=["list", "show"], default="list")
-    f.add_argument("name", nargs="?")
-    f.add_argument("--json", action="store_true")
+    f.add_argument(
+        "action",
+        nargs="?",
+        choices=["list", "show"],
+        default="list",
+        help="list: one line per fixture (default); show NAME: its segments and systems",
+    )
+    f.add_argument("name", nargs="?", help="the fixture to show (see: bleu-harness fixtures list)")
+    f.add_argument("--json", action="store_true", help="print JSON")
     f.set_defaults(func=cmd_fixtures)
 
 
@@ -245,7 +263,7 @@ def cmd_fixtures(args: argparse.Namespace) -> int:
 def add_profiles(sub: options.Subcommands) -> None:
     """Register ``profiles``."""
     pr = sub.add_parser("profiles", help="list the profiles and their signatures")
-    pr.add_argument("--json", action="store_true")
+    pr.add_argument("--json", action="store_true", help="print JSON")
     pr.set_defaults(func=cmd_profiles)
 
 
