@@ -50,6 +50,7 @@ INPUTS = {
     "ref2.txt": ["there is a cat on the mat", "the dog is in the garden", "he reads the book"],
     "base.txt": ["a cat on mat", "dog garden", "he book"],
     "system.txt": HYP,
+    "scores.tsv": ["system\tscore", "hyp\t0.4", "system\t0.1", "base\t-0.3"],
 }
 MYMODULE = '''"""A home-made BLEU for `validate --impl mymodule:my_bleu`: sacrebleu, per-segment refs."""
 import sacrebleu
