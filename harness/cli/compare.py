@@ -141,7 +141,11 @@ def _compare(args: argparse.Namespace, out: OutputDir | None) -> int:
             f"\n{len(rows)} rows in {took:.2f} s" + (f"; written to {out_dir}/" if out_dir else "")
         )
     else:
-        print(runner.summary_table(rows))
+        table = runner.summary_table(rows)
+        # A table wider than the console becomes one line per fixture system.
+        if max(len(line) for line in table.splitlines()) > console.WIDTH:
+            table = console.fixtures_text(rows, seconds=time.perf_counter() - start)
+        print(table)
         print()
         problems = sorted(
             {
@@ -151,7 +155,7 @@ def _compare(args: argparse.Namespace, out: OutputDir | None) -> int:
             }
         )
         for impl, status, err in problems[: args.max_notes]:
-            print(f"note: {impl}: {status}: {err}")
+            print(console.wrap(f"note: {impl}: {status}: {err}", indent="  "))
         if len(problems) > args.max_notes:
             print(f"note: … {len(problems) - args.max_notes} more (see the results table)")
         print(f"{len(rows)} rows in {took:.2f} s" + (f"; written to {out_dir}/" if out_dir else ""))
