@@ -224,10 +224,15 @@ def _waterfall(at: Mapping[str, Any], index: int, path: Path) -> Figure | None:
     for x, (_, bottom, height, _) in zip(xs, steps, strict=True):
         text = f"{height:+.2f}" if bottom else f"{height:.2f}"
         ax.text(x, tops[x], text, ha="center", va="bottom", fontsize=8)
-    ax.set_ylim(0, max([*tops, 1.0]) * 1.15)
+    # The axis starts near the lowest level, so a factor of a few points is visible next to
+    # scores of 50 (the start and end bars are cut there; the ylabel says so).
+    levels = [score_a, *ends]
+    span = max(levels) - min(levels)
+    low = max(0.0, min(levels) - max(2.0, 1.5 * span))
+    ax.set_ylim(low, max([*tops, 1.0]) + max(1.0, 0.25 * span))
     ax.set_xticks(list(xs), [s[0] for s in steps], rotation=35, ha="right", fontsize=8)
     ax.axhline(0, color="black", linewidth=0.5)
-    ax.set_ylabel("BLEU (0–100)")
+    ax.set_ylabel("BLEU (0–100)" if low == 0 else f"BLEU (0–100; axis from {low:.0f})")
     ax.set_xlabel("factor moved from a to b (Shapley value, BLEU points)")
     where = f"{at.get('fixture')}/{at.get('system')}"
     ax.set_title(f"Attribution {at['a']} → {at['b']} on {where}", fontsize=10)
@@ -248,15 +253,34 @@ def _waterfall(at: Mapping[str, Any], index: int, path: Path) -> Figure | None:
     )
 
 
+def _fold_labels(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """One label for the implementations whose every correlation is the same (they print the
+    same scores): ``a, b, c`` (``+N`` more), so a chart has one bar group per number."""
+    by_label: dict[str, dict[str, Any]] = {}
+    for r in records:
+        by_label.setdefault(r["label"], {})[r["series"]] = r["value"]
+    same: dict[tuple[Any, ...], list[str]] = {}
+    for label, vals in by_label.items():
+        key = tuple(sorted((k, round(v, 9)) for k, v in vals.items()))
+        same.setdefault(key, []).append(label)
+    names = {}
+    for labels in same.values():
+        shown = ", ".join(labels[:3]) + (f" +{len(labels) - 3}" if len(labels) > 3 else "")
+        names.update({lb: shown for lb in labels})
+    firsts = {labels[0] for labels in same.values()}
+    return [{**r, "label": names[r["label"]]} for r in records if r["label"] in firsts]
+
+
 def _human_bars(panel: str, records: Sequence[Mapping[str, Any]], path: Path) -> Figure:
     """Horizontal grouped bars, one group per metric/implementation (highest first), one bar
     per correlation method, whiskers from ``ci_low`` to ``ci_high``; drawn at the page's
     width, its height growing with the number of groups so every label is legible."""
+    records = _fold_labels(records)
     series = list(dict.fromkeys(r["series"] for r in records))
     first = {r["label"]: r["value"] for r in reversed(records) if r["series"] == series[0]}
     labels = sorted(dict.fromkeys(r["label"] for r in records), key=lambda lb: first.get(lb, 0.0))
     height = 0.8 / len(series)
-    fig = _new_figure(MAX_WIDTH, max(3.0, 0.17 * len(labels) * len(series) + 1.4))
+    fig = _new_figure(MAX_WIDTH, max(3.0, 0.13 * len(labels) * len(series) + 1.4))
     ax = fig.add_subplot()
     colors = ["#264653", "#2a9d8f", "#e9c46a", "#f4a261", "#e76f51"]
     has_ci = any(r["ci_low"] is not None for r in records)
@@ -285,7 +309,9 @@ def _human_bars(panel: str, records: Sequence[Mapping[str, Any]], path: Path) ->
     ax.set_xlim(min(lowest * 1.1, -0.05), 1.05)
     ax.set_xlabel("correlation with human scores (−1 to 1)")
     ax.set_title(f"Correlation with human judgments: {panel}", fontsize=11)
-    ax.legend(fontsize=9, title="method", title_fontsize=9, loc="lower right")
+    ax.legend(
+        fontsize=9, title="method", title_fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1)
+    )
     ax.grid(axis="x", color="#dddddd", linewidth=0.6)
     _save(fig, path)
     best = max(records, key=lambda r: r["value"])

@@ -47,7 +47,9 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .yes { color: #1b7f3b; font-weight: 600; } .no { color: #b3261e; font-weight: 600; }
 figure { margin: 1rem 0; } figure img { max-width: 100%; height: auto; display: block; border: 1px solid #eee; }
 figcaption { font-size: .85rem; color: #555; max-width: 60rem; }
-.grid { display: flex; flex-wrap: wrap; gap: 1rem; }
+.grid { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
+.grid > figure, .grid > .pair { flex: 0 1 600px; min-width: 0; margin: 0; }
+.pair table { max-width: 100%; }
 details { margin: .4rem 0; } summary { cursor: pointer; }
 .muted { color: #666; }
 """
@@ -138,6 +140,10 @@ def _side_rows(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[list[str]]:
     ]
 
 
+#: A table with more rows than this is folded (its summary line says what it holds).
+FOLD_ROWS = 6
+
+
 def _pair_detail(p: Mapping[str, Any], figs: Sequence[Figure]) -> str:
     a, b = p["a"], p["b"]
     out = [f"<h3><code>{_e(a)}</code> vs <code>{_e(b)}</code></h3>"]
@@ -161,7 +167,15 @@ def _pair_detail(p: Mapping[str, Any], figs: Sequence[Figure]) -> str:
                 )
         cells.append(_num_cell(g.get("gap"), sign=True))
         rows.append(cells)
-    out.append(_table(["fixture/system", a, b, "gap (b − a)"], rows, num_from=1))
+    corpora = _table(["fixture/system", a, b, "gap (b − a)"], rows, num_from=1)
+    if len(rows) > FOLD_ROWS:
+        gaps = [g["gap"] for g in p["corpora"] if g.get("gap") is not None]
+        span = f"from {min(gaps):+.2f} to {max(gaps):+.2f}" if gaps else "none compared"
+        corpora = (
+            f"<details><summary>Per corpus ({len(rows)}): gaps {_e(span)}</summary>"
+            f"{corpora}</details>"
+        )
+    out.append(corpora)
     seg = p["segments"]
     if seg["n"] or seg["unmatched"]:
         share = seg.get("share_above")
@@ -214,8 +228,11 @@ def _pairs(report: Mapping[str, Any], figs: Sequence[Figure]) -> str:
         "library that differs from its own profile (or has no scores), and the largest gaps "
         "between BLEU-4 implementations. The full table is folded below.</p>"
     ]
-    for p in shown:
-        out.append(_pair_detail(p, by_key.get(f"{p['a']}|{p['b']}", [])))
+    cards = [
+        '<div class="pair">' + _pair_detail(p, by_key.get(f"{p['a']}|{p['b']}", [])) + "</div>"
+        for p in shown
+    ]
+    out.append('<div class="grid">' + "".join(cards) + "</div>")
     rows = [
         [
             f"<td><code>{_breakable(p['a'])}</code></td>",
@@ -297,10 +314,19 @@ def _attributions(report: Mapping[str, Any], figs: Sequence[Figure]) -> str:
                 f'<td class="wrap">{_e(text or "no factor")}</td>',
             ]
         )
+    tab = _table(["profiles a → b", "corpus", "gap", "factors (BLEU points)"], rows, num_from=2)
+    if len(rows) > FOLD_ROWS:
+        tab = f"<details><summary>Every attribution ({len(rows)}), per corpus</summary>{tab}</details>"
     out = [
         "<p>Each gap b − a (BLEU points) split into exact Shapley values over the factors; "
-        "they sum to the gap.</p>",
-        _table(["profiles a → b", "corpus", "gap", "factors (BLEU points)"], rows, num_from=2),
+        "they sum to the gap"
+        + (
+            " (the summary's table gives the same split of the mean over every system)"
+            if report.get("answer")
+            else ""
+        )
+        + ".</p>",
+        tab,
     ]
     out.append('<div class="grid">' + "".join(_figure(f) for f in figs) + "</div>")
     if sum(1 for a in ats if not a.get("error")) > len(figs):

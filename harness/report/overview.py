@@ -85,8 +85,8 @@ def gap_matrix_html(report: Mapping[str, Any], groups: Sequence[Group] | None = 
         '<span class="bar"></span><span>+' + _e(f"{lim:.2f}") + " or more</span></div>"
     )
     return (
-        f'<table id="gap-matrix"><thead><tr><th>row A (groups: equal numbers folded)</th>'
-        f"{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{legend}"
+        f'<table id="gap-matrix"><colgroup><col class="first"></colgroup>'
+        f"<thead><tr><th>row A (groups: equal numbers folded)</th>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{legend}"
         f'<p class="muted">Each cell: mean over {n_units} corpora of BLEU(column) − BLEU(row), '
         "in BLEU points; column numbers are the row numbers. Colour is clipped at "
         f"±{lim:.2f} (the 90th percentile of the gaps between BLEU-4 groups), so one outlier does not wash out the "
@@ -122,7 +122,8 @@ def scores_html(report: Mapping[str, Any], groups: Sequence[Group] | None = None
         where = _e(f"{u['fixture']}/{u['system']}")
         body.append(f'<tr><td class="wrap">{where}</td>{"".join(cells)}</tr>')
     return (
-        f'<table id="scores"><thead><tr><th>fixture/system</th>{head}</tr></thead>'
+        f'<table id="scores"><colgroup><col class="first"></colgroup>'
+        f"<thead><tr><th>fixture/system</th>{head}</tr></thead>"
         f"<tbody>{''.join(body)}</tbody></table>"
         '<p class="muted">Columns are the numbered groups of the gap matrix above.</p>'
     )
@@ -131,7 +132,8 @@ def scores_html(report: Mapping[str, Any], groups: Sequence[Group] | None = None
 CSS = """
 #families td:nth-child(3), #families td:nth-child(4) { overflow-wrap: anywhere; }
 #gap-matrix { table-layout: fixed; width: 100%; }
-#gap-matrix th.grp { width: 17rem; max-width: 17rem; font-weight: normal; font-size: .8rem; }
+#gap-matrix col.first { width: 16rem; } #scores col.first { width: 13rem; }
+#gap-matrix th.grp { font-weight: normal; font-size: .8rem; }
 #gap-matrix td, #scores td.n { font-size: .78rem; padding: .15rem .2rem; }
 #gap-matrix td.diag { background: #f7f7f7; text-align: center; }
 .k { display: inline-block; min-width: 1.4rem; font-weight: 700; }
@@ -139,5 +141,5 @@ CSS = """
 .legend { display: flex; align-items: center; gap: .5rem; font-size: .8rem; margin: .3rem 0; }
 .legend .bar { width: 16rem; height: .8rem; border: 1px solid #ccc;
   background: linear-gradient(to right, rgb(179,38,30), #fff, rgb(33,102,172)); }
-#scores { table-layout: fixed; width: 100%; } #scores td.wrap { width: 14rem; }
+#scores { table-layout: fixed; width: 100%; } #scores td.wrap { font-size: .8rem; }
 """
