@@ -219,8 +219,9 @@ def test_every_image_is_shown_at_about_its_natural_size(which, request):
             )
 
 
-#: The fixture reports are short; the WMT21 report (20 systems × 33 implementations, with
-#: human judgments) measured about 11,000 px at this width.
+#: The fixture report above measured 12,340 px tall at this width with every pair detailed
+#: (schema 2) and 5,990 px with details for the exceptions only; the WMT21 report (20 systems
+#: × 33 implementations, human judgments) 69,764 px before and 9,679 px after.
 MAX_HEIGHT = 9000
 
 
