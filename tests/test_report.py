@@ -522,3 +522,15 @@ def test_significance_of_a_chosen_pair(rows, corpora):
         rows, corpora=corpora, include=("significance",), significance_pair=("A", "nope")
     )["significance"]
     assert none["results"] == [] and "no fixture has both systems A and nope" in none["note"]
+
+
+def test_cli_significance_pair(tmp_path, capsys):
+    from harness.cli.app import main
+
+    out = tmp_path / "r"
+    argv = ["report", "--out", str(out), "--fixture", "silence_pitfall", "--level", "corpus"]
+    argv += ["--impl", "profile:sacrebleu", "--significance-pair", "A", "B", "--no-progress"]
+    assert main([*argv, "--formats", "json"]) == 0
+    sig = json.loads((out / "report.json").read_text(encoding="utf-8"))["significance"]
+    assert sig["design"] == "pair"
+    assert [(r["baseline"], r["system"]) for r in sig["results"]] == [("A", "B")]
