@@ -263,3 +263,15 @@ def test_human_on_files_correlates_each_profile(three, tmp_path, capsys) -> None
     _write(scores, ["system\tscore", "alpha\t1", "beta\t2"])
     assert main(argv) == 2
     assert "no score for ['gamma']" in capsys.readouterr().err
+
+
+def test_a_library_without_a_number_is_not_marked_unequal(files, capsys, monkeypatch) -> None:
+    """evaluate with no module to load gives no number: the screen says so, never "≠"."""
+    a, _b, ref = files
+    monkeypatch.delenv("BLEU_HARNESS_EVALUATE_MODULE", raising=False)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    argv = ["compare", str(a), "--refs", str(ref), "--impl", "profile:evaluate,adapter:evaluate"]
+    assert main([*argv, "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "evaluate (no number: see the notes)" in out and "≠" not in out
+    assert "evaluate: unavailable" in " ".join(out.split())

@@ -171,13 +171,20 @@ def answer_text(ans: Answer, *, width: int = WIDTH, what: str = "") -> str:
 
 def _family_names(fam: Family) -> str:
     names = list(dict.fromkeys(fam.names))
-    marks = {lib.name: (" (ran: =)" if lib.equal else " (ran: ≠)") for lib in fam.libraries}
+    marks = {lib.name: _mark(lib.equal) for lib in fam.libraries}
     shown = [n + marks.get(n, "") for n in names]
     if not fam.profiles:
         shown = [
             f"{lib.name} (ran{'' if lib.note == '' else ': ' + lib.note})" for lib in fam.libraries
         ]
     return ", ".join(shown)
+
+
+def _mark(equal: bool | None) -> str:
+    """How a real library that was asked for fared against its profile."""
+    if equal is None:
+        return " (no number: see the notes)"
+    return " (ran: =)" if equal else " (ran: ≠)"
 
 
 def _why(fam: Family, baseline: str) -> str:
