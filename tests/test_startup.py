@@ -125,3 +125,18 @@ def test_unknown_command_is_a_usage_error() -> None:
     )
     assert out.returncode == 2
     assert "invalid choice: 'no-such-command'" in out.stderr
+
+
+def test_every_flag_of_every_command_has_help() -> None:
+    """Each argument of every subcommand says what it is (``--help`` lists its values)."""
+    import argparse
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    silent = {
+        name: [
+            a.option_strings[0] if a.option_strings else a.dest for a in p._actions if not a.help
+        ]
+        for name, p in sub.choices.items()
+    }
+    assert not {k: v for k, v in silent.items() if v}

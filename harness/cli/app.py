@@ -50,7 +50,9 @@ COMMANDS: dict[str, Command] = {
         "paired bootstrap / approximate randomisation", "harness.cli.analysis", "add_significance"
     ),
     "human": Command(
-        "BLEU vs human judgments (WMT21 MQM, WMT19 DA)", "harness.cli.analysis", "add_human"
+        "BLEU vs human judgments (WMT21 MQM, WMT19 DA, or your systems' scores)",
+        "harness.cli.analysis",
+        "add_human",
     ),
     "report": Command(
         "write a Markdown/JSON/HTML report of a comparison", "harness.cli.report", "add_report"

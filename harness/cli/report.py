@@ -29,7 +29,11 @@ def add_report(sub: options.Subcommands) -> None:
     r.add_argument("--fixture", action="append", help="fixture name (repeatable; default all)")
     r.add_argument("--impl", action="append", help="profile:NAME or adapter:NAME (default all)")
     r.add_argument(
-        "--level", nargs="+", choices=["corpus", "segment"], default=["corpus", "segment"]
+        "--level",
+        nargs="+",
+        choices=["corpus", "segment"],
+        default=["corpus", "segment"],
+        help="levels compared (default: both; segment-level pairs and correlations need segment)",
     )
     r.add_argument("--wmt21", action="store_true", help="add WMT21 en→de (needs the data dir)")
     r.add_argument("--coco", action="store_true", help="add COCO leave-one-out (data dir)")
@@ -38,7 +42,11 @@ def add_report(sub: options.Subcommands) -> None:
     r.add_argument("--data", help="data directory (default: $BLEU_HARNESS_DATA)")
     inputs.add_user_files(r)
     r.add_argument(
-        "--formats", nargs="+", choices=["md", "json", "html"], default=["md", "json", "html"]
+        "--formats",
+        nargs="+",
+        choices=["md", "json", "html"],
+        default=["md", "json", "html"],
+        help="what to write: report.md, report.json, index.html with its figures (default all)",
     )
     r.add_argument(
         "--n-boot",
@@ -52,7 +60,7 @@ def add_report(sub: options.Subcommands) -> None:
         metavar=("BASELINE", "SYSTEM"),
         help="test this pair of systems (default: every system against the best)",
     )
-    r.add_argument("--seed", type=options.SEED, default=0)
+    r.add_argument("--seed", type=options.SEED, default=0, help="numpy seed (default 0)")
     options.add_perf(r)
     options.add_progress(r)
     r.set_defaults(func=cmd_report)
