@@ -228,7 +228,7 @@ def _human_files(args: argparse.Namespace, systems: dict[str, Any], impls: list[
     session = options.session(args).with_corpora(systems)
     vectors: dict[str, tuple[float | None, ...]] = {}
     for n in names:
-        row = []
+        row: list[float | None] = []
         for s in systems:
             try:
                 row.append(session.score(PROFILES[n], s).score)

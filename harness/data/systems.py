@@ -79,23 +79,16 @@ def load_text_systems(
     for name, path in zip(system_names(hyp_paths), hyp_paths, strict=True):
         hyps_by_name[name] = (path, read_lines(path, what="hypothesis file"))
     n = len(next(iter(hyps_by_name.values()))[1])
-    for path, hyps in hyps_by_name.values():
-        if len(hyps) != n:
+    files = [("hypothesis", p, h) for p, h in hyps_by_name.values()]
+    files += [("reference", p, r) for p, r in zip(ref_paths, streams, strict=True)]
+    for what, path, lines in files:
+        if len(lines) != n:
             raise LayoutError(
-                f"hypothesis file has {len(hyps)} lines but {first} has {n}; every file must "
-                "have one line per segment",
+                f"{what} file has {len(lines)} lines but hypothesis file {first} has {n}; "
+                "files must be line-aligned (one line per segment)",
                 what=str(path),
                 expected=n,
-                got=len(hyps),
-            )
-    for ref_path, refs in zip(ref_paths, streams, strict=True):
-        if len(refs) != n:
-            raise LayoutError(
-                f"reference file has {len(refs)} lines but hypothesis file {first} has {n}; "
-                "files must be line-aligned (one line per segment)",
-                what=str(ref_path),
-                expected=n,
-                got=len(refs),
+                got=len(lines),
             )
     references = tuple(zip(*streams, strict=True)) if streams else ()
     for name, (path, hyps) in hyps_by_name.items():
