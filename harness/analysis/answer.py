@@ -448,16 +448,6 @@ def _names(f: Family, limit: int = 3) -> str:
     return ", ".join(names[:limit]) + (f" and {more} more" if more > 0 else "")
 
 
-#: A factor in words when the families it explains differ in its values.
-_CAUSES = {
-    "tokenization": "their tokenizers",
-    "case": "lowercasing",
-    "ref_length": "the reference length in the brevity penalty",
-    "smoothing": "their smoothing",
-    "aggregation": "averaging sentence scores",
-    "order": "n-gram weights",
-}
-
 #: Plain words for a factor, given the values on the other side (``{b}``) and the baseline's.
 _WORDS = {
     "tokenization": "tokenizing with {tokenize}",
