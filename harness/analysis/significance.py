@@ -556,22 +556,37 @@ def against_best(
     resamples: int = 1000,
     seed: int | None = DEFAULT_SEED,
     ci: float = 0.95,
+    baseline: str | None = None,
+    method: str = "bootstrap",
 ) -> tuple[str, dict[str, SignificanceResult]]:
     """``(best, results)``: the system with the highest score under ``config`` (the first of
-    ties, in ``tables``' order) and the paired bootstrap of every other system against it
-    (``results[system]``; ``delta`` = system − best, so never positive). The same seed draws
-    the same resamples for every pair; ``tables`` are :func:`prepare` d once per system.
+    ties, in ``tables``' order; or ``baseline`` when given) and the paired test of every other
+    system against it (``results[system]``; ``delta`` = system − best). ``method``
+    ``"bootstrap"`` or ``"ar"`` (``resamples`` trials). The same seed draws the same resamples
+    for every pair; ``tables`` are :func:`prepare` d once per system.
 
     Raises:
-        ConfigError: fewer than two systems, or a table prepared under another config.
+        ConfigError: fewer than two systems, an unknown ``baseline`` or ``method``, or a table
+            prepared under another config.
         LayoutError: two systems have different segments or references.
     """
     if len(tables) < 2:
         raise ConfigError(f"a test against the best needs two or more systems, got {len(tables)}")
-    best = max(tables, key=lambda name: tables[name].score)
-    results = {
-        name: paired_bootstrap(tables[best], table, config, resamples=resamples, seed=seed, ci=ci)
-        for name, table in tables.items()
-        if name != best
-    }
+    if baseline is not None and baseline not in tables:
+        raise ConfigError(f"unknown baseline system {baseline!r}", valid=list(tables))
+    kind = _METHODS.get(method)
+    if kind is None:
+        raise ConfigError(f"unknown method {method!r}", valid=sorted(_METHODS))
+    best = baseline if baseline is not None else max(tables, key=lambda n: tables[n].score)
+
+    def test(table: SegmentTable) -> SignificanceResult:
+        if kind == "paired-bootstrap":
+            return paired_bootstrap(
+                tables[best], table, config, resamples=resamples, seed=seed, ci=ci
+            )
+        return approximate_randomization(
+            tables[best], table, config, trials=resamples, seed=seed, ci=ci
+        )
+
+    results = {name: test(table) for name, table in tables.items() if name != best}
     return best, results

@@ -10,11 +10,8 @@ from typing import Any
 from harness.analysis.attribution import attribute
 from harness.analysis.correlation import correlate
 from harness.analysis.human import mathur_outliers, wmt21_human_correlations
-from harness.analysis.significance import (
-    approximate_randomization,
-    paired_bootstrap,
-    significance_from_files,
-)
+from harness.analysis.resampling import prepare
+from harness.analysis.significance import against_best, significance_from_files
 from harness.bleu.profiles import PROFILES
 from harness.cli import inputs, options
 from harness.data.systems import load_human_scores, load_text_systems
@@ -154,29 +151,21 @@ def _significance_many(args: argparse.Namespace) -> int:
         raise InputError("significance needs at least two hypothesis files to compare")
     config = PROFILES[args.profile]
     session = options.session(args).with_corpora(systems)
-    stats = {name: session.statistics(config, name) for name in systems}
-    scores = {name: session.score(config, name).score for name in systems}
     if args.baseline is not None and args.baseline not in systems:
         raise InputError(
             f"--baseline {args.baseline!r} is not one of the systems: {', '.join(systems)}"
         )
-    base = args.baseline or max(systems, key=lambda n: scores[n])
-    results = {}
-    for name in systems:
-        if name == base:
-            continue
-        if args.method == "bootstrap":
-            results[name] = paired_bootstrap(
-                stats[base],
-                stats[name],
-                config,
-                resamples=args.resamples or 1000,
-                seed=args.seed,
-            )
-        else:
-            results[name] = approximate_randomization(
-                stats[base], stats[name], config, trials=args.resamples or 10000, seed=args.seed
-            )
+    tables = {name: prepare(session.statistics(config, name), config) for name in systems}
+    default = 1000 if args.method == "bootstrap" else 10000
+    base, results = against_best(
+        tables,
+        config,
+        resamples=args.resamples or default,
+        seed=args.seed,
+        baseline=args.baseline,
+        method=args.method,
+    )
+    scores = {name: tables[name].score for name in systems}
     if args.json:
         options.print_json(
             {"baseline": base, "tests": {n: r.to_dict() for n, r in results.items()}}
