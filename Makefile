@@ -2,7 +2,8 @@
 #   make demo   create .venv if missing, install, run the comparison on the built-in fixtures
 #   make test   create .venv if missing, install dev extras, ruff check + mypy + pytest (installs perl's
 #               XML::Twig for the Moses oracle tests and Chromium for the HTML report's browser
-#               test first when missing and we are root)
+#               test first when missing and we are root, and builds .venv-tf, TensorFlow for
+#               the keras-hub tests: make tf-env)
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -22,7 +23,7 @@ endif
 TORCH := torch==2.13.0
 PIP := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: demo test perl-deps browser-deps lint format clean bench
+.PHONY: demo test perl-deps browser-deps tf-env lint format clean bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +47,7 @@ test: $(VENV)/.stamp-dev
 	$(BIN)/mypy
 	@$(MAKE) --no-print-directory perl-deps
 	@$(MAKE) --no-print-directory browser-deps
+	@$(MAKE) --no-print-directory tf-env
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 
 # The Moses oracle tests run ../shared/reference-impls/moses/*.pl; mteval-v13a.pl loads XML::Twig
@@ -81,6 +83,32 @@ browser-deps:
 	  echo "      tests/test_report_browser.py skips (and fails under CI=true)."; \
 	fi
 
+# tests/test_profile_keras.py runs keras-hub's real BLEU metric, which needs TensorFlow: too
+# heavy for the project's own environment, so it lives in $(TF_VENV) (built once; the stamp
+# holds the pins, so changing them rebuilds it). tensorflow-text goes in without its
+# dependencies, which would pull the full (GPU) tensorflow wheel beside tensorflow-cpu. When
+# the build fails, say so: those tests skip, and fail under CI=true.
+TF_VENV := .venv-tf
+TF_PINS := tensorflow-cpu==2.21.0 keras==3.15.1 keras-hub==0.32.0
+TF_NODEPS := tensorflow-text==2.21.1
+TF_PIP := $(TF_VENV)/bin/python -m pip --disable-pip-version-check -q
+
+tf-env:
+	@if [ "$$(cat $(TF_VENV)/.stamp 2>/dev/null)" = "$(TF_PINS) $(TF_NODEPS)" ]; then \
+	  :; \
+	else \
+	  echo "building $(TF_VENV) ($(TF_PINS) $(TF_NODEPS)) for tests/test_profile_keras.py"; \
+	  rm -rf $(TF_VENV); \
+	  if $(PYTHON) -m venv $(TF_VENV) && $(TF_PIP) install $(TF_PINS) && \
+	     $(TF_PIP) install --no-deps $(TF_NODEPS) && \
+	     $(TF_VENV)/bin/python -c "import keras_hub" >/dev/null 2>&1; then \
+	    echo "$(TF_PINS) $(TF_NODEPS)" > $(TF_VENV)/.stamp; \
+	  else \
+	    echo "NOTE: could not build $(TF_VENV) (TensorFlow for keras-hub's BLEU); the"; \
+	    echo "      keras-hub tests skip (and fail under CI=true). Retry with: make tf-env"; \
+	  fi; \
+	fi
+
 format: $(VENV)/.stamp-dev
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
@@ -91,4 +119,4 @@ bench: $(VENV)/.stamp-run
 	$(BIN)/python benchmarks/bench_targets.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis .ruff_cache
+	rm -rf $(VENV) $(TF_VENV) build *.egg-info .pytest_cache .hypothesis .ruff_cache
