@@ -133,3 +133,35 @@ def load_definitions(
     exec(compile(imports, f"{filename} (imports)", "exec"), env)
     exec(compile(ast.Module(body=keep, type_ignores=[]), filename, "exec"), env)
     return env
+
+
+def load_methods(
+    source: str,
+    class_name: str,
+    names: Iterable[str],
+    *,
+    imports: str = "",
+    namespace: Mapping[str, Any] | None = None,
+    filename: str = "<published>",
+) -> dict[str, Any]:
+    """The methods ``names`` of the top-level class ``class_name`` of ``source``, compiled from
+    the published text (with their decorators and line numbers) as plain functions, to be put
+    in a class of the test's own: how a method is run whose class derives from a framework
+    that is not installed. Methods that call zero-argument ``super()`` cannot be run this way."""
+    wanted = set(names)
+    tree = ast.parse(source, filename=filename)
+    cls = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name), None)
+    if cls is None:
+        raise LookupError(f"{filename} defines no class {class_name}")
+    keep = [
+        node
+        for node in cls.body
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name in wanted
+    ]
+    missing = wanted - {node.name for node in keep}
+    if missing:
+        raise LookupError(f"{filename} {class_name} defines no {', '.join(sorted(missing))}")
+    env: dict[str, Any] = dict(namespace or {})
+    exec(compile(imports, f"{filename} (imports)", "exec"), env)
+    exec(compile(ast.Module(body=list(keep), type_ignores=[]), filename, "exec"), env)
+    return {name: env[name] for name in wanted}

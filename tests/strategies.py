@@ -83,3 +83,210 @@ def corpora(
                 seg.append(draw(sentences(lo)))
         refs.append(seg)
     return hyps, refs
+
+
+#: Words around which a sentence splitter decides (Punkt, as nltk's ``word_tokenize`` runs
+#: it): sentence-final periods before a capital or a lowercase word, known abbreviations
+#: (``Dr.``, ``e.g.``, ``U.S.``) and initials, numbers ending in a period (``5.``, ``-5.``)
+#: or holding several (``1.2.3``), quotes and brackets after a period, ``?``/``!`` glued or
+#: alone, ellipses, and words Punkt knows as frequent sentence starters (``He``, ``However``).
+SENTENCE_END_WORDS = [
+    "end.",
+    "it.",
+    "home.",
+    "Next",
+    "next",
+    "He",
+    "he",
+    "However",
+    "The",
+    "Dr.",
+    "Mr.",
+    "Mrs.",
+    "e.g.",
+    "i.e.",
+    "etc.",
+    "U.S.",
+    "Jan.",
+    "St.",
+    "No.",
+    "no.",
+    "A.",
+    "b.",
+    "J.",
+    "5.",
+    "-5.",
+    "1.2.3",
+    "3.",
+    "1990.",
+    ".",
+    "..",
+    "...",
+    "?",
+    "!",
+    "x?",
+    "Y!",
+    "?!",
+    'end."',
+    "end.'",
+    "end.)",
+    "end.”",
+    '"',
+    "“Hi",
+    "(a.)",
+    "'s",
+    "Inc.",
+]
+
+
+@st.composite
+def sentence_end_corpora(draw: st.DrawFn) -> tuple[list[str], list[list[str]]]:
+    """:func:`corpora` that reach mid-line sentence ends: some vocabulary words are replaced
+    by :data:`SENTENCE_END_WORDS` consistently across a corpus (so hypotheses and references
+    still share n-grams around the periods), and a few more words independently."""
+    hyps, refs = draw(corpora())
+    swapped = draw(st.sets(_WORD, max_size=len(WORDS) // 2))
+    mapping = {w: draw(st.sampled_from(SENTENCE_END_WORDS)) for w in sorted(swapped)}
+
+    def vary(text: str) -> str:
+        words = text.split(" ")
+        for i, word in enumerate(words):
+            if word in mapping:
+                words[i] = mapping[word]
+            elif word and draw(st.integers(0, 5)) == 0:
+                words[i] = draw(st.sampled_from(SENTENCE_END_WORDS))
+        return " ".join(words)
+
+    return [vary(h) for h in hyps], [[vary(r) for r in seg] for seg in refs]
+
+
+@st.composite
+def large_vocabulary_corpora(
+    draw: st.DrawFn,
+    *,
+    max_segments: int = 10,
+    max_len: int = 80,
+    min_refs: int = 1,
+    max_refs: int = 1,
+    extra_words: tuple[str, ...] = (),
+) -> tuple[list[str], list[list[str]]]:
+    """Corpora with vocabularies of hundreds to thousands of distinct words (``w{k}`` plus
+    :data:`WORDS`): long segments, empty ones, references that share most of their words
+    with the hypothesis, and ``extra_words`` (special tokens) sprinkled in.
+
+    fairseq numbers words in order of first appearance, and libbleu's hash sign-extends the
+    bytes of ids above 127, where different n-grams collide. Most corpora therefore open with
+    a long segment that introduces a whole lexicon in order (so a word's position in it is its
+    id, give or take the special symbols), and draw the other segments from narrow windows of
+    that lexicon, often across a multiple of 128 (ids 100-160 hold many colliding bigrams);
+    the others draw words anywhere, rare ones late."""
+    rng = draw(st.randoms(use_true_random=False))
+    size = draw(st.integers(150, 3000))
+    pool = [*WORDS, *(f"w{k}" for k in range(size))]
+    rng.shuffle(pool)
+    n = draw(st.integers(1, max_segments))
+
+    def window() -> list[str]:
+        if rng.random() < 0.7:
+            centre = 128 * rng.randint(1, max(1, len(pool) // 128)) + rng.randint(-30, 10)
+        else:
+            centre = rng.randrange(len(pool))
+        width = rng.randint(8, 80)
+        lo = max(0, min(len(pool) - 1, centre - width // 2))
+        return pool[lo : lo + width] or pool[-1:]
+
+    def line(words: list[str], length: int) -> list[str]:
+        return [rng.choice(words) for _ in range(length)]
+
+    def varied(words: list[str], choices: list[str]) -> list[str]:
+        out = []
+        for w in words:
+            roll = rng.random()
+            if roll < 0.2:
+                out.append(rng.choice(choices))  # substituted
+            elif roll < 0.25:
+                continue  # dropped
+            else:
+                out.append(w)
+            if rng.random() < 0.05:
+                out.append(rng.choice(choices))  # inserted
+            if extra_words and rng.random() < 0.02:
+                out.append(rng.choice(extra_words))
+        return out
+
+    hyps: list[str] = []
+    refs: list[list[str]] = []
+    introduce = rng.random() < 0.8
+    for i in range(n):
+        if i == 0 and introduce:
+            lexicon = pool[: rng.randint(100, len(pool))]
+            hyp = list(lexicon)
+            seg = [varied(lexicon, pool) for _ in range(rng.randint(min_refs, max_refs))]
+        else:
+            choices = window() if introduce else pool[: rng.randint(1, len(pool))]
+            length = 0 if rng.random() < 0.1 else rng.randint(1, max_len)
+            base = line(choices, length)
+            hyp = [] if rng.random() < 0.05 else varied(base, choices)
+            k = rng.randint(min_refs, max_refs)
+            seg = [
+                varied(base, choices) if rng.random() < 0.8 else line(choices, length)
+                for _ in range(k)
+            ]
+        hyps.append(" ".join(hyp))
+        refs.append([" ".join(r) for r in seg])
+    return hyps, refs
+
+
+#: Words where keras-hub's RE2 tokenizer and 13a part: numbers with a mark before or after
+#: (``.5`` starting a line, ``5.`` ending one), marks alone and in runs, a hyphen after a digit,
+#: entities and ``<skipped>``.
+RE2_WORDS = ["5.", ".5", ",5", "5,", "5", "3.5", "1,000", "end", "units", "a.", "a,", ".", ","]
+RE2_WORDS += [".,", "5-", "-", "&amp;", "&quot;", "<skipped>", "x"]
+#: What goes between (and around) those words: the ASCII spaces both split on, the Unicode
+#: spaces and U+001C..U+001F that only str.split separates on, U+0085, U+2028, a newline and
+#: the hyphen + newline that mteval's rules join.
+RE2_SEPARATORS = [" ", "  ", "\t", "\r", "\x0b", "\x0c", "\n", "-\n", "\u00a0", "\u2009"]
+RE2_SEPARATORS += ["\u3000", "\u2028", "\x85", "\x1c", "\x1d", "\x1e", "\x1f"]
+
+
+@st.composite
+def re2_lines(draw: st.DrawFn, max_words: int = 8) -> str:
+    """A line of :data:`RE2_WORDS` joined by :data:`RE2_SEPARATORS`, sometimes with a separator
+    before the first word or after the last; sometimes no word at all."""
+    words = draw(st.lists(st.sampled_from(RE2_WORDS), max_size=max_words))
+    edge = st.sampled_from(["", "", "", *RE2_SEPARATORS])
+    parts = [draw(edge)]
+    for i, word in enumerate(words):
+        if i:
+            parts.append(draw(st.sampled_from(RE2_SEPARATORS)))
+        parts.append(word)
+    parts.append(draw(edge))
+    return "".join(parts)
+
+
+@st.composite
+def re2_corpora(
+    draw: st.DrawFn, *, max_segments: int = 5, max_refs: int = 3
+) -> tuple[list[str], list[list[str]]]:
+    """(hypotheses, per-segment references) of :func:`re2_lines`, empty segments included; a
+    reference is often its hypothesis with other separators (the same words, tokens that differ
+    only where the tokenizers split differently) or the hypothesis itself."""
+    n = draw(st.integers(1, max_segments))
+    hyps = [draw(st.just("") | re2_lines()) for _ in range(n)]
+    refs = []
+    for h in hyps:
+        seg = []
+        for _ in range(draw(st.integers(1, max_refs))):
+            how = draw(st.sampled_from(["other", "same", "respaced"]))
+            if how == "same":
+                seg.append(h)
+            elif how == "respaced":
+                seg.append(
+                    "".join(
+                        draw(st.sampled_from(RE2_SEPARATORS)) if ch.isspace() else ch for ch in h
+                    )
+                )
+            else:
+                seg.append(draw(st.just("") | re2_lines()))
+        refs.append(seg)
+    return hyps, refs

@@ -94,6 +94,7 @@ def test_every_config_field_belongs_to_exactly_one_factor() -> None:
     assert set(NOT_FACTORS) == {"library", "extra"}
     assert list(FACTORS) == [
         "tokenization",
+        "ngram_identity",
         "case",
         "ref_length",
         "ngram_totals",

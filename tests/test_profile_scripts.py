@@ -19,12 +19,16 @@ wheel or sdist once and runs its own definitions:
 * ``fairseq`` — 0.12.2 ``clib/libbleu/libbleu.cpp`` compiled with g++ (``-std=c++11 -O3``, as
   its setup.py) into a temporary directory and loaded with ctypes by the published
   ``scoring/bleu.py`` ``Scorer`` (``from fairseq import libbleu`` is answered with the
-  compiled file), fed by the published ``Dictionary.encode_line`` as ``fairseq-score`` does.
+  compiled file), fed by the published ``Dictionary.encode_line`` as ``fairseq-score`` does
+  (the system line, then the reference line: the order fixes the ids libbleu hashes).
+  Large-vocabulary corpora (:func:`tests.strategies.large_vocabulary_corpora`) reach its
+  hash collisions, which the profile reproduces (``ngram_identity="fairseq-hash"``).
   1e-9 BLEU points; ``result_string`` to its printed precision.
-* ``keras-hub`` — 0.32.0 ``metrics/bleu.py``: only ``Bleu._corpus_bleu`` runs (its default
-  tokenizer is TensorFlow's RE2 ``regex_replace``); with float32 state as ``update_state``
-  keeps it (counts exact, each precision divided in float32: relative error 2**-24, so at most
-  6e-6 points), to 1e-5, on whitespace tokens. The profile stays ``unverified``.
+* ``keras-hub`` — 0.32.0 ``metrics/bleu.py``: ``Bleu._corpus_bleu`` alone, without
+  TensorFlow, on whitespace tokens and with ``smooth=True`` as well; with float32 state as
+  ``update_state`` keeps it (counts exact, each precision divided in float32), within the
+  profile's tolerance. The whole metric, its TensorFlow tokenizer included, runs in
+  ``tests/test_profile_keras.py``, which verifies the profile.
 """
 
 from __future__ import annotations
@@ -52,7 +56,7 @@ from harness.bleu.profiles import PROFILES, VERIFICATION
 from harness.bleu.tokenizers import get_tokenizer, text_tokenizer
 
 from .published import load_definitions, published_archive, published_file, unavailable
-from .strategies import WORDS, corpora
+from .strategies import WORDS, corpora, large_vocabulary_corpora
 
 EXACT = 1e-9
 PROPS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -306,6 +310,13 @@ class _Published(dict[str, Any]):
 @pytest.fixture(scope="module")
 def fairseq() -> Iterator[dict[str, Any]]:
     """fairseq's Dictionary and Scorer over a libbleu compiled from the published sdist."""
+    with published_fairseq() as fs:
+        yield fs
+
+
+@contextlib.contextmanager
+def published_fairseq() -> Iterator[dict[str, Any]]:
+    """The :func:`fairseq` fixture's definitions, for other test modules."""
     try:
         import torch
     except ImportError as exc:  # pragma: no cover - torch comes with the dev extras
@@ -366,14 +377,17 @@ def fairseq() -> Iterator[dict[str, Any]]:
 def fairseq_scorer(
     fs: dict[str, Any], hyps: list[str], refs: list[str], *, one_init: bool = False
 ) -> Any:
-    """fairseq-score's default loop: a fresh Dictionary, encode_line of each line,
+    """fairseq-score's default loop: a fresh Dictionary, encode_line of each line — the
+    system line first, then the reference line, which decides the ids libbleu hashes —
     ``Scorer.add(ref, sys)``."""
     d = fs["Dictionary"]()
     scorer = fs["Scorer"](fs["BleuConfig"](pad=d.pad(), eos=d.eos(), unk=d.unk()))
     if one_init:
         scorer.reset(one_init=True)
     for h, r in zip(hyps, refs, strict=True):
-        scorer.add(d.encode_line(r), d.encode_line(h))
+        sys_ids = d.encode_line(h)
+        ref_ids = d.encode_line(r)
+        scorer.add(ref_ids, sys_ids)
     return scorer
 
 
@@ -388,6 +402,49 @@ def test_fairseq_score(fairseq: dict[str, Any], corpus: Drawn, order: int) -> No
     stat = scorer.stat
     counts = (stat.match1, stat.match2, stat.match3, stat.match4)[:order]
     assert got.counts == counts
+
+
+def _agrees_with_scorer(scorer: Any, hyps: list[str], refs: list[list[str]], order: int) -> None:
+    got = corpus_bleu(hypotheses=hyps, references=refs, profile="fairseq", max_order=order)
+    assert got.score == pytest.approx(scorer.score(order=order), abs=EXACT)
+    stat = scorer.stat
+    assert got.hyp_len == stat.predlen and got.ref_len == stat.reflen
+    assert got.counts == (stat.match1, stat.match2, stat.match3, stat.match4)[:order]
+    assert got.totals == (stat.count1, stat.count2, stat.count3, stat.count4)[:order]
+
+
+LARGE_PROPS = settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+@pytest.mark.parametrize("order", [1, 2, 3, 4])
+@LARGE_PROPS
+@given(corpus=large_vocabulary_corpora(extra_words=SPECIAL_TOKENS))
+def test_fairseq_score_large_vocabulary(fairseq: dict[str, Any], corpus: Drawn, order: int) -> None:
+    """Vocabularies of hundreds to thousands of words: libbleu matches n-grams by a hash of
+    their ids, and n-grams that collide count as matches (``ngram_identity="fairseq-hash"``)."""
+    hyps, refs = corpus
+    scorer = fairseq_scorer(fairseq, hyps, [r[0] for r in refs])
+    _agrees_with_scorer(scorer, hyps, refs, order)
+
+
+def test_fairseq_false_match_minimal_case(fairseq: dict[str, Any]) -> None:
+    """121 distinct words, then two words whose ids (129, 130 after the dictionary's four
+    symbols) hash like those of two earlier words (121, 122): fairseq-score counts the
+    hypothesis bigram ``e f`` as a match of the reference bigram ``w121 w122``."""
+    words = " ".join(f"w{k}" for k in range(4, 125))
+    hyps = [words, "a b c d e f"]
+    refs = [[words], ["a b c d w121 w122"]]
+    scorer = fairseq_scorer(fairseq, hyps, [r[0] for r in refs])
+    _agrees_with_scorer(scorer, hyps, refs, 4)
+    exact = corpus_bleu(
+        hypotheses=hyps, references=refs, profile="fairseq", ngram_identity="tokens"
+    )
+    assert exact.score < scorer.score() - 0.1  # the false match moves the score
+    assert exact.counts[1] < scorer.stat.match2
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -524,8 +581,7 @@ def test_keras_hub_arithmetic(corpus: Drawn, smooth: bool) -> None:
         tokenize="whitespace",
         smooth="plus-one" if smooth else "none",
     )
-    if got.hyp_len == 0 and got.ref_len == 0:  # 0/0 length ratio: keras-hub returns nan
-        assert math.isnan(want)
+    if got.hyp_len == 0 and got.ref_len == 0:  # 0/0 length ratio: nan, in both
+        assert math.isnan(want) and math.isnan(got.score)
         return
     assert got.score == pytest.approx(want, abs=VERIFICATION["keras-hub"].tolerance)
-    assert not VERIFICATION["keras-hub"].verified

@@ -256,9 +256,11 @@ def test_names() -> None:
         "codexglue",  # the script tokenizers (tests/test_profile_scripts.py)
         "t2t",
         "fairseq",
+        "keras-hub-re2",  # tests/test_profile_keras.py
         "parlai",  # harness.bleu.normalizers
         "jury",
         "nltk-word",
+        "nltk-punkt",  # harness.bleu.punkt_sentences
     }
     assert get_tokenizer("13a") is get_tokenizer("13a")
 

@@ -451,6 +451,7 @@ def _names(f: Family, limit: int = 3) -> str:
 #: Plain words for a factor, given the values on the other side (``{b}``) and the baseline's.
 _WORDS = {
     "tokenization": "tokenizing with {tokenize}",
+    "ngram_identity": "matching n-grams by {ngram_identity}",
     "case": "lowercasing",
     "ref_length": "the {ref_length} reference length in the brevity penalty",
     "ngram_totals": "n-gram totals floored at 1",

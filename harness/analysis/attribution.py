@@ -45,7 +45,8 @@ Hybrids that raise
 ------------------
 Some configurations refuse to produce a number (:class:`~harness.errors.LibraryWouldRaise`):
 evaluate divides by a zero total length, mteval and multi-bleu die on an empty hypothesis side,
-nltk's method 6 asserts a non-zero trigram precision.
+nltk's method 6 asserts a non-zero trigram precision. A nan score (``on_zero_length="nan"``,
+keras-hub's 0/0 length ratio) is handled as such a refusal.
 
 * If ``a`` or ``b`` itself raises, the gap is undefined: :class:`AttributionUndefined` names
   the endpoint and the library's exception.
@@ -95,6 +96,7 @@ __all__ = [
 FACTORS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
         "tokenization": ("tokenize", "strip", "whitespace"),
+        "ngram_identity": ("ngram_identity",),
         "case": ("lowercase", "lowercase_rule"),
         "ref_length": ("ref_length", "missing_refs"),
         "ngram_totals": ("ngram_totals",),
@@ -109,7 +111,7 @@ FACTORS: Mapping[str, tuple[str, ...]] = MappingProxyType(
 #: ``BleuConfig`` fields that are not BLEU factors.
 NOT_FACTORS: tuple[str, ...] = ("library", "extra")
 
-_DYING = ("raise", "mteval", "moses")
+_DYING = ("raise", "mteval", "moses", "jury", "nan")
 
 
 class AttributionUndefined(HarnessError):
@@ -357,9 +359,12 @@ def attribute(
     scope.warm(configs)  # each tokenization once, with the largest order any hybrid needs
 
     def raw(cfg: BleuConfig) -> float:
-        if index is None:
-            return scope.score(cfg).score
-        return scope.segments(cfg)[0].score
+        score = scope.score(cfg).score if index is None else scope.segments(cfg)[0].score
+        if math.isnan(score):  # on_zero_length="nan": no number, handled as a dying policy
+            raise LibraryWouldRaise(
+                cfg.library, "nan", "the length ratio is 0/0 (both total lengths are 0)"
+            )
+        return score
 
     substituted: list[str] = []
 

@@ -104,7 +104,7 @@ def _brevity_penalty(
     sys_len: np.ndarray, ref_len: np.ndarray, config: BleuConfig, spec: Smoothing, corpus: bool
 ) -> tuple[np.ndarray, np.ndarray, list[Refusal]]:
     """``(bp, ratio, refusals)`` of every row; zero lengths give BP 0 (hypothesis empty) or 1,
-    or are refused as the library refuses them.
+    nan (rule ``nan``, both empty), or are refused as the library refuses them.
 
     ``corpus``: the rows are what the library reports as its corpus (system) score; the
     ``mteval`` rule dies only there.
@@ -121,7 +121,7 @@ def _brevity_penalty(
                 "the total reference length is 0 (the length-ratio report divides by it)",
             )
         )
-    elif rule == "raise":
+    elif rule in ("raise", "jury"):
         refusals.append(
             (
                 ref_len == 0,
@@ -158,6 +158,11 @@ def _brevity_penalty(
         empty = sys_len == 0
         if empty.any():  # an empty hypothesis side: BP 0, unless the references are empty too
             bp = np.where(empty & (ref_len > 0), 0.0, bp)
+    if rule == "nan":
+        # keras-hub: ratio = 0/0 is nan, and so are exp(1 - 1/ratio) and the score
+        both = (sys_len == 0) & (ref_len == 0)
+        bp = np.where(both, np.nan, bp)
+        ratio = np.where(both, np.nan, ratio)
     if rule == "mteval":
         # mteval-v13a.pl: BP 0 for an empty hypothesis side, even against empty references;
         # its system report takes log(BP), so it dies when BP is 0 (an empty hypothesis side,

@@ -71,6 +71,12 @@ ON_ZERO_LENGTH: tuple[str, ...] = (
     # ("Illegal division by zero") or hypothesis length ("Can't take log of 0") is 0; document
     # and segment scores never die (an empty hypothesis segment scores 0)
     "moses",  # multi-bleu.perl: dies on an empty hypothesis side, prints 0 when ref length is 0
+    "jury",  # as "raise", but first jury's Collator.collapse reads the first token of the first
+    # segment's hypothesis (and of its reference when every segment has exactly one) and
+    # raises IndexError when there is none (harness.bleu.engine.first_segment_refusal)
+    "nan",  # keras-hub: the length ratio 0/0 (both lengths 0) is a numpy float32 division,
+    # which gives nan instead of raising, and so is the score; one length 0 alone gives BP 0
+    # (hypothesis) or 1 (reference), as "zero" does
 )
 
 MISSING_REFS: tuple[str, ...] = (
@@ -87,6 +93,13 @@ AGGREGATIONS: tuple[str, ...] = (
     "sentence-mean",  # mean of per-segment scores
     "best-ref-mean",  # each reference scored alone as a sentence, the best per segment, then
     # the mean over segments (TruthfulQA's bleu_max in lm-eval, HELM's bleu_1/bleu_4)
+)
+
+NGRAM_IDENTITIES: tuple[str, ...] = (
+    "tokens",  # two n-grams are the same when their tokens are equal
+    "fairseq-hash",  # fairseq-score's libbleu: the same when a 64-bit hash of their
+    # dictionary ids is equal, so distinct n-grams that collide match each other
+    # (harness.bleu.hashed)
 )
 
 NLTK_CORPUS_CONTEXT: tuple[str, ...] = (
@@ -131,6 +144,9 @@ class BleuConfig:
     on_zero_length: what a zero total hypothesis or reference length does.
     aggregation: corpus statistics, mean of sentence scores, or mean of each segment's best
         single-reference sentence score (``best-ref-mean``).
+    ngram_identity: when a hypothesis n-gram equals a reference n-gram: ``tokens`` (its
+        tokens are equal) or ``fairseq-hash`` (fairseq-score: the FNV-1a hash of the tokens'
+        dictionary ids is equal, collisions included; :mod:`harness.bleu.hashed`).
     library: the library whose error messages a profile speaks for (used only to name it in
         ``LibraryWouldRaise``); not part of the BLEU arithmetic.
     """
@@ -152,6 +168,7 @@ class BleuConfig:
     zero_guard: str = "unigram"
     on_zero_length: str = "zero"
     aggregation: str = "corpus"
+    ngram_identity: str = "tokens"
     library: str = "harness"
     extra: tuple[tuple[str, Any], ...] = field(default=())
 
@@ -174,6 +191,7 @@ class BleuConfig:
         _choices("zero_guard", self.zero_guard, ZERO_GUARD)
         _choices("on_zero_length", self.on_zero_length, ON_ZERO_LENGTH)
         _choices("aggregation", self.aggregation, AGGREGATIONS)
+        _choices("ngram_identity", self.ngram_identity, NGRAM_IDENTITIES)
         if not isinstance(self.lowercase, bool):
             raise ConfigError(f"lowercase must be True or False, got {self.lowercase!r}")
         if not isinstance(self.effective_order, bool):
@@ -290,6 +308,8 @@ class BleuConfig:
             f"zerolen:{self.on_zero_length}",
             f"agg:{self.aggregation}",
         ]
+        if self.ngram_identity != "tokens":  # left out at its default: older signatures stand
+            parts.append(f"ngram:{self.ngram_identity}")
         for key, val in self.extra:
             parts.append(f"{key}:{val}")
         all_versions = {"engine": ENGINE_VERSION}
@@ -342,6 +362,7 @@ SIGNATURE_OMITTED: dict[str, str] = {
     "ws": "unicode",
     "w": "uniform",
     "refs": "skip",
+    "ngram": "tokens",
 }
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from harness.bleu import fastcount, line_batches
+from harness.bleu import fastcount, hashed, line_batches
 from harness.bleu import tokenizers as _tok
 from harness.bleu.arithmetic import (
     NltkContext,
@@ -41,6 +41,7 @@ from harness.bleu.smoothing import get_smoothing
 from harness.bleu.stats import Statistics, Totals
 from harness.bleu.tokenizers import TextRules, text_tokenizer
 from harness.data.corpus import Corpus
+from harness.errors import LibraryWouldRaise
 
 __all__ = [
     "FAST_MIN_SEGMENTS",
@@ -52,6 +53,8 @@ __all__ = [
     "compute_statistics",
     "corpus_score",
     "counted_corpus",
+    "counts_whole_corpus",
+    "first_segment_refusal",
     "needs_ref_matches",
     "orders_needed",
     "pair_statistics",
@@ -71,13 +74,23 @@ def tokenization_key(config: BleuConfig) -> str:
     """What determines the counted statistics: tokenizer, case, strip and whitespace
     (:meth:`harness.bleu.tokenizers.TextRules.key`), plus ``refs:truncate`` when references
     are cut before counting and ``per-ref`` when each reference's own matches are counted
-    (:func:`needs_ref_matches`). Cache keys and :attr:`Statistics.tokenization` use it."""
+    (:func:`needs_ref_matches`), plus ``ngram:<identity>`` when n-grams are not matched by
+    their tokens (``ngram_identity``). Cache keys and :attr:`Statistics.tokenization` use it."""
     key = config.text_rules.key()
     if config.missing_refs == "truncate":
         key += "|refs:truncate"
     if needs_ref_matches(config):
         key += "|per-ref"
+    if config.ngram_identity != "tokens":
+        key += f"|ngram:{config.ngram_identity}"
     return key
+
+
+def counts_whole_corpus(config: BleuConfig) -> bool:
+    """Whether a segment's statistics under ``config`` depend on the segments before it, so
+    the corpus must be counted whole, never in shards: ``fairseq-hash`` numbers the words in
+    order of first appearance over the corpus (:mod:`harness.bleu.hashed`)."""
+    return config.ngram_identity == "fairseq-hash"
 
 
 def needs_ref_matches(config: BleuConfig) -> bool:
@@ -172,7 +185,9 @@ def compute_statistics(
     """Tokenize ``corpus`` as ``config`` says and count its sufficient statistics.
 
     Only the text rules matter here (``config.text_rules``: tokenizer, case, strip,
-    whitespace); ``max_order`` defaults to what ``config`` needs.
+    whitespace), and the n-gram identity: ``ngram_identity="fairseq-hash"`` counts by hashed
+    ids (:mod:`harness.bleu.hashed`, the whole corpus at once); ``max_order`` defaults to what
+    ``config`` needs.
 
     Uses the vectorised counter of :mod:`harness.bleu.fastcount` (each distinct word or line
     tokenized once, exact packed n-gram keys, one sort per order) and, for corpora below
@@ -182,6 +197,8 @@ def compute_statistics(
     """
     order = max_order or orders_needed(config)
     corpus = counted_corpus(corpus, config)
+    if config.ngram_identity == "fairseq-hash":
+        return _hashed_statistics(corpus, config, order)
     vocabularies: dict[_tok.TextRules, Any] = {}  # the pairs below reuse the tokens
     stats = _count(corpus, config, order, vocabularies)
     if not needs_ref_matches(config):
@@ -195,6 +212,26 @@ def compute_statistics(
     )
     per_ref = _count(pairs, config, order, vocabularies)
     return dataclasses.replace(stats, ref_matches=per_ref.matches)
+
+
+def _hashed_statistics(corpus: Corpus, config: BleuConfig, order: int) -> Statistics:
+    """The statistics of ``ngram_identity="fairseq-hash"`` (never the fast path, whose packed
+    keys are exact token identities)."""
+    counts = hashed.count_statistics(
+        corpus.hypotheses,
+        corpus.references,
+        config.text_rules,
+        order,
+        per_reference=needs_ref_matches(config),
+    )
+    return Statistics(
+        hyp_len=counts.hyp_len,
+        ref_lens=counts.ref_lens,
+        matches=counts.matches,
+        ids=corpus.ids,
+        tokenization=tokenization_key(config),
+        ref_matches=counts.ref_matches,
+    )
 
 
 def _count(
@@ -274,6 +311,26 @@ def totals_of(stats: Statistics, config: BleuConfig) -> Totals:
 
 
 # ====================================================================== aggregation
+def first_segment_refusal(stats: Statistics, config: BleuConfig) -> None:
+    """Raise what jury raises before it scores (``on_zero_length="jury"``): its
+    ``Collator.collapse`` reads the first token of the first segment's hypothesis, and of that
+    segment's reference when every segment has exactly one (only then are references
+    collapsed), and raises ``IndexError`` when the text tokenized to nothing."""
+    if config.on_zero_length != "jury" or len(stats) == 0:
+        return
+    if stats.hyp_len[0] == 0:
+        side = "hypothesis"
+    elif all(len(r) == 1 for r in stats.ref_lens) and stats.ref_lens[0][0] == 0:
+        side = "only reference"
+    else:
+        return
+    raise LibraryWouldRaise(
+        config.library,
+        "IndexError",
+        f"the first segment's {side} has no tokens (Collator.collapse reads its first token)",
+    )
+
+
 def _result(
     scored: Scored,
     t: Totals,
@@ -322,6 +379,8 @@ def segment_arrays(stats: Statistics, config: BleuConfig) -> SegmentArrays:
     """
     if config.aggregation == "best-ref-mean":
         return _best_reference_arrays(stats, config)
+    if config.on_zero_length == "jury":
+        _jury_segment_refusal(stats, config)
     n = config.max_order
     ref = stats.ref_length(config.ref_length, missing=config.missing_refs)
     tot = stats.totals(config.ngram_totals, n)
@@ -331,6 +390,22 @@ def segment_arrays(stats: Statistics, config: BleuConfig) -> SegmentArrays:
     return SegmentArrays(
         rows.score, rows.precisions, rows.bp, rows.ratio, ref_len=ref, counts=counts, totals=tot
     )
+
+
+def _jury_segment_refusal(stats: Statistics, config: BleuConfig) -> None:
+    """Each segment scored alone is a corpus of its own: raise what the first refused segment
+    raises, :func:`first_segment_refusal` for a segment jury refuses before scoring unless
+    an earlier segment is refused by the arithmetic (a zero length, a smoothing method's
+    assertion)."""
+    k = np.fromiter(map(len, stats.ref_lens), np.int64, len(stats))
+    first_ref = np.fromiter((r[0] if r else -1 for r in stats.ref_lens), np.int64, len(stats))
+    index_error = (stats.hyp_len == 0) | ((k == 1) & (first_ref == 0))
+    if not index_error.any():
+        return
+    row = int(np.argmax(index_error))
+    if row:
+        segment_arrays(stats.subset(range(row)), config)  # raises an earlier segment's refusal
+    first_segment_refusal(stats.subset([row]), config)
 
 
 def pair_statistics(stats: Statistics) -> Statistics:
@@ -425,6 +500,7 @@ def score_statistics(
     """
     if len(stats) == 0:
         raise ValueError("no segments")
+    first_segment_refusal(stats, config)
     t = totals_of(stats, config)
     sig = config.signature()
     if config.aggregation == "corpus":

@@ -15,8 +15,8 @@ Algorithm
    of lines is split into words (in C, or with one ``str.split``), each word gets an id, and
    only words never seen before are tokenized — once per corpus, many at a time, with batch
    versions of the rules that stay on CPython's C fast paths (:func:`_batch_13a`). Other
-   tokenizers (zh, char, nltk-word, MeCab …) tokenize each distinct *line* once: nltk-word
-   many lines per regex pass (:mod:`harness.bleu.line_batches`, remembered per line), the
+   tokenizers (zh, char, nltk-word, nltk-punkt, MeCab …) tokenize each distinct *line* once:
+   nltk-word/-punkt many lines per regex pass (:mod:`harness.bleu.line_batches`, by line), the
    others with the reference tokenizer. A word's token ids are stored once (CSR arrays); a
    line's token ids are gathered from them.
 2. **Layout.** Segments are processed in chunks of about ``CHUNK`` tokens: segment by segment,

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 
 from harness.bleu import script_tokenizers as _script
 from harness.bleu.normalizers import batch_nltk_word
+from harness.bleu.punkt_sentences import batch_nltk_punkt
 from harness.bleu.tokenizers import _intl_spaced
 
 __all__ = ["BATCH_LINES", "CACHE_LINES", "batch_intl", "clear_caches", "tokens_of"]
@@ -43,6 +44,8 @@ BATCH_LINES: dict[tuple[str, str], Batch] = {
     ("intl", "unicode"): batch_intl,
     ("t2t", "unicode"): _script.batch_t2t,
     ("nltk-word", "unicode"): batch_nltk_word,
+    # Punkt splits each line, then the word rules run over all the sentences at once
+    ("nltk-punkt", "unicode"): batch_nltk_punkt,
 }
 
 #: Lines whose batch tokens are remembered, per tokenizer (the newest).

@@ -12,9 +12,9 @@ toolkit's own function in ``tests/test_profile_frameworks.py``:
               whitespace runs collapse, the text is lowercased and split on whitespace.
 ``nltk-word`` nltk's ``NLTKWordTokenizer`` (what ``word_tokenize`` runs on each sentence) on
               the whole line: ``word_tokenize(text, preserve_line=True)``. ``word_tokenize``
-              without ``preserve_line`` first splits sentences with the Punkt model, which
-              needs nltk's downloadable data; see the ``helm-bleu-*`` profiles for what that
-              leaves unproven.
+              without ``preserve_line`` first splits sentences with the Punkt model: that is
+              ``nltk-punkt`` (:mod:`harness.bleu.punkt_sentences`, the ``helm-bleu-*``
+              profiles' tokenizer), which runs these rules on each sentence.
 """
 
 from __future__ import annotations

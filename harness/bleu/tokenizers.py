@@ -39,8 +39,7 @@ from typing import Any
 import regex  # type: ignore[import-untyped]
 
 from harness.bleu import script_tokenizers as _script
-from harness.bleu.normalizers import NORMALIZER_FACTORIES
-from harness.bleu.normalizers import clear_caches as clear_normalizer_caches
+from harness.bleu.punkt_sentences import WORD_FACTORIES, clear_word_caches
 from harness.errors import AdapterUnavailable, ConfigError
 
 __all__ = [
@@ -67,7 +66,7 @@ TOKENIZER_NAMES: tuple[str, ...] = (
     "ja-mecab",
     "ko-mecab",
     *_script.NAMES,  # codexglue, t2t, fairseq: harness.bleu.script_tokenizers
-    *NORMALIZER_FACTORIES,  # parlai, jury, nltk-word (harness.bleu.normalizers)
+    *WORD_FACTORIES,  # parlai, jury, nltk-word (harness.bleu.normalizers), nltk-punkt
 )
 
 Tokenizer = Callable[[str], list[str]]
@@ -270,7 +269,7 @@ def clear_caches() -> None:
     for cached in (_tokens_13a, _tokens_13a_perl, _tokens_intl, _tokens_zh):
         cached.cache_clear()
     _script.clear_caches()
-    clear_normalizer_caches()
+    clear_word_caches()
 
 
 def _tokenize_zh(line: str) -> list[str]:
@@ -389,7 +388,7 @@ _FACTORIES: dict[str, Callable[[], Tokenizer]] = {
     "ja-mecab": _make_ja_mecab,
     "ko-mecab": _make_ko_mecab,
     **_script.FACTORIES,
-    **NORMALIZER_FACTORIES,
+    **WORD_FACTORIES,
 }
 assert tuple(_FACTORIES) == TOKENIZER_NAMES
 

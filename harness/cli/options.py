@@ -14,6 +14,7 @@ from typing import Any, TypeAlias
 from harness.bleu.config import (
     AGGREGATIONS,
     MAX_ORDER_RANGE,
+    NGRAM_IDENTITIES,
     NGRAM_TOTALS,
     REF_LENGTHS,
     SMOOTHINGS,
@@ -166,6 +167,7 @@ OVERRIDE_FLAGS: dict[str, Callable[[str], Any]] = {
     "ref_length": one_of("ref_length", REF_LENGTHS),
     "ngram_totals": one_of("ngram_totals", NGRAM_TOTALS),
     "aggregation": one_of("aggregation", AGGREGATIONS),
+    "ngram_identity": one_of("ngram_identity", NGRAM_IDENTITIES),
 }
 
 #: The valid values of each override flag whose set is closed (argparse ``choices``).
@@ -176,6 +178,7 @@ OVERRIDE_CHOICES: dict[str, Sequence[Any]] = {
     "ref_length": REF_LENGTHS,
     "ngram_totals": NGRAM_TOTALS,
     "aggregation": AGGREGATIONS,
+    "ngram_identity": NGRAM_IDENTITIES,
 }
 
 #: What each override flag means (its valid values are appended from OVERRIDE_CHOICES).
@@ -190,6 +193,8 @@ OVERRIDE_HELP: dict[str, str] = {
     "each segment's total floored at 1, as nltk)",
     "aggregation": "corpus statistics, the mean of sentence scores, or the mean of each "
     "segment's best single-reference score",
+    "ngram_identity": "when two n-grams match (tokens: equal tokens; fairseq-hash: equal "
+    "hashes of fairseq dictionary ids, collisions included, as fairseq-score)",
 }
 
 

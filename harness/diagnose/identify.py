@@ -58,8 +58,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.bleu.config import REF_LENGTHS, TOKENIZERS, BleuConfig
-from harness.bleu.normalizers import NORMALIZER_FACTORIES
 from harness.bleu.profiles import PROFILES
+from harness.bleu.punkt_sentences import WORD_FACTORIES
 from harness.bleu.script_tokenizers import NAMES as SCRIPT_TOKENIZERS
 from harness.bleu.stats import ref_length_of
 from harness.bleu.tokenizers import TextRules, get_tokenizer
@@ -184,7 +184,7 @@ def _available_tokenizers() -> list[str]:
 #: per-segment layout only. The layout misuses are what sacrebleu and the per-segment libraries
 #: silently score when handed the other's reference layout (sacrebleu#220/#272/#275), so they
 #: are searched with those libraries' tokenizers.
-FRAMEWORK_TOKENIZERS: frozenset[str] = frozenset((*SCRIPT_TOKENIZERS, *NORMALIZER_FACTORIES))
+FRAMEWORK_TOKENIZERS: frozenset[str] = frozenset((*SCRIPT_TOKENIZERS, *WORD_FACTORIES))
 
 
 def _layout_tokenizers(tokenizers: Sequence[str]) -> list[str]:

@@ -326,8 +326,8 @@ class Adapter:
     # ------------------------------------------------------------------ support
     def base_rules(self, config: BleuConfig) -> dict[str, Rule]:
         """The rules every adapter shares: aggregation (the adapter averages the library's own
-        sentence scores for ``sentence-mean``), the bookkeeping field ``library``, and the
-        text factors of :attr:`TEXT`."""
+        sentence scores for ``sentence-mean``), n-grams matched by their tokens, the
+        bookkeeping field ``library``, and the text factors of :attr:`TEXT`."""
         text = dict(self.TEXT)
         if not config.lowercase:
             text["lowercase_rule"] = follows("is unused without lowercase")
@@ -337,6 +337,7 @@ class Adapter:
                 "is scored by the library's corpus API or as the mean of its sentence scores",
             ),
             **text,
+            "ngram_identity": only(("tokens",), "matches n-grams by their tokens"),
             "library": follows("only names the library in LibraryWouldRaise errors"),
         }
 

@@ -301,7 +301,7 @@ def compute_statistics_parallel(
     n_jobs = resolve_jobs(jobs)
     n = len(corpus)
     threshold = SERIAL_THRESHOLD if min_segments is None else min_segments
-    if n_jobs == 1 or n < max(threshold, 2):
+    if n_jobs == 1 or n < max(threshold, 2) or engine.counts_whole_corpus(config):
         return _serial(corpus, config, order)
     if chunk_size is None and executor is None:
         # this process starts counting at once, the workers after their start-up and the
@@ -411,6 +411,8 @@ def compute_statistics_dask(
     """
     order = _order(config, max_order)
     corpus = engine.counted_corpus(corpus, config)  # a truncation sees the whole corpus
+    if engine.counts_whole_corpus(config):  # ids numbered over the whole corpus: no shards
+        return _serial(corpus, config, order)
     with _DaskSession(client) as c:
         k = n_shards or _dask_threads(c)
         if k < 1:
@@ -452,8 +454,10 @@ def map_statistics(
         return []
     total = sum(len(c) for c in corpora)
     threshold = SERIAL_THRESHOLD if min_segments is None else min_segments
-    if backend == "serial" or (
-        backend == "processes" and (resolve_jobs(jobs) == 1 or total < max(threshold, 2))
+    if (
+        backend == "serial"
+        or engine.counts_whole_corpus(config)  # ids numbered over each whole corpus: no shards
+        or (backend == "processes" and (resolve_jobs(jobs) == 1 or total < max(threshold, 2)))
     ):
         return [_serial(c, config, order) for c in corpora]
     if backend == "dask":

@@ -1,0 +1,246 @@
+"""fairseq-score's n-gram identity: n-grams are matched by a 64-bit hash of their token ids.
+
+``fairseq-score`` (fairseq 0.12.2 ``fairseq_cli/score.py``, the ``Scorer`` of
+``fairseq/scoring/bleu.py`` over ``clib/libbleu/libbleu.cpp``) never compares words. Described
+from the published behaviour (the code is not copied; ``tests/test_profile_scripts.py`` runs
+the published files as the oracle):
+
+1. **Ids.** One fresh ``fairseq.data.Dictionary`` serves the whole run: it starts with
+   ``<s>`` = 0, ``<pad>`` = 1, ``</s>`` = 2, ``<unk>`` = 3, and ``encode_line`` gives every
+   word not seen before the next id. For each line pair the system line is encoded first,
+   then the reference line, so a word's id depends on everything before it in the files.
+   ``Scorer.add`` then sets the reference's ``<unk>`` ids to -999.
+2. **Hash.** An n-gram's identity is FNV-1a (64-bit: offset basis 14695981039346656037,
+   prime 0x100000001b3) over the 4n bytes of its ids as 32-bit little-endian integers. The
+   bytes are read through a *signed* ``char`` (x86-64), so a byte of 0x80 or more is
+   sign-extended to 64 bits before the XOR: the hash of the byte 0xff XORs
+   0xffffffffffffffff, not 0xff. Different n-grams then share a hash much more often than a
+   64-bit hash should (any vocabulary of more than about 128 words).
+3. **Matches.** Per segment and order, the hypothesis n-grams are counted by hash; each
+   reference n-gram whose hash still has a count takes one: the clipped count by hash,
+   ``min(count_hyp[h], count_ref[h])``. Two n-grams that collide therefore match each other.
+
+With ``BleuConfig(ngram_identity="fairseq-hash")`` the engine counts this way
+(:func:`count_statistics`). The tokens are those of the configuration's text rules (the
+``fairseq`` tokenizer reproduces ``encode_line`` and libbleu's trimming of leading ``<pad>`` and
+trailing ``</s>``/``<pad>``: the trimmed tokens are special symbols, so trimming before
+numbering gives the same ids); a reference token
+:data:`~harness.bleu.script_tokenizers.UNMATCHABLE` (the ``fairseq`` reference form of
+``<unk>``) becomes the id -999, which — unlike the token — can collide with other n-grams.
+
+**Several references** (``fairseq-score`` takes one): the natural extension. Ids are numbered
+in the order hypothesis, reference 1, reference 2, … of each segment, and a hypothesis
+n-gram's count is clipped by the largest count of its hash in any single reference, as
+clipping by tokens does.
+
+**Orders above 4**: libbleu counts orders 1-4; the same hash is defined for any n.
+
+The ids depend on the whole corpus in order, so such statistics cannot be counted shard by
+shard (:func:`harness.bleu.engine.counts_whole_corpus`), and a one-segment corpus numbers
+its own words only (as ``fairseq-score`` on a one-line file does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from harness.bleu.script_tokenizers import UNMATCHABLE
+from harness.bleu.tokenizers import TextRules, text_tokenizer
+
+__all__ = [
+    "FNV_OFFSET",
+    "FNV_PRIME",
+    "REFERENCE_UNK_ID",
+    "SPECIAL_SYMBOLS",
+    "HashedCounts",
+    "count_statistics",
+    "dictionary_ids",
+    "fnv1a_hash",
+    "ngram_hashes",
+]
+
+#: FNV-1a's 64-bit offset basis and prime.
+FNV_OFFSET = 14695981039346656037
+FNV_PRIME = 0x100000001B3
+
+#: The symbols a fresh ``fairseq.data.Dictionary`` holds, at ids 0, 1, 2, 3.
+SPECIAL_SYMBOLS: tuple[str, ...] = ("<s>", "<pad>", "</s>", "<unk>")
+
+#: The id ``Scorer.add`` gives a reference's ``<unk>``.
+REFERENCE_UNK_ID = -999
+
+_MASK = (1 << 64) - 1
+
+
+def fnv1a_hash(ids: Sequence[int]) -> int:
+    """The hash of one n-gram of ids, one byte at a time (the scalar definition that
+    :func:`ngram_hashes` vectorises): FNV-1a over the ids' int32 little-endian bytes, each
+    byte read as a signed char and sign-extended to 64 bits before the XOR."""
+    h = FNV_OFFSET
+    for b in b"".join(int(i).to_bytes(4, "little", signed=True) for i in ids):
+        h = ((h ^ ((b - 256) & _MASK if b >= 0x80 else b)) * FNV_PRIME) & _MASK
+    return h
+
+
+def _signed_bytes(ids: np.ndarray) -> np.ndarray:
+    """(T, 4) uint64: each id's 4 little-endian bytes, sign-extended as a signed char is."""
+    le = np.ascontiguousarray(ids, dtype="<i4")
+    return le.view(np.int8).astype(np.int64).view(np.uint64).reshape(len(le), 4)
+
+
+def _extend(h: np.ndarray, byte_rows: np.ndarray) -> np.ndarray:
+    """Continue the FNV-1a states ``h`` over the 4 bytes of one id each (uint64 arithmetic
+    wraps modulo 2**64, as the C ``size_t`` does)."""
+    prime = np.uint64(FNV_PRIME)
+    for j in range(4):
+        h = (h ^ byte_rows[:, j]) * prime
+    return h
+
+
+def ngram_hashes(ids: np.ndarray, max_order: int) -> list[np.ndarray]:
+    """The hash of the n-gram starting at every position of ``ids``, for n = 1..max_order:
+    entry ``n - 1`` has ``len(ids) - n + 1`` hashes (n-grams across line ends included; the
+    caller keeps those inside a line). The byte loop is sequential, the positions parallel:
+    the state of an n-gram is its (n-1)-gram prefix's state continued over one more id."""
+    b = _signed_bytes(ids)
+    t = len(b)
+    h = _extend(np.full(t, FNV_OFFSET, dtype=np.uint64), b)
+    out = [h]
+    for n in range(2, max_order + 1):
+        if t - n + 1 <= 0:
+            out.append(np.zeros(0, dtype=np.uint64))
+            continue
+        h = _extend(h[: t - n + 1], b[n - 1 :])
+        out.append(h)
+    return out
+
+
+def dictionary_ids(lines: Sequence[Sequence[str]], is_reference: Sequence[bool]) -> np.ndarray:
+    """The ids of every token of ``lines`` (in order, concatenated) as one fresh fairseq
+    ``Dictionary`` numbers them: the special symbols first, then each new token in order of
+    first appearance. A reference token :data:`UNMATCHABLE` (``<unk>`` of a reference) is
+    :data:`REFERENCE_UNK_ID` and is not numbered."""
+    index: dict[str, int] = {w: i for i, w in enumerate(SPECIAL_SYMBOLS)}
+    get = index.get
+    out: list[int] = []
+    for tokens, ref in zip(lines, is_reference, strict=True):
+        for w in tokens:
+            if ref and w == UNMATCHABLE:
+                out.append(REFERENCE_UNK_ID)
+                continue
+            i = get(w)
+            if i is None:
+                i = index[w] = len(index)
+            out.append(i)
+    return np.asarray(out, dtype=np.int32)
+
+
+@dataclass(frozen=True)
+class HashedCounts:
+    """What :func:`count_statistics` counts: ``hyp_len`` (S,), ``ref_lens`` per segment,
+    ``matches`` (S, N) clipped by hash, ``ref_matches`` (R, N) clipped by each reference
+    alone (references flattened in segment order) or ``None``."""
+
+    hyp_len: np.ndarray
+    ref_lens: tuple[tuple[int, ...], ...]
+    matches: np.ndarray
+    ref_matches: np.ndarray | None
+
+
+def _lookup(keys: np.ndarray, counts: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """``counts`` of each of ``wanted`` in the sorted unique ``keys`` (0 when absent)."""
+    if len(keys) == 0:
+        return np.zeros(len(wanted), dtype=np.int64)
+    idx = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
+    return np.where(keys[idx] == wanted, counts[idx], 0)
+
+
+def _sum_by(group: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
+    return np.bincount(group, weights=values, minlength=size).round().astype(np.int64)
+
+
+def count_statistics(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    rules: TextRules,
+    max_order: int,
+    *,
+    per_reference: bool = False,
+) -> HashedCounts:
+    """Lengths and matches by hashed n-gram identity of a whole corpus (see the module
+    docstring): tokens by ``rules`` (each side's form), ids by one Dictionary in the order
+    hypothesis, references of each segment, clipped counts per hash."""
+    tok_h = text_tokenizer(rules.side("hypothesis"))
+    tok_r = text_tokenizer(rules.side("reference"))
+    s = len(hypotheses)
+    lines: list[list[str]] = []
+    is_ref: list[bool] = []
+    line_seg: list[int] = []
+    for i, (hyp, refs) in enumerate(zip(hypotheses, references, strict=True)):
+        lines.append(tok_h(hyp))
+        is_ref.append(False)
+        line_seg.append(i)
+        for ref in refs:
+            lines.append(tok_r(ref))
+            is_ref.append(True)
+            line_seg.append(i)
+    ids = dictionary_ids(lines, is_ref)
+    lens = np.fromiter(map(len, lines), np.int64, len(lines))
+    ref_line = np.asarray(is_ref, dtype=bool)
+    hyp_len = lens[~ref_line]
+    ref_flat = lens[ref_line]
+    k = [len(r) for r in references]
+    pos = np.cumsum([0, *k])
+    ref_lens = tuple(tuple(ref_flat[pos[i] : pos[i + 1]].tolist()) for i in range(s))
+    n_pairs = int(ref_line.sum())
+    pair_seg = np.asarray(line_seg, dtype=np.int64)[ref_line]
+
+    # per token: its line's end, whether it is a reference's, its segment and reference pair
+    tok_line = np.repeat(np.arange(len(lines)), lens)
+    line_end = np.cumsum(lens)
+    tok_end = line_end[tok_line]
+    tok_ref = ref_line[tok_line]
+    tok_seg = np.asarray(line_seg, dtype=np.int64)[tok_line]
+    pair_of_line = np.cumsum(ref_line) - 1  # meaningful on reference lines only
+    tok_pair = pair_of_line[tok_line]
+
+    matches = np.zeros((s, max_order), dtype=np.int64)
+    ref_matches = np.zeros((n_pairs, max_order), dtype=np.int64) if per_reference else None
+    for n, hashes in enumerate(ngram_hashes(ids, max_order), start=1):
+        starts = np.arange(len(hashes))
+        starts = starts[starts + n <= tok_end[: len(hashes)]]  # n-grams inside one line
+        if len(starts) == 0:
+            continue
+        on_ref = tok_ref[starts]
+        hyp_at, ref_at = starts[~on_ref], starts[on_ref]
+        # dense numbers for the hashes, so (segment, hash) packs into one int64 key
+        distinct, dense = np.unique(hashes[starts], return_inverse=True)
+        u = len(distinct)
+        if max(s, n_pairs, 1) * u >= 2**62:
+            raise ValueError("corpus too large for packed (segment, hash) keys")
+        dense_h, dense_r = dense[~on_ref], dense[on_ref]
+        hyp_keys, hyp_counts = np.unique(tok_seg[hyp_at] * u + dense_h, return_counts=True)
+        pair_keys, pair_counts = np.unique(tok_pair[ref_at] * u + dense_r, return_counts=True)
+        pair = pair_keys // u
+        seg_keys = pair_seg[pair] * u + pair_keys % u  # the same hash in the segment's hyp
+        in_hyp = _lookup(hyp_keys, hyp_counts, seg_keys)
+        if len(seg_keys) == 0:  # no reference has an n-gram of this order
+            continue
+        if ref_matches is not None:
+            ref_matches[:, n - 1] = _sum_by(pair, np.minimum(pair_counts, in_hyp), n_pairs)
+        # clip by the largest count in any one reference of the segment
+        order = np.argsort(seg_keys, kind="stable")
+        sorted_keys = seg_keys[order]
+        first = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
+        best = np.maximum.reduceat(pair_counts[order], first)
+        clipped = np.minimum(best, in_hyp[order][first])
+        matches[:, n - 1] = _sum_by(sorted_keys[first] // u, clipped, s)
+    return HashedCounts(
+        hyp_len=hyp_len.astype(np.int64),
+        ref_lens=ref_lens,
+        matches=matches,
+        ref_matches=ref_matches,
+    )

