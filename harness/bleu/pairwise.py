@@ -32,10 +32,11 @@ import numpy as np
 
 from harness.bleu.arithmetic import bleu_rows, nltk_context
 from harness.bleu.config import BleuConfig
-from harness.bleu.engine import orders_needed
+from harness.bleu.engine import counts_whole_corpus, orders_needed, segment_scores
 from harness.bleu.fastcount import shared_token_ids
 from harness.bleu.smoothing import get_smoothing
 from harness.bleu.stats import ref_length_of, totals_of_lengths
+from harness.data.corpus import Corpus
 
 __all__ = ["JOIN_CHUNK", "ROW_CHUNK", "pair_matches", "pairwise_scores"]
 
@@ -112,7 +113,12 @@ def pairwise_scores(
     hypotheses: Sequence[str], candidates: Sequence[str], config: BleuConfig
 ) -> np.ndarray:
     """(H, C) sentence BLEU (0–100) of hypothesis i with candidate j as its only reference,
-    under ``config``'s per-segment arithmetic (its aggregation is not used)."""
+    under ``config``'s per-segment arithmetic (its aggregation is not used).
+
+    Under an n-gram identity that numbers words over the scored corpus (``fairseq-hash``), a
+    pair is a corpus of its own, so each pair is counted alone by the engine."""
+    if counts_whole_corpus(config):
+        return _pair_by_pair(hypotheses, candidates, config)
     rules = config.text_rules
     (h_tok, h_len), (c_tok, c_len) = shared_token_ids(
         [(hypotheses, rules.side("hypothesis")), (candidates, rules.side("reference"))]
@@ -145,4 +151,17 @@ def pairwise_scores(
             ctx = nltk_context(hyp_len, hyp_len, fifth)
         rows = bleu_rows(hyp_len, ref, matches[:n].T, totals, config, context=ctx)
         score[h0:h1] = rows.score.reshape(h1 - h0, n_cand)
+    return score
+
+
+def _pair_by_pair(
+    hypotheses: Sequence[str], candidates: Sequence[str], config: BleuConfig
+) -> np.ndarray:
+    """:func:`pairwise_scores` one pair at a time: each pair's sentence score as
+    :func:`harness.api.sentence_bleu` gives it."""
+    score = np.empty((len(hypotheses), len(candidates)), dtype=np.float64)
+    for i, h in enumerate(hypotheses):
+        for j, c in enumerate(candidates):
+            pair = Corpus(hypotheses=(h,), references=((c,),))
+            score[i, j] = segment_scores(pair, config)[0].score
     return score
