@@ -1,9 +1,11 @@
-# bleu-harness: the two commands of the README.
-#   make demo   create .venv if missing, install, run the comparison on the built-in fixtures
-#   make test   create .venv if missing, install dev extras, ruff check + mypy + pytest (installs perl's
-#               XML::Twig for the Moses oracle tests and Chromium for the HTML report's browser
-#               test first when missing and we are root, and builds .venv-tf, TensorFlow for
-#               the keras-hub tests: make tf-env)
+# bleu-harness: the two commands of the README, and the developer loop.
+#   make demo       create .venv if missing, install, run the comparison on the built-in fixtures
+#   make test       create .venv if missing, install dev extras, ruff + mypy + pytest on two
+#                   workers with every oracle (installs perl's XML::Twig for the Moses oracle
+#                   tests and Chromium for the HTML report's browser test first when missing and
+#                   we are root, and builds .venv-tf, TensorFlow for the keras-hub tests)
+#   make test-full  make test with every property's full example count and the full WMT21 report
+#   make check      ruff, mypy and the tests that need no oracle, browser or real data
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -22,33 +24,65 @@ endif
 # pull a multi-GB CUDA build.
 TORCH := torch==2.13.0
 PIP := $(BIN)/python -m pip --disable-pip-version-check -q
+# Packages are installed by uv (pinned; pip installs it into .venv first), which resolves and
+# unpacks in parallel. pip's find-links folder (where a machine keeps local wheels such as the
+# CPU torch) is passed on, since uv does not read pip's configuration.
+UV_PIN := uv==0.13.9
+FIND_LINKS := $(strip $(or $(PIP_FIND_LINKS),$(shell $(PYTHON) -m pip config get global.find-links 2>/dev/null)))
+UV = $(BIN)/uv pip install --quiet $(if $(FIND_LINKS),--find-links $(FIND_LINKS))
+# Bytecode is written and reused (some machines set PYTHONDONTWRITEBYTECODE=1, which makes every
+# process recompile the package and pytest rewrite every test module again).
+unexport PYTHONDONTWRITEBYTECODE
+# pytest on two workers; a test module's tests stay on one worker (module fixtures are built
+# once) unless the module spreads them itself (see tests/conftest.py). One BLAS/OpenMP thread
+# per worker: two workers with a thread pool each would oversubscribe two cores.
+PYTEST := OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/python -m pytest -q -n 2 --dist loadgroup
 
-.PHONY: demo test perl-deps browser-deps tf-env lint format clean bench
+.PHONY: demo test test-full check lint typecheck perl-deps browser-deps tf-env oracles format clean bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
+$(BIN)/uv: | $(BIN)/python
+	$(PIP) install $(UV_PIN)
+
 # setup.py builds the compiled kernels (harness/bleu/_native.c) with the machine's C compiler.
-$(VENV)/.stamp-run: pyproject.toml setup.py harness/bleu/_native.c | $(BIN)/python
-	$(PIP) install $(TORCH)
-	$(PIP) install -e '.[peers,cjk]'
+$(VENV)/.stamp-run: pyproject.toml setup.py harness/bleu/_native.c | $(BIN)/uv
+	$(UV) --python $(BIN)/python $(TORCH)
+	$(UV) --python $(BIN)/python -e '.[peers,cjk]'
 	touch $@
 
 $(VENV)/.stamp-dev: pyproject.toml $(VENV)/.stamp-run
-	$(PIP) install -e '.[peers,cjk,dask,dev]'
+	$(UV) --python $(BIN)/python -e '.[peers,cjk,dask,dev]'
 	touch $@
 
 demo: $(VENV)/.stamp-run
 	$(BIN)/bleu-harness demo
 
-test: $(VENV)/.stamp-dev
+lint: $(VENV)/.stamp-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+
+typecheck: $(VENV)/.stamp-dev
 	$(BIN)/mypy
-	@$(MAKE) --no-print-directory perl-deps
-	@$(MAKE) --no-print-directory browser-deps
-	@$(MAKE) --no-print-directory tf-env
-	$(BIN)/python -m pytest -q -p no:cacheprovider
+
+# What the oracle tests need beside .venv; built while mypy runs.
+oracles: perl-deps browser-deps tf-env
+
+# The doctests of harness/ run with the tests. A failure hypothesis finds is kept in
+# .hypothesis/ and replayed first on the next run.
+test: $(VENV)/.stamp-dev
+	@$(MAKE) --no-print-directory -j3 lint typecheck oracles
+	BLEU_HARNESS_TEST_DEPTH=default $(PYTEST) --doctest-modules harness tests
+
+test-full: $(VENV)/.stamp-dev
+	@$(MAKE) --no-print-directory -j3 lint typecheck oracles
+	BLEU_HARNESS_TEST_DEPTH=full $(PYTEST) --doctest-modules harness tests
+
+# The inner loop: no oracle script, browser, TensorFlow or real data, a few examples per property.
+check: $(VENV)/.stamp-dev
+	@$(MAKE) --no-print-directory -j2 lint typecheck
+	BLEU_HARNESS_TEST_DEPTH=check BLEU_HARNESS_DATA= $(PYTEST) -m "not oracle and not realdata and not browser" --doctest-modules harness tests
 
 # The Moses oracle tests run ../shared/reference-impls/moses/*.pl; mteval-v13a.pl loads XML::Twig
 # at start. Install it (Debian: libxml-twig-perl) when we can; otherwise say so: those tests skip,
@@ -91,16 +125,15 @@ browser-deps:
 TF_VENV := .venv-tf
 TF_PINS := tensorflow-cpu==2.21.0 keras==3.15.1 keras-hub==0.32.0
 TF_NODEPS := tensorflow-text==2.21.1
-TF_PIP := $(TF_VENV)/bin/python -m pip --disable-pip-version-check -q
 
-tf-env:
+tf-env: | $(BIN)/uv
 	@if [ "$$(cat $(TF_VENV)/.stamp 2>/dev/null)" = "$(TF_PINS) $(TF_NODEPS)" ]; then \
 	  :; \
 	else \
 	  echo "building $(TF_VENV) ($(TF_PINS) $(TF_NODEPS)) for tests/test_profile_keras.py"; \
 	  rm -rf $(TF_VENV); \
-	  if $(PYTHON) -m venv $(TF_VENV) && $(TF_PIP) install $(TF_PINS) && \
-	     $(TF_PIP) install --no-deps $(TF_NODEPS) && \
+	  if $(PYTHON) -m venv $(TF_VENV) && $(UV) --python $(TF_VENV)/bin/python $(TF_PINS) && \
+	     $(UV) --python $(TF_VENV)/bin/python --no-deps $(TF_NODEPS) && \
 	     $(TF_VENV)/bin/python -c "import keras_hub" >/dev/null 2>&1; then \
 	    echo "$(TF_PINS) $(TF_NODEPS)" > $(TF_VENV)/.stamp; \
 	  else \

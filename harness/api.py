@@ -23,7 +23,7 @@ from harness.errors import ConfigError, InputError, LayoutError
 from harness.session.cache import StatisticsCache
 
 #: How many (corpus, tokenization) statistics the public functions keep in memory, and about
-#: how much memory they may take together (20k segments × 4 references: ~2.5 MB an entry).
+#: how much memory they may take together.
 API_CACHE_ENTRIES = 32
 API_CACHE_BYTES = 256 * 2**20
 

@@ -22,13 +22,21 @@ modules never reaches the network nor touches the user's Hugging Face cache.
 from __future__ import annotations
 
 import os
+import pickle
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
+from filelock import FileLock
 
 from . import oracles
+
+#: Helper modules of the suite: imported by the tests, never collected themselves (not even for
+#: doctests; ``keras_worker.py`` runs only inside the TensorFlow environment).
+collect_ignore = ["keras_worker.py", "helm_oracle.py", "published.py", "oracles.py",
+                  "strategies.py", "depth.py"]  # fmt: skip
 
 ENV_VAR = "BLEU_HARNESS_DATA"
 EVALUATE_ENV_VAR = "BLEU_HARNESS_EVALUATE_MODULE"
@@ -163,3 +171,84 @@ def _cold_api_statistics() -> Iterator[None]:
 
     harness.statistics_cache().clear()
     yield
+
+
+# ---------------------------------------------------------------- markers and worker groups
+#: Fixtures that run a reference implementation outside the package (the Moses/NIST Perl
+#: scripts, the Hub module): a test using one is an ``oracle`` test.
+ORACLE_FIXTURES = frozenset({"moses_scripts", "mteval_script", "evaluate_module"})
+#: Modules whose tests run reference implementations (the real libraries, published framework
+#: files, TensorFlow's keras-hub) against the engine: ``oracle`` tests all.
+ORACLE_MODULES = frozenset(
+    {
+        "test_oracle_moses",
+        "test_oracle_evaluate",
+        "test_profile_evaluate",
+        "test_profile_frameworks",
+        "test_profile_ignite",
+        "test_profile_keras",
+        "test_profile_nltk",
+        "test_profile_peers",
+        "test_profile_sacrebleu",
+        "test_profile_scripts",
+        "test_peer_suites",
+        "test_adapters_lmeval",
+        "test_wmt21_official",
+    }
+)
+#: Modules that run whole programs (the console script, notebooks, a wheel build): ``slow``.
+SLOW_MODULES = frozenset({"test_readme_commands", "test_notebooks", "test_packaging"})
+#: Modules whose tests are spread over both workers one by one; every other module's tests stay
+#: together on one worker, so that its module-scoped fixtures (a wheel build, a TensorFlow
+#: worker, an oracle's compiled library) are built once.
+SPREAD_MODULES = frozenset({"test_readme_commands"})
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark ``oracle``/``slow``/``browser``/``realdata`` tests (``make check`` leaves them out)
+    and group each module's tests on one xdist worker unless it is in :data:`SPREAD_MODULES`."""
+    for item in items:
+        module = item.path.stem
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if module in ORACLE_MODULES or fixtures & ORACLE_FIXTURES:
+            item.add_marker(pytest.mark.oracle)
+        if module in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
+        if module == "test_report_browser":
+            item.add_marker(pytest.mark.browser)
+        if "data_dir" in fixtures:
+            item.add_marker(pytest.mark.realdata)
+        if module not in SPREAD_MODULES and item.path.suffix == ".py":
+            item.add_marker(pytest.mark.xdist_group(module))
+
+
+# ---------------------------------------------------------------- results shared by the workers
+T = TypeVar("T")
+
+
+def once_per_run(
+    tmp_path_factory: pytest.TempPathFactory, name: str, compute: Callable[[], T]
+) -> T:
+    """``compute()`` once per test run: under xdist the first worker to ask computes it and
+    pickles it into the run's shared temporary folder (``pytest-N``, the parent of every
+    worker's own), the others wait on its lock and read it; without xdist, simply computed."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        return compute()
+    path = tmp_path_factory.getbasetemp().parent / f"once-{name}.pickle"
+    with FileLock(f"{path}.lock"):
+        if path.is_file():
+            value: T = pickle.loads(path.read_bytes())
+            return value
+        value = compute()
+        path.write_bytes(pickle.dumps(value))
+        return value
+
+
+@pytest.fixture(scope="session")
+def pitfall_results(tmp_path_factory: pytest.TempPathFactory) -> list[Any]:
+    """The whole pitfall catalogue (``run_pitfalls()``), run once per test run: the pitfall
+    tests and the ``bleu-harness pitfalls`` rows of the documents read the same results."""
+    from harness.pitfalls import run_pitfalls
+
+    return once_per_run(tmp_path_factory, "pitfalls", run_pitfalls)

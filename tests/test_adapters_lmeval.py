@@ -22,10 +22,13 @@ from harness.data.corpus import Corpus
 from harness.scorers import ADAPTERS, DEFAULT_ADAPTERS
 from harness.scorers.lmeval_adapter import codexglue_script
 
+from .depth import examples
 from .strategies import corpora
 
 EXACT = 1e-9
-PROPS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPS = settings(
+    max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 Drawn = tuple[list[str], list[list[str]]]
 

@@ -14,6 +14,7 @@ from harness.bleu.config import OVERRIDABLE, BleuConfig
 from harness.bleu.stats import Totals
 from harness.errors import ConfigError, HarnessError, InputError, LayoutError
 
+from .depth import examples
 from .strategies import corpora
 
 HYPS = ["the cat sat on the mat", "a dog ."]
@@ -165,7 +166,7 @@ def test_config_is_frozen() -> None:
 
 
 # ---------------------------------------------------------------- properties of the engine
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(corpora())
 def test_scores_in_range_and_order_invariant(data: tuple[list[str], list[list[str]]]) -> None:
     hyps, refs = data
@@ -179,7 +180,7 @@ def test_scores_in_range_and_order_invariant(data: tuple[list[str], list[list[st
         assert abs(a.score - b.score) < 1e-9
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(corpora(min_segments=2))
 def test_statistics_add(data: tuple[list[str], list[list[str]]]) -> None:
     hyps, refs = data
@@ -200,7 +201,7 @@ def test_statistics_add(data: tuple[list[str], list[list[str]]]) -> None:
     assert t1 == engine.totals_of(whole, cfg)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(corpora())
 def test_duplicate_reference_changes_nothing(data: tuple[list[str], list[list[str]]]) -> None:
     hyps, refs = data

@@ -33,6 +33,8 @@ from harness.bleu.config import (
 from harness.bleu.stats import Totals, choose_ref_length, ref_length_of, ref_matrix
 from harness.errors import ConfigError, LayoutError
 
+from .depth import examples
+
 REGISTRY = smoothing.REGISTRY
 
 # drawn weights need not sum to 1 (BleuConfig warns, and scores them as given)
@@ -87,7 +89,7 @@ def _one(t: Totals, cfg: BleuConfig, ctx: tuple[int, int, int], corpus: bool) ->
 
 
 @pytest.mark.parametrize("smooth", sorted(REGISTRY))
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), corpus=st.booleans())
 def test_one_row_equals_many_rows(smooth: str, data: Any, corpus: bool) -> None:
     cfg = data.draw(configs(smooth))
@@ -185,7 +187,7 @@ def test_context_methods_need_a_context() -> None:
 
 
 # ---------------------------------------------------------------------------- reference length
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(hyp=st.integers(0, 9), refs=st.lists(st.integers(0, 9), min_size=1, max_size=5))
 def test_choose_ref_length_is_one_row_of_ref_length_of(hyp: int, refs: list[int]) -> None:
     for rule in REF_LENGTHS:

@@ -42,6 +42,7 @@ from harness.bleu import engine
 from harness.bleu.stats import Statistics
 from harness.data.fixtures import load_fixture
 
+from .depth import examples
 from .strategies import corpora
 
 TOL = 1e-9
@@ -130,7 +131,7 @@ def test_shapley_matches_the_textbook_formula_on_a_random_game() -> None:
 
 
 # ---------------------------------------------------------------------------- properties
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     data=corpora(),
     a=st.sampled_from(sorted(CONFIGS)),
@@ -162,7 +163,7 @@ def test_factors_sum_to_the_gap_and_reverse_to_their_negation(
         assert backward.factors[name] == pytest.approx(-forward.factors[name], abs=TOL)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=corpora(allow_empty=False), a=st.sampled_from(sorted(CONFIGS)))
 def test_a_single_differing_factor_gets_the_whole_gap(
     data: tuple[list[str], list[list[str]]], a: str

@@ -270,7 +270,9 @@ def test_timeout_on_first_call_ends_the_run_and_kills_the_group(tmp_path: Path) 
     t0 = time.monotonic()
     with pytest.raises(CouldNotValidate) as info:
         validate(cmd=f"{_hang(marker)}; echo {{hyp}}", cases=4, fixtures=False, timeout=1)
-    assert time.monotonic() - t0 < 10
+    assert (
+        time.monotonic() - t0 < 60
+    )  # a hang guard (the command sleeps forever), not a speed bound
     assert "timed out on its first call (1 s per call" in str(info.value)
     assert "nothing was validated" in str(info.value)
     assert _markers(marker) == []
@@ -282,7 +284,7 @@ def test_later_timeouts_are_no_score_and_stop_after_three(tmp_path: Path) -> Non
     cmd = f"if [ -e {flag} ]; then {_hang(marker)}; fi; touch {flag}; echo 'BLEU = 50.0' {{hyp}}"
     t0 = time.monotonic()
     r = validate(cmd=cmd, cases=6, fixtures=False, timeout=1)
-    assert time.monotonic() - t0 < 15  # 3 timeouts of 1 s, then no more calls
+    assert time.monotonic() - t0 < 60  # a hang guard: 3 timeouts of 1 s, then no more calls
     verdicts = [v for _, v in r.no_score]
     assert r.n_scored == 1 and len(verdicts) == 5
     assert verdicts[:3] == ["no score: timed out after 1 s (its process group was killed)"] * 3
@@ -358,10 +360,8 @@ CLI_ROWS = {
 @pytest.mark.parametrize("row", list(CLI_ROWS.values()), ids=list(CLI_ROWS))
 def test_cli_exit_codes(row: tuple[list[str], int, list[str], list[str]]) -> None:
     args, code, err_words, out_words = row
-    t0 = time.monotonic()
     p = _cli(*args)
     assert p.returncode == code, (p.stdout[-2000:], p.stderr[-2000:])
-    assert time.monotonic() - t0 < 30
     assert "Traceback" not in p.stderr + p.stdout
     assert not re.search(r"\b(inf|nan)\b", p.stdout)
     for w in err_words:

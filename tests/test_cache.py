@@ -31,6 +31,8 @@ from harness.session.cache import (
     tokenizer_signature,
 )
 
+from .depth import examples
+
 SACRE = PROFILES["sacrebleu"]
 
 
@@ -425,7 +427,7 @@ def _small_corpora(draw: st.DrawFn) -> Corpus:
     )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(_small_corpora(), _small_corpora())
 def test_content_hash_is_equal_exactly_when_the_texts_are(a: Corpus, b: Corpus) -> None:
     """The framing is unambiguous: texts that concatenate alike but split differently, or

@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 from harness.data.corpus import Corpus
 from harness.errors import InputError, LayoutError
 
+from .depth import examples
+
 # ---------------------------------------------------------------------------- strategies
 _text = st.text(max_size=12)
 _nonempty_text = st.text(min_size=1, max_size=12)
@@ -39,7 +41,7 @@ def square_corpora(draw: st.DrawFn) -> Corpus:
 
 
 # ---------------------------------------------------------------------------- round trips
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(corpus=ragged_corpora())
 @pytest.mark.filterwarnings("ignore::harness.errors.SuspectInput")  # any text, \r too
 def test_streams_round_trip_none_padding(corpus: Corpus) -> None:
@@ -50,7 +52,7 @@ def test_streams_round_trip_none_padding(corpus: Corpus) -> None:
     assert back == corpus
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(corpus=ragged_corpora(ref_text=_nonempty_text))
 @pytest.mark.filterwarnings("ignore::harness.errors.SuspectInput")  # any text, \r too
 def test_streams_round_trip_empty_padding(corpus: Corpus) -> None:
@@ -73,7 +75,7 @@ def test_empty_padding_loses_real_empty_references() -> None:
     assert kept == corpus
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(corpus=ragged_corpora())
 @pytest.mark.filterwarnings("ignore::harness.errors.SuspectInput")  # any text, \r too
 def test_evaluate_round_trip(corpus: Corpus) -> None:
@@ -81,7 +83,7 @@ def test_evaluate_round_trip(corpus: Corpus) -> None:
     assert back == corpus
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(corpus=square_corpora())
 @pytest.mark.filterwarnings("ignore::harness.errors.SuspectInput")  # any text, \r too
 def test_to_evaluate_is_transpose_of_to_streams(corpus: Corpus) -> None:

@@ -27,6 +27,8 @@ from harness.analysis.correlation import (
 )
 from harness.errors import ConfigError, LayoutError
 
+from .depth import examples
+
 SCIPY = {
     "pearson": sps.pearsonr,
     "spearman": sps.spearmanr,
@@ -41,7 +43,7 @@ def _correlated(n: int, seed: int, rho: float = 0.6) -> tuple[np.ndarray, np.nda
 
 
 # ---------------------------------------------------------------------------- point estimates
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.lists(
         st.tuples(
@@ -108,7 +110,7 @@ def test_vectorised_bootstrap_equals_scipy_per_resample(n, ties) -> None:
         assert np.allclose(got[m][ok], want[ok], atol=1e-9, rtol=0), m
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(
     n=st.integers(65, 400),
     values=st.integers(1, 12),

@@ -46,6 +46,7 @@ from harness.bleu.tokenizers import TextRules, text_tokenizer, tokenize
 from harness.errors import HarnessError
 from harness.session import Session
 
+from .depth import examples
 from .strategies import SENTENCE_END_WORDS, WORDS, corpora
 
 # generated text holds carriage returns and NULs on purpose: the fast path must count them exactly
@@ -67,7 +68,9 @@ TOKENIZERS = (
     "keras-hub-re2",  # tokenized line by line: its line ends and ASCII-only split
     "nltk-punkt",  # tokenized line by line: its sentence split looks across words
 )
-SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 # Text that stresses tokenizers: the shared vocabulary, punctuation runs next to digits,
 # entities, <skipped>, newlines (13a joins "-\n"), NUL (the batch separator), U+001C..U+001F and
@@ -248,7 +251,7 @@ def test_each_reference_alone_equals_the_reference(
     assert stats.ref_matches.tolist() == want.matches.tolist()
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(corpus=rich_corpora(), order=st.integers(1, 5))
 def test_runs_path_and_many_references(
     corpus: tuple[list[str], list[list[str]]], order: int
@@ -270,7 +273,7 @@ def test_runs_path_and_many_references(
         sortcount._DENSE_SIDES = saved
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(corpus=rich_corpora(), order=st.integers(1, 5), bits=st.integers(0, 30))
 def test_keys_that_do_not_fit_halve_then_fall_back(
     corpus: tuple[list[str], list[list[str]]], order: int, bits: int
@@ -547,7 +550,7 @@ def configs_with_values(draw: st.DrawFn) -> BleuConfig:
     return cfg
 
 
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(corpus=st.one_of(corpora(), rich_corpora()), config=configs_with_values())
 @pytest.mark.filterwarnings("ignore::harness.errors.SuspectInput")  # weights need not sum to 1
 def test_vectorised_segment_scores_equal_score_totals(
@@ -582,7 +585,7 @@ def test_vectorised_segment_scores_equal_score_totals(
         assert mean.score == pytest.approx(want, abs=TOL, nan_ok=True)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     hyp=st.lists(st.integers(0, 9), min_size=1, max_size=20),
     data=st.data(),
@@ -605,7 +608,7 @@ def test_vectorised_ref_length_equals_choose_ref_length(hyp: list[int], data: An
 
 
 # ---------------------------------------------------------------------------- all profiles
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(corpus=corpora(min_segments=2))
 def test_session_scores_equal_scoring_each_profile(
     corpus: tuple[list[str], list[list[str]]],
@@ -637,7 +640,7 @@ _SIDE_CORPORA = st.lists(
 ).map(lambda segs: ([h for h, _ in segs], [r for _, r in segs]))
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     corpus=st.one_of(corpora(), rich_corpora(), _SIDE_CORPORA),
     config=st.sampled_from(

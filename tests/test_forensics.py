@@ -41,6 +41,7 @@ from harness.diagnose.seeded import KINDS, inject_bpe, named_first, seeded_case
 sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
 from corpus_gen import generate
 
+from .depth import cases
 from .published import unavailable
 
 FX = load_fixture("forensic_preprocessing")
@@ -203,7 +204,7 @@ def _wmt21(n: int, segments: int = 200) -> list[Corpus]:
 
 @pytest.mark.parametrize("source", ["generated", "wmt21"])
 def test_seeded_mistakes_are_named_first(source):
-    corpora = _generated(5) if source == "generated" else _wmt21(3)
+    corpora = _generated(cases(5)) if source == "generated" else _wmt21(cases(3))
     for kind in KINDS:
         hits = 0
         for i, c in enumerate(corpora):

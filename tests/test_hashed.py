@@ -25,11 +25,17 @@ from harness.errors import ConfigError
 from harness.scorers import get_adapter
 from harness.session.parallel import compute_statistics_parallel, map_statistics
 
+from .depth import examples
 from .strategies import corpora, large_vocabulary_corpora
 
 FAIRSEQ = PROFILES["fairseq"]
 TOKENS = FAIRSEQ.replace(ngram_identity="tokens")
-PROPS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# large-vocabulary corpora are big by design (hundreds to thousands of distinct words)
+PROPS = settings(
+    max_examples=examples(150),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 def _corpus(hyps: list[str], refs: list[list[str]]) -> Corpus:

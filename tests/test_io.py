@@ -14,6 +14,8 @@ from harness.data import io as hio
 from harness.data.corpus import Corpus
 from harness.errors import InputError, LayoutError
 
+from .depth import examples
+
 
 def _write(path: Path, data: bytes) -> Path:
     path.write_bytes(data)
@@ -140,7 +142,9 @@ _line_text = st.text(
 
 
 @settings(
-    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(200),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(lines=st.lists(_line_text, min_size=1, max_size=8), final_newline=st.booleans())
 def test_read_lines_round_trip(tmp_path: Path, lines: list[str], final_newline: bool) -> None:

@@ -27,6 +27,8 @@ from hypothesis import strategies as st
 
 from harness.bleu import native
 
+from .depth import examples
+
 kernels = native.module()
 if kernels is None:
     if os.environ.get("CI", "").lower() == "true":
@@ -34,7 +36,9 @@ if kernels is None:
     pytest.skip(f"compiled kernels not in use: {native.status()}", allow_module_level=True)
 assert kernels is not None
 
-SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 # every character str.split() splits on, and a few that it does not
 SPACES = [c for c in map(chr, range(0x3001)) if c.isspace()]

@@ -34,13 +34,15 @@ from harness.bleu.result import BleuResult
 from harness.errors import LibraryWouldRaise
 from harness.scorers import get_adapter
 
+from .depth import examples
+
 # generated text holds carriage returns on purpose: the Hub module scores them
 pytestmark = pytest.mark.filterwarnings("ignore::harness.errors.SuspectInput")
 
 EXACT = 1e-9  # BLEU points (0–100)
 
 ORACLE = settings(
-    max_examples=300,
+    max_examples=examples(300),
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],

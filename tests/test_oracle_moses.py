@@ -34,6 +34,7 @@ from harness.bleu.engine import segment_scores
 from harness.bleu.result import BleuResult
 from harness.errors import LibraryWouldRaise
 
+from .depth import examples
 from .oracles import (
     MtevalDoc,
     format_multi_bleu,
@@ -47,7 +48,7 @@ EXACT = 1e-9  # BLEU points (0–100); also BP and ratio
 N_MTEVAL = 300  # corpora per mteval mode (one perl run each)
 
 MB_SETTINGS = settings(
-    max_examples=300,
+    max_examples=examples(300),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

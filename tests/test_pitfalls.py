@@ -1,6 +1,7 @@
 """The pitfall experiments (``harness.pitfalls`` + ``experiments/``).
 
-``run_pitfalls()`` runs every experiment once per module; each test then checks one verdict
+``run_pitfalls()`` runs every experiment once per test run (the ``pitfall_results`` fixture of
+``conftest.py``, shared with the documents' ``pitfalls`` rows); each test then checks one verdict
 against numbers the real libraries produce *in this test run* (the test calls the adapter or
 library itself), never against typed-in scores. The only literal numbers are the ones the seed
 articles print, cited where used.
@@ -34,8 +35,8 @@ from harness.scorers import get_adapter
 
 # ------------------------------------------------------------------------------ helpers
 @pytest.fixture(scope="module")
-def results() -> dict[str, ExperimentResult]:
-    return {r.name: r for r in run_pitfalls()}
+def results(pitfall_results: list[ExperimentResult]) -> dict[str, ExperimentResult]:
+    return {r.name: r for r in pitfall_results}
 
 
 def holds_for(result: ExperimentResult, label: str) -> bool:

@@ -32,13 +32,16 @@ from harness.bleu.result import BleuResult
 from harness.bleu.tokenizers import tokenize
 from harness.errors import LibraryWouldRaise
 
+from .depth import examples
 from .strategies import corpora, sentences
 
 EXACT = 1e-9  # BLEU points
 
-PROPS = settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPS = settings(
+    max_examples=examples(500), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 PROPS_VARIANT = settings(
-    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 
 
@@ -228,7 +231,7 @@ _DENSE = [
 dense_text = st.lists(st.sampled_from(_DENSE), max_size=12).map("".join)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(sentences() | dense_text)
 def test_engine_13a_matches_bleuscore_tokens(line: str) -> None:
     """bleuscore's ``tokenizer_13a`` (a port of evaluate's copy of sacrebleu's 13a)."""
@@ -236,7 +239,7 @@ def test_engine_13a_matches_bleuscore_tokens(line: str) -> None:
     assert tokenize(line, "13a") == list(tok(line))
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(sentences() | dense_text)
 def test_engine_13a_matches_hub_tokenizer(evaluate_module: Path, line: str) -> None:
     """The Hub module's own ``tokenizer_13a.py`` (fixture ``evaluate_module``)."""

@@ -54,12 +54,15 @@ from harness.data.corpus import Corpus
 from harness.errors import LibraryWouldRaise
 from harness.session import Session
 
+from .depth import examples
 from .helm_oracle import helm_bleu, helm_score, punkt_tab_on_nltk_path
 from .published import load_definitions, load_methods, published_file
 from .strategies import SENTENCE_END_WORDS, WORDS, corpora, sentence_end_corpora
 
 EXACT = 1e-9
-PROPS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPS = settings(
+    max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 #: Extra words where these toolkits' text rules bite: articles, quotes, clitics, ellipses.
 EDGE_WORDS = [

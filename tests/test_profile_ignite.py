@@ -32,12 +32,15 @@ from harness.bleu.profiles import VERIFICATION
 from harness.data.corpus import Corpus
 from harness.scorers import ADAPTERS
 
+from .depth import examples
 from .strategies import corpora
 
 EXACT = 1e-9
 FLOAT32 = VERIFICATION["ignite"].tolerance
 
-PROPS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPS = settings(
+    max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 #: ignite's smoothing name → the harness's (the profile's zero guard without smoothing).
 SMOOTHINGS = {

@@ -50,6 +50,7 @@ from harness.api import corpus_bleu
 from harness.bleu.profiles import PROFILES, VERIFICATION
 from harness.bleu.tokenizers import get_tokenizer
 
+from .depth import examples
 from .published import unavailable
 from .strategies import RE2_SEPARATORS, corpora, re2_corpora, re2_lines
 
@@ -58,9 +59,11 @@ TF_VENV = REPO_ROOT / ".venv-tf"
 WORKER = Path(__file__).resolve().parent / "keras_worker.py"
 TOLERANCE = VERIFICATION["keras-hub"].tolerance
 CORPUS_PROPS = settings(
-    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
-TEXT_PROPS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+TEXT_PROPS = settings(
+    max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 Drawn = tuple[list[str], list[list[str]]]
 

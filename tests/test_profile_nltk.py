@@ -26,10 +26,11 @@ from nltk.translate import bleu_score as nltk_bleu
 from harness import Corpus, LibraryWouldRaise, corpus_bleu, resolve_config
 from harness.bleu import engine
 
+from .depth import examples
 from .strategies import corpora
 
 TOL = 1e-9
-SETTINGS = settings(max_examples=500, deadline=None)
+SETTINGS = settings(max_examples=examples(500), deadline=None)
 
 Hyps = list[str]
 Refs = list[list[str]]

@@ -43,14 +43,17 @@ from harness.bleu.tokenizers import text_tokenizer
 from harness.bleu.tokenizers import tokenize as harness_tokenize
 from harness.errors import LibraryWouldRaise
 
+from .depth import examples
 from .strategies import corpora
 
 EXACT = 1e-9  # BLEU points, for float64 libraries
 FLOAT32 = 1e-4  # BLEU points, for torchmetrics (float32 arithmetic)
 
-PROPS = settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPS = settings(
+    max_examples=examples(500), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 PROPS_VARIANT = settings(
-    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 
 
@@ -516,7 +519,7 @@ def _parse(stdout: bytes) -> dict[str, float]:
 
 
 @settings(
-    max_examples=150,
+    max_examples=examples(150),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

@@ -22,11 +22,12 @@ from harness import Corpus, corpus_bleu, resolve_config, sentence_bleu
 from harness.bleu import engine
 from harness.bleu.result import BleuResult
 
+from .depth import examples
 from .strategies import corpora, sentences
 
 TOL = 1e-9  # BLEU points on the 0–100 scale
-SETTINGS = settings(max_examples=500, deadline=None)
-SLOW_SETTINGS = settings(max_examples=100, deadline=None)  # ja-mecab / ko-mecab only
+SETTINGS = settings(max_examples=examples(500), deadline=None)
+SLOW_SETTINGS = settings(max_examples=examples(100), deadline=None)  # ja-mecab / ko-mecab only
 
 Hyps = list[str]
 Refs = list[list[str]]

@@ -55,12 +55,17 @@ from harness.api import corpus_bleu, sentence_bleu
 from harness.bleu.profiles import PROFILES, VERIFICATION
 from harness.bleu.tokenizers import get_tokenizer, text_tokenizer
 
+from .depth import examples
 from .published import load_definitions, published_archive, published_file, unavailable
 from .strategies import WORDS, corpora, large_vocabulary_corpora
 
 EXACT = 1e-9
-PROPS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-TEXT_PROPS = settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPS = settings(
+    max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+TEXT_PROPS = settings(
+    max_examples=examples(600), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 Drawn = tuple[list[str], list[list[str]]]
 
@@ -414,7 +419,7 @@ def _agrees_with_scorer(scorer: Any, hyps: list[str], refs: list[list[str]], ord
 
 
 LARGE_PROPS = settings(
-    max_examples=300,
+    max_examples=examples(300),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -447,7 +452,7 @@ def test_fairseq_false_match_minimal_case(fairseq: dict[str, Any]) -> None:
     assert exact.counts[1] < scorer.stat.match2
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(single_reference(SPECIAL_TOKENS))
 def test_fairseq_result_string(fairseq: dict[str, Any], corpus: Drawn) -> None:
     """What generate.py and fairseq-score print: the score to 2 decimals, precisions to 1."""

@@ -1,12 +1,15 @@
-"""Every command line of README.md runs, as written, through the real console script.
+"""Every command line of README.md and docs/*.md runs, as written.
 
 Each line of the README's ``sh`` code blocks is one test row: ``bleu-harness …`` lines (split on
-``;``, comments dropped, an optional ``[--flag]`` run both without and with the flag) run in a
-subprocess whose working directory is a temporary folder holding small real inputs for the
-README's placeholders (``hyp.txt``, ``ref.txt``, ``ref1.txt``, ``ref2.txt``, ``base.txt``,
+``;``, comments dropped, an optional ``[--flag]`` run both without and with the flag) run through
+the console script's entry point :func:`harness.cli.main` in this process (the first row through
+the real installed console script in a subprocess, :data:`CONSOLE_SCRIPT_ROW`), with a
+temporary folder as the working directory holding small real inputs for the README's
+placeholders (``hyp.txt``, ``ref.txt``, ``ref1.txt``, ``ref2.txt``, ``base.txt``,
 ``system.txt``, ``mymodule.py`` defining ``my_bleu``, and ``multi-bleu.perl`` copied from the
-shared reference implementations). Each must exit 0 without a traceback. The ``python`` blocks
-run as scripts the same way.
+shared reference implementations). Each must exit 0 without a traceback
+(``BLEU_HARNESS_DEBUG=1``: an unexpected exception prints one). The ``python`` blocks run as
+scripts in the same folder.
 
 A README line this file does not know how to run is a failing row, not a silent skip: a file
 name it has no input for, a command other than ``bleu-harness`` that is not in
@@ -14,7 +17,9 @@ name it has no input for, a command other than ``bleu-harness`` that is not in
 
 Rows that need the real data (``--wmt21``, ``--coco``, ``--wmt19``, ``human``, ``--human``) use
 ``BLEU_HARNESS_DATA``: skipped without it, a failure when ``CI=true`` (as the ``data_dir``
-fixture does). The two WMT21 runs are ``slow`` (tens of seconds) and still run by default.
+fixture does). ``compare``/``report`` rows on WMT21 run with ``--limit`` (the first
+:data:`WMT21_LIMIT` segments) except at full depth (``make test-full``), where they run as
+written.
 """
 
 from __future__ import annotations
@@ -29,16 +34,26 @@ from pathlib import Path
 
 import pytest
 
-from . import oracles
+from . import depth, oracles
 from .conftest import REPO_ROOT
 
 README = REPO_ROOT / "README.md"
+
+
+def DOCUMENTS() -> list[Path]:
+    """The README and every page under ``docs/``."""
+    return [README, *sorted((REPO_ROOT / "docs").glob("*.md"))]
+
 
 #: Lines of the README's ``sh`` blocks that are not ``bleu-harness`` commands, and why this
 #: file does not run them. Any other such line fails.
 NOT_RUN = {
     "make demo": "installs the package into .venv; the demo it runs is `bleu-harness demo`",
     "make test": "runs ruff and this very test suite",
+    "make test-full": "runs this very test suite at full depth",
+    "make check": "runs ruff, mypy and a part of this very test suite",
+    "make bench": "the benchmarks take minutes; benchmarks/README.md records their runs",
+    "make tf-env": "builds .venv-tf, which make test does before the suite",
 }
 
 #: Placeholder inputs the README names: line-aligned, small, real text.
@@ -61,10 +76,13 @@ def my_bleu(hypotheses, references):
     streams = [[r[j] if j < len(r) else None for r in references] for j in range(k)]
     return sacrebleu.corpus_bleu(hypotheses, streams).score
 '''
+#: Commands whose WMT21 rows run on the first :data:`WMT21_LIMIT` segments of each system
+#: (``--limit``) except in ``make test-full``: every path of the full run (the real libraries,
+#: MQM, significance, the HTML page) in a tenth of its time.
+LIMITED = ("compare", "report")
+WMT21_LIMIT = 50
 #: Words in a command that need the real data folder.
 REAL_DATA = ("--wmt21", "--coco", "--wmt19", "--human", "human")
-#: Commands that take tens of seconds (WMT21 through real libraries or every implementation).
-SLOW = ("compare --wmt21", "report --out report/ --wmt21 --human")
 #: Files the test writes (anything else ending in a file suffix is an unknown placeholder).
 KNOWN_FILES = {*INPUTS, "multi-bleu.perl"}
 
@@ -90,21 +108,35 @@ def _expand_optional(cmd: str) -> list[str]:
 def readme_rows() -> list[pytest.param]:
     """One row per command (or python block) in README.md."""
     rows = []
-    for lang, body in _blocks(README.read_text(encoding="utf-8")):
-        if lang == "python":
-            rows.append(pytest.param("python", body, id=f"python-block-{len(rows)}"))
-            continue
-        if lang != "sh":
-            continue  # prose blocks (the Layout tree) hold no commands
-        for line in body.splitlines():
-            code = line.split("  #", 1)[0].split(" # ", 1)[0].strip()
-            if not code:
-                continue
-            for part in (p.strip() for p in code.split(";")):
-                for cmd in _expand_optional(part):
-                    marks = [pytest.mark.slow] if any(s in cmd for s in SLOW) else []
-                    rows.append(pytest.param("sh", cmd, id=cmd, marks=marks))
+    seen: set[tuple[str, str]] = set()
+    for doc in DOCUMENTS():
+        where = "" if doc == README else f"{doc.relative_to(REPO_ROOT)}: "
+        for lang, body in _blocks(doc.read_text(encoding="utf-8")):
+            if lang == "python" and ("python", body) not in seen:
+                seen.add(("python", body))
+                rows.append(pytest.param("python", body, id=f"{where}python-block-{len(rows)}"))
+            if lang != "sh":
+                continue  # output and prose blocks (```text) hold no commands
+            for line in body.splitlines():
+                code = line.split("  #", 1)[0].split(" # ", 1)[0].strip()
+                if not code:
+                    continue
+                for part in (p.strip() for p in code.split(";")):
+                    for cmd in _expand_optional(part):
+                        if ("sh", cmd) in seen:  # the same command in two pages runs once
+                            continue
+                        seen.add(("sh", cmd))
+                        rows.append(pytest.param("sh", cmd, id=f"{where}{cmd}"))
     return rows
+
+
+def _first_command() -> str:
+    rows = [r.values[1] for r in readme_rows() if r.values[0] == "sh"]
+    return next((cmd for cmd in rows if cmd not in NOT_RUN), "")
+
+
+#: The README row that runs through the installed ``bleu-harness`` script, as a user types it.
+CONSOLE_SCRIPT_ROW = _first_command()
 
 
 def _console_script() -> list[str]:
@@ -174,35 +206,80 @@ def _argv(cmd: str, workdir: Path) -> list[str]:
                 if os.environ.get("CI") == "true":
                     pytest.fail(f"CI=true but {cmd!r} cannot run: {reason}", pytrace=False)
                 pytest.skip(f"{cmd!r} needs the Moses scripts: {reason}")
-    return _console_script() + words[1:]
+    return words[1:]
+
+
+def _run_in_process(argv: list[str], workdir: Path, env: dict[str, str], capfd, monkeypatch):  # type: ignore[no-untyped-def]
+    """``bleu-harness ARGV`` through :func:`harness.cli.main` in this process (the console
+    script's entry point, without paying a new interpreter's imports): ``(code, stdout,
+    stderr)``. ``BLEU_HARNESS_DEBUG=1`` makes an unexpected exception print its traceback."""
+    from harness.cli import main
+
+    monkeypatch.chdir(workdir)
+    for key, value in env.items():
+        if os.environ.get(key) != value:
+            monkeypatch.setenv(key, value)
+    monkeypatch.setenv("BLEU_HARNESS_DEBUG", "1")
+    capfd.readouterr()
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse's own exits (--help, usage errors)
+        code = exc.code if isinstance(exc.code, int) else 1
+    out, err = capfd.readouterr()
+    return code, out, err
+
+
+def _run_python_block(body: str, workdir: Path, capfd, monkeypatch) -> tuple[int, str, str]:  # type: ignore[no-untyped-def]
+    """A README ``python`` block run as a script in this process, in the inputs' folder."""
+    monkeypatch.chdir(workdir)
+    capfd.readouterr()
+    exec(compile(body, "<README python block>", "exec"), {"__name__": "__main__"})
+    out, err = capfd.readouterr()
+    return 0, out, err
 
 
 @pytest.mark.parametrize(("lang", "cmd"), readme_rows())
-def test_readme_command_runs(lang: str, cmd: str, workdir: Path, env: dict[str, str]) -> None:
+def test_readme_command_runs(  # type: ignore[no-untyped-def]
+    lang: str, cmd: str, workdir: Path, env: dict[str, str], capfd, monkeypatch, request
+) -> None:
     if lang == "python":
-        argv = [sys.executable, "-c", cmd]
+        code, out, err = _run_python_block(cmd, workdir, capfd, monkeypatch)
     else:
         _need_data(cmd)
         argv = _argv(cmd, workdir)
-    proc = subprocess.run(
-        argv,
-        cwd=workdir,
-        env=env,
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=1800,  # report --wmt21 --human: 876 s on a shared machine before issue 13, 424 s after
-    )
-    where = f"{cmd!r} in {workdir}\nstdout:\n{proc.stdout[-3000:]}\nstderr:\n{proc.stderr[-3000:]}"
-    assert "Traceback" not in proc.stderr + proc.stdout, where
-    assert proc.returncode == 0, where
+        if argv[0] in LIMITED and "--wmt21" in argv and not depth.full():
+            argv += ["--limit", str(WMT21_LIMIT)]
+        if argv[0] == "pitfalls" and "--name" not in argv:
+            # the catalogue the pitfall tests ran (once per test run); the row checks the command
+            results = request.getfixturevalue("pitfall_results")
+            monkeypatch.setattr("harness.cli.pitfalls.run_pitfalls", lambda *a, **k: results)
+        if cmd == CONSOLE_SCRIPT_ROW:  # one row through the real installed console script
+            proc = subprocess.run(
+                _console_script() + argv,
+                cwd=workdir,
+                env=env,
+                capture_output=True,
+                text=True,
+                stdin=subprocess.DEVNULL,
+                timeout=600,
+            )
+            code, out, err = proc.returncode, proc.stdout, proc.stderr
+        else:
+            code, out, err = _run_in_process(argv, workdir, env, capfd, monkeypatch)
+    where = f"{cmd!r} in {workdir}\nstdout:\n{out[-3000:]}\nstderr:\n{err[-3000:]}"
+    assert "Traceback" not in err + out, where
+    assert code == 0, where
     if lang == "sh":
-        assert proc.stdout.strip(), f"no output: {where}"
+        assert out.strip(), f"no output: {where}"
 
 
-def test_every_readme_block_is_understood() -> None:
+@pytest.mark.parametrize("doc", DOCUMENTS(), ids=lambda d: d.name)
+def test_every_block_is_understood(doc: Path) -> None:
     """Code blocks in other languages would hold commands no row runs; fail on them."""
-    langs = {lang for lang, _ in _blocks(README.read_text(encoding="utf-8"))}
-    assert langs <= {"sh", "python", ""}, f"unknown README code block languages: {langs}"
+    langs = {lang for lang, _ in _blocks(doc.read_text(encoding="utf-8"))}
+    assert langs <= {"sh", "python", "text"}, f"{doc}: unknown code block languages: {langs}"
+
+
+def test_the_documents_hold_the_commands() -> None:
     rows = readme_rows()
     assert len(rows) >= 18, [r.id for r in rows]  # the README's command list as of issue 10

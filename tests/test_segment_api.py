@@ -27,17 +27,20 @@ from harness.api import sentence_bleu
 from harness.bleu.profiles import PROFILES
 from harness.errors import ConfigError, InputError, LayoutError, LibraryWouldRaise
 
+from .depth import examples
 from .strategies import corpora, sentences
 
 sacrebleu_bleu = pytest.importorskip("sacrebleu.metrics.bleu")
 
 EXACT = 1e-9  # BLEU points: both sides compute in float64
-PROPS = settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPS = settings(
+    max_examples=examples(500), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 PROPS_PROFILES = settings(
-    max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(600), deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 PROPS_PAIRS = settings(
-    max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 
 OTHER_PROFILES = sorted(p for p in PROFILES if p != "sacrebleu-sentence")
@@ -101,7 +104,7 @@ def test_segment_bleu_equals_sentence_bleu_per_segment(corpus: tuple, profile: s
     assert got.signature == PROFILES[profile].signature()
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(corpora(max_segments=5), st.integers(1, 4), st.sampled_from(["none", "intl", "char"]))
 def test_segment_bleu_overrides(corpus: tuple, order: int, tokenize: str) -> None:
     """Overrides change the factors as they do for ``sentence_bleu``."""
@@ -150,7 +153,7 @@ def test_self_bleu_equals_sacrebleu(texts: list[str]) -> None:
     assert np.max(np.abs(got - want)) <= EXACT
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_TEXTS, _TEXTS, st.sampled_from(OTHER_PROFILES))
 def test_pairwise_equals_sentence_bleu_other_profiles(
     hyps: list[str], cands: list[str], profile: str

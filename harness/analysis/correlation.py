@@ -18,10 +18,10 @@ Conventions:
   (≤ :data:`KENDALL_VECTOR_MAX`) and otherwise per resample from its draw counts
   (:mod:`harness.analysis.boot_kernels`: equal to scipy's ``kendalltau`` bit for bit), on the first
   ``n_boot_kendall`` rows of the index matrix — by default all of them when
-  ``n ≤`` :data:`KENDALL_FULL_BOOT_MAX` and at most :data:`KENDALL_LARGE_N_BOOT` otherwise
-  (about 1 ms a resample for 20,000 segment pairs). The number of
-  resamples actually used is reported per method. Resamples on which a coefficient is
-  undefined (e.g. every drawn pair equal) are left out of the quantiles (``n_boot_undefined``).
+  ``n ≤`` :data:`KENDALL_FULL_BOOT_MAX` and at most :data:`KENDALL_LARGE_N_BOOT` otherwise.
+  The number of resamples actually used is reported per method. Resamples on which a
+  coefficient is undefined (e.g. every drawn pair equal) are left out of the quantiles
+  (``n_boot_undefined``).
 
 :func:`correlation_matrix` correlates every pair of named vectors; :func:`from_results` pivots the
 runner's results table into such vectors. Results are frozen dataclasses (data only: the report

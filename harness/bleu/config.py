@@ -1,9 +1,10 @@
 """``BleuConfig``: one frozen, keyword-only value per BLEU variant.
 
-Each field is one *factor* of the variant space described in ``DESIGN.md``. A library's
-default behaviour is a point in that space (see :mod:`harness.bleu.profiles`). The configuration
-is validated when it is built: an unknown value raises :class:`~harness.errors.ConfigError`
-listing the valid ones, so a typo never silently selects a default.
+Each field is one *factor* of the variant space described in ``../shared/DESIGN.md``. A
+library's default behaviour is a point in that space (see :mod:`harness.bleu.profiles`). The
+configuration is validated when it is built: an unknown value raises
+:class:`~harness.errors.ConfigError` listing the valid ones, so a typo never silently selects a
+default.
 
 Conventions
 -----------

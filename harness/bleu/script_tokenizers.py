@@ -100,8 +100,8 @@ def _tokenize_codexglue(line: str) -> list[str]:
 @lru_cache(maxsize=1)
 def _major_categories() -> str:
     """The first letter of the Unicode category (Python's ``unicodedata``) of every code point,
-    as one string indexed by code point (built at C speed: ~0.15 s instead of ~0.55 s a class
-    for a Python loop over the code points)."""
+    as one string indexed by code point (built at C speed, unlike a Python loop over the code
+    points)."""
     first = operator.itemgetter(0)
     return "".join(map(first, map(unicodedata.category, map(chr, range(sys.maxunicode + 1)))))
 
@@ -174,7 +174,7 @@ def _char_class(chars: Iterable[str]) -> str:
 def _t2t_batch_patterns(present: frozenset[str]) -> tuple[re.Pattern[str], ...]:
     """The t2t rules for a text made of the characters ``present``: (lone marks, runs of two
     or more marks, symbols), with classes of only those characters (the published classes
-    hold thousands of ranges, which ``re`` searches ~10× slower)."""
+    hold thousands of ranges, which ``re`` searches much more slowly)."""
     major = _major_categories()
     marks = _char_class(c for c in present if major[ord(c)] == "P" and c != "\\")
     symbols = _char_class(c for c in present if major[ord(c)] == "S")

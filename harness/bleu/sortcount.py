@@ -11,7 +11,7 @@ Python reference's numbers (``tests/test_fastpath.py``).
    iff they lie in the same segment and hold the same n-gram. The key packs
    ``rank | token id | position`` into one int64 (``2·pbits + vbits ≤ 63``, ``pbits`` the bits
    of a chunk position, ``vbits`` of a token id), so a plain ``np.sort`` — AVX-512 accelerated,
-   about 4× faster than ``argsort`` here — both groups equal n-grams and says where each came
+   faster than ``argsort`` here — both groups equal n-grams and says where each came
    from (the low bits). There is no hash, hence no collision to detect or fall back from. When
    the bits cannot fit, the chunk is halved; one segment that still does not fit raises
    :class:`DoesNotFit` and the engine uses the Python reference for the corpus.

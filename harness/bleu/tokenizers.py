@@ -180,7 +180,7 @@ def _tokenize_13a(line: str) -> list[str]:
 # --------------------------------------------------------------------------------------------
 
 # A lone mark (the common case) is spaced unless both neighbours are numbers or missing: one
-# substitution with a template, no Python callback (0.1 instead of 1.3 µs a mark). Runs of two
+# substitution with a template, no Python callback. Runs of two
 # or more marks keep the run splitter; the spaces put around lone marks never change which
 # character stands beside a run (a run and a lone mark are never adjacent).
 _INTL_LONE_MARK_RE = regex.compile(

@@ -68,6 +68,7 @@ def add_compare(sub: options.Subcommands) -> None:
         "--with-fixtures", action="store_true", help="with --wmt21: also run the built-in fixtures"
     )
     c.add_argument("--data", help="data directory (default: $BLEU_HARNESS_DATA)")
+    inputs.add_limit(c)
     c.add_argument("--out", help="write results.jsonl, results.csv, meta.json into this directory")
     c.add_argument(
         "--force", action="store_true", help="replace an earlier bleu-harness output in --out"

@@ -5,8 +5,10 @@ implementations (``profile:NAME``, ``adapter:NAME``)."""
 from __future__ import annotations
 
 import argparse
+import sys
 
 from harness.analysis import runner
+from harness.cli import options
 from harness.data.corpus import Corpus
 from harness.data.datasets import load_coco_leave_one_out, load_wmt21_ende
 from harness.data.fixtures import list_fixtures, load_fixture
@@ -74,11 +76,22 @@ def user_systems(args: argparse.Namespace) -> dict[str, Corpus]:
     return {}
 
 
+def add_limit(p: argparse.ArgumentParser) -> None:
+    """``--limit N``: score only the first N segments of every corpus (a quick look)."""
+    p.add_argument(
+        "--limit",
+        type=options.int_at_least(1, "a number of segments"),
+        metavar="N",
+        help="only the first N segments of each corpus (a quick look; default: all)",
+    )
+
+
 def corpora(args: argparse.Namespace) -> list[tuple[str, str, Corpus]]:
     """``(fixture, system, corpus)``: the user's systems (:func:`user_systems`, fixture
     :data:`USER_FILES`), every system of the ``--fixture`` fixtures (default: all, unless files
     or a data set are asked for without ``--with-fixtures``), then COCO leave-one-out
-    (``--coco``) and the WMT21 en→de systems (``--wmt21``) from ``--data``."""
+    (``--coco``) and the WMT21 en→de systems (``--wmt21``) from ``--data``; each cut to its
+    first ``--limit`` segments when given."""
     out = [(USER_FILES, name, corpus) for name, corpus in user_systems(args).items()]
     real = args.wmt21 or getattr(args, "coco", False) or bool(out)
     names = args.fixture or ([] if real and not args.with_fixtures else list_fixtures())
@@ -92,6 +105,10 @@ def corpora(args: argparse.Namespace) -> list[tuple[str, str, Corpus]]:
         systems = load_wmt21_ende(args.data)
         for system, corpus in systems.items():
             out.append(("wmt21_ende", system, corpus))
+    limit = getattr(args, "limit", None)
+    if limit is not None:
+        print(f"--limit {limit}: the first {limit} segments of each corpus", file=sys.stderr)
+        out = [(f, s, c.subset(range(min(limit, len(c))))) for f, s, c in out]
     return out
 
 

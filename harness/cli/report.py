@@ -40,6 +40,7 @@ def add_report(sub: options.Subcommands) -> None:
     r.add_argument("--with-fixtures", action="store_true", help="with --wmt21/--coco: fixtures too")
     r.add_argument("--human", action="store_true", help="add BLEU vs WMT21 MQM (data dir)")
     r.add_argument("--data", help="data directory (default: $BLEU_HARNESS_DATA)")
+    inputs.add_limit(r)
     inputs.add_user_files(r)
     r.add_argument(
         "--formats",

@@ -83,7 +83,7 @@ def _suspect_strings(
 def _may_hold_unreadable(text: str) -> bool:
     """Whether ``text`` may hold a character of :data:`UNREADABLE_CHARS` or a lone surrogate
     (a superset test: a U+FEFF anywhere counts). Substring searches and the UTF-8 encoder run
-    at C speed, about 10× faster than one regex pass over the text (10k × 4 segments: 0.33 s)."""
+    at C speed, faster than one regex pass over the text."""
     if NUL in text or CR in text or BOM in text:
         return True
     if text.isascii():
@@ -149,7 +149,7 @@ def _clean_layout(
 ) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]] | None:
     """The hypotheses and references as tuples when every hypothesis and reference is a
     ``str`` and every segment's references a non-empty ``list``/``tuple`` — checked by element
-    type at C speed (20k × 4 segments: ~5 ms instead of ~0.13 s one by one) — else ``None``."""
+    type at C speed (not one by one) — else ``None``."""
     if not set(map(type, hyps)) <= {str} or not set(map(type, refs)) <= {list, tuple}:
         return None
     if min(map(len, refs)) == 0 or not set(map(type, itertools.chain.from_iterable(refs))) <= {str}:

@@ -3,8 +3,8 @@
 Statistics are counted once per (tokenizer, case) by a :class:`~harness.session.Session`;
 the rows of statistics once per (tokenization, reference length rule, n-gram total rule,
 order); each configuration is then only the arithmetic of
-:func:`harness.bleu.arithmetic.bleu_rows`. Shared by :mod:`harness.diagnose.identify`,
-:mod:`harness.diagnose.forensics` and :mod:`harness.diagnose.validate`.
+:func:`harness.bleu.arithmetic.bleu_rows`. Shared by :mod:`harness.diagnose.identify` and
+:mod:`harness.diagnose.validate`.
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ implementations (no heat-map PNG) and pair details for the exceptions only.
 
 Schema 2 against 1: new ``summary`` (first) and ``segments`` keys; the pairs lose
 ``segment_scores`` (every segment-level score is in the segment table named by ``segments``,
-which keeps ``report.json`` small: on ``report --wmt21``, 0.92 MB instead of 56.5 MB) and gain ``verdict``,
+which keeps ``report.json`` small) and gain ``verdict``,
 ``na_reason``, ``compared``, ``not_compared``; ``tolerance`` is per pair; ``agree`` is judged on
 the comparable corpora only; ``significance`` is computed by default when corpora are given.
 

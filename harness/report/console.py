@@ -84,12 +84,15 @@ def text_table(
 ) -> list[str]:
     """Lines of a plain-text table no wider than ``width``; ``align`` holds ``l``/``r`` per
     column (default: l, then r). The column ``wrap_col`` (default: the last left-aligned one)
-    takes what room is left and wraps its cells onto continuation lines.
+    takes what room is left and wraps its cells onto continuation lines (it is never narrower
+    than 12 columns).
 
-    >>> print("\\n".join(text_table(["name", "BLEU"], [["sacrebleu", "27.22"]])))
-    name       BLEU
-    ---------  -----
-    sacrebleu  27.22
+    >>> rows = [["sacrebleu", "27.22"], ["nltk", "0.00"]]
+    >>> print("\\n".join(text_table(["implementation", "BLEU"], rows)))
+    implementation   BLEU
+    --------------  -----
+    sacrebleu       27.22
+    nltk             0.00
     """
     spec = align or "l" + "r" * (len(head) - 1)
     cols = len(head)

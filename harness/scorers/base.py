@@ -234,8 +234,8 @@ def as_segment(result: BleuResult, segment_id: str) -> BleuResult:
 @functools.lru_cache(maxsize=64)
 def _installed_version(distribution: str) -> str | None:
     """``importlib.metadata.version``, read once per process: it parses the distribution's
-    METADATA file (~5 ms), and every result of every segment records the version in its
-    signature (20k segments x 7 libraries in a WMT21 report)."""
+    METADATA file, and every result of every segment records the version in its signature
+    (every segment of every library in a WMT21 report)."""
     from importlib import metadata  # slow to import: not at startup
 
     try:

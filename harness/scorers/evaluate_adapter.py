@@ -11,8 +11,8 @@ adapter resolves the module in this order and never substitutes another implemen
 2. ``evaluate.load("bleu")``, cache first: evaluate's offline switch
    (``evaluate.config.HF_EVALUATE_OFFLINE``, read once from ``HF_EVALUATE_OFFLINE`` when
    evaluate is imported) is turned on for the attempt, so evaluate goes straight to its
-   modules cache and fails in about a second instead of waiting on HTTP timeouts (its ETag
-   request waits up to 100 s, ``utils/file_utils.py`` ``get_from_cache``); only if that fails,
+   modules cache and fails at once instead of waiting on HTTP timeouts (its ETag request's own
+   timeout, evaluate's ``utils/file_utils.py`` ``get_from_cache``); only if that fails,
    the user has not asked for offline operation (``HF_EVALUATE_OFFLINE``/``HF_HUB_OFFLINE`` or
    ``offline=True``) and a TCP connection to the Hub endpoint opens within
    ``connect_timeout`` seconds, the Hub is tried.
@@ -272,9 +272,9 @@ class EvaluateAdapter(Adapter):
 
     def _segments(self, corpus: Corpus, config: BleuConfig) -> list[BleuResult]:
         """Each segment scored alone by the module's own ``_compute`` — what ``compute()``
-        runs after storing its inputs in an Arrow table and reading them back (~20 ms a call:
-        over six minutes for the 20 040 segments of a WMT21 report, against 0.03 ms). Equal to
-        ``compute()`` on each one-segment corpus (``tests/test_perf_paths.py``)."""
+        runs after storing its inputs in an Arrow table and reading them back, a cost paid per
+        call that dominates a WMT21 report's segments. Equal to ``compute()`` on each
+        one-segment corpus (``tests/test_perf_paths.py``)."""
         metric = self.load()
         kwargs, text = self._kwargs(config)
         load = (

@@ -108,7 +108,7 @@ def content_hash(corpus: Corpus) -> str:
     digest = hashlib.sha256(b"bleu-harness corpus 2\x00")
     digest.update(len(corpus.ids).to_bytes(8, "little"))
     digest.update(np.fromiter(map(len, corpus.references), "<i8").tobytes())
-    kernels = native.module()  # lengths and UTF-8 in one C pass: 20k x 4 ~15 instead of ~45 ms
+    kernels = native.module()  # lengths and UTF-8 in one C pass
     framed = (
         kernels.framing((corpus.ids, corpus.hypotheses, *corpus.references)) if kernels else None
     )

@@ -59,19 +59,16 @@ __all__ = [
 
 #: Corpora with fewer segments than this are computed serially by
 #: :func:`compute_statistics_parallel` (and by :func:`map_statistics` with ``processes``):
-#: below it, starting workers (~0.3 s with forkserver) and shipping shards (~7 µs a segment
-#: with 4 references) cost more than a second core saves with the vectorised engine (~75 µs a
-#: segment). Measured on a shared 2-vCPU VM: 20k segments x 4 refs, jobs=2 was slower than
-#: serial (2.5-2.8 s vs 1.4-1.7 s); 100k x 4 was 1.05-1.15x faster. See the README section
-#: "Parallel and distributed statistics".
+#: below it, starting workers and shipping shards cost more than a second core saves with the
+#: vectorised engine (the measurements: benchmarks/README.md; docs/performance.md, "Parallel
+#: work and Dask").
 SERIAL_THRESHOLD = 50_000
 
 BACKENDS: tuple[str, ...] = ("serial", "processes", "dask")
 #: With ``jobs`` processes and no pool given, this process counts ``MAIN_SHARE / jobs`` of
-#: the segments (the workers share the rest): a worker starts (forkserver, ~0.27 s), takes
-#: its shard through a pipe (100k x 4 segments: ~45 MB, ~0.3 s with the pickling both ways)
-#: while this process is already counting. 100k x 4 with the compiled kernels, shares 1.0 to
-#: 1.55 measured: 0.9-1.1x the serial time (serial 1.6-1.9 s), i.e. no gain on 2 cores.
+#: the segments (the workers share the rest): a worker starts (forkserver) and takes its shard
+#: through a pipe while this process is already counting (the shares measured:
+#: benchmarks/README.md, "Moved from code comments").
 MAIN_SHARE = 1.3
 
 #: Process start method: ``forkserver`` where it exists (no fork of a threaded parent, cheap
@@ -316,7 +313,7 @@ def compute_statistics_parallel(
         results = _submit_all(executor, shards, config, order)
     else:
         # this process counts the first shard while jobs - 1 workers start and count the rest
-        # (100k x 4 with the compiled kernels: two workers and an idle parent took 2.1 s)
+        # (rather than two workers and an idle parent, which was slower)
         with process_pool(min(n_jobs - 1, len(shards) - 1)) as pool:
             futures = [pool.submit(_shard_task, s, config, order) for s in shards[1:]]
             try:
