@@ -82,7 +82,7 @@ test-full: $(VENV)/.stamp-dev
 # The inner loop: no oracle script, browser, TensorFlow or real data, a few examples per property.
 check: $(VENV)/.stamp-dev
 	@$(MAKE) --no-print-directory -j2 lint typecheck
-	BLEU_HARNESS_TEST_DEPTH=check BLEU_HARNESS_DATA= $(PYTEST) -m "not oracle and not realdata and not browser" --doctest-modules harness tests
+	BLEU_HARNESS_TEST_DEPTH=check BLEU_HARNESS_DATA= $(PYTEST) -m "not oracle and not realdata and not browser and not slow" --doctest-modules harness tests
 
 # The Moses oracle tests run ../shared/reference-impls/moses/*.pl; mteval-v13a.pl loads XML::Twig
 # at start. Install it (Debian: libxml-twig-perl) when we can; otherwise say so: those tests skip,

@@ -164,6 +164,19 @@ def _isolated_hf_evaluate(tmp_path_factory: pytest.TempPathFactory) -> Iterator[
 
 
 @pytest.fixture(autouse=True)
+def _sigint_restored() -> Iterator[None]:
+    """A test that runs ``main`` into its Ctrl-C path leaves SIGINT ignored (``main`` ignores a
+    second Ctrl-C while it exits); restore the handler so later subprocesses do not inherit
+    that."""
+    import signal
+
+    before = signal.getsignal(signal.SIGINT)
+    yield
+    if signal.getsignal(signal.SIGINT) is not before and before is not None:
+        signal.signal(signal.SIGINT, before)
+
+
+@pytest.fixture(autouse=True)
 def _cold_api_statistics() -> Iterator[None]:
     """Every test starts with the public functions' statistics cache empty, so a test that
     changes how statistics are counted (a monkeypatched counter) sees its own counting."""

@@ -370,6 +370,10 @@ def test_cli_exit_codes(row: tuple[list[str], int, list[str], list[str]]) -> Non
         assert w in p.stdout, p.stdout[-3000:]
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize(
     ("sig", "code", "name"),
     [(signal.SIGTERM, 143, "SIGTERM"), (signal.SIGINT, 130, "SIGINT")],
@@ -399,6 +403,9 @@ def test_cli_signal_kills_children_and_removes_temp_dirs(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # as from a terminal: a child inherits an ignored SIGINT (Python then installs no
+        # KeyboardInterrupt handler, as a program started with `&` should not)
+        preexec_fn=_default_sigint,
     )
     try:
         deadline = time.monotonic() + 20
