@@ -13,7 +13,8 @@ A generated block sits between two markers, and its name says what renders it::
 * ``pitfalls`` — the packaged pitfall catalogue: each experiment's name, claim and source;
 * ``cli`` — every command's ``--help``, rendered from the argparse definitions in
   ``harness/cli/`` at :data:`COLUMNS` columns;
-* ``example`` — README's worked example: ``bleu-harness compare`` run on the files it shows.
+* ``example`` — README's worked example: ``bleu-harness compare`` run on the files it shows;
+* ``depths`` — the test depths of ``docs/testing.md``, from ``tests/depth.py``.
 
 The performance block of ``README.md`` (``<!-- bench-targets:start -->``) is written by
 ``benchmarks/bench_targets.py --readme`` from a benchmark run (``make bench``), not here.
@@ -245,6 +246,47 @@ def render_example(doc: Path) -> str:
     )
 
 
+#: The three test commands: the depth each runs at and what it runs.
+_DEPTH_COMMANDS = (
+    (
+        "make check",
+        "check",
+        "ruff, mypy, and the tests marked neither `oracle`, `realdata`, `browser` nor `slow`",
+    ),
+    (
+        "make test",
+        "default",
+        "ruff, mypy, the doctests of `harness/` and every test: the Perl scripts, the Hub "
+        "module, the published framework files, keras-hub in `.venv-tf`, the browser test, "
+        "the notebooks, the real data",
+    ),
+    (
+        "make test-full",
+        "full",
+        "the same, at full depth; the WMT21 `compare`/`report` rows of the documents run on "
+        "every segment",
+    ),
+)
+
+
+def render_depths(doc: Path) -> str:
+    """The test commands with the share of each property's examples they run."""
+    if str(REPO) not in sys.path:
+        sys.path.insert(0, str(REPO))
+    from tests.depth import ENV_VAR, FACTORS, FLOORS
+
+    lines = ["| command | what runs | examples per property |", "|---|---|---|"]
+    for command, level, what in _DEPTH_COMMANDS:
+        factor = FACTORS[level]
+        share = (
+            "the written count"
+            if factor == 1.0
+            else f"{factor:.0%} of the written count, at least {FLOORS[level]}"
+        )
+        lines.append(f"| `{command}` | {what} | {share} (`{ENV_VAR}={level}`) |")
+    return "\n".join(lines) + "\n"
+
+
 # ---------------------------------------------------------------------- the blocks
 @dataclass(frozen=True)
 class Generator:
@@ -261,6 +303,7 @@ GENERATORS: dict[str, Generator] = {
     "pitfalls": Generator(render_pitfalls),
     "cli": Generator(render_cli, _cli_skip),
     "example": Generator(render_example),
+    "depths": Generator(render_depths),
 }
 
 

@@ -209,8 +209,20 @@ ORACLE_MODULES = frozenset(
         "test_wmt21_official",
     }
 )
-#: Modules that run whole programs (the console script, notebooks, a wheel build): ``slow``.
-SLOW_MODULES = frozenset({"test_readme_commands", "test_notebooks", "test_packaging"})
+#: Modules that run whole programs (the console script, notebooks, a wheel build) or whole
+#: diagnoses (validate, identify, forensics, the pitfall catalogue) many times: ``slow``.
+SLOW_MODULES = frozenset(
+    {
+        "test_readme_commands",
+        "test_notebooks",
+        "test_packaging",
+        "test_validate",
+        "test_battery_validate",
+        "test_identify",
+        "test_forensics",
+        "test_pitfalls",
+    }
+)
 #: Modules whose tests are spread over both workers one by one; every other module's tests stay
 #: together on one worker, so that its module-scoped fixtures (a wheel build, a TensorFlow
 #: worker, an oracle's compiled library) are built once.
@@ -234,6 +246,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.realdata)
         if module not in SPREAD_MODULES and item.path.suffix == ".py":
             item.add_marker(pytest.mark.xdist_group(module))
+        elif "pitfall_results" in fixtures or _reads_pitfall_results(item):
+            # beside the pitfall tests: the catalogue is run once, and no worker waits for it
+            item.add_marker(pytest.mark.xdist_group("test_pitfalls"))
+
+
+def _reads_pitfall_results(item: pytest.Item) -> bool:
+    """A documents' row of the whole pitfall catalogue (it reads ``pitfall_results``)."""
+    name = item.name
+    return "bleu-harness pitfalls" in name and "--name" not in name
 
 
 # ---------------------------------------------------------------- results shared by the workers

@@ -934,6 +934,7 @@ def test_command_template_names_its_reference_streams(template, accepted):
         adapter.corpus(three)
 
 
+@pytest.mark.slow  # a whole validation through a command
 def test_validate_runs_a_single_reference_template_on_single_reference_cases(tmp_path):
     """`validate --cmd '… {ref} …'` (the README's multi-bleu line) skips multi-reference
     fixtures with the reason and generates single-reference cases, instead of reporting

@@ -176,6 +176,33 @@ def test_compare_files_first_screen(files, capsys, tmp_path) -> None:
     assert json.loads((dest / "answer.json").read_text()) == data["answer"]
 
 
+def test_limit_is_recorded_where_the_numbers_are(files, capsys, tmp_path) -> None:
+    """``--limit`` cuts every corpus; the cut is in compare's meta.json and the report's
+    signature, so numbers from a quick look are never mistaken for the whole corpus."""
+    a, b, ref = files
+    dest = tmp_path / "c"
+    impl = ["--impl", "profile:sacrebleu,profile:nltk"]
+    argv = ["compare", str(a), str(b), "--refs", str(ref), "--limit", "2", "--out", str(dest)]
+    assert main([*argv, *impl, "--no-progress"]) == 0
+    assert "--limit 2" in capsys.readouterr().err
+    meta = json.loads((dest / "meta.json").read_text())
+    assert meta["limit"] == 2
+    rows = [json.loads(line) for line in (dest / "results.jsonl").read_text().splitlines()]
+    want = sacrebleu.corpus_bleu(SYS_A[:2], [REFS[:2]]).score
+    got = [
+        r["score"]
+        for r in rows
+        if r["system"] == "alpha" and r["implementation"] == "harness:sacrebleu"
+    ]
+    assert got and got[0] == pytest.approx(want, abs=1e-9)
+    for limit, part in ((["--limit", "2"], "|limit:2|"), ([], None)):
+        out = tmp_path / f"r{len(limit)}"
+        argv = ["report", str(a), str(b), "--refs", str(ref), *limit, "--out", str(out)]
+        assert main([*argv, *impl, "--no-progress", "--formats", "json"]) == 0
+        signature = json.loads((out / "report.json").read_text())["signature"]
+        assert (part in signature) if part else "|limit:" not in signature
+
+
 def test_compare_files_real_libraries(files, capsys) -> None:
     a, _b, ref = files
     argv = ["compare", str(a), "--refs", str(ref), "--real", "--json", "--no-progress"]

@@ -5,6 +5,9 @@
   adapter's corpus path, which calls ``compute()``.
 * torchmetrics' segment scores reuse one metric with ``reset()``: each equals a fresh metric
   on that one-segment corpus (the adapter's corpus path).
+* validate's judge scores one configuration on many corpora in one arithmetic call
+  (:meth:`~harness.diagnose.scorer.CorpusScorer.across`): each equals that corpus's own
+  :meth:`~harness.diagnose.scorer.CorpusScorer.try_score`, a corpus that raises included.
 * identify's :class:`~harness.diagnose.identify.CorpusScorer` scores sentence means with the engine's
   vectorised arrays (non-nltk smoothing) and memoised nltk sentence scores (BP 1, the
   segment's BP applied after): each equals, to the last ulps, the
@@ -17,13 +20,19 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from harness.bleu import engine
 from harness.bleu.config import REF_LENGTHS, BleuConfig
 from harness.bleu.stats import Totals, choose_ref_length
+from harness.data.corpus import Corpus
 from harness.data.fixtures import load_fixture
 from harness.diagnose.identify import SMOOTHING_POLICIES, CorpusScorer
+from harness.diagnose.validate.variants import pool
 from harness.scorers import get_adapter
+from tests.depth import examples
+from tests.strategies import corpora
 
 CORPORA = [
     ("edge_case_differences", None),
@@ -134,3 +143,21 @@ def test_identify_sentence_means_equal_the_per_segment_path(name, system) -> Non
                 )
                 checked += 1
     assert checked > 100
+
+
+@settings(
+    max_examples=examples(60),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(batch=st.lists(corpora(), min_size=2, max_size=6))
+def test_one_configuration_across_corpora_equals_each_corpus_alone(batch) -> None:
+    scorers = [CorpusScorer(Corpus(hypotheses=h, references=r, check_text=False)) for h, r in batch]
+    for name, cfg, _ in pool():
+        want = [s.try_score(cfg) for s in scorers]
+        got = CorpusScorer.across(scorers, cfg)
+        assert len(got) == len(want), name
+        for g, w in zip(got, want, strict=True):
+            assert (g is None) == (w is None), name
+            if g is not None:
+                assert g == pytest.approx(w, rel=1e-13, abs=1e-13) or (g != g and w != w), name

@@ -100,7 +100,8 @@ def test_segment_bleu_equals_sentence_bleu_per_segment(corpus: tuple, profile: s
             harness.segment_bleu(hypotheses=hyps, references=refs, profile=profile)
         return
     got = harness.segment_bleu(hypotheses=hyps, references=refs, profile=profile)
-    assert np.max(np.abs(got.score - np.array(want))) <= EXACT
+    # keras-hub scores an empty segment nan, on both paths
+    assert np.allclose(got.score, want, rtol=0, atol=EXACT, equal_nan=True), (got.score, want)
     assert got.signature == PROFILES[profile].signature()
 
 

@@ -38,8 +38,10 @@ from harness.diagnose.validate import (
     validate,
 )
 from harness.diagnose.validate.bugs import (
+    REFUSALS,
     Model,
     count_segment,
+    score_corpora,
     score_segments,
     segment_statistics,
     tokenizers,
@@ -145,6 +147,10 @@ def test_bug_arithmetic_without_mistakes_is_the_engine():
             PROFILES["sacrebleu"],
             PROFILES["nltk"],
             PROFILES["evaluate"].replace(on_zero_length="zero"),
+            PROFILES["sacrebleu-sentence"],
+            PROFILES["ignite"],
+            PROFILES["codexglue"],
+            PROFILES["parlai"],
         ):
             hyp_tok, ref_tok = tokenizers(cfg)
             segs = []
@@ -183,6 +189,31 @@ def test_bug_statistics_follow_the_profiles_text_rules_and_reference_padding(pro
             continue
         for segs in (counted, engines):
             assert score_segments(segs, cfg, {}) == pytest.approx(want.score, abs=1e-9), case
+
+
+@pytest.mark.parametrize(
+    "profile",
+    ["sacrebleu", "sacrebleu-sentence", "nltk", "parlai", "evaluate", "jury", "keras-hub"],
+)
+def test_bug_models_score_many_cases_as_each_alone(profile):
+    """score_corpora (every case's rows in one arithmetic call, a raising case found by
+    halving) gives each case's own score_segments, or None where that raises."""
+    cases = generate_cases(40, seed=9) + fixture_cases(rectangular=False)[0]
+    refused = 0
+    for rule in ("closest", "shortest", "average"):
+        cfg = PROFILES[profile].replace(ref_length=rule)
+        for sw in ({}, {"bp": "none"}, {"bp": "swapped"}, {"clip": "none"}):
+            segs = [segment_statistics(case, cfg, sw) for case in cases]
+            for one, got in zip(segs, score_corpora(segs, cfg, sw), strict=True):
+                try:
+                    want = score_segments(one, cfg, sw)
+                except REFUSALS:
+                    assert got is None
+                    refused += 1
+                    continue
+                assert got == pytest.approx(want, rel=1e-12, abs=1e-12, nan_ok=True)
+    if profile in ("evaluate", "jury"):
+        assert refused  # the halving path ran
 
 
 def test_every_bug_model_changes_something():

@@ -190,15 +190,16 @@ def _dense_ranks(v: np.ndarray) -> np.ndarray:
     return np.unique(v, return_inverse=True)[1].reshape(-1).astype(np.intp) + 1
 
 
-def _tied_pairs(*sorted_keys: np.ndarray) -> int:
-    """Pairs of draws equal on every key, the draws sorted by the keys: Σ t(t−1)/2 over runs."""
-    size = sorted_keys[0].shape[0]
-    new = np.ones(size + 1, dtype=bool)
-    new[1:size] = sorted_keys[0][1:] != sorted_keys[0][:-1]
-    for key in sorted_keys[1:]:
-        new[1:size] |= key[1:] != key[:-1]
-    runs = np.diff(np.flatnonzero(new))
-    return int((runs * (runs - 1) // 2).sum())
+def _per_row_counts(keys: np.ndarray, size: int) -> np.ndarray:
+    """How often each key ``0..size-1`` occurs in each row of ``keys`` (R, n): (R, size)."""
+    r = keys.shape[0]
+    flat = (keys.astype(np.int64) + (np.arange(r, dtype=np.int64) * size)[:, None]).ravel()
+    return np.bincount(flat, minlength=r * size).reshape(r, size)
+
+
+def _tied(counts: np.ndarray) -> np.ndarray:
+    """Pairs of draws in the same group, per row of group counts: Σ c(c−1)/2."""
+    return (counts * (counts - 1) // 2).sum(axis=1)
 
 
 def _discordant() -> Callable[[np.ndarray, np.ndarray], int] | None:
@@ -236,30 +237,22 @@ def boot_tau_b(x: np.ndarray, y: np.ndarray, idx: np.ndarray) -> np.ndarray:
     sx, sy = rx[order], ry[order]
     where_sorted = np.empty(n, dtype=np.int64)
     where_sorted[order] = np.arange(n)
+    joint = np.unique(rx * (int(ry.max()) + 1) + ry, return_inverse=True)[1].reshape(-1)
     total = n * (n - 1) // 2
-    n_y = int(ry.max()) + 1
     rows = max(1, _BLOCK // max(n, 1))
     for lo in range(0, k, rows):
         hi = min(k, lo + rows)
-        offset = (np.arange(hi - lo) * n)[:, None]
-        counts = np.bincount(
-            (where_sorted[idx[lo:hi]] + offset).ravel(), minlength=(hi - lo) * n
-        ).reshape(hi - lo, n)
-        # draws per y value, per resample: the pairs tied in y are Σ c(c−1)/2
-        per_y = np.bincount(
-            (ry[idx[lo:hi]] + (np.arange(hi - lo) * n_y)[:, None]).ravel(),
-            minlength=(hi - lo) * n_y,
-        ).reshape(hi - lo, n_y)
-        y_ties = (per_y * (per_y - 1) // 2).sum(axis=1)
-        for r in range(hi - lo):
-            ytie = int(y_ties[r])
+        draws = idx[lo:hi]
+        counts = _per_row_counts(where_sorted[draws], n)
+        # pairs of draws tied in x, in y, in both: Σ c(c−1)/2 over each key's groups
+        xtie = _tied(_per_row_counts(rx[draws], int(rx.max()) + 1))
+        ytie = _tied(_per_row_counts(ry[draws], int(ry.max()) + 1))
+        ntie = _tied(_per_row_counts(joint[draws], int(joint.max()) + 1))
+        live = (xtie != total) & (ytie != total)
+        for r in np.flatnonzero(live).tolist():
             w = counts[r]
-            a, b = np.repeat(sx, w), np.repeat(sy, w)  # the draws in (x, y) order
-            xtie, ntie = _tied_pairs(a), _tied_pairs(a, b)
-            if xtie == total or ytie == total:
-                continue
-            dis = int(discordant(a, b))
-            con_minus_dis = total - xtie - ytie + ntie - 2 * dis
-            tau = con_minus_dis / np.sqrt(total - xtie) / np.sqrt(total - ytie)
+            dis = int(discordant(np.repeat(sx, w), np.repeat(sy, w)))  # draws in (x, y) order
+            con_minus_dis = total - int(xtie[r]) - int(ytie[r]) + int(ntie[r]) - 2 * dis
+            tau = con_minus_dis / np.sqrt(total - int(xtie[r])) / np.sqrt(total - int(ytie[r]))
             out[lo + r] = min(1.0, max(-1.0, tau))
     return out

@@ -127,6 +127,7 @@ def _compare(args: argparse.Namespace, out: OutputDir | None) -> int:
             "versions": runner.versions(),
             "implementations": [i.label for i in impls],
             "levels": list(args.level),
+            "limit": args.limit,
             "corpora": [f"{f}/{s}" for f, s, _ in corpora],
             "rows": len(rows),
             "seconds": round(took, 3),

@@ -117,6 +117,7 @@ def _report(args: argparse.Namespace, out: OutputDir) -> tuple[list[dict[str, An
         progress=progress,
         session=session,
         significance_pair=pair,
+        limit=getattr(args, "limit", None),
     )
     return rows, write_report(report, out, formats=args.formats)
 

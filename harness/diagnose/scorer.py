@@ -10,7 +10,7 @@ order); each configuration is then only the arithmetic of
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +25,7 @@ from harness.data.corpus import Corpus
 from harness.errors import LibraryWouldRaise
 from harness.session import Session
 
-__all__ = ["CorpusScorer", "Light"]
+__all__ = ["CorpusScorer", "Light", "halving"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -61,6 +61,30 @@ def _totals_key(kind: str, cfg: BleuConfig) -> tuple[Any, ...]:
 
 #: One row per segment, or one for the corpus: (sys_len, ref_len, correct, total).
 Rows = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+_CONTEXT_FIELDS = ("hyp_len", "last_hyp_len", "last_correct5", "last_total5")
+
+
+def halving(
+    batch: Callable[[int, int], list[float]],
+    count: int,
+    refusals: tuple[type[BaseException], ...],
+) -> list[float | None]:
+    """``batch(lo, hi)`` — the scores of items ``lo..hi-1`` in one call — for all ``count``
+    items, with ``None`` for each item that raises one of ``refusals`` alone: one item that
+    raises makes its whole batch raise, so a raising batch is halved until the item stands
+    alone (a few calls per refusing item instead of one call per item)."""
+
+    def run(lo: int, hi: int) -> list[float | None]:
+        try:
+            return list(batch(lo, hi))
+        except refusals:
+            if hi - lo == 1:
+                return [None]
+            mid = (lo + hi) // 2
+            return run(lo, mid) + run(mid, hi)
+
+    return run(0, count) if count else []
 
 
 class CorpusScorer:
@@ -186,6 +210,47 @@ class CorpusScorer:
             return self.score(cfg)
         except LibraryWouldRaise:
             return None
+
+    @staticmethod
+    def across(scorers: Sequence[CorpusScorer], cfg: BleuConfig) -> list[float | None]:
+        """:meth:`try_score` of ``cfg`` on each scorer's corpus, every corpus's rows in one
+        arithmetic call (the arithmetic is row by row, so each score is the one
+        :meth:`try_score` gives)."""
+        if len(scorers) < 2 or engine.tokenization_key(cfg) != cfg.text_rules.key():
+            return [s.try_score(cfg) for s in scorers]
+        order = engine.orders_needed(cfg)
+        lights = [s.light(cfg.text_rules, order) for s in scorers]
+        corpus = cfg.aggregation == "corpus"
+        rows = [
+            (s._corpus_row if corpus else s._segment_rows)(cfg, light)
+            for s, light in zip(scorers, lights, strict=True)
+        ]
+        contexts: list[NltkContext | None] = [None] * len(lights)
+        if cfg.smooth.startswith("nltk-"):
+            contexts = [
+                CorpusScorer._context(light) if corpus else CorpusScorer._segment_contexts(light)
+                for light in lights
+            ]
+
+        def run(lo: int, hi: int) -> list[float]:
+            sys_len, ref_len, correct, total = (
+                np.concatenate([r[i] for r in rows[lo:hi]]) for i in range(4)
+            )
+            ctx = None
+            if contexts[0] is not None:
+                parts = contexts[lo:hi]
+                ctx = NltkContext(
+                    *(np.concatenate([getattr(p, f) for p in parts]) for f in _CONTEXT_FIELDS)
+                )
+            scored = bleu_rows(
+                sys_len, ref_len, correct, total, cfg, context=ctx, corpus=corpus
+            ).score
+            if corpus:
+                return list(scored.tolist())
+            bounds = np.cumsum([len(light.hyp_len) for light in lights[lo:hi]])[:-1]
+            return [sum(part.tolist()) / len(part) for part in np.split(scored, bounds)]
+
+        return halving(run, len(scorers), (LibraryWouldRaise,))
 
     def scores(self, cfgs: Sequence[BleuConfig]) -> list[float | None]:
         """:meth:`try_score` of each configuration; configurations that differ only in how

@@ -88,6 +88,7 @@ def build_report(
     session: Session | None = None,
     significance_pair: tuple[str, str] | None = None,
     baseline: str = "sacrebleu",
+    limit: int | None = None,
 ) -> dict[str, Any]:
     """One JSON-ready report object from the runner's rows (schema: the package docstring).
 
@@ -110,7 +111,9 @@ def build_report(
     why not and how to get one. When the corpora are one fixture's systems sharing their
     references, ``answer`` is :func:`~harness.report.families.answer_section` (families of
     equal numbers, gaps to the ``baseline`` profile split into factors, ranking changes).
-    ``session`` is where statistics are counted and cached. ``progress`` (:data:`~harness.progress.ProgressCallback`) is
+    ``limit`` says that every corpus was cut to its first ``limit`` segments (``--limit``);
+    it goes into the signature. ``session`` is where statistics are counted and cached.
+    ``progress`` (:data:`~harness.progress.ProgressCallback`) is
     told of each finished pair, correlation level and attributed corpus.
 
     Raises:
@@ -125,7 +128,7 @@ def build_report(
     versions = runner.versions()
 
     report: dict[str, Any] = dict.fromkeys(TOP_KEYS)
-    report["signature"] = sections.signature(rows, versions, seed)
+    report["signature"] = sections.signature(rows, versions, seed, limit)
     report["versions"] = versions
     report["verification"] = sections.verification_of(rows)
     report["fixtures"] = sections.fixtures(rows)

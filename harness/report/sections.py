@@ -42,14 +42,22 @@ def kinds_in(rows: Sequence[Mapping[str, Any]]) -> dict[str, str]:
 
 
 # ---------------------------------------------------------------------- sections
-def signature(rows: Sequence[Mapping[str, Any]], versions: Mapping[str, str], seed: int) -> str:
-    """The report's signature: schema, seed, each implementation's signature, versions last."""
+def signature(
+    rows: Sequence[Mapping[str, Any]],
+    versions: Mapping[str, str],
+    seed: int,
+    limit: int | None = None,
+) -> str:
+    """The report's signature: schema, seed, the segment limit if the corpora were cut
+    (``compare``/``report --limit``), each implementation's signature, versions last."""
     sigs: dict[str, str] = {}
     for r in rows:
         label = str(r["implementation"])
         if not sigs.get(label):
             sigs[label] = str(r.get("signature") or "")
     parts = [f"report:{SCHEMA_VERSION}", f"seed:{seed}"]
+    if limit is not None:
+        parts.append(f"limit:{limit}")
     parts += [f"impl:{label}[{sig}]" for label, sig in sigs.items()]
     parts.append("version:" + ",".join(f"{k}={v}" for k, v in versions.items()))
     return "|".join(parts)

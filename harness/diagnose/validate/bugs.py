@@ -17,23 +17,26 @@ mistake is a switch of one of two kinds:
 
 Every other choice (reference length, n-gram totals, smoothing, effective order, weights,
 aggregation, zero lengths) is the configuration's, scored by the engine's arithmetic
-(:func:`harness.bleu.engine.score_totals`).
+(:func:`harness.bleu.arithmetic.bleu_rows`).
 """
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from harness.bleu.arithmetic import nltk_context, score_totals
+import numpy as np
+
+from harness.bleu.arithmetic import bleu_rows, nltk_context
 from harness.bleu.config import BleuConfig
 from harness.bleu.engine import compute_statistics
-from harness.bleu.stats import Totals, choose_ref_length
+from harness.bleu.stats import ref_length_of, ref_matrix
 from harness.bleu.tokenizers import Tokenizer, text_tokenizer
+from harness.diagnose.scorer import halving
 from harness.diagnose.validate.cases import Case
+from harness.errors import LibraryWouldRaise
 
 __all__ = [
     "BUG_MODELS",
@@ -42,6 +45,7 @@ __all__ = [
     "Segment",
     "count_segment",
     "gram_counts",
+    "score_corpora",
     "score_segments",
     "segment_statistics",
     "tokenizers",
@@ -178,6 +182,82 @@ def segment_statistics(case: Case, cfg: BleuConfig, sw: dict[str, Any]) -> list[
     return out
 
 
+#: One segment's statistics as the arithmetic reads them: hypothesis length, the reference
+#: length its rule chose, matched n-grams (orders 1..5 at least), n-gram totals.
+Row = tuple[int, float, tuple[int, ...], list[int]]
+#: What a model's scoring may raise on a case (the case then has no expected score).
+REFUSALS = (LibraryWouldRaise, ZeroDivisionError, ValueError, OverflowError)
+
+
+def _rows(cases: Sequence[Sequence[Segment]], cfg: BleuConfig) -> list[list[Row]]:
+    """Each case's segments with the reference length ``cfg``'s rule chooses (missing
+    references padded as empty ones, to the case's widest segment, when ``cfg.missing_refs``
+    says so) and their totals (nltk's floor at 1); every case's lengths chosen in one call."""
+    avg = cfg.ref_length == "average"
+    floor1 = cfg.ngram_totals == "floor1"
+    lens: list[tuple[int, ...]] = []
+    for segs in cases:
+        if cfg.missing_refs == "empty":  # ragged references written to line-aligned files
+            width = max((len(s[1]) for s in segs), default=0)
+            lens += [(*s[1], *(0,) * (width - len(s[1]))) for s in segs]
+        else:
+            lens += [tuple(s[1]) for s in segs]
+    hyp = np.array([s[0] for segs in cases for s in segs], dtype=np.int64)
+    chosen = iter(ref_length_of(hyp, ref_matrix(lens), cfg.ref_length).tolist())
+    out: list[list[Row]] = []
+    for segs in cases:
+        rows: list[Row] = []
+        for h, _, correct, total in segs:
+            r = next(chosen)
+            tot = [max(1, x) for x in total] if floor1 else list(total)
+            rows.append((h, float(r) if avg else int(r), correct, tot))
+        out.append(rows)
+    return out
+
+
+def _corpus_row(rows: Sequence[Row], n: int) -> Row:
+    """The corpus sums of ``rows`` (orders 1..``n``) as one row."""
+    return (
+        sum(s[0] for s in rows),
+        sum(s[1] for s in rows),
+        tuple(sum(s[2][k] for s in rows) for k in range(n)),
+        [sum(s[3][k] for s in rows) for k in range(n)],
+    )
+
+
+def _score_rows(
+    rows: Sequence[Row],
+    last: Sequence[Row],
+    cfg: BleuConfig,
+    sw: dict[str, Any],
+    *,
+    corpus: bool,
+) -> np.ndarray:
+    """Every row's score (0–100) under ``cfg`` in one arithmetic call, the brevity-penalty
+    mistake of ``sw`` applied; ``last``: for each row, the segment whose length and matched
+    5-grams nltk's context reads (a corpus's last segment, a sentence itself)."""
+    n = cfg.max_order
+    avg = cfg.ref_length == "average"
+    hyp = np.array([r[0] for r in rows], dtype=np.int64)
+    ref = np.array([r[1] for r in rows], dtype=np.float64 if avg else np.int64)
+    matched = np.array([r[2][:n] for r in rows], dtype=np.int64)
+    total = np.array([r[3][:n] for r in rows], dtype=np.int64)
+    ctx = nltk_context(hyp, [x[0] for x in last], [x[2][4] for x in last])
+    scored = bleu_rows(hyp, ref, matched, total, cfg, context=ctx, corpus=corpus)
+    score, bp = scored.score, scored.bp
+    mode = sw.get("bp")
+    if mode is None:
+        return score
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if mode == "none":
+            fixed = score / bp
+        else:
+            c, r = hyp.astype(np.float64), ref.astype(np.float64)
+            short = (0 < c) & (c < r)
+            fixed = score / bp * np.where(short, np.exp(1 - c / np.where(short, r, 1.0)), 1.0)
+    return np.where(bp > 0, fixed, score)
+
+
 def score_segments(segs: Sequence[Segment], cfg: BleuConfig, sw: dict[str, Any]) -> float:
     """The engine's arithmetic for ``cfg`` (0–100) on per-segment statistics, with the
     brevity-penalty mistake of ``sw`` if any.
@@ -185,41 +265,59 @@ def score_segments(segs: Sequence[Segment], cfg: BleuConfig, sw: dict[str, Any])
     The statistics carry their own n-gram totals (a stride or a lost last n-gram changes them,
     where the engine derives totals from the hypothesis length), so the per-segment and corpus
     sums are formed here — the reference length by
-    :func:`~harness.bleu.stats.choose_ref_length` (missing references padded as empty ones
+    :func:`~harness.bleu.stats.ref_length_of` (missing references padded as empty ones
     when ``cfg.missing_refs`` says so), nltk's floor of each total at 1, the context nltk's
-    methods 4–7 see — and scored by :func:`~harness.bleu.engine.score_totals`. A
+    methods 4–7 see — and scored by :func:`~harness.bleu.arithmetic.bleu_rows`. A
     brevity-penalty mistake replaces the engine's penalty in that score (see the module).
     """
-    n = cfg.max_order
-    avg = cfg.ref_length == "average"
-    width = max((len(s[1]) for s in segs), default=0)
-    rows = []
-    for h, lens, correct, total in segs:
-        tot = [max(1, x) for x in total] if cfg.ngram_totals == "floor1" else list(total)
-        if cfg.missing_refs == "empty":  # ragged references written to line-aligned files
-            lens = (*lens, *(0,) * (width - len(lens)))
-        r = choose_ref_length(h, lens, cfg.ref_length)
-        rows.append((h, float(r) if avg else int(r), correct, tot))
-
-    def one(group: Sequence[tuple[int, float, tuple[int, ...], list[int]]]) -> float:
-        t = Totals(
-            sys_len=sum(s[0] for s in group),
-            ref_len=sum(s[1] for s in group),
-            correct=tuple(sum(s[2][k] for s in group) for k in range(n)),
-            total=tuple(sum(s[3][k] for s in group) for k in range(n)),
-        )
-        last = group[-1]
-        ctx = nltk_context(t.sys_len, last[0], last[2][4])
-        scored = score_totals(t, cfg, ctx)
-        bp_mode = sw.get("bp")
-        if bp_mode is None or scored.bp <= 0:
-            return scored.score
-        if bp_mode == "none":
-            return scored.score / scored.bp
-        c, r = t.sys_len, t.ref_len
-        swapped = math.exp(1 - c / r) if 0 < c < r else 1.0
-        return scored.score / scored.bp * swapped
-
+    (rows,) = _rows([segs], cfg)
     if cfg.aggregation == "corpus":
-        return one(rows)
-    return sum(one([s]) for s in rows) / len(rows)
+        if not rows:
+            raise ZeroDivisionError("no segments")
+        one = _corpus_row(rows, cfg.max_order)
+        return float(_score_rows([one], [rows[-1]], cfg, sw, corpus=True)[0])
+    if not rows:
+        raise ZeroDivisionError("no segments to average")
+    score = _score_rows(rows, rows, cfg, sw, corpus=False)
+    return sum(score.tolist()) / len(rows)
+
+
+def score_corpora(
+    cases: Sequence[Sequence[Segment]], cfg: BleuConfig, sw: dict[str, Any]
+) -> list[float | None]:
+    """:func:`score_segments` of every case (``None`` where it raises), all cases' rows (their
+    corpus sums, or every segment of a sentence-level ``cfg``) in one arithmetic call."""
+
+    def alone(segs: Sequence[Segment]) -> float | None:
+        try:
+            return score_segments(segs, cfg, sw)
+        except REFUSALS:
+            return None
+
+    if len(cases) < 2 or not all(cases):
+        return [alone(segs) for segs in cases]
+    corpus = cfg.aggregation == "corpus"
+    try:
+        rows = _rows(cases, cfg)
+    except REFUSALS:
+        return [alone(segs) for segs in cases]
+    if corpus:
+        sums = [[_corpus_row(r, cfg.max_order)] for r in rows]
+        last = [[r[-1]] for r in rows]
+    else:
+        sums = last = rows
+
+    def run(lo: int, hi: int) -> list[float]:
+        flat = [row for part in sums[lo:hi] for row in part]
+        ends = [row for part in last[lo:hi] for row in part]
+        scores: list[float] = _score_rows(flat, ends, cfg, sw, corpus=corpus).tolist()
+        if corpus:
+            return scores
+        out: list[float] = []
+        start = 0
+        for part in sums[lo:hi]:
+            out.append(sum(scores[start : start + len(part)]) / len(part))
+            start += len(part)
+        return out
+
+    return halving(run, len(cases), REFUSALS)

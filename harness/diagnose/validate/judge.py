@@ -15,10 +15,16 @@ from typing import Any
 
 from harness.bleu.config import BleuConfig
 from harness.diagnose.identify import CorpusScorer
-from harness.diagnose.validate.bugs import Model, Segment, score_segments, segment_statistics
+from harness.diagnose.validate.bugs import (
+    REFUSALS,
+    Model,
+    Segment,
+    score_corpora,
+    score_segments,
+    segment_statistics,
+)
 from harness.diagnose.validate.cases import Case
 from harness.diagnose.validate.subjects import Outcome
-from harness.errors import LibraryWouldRaise
 
 __all__ = ["Judge"]
 
@@ -70,11 +76,28 @@ class Judge:
             try:
                 segs = self.bug_segments(case, model.cfg, sw)
                 return score_segments(segs, model.cfg, sw) * self.factor
-            except (LibraryWouldRaise, ZeroDivisionError, ValueError, OverflowError):
+            except REFUSALS:
                 return None
         cfg = model.cfg if isinstance(model, Model) else model
         value = self.scorer(case).try_score(cfg)
         return None if value is None else value * self.factor
+
+    def expected_all(self, cases: Sequence[Case], model: BleuConfig | Model) -> list[float | None]:
+        """:meth:`expected` on every case; a configuration's scores in one arithmetic call."""
+        if isinstance(model, Model) and model.bugs:
+            sw = model.switches
+            segs: list[list[Segment]] = []
+            for case in cases:
+                try:
+                    segs.append(self.bug_segments(case, model.cfg, sw))
+                except REFUSALS:
+                    return [self.expected(case, model) for case in cases]
+            return [
+                None if v is None else v * self.factor for v in score_corpora(segs, model.cfg, sw)
+            ]
+        cfg = model.cfg if isinstance(model, Model) else model
+        values = CorpusScorer.across([self.scorer(case) for case in cases], cfg)
+        return [None if v is None else v * self.factor for v in values]
 
     def agrees(self, value: float | None, expected: float | None) -> bool:
         """Both give no score, or both a number within the tolerance."""
@@ -97,8 +120,7 @@ class Judge:
         """
         fails = 0
         diffs = []
-        for case, out in zip(cases, outs, strict=True):
-            e = self.expected(case, model)
+        for out, e in zip(outs, self.expected_all(cases, model), strict=True):
             if not self.agrees(out.value, e):
                 fails += 1
                 if max_fail is not None and fails > max_fail:
