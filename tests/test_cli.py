@@ -163,3 +163,25 @@ def test_console_script_runs_as_a_module(files) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "score" in json.loads(proc.stdout)
+
+
+def test_main_in_process_keeps_the_callers_sigint_handler(monkeypatch, capsys) -> None:
+    """Ctrl-C during ``main(argv)`` called from Python exits 130 and leaves the caller's SIGINT
+    handler as it was (the console script ignores a second Ctrl-C while it exits)."""
+    import argparse
+    import signal
+
+    from harness.cli import app
+
+    def interrupted(args: argparse.Namespace) -> int:
+        raise KeyboardInterrupt
+
+    class Parser:
+        def parse_args(self, argv: list[str]) -> argparse.Namespace:
+            return argparse.Namespace(func=interrupted, command="demo")
+
+    monkeypatch.setattr(app, "parser_for", lambda argv: Parser())
+    before = signal.getsignal(signal.SIGINT)
+    assert app.main(["demo"]) == 130
+    assert signal.getsignal(signal.SIGINT) is before
+    assert "interrupted" in capsys.readouterr().err

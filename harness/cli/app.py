@@ -160,6 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ``validate`` also exits 3 when the implementation could not be validated (and 143 on
     SIGTERM).
     """
+    in_process = argv is not None  # called from Python (a notebook, a test), not the script
     argv = sys.argv[1:] if argv is None else list(argv)
     args = parser_for(argv).parse_args(argv)
     try:
@@ -168,8 +169,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"bleu-harness: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not kill the exit
+        # a second Ctrl-C must not kill the script's exit; a caller's process keeps its handler
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
         print("bleu-harness: interrupted; incomplete output was discarded", file=sys.stderr)
+        if in_process:
+            signal.signal(signal.SIGINT, previous)
         return 130
     except BrokenPipeError:
         return 0
