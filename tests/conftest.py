@@ -249,6 +249,30 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         elif "pitfall_results" in fixtures or _reads_pitfall_results(item):
             # beside the pitfall tests: the catalogue is run once, and no worker waits for it
             item.add_marker(pytest.mark.xdist_group("test_pitfalls"))
+    # the longest first, so that no worker is left with one of them while the other idles
+    items.sort(key=_heavy_first)
+
+
+#: Modules with the longest tests or groups, handed out to the workers first, in this order.
+HEAVY_FIRST = (
+    "test_readme_commands",
+    "test_pitfalls",
+    "test_validate",
+    "test_forensics",
+    "test_profile_scripts",
+    "test_notebooks",
+    "test_wmt21_official",
+    "test_identify",
+)
+
+
+def _heavy_first(item: pytest.Item) -> tuple[int, int]:
+    """Sort key: the modules of :data:`HEAVY_FIRST` in its order, the documents' rows on real
+    data (``--wmt21``, ``--wmt19``) before their other rows, then the rest as collected."""
+    module = item.path.stem
+    rank = HEAVY_FIRST.index(module) if module in HEAVY_FIRST else len(HEAVY_FIRST)
+    real = "--wmt21" in item.name or "--wmt19" in item.name
+    return rank, 0 if real else 1
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
