@@ -113,7 +113,12 @@ def data_for(request: pytest.FixtureRequest):
 
 
 @pytest.mark.parametrize(
-    ("command", "flags", "bars"), [r[1:] for r in ROWS], ids=[r[0] for r in ROWS]
+    ("command", "flags", "bars"),
+    [
+        # human reads the real data: marked so that make check (no data) leaves it out
+        pytest.param(*r[1:], id=r[0], marks=[pytest.mark.realdata] if r[1] == "human" else [])
+        for r in ROWS
+    ],
 )
 def test_progress_flags(command, flags, bars, tmp_path, capsys, data_for, monkeypatch) -> None:
     # identify keeps its searches for a corpus in memory: start from none, as a new process does
