@@ -246,9 +246,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.realdata)
         if module not in SPREAD_MODULES and item.path.suffix == ".py":
             item.add_marker(pytest.mark.xdist_group(module))
-        elif "pitfall_results" in fixtures or _reads_pitfall_results(item):
-            # beside the pitfall tests: the catalogue is run once, and no worker waits for it
-            item.add_marker(pytest.mark.xdist_group("test_pitfalls"))
     # the longest first, so that no worker is left with one of them while the other idles
     items.sort(key=_heavy_first)
 
@@ -291,12 +288,6 @@ def pytest_collection_finish(session: pytest.Session) -> None:
             )
             print(f"ERROR: {message}", file=sys.stderr)  # a worker's exception is not shown
             raise pytest.UsageError(message)
-
-
-def _reads_pitfall_results(item: pytest.Item) -> bool:
-    """A documents' row of the whole pitfall catalogue (it reads ``pitfall_results``)."""
-    name = item.name
-    return "bleu-harness pitfalls" in name and "--name" not in name
 
 
 # ---------------------------------------------------------------- results shared by the workers

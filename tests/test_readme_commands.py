@@ -126,8 +126,20 @@ def readme_rows() -> list[pytest.param]:
                         if ("sh", cmd) in seen:  # the same command in two pages runs once
                             continue
                         seen.add(("sh", cmd))
-                        rows.append(pytest.param("sh", cmd, id=f"{where}{cmd}"))
+                        # beside the pitfall tests: the catalogue runs once, no worker waits
+                        marks = (
+                            [pytest.mark.xdist_group("test_pitfalls")]
+                            if _reads_catalogue(shlex.split(cmd)[1:])
+                            else []
+                        )
+                        rows.append(pytest.param("sh", cmd, id=f"{where}{cmd}", marks=marks))
     return rows
+
+
+def _reads_catalogue(argv: list[str]) -> bool:
+    """``bleu-harness pitfalls`` of the whole catalogue: the row reads the catalogue the pitfall
+    tests ran (``pitfall_results``) instead of running it again."""
+    return argv[:1] == ["pitfalls"] and "--name" not in argv
 
 
 def _first_command() -> str:
@@ -249,8 +261,7 @@ def test_readme_command_runs(  # type: ignore[no-untyped-def]
         argv = _argv(cmd, workdir)
         if argv[0] in LIMITED and "--wmt21" in argv and not depth.full():
             argv += ["--limit", str(WMT21_LIMIT)]
-        if argv[0] == "pitfalls" and "--name" not in argv:
-            # the catalogue the pitfall tests ran (once per test run); the row checks the command
+        if _reads_catalogue(argv):  # the row checks the command, not the catalogue again
             results = request.getfixturevalue("pitfall_results")
             monkeypatch.setattr("harness.cli.pitfalls.run_pitfalls", lambda *a, **k: results)
         if cmd == CONSOLE_SCRIPT_ROW:  # one row through the real installed console script

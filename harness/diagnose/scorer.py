@@ -65,6 +65,26 @@ Rows = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 _CONTEXT_FIELDS = ("hyp_len", "last_hyp_len", "last_correct5", "last_total5")
 
 
+def _score_parts(
+    parts: Sequence[Rows], contexts: Sequence[NltkContext | None], cfg: BleuConfig
+) -> list[float]:
+    """One score per part of rows, all parts in one arithmetic call: a corpus row's score, or
+    the mean of a part's segment scores (summed as engine.segment_arrays sums them).
+    ``contexts``: each part's nltk context (``None`` when ``cfg``'s smoothing reads none)."""
+    sys_len, ref_len, correct, total = (np.concatenate([p[i] for p in parts]) for i in range(4))
+    ctx = None
+    if all(c is not None for c in contexts):
+        ctx = NltkContext(
+            *(np.concatenate([getattr(c, f) for c in contexts]) for f in _CONTEXT_FIELDS)
+        )
+    corpus = cfg.aggregation == "corpus"
+    scored = bleu_rows(sys_len, ref_len, correct, total, cfg, context=ctx, corpus=corpus).score
+    if corpus:
+        return list(scored.tolist())
+    bounds = np.cumsum([len(p[0]) for p in parts])[:-1]
+    return [sum(part.tolist()) / len(part) for part in np.split(scored, bounds)]
+
+
 def halving(
     batch: Callable[[int, int], list[float]],
     count: int,
@@ -165,10 +185,9 @@ class CorpusScorer:
         return nltk_context(light.hyp_len.sum(), light.hyp_len[-1], light.matches[-1, 4])
 
     @staticmethod
-    def _segment_contexts(light: Light, copies: int = 1) -> NltkContext:
-        """Every segment's own nltk context (``copies`` times over)."""
-        hyp_len = np.tile(light.hyp_len, copies)
-        return nltk_context(hyp_len, hyp_len, np.tile(light.matches[:, 4], copies))
+    def _segment_contexts(light: Light) -> NltkContext:
+        """Every segment's own nltk context."""
+        return nltk_context(light.hyp_len, light.hyp_len, light.matches[:, 4])
 
     def _scores(self, cfgs: Sequence[BleuConfig]) -> list[float]:
         """The scores of configurations equal but for :data:`_ROW_STANDARD`, in one arithmetic
@@ -178,27 +197,17 @@ class CorpusScorer:
             return [self.session.score(c).score for c in cfgs]
         cfg = cfgs[0]
         light = self.light(cfg.text_rules, engine.orders_needed(cfg))
-        nltk = cfg.smooth.startswith("nltk-")
         corpus = cfg.aggregation == "corpus"
         rows = [(self._corpus_row if corpus else self._segment_rows)(c, light) for c in cfgs]
-        sys_len, ref_len, correct, total = (np.concatenate([r[i] for r in rows]) for i in range(4))
-        if corpus:
-            ctx = None
-            if nltk:
-                one = self._context(light)
-                ctx = nltk_context(
-                    np.repeat(one.hyp_len, len(cfgs)),
-                    np.repeat(one.last_hyp_len, len(cfgs)),
-                    np.repeat(one.last_correct5, len(cfgs)),
-                )
-            scored = bleu_rows(
-                sys_len, ref_len, correct, total, cfg, context=ctx, corpus=True
-            ).score
-            return scored.tolist()
-        ctx = self._segment_contexts(light, len(cfgs)) if nltk else None
-        scored = bleu_rows(sys_len, ref_len, correct, total, cfg, context=ctx, corpus=False).score
-        # the mean of each configuration's segment scores, as engine.segment_arrays sums them
-        return [sum(part.tolist()) / len(part) for part in np.split(scored, len(cfgs))]
+        return _score_parts(rows, [self._nltk_context(cfg, light)] * len(cfgs), cfg)
+
+    @classmethod
+    def _nltk_context(cls, cfg: BleuConfig, light: Light) -> NltkContext | None:
+        """The context ``cfg``'s rows of ``light`` need: nltk's smoothing methods read the
+        corpus's (corpus scores) or each segment's own (sentence scores); others none."""
+        if not cfg.smooth.startswith("nltk-"):
+            return None
+        return cls._context(light) if cfg.aggregation == "corpus" else cls._segment_contexts(light)
 
     def score(self, cfg: BleuConfig) -> float:
         """The engine's score (0–100) of the corpus under ``cfg``."""
@@ -225,30 +234,10 @@ class CorpusScorer:
             (s._corpus_row if corpus else s._segment_rows)(cfg, light)
             for s, light in zip(scorers, lights, strict=True)
         ]
-        contexts: list[NltkContext | None] = [None] * len(lights)
-        if cfg.smooth.startswith("nltk-"):
-            contexts = [
-                CorpusScorer._context(light) if corpus else CorpusScorer._segment_contexts(light)
-                for light in lights
-            ]
+        contexts = [CorpusScorer._nltk_context(cfg, light) for light in lights]
 
         def run(lo: int, hi: int) -> list[float]:
-            sys_len, ref_len, correct, total = (
-                np.concatenate([r[i] for r in rows[lo:hi]]) for i in range(4)
-            )
-            ctx = None
-            if contexts[0] is not None:
-                parts = contexts[lo:hi]
-                ctx = NltkContext(
-                    *(np.concatenate([getattr(p, f) for p in parts]) for f in _CONTEXT_FIELDS)
-                )
-            scored = bleu_rows(
-                sys_len, ref_len, correct, total, cfg, context=ctx, corpus=corpus
-            ).score
-            if corpus:
-                return list(scored.tolist())
-            bounds = np.cumsum([len(light.hyp_len) for light in lights[lo:hi]])[:-1]
-            return [sum(part.tolist()) / len(part) for part in np.split(scored, bounds)]
+            return _score_parts(rows[lo:hi], contexts[lo:hi], cfg)
 
         return halving(run, len(scorers), (LibraryWouldRaise,))
 
