@@ -289,6 +289,7 @@ def dask_client():
             threads_per_worker=1,
             processes=True,
             dashboard_address=None,
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},  # not 8787: may be taken
             host="127.0.0.1",
         ) as cluster,
         distributed.Client(cluster) as client,

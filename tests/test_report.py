@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from harness.analysis import runner
+from harness.analysis.attribution import attribute
 from harness.bleu import engine
 from harness.bleu.profiles import PROFILES
 from harness.data.fixtures import load_fixture
@@ -211,6 +212,18 @@ def test_attributions_only_with_corpora(rows, report, corpora):
     # nltk has an adapter in the rows: its residual is reported (0: the profile is exact)
     nltk = [at for at in ats if at["b"] == "nltk"]
     assert nltk and all(at["residual"] == pytest.approx(0, abs=1e-9) for at in nltk)
+    # ... taken from its row, which equals the library run afresh
+    for at in nltk:
+        corpus = next(c for f, s, c in corpora if (f, s) == (at["fixture"], at["system"]))
+        row = next(
+            r
+            for r in rows
+            if (r["implementation"], r["level"], r["fixture"], r["system"])
+            == ("nltk", "corpus", at["fixture"], at["system"])
+        )
+        fresh = attribute(corpus, at["a"], "nltk", library="nltk")
+        assert at["library_score"] == row["score"] == fresh.library_score
+        assert at["residual"] == fresh.residual
 
 
 def test_human_and_significance_are_stored_as_given(report, human, significance):

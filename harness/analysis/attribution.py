@@ -332,6 +332,7 @@ def attribute(
     *,
     segment: str | None = None,
     library: str | None = None,
+    library_score: float | None = None,
     strict: bool = False,
     session: Session | None = None,
 ) -> Attribution:
@@ -340,7 +341,9 @@ def attribute(
     ``a`` and ``b`` are profile names (``harness.PROFILES``) or configurations. ``segment``
     (an id of ``corpus``) attributes that segment's sentence score instead of the corpus score
     (the ``aggregation`` factor then gets 0). ``library`` (an adapter name) also runs the real
-    library on ``b`` and reports ``residual = library − engine``. ``strict=True`` refuses to
+    library on ``b`` and reports ``residual = library − engine``; ``library_score`` is that
+    library's score when the caller already has it (a report's row), so the library is not run
+    again. ``strict=True`` refuses to
     substitute hybrids that raise (see the module docstring). ``session``: where statistics
     are counted and cached (its cache and workers are used; its corpora are not). Scores are
     0–100.
@@ -410,7 +413,9 @@ def attribute(
     score_b = value(full)
     # The real library next (an unsupported setting fails before the 2^k hybrids run).
     residual = library_score = None
-    if library is not None:
+    if library is not None and library_score is not None:
+        residual = library_score - score_b
+    elif library is not None:
         adapter = get_adapter(library)
         if index is None:
             library_score = adapter.corpus(corpus, cfg_b).score

@@ -68,6 +68,13 @@ def _ints(field_value: Any) -> tuple[int, ...] | None:
     return tuple(int(x) for x in field_value)
 
 
+def _ok_score(row: Mapping[str, Any] | None) -> float | None:
+    """The score of a row that has one (what :attr:`Side.ok` means), else ``None``."""
+    if row is None or row.get("status") != "ok":
+        return None
+    return _finite(row.get("score"))
+
+
 # ---------------------------------------------------------------------- data
 @dataclass(frozen=True)
 class Side:
@@ -237,8 +244,9 @@ class Difference:
         gaps = [abs(g.gap) for g in self.corpora if g.gap is not None]
         return max(gaps) if gaps else None
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict (``None`` for every missing, NaN or infinite number).
+    def to_dict(self, *, segment_scores: bool = True) -> dict[str, Any]:
+        """A JSON-ready dict (``None`` for every missing, NaN or infinite number); without
+        ``segment_scores`` (a caller that keeps them elsewhere) that key is left out.
 
         Keys: ``a``, ``b``, ``fixture``, ``system``, ``tolerance``, ``agree``, ``corpus_gap``,
         ``corpus_max_abs``, ``corpora`` (list of :meth:`CorpusGap.to_dict`), ``segments``
@@ -246,8 +254,7 @@ class Difference:
         ``segment_scores`` (``{"fixture": [...], "system": [...], "segment_id": [...],
         "a": [...], "b": [...]}``, parallel lists).
         """
-        cols = list(zip(*self.segment_scores, strict=True)) if self.segment_scores else [()] * 5
-        return {
+        out = {
             "a": self.a,
             "b": self.b,
             "fixture": self.fixture,
@@ -259,14 +266,17 @@ class Difference:
             "corpora": [g.to_dict() for g in self.corpora],
             "segments": self.segments.to_dict(),
             "top": [s.to_dict() for s in self.top],
-            "segment_scores": {
+        }
+        if segment_scores:
+            cols = list(zip(*self.segment_scores, strict=True)) if self.segment_scores else [()] * 5
+            out["segment_scores"] = {
                 "fixture": list(cols[0]),
                 "system": list(cols[1]),
                 "segment_id": list(cols[2]),
                 "a": [_finite(x) for x in cols[3]],
                 "b": [_finite(x) for x in cols[4]],
-            },
-        }
+            }
+        return out
 
 
 # ---------------------------------------------------------------------- computation
@@ -362,20 +372,19 @@ def difference(
     gaps = [g.gap for g in corpora if g.gap is not None]
     corpus_gap = math.fsum(gaps) / len(gaps) if gaps else None
 
-    seg_gaps: list[SegmentGap] = []
+    # Segments are many: only their scores are read here, and Sides are built for the top.
+    seg_pairs: list[tuple[str, str, str, float | None, float | None, float | None]] = []
     unmatched = 0
+    seg_mismatch = False
     for f, s, sid in seg_keys:
-        ga = SegmentGap(
-            f,
-            s,
-            sid,
-            Side.from_row(index.get((a, f, s, "segment", sid))),
-            Side.from_row(index.get((b, f, s, "segment", sid))),
-        )
-        if ga.delta is None:
+        sa = _ok_score(index.get((a, f, s, "segment", sid)))
+        sb = _ok_score(index.get((b, f, s, "segment", sid)))
+        delta = sb - sa if sa is not None and sb is not None else None
+        if delta is None:
             unmatched += 1
-        seg_gaps.append(ga)
-    deltas = [g.delta for g in seg_gaps if g.delta is not None]
+            seg_mismatch = seg_mismatch or (sa is None) != (sb is None)
+        seg_pairs.append((f, s, sid, sa, sb, delta))
+    deltas = [p[5] for p in seg_pairs if p[5] is not None]
     n = len(deltas)
     dist = GapDistribution(
         n=n,
@@ -386,30 +395,27 @@ def difference(
         unmatched=unmatched,
     )
 
-    disagreeing = [g for g in seg_gaps if g.delta is not None and abs(g.delta) > tolerance]
-    disagreeing.sort(key=lambda g: -abs(g.delta))  # type: ignore[arg-type]  # stable
+    disagreeing = [p for p in seg_pairs if p[5] is not None and abs(p[5]) > tolerance]
+    disagreeing.sort(key=lambda p: -abs(p[5]))  # type: ignore[arg-type]  # stable
     chosen: list[SegmentGap] = []
-    for g in disagreeing[:top]:
-        c = _texts_for(corpus, g.fixture, g.system)
-        if c is not None and c.ids and g.segment_id in c.ids:
-            i = c.ids.index(g.segment_id)
-            g = SegmentGap(
-                g.fixture, g.system, g.segment_id, g.a, g.b, c.hypotheses[i], c.references[i]
-            )
-        chosen.append(g)
+    for f, s, sid, _, _, _ in disagreeing[:top]:
+        side_a = Side.from_row(index.get((a, f, s, "segment", sid)))
+        side_b = Side.from_row(index.get((b, f, s, "segment", sid)))
+        c = _texts_for(corpus, f, s)
+        if c is not None and c.ids and sid in c.ids:
+            i = c.ids.index(sid)
+            chosen.append(SegmentGap(f, s, sid, side_a, side_b, c.hypotheses[i], c.references[i]))
+        else:
+            chosen.append(SegmentGap(f, s, sid, side_a, side_b))
 
     comparable = gaps + deltas
-    mismatch = any(g.a.ok != g.b.ok for g in corpora) or any(g.a.ok != g.b.ok for g in seg_gaps)
+    mismatch = any(g.a.ok != g.b.ok for g in corpora) or seg_mismatch
     if not comparable:
         agree: bool | None = False if mismatch else None
     else:
         agree = not mismatch and all(abs(x) <= tolerance for x in comparable)
 
-    points = tuple(
-        (g.fixture, g.system, g.segment_id, g.a.score, g.b.score)
-        for g in seg_gaps
-        if g.delta is not None
-    )
+    points = tuple(p[:5] for p in seg_pairs if p[5] is not None)
     return Difference(
         a=a,
         b=b,

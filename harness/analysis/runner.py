@@ -13,6 +13,7 @@ The table is a list of plain dicts (``ROW_FIELDS``), written as JSONL and CSV; b
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -28,7 +29,7 @@ from harness.bleu.config import ENGINE_VERSION
 from harness.bleu.profiles import PROFILES
 from harness.bleu.result import BleuResult
 from harness.data.corpus import Corpus
-from harness.errors import ConfigError
+from harness.errors import ConfigError, HarnessError
 from harness.progress import ProgressCallback
 from harness.scorers import (
     ADAPTERS,
@@ -45,6 +46,7 @@ from harness.scorers import (
 from harness.scorers.outcome import LEVELS
 from harness.session import parallel
 from harness.session.cache import StatisticsCache
+from harness.session.results import ResultsCache, code_fingerprint, library_versions
 
 ROW_FIELDS: tuple[str, ...] = (
     "fixture",
@@ -231,6 +233,7 @@ def run(
     progress: bool | ProgressCallback | None = None,
     on_row: Callable[[dict[str, Any]], None] | None = None,
     cache: StatisticsCache | None = None,
+    results: ResultsCache | None = None,
     backend: str = "serial",
     jobs: int = 1,
     client: Any = None,
@@ -241,10 +244,16 @@ def run(
     terminal) or is a :data:`~harness.progress.ProgressCallback` told of each finished
     (corpus, implementation) run under the stage ``"compare"``. ``cache``
     (default: a fresh in-memory :class:`~harness.session.cache.StatisticsCache`) lets every profile
-    with the same tokenization reuse one set of statistics. ``backend`` ``"processes"``
-    (``jobs`` workers) or ``"dask"`` (``client``) computes all statistics up front in
-    parallel, and ``"processes"`` also runs the library adapters in the workers while the
-    engine scores in this process; the rows and numbers are identical to the serial ones.
+    with the same tokenization reuse one set of statistics. ``results`` (default: none) keeps
+    the real libraries' rows on disk, so a library already run on the same corpus with the
+    same versions is not called again (:mod:`harness.session.results`).
+
+    A library on one corpus is one task: ``backend`` ``"processes"`` runs the tasks in
+    ``jobs`` worker processes and ``"dask"`` on the cluster of ``client`` (default the current
+    client, else a private local cluster), while the engine scores here; statistics are then
+    also computed up front in parallel. The rows, their order and their numbers are identical
+    to the serial ones. A library's corpus row is derived from its segment run when both
+    levels are asked for, so a task covers every level of its (library, corpus).
     """
     for lv in levels:
         if lv not in LEVELS:
@@ -253,46 +262,122 @@ def run(
         raise ConfigError(f"unknown backend {backend!r}", valid=("serial", "processes", "dask"))
     corpora = list(corpora)
     cache = cache if cache is not None else StatisticsCache()
+    results = results if results is not None else ResultsCache.disabled()
+    levels = tuple(levels)
+    work = [(f, s, c, impl) for (f, s, c) in corpora for impl in implementations]
+    adapters: dict[str, Any] = {}
+    keys: dict[int, dict[str, Any]] = {}
+    ready: dict[int, list[dict[str, Any]]] = {}
+    for k, (fixture, system, corpus, impl) in enumerate(work):
+        if impl.kind == "adapter" and results.enabled:
+            key = _results_key(impl, corpus, levels, adapters, cache)
+            if key is not None:
+                keys[k] = key
+                hit = results.get(key, _STORED)
+                if hit is not None:
+                    ready[k] = [_restore(r, fixture, system) for r in hit]
+    misses = [
+        k for k, (_, _, _, impl) in enumerate(work) if impl.kind == "adapter" and k not in ready
+    ]
     if backend != "serial":
         configs = [PROFILES[i.name] for i in implementations if i.kind == "profile"]
         cache.warm([c for _, _, c in corpora], configs, backend=backend, jobs=jobs, client=client)
-    work = [(f, s, c, impl) for (f, s, c) in corpora for impl in implementations]
     callback = progress if callable(progress) else _progress.resolve(progress)
     iterator: Iterable[Any] = _progress.track(work, callback, "compare")
     rows: list[dict[str, Any]] = []
-    adapters: dict[str, Any] = {}
-    pool = None
-    if backend == "processes" and parallel.resolve_jobs(jobs) > 1:
-        if any(impl.kind == "adapter" for impl in implementations):
-            pool = parallel.process_pool(jobs)
-    try:
+    with contextlib.ExitStack() as stack:
         # The libraries run in the workers while the engine scores here; rows keep work order.
-        pending = {
-            k: pool.submit(_adapter_rows, corpus, impl, fixture, system, tuple(levels))
-            for k, (fixture, system, corpus, impl) in enumerate(work)
-            if pool is not None and impl.kind == "adapter"
-        }
+        submit = _submitter(stack, backend, jobs, client) if misses else None
+        pending: dict[int, Any] = {}
+        if submit is not None:
+            for k in misses:
+                fixture, system, corpus, impl = work[k]
+                pending[k] = submit(_adapter_rows, corpus, impl, fixture, system, levels)
         for k, (fixture, system, corpus, impl) in enumerate(iterator):
-            if k in pending:
-                new = pending.pop(k).result()
+            if k in ready:
+                new = ready.pop(k)
             else:
-                new = run_one(
-                    corpus,
-                    impl,
-                    fixture=fixture,
-                    system=system,
-                    levels=levels,
-                    adapter_cache=adapters,
-                    stats_cache=cache,
-                )
+                if k in pending:
+                    new, where = pending.pop(k).result()
+                    _same_environment(impl, where, adapters)
+                else:
+                    new = run_one(
+                        corpus,
+                        impl,
+                        fixture=fixture,
+                        system=system,
+                        levels=levels,
+                        adapter_cache=adapters,
+                        stats_cache=cache,
+                    )
+                if k in keys:
+                    results.put(keys[k], [_strip(r) for r in new])
             for r in new:
                 if on_row:
                     on_row(r)
             rows.extend(new)
-    finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
     return rows
+
+
+def _submitter(
+    stack: contextlib.ExitStack, backend: str, jobs: int, client: Any
+) -> Callable[..., Any] | None:
+    """``submit(fn, *args)`` returning a future on the backend's workers, or ``None`` to run
+    the libraries here (serial, or a single process)."""
+    if backend == "dask":
+        dask_client = stack.enter_context(parallel.dask_session(client))
+
+        def on_dask(fn: Callable[..., Any], *args: Any) -> Any:
+            return dask_client.submit(fn, *args, pure=False)
+
+        return on_dask
+    if backend == "processes" and parallel.resolve_jobs(jobs) > 1:
+        pool = parallel.process_pool(jobs)
+        stack.callback(pool.shutdown, cancel_futures=True)
+        return pool.submit
+    return None
+
+
+def _results_key(
+    impl: Implementation,
+    corpus: Corpus,
+    levels: tuple[str, ...],
+    adapters: dict[str, Any],
+    cache: StatisticsCache,
+) -> dict[str, Any] | None:
+    """The results-cache key of a library on ``corpus``, or ``None`` when it is not cached
+    (an external command; an adapter whose fingerprint cannot be taken here, e.g. an
+    ``evaluate`` module that does not load — it is then run, and reports why)."""
+    adapter = scorer_for(impl, adapter_cache=adapters)
+    fingerprint = getattr(adapter, "cache_fingerprint", None)
+    try:
+        if fingerprint is None or fingerprint() is None:
+            return None
+        return ResultsCache.key(
+            adapter,
+            repr(adapter.default_config()),
+            levels,
+            cache.digest(corpus),
+            tuple(distributions()),
+        )
+    except HarnessError:
+        return None
+
+
+#: The fields a results-cache entry leaves out: the names the caller gives the corpus.
+_NAMES = ("fixture", "system")
+
+
+_STORED = tuple(k for k in ROW_FIELDS if k not in _NAMES)
+
+
+def _strip(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: row.get(k) for k in _STORED}
+
+
+def _restore(row: dict[str, Any], fixture: str, system: str) -> dict[str, Any]:
+    names = {"fixture": fixture, "system": system}
+    return {k: names[k] if k in names else row[k] for k in ROW_FIELDS}
 
 
 #: A worker process's adapters, built once per worker (:func:`_adapter_rows`).
@@ -301,15 +386,53 @@ _WORKER_ADAPTERS: dict[str, Any] = {}
 
 def _adapter_rows(
     corpus: Corpus, impl: Implementation, fixture: str, system: str, levels: tuple[str, ...]
-) -> list[dict[str, Any]]:
-    """:func:`run_one` of a library adapter in a worker process."""
-    return run_one(
+) -> tuple[list[dict[str, Any]], tuple[Any, ...]]:
+    """:func:`run_one` of a library adapter in a worker, with the worker's
+    :func:`_environment` for that library."""
+    rows = run_one(
         corpus,
         impl,
         fixture=fixture,
         system=system,
         levels=levels,
         adapter_cache=_WORKER_ADAPTERS,
+    )
+    return rows, _environment(impl, _WORKER_ADAPTERS)
+
+
+def _environment(impl: Implementation, adapters: dict[str, Any]) -> tuple[Any, ...]:
+    """What a library's rows depend on besides its input, where they are computed: the
+    harness code, the installed library versions and the adapter's fingerprint."""
+    adapter = scorer_for(impl, adapter_cache=adapters)
+    try:
+        fingerprint = adapter.cache_fingerprint()  # type: ignore[attr-defined]
+    except HarnessError as exc:  # e.g. no evaluate module there: the rows say so
+        fingerprint = f"unavailable: {exc}"
+    return (code_fingerprint(), library_versions(tuple(distributions())), fingerprint)
+
+
+def _same_environment(
+    impl: Implementation, where: tuple[Any, ...], adapters: dict[str, Any]
+) -> None:
+    """Refuse rows a worker computed with other code or library versions than this process
+    has: they would be mixed with this process's rows, and cached under its versions."""
+    here = _environment(impl, adapters)
+    if where == here:
+        return
+    what = []
+    if where[0] != here[0]:
+        what.append("another version of the harness code")
+    theirs, ours = dict(where[1]), dict(here[1])
+    what += [
+        f"{d} {theirs.get(d)} (here {ours.get(d)})"
+        for d in sorted(ours)
+        if theirs.get(d) != ours.get(d)
+    ]
+    if where[2] != here[2]:
+        what.append(f"another {impl.name} set-up ({where[2]!s:.80})")
+    raise ConfigError(
+        f"a worker ran {impl.label} with {'; '.join(what)}: install the same versions on every "
+        "worker (and set the same BLEU_HARNESS_* variables) so its numbers equal this machine's"
     )
 
 

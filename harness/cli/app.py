@@ -9,14 +9,16 @@ lists every command from the registry alone, and a run imports only the chosen c
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import signal
 import sys
 import traceback
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import NamedTuple, TypeAlias
+from typing import Any, NamedTuple, TypeAlias
 
 from harness.errors import HarnessError
 
@@ -82,6 +84,9 @@ COMMANDS: dict[str, Command] = {
         "list the profiles and their signatures", "harness.cli.compare", "add_profiles"
     ),
     "demo": Command("what `make demo` runs", "harness.cli.compare", "add_demo"),
+    "cache": Command(
+        "show, trim or empty the statistics and results caches", "harness.cli.cache", "add_cache"
+    ),
 }
 
 #: What a registry entry's add-function is: it adds its subcommand's parser to the subparsers.
@@ -151,6 +156,17 @@ def _internal_error(exc: Exception) -> int:
     return 2
 
 
+def _held(args: argparse.Namespace) -> AbstractContextManager[Any]:
+    """What a command holds for its whole run: the context its parser named
+    (``run_context``; :func:`harness.cli.options.add_perf` names one dask client for the run
+    with ``--backend dask`` or ``--scheduler``, so no computation inside starts a cluster of
+    its own), else nothing."""
+    run_context: Callable[[argparse.Namespace], AbstractContextManager[Any]] | None = getattr(
+        args, "run_context", None
+    )
+    return contextlib.nullcontext() if run_context is None else run_context(args)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``bleu-harness`` console script.
 
@@ -164,7 +180,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     args = parser_for(argv).parse_args(argv)
     try:
-        return int(args.func(args) or 0)
+        with _held(args):
+            return int(args.func(args) or 0)
     except HarnessError as exc:
         print(f"bleu-harness: error: {exc}", file=sys.stderr)
         return 2

@@ -110,6 +110,7 @@ def _compare(args: argparse.Namespace, out: OutputDir | None) -> int:
         levels=args.level,
         progress=options.progress(args),
         cache=options.make_cache(args),
+        results=options.results_cache(args),
         backend=options.backend(args),
         jobs=args.jobs,
     )

@@ -5,10 +5,13 @@ turning the parsed flags into the objects the commands use."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import textwrap
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
+from pathlib import Path
 from typing import Any, TypeAlias
 
 from harness.bleu.config import (
@@ -26,6 +29,8 @@ from harness.progress import ProgressCallback, resolve
 from harness.report.schema import jsonable
 from harness.session import Session, open_cache
 from harness.session.cache import StatisticsCache, default_cache_dir
+from harness.session.cluster import command_cluster
+from harness.session.results import ResultsCache
 
 
 def int_at_least(low: int, what: str = "") -> Callable[[str], int]:
@@ -250,14 +255,44 @@ def overrides(args: argparse.Namespace) -> dict[str, Any]:
     return {k: getattr(args, k) for k in keys if getattr(args, k, None) is not None}
 
 
+class _Where(argparse.Action):
+    """``--backend`` and ``--scheduler ADDRESS``: a scheduler sets the backend to dask, and
+    names a backend other than dask a usage error (in either order)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        if self.dest == "backend":
+            if getattr(namespace, "scheduler", None) and values != "dask":
+                parser.error(f"argument --backend: --scheduler runs on dask, not on {values}")
+            namespace.backend = values
+            return
+        if not str(values).strip():
+            parser.error("argument --scheduler: expected a scheduler address, e.g. tcp://host:8786")
+        chosen = getattr(namespace, "backend", None)
+        if chosen not in (None, "dask"):
+            parser.error(f"argument --scheduler: runs on dask, not on --backend {chosen}")
+        namespace.scheduler = str(values).strip()
+        namespace.backend = "dask"
+
+
 def add_perf(p: argparse.ArgumentParser) -> None:
-    """``--no-cache``, ``--cache-dir``, ``--jobs``, ``--backend``."""
-    g = p.add_argument_group("statistics cache and parallelism")
-    g.add_argument("--no-cache", action="store_true", help="compute statistics afresh, store none")
+    """``--no-cache``, ``--cache-dir``, ``--jobs``, ``--backend``, ``--scheduler``."""
+    g = p.add_argument_group("caches and parallelism")
+    g.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="count statistics and call the libraries afresh; read and store nothing on disk",
+    )
     g.add_argument(
         "--cache-dir",
-        help="on-disk statistics cache (default: $BLEU_HARNESS_CACHE_DIR or "
-        "~/.cache/bleu-harness/stats)",
+        help="on-disk cache of statistics, with the libraries' results in its results/ "
+        "(default: $BLEU_HARNESS_CACHE_DIR or ~/.cache/bleu-harness/stats; "
+        "`bleu-harness cache` shows, trims or empties it)",
     )
     g.add_argument(
         "--jobs",
@@ -267,10 +302,24 @@ def add_perf(p: argparse.ArgumentParser) -> None:
     )
     g.add_argument(
         "--backend",
+        action=_Where,
         choices=["serial", "processes", "dask"],
         default=None,
-        help="where statistics are computed (default: processes when --jobs > 1)",
+        help="where statistics are counted and the libraries run, one task per library and "
+        "corpus (default: processes when --jobs > 1); dask: on "
+        "the scheduler of --scheduler or $DASK_SCHEDULER_ADDRESS, else on a local cluster "
+        "started for the run",
     )
+    g.add_argument(
+        "--scheduler",
+        action=_Where,
+        metavar="ADDRESS",
+        default=None,
+        help="run on the dask scheduler at ADDRESS (e.g. tcp://host:8786, its workers started "
+        "with bleu-harness installed); implies --backend dask",
+    )
+    # the command runs inside cluster(args): with dask, one client for the whole run
+    p.set_defaults(run_context=cluster)
 
 
 def add_progress(p: argparse.ArgumentParser) -> None:
@@ -312,16 +361,37 @@ def make_cache(args: argparse.Namespace) -> StatisticsCache:
     )
 
 
+def results_cache(args: argparse.Namespace) -> ResultsCache:
+    """The real libraries' rows on disk, in ``results/`` of the statistics cache directory;
+    nothing read or written with ``--no-cache``."""
+    if args.no_cache:
+        return ResultsCache.disabled()
+    return ResultsCache(Path(args.cache_dir or default_cache_dir()) / "results")
+
+
 def session(args: argparse.Namespace) -> Session:
     """The run's :class:`~harness.session.Session` (cache and workers from the CLI flags)."""
     return Session(cache=make_cache(args), jobs=args.jobs, backend=args.backend)
 
 
 def backend(args: argparse.Namespace) -> str:
-    """Where statistics are computed: ``--backend``, else processes when ``--jobs`` is not 1."""
+    """Where statistics are computed: ``--backend`` (``dask`` with ``--scheduler``), else
+    processes when ``--jobs`` is not 1."""
+    if getattr(args, "scheduler", None):
+        return "dask"
     if args.backend:
         return str(args.backend)
     return "processes" if args.jobs != 1 else "serial"
+
+
+def cluster(args: argparse.Namespace) -> AbstractContextManager[Any]:
+    """What the command holds while it runs: with the dask backend, its one dask client
+    (:func:`harness.session.cluster.command_cluster`: connected to ``--scheduler``, else
+    the current client, else ``$DASK_SCHEDULER_ADDRESS``, else a local cluster started for
+    the run), which every computation of the command reuses; otherwise nothing."""
+    if not hasattr(args, "backend") or backend(args) != "dask":
+        return contextlib.nullcontext()
+    return command_cluster(getattr(args, "scheduler", None))
 
 
 def print_json(obj: Any) -> None:

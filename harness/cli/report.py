@@ -94,6 +94,7 @@ def _report(args: argparse.Namespace, out: OutputDir) -> tuple[list[dict[str, An
             levels=args.level,
             progress=progress,
             cache=options.make_cache(args),
+            results=options.results_cache(args),
             backend=options.backend(args),
             jobs=args.jobs,
         )

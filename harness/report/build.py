@@ -146,9 +146,9 @@ def build_report(
             tol = sections.pair_tolerance(a, b, tolerance)
             known = a in by_impl and b in by_impl  # else the full rows, for the full error
             both = (by_impl[a] + (by_impl[b] if b != a else [])) if known else rows
-            d = difference(both, a, b, tolerance=tol, top=top, corpus=cmap or None).to_dict()
-            d.pop("segment_scores", None)  # in the segment table (segments.csv) instead
-            report["pairs"].append(sections.judge_pair(d))
+            d = difference(both, a, b, tolerance=tol, top=top, corpus=cmap or None)
+            # its segment scores are in the segment table (segments.csv) instead
+            report["pairs"].append(sections.judge_pair(d.to_dict(segment_scores=False)))
     report["segments"] = sections.segments_section(rows)
     if "correlations" in include:
         report["correlations"] = sections.correlations(rows, seed, n_boot, progress)

@@ -131,17 +131,6 @@ def correlations(
     return out
 
 
-def _ok_corpus(rows: Sequence[Mapping[str, Any]], label: str, fixture: str, system: str) -> bool:
-    return any(
-        r["implementation"] == label
-        and r["level"] == "corpus"
-        and r["fixture"] == fixture
-        and r["system"] == system
-        and r.get("status") == "ok"
-        for r in rows
-    )
-
-
 def _failed_attribution(a: str, b: str, corpus: Corpus, error: str) -> dict[str, Any]:
     return {
         "a": a,
@@ -187,14 +176,23 @@ def attributions(
     chosen = [u for u in units if u in corpora][:max_corpora]
     out: list[dict[str, Any]] = []
     session = Session()  # the pairs of one corpus share its statistics
+    # The library's corpus score is its row's: the library is not run a second time.
+    scored = {
+        (r["implementation"], r["fixture"], r["system"]): r["score"]
+        for r in rows
+        if r["level"] == "corpus" and r.get("status") == "ok" and r.get("kind") == "adapter"
+    }
     for f, s in track(chosen, progress, "report: attributions"):
         corpus = corpora[(f, s)]
         for a, b in pairs:
-            library = b if _ok_corpus(rows, b, f, s) else None
+            known = scored.get((b, f, s))
+            library = b if known is not None else None
             entry: dict[str, Any]
             try:
                 try:
-                    entry = attribute(corpus, a, b, library=library, session=session).to_dict()
+                    entry = attribute(
+                        corpus, a, b, library=library, library_score=known, session=session
+                    ).to_dict()
                     entry["error"] = None
                 except HarnessError as exc:
                     if library is None:

@@ -297,6 +297,12 @@ class Adapter:
         """The installed version of the library, or ``None`` when it is not installed."""
         return installed_version(self.distribution)
 
+    def cache_fingerprint(self) -> str | None:
+        """What, besides the installed versions of the libraries and the harness's own code,
+        decides this adapter's numbers (for ``evaluate``: the ``bleu`` module it loads);
+        ``None`` when its results must not be cached (an external command)."""
+        return ""
+
     def available(self) -> Availability:
         """Whether the library can be imported (and, for some adapters, loaded) here."""
         try:

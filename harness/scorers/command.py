@@ -301,6 +301,9 @@ class CommandAdapter(Adapter):
     def version(self) -> str | None:
         return self._version
 
+    def cache_fingerprint(self) -> str | None:
+        return None  # an external program can change without any version telling
+
     def signature(self, config: BleuConfig | None) -> str:
         versions = {self.name: self._version or "unknown"}
         if config is None:

@@ -32,6 +32,7 @@ lowercase option, uniform weights. Exposed: score, precisions, BP, ratio, length
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import socket
 from collections.abc import Iterator
@@ -202,6 +203,23 @@ class EvaluateAdapter(Adapter):
         except AdapterUnavailable as exc:
             return Availability(False, exc.reason, exc.hint)
         return Availability(True)
+
+    def cache_fingerprint(self) -> str | None:
+        """The ``bleu`` module's source files (name and content) and where they come from:
+        an explicit path is read without importing evaluate; otherwise the module is loaded
+        and the files evaluate imported it from are read."""
+        if self.module_path:
+            p = Path(self.module_path).expanduser().resolve()
+            folder, source = (p, f"path:{p / 'bleu.py'}") if p.is_dir() else (p.parent, f"path:{p}")
+        else:
+            import inspect
+
+            folder = Path(inspect.getfile(type(self.load()))).parent
+            source = self._source
+        digest = hashlib.sha256(source.encode() + b"\x00")
+        for f in sorted(folder.glob("*.py")):
+            digest.update(f.name.encode() + b"\x00" + f.read_bytes() + b"\x00")
+        return digest.hexdigest()
 
     @property
     def module_source(self) -> str:

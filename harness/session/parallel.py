@@ -16,6 +16,8 @@ shard order).
 * :func:`compute_function` — the one-corpus function of a backend, for a
   :class:`~harness.session.cache.StatisticsCache` (what a :class:`~harness.session.Session`
   opens from ``jobs``/``backend``).
+* :func:`dask_session` (from :mod:`harness.session.cluster`) — the dask client such work
+  runs on: the one given, the current one, a named scheduler's, or a temporary local cluster.
 
 Workers receive plain data (tuples of strings and the frozen config) and run the top-level
 :func:`shard_statistics`, so every start method (fork, forkserver, spawn) and any dask worker
@@ -40,7 +42,8 @@ from harness.bleu import engine
 from harness.bleu.config import BleuConfig
 from harness.bleu.stats import Statistics, join_ref_matches
 from harness.data.corpus import Corpus
-from harness.errors import AdapterUnavailable, ConfigError, HarnessError, LayoutError
+from harness.errors import ConfigError, HarnessError, LayoutError
+from harness.session.cluster import dask_session
 
 __all__ = [
     "BACKENDS",
@@ -78,8 +81,6 @@ START_METHOD: str | None = (
 )
 
 _PRELOAD = ("harness.bleu.engine", "harness.bleu.tokenizers")
-
-_DASK_HINT = "pip install 'bleu-harness[dask]'"
 
 #: What a worker receives: the hypotheses of one or more systems for a contiguous range of
 #: segments, with that range's references and ids (sent once for all the systems).
@@ -326,67 +327,37 @@ def compute_statistics_parallel(
 
 
 # ====================================================================== dask
-def _import_distributed() -> Any:
-    try:
-        import distributed
-    except ImportError as exc:
-        raise AdapterUnavailable(
-            "dask backend",
-            f"cannot import {exc.name or 'distributed'} (dask.distributed is an optional extra)",
-            hint=_DASK_HINT,
-        ) from exc
-    return distributed
-
-
-class _DaskSession:
-    """The given client, the current default client, or a temporary local cluster."""
-
-    def __init__(self, client: Any) -> None:
-        self.client = client
-        self._own: list[Any] = []
-
-    def __enter__(self) -> Any:
-        distributed = _import_distributed()
-        if self.client is None:
-            try:
-                self.client = distributed.Client.current()
-            except ValueError:
-                cluster = distributed.LocalCluster(
-                    n_workers=os.cpu_count() or 1,
-                    threads_per_worker=1,
-                    processes=True,
-                    dashboard_address=None,
-                )
-                self.client = distributed.Client(cluster)
-                self._own = [self.client, cluster]
-        return self.client
-
-    def __exit__(self, *exc: object) -> None:
-        for obj in self._own:
-            obj.close()
-
-
-def dask_session(client: Any = None) -> _DaskSession:
-    """Context manager yielding ``client``, else the current dask client, else a client of
-    a temporary ``LocalCluster`` (one single-threaded worker process per CPU) closed on exit."""
-    return _DaskSession(client)
-
-
 def _dask_threads(client: Any) -> int:
     return max(1, sum(client.nthreads().values()))
 
 
+#: How many times :func:`_dask_run` sends a batch of shards: a worker that dies takes the shards
+#: scattered to it, which dask cannot recompute (it was given them), so the batch is scattered
+#: again to the workers left, once.
+DASK_ATTEMPTS = 2
+
+
 def _dask_run(client: Any, shards: list[Shard], config: BleuConfig, order: int) -> list[Any]:
-    """Scatter the shards, run :func:`shard_statistics` on each, gather in shard order."""
-    scattered = client.scatter(shards, hash=False)  # fresh keys: equal shards of two calls
-    # (one per tokenization) must not share data that the first call releases
-    futures = [client.submit(_shard_task, s, config, order) for s in scattered]
-    try:
-        return client.gather(futures)
-    except _Portable as p:  # a threads-only cluster does not pickle
-        raise p.exc from None
-    finally:
-        client.cancel(futures)
+    """Scatter the shards, run :func:`shard_statistics` on each, gather in shard order; again
+    (up to :data:`DASK_ATTEMPTS` times in all) when tasks are cancelled because a worker died
+    holding their shards."""
+    from concurrent.futures import CancelledError
+
+    attempt = 1
+    while True:
+        scattered = client.scatter(shards, hash=False)  # fresh keys: equal shards of two calls
+        # (one per tokenization) must not share data that the first call releases
+        futures = [client.submit(_shard_task, s, config, order) for s in scattered]
+        try:
+            return client.gather(futures)
+        except _Portable as p:  # a threads-only cluster does not pickle
+            raise p.exc from None
+        except CancelledError:
+            if attempt >= DASK_ATTEMPTS or client.status != "running":
+                raise
+        finally:
+            client.cancel(futures)
+        attempt += 1
 
 
 def compute_statistics_dask(
@@ -402,15 +373,16 @@ def compute_statistics_dask(
     The corpus is cut into ``n_shards`` contiguous shards (default: one per worker thread),
     scattered to the workers, counted there with :func:`shard_statistics`, gathered and joined
     in shard order — the same arrays as the serial computation. ``client``: a
-    ``distributed.Client``; default the current client, else a temporary ``LocalCluster``
-    (started and closed in this call: seconds). Raises
+    ``distributed.Client``; default :func:`dask_session`'s (the current client, else one of
+    the scheduler ``$DASK_SCHEDULER_ADDRESS`` names, else a temporary ``LocalCluster``
+    started and closed in this call). Raises
     :class:`~harness.errors.AdapterUnavailable` when dask is not installed.
     """
     order = _order(config, max_order)
     corpus = engine.counted_corpus(corpus, config)  # a truncation sees the whole corpus
     if engine.counts_whole_corpus(config):  # ids numbered over the whole corpus: no shards
         return _serial(corpus, config, order)
-    with _DaskSession(client) as c:
+    with dask_session(client) as c:
         k = n_shards or _dask_threads(c)
         if k < 1:
             raise ConfigError(f"n_shards must be >= 1, got {k}")
@@ -458,7 +430,7 @@ def map_statistics(
     ):
         return [_serial(c, config, order) for c in corpora]
     if backend == "dask":
-        with _DaskSession(client) as c:
+        with dask_session(client) as c:
             groups, tasks, shards = _plan(corpora, chunk_size, _dask_threads(c))
             return _regroup(len(corpora), groups, tasks, _dask_run(c, shards, config, order))
     n_jobs = resolve_jobs(jobs)
