@@ -19,8 +19,8 @@ from scipy import stats as sps
 from harness.analysis import boot_kernels
 from harness.analysis.correlation import (
     KENDALL_LARGE_N_BOOT,
+    KENDALL_VECTOR_MAX,
     METHODS,
-    _boot_values,
     correlate,
     correlation_matrix,
     from_results,
@@ -97,7 +97,7 @@ def test_vectorised_bootstrap_equals_scipy_per_resample(n, ties) -> None:
         x, y = _correlated(n, n)
         x = x * 100 + 50  # a BLEU-like scale
     idx = rng.integers(0, n, size=(120, n))
-    got = _boot_values(x, y, idx, dict.fromkeys(METHODS, 120))
+    got = boot_kernels.boot_values(x, y, idx, dict.fromkeys(METHODS, 120), KENDALL_VECTOR_MAX)
     for m in METHODS:
         want = np.array(
             [
@@ -111,28 +111,17 @@ def test_vectorised_bootstrap_equals_scipy_per_resample(n, ties) -> None:
 
 
 @settings(max_examples=examples(80), deadline=None)
-@given(
-    n=st.integers(65, 400),
-    values=st.integers(1, 12),
-    seed=st.integers(0, 2**32 - 1),
-    use_scipy_whole=st.booleans(),
-)
-def test_resample_tau_b_equals_scipy_bit_for_bit(n, values, seed, use_scipy_whole) -> None:
-    """harness.analysis.boot_kernels.boot_tau_b (draw counts, one sort for all resamples) gives the
-    very float scipy's kendalltau gives on each gathered resample, ties and constant resamples
-    included; so does its path for a scipy without the discordant-pair counter."""
+@given(n=st.integers(65, 400), values=st.integers(1, 12), seed=st.integers(0, 2**32 - 1))
+def test_resample_tau_b_equals_scipy_bit_for_bit(n, values, seed) -> None:
+    """harness.analysis.boot_kernels.boot_tau_b (draw counts, blocks of ranks) gives the very
+    float scipy's kendalltau gives on each gathered resample, ties and constant resamples
+    included."""
     rng = np.random.default_rng(seed)
     x = rng.integers(0, values, n).astype(float) * 7.5
     y = np.where(rng.random(n) < 0.5, x, rng.integers(0, values + 3, n)) + 0.25
     idx = rng.integers(0, n, size=(25, n))
     idx[0] = idx[0, 0]  # one resample draws a single item: undefined
-    saved = boot_kernels._DISCORDANT
-    try:
-        if use_scipy_whole:
-            boot_kernels._DISCORDANT = None
-        got = boot_kernels.boot_tau_b(x, y, idx)
-    finally:
-        boot_kernels._DISCORDANT = saved
+    got = boot_kernels.boot_tau_b(x, y, idx)
     want = np.array(
         [
             sps.kendalltau(x[r], y[r], variant="b").statistic
@@ -158,7 +147,7 @@ def test_pearson_of_all_pairs_equals_the_cell_by_cell_bootstrap(ties) -> None:
     pairs = [(i, j) for i in range(4) for j in range(i, 4)]
     got = boot_kernels.boot_pearson_pairs(vecs, pairs, idx)
     for (i, j), row in zip(pairs, got, strict=True):
-        cell = _boot_values(vecs[i], vecs[j], idx, {"pearson": 60})["pearson"]
+        cell = boot_kernels.boot_values(vecs[i], vecs[j], idx, {"pearson": 60}, 64)["pearson"]
         assert np.array_equal(np.isnan(row), np.isnan(cell)) and np.isnan(row[3])
         ok = ~np.isnan(cell)
         assert np.allclose(row[ok], cell[ok], atol=1e-12, rtol=0)

@@ -15,10 +15,11 @@ Conventions:
   (so their intervals are paired). Pearson is computed for all resamples at once with numpy;
   Spearman is Pearson on the per-resample average ranks (what :func:`scipy.stats.spearmanr`
   computes); Kendall's τ-b is vectorised over all pairs of items when ``n`` is small
-  (≤ :data:`KENDALL_VECTOR_MAX`) and otherwise per resample from its draw counts
-  (:mod:`harness.analysis.boot_kernels`: equal to scipy's ``kendalltau`` bit for bit), on the first
-  ``n_boot_kendall`` rows of the index matrix — by default all of them when
-  ``n ≤`` :data:`KENDALL_FULL_BOOT_MAX` and at most :data:`KENDALL_LARGE_N_BOOT` otherwise.
+  (≤ :data:`KENDALL_VECTOR_MAX`) and otherwise computed from draw counts
+  (:mod:`harness.analysis.boot_kernels`: equal to scipy's ``kendalltau`` bit for bit; a matrix
+  computes all its cells together), on the first ``n_boot_kendall`` rows of the index matrix —
+  by default all of them when ``n ≤`` :data:`KENDALL_FULL_BOOT_MAX` and at most
+  :data:`KENDALL_LARGE_N_BOOT` otherwise.
   The number of resamples actually used is reported per method. Resamples on which a
   coefficient is undefined (e.g. every drawn pair equal) are left out of the quantiles
   (``n_boot_undefined``).
@@ -44,15 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from harness.analysis.boot_kernels import (
-    Ties,
-    boot_pearson,
-    boot_pearson_pairs,
-    boot_spearman,
-    boot_tau_b,
-    constant,
-    pairwise_tau_b,
-)
+from harness.analysis.boot_kernels import boot_pearson_pairs, boot_values, tau_b_pairs
 from harness.errors import ConfigError, LayoutError
 from harness.progress import ProgressCallback, track
 
@@ -80,8 +73,6 @@ KENDALL_FULL_BOOT_MAX = 1000
 KENDALL_LARGE_N_BOOT = 200
 """Above :data:`KENDALL_FULL_BOOT_MAX` pairs, bootstrap τ-b uses at most this many resamples by
 default (pass ``n_boot_kendall`` to change)."""
-
-_CHUNK_ELEMENTS = 1 << 21  # resample rows are processed in blocks of about this many values
 
 
 def finite(value: float | None) -> float | None:
@@ -218,45 +209,6 @@ def _check_boot(n_boot: int, ci: float) -> None:
         raise ConfigError(f"ci must be strictly between 0 and 1, got {ci!r}")
 
 
-def _boot_values(
-    x: np.ndarray, y: np.ndarray, idx: np.ndarray, rows: Mapping[str, int]
-) -> dict[str, np.ndarray]:
-    """Each method's coefficient on the first ``rows[method]`` resamples (rows of ``idx``);
-    NaN where a resample makes it undefined (a constant side).
-
-    Pearson and Spearman work on resample *counts* (k, n) rather than gathered values: a
-    resample's r is the count-weighted r of the items, and its average ranks follow from
-    cumulative counts over the items sorted once — no per-resample sort.
-    """
-    n = x.shape[0]
-    out = {m: np.full(r, np.nan) for m, r in rows.items()}
-    tx, ty = Ties(x), Ties(y)
-    k_rows = rows.get("kendall", 0)
-    per_row = n * n if k_rows and n <= KENDALL_VECTOR_MAX else n
-    chunk = max(1, _CHUNK_ELEMENTS // max(per_row, 1))
-    total = max(rows.values(), default=0)
-    for lo in range(0, total, chunk):
-        hi = min(total, lo + chunk)
-        counted = [m for m in ("pearson", "spearman") if lo < rows.get(m, 0)]
-        if counted:
-            top = max(min(hi, rows[m]) for m in counted)
-            k = top - lo
-            flat = (idx[lo:top].astype(np.int64) + (np.arange(k) * n)[:, None]).ravel()
-            w = np.bincount(flat, minlength=k * n).reshape(k, n).astype(np.float64)
-            const = constant(idx[lo:top], w, tx) | constant(idx[lo:top], w, ty)
-            for m in counted:
-                vals = boot_pearson(w, x, y, n) if m == "pearson" else boot_spearman(w, tx, ty)
-                vals[const] = np.nan
-                end = min(top, rows[m])
-                out[m][lo:end] = vals[: end - lo]
-        if lo < k_rows and n <= KENDALL_VECTOR_MAX:
-            top = min(hi, k_rows)
-            out["kendall"][lo:top] = pairwise_tau_b(x[idx[lo:top]], y[idx[lo:top]])
-    if k_rows and n > KENDALL_VECTOR_MAX:
-        out["kendall"][:] = boot_tau_b(x, y, idx[:k_rows])
-    return out
-
-
 def _point(method: str, x: np.ndarray, y: np.ndarray) -> tuple[float | None, float | None]:
     from scipy import stats as sps  # slow to import: only once a correlation is computed
 
@@ -309,6 +261,13 @@ def correlate(
     return _correlate(xa, ya, n_boot, seed, ci, methods, n_boot_kendall)
 
 
+def _kendall_rows(n_boot: int, n: int, n_boot_kendall: int | None) -> int:
+    """The resamples bootstrap τ-b uses for ``n`` pairs (see :data:`KENDALL_FULL_BOOT_MAX`)."""
+    if n_boot_kendall is None:
+        n_boot_kendall = n_boot if n <= KENDALL_FULL_BOOT_MAX else min(n_boot, KENDALL_LARGE_N_BOOT)
+    return min(n_boot, max(0, n_boot_kendall))
+
+
 def _draws(n_boot: int, n: int, seed: int | None) -> np.ndarray:
     """The (n_boot, n) resample indices of ``seed``: the same for every pair of length n."""
     rng = np.random.default_rng(seed)
@@ -325,9 +284,11 @@ def _correlate(
     n_boot_kendall: int | None,
     draws: dict[int, np.ndarray] | None = None,
     given: Mapping[str, np.ndarray] | None = None,
+    points: Mapping[str, tuple[float | None, float | None]] | None = None,
 ) -> Correlation:
     """:func:`correlate` of two checked arrays. ``draws`` caches resample indices by length
-    (a matrix shares them); ``given`` holds bootstrap values already computed per method."""
+    (a matrix shares them); ``given`` holds bootstrap values and ``points`` (value, p-value)
+    already computed per method."""
     keep = np.isfinite(xa) & np.isfinite(ya)
     xa, ya = xa[keep], ya[keep]
     n, dropped = int(keep.sum()), int((~keep).sum())
@@ -345,18 +306,18 @@ def _correlate(
             idx = draws.get(n)
             if idx is None:
                 idx = draws[n] = _draws(n_boot, n, seed)
-    if n_boot_kendall is None:
-        n_boot_kendall = n_boot if n <= KENDALL_FULL_BOOT_MAX else min(n_boot, KENDALL_LARGE_N_BOOT)
     q = ((1 - ci) / 2, (1 + ci) / 2)
-    rows = {m: (min(n_boot, max(0, n_boot_kendall)) if m == "kendall" else n_boot) for m in methods}
+    rows = {
+        m: _kendall_rows(n_boot, n, n_boot_kendall) if m == "kendall" else n_boot for m in methods
+    }
     given = given or {}
     todo = {m: r for m, r in rows.items() if m not in given}
     boot = dict(given)
     if idx is not None and todo:
-        boot.update(_boot_values(xa, ya, idx, todo))
+        boot.update(boot_values(xa, ya, idx, todo, KENDALL_VECTOR_MAX))
     estimates: dict[str, Estimate] = {}
     for m in methods:
-        value, p = _point(m, xa, ya)
+        value, p = points[m] if points and m in points else _point(m, xa, ya)
         lo = hi = None
         undefined = 0
         if m in boot and rows[m] > 0:
@@ -436,6 +397,50 @@ def _matrix_pearson(
     return out
 
 
+def _matrix_kendall(
+    arrays: Mapping[str, np.ndarray],
+    cells: Iterable[tuple[str, str]],
+    n_boot: int,
+    seed: int | None,
+    draws: dict[int, np.ndarray],
+) -> tuple[
+    dict[tuple[bytes, bytes], np.ndarray],
+    dict[tuple[bytes, bytes], tuple[float | None, float | None]],
+]:
+    """Bootstrap τ-b values and (value, p-value) of the cells ``(a, b)`` of more than
+    :data:`KENDALL_VECTOR_MAX` pairs that have a coefficient, keyed by the two vectors' contents.
+    Cells that keep the same pairs (no missing value on either side) are bootstrapped together
+    (:func:`~harness.analysis.boot_kernels.tau_b_pairs`); points are scipy's, given dense ranks
+    sorted on y (the same numbers: τ-b depends on the ranks only; scipy sorts them faster)."""
+    content = {name: v.tobytes() for name, v in arrays.items()}
+    finite = {name: np.isfinite(v) for name, v in arrays.items()}
+    groups: dict[tuple[bytes, int], dict[tuple[bytes, bytes], tuple[str, str]]] = {}
+    for a, b in cells:
+        keep = finite[a] & finite[b]
+        n = int(keep.sum())
+        if n > KENDALL_VECTOR_MAX and _undefined_reason(arrays[a][keep], arrays[b][keep]) is None:
+            groups.setdefault((keep.tobytes(), n), {}).setdefault((content[a], content[b]), (a, b))
+    boot: dict[tuple[bytes, bytes], np.ndarray] = {}
+    points = {}
+    for (mask, n), group in groups.items():
+        keep = np.frombuffer(mask, dtype=bool)
+        named = {content[name]: name for ab in group.values() for name in ab}
+        ranks = {
+            c: np.unique(arrays[name][keep], return_inverse=True)[1] for c, name in named.items()
+        }
+        order = {c: np.argsort(r, kind="stable") for c, r in ranks.items()}
+        for x, y in group:
+            points[x, y] = _point("kendall", ranks[x][order[y]], ranks[y][order[y]])
+        rows = _kendall_rows(n_boot, n, None)
+        if rows > 0:
+            idx = draws[n] if n in draws else draws.setdefault(n, _draws(n_boot, n, seed))
+            at = {c: i for i, c in enumerate(ranks)}
+            pairs = [(at[x], at[y]) for x, y in group]
+            values = tau_b_pairs(list(ranks.values()), pairs, idx[:rows])
+            boot.update(zip(group, values, strict=True))
+    return boot, points
+
+
 def correlation_matrix(
     scores: Mapping[str, Sequence[float | None]],
     method: str = "pearson",
@@ -473,12 +478,17 @@ def correlation_matrix(
     content = {name: v.tobytes() for name, v in arrays.items()}
     done: dict[tuple[bytes, bytes], Correlation] = {}
     draws: dict[int, np.ndarray] = {}
-    given = _matrix_pearson(arrays, n_boot, seed, draws) if method == "pearson" else {}
+    given: dict[tuple[bytes, bytes], np.ndarray] = {}
+    points: dict[tuple[bytes, bytes], tuple[float | None, float | None]] = {}
+    if method == "pearson":
+        given = _matrix_pearson(arrays, n_boot, seed, draws)
+    elif method == "kendall":
+        given, points = _matrix_kendall(arrays, pairs, n_boot, seed, draws)
     for a, b in track(pairs, progress, f"correlations: {method}"):
         key = (content[a], content[b])
         c = done.get(key)
         if c is None:
-            boot = given.get(key)
+            boot, point = given.get(key), points.get(key)
             c = _correlate(
                 arrays[a],
                 arrays[b],
@@ -488,7 +498,8 @@ def correlation_matrix(
                 (method,),
                 None,
                 draws,
-                None if boot is None else {"pearson": boot},
+                None if boot is None else {method: boot},
+                None if point is None else {method: point},
             )
             done[key] = c
         cells[a][b] = cells[b][a] = c
