@@ -199,6 +199,17 @@ def test_correlations(report, rows):
             )
 
 
+def test_attributions_take_the_library_score_from_the_rows(rows, corpora, monkeypatch):
+    from harness.analysis import attribution
+
+    def no_library(name, **_):  # type: ignore[no-untyped-def]
+        raise AssertionError(f"{name} was run again")
+
+    monkeypatch.setattr(attribution, "get_adapter", no_library)
+    ats = build_report(rows, corpora=corpora, include=("attributions",))["attributions"]
+    assert any(at["library"] == "nltk" and at["residual"] is not None for at in ats)
+
+
 def test_attributions_only_with_corpora(rows, report, corpora):
     assert build_report(rows, include=("attributions",))["attributions"] == []
     ats = report["attributions"]

@@ -412,7 +412,7 @@ def attribute(
     score_a = value(0)
     score_b = value(full)
     # The real library next (an unsupported setting fails before the 2^k hybrids run).
-    residual = library_score = None
+    residual = None
     if library is not None and library_score is not None:
         residual = library_score - score_b
     elif library is not None:
