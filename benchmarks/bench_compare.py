@@ -33,13 +33,9 @@ BIN = Path(sys.executable).parent
 def _write(folder: Path, segments: int, refs: int, systems: int) -> tuple[list[Path], list[Path]]:
     """``systems`` hypothesis files and ``refs`` reference files of ``segments`` lines."""
     hyps: list[Path] = []
-    streams: list[list[str]] = []
-    for k in range(systems):
-        h, r = corpus_gen.generate(segments, refs, seed=corpus_gen.SEED)
-        if k == 0:
-            streams = [[seg[j] for seg in r] for j in range(refs)]
-        else:  # another system: another draw of hypotheses against the same references
-            h = corpus_gen.generate(segments, refs, seed=corpus_gen.SEED + k)[0]
+    # every system against the same references (noisier systems score lower)
+    outputs, streams = corpus_gen.systems(systems, segments, refs, seed=corpus_gen.SEED)
+    for k, h in enumerate(outputs):
         path = folder / f"sys{k}.txt"
         path.write_text("".join(x + "\n" for x in h), encoding="utf-8")
         hyps.append(path)

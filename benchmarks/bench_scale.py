@@ -86,23 +86,10 @@ MAX_ROWS_ON_DISK = 200_000
 def generate_systems(
     n_systems: int, n_segments: int, n_refs: int, seed: int
 ) -> tuple[list[list[str]], list[list[str]]]:
-    """``(systems, reference streams)``: ``n_systems`` hypothesis lists against one reference
-    set. Reference 1 and the paraphrased references 2..k are drawn as in
-    :func:`corpus_gen.generate`; system ``k`` substitutes tokens of reference 1 with
-    probability 0.20 to 0.45 (spread evenly over the systems), and deletes and inserts at 0.05,
-    so the systems' BLEU differs as a year's submissions do."""
+    """:func:`corpus_gen.systems`: ``n_systems`` hypothesis lists against one reference set."""
     import corpus_gen  # here, not at the top: pool workers import this module as __main__
 
-    g = corpus_gen._Gen(seed)
-    ref_ids, ref_lens = g.sentences(n_segments)
-    refs = [g.strings(ref_ids, ref_lens)]
-    for _ in range(n_refs - 1):
-        refs.append(g.strings(*g.perturb(ref_ids, ref_lens, 0.2, 0.03, 0.03)))
-    systems = []
-    for k in range(n_systems):
-        p_sub = 0.20 + 0.25 * k / max(1, n_systems - 1)
-        systems.append(g.strings(*g.perturb(ref_ids, ref_lens, p_sub, 0.05, 0.05)))
-    return systems, refs
+    return corpus_gen.systems(n_systems, n_segments, n_refs, seed=seed)
 
 
 def write_workload(folder: Path, systems: list[list[str]], refs: list[list[str]]) -> None:

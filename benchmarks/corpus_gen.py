@@ -168,6 +168,16 @@ class _Gen:
         return out
 
 
+def _references(g: _Gen, n_segments: int, n_refs: int) -> tuple[np.ndarray, np.ndarray, list]:
+    """Reference 1's token ids and lengths, and the reference streams: reference 1 and its
+    paraphrases 2..``n_refs``."""
+    ref_ids, ref_lens = g.sentences(n_segments)
+    streams = [g.strings(ref_ids, ref_lens)]
+    for _ in range(n_refs - 1):
+        streams.append(g.strings(*g.perturb(ref_ids, ref_lens, 0.2, 0.03, 0.03)))
+    return ref_ids, ref_lens, streams
+
+
 def generate(
     n_segments: int, n_refs: int = 1, *, seed: int = SEED
 ) -> tuple[list[str], list[list[str]]]:
@@ -175,12 +185,28 @@ def generate(
     if n_segments < 1 or n_refs < 1:
         raise ValueError("need at least one segment and one reference")
     g = _Gen(seed)
-    ref_ids, ref_lens = g.sentences(n_segments)
-    streams = [g.strings(ref_ids, ref_lens)]
-    for _ in range(n_refs - 1):
-        streams.append(g.strings(*g.perturb(ref_ids, ref_lens, 0.2, 0.03, 0.03)))
+    ref_ids, ref_lens, streams = _references(g, n_segments, n_refs)
     hyps = g.strings(*g.perturb(ref_ids, ref_lens, 0.3, 0.05, 0.05))
     return hyps, [list(seg) for seg in zip(*streams, strict=True)]
+
+
+def systems(
+    n_systems: int, n_segments: int, n_refs: int = 1, *, seed: int = SEED
+) -> tuple[list[list[str]], list[list[str]]]:
+    """``(systems, reference streams)``: ``n_systems`` hypothesis lists against one reference
+    set. Reference 1 and the paraphrased references 2..k are drawn as in :func:`generate`;
+    system ``k`` substitutes tokens of reference 1 with probability 0.20 to 0.45 (spread
+    evenly over the systems), and deletes and inserts at 0.05, so the systems' BLEU differs as
+    a year's submissions do."""
+    if n_systems < 1 or n_segments < 1 or n_refs < 1:
+        raise ValueError("need at least one system, one segment and one reference")
+    g = _Gen(seed)
+    ref_ids, ref_lens, refs = _references(g, n_segments, n_refs)
+    out = []
+    for k in range(n_systems):
+        p_sub = 0.20 + 0.25 * k / max(1, n_systems - 1)
+        out.append(g.strings(*g.perturb(ref_ids, ref_lens, p_sub, 0.05, 0.05)))
+    return out, refs
 
 
 def main() -> None:
