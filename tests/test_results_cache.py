@@ -144,7 +144,14 @@ def _key(adapter: str = "sacrebleu", *, corpus: Corpus | None = None, levels=("c
     a = get_adapter(adapter)
     fx = load_fixture("tutorial_cat_on_the_mat")
     c = corpus if corpus is not None else fx.corpus(fx.system_names[0])
-    return ResultsCache.key(a, repr(a.default_config()), levels, content_hash(c), distributions())
+    return ResultsCache.key(
+        a.name,
+        a.cache_fingerprint(),
+        repr(a.default_config()),
+        levels,
+        content_hash(c),
+        distributions(),
+    )
 
 
 def test_the_key_changes_with_everything_the_rows_depend_on(monkeypatch) -> None:

@@ -349,12 +349,14 @@ def _results_key(
     (an external command; an adapter whose fingerprint cannot be taken here, e.g. an
     ``evaluate`` module that does not load — it is then run, and reports why)."""
     adapter = scorer_for(impl, adapter_cache=adapters)
-    fingerprint = getattr(adapter, "cache_fingerprint", None)
+    take = getattr(adapter, "cache_fingerprint", None)
     try:
-        if fingerprint is None or fingerprint() is None:
+        fingerprint = None if take is None else take()
+        if fingerprint is None:
             return None
         return ResultsCache.key(
-            adapter,
+            adapter.name,
+            fingerprint,
             repr(adapter.default_config()),
             levels,
             cache.digest(corpus),

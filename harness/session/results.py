@@ -160,21 +160,21 @@ class ResultsCache:
 
     @staticmethod
     def key(
-        adapter: Any,
+        adapter: str,
+        fingerprint: str,
         config_signature: str,
         levels: Sequence[str],
         corpus_digest: str,
         distributions: Sequence[str],
     ) -> dict[str, Any]:
-        """Everything the rows of ``adapter`` on a corpus depend on, as a JSON object
-        (``distributions``: the peer libraries whose versions count).
-
-        Raises what the adapter's fingerprint raises (an ``evaluate`` module that cannot be
-        loaded: the caller runs the adapter uncached and reports it unavailable)."""
+        """Everything the rows of the adapter named ``adapter`` (whose
+        :meth:`~harness.scorers.base.Adapter.cache_fingerprint` is ``fingerprint``) on a
+        corpus depend on, as a JSON object (``distributions``: the peer libraries whose
+        versions count)."""
         return {
             "format": FORMAT_VERSION,
-            "adapter": adapter.name,
-            "fingerprint": adapter.cache_fingerprint(),
+            "adapter": adapter,
+            "fingerprint": fingerprint,
             "code": code_fingerprint(),
             "versions": [list(v) for v in library_versions(tuple(distributions))],
             "config": config_signature,
@@ -335,8 +335,3 @@ def prune(directory: Path, max_bytes: int, suffixes: Sequence[str] = (SUFFIX,)) 
             deleted += 1
         total -= size
     return deleted
-
-
-def clear(directory: Path, suffixes: Sequence[str] = (SUFFIX,)) -> int:
-    """Delete every cache file of ``directory``; the number deleted."""
-    return prune(directory, -1, suffixes)
