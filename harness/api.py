@@ -8,7 +8,7 @@ convention. ``references`` is always per segment (the evaluate layout); use
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -101,17 +101,19 @@ def sentence_bleu(
     """
     if not isinstance(hypothesis, str):
         raise LayoutError(
-            "sentence_bleu takes one hypothesis string; use corpus_bleu for a list",
+            "sentence_bleu takes one hypothesis string; use corpus_bleu for a list"
+            if isinstance(hypothesis, (list, tuple))
+            else "hypothesis must be a string",
             what="hypothesis",
             expected="str",
             got=type(hypothesis).__name__,
         )
-    if isinstance(references, str):
+    if isinstance(references, (str, bytes)) or not isinstance(references, Iterable):
         raise LayoutError(
             "references must be a list of strings (one segment's references)",
             what="references",
             expected="list[str]",
-            got="str",
+            got=type(references).__name__,
         )
     config = resolve_config(profile, **overrides)
     corpus = Corpus(hypotheses=(hypothesis,), references=(tuple(references),))
@@ -218,6 +220,38 @@ class TruthfulQABleu:
     bleu_acc: float
 
 
+def _check_side(side: str, refs: Any, hypotheses: Any) -> None:
+    """One side of :func:`truthfulqa_bleu` checked as a list with a non-empty reference list
+    per question; errors name the side (``correct_references`` or ``incorrect_references``)
+    and the question."""
+    if isinstance(refs, (str, bytes)) or not isinstance(refs, Sequence):
+        raise LayoutError(
+            f"{side} must be a list with one list of references per question",
+            what=side,
+            expected="list[list[str]]",
+            got=type(refs).__name__,
+        )
+    n = len(hypotheses) if isinstance(hypotheses, Sequence) else None
+    if n is not None and len(refs) != n:
+        raise LayoutError(
+            f"{side} needs one reference list per hypothesis (question)",
+            what=side,
+            expected=n,
+            got=len(refs),
+        )
+    for k, seg in enumerate(refs):
+        if isinstance(seg, Sequence) and not isinstance(seg, (str, bytes)) and len(seg) == 0:
+            word = side.split("_")[0]
+            raise LayoutError(
+                f"question {k + 1} has no {word} reference: every question needs at least one "
+                "correct and one incorrect reference (lm-eval's np.nanmax raises on an empty "
+                "side)",
+                what=f"{side}[{k}]",
+                expected=">= 1",
+                got=0,
+            )
+
+
 def truthfulqa_bleu(
     *,
     hypotheses: Sequence[str],
@@ -232,10 +266,15 @@ def truthfulqa_bleu(
     the correct and over the incorrect references of every question compared.
 
     Every question needs at least one reference on each side (lm-eval's ``np.nanmax`` raises
-    on an empty side: here a ``LayoutError``); a ``ConfigError`` is raised for a profile
-    whose aggregation is not
-    ``best-ref-mean``.
+    on an empty side: here a ``LayoutError`` naming the side and the question, as for a side
+    that is not a list or has another length than ``hypotheses``); a ``ConfigError`` is raised
+    for a profile whose aggregation is not ``best-ref-mean``.
     """
+    for side, refs in (
+        ("correct_references", correct_references),
+        ("incorrect_references", incorrect_references),
+    ):
+        _check_side(side, refs, hypotheses)
     config = resolve_config(profile, **overrides)
     if config.aggregation != "best-ref-mean":
         raise ConfigError(

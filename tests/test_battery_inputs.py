@@ -10,6 +10,7 @@ produced: an API row raises before returning a result, a CLI row prints no score
 from __future__ import annotations
 
 import math
+import os
 import re
 import warnings
 from collections.abc import Callable
@@ -30,12 +31,18 @@ GOOD = b"the cat is on the mat\nthere is a dog\nhe reads\n"
 
 @dataclass(frozen=True)
 class FileRow:
-    """``bleu-harness ARGS`` in a folder holding ``files``; exit ``code``, stderr ``words``."""
+    """``bleu-harness ARGS`` in a folder holding ``files``; exit ``code``, stderr ``words``.
+
+    ``env``: environment variables set for the run; ``modes``: file permissions set before it
+    (such a row is skipped as root, which permission bits do not stop). The files are checked
+    to be unchanged afterwards."""
 
     args: tuple[str, ...]
     files: dict[str, bytes]
     words: tuple[str, ...]
     code: int = 2
+    env: tuple[tuple[str, str], ...] = ()
+    modes: tuple[tuple[str, int], ...] = ()
 
 
 def _files(**extra: bytes) -> dict[str, bytes]:
@@ -43,6 +50,10 @@ def _files(**extra: bytes) -> dict[str, bytes]:
 
 
 SCORE = ("score", "hyp.txt", "ref.txt")
+#: Just over 1 MiB of good lines: over BLEU_HARNESS_MAX_INPUT_MB=1.
+OVER_1_MIB = GOOD * ((1 << 20) // len(GOOD) + 1)
+LIMIT_1_MIB = (("BLEU_HARNESS_MAX_INPUT_MB", "1"),)
+COMPARE_FILES = ("compare", "hyp.txt", "--refs", "ref.txt", "--no-progress", "--no-cache")
 FILE_ROWS = {
     "ref-fewer-lines": FileRow(
         SCORE,
@@ -119,6 +130,84 @@ FILE_ROWS = {
         ("report", "--out", "rep", "--results", "rows.jsonl"),
         _files(**{"rows.jsonl": b"not json\n"}),
         ("rows.jsonl, line 1", "not a JSON results row"),
+    ),
+    # --- sizes: refused from the size before reading, the size and the limit named
+    "hyp-over-size-limit": FileRow(
+        SCORE,
+        _files(**{"hyp.txt": OVER_1_MIB}),
+        (
+            "hyp.txt: hypothesis file is too large: 1.0 MiB",
+            f"({len(OVER_1_MIB)} bytes)",
+            "input size limit of 1 MiB",
+            "BLEU_HARNESS_MAX_INPUT_MB=",
+        ),
+        env=LIMIT_1_MIB,
+    ),
+    "ref-over-size-limit": FileRow(
+        SCORE,
+        _files(**{"ref.txt": OVER_1_MIB}),
+        ("ref.txt: reference file is too large", f"({len(OVER_1_MIB)} bytes)"),
+        env=LIMIT_1_MIB,
+    ),
+    "second-ref-over-limit-refused-before-any-read": FileRow(
+        # the first reference holds a NUL byte: the size of the second is refused before it
+        (*SCORE, "ref2.txt"),
+        _files(**{"ref.txt": b"a\x00\nb\nc\n", "ref2.txt": OVER_1_MIB}),
+        ("ref2.txt: reference file is too large", "input size limit of 1 MiB"),
+        env=LIMIT_1_MIB,
+    ),
+    "compare-files-ref-over-limit": FileRow(
+        COMPARE_FILES,
+        _files(**{"ref.txt": OVER_1_MIB}),
+        ("ref.txt: reference file is too large", f"({len(OVER_1_MIB)} bytes)"),
+        env=LIMIT_1_MIB,
+    ),
+    "compare-jsonl-over-limit": FileRow(
+        ("compare", "--jsonl", "c.jsonl", "--no-progress", "--no-cache"),
+        _files(**{"c.jsonl": b'{"hypothesis": "a", "references": ["a"]}\n' * 30_000}),
+        ("c.jsonl: JSONL file is too large", "input size limit of 1 MiB"),
+        env=LIMIT_1_MIB,
+    ),
+    "size-limit-not-a-number": FileRow(
+        SCORE,
+        _files(),
+        ("BLEU_HARNESS_MAX_INPUT_MB must be a whole number of MiB", "'lots'"),
+        env=(("BLEU_HARNESS_MAX_INPUT_MB", "lots"),),
+    ),
+    "size-limit-negative": FileRow(
+        SCORE,
+        _files(),
+        ("BLEU_HARNESS_MAX_INPUT_MB", "0 for no limit", "'-5'"),
+        env=(("BLEU_HARNESS_MAX_INPUT_MB", "-5"),),
+    ),
+    "size-limit-fraction": FileRow(
+        COMPARE_FILES,
+        _files(),
+        ("BLEU_HARNESS_MAX_INPUT_MB", "whole number", "'0.5'"),
+        env=(("BLEU_HARNESS_MAX_INPUT_MB", "0.5"),),
+    ),
+    # --- line counts of your files, refused from a scan before any file is kept
+    "compare-files-second-hyp-shorter": FileRow(
+        ("compare", "hyp.txt", "hyp2.txt", "--refs", "ref.txt", "--no-progress", "--no-cache"),
+        _files(**{"hyp2.txt": b"a\nb\n"}),
+        ("hyp2.txt", "hypothesis file has 2 lines but hypothesis file hyp.txt has 3"),
+    ),
+    "compare-files-crlf-before-count": FileRow(
+        # a CRLF reference with another line count: the CRLF (the cause) is named, not the count
+        COMPARE_FILES,
+        _files(**{"ref.txt": b"a\r\nb\r\n"}),
+        ("ref.txt, line 1", "CRLF", "dos2unix"),
+    ),
+    "compare-ref-is-a-directory": FileRow(
+        ("compare", "hyp.txt", "--refs", ".", "--no-progress", "--no-cache"),
+        _files(),
+        ("reference file is a directory, not a file",),
+    ),
+    "unreadable-hyp-file": FileRow(
+        SCORE,
+        _files(),
+        ("hyp.txt", "hypothesis file is not readable", "Permission denied"),
+        modes=(("hyp.txt", 0),),
     ),
 }
 
@@ -230,6 +319,31 @@ FLAG_ROWS = {
         ("fixtures", "show", "google_nasa"),
         ("unknown fixture 'google_nasa'", "google_nasa_opportunity"),
     ),
+    # --impl that names nothing, or loses a name to an empty item (before: 0 rows, exit 0)
+    "compare-impl-only-a-comma": (
+        ("compare", "--fixture", "edge_identical", "--impl", ","),
+        ("--impl", "no implementation given in ','", "profile:NAME"),
+    ),
+    "compare-impl-empty-item": (
+        ("compare", "--fixture", "edge_identical", "--impl", "sacrebleu,,nltk"),
+        ("--impl", "an empty implementation in 'sacrebleu,,nltk'", "two commas"),
+    ),
+    "compare-impl-blank": (
+        ("compare", "--fixture", "edge_identical", "--impl", " "),
+        ("--impl", "no implementation given in ' '"),
+    ),
+    "compare-impl-trailing-comma": (
+        ("compare", "--fixture", "edge_identical", "--impl", "profile:sacrebleu,"),
+        ("--impl", "an empty implementation", "a comma at an end"),
+    ),
+    "compare-files-impl-empty-string": (
+        ("compare", "hyp.txt", "--refs", "ref.txt", "--impl", ""),
+        ("--impl", "no implementation given in ''"),
+    ),
+    "score-impl-empty-item": (
+        ("score", "hyp.txt", "ref.txt", "--impl", "sacrebleu,,nltk"),
+        ("--impl", "an empty name in 'sacrebleu,,nltk'"),
+    ),
 }
 
 MYMODULE = "def my_bleu(hypotheses, references):\n    return 0.0\n"
@@ -258,11 +372,24 @@ def _assert_refused(code: int, out: str, err: str, words: tuple[str, ...], expec
 def test_bad_file(
     row: FileRow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
 ) -> None:
+    if row.modes and os.geteuid() == 0:
+        pytest.skip("running as root, which permission bits do not stop")
     for name, data in row.files.items():
         (tmp_path / name).write_bytes(data)
+    for name, mode in row.modes:
+        (tmp_path / name).chmod(mode)
+    for key, value in row.env:
+        monkeypatch.setenv(key, value)
+    monkeypatch.setenv("BLEU_HARNESS_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.chdir(tmp_path)
-    code, out, err = _run_cli(row.args, capsys)
+    try:
+        code, out, err = _run_cli(row.args, capsys)
+    finally:
+        for name, _mode in row.modes:
+            (tmp_path / name).chmod(0o644)
     _assert_refused(code, out, err, row.words, row.code)
+    for name, data in row.files.items():  # the user's files are left as they were
+        assert (tmp_path / name).read_bytes() == data, name
 
 
 @pytest.mark.parametrize(("args", "words"), list(FLAG_ROWS.values()), ids=list(FLAG_ROWS))
@@ -410,6 +537,53 @@ API_ROWS: dict[str, tuple[Callable[[], Any], type[Exception], tuple[str, ...]]] 
         lambda: Corpus(hypotheses=H, references=R, ids=["a", "a"]),
         LayoutError,
         ("segment ids must be unique",),
+    ),
+    # before: a bare TypeError ('NoneType' object is not iterable)
+    "sentence-bleu-refs-none": (
+        lambda: harness.sentence_bleu(hypothesis="the cat", references=None),
+        LayoutError,
+        ("references must be a list of strings", "[references]", "got NoneType"),
+    ),
+    "sentence-bleu-refs-a-number": (
+        lambda: harness.sentence_bleu(hypothesis="the cat", references=3),
+        LayoutError,
+        ("references must be a list of strings", "got int"),
+    ),
+    "sentence-bleu-hypothesis-none": (
+        lambda: harness.sentence_bleu(hypothesis=None, references=["the cat"]),
+        LayoutError,
+        ("hypothesis must be a string", "[hypothesis]", "got NoneType"),
+    ),
+    # truthfulqa: which side is empty, for which question
+    "truthfulqa-empty-correct-side": (
+        lambda: harness.truthfulqa_bleu(
+            hypotheses=["a cat"], correct_references=[[]], incorrect_references=[["a dog"]]
+        ),
+        LayoutError,
+        ("question 1 has no correct reference", "[correct_references[0]]"),
+    ),
+    "truthfulqa-empty-incorrect-side": (
+        lambda: harness.truthfulqa_bleu(
+            hypotheses=["a cat", "b"],
+            correct_references=[["a cat"], ["b"]],
+            incorrect_references=[["a dog"], []],
+        ),
+        LayoutError,
+        ("question 2 has no incorrect reference", "[incorrect_references[1]]"),
+    ),
+    "truthfulqa-incorrect-side-none": (
+        lambda: harness.truthfulqa_bleu(
+            hypotheses=["a cat"], correct_references=[["a cat"]], incorrect_references=None
+        ),
+        LayoutError,
+        ("incorrect_references must be a list", "got NoneType"),
+    ),
+    "truthfulqa-correct-side-too-short": (
+        lambda: harness.truthfulqa_bleu(
+            hypotheses=["a", "b"], correct_references=[["a"]], incorrect_references=[["x"], ["y"]]
+        ),
+        LayoutError,
+        ("correct_references needs one reference list per hypothesis", "expected 2, got 1"),
     ),
 }
 

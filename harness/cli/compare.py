@@ -52,7 +52,8 @@ def add_compare(sub: options.Subcommands) -> None:
     c.add_argument("--fixture", action="append", help="fixture name (repeatable; default all)")
     c.add_argument(
         "--impl",
-        action="append",
+        type=options.impl_list,
+        action="extend",
         help="profile:NAME or adapter:NAME, comma-separated or repeated (default: every "
         "profile and library; on your files every profile and the real sacrebleu)",
     )

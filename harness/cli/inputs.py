@@ -14,7 +14,8 @@ from harness.data.datasets import load_coco_leave_one_out, load_wmt21_ende
 from harness.data.fixtures import list_fixtures, load_fixture
 from harness.data.io import load_text_corpus
 from harness.data.systems import load_jsonl_systems, load_text_systems, load_tsv_systems
-from harness.errors import InputError
+from harness.data.textfile import out_of_memory, precheck_line_aligned
+from harness.errors import ConfigError, InputError
 
 #: The fixture column of rows computed on the user's own files.
 USER_FILES = "files"
@@ -68,7 +69,13 @@ def user_systems(args: argparse.Namespace) -> dict[str, Corpus]:
             raise InputError(
                 f"{hyps[0]}: hypothesis files need --refs REF [REF ...] (the reference files)"
             )
-        return load_text_systems(hyps, refs)
+        # Sizes, every reading rule and the line counts first, a chunk at a time: a file too
+        # large or not line-aligned is refused before any file is held in memory.
+        precheck_line_aligned(hyps, refs, references_first=True)
+        try:
+            return load_text_systems(hyps, refs)
+        except MemoryError:
+            raise out_of_memory([*hyps, *refs]) from None
     if jsonl:
         return load_jsonl_systems(jsonl)
     if tsv:
@@ -113,12 +120,19 @@ def corpora(args: argparse.Namespace) -> list[tuple[str, str, Corpus]]:
 
 
 def implementations(args: argparse.Namespace) -> list[runner.Implementation]:
-    """The ``--impl`` specs (comma-separated or repeated), or every implementation."""
-    if not args.impl:
+    """The ``--impl`` specs (comma-separated or repeated), or every implementation when the
+    flag is not given; ConfigError for a value that names none or has an empty name
+    (``--impl ,``, ``--impl a,,b``) or an unknown one."""
+    if args.impl is None:
         return runner.default_implementations()
     specs: list[str] = []
     for item in args.impl:
-        specs.extend(x for x in item.split(",") if x)
+        try:
+            specs.extend(options.split_names(item, "implementation"))
+        except ValueError as exc:
+            raise ConfigError(f"--impl: {exc}; give profile:NAME or adapter:NAME") from None
+    if not specs:
+        raise ConfigError("--impl: no implementation given; give profile:NAME or adapter:NAME")
     return [runner.Implementation.parse(s) for s in specs]
 
 

@@ -121,16 +121,49 @@ def int_between(low: int, high: int, what: str) -> Callable[[str], int]:
     return parse
 
 
+def split_names(text: str, what: str = "name") -> list[str]:
+    """The comma-separated names of one flag value, spaces around each dropped.
+
+    Raises:
+        ValueError: ``text`` names nothing (``","``, ``" "``, ``""``), or has an empty name
+            between two commas or at an end (``"a,,b"``, ``"a,"``) — a name lost to a typo or
+            an empty shell variable is refused, not dropped.
+
+    >>> split_names("profile:sacrebleu, adapter:nltk")
+    ['profile:sacrebleu', 'adapter:nltk']
+    """
+    names = [x.strip() for x in text.split(",")]
+    if not any(names):
+        raise ValueError(f"no {what} given in {text!r}")
+    if not all(names):
+        raise ValueError(f"an empty {what} in {text!r} (two commas in a row, or a comma at an end)")
+    return names
+
+
+def impl_list(text: str) -> list[str]:
+    """An argparse type for ``--impl``: comma-separated implementation specs
+    (:func:`split_names`; each is checked when the command resolves it). Use it with
+    ``action="extend"`` so that the flag may also be repeated."""
+    try:
+        return split_names(text, "implementation")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{exc}; give profile:NAME or adapter:NAME") from None
+
+
+impl_list.__name__ = "implementation list"
+
+
 def name_list(valid: Sequence[str], *, every: str | None = None) -> Callable[[str], list[str]]:
     """An argparse type: comma-separated names from ``valid`` (``every``, if given, stands
-    for all of them); an unknown name is a usage error naming the valid ones. Use it with
-    ``action="extend"`` so that the flag may also be repeated."""
+    for all of them); an unknown or empty name is a usage error naming the valid ones. Use it
+    with ``action="extend"`` so that the flag may also be repeated."""
     accepted = [*valid, *([every] if every else [])]
 
     def parse(text: str) -> list[str]:
-        names = [x.strip() for x in text.split(",") if x.strip()]
-        if not names:
-            raise argparse.ArgumentTypeError(f"expected a name, got {text!r}")
+        try:
+            names = split_names(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
         out: list[str] = []
         for name in names:
             if name not in accepted:

@@ -1,23 +1,10 @@
 """Reading corpora from files and writing results atomically.
 
-Conventions of every text file the harness reads:
-
-* **UTF-8, strictly**: no byte-order mark, no invalid byte sequences, no NUL bytes.
-* **Line-aligned**: line ``i`` of every file belongs to segment ``i``. Lines are split on
-  ``'\\n'`` only. Other characters that :meth:`str.splitlines` treats as line breaks
-  (``\\x0b``, ``\\x0c``, ``\\x1c``–``\\x1e``, ``\\x85``, ``\\u2028``, ``\\u2029``) are ordinary
-  characters *inside* a segment; splitting on them would silently misalign hypotheses and
-  references.
-* **Unix line endings**: a ``'\\r'`` anywhere is an error (CRLF files are rejected with the
-  command that fixes them) rather than a character that ends up inside a reference and changes
-  its tokens.
-* A final ``'\\n'`` ends the last line; it does not start an extra empty one. A file without a
-  final newline is fine. An empty line in the middle is a legitimate segment (an empty
-  hypothesis or reference). A file of 0 bytes has no segments and is an error.
-
-Every problem raises :class:`~harness.errors.InputError` naming the file and, where it applies,
-the 1-based line; count mismatches between files raise :class:`~harness.errors.LayoutError`
-naming the file, the expected and the actual count.
+Text files are read by :mod:`harness.data.textfile` (:func:`read_lines`), whose docstring
+states the rules every file follows, its size limit and how memory is bounded. Every problem
+raises :class:`~harness.errors.InputError` naming the file and, where it applies, the 1-based
+line; count mismatches between files raise :class:`~harness.errors.LayoutError` naming the
+file, the expected and the actual count.
 
 Writers (:func:`write_text_atomic`, :func:`write_json_atomic`) go through a temporary file in
 the target's directory and :func:`os.replace`, so a reader never sees a half-written file, and
@@ -33,124 +20,13 @@ import secrets
 import stat
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import Any
 
-from harness.data.corpus import BOM, CR, NUL, Corpus
+from harness.data.corpus import Corpus
+from harness.data.textfile import PathLike, out_of_memory, precheck_line_aligned, read_lines
 from harness.errors import InputError, LayoutError
 
-PathLike: TypeAlias = "str | os.PathLike[str]"
-"""A file name: a ``str`` or anything :func:`os.fspath` turns into one (e.g. ``pathlib.Path``)."""
-
-# The characters refused here are the table in harness.data.corpus (UNREADABLE_CHARS), which
-# also warns about them in strings given to the API; here they are found as bytes.
-_BOM = BOM.encode()  # EF BB BF
-_NUL = NUL.encode()
-_CR = CR.encode()
-
 _JSONL_KEYS = ("id", "hypothesis", "references")
-
-
-# ---------------------------------------------------------------------------- reading
-def _line_of(data: bytes, offset: int) -> int:
-    """The 1-based line number of byte ``offset`` in ``data`` (lines end with ``b'\\n'``)."""
-    return data.count(b"\n", 0, offset) + 1
-
-
-def _column_of(data: bytes, offset: int) -> int:
-    """The 1-based byte column of ``offset`` within its line."""
-    return offset - (data.rfind(b"\n", 0, offset) + 1) + 1
-
-
-def _read_bytes(path: PathLike, what: str) -> bytes:
-    file = str(path)
-    if os.path.isdir(path):
-        raise InputError(f"{what} is a directory, not a file", file=file)
-    try:
-        with open(path, "rb") as fh:
-            return fh.read()
-    except FileNotFoundError:
-        raise InputError(f"{what} not found", file=file) from None
-    except PermissionError as exc:
-        raise InputError(f"{what} is not readable: {exc.strerror}", file=file) from None
-    except OSError as exc:
-        raise InputError(f"cannot read {what}: {exc.strerror or exc}", file=file) from None
-
-
-def read_lines(path: PathLike, *, what: str = "file") -> list[str]:
-    """The lines of a line-aligned UTF-8 text file, without their ``'\\n'``.
-
-    ``what`` names the file's role in error messages (``"hypothesis file"``,
-    ``"reference file"``…). See the module docstring for the rules; in short the file must be
-    non-empty UTF-8 without BOM, NUL bytes or ``'\\r'``, and it is split on ``'\\n'`` only.
-
-    >>> import os, tempfile
-    >>> d = tempfile.mkdtemp()
-    >>> p = os.path.join(d, "hyp.txt")
-    >>> _ = open(p, "wb").write("a\\n\\nc\\u2028d\\n".encode())
-    >>> read_lines(p)
-    ['a', '', 'c\\u2028d']
-
-    Raises:
-        InputError: the file is missing, a directory or unreadable (no line), empty ("empty
-            file"), starts with a UTF-8 BOM (line 1), contains a NUL byte, invalid UTF-8, a
-            CRLF line ending or a stray ``'\\r'`` (each naming the first offending line).
-    """
-    file = str(path)
-    data = _read_bytes(path, what)
-    if not data:
-        raise InputError(
-            f"empty file: the {what} has 0 bytes, so no segments "
-            "(an empty segment is an empty line, i.e. a single '\\n')",
-            file=file,
-        )
-    if data.startswith(_BOM):
-        raise InputError(
-            "starts with a UTF-8 byte-order mark (BOM, bytes EF BB BF), which would become part "
-            "of the first segment; remove the BOM (e.g. `sed -i '1s/^\\xEF\\xBB\\xBF//' FILE`)",
-            file=file,
-            line=1,
-        )
-    nul = data.find(_NUL)
-    if nul >= 0:
-        raise InputError(
-            f"NUL byte at byte {_column_of(data, nul)} of the line: this looks like a binary "
-            "file or a UTF-16/UTF-32 text file; convert it to UTF-8 "
-            "(e.g. `iconv -f UTF-16 -t UTF-8`)",
-            file=file,
-            line=_line_of(data, nul),
-        )
-    try:
-        text = data.decode("utf-8", errors="strict")
-    except UnicodeDecodeError as exc:
-        bad = data[exc.start : exc.start + 1].hex().upper()
-        raise InputError(
-            f"invalid UTF-8: byte 0x{bad} at byte offset {exc.start} of the file "
-            f"(0-based; byte {_column_of(data, exc.start)} of the line): {exc.reason}; "
-            "the file must be UTF-8 (convert with `iconv -f OLD-ENCODING -t UTF-8`)",
-            file=file,
-            line=_line_of(data, exc.start),
-        ) from None
-    cr = data.find(_CR)
-    if cr >= 0:
-        line = _line_of(data, cr)
-        if data[cr + 1 : cr + 2] == b"\n":
-            raise InputError(
-                f"Windows (CRLF) line endings: line {line} ends in \\r\\n; convert the file "
-                "to Unix line endings with `dos2unix FILE` or `sed -i 's/\\r$//' FILE`",
-                file=file,
-                line=line,
-            )
-        raise InputError(
-            f"stray carriage return '\\r' at byte {_column_of(data, cr)} of line {line}; "
-            "remove it (e.g. `sed -i 's/\\r//g' FILE`), or if the file uses old Mac line "
-            "endings convert them with `tr '\\r' '\\n'`",
-            file=file,
-            line=line,
-        )
-    lines = text.split("\n")
-    if text.endswith("\n"):
-        lines.pop()  # the final newline ends the last line; it does not start a new one
-    return lines
 
 
 # ---------------------------------------------------------------------------- corpora
@@ -168,11 +44,15 @@ def load_text_corpus(
     ``name`` defaults to the hypothesis file's stem; ``provenance`` records the paths as
     ``{"hypotheses": str, "references": [str, ...]}``.
 
+    Every file is checked before any is read whole (:func:`precheck_line_aligned`): a file
+    over the size limit, or line counts that differ, are refused after a scan that keeps
+    nothing in memory.
+
     Raises:
         LayoutError: ``ref_paths`` is a single path instead of a list of paths, is empty, or a
             reference file's line count differs from the hypothesis file's (``what`` is the
             reference file, ``expected`` the hypothesis line count, ``got`` its line count).
-        InputError: any file fails :func:`read_lines`.
+        InputError: any file fails :func:`read_lines`, or the files do not fit in memory.
     """
     if isinstance(ref_paths, (str, bytes, os.PathLike)) or not isinstance(ref_paths, Sequence):
         raise LayoutError(
@@ -186,11 +66,12 @@ def load_text_corpus(
         raise LayoutError(
             "at least one reference file is required", what="ref_paths", expected=">= 1", got=0
         )
+    precheck_line_aligned([hyp_path], ref_paths)
     hyps = read_lines(hyp_path, what="hypothesis file")
     streams: list[list[str]] = []
     for ref_path in ref_paths:
         refs = read_lines(ref_path, what="reference file")
-        if len(refs) != len(hyps):
+        if len(refs) != len(hyps):  # a pipe, which the precheck cannot count
             raise LayoutError(
                 f"reference file has {len(refs)} lines but hypothesis file {hyp_path} has "
                 f"{len(hyps)}; files must be line-aligned (one line per segment)",
@@ -199,17 +80,21 @@ def load_text_corpus(
                 got=len(refs),
             )
         streams.append(refs)
-    references = tuple(tuple(s[i] for s in streams) for i in range(len(hyps)))
-    return Corpus(
-        hypotheses=tuple(hyps),
-        references=references,
-        name=Path(hyp_path).stem if name is None else name,
-        provenance={
-            "hypotheses": str(hyp_path),
-            "references": [str(p) for p in ref_paths],
-        },
-        check_text=False,  # read_lines has refused these characters already
-    )
+    try:
+        references = tuple(tuple(s[i] for s in streams) for i in range(len(hyps)))
+        return Corpus(
+            hypotheses=tuple(hyps),
+            references=references,
+            name=Path(hyp_path).stem if name is None else name,
+            provenance={
+                "hypotheses": str(hyp_path),
+                "references": [str(p) for p in ref_paths],
+            },
+            check_text=False,  # read_lines has refused these characters already
+        )
+    except MemoryError:
+        del hyps, streams
+        raise out_of_memory([hyp_path, *ref_paths]) from None
 
 
 def _reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -377,7 +262,7 @@ def write_text_atomic(path: PathLike, text: str, *, force: bool = False) -> None
         except FileExistsError:
             continue
         except OSError as exc:
-            raise InputError(f"cannot create a temporary file: {exc.strerror}", file=file) from None
+            raise InputError(f"cannot create a temporary file: {exc.strerror}", file=file) from exc
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)

@@ -21,24 +21,39 @@ def _check_report(report: Any) -> None:
         raise InputError(f"not a report object: expected the keys {list(TOP_KEYS)}, got {got}")
 
 
-def _render_into(directory: Path, report: Mapping[str, Any], formats: Sequence[str]) -> list[str]:
-    """Render every format into ``directory``; return the file names written."""
-    names = _write_segments(directory, report)
+class _Writing:
+    """Which output file is being written, so that an OSError (a full disk: ``write()`` names
+    no file) can name it."""
+
+    def __init__(self) -> None:
+        self.name: str | None = None
+
+
+def _render_into(
+    directory: Path, report: Mapping[str, Any], formats: Sequence[str], writing: _Writing
+) -> list[str]:
+    """Render every format into ``directory``; return the file names written
+    (``writing.name``: the file being written)."""
+    names = _write_segments(directory, report, writing)
     if "json" in formats:
+        writing.name = FORMATS["json"]
         (directory / FORMATS["json"]).write_text(render_json(report), encoding="utf-8")
         names.append(FORMATS["json"])
     if "md" in formats:
+        writing.name = FORMATS["md"]
         (directory / FORMATS["md"]).write_text(markdown.render_markdown(report), encoding="utf-8")
         names.append(FORMATS["md"])
     if "html" in formats:
+        writing.name = None  # a figure, named by the newest one in the folder
         figs = figures.render_figures(report, directory)
         names += [f.filename for f in figs]
+        writing.name = FORMATS["html"]
         (directory / FORMATS["html"]).write_text(html.render_html(report, figs), encoding="utf-8")
         names.append(FORMATS["html"])
     return names
 
 
-def _write_segments(directory: Path, report: Mapping[str, Any]) -> list[str]:
+def _write_segments(directory: Path, report: Mapping[str, Any], writing: _Writing) -> list[str]:
     """Write the tidy segment table (``segments.csv``, and ``segments.parquet`` when the report
     names one) into ``directory``; return the file names written (none without segment rows)."""
     seg = report.get("segments") or {}
@@ -46,6 +61,7 @@ def _write_segments(directory: Path, report: Mapping[str, Any]) -> list[str]:
     if not seg.get("file") or not table:
         return []
     cols = list(seg["columns"])
+    writing.name = seg["file"]
     with open(directory / seg["file"], "w", encoding="utf-8", newline="") as fh:
         writer = csv.writer(fh, lineterminator="\n")
         writer.writerow(cols)
@@ -58,9 +74,19 @@ def _write_segments(directory: Path, report: Mapping[str, Any]) -> list[str]:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
+        writing.name = seg["parquet"]
         pq.write_table(pa.table({c: table[c] for c in cols}), directory / seg["parquet"])
         names.append(seg["parquet"])
     return names
+
+
+def _newest(directory: Path, prefix: str) -> str | None:
+    """The name of the most recently written file in ``directory`` starting with ``prefix``."""
+    try:
+        found = [(p.stat().st_mtime_ns, p.name) for p in directory.glob(f"{prefix}*")]
+    except OSError:
+        return None
+    return max(found)[1] if found else None
 
 
 def write_report(
@@ -85,8 +111,9 @@ def write_report(
     Raises:
         InputError: ``out_dir`` exists and is not a directory; it holds files bleu-harness did
             not write (even with ``force``); it holds an earlier output and ``force`` is false;
-            another run holds it; it cannot be written (the message names it); ``report`` is
-            not a report object.
+            another run holds it; a file cannot be written, e.g. on a full disk (the message
+            names the file, and the folder is left as it was); ``report`` is not a report
+            object.
         ConfigError: an unknown or empty ``formats``.
     """
     formats = tuple(formats)
@@ -103,9 +130,11 @@ def write_report(
 
 
 def _write_into(out: OutputDir, report: Mapping[str, Any], formats: Sequence[str]) -> list[Path]:
+    writing = _Writing()
     try:
-        names = _render_into(out.staging, report, formats)
+        names = _render_into(out.staging, report, formats, writing)
     except OSError as exc:
-        raise InputError(f"cannot write the report: {exc}", file=str(out.path)) from exc
+        name = writing.name or _newest(out.staging, "fig-") or "fig-*.png"
+        raise out.cannot_write(name, exc) from exc
     out.commit()
     return [out.path / name for name in names]

@@ -80,7 +80,8 @@ ENV_CACHE_DIR = "BLEU_HARNESS_CACHE_DIR"
 
 class CacheWarning(UserWarning):
     """A cache file was unreadable or inconsistent (truncated, corrupt, foreign) and was
-    recomputed and overwritten; or it could not be written (the result is still correct)."""
+    recomputed and overwritten; or it could not be written (a full disk: said once, then the
+    cache writes no more for the run, which goes on; the result is still correct)."""
 
 
 # ====================================================================== keys
@@ -232,6 +233,7 @@ class StatisticsCache:
         self.stats = CacheStats()
         self._memory: dict[tuple[str, str, str], Statistics] = {}
         self._digests: dict[int, tuple[weakref.ref[Corpus], str]] = {}
+        self._write_failed = False  # a disk write failed: write no more (see _save)
 
     @classmethod
     def disabled(cls, *, compute: ComputeFn | None = None) -> StatisticsCache:
@@ -343,7 +345,7 @@ class StatisticsCache:
         if old is not None and old.max_order >= stats.max_order:
             return
         self._remember(key, _frozen(stats))
-        if use_disk and self.directory is not None:
+        if use_disk and self.directory is not None and not self._write_failed:
             self._save(self.directory / self.file_name(key), key, stats)
 
     def _remember(self, key: tuple[str, str, str], stats: Statistics) -> None:
@@ -488,11 +490,9 @@ class StatisticsCache:
         try:
             _write_npz_atomic(path, key, stats)
         except OSError as exc:
-            warnings.warn(
-                f"cannot write statistics cache file {path} ({exc}); continuing without it",
-                CacheWarning,
-                stacklevel=4,
-            )
+            self._write_failed = True  # a full disk stays full for the run: said once, no more
+            why = f"{path} ({exc}); continuing without writing the disk cache for this run"
+            warnings.warn(f"cannot write statistics cache file {why}", CacheWarning, stacklevel=4)
 
 
 # ====================================================================== file format

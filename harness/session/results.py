@@ -22,7 +22,9 @@ line (format, key, sha256 of the payload, its length) followed by the zlib-compr
 rows. It is written atomically (a temporary file in the same directory, then
 :func:`os.replace`), so concurrent writers never leave a partial entry. An entry that is
 truncated, garbled or not the one its name promises is reported once as a
-:class:`~harness.session.cache.CacheWarning` and recomputed. A hit refreshes the file's
+:class:`~harness.session.cache.CacheWarning` and recomputed. An entry that cannot be written
+(a full disk, a read-only folder) is one ``CacheWarning`` naming it, and the cache writes no
+more entries for its lifetime (one run), which goes on. A hit refreshes the file's
 modification time, and after writes the directory is trimmed to ``max_bytes`` by deleting the
 least recently used entries (:func:`prune`); ``bleu-harness cache clear`` empties it.
 """
@@ -146,6 +148,7 @@ class ResultsCache:
         self.max_bytes = default_max_bytes() if max_bytes is None else max_bytes
         self.stats = ResultsCacheStats()
         self._written = 0
+        self._write_failed = False  # a write failed: write no more (see put)
 
     @classmethod
     def disabled(cls) -> ResultsCache:
@@ -224,12 +227,18 @@ class ResultsCache:
         path = self.path_of(key)
         if path is None or not rows or any(r.get("status") not in CACHEABLE for r in rows):
             return False
+        if self._write_failed:
+            return False
         blob = _encode(key, rows)
         try:
             _write_atomic(path, blob)
         except OSError as exc:
+            # A full disk or a read-only folder stays so for the run: say it once, then run on
+            # without writing (the rows are returned all the same).
+            self._write_failed = True
             warnings.warn(
-                f"cannot write library results cache entry {path} ({exc}); continuing without it",
+                f"cannot write library results cache entry {path} ({exc}); continuing without "
+                "writing the results cache for this run",
                 CacheWarning,
                 stacklevel=2,
             )
