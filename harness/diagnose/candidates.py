@@ -2,8 +2,9 @@
 
 A printed number says no more than its digits: ``31.3`` stands for any reading in the half-open
 interval [31.25, 31.35) (:func:`printed_interval`; :func:`default_tolerance` is its half width,
-half a unit in the last digit *as typed*: ``"27"`` is [26.5, 27.5), ``"0.27"`` [0.265, 0.275)),
-and a candidate's raw score (0–1 or 0–100, :data:`SCALES`) is compared after the
+half a unit in the last digit *as typed*: ``"27"`` is [26.5, 27.5), ``"0.27"`` [0.265, 0.275);
+:func:`as_printed` reads a str, an int or a Decimal with the precision it was printed with,
+and a float through its ``repr``), and a candidate's raw score (0–1 or 0–100, :data:`SCALES`) is compared after the
 :data:`ROUNDINGS` a report may have applied (:func:`reproduces`). :func:`closest_profile` names the profile a
 configuration is nearest to, and the factors that differ (:mod:`harness.analysis.attribution`).
 The search itself is :func:`harness.diagnose.identify.identify`.
@@ -28,7 +29,9 @@ __all__ = [
     "ROUNDINGS",
     "SCALES",
     "Candidate",
+    "Printed",
     "TieResolver",
+    "as_printed",
     "changed_fields",
     "closest_profile",
     "default_tolerance",
@@ -181,9 +184,39 @@ def rank(c: Candidate) -> tuple[float, float, int, int, int, float]:
     return (*first, steps, len(c.changes), ROUNDINGS.index(c.rounding), d)
 
 
-def _decimal(score: float | str) -> Decimal:
+#: A reported score as it may be given: the printed text, an exact decimal, an integer, or a
+#: float (whose printed precision is lost: see :func:`as_printed`).
+Printed = str | int | float | Decimal
+
+
+def as_printed(score: Printed) -> Decimal:
+    """``score`` as the exact decimal that was printed, its exponent the precision.
+
+    A ``str`` is read as typed (``"27"``, ``"27.20"``, ``"2.72e1"``; surrounding spaces
+    ignored) and a :class:`~decimal.Decimal` is kept as it is: both keep their trailing
+    zeros. An ``int`` (``numpy`` integers too) is a whole number printed without decimals:
+    ``27`` stands for [26.5, 27.5). A ``float`` has no printed precision left (``27.20`` and
+    ``27.2`` are the same float), so it is read as the shortest decimal that gives it back,
+    its ``repr``: ``27.0`` has one decimal ([26.95, 27.05)) and ``27.22`` two. Pass the
+    string as printed whenever you have it. ``bool`` is refused (``True`` is no score), as
+    are non-finite values and anything else.
+    """
+    if isinstance(score, bool | np.bool_):
+        raise ConfigError(f"not a number: {score!r}")
     try:
-        d = Decimal(score.strip() if isinstance(score, str) else repr(float(score)))
+        if isinstance(score, str):
+            d = Decimal(score.strip())
+        elif isinstance(score, Decimal):
+            d = score
+        elif isinstance(score, int | np.integer):
+            d = Decimal(int(score))
+        elif isinstance(score, float | np.floating):
+            d = Decimal(repr(float(score)))
+        else:
+            raise ConfigError(
+                f"not a number: {score!r} (pass the score as printed: a str, an int, a "
+                "Decimal or a float)"
+            )
     except (InvalidOperation, ValueError) as exc:
         raise ConfigError(f"not a number: {score!r}") from exc
     if not d.is_finite():
@@ -191,28 +224,28 @@ def _decimal(score: float | str) -> Decimal:
     return d
 
 
-def default_tolerance(score: float | str) -> float:
-    """Half a unit in the last digit of ``score`` as printed (``"0.27"`` → 0.005, ``"27"`` →
-    0.5). Pass the string as typed: a float has lost its trailing zeros and its precision
-    (``27`` as a float is ``27.0``, → 0.05)."""
-    exponent = _decimal(score).as_tuple().exponent
+def default_tolerance(score: Printed) -> float:
+    """Half a unit in the last digit of ``score`` as printed (``"0.27"`` → 0.005, ``"27"`` and
+    the int ``27`` → 0.5; :func:`as_printed`). A float has lost its trailing zeros and its
+    precision (``27.0`` → 0.05)."""
+    exponent = as_printed(score).as_tuple().exponent
     assert isinstance(exponent, int)  # finite
     return 0.5 * 10.0**exponent
 
 
-def printed_interval(score: float | str) -> tuple[Decimal, Decimal]:
+def printed_interval(score: Printed) -> tuple[Decimal, Decimal]:
     """The readings a printed score stands for: ``[score - h, score + h)`` with ``h`` half a
     unit in its last digit as typed (``"31.3"`` → [31.25, 31.35), ``"27"`` → [26.5, 27.5)),
     exact decimals. The upper end is excluded: 31.35 prints as 31.4 (round half up) and
     31.25 as 31.3."""
-    d = _decimal(score)
+    d = as_printed(score)
     exponent = d.as_tuple().exponent
     assert isinstance(exponent, int)
     half = Decimal(5).scaleb(exponent - 1)
     return d - half, d + half
 
 
-def reproduces(shown: float, score: float | str, tolerance: float | None = None) -> bool:
+def reproduces(shown: float, score: Printed, tolerance: float | None = None) -> bool:
     """Whether a reading displayed as ``shown`` reproduces the printed ``score``: inside
     :func:`printed_interval` (``shown`` read as the shortest decimal that gives its float, so
     ``round(x, 2) == 31.35`` is 31.35, outside [31.25, 31.35)); with an explicit
@@ -220,7 +253,7 @@ def reproduces(shown: float, score: float | str, tolerance: float | None = None)
     if not math.isfinite(shown):
         return False
     if tolerance is not None:
-        return abs(shown - float(_decimal(score))) <= tolerance + 1e-12
+        return abs(shown - float(as_printed(score))) <= tolerance + 1e-12
     lo, hi = printed_interval(score)
     return lo <= Decimal(repr(float(shown))) < hi
 

@@ -8,7 +8,8 @@ per problem, each with example ``(file, line)`` locations and what it does to BL
 * ``unreadable`` / ``line-count`` (errors: nothing can be scored);
 * ``bpe-markers``, ``spm-markers``, ``compound-split`` (subword or compound markers left in);
 * ``tokenized`` (spaces before punctuation, Moses escapes), and whether only one side is;
-* ``case-mismatch`` (one side has no upper case at all);
+* ``case-mismatch`` (one side has no upper case at all; the ``AT`` of the ``##AT##``
+  compound-split marker is not upper-case text);
 * ``identical-references`` (two reference files equal, or equal but for case and spaces, on
   most lines: one reference counted twice);
 * ``empty-lines`` (empty hypotheses or references).
@@ -22,7 +23,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.data.io import PathLike, read_lines
-from harness.diagnose.preprocess import MIN_SHARE, MISTAKES, TOKENIZED_SHARE, looks_tokenized
+from harness.diagnose.preprocess import (
+    MIN_SHARE,
+    MISTAKES,
+    TOKENIZED_SHARE,
+    has_upper,
+    looks_tokenized,
+)
 from harness.errors import InputError
 
 __all__ = ["CheckReport", "Finding", "check_files", "check_texts"]
@@ -131,12 +138,12 @@ def check_texts(hyp: tuple[str, list[str]], refs: Sequence[tuple[str, list[str]]
                     tuple(ex),
                 )
             )
-    hyp_upper = sum(1 for t in hyp[1] if t != t.lower()) / max(1, len(hyp[1]))
+    hyp_upper = sum(1 for t in hyp[1] if has_upper(t)) / max(1, len(hyp[1]))
     for name, lines in refs:
-        ref_upper = sum(1 for t in lines if t != t.lower()) / max(1, len(lines))
+        ref_upper = sum(1 for t in lines if has_upper(t)) / max(1, len(lines))
         if (hyp_upper >= MIN_SHARE) != (ref_upper >= MIN_SHARE):
             cased, lower = (hyp[0], name) if hyp_upper >= MIN_SHARE else (name, hyp[0])
-            n, ex = _lines_where(cased, files[cased], lambda t: t != t.lower())
+            n, ex = _lines_where(cased, files[cased], has_upper)
             out.append(
                 Finding(
                     "case-mismatch",

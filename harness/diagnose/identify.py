@@ -69,7 +69,9 @@ from harness.diagnose.candidates import (
     ROUNDINGS,
     SCALES,
     Candidate,
+    Printed,
     TieResolver,
+    as_printed,
     closest_profile,
     default_tolerance,
     printed_interval,
@@ -90,6 +92,8 @@ __all__ = [
     "SMOOTHING_POLICIES",
     "Candidate",
     "CorpusScorer",
+    "Printed",
+    "as_printed",
     "closest_profile",
     "default_tolerance",
     "identify",
@@ -419,7 +423,7 @@ def _evaluations(
 
 
 def _candidates(
-    score: float | str,
+    score: Printed,
     corpus: Corpus,
     progress: ProgressCallback | None,
     session: Session | None,
@@ -431,6 +435,7 @@ def _candidates(
     (:func:`~harness.diagnose.candidates.reproduces`; within ``tolerance`` when given). Its
     rounding is the one that reproduces the score, nearest first (ties: :data:`ROUNDINGS`
     order)."""
+    score = as_printed(score)  # the printed precision kept, whatever type it came as
     target = float(score)
     out = []
     for ev in _evaluations(corpus, progress, session):
@@ -472,7 +477,7 @@ def _candidates(
 
 
 def identify(
-    score: float | str,
+    score: Printed,
     corpus: Corpus | str | tuple[Sequence[str], Sequence[Sequence[str]]],
     *,
     tolerance: float | None = None,
@@ -482,10 +487,12 @@ def identify(
     """The configurations whose displayed score reproduces ``score`` on ``corpus``.
 
     ``corpus`` is a :class:`~harness.data.corpus.Corpus`, a fixture as ``"name/system"`` or a
-    ``(hypotheses, per-segment references)`` pair. Pass ``score`` as the string that was
-    printed: ``"27"`` stands for [26.5, 27.5) and ``"0.270"`` for [0.2695, 0.2705)
-    (:func:`printed_interval`, upper end excluded); a float is read through its ``repr``
-    (``27.0``: [26.95, 27.05)). ``tolerance``, when given, replaces the interval by
+    ``(hypotheses, per-segment references)`` pair. ``score`` keeps the precision it was
+    printed with (:func:`~harness.diagnose.candidates.as_printed`): the string ``"27"`` and
+    the int ``27`` stand for [26.5, 27.5), ``"0.270"`` and ``Decimal("0.270")`` for
+    [0.2695, 0.2705) (:func:`printed_interval`, upper end excluded); a float has no printed
+    precision left and is read through its ``repr`` (``27.0``: [26.95, 27.05)), so pass the
+    string when you have it. ``tolerance``, when given, replaces the interval by
     ``|shown - score| <= tolerance``. Sorted by :func:`~harness.diagnose.candidates.rank`:
     steps from a named profile (factors changed and text mistakes assumed), then fewer
     configuration changes, simpler rounding and the distance; empty when nothing matches
@@ -499,7 +506,7 @@ def identify(
 
 
 def nearest(
-    score: float | str,
+    score: Printed,
     corpus: Corpus | str | tuple[Sequence[str], Sequence[Sequence[str]]],
     *,
     k: int = 10,

@@ -42,6 +42,7 @@ __all__ = [
     "Mistake",
     "Variant",
     "detokenize",
+    "has_upper",
     "looks_tokenized",
     "markers",
     "mistake_of",
@@ -116,6 +117,18 @@ _HYPHEN = re.compile(r"(\S)-(\S)")
 _TOKENIZED = re.compile(r"\w [.,!?;:)](?: |$)|\( \w|&apos;| @-@ ")
 
 
+#: Markers written in capitals by convention, not text: tensor2tensor's compound split
+#: (``##AT##``). Case checks read the text without them.
+_CAPITAL_MARKERS = re.compile(r"##AT##")
+
+
+def has_upper(text: str) -> bool:
+    """True when ``text`` has an upper-case letter outside the capitalised markers
+    (``a ##AT##-##AT## b`` has none: the ``AT`` of the compound-split marker is not text)."""
+    text = _CAPITAL_MARKERS.sub("", text)
+    return text != text.lower()
+
+
 def looks_tokenized(text: str) -> bool:
     """True when a line shows Moses-tokenizer traces: a space before ``. , ! ? ; : )``, after
     ``(``, the ``&apos;`` escape or ``@-@`` (``&quot;``/``&amp;`` also occur in raw web text).
@@ -131,7 +144,7 @@ def markers(corpus: Corpus) -> dict[str, tuple[float, float]]:
     """The share of hypotheses and of references (any reference of a segment) carrying each
     trace: ``bpe``, ``spm``, ``compound``, ``hyphen`` (a hyphen between non-spaces, which
     compound splitting would split), ``tokenized`` (:func:`looks_tokenized`), ``upper``
-    (any upper-case letter)."""
+    (any upper-case letter outside the markers, :func:`has_upper`)."""
     hyps = list(corpus.hypotheses)
     refs = [" ".join(r) for r in corpus.references]
     tests: dict[str, Callable[[str], bool]] = {
@@ -140,7 +153,7 @@ def markers(corpus: Corpus) -> dict[str, tuple[float, float]]:
         "compound": lambda t: _AT in t,
         "hyphen": lambda t: bool(_HYPHEN.search(t)),
         "tokenized": looks_tokenized,
-        "upper": lambda t: t != t.lower(),
+        "upper": has_upper,
     }
     return {k: (_share(hyps, f), _share(refs, f)) for k, f in tests.items()}
 

@@ -118,9 +118,11 @@ def _fit_text(report: ValidationReport) -> str:
 def validation_text(report: ValidationReport) -> str:
     """The plain-text report of a validation: verdict, fit, agreement per configuration,
     deviations, failures, cases without a score, probes (or, when the diagnosis is withheld,
-    why, and the failures)."""
+    the verdict when the subject ignores its input, why, and the failures: never a factor)."""
     lines = [f"Validation of {report.implementation}", ""]
     if report.withheld is not None:
+        if report.verdict != "no diagnosis":
+            lines += _field("verdict", report.verdict)
         lines += _field("no diagnosis", report.withheld)
         lines += _field("cases", _cases(report, scored=False))
         lines += _field("without a score", f"{report.crash_count} case(s)")
@@ -140,6 +142,8 @@ def validation_text(report: ValidationReport) -> str:
     lines += _field("match everywhere", ", ".join(report.matches) or "none")
     lines += _field("diagnosed", ", ".join(report.diagnosed_factors) or "nothing")
     lines += _field("without a score", f"{report.crash_count} case(s)")
+    if report.evidence is not None:
+        lines += _field("depends on its input", report.evidence.reason)
     lines += _section("Fitted configuration") + _item(_fit_text(report))
 
     lines += _section("Agreement per configuration (share of scored cases, best 15)")

@@ -24,7 +24,9 @@ above 1 is 0–100 and one in [0, 1] is ambiguous and raises — pass ``scale="0
 ``"0-100"``. Failures (non-zero exit, timeout, unreadable output) raise :class:`CommandError`
 with the command's stderr (:class:`CommandTimeout` on timeout). Each call runs in its own
 session; on timeout or interruption its whole process group is killed, and the temporary
-files are removed. ``check=False`` accepts a non-zero exit when the output still holds a
+files are removed. A score is one short line: past ``max_output`` bytes on stdout (default
+:data:`MAX_STDOUT_BYTES`), or :data:`MAX_STDERR_BYTES` on stderr, the group is killed at once
+(:class:`CommandOutputTooLarge`, "output over N bytes"). ``check=False`` accepts a non-zero exit when the output still holds a
 score (multi-bleu.perl prints ``BLEU = 0, …`` and exits 1 when the reference length is 0); the
 status is kept in ``extra["returncode"]``.
 
@@ -35,16 +37,19 @@ declaration the adapter still scores (``corpus(c)``) but cannot vouch for any co
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
 import re
+import selectors
 import shlex
 import shutil
 import signal
 import string
 import subprocess
 import tempfile
+import time
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
@@ -103,60 +108,145 @@ class CommandTimeout(CommandError):
     shell and everything it started) was killed."""
 
 
-def _run_group(
-    command: str, *, timeout: float, cwd: Any, env: dict[str, str] | None
-) -> subprocess.CompletedProcess[str]:
-    """Run ``command`` through the shell in its own session (process group).
+class CommandOutputTooLarge(CommandError):
+    """The command printed more than ``limit`` bytes on ``stream`` (``"stdout"``/``"stderr"``)
+    and its process group was killed at once; ``stdout`` holds the start of what it printed."""
 
-    On timeout, and on any exception while waiting (``KeyboardInterrupt`` from SIGINT, or a
-    SIGTERM converted to one), the whole group is killed with ``os.killpg`` — the shell's
-    children (``sleep`` in ``sleep 1000; echo``) included, which ``subprocess.run(timeout=)``
-    leaves running and whose open pipes then keep ``communicate()`` waiting. Raises
-    :class:`CommandTimeout` on timeout.
-    """
+    def __init__(self, message: str, *, stream: str, limit: int, **kwargs: Any) -> None:
+        self.stream = stream
+        self.limit = limit
+        super().__init__(message, **kwargs)
+
+
+#: The most a command may print on stdout, in bytes: a score is one short line (sacrebleu's
+#: JSON with its signature is well under a kilobyte). Past it the command is killed.
+MAX_STDOUT_BYTES = 1 << 20
+#: The most it may print on stderr (verbose programs log there) before it is killed.
+MAX_STDERR_BYTES = 16 << 20
+#: How much of stderr is kept for messages: its last bytes (a traceback ends there); the rest
+#: is read and dropped, so a chatty program never blocks on a full pipe.
+STDERR_KEPT = 64 << 10
+
+
+class _Capture:
+    """What one pipe delivered: the first ``head`` bytes, the last ``tail`` bytes and the
+    total, so that memory is bounded by ``head + tail`` whatever the program prints."""
+
+    def __init__(self, name: str, limit: int, head: int, tail: int) -> None:
+        self.name, self.limit, self.head_size, self.tail_size = name, limit, head, tail
+        self.head, self.tail, self.total = bytearray(), bytearray(), 0
+
+    def add(self, chunk: bytes) -> bool:
+        """Keep what fits; True when the stream has now gone past ``limit``."""
+        self.total += len(chunk)
+        room = max(0, self.head_size - len(self.head))
+        self.head += chunk[:room]
+        if self.tail_size:
+            self.tail = (self.tail + chunk[room:])[-self.tail_size :]
+        return self.total > self.limit
+
+    def text(self) -> str:
+        """The kept bytes as text (UTF-8, undecodable bytes replaced, newlines as ``\\n``)."""
+        skipped = self.total - len(self.head) - len(self.tail)
+        gap = f"[... {skipped} bytes not kept ...]\n".encode() if skipped and self.tail else b""
+        text = (bytes(self.head) + gap + bytes(self.tail)).decode("utf-8", "replace")
+        return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _read_until_eof(captures: dict[int, _Capture], deadline: float) -> str | None:
+    """Read every pipe (file descriptor → its :class:`_Capture`) to its end: ``None``; or
+    ``"timeout"`` once ``deadline`` (``time.monotonic()``) passes, or a capture's name as soon
+    as its stream goes past its limit (the caller then kills the group)."""
+    with selectors.DefaultSelector() as sel:
+        for fd, capture in captures.items():
+            sel.register(fd, selectors.EVENT_READ, capture)
+        while sel.get_map():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return "timeout"
+            for key, _ in sel.select(left):
+                chunk = os.read(key.fd, 1 << 16)
+                if not chunk:
+                    sel.unregister(key.fd)
+                elif key.data.add(chunk):
+                    return str(key.data.name)
+    return None
+
+
+def _run_group(
+    command: str,
+    *,
+    timeout: float,
+    cwd: Any,
+    env: dict[str, str] | None,
+    max_stdout: int = MAX_STDOUT_BYTES,
+    max_stderr: int = MAX_STDERR_BYTES,
+) -> subprocess.CompletedProcess[str]:
+    """Run ``command`` through the shell in its own session (process group), its output read
+    with a cap: stdout kept whole up to ``max_stdout`` bytes, stderr's last
+    :data:`STDERR_KEPT` bytes up to ``max_stderr``. A stream past its cap has the whole group
+    killed at once and raises :class:`CommandOutputTooLarge` (``yes`` would fill the memory).
+    On timeout (:class:`CommandTimeout`), and on any exception while waiting
+    (``KeyboardInterrupt`` from SIGINT, or a SIGTERM converted to one), the whole group is
+    killed with ``os.killpg`` — the shell's children (``sleep`` in ``sleep 1000; echo``)
+    included, which ``subprocess.run(timeout=)`` leaves running with the pipes open."""
+    deadline = time.monotonic() + timeout
     proc = subprocess.Popen(
         command,
         shell=True,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        text=True,
-        encoding="utf-8",
-        errors="replace",
+        bufsize=0,
         cwd=cwd,
         env=env,
         start_new_session=True,
     )
+    assert proc.stdout is not None and proc.stderr is not None  # both are pipes
+    out = _Capture("stdout", max_stdout, max_stdout, 0)
+    err = _Capture("stderr", max_stderr, 0, STDERR_KEPT)
 
     def kill_group() -> None:
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
 
+    ended: str | None = "an exception"
     try:
-        stdout, stderr = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        kill_group()
-        try:
-            stdout, stderr = proc.communicate(timeout=5)
-        except subprocess.TimeoutExpired:  # a grandchild escaped the group and holds a pipe
-            stdout, stderr = "", ""
+        ended = _read_until_eof({proc.stdout.fileno(): out, proc.stderr.fileno(): err}, deadline)
+        if ended is None:
+            try:  # the pipes are closed, but the shell may still run (`exec >&-; sleep 9`)
+                proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                ended = "timeout"
+    finally:
+        if ended is not None:  # a timeout, a cap passed, or an exception while waiting
+            kill_group()
             proc.kill()
             proc.wait()
+        proc.stdout.close()
+        proc.stderr.close()
+    if ended == "timeout":
         raise CommandTimeout(
             f"timed out after {timeout:g} s (its process group was killed)",
             command=command,
-            stdout=_text(stdout),
-            stderr=_text(stderr),
-        ) from None
-    except BaseException:
-        kill_group()
-        proc.kill()
-        proc.wait()
-        raise
+            stdout=out.text(),
+            stderr=err.text(),
+        )
+    if ended is not None:
+        over = out if ended == "stdout" else err
+        began = out.text()[:60]
+        why = " (a score is one short line)" if over is out else ""
+        raise CommandOutputTooLarge(
+            f"output over {over.limit} bytes on {over.name}{why}; its process group was killed"
+            + (f"; stdout began {began!r}" if began else ""),
+            stream=over.name,
+            limit=over.limit,
+            command=command,
+            stdout=out.text(),
+            stderr=err.text(),
+        )
     kill_group()  # the shell is done; anything it left in the background goes with it
-    return subprocess.CompletedProcess(command, proc.returncode, stdout, stderr)
+    return subprocess.CompletedProcess(command, proc.returncode, out.text(), err.text())
 
 
 def _decimals(text: str) -> int:
@@ -274,6 +364,7 @@ class CommandAdapter(Adapter):
         cwd: str | os.PathLike[str] | None = None,
         env: dict[str, str] | None = None,
         check: bool = True,
+        max_output: int = MAX_STDOUT_BYTES,
     ) -> None:
         if not isinstance(template, str) or not template.strip():
             raise ConfigError("command template must be a non-empty string")
@@ -296,6 +387,9 @@ class CommandAdapter(Adapter):
         self.cwd = cwd
         self.env = env
         self.check = check
+        if isinstance(max_output, bool) or not isinstance(max_output, int) or max_output < 1:
+            raise ConfigError(f"max_output must be a positive number of bytes, got {max_output!r}")
+        self.max_output = max_output
 
     # ------------------------------------------------------------------ identity
     def version(self) -> str | None:
@@ -459,6 +553,7 @@ class CommandAdapter(Adapter):
                 timeout=self.timeout,
                 cwd=self.cwd,
                 env=None if self.env is None else {**os.environ, **self.env},
+                max_stdout=self.max_output,
             )
         if proc.returncode != 0 and (self.check or not proc.stdout.strip()):
             raise CommandError(
@@ -502,11 +597,3 @@ class CommandAdapter(Adapter):
                 "decimals": parsed.get("decimals"),
             },
         )
-
-
-def _text(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bytes):
-        return value.decode("utf-8", "replace")
-    return str(value)

@@ -7,6 +7,10 @@ fixture's systems plus ``cases`` corpora from a seeded generator (short and long
 repeated words, words inside other words, glued punctuation, mixed case, CJK, 1–3 ragged
 references, some empty). It then
 
+0. **checks the evidence**: a diagnosis is given only when the scores depend on the input as
+   some configuration's do (:mod:`~.evidence`: not a constant, and rank-correlated with a
+   configuration beyond what a permutation of the scores gives); otherwise the verdict is
+   "not a BLEU implementation / ignores its input" and no factor is named;
 1. **detects the scale**: a perfect match scores 1.0 on a 0–1 implementation and 100 on a
    0–100 one (falling back to whichever scale agrees with more profiles);
 2. **compares with every profile** in :data:`harness.PROFILES` and every single-factor
@@ -40,7 +44,7 @@ against ~60 configurations take a second or two for a fast implementation.
 One module per concern, in the order a run uses them: :mod:`~.cases` (the battery),
 :mod:`~.subjects` (calling the implementation), :mod:`~.variants` (the configurations
 compared), :mod:`~.bugs` (modelled mistakes), :mod:`~.judge` (expected scores and agreement),
-:mod:`~.fit`, :mod:`~.probes`, :mod:`~.shrink`, :mod:`~.classify` (deviations and crashes),
+:mod:`~.evidence` (whether the scores depend on the input), :mod:`~.fit`, :mod:`~.probes`, :mod:`~.shrink`, :mod:`~.classify` (deviations and crashes),
 :mod:`~.results` (the report's data) and :mod:`~.run` (:func:`validate`). The plain-text report
 is :func:`harness.report.validation.validation_text`.
 
@@ -54,6 +58,14 @@ from __future__ import annotations
 
 from harness.diagnose.validate.bugs import BUG_MODELS
 from harness.diagnose.validate.cases import Case, generate_cases
+from harness.diagnose.validate.evidence import (
+    ALPHA,
+    IGNORES_INPUT,
+    MIN_CORRELATION,
+    MIN_DISTINCT,
+    Evidence,
+    input_dependence,
+)
 from harness.diagnose.validate.probes import Probe
 from harness.diagnose.validate.results import Crash, Deviation, ValidationReport
 from harness.diagnose.validate.run import (
@@ -72,10 +84,14 @@ from harness.diagnose.validate.subjects import (
 from harness.diagnose.validate.variants import single_factor_variants
 
 __all__ = [
+    "ALPHA",
     "BUG_MODELS",
     "DEFAULT_TIMEOUT",
+    "IGNORES_INPUT",
     "MAX_CONSECUTIVE_TIMEOUTS",
     "MAX_ROUNDED_DECIMALS",
+    "MIN_CORRELATION",
+    "MIN_DISTINCT",
     "MIN_SCORED",
     "MIN_SCORED_SHARE",
     "STOP_AFTER_FAILURES",
@@ -83,10 +99,12 @@ __all__ = [
     "CouldNotValidate",
     "Crash",
     "Deviation",
+    "Evidence",
     "NoScore",
     "Probe",
     "ValidationReport",
     "generate_cases",
+    "input_dependence",
     "single_factor_variants",
     "validate",
 ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.diagnose.validate.evidence import Evidence
 from harness.diagnose.validate.probes import Probe
 
 __all__ = ["Crash", "Deviation", "ValidationReport"]
@@ -96,8 +97,13 @@ class ValidationReport:
     the last decimal, or ``tolerance``); ``rounding_explains``: scored cases the fit
     reproduces only at that precision. ``withheld``: why there is no diagnosis (too few scored
     cases, or the first :data:`~harness.diagnose.validate.run.STOP_AFTER_FAILURES` cases all
-    failed alike and the other ``not_run`` cases were not run); then ``best_profile`` and
-    ``agreement`` are ``None`` and nothing is diagnosed. ``n_cases`` counts the cases run.
+    failed alike and the other ``not_run`` cases were not run, or the scores do not show
+    that they depend on the input); then ``best_profile`` and ``agreement`` are ``None`` and
+    nothing is diagnosed. ``verdict``: ``"diagnosed"``, ``"no diagnosis"`` or
+    :data:`~harness.diagnose.validate.evidence.IGNORES_INPUT` (a constant, or scores no
+    configuration's correlate with). ``evidence``: what the scored cases show about that
+    dependence (``None`` when too few cases gave a score to measure it). ``n_cases`` counts
+    the cases run.
     """
 
     implementation: str
@@ -127,11 +133,22 @@ class ValidationReport:
     withheld: str | None = None
     timeout: float | None = None
     not_run: int = 0
+    evidence: Evidence | None = None
 
     @property
     def diagnosable(self) -> bool:
         """Whether enough cases gave a score for a diagnosis."""
         return self.withheld is None
+
+    @property
+    def verdict(self) -> str:
+        """``"diagnosed"``, :data:`~harness.diagnose.validate.evidence.IGNORES_INPUT` when
+        the scores do not depend on the input, else ``"no diagnosis"``."""
+        if self.withheld is None:
+            return "diagnosed"
+        if self.evidence is not None and self.evidence.verdict is not None:
+            return self.evidence.verdict
+        return "no diagnosis"
 
     @property
     def compared_within(self) -> float:
@@ -170,7 +187,9 @@ class ValidationReport:
         return {
             "implementation": self.implementation,
             "diagnosis": self.withheld is None,
+            "verdict": self.verdict,
             "withheld": self.withheld,
+            "evidence": None if self.evidence is None else self.evidence.to_dict(),
             "scale": self.scale,
             "scale_reason": self.scale_reason,
             "best_profile": self.best_profile,

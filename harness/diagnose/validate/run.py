@@ -1,6 +1,7 @@
 """The validator's one entry point, :func:`validate`: run the subject, then diagnose it.
 
-Steps: run every case; withhold the diagnosis when too few cases gave a score; detect the
+Steps: run every case; withhold the diagnosis when too few cases gave a score, or when the
+scores do not depend on the input (:mod:`~harness.diagnose.validate.evidence`); detect the
 printed precision and the scale; measure every configuration of the pool; fit; run the probes;
 explain the first deviations from the best profile; collect the crashes.
 """
@@ -18,6 +19,7 @@ from harness.bleu.profiles import PROFILES
 from harness.diagnose.validate.bugs import Model
 from harness.diagnose.validate.cases import Case, fixture_cases, generate_cases
 from harness.diagnose.validate.classify import Classifier, find_crashes, find_deviations
+from harness.diagnose.validate.evidence import input_dependence
 from harness.diagnose.validate.fit import fit, fit_summary
 from harness.diagnose.validate.judge import Judge
 from harness.diagnose.validate.probes import run_probes
@@ -49,9 +51,20 @@ MAX_ROUNDED_DECIMALS = 8
 
 
 class CouldNotValidate(HarnessError):
-    """The implementation could not be validated at all (e.g. it timed out on its first call).
+    """The implementation could not be validated at all (it timed out, or printed more than a
+    score's worth of output, on its first call).
 
     The CLI exits with status 3 on it (2 stays for usage and input errors)."""
+
+
+#: What a first call that fails this way says about every later one: each would fail alike
+#: (and a hang would cost the full timeout each time), so the run stops at once.
+_FATAL_FIRST = {
+    "CommandTimeout": "the command timed out on its first call ({timeout:g} s per call; raise "
+    "--timeout if it is just slow); nothing was validated: {error}",
+    "CommandOutputTooLarge": "the command's first call gave no score: {error}; nothing was "
+    "validated",
+}
 
 
 def _detect_scale(
@@ -219,8 +232,12 @@ def validate(
     verdict ``"no score: …"`` and takes no part in agreements and differences, which are
     shares of the *scored* cases. With fewer than :data:`MIN_SCORED` scored cases or fewer
     than :data:`MIN_SCORED_SHARE` of all cases, the report has no diagnosis
-    (``withheld`` says why). A command that times out on its first call raises
-    :class:`CouldNotValidate`. ``progress``
+    (``withheld`` says why). Nor has it when the scores do not depend on the input as a BLEU
+    configuration's do (:func:`~harness.diagnose.validate.evidence.input_dependence`: a
+    constant, or no configuration's scores correlate with them; ``verdict`` is then
+    :data:`~harness.diagnose.validate.evidence.IGNORES_INPUT`, and ``evidence`` says what
+    was measured). A command that times out, or prints more than a score's worth of output,
+    on its first call raises :class:`CouldNotValidate`. ``progress``
     (:data:`~harness.progress.ProgressCallback`) is told of each case run (stage
     ``"validate: cases"``) and each later step (``"validate: analysis"``).
     """
@@ -242,10 +259,9 @@ def validate(
     stopped: str | None = None
     for c in track(battery, progress, "validate: cases"):
         out = run(subject, c)
-        if not outs and out.exc_type == "CommandTimeout":
+        if not outs and out.exc_type in _FATAL_FIRST:
             raise CouldNotValidate(
-                f"the command timed out on its first call ({subject.timeout:g} s per call; "
-                f"raise --timeout if it is just slow); nothing was validated: {out.error}"
+                _FATAL_FIRST[out.exc_type].format(timeout=subject.timeout, error=out.error)
             )
         outs.append(out)
         if len(outs) == STOP_AFTER_FAILURES < len(battery) and _all_fail_alike(outs):
@@ -279,6 +295,16 @@ def validate(
         "skipped": tuple(skipped),
         "not_run": n_battery - len(battery),
     }
+    configs = pool()
+    evidence = None
+    if withheld is None:
+        # before any fitting: a fit finds a nearest configuration for any numbers at all
+        evidence = input_dependence(
+            judge, s_cases, s_outs, [(name, cfg) for name, cfg, _ in configs], seed=seed
+        )
+        if not evidence.supports_diagnosis:
+            withheld = evidence.reason
+        common["evidence"] = evidence
     if withheld is not None:
         crashes = find_crashes(subject, battery, outs, budget, shrink_them=False)
         return ValidationReport(
@@ -308,7 +334,6 @@ def validate(
     scale, reason = _detect_scale(subject, judge, s_cases, s_outs)
     judge.factor = 0.01 if scale == "0-1" else 1.0
 
-    configs = pool()
     scores = {name: judge.agreement(s_cases, s_outs, cfg) for name, cfg, _ in configs}
     agreement = {name: s[0] for name, s in scores.items()}
     matches = tuple(name for name, _, _ in configs if agreement[name] == 1.0)

@@ -88,7 +88,9 @@ class Subject:
         elif callable(impl):
             self.fn = impl
             mod = getattr(impl, "__module__", "") or ""
-            self.name = f"{mod}:{getattr(impl, '__qualname__', repr(impl))}".lstrip(":")
+            # a callable object has no __qualname__ of its own: its class names it
+            qualname = getattr(impl, "__qualname__", None) or type(impl).__qualname__
+            self.name = f"{mod}:{qualname}".lstrip(":")
         else:
             raise ConfigError(f"impl must be callable or 'module:function', got {impl!r}")
         self.calls = 0
