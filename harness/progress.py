@@ -14,6 +14,7 @@ callback or ``None``: bars by default only when stderr is a terminal.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO, TypeVar
@@ -42,18 +43,32 @@ class TqdmProgress:
     """A :data:`ProgressCallback` that draws one tqdm bar per stage on ``file`` (stderr).
 
     A stage's bar opens on its first report and closes when ``done`` reaches ``total``;
-    :meth:`close` closes any left open (an error mid-stage).
+    :meth:`close` closes any left open (an error mid-stage). Progress is never a reason to
+    stop work: once its stream cannot be written (a reader that went away, a closed
+    stream), every bar is dropped and later reports draw nothing.
     """
 
     def __init__(self, file: TextIO | None = None) -> None:
         self.file = file
         self._bars: dict[str, Any] = {}
+        self.dead = False
 
     def __call__(self, stage: str, done: int, total: int) -> None:
+        if self.dead:
+            return
+        try:
+            self._draw(stage, done, total)
+        except (OSError, ValueError):
+            self._drop()
+
+    def _draw(self, stage: str, done: int, total: int) -> None:
         from tqdm import tqdm
 
         bar = self._bars.get(stage)
         if bar is None:
+            # no monitor thread: it would write from another thread, where a dead stream
+            # cannot be caught here
+            tqdm.monitor_interval = 0
             bar = tqdm(
                 total=total,
                 desc=stage,
@@ -68,18 +83,33 @@ class TqdmProgress:
         if done > bar.n:
             bar.update(done - bar.n)
         if done >= total:
-            bar.close()
             del self._bars[stage]
+            bar.close()
+
+    def _drop(self) -> None:
+        """Forget every bar without drawing again (their stream is gone)."""
+        self.dead = True
+        for bar in self._bars.values():
+            bar.disable = True  # so closing it, now or when it is collected, writes nothing
+            with contextlib.suppress(Exception):
+                bar.close()
+        self._bars.clear()
 
     def close(self) -> None:
         """Close every bar still open."""
-        for bar in self._bars.values():
-            bar.close()
-        self._bars.clear()
+        try:
+            for bar in list(self._bars.values()):
+                bar.close()
+            self._bars.clear()
+        except (OSError, ValueError):
+            self._drop()
 
 
 def resolve(flag: bool | None) -> TqdmProgress | None:
-    """The CLI's progress callback: tqdm bars on stderr when :func:`enabled`, else ``None``."""
+    """The CLI's progress callback: tqdm bars on stderr when :func:`enabled` and stderr is
+    open, else ``None``."""
+    if sys.stderr is None or getattr(sys.stderr, "closed", False):
+        return None
     return TqdmProgress() if enabled(flag) else None
 
 

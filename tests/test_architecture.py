@@ -29,7 +29,7 @@ MAX_LINES = 600
 
 #: Lowest first. A module may import from its own rank or a lower one.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("harness.errors", "harness.progress"),
+    ("harness.errors", "harness.progress", "harness.interrupts"),
     ("harness.data",),
     ("harness.bleu",),
     ("harness.scorers", "harness.session"),

@@ -122,7 +122,8 @@ def empty_unwritable_dir() -> Path | None:
 class Case:
     """One bad input: ``setup(tmp)`` prepares ``tmp`` and returns the argv; ``words`` (with
     ``{tmp}`` replaced) must all appear in stderr; ``keep`` names folders under ``tmp`` whose
-    contents must be byte-identical afterwards; ``absent`` paths that must not exist."""
+    contents must be byte-identical afterwards; ``absent`` paths that must not exist; ``env``
+    environment variables set for the run."""
 
     id: str
     setup: Callable[[Path], list[str]]
@@ -130,6 +131,7 @@ class Case:
     code: int = 2
     keep: tuple[str, ...] = ()
     absent: tuple[str, ...] = ()
+    env: tuple[tuple[str, str], ...] = ()
 
 
 def _foreign_force(cmd: str) -> Callable[[Path], list[str]]:
@@ -242,7 +244,84 @@ def _module(source: str) -> Callable[[Path], list[str]]:
     return setup
 
 
+GOOD = b"the cat is on the mat\nthere is a dog\nhe reads\n"
+
+
+def _files_over_earlier_output(
+    hyp: bytes, ref: bytes, *extra: str, hyp_name: str = "hyp.txt"
+) -> Callable[[Path], list[str]]:
+    """An earlier output in ``d``, then ``compare`` on the user's files with ``--force`` into
+    it (``hyp_name`` names a folder, made here, when it is not ``hyp.txt``)."""
+
+    def setup(tmp: Path) -> list[str]:
+        compare_into(tmp / "d")
+        (tmp / "hyp.txt").write_bytes(hyp)
+        (tmp / "ref.txt").write_bytes(ref)
+        if hyp_name != "hyp.txt":
+            (tmp / hyp_name).mkdir()
+        files = [str(tmp / hyp_name), "--refs", str(tmp / "ref.txt")]
+        return ["compare", *files, "--out", str(tmp / "d"), "--force", "--no-cache", *extra]
+
+    return setup
+
+
+def _report_impl_over_earlier_output(impl: str) -> Callable[[Path], list[str]]:
+    def setup(tmp: Path) -> list[str]:
+        compare_into(tmp / "d")
+        out = ["--out", str(tmp / "d"), "--force", "--formats", "md"]
+        return ["report", "--fixture", "edge_identical", "--impl", impl, *out]
+
+    return setup
+
+
 CASES = [
+    # --- a refused input or option leaves an earlier output as it was
+    Case(
+        "compare-force-input-over-size-limit",
+        _files_over_earlier_output(GOOD * 30_000, GOOD * 30_000, "--no-progress"),
+        ("{tmp}/ref.txt: reference file is too large", "over the input size limit of 1 MiB"),
+        keep=("d",),
+        env=(("BLEU_HARNESS_MAX_INPUT_MB", "1"),),
+    ),
+    Case(
+        "compare-force-size-limit-invalid",
+        _files_over_earlier_output(GOOD, GOOD, "--no-progress"),
+        ("BLEU_HARNESS_MAX_INPUT_MB must be a whole number", "'1GB'"),
+        keep=("d",),
+        env=(("BLEU_HARNESS_MAX_INPUT_MB", "1GB"),),
+    ),
+    Case(
+        "compare-force-ragged-files",
+        _files_over_earlier_output(GOOD, b"a\n", "--no-progress"),
+        ("{tmp}/ref.txt", "reference file has 1 lines", "has 3"),
+        keep=("d",),
+    ),
+    Case(
+        "report-force-impl-empty-item",
+        _report_impl_over_earlier_output("profile:sacrebleu,,profile:nltk"),
+        ("--impl: an empty implementation in 'profile:sacrebleu,,profile:nltk'",),
+        keep=("d",),
+    ),
+    Case(
+        "report-impl-only-a-comma-new-folder",
+        lambda tmp: [
+            "report",
+            "--fixture",
+            "edge_identical",
+            "--impl",
+            ",",
+            "--out",
+            str(tmp / "r"),
+        ],
+        ("--impl: no implementation given in ','",),
+        absent=("r",),
+    ),
+    Case(
+        "compare-force-hyp-is-a-directory",
+        _files_over_earlier_output(GOOD, GOOD, "--no-progress", hyp_name="folder"),
+        ("{tmp}/folder: hypothesis file is a directory, not a file",),
+        keep=("d", "folder"),
+    ),
     # --- --force never touches what the harness did not write
     Case(
         "report-force-into-user-folder",
@@ -431,6 +510,8 @@ CASES = [
 def test_cli_bad_output_and_input(case: Case, tmp_path: Path, capsys, monkeypatch) -> None:
     monkeypatch.setattr(sys, "path", list(sys.path))  # rows that add a module folder
     argv = case.setup(tmp_path)
+    for key, value in case.env:
+        monkeypatch.setenv(key, value)
     before = {k: snapshot(tmp_path / k) for k in case.keep}
     capsys.readouterr()
     code = main(argv)
@@ -551,7 +632,7 @@ def _assert_interrupted(proc: subprocess.Popen[str]) -> str:
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "Traceback" not in err
-    assert err == "bleu-harness: interrupted; incomplete output was discarded\n"
+    assert err == "bleu-harness: interrupted by SIGINT; incomplete output was discarded\n"
     return out
 
 

@@ -30,6 +30,7 @@ from harness.session.parallel import (
     resolve_jobs,
     shard_bounds,
 )
+from harness.session.resources import usable_cpus
 
 SACRE = PROFILES["sacrebleu"]
 NLTK5 = PROFILES["nltk"].replace(smooth="nltk-method5")  # needs order 5
@@ -103,7 +104,8 @@ def test_resolve_jobs_rejects_nonsense(bad) -> None:
 
 
 def test_resolve_jobs_zero_means_all_cpus() -> None:
-    assert resolve_jobs(0) >= 1 and resolve_jobs(None) == resolve_jobs(0) and resolve_jobs(3) == 3
+    assert resolve_jobs(0) >= 1 and resolve_jobs(None) == resolve_jobs(0) == usable_cpus()
+    assert resolve_jobs(1) == 1 and resolve_jobs(usable_cpus()) == usable_cpus()
 
 
 # ---------------------------------------------------------------------- processes

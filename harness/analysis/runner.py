@@ -287,7 +287,7 @@ def run(
     rows: list[dict[str, Any]] = []
     with contextlib.ExitStack() as stack:
         # The libraries run in the workers while the engine scores here; rows keep work order.
-        submit = _submitter(stack, backend, jobs, client) if misses else None
+        submit = _submitter(stack, backend, jobs, client, len(misses)) if misses else None
         pending: dict[int, Any] = {}
         if submit is not None:
             for k in misses:
@@ -320,7 +320,7 @@ def run(
 
 
 def _submitter(
-    stack: contextlib.ExitStack, backend: str, jobs: int, client: Any
+    stack: contextlib.ExitStack, backend: str, jobs: int, client: Any, tasks: int
 ) -> Callable[..., Any] | None:
     """``submit(fn, *args)`` returning a future on the backend's workers, or ``None`` to run
     the libraries here (serial, or a single process)."""
@@ -332,8 +332,8 @@ def _submitter(
 
         return on_dask
     if backend == "processes" and parallel.resolve_jobs(jobs) > 1:
-        pool = parallel.process_pool(jobs)
-        stack.callback(pool.shutdown, cancel_futures=True)
+        # left by an error or an interruption, the pool kills its workers at once
+        pool = stack.enter_context(parallel.process_pool(jobs, tasks))
         return pool.submit
     return None
 

@@ -14,12 +14,15 @@ import importlib
 import os
 import signal
 import sys
+import threading
 import traceback
+import warnings
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, NamedTuple, TypeAlias
 
+from harness import interrupts
 from harness.errors import HarnessError
 
 #: The first line of ``bleu-harness --help``.
@@ -146,13 +149,13 @@ def _internal_error(exc: Exception) -> int:
     with ``BLEU_HARNESS_DEBUG=1``."""
     frames = traceback.extract_tb(exc.__traceback__)
     where = f" (at {Path(frames[-1].filename).name}:{frames[-1].lineno})" if frames else ""
-    print(
+    _say(
         f"bleu-harness: internal error: {type(exc).__name__}: {exc}{where}; this is a bug in "
-        "bleu-harness, please report it (set BLEU_HARNESS_DEBUG=1 to print the traceback)",
-        file=sys.stderr,
+        "bleu-harness, please report it (set BLEU_HARNESS_DEBUG=1 to print the traceback)"
     )
     if os.environ.get("BLEU_HARNESS_DEBUG", "") not in ("", "0"):
-        traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.stderr)
+        with contextlib.suppress(OSError, ValueError):
+            traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.stderr)
     return 2
 
 
@@ -167,42 +170,138 @@ def _held(args: argparse.Namespace) -> AbstractContextManager[Any]:
     return contextlib.nullcontext() if run_context is None else run_context(args)
 
 
+def _say(message: str) -> None:
+    """One line on stderr; a stderr that is closed or gone loses it (the exit code stays)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        print(message, file=sys.stderr, flush=True)
+
+
+def _stdout_broken() -> bool:
+    """Whether stdout can no longer take output: closed, or a pipe whose reader went away."""
+    try:
+        fd = sys.stdout.fileno()
+    except (OSError, ValueError, AttributeError):
+        return True
+    try:
+        import select
+
+        poller = select.poll()
+        poller.register(fd, select.POLLOUT)
+        return any(ev & (select.POLLERR | select.POLLHUP) for _, ev in poller.poll(0))
+    except (OSError, ValueError, AttributeError):  # no poll here: the error is stdout's
+        return True
+
+
+def _discard_stdout() -> None:
+    """Point file descriptor 1 at /dev/null, so the interpreter's last flush of a stdout whose
+    reader left does not print a second error."""
+    with contextlib.suppress(OSError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.close(devnull)
+
+
+def _kill_children() -> None:
+    """Kill the worker processes an interruption caught while they were starting (before a
+    pool knew of them), and let every pool's manager thread end; a pool left by the
+    interruption has already killed its own workers."""
+    if "multiprocessing" not in sys.modules:
+        return
+    import multiprocessing
+
+    interrupts.kill(multiprocessing.active_children())
+    pools = sys.modules.get("concurrent.futures.process")
+    wakeups = getattr(pools, "_threads_wakeups", None)
+    if wakeups is not None:
+        # The interpreter's exit wakes every process pool's manager thread through a pipe;
+        # a pool killed mid-run may be closing that pipe then, and the failed wake-up would
+        # print a traceback after the run's last line. Wake them here, where that is caught.
+        for thread, wakeup in list(wakeups.items()):
+            with contextlib.suppress(Exception):
+                wakeup.wakeup()
+            thread.join(5)
+        wakeups.clear()
+
+
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: Any = None,
+    line: str | None = None,
+) -> None:
+    """The command line's form of a warning the harness raises on purpose: one line,
+    ``bleu-harness: warning: ...``; any other warning in Python's form."""
+    if category.__module__.split(".")[0] == "harness":
+        _say(f"bleu-harness: warning: {message}")
+    else:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            _python_showwarning(message, category, filename, lineno, file, line)
+
+
+_python_showwarning = warnings.showwarning
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``bleu-harness`` console script.
 
     Exit codes: 0 success; 2 any failure, with one line on stderr naming the file, line, row,
     option or module (an unexpected exception is reported as a bug, its traceback only with
-    ``BLEU_HARNESS_DEBUG=1``); 130 interrupted (SIGINT / Ctrl-C), leaving no partial output.
-    ``validate`` also exits 3 when the implementation could not be validated (and 143 on
-    SIGTERM).
+    ``BLEU_HARNESS_DEBUG=1``); ``validate`` and ``identify`` also exit 3 when the evidence does
+    not support an answer. Stopped by a signal of :data:`harness.interrupts.STOP_SIGNALS` (Ctrl-C, SIGTERM,
+    SIGHUP) every command unwinds, leaves no partial output and exits 128 + its number (130,
+    143, 129). Output asked for on stdout that could not all be written (a closed stdout, a
+    reader that left early) exits 141, as a process killed by SIGPIPE would; progress bars
+    on a stderr that went away are dropped and the work goes on.
     """
     in_process = argv is not None  # called from Python (a notebook, a test), not the script
     argv = sys.argv[1:] if argv is None else list(argv)
+    if sys.stderr is None:  # started with 2>&-: messages are lost, the exit code is not
+        sys.stderr = open(os.devnull, "w")
     args = parser_for(argv).parse_args(argv)
-    try:
-        with _held(args):
-            return int(args.func(args) or 0)
-    except HarnessError as exc:
-        print(f"bleu-harness: error: {exc}", file=sys.stderr)
+    if sys.stdout is None:  # started with >&-: whatever the command prints would be lost
+        _say(
+            "bleu-harness: error: stdout is closed; give it somewhere to go (>/dev/null to "
+            "discard the output)"
+        )
         return 2
-    except KeyboardInterrupt:
-        # a second Ctrl-C must not kill the script's exit; a caller's process keeps its handler
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-        print("bleu-harness: interrupted; incomplete output was discarded", file=sys.stderr)
-        if in_process:
-            signal.signal(signal.SIGINT, previous)
-        return 130
-    except BrokenPipeError:
-        return 0
+    main_thread = threading.current_thread() is threading.main_thread()
+    interrupts.reset()
+    previous = (
+        {sig: signal.signal(sig, interrupts.handler) for sig in interrupts.STOP_SIGNALS}
+        if main_thread
+        else {}
+    )
+    try:
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            with _held(args):
+                return int(args.func(args) or 0)
+    except HarnessError as exc:
+        _say(f"bleu-harness: error: {exc}")
+        return 2
+    except KeyboardInterrupt as exc:
+        interrupts.acknowledge()  # the clean-up is done; still no second interruption
+        _kill_children()
+        signum = exc.signum if isinstance(exc, interrupts.Stopped) else signal.SIGINT
+        name = signal.Signals(signum).name
+        _say(f"bleu-harness: interrupted by {name}; incomplete output was discarded")
+        return 128 + int(signum)
     except OSError as exc:  # the environment (disk full, permissions), not a bug: name the path
+        if isinstance(exc, BrokenPipeError) and _stdout_broken():
+            _discard_stdout()
+            return 128 + int(getattr(signal, "SIGPIPE", 13))
         where = f"{exc.filename}: " if exc.filename else ""
-        print(f"bleu-harness: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        _say(f"bleu-harness: error: {where}{exc.strerror or exc}")
         return 2
     except SystemExit as exc:  # harness code never calls sys.exit; user or library code did
-        print(
-            f"bleu-harness: error: code run by `{args.command}` called sys.exit({exc.code!r})",
-            file=sys.stderr,
-        )
+        _say(f"bleu-harness: error: code run by `{args.command}` called sys.exit({exc.code!r})")
         return 2
     except Exception as exc:
         return _internal_error(exc)
+    finally:
+        if in_process:  # a caller's process keeps its own handlers
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+            interrupts.reset()

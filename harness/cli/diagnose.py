@@ -8,8 +8,8 @@ import argparse
 import signal
 import sys
 import textwrap
-import threading
 
+from harness import interrupts
 from harness.cli import inputs, options
 from harness.diagnose.candidates import Candidate, printed_interval
 from harness.diagnose.check import check_files
@@ -27,7 +27,8 @@ def add_validate(sub: options.Subcommands) -> None:
         help="diagnose a BLEU implementation (a Python function or a shell command)",
         description="Run a BLEU implementation on the fixtures and seeded generated corpora, "
         "name the profile it matches and on what share of cases, and explain each deviation. "
-        "Exit 0 with a diagnosis, 3 when it could not be validated, 2 for usage errors.",
+        "Exit 0 with a diagnosis, 3 when it could not be validated or its scores do not depend "
+        "on its input (not a BLEU implementation: no factor is named), 2 for usage errors.",
     )
     v.add_argument(
         "--impl",
@@ -81,18 +82,16 @@ def add_validate(sub: options.Subcommands) -> None:
     v.set_defaults(func=cmd_validate)
 
 
-def _raise_interrupt(signum: int, frame: object) -> None:
-    """SIGTERM handler: unwind like Ctrl-C, so the running command and files are cleaned up."""
-    raise KeyboardInterrupt(signum)
-
-
 def cmd_validate(args: argparse.Namespace) -> int:
     """Diagnose a BLEU implementation against every profile, on fixtures and generated corpora.
 
     Exit status: 0 with a diagnosis; 3 when the implementation could not be validated (too few
-    cases gave a finite score, or the command timed out on its first call); 2 for usage and
-    input errors; 130/143 when interrupted by SIGINT/SIGTERM (temporary files are removed and
-    the running command's process group is killed first).
+    cases gave a finite score, the command timed out or printed too much on its first call, or
+    its scores do not depend on its input: "not a BLEU implementation / ignores its input",
+    and no factor is named); 2 for usage and
+    input errors; 128 + the signal's number when stopped (130 Ctrl-C, 143 SIGTERM, 129
+    SIGHUP: temporary files are removed and the running command's process group is killed
+    first).
     """
     if bool(args.impl) == bool(args.cmd):
         raise InputError("give exactly one of --impl module:function or --cmd 'COMMAND'")
@@ -103,8 +102,6 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if args.cases < 0:
         raise InputError(f"--cases must be >= 0, got {args.cases}")
 
-    main_thread = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, _raise_interrupt) if main_thread else None
     try:
         report = validate(
             args.impl,
@@ -119,22 +116,21 @@ def cmd_validate(args: argparse.Namespace) -> int:
         print(f"bleu-harness: could not validate: {exc}", file=sys.stderr)
         return 3
     except KeyboardInterrupt as exc:
-        term = bool(exc.args) and exc.args[0] == signal.SIGTERM
+        interrupts.acknowledge()
+        signum = exc.signum if isinstance(exc, interrupts.Stopped) else signal.SIGINT
         print(
-            f"bleu-harness: validate interrupted by {'SIGTERM' if term else 'SIGINT'}; "
+            f"bleu-harness: validate interrupted by {signal.Signals(signum).name}; "
             "the running command was killed and temporary files removed",
             file=sys.stderr,
         )
-        return 143 if term else 130
-    finally:
-        if main_thread:
-            signal.signal(signal.SIGTERM, previous)
+        return 128 + int(signum)
     if args.json:
         options.print_json(report.to_dict())
     else:
         print(validation_text(report), end="")
     if not report.diagnosable:
-        print(f"bleu-harness: could not validate: {report.withheld}", file=sys.stderr)
+        why = "could not validate" if report.verdict == "no diagnosis" else report.verdict
+        print(f"bleu-harness: {why}: {report.withheld}", file=sys.stderr)
         return 3
     return 0
 

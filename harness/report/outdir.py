@@ -38,6 +38,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from harness import interrupts
 from harness.data.io import fsync_dir, write_json_atomic, write_text_atomic
 from harness.errors import InputError
 
@@ -60,16 +61,19 @@ def _why(exc: OSError) -> str:
 
 @contextlib.contextmanager
 def _signals_deferred() -> Iterator[None]:
-    """Hold SIGINT and SIGTERM back until the block ends (main thread, POSIX; else no-op)."""
-    sigs = {signal.SIGINT, signal.SIGTERM}
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, sigs)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+    """Hold the stop signals back until the block ends: the command line's handler waits
+    (:func:`harness.interrupts.deferred`, whichever thread the signal reached), and this
+    thread blocks them too, for a caller that kept Python's own SIGINT handler (main thread,
+    POSIX; else only the former)."""
+    with interrupts.deferred():
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, set(interrupts.STOP_SIGNALS))
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def read_manifest(directory: str | os.PathLike[str]) -> list[str] | None:
@@ -225,8 +229,14 @@ class OutputDir:
                 os.close(fd)
                 continue
             self._lock_fd = fd
-            os.ftruncate(fd, 0)
-            os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+            try:
+                os.ftruncate(fd, 0)
+                os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+            except OSError as exc:  # a full disk: os.write names no file, so name it here
+                raise InputError(
+                    f"cannot write the lock file: {_why(exc)}; {self.path} was left as it was",
+                    file=str(lock),
+                ) from None
             return
 
     def _check(self) -> None:
@@ -272,14 +282,38 @@ class OutputDir:
                 shutil.rmtree(self.path / name, ignore_errors=True)
 
     # ------------------------------------------------------------------ writing
+    def cannot_write(self, name: str, exc: OSError) -> InputError:
+        """The error for a failed write of the output file ``name`` before :meth:`commit`:
+        it names the file as it would have appeared in the folder (not the staging copy) and
+        says that the folder was left as it was."""
+        return InputError(
+            f"cannot write: {_why(exc)}; {self.path} was left as it was",
+            file=str(self.path / name),
+        )
+
     def write_text(self, name: str, text: str) -> Path:
-        """Stage ``text`` as the file ``name`` (UTF-8); it appears on :meth:`commit`."""
-        write_text_atomic(self.staging / name, text)
+        """Stage ``text`` as the file ``name`` (UTF-8); it appears on :meth:`commit`.
+
+        Raises:
+            InputError: the write fails (a full disk): names ``name`` in the folder.
+        """
+        try:
+            write_text_atomic(self.staging / name, text)
+        except InputError as exc:
+            if isinstance(exc.__cause__, OSError):
+                raise self.cannot_write(name, exc.__cause__) from None
+            raise
         return self.path / name
 
     def write_json(self, name: str, obj: Any) -> Path:
-        """Stage ``obj`` as the JSON file ``name`` (see :func:`harness.data.io.write_json_atomic`)."""
-        write_json_atomic(self.staging / name, obj)
+        """Stage ``obj`` as the JSON file ``name`` (see :func:`harness.data.io.write_json_atomic`
+        and :meth:`write_text`)."""
+        try:
+            write_json_atomic(self.staging / name, obj)
+        except InputError as exc:
+            if isinstance(exc.__cause__, OSError):
+                raise self.cannot_write(name, exc.__cause__) from None
+            raise
         return self.path / name
 
     def _write_manifest(self, files: Sequence[str]) -> None:
@@ -296,9 +330,12 @@ class OutputDir:
                 fh.flush()
                 os.fsync(fh.fileno())
             os.replace(tmp, self.path / MANIFEST)
-        except BaseException:
+        except BaseException as exc:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+            if isinstance(exc, OSError) and not exc.filename:  # a write or fsync: name it
+                path = str(self.path / MANIFEST)
+                raise OSError(exc.errno, exc.strerror or str(exc), path) from exc
             raise
 
     def commit(self) -> list[Path]:
@@ -310,28 +347,33 @@ class OutputDir:
         the new files. SIGINT and SIGTERM wait until this is done.
 
         Raises:
-            InputError: a file cannot be moved into place (the message names it).
+            InputError: a file cannot be flushed or moved into place, or the manifest cannot
+                be written (the message names that file).
         """
         new = sorted(
             n for n in os.listdir(self.staging) if (self.staging / n).is_file() and not _is_ours(n)
         )
         with _signals_deferred():
+            current = self.path  # what is being written, for the message
             try:
                 for name in new:
+                    current = self.path / name
                     with open(self.staging / name, "rb") as fh:
                         os.fsync(fh.fileno())
+                current = self.path / MANIFEST
                 self._write_manifest(sorted(set(self._old_files) | set(new)))
                 for name in new:
+                    current = self.path / name
                     os.replace(self.staging / name, self.path / name)
                 for name in sorted(set(self._old_files) - set(new)):
+                    current = self.path / name
                     with contextlib.suppress(FileNotFoundError):
                         os.unlink(self.path / name)
+                current = self.path / MANIFEST
                 self._write_manifest(new)
             except OSError as exc:
                 raise InputError(
-                    f"cannot write the output: {_why(exc)}"
-                    + (f" ({exc.filename})" if exc.filename else ""),
-                    file=str(self.path),
+                    f"cannot write the output: {_why(exc)}", file=str(current)
                 ) from None
             shutil.rmtree(self.staging, ignore_errors=True)
             fsync_dir(self.path)
@@ -359,6 +401,8 @@ class OutputDir:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
+        if exc_type is not None and issubclass(exc_type, KeyboardInterrupt):
+            interrupts.acknowledge()  # nothing may cut the release short
         self._release()
 
 

@@ -18,11 +18,14 @@ when used.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 from collections.abc import Iterator
 from typing import Any
 
+from harness import interrupts
 from harness.errors import AdapterUnavailable, ConfigError, HarnessError
+from harness.session import resources
 
 __all__ = [
     "SCHEDULER_ENV",
@@ -138,10 +141,13 @@ class _DaskSession:
             self._own = [self.client]
         else:
             cluster = distributed.LocalCluster(
-                n_workers=os.cpu_count() or 1,
+                n_workers=resources.worker_budget(resources.usable_cpus()).workers,
                 threads_per_worker=1,
                 processes=True,
                 dashboard_address=None,
+                # the workers' own warnings (tasks cancelled when a run stops, among them)
+                # are not the user's business; their errors still show
+                silence_logs=logging.ERROR,
                 # the scheduler's HTTP server (no dashboard) on a free local port: not the
                 # default 8787, which another cluster may hold (and a warning says so)
                 scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
@@ -150,7 +156,14 @@ class _DaskSession:
             self._own = [self.client, cluster]
         return self.client
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        interrupted = exc_type is not None and issubclass(exc_type, KeyboardInterrupt)
+        if interrupted:
+            interrupts.acknowledge()
+            # stopping mid-task: the cancelled tasks and the workers killed on the way out
+            # are the point, not news for the user's stderr
+            for name in interrupts.QUIET_WHEN_STOPPING:
+                logging.getLogger(name).setLevel(logging.CRITICAL)
         for obj in self._own:
             obj.close()
 
@@ -163,7 +176,8 @@ def dask_session(
     In order: ``client`` itself; else a client connected to the scheduler at ``address``;
     else the current dask client; else a client of the scheduler named by
     ``$DASK_SCHEDULER_ADDRESS`` (or dask's ``scheduler-address`` setting); else a client of
-    a temporary ``LocalCluster`` (one single-threaded worker process per CPU). A given or
+    a temporary ``LocalCluster`` (one single-threaded worker process per usable CPU, as many as
+    the memory available holds: :func:`harness.session.resources.worker_budget`). A given or
     current client is left open; a client this session connected is closed on exit (the
     scheduler and its workers keep running); a temporary cluster is closed with its client.
     Connecting waits ``timeout`` seconds (default :data:`SCHEDULER_TIMEOUT`) for the scheduler

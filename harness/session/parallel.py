@@ -28,21 +28,23 @@ each worker); the ``bleu-harness`` command and notebooks need nothing.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import multiprocessing
-import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 import numpy as np
 
+from harness import interrupts
 from harness.bleu import engine
 from harness.bleu.config import BleuConfig
 from harness.bleu.stats import Statistics, join_ref_matches
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError, HarnessError, LayoutError
+from harness.session import resources
 from harness.session.cluster import dask_session
 
 __all__ = [
@@ -92,12 +94,14 @@ ComputeFn = Callable[..., Statistics]
 
 # ====================================================================== building blocks
 def resolve_jobs(jobs: int | None) -> int:
-    """``jobs`` worker processes; ``0`` or ``None`` means one per CPU (``os.cpu_count()``)."""
+    """The worker processes ``jobs`` asks for, at most what the machine can run
+    (:func:`harness.session.resources.worker_budget`: its CPUs and memory; a cut is warned
+    once); ``0`` or ``None`` means one per usable CPU."""
     if jobs is None or jobs == 0:
-        return os.cpu_count() or 1
+        return resources.usable_cpus()
     if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 0:
         raise ConfigError(f"jobs must be a positive integer (0: all CPUs), got {jobs!r}")
-    return jobs
+    return resources.worker_budget(jobs).workers
 
 
 def shard_bounds(n: int, chunk_size: int) -> list[tuple[int, int]]:
@@ -203,8 +207,53 @@ def _serial(corpus: Corpus, config: BleuConfig, order: int) -> Statistics:
     return engine.compute_statistics(corpus, config, max_order=order)
 
 
-def process_pool(jobs: int | None) -> ProcessPoolExecutor:
-    """A pool of ``jobs`` worker processes (:data:`START_METHOD`); reuse it across calls
+class WorkerPool(ProcessPoolExecutor):
+    """A process pool whose ``with`` block, left by an exception (an error, Ctrl-C, SIGTERM),
+    kills its workers at once instead of waiting for their running tasks: nothing they
+    compute would be used, and a worker left running would hold the caller's pipes open."""
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        if exc_type is not None:
+            if issubclass(exc_type, KeyboardInterrupt):
+                interrupts.acknowledge()
+            self.terminate()
+            return
+        try:
+            self.shutdown(wait=True)
+        except BaseException as stopped:  # interrupted while waiting for the last tasks
+            if isinstance(stopped, KeyboardInterrupt):
+                interrupts.acknowledge()
+            self.terminate()
+            raise
+
+    def _spawn_process(self) -> None:
+        # a worker whose start is cut in two by a signal would be known to no one (not this
+        # pool, not multiprocessing) and outlive the run
+        with interrupts.deferred():
+            super()._spawn_process()  # type: ignore[misc]
+
+    def terminate(self) -> None:
+        """Cancel what has not started and kill every worker (waiting for them to die)."""
+        workers = list((getattr(self, "_processes", None) or {}).values())
+        queue = getattr(self, "_call_queue", None)
+        if queue is not None:
+            # a task still being fed to a killed worker would block the feeder thread, and
+            # the interpreter's exit joins it: drop what was not sent instead
+            with contextlib.suppress(Exception):
+                queue.cancel_join_thread()
+        self.shutdown(wait=False, cancel_futures=True)
+        interrupts.kill(workers)
+        manager = getattr(self, "_executor_manager_thread", None)
+        if manager is not None:
+            # let it finish closing its pipes now: the interpreter's exit wakes every pool's
+            # manager through them, and one closing meanwhile is an error printed at exit
+            manager.join(5)
+
+
+def process_pool(jobs: int | None, tasks: int | None = None) -> WorkerPool:
+    """A pool of ``jobs`` worker processes (:data:`START_METHOD`), no more than the machine
+    can run or than ``tasks`` (:func:`harness.session.resources.worker_budget`), each worker's
+    data memory bounded by its share of what is available; reuse it across calls
     (``executor=``) to pay the start-up once per run.
 
     With ``forkserver`` the server preloads the engine, so each worker starts as a fork of a
@@ -213,7 +262,13 @@ def process_pool(jobs: int | None) -> ProcessPoolExecutor:
     ctx: Any = multiprocessing.get_context(START_METHOD) if START_METHOD else None
     if START_METHOD == "forkserver":
         ctx.set_forkserver_preload(["__main__", *_PRELOAD])
-    return ProcessPoolExecutor(max_workers=resolve_jobs(jobs), mp_context=ctx)
+    budget = resources.worker_budget(resolve_jobs(jobs), tasks)
+    return WorkerPool(
+        max_workers=budget.workers,
+        mp_context=ctx,
+        initializer=resources.bound_worker_memory,
+        initargs=(budget.memory_per_worker,),
+    )
 
 
 # ====================================================================== planning
