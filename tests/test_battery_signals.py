@@ -174,7 +174,7 @@ def _dask_ready(procs: list[psutil.Process]) -> bool:
             busy += p.cpu_times().user
         except psutil.NoSuchProcess:
             return False
-    return busy > 2.0
+    return busy > 0.5
 
 
 def _is_spawned(p: psutil.Process) -> bool:
