@@ -34,6 +34,7 @@ __all__ = [
     "ignore_further",
     "kill",
     "reset",
+    "stopping",
 ]
 
 #: The signals that ask a run to stop; the command exits 128 + the signal's number.
@@ -69,6 +70,11 @@ def reset() -> None:
     _pending.clear()
     if _previous_hook is not None:
         sys.unraisablehook, _previous_hook = _previous_hook, None
+
+
+def stopping() -> bool:
+    """Whether a stop signal has reached :func:`handler` in this run."""
+    return _stopping is not None
 
 
 def ignore_further() -> None:

@@ -106,9 +106,11 @@ def _interrupt(
     ready: Callable[[list[psutil.Process]], bool],
     cwd: Path,
     cache: Path,
+    group: bool = False,
 ) -> Outcome:
-    """Run ``argv``, wait until ``ready(descendants)``, send ``signals`` one after another,
-    and collect what happened, with every process the run had started by then."""
+    """Run ``argv``, wait until ``ready(descendants)``, send ``signals`` one after another (to
+    its whole process group with ``group``), and collect what happened, with every process the
+    run had started by then."""
     env = dict(os.environ, BLEU_HARNESS_CACHE_DIR=str(cache))
     child = subprocess.Popen(
         argv,
@@ -133,7 +135,10 @@ def _interrupt(
             time.sleep(0.1)
         started = _descendants(proc)
         for sig in signals:
-            child.send_signal(sig)
+            if group:
+                os.killpg(child.pid, sig)
+            else:
+                child.send_signal(sig)
             time.sleep(0.05)
         t0 = time.monotonic()
         out, err = child.communicate(timeout=60)
@@ -208,6 +213,7 @@ class SignalRow:
     ready: str = "pool"
     out: bool = False  # the command writes to --out OUT
     earlier: bool = False  # OUT already holds a finished report (--force replaces it)
+    group: bool = False  # to every process of the run, as a terminal sends Ctrl-C
 
 
 HYP, REF = "{hyp}", "{ref}"
@@ -221,6 +227,9 @@ SIGNAL_ROWS = {
     ),
     "report-jobs2-sigint": SignalRow((*REPORT, "--jobs", "2"), (signal.SIGINT,), out=True),
     "report-jobs2-sighup": SignalRow((*REPORT, "--jobs", "2"), (signal.SIGHUP,), out=True),
+    "report-jobs2-ctrl-c-to-the-job": SignalRow(
+        (*REPORT, "--jobs", "2"), (signal.SIGINT,), out=True, group=True
+    ),
     "report-jobs2-sigterm-twice": SignalRow(
         (*REPORT, "--jobs", "2"), (signal.SIGTERM, signal.SIGTERM), out=True
     ),
@@ -257,7 +266,7 @@ def test_a_stopped_run_unwinds(
         args += ["--out", str(out)]
     before = _snapshot(out) if row.earlier else None
     ready = _after(3.0) if row.ready == "soon" else READY[row.ready]
-    o = _interrupt(_cli(*args), row.signals, ready, tmp_path, tmp_path / "cache")
+    o = _interrupt(_cli(*args), row.signals, ready, tmp_path, tmp_path / "cache", row.group)
     _check_clean(o, row.signals[0])
     if row.earlier:
         assert before is not None and _snapshot(out) == before  # the earlier report, whole

@@ -248,12 +248,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Exit codes: 0 success; 2 any failure, with one line on stderr naming the file, line, row,
     option or module (an unexpected exception is reported as a bug, its traceback only with
-    ``BLEU_HARNESS_DEBUG=1``); ``validate`` and ``identify`` also exit 3 when the evidence does
-    not support an answer. Stopped by a signal of :data:`harness.interrupts.STOP_SIGNALS` (Ctrl-C, SIGTERM,
-    SIGHUP) every command unwinds, leaves no partial output and exits 128 + its number (130,
-    143, 129). Output asked for on stdout that could not all be written (a closed stdout, a
-    reader that left early) exits 141, as a process killed by SIGPIPE would; progress bars
-    on a stderr that went away are dropped and the work goes on.
+    ``BLEU_HARNESS_DEBUG=1``); ``validate`` also exits 3 when the evidence does not support a
+    diagnosis. Stopped by one of :data:`harness.interrupts.STOP_SIGNALS` (Ctrl-C, SIGTERM,
+    SIGHUP), every command unwinds, leaves no partial output and exits 128 + its number (130,
+    143, 129). Output asked for on stdout that could not all be written (a reader that left
+    early) exits 141, as a process killed by SIGPIPE would; a stdout closed from the start is
+    refused (2) before any work; progress bars on a stderr that went away are dropped and the
+    work goes on.
     """
     in_process = argv is not None  # called from Python (a notebook, a test), not the script
     argv = sys.argv[1:] if argv is None else list(argv)

@@ -88,10 +88,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
     Exit status: 0 with a diagnosis; 3 when the implementation could not be validated (too few
     cases gave a finite score, the command timed out or printed too much on its first call, or
     its scores do not depend on its input: "not a BLEU implementation / ignores its input",
-    and no factor is named); 2 for usage and
-    input errors; 128 + the signal's number when stopped (130 Ctrl-C, 143 SIGTERM, 129
-    SIGHUP: temporary files are removed and the running command's process group is killed
-    first).
+    and no factor is named); 2 for usage and input errors; 128 + the signal's number when
+    stopped (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP: temporary files are removed and the running
+    command's process group is killed first).
     """
     if bool(args.impl) == bool(args.cmd):
         raise InputError("give exactly one of --impl module:function or --cmd 'COMMAND'")

@@ -157,13 +157,13 @@ class _DaskSession:
         return self.client
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
-        interrupted = exc_type is not None and issubclass(exc_type, KeyboardInterrupt)
-        if interrupted:
+        if exc_type is not None and issubclass(exc_type, KeyboardInterrupt):
             interrupts.acknowledge()
-            # stopping mid-task: the cancelled tasks and the workers killed on the way out
-            # are the point, not news for the user's stderr
-            for name in interrupts.QUIET_WHEN_STOPPING:
-                logging.getLogger(name).setLevel(logging.CRITICAL)
+            if interrupts.stopping():
+                # the command is stopping mid-task: the cancelled tasks and the workers
+                # killed on the way out are the point, not news for the user's stderr
+                for name in interrupts.QUIET_WHEN_STOPPING:
+                    logging.getLogger(name).setLevel(logging.CRITICAL)
         for obj in self._own:
             obj.close()
 

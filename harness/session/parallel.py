@@ -32,6 +32,7 @@ import contextlib
 import functools
 import math
 import multiprocessing
+import signal
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
@@ -250,6 +251,14 @@ class WorkerPool(ProcessPoolExecutor):
             manager.join(5)
 
 
+def _init_worker(memory: int | None) -> None:
+    """A pool worker's start: its data memory bounded, and Ctrl-C left to the parent (a
+    terminal sends it to every process of the job; the parent kills its workers itself, so a
+    worker's own KeyboardInterrupt would only print a traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    resources.bound_worker_memory(memory)
+
+
 def process_pool(jobs: int | None, tasks: int | None = None) -> WorkerPool:
     """A pool of ``jobs`` worker processes (:data:`START_METHOD`), no more than the machine
     can run or than ``tasks`` (:func:`harness.session.resources.worker_budget`), each worker's
@@ -266,7 +275,7 @@ def process_pool(jobs: int | None, tasks: int | None = None) -> WorkerPool:
     return WorkerPool(
         max_workers=budget.workers,
         mp_context=ctx,
-        initializer=resources.bound_worker_memory,
+        initializer=_init_worker,
         initargs=(budget.memory_per_worker,),
     )
 
