@@ -15,13 +15,11 @@ the main thread only, so that is where this applies; other threads are never int
 
 from __future__ import annotations
 
-import _thread
 import contextlib
 import logging
 import signal
 import sys
 import threading
-import time
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -56,7 +54,8 @@ _pending: list[int] = []
 _stopping: int | None = None
 _acknowledged = False
 _previous_hook: Any = None
-#: Seconds between re-raises of a stop nobody has taken up (see :func:`handler`).
+_previous_alarm: Any = None
+#: Seconds between re-raises of a stop nobody has taken up (:func:`_reraise`).
 RERAISE_AFTER = 1.0
 #: Loggers of libraries that complain, on stderr, about the work a stop cuts short (dask's
 #: cancelled tasks, asyncio's gathers that never finished): silenced once a run stops.
@@ -70,6 +69,7 @@ def reset() -> None:
     _pending.clear()
     if _previous_hook is not None:
         sys.unraisablehook, _previous_hook = _previous_hook, None
+    _remind(False)
 
 
 def stopping() -> bool:
@@ -92,23 +92,40 @@ def acknowledge() -> None:
     _acknowledged = True
     if threading.current_thread() is threading.main_thread():
         ignore_further()
+        _remind(False)
 
 
-def _watch() -> None:
-    """Raise the stop again in the main thread until something takes it up: an exception a
-    signal handler raises inside a garbage-collector callback, a ``__del__`` or a weakref
-    callback is printed and dropped by Python, and the run would go on."""
-    while True:
-        time.sleep(RERAISE_AFTER)
-        if _acknowledged or _stopping is None:
-            return
-        _thread.interrupt_main(signal.Signals(_stopping))
+def _reraise(signum: int, frame: object) -> None:
+    """The reminder's handler (SIGALRM, every :data:`RERAISE_AFTER` seconds while a stop is
+    not acknowledged): raise the stop again. An exception a signal handler raises inside a
+    garbage-collector callback, a ``__del__`` or a weakref callback is printed and dropped by
+    Python, and the run would go on; a real signal also cuts short a system call the main
+    thread is blocked in (reading a FIFO whose writer never comes)."""
+    if _stopping is not None and not _acknowledged and not _depth:
+        raise Stopped(_stopping)
+
+
+def _remind(on: bool) -> None:
+    """Start or stop the reminder (a no-op off the main thread or without ``setitimer``)."""
+    global _previous_alarm
+    if (
+        not hasattr(signal, "setitimer")
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        return
+    if on:
+        _previous_alarm = signal.signal(signal.SIGALRM, _reraise)
+        signal.setitimer(signal.ITIMER_REAL, RERAISE_AFTER, RERAISE_AFTER)
+    elif _previous_alarm is not None:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, _previous_alarm)
+        _previous_alarm = None
 
 
 def _unraisable_while_stopping(unraisable: Any) -> None:
     """Python's report of an exception it had to drop (one raised in a garbage-collector
     callback, a ``__del__``), once the run is stopping: the stop itself raised where it
-    could not propagate (:func:`_watch` raises it again), or code it cut short failing on
+    could not propagate (:func:`_reraise` raises it again), or code it cut short failing on
     its way out — neither is news on stderr. Before the stop, Python's report as usual."""
     if _stopping is None:
         (_previous_hook or sys.__unraisablehook__)(unraisable)
@@ -118,7 +135,7 @@ def handler(signum: int, frame: object) -> None:
     """The stop signals' handler: raise :class:`Stopped`, now or when the :func:`deferred`
     step running ends; again each :data:`RERAISE_AFTER` seconds until the stop is
     acknowledged (:func:`acknowledge`)."""
-    global _stopping
+    global _stopping, _previous_hook
     if _acknowledged:
         return
     if _depth:
@@ -129,11 +146,10 @@ def handler(signum: int, frame: object) -> None:
         _stopping = signum
         for name in QUIET_WHEN_STOPPING:
             logging.getLogger(name).setLevel(logging.CRITICAL)
-        global _previous_hook
         if _previous_hook is None:
             _previous_hook = sys.unraisablehook
             sys.unraisablehook = _unraisable_while_stopping
-        threading.Thread(target=_watch, name="bleu-harness-stop", daemon=True).start()
+        _remind(True)
     raise Stopped(_stopping)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import sys
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -405,7 +406,13 @@ def test_bad_flag(
     (tmp_path / "mymodule.py").write_text(MYMODULE, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("BLEU_HARNESS_CACHE_DIR", str(tmp_path / "cache"))
-    code, out, err = _run_cli(args, capsys)
+    # this folder's mymodule, imported afresh and forgotten after, so that no later test in
+    # this process imports this one
+    sys.modules.pop("mymodule", None)
+    try:
+        code, out, err = _run_cli(args, capsys)
+    finally:
+        sys.modules.pop("mymodule", None)
     _assert_refused(code, out, err, words, 2)
 
 

@@ -228,6 +228,8 @@ def _run_in_process(argv: list[str], workdir: Path, env: dict[str, str], capfd, 
     from harness.cli import main
 
     monkeypatch.chdir(workdir)
+    # ./mymodule.py is this folder's: not a module of that name another test imported
+    monkeypatch.delitem(sys.modules, "mymodule", raising=False)
     for key, value in env.items():
         if os.environ.get(key) != value:
             monkeypatch.setenv(key, value)
