@@ -41,6 +41,7 @@ class Judge:
         self.factor = 1.0
         self._scorers: dict[tuple[Any, ...], CorpusScorer] = {}
         self._bug_stats: dict[tuple[Any, ...], list[Segment]] = {}
+        self._across: dict[tuple[Any, ...], list[float | None]] = {}
 
     def scorer(self, case: Case) -> CorpusScorer:
         """The engine's scorer of ``case`` (cached by content)."""
@@ -96,7 +97,15 @@ class Judge:
                 None if v is None else v * self.factor for v in score_corpora(segs, model.cfg, sw)
             ]
         cfg = model.cfg if isinstance(model, Model) else model
-        values = CorpusScorer.across([self.scorer(case) for case in cases], cfg)
+        # the evidence check and the fit both score every configuration on the same cases
+        key = (tuple((c.hypotheses, c.references) for c in cases), cfg)
+        values = self._across.get(key)
+        if values is None:
+            if len(self._across) > 2000:
+                self._across.clear()
+            values = self._across[key] = CorpusScorer.across(
+                [self.scorer(case) for case in cases], cfg
+            )
         return [None if v is None else v * self.factor for v in values]
 
     def agrees(self, value: float | None, expected: float | None) -> bool:
