@@ -32,7 +32,6 @@ __all__ = [
     "ignore_further",
     "kill",
     "reset",
-    "stopping",
 ]
 
 #: The signals that ask a run to stop; the command exits 128 + the signal's number.
@@ -70,11 +69,6 @@ def reset() -> None:
     if _previous_hook is not None:
         sys.unraisablehook, _previous_hook = _previous_hook, None
     _remind(False)
-
-
-def stopping() -> bool:
-    """Whether a stop signal has reached :func:`handler` in this run."""
-    return _stopping is not None
 
 
 def ignore_further() -> None:

@@ -139,7 +139,7 @@ def _too_large(file: str, what: str, size: int | None, limit: int) -> InputError
     )
 
 
-def _proc_kb(path: str, field: str) -> int | None:
+def proc_kb(path: str, field: str) -> int | None:
     """The ``field:  N kB`` value of a ``/proc`` file in bytes, or ``None``."""
     try:
         with open(path, encoding="ascii", errors="replace") as fh:
@@ -166,7 +166,7 @@ def available_memory() -> tuple[int, str] | None:
         import resource
 
         soft, _hard = resource.getrlimit(resource.RLIMIT_AS)
-        used = _proc_kb("/proc/self/status", "VmSize")
+        used = proc_kb("/proc/self/status", "VmSize")
         if soft != resource.RLIM_INFINITY and used is not None:
             bounds.append(
                 (
@@ -174,7 +174,7 @@ def available_memory() -> tuple[int, str] | None:
                     f"left under the address-space limit (ulimit -v) of {format_size(soft)}",
                 )
             )
-    free = _proc_kb("/proc/meminfo", "MemAvailable")
+    free = proc_kb("/proc/meminfo", "MemAvailable")
     if free is not None:
         bounds.append((free, "the system has available (MemAvailable)"))
     return min(bounds) if bounds else None

@@ -158,12 +158,9 @@ class _DaskSession:
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
         if exc_type is not None and issubclass(exc_type, KeyboardInterrupt):
+            # (a command stopping by a signal has already silenced dask's complaints about
+            # the tasks it cancels: harness.interrupts.QUIET_WHEN_STOPPING)
             interrupts.acknowledge()
-            if interrupts.stopping():
-                # the command is stopping mid-task: the cancelled tasks and the workers
-                # killed on the way out are the point, not news for the user's stderr
-                for name in interrupts.QUIET_WHEN_STOPPING:
-                    logging.getLogger(name).setLevel(logging.CRITICAL)
         for obj in self._own:
             obj.close()
 

@@ -17,6 +17,8 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness.data.textfile import proc_kb
+
 __all__ = [
     "WORKER_MEMORY",
     "Budget",
@@ -45,16 +47,6 @@ def usable_cpus() -> int:
         return os.cpu_count() or 1
 
 
-def _meminfo_available() -> int | None:
-    try:
-        for line in Path("/proc/meminfo").read_text().splitlines():
-            if line.startswith("MemAvailable:"):
-                return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        return None
-    return None
-
-
 def _cgroup_available() -> int | None:
     """Room left under this process's cgroup v2 memory limit, when it has one."""
     base = Path("/sys/fs/cgroup")
@@ -70,7 +62,8 @@ def _cgroup_available() -> int | None:
 def available_memory() -> int | None:
     """Bytes of memory a new process can take without swapping or hitting this process's
     cgroup limit, or ``None`` where the platform does not say."""
-    known = [m for m in (_meminfo_available(), _cgroup_available()) if m is not None]
+    bounds = (proc_kb("/proc/meminfo", "MemAvailable"), _cgroup_available())
+    known = [m for m in bounds if m is not None]
     return min(known) if known else None
 
 
