@@ -6,6 +6,8 @@
 #                   we are root, and builds .venv-tf, TensorFlow for the keras-hub tests)
 #   make test-full  make test with every property's full example count and the full WMT21 report
 #   make check      ruff, mypy and the tests that need no oracle, browser or real data
+#   make sanitize   the compiled kernels built with AddressSanitizer and UBSan (in build/sanitize,
+#                   beside the installed one) and their tests run against that build
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -38,7 +40,7 @@ unexport PYTHONDONTWRITEBYTECODE
 # per worker: two workers with a thread pool each would oversubscribe two cores.
 PYTEST := OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/python -m pytest -q -n 2 --dist loadgroup
 
-.PHONY: demo test test-full check lint typecheck perl-deps browser-deps tf-env oracles format clean bench
+.PHONY: demo test test-full check lint typecheck perl-deps browser-deps tf-env oracles format clean bench sanitize
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -83,6 +85,32 @@ test-full: $(VENV)/.stamp-dev
 check: $(VENV)/.stamp-dev
 	@$(MAKE) --no-print-directory -j2 lint typecheck
 	BLEU_HARNESS_TEST_DEPTH=check BLEU_HARNESS_DATA= $(PYTEST) -m "not oracle and not realdata and not browser and not slow" --doctest-modules harness tests
+
+# harness/bleu/_native.c built with AddressSanitizer and UBSan into $(SANITIZE_DIR) (the installed
+# module is left alone), then the tests of the kernels and of the fast path that uses them, with
+# harness.bleu.native loading that build (BLEU_HARNESS_NATIVE_PATH). Python itself is not
+# instrumented: libasan is preloaded, Python allocates through malloc so that ASan sees every
+# buffer, and leaks are not reported (CPython leaves its own at exit). Any sanitizer report
+# stops the run with an error (pytest captures only Python's output, so the report shows).
+SANITIZE_DIR := build/sanitize
+SANITIZE_TESTS := tests/test_native.py tests/test_native_hardening.py tests/test_native_build.py \
+	tests/test_fastpath.py tests/test_hashed.py tests/test_cache.py
+SANITIZE_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+sanitize: $(VENV)/.stamp-dev
+	rm -rf $(SANITIZE_DIR)
+	CFLAGS="$(SANITIZE_FLAGS) -fno-wrapv -g" LDFLAGS="$(SANITIZE_FLAGS)" $(BIN)/python setup.py -q \
+	  build_ext --force --build-lib $(SANITIZE_DIR)/lib --build-temp $(SANITIZE_DIR)/tmp
+	@so=$$(ls $(CURDIR)/$(SANITIZE_DIR)/lib/harness/bleu/_native*.so 2>/dev/null); \
+	asan=$$($${CC:-gcc} -print-file-name=libasan.so); \
+	if [ -z "$$so" ] || [ ! -f "$$asan" ]; then \
+	  echo "sanitize: no sanitized build (see above) or no libasan ($$asan)"; exit 1; \
+	fi; \
+	echo "sanitize: $$so, preloading $$asan"; \
+	export LD_PRELOAD="$$asan" ASAN_OPTIONS=detect_leaks=0 PYTHONMALLOC=malloc \
+	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 BLEU_HARNESS_NATIVE_PATH="$$so"; \
+	$(BIN)/python -c "from harness.bleu import native; assert native.module().__file__ == '$$so'" && \
+	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 $(BIN)/python -m pytest -q -p no:cacheprovider --capture=sys $(SANITIZE_TESTS)
 
 # The Moses oracle tests run ../shared/reference-impls/moses/*.pl; mteval-v13a.pl loads XML::Twig
 # at start. Install it (Debian: libxml-twig-perl) when we can; otherwise say so: those tests skip,

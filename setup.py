@@ -4,11 +4,49 @@ Everything else is declared in ``pyproject.toml``. The extension uses only the C
 Python it is built for (no numpy headers), so ``pip install`` builds it with the machine's C
 compiler. It is optional: where it cannot be built the package still installs, the numpy path
 counts instead (the same statistics), and ``harness.bleu.native.status()`` says why.
+
+A failed compile prints a warning to stderr here, but installers show a build's output only
+when the build fails or when asked to be verbose (``pip -v``; ``uv pip install`` shows none),
+so the package also warns when it first counts without the kernels
+(``harness.bleu.native.KernelsMissing``).
 """
 
+import sys
+
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+from setuptools.errors import BaseError, CCompilerError
+
+WARNING = """
+********************************************************************************
+WARNING: bleu-harness's compiled kernels ({name}, from {sources}) were not built:
+    {error}
+bleu-harness installs and works without them: the numpy path counts the statistics
+instead (the same numbers, slower).
+To build them, install a C compiler and the Python headers (Debian/Ubuntu:
+apt-get install gcc python3-dev), then reinstall: pip install -e .
+This prints which one counts:
+    python -c "from harness.bleu import native; print(native.status())"
+********************************************************************************
+"""
+
+
+class BuildKernels(build_ext):
+    """``build_ext`` that says loudly, on stderr, when an optional extension fails to build
+    (setuptools only logs one line, which a quiet install hides)."""
+
+    def build_extension(self, ext: Extension) -> None:
+        try:
+            super().build_extension(ext)
+        except (CCompilerError, BaseError) as exc:  # what setuptools forgives an optional one
+            if ext.optional:
+                sources = ", ".join(ext.sources)
+                print(WARNING.format(name=ext.name, sources=sources, error=exc), file=sys.stderr)
+            raise
+
 
 setup(
+    cmdclass={"build_ext": BuildKernels},
     ext_modules=[
         Extension(
             "harness.bleu._native",
@@ -16,5 +54,5 @@ setup(
             extra_compile_args=["-O3"],
             optional=True,
         )
-    ]
+    ],
 )

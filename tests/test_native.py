@@ -8,8 +8,10 @@
 * ``count_segments`` gives the clipped matches of :class:`collections.Counter` arithmetic,
   also with every n-gram hash forced equal.
 * ``gather`` gives the token ids and line lengths of the numpy formula it replaces.
+* ``framing`` gives the lengths and UTF-8 that ``content_hash`` frames in Python.
 * The statistics of whole corpora are the same with and without the kernels is checked by
-  ``tests/test_fastpath.py`` (each property test draws both).
+  ``tests/test_fastpath.py`` (each property test draws both); what the kernels refuse, and
+  how they behave when user code or threads interfere, by ``tests/test_native_hardening.py``.
 
 On CI (``CI=true``) the extension must be built: a missing compiler would otherwise turn every
 test here into a skip and leave the numpy path alone in the benchmarks.
