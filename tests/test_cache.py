@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import threading
+import unicodedata
 import warnings
+from importlib import metadata
 from pathlib import Path
 
 import numpy as np
@@ -17,9 +19,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import harness.bleu.config
+import harness.session.cache
 from harness.bleu import engine
 from harness.bleu.config import BleuConfig
 from harness.bleu.profiles import PROFILES
+from harness.bleu.tokenizers import REGISTRY
 from harness.data.corpus import Corpus
 from harness.errors import LayoutError
 from harness.session.cache import (
@@ -142,6 +146,48 @@ def test_engine_version_bump_is_a_miss_in_memory_and_on_disk(tmp_path, monkeypat
     assert len(counting.calls) == 3
     assert fresh.stats.disk_hits == 0
     assert len(list(tmp_path.glob("*.npz"))) == 3
+
+
+def _installed(distribution: str) -> str:
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return "absent"
+
+
+def test_the_tokenizer_signature_names_what_the_registry_entry_depends_on() -> None:
+    """Tokenization key, Python's Unicode database, then each distribution the tokenizer's
+    registry entry declares with its installed version (read here with importlib.metadata)."""
+    for name, spec in REGISTRY.items():
+        config = BleuConfig(tokenize=name, lowercase=True)
+        versions = "".join(f"|{d}:{_installed(d)}" for d in spec.distributions)
+        unicode = f"unicode:{unicodedata.unidata_version}"
+        want = f"{engine.tokenization_key(config)}|{unicode}{versions}"
+        assert tokenizer_signature(config) == want
+
+
+def test_a_new_version_of_a_tokenizer_dependency_changes_its_key(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Statistics counted with one version of a declared distribution are never served for
+    another: every declared distribution enters the key."""
+    cache_module = harness.session.cache
+    real = cache_module._dist_version
+    declared = [(name, d) for name, spec in REGISTRY.items() for d in spec.distributions]
+    assert declared
+    for name, distribution in declared:
+        config = BleuConfig(tokenize=name)
+        before = tokenizer_signature(config)
+        with monkeypatch.context() as patch:
+            patch.setattr(
+                cache_module,
+                "_dist_version",
+                lambda d, changed=distribution: "0+other" if d == changed else real(d),
+            )
+            cache_module._dependencies.cache_clear()
+            assert tokenizer_signature(config) != before
+        cache_module._dependencies.cache_clear()
+        assert tokenizer_signature(config) == before
 
 
 def test_profiles_sharing_a_tokenization_share_one_computation() -> None:

@@ -19,7 +19,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -41,8 +41,17 @@ from harness.bleu.config import (
     BleuConfig,
 )
 from harness.bleu.profiles import PROFILES
+from harness.bleu.sacrebleu_tokenizers import batch_intl, tokens_intl
 from harness.bleu.stats import Statistics, Totals, choose_ref_length
-from harness.bleu.tokenizers import TextRules, text_tokenizer, tokenize
+from harness.bleu.tokenizers import (
+    REGISTRY,
+    TextRules,
+    TokenizerSpec,
+    batch_lines_tokens,
+    registered,
+    text_tokenizer,
+    tokenize,
+)
 from harness.errors import HarnessError
 from harness.session import Session
 
@@ -53,21 +62,14 @@ from .strategies import SENTENCE_END_WORDS, WORDS, corpora
 pytestmark = pytest.mark.filterwarnings("ignore::harness.errors.SuspectInput")
 
 TOL = 1e-9
-TOKENIZERS = (
-    "13a",
-    "intl",
-    "char",
-    "zh",
-    "none",
-    "whitespace",
-    "ascii-whitespace",
-    "codexglue",
-    "t2t",
-    "jury",
-    "parlai",
-    "keras-hub-re2",  # tokenized line by line: its line ends and ASCII-only split
-    "nltk-punkt",  # tokenized line by line: its sentence split looks across words
+#: MeCab's tokenizers are an optional extra, proven in tests/test_tokenizers.py.
+_OPTIONAL = ("ja-mecab", "ko-mecab")
+#: Every other tokenizer of the registry, whatever its locality, so that a new entry is drawn
+#: here; those with side forms in test_texts_tokenized_by_side_count_as_the_reference.
+TOKENIZERS = tuple(
+    name for name, spec in REGISTRY.items() if spec.sides is None and name not in _OPTIONAL
 )
+BY_SIDE = tuple(name for name, spec in REGISTRY.items() if spec.sides is not None)
 SETTINGS = settings(
     max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
@@ -366,10 +368,7 @@ _INTL_CHARS = st.sampled_from(".,!?¿«»—-'\"()5٣½²$€+a ζ\t  ")
 @given(st.lists(st.text(alphabet=_INTL_CHARS, max_size=12), min_size=1, max_size=10))
 def test_batch_intl_equals_intl_line_by_line(text: list[str]) -> None:
     """The joined-lines intl tokenizer (lines wrapped in numbers) equals intl on each line."""
-    from harness.bleu.line_batches import batch_intl
-    from harness.bleu.tokenizers import _tokens_intl
-
-    assert batch_intl(text) == [list(_tokens_intl(line)) for line in text]
+    assert batch_intl(text) == [list(tokens_intl(line)) for line in text]
 
 
 # t2t's classes come from unicodedata: marks and symbols of several scripts, the backslash
@@ -472,26 +471,32 @@ def test_batch_nltk_punkt_equals_nltk_punkt_line_by_line(text: list[str]) -> Non
 
 def test_batch_tokens_are_remembered_by_line(monkeypatch: pytest.MonkeyPatch) -> None:
     """Lines tokenized by a batch tokenizer before are not tokenized again; the memory keeps
-    the newest ``_BATCH_CACHE_LINES`` lines; results equal the batch tokenizer's."""
-    from harness.bleu import line_batches
-    from harness.bleu.line_batches import batch_intl
+    the newest ``CACHE_LINES`` lines; results equal the batch tokenizer's."""
+    from harness.bleu import tokenizers
 
     seen: list[str] = []
 
-    def counting(lines: list[str]) -> list[list[str]]:
+    def counting(lines: Sequence[str]) -> list[list[str]]:
         seen.extend(lines)
         return batch_intl(lines)
 
-    monkeypatch.setattr(line_batches, "CACHE_LINES", 3)
-    line_batches.clear_caches()
-    first = ["a, b", "c.", "d!"]
-    assert line_batches.tokens_of("intl", counting, first) == batch_intl(first)
-    again = ["c.", "e;f", "e;f", "a, b"]
-    assert line_batches.tokens_of("intl", counting, again) == batch_intl(again)
-    assert seen == [*first, "e;f"]  # each distinct line once
-    assert list(line_batches._memory["intl"]) == ["c.", "d!", "e;f"]  # the oldest went
-    line_batches.clear_caches()
-    assert line_batches._memory == {}
+    spec = TokenizerSpec(
+        name="intl-counted",
+        family="sacrebleu",
+        summary="intl, its batch calls counted",
+        build=lambda: REGISTRY["intl"].build(),
+        batch_lines=counting,
+    )
+    monkeypatch.setattr(tokenizers, "CACHE_LINES", 3)
+    with registered(spec):
+        first = ["a, b", "c.", "d!"]
+        assert batch_lines_tokens("intl-counted", first) == batch_intl(first)
+        again = ["c.", "e;f", "e;f", "a, b"]
+        assert batch_lines_tokens("intl-counted", again) == batch_intl(again)
+        assert seen == [*first, "e;f"]  # each distinct line once
+        assert list(tokenizers._memory["intl-counted"]) == ["c.", "d!", "e;f"]  # the oldest went
+        tokenizers.clear_caches()
+        assert tokenizers._memory == {}
 
 
 def test_batch_13a_quirks() -> None:
@@ -645,7 +650,7 @@ _SIDE_CORPORA = st.lists(
     corpus=st.one_of(corpora(), rich_corpora(), _SIDE_CORPORA),
     config=st.sampled_from(
         [
-            BleuConfig(tokenize="fairseq"),
+            *(BleuConfig(tokenize=name) for name in BY_SIDE),
             BleuConfig(tokenize="13a", lowercase=True, lowercase_rule="detok"),
             BleuConfig(tokenize="intl", lowercase=True, lowercase_rule="detok"),
         ]

@@ -6,9 +6,9 @@
 * torchmetrics' segment scores reuse one metric with ``reset()``: each equals a fresh metric
   on that one-segment corpus (the adapter's corpus path).
 * validate's judge scores one configuration on many corpora in one arithmetic call
-  (:meth:`~harness.diagnose.scorer.CorpusScorer.across`): each equals that corpus's own
-  :meth:`~harness.diagnose.scorer.CorpusScorer.try_score`, a corpus that raises included.
-* identify's :class:`~harness.diagnose.identify.CorpusScorer` scores sentence means with the engine's
+  (:class:`~harness.diagnose.many_configs.CorporaScorer`): each equals the engine's score of
+  that corpus alone, a corpus the engine refuses included.
+* identify's :class:`~harness.diagnose.many_configs.CorpusScorer` scores sentence means with the engine's
   vectorised arrays (non-nltk smoothing) and memoised nltk sentence scores (BP 1, the
   segment's BP applied after): each equals, to the last ulps, the
   mean of :func:`harness.bleu.engine.score_totals` over the segments, the path it replaced, and
@@ -28,9 +28,12 @@ from harness.bleu.config import REF_LENGTHS, BleuConfig
 from harness.bleu.stats import Totals, choose_ref_length
 from harness.data.corpus import Corpus
 from harness.data.fixtures import load_fixture
-from harness.diagnose.identify import SMOOTHING_POLICIES, CorpusScorer
+from harness.diagnose.identify import SMOOTHING_POLICIES
+from harness.diagnose.many_configs import CorporaScorer, CorpusScorer
 from harness.diagnose.validate.variants import pool
+from harness.errors import LibraryWouldRaise
 from harness.scorers import get_adapter
+from harness.session import Session
 from tests.depth import examples
 from tests.strategies import corpora
 
@@ -114,7 +117,7 @@ def _slow_sentence_mean(corpus, cfg: BleuConfig) -> float:
 @pytest.mark.parametrize(("name", "system"), CORPORA)
 def test_identify_sentence_means_equal_the_per_segment_path(name, system) -> None:
     corpus = _corpus(name, system)
-    scorer = CorpusScorer(corpus)
+    scorer = CorpusScorer(corpus, session=Session())
     checked = 0
     for _, smooth, guard, empty in SMOOTHING_POLICIES:
         for rule in REF_LENGTHS:
@@ -151,13 +154,24 @@ def test_identify_sentence_means_equal_the_per_segment_path(name, system) -> Non
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(batch=st.lists(corpora(), min_size=2, max_size=6))
-def test_one_configuration_across_corpora_equals_each_corpus_alone(batch) -> None:
-    scorers = [CorpusScorer(Corpus(hypotheses=h, references=r, check_text=False)) for h, r in batch]
-    for name, cfg, _ in pool():
-        want = [s.try_score(cfg) for s in scorers]
-        got = CorpusScorer.across(scorers, cfg)
-        assert len(got) == len(want), name
-        for g, w in zip(got, want, strict=True):
-            assert (g is None) == (w is None), name
-            if g is not None:
-                assert g == pytest.approx(w, rel=1e-13, abs=1e-13) or (g != g and w != w), name
+def test_many_corpora_equal_each_corpus_alone(batch) -> None:
+    """Every corpus of a battery (statistics counted once for all, one arithmetic call per
+    configuration) scores as the engine scores it alone, a corpus the engine refuses
+    included; a table of all configurations at once gives the same as one at a time."""
+    corpora = [Corpus(hypotheses=h, references=r, check_text=False) for h, r in batch]
+    session = Session()
+    battery = CorporaScorer(corpora, session=session)
+    configs = [cfg for _, cfg, _ in pool()]
+    table = battery.table(configs)
+    for (name, cfg, _), row in zip(pool(), table, strict=True):
+        got = battery.score_each(cfg)
+        assert [x if x == x else "nan" for x in got] == [x if x == x else "nan" for x in row], name
+        for corpus, g in zip(corpora, got, strict=True):
+            try:
+                want = engine.score_statistics(engine.compute_statistics(corpus, cfg), cfg).score
+            except LibraryWouldRaise:
+                assert g is None, name
+                continue
+            assert g is not None, name
+            assert g == pytest.approx(want, rel=1e-13, abs=1e-13) or (g != g and want != want), name
+            assert CorpusScorer(corpus, session=session).score(cfg) == g or g != g, name

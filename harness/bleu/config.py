@@ -25,18 +25,21 @@ from harness.bleu.smoothing import REGISTRY as SMOOTHING_REGISTRY
 from harness.bleu.stats import REF_LENGTH_RULES
 from harness.bleu.tokenizers import (
     LOWERCASE_RULES,
-    PERL_WHITESPACE_TOKENIZERS,
+    REGISTRY,
     STRIPS,
     TOKENIZER_NAMES,
     WHITESPACES,
     TextRules,
+    tokenizer_names,
 )
 from harness.data.corpus import caller_stacklevel
 from harness.errors import ConfigError, SuspectInput
 
 ENGINE_VERSION = "0.1.0"
 
-#: Tokenizer names (defined with the tokenizers themselves in :mod:`harness.bleu.tokenizers`).
+#: The built-in tokenizer names, read from :data:`harness.bleu.tokenizers.REGISTRY` (a
+#: configuration is validated against the registry itself: a tokenizer registered at run time
+#: is valid too).
 TOKENIZERS: tuple[str, ...] = TOKENIZER_NAMES
 
 #: Reference-length rules for the brevity penalty (see :data:`harness.bleu.stats.REF_LENGTH_RULES`).
@@ -120,9 +123,10 @@ class BleuConfig:
 
     Fields
     ------
-    tokenize: tokenizer name (``TOKENIZERS``); ``whitespace`` is ``str.split()`` (what nltk,
-        torchmetrics and pycocoevalcap users feed); ``none`` is sacrebleu's ``none``, which
-        gives the same tokens because sacrebleu splits on any whitespace after tokenizing.
+    tokenize: tokenizer name (a name of :data:`harness.bleu.tokenizers.REGISTRY`);
+        ``whitespace`` is ``str.split()`` (what nltk, torchmetrics and pycocoevalcap users
+        feed); ``none`` is sacrebleu's ``none``, which gives the same tokens because sacrebleu
+        splits on any whitespace after tokenizing.
     lowercase: lowercase hypotheses and references (how: ``lowercase_rule``).
     lowercase_rule: ``unicode`` (``str.lower`` before tokenizing, sacrebleu), ``ascii`` (A-Z
         only: mteval-v13a, multi-bleu.perl) or ``perl`` (Perl ``lc`` on the tokens:
@@ -174,16 +178,18 @@ class BleuConfig:
     extra: tuple[tuple[str, Any], ...] = field(default=())
 
     def __post_init__(self) -> None:
-        _choices("tokenize", self.tokenize, TOKENIZERS)
+        if not isinstance(self.tokenize, str) or self.tokenize not in REGISTRY:
+            raise ConfigError(f"unknown tokenize {self.tokenize!r}", valid=tokenizer_names())
         _choices("lowercase_rule", self.lowercase_rule, LOWERCASE_RULES)
         _choices("strip", self.strip, STRIPS)
         _choices("whitespace", self.whitespace, WHITESPACES)
         _choices("missing_refs", self.missing_refs, MISSING_REFS)
-        if self.whitespace == "perl" and self.tokenize not in PERL_WHITESPACE_TOKENIZERS:
+        if self.whitespace not in REGISTRY[self.tokenize].whitespaces:
+            supported = tokenizer_names(whitespace=self.whitespace)
             raise ConfigError(
-                f"whitespace='perl' is defined only for the tokenizers "
-                f"{', '.join(PERL_WHITESPACE_TOKENIZERS)}, not {self.tokenize!r}",
-                valid=PERL_WHITESPACE_TOKENIZERS,
+                f"whitespace={self.whitespace!r} is defined only for the tokenizers "
+                f"{', '.join(supported)}, not {self.tokenize!r}",
+                valid=supported,
             )
         _choices("ref_length", self.ref_length, REF_LENGTHS)
         _choices("ngram_totals", self.ngram_totals, NGRAM_TOTALS)

@@ -6,19 +6,20 @@ numbers of the per-segment Python reference (``engine._statistics_reference``), 
 
 Algorithm
 ---------
-1. **Tokens from distinct words.** Most tokenizers are *word-local*: a line's tokens are its
-   whitespace-separated words' tokens in order — ``13a`` (it pads the line and every rule looks
-   one character around a match; lines holding a newline are tokenized whole), ``none``,
-   ``whitespace``, ``ascii-whitespace``, ``codexglue``, ``jury``, ``parlai`` and ``fairseq``
-   (with an empty line's token and the exceptions in :data:`_NOT_WORD_LOCAL`), and ``intl``
-   and ``t2t`` once a line's first and last word are told apart (:data:`_EDGES`). So a batch
-   of lines is split into words (in C, or with one ``str.split``), each word gets an id, and
-   only words never seen before are tokenized — once per corpus, many at a time, with batch
-   versions of the rules that stay on CPython's C fast paths (:func:`_batch_13a`). Other
-   tokenizers (zh, char, nltk-word, nltk-punkt, MeCab …) tokenize each distinct *line* once:
-   nltk-word/-punkt many lines per regex pass (:mod:`harness.bleu.line_batches`, by line), the
-   others with the reference tokenizer. A word's token ids are stored once (CSR arrays); a
-   line's token ids are gathered from them.
+1. **Tokens from distinct words.** What a tokenizer allows is read from its registry entry
+   (:class:`harness.bleu.tokenizers.TokenizerSpec`). Most tokenizers are *word-local*
+   (``locality="word"``): a line's tokens are its whitespace-separated words' tokens in order
+   (13a, none, whitespace, ascii-whitespace, codexglue, jury, parlai, fairseq's two sides),
+   but for the lines holding one of the entry's ``whole_line_if`` strings and an empty line's
+   ``empty_line_token``; ``edges`` tokenizers (intl, t2t) are word-local once a line's first
+   and last word are told apart. So a batch of lines is split into words (in C, or with one
+   ``str.split``), each word gets an id, and only words never seen before are tokenized —
+   once per corpus, many at a time, with the entry's ``batch_words``, batch versions of the
+   rules that stay on CPython's C fast paths. Other tokenizers (zh, char, nltk-word,
+   nltk-punkt, MeCab …) tokenize each distinct *line* once: many lines per regex pass where
+   the entry has ``batch_lines`` (remembered by line,
+   :func:`harness.bleu.tokenizers.batch_lines_tokens`), the others with the line function. A
+   word's token ids are stored once (CSR arrays); a line's token ids are gathered from them.
 2. **Layout.** Segments are processed in chunks of about ``CHUNK`` tokens: segment by segment,
    the hypothesis then its references in listed order, every text followed by the sentinel
    token 0. Every position knows its *side* (0 = hypothesis, ``k`` = reference ``k``).
@@ -35,10 +36,7 @@ Measured dead ends: ``benchmarks/README.md`` ("How the fast path works").
 
 from __future__ import annotations
 
-import functools
 import itertools
-import re
-import sys
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -46,9 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from harness.bleu import line_batches, native
-from harness.bleu import normalizers as _norm
-from harness.bleu import script_tokenizers as _script
+from harness.bleu import native
 from harness.bleu import tokenizers as _tok
 from harness.bleu.sortcount import DoesNotFit, count_range
 
@@ -73,84 +69,18 @@ _SEP = "\x00"
 
 
 # ====================================================================== tokenization
-# 13a over a whole batch of lines at once. Every step of harness.bleu.tokenizers._tokens_13a is
-# either context-free or looks one character around a match, and each line is padded with a
-# space on both sides, so running the steps on "\0"-joined lines gives every line the tokens it
-# gets alone. The steps are rewritten to stay on C fast paths: the always-split punctuation is
-# one str.replace per mark present (not a regex with a group template), and every regex starts
-# with a literal (its lookbehind moved after the literal), so the engine searches with memchr
-# instead of trying every position. Single '.'/',' marks (the common case) are literal
-# substitutions; runs of two or more marks keep the reference's callback, found by two
-# literal-first patterns.
-_SINGLE_MARK = {
-    mark: re.compile(
-        rf"{re.escape(mark)}(?:(?<![.,0-9]{re.escape(mark)})(?![.,])"
-        rf"|(?<![.,]{re.escape(mark)})(?![.,0-9]))"
-    )
-    for mark in ".,"
-}
-# runs of two or more marks, by their first mark (a run never starts after another mark)
-_MARK_RUNS = tuple(re.compile(rf"{re.escape(m)}(?<![.,]{re.escape(m)})[.,]+") for m in ".,")
-_DIGIT_HYPHEN = re.compile(r"-(?<=[0-9]-)")
-
-
-def _batch_13a(lines: Sequence[str]) -> list[str]:
-    """The 13a tokens of all ``lines`` (no ``"\\0"`` in them), each line followed by ``_SEP``."""
-    text = _SEP.join(map(str.rstrip, lines))
-    for old, new in _tok._V13A_NORMALISE:
-        text = text.replace(old, new)
-    if "&" in text:
-        for old, new in _tok._V13A_ENTITIES:
-            if old in text:
-                text = text.replace(old, new)
-    text = " " + text.replace(_SEP, f" {_SEP} ") + f" {_SEP} "
-    for mark in _tok._V13A_ALWAYS:
-        if mark in text:
-            text = text.replace(mark, f" {mark} ")
-    for mark, pattern in _SINGLE_MARK.items():
-        if mark in text:
-            text = pattern.sub(f" {mark} ", text)
-    for pattern in _MARK_RUNS:
-        text = pattern.sub(_tok._v13a_split_run, text)
-    if "-" in text:
-        text = _DIGIT_HYPHEN.sub(" - ", text)
-    return text.split()
-
-
-#: Tokenizers whose tokens of a line are the tokens of its whitespace-separated words, in
-#: order, with the words' own tokenizer (``None``: a word is one token). 13a pads the line with
-#: spaces and every rule looks at most one character around a match, so a rule never sees past
-#: a word boundary unless the line holds a newline (``-\\n`` is deleted and ``\\n`` becomes a
-#: space first); ascii-whitespace splits as ``str.split`` does unless a line holds other
-#: whitespace; codexglue, jury, parlai and fairseq tokens never span whitespace (empty lines
-#: aside: :data:`_EMPTY_LINE_TOKEN`; fairseq's lines holding ``<pad>`` or ``</s>`` are
-#: tokenized whole). intl and zh do not pad (a mark at the line's end is
-#: treated as next to a number), nor does t2t, so their lines are tokenized whole.
-_WORD_LOCAL: dict[str, Callable[[Sequence[str]], list[str]] | None] = {
-    "13a": _batch_13a,
-    "none": None,
-    "whitespace": None,
-    "ascii-whitespace": None,
-    "codexglue": _script.batch_codexglue_words,
-    "jury": _norm.batch_jury_words,
-    "parlai": _norm.batch_parlai_words,
-    "fairseq:hypothesis": None,
-    "fairseq:reference": _script.batch_fairseq_reference_words,
-}
-#: Tokenizers that are word-local but for a line's ends, where a missing neighbour counts as
-#: a number (intl, t2t): each rule looks one character around a mark and whitespace is neither
-#: a mark nor a number, so a word inside a line is tokenized as `` word `` and a word that
-#: starts (ends) the line without a space before (after) it as ``word`` on that side. Lines
-#: are wrapped in ``_FIRST`` … ``_LAST`` before they are split, so a word's key says which
-#: variant it is (after the rules' right-strip, as for a line tokenized whole).
-_EDGES = ("intl", "t2t")
+#: An ``edges`` tokenizer's lines are wrapped in ``_FIRST`` … ``_LAST`` before they are split,
+#: so a word's key says which variant it is: each rule looks one character around a mark and
+#: whitespace is neither a mark nor a number, so a word inside a line is tokenized as
+#: `` word `` and a word that starts (ends) the line without a space before (after) it as
+#: ``word`` on that side (after the rules' right-strip, as for a line tokenized whole). A line
+#: that holds either marker is tokenized whole.
 _FIRST, _LAST = "\x02", "\x03"
 
 
-def _edge_words(name: str) -> Callable[[Sequence[str]], list[str]]:
-    """The batch word tokenizer of an :data:`_EDGES` tokenizer: every (marked) word's tokens,
-    each word's followed by ``_SEP``, from one batch line-tokenizer call on their variants."""
-    lines_batch = line_batches.BATCH_LINES[(name, "unicode")]
+def _edge_words(lines_batch: _tok.BatchLines) -> _tok.BatchWords:
+    """The batch word tokenizer of an ``edges`` tokenizer: every (marked) word's tokens, each
+    word's followed by ``_SEP``, from one call of its batch line tokenizer on their variants."""
 
     def batch(words: Sequence[str]) -> list[str]:
         variants = []
@@ -167,29 +97,6 @@ def _edge_words(name: str) -> Callable[[Sequence[str]], list[str]]:
     return batch
 
 
-for _name in _EDGES:
-    _WORD_LOCAL[_name] = _edge_words(_name)
-
-
-@functools.cache
-def _not_ascii_space() -> tuple[str, ...]:
-    """Whitespace ``str.split`` splits on, multi-bleu's ASCII split not (scanned on first use)."""
-    spaces = (c for c in map(chr, range(sys.maxunicode + 1)) if c.isspace())
-    return tuple(c for c in spaces if c not in " \t\n\r\f\v")
-
-
-#: Word-local lines that must nevertheless be tokenized whole, per tokenizer: a line holding
-#: one of these (ascii-whitespace: :func:`_not_ascii_space`) is split unlike ``str.split``.
-_NOT_WORD_LOCAL = {
-    "13a": ("\n",),
-    # fairseq trims <pad> and </s> at the ends of a line
-    "fairseq:hypothesis": ("<pad>", "</s>"),
-    "fairseq:reference": ("<pad>", "</s>"),
-    **{name: (_FIRST, _LAST) for name in _EDGES},
-}
-#: Tokenizers that give a line without tokens one token (parlai's ``"".split(" ")``,
-#: fairseq's ``</s>``).
-_EMPTY_LINE_TOKEN = {"parlai": "", "fairseq:hypothesis": "</s>", "fairseq:reference": "</s>"}
 #: Starts the word-table key of a line tokenized whole. ``str.split`` words hold no
 #: whitespace, so no word key starts with it, and a plain ``str`` key hashes at C speed.
 _LINE_KEY = " "
@@ -235,22 +142,27 @@ class _Vocabulary:
     """
 
     def __init__(self, rules: _tok.TextRules) -> None:
-        tokenize = rules.tokenize
+        spec = self.spec = _tok.spec_of(rules.tokenize)
         self.rules = rules
         # edge-aware word-local tokenizers split with str.split only
-        self.edges = tokenize in _EDGES and rules.whitespace == "unicode"
+        self.edges = spec.locality == "edges" and rules.whitespace == "unicode"
         self.edge_rstrip = self.edges and rules.strip == "rstrip"
-        self.word_local = tokenize in _WORD_LOCAL and (tokenize not in _EDGES or self.edges)
-        self.split_word = _WORD_LOCAL.get(tokenize)
-        avoid = _not_ascii_space() if tokenize == "ascii-whitespace" else ()
-        self.avoid: tuple[str, ...] = avoid or _NOT_WORD_LOCAL.get(tokenize, ())
+        self.word_local = spec.locality == "word" or self.edges
+        self.split_word: _tok.BatchWords | None = (
+            _edge_words(spec.batch_lines)
+            if self.edges and spec.batch_lines is not None
+            else spec.batch_words
+        )
+        self.avoid: tuple[str, ...] = spec.whole_line_marks()
+        if self.edges:
+            self.avoid += (_FIRST, _LAST)
         if rules.whitespace == "perl":
             # str.split separates on these, Perl's \s does not: such lines are tokenized whole
             self.avoid += tuple(_tok.PYTHON_ONLY_SPACE)
         # Lowercasing rules that act on the tokens (ascii, perl) are applied when a token
         # gets its id; the unicode rule lowercases the lines before (count_statistics).
         self.token_case = rules.token_case
-        self.empty_line = _EMPTY_LINE_TOKEN.get(tokenize) if self.word_local else None
+        self.empty_line = spec.empty_line_token if self.word_local else None
         self.kernels = kernels = native.module()
         self.tokens = _TokenTable(kernels)
         self.sentinel, self.separator = 0, 1  # token ids: no token; the end of a batch's word
@@ -286,7 +198,7 @@ class _Vocabulary:
         return flat
 
     def _marked(self, lines: Sequence[str]) -> Sequence[str]:
-        """``lines`` as they are split into words: for an :data:`_EDGES` tokenizer, (right-
+        """``lines`` as they are split into words: for an ``edges`` tokenizer, (right-
         stripped where its rules say so and) wrapped in ``_FIRST`` … ``_LAST``."""
         if not self.edges:
             return lines
@@ -329,11 +241,11 @@ class _Vocabulary:
                 )
             )
             lines = [w[1:] for w in new_words if w.startswith(_LINE_KEY)]
-            batch = line_batches.BATCH_LINES.get((self.rules.tokenize, self.rules.whitespace))
+            batch = self.spec.batch_lines is not None and self.rules.whitespace == "unicode"
             if self.rules.strip == "rstrip":
                 lines = list(map(str.rstrip, lines))
-            if batch is not None and not any("\n" in line for line in lines):
-                line_tokens = line_batches.tokens_of(self.rules.tokenize, batch, lines)
+            if batch and not any("\n" in line for line in lines):
+                line_tokens = _tok.batch_lines_tokens(self.rules.tokenize, lines)
             else:
                 line_tokens = [line_tok(line) for line in lines]
             line_len = np.fromiter(map(len, line_tokens), np.int64, len(line_tokens))

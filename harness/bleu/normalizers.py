@@ -1,6 +1,6 @@
 """Tokenizers of LLM-evaluation and dialogue toolkits: normalize the text, then split it.
 
-Registered by name in :mod:`harness.bleu.tokenizers` (``TOKENIZER_NAMES``). Each is written
+Registered by name in :data:`harness.bleu.tokenizers.REGISTRY`. Each is written
 from the published behaviour of the toolkit it is named after and checked against that
 toolkit's own function in ``tests/test_profile_frameworks.py``:
 
@@ -27,8 +27,8 @@ from functools import lru_cache
 import regex  # type: ignore[import-untyped]
 
 __all__ = [
-    "NORMALIZER_FACTORIES",
     "batch_jury_words",
+    "batch_nltk_word",
     "batch_parlai_words",
     "clear_caches",
     "jury_tokens",
@@ -290,11 +290,3 @@ def batch_nltk_word(lines: Sequence[str]) -> list[list[str]]:
 def clear_caches() -> None:
     """Forget the per-line token cache of ``nltk-word``."""
     _nltk_word.cache_clear()
-
-
-#: Name → factory of the tokenizer (registered in :mod:`harness.bleu.tokenizers`).
-NORMALIZER_FACTORIES: dict[str, Callable[[], Callable[[str], list[str]]]] = {
-    "parlai": lambda: parlai_tokens,
-    "jury": lambda: jury_tokens,
-    "nltk-word": lambda: nltk_word_tokens,
-}

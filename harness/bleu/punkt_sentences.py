@@ -35,16 +35,14 @@ from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
 from typing import Any
 
-from harness.bleu.normalizers import NORMALIZER_FACTORIES, batch_nltk_word, nltk_word_tokens
-from harness.bleu.normalizers import clear_caches as clear_normalizer_caches
+from harness.bleu.normalizers import batch_nltk_word, nltk_word_tokens
 from harness.errors import AdapterUnavailable
 
 __all__ = [
     "MODEL_PACKAGE",
-    "WORD_FACTORIES",
     "batch_nltk_punkt",
+    "build_nltk_punkt",
     "clear_caches",
-    "clear_word_caches",
     "nltk_punkt_tokens",
     "punkt_parameters",
     "sentences",
@@ -130,20 +128,8 @@ def clear_caches() -> None:
     _tokens.cache_clear()
 
 
-def _make() -> Callable[[str], list[str]]:
-    _splitter()  # an unavailable model fails here, when the tokenizer is asked for
+def build_nltk_punkt() -> Callable[[str], list[str]]:
+    """:func:`nltk_punkt_tokens`, once the Punkt model is loaded: an unavailable model raises
+    :class:`~harness.errors.AdapterUnavailable` here, when the tokenizer is asked for."""
+    _splitter()
     return nltk_punkt_tokens
-
-
-#: Name → factory of the word tokenizers of :mod:`harness.bleu.normalizers` and of
-#: ``nltk-punkt``, which builds on them (all registered in :mod:`harness.bleu.tokenizers`).
-WORD_FACTORIES: dict[str, Callable[[], Callable[[str], list[str]]]] = {
-    **NORMALIZER_FACTORIES,
-    "nltk-punkt": _make,
-}
-
-
-def clear_word_caches() -> None:
-    """Forget the per-line token caches of every tokenizer in :data:`WORD_FACTORIES`."""
-    clear_normalizer_caches()
-    clear_caches()

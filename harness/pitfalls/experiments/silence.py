@@ -18,6 +18,7 @@ from collections.abc import Callable
 from harness.bleu import engine
 from harness.bleu.config import BleuConfig
 from harness.bleu.profiles import PROFILES
+from harness.bleu.tokenizers import REGISTRY
 from harness.data.fixtures import load_fixture
 from harness.pitfalls import (
     EVERY_IMPLEMENTATION,
@@ -42,7 +43,7 @@ def _config_for(config_name: str) -> Callable[[BleuConfig], BleuConfig] | None:
         return None
 
     def to_13a(cfg: BleuConfig) -> BleuConfig:
-        if cfg.tokenize in ("whitespace", "ascii-whitespace", "none"):
+        if REGISTRY[cfg.tokenize].splits_only:  # whitespace, ascii-whitespace, none
             return cfg.replace(tokenize="13a")
         return cfg
 
