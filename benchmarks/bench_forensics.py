@@ -27,6 +27,7 @@ from harness.data.corpus import Corpus
 from harness.data.datasets import WMT21_SYSTEMS, load_wmt21_ende
 from harness.diagnose.identify import identify, nearest
 from harness.diagnose.seeded import KINDS, named_first, seeded_case
+from harness.session import Session
 
 
 def sources(cases: int, segments: int, seed: int) -> dict[str, list[Corpus]]:
@@ -63,7 +64,10 @@ def main() -> None:
             for i, c in enumerate(corpora):
                 case = seeded_case(kind, c, seed=args.seed + i, digits=args.digits)
                 t, p = time.perf_counter(), time.process_time()
-                found = identify(case.score, case.files) or nearest(case.score, case.files, k=1)
+                session = Session()  # each search counts its own statistics, as a CLI run
+                found = identify(case.score, case.files, session=session) or nearest(
+                    case.score, case.files, session=session, count=1
+                )
                 slowest = max(slowest, time.perf_counter() - t)
                 cpu = max(cpu, time.process_time() - p)
                 if named_first(kind, found[0]):

@@ -41,18 +41,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from timing import best_of
 
 REPO = Path(__file__).resolve().parent.parent
 _BLOCK = 1 << 21
-
-
-def _best(fn: Callable[[], Any], repeats: int = 3) -> tuple[float, Any]:
-    best, out = float("inf"), None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, out
 
 
 def _timed(fn: Callable[[], Any]) -> tuple[float, float, Any]:
@@ -232,9 +224,9 @@ def sizes(resamples: int, ns: Sequence[int]) -> int:
                 [stats.kendalltau(x[i], y[i], variant="b").statistic for i in idx], dtype=float
             )
 
-        ours, got = _best(partial(boot_tau_b, x, y, idx))
-        before, old = _best(partial(_old_boot_tau_b, x, y, idx))
-        theirs, want = _best(scipy_loop, repeats=1)
+        ours, got = best_of(partial(boot_tau_b, x, y, idx))
+        before, old = best_of(partial(_old_boot_tau_b, x, y, idx))
+        theirs, want = best_of(scipy_loop, repeats=1)
         assert np.array_equal(got, want, equal_nan=True), "boot_tau_b differs from scipy"
         assert np.array_equal(old, want, equal_nan=True), "the previous kernel differs from scipy"
         print(f"{n:>6} {ours:>10.3f} s {before:>10.3f} s {theirs:>10.3f} s {theirs / ours:>7.1f}×")

@@ -50,6 +50,7 @@ from harness.diagnose.validate import (
 from harness.errors import ConfigError
 from harness.report.validation import validation_text
 from harness.scorers.command import MAX_STDERR_BYTES, MAX_STDOUT_BYTES
+from harness.session import Session
 from tests.processes import marked
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -788,7 +789,7 @@ def test_identify_keeps_the_printed_precision(row: tuple[Callable[[float], Any],
     s = _sacrebleu_nasa()
     score = make(s)
     before = _live_children()
-    found = identify(score, NASA.corpus("candidate_2"))
+    found = identify(score, NASA.corpus("candidate_2"), session=Session())
     assert _live_children() <= before  # no worker left running
     printed = Decimal(str(score).strip()).quantize(Decimal(1).scaleb(-places))
     half = Decimal(5).scaleb(-places - 1)
@@ -808,7 +809,7 @@ def test_identify_keeps_the_printed_precision(row: tuple[Callable[[float], Any],
 def test_identify_refuses_what_is_not_a_printed_number() -> None:
     for bad in (True, [27], "twenty-seven", float("nan")):
         with pytest.raises(ConfigError, match=r"not a (finite )?number"):
-            identify(bad, NASA.corpus("candidate_2"))  # type: ignore[arg-type]
+            identify(bad, NASA.corpus("candidate_2"), session=Session())  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("places", [0, 1], ids=["cli-identify-whole", "cli-identify-27.0"])

@@ -26,6 +26,7 @@ from harness.diagnose.validate.bugs import Model
 from harness.diagnose.validate.classify import Classifier
 from harness.diagnose.validate.judge import Judge
 from harness.diagnose.validate.run import named_profiles, simplest_profile
+from harness.session import Session
 
 NASA = load_fixture("google_nasa_opportunity")
 MOSES = Path("/work/shared/reference-impls/moses/multi-bleu.perl")
@@ -79,7 +80,7 @@ def test_every_changed_factor_is_printed_with_its_value(capsys):
     corpus = NASA.corpus("candidate_2")
     cfg = PROFILES["sacrebleu"].replace(tokenize="char")
     printed = f"{engine.corpus_score(corpus, cfg).score:.4f}"
-    found = identify(printed, corpus)
+    found = identify(printed, corpus, session=Session())
     hit = next(c for c in found if c.covers(cfg))
     assert "tokenize=char" in hit.reading and hit.changed["tokenize"] == "char"
     for c in found:
@@ -112,7 +113,7 @@ def test_exact_profile_is_listed_as_itself_and_lines_are_folded(capsys, tmp_path
         [[r.split() for r in rs] for rs in REFS], [h.split() for h in HYPS]
     )
     printed = f"{score:.4f}"
-    found = identify(printed, Corpus(hypotheses=HYPS, references=REFS))
+    found = identify(printed, Corpus(hypotheses=HYPS, references=REFS), session=Session())
     plain = [c for c in found if not c.preprocessing and c.layout == "per-segment"]
     nltk = [c for c in plain if c.profile == "nltk" and not c.changes]
     assert nltk and nltk[0].reading == "nltk" and nltk[0].covers(PROFILES["nltk"])
@@ -163,7 +164,7 @@ def test_deviations_are_blamed_against_the_nearest_named_profile():
     """A mistake on top of lm-eval's arithmetic is not also blamed on ``ref_length`` (the
     factor in which lm-eval differs from sacrebleu)."""
     best = PROFILES["sacrebleu"]
-    classifier = Classifier(Judge(1e-6), "sacrebleu", best, Model(best), [], set())
+    classifier = Classifier(Judge(1e-6, Session()), "sacrebleu", best, Model(best), [], set())
     assert classifier.blame(PROFILES["lm-eval"]) == ("lm-eval", ())
     assert classifier.blame(best.replace(smooth="floor")) == ("sacrebleu", ("smoothing",))
 

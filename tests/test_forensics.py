@@ -37,6 +37,7 @@ from harness.diagnose.preprocess import (
     unsplit_compounds,
 )
 from harness.diagnose.seeded import KINDS, inject_bpe, named_first, seeded_case
+from harness.session import Session
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
 from corpus_gen import generate
@@ -114,7 +115,7 @@ def test_rank_orders_steps_then_config_changes():
 
 # ---------------------------------------------------------------------- public cases
 def _top(score: str, corpus: Corpus):
-    found = identify(score, corpus)
+    found = identify(score, corpus, session=Session())
     assert found, score
     return found[0]
 
@@ -169,7 +170,7 @@ def test_codebert_180_same_file_two_numbers():
 def test_forensic_candidates_reproduce_their_raw_score():
     files = FX.corpus("bpe_left_in")
     by_labels = {labels: c for labels, c in readings(files)}
-    found = identify(_printed(CLEAN, SACRE), files, tolerance=100)
+    found = identify(_printed(CLEAN, SACRE), files, session=Session(), tolerance=100)
     assert any(c.preprocessing for c in found)
     for c in found[:60]:
         target = by_labels[c.preprocessing]
@@ -209,14 +210,14 @@ def test_seeded_mistakes_are_named_first(source):
         hits = 0
         for i, c in enumerate(corpora):
             case = seeded_case(kind, c, seed=i)
-            found = identify(case.score, case.files)
+            found = identify(case.score, case.files, session=Session())
             hits += bool(found) and named_first(kind, found[0])
         assert hits >= 0.9 * len(corpora), (source, kind, hits)
 
 
 def test_named_first_can_fail():
     case = seeded_case("lowercased-refs", CLEAN, seed=0)
-    top = identify(_printed(CLEAN, SACRE), CLEAN)[0]  # the correct number
+    top = identify(_printed(CLEAN, SACRE), CLEAN, session=Session())[0]  # the correct number
     assert not named_first(case.kind, top)
     assert not named_first("scale", top) and not named_first("sentence-mean", top)
 

@@ -16,14 +16,15 @@ from harness.bleu import engine
 from harness.data.fixtures import load_all, load_fixture
 from harness.diagnose.identify import (
     ROUNDINGS,
-    CorpusScorer,
     closest_profile,
     default_tolerance,
     identify,
     misused_corpora,
     nearest,
 )
+from harness.diagnose.many_configs import CorpusScorer
 from harness.scorers import misuse
+from harness.session import Session
 
 NASA = load_fixture("google_nasa_opportunity")
 TUTORIAL = load_fixture("tutorial_cat_on_the_mat")
@@ -38,7 +39,7 @@ def test_default_tolerance_is_half_a_printed_digit():
 
 def test_nasa_027_is_sacrebleu_without_smoothing_on_0_1_rounded_to_2_decimals():
     printed = NASA.claim["printed"]["bleu"]["candidate_2"]
-    found = identify(printed, NASA.corpus("candidate_2"))
+    found = identify(printed, NASA.corpus("candidate_2"), session=Session())
     assert found
     hits = [
         c
@@ -56,7 +57,7 @@ def test_nasa_027_is_sacrebleu_without_smoothing_on_0_1_rounded_to_2_decimals():
 def test_nasa_00_needs_no_smoothing():
     """Candidate 1 has no matching 4-gram: Google's printed 0.0 rules out exp smoothing."""
     printed = NASA.claim["printed"]["bleu"]["candidate_1"]
-    found = identify(printed, NASA.corpus("candidate_1"))
+    found = identify(printed, NASA.corpus("candidate_1"), session=Session())
     assert any(c.covers(SMOOTH_NONE) and c.scale == "0-1" for c in found)
     assert not any(c.covers(PROFILES["sacrebleu"]) for c in found)
 
@@ -65,8 +66,8 @@ def test_tutorial_0638(capsys):
     """Seeds 000/002 print 0.638; report whether any configuration reproduces it."""
     printed = TUTORIAL.claim["printed"]["bleu"]
     corpus = TUTORIAL.corpus("candidate")
-    found = identify(printed, corpus)
-    near = nearest(printed, corpus, k=5)
+    found = identify(printed, corpus, session=Session())
+    near = nearest(printed, corpus, session=Session(), count=5)
     assert len(near) == 5
     assert [c.distance for c in near] == sorted(c.distance for c in near)
     tol = default_tolerance(printed)
@@ -81,7 +82,9 @@ def test_tutorial_0638(capsys):
 
 def test_candidates_reproduce_their_raw_score():
     corpus = NASA.corpus("candidate_2")
-    for c in nearest(NASA.claim["printed"]["bleu"]["candidate_2"], corpus, k=30):
+    for c in nearest(
+        NASA.claim["printed"]["bleu"]["candidate_2"], corpus, session=Session(), count=30
+    ):
         target = corpus if c.layout == "per-segment" else misused_corpora(corpus)[c.layout]
         score = engine.score_statistics(engine.compute_statistics(target, c.config), c.config)
         raw = score.score / 100 if c.scale == "0-1" else score.score
@@ -117,9 +120,11 @@ def test_flat_list_is_what_sacrebleu_scores():
 def test_corpus_and_fixture_name_and_pair_agree():
     printed = NASA.claim["printed"]["bleu"]["candidate_2"]
     corpus = NASA.corpus("candidate_2")
-    a = identify(printed, corpus)
-    b = identify(printed, "google_nasa_opportunity/candidate_2")
-    c = identify(printed, (list(corpus.hypotheses), [list(r) for r in corpus.references]))
+    a = identify(printed, corpus, session=Session())
+    b = identify(printed, "google_nasa_opportunity/candidate_2", session=Session())
+    c = identify(
+        printed, (list(corpus.hypotheses), [list(r) for r in corpus.references]), session=Session()
+    )
     assert [x.to_dict() for x in a] == [x.to_dict() for x in b] == [x.to_dict() for x in c]
 
 
@@ -128,7 +133,7 @@ def test_scorer_equals_engine_on_every_fixture():
     for fx in load_all():
         for system in fx.system_names:
             corpus = fx.corpus(system)
-            scorer = CorpusScorer(corpus)
+            scorer = CorpusScorer(corpus, session=Session())
             for cfg in configs:
                 try:
                     want = engine.corpus_score(corpus, cfg).score
@@ -143,4 +148,7 @@ def test_search_answers_on_every_fixture():
     # Its speed is measured by benchmarks/bench_forensics.py, not asserted here.
     for fx in load_all():
         for system in fx.system_names:
-            assert len(nearest(1.0, fx.corpus(system), k=1)) == 1, (fx.name, system)
+            assert len(nearest(1.0, fx.corpus(system), session=Session(), count=1)) == 1, (
+                fx.name,
+                system,
+            )

@@ -30,7 +30,7 @@ from harness.diagnose.homemade import (
     tutorial_bleu,
     tutorial_sentence_bleu,
 )
-from harness.diagnose.identify import CorpusScorer
+from harness.diagnose.many_configs import CorpusScorer
 from harness.diagnose.validate import (
     BUG_MODELS,
     generate_cases,
@@ -51,6 +51,7 @@ from harness.diagnose.validate.fit import fit_summary
 from harness.diagnose.validate.judge import Judge
 from harness.errors import LibraryWouldRaise
 from harness.report.validation import validation_text
+from harness.session import Session
 
 CASES = 100  # generated corpora per validation (plus the 29 fixture systems)
 
@@ -130,7 +131,7 @@ def test_corpus_scorer_equals_the_engine():
     configs += [c for _, _, c in single_factor_variants(PROFILES["nltk"])]
     for case in cases:
         corpus = case.corpus()
-        scorer = CorpusScorer(corpus)
+        scorer = CorpusScorer(corpus, session=Session())
         for cfg in configs:
             try:
                 want = engine.score_statistics(engine.compute_statistics(corpus, cfg), cfg).score
@@ -217,13 +218,14 @@ def test_bug_models_score_many_cases_as_each_alone(profile):
 
 
 def test_every_bug_model_changes_something():
-    val = Judge(tolerance=1e-6)
+    val = Judge(1e-6, Session())
     cases = generate_cases(60, seed=7)
     base = PROFILES["sacrebleu"]
     for name in BUG_MODELS:
         m = Model(base, (name,))
         assert any(
-            abs(val.expected(c, m) - CorpusScorer(c.corpus()).score(base)) > 1e-6
+            abs(val.expected(c, m) - CorpusScorer(c.corpus(), session=val.session).score(base))
+            > 1e-6
             for c in cases
             if val.expected(c, m) is not None
         ), name

@@ -10,7 +10,8 @@ geometric mean. :func:`score_totals` (one row from :class:`~harness.bleu.stats.T
 
 A row the profiled library would raise on raises :class:`~harness.errors.LibraryWouldRaise`:
 the first such row, with the first error the library meets on it (its brevity penalty, then
-its smoothing), which is what scoring the rows one by one raises.
+its smoothing), which is what scoring the rows one by one raises. Asked to mark them instead
+(``on_refusal="mark"``), :func:`bleu_rows` scores every row and says which ones would raise.
 
 Scale: scores and precisions 0–100; the brevity penalty and length ratio as they are.
 """
@@ -41,6 +42,7 @@ __all__ = [
     "ScoredRows",
     "bleu_rows",
     "context_of",
+    "group_contexts",
     "nltk_context",
     "score_arrays",
     "score_totals",
@@ -61,20 +63,22 @@ class Scored:
 @dataclass(frozen=True, eq=False)
 class ScoredRows:
     """:class:`Scored` of ``R`` rows: ``score`` (R,), ``precisions`` (R, N) on 0–100 (zero
-    for orders not used), ``bp`` (R,), ``ratio`` (R,)."""
+    for orders not used), ``bp`` (R,), ``ratio`` (R,); ``refused`` (R,) bool: the rows the
+    library would raise on (their numbers mean nothing), or ``None`` when refusals raise."""
 
     score: np.ndarray
     precisions: np.ndarray
     bp: np.ndarray
     ratio: np.ndarray
+    refused: np.ndarray | None = None
 
-    def row(self, i: int) -> Scored:
-        """Row ``i`` as a :class:`Scored` of Python floats."""
+    def row(self, index: int) -> Scored:
+        """Row ``index`` as a :class:`Scored` of Python floats."""
         return Scored(
-            float(self.score[i]),
-            tuple(self.precisions[i].tolist()),
-            float(self.bp[i]),
-            float(self.ratio[i]),
+            float(self.score[index]),
+            tuple(self.precisions[index].tolist()),
+            float(self.bp[index]),
+            float(self.ratio[index]),
         )
 
 
@@ -83,14 +87,25 @@ def _fifth_order(matches: np.ndarray) -> np.ndarray:
     return matches[..., 4] if matches.shape[-1] >= 5 else np.zeros(matches.shape[:-1], np.int64)
 
 
-def context_of(stats: Statistics, lo: int = 0, hi: int | None = None) -> NltkContext:
-    """The :class:`NltkContext` nltk's ``corpus_bleu`` builds for the segments ``lo:hi`` of
-    ``stats``: their hypothesis length, and the length and matched 5-grams of the last."""
-    stop = len(stats) if hi is None else hi
+def context_of(stats: Statistics, start: int = 0, stop: int | None = None) -> NltkContext:
+    """The :class:`NltkContext` nltk's ``corpus_bleu`` builds for the segments
+    ``start:stop`` of ``stats``: their hypothesis length, and the length and matched 5-grams of
+    the last (:func:`group_contexts` of one group)."""
+    end = len(stats) if stop is None else stop
+    return _group_contexts(stats.hyp_len[:end], stats.matches[:end], np.array([start]))
+
+
+def group_contexts(stats: Statistics, starts: np.ndarray) -> NltkContext:
+    """One :class:`NltkContext` row per group of consecutive segments of ``stats`` scored as a
+    corpus of its own: group ``i`` runs from ``starts[i]`` up to the next start (the last to
+    the end), and every group holds at least one segment."""
+    return _group_contexts(stats.hyp_len, stats.matches, np.asarray(starts, dtype=np.int64))
+
+
+def _group_contexts(hyp_len: np.ndarray, matches: np.ndarray, starts: np.ndarray) -> NltkContext:
+    last = np.append(starts[1:], len(hyp_len)) - 1
     return nltk_context(
-        stats.hyp_len[lo:stop].sum(),
-        stats.hyp_len[stop - 1],
-        _fifth_order(stats.matches[stop - 1]),
+        np.add.reduceat(hyp_len, starts), hyp_len[last], _fifth_order(matches[last])
     )
 
 
@@ -214,6 +229,7 @@ def bleu_rows(
     *,
     context: NltkContext | None = None,
     corpus: bool = False,
+    on_refusal: str = "raise",
 ) -> ScoredRows:
     """BLEU of ``R`` rows of statistics under ``config``: the one BLEU arithmetic.
 
@@ -222,7 +238,12 @@ def bleu_rows(
     ``context``: one row of nltk context per row, for the smoothing methods that read it.
     ``corpus``: the rows are corpus (system) sums rather than segments (only rules that kill a
     library's corpus report, such as ``on_zero_length="mteval"``, look at it).
+    ``on_refusal``: ``"raise"`` the first refused row's
+    :class:`~harness.errors.LibraryWouldRaise`, or ``"mark"`` the refused rows in
+    :attr:`ScoredRows.refused` and score the others (many corpora in one call).
     """
+    if on_refusal not in ("raise", "mark"):
+        raise ValueError(f"on_refusal must be 'raise' or 'mark', got {on_refusal!r}")
     spec = get_smoothing(config.smooth)
     n = config.max_order
     sys_f = np.asarray(sys_len, dtype=np.float64).reshape(-1)
@@ -276,7 +297,12 @@ def bleu_rows(
             refusals += [
                 (rows & live, lib, exc, why) for rows, lib, exc, why in spec.refusals(orders)
             ]
-        if refusals:
+        refused = None
+        if on_refusal == "mark":
+            refused = np.zeros(count, dtype=bool)
+            for rows, *_ in refusals:
+                refused |= rows
+        elif refusals:
             _raise_first(refusals)
 
         p = spec.precisions(orders)
@@ -296,18 +322,30 @@ def bleu_rows(
         if done is not None:
             score = np.where(done, 0.0, score)
             precisions = np.where(done[:, None], 0.0, precisions)
-    return ScoredRows(score=score, precisions=precisions, bp=bp, ratio=ratio)
+    return ScoredRows(score=score, precisions=precisions, bp=bp, ratio=ratio, refused=refused)
 
 
 def score_totals(
-    t: Totals, config: BleuConfig, ctx: NltkContext | None = None, *, corpus: bool = True
+    totals: Totals,
+    config: BleuConfig,
+    context: NltkContext | None = None,
+    *,
+    corpus: bool = True,
 ) -> Scored:
-    """BLEU of one set of sums: :func:`bleu_rows` of one row.
+    """BLEU of one set of sums: :func:`bleu_rows` of one row (``context``: its nltk context).
 
     ``corpus=False`` scores one segment's sums as a sentence (rules that only kill a
     library's corpus report, such as ``on_zero_length="mteval"``, do not apply).
     """
-    rows = bleu_rows(t.sys_len, t.ref_len, t.correct, t.total, config, context=ctx, corpus=corpus)
+    rows = bleu_rows(
+        totals.sys_len,
+        totals.ref_len,
+        totals.correct,
+        totals.total,
+        config,
+        context=context,
+        corpus=corpus,
+    )
     return rows.row(0)
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from harness.bleu import fastcount, hashed, line_batches
+from harness.bleu import fastcount, hashed
 from harness.bleu import tokenizers as _tok
 from harness.bleu.arithmetic import (
     NltkContext,
@@ -38,7 +38,7 @@ from harness.bleu.arithmetic import (
 from harness.bleu.config import BleuConfig
 from harness.bleu.result import BleuResult
 from harness.bleu.smoothing import get_smoothing
-from harness.bleu.stats import Statistics, Totals
+from harness.bleu.stats import Statistics, Totals, corpus_ref_length
 from harness.bleu.tokenizers import TextRules, text_tokenizer
 from harness.data.corpus import Corpus
 from harness.errors import LibraryWouldRaise
@@ -156,7 +156,6 @@ def _reference_side(
 def clear_caches() -> None:
     """Forget every cached tokenization and reference side (for benchmarks that start cold)."""
     _tok.clear_caches()
-    line_batches.clear_caches()
     _reference_side.cache_clear()
 
 
@@ -301,10 +300,9 @@ def totals_of(stats: Statistics, config: BleuConfig) -> Totals:
     n = config.max_order
     ref = stats.ref_length(config.ref_length, missing=config.missing_refs)
     tot = stats.totals(config.ngram_totals, n)
-    ref_sum: float = float(ref.sum()) if config.ref_length == "average" else int(ref.sum())
     return Totals(
         sys_len=int(stats.hyp_len.sum()),
-        ref_len=ref_sum,
+        ref_len=corpus_ref_length(ref, config.ref_length),
         correct=tuple(int(x) for x in stats.matches[:, :n].sum(axis=0)),
         total=tuple(int(x) for x in tot.sum(axis=0)),
     )

@@ -4,7 +4,11 @@ Per segment the statistics are the hypothesis length, every reference length, an
 n-gram matches for orders 1..M. The order-n *total* is a function of the hypothesis length
 (``max(0, len - n + 1)``, or nltk's per-segment floor of 1), and the reference length used by
 the brevity penalty is a function of the reference lengths, so neither is stored: the choice of
-rule is arithmetic on these arrays.
+rule is arithmetic on these arrays. Each rule has its one implementation here, which every
+path (the engine, the pairwise matrices, the diagnosis's many-configuration scorer) calls:
+n-gram totals (:func:`totals_of_lengths`, :func:`apply_total_rule`), missing references
+(:func:`padded_ref_matrix`), the reference length (:func:`ref_length_of`) and its corpus sum
+(:func:`ref_length_sums`).
 
 ``Statistics`` values add: ``a + b`` is the corpus of a's segments followed by b's, so shards can
 be computed apart and joined, and resampling never re-tokenizes.
@@ -16,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -141,20 +146,12 @@ class Statistics:
         return totals_of_lengths(self.hyp_len, rule, max_order or self.max_order)
 
     def ref_length(self, rule: str, *, missing: str = "skip") -> np.ndarray:
-        """(S,) the reference length each segment's brevity penalty uses under ``rule``
-        (:func:`ref_length_of` of :attr:`ref_matrix`).
-
-        ``missing="empty"``: a segment with fewer references than the corpus's most is padded
-        with empty references (length 0) that take part in the choice, as happens when ragged
-        references are written to line-aligned files (one per reference) for the Perl scripts.
-        ``truncate`` is ``skip`` here: the references were cut before counting.
-        """
-        if missing not in ("skip", "empty", "truncate"):
-            raise ValueError(f"unknown missing-reference rule {missing!r}")
-        matrix = self.ref_matrix
-        if missing == "empty":
-            matrix = np.maximum(matrix, 0)
-        return ref_length_of(self.hyp_len, matrix, rule)
+        """(S,) the reference length each segment's brevity penalty uses under ``rule``:
+        :func:`ref_length_of` of :attr:`ref_matrix` under the missing-reference rule
+        ``missing`` (:func:`padded_ref_matrix`: ``empty`` pads a segment with fewer references
+        than the corpus's most with empty ones; ``truncate`` is ``skip`` here, the references
+        were cut before counting)."""
+        return ref_length_of(self.hyp_len, padded_ref_matrix(self.ref_matrix, missing), rule)
 
     @functools.cached_property
     def ref_matrix(self) -> np.ndarray:
@@ -165,13 +162,23 @@ class Statistics:
 
 
 def totals_of_lengths(hyp_len: np.ndarray, rule: str, max_order: int) -> np.ndarray:
-    """(S, N) order-n totals of hypotheses of lengths ``hyp_len`` (S,): ``max(0, len - n + 1)``;
-    ``floor1`` floors each at 1 (nltk). The one implementation of the total rules."""
+    """(S, N) order-n totals of hypotheses of lengths ``hyp_len`` (S,): a hypothesis of ``len``
+    tokens has ``max(0, len - n + 1)`` n-grams of order n, under the total ``rule``
+    (:func:`apply_total_rule`)."""
     orders = np.arange(1, max_order + 1)
-    t = np.maximum(0, np.asarray(hyp_len)[:, None] - orders[None, :] + 1)
+    counted = np.maximum(0, np.asarray(hyp_len)[:, None] - orders[None, :] + 1)
+    return apply_total_rule(counted, rule)
+
+
+def apply_total_rule(totals: np.ndarray, rule: str) -> np.ndarray:
+    """Counted n-gram totals (any shape) under the n-gram total ``rule``: as counted
+    (``plain``), or each floored at 1 (``floor1``: nltk). The one implementation of the total
+    rules."""
     if rule == "floor1":
-        t = np.maximum(t, 1)
-    return t
+        return np.maximum(totals, 1)
+    if rule != "plain":
+        raise ValueError(f"unknown n-gram total rule {rule!r}")
+    return np.asarray(totals)
 
 
 def join_ref_matches(parts: Sequence[Statistics], max_order: int) -> np.ndarray | None:
@@ -194,6 +201,31 @@ def ref_matrix(ref_lens: Sequence[Sequence[int]]) -> np.ndarray:
     cols = np.arange(len(flat)) - np.repeat(np.cumsum(counts) - counts, counts)
     out[rows, cols] = flat
     return out
+
+
+def padded_ref_matrix(
+    ref_matrix: np.ndarray, missing: str, widths: np.ndarray | None = None
+) -> np.ndarray:
+    """The (S, K) reference lengths (-1 pads) the brevity penalty chooses among under the
+    missing-reference rule ``missing``: the one implementation of the rules.
+
+    ``skip``: as counted. ``truncate``: as counted too (the references were cut before
+    counting, :func:`harness.bleu.engine.counted_corpus`). ``empty``: a segment with fewer
+    references than its corpus's most is padded with empty references (length 0) that take
+    part in the choice, as happens when ragged references are written to line-aligned files
+    (one per reference) for the Perl scripts. ``widths`` (S,): each segment's corpus's most
+    references, when the rows hold several corpora (default: ``K``, one corpus).
+    """
+    if missing not in ("skip", "empty", "truncate"):
+        raise ValueError(f"unknown missing-reference rule {missing!r}")
+    matrix = np.asarray(ref_matrix, dtype=np.int64)
+    if missing != "empty":
+        return matrix
+    if widths is None:
+        return np.maximum(matrix, 0)
+    columns = np.arange(matrix.shape[1])[None, :]
+    inside = columns < np.asarray(widths, dtype=np.int64)[:, None]
+    return np.where(inside, np.maximum(matrix, 0), matrix)
 
 
 def _closest(h: np.ndarray, refs: np.ndarray, valid: np.ndarray) -> np.ndarray:
@@ -270,6 +302,32 @@ def ref_length_of(hyp_len: np.ndarray, ref_matrix: np.ndarray, rule: str) -> np.
             got=0,
         )
     return choose(np.asarray(hyp_len, dtype=np.int64).reshape(count, 1), refs, valid)
+
+
+def ref_length_sums(ref_lengths: np.ndarray, starts: np.ndarray, rule: str) -> np.ndarray:
+    """The corpus reference length of each group of consecutive rows: the sum of the rows'
+    chosen lengths (:func:`ref_length_of`) from ``starts[i]`` up to the next start (the last
+    group to the end); every group holds at least one row. The one implementation of the sum.
+
+    int64 sums; ``average`` lengths are fractions, summed with :func:`math.fsum` into float64:
+    correctly rounded, so the same number however the rows are grouped, sharded or ordered.
+    """
+    values = np.asarray(ref_lengths)
+    first = np.asarray(starts, dtype=np.int64)
+    if rule != "average":
+        return np.add.reduceat(values.astype(np.int64), first) if len(first) else first
+    bounds = [*first.tolist(), len(values)]
+    rows = values.tolist()
+    return np.array(
+        [math.fsum(rows[lo:hi]) for lo, hi in itertools.pairwise(bounds)], dtype=np.float64
+    )
+
+
+def corpus_ref_length(ref_lengths: np.ndarray, rule: str) -> float:
+    """The reference length of a corpus's brevity penalty: :func:`ref_length_sums` of one
+    group (an ``int``, or a ``float`` for ``average``)."""
+    value: float = ref_length_sums(ref_lengths, np.zeros(1, dtype=np.int64), rule)[0].item()
+    return value
 
 
 def choose_ref_length(hyp_len: int, ref_lens: Sequence[int], rule: str) -> float:

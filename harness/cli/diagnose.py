@@ -257,7 +257,9 @@ def cmd_identify(args: argparse.Namespace) -> int:
         args.score, corpus, tolerance=args.tolerance, progress=progress, session=session
     )
     near = (
-        [] if found else nearest(args.score, corpus, k=args.top, progress=progress, session=session)
+        []
+        if found
+        else nearest(args.score, corpus, count=args.top, progress=progress, session=session)
     )
     if args.json:
         lo, hi = printed_interval(args.score)

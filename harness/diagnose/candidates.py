@@ -166,7 +166,7 @@ _ARITHMETIC_FIELDS = (
 )
 
 
-def rank(c: Candidate) -> tuple[float, float, int, int, int, float]:
+def rank(candidate: Candidate) -> tuple[float, float, int, int, int, float]:
     """The order of explanations.
 
     Candidates that reproduce the printed score (``reproduces``: inside its printed interval)
@@ -178,6 +178,7 @@ def rank(c: Candidate) -> tuple[float, float, int, int, int, float]:
     steps, fewer configuration changes first (a named profile on mistaken text before a
     profile with a factor changed: the profile's code is known, the text was not seen), then
     simpler rounding (:data:`ROUNDINGS` order), then the distance."""
+    c = candidate
     steps = len(c.changes) + len(c.preprocessing)
     d = round(c.distance, 12)
     first = (0, 0.0) if c.reproduces else (1, d)

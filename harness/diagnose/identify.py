@@ -41,10 +41,12 @@ Speed: statistics are counted once per (layout, tokenizer, case) by a
 workers); identical statistics (``intl`` and ``13a`` on
 plain English, say) are scored once and the alternatives are listed in
 ``Candidate.equivalent``; every configuration is then pure arithmetic on cached corpus sums
-(:class:`CorpusScorer`, which :mod:`harness.diagnose.validate` shares).
+(:class:`~harness.diagnose.many_configs.CorpusScorer`, which :mod:`harness.diagnose.validate`
+shares).
 
 >>> from harness.data.fixtures import load_fixture
->>> found = identify(0.27, load_fixture("google_nasa_opportunity").corpus("candidate_2"))
+>>> nasa = load_fixture("google_nasa_opportunity").corpus("candidate_2")
+>>> found = identify(0.27, nasa, session=Session())
 >>> best = found[0]
 >>> best.scale, best.rounding, best.shown
 ('0-1', '2 decimals', 0.27)
@@ -57,12 +59,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from harness.bleu.config import REF_LENGTHS, TOKENIZERS, BleuConfig
+from harness.bleu.config import NGRAM_TOTALS, REF_LENGTHS, TOKENIZERS, BleuConfig
 from harness.bleu.profiles import PROFILES
-from harness.bleu.punkt_sentences import WORD_FACTORIES
-from harness.bleu.script_tokenizers import NAMES as SCRIPT_TOKENIZERS
-from harness.bleu.stats import ref_length_of
-from harness.bleu.tokenizers import TextRules, get_tokenizer
+from harness.bleu.stats import ref_length_of, totals_of_lengths
+from harness.bleu.tokenizers import TextRules, get_tokenizer, tokenizer_names
 from harness.data.corpus import Corpus
 from harness.data.fixtures import load_fixture
 from harness.diagnose.candidates import (
@@ -79,8 +79,8 @@ from harness.diagnose.candidates import (
     reproduces,
     rounded,
 )
+from harness.diagnose.many_configs import CorpusScorer
 from harness.diagnose.preprocess import readings
-from harness.diagnose.scorer import CorpusScorer
 from harness.errors import ConfigError, HarnessError
 from harness.progress import ProgressCallback, track
 from harness.session import Session
@@ -91,7 +91,6 @@ __all__ = [
     "SCALES",
     "SMOOTHING_POLICIES",
     "Candidate",
-    "CorpusScorer",
     "Printed",
     "as_printed",
     "closest_profile",
@@ -188,7 +187,7 @@ def _available_tokenizers() -> list[str]:
 #: per-segment layout only. The layout misuses are what sacrebleu and the per-segment libraries
 #: silently score when handed the other's reference layout (sacrebleu#220/#272/#275), so they
 #: are searched with those libraries' tokenizers.
-FRAMEWORK_TOKENIZERS: frozenset[str] = frozenset((*SCRIPT_TOKENIZERS, *WORD_FACTORIES))
+FRAMEWORK_TOKENIZERS: frozenset[str] = frozenset(tokenizer_names(family="framework"))
 
 
 def _layout_tokenizers(tokenizers: Sequence[str]) -> list[str]:
@@ -234,7 +233,7 @@ def _evaluate_layout(
     single = len(corpus) == 1
     out: list[_Evaluated] = []
     tok_groups = _unique(
-        (scorer.light(TextRules(tokenize=t, lowercase=lc)).fingerprint(), (t, lc))
+        (scorer.tokenized(TextRules(tokenize=t, lowercase=lc)).fingerprint(), (t, lc))
         for lc in (False, True)
         for t in tokenizers
     )
@@ -245,14 +244,18 @@ def _evaluate_layout(
     ]
     aggregations = ("corpus",) if single else ("corpus", "sentence-mean")
     for (tok, lc), tok_dupes in track(tok_groups, progress, f"identify: {layout}"):
-        light = scorer.light(TextRules(tokenize=tok, lowercase=lc))
+        stats = scorer.tokenized(TextRules(tokenize=tok, lowercase=lc))
         ref_groups = _unique(
-            (tuple(ref_length_of(light.hyp_len, light.ref_lens, rule).tolist()), rule)
+            (tuple(ref_length_of(stats.hyp_len, stats.ref_matrix, rule).tolist()), rule)
             for rule in REF_LENGTHS
         )
-        # floor1 only differs from plain when some hypothesis is shorter than n tokens
-        min_len = int(light.hyp_len.min())
-        totals_of = {n: ["plain"] if min_len >= n else ["plain", "floor1"] for n in max_orders}
+        # n-gram total rules that give the same totals on this corpus: scored once
+        total_groups = {
+            n: _unique(
+                (totals_of_lengths(stats.hyp_len, rule, n).tobytes(), rule) for rule in NGRAM_TOTALS
+            )
+            for n in max_orders
+        }
 
         # every configuration's score: those that differ only in reference length and n-gram
         # totals in one arithmetic call
@@ -261,7 +264,9 @@ def _evaluate_layout(
             for agg in aggregations:
                 for k, sm in enumerate(smoothings):
                     keys = [
-                        (rule, n, tot, agg, k) for rule, _ in ref_groups for tot in totals_of[n]
+                        (rule, n, tot, agg, k)
+                        for rule, _ in ref_groups
+                        for tot, _ in total_groups[n]
                     ]
                     cfgs = [
                         BleuConfig(
@@ -278,8 +283,7 @@ def _evaluate_layout(
                     values.update(zip(keys, scorer.scores(cfgs), strict=True))
         for rule, rule_dupes in ref_groups:
             for n in max_orders:
-                rules = totals_of[n]
-                for tot in rules:
+                for tot, tot_dupes in total_groups[n]:
                     for agg in aggregations:
                         base = {
                             "tokenize": tok,
@@ -302,9 +306,9 @@ def _evaluate_layout(
                             ),
                             ("ref_length", [{"ref_length": r} for r in (rule, *rule_dupes)]),
                         ]
-                        if len(rules) == 1:
+                        if tot_dupes:
                             fixed.append(
-                                ("ngram_totals", [{"ngram_totals": t} for t in (tot, "floor1")])
+                                ("ngram_totals", [{"ngram_totals": t} for t in (tot, *tot_dupes)])
                             )
                         if single:
                             fixed.append(
@@ -392,7 +396,7 @@ def _evaluate_reading(
 
 
 def _evaluations(
-    corpus: Corpus, progress: ProgressCallback | None, session: Session | None
+    corpus: Corpus, progress: ProgressCallback | None, session: Session
 ) -> list[_Evaluated]:
     """Every configuration of the full search on the files as given (in every layout), then
     the reduced space on each preprocessing reading the files' markers call for."""
@@ -403,7 +407,7 @@ def _evaluations(
         (given, _), *variants = readings(corpus)
         layouts = {"per-segment": corpus, **misused_corpora(corpus)}
         # every (layout, tokenizer, case) counted up front, on the session's workers
-        search = (session or Session()).with_corpora(layouts)
+        search = session.with_corpora(layouts)
         search.warm(_tokenizations(_layout_tokenizers(tokenizers)), min_order=5)
         frameworks = [t for t in tokenizers if t in FRAMEWORK_TOKENIZERS]
         search.with_corpora({"per-segment": corpus}).warm(_tokenizations(frameworks), min_order=5)
@@ -426,7 +430,7 @@ def _candidates(
     score: Printed,
     corpus: Corpus,
     progress: ProgressCallback | None,
-    session: Session | None,
+    session: Session,
     tolerance: float | None = None,
 ) -> list[Candidate]:
     """Every evaluated configuration × scale with its best rounding, sorted by :func:`rank`.
@@ -480,9 +484,9 @@ def identify(
     score: Printed,
     corpus: Corpus | str | tuple[Sequence[str], Sequence[Sequence[str]]],
     *,
+    session: Session,
     tolerance: float | None = None,
     progress: ProgressCallback | None = None,
-    session: Session | None = None,
 ) -> list[Candidate]:
     """The configurations whose displayed score reproduces ``score`` on ``corpus``.
 
@@ -499,7 +503,8 @@ def identify(
     (see :func:`nearest`). ``progress``
     (:data:`~harness.progress.ProgressCallback`) is told of each tokenization searched, one
     stage per reference layout (``"identify: per-segment"``, …). ``session``: where statistics
-    are counted and cached (its cache and workers; its corpora are not used).
+    are counted and cached (its cache and workers; its corpora are not used): the run's one
+    :class:`~harness.session.Session`, which the caller creates.
     """
     found = _candidates(score, _as_corpus(corpus), progress, session, tolerance)
     return [x for x in found if x.reproduces]
@@ -509,10 +514,11 @@ def nearest(
     score: Printed,
     corpus: Corpus | str | tuple[Sequence[str], Sequence[Sequence[str]]],
     *,
-    k: int = 10,
+    session: Session,
+    count: int = 10,
     progress: ProgressCallback | None = None,
-    session: Session | None = None,
 ) -> list[Candidate]:
-    """The ``k`` configurations whose displayed score is closest to ``score``, whatever the
-    distance (use it when :func:`identify` finds nothing)."""
-    return _candidates(score, _as_corpus(corpus), progress, session)[:k]
+    """The ``count`` configurations whose displayed score is closest to ``score``, whatever the
+    distance (use it when :func:`identify` finds nothing); ``session`` as for
+    :func:`identify`."""
+    return _candidates(score, _as_corpus(corpus), progress, session)[:count]

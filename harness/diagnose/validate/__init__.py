@@ -37,9 +37,10 @@ references, some empty). It then
 
 5. **collects crashes**: inputs that raise, shrunk, with the exception text.
 
-Statistics are computed once per (case, tokenizer, case-folding) and every configuration is
-arithmetic on them (:class:`harness.diagnose.identify.CorpusScorer`), so a few hundred cases
-against ~60 configurations take a second or two for a fast implementation.
+Statistics are counted once per tokenization for all the cases together, and every
+configuration is one arithmetic call on them for all the cases
+(:class:`harness.diagnose.many_configs.CorporaScorer`), so a few hundred cases against ~60
+configurations take a second or two for a fast implementation.
 
 One module per concern, in the order a run uses them: :mod:`~.cases` (the battery),
 :mod:`~.subjects` (calling the implementation), :mod:`~.variants` (the configurations

@@ -32,9 +32,15 @@ import numpy as np
 from harness.bleu.arithmetic import bleu_rows, nltk_context
 from harness.bleu.config import BleuConfig
 from harness.bleu.engine import compute_statistics
-from harness.bleu.stats import ref_length_of, ref_matrix
+from harness.bleu.stats import (
+    apply_total_rule,
+    corpus_ref_length,
+    padded_ref_matrix,
+    ref_length_of,
+    ref_matrix,
+)
 from harness.bleu.tokenizers import Tokenizer, text_tokenizer
-from harness.diagnose.scorer import halving
+from harness.diagnose.many_configs import halving
 from harness.diagnose.validate.cases import Case
 from harness.errors import LibraryWouldRaise
 
@@ -107,29 +113,33 @@ def tokenizers(cfg: BleuConfig) -> tuple[Tokenizer, Tokenizer]:
     return text_tokenizer(rules.side("hypothesis")), text_tokenizer(rules.side("reference"))
 
 
-def gram_counts(tokens: Sequence[str], n: int, stop: int = 1) -> Counter[tuple[str, ...]]:
-    """Counts of the n-grams starting at ``0 .. len - n + stop - 1`` (``stop=1``: correct)."""
+def gram_counts(tokens: Sequence[str], order: int, stop: int = 1) -> Counter[tuple[str, ...]]:
+    """Counts of the n-grams of order ``order`` (n) starting at ``0 .. len - n + stop - 1``
+    (``stop=1``: correct)."""
+    n = order
     return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + stop))
 
 
 def count_segment(
-    h: list[str], refs: list[list[str]], order: int, sw: dict[str, Any]
+    hypothesis: list[str], refs: list[list[str]], order: int, switches: dict[str, Any]
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(matches, totals) per order 1..``order`` counted with the mistakes ``sw``.
+    """(matches, totals) per order 1..``order`` of the tokens ``hypothesis`` against the
+    tokenized references ``refs``, counted with the mistakes ``switches``.
 
-    Without mistakes (``sw={}``) these are the engine's clipped matches and plain totals.
+    Without mistakes (``switches={}``) these are the engine's clipped matches and plain totals.
     """
-    stop = sw.get("stop", 1)
-    count = sw.get("count", "ngram")
-    clip = sw.get("clip", "max")
-    joined_h = " ".join(h)
+    stop = switches.get("stop", 1)
+    count = switches.get("count", "ngram")
+    clip = switches.get("clip", "max")
+    joined_h = " ".join(hypothesis)
     joined_r = [" ".join(r) for r in refs]
     correct, total = [], []
     for n in range(1, order + 1):
         ref_counts = [gram_counts(r, n, stop) for r in refs]
-        hyp_counts = gram_counts(h, n, stop)
-        if sw.get("stride"):
-            grams = [tuple(h[j : j + n]) for j in range(0, len(h), n) if j + n <= len(h)]
+        hyp_counts = gram_counts(hypothesis, n, stop)
+        if switches.get("stride"):
+            size = len(hypothesis)
+            grams = [tuple(hypothesis[j : j + n]) for j in range(0, size, n) if j + n <= size]
         else:
             grams = list(hyp_counts)
         c = t = 0
@@ -153,14 +163,14 @@ def count_segment(
     return tuple(correct), tuple(total)
 
 
-def segment_statistics(case: Case, cfg: BleuConfig, sw: dict[str, Any]) -> list[Segment]:
+def segment_statistics(case: Case, cfg: BleuConfig, switches: dict[str, Any]) -> list[Segment]:
     """Every segment's statistics under ``cfg``'s tokenization, counted with the mistakes
-    ``sw`` (orders 1..max(5, ``cfg.max_order``): nltk's methods look at order 5).
+    ``switches`` (orders 1..max(5, ``cfg.max_order``): nltk's methods look at order 5).
 
     When no mistake is a counting one, the statistics are the engine's.
     """
     order = max(5, cfg.max_order)
-    if not COUNTING_SWITCHES & set(sw):
+    if not COUNTING_SWITCHES & set(switches):
         st = compute_statistics(case.corpus(), cfg, max_order=order)
         return [
             (h, lens, tuple(m), tuple(t))
@@ -177,7 +187,7 @@ def segment_statistics(case: Case, cfg: BleuConfig, sw: dict[str, Any]) -> list[
     for hyp, refs in zip(case.hypotheses, case.references, strict=True):
         h = hyp_tok(hyp)
         rs = [ref_tok(r) for r in refs]
-        correct, total = count_segment(h, rs, order, sw)
+        correct, total = count_segment(h, rs, order, switches)
         out.append((len(h), tuple(len(r) for r in rs), correct, total))
     return out
 
@@ -190,36 +200,42 @@ REFUSALS = (LibraryWouldRaise, ZeroDivisionError, ValueError, OverflowError)
 
 
 def _rows(cases: Sequence[Sequence[Segment]], cfg: BleuConfig) -> list[list[Row]]:
-    """Each case's segments with the reference length ``cfg``'s rule chooses (missing
-    references padded as empty ones, to the case's widest segment, when ``cfg.missing_refs``
-    says so) and their totals (nltk's floor at 1); every case's lengths chosen in one call."""
+    """Each case's segments with the reference length ``cfg``'s rules choose (missing
+    references padded per case, :func:`~harness.bleu.stats.padded_ref_matrix`) and their
+    totals under its total rule (:func:`~harness.bleu.stats.apply_total_rule`); every case's
+    lengths chosen and totals ruled in one call."""
     avg = cfg.ref_length == "average"
-    floor1 = cfg.ngram_totals == "floor1"
-    lens: list[tuple[int, ...]] = []
-    for segs in cases:
-        if cfg.missing_refs == "empty":  # ragged references written to line-aligned files
-            width = max((len(s[1]) for s in segs), default=0)
-            lens += [(*s[1], *(0,) * (width - len(s[1]))) for s in segs]
-        else:
-            lens += [tuple(s[1]) for s in segs]
-    hyp = np.array([s[0] for segs in cases for s in segs], dtype=np.int64)
-    chosen = iter(ref_length_of(hyp, ref_matrix(lens), cfg.ref_length).tolist())
+    flat = [s for segs in cases for s in segs]
+    # each segment's case's most references: how far missing references are padded
+    widths = np.repeat(
+        [max((len(s[1]) for s in segs), default=0) for segs in cases], [len(segs) for segs in cases]
+    )
+    refs = padded_ref_matrix(ref_matrix([s[1] for s in flat]), cfg.missing_refs, widths)
+    hyp = np.array([s[0] for s in flat], dtype=np.int64)
+    chosen = iter(ref_length_of(hyp, refs, cfg.ref_length).tolist())
+    width = max((len(s[3]) for s in flat), default=0)
+    totals = iter(
+        apply_total_rule(
+            np.array([s[3] for s in flat]).reshape(-1, width), cfg.ngram_totals
+        ).tolist()
+    )
     out: list[list[Row]] = []
     for segs in cases:
         rows: list[Row] = []
-        for h, _, correct, total in segs:
+        for h, _, correct, _ in segs:
             r = next(chosen)
-            tot = [max(1, x) for x in total] if floor1 else list(total)
-            rows.append((h, float(r) if avg else int(r), correct, tot))
+            rows.append((h, float(r) if avg else int(r), correct, next(totals)))
         out.append(rows)
     return out
 
 
-def _corpus_row(rows: Sequence[Row], n: int) -> Row:
-    """The corpus sums of ``rows`` (orders 1..``n``) as one row."""
+def _corpus_row(rows: Sequence[Row], cfg: BleuConfig) -> Row:
+    """The corpus sums of ``rows`` (orders 1..``cfg.max_order``; the reference lengths summed
+    by :func:`~harness.bleu.stats.corpus_ref_length`) as one row."""
+    n = cfg.max_order
     return (
         sum(s[0] for s in rows),
-        sum(s[1] for s in rows),
+        corpus_ref_length(np.array([s[1] for s in rows]), cfg.ref_length),
         tuple(sum(s[2][k] for s in rows) for k in range(n)),
         [sum(s[3][k] for s in rows) for k in range(n)],
     )
@@ -234,7 +250,7 @@ def _score_rows(
     corpus: bool,
 ) -> np.ndarray:
     """Every row's score (0–100) under ``cfg`` in one arithmetic call, the brevity-penalty
-    mistake of ``sw`` applied; ``last``: for each row, the segment whose length and matched
+    mistake of the switches ``sw`` applied; ``last``: for each row, the segment whose length and matched
     5-grams nltk's context reads (a corpus's last segment, a sentence itself)."""
     n = cfg.max_order
     avg = cfg.ref_length == "average"
@@ -258,39 +274,41 @@ def _score_rows(
     return np.where(bp > 0, fixed, score)
 
 
-def score_segments(segs: Sequence[Segment], cfg: BleuConfig, sw: dict[str, Any]) -> float:
+def score_segments(segs: Sequence[Segment], cfg: BleuConfig, switches: dict[str, Any]) -> float:
     """The engine's arithmetic for ``cfg`` (0–100) on per-segment statistics, with the
-    brevity-penalty mistake of ``sw`` if any.
+    brevity-penalty mistake of ``switches`` if any.
 
     The statistics carry their own n-gram totals (a stride or a lost last n-gram changes them,
     where the engine derives totals from the hypothesis length), so the per-segment and corpus
     sums are formed here — the reference length by
-    :func:`~harness.bleu.stats.ref_length_of` (missing references padded as empty ones
-    when ``cfg.missing_refs`` says so), nltk's floor of each total at 1, the context nltk's
-    methods 4–7 see — and scored by :func:`~harness.bleu.arithmetic.bleu_rows`. A
-    brevity-penalty mistake replaces the engine's penalty in that score (see the module).
+    :func:`~harness.bleu.stats.ref_length_of` (missing references padded as
+    :func:`~harness.bleu.stats.padded_ref_matrix` pads them), the total rule
+    (:func:`~harness.bleu.stats.apply_total_rule`), the context nltk's methods 4–7 see — and
+    scored by :func:`~harness.bleu.arithmetic.bleu_rows`. A brevity-penalty mistake replaces
+    the engine's penalty in that score (see the module).
     """
     (rows,) = _rows([segs], cfg)
     if cfg.aggregation == "corpus":
         if not rows:
             raise ZeroDivisionError("no segments")
-        one = _corpus_row(rows, cfg.max_order)
-        return float(_score_rows([one], [rows[-1]], cfg, sw, corpus=True)[0])
+        one = _corpus_row(rows, cfg)
+        return float(_score_rows([one], [rows[-1]], cfg, switches, corpus=True)[0])
     if not rows:
         raise ZeroDivisionError("no segments to average")
-    score = _score_rows(rows, rows, cfg, sw, corpus=False)
+    score = _score_rows(rows, rows, cfg, switches, corpus=False)
     return sum(score.tolist()) / len(rows)
 
 
 def score_corpora(
-    cases: Sequence[Sequence[Segment]], cfg: BleuConfig, sw: dict[str, Any]
+    cases: Sequence[Sequence[Segment]], cfg: BleuConfig, switches: dict[str, Any]
 ) -> list[float | None]:
-    """:func:`score_segments` of every case (``None`` where it raises), all cases' rows (their
-    corpus sums, or every segment of a sentence-level ``cfg``) in one arithmetic call."""
+    """:func:`score_segments` of every case with the mistakes ``switches`` (``None`` where it
+    raises), all cases' rows (their corpus sums, or every segment of a sentence-level ``cfg``)
+    in one arithmetic call."""
 
     def alone(segs: Sequence[Segment]) -> float | None:
         try:
-            return score_segments(segs, cfg, sw)
+            return score_segments(segs, cfg, switches)
         except REFUSALS:
             return None
 
@@ -302,7 +320,7 @@ def score_corpora(
     except REFUSALS:
         return [alone(segs) for segs in cases]
     if corpus:
-        sums = [[_corpus_row(r, cfg.max_order)] for r in rows]
+        sums = [[_corpus_row(r, cfg)] for r in rows]
         last = [[r[-1]] for r in rows]
     else:
         sums = last = rows
@@ -310,7 +328,7 @@ def score_corpora(
     def run(lo: int, hi: int) -> list[float]:
         flat = [row for part in sums[lo:hi] for row in part]
         ends = [row for part in last[lo:hi] for row in part]
-        scores: list[float] = _score_rows(flat, ends, cfg, sw, corpus=corpus).tolist()
+        scores: list[float] = _score_rows(flat, ends, cfg, switches, corpus=corpus).tolist()
         if corpus:
             return scores
         out: list[float] = []

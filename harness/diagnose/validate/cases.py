@@ -131,16 +131,16 @@ def _generate(
 
 
 def generate_cases(
-    n: int, *, seed: int = 0, rectangular: bool = False, streams: int | None = None
+    count: int, *, seed: int = 0, rectangular: bool = False, streams: int | None = None
 ) -> list[Case]:
-    """``n`` reproducible corpora from ``numpy.random.default_rng(seed)``.
+    """``count`` reproducible corpora from ``numpy.random.default_rng(seed)``.
 
     ``rectangular=True`` gives every segment of a corpus the same number of references (what
     line-aligned reference files can hold); ``streams`` fixes that number (a command template
     that names exactly that many reference files).
     """
     rng = np.random.default_rng(seed)
-    return [_generate(rng, i, rectangular or streams is not None, streams) for i in range(n)]
+    return [_generate(rng, i, rectangular or streams is not None, streams) for i in range(count)]
 
 
 def fixture_cases(rectangular: bool, streams: int | None = None) -> tuple[list[Case], list[str]]:

@@ -27,6 +27,14 @@ values, the best ρ is at least :data:`MIN_CORRELATION` and ``p`` is at most :da
 A low ρ, or none, is the verdict :data:`IGNORES_INPUT`: the numbers do not come from the text
 as BLEU's do. A high ρ that is not significant (``p`` above :data:`ALPHA`: too few scored
 cases to tell) withholds the diagnosis without that verdict.
+
+Cost: every configuration is compared on every scored case, and its scores are the judge's
+(:meth:`~harness.diagnose.validate.judge.Judge.expected_all`: the statistics counted once per
+tokenization for all the cases together, one arithmetic call per configuration for all of
+them, kept for the agreements and the fit that follow), so the check costs what scoring each
+configuration once over the battery costs. The permuted ranks are standardized once per set
+of scored cases, and each distinct configuration's correlations with all the permutations
+are one matrix product.
 """
 
 from __future__ import annotations
@@ -37,7 +45,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy.stats import rankdata
 
 from harness.bleu.config import BleuConfig
 from harness.diagnose.validate.cases import Case
@@ -117,6 +124,20 @@ class Evidence:
         }
 
 
+def average_ranks(values: np.ndarray) -> np.ndarray:
+    """The ranks (1..n) of ``values``, tied values sharing the mean of their ranks (the
+    ``average`` ranks of Spearman's ρ, as ``scipy.stats.rankdata`` gives them; numpy alone,
+    so that validating does not import ``scipy.stats``)."""
+    flat = np.asarray(values, dtype=float).reshape(-1)
+    order = np.argsort(flat, kind="stable")
+    ordered = flat[order]
+    first = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+    sizes = np.diff(np.r_[first, len(flat)])
+    out = np.empty(len(flat))
+    out[order] = np.repeat(first + (sizes + 1) / 2, sizes)
+    return out
+
+
 def _standardized(x: np.ndarray) -> np.ndarray:
     """Each row minus its mean, divided by its norm (rows of zeros stay zero)."""
     centered = x - x.mean(axis=-1, keepdims=True)
@@ -150,7 +171,7 @@ def input_dependence(
         expected = judge.expected_all(cases, cfg)
         key = tuple(None if e is None or not math.isfinite(e) else e for e in expected)
         vectors.setdefault(key, name)
-    ranks = rankdata(values)
+    ranks = average_ranks(values)
     rng = np.random.default_rng(seed)
     shuffled = np.stack([rng.permutation(ranks) for _ in range(permutations)]) if n else None
     best: tuple[float, str, int] | None = None
@@ -166,7 +187,7 @@ def input_dependence(
         if len(set(e.tolist())) < MIN_DISTINCT:
             continue  # a configuration that does not vary over these cases says nothing
         compared += 1
-        y = _standardized(rankdata(e))
+        y = _standardized(average_ranks(e))
         rho = float(_standardized(ranks[mask]) @ y)
         if best is None or rho > best[0] + 1e-12:
             best = (rho, name, int(mask.sum()))

@@ -1,8 +1,8 @@
 """What a model expects on a case, and whether the implementation's score agrees with it.
 
 A :class:`Judge` scores cases under configurations (through
-:class:`harness.diagnose.identify.CorpusScorer`: statistics once per tokenization, every
-configuration arithmetic on them) and under modelled mistakes
+:mod:`harness.diagnose.many_configs`: statistics once per tokenization for all the cases
+together, every configuration one arithmetic call on them) and under modelled mistakes
 (:mod:`harness.diagnose.validate.bugs`), on the implementation's scale, with caches; it
 compares within a tolerance and measures a model's agreement over many cases.
 """
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from harness.bleu.config import BleuConfig
-from harness.diagnose.identify import CorpusScorer
+from harness.diagnose.many_configs import CorporaScorer, CorpusScorer
 from harness.diagnose.validate.bugs import (
     REFUSALS,
     Model,
@@ -25,6 +25,7 @@ from harness.diagnose.validate.bugs import (
 )
 from harness.diagnose.validate.cases import Case
 from harness.diagnose.validate.subjects import Outcome
+from harness.session import Session
 
 __all__ = ["Judge"]
 
@@ -33,13 +34,17 @@ class Judge:
     """Expected scores and agreement, on the implementation's scale.
 
     ``tolerance``: the absolute difference (plus a relative 1e-9) that still agrees;
-    ``factor``: engine score (0–100) → the implementation's scale (0.01 for 0–1).
+    ``factor``: engine score (0–100) → the implementation's scale (0.01 for 0–1);
+    ``session``: where the engine's statistics are counted and cached (a validation's one
+    session; give it a bounded cache, as shrinking scores many small corpora once each).
     """
 
-    def __init__(self, tolerance: float) -> None:
+    def __init__(self, tolerance: float, session: Session) -> None:
         self.tolerance = tolerance
         self.factor = 1.0
+        self.session = session
         self._scorers: dict[tuple[Any, ...], CorpusScorer] = {}
+        self._batteries: dict[tuple[Any, ...], CorporaScorer] = {}
         self._bug_stats: dict[tuple[Any, ...], list[Segment]] = {}
         self._across: dict[tuple[Any, ...], list[float | None]] = {}
 
@@ -50,24 +55,36 @@ class Judge:
         if s is None:
             if len(self._scorers) > 5000:
                 self._scorers.clear()
-            s = self._scorers[key] = CorpusScorer(case.corpus())
+            s = self._scorers[key] = CorpusScorer(case.corpus(), session=self.session)
         return s
 
-    def bug_segments(self, case: Case, cfg: BleuConfig, sw: dict[str, Any]) -> list[Segment]:
+    def battery(self, cases: Sequence[Case]) -> CorporaScorer:
+        """The engine's scorer of ``cases`` together (cached by content)."""
+        key = tuple((c.hypotheses, c.references) for c in cases)
+        got = self._batteries.get(key)
+        if got is None:
+            if len(self._batteries) > 64:
+                self._batteries.clear()
+            got = self._batteries[key] = CorporaScorer(
+                [c.corpus() for c in cases], session=self.session
+            )
+        return got
+
+    def bug_segments(self, case: Case, cfg: BleuConfig, switches: dict[str, Any]) -> list[Segment]:
         """:func:`~harness.diagnose.validate.bugs.segment_statistics`, cached by content,
-        text rules and the switches that change the counting."""
+        text rules and the ``switches`` that change the counting."""
         key = (
             case.hypotheses,
             case.references,
             cfg.text_rules,
             max(5, cfg.max_order),
-            tuple(sorted((k, v) for k, v in sw.items() if k != "bp")),
+            tuple(sorted((k, v) for k, v in switches.items() if k != "bp")),
         )
         got = self._bug_stats.get(key)
         if got is None:
             if len(self._bug_stats) > 20000:
                 self._bug_stats.clear()
-            got = self._bug_stats[key] = segment_statistics(case, cfg, sw)
+            got = self._bug_stats[key] = segment_statistics(case, cfg, switches)
         return got
 
     def expected(self, case: Case, model: BleuConfig | Model) -> float | None:
@@ -97,15 +114,15 @@ class Judge:
                 None if v is None else v * self.factor for v in score_corpora(segs, model.cfg, sw)
             ]
         cfg = model.cfg if isinstance(model, Model) else model
+        if not cases:
+            return []
         # the evidence check and the fit both score every configuration on the same cases
         key = (tuple((c.hypotheses, c.references) for c in cases), cfg)
         values = self._across.get(key)
         if values is None:
             if len(self._across) > 2000:
                 self._across.clear()
-            values = self._across[key] = CorpusScorer.across(
-                [self.scorer(case) for case in cases], cfg
-            )
+            values = self._across[key] = self.battery(cases).score_each(cfg)
         return [None if v is None else v * self.factor for v in values]
 
     def agrees(self, value: float | None, expected: float | None) -> bool:

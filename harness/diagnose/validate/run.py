@@ -28,6 +28,8 @@ from harness.diagnose.validate.subjects import Impl, Outcome, Subject, run
 from harness.diagnose.validate.variants import pool
 from harness.errors import ConfigError, HarnessError
 from harness.progress import ProgressCallback, track
+from harness.session import Session
+from harness.session.cache import StatisticsCache
 
 __all__ = [
     "MAX_ROUNDED_DECIMALS",
@@ -48,6 +50,9 @@ MIN_SCORED_SHARE = 0.5
 STOP_AFTER_FAILURES = 5
 #: A subject whose scores never have more decimals than this is taken to round to that many.
 MAX_ROUNDED_DECIMALS = 8
+#: The statistics a validation keeps in memory (the least recently used are dropped beyond
+#: it): shrinking deviations and crashes scores thousands of small corpora once each.
+_CACHE_ENTRIES = 4096
 
 
 class CouldNotValidate(HarnessError):
@@ -246,7 +251,8 @@ def validate(
     if against is not None and against not in PROFILES:
         raise ConfigError(f"unknown profile {against!r}", valid=list(PROFILES))
     budget = shrink_budget if shrink_budget is not None else (60 if cmd is not None else 300)
-    judge = Judge(tolerance)
+    # the run's one session: the engine's statistics in memory only, for this run
+    judge = Judge(tolerance, Session(cache=StatisticsCache(max_entries=_CACHE_ENTRIES)))
     battery, skipped = fixture_cases(subject.rectangular, subject.streams) if fixtures else ([], [])
     n_fixture = len(battery)
     battery = battery + generate_cases(

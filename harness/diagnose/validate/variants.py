@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.bleu.config import ON_ZERO_LENGTH, REF_LENGTHS, BleuConfig
+from harness.bleu.config import NGRAM_TOTALS, ON_ZERO_LENGTH, REF_LENGTHS, BleuConfig
 from harness.bleu.profiles import PROFILES
 from harness.bleu.tokenizers import LOWERCASE_RULES, PERL_WHITESPACE_TOKENIZERS
 from harness.diagnose.identify import SMOOTHING_POLICIES
@@ -60,7 +60,9 @@ def single_factor_variants(
         if rule != base.ref_length:
             add("ref_length", ref_length=rule)
     add("ref_length", missing_refs="empty" if base.missing_refs == "skip" else "skip")
-    add("ngram_totals", ngram_totals="floor1" if base.ngram_totals == "plain" else "plain")
+    for totals in NGRAM_TOTALS:
+        if totals != base.ngram_totals:
+            add("ngram_totals", ngram_totals=totals)
     current = (base.smooth, base.zero_guard, base.empty_order)
     for _, smooth, guard, empty in SMOOTHING_POLICIES:
         if (smooth, guard, empty) != current or base.smooth_value is not None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from harness.data.fixtures import load_fixture
 from harness.diagnose.identify import identify
 from harness.pitfalls import Experiment, Measurement, Table, Verdict, fmt, measure_adapter
+from harness.session import Session
 
 FIXTURE = "forensic_preprocessing"
 MIN_GAP = 1.0
@@ -39,11 +40,12 @@ def run() -> Table:
         for library in ("sacrebleu", "nltk"):
             table.add(measure_adapter(library, fx.corpus(system), case=system))
     named: dict[str, list[str]] = {}
+    session = Session()  # the experiment's statistics, shared by its searches
     for case, printed_by, files, _ in CASES:
         printed = table.score("sacrebleu", printed_by)
         if printed is None:
             continue
-        found = identify(f"{printed:.2f}", fx.corpus(files))
+        found = identify(f"{printed:.2f}", fx.corpus(files), session=session)
         first = found[0] if found else None
         named[case] = list(first.preprocessing) if first else []
         label = "identify (first explanation)"

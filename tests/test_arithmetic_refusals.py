@@ -1,0 +1,63 @@
+"""``bleu_rows(..., on_refusal="mark")``: many rows scored at once, the refused ones marked.
+
+A row is marked refused exactly when scoring it alone raises
+:class:`~harness.errors.LibraryWouldRaise` (what the default ``on_refusal="raise"`` raises for
+the first such row), and every other row has the score, precisions, penalty and ratio it has
+alone: what lets :mod:`harness.diagnose.many_configs` score many corpora in one call without
+halving the batch to find the corpus that raises. The rows and configurations are
+``tests/test_arithmetic.py``'s strategies (zeros and every zero-length policy likely).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from harness.bleu import smoothing
+from harness.bleu.arithmetic import bleu_rows, nltk_context
+from harness.bleu.config import BleuConfig
+from harness.errors import LibraryWouldRaise
+
+from .depth import examples
+from .test_arithmetic import _one, _same, configs, rows
+
+# drawn weights need not sum to 1 (BleuConfig warns, and scores them as given)
+pytestmark = pytest.mark.filterwarnings("ignore::harness.errors.SuspectInput")
+
+
+@pytest.mark.parametrize("smooth", sorted(smoothing.REGISTRY))
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), corpus=st.booleans())
+def test_marked_rows_are_the_rows_that_raise_alone(smooth: str, data: Any, corpus: bool) -> None:
+    cfg: BleuConfig = data.draw(configs(smooth))
+    drawn = data.draw(
+        st.lists(rows(cfg.max_order, cfg.ref_length == "average"), min_size=1, max_size=8)
+    )
+    alone = [_one(t, cfg, ctx, corpus) for t, ctx in drawn]
+    if any(isinstance(r, Exception) and not isinstance(r, LibraryWouldRaise) for r in alone):
+        return  # not a refusal of the library (none is expected from these rows)
+    got = bleu_rows(
+        [t.sys_len for t, _ in drawn],
+        [t.ref_len for t, _ in drawn],
+        [t.correct for t, _ in drawn],
+        [t.total for t, _ in drawn],
+        cfg,
+        context=nltk_context(*zip(*(c for _, c in drawn), strict=True)),
+        corpus=corpus,
+        on_refusal="mark",
+    )
+    assert got.refused is not None
+    assert got.refused.tolist() == [isinstance(r, LibraryWouldRaise) for r in alone]
+    if got.refused.any():
+        event("some rows refused")
+    for i, one in enumerate(alone):
+        if not isinstance(one, Exception):
+            assert _same(got.row(i), one), (cfg, drawn[i])
+
+
+def test_an_unknown_refusal_mode_is_refused() -> None:
+    with pytest.raises(ValueError, match="on_refusal"):
+        bleu_rows([1], [1], [[1]], [[1]], BleuConfig(max_order=1), on_refusal="ignore")
