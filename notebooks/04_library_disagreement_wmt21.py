@@ -139,7 +139,9 @@ attributions = {}
 for system, corpus in corpora.items():
     for target in PROFILE_NAMES[1:]:
         real_library = "nltk" if target == "nltk" and system in RESIDUAL_SYSTEMS else None
-        attributions[system, target] = attribute(corpus, "sacrebleu", target, library=real_library)
+        attributions[system, target] = attribute(
+            corpus, "sacrebleu", target, library=real_library, session=session
+        )
 factor_rows = []
 for (system, target), result in attributions.items():
     factor_rows.append({"system": system, "b": target, "gap": result.gap, **dict(result.factors)})
@@ -209,7 +211,7 @@ for index, system in enumerate(RESIDUAL_SYSTEMS):
     real = sacrebleu_adapter.corpus(corpus, PROFILES["sacrebleu"])
     residuals[system, "sacrebleu"] = real.score - scores.loc[system, "sacrebleu"]
     if not SMOKE and index < 3:  # torchmetrics on the first three systems only
-        tm = attribute(corpus, "sacrebleu", "torchmetrics", library="torchmetrics")
+        tm = attribute(corpus, "sacrebleu", "torchmetrics", library="torchmetrics", session=session)
         residuals[system, "torchmetrics"] = tm.residual
 for (system, library), value in residuals.items():
     print(f"{system:<40} {library:<13} residual {value:+.2e}")

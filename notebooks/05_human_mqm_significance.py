@@ -46,7 +46,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
 import harness
-from harness import PROFILES, LibraryWouldRaise
+from harness import PROFILES, LibraryWouldRaise, Session
 from harness.analysis.correlation import correlate
 from harness.analysis.human import wmt21_human_correlations
 from harness.analysis.runner import versions
@@ -98,7 +98,9 @@ if not USE_DATA:
 
 # %%
 if USE_DATA:
-    human = wmt21_human_correlations(DATA, IMPLEMENTATIONS, n_boot=N_BOOT, seed=SEED)
+    human = wmt21_human_correlations(
+        DATA, IMPLEMENTATIONS, n_boot=N_BOOT, seed=SEED, session=Session()
+    )
     correlations = {
         name: {level: human.correlations[name][level] for level in ("segment", "system")}
         for name in IMPLEMENTATIONS

@@ -17,6 +17,9 @@ bleu`` beside the repository; skipped when absent, a failure when ``CI=true``.
 Every test runs with ``HF_EVALUATE_OFFLINE=1`` and private ``HF_MODULES_CACHE`` /
 ``HF_METRICS_CACHE`` folders (each only if the user has not set it), so that loading evaluate
 modules never reaches the network nor touches the user's Hugging Face cache.
+
+Every ``report.json`` written during the run is validated against its JSON Schema
+(``BLEU_HARNESS_VALIDATE_REPORTS=1``): a report that does not match fails its test.
 """
 
 from __future__ import annotations
@@ -161,6 +164,22 @@ def _isolated_hf_evaluate(tmp_path_factory: pytest.TempPathFactory) -> Iterator[
         os.environ.pop(key, None)
     for key, old in patched.items():
         setattr(cfg, key, old)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _reports_validated() -> Iterator[None]:
+    """Every ``report.json`` the suite writes (here or in a subprocess) is checked against its
+    generated JSON Schema by the writer, which raises on a mismatch
+    (:data:`harness.report.schema.VALIDATE_ENV`)."""
+    from harness.report.schema import VALIDATE_ENV
+
+    before = os.environ.get(VALIDATE_ENV)
+    os.environ[VALIDATE_ENV] = "1"
+    yield
+    if before is None:
+        os.environ.pop(VALIDATE_ENV, None)
+    else:
+        os.environ[VALIDATE_ENV] = before
 
 
 @pytest.fixture(autouse=True)

@@ -24,6 +24,7 @@ from harness import (
     ConfigError,
     Corpus,
     LibraryWouldRaise,
+    Session,
     corpus_bleu,
     resolve_config,
     sentence_bleu,
@@ -144,7 +145,7 @@ def test_factors_sum_to_the_gap_and_reverse_to_their_negation(
     corpus = Corpus(hypotheses=hyps, references=refs)
     cfg_a, cfg_b = CONFIGS[a], CONFIGS[b]
     try:
-        forward = attribute(corpus, cfg_a, cfg_b)
+        forward = attribute(corpus, cfg_a, cfg_b, session=Session())
     except AttributionUndefined as exc:
         # Only an endpoint may be undefined: dying zero-length hybrids are substituted.
         assert exc.combination in ((), differing_factors(cfg_a, cfg_b))
@@ -157,7 +158,7 @@ def test_factors_sum_to_the_gap_and_reverse_to_their_negation(
     assert forward.score_a == pytest.approx(engine.corpus_score(corpus, cfg_a).score, abs=TOL)
     assert forward.score_b == pytest.approx(engine.corpus_score(corpus, cfg_b).score, abs=TOL)
 
-    backward = attribute(corpus, cfg_b, cfg_a)
+    backward = attribute(corpus, cfg_b, cfg_a, session=Session())
     assert tuple(backward.factors) == differing
     for name in differing:
         assert backward.factors[name] == pytest.approx(-forward.factors[name], abs=TOL)
@@ -173,7 +174,7 @@ def test_a_single_differing_factor_gets_the_whole_gap(
     cfg_a = CONFIGS[a]
     cfg_b = cfg_a.replace(lowercase=not cfg_a.lowercase)
     try:
-        r = attribute(corpus, cfg_a, cfg_b)
+        r = attribute(corpus, cfg_a, cfg_b, session=Session())
     except AttributionUndefined:
         assume(False)
         return
@@ -208,7 +209,7 @@ def test_sacrebleu_vs_evaluate_is_reference_length_and_smoothing(fixture: str, s
     number; zero_length gets exactly 0, and so does tokenization (no fixture segment ends in
     whitespace, so stripping changes no token)."""
     corpus = load_fixture(fixture).corpus(system)
-    r = attribute(corpus, "sacrebleu", "evaluate")
+    r = attribute(corpus, "sacrebleu", "evaluate", session=Session())
     assert list(r.factors) == ["tokenization", "ref_length", "smoothing", "zero_length"]
     assert r.factors["zero_length"] == 0.0
     assert r.factors["tokenization"] == 0.0
@@ -243,7 +244,7 @@ def test_seed_fixtures_show_both_factors_somewhere() -> None:
     """The table above is not vacuous: some fixture needs each factor."""
     found = {"ref_length": 0, "smoothing": 0}
     for fixture, system in SACREBLEU_VS_EVALUATE:
-        r = attribute_fixture(fixture, system, "sacrebleu", "evaluate")
+        r = attribute_fixture(fixture, system, "sacrebleu", "evaluate", session=Session())
         for name in found:
             found[name] += abs(r.factors[name]) > 0.01
     assert all(found.values()), found
@@ -260,7 +261,7 @@ def test_silence_pitfall_sacrebleu_vs_nltk_is_the_ngram_total_rule(system: str) 
     the plain path in the last bit or two.
     """
     corpus = load_fixture("silence_pitfall").corpus(system)
-    r = attribute(corpus, "sacrebleu", NLTK_13A)
+    r = attribute(corpus, "sacrebleu", NLTK_13A, session=Session())
     assert list(r.factors) == ["ngram_totals", "smoothing"]
     assert abs(r.factors["smoothing"]) < 1e-12
     assert r.factors["ngram_totals"] == pytest.approx(r.gap, abs=1e-12)
@@ -278,7 +279,10 @@ def test_silence_pitfall_ranking_flips_with_the_ngram_total_rule() -> None:
     """The seed claims A < B under corpus BLEU; nltk's floor reverses it on the same tokens."""
     fx = load_fixture("silence_pitfall")
     sacre = {s: _score(fx.corpus(s), "sacrebleu") for s in "AB"}
-    nltk = {s: attribute_fixture("silence_pitfall", s, "sacrebleu", NLTK_13A) for s in "AB"}
+    nltk = {
+        s: attribute_fixture("silence_pitfall", s, "sacrebleu", NLTK_13A, session=Session())
+        for s in "AB"
+    }
     assert sacre["A"] < sacre["B"]
     assert nltk["A"].score_b > nltk["B"].score_b
 
@@ -287,7 +291,12 @@ def test_silence_pitfall_ranking_flips_with_the_ngram_total_rule() -> None:
 def test_residual_against_sacrebleu_is_zero() -> None:
     pytest.importorskip("sacrebleu")
     r = attribute_fixture(
-        "tutorial_cat_on_the_mat", None, "evaluate", "sacrebleu", library="sacrebleu"
+        "tutorial_cat_on_the_mat",
+        None,
+        "evaluate",
+        "sacrebleu",
+        library="sacrebleu",
+        session=Session(),
     )
     assert r.residual is not None and abs(r.residual) < TOL
     assert r.library == "sacrebleu"
@@ -301,9 +310,13 @@ def test_residual_against_nltk_is_zero(fixture: str, system: str) -> None:
     pytest.importorskip("nltk")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # nltk method0 warns on zero counts
-        r = attribute_fixture(fixture, system, "sacrebleu", "nltk", library="nltk")
+        r = attribute_fixture(
+            fixture, system, "sacrebleu", "nltk", library="nltk", session=Session()
+        )
         first = load_fixture(fixture).ids[0]
-        seg = attribute_fixture(fixture, system, "sacrebleu", "nltk", library="nltk", segment=first)
+        seg = attribute_fixture(
+            fixture, system, "sacrebleu", "nltk", library="nltk", segment=first, session=Session()
+        )
     assert r.residual is not None and abs(r.residual) < TOL
     assert seg.residual is not None and abs(seg.residual) < TOL
 
@@ -314,7 +327,9 @@ def test_unsupported_library_setting_fails_before_the_hybrids() -> None:
     pytest.importorskip("sacrebleu")
     # evaluate's profile tokenizes the raw string: the first setting sacrebleu cannot take
     with pytest.raises(UnsupportedSetting, match="strip='none'"):
-        attribute_fixture("silence_pitfall", "A", "sacrebleu", "evaluate", library="sacrebleu")
+        attribute_fixture(
+            "silence_pitfall", "A", "sacrebleu", "evaluate", library="sacrebleu", session=Session()
+        )
 
 
 # ---------------------------------------------------------------------------- segments
@@ -330,7 +345,7 @@ def test_segment_attribution_sums_to_the_segment_gap(a: str, b: str) -> None:
     fx = load_fixture("blog_image_examples_reconstructed")
     corpus = fx.corpus("candidate")
     for i, seg in enumerate(corpus.ids):
-        r = attribute(corpus, a, b, segment=seg)
+        r = attribute(corpus, a, b, segment=seg, session=Session())
         hyp, refs = corpus.hypotheses[i], list(corpus.references[i])
         want_a = sentence_bleu(hypothesis=hyp, references=refs, profile=a).score
         want_b = sentence_bleu(hypothesis=hyp, references=refs, profile=b).score
@@ -344,17 +359,23 @@ def test_segment_attribution_sums_to_the_segment_gap(a: str, b: str) -> None:
 
 def test_unknown_segment_is_rejected() -> None:
     with pytest.raises(ConfigError, match="no segment"):
-        attribute_fixture("silence_pitfall", "A", "sacrebleu", "nltk", segment="99")
+        attribute_fixture(
+            "silence_pitfall", "A", "sacrebleu", "nltk", segment="99", session=Session()
+        )
 
 
 # ---------------------------------------------------------------------------- hybrids that raise
 def test_undefined_endpoint_raises_naming_it() -> None:
     with pytest.raises(AttributionUndefined, match=r"b \(evaluate\).*ZeroDivisionError") as info:
-        attribute_fixture("edge_empty_hypothesis", "all_empty", "sacrebleu", "evaluate")
+        attribute_fixture(
+            "edge_empty_hypothesis", "all_empty", "sacrebleu", "evaluate", session=Session()
+        )
     assert info.value.combination == ("tokenization", "ref_length", "smoothing", "zero_length")
     assert isinstance(info.value.cause, LibraryWouldRaise)
     with pytest.raises(AttributionUndefined, match=r"a \(evaluate\)") as info:
-        attribute_fixture("edge_empty_hypothesis", "all_empty", "evaluate", "sacrebleu")
+        attribute_fixture(
+            "edge_empty_hypothesis", "all_empty", "evaluate", "sacrebleu", session=Session()
+        )
     assert info.value.combination == ()
 
 
@@ -364,7 +385,7 @@ def test_dying_hybrids_are_scored_as_zero_length_zero() -> None:
     empty segment. Those hybrids are scored with on_zero_length='zero' and listed; the
     zero_length factor gets 0 (dying is not a number)."""
     corpus = load_fixture("edge_empty_hypothesis").corpus("one_empty")
-    r = attribute(corpus, "sacrebleu-sentence", "evaluate")
+    r = attribute(corpus, "sacrebleu-sentence", "evaluate", session=Session())
     assert r.substituted
     assert all("zero_length" in s.split("+") and "aggregation" not in s for s in r.substituted)
     assert r.factors["zero_length"] == 0.0
@@ -372,7 +393,7 @@ def test_dying_hybrids_are_scored_as_zero_length_zero() -> None:
     assert "on_zero_length=zero" in r.to_markdown()
 
     with pytest.raises(AttributionUndefined, match=r"hybrid sacrebleu-sentence.*evaluate raises"):
-        attribute(corpus, "sacrebleu-sentence", "evaluate", strict=True)
+        attribute(corpus, "sacrebleu-sentence", "evaluate", strict=True, session=Session())
 
 
 def test_zero_length_gets_points_when_the_number_really_changes() -> None:
@@ -381,7 +402,7 @@ def test_zero_length_gets_points_when_the_number_really_changes() -> None:
     corpus = Corpus(hypotheses=["a cat"], references=[[""]])
     a = resolve_config("multi-bleu", smooth="plus-one")
     b = a.replace(on_zero_length="zero")
-    r = attribute(corpus, a, b)
+    r = attribute(corpus, a, b, session=Session())
     assert list(r.factors) == ["zero_length"]
     assert r.score_a == 0.0 and r.score_b > 0
     assert r.factors["zero_length"] == pytest.approx(r.score_b, abs=TOL)
@@ -394,7 +415,7 @@ def test_hybrid_that_raises_for_another_reason_is_reported() -> None:
     b = resolve_config("nltk", smooth="nltk-method1", max_order=2)
     corpus = load_fixture("edge_identical").corpus("identical")
     with pytest.raises(AttributionUndefined, match=r"order from") as info:
-        attribute(corpus, a, b)
+        attribute(corpus, a, b, session=Session())
     assert info.value.combination == ("order",)
     assert info.value.cause.library_exception == "IndexError"
 
@@ -410,14 +431,18 @@ def test_statistics_are_computed_once_per_tokenization(monkeypatch: pytest.Monke
 
     monkeypatch.setattr(engine, "compute_statistics", counting)
     b = resolve_config("nltk", smooth="nltk-method5", lowercase=True)
-    r = attribute(load_fixture("silence_pitfall").corpus("B"), "sacrebleu-sentence", b)
+    r = attribute(
+        load_fixture("silence_pitfall").corpus("B"), "sacrebleu-sentence", b, session=Session()
+    )
     assert len(r.factors) >= 5  # 2^k hybrids ...
     assert len(calls) == len({key for key, _ in calls}) == 4  # ... 4 tokenizations, once each
     assert {order for _, order in calls} == {5}  # method 5 looks at order 5
 
 
 def test_to_dict_is_json_ready_and_markdown_lists_every_factor() -> None:
-    r = attribute_fixture("tutorial_cat_on_the_mat", None, "sacrebleu", "torchmetrics")
+    r = attribute_fixture(
+        "tutorial_cat_on_the_mat", None, "sacrebleu", "torchmetrics", session=Session()
+    )
     d = json.loads(json.dumps(r.to_dict()))
     assert {"a", "b", "score_a", "score_b", "gap", "factors", "residual"} <= set(d)
     assert d["a"] == "sacrebleu" and d["b"] == "torchmetrics"
@@ -427,20 +452,22 @@ def test_to_dict_is_json_ready_and_markdown_lists_every_factor() -> None:
     assert "| factor | change (a → b) | BLEU points | share of gap |" in md
     for name in r.factors:
         assert f"| {name} |" in md
-    custom = attribute_fixture("tutorial_cat_on_the_mat", None, NLTK_13A, "nltk")
+    custom = attribute_fixture("tutorial_cat_on_the_mat", None, NLTK_13A, "nltk", session=Session())
     assert custom.a == NLTK_13A.signature()
     assert list(custom.factors) == ["tokenization"]
 
 
 def test_identical_configs_have_no_factors() -> None:
-    r = attribute_fixture("silence_pitfall", "A", "sacrebleu", PROFILES["sacrebleu"])
+    r = attribute_fixture(
+        "silence_pitfall", "A", "sacrebleu", PROFILES["sacrebleu"], session=Session()
+    )
     assert dict(r.factors) == {} and r.gap == 0.0
     assert "—" in r.to_markdown()  # no share of a zero gap
 
 
 def test_attribute_fixture_needs_a_system_when_there_are_several() -> None:
     with pytest.raises(ConfigError, match="several systems"):
-        attribute_fixture("silence_pitfall", None, "sacrebleu", "nltk")
+        attribute_fixture("silence_pitfall", None, "sacrebleu", "nltk", session=Session())
 
 
 # ---------------------------------------------------------------------------- real data
@@ -454,7 +481,7 @@ def test_wmt21_sacrebleu_vs_nltk_is_tokenization_and_nltk_reproduced(data_dir: P
     corpus = load_wmt21_ende(data_dir, systems=["Facebook-AI"])["Facebook-AI"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        r = attribute(corpus, "sacrebleu", "nltk", library="nltk")
+        r = attribute(corpus, "sacrebleu", "nltk", library="nltk", session=Session())
     assert list(r.factors) == ["tokenization", "ngram_totals", "smoothing"]
     assert math.fsum(r.factors.values()) == pytest.approx(r.gap, abs=TOL)
     assert r.residual is not None and abs(r.residual) < TOL

@@ -672,7 +672,8 @@ def test_second_report_on_a_busy_folder_fails_and_the_first_completes(tmp_path: 
     _feed(fifo, rows)
     _stdout, err = first.communicate(timeout=120)
     assert first.returncode == 0, err
-    assert sorted(os.listdir(out)) == sorted([MANIFEST, "report.json", *SEGMENT_FILES])
+    listing = [MANIFEST, "report.json", "report.schema.json", *SEGMENT_FILES]
+    assert sorted(os.listdir(out)) == sorted(listing)
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))
     assert {f["fixture"] for f in report["fixtures"]} == {"edge_identical"}
 

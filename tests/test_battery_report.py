@@ -19,10 +19,13 @@ from typing import Any
 import pytest
 
 from harness.analysis import runner
+from harness.analysis.study import analyse, named_corpora
+from harness.analysis.study_types import Report
 from harness.data.corpus import Corpus
 from harness.data.fixtures import load_fixture
 from harness.errors import ConfigError
-from harness.report import build_report, write_report
+from harness.report import write_report
+from harness.session import Session
 
 MISSING_EVALUATE = "/nonexistent/hf-evaluate/bleu"
 
@@ -31,7 +34,7 @@ def _fixture_corpora(*names: str) -> list[tuple[str, str, Corpus]]:
     out = []
     for name in names:
         fx = load_fixture(name)
-        out += [(name, s, fx.corpus(s)) for s in fx.system_names]
+        out += fx.triples()
     return out
 
 
@@ -58,9 +61,14 @@ def _synthetic(n: int, name: str = "synthetic") -> Corpus:
     return Corpus(hypotheses=hyps, references=refs, name=name)
 
 
+def analysed(rows: Any, corpora: Any = (), **kwargs: Any) -> Report:
+    """The report of ``rows``, analysed with a session over ``corpora`` (triples)."""
+    return analyse(rows, Session(named_corpora(corpora)), **kwargs)
+
+
 @dataclass(frozen=True)
 class Written:
-    report: dict[str, Any]
+    report: Report
     dir: Path
     json: dict[str, Any]
     json_text: str
@@ -68,7 +76,7 @@ class Written:
     md: str
 
 
-def _write(report: dict[str, Any], tmp: Path) -> Written:
+def _write(report: Report, tmp: Path) -> Written:
     out = tmp / "rep"
     write_report(report, out)
     text = (out / "report.json").read_text(encoding="utf-8")
@@ -88,7 +96,7 @@ def _write(report: dict[str, Any], tmp: Path) -> Written:
 
 # ---------------------------------------------------------------------- the rows
 def case_no_rows(tmp: Path) -> None:
-    w = _write(build_report([]), tmp)
+    w = _write(analysed([]), tmp)
     assert w.json["summary"]["corpora"] == [] and w.json["pairs"] == []
     assert w.json["segments"]["file"] is None and not (w.dir / "segments.csv").exists()
     assert "Compared</strong> 0 in-house profiles and 0 real libraries" in w.html
@@ -102,7 +110,7 @@ def case_no_rows(tmp: Path) -> None:
 def case_all_unavailable(tmp: Path) -> None:
     corpora = _fixture_corpora("silence_pitfall")
     rows = _run(corpora, ["adapter:evaluate"], missing_evaluate=True)
-    w = _write(build_report(rows, corpora=corpora), tmp)
+    w = _write(analysed(rows, corpora=corpora), tmp)
     assert all(u["scores"] == {"evaluate": None} for u in w.json["fixtures"])
     (problem,) = w.json["summary"]["problems"]
     assert problem["implementation"] == "evaluate" and problem["status"] == "unavailable"
@@ -111,14 +119,14 @@ def case_all_unavailable(tmp: Path) -> None:
     assert "no in-house profile" in w.json["significance"]["note"]
     assert w.json["summary"]["largest_gap"] is None
     assert w.json["segments"]["n_rows"] == 0 or all(
-        s is None for s in w.report["segments"]["table"]["score"]
+        s is None for s in w.report.segments.table["score"]
     )
 
 
 def case_unavailable_side_is_na_not_no(tmp: Path) -> None:
     corpora = _fixture_corpora("silence_pitfall")
     rows = _run(corpora, ["profile:evaluate", "adapter:evaluate"], missing_evaluate=True)
-    w = _write(build_report(rows, corpora=corpora), tmp)
+    w = _write(analysed(rows, corpora=corpora), tmp)
     (pair,) = w.json["pairs"]
     assert (pair["a"], pair["b"], pair["verdict"], pair["agree"]) == (
         "harness:evaluate",
@@ -138,7 +146,7 @@ def case_raising_implementation(tmp: Path) -> None:
     rows = _run(corpora, ["adapter:sacrebleu", "adapter:evaluate"], levels=("corpus",))
     if any(r["status"] == "unavailable" for r in rows):
         pytest.skip("the real evaluate module is unavailable (set BLEU_HARNESS_EVALUATE_MODULE)")
-    w = _write(build_report(rows, corpora=corpora), tmp)
+    w = _write(analysed(rows, corpora=corpora), tmp)
     (pair,) = w.json["pairs"]
     # the all-empty system raises in evaluate; the fixture's other systems are compared
     raising = [g for g in pair["corpora"] if g["b"]["status"] == "raises"]
@@ -158,7 +166,7 @@ def case_raising_implementation(tmp: Path) -> None:
 def case_one_implementation(tmp: Path) -> None:
     corpora = _fixture_corpora("silence_pitfall")
     rows = _run(corpora, ["profile:sacrebleu"])
-    w = _write(build_report(rows, corpora=corpora), tmp)
+    w = _write(analysed(rows, corpora=corpora), tmp)
     assert w.json["pairs"] == [] and "<p>No pairs.</p>" in w.html
     assert "fewer than two implementations" in w.json["correlations"]["note"]
     assert "Every implementation scored every corpus." in w.html
@@ -176,7 +184,7 @@ def case_nan_score_becomes_null_not_nan(tmp: Path) -> None:
     for r in lying:  # a subject that reports NaN for every corpus score
         if r["implementation"] == "harness:nltk" and r["level"] == "corpus":
             r["score"] = math.nan
-    w = _write(build_report(lying), tmp)
+    w = _write(analysed(lying), tmp)
     assert "NaN" not in w.json_text and "Infinity" not in w.json_text
     assert all(u["scores"]["harness:nltk"] is None for u in w.json["fixtures"])
     pair = w.json["pairs"][0]
@@ -190,7 +198,7 @@ def case_huge_segment_count_keeps_json_small(tmp: Path) -> None:
         corpus = _synthetic(n)
         corpora = [("synthetic", "sys", corpus)]
         rows = _run(corpora, ["profile:sacrebleu", "profile:nltk", "profile:bleuscore"])
-        rep = build_report(rows, corpora=corpora, include=("pairs",))
+        rep = analysed(rows, corpora=corpora, include=("pairs",))
         w = _write(rep, tmp / str(n))
         sizes[n] = len(w.json_text.encode("utf-8"))
         assert w.json["segments"]["n_rows"] == 3 * n
@@ -204,7 +212,7 @@ def case_torchmetrics_is_judged_at_its_float32_tolerance(tmp: Path) -> None:
     pytest.importorskip("torchmetrics")
     corpora = _fixture_corpora("google_nasa_opportunity", "tutorial_cat_on_the_mat")
     rows = _run(corpora, ["profile:torchmetrics", "adapter:torchmetrics", "profile:sacrebleu"])
-    w = _write(build_report(rows, corpora=corpora, include=("pairs",)), tmp)
+    w = _write(analysed(rows, corpora=corpora, include=("pairs",)), tmp)
     by = {(p["a"], p["b"]): p for p in w.json["pairs"]}
     own = by[("harness:torchmetrics", "torchmetrics")]
     assert own["tolerance"] == 1e-4 and own["verdict"] == "agree"
@@ -215,7 +223,7 @@ def case_torchmetrics_is_judged_at_its_float32_tolerance(tmp: Path) -> None:
 def case_results_table_without_corpora_says_how_to_get_significance(tmp: Path) -> None:
     corpora = _fixture_corpora("silence_pitfall")
     rows = json.loads(json.dumps(_run(corpora, ["profile:sacrebleu", "profile:nltk"])))
-    w = _write(build_report(rows), tmp)
+    w = _write(analysed(rows), tmp)
     assert w.json["significance"]["results"] == []
     assert "`bleu-harness significance BASELINE SYSTEM REF [REF ...] --profile NAME`" in w.md
     assert "bleu-harness significance BASELINE SYSTEM REF [REF ...] --profile NAME" in w.html
@@ -231,16 +239,16 @@ def case_segment_ids_with_commas_quotes_and_newlines_round_trip(tmp: Path) -> No
         name="odd_ids",
     )
     rows = _run([("odd", "sys", corpus)], ["profile:sacrebleu", "profile:nltk"])
-    w = _write(build_report(rows, include=("pairs",)), tmp)
+    w = _write(analysed(rows, include=("pairs",)), tmp)
     with open(w.dir / "segments.csv", encoding="utf-8", newline="") as fh:
         got = list(csv.DictReader(fh))
     assert [r["segment_id"] for r in got] == ids * 2
-    assert [float(r["score"]) for r in got] == w.report["segments"]["table"]["score"]
+    assert [float(r["score"]) for r in got] == w.report.segments.table["score"]
 
 
 def case_unknown_section_is_refused(tmp: Path) -> None:
     with pytest.raises(ConfigError, match=r"unknown report section\(s\) segments"):
-        build_report([], include=("pairs", "segments"))
+        analysed([], include=("pairs", "segments"))
 
 
 @pytest.mark.parametrize(

@@ -234,7 +234,7 @@ def test_fixtures_screen_fits_and_counts(capsys) -> None:
     fx = load_fixture("silence_pitfall")
     impls = [runner.Implementation.parse(x) for x in ("sacrebleu", "nltk", "helm-bleu-1")]
     impls += [runner.Implementation("adapter", "sacrebleu")]
-    rows = runner.run([(fx.name, s, fx.corpus(s)) for s in fx.system_names], impls, progress=False)
+    rows = runner.run(fx.triples(), impls, progress=False)
     text = fixtures_text(rows, seconds=1.0)
     assert max(len(line) for line in text.splitlines()) <= WIDTH
     assert f"{len(fx.system_names)}/{len(fx.system_names)} real-library results equal" in text

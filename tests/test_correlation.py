@@ -350,7 +350,7 @@ def test_from_results_on_a_real_run() -> None:
     from harness.data.fixtures import load_fixture
 
     fx = load_fixture("edge_case_differences")
-    corpora = [(fx.name, s, fx.corpus(s)) for s in fx.system_names]
+    corpora = fx.triples()
     impls = [Implementation("profile", p) for p in ("sacrebleu", "nltk", "evaluate")]
     rows = run(corpora, impls, levels=("segment",), progress=False)
     p = from_results(rows)

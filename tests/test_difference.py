@@ -16,11 +16,12 @@ import pytest
 
 from harness.analysis import runner
 from harness.analysis.difference import Difference, difference, implementation_label
+from harness.analysis.study import judge_pair
 from harness.bleu import engine
 from harness.bleu.profiles import PROFILES
 from harness.data.fixtures import load_fixture
 from harness.errors import ConfigError, InputError
-from harness.report.difference import difference_markdown
+from harness.report.pair_tables import pair_markdown
 
 FIXTURES = ("google_nasa_opportunity", "silence_pitfall")
 A, B = "profile:sacrebleu", "profile:nltk"
@@ -31,7 +32,7 @@ def corpora():
     out = []
     for name in FIXTURES:
         fx = load_fixture(name)
-        out += [(name, s, fx.corpus(s)) for s in fx.system_names]
+        out += fx.triples()
     return out
 
 
@@ -210,7 +211,7 @@ def test_to_dict_is_json_without_nan(rows):
 
 def test_markdown_puts_statistics_side_by_side(rows):
     d = difference(rows, A, B, top=2)
-    md = difference_markdown(d)
+    md = pair_markdown(judge_pair(d))
     assert isinstance(d, Difference)
     assert "`harness:sacrebleu` vs `harness:nltk`" in md
     assert "| statistic | harness:sacrebleu | harness:nltk |" in md
@@ -238,4 +239,4 @@ def test_corpus_only_rows_have_no_segment_statistics(corpora):
     d = difference(rows, A, B)
     assert d.segments.n == 0 and d.segments.median is None and d.top == ()
     assert d.agree is False  # the corpus gap is far above the tolerance
-    assert "no segment-level rows" in difference_markdown(d)
+    assert "no segment-level rows" in pair_markdown(judge_pair(d))

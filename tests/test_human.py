@@ -31,6 +31,7 @@ from harness.analysis.human import (
     wmt21_human_correlations,
 )
 from harness.errors import ConfigError
+from harness.session import Session
 
 README_TOL = 5e-4
 PROFILES_TESTED = ("sacrebleu", "sacrebleu-sentence", "nltk", "evaluate", "mteval-v13a")
@@ -44,7 +45,9 @@ SCIPY = {
 # ============================================================================ WMT21 MQM
 @pytest.fixture(scope="module")
 def wmt21(data_dir):
-    return wmt21_human_correlations(data_dir, PROFILES_TESTED, n_boot=200, seed=3)
+    return wmt21_human_correlations(
+        data_dir, PROFILES_TESTED, n_boot=200, seed=3, session=Session()
+    )
 
 
 @pytest.fixture(scope="module")
@@ -173,9 +176,11 @@ def test_wmt21_output_is_json_ready_and_records_the_seed(wmt21) -> None:
 
 def test_wmt21_rejects_unknown_profiles() -> None:
     with pytest.raises(ConfigError):
-        wmt21_human_correlations("/nonexistent", ["sacrebleu", "nope"])
+        wmt21_human_correlations("/nonexistent", ["sacrebleu", "nope"], session=Session())
     with pytest.raises(ConfigError):
-        wmt21_human_correlations("/nonexistent", ["sacrebleu"], ranking_systems="some")
+        wmt21_human_correlations(
+            "/nonexistent", ["sacrebleu"], ranking_systems="some", session=Session()
+        )
 
 
 # ============================================================================ WMT19 DA
@@ -295,7 +300,9 @@ def test_mathur_outliers_on_wmt19(data_dir, wmt19) -> None:
 
 @pytest.mark.realdata
 def test_wmt21_reference_outside_the_implementations(data_dir) -> None:
-    r = wmt21_human_correlations(data_dir, "multi-bleu", reference="nltk", n_boot=0)
+    r = wmt21_human_correlations(
+        data_dir, "multi-bleu", reference="nltk", n_boot=0, session=Session()
+    )
     assert list(r.correlations) == ["multi-bleu"] and r.reference == "nltk"
     (row,) = r.rankings
     assert row["implementation"] == "multi-bleu" and row["reference"] == "nltk"

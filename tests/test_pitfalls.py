@@ -384,6 +384,7 @@ def test_preprocessing_mistakes(results: dict[str, ExperimentResult]) -> None:
     """Each case holds exactly when the real sacrebleu moves by more than a point and
     identify's first explanation of the printed number names the mistake."""
     from harness.diagnose.identify import identify
+    from harness.session import Session
 
     r = results["preprocessing_mistakes"]
     fx = load_fixture("forensic_preprocessing")
@@ -396,7 +397,7 @@ def test_preprocessing_mistakes(results: dict[str, ExperimentResult]) -> None:
     for case, system, files, mistake in cases:
         moved = score("sacrebleu", fx.corpus(system))
         assert r.table.score("sacrebleu", system) == pytest.approx(moved)
-        found = identify(f"{moved:.2f}", fx.corpus(files))
+        found = identify(f"{moved:.2f}", fx.corpus(files), session=Session())
         named = bool(found) and mistake in found[0].preprocessing
         assert holds_for(r, case) == (abs(moved - clean) > 1.0 and named), case
 

@@ -1,4 +1,5 @@
-"""``harness.report``: the report object, its renderers and the atomic writer."""
+"""The report: the analysis step (:func:`harness.analysis.study.analyse`), its typed object,
+the renderers of :mod:`harness.report` and the atomic writer."""
 
 from __future__ import annotations
 
@@ -14,20 +15,24 @@ import pytest
 
 from harness.analysis import runner
 from harness.analysis.attribution import attribute
+from harness.analysis.study import analyse, default_pairs, named_corpora
+from harness.analysis.study_types import PrecomputedSignificance, Significance
+from harness.analysis.typed_json import to_json
 from harness.bleu import engine
 from harness.bleu.profiles import PROFILES
 from harness.data.fixtures import load_fixture
 from harness.errors import ConfigError, InputError
 from harness.report import (
+    SCHEMA_FILE,
+    SCHEMA_VERSION,
     TOP_KEYS,
-    build_report,
-    default_pairs,
-    json_view,
     render_json,
     render_markdown,
+    render_schema,
     write_report,
 )
 from harness.report.outdir import MANIFEST, read_manifest
+from harness.session import Session
 
 FIXTURES = ("google_nasa_opportunity", "silence_pitfall")
 IMPLS = ("profile:sacrebleu", "profile:nltk", "profile:evaluate", "adapter:nltk")
@@ -38,7 +43,7 @@ def corpora():
     out = []
     for name in FIXTURES:
         fx = load_fixture(name)
-        out += [(name, s, fx.corpus(s)) for s in fx.system_names]
+        out += fx.triples()
     return out
 
 
@@ -83,9 +88,14 @@ def human(rows):
     return wmt19_bleu_vs_human(table=table, metrics=("BLEU", "nltk-BLEU"), n_boot=50, seed=0)
 
 
+def analysed(rows, corpora=(), **kwargs):
+    """The report of ``rows``, analysed with a session over ``corpora`` (triples)."""
+    return analyse(rows, Session(named_corpora(corpora)), **kwargs)
+
+
 @pytest.fixture(scope="module")
 def report(rows, corpora, human, significance):
-    return build_report(rows, corpora=corpora, human=human, significance=significance)
+    return analysed(rows, corpora=corpora, human=human, significance=significance)
 
 
 @pytest.fixture(scope="module")
@@ -96,40 +106,33 @@ def written(report, tmp_path_factory):
 
 
 # ---------------------------------------------------------------------- the object
-def test_top_keys_are_exactly_the_documented_ones(report):
-    import harness.report as pkg
-
-    assert list(report) == list(TOP_KEYS)
-    for key in TOP_KEYS:
-        assert f"``{key}``" in pkg.__doc__
-    text = json.dumps(report, allow_nan=False)
-    assert json.loads(text) == report
-    view = json_view(report)
-    assert "table" in report["segments"] and "table" not in view["segments"]
-    assert (
-        render_json(report)
-        == json.dumps(view, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
-    )
+def test_report_json_names_its_schema_and_leaves_the_table_out(report):
+    obj = json.loads(render_json(report))
+    assert list(obj) == list(TOP_KEYS)
+    assert obj["$schema"] == SCHEMA_FILE == "report.schema.json"
+    assert obj["schema_version"] == SCHEMA_VERSION
+    assert report.segments.table and "table" not in obj["segments"]
+    assert obj == to_json(report)
+    schema = json.loads(render_schema())
+    assert list(schema["properties"]) == list(TOP_KEYS) == schema["required"]
 
 
 def test_signature_and_versions(report, rows):
-    sig = report["signature"]
-    assert sig.startswith("report:") and "|seed:0|" in sig
+    sig = report.signature
+    assert sig.startswith(f"report:{SCHEMA_VERSION}|") and "|seed:0|" in sig
     for r in rows:
         if r["signature"]:
             assert f"impl:{r['implementation']}[{r['signature']}]" in sig
-    assert report["versions"] == runner.versions()
+    assert report.versions == runner.versions()
     assert sig.endswith(",".join(f"{k}={v}" for k, v in runner.versions().items()))
 
 
 def test_fixtures_section_lists_scores_from_the_rows(report, rows, corpora):
-    assert [(u["fixture"], u["system"]) for u in report["fixtures"]] == [
-        (f, s) for f, s, _ in corpora
-    ]
-    for u, (_, _, c) in zip(report["fixtures"], corpora, strict=True):
-        assert u["segments"] == len(c)
-        assert u["scores"]["harness:nltk"] == engine.corpus_score(c, PROFILES["nltk"]).score
-        assert set(u["status"]) == {runner.Implementation.parse(x).label for x in IMPLS}
+    assert [(u.fixture, u.system) for u in report.fixtures] == [(f, s) for f, s, _ in corpora]
+    for u, (_, _, c) in zip(report.fixtures, corpora, strict=True):
+        assert u.segments == len(c)
+        assert u.scores["harness:nltk"] == engine.corpus_score(c, PROFILES["nltk"]).score
+        assert set(u.status) == {runner.Implementation.parse(x).label for x in IMPLS}
 
 
 def test_default_pairs(rows, report):
@@ -141,8 +144,8 @@ def test_default_pairs(rows, report):
         ("harness:sacrebleu", "harness:evaluate"),
         ("harness:sacrebleu", "nltk"),
     ]
-    assert [(p["a"], p["b"]) for p in report["pairs"]] == pairs
-    assert report["pairs"][0]["agree"] is True  # nltk == its profile on these fixtures
+    assert [(p.a, p.b) for p in report.pairs] == pairs
+    assert report.pairs[0].agree is True  # nltk == its profile on these fixtures
 
 
 def test_pairs_are_differences(report, rows, corpora):
@@ -152,49 +155,48 @@ def test_pairs_are_differences(report, rows, corpora):
     expected = difference(rows, "harness:sacrebleu", "harness:nltk", top=5, corpus=cmap)
     d = json.loads(json.dumps(expected.to_dict()))
     d.pop("segment_scores")  # schema 2: in the segment table
-    got = dict(report["pairs"][1])
+    got = to_json(report.pairs[1])
     assert (got.pop("verdict"), got.pop("na_reason")) == ("disagree", None)
     assert (got.pop("compared"), got.pop("not_compared")) == (len(corpora), 0)
     assert got == d
 
 
 def test_segment_table_holds_every_segment_row(report, rows):
-    seg = report["segments"]
+    seg = report.segments
     segment_rows = [r for r in rows if r["level"] == "segment"]
-    assert seg["n_rows"] == len(segment_rows) > 0
-    table = seg["table"]
+    assert seg.n_rows == len(segment_rows) > 0
+    table = seg.table
     assert table["implementation"] == [r["implementation"] for r in segment_rows]
     assert table["score"] == [r["score"] if r["status"] == "ok" else None for r in segment_rows]
-    assert "segment_scores" not in report["pairs"][0]
+    assert "segment_scores" not in to_json(report.pairs[0])
 
 
 def test_chosen_pairs_and_sections(rows):
-    rep = build_report(rows, pairs=[("profile:nltk", "profile:evaluate")], include=("pairs",))
-    assert list(rep) == list(TOP_KEYS)
-    assert [(p["a"], p["b"]) for p in rep["pairs"]] == [("harness:nltk", "harness:evaluate")]
-    assert rep["attributions"] == [] and rep["human"] is None and rep["significance"] is None
-    assert rep["correlations"]["segment"] is None and rep["correlations"]["note"]
+    rep = analysed(rows, pairs=[("profile:nltk", "profile:evaluate")], include=("pairs",))
+    assert list(to_json(rep)) == list(TOP_KEYS)
+    assert [(p.a, p.b) for p in rep.pairs] == [("harness:nltk", "harness:evaluate")]
+    assert rep.attributions == () and rep.human is None and rep.significance is None
+    assert rep.correlations.segment is None and rep.correlations.note
     with pytest.raises(ConfigError, match="section"):
-        build_report(rows, include=("pairs", "charts"))
+        analysed(rows, include=("pairs", "charts"))
     with pytest.raises(ConfigError, match="no rows"):
-        build_report(rows, pairs=[("profile:nltk", "profile:torchmetrics")])
+        analysed(rows, pairs=[("profile:nltk", "profile:torchmetrics")])
 
 
 def test_correlations(report, rows):
-    corr = report["correlations"]
-    assert set(corr) == {"segment", "corpus", "note"}
-    pytest.importorskip("harness.analysis.correlation")
+    corr = report.correlations
+    assert set(to_json(corr)) == {"segment", "corpus", "note"}
     from harness.analysis.correlation import correlation_matrix, from_results
 
-    seg = corr["segment"]
+    seg = corr.segment
     pivot = from_results(rows, "segment")
-    assert seg["n_keys"] == len(pivot.keys)
-    m = seg["matrices"]["pearson"]
-    assert set(m["names"]) == set(pivot.scores)
+    assert seg is not None and seg.n_keys == len(pivot.keys)
+    m = seg.matrices["pearson"]
+    assert set(m.names) == set(pivot.scores)
     direct = correlation_matrix(dict(pivot.scores), "pearson").values
-    for a in m["names"]:
-        for b in m["names"]:
-            assert m["values"][a][b] == (
+    for a in m.names:
+        for b in m.names:
+            assert m.values[a][b] == (
                 pytest.approx(direct[a][b]) if direct[a][b] is not None else None
             )
 
@@ -206,65 +208,66 @@ def test_attributions_take_the_library_score_from_the_rows(rows, corpora, monkey
         raise AssertionError(f"{name} was run again")
 
     monkeypatch.setattr(attribution, "get_adapter", no_library)
-    ats = build_report(rows, corpora=corpora, include=("attributions",))["attributions"]
-    assert any(at["library"] == "nltk" and at["residual"] is not None for at in ats)
+    ats = analysed(rows, corpora=corpora, include=("attributions",)).attributions
+    assert any(at.library == "nltk" and at.residual is not None for at in ats)
 
 
 def test_attributions_only_with_corpora(rows, report, corpora):
-    assert build_report(rows, include=("attributions",))["attributions"] == []
-    ats = report["attributions"]
+    assert analysed(rows, include=("attributions",)).attributions == ()
+    ats = report.attributions
     assert ats, "corpora were given"
     for at in ats:
-        assert at["error"] is None
-        corpus = next(c for f, s, c in corpora if (f, s) == (at["fixture"], at["system"]))
-        assert at["score_a"] == engine.corpus_score(corpus, PROFILES[at["a"]]).score
-        assert at["score_b"] == engine.corpus_score(corpus, PROFILES[at["b"]]).score
-        assert sum(at["factors"].values()) == pytest.approx(at["gap"], abs=1e-9)
+        assert at.error is None and at.library_error is None
+        corpus = next(c for f, s, c in corpora if (f, s) == (at.fixture, at.system))
+        assert at.score_a == engine.corpus_score(corpus, PROFILES[at.a]).score
+        assert at.score_b == engine.corpus_score(corpus, PROFILES[at.b]).score
+        assert sum(at.factors.values()) == pytest.approx(at.gap, abs=1e-9)
     # nltk has an adapter in the rows: its residual is reported (0: the profile is exact)
-    nltk = [at for at in ats if at["b"] == "nltk"]
-    assert nltk and all(at["residual"] == pytest.approx(0, abs=1e-9) for at in nltk)
+    nltk = [at for at in ats if at.b == "nltk"]
+    assert nltk and all(at.residual == pytest.approx(0, abs=1e-9) for at in nltk)
     # ... taken from its row, which equals the library run afresh
     for at in nltk:
-        corpus = next(c for f, s, c in corpora if (f, s) == (at["fixture"], at["system"]))
+        corpus = next(c for f, s, c in corpora if (f, s) == (at.fixture, at.system))
         row = next(
             r
             for r in rows
             if (r["implementation"], r["level"], r["fixture"], r["system"])
-            == ("nltk", "corpus", at["fixture"], at["system"])
+            == ("nltk", "corpus", at.fixture, at.system)
         )
-        fresh = attribute(corpus, at["a"], "nltk", library="nltk")
-        assert at["library_score"] == row["score"] == fresh.library_score
-        assert at["residual"] == fresh.residual
+        fresh = attribute(corpus, at.a, "nltk", library="nltk", session=Session())
+        assert at.library_score == row["score"] == fresh.library_score
+        assert at.residual == fresh.residual
 
 
 def test_human_and_significance_are_stored_as_given(report, human, significance):
-    assert report["human"] == json.loads(json.dumps(human))
-    assert report["significance"] == [s.to_dict() for s in significance]
+    assert report.human == json.loads(json.dumps(human))
+    assert isinstance(report.significance, PrecomputedSignificance)
+    assert report.significance.precomputed == [s.to_dict() for s in significance]
+    assert to_json(report)["significance"] == {"precomputed": [s.to_dict() for s in significance]}
 
 
 def test_default_significance_tests_every_system_against_the_best(rows, corpora):
     from harness.analysis.significance import paired_bootstrap
 
-    rep = build_report(rows, corpora=corpora, include=("significance",), seed=3)
-    sig = rep["significance"]
-    assert sig["note"] is None and sig["method"] == "paired-bootstrap"
-    assert sig["design"] == "against-best"
+    rep = analysed(rows, corpora=corpora, include=("significance",), seed=3)
+    sig = rep.significance
+    assert isinstance(sig, Significance)
+    assert sig.note is None and sig.method == "paired-bootstrap"
+    assert sig.design == "against-best"
     # both fixtures have two systems; every in-house profile of the rows is tested, the
     # baseline being the system that profile scores highest
-    units = [u for u in rep["fixtures"]]
+    units = list(rep.fixtures)
     expected = []
     for f in ("google_nasa_opportunity", "silence_pitfall"):
         for p in ("sacrebleu", "nltk", "evaluate"):
-            scores = {u["system"]: u["scores"][f"harness:{p}"] for u in units if u["fixture"] == f}
+            scores = {u.system: u.scores[f"harness:{p}"] for u in units if u.fixture == f}
             best = max(scores, key=lambda s: scores[s])
             (other,) = [s for s in scores if s != best]
             expected.append((f, best, other, p))
-    assert [
-        (r["fixture"], r["baseline"], r["system"], r["profile"]) for r in sig["results"]
-    ] == expected
-    assert all(r["delta"] <= 0 for r in sig["results"])
-    got = sig["results"][4]
-    base, other = got["baseline"], got["system"]
+    assert [(r.fixture, r.baseline, r.system, r.profile) for r in sig.results] == expected
+    assert all(r.delta <= 0 for r in sig.results)
+    got = sig.results[4]
+    base, other = got.baseline, got.system
     cmap = {(f, s): c for f, s, c in corpora}
     cfg = PROFILES["nltk"]
     direct = paired_bootstrap(
@@ -274,11 +277,12 @@ def test_default_significance_tests_every_system_against_the_best(rows, corpora)
         resamples=1000,
         seed=3,
     )
-    assert got["p_value"] == direct.p_value and got["delta"] == direct.delta
+    assert got.p_value == direct.p_value and got.delta == direct.delta
     # from a results table (no corpora) it says why not and how
-    no = build_report(rows, include=("significance",))["significance"]
-    assert no["results"] == [] and "without the corpora" in no["note"]
-    assert "bleu-harness significance" in no["how"]
+    no = analysed(rows, include=("significance",)).significance
+    assert isinstance(no, Significance)
+    assert no.results == () and "without the corpora" in no.note
+    assert "bleu-harness significance" in no.how
 
 
 # ---------------------------------------------------------------------- markdown
@@ -293,7 +297,7 @@ def test_markdown(report):
         "## Significance",
     ):
         assert heading in md
-    assert report["signature"] in md
+    assert report.signature in md
     assert md.index("## Summary") < md.index("## Corpus-level") < md.index("Signature:")
     assert "| statistic | harness:sacrebleu | harness:nltk |" in md
     assert "paired-bootstrap" in md
@@ -337,17 +341,18 @@ def _check_png(path: Path) -> tuple[int, int]:
 def test_write_report_writes_every_format(written, report):
     out, paths = written
     names = {p.name for p in paths}
-    assert {"report.md", "report.json", "index.html"} <= names
+    assert {"report.md", "report.json", SCHEMA_FILE, "index.html"} <= names
     assert all(p.parent == out and p.is_file() for p in paths)
     assert sorted(os.listdir(out)) == sorted({*names, MANIFEST})
     assert read_manifest(out) == sorted(names)  # the manifest lists exactly what was written
-    assert json.loads((out / "report.json").read_text(encoding="utf-8")) == json_view(report)
+    assert (out / "report.json").read_text(encoding="utf-8") == render_json(report)
+    assert (out / SCHEMA_FILE).read_text(encoding="utf-8") == render_schema()
     import csv
 
     with open(out / "segments.csv", encoding="utf-8", newline="") as fh:
         table = list(csv.DictReader(fh))
-    mem = report["segments"]["table"]
-    assert len(table) == report["segments"]["n_rows"] == len(mem["score"])
+    mem = report.segments.table
+    assert len(table) == report.segments.n_rows == len(mem["score"])
     assert [float(r["score"]) if r["score"] else None for r in table] == mem["score"]
     assert [r["segment_id"] or None for r in table] == mem["segment_id"]
     assert (out / "report.md").read_text(encoding="utf-8") == render_markdown(report)
@@ -399,14 +404,10 @@ def test_force_replaces_only_an_earlier_report(report, tmp_path):
     write_report(report, out, formats=("md",))
     with pytest.raises(InputError, match="--force"):
         write_report(report, out, formats=("json",))
-    segment_files = [
-        x
-        for x in ("segments.csv", "segments.parquet")
-        if report["segments"][{"segments.csv": "file", "segments.parquet": "parquet"}[x]]
-    ]
+    segment_files = [x for x in (report.segments.file, report.segments.parquet) if x]
     assert sorted(os.listdir(out)) == sorted([MANIFEST, "report.md", *segment_files])
     paths = write_report(report, out, formats=("json",), force=True)
-    expected = ["report.json", *segment_files]
+    expected = ["report.json", SCHEMA_FILE, *segment_files]
     # the old report.md is gone; the manifest lists exactly what this run wrote
     assert sorted(os.listdir(out)) == sorted([*expected, MANIFEST])
     assert sorted(p.name for p in paths) == sorted(expected) == sorted(read_manifest(out))
@@ -431,7 +432,7 @@ def test_an_empty_directory_is_fine_and_a_file_is_not(report, tmp_path):
 
 @pytest.fixture(scope="module")
 def small_report(rows):
-    return build_report(rows, pairs=[("profile:sacrebleu", "profile:nltk")], include=("pairs",))
+    return analysed(rows, pairs=[("profile:sacrebleu", "profile:nltk")], include=("pairs",))
 
 
 @pytest.mark.parametrize(
@@ -464,9 +465,9 @@ def test_a_failing_renderer_leaves_nothing_partial(
 def test_report_without_segments_or_corpora(corpora, tmp_path):
     impls = [runner.Implementation.parse(x) for x in ("profile:sacrebleu", "profile:nltk")]
     rows = runner.run(corpora[:1], impls, levels=("corpus",), progress=False)
-    rep = build_report(rows)
-    json.dumps(rep, allow_nan=False)
-    assert rep["attributions"] == [] and rep["correlations"]["segment"] is None
+    rep = analysed(rows)
+    json.loads(render_json(rep))
+    assert rep.attributions == () and rep.correlations.segment is None
     paths = write_report(rep, tmp_path / "r")
     names = {p.name for p in paths}
     assert not any("scatter" in n for n in names)
@@ -476,25 +477,25 @@ def test_report_without_segments_or_corpora(corpora, tmp_path):
 
 def test_summary_headline_names_the_largest_gap_and_its_factor(report):
     gaps = [
-        (abs(g["gap"]), p["a"], p["b"], g["fixture"], g["system"])
-        for p in report["pairs"]
-        for g in p["corpora"]
-        if g["gap"] is not None
+        (abs(g.gap), p.a, p.b, g.fixture, g.system)
+        for p in report.pairs
+        for g in p.corpora
+        if g.gap is not None
     ]
     top = max(x[0] for x in gaps)
     _, a, b, f, s = next(x for x in gaps if x[0] == top)  # the first of ties, in pair order
-    head = report["summary"]["largest_gap"]
-    assert (head["a"], head["b"], head["fixture"], head["system"]) == (a, b, f, s)
-    ex = head["explained_by"]
+    head = report.summary.largest_gap
+    assert (head.a, head.b, head.fixture, head.system) == (a, b, f, s)
+    ex = head.explained_by
     bare = a.removeprefix("harness:"), b.removeprefix("harness:")
-    ats = [at for at in report["attributions"] if (at["a"], at["b"]) == bare]
+    ats = [at for at in report.attributions if (at.a, at.b) == bare]
     if not ats:
         assert ex is None
         return
-    at = next((x for x in ats if (x["fixture"], x["system"]) == (f, s)), ats[0])
-    assert (ex["fixture"], ex["system"]) == (at["fixture"], at["system"])
-    assert abs(ex["points"]) == max(abs(v) for v in at["factors"].values())
-    assert at["factors"][ex["factor"]] == ex["points"]
+    at = next((x for x in ats if (x.fixture, x.system) == (f, s)), ats[0])
+    assert (ex.fixture, ex.system) == (at.fixture, at.system)
+    assert abs(ex.points) == max(abs(v) for v in at.factors.values())
+    assert at.factors[ex.factor] == ex.points
 
 
 def test_answer_and_headline_for_systems_that_share_references(tmp_path):
@@ -502,50 +503,50 @@ def test_answer_and_headline_for_systems_that_share_references(tmp_path):
     equal numbers, the cause of each gap in words, the ranking; a 4-gram-only profile is
     never the headline, and the real library is one line ("1/1 ... equal")."""
     fx = load_fixture("silence_pitfall")
-    corpora = [(fx.name, s, fx.corpus(s)) for s in fx.system_names]
+    corpora = fx.triples()
     specs = ("profile:sacrebleu", "adapter:sacrebleu", "profile:nltk", "profile:helm-bleu-4")
     impls = [runner.Implementation.parse(x) for x in specs]
     rows = runner.run(corpora, impls, levels=("corpus",), progress=False)
-    rep = build_report(rows, corpora=corpora)
-    ans = rep["answer"]
-    assert ans is not None and ans["fixture"] == "silence_pitfall" and ans["findings"]
-    assert rep["summary"]["answer_note"] is None
-    assert rep["summary"]["libraries"] == {"equal": ["sacrebleu"], "differ": [], "not_run": []}
-    gap = rep["summary"]["largest_gap"]
-    assert gap is not None and "helm-bleu-4" not in (gap["a"] + gap["b"])
-    rows_text = {r["names"]: r for r in ans["rows"]}
-    assert rows_text["sacrebleu (ran: =)"]["baseline"]
-    assert not next(r for r in ans["rows"] if "helm-bleu-4" in r["names"])["bleu4"]
+    rep = analysed(rows, corpora=corpora)
+    ans = rep.answer
+    assert ans is not None and ans.fixture == "silence_pitfall" and ans.findings
+    assert rep.summary.answer_note is None
+    assert to_json(rep.summary.libraries) == {"equal": ["sacrebleu"], "differ": [], "not_run": []}
+    gap = rep.summary.largest_gap
+    assert gap is not None and "helm-bleu-4" not in (gap.a + gap.b)
+    rows_text = {r.names: r for r in ans.rows}
+    assert rows_text["sacrebleu (ran: =)"].baseline
+    assert not next(r for r in ans.rows if "helm-bleu-4" in r.names).bleu4
     paths = write_report(rep, tmp_path / "r")
     html = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
     summary = html[html.index('<section id="summary">') : html.index("</section>")]
-    for sentence in ans["findings"]:
+    for sentence in ans.findings:
         assert escape(sentence) in summary
     assert '<table id="families">' in summary and "helm-bleu-4" in summary
     md = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
-    assert ans["findings"][0] in md
+    assert ans.findings[0] in md
     assert paths
 
 
 def test_fixtures_that_do_not_share_references_say_why_there_is_no_answer(report):
-    assert report["answer"] is None
-    assert "do not share references" in report["summary"]["answer_note"]
+    assert report.answer is None
+    assert "do not share references" in report.summary.answer_note
 
 
 def test_significance_of_a_chosen_pair(rows, corpora):
-    rep = build_report(
-        rows, corpora=corpora, include=("significance",), significance_pair=("B", "A")
-    )
-    sig = rep["significance"]
-    assert sig["design"] == "pair" and sig["note"] is None
-    assert {(r["fixture"], r["baseline"], r["system"]) for r in sig["results"]} == {
+    rep = analysed(rows, corpora=corpora, include=("significance",), significance_pair=("B", "A"))
+    sig = rep.significance
+    assert isinstance(sig, Significance)
+    assert sig.design == "pair" and sig.note is None
+    assert {(r.fixture, r.baseline, r.system) for r in sig.results} == {
         ("silence_pitfall", "B", "A")
     }
     assert "the chosen pair" in render_markdown(rep)
-    none = build_report(
+    none = analysed(
         rows, corpora=corpora, include=("significance",), significance_pair=("A", "nope")
-    )["significance"]
-    assert none["results"] == [] and "no fixture has both systems A and nope" in none["note"]
+    ).significance
+    assert isinstance(none, Significance)
+    assert none.results == () and "no fixture has both systems A and nope" in none.note
 
 
 def test_cli_significance_pair(tmp_path, capsys):

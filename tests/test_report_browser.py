@@ -23,8 +23,10 @@ from pathlib import Path
 import pytest
 
 from harness.analysis import runner
+from harness.analysis.study import analyse, named_corpora
 from harness.data.fixtures import load_fixture
-from harness.report import build_report, write_report
+from harness.report import write_report
+from harness.session import Session
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 WIDTH = 1400
@@ -110,13 +112,13 @@ def report_dir(tmp_path_factory) -> tuple[Path, dict]:
     corpora = []
     for name in ("google_nasa_opportunity", "silence_pitfall"):
         fx = load_fixture(name)
-        corpora += [(name, s, fx.corpus(s)) for s in fx.system_names]
+        corpora += fx.triples()
     specs = ("sacrebleu", "nltk", "evaluate", "torchmetrics", "adapter:evaluate", "adapter:nltk")
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("BLEU_HARNESS_EVALUATE_MODULE", "/nonexistent/hf-evaluate/bleu")
         impls = [runner.Implementation.parse(x) for x in specs]
         rows = runner.run(corpora, impls, levels=("corpus", "segment"), progress=False)
-    report = build_report(rows, corpora=corpora, max_attribution_corpora=1)
+    report = analyse(rows, Session(named_corpora(corpora)), max_attribution_corpora=1)
     out = tmp_path_factory.mktemp("browser") / "report"
     write_report(report, out)
     return out, report
@@ -163,7 +165,7 @@ def shared_dir(tmp_path_factory) -> tuple[Path, dict]:
     """A report of one fixture's systems that share their references (as WMT21's do), with the
     real sacrebleu and a 4-gram-only profile: it gets compare's answer first."""
     fx = load_fixture("silence_pitfall")
-    corpora = [(fx.name, s, fx.corpus(s)) for s in fx.system_names]
+    corpora = fx.triples()
     specs = ("sacrebleu", "adapter:sacrebleu", "nltk", "torchmetrics", "helm-bleu-4")
     rows = runner.run(
         corpora,
@@ -171,7 +173,7 @@ def shared_dir(tmp_path_factory) -> tuple[Path, dict]:
         levels=("corpus", "segment"),
         progress=False,
     )
-    report = build_report(rows, corpora=corpora)
+    report = analyse(rows, Session(named_corpora(corpora)))
     out = tmp_path_factory.mktemp("browser-shared") / "report"
     write_report(report, out)
     return out, report
@@ -235,13 +237,13 @@ def test_the_page_is_short_and_does_not_scroll_sideways(which, request):
 def test_the_summary_says_the_findings_in_words(shared_dir, shared_probe):
     _, report = shared_dir
     text = " ".join(shared_probe["summaryText"].split())
-    assert report["answer"]["findings"]
-    for sentence in report["answer"]["findings"]:
+    assert report.answer.findings
+    for sentence in report.answer.findings:
         assert " ".join(sentence.split()) in text
     assert "ranges" in text and "systems" in text
     # the 4-gram-only profile is listed apart, never the headline
     assert "Not BLEU-4" in text and "helm-bleu-4" in text
-    assert "helm-bleu-4" not in report["answer"]["findings"][0]
+    assert "helm-bleu-4" not in report.answer.findings[0]
 
 
 def test_the_gap_matrix_has_a_value_in_every_cell(shared_probe):
@@ -276,8 +278,8 @@ def test_the_summary_is_the_first_section(probe):
 def test_no_no_where_a_side_is_unavailable(report_dir, probe):
     _, report = report_dir
     status: dict[str, set[str]] = {}
-    for u in report["fixtures"]:
-        for label, st in u["status"].items():
+    for u in report.fixtures:
+        for label, st in u.status.items():
             status.setdefault(label, set()).add(st)
     without = {label for label, sts in status.items() if "ok" not in sts}
     assert without == {"evaluate"}, "the evaluate adapter is unavailable here"

@@ -29,7 +29,7 @@ def _corpora(*names: str) -> list[tuple[str, str, Corpus]]:
     out = []
     for name in names:
         fx = load_fixture(name)
-        out += [(name, s, fx.corpus(s)) for s in fx.system_names]
+        out += fx.triples()
     return out
 
 
@@ -200,7 +200,7 @@ def test_the_code_fingerprint_covers_what_the_rows_are_made_of(tmp_path, monkeyp
         "from harness.data.fixtures import load_fixture\n"
         "fx = load_fixture('silence_pitfall')\n"
         "impls = [runner.Implementation('adapter', a) for a in ('sacrebleu', 'nltk', 'lm-eval')]\n"
-        "runner.run([(fx.name, s, fx.corpus(s)) for s in fx.system_names], impls, "
+        "runner.run(fx.triples(), impls, "
         "levels=('corpus', 'segment'), progress=False)\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.startswith('harness'))))\n"
     )

@@ -169,7 +169,7 @@ def test_analyses_count_through_the_given_session(tmp_path: Path, calls) -> None
     again = attribute(corpus, "sacrebleu", "nltk", session=Session(cache_dir=tmp_path))
     assert again == att and len(calls) == n  # every hybrid's statistics from disk
     found = identify("0.0", corpus, session=Session(cache_dir=tmp_path))
-    assert found == identify("0.0", corpus)  # the session changes where, not what
+    assert found == identify("0.0", corpus, session=Session())  # the session changes where
 
 
 def test_significance_from_files_counts_through_the_session(tmp_path: Path, calls) -> None:

@@ -50,6 +50,7 @@ from harness.bleu.profiles import PROFILES, get_profile
 from harness.bleu.stats import Statistics
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError, LayoutError, LibraryWouldRaise
+from harness.session import Session
 from tests.depth import cases
 
 SACREBLEU = get_profile("sacrebleu")
@@ -377,7 +378,9 @@ def test_significance_from_files(tmp_path) -> None:
         paths[name] = tmp_path / f"{name}.txt"
         paths[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
     refs = [paths["ref0"], paths["ref1"]]
-    res = sg.significance_from_files(paths["base"], paths["sys"], refs, resamples=200)
+    res = sg.significance_from_files(
+        paths["base"], paths["sys"], refs, resamples=200, session=Session()
+    )
     direct = sg.paired_bootstrap(
         engine.compute_statistics(a, SACREBLEU),
         engine.compute_statistics(b, SACREBLEU),
@@ -385,17 +388,23 @@ def test_significance_from_files(tmp_path) -> None:
         resamples=200,
     )
     assert res.to_dict() == direct.to_dict()
-    ar = sg.significance_from_files(paths["base"], paths["sys"], refs, method="ar", seed=4)
+    ar = sg.significance_from_files(
+        paths["base"], paths["sys"], refs, method="ar", seed=4, session=Session()
+    )
     assert ar.resamples == 10000 and ar.seed == 4
     assert json.loads(json.dumps(ar.to_dict()))["p_value"] == ar.p_value
     with pytest.raises(ConfigError, match="unknown method"):
-        sg.significance_from_files(paths["base"], paths["sys"], refs, method="t-test")
+        sg.significance_from_files(
+            paths["base"], paths["sys"], refs, method="t-test", session=Session()
+        )
     with pytest.raises(ConfigError, match="unknown profile"):
-        sg.significance_from_files(paths["base"], paths["sys"], refs, profile="nope")
+        sg.significance_from_files(
+            paths["base"], paths["sys"], refs, profile="nope", session=Session()
+        )
     short = tmp_path / "short.txt"
     short.write_text("a b c\n", encoding="utf-8")
     with pytest.raises(LayoutError):
-        sg.significance_from_files(paths["base"], short, refs)
+        sg.significance_from_files(paths["base"], short, refs, session=Session())
 
 
 # ============================================================================ sacrebleu

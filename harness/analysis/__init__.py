@@ -1,4 +1,6 @@
-"""The analysis layer: differences, correlations, attribution, human judgments, significance.
+"""The analysis layer: differences, correlations, attribution, human judgments, significance,
+and the analysis step of a report (:mod:`harness.analysis.study`: rows and the run's session →
+a typed :class:`~harness.analysis.study_types.Report`).
 
 It reads the tidy results table of :mod:`harness.analysis.runner` and the cached statistics of
 :mod:`harness.bleu.engine`, never the libraries directly.

@@ -13,8 +13,8 @@ Shapley values (Shapley 1953)::
 where ``D`` are the factors on which ``a`` and ``b`` differ. A factor that never changes the
 number (a dummy player) gets exactly 0; factors that only matter together (interaction) share
 their joint effect equally. Every hybrid is scored from statistics counted once per
-tokenization by a :class:`~harness.session.Session` (pass ``session=`` to share its cache,
-on disk too, and its workers), never by re-tokenizing.
+tokenization by the :class:`~harness.session.Session` the caller passes (``session=``: its
+cache, on disk too, and its workers), never by re-tokenizing.
 
 With ``library=`` the real library is run on ``b`` through its adapter and the **residual**
 ``library score − engine score_b`` is what the factor space does not explain: a finding, not
@@ -60,7 +60,8 @@ keras-hub's 0/0 length ratio) is handled as such a refusal.
 
 >>> from harness.data.fixtures import load_fixture
 >>> r = attribute(load_fixture("silence_pitfall").corpus("B"), "sacrebleu",
-...               BleuConfig(tokenize="13a", smooth="nltk-method0", ngram_totals="floor1"))
+...               BleuConfig(tokenize="13a", smooth="nltk-method0", ngram_totals="floor1"),
+...               session=Session())
 >>> list(r.factors), round(r.factors["ngram_totals"], 4), round(r.gap, 4)
 (['ngram_totals', 'smoothing'], -0.8475, -0.8475)
 """
@@ -137,45 +138,47 @@ class AttributionUndefined(HarnessError):
 
 
 # ====================================================================== the factor space
-def differing_factors(a: BleuConfig, b: BleuConfig) -> tuple[str, ...]:
-    """The factors (in :data:`FACTORS` order) on which ``a`` and ``b`` differ."""
+def differing_factors(source: BleuConfig, target: BleuConfig) -> tuple[str, ...]:
+    """The factors (in :data:`FACTORS` order) on which ``source`` and ``target`` differ."""
     return tuple(
         name
         for name, fields in FACTORS.items()
-        if any(getattr(a, f) != getattr(b, f) for f in fields)
+        if any(getattr(source, f) != getattr(target, f) for f in fields)
     )
 
 
-def hybrid(a: BleuConfig, b: BleuConfig, factors: Sequence[str]) -> BleuConfig:
-    """``a`` with the fields of ``factors`` taken from ``b`` (always a valid configuration,
-    because fields that constrain each other belong to the same factor).
+def hybrid(source: BleuConfig, target: BleuConfig, factors: Sequence[str]) -> BleuConfig:
+    """``source`` with the fields of ``factors`` taken from ``target`` (always a valid
+    configuration, because fields that constrain each other belong to the same factor).
 
     ``library`` (used only to name the library in ``LibraryWouldRaise``) follows the
     ``zero_length`` factor, whose policy decides whether a hybrid dies.
     """
     overrides: dict[str, Any] = {}
     if "zero_length" in factors:
-        overrides["library"] = b.library
+        overrides["library"] = target.library
     for name in factors:
         if name not in FACTORS:
             raise ConfigError(f"unknown factor {name!r}", valid=list(FACTORS))
         for f in FACTORS[name]:
-            overrides[f] = getattr(b, f)
-    return a.replace(**overrides) if overrides else a
+            overrides[f] = getattr(target, f)
+    return source.replace(**overrides) if overrides else source
 
 
-def shapley(k: int, value: Callable[[int], float]) -> list[float]:
-    """Exact Shapley values of the ``k`` players of the game ``value``.
+def shapley(players: int, value: Callable[[int], float]) -> list[float]:
+    """Exact Shapley values of the ``players`` players of the game ``value``.
 
     ``value(mask)`` is the worth of the coalition whose players are the set bits of ``mask``
     (player ``i`` is bit ``i``); each value is requested once. The values sum to
-    ``value(2**k - 1) - value(0)`` up to floating-point rounding (``math.fsum`` keeps it tight).
+    ``value(2**players - 1) - value(0)`` up to floating-point rounding (``math.fsum`` keeps it
+    tight).
 
     >>> shapley(2, lambda m: [0.0, 1.0, 2.0, 5.0][m])  # 1 + 2 alone, +2 together, split evenly
     [2.0, 3.0]
     """
+    k = players
     if k < 0:
-        raise ValueError("k must be >= 0")
+        raise ValueError("players must be >= 0")
     v = [value(mask) for mask in range(1 << k)]
     fact = [math.factorial(i) for i in range(k + 1)]
     out = []
@@ -327,29 +330,30 @@ def _segment_index(corpus: Corpus, segment: str) -> int:
 
 def attribute(
     corpus: Corpus,
-    a: str | BleuConfig,
-    b: str | BleuConfig,
+    source: str | BleuConfig,
+    target: str | BleuConfig,
     *,
     segment: str | None = None,
     library: str | None = None,
     library_score: float | None = None,
     strict: bool = False,
-    session: Session | None = None,
+    session: Session,
 ) -> Attribution:
-    """Split ``score(b) - score(a)`` on ``corpus`` among the factors where ``a`` and ``b`` differ.
+    """Split ``score(target) - score(source)`` on ``corpus`` among the factors where they differ.
 
-    ``a`` and ``b`` are profile names (``harness.PROFILES``) or configurations. ``segment``
-    (an id of ``corpus``) attributes that segment's sentence score instead of the corpus score
-    (the ``aggregation`` factor then gets 0). ``library`` (an adapter name) also runs the real
-    library on ``b`` and reports ``residual = library − engine``; ``library_score`` is that
+    ``source`` and ``target`` (the result's ``a`` and ``b``) are profile names
+    (``harness.PROFILES``) or configurations. ``segment`` (an id of ``corpus``) attributes that
+    segment's sentence score instead of the corpus score (the ``aggregation`` factor then gets
+    0). ``library`` (an adapter name) also runs the real library on ``target`` and reports
+    ``residual = library − engine``; ``library_score`` is that
     library's score when the caller already has it (a report's row), so the library is not run
     again. ``strict=True`` refuses to
-    substitute hybrids that raise (see the module docstring). ``session``: where statistics
-    are counted and cached (its cache and workers are used; its corpora are not). Scores are
-    0–100.
+    substitute hybrids that raise (see the module docstring). ``session`` (required: the
+    run's session is the one owner of statistics): where statistics are counted and cached
+    (its cache and workers are used; its corpora are not). Scores are 0–100.
     """
-    label_a, cfg_a = _resolve(a)
-    label_b, cfg_b = _resolve(b)
+    label_a, cfg_a = _resolve(source)
+    label_b, cfg_b = _resolve(target)
     names = differing_factors(cfg_a, cfg_b)
     k = len(names)
     full = (1 << k) - 1
@@ -358,7 +362,7 @@ def attribute(
 
     index = None if segment is None else _segment_index(corpus, segment)
     scoped = corpus if index is None else corpus.subset([index])
-    scope = (session or Session()).with_corpora(scoped)
+    scope = session.with_corpora(scoped)
     scope.warm(configs)  # each tokenization once, with the largest order any hybrid needs
 
     def raw(cfg: BleuConfig) -> float:
@@ -466,8 +470,8 @@ def _scope(segment: str | None) -> str:
 def attribute_fixture(
     name: str,
     system: str | None,
-    a: str | BleuConfig,
-    b: str | BleuConfig,
+    source: str | BleuConfig,
+    target: str | BleuConfig,
     **kwargs: Any,
 ) -> Attribution:
     """:func:`attribute` on a shipped fixture's system (``system=None``: its only system)."""
@@ -478,4 +482,4 @@ def attribute_fixture(
                 f"fixture {name!r} has several systems; pass one", valid=fx.system_names
             )
         system = fx.system_names[0]
-    return attribute(fx.corpus(system), a, b, **kwargs)
+    return attribute(fx.corpus(system), source, target, **kwargs)

@@ -271,7 +271,7 @@ def wmt21_human_correlations(
     seed: int | None = 0,
     ci: float = 0.95,
     progress: ProgressCallback | None = None,
-    session: Session | None = None,
+    session: Session,
 ) -> HumanCorrelations:
     """Correlate every profile's BLEU with WMT21 en→de MQM, at segment and system level.
 
@@ -291,7 +291,8 @@ def wmt21_human_correlations(
 
     ``progress`` (:data:`~harness.progress.ProgressCallback`) is told of each tokenization
     counted (stage ``"human: statistics"``) and each profile correlated (``"human: profiles"``).
-    ``session``: whose cache (memory, disk) and workers count the systems' statistics.
+    ``session`` (required): whose cache (memory, disk) and workers count the systems'
+    statistics.
     """
     if implementations is None:
         implementations = tuple(PROFILES)
@@ -312,7 +313,7 @@ def wmt21_human_correlations(
     rated = {s: [i for i, v in enumerate(mqm["segment"][s]) if v is not None] for s in systems}
 
     # Statistics once per tokenization and system, with every order any profile needs.
-    wmt = (session or Session()).with_corpora(corpora)
+    wmt = session.with_corpora(corpora)
     wmt.warm([PROFILES[n] for n in scored], progress=progress, stage="human: statistics")
 
     human_seg = [mqm["segment"][s][i] for s in systems for i in rated[s]]

@@ -7,8 +7,9 @@ either an in-house profile (``profile:NAME``, computed by the engine) or a real 
 unavailable, cannot express the setting, or whose library raises on the input gets a row with
 ``status`` saying so (:data:`harness.scorers.STATUSES`) and ``error`` saying why.
 
-The table is a list of plain dicts (``ROW_FIELDS``), written as JSONL and CSV; both load with
-``pandas.read_json(path, lines=True)`` / ``pandas.read_csv(path)``.
+The table is a list of plain dicts with the fields of :class:`ResultRow` (``ROW_FIELDS``),
+written as JSONL and CSV; both load with ``pandas.read_json(path, lines=True)`` /
+``pandas.read_csv(path)``.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ import math
 import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import Any, Literal
 
 from harness import progress as _progress
 from harness.bleu.config import ENGINE_VERSION
@@ -48,27 +49,49 @@ from harness.session import parallel
 from harness.session.cache import StatisticsCache
 from harness.session.results import ResultsCache, code_fingerprint, library_versions
 
-ROW_FIELDS: tuple[str, ...] = (
-    "fixture",
-    "system",
-    "implementation",
-    "kind",
-    "config",
-    "level",
-    "segment_id",
-    "status",
-    "score",
-    "bp",
-    "ratio",
-    "hyp_len",
-    "ref_len",
-    "counts",
-    "totals",
-    "signature",
-    "error",
-    "call",
-    "module_source",
-)
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One row of the results table: one implementation's score of one corpus (``level``
+    ``corpus``) or segment (``segment``, with its ``segment_id``) of a fixture's system.
+
+    ``implementation`` is the row label (``harness:<profile>`` or the adapter's name), ``kind``
+    ``profile`` or ``adapter`` and ``config`` the profile's or adapter's name. ``status`` is
+    ``ok`` or why there is no score (:data:`harness.scorers.STATUSES`; ``error`` says why);
+    ``score`` (0–100), ``bp``, ``ratio``, ``hyp_len`` and ``ref_len`` are the result's, ``null``
+    when there is none (or a library does not expose it); ``counts`` and ``totals`` are the
+    matched and total n-grams per order, space-separated. ``signature`` is the variant's (the
+    ``BleuConfig`` signature or the library's own), ``call`` the library call made and
+    ``module_source`` where a library module was loaded from when it is not the installed one.
+
+    The rows themselves are plain dicts with these keys (``ROW_FIELDS``); this class is
+    their shape, which ``report --results`` checks every row of a results file against
+    (:func:`harness.analysis.typed_json.from_json`).
+    """
+
+    fixture: str
+    system: str
+    implementation: str
+    kind: str
+    config: str
+    level: Literal["corpus", "segment"]
+    segment_id: str | int | None
+    status: str
+    score: float | None
+    bp: float | None
+    ratio: float | None
+    hyp_len: int | None
+    ref_len: int | None
+    counts: str | None
+    totals: str | None
+    signature: str | None
+    error: str | None
+    call: str | None
+    module_source: str | None
+
+
+#: The keys of a results row, in order: the fields of :class:`ResultRow`.
+ROW_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(ResultRow))
 
 
 @dataclass(frozen=True)

@@ -487,7 +487,7 @@ def significance_from_files(
     ci: float = 0.95,
     ties: str = "count",
     progress: ProgressCallback | None = None,
-    session: Session | None = None,
+    session: Session,
 ) -> SignificanceResult:
     """A paired test of two line-aligned hypothesis files against the same reference files.
 
@@ -497,7 +497,7 @@ def significance_from_files(
     Files are read with :func:`harness.data.io.load_text_corpus` (line ``i`` of every file is
     segment ``i``). ``progress`` (:data:`~harness.progress.ProgressCallback`) is told of the
     three steps (stage ``"significance"``: each file's statistics, then the test).
-    ``session``: where statistics are counted and cached (its cache and workers).
+    ``session`` (required): where statistics are counted and cached (its cache and workers).
 
     Raises:
         InputError: a file cannot be read. LayoutError: line counts differ.
@@ -518,7 +518,7 @@ def significance_from_files(
             got=len(other),
         )
     step = (lambda done: progress("significance", done, 3)) if progress else (lambda done: None)
-    pair = (session or Session()).with_corpora({"baseline": base, "system": other})
+    pair = session.with_corpora({"baseline": base, "system": other})
     step(0)
     stats_a = pair.statistics(config, "baseline")
     step(1)

@@ -17,7 +17,7 @@ from harness.cli import inputs, options
 from harness.data.systems import load_human_scores, load_text_systems
 from harness.errors import HarnessError, InputError
 from harness.report import console
-from harness.report.human import human_markdown
+from harness.report.human_tables import human_markdown
 
 
 # ---------------------------------------------------------------------- explain

@@ -13,6 +13,7 @@ from typing import Any
 
 from harness.analysis import runner
 from harness.analysis.answer import answer
+from harness.analysis.typed_json import to_json
 from harness.bleu import native
 from harness.bleu.profiles import PROFILES, verification
 from harness.cli import inputs, options
@@ -20,7 +21,6 @@ from harness.data.fixtures import list_fixtures, load_fixture
 from harness.errors import InputError
 from harness.report import console
 from harness.report.outdir import OutputDir
-from harness.report.schema import jsonable
 from harness.scorers import DEFAULT_ADAPTERS
 
 
@@ -245,8 +245,8 @@ def cmd_fixtures(args: argparse.Namespace) -> int:
     data = {
         "name": fx.name,
         "description": fx.description,
-        "provenance": jsonable(fx.provenance),
-        "claim": jsonable(fx.claim),
+        "provenance": to_json(fx.provenance),
+        "claim": to_json(fx.claim),
         "tags": list(fx.tags),
         "ids": list(fx.ids),
         "references": [list(r) for r in fx.references],

@@ -14,6 +14,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, TypeAlias
 
+from harness.analysis.typed_json import to_json
 from harness.bleu.config import (
     AGGREGATIONS,
     MAX_ORDER_RANGE,
@@ -26,7 +27,6 @@ from harness.bleu.config import (
 from harness.bleu.smoothing import REGISTRY as SMOOTHING_REGISTRY
 from harness.bleu.tokenizers import LOWERCASE_RULES
 from harness.progress import ProgressCallback, resolve
-from harness.report.schema import jsonable
 from harness.session import Session, open_cache
 from harness.session.cache import StatisticsCache, default_cache_dir
 from harness.session.cluster import command_cluster
@@ -428,6 +428,6 @@ def cluster(args: argparse.Namespace) -> AbstractContextManager[Any]:
 
 
 def print_json(obj: Any) -> None:
-    """Print ``obj`` as indented JSON (:func:`harness.report.schema.jsonable` first: mappings
-    as objects, tuples as lists; UTF-8 characters kept)."""
-    print(json.dumps(jsonable(obj), ensure_ascii=False, indent=2, allow_nan=False))
+    """Print ``obj`` as indented JSON (:func:`harness.analysis.typed_json.to_json` first:
+    mappings as objects, tuples as lists; UTF-8 characters kept)."""
+    print(json.dumps(to_json(obj), ensure_ascii=False, indent=2, allow_nan=False))

@@ -11,10 +11,12 @@ from typing import Any
 
 from harness.analysis import runner
 from harness.analysis.human import wmt21_human_correlations
+from harness.analysis.study import analyse, named_corpora
+from harness.analysis.typed_json import JsonShapeError, from_json
 from harness.cli import inputs, options
 from harness.data.io import read_lines
 from harness.errors import InputError
-from harness.report import build_report, write_report
+from harness.report import write_report
 from harness.report.outdir import OutputDir
 
 
@@ -47,7 +49,8 @@ def add_report(sub: options.Subcommands) -> None:
         nargs="+",
         choices=["md", "json", "html"],
         default=["md", "json", "html"],
-        help="what to write: report.md, report.json, index.html with its figures (default all)",
+        help="what to write: report.md, report.json with its schema (report.schema.json), "
+        "index.html with its figures (default all)",
     )
     r.add_argument(
         "--n-boot",
@@ -82,23 +85,24 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace, out: OutputDir) -> tuple[list[dict[str, Any]], list[Path]]:
-    corpora = None
     progress = options.progress(args)
+    corpora = [] if args.results else inputs.corpora(args)
+    # The run's one session: its corpora, and the statistics cache the runner, the analysis
+    # and the human judgments share.
+    session = options.session(args).with_corpora(named_corpora(corpora))
     if args.results:
         rows = read_rows(args.results)
     else:
-        corpora = inputs.corpora(args)
         rows = runner.run(
             corpora,
             inputs.implementations(args),
             levels=args.level,
             progress=progress,
-            cache=options.make_cache(args),
+            cache=session.cache,
             results=options.results_cache(args),
             backend=options.backend(args),
             jobs=args.jobs,
         )
-    session = options.session(args)
     human = None
     if args.human:
         human = wmt21_human_correlations(
@@ -109,14 +113,13 @@ def _report(args: argparse.Namespace, out: OutputDir) -> tuple[list[dict[str, An
             session=session,
         )
     pair = tuple(args.significance_pair) if args.significance_pair else None
-    report = build_report(
+    report = analyse(
         rows,
-        corpora=corpora,
+        session,
         seed=args.seed,
         human=human,
         n_boot=args.n_boot,
         progress=progress,
-        session=session,
         significance_pair=pair,
         limit=getattr(args, "limit", None),
     )
@@ -124,56 +127,22 @@ def _report(args: argparse.Namespace, out: OutputDir) -> tuple[list[dict[str, An
 
 
 # ---------------------------------------------------------------------- reading results
-_ROW_STR = ("fixture", "system", "implementation", "kind", "config", "level", "status")
-_ROW_STR_OR_NULL = ("signature", "error", "counts", "totals", "call", "module_source")
-_ROW_NUM_OR_NULL = ("score", "bp", "ratio")
-_ROW_INT_OR_NULL = ("hyp_len", "ref_len")
-
-
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number (write null for a missing score)")
 
 
 def _check_row(obj: Any, path: str, line: int) -> dict[str, Any]:
-    """``obj`` if it is a results row as `compare --out` writes it; else InputError at ``line``."""
-
-    def bad(msg: str) -> InputError:
-        return InputError(f"not a results row: {msg}", file=path, line=line)
-
-    if not isinstance(obj, dict):
-        raise bad(f"expected a JSON object, got {type(obj).__name__}")
-    missing = [k for k in runner.ROW_FIELDS if k not in obj]
-    if missing:
-        raise bad(f"missing key(s) {', '.join(map(repr, missing))}")
-    unknown = sorted(set(obj) - set(runner.ROW_FIELDS))
-    if unknown:
-        raise bad(f"unknown key(s) {', '.join(map(repr, unknown))}")
-
-    def wrong(key: str, want: str) -> InputError:
-        return bad(f"{key!r} must be {want}, got {type(obj[key]).__name__} {obj[key]!r:.40}")
-
-    for key in _ROW_STR:
-        if not isinstance(obj[key], str):
-            raise wrong(key, "a string")
-    for key in _ROW_STR_OR_NULL:
-        if obj[key] is not None and not isinstance(obj[key], str):
-            raise wrong(key, "a string or null")
-    for key in _ROW_NUM_OR_NULL:
-        v = obj[key]
-        if v is not None and (isinstance(v, bool) or not isinstance(v, int | float)):
-            raise wrong(key, "a number or null")
-    for key in _ROW_INT_OR_NULL:
-        v = obj[key]
-        if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
-            raise wrong(key, "an integer or null")
-    sid = obj["segment_id"]
-    if sid is not None and (isinstance(sid, bool) or not isinstance(sid, str | int)):
-        raise wrong("segment_id", "a string, an integer or null")
-    if obj["level"] not in ("corpus", "segment"):
-        raise bad(f"'level' must be 'corpus' or 'segment', got {obj['level']!r}")
-    if obj["status"] == "ok" and obj["score"] is None:
-        raise bad("status is 'ok' but 'score' is null")
-    return obj
+    """``obj`` if it is a results row as `compare --out` writes it (the shape of
+    :class:`harness.analysis.runner.ResultRow`); else InputError at ``line``."""
+    try:
+        row = from_json(runner.ResultRow, obj)
+    except JsonShapeError as exc:
+        raise InputError(f"not a results row: {exc}", file=path, line=line) from None
+    if row.status == "ok" and row.score is None:
+        raise InputError(
+            "not a results row: status is 'ok' but 'score' is null", file=path, line=line
+        )
+    return dict(obj)
 
 
 def read_rows(path: str) -> list[dict[str, Any]]:

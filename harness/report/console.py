@@ -13,17 +13,11 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from harness.analysis.answer import (
-    Answer,
-    Family,
-    display_name,
-    factor_phrase,
-    is_bleu4,
-    top_factors,
-)
+from harness.analysis.answer import Answer, display_name
 from harness.analysis.attribution import Attribution
+from harness.analysis.labels import bleu4_label
 from harness.analysis.runner import agreement_mark
-from harness.bleu.profiles import PROFILES
+from harness.analysis.study_families import family_names, family_why
 
 __all__ = ["TINY_NOTE", "WIDTH", "answer_text", "fmt_score", "text_table", "wrap"]
 
@@ -49,17 +43,17 @@ TINY_NOTE = (
 )
 
 
-def fmt_score(x: float | None, digits: int = 2, *, sign: bool = False) -> str:
+def fmt_score(score: float | None, digits: int = 2, *, sign: bool = False) -> str:
     """A score with ``digits`` decimals; ``—`` for none; ``0.00*`` for a tiny positive one.
 
     >>> fmt_score(21.0205), fmt_score(4.1e-76), fmt_score(None), fmt_score(0.5, sign=True)
     ('21.02', '0.00*', '—', '+0.50')
     """
-    if x is None:
+    if score is None:
         return "—"
-    if 0 < abs(x) < 0.5 * 10**-digits:
-        return ("+" if sign and x > 0 else "-" if x < 0 else "") + f"{0:.{digits}f}*"
-    return f"{x:+.{digits}f}" if sign else f"{x:.{digits}f}"
+    if 0 < abs(score) < 0.5 * 10**-digits:
+        return ("+" if sign and score > 0 else "-" if score < 0 else "") + f"{0:.{digits}f}*"
+    return f"{score:+.{digits}f}" if sign else f"{score:.{digits}f}"
 
 
 def wrap(text: str, width: int = WIDTH, indent: str = "", first: str | None = None) -> str:
@@ -143,13 +137,13 @@ def answer_text(ans: Answer, *, width: int = WIDTH, what: str = "") -> str:
     for fam in ans.families:
         if not fam.bleu4:
             continue
-        names = _family_names(fam)
+        names = family_names(fam)
         score = fam.mean if fam.status == "ok" else None
         tiny |= score is not None and 0 < score < 0.005
         gap = "—" if fam.gap is None else ("base" if ans.baseline in fam.profiles else "")
         if fam.gap is not None and ans.baseline not in fam.profiles:
             gap = fmt_score(fam.gap, sign=True)
-        why = _why(fam, ans.baseline)
+        why = family_why(fam, ans.baseline)
         body.append([fmt_score(score) if fam.status == "ok" else "none", gap, f"{names}{why}"])
     out += text_table(
         [label, f"vs {ans.baseline}", "implementations (equal numbers folded) and why"],
@@ -170,36 +164,6 @@ def answer_text(ans: Answer, *, width: int = WIDTH, what: str = "") -> str:
         out.append("")
         out += [wrap(n, width, indent="  ", first="") for n in notes]
     return "\n".join(out)
-
-
-def _family_names(fam: Family) -> str:
-    names = list(dict.fromkeys(fam.names))
-    marks = {lib.name: _mark(lib.equal) for lib in fam.libraries}
-    shown = [n + marks.get(n, "") for n in names]
-    if not fam.profiles:
-        shown = [
-            f"{lib.name} (ran{'' if lib.note == '' else ': ' + lib.note})" for lib in fam.libraries
-        ]
-    return ", ".join(shown)
-
-
-def _mark(equal: bool | None) -> str:
-    """How a real library that was asked for fared against its profile."""
-    if equal is None:
-        return " (no number: see the notes)"
-    return " (ran: =)" if equal else " (ran: ≠)"
-
-
-def _why(fam: Family, baseline: str) -> str:
-    if fam.status != "ok":
-        return f" — {fam.status}"
-    if baseline in fam.profiles or fam.gap is None:
-        return ""
-    tops = top_factors(fam, limit=3)
-    if not tops:
-        return " — " + (fam.attribution_note or "within 0.005")
-    parts = [f"{factor_phrase(k, fam.changes.get(k, {}), baseline)} {v:+.2f}" for k, v in tops]
-    return " — " + "; ".join(parts)
 
 
 def _tiny_any(scores: Sequence[float | None]) -> bool:
@@ -244,7 +208,7 @@ def fixtures_text(rows: Sequence[dict[str, Any]], *, seconds: float, width: int 
     libraries = [i for i in impls if not i.startswith("harness:")]
     mark = agreement_mark(rows)
     # The extremes are BLEU-4 implementations: HELM's BLEU-1 is far from any BLEU-4 by design.
-    bleu4 = {i for i in profiles if is_bleu4(PROFILES[i.split(":", 1)[1]])}
+    bleu4 = {i for i in profiles if bleu4_label(i)}
     checks = equal = 0
     differ: list[str] = []
     body = []
@@ -366,29 +330,3 @@ def attribution_text(att: Attribution, *, width: int = WIDTH, digits: int = 4) -
 
 def _share(x: float | None) -> str:
     return "—" if x is None else f"{100 * x + 0.0:.1f}%"
-
-
-# ---------------------------------------------------------------------- the report's summary
-def family_rows(ans: Answer) -> list[dict[str, Any]]:
-    """compare's family lines as data for a report: per BLEU-4 family, ``mean`` (its score on
-    one system), ``gap`` (to the baseline; ``None`` for the baseline's family or none),
-    ``baseline`` (bool), ``names`` (equal numbers folded; a library that ran marked ``(ran:
-    =)`` or ``(ran: ≠)``), ``why`` (the factors that make the gap, with their values and
-    points, or the reason there is no number) and ``flips`` (system pairs ordered the other
-    way); then one row per other-weights family with ``bleu4`` false."""
-    out = []
-    for fam in ans.families:
-        if not fam.profiles and not fam.libraries:
-            continue
-        out.append(
-            {
-                "names": _family_names(fam),
-                "mean": fam.mean if fam.status == "ok" else None,
-                "gap": fam.gap,
-                "baseline": ans.baseline in fam.profiles,
-                "why": _why(fam, ans.baseline).removeprefix(" — "),
-                "flips": len(fam.flips),
-                "bleu4": fam.bleu4,
-            }
-        )
-    return out

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.report.families import exceptions
+from harness.analysis.study_types import CorpusAttribution, PairVerdict, Report
 
 #: At most this many figures of each repeated kind (the page says when more were left out).
 MAX_SCATTERS = 6
@@ -129,11 +129,10 @@ def _short(x: float | None, digits: int = 2) -> str:
     return f"{x:.{digits}f}"
 
 
-def pair_points(report: Mapping[str, Any], a: str, b: str) -> tuple[list[float], list[float]]:
-    """``(xs, ys)``: the segment scores of ``a`` and ``b`` on every segment both scored, from
-    the report's in-memory segment table (empty when the report has none, e.g. read back
-    from ``report.json``)."""
-    table = (report.get("segments") or {}).get("table")
+def pair_points(report: Report, first: str, second: str) -> tuple[list[float], list[float]]:
+    """``(xs, ys)``: the segment scores of ``first`` and ``second`` on every segment both
+    scored, from the report's in-memory segment table (empty when the report has none)."""
+    table = report.segments.table
     if not table:
         return [], []
     by_key: dict[tuple[str, str, str], dict[str, float]] = {}
@@ -145,17 +144,17 @@ def pair_points(report: Mapping[str, Any], a: str, b: str) -> tuple[list[float],
         table["score"],
         strict=True,
     ):
-        if score is not None and impl in (a, b):
+        if score is not None and impl in (first, second):
             by_key.setdefault((f, s, sid), {})[impl] = score
-    both = [v for v in by_key.values() if a in v and b in v]
-    return [v[a] for v in both], [v[b] for v in both]
+    both = [v for v in by_key.values() if first in v and second in v]
+    return [v[first] for v in both], [v[second] for v in both]
 
 
-def _scatter(report: Mapping[str, Any], pair: Mapping[str, Any], path: Path) -> Figure | None:
-    xs, ys = pair_points(report, pair["a"], pair["b"])
+def _scatter(report: Report, pair: PairVerdict, path: Path) -> Figure | None:
+    xs, ys = pair_points(report, pair.a, pair.b)
     if not xs:
         return None
-    a, b = pair["a"], pair["b"]
+    a, b = pair.a, pair.b
     fig = _new_figure(5.6, 5.4)  # shown at its natural 560 × 540 px
     ax = fig.add_subplot()
     ax.plot([0, 100], [0, 100], linestyle="--", color="#888888", linewidth=1, label="y = x")
@@ -168,12 +167,12 @@ def _scatter(report: Mapping[str, Any], pair: Mapping[str, Any], path: Path) -> 
     ax.set_ylabel(f"{b}: segment BLEU (0–100)")
     ax.set_title(f"Segment BLEU: {b} vs {a}", fontsize=10)
     ax.legend(loc="upper left", fontsize=8)
-    seg = pair["segments"]
-    off = round((seg.get("share_above") or 0.0) * seg["n"])
+    seg = pair.segments
+    off = round((seg.share_above or 0.0) * seg.n)
     ax.text(
         0.98,
         0.02,
-        f"n = {seg['n']}, off diagonal: {off}\nmax |Δ| = {_short(seg.get('max_abs'))} BLEU",
+        f"n = {seg.n}, off diagonal: {off}\nmax |Δ| = {_short(seg.max_abs)} BLEU",
         transform=ax.transAxes,
         ha="right",
         va="bottom",
@@ -182,30 +181,31 @@ def _scatter(report: Mapping[str, Any], pair: Mapping[str, Any], path: Path) -> 
     _save(fig, path)
     alt = (
         f"Scatter plot of {len(xs)} segment-level BLEU scores (0–100): {a} on the x axis, {b} "
-        f"on the y axis, with the dashed y = x diagonal where they agree. {off} of {seg['n']} "
-        f"segments differ by more than {pair['tolerance']:g} points; the largest difference is "
-        f"{_short(seg.get('max_abs'))} points and the mean difference ({b} minus {a}) is "
-        f"{_short(seg.get('mean'))}."
+        f"on the y axis, with the dashed y = x diagonal where they agree. {off} of {seg.n} "
+        f"segments differ by more than {pair.tolerance:g} points; the largest difference is "
+        f"{_short(seg.max_abs)} points and the mean difference ({b} minus {a}) is "
+        f"{_short(seg.mean)}."
     )
     return Figure(path.name, f"Segment scores: {b} vs {a}", alt, "pairs", f"{a}|{b}")
 
 
-def _waterfall(at: Mapping[str, Any], index: int, path: Path) -> Figure | None:
-    if at.get("error") or at.get("score_a") is None or at.get("score_b") is None:
+def _waterfall(at: CorpusAttribution, index: int, path: Path) -> Figure | None:
+    if at.error or at.score_a is None or at.score_b is None:
         return None
     steps: list[tuple[str, float, float, str]] = []  # label, bottom, height, color
-    score_a, score_b = float(at["score_a"]), float(at["score_b"])
-    steps.append((f"{at['a']}\n(start)", 0.0, score_a, _TOTAL))
+    score_a, score_b = float(at.score_a), float(at.score_b)
+    steps.append((f"{at.a}\n(start)", 0.0, score_a, _TOTAL))
     level = score_a
-    for name, value in at["factors"].items():
+    for name, value in at.factors.items():
         v = float(value)
         steps.append((name, level, v, _POS if v >= 0 else _NEG))
         level += v
-    steps.append((f"{at['b']}\n(engine)", 0.0, score_b, _TOTAL))
-    residual = at.get("residual")
-    if residual is not None:
+    steps.append((f"{at.b}\n(engine)", 0.0, score_b, _TOTAL))
+    residual = at.residual
+    library_score = at.library_score
+    if residual is not None and library_score is not None:
         steps.append(("unexplained", score_b, float(residual), _POS if residual >= 0 else _NEG))
-        steps.append((f"{at.get('library')}\n(library)", 0.0, float(at["library_score"]), _LIB))
+        steps.append((f"{at.library}\n(library)", 0.0, float(library_score), _LIB))
     fig = _new_figure(5.9, 4.2)
     ax = fig.add_subplot()
     xs = range(len(steps))
@@ -234,22 +234,22 @@ def _waterfall(at: Mapping[str, Any], index: int, path: Path) -> Figure | None:
     ax.axhline(0, color="black", linewidth=0.5)
     ax.set_ylabel("BLEU (0–100)" if low == 0 else f"BLEU (0–100; axis from {low:.0f})")
     ax.set_xlabel("factor moved from a to b (Shapley value, BLEU points)")
-    where = f"{at.get('fixture')}/{at.get('system')}"
-    ax.set_title(f"Attribution {at['a']} → {at['b']} on {where}", fontsize=10)
+    where = f"{at.fixture}/{at.system}"
+    ax.set_title(f"Attribution {at.a} → {at.b} on {where}", fontsize=10)
     _save(fig, path)
-    parts = ", ".join(f"{k} {float(v):+.2f}" for k, v in at["factors"].items()) or "no factor"
+    parts = ", ".join(f"{k} {float(v):+.2f}" for k, v in at.factors.items()) or "no factor"
     alt = (
-        f"Waterfall chart on {where}: BLEU (0–100) goes from {score_a:.2f} under {at['a']} to "
-        f"{score_b:.2f} under {at['b']}; the factors contribute {parts} points."
+        f"Waterfall chart on {where}: BLEU (0–100) goes from {score_a:.2f} under {at.a} to "
+        f"{score_b:.2f} under {at.b}; the factors contribute {parts} points."
         + (
-            f" The real library {at.get('library')} scores {float(at['library_score']):.2f}, "
+            f" The real library {at.library} scores {float(library_score):.2f}, "
             f"an unexplained residual of {float(residual):+.2f} points."
-            if residual is not None
+            if residual is not None and library_score is not None
             else ""
         )
     )
     return Figure(
-        path.name, f"Attribution {at['a']} → {at['b']} ({where})", alt, "attributions", str(index)
+        path.name, f"Attribution {at.a} → {at.b} ({where})", alt, "attributions", str(index)
     )
 
 
@@ -327,12 +327,12 @@ def _human_bars(panel: str, records: Sequence[Mapping[str, Any]], path: Path) ->
     return Figure(path.name, f"Human correlation: {panel}", alt, "human", panel)
 
 
-def render_figures(report: Mapping[str, Any], directory: str | Path) -> list[Figure]:
+def render_figures(report: Report, directory: str | Path) -> list[Figure]:
     """Draw every figure the report supports into ``directory``; return what was written."""
     directory = Path(directory)
     out: list[Figure] = []
     n = 0
-    for pair in exceptions(report):
+    for pair in (report.pairs[k] for k in report.overview.details):
         if n >= MAX_SCATTERS:
             break
         fig = _scatter(report, pair, directory / f"fig-scatter-{n + 1:02d}.png")
@@ -341,17 +341,17 @@ def render_figures(report: Mapping[str, Any], directory: str | Path) -> list[Fig
             n += 1
     n = 0
     drawn: set[tuple[str, str]] = set()
-    for i, at in enumerate(report["attributions"]):
-        if n >= MAX_WATERFALLS or (at["a"], at["b"]) in drawn:
+    for i, at in enumerate(report.attributions):
+        if n >= MAX_WATERFALLS or (at.a, at.b) in drawn:
             continue
         fig = _waterfall(at, i, directory / f"fig-attribution-{n + 1:02d}.png")
         if fig:
-            drawn.add((at["a"], at["b"]))
+            drawn.add((at.a, at.b))
             out.append(fig)
             n += 1
-    if report["human"] is not None:
+    if report.human is not None:
         groups: dict[str, list[dict[str, Any]]] = {}
-        for r in human_records(report["human"]):
+        for r in human_records(report.human):
             groups.setdefault(r["panel"], []).append(r)
         for n, (group, records) in enumerate(list(groups.items())[:MAX_HUMAN]):
             out.append(_human_bars(group, records, directory / f"fig-human-{n + 1:02d}.png"))

@@ -4,16 +4,16 @@ the figures are PNG files in the same directory, referenced by relative file nam
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from html import escape
 from typing import Any
 
+from harness.analysis.study_significance import SIGNIFICANCE_HOW
+from harness.analysis.study_types import PairVerdict, PrecomputedSignificance, Report, Side
 from harness.report import overview
-from harness.report.difference import side_statistics
-from harness.report.families import exceptions, fold
 from harness.report.figures import MAX_HUMAN, MAX_WATERFALLS, Figure, human_records
-from harness.report.schema import SIGNIFICANCE_HOW
-from harness.report.summary import Markup, design_words, is_default_significance, summary_items
+from harness.report.pair_tables import side_statistics
+from harness.report.summary import Markup, design_words, summary_items
 from harness.report.tables import (
     PAIR_HEAD,
     SIGNIFICANCE_HEAD,
@@ -102,41 +102,40 @@ def _figure(fig: Figure) -> str:
     )
 
 
-def _verdict(p: Mapping[str, Any]) -> str:
+def _verdict(p: PairVerdict) -> str:
     """The verdict cell of a pair: yes / no only when both sides have scores to compare,
     "n/a: <reason>" when one side has none (unavailable, unsupported, raises)."""
-    verdict = p.get("verdict")
-    if verdict == "n/a" or (verdict is None and p.get("agree") is None):
-        return f'<td class="na">n/a: {_e(p.get("na_reason") or "nothing comparable")}</td>'
-    cell = '<td class="yes">yes' if p.get("agree") else '<td class="no">no'
-    if p.get("not_compared"):
+    if p.verdict == "n/a":
+        return f'<td class="na">n/a: {_e(p.na_reason or "nothing comparable")}</td>'
+    cell = '<td class="yes">yes' if p.agree else '<td class="no">no'
+    if p.not_compared:
         cell += (
-            f' <span class="muted">(on {p.get("compared")} corpora; n/a on '
-            f"{p['not_compared']}: {_e(p.get('na_reason'))})</span>"
+            f' <span class="muted">(on {p.compared} corpora; n/a on '
+            f"{p.not_compared}: {_e(p.na_reason)})</span>"
         )
     return cell + "</td>"
 
 
-def _versions(report: Mapping[str, Any]) -> str:
-    return _table(["package", "version"], [[_td(k), _td(v)] for k, v in report["versions"].items()])
+def _versions(report: Report) -> str:
+    return _table(["package", "version"], [[_td(k), _td(v)] for k, v in report.versions.items()])
 
 
-def _proofs(report: Mapping[str, Any]) -> str:
+def _proofs(report: Report) -> str:
     rows = [
-        [_td(label), _td(v["status"]), _td(v["oracle"] or "—"), _td(v["evidence"])]
-        for label, v in report["verification"].items()
+        [_td(label), _td(v.status), _td(v.oracle or "—"), _td(v.evidence)]
+        for label, v in report.verification.items()
     ]
     if not rows:
         return "<p>No in-house profiles in this report.</p>"
     return _table(["profile", "status", "run against", "evidence / why not"], rows)
 
 
-def _side_rows(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[list[str]]:
-    """The statistics of both sides (:func:`~harness.report.difference.side_statistics`) as
+def _side_rows(first: Side, second: Side) -> list[list[str]]:
+    """The statistics of both sides (:func:`~harness.report.pair_tables.side_statistics`) as
     table cells: numbers right-aligned, the status as text."""
     return [
         [_td(name), *(_td(x) if name == "status" else f'<td class="n">{_e(x)}</td>' for x in ab)]
-        for name, *ab in side_statistics(a, b, bp_label="brevity penalty")
+        for name, *ab in side_statistics(first, second, bp_label="brevity penalty")
     ]
 
 
@@ -144,82 +143,79 @@ def _side_rows(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[list[str]]:
 FOLD_ROWS = 6
 
 
-def _pair_detail(p: Mapping[str, Any], figs: Sequence[Figure]) -> str:
-    a, b = p["a"], p["b"]
+def _pair_detail(p: PairVerdict, figs: Sequence[Figure]) -> str:
+    a, b = p.a, p.b
     out = [f"<h3><code>{_e(a)}</code> vs <code>{_e(b)}</code></h3>"]
     out.append(
         f"<p>Gap = <code>{_e(b)}</code> − <code>{_e(a)}</code> in BLEU points (0–100); "
-        f"judged at tolerance {_e(format(p['tolerance'], 'g'))} (the less precise side's). "
+        f"judged at tolerance {_e(format(p.tolerance, 'g'))} (the less precise side's). "
         f"Mean corpus gap "
-        f"{_e(fmt_number(p.get('corpus_gap'), sign=True))}.</p>"
+        f"{_e(fmt_number(p.corpus_gap, sign=True))}.</p>"
     )
-    if p.get("verdict") == "n/a":
-        out.append(f'<p class="na">Not comparable: {_e(p.get("na_reason"))}</p>')
+    if p.verdict == "n/a":
+        out.append(f'<p class="na">Not comparable: {_e(p.na_reason)}</p>')
     rows = []
-    for g in p["corpora"]:
-        cells = [_td(f"{g['fixture']}/{g['system']}")]
-        for side in (g["a"], g["b"]):
-            if side["status"] == "ok":
-                cells.append(_num_cell(side["score"]))
+    for g in p.corpora:
+        cells = [_td(f"{g.fixture}/{g.system}")]
+        for side in (g.a, g.b):
+            if side.status == "ok":
+                cells.append(_num_cell(side.score))
             else:
-                cells.append(
-                    f'<td class="na" title="{_e(side.get("error"))}">n/a: {_e(side["status"])}</td>'
-                )
-        cells.append(_num_cell(g.get("gap"), sign=True))
+                cells.append(f'<td class="na" title="{_e(side.error)}">n/a: {_e(side.status)}</td>')
+        cells.append(_num_cell(g.gap, sign=True))
         rows.append(cells)
     corpora = _table(["fixture/system", a, b, "gap (b − a)"], rows, num_from=1)
     if len(rows) > FOLD_ROWS:
-        gaps = [g["gap"] for g in p["corpora"] if g.get("gap") is not None]
+        gaps = [g.gap for g in p.corpora if g.gap is not None]
         span = f"from {min(gaps):+.2f} to {max(gaps):+.2f}" if gaps else "none compared"
         corpora = (
             f"<details><summary>Per corpus ({len(rows)}): gaps {_e(span)}</summary>"
             f"{corpora}</details>"
         )
     out.append(corpora)
-    seg = p["segments"]
-    if seg["n"] or seg["unmatched"]:
-        share = seg.get("share_above")
+    seg = p.segments
+    if seg.n or seg.unmatched:
         out.append(
             _table(
                 ["segments", "mean Δ", "median Δ", "max |Δ|", "share |Δ| > tolerance", "unmatched"],
                 [
                     [
-                        _num_cell(seg["n"], 0),
-                        _num_cell(seg.get("mean"), sign=True),
-                        _num_cell(seg.get("median"), sign=True),
-                        _num_cell(seg.get("max_abs")),
-                        f'<td class="n">{fmt_share(share)}</td>',
-                        _num_cell(seg["unmatched"], 0),
+                        _num_cell(seg.n, 0),
+                        _num_cell(seg.mean, sign=True),
+                        _num_cell(seg.median, sign=True),
+                        _num_cell(seg.max_abs),
+                        f'<td class="n">{fmt_share(seg.share_above)}</td>',
+                        _num_cell(seg.unmatched, 0),
                     ]
                 ],
             )
         )
     for fig in figs:
         out.append(_figure(fig))
-    if p["top"]:
+    if p.top:
         out.append(
-            f"<details><summary>{len(p['top'])} most disagreeing segments, statistics side by side</summary>"
+            f"<details><summary>{len(p.top)} most disagreeing segments, statistics side by side</summary>"
         )
-        for s in p["top"]:
+        for s in p.top:
             out.append(
-                f"<p><strong>{_e(s['fixture'])}/{_e(s['system'])} segment {_e(s['segment_id'])}</strong>: "
-                f"Δ = {_e(fmt_number(s.get('delta'), sign=True))}</p>"
+                f"<p><strong>{_e(s.fixture)}/{_e(s.system)} segment {_e(s.segment_id)}</strong>: "
+                f"Δ = {_e(fmt_number(s.delta, sign=True))}</p>"
             )
-            if s.get("hypothesis") is not None:
-                refs = "".join(f"<li>reference: {_e(r)}</li>" for r in s.get("references") or ())
-                out.append(f"<ul><li>hypothesis: {_e(s['hypothesis'])}</li>{refs}</ul>")
-            out.append(_table(["statistic", a, b], _side_rows(s["a"], s["b"])))
+            if s.hypothesis is not None:
+                refs = "".join(f"<li>reference: {_e(r)}</li>" for r in s.references or ())
+                out.append(f"<ul><li>hypothesis: {_e(s.hypothesis)}</li>{refs}</ul>")
+            out.append(_table(["statistic", a, b], _side_rows(s.a, s.b)))
         out.append("</details>")
     return "\n".join(out)
 
 
-def _pairs(report: Mapping[str, Any], figs: Sequence[Figure]) -> str:
-    """A detail for each exception (:func:`~harness.report.families.exceptions`); every pair
-    in one folded table."""
-    pairs = report["pairs"]
+def _pairs(report: Report, figs: Sequence[Figure]) -> str:
+    """A detail for each pair the overview picked (its ``details``); every pair in one folded
+    table."""
+    pairs = report.pairs
     if not pairs:
         return "<p>No pairs.</p>"
-    shown = exceptions(report)
+    shown = [pairs[k] for k in report.overview.details]
     by_key: dict[str, list[Figure]] = {}
     for f in figs:
         by_key.setdefault(f.key, []).append(f)
@@ -229,14 +225,14 @@ def _pairs(report: Mapping[str, Any], figs: Sequence[Figure]) -> str:
         "between BLEU-4 implementations. The full table is folded below.</p>"
     ]
     cards = [
-        '<div class="pair">' + _pair_detail(p, by_key.get(f"{p['a']}|{p['b']}", [])) + "</div>"
+        '<div class="pair">' + _pair_detail(p, by_key.get(f"{p.a}|{p.b}", [])) + "</div>"
         for p in shown
     ]
     out.append('<div class="grid">' + "".join(cards) + "</div>")
     rows = [
         [
-            f"<td><code>{_breakable(p['a'])}</code></td>",
-            f"<td><code>{_breakable(p['b'])}</code></td>",
+            f"<td><code>{_breakable(p.a)}</code></td>",
+            f"<td><code>{_breakable(p.b)}</code></td>",
             _verdict(p),
             *(f'<td class="n">{_e(x)}</td>' for x in pair_figures(p)),
         ]
@@ -250,23 +246,23 @@ def _pairs(report: Mapping[str, Any], figs: Sequence[Figure]) -> str:
     return "\n".join(out)
 
 
-def _correlations(report: Mapping[str, Any]) -> str:
+def _correlations(report: Report) -> str:
     out = []
     tables = correlation_tables(report)
     for level, method, block, rows in tables:
-        m = block["matrices"][method]
+        m = block.matrices[method]
         unit = "segments" if level == "segment" else "corpora"
         out.append(
-            f'<h3>{_e(level)} level, {_e(method)}</h3><p class="muted">{block["n_keys"]} aligned '
-            f"{unit}; {block['n_skipped']} rows skipped; bootstrap n_boot={_e(m.get('n_boot'))}, "
-            f"seed={_e(m.get('seed'))}.</p>"
+            f'<h3>{_e(level)} level, {_e(method)}</h3><p class="muted">{block.n_keys} aligned '
+            f"{unit}; {block.n_skipped} rows skipped; bootstrap n_boot={_e(m.n_boot)}, "
+            f"seed={_e(m.seed)}.</p>"
         )
         cells = [
             [f"<td>{k}. {_breakable(name)}</td>", *(f'<td class="n">{_e(x)}</td>' for x in xs)]
             for k, (name, *xs) in enumerate(rows, start=1)
         ]
         out.append(_table(["", *(str(k) for k in range(1, len(rows) + 1))], cells))
-    note = (report["correlations"] or {}).get("note")
+    note = report.correlations.note
     if note:
         out.append(f'<p class="muted">Note: {_e(note)}</p>')
     if not out:
@@ -292,25 +288,25 @@ def _correlations(report: Mapping[str, Any]) -> str:
     )
 
 
-def _attributions(report: Mapping[str, Any], figs: Sequence[Figure]) -> str:
+def _attributions(report: Report, figs: Sequence[Figure]) -> str:
     """One row per attribution (the factors with their points, largest first), then the
     waterfalls drawn (the first corpus of each pair) side by side."""
-    ats = report["attributions"]
+    ats = report.attributions
     if not ats:
         return "<p>No attributions (build the report with corpora).</p>"
     rows = []
     for at in ats:
-        where = f"{at.get('fixture')}/{at.get('system')}"
-        cells = [_td(f"{at['a']} → {at['b']}"), f'<td class="wrap">{_breakable(where)}</td>']
-        if at.get("error"):
-            rows.append([*cells, f'<td class="na" colspan="3">undefined: {_e(at["error"])}</td>'])
+        where = f"{at.fixture}/{at.system}"
+        cells = [_td(f"{at.a} → {at.b}"), f'<td class="wrap">{_breakable(where)}</td>']
+        if at.error:
+            rows.append([*cells, f'<td class="na" colspan="3">undefined: {_e(at.error)}</td>'])
             continue
         parts = [(k, v) for k, v in attribution_rows(at, total=False)]
         text = "; ".join(f"{k} {v}" for k, v in parts if not v.startswith(("+0.0000", "-0.0000")))
         rows.append(
             [
                 *cells,
-                _num_cell(at["gap"], 2, sign=True),
+                _num_cell(at.gap, 2, sign=True),
                 f'<td class="wrap">{_e(text or "no factor")}</td>',
             ]
         )
@@ -322,14 +318,14 @@ def _attributions(report: Mapping[str, Any], figs: Sequence[Figure]) -> str:
         "they sum to the gap"
         + (
             " (the summary's table gives the same split of the mean over every system)"
-            if report.get("answer")
+            if report.answer
             else ""
         )
         + ".</p>",
         tab,
     ]
     out.append('<div class="grid">' + "".join(_figure(f) for f in figs) + "</div>")
-    if sum(1 for a in ats if not a.get("error")) > len(figs):
+    if sum(1 for at in ats if not at.error) > len(figs):
         out.append(
             f'<p class="muted">Waterfalls are drawn for the first corpus of each pair (at most '
             f"{MAX_WATERFALLS}).</p>"
@@ -345,8 +341,8 @@ def _generic(obj: Any) -> str:
     return _table(head, [[_td(fmt_value(r.get(k))) for k in head] for r in records])
 
 
-def _human(report: Mapping[str, Any], figs: Sequence[Figure]) -> str:
-    human = report["human"]
+def _human(report: Report, figs: Sequence[Figure]) -> str:
+    human = report.human
     if human is None:
         return "<p>Not computed.</p>"
     records = human_records(human)
@@ -385,7 +381,7 @@ _HTML = Markup(
 )
 
 
-def _summary(report: Mapping[str, Any]) -> str:
+def _summary(report: Report) -> str:
     """The first section: what was compared, the headline, and what could not be compared
     (the content is :func:`~harness.report.summary.summary_items`, shared with Markdown)."""
     items = []
@@ -398,23 +394,23 @@ def _summary(report: Mapping[str, Any]) -> str:
     )
 
 
-def _significance(report: Mapping[str, Any]) -> str:
-    sig = report["significance"]
+def _significance(report: Report) -> str:
+    sig = report.significance
     if sig is None:
         return f"<p>Not included in this report. To get it, {_e(SIGNIFICANCE_HOW)}.</p>"
-    if not is_default_significance(sig):
-        return _generic(sig)
+    if isinstance(sig, PrecomputedSignificance):
+        return _generic(sig.precomputed)
     out = []
-    if sig["results"]:
+    if sig.results:
         out.append(
-            f"<p>Paired bootstrap (Koehn 2004; {_e(sig['resamples'])} resamples, seed "
-            f"{_e(sig['seed'])}) on the in-house profiles' cached statistics, "
+            f"<p>Paired bootstrap (Koehn 2004; {_e(sig.resamples)} resamples, seed "
+            f"{_e(sig.seed)}) on the in-house profiles' cached statistics, "
             f"{_e(design_words(sig))}: Δ = system − baseline in BLEU points; p is two-sided "
             "(p < 0.05: the system is significantly below the baseline); CI is the system's "
             "95% percentile interval.</p>"
         )
         rows = []
-        for r in sig["results"]:
+        for r in sig.results:
             labels, error, figures = significance_row(r)
             cells = [_td(x) for x in labels]
             if error:
@@ -422,16 +418,16 @@ def _significance(report: Mapping[str, Any]) -> str:
             else:
                 rows.append([*cells, *(f'<td class="n">{_e(x)}</td>' for x in figures)])
         out.append(_table(SIGNIFICANCE_HEAD, rows, num_from=3))
-    if sig.get("note"):
-        out.append(f"<p>{_e(sig['note'])}.</p>")
-    if not sig["results"]:
-        out.append(f"<p>To get it, {_e(sig['how'])}.</p>")
+    if sig.note:
+        out.append(f"<p>{_e(sig.note)}.</p>")
+    if not sig.results:
+        out.append(f"<p>To get it, {_e(sig.how)}.</p>")
     return "\n".join(out)
 
 
-def _proofs_folded(report: Mapping[str, Any]) -> str:
-    ver = report["verification"]
-    n = sum(1 for v in ver.values() if v["status"] == "verified")
+def _proofs_folded(report: Report) -> str:
+    ver = report.verification
+    n = sum(1 for v in ver.values() if v.status == "verified")
     return (
         f"<p>{n} of {len(ver)} in-house profiles are verified against their real "
         "implementation by a differential test.</p>"
@@ -439,23 +435,22 @@ def _proofs_folded(report: Mapping[str, Any]) -> str:
     )
 
 
-def _reproducibility(report: Mapping[str, Any]) -> str:
+def _reproducibility(report: Report) -> str:
     return (
         "<details><summary>Signature (every implementation's settings and versions; "
-        f"{len(report['signature'])} characters)</summary>"
-        f'<code class="sig">{_e(report["signature"])}</code></details>'
-        f"<details><summary>Package versions ({len(report['versions'])})</summary>"
+        f"{len(report.signature)} characters)</summary>"
+        f'<code class="sig">{_e(report.signature)}</code></details>'
+        f"<details><summary>Package versions ({len(report.versions)})</summary>"
         f"{_versions(report)}</details>"
     )
 
 
-def render_html(report: Mapping[str, Any], figures: Sequence[Figure]) -> str:
+def render_html(report: Report, figures: Sequence[Figure]) -> str:
     """The page: the summary first (what was compared, the headline, what could not be
     compared), corpus scores (split to fit the page), the gap heat map, pairs (with scatter
     plots and top segments), correlations, attributions (waterfalls), human judgments,
     significance, whether each profile is proven, and the signature and versions folded.
     ``figures`` are the PNGs :func:`~harness.report.figures.render_figures` drew."""
-    groups = fold(report)
     by_section: dict[str, list[Figure]] = {}
     for f in figures:
         by_section.setdefault(f.section, []).append(f)
@@ -469,9 +464,9 @@ def render_html(report: Mapping[str, Any], figures: Sequence[Figure]) -> str:
         _summary(report),
         '<p class="muted">All scores and gaps are BLEU points on the 0–100 scale.</p>',
         "<h2>Gaps between implementations (BLEU points)</h2>",
-        overview.gap_matrix_html(report, groups),
+        overview.gap_matrix_html(report),
         "<h2>Corpus-level BLEU (0–100)</h2>",
-        overview.scores_html(report, groups),
+        overview.scores_html(report),
         "<h2>Pairs</h2>",
         _pairs(report, by_section.get("pairs", [])),
         "<h2>Correlations between implementations</h2>",

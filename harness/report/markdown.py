@@ -3,18 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from typing import Any
 
-from harness.report.difference import difference_markdown
+from harness.analysis.study_types import PairVerdict, PrecomputedSignificance, Report
 from harness.report.figures import human_records
-from harness.report.summary import (
-    Markup,
-    design_words,
-    is_default_significance,
-    significance_line,
-    summary_items,
-)
+from harness.report.pair_tables import pair_markdown
+from harness.report.summary import Markup, design_words, significance_line, summary_items
 from harness.report.tables import (
     PAIR_HEAD,
     SIGNIFICANCE_HEAD,
@@ -35,44 +29,41 @@ def _generic(obj: Any) -> list[str]:
     return ["```json", json.dumps(obj, ensure_ascii=False, indent=2, allow_nan=False), "```"]
 
 
-def _versions(report: Mapping[str, Any]) -> list[str]:
-    return table(["package", "version"], list(report["versions"].items()), "ll")
+def _versions(report: Report) -> list[str]:
+    return table(["package", "version"], list(report.versions.items()), "ll")
 
 
-def _proofs(report: Mapping[str, Any]) -> list[str]:
+def _proofs(report: Report) -> list[str]:
     rows = [
-        [label, v["status"], v["oracle"] or "—", v["evidence"]]
-        for label, v in report["verification"].items()
+        [label, v.status, v.oracle or "—", v.evidence] for label, v in report.verification.items()
     ]
     if not rows:
         return ["No in-house profiles in this report."]
     return table(["profile", "status", "run against", "evidence / why not"], rows, "llll")
 
 
-def _fixtures(report: Mapping[str, Any]) -> list[str]:
-    units = report["fixtures"]
+def _fixtures(report: Report) -> list[str]:
+    units = report.fixtures
     if not units:
         return ["No corpora."]
-    impls = list(dict.fromkeys(k for u in units for k in u["status"]))
+    impls = list(dict.fromkeys(k for u in units for k in u.status))
     body = []
     for u in units:
-        row = [f"{u['fixture']}/{u['system']}", u["segments"]]
+        row: list[Any] = [f"{u.fixture}/{u.system}", u.segments]
         for impl in impls:
-            status = u["status"].get(impl)
-            row.append(fmt_number(u["scores"].get(impl), 2) if status == "ok" else status)
+            status = u.status.get(impl)
+            row.append(fmt_number(u.scores.get(impl), 2) if status == "ok" else status)
         body.append(row)
     return table(["fixture/system", "segments", *impls], body)
 
 
-def _verdict(p: Mapping[str, Any]) -> str:
+def _verdict(p: PairVerdict) -> str:
     """yes / no when both sides have scores; ``n/a: <reason>`` when one side has none."""
-    if p.get("verdict") == "n/a" or (p.get("verdict") is None and p.get("agree") is None):
-        return f"n/a: {p.get('na_reason') or 'nothing comparable'}"
-    text = "yes" if p.get("agree") else "no"
-    if p.get("not_compared"):
-        text += (
-            f" (on {p.get('compared')} corpora; n/a on {p['not_compared']}: {p.get('na_reason')})"
-        )
+    if p.verdict == "n/a":
+        return f"n/a: {p.na_reason or 'nothing comparable'}"
+    text = "yes" if p.agree else "no"
+    if p.not_compared:
+        text += f" (on {p.compared} corpora; n/a on {p.not_compared}: {p.na_reason})"
     return text
 
 
@@ -86,7 +77,7 @@ _MD = Markup(
 )
 
 
-def _summary(report: Mapping[str, Any]) -> list[str]:
+def _summary(report: Report) -> list[str]:
     """The summary section's bullet lines (the HTML page's content: :mod:`.summary`)."""
     out = []
     for item, subs in summary_items(report, _MD):
@@ -100,89 +91,89 @@ def _summary(report: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def _significance(report: Mapping[str, Any]) -> list[str]:
-    sig = report["significance"]
-    if sig is None or (is_default_significance(sig) and not sig["results"]):
+def _significance(report: Report) -> list[str]:
+    sig = report.significance
+    if isinstance(sig, PrecomputedSignificance):
+        return _generic(sig.precomputed)
+    if sig is None or not sig.results:
         return [significance_line(report, _MD)]
-    if not is_default_significance(sig):
-        return _generic(sig)
     body = []
-    for r in sig["results"]:
+    for r in sig.results:
         labels, error, figures = significance_row(r)
         body.append([*labels, f"n/a: {error}", "", "", "", ""] if error else [*labels, *figures])
     out = [
-        f"Paired bootstrap (Koehn 2004; {sig['resamples']} resamples, seed {sig['seed']}), "
+        f"Paired bootstrap (Koehn 2004; {sig.resamples} resamples, seed {sig.seed}), "
         f"{design_words(sig)}; Δ = system − baseline (BLEU points), two-sided p, the "
         "system's 95% interval.",
         "",
         *table(SIGNIFICANCE_HEAD, body, "lllrrrrr"),
     ]
-    if sig.get("note"):
-        out += ["", f"{sig['note']}."]
+    if sig.note:
+        out += ["", f"{sig.note}."]
     return out
 
 
-def _pairs_summary(report: Mapping[str, Any]) -> list[str]:
-    body = [[f"`{p['a']}`", f"`{p['b']}`", _verdict(p), *pair_figures(p)] for p in report["pairs"]]
+def _pairs_summary(report: Report) -> list[str]:
+    body = [[f"`{p.a}`", f"`{p.b}`", _verdict(p), *pair_figures(p)] for p in report.pairs]
     return table(PAIR_HEAD, body, "llcrrrrrr")
 
 
-def _correlations(report: Mapping[str, Any]) -> list[str]:
+def _correlations(report: Report) -> list[str]:
     out: list[str] = []
     for level, method, block, rows in correlation_tables(report):
-        m = block["matrices"][method]
+        m = block.matrices[method]
         out += [
-            f"**{level} level, {method}** ({block['n_keys']} aligned "
+            f"**{level} level, {method}** ({block.n_keys} aligned "
             f"{'segments' if level == 'segment' else 'corpora'}; bootstrap "
-            f"n_boot={m.get('n_boot')}, seed={m.get('seed')})",
+            f"n_boot={m.n_boot}, seed={m.seed})",
             "",
         ]
-        out += [*table(["", *m["names"]], rows), ""]
-    note = (report["correlations"] or {}).get("note")
+        out += [*table(["", *m.names], rows), ""]
+    note = report.correlations.note
     if note:
         out.append(f"Note: {note}")
     return out or ["No correlations."]
 
 
-def _attributions(report: Mapping[str, Any]) -> list[str]:
+def _attributions(report: Report) -> list[str]:
     out: list[str] = []
-    for at in report["attributions"]:
-        where = f"{at.get('fixture')}/{at.get('system')}"
-        if at.get("error"):
-            out += [f"**{at['a']} → {at['b']}** on {where}: undefined — {cell(at['error'])}", ""]
+    for at in report.attributions:
+        where = f"{at.fixture}/{at.system}"
+        if at.error:
+            out += [f"**{at.a} → {at.b}** on {where}: undefined — {cell(at.error)}", ""]
             continue
         out.append(
-            f"**{at['a']} → {at['b']}** on {where}: {fmt_number(at['score_a'])} → "
-            f"{fmt_number(at['score_b'])} (gap {fmt_number(at['gap'], sign=True)} BLEU)"
+            f"**{at.a} → {at.b}** on {where}: {fmt_number(at.score_a)} → "
+            f"{fmt_number(at.score_b)} (gap {fmt_number(at.gap, sign=True)} BLEU)"
         )
         out.append("")
         body = attribution_rows(at, total=False)
         out += [*table(["factor", "BLEU points"], body), ""]
-    return out or ["No attributions (pass corpora to build_report)."]
+    return out or ["No attributions (pass corpora to analyse)."]
 
 
-def render_markdown(report: Mapping[str, Any]) -> str:
+def render_markdown(report: Report) -> str:
     """The whole report as Markdown (tables; no figures — those are in the HTML page), in the
     HTML page's order: summary first, signature and versions last."""
     out = ["# BLEU harness report", "", "## Summary", "", *_summary(report), ""]
     out += ["All scores and gaps are BLEU points on the 0–100 scale.", ""]
     out += ["## Corpus-level BLEU (0–100)", "", *_fixtures(report), ""]
     out += ["## Pairs", ""]
-    if report["pairs"]:
+    if report.pairs:
         out += [*_pairs_summary(report), ""]
-        for p in report["pairs"]:
-            out += [difference_markdown(p, heading="###")]
-            if p.get("verdict") == "n/a":
-                out += [f"Not comparable: {p.get('na_reason')}", ""]
+        for p in report.pairs:
+            out += [pair_markdown(p, heading="###")]
+            if p.verdict == "n/a":
+                out += [f"Not comparable: {p.na_reason}", ""]
     else:
         out += ["No pairs.", ""]
     out += ["## Correlations between implementations", "", *_correlations(report), ""]
     out += ["## Attributions (Shapley values over the factors)", "", *_attributions(report), ""]
     out += ["## Human judgments", ""]
-    out += _human(report["human"]) if report["human"] is not None else ["Not computed."]
+    out += _human(report.human) if report.human is not None else ["Not computed."]
     out += ["", "## Significance", "", *_significance(report), ""]
     out += ["## Profiles: proven against their real implementation?", "", *_proofs(report), ""]
-    out += ["## Reproducibility", "", f"Signature: `{report['signature']}`", ""]
+    out += ["## Reproducibility", "", f"Signature: `{report.signature}`", ""]
     out += ["Versions:", "", *_versions(report)]
     return "\n".join(out).rstrip("\n") + "\n"
 

@@ -1,14 +1,16 @@
 """The HTML page's overview: the family table of the summary, the gap matrix and the corpus
-scores, one row per group of implementations that print the same numbers
-(:func:`harness.report.families.fold`), so that nothing scrolls sideways."""
+scores, one row per group of implementations that print the same numbers (the report's
+:class:`~harness.analysis.study_types.Overview`), so that nothing scrolls sideways."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import math
+from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from harness.report.families import LIB_EQUAL, Group, colour_limit, fold, group_gaps
+from harness.analysis.study_families import LIB_EQUAL
+from harness.analysis.study_types import Group, Report
 from harness.report.tables import family_table
 from harness.report.text import fmt_number
 
@@ -20,18 +22,36 @@ def _e(x: Any) -> str:
     return escape("—" if x is None else str(x), quote=True)
 
 
-def shade(v: float | None, lim: float) -> str:
-    """The inline style of a gap cell: white at 0, full colour at ``±lim`` and beyond."""
-    if v is None:
+def shade(gap: float | None, limit: float) -> str:
+    """The inline style of a gap cell: white at 0, full colour at ``±limit`` and beyond."""
+    if gap is None:
         return "background:#e6e6e6"
-    t = min(abs(v) / lim, 1.0) if lim > 0 else 0.0
-    r, g, b = _POS if v > 0 else _NEG
+    t = min(abs(gap) / limit, 1.0) if limit > 0 else 0.0
+    r, g, b = _POS if gap > 0 else _NEG
     mix = [round(255 + (c - 255) * t) for c in (r, g, b)]
     text = "#fff" if t > 0.55 else "#1d1d1f"
     return f"background:rgb({mix[0]},{mix[1]},{mix[2]});color:{text}"
 
 
-def family_html(report: Mapping[str, Any]) -> str:
+def colour_limit(
+    gaps: Sequence[Sequence[float | None]], groups: Sequence[Group], quantile: float = 0.9
+) -> float:
+    """The colour scale's limit: the ``quantile`` of the off-diagonal ``|gap|`` s between
+    BLEU-4 groups (so an outlier, e.g. a BLEU-1 profile, does not wash out the rest; its
+    cells saturate), at least 0.01 points."""
+    vals = sorted(
+        abs(v)
+        for i, row in enumerate(gaps)
+        for j, v in enumerate(row)
+        if i != j and v is not None and math.isfinite(v) and groups[i].bleu4 and groups[j].bleu4
+    )
+    if not vals:
+        return 1.0
+    k = min(len(vals) - 1, max(0, math.ceil(quantile * len(vals)) - 1))
+    return max(vals[k], 0.01)
+
+
+def family_html(report: Report) -> str:
     """The answer's families (empty without an answer)."""
     head, rows, other = family_table(report)
     if not rows:
@@ -61,13 +81,13 @@ def _group_cell(k: int, g: Group) -> str:
     return f'<th class="grp"><span class="k">{k}</span> {names}{tag}</th>'
 
 
-def gap_matrix_html(report: Mapping[str, Any], groups: Sequence[Group] | None = None) -> str:
+def gap_matrix_html(report: Report) -> str:
     """The gap matrix: one row and column per group, the mean corpus gap column − row in each
     cell, coloured on a scale clipped at the 90th percentile of the gaps (legend below)."""
-    groups = list(groups if groups is not None else fold(report))
+    groups = report.overview.groups
     if len(groups) < 2:
         return "<p>Fewer than two groups of implementations: no gaps.</p>"
-    gaps = group_gaps(report, groups)
+    gaps = report.overview.gaps
     lim = colour_limit(gaps, groups)
     head = "".join(f'<th class="n">{k}</th>' for k in range(1, len(groups) + 1))
     body = []
@@ -79,7 +99,7 @@ def gap_matrix_html(report: Mapping[str, Any], groups: Sequence[Group] | None = 
             else:
                 cells.append(f'<td class="n" style="{shade(v, lim)}">{_e(_gap(v))}</td>')
         body.append(f"<tr>{_group_cell(i + 1, g)}{''.join(cells)}</tr>")
-    n_units = len(report["fixtures"])
+    n_units = len(report.fixtures)
     legend = (
         '<div class="legend"><span>−' + _e(f"{lim:.2f}") + " or less</span>"
         '<span class="bar"></span><span>+' + _e(f"{lim:.2f}") + " or more</span></div>"
@@ -103,10 +123,10 @@ def _gap(v: float | None) -> str:
     return f"{v:+.2f}" if abs(v) < 10 else f"{v:+.1f}"
 
 
-def scores_html(report: Mapping[str, Any], groups: Sequence[Group] | None = None) -> str:
+def scores_html(report: Report) -> str:
     """Corpus-level BLEU per corpus (rows) and group (numbered columns, as the gap matrix)."""
-    groups = list(groups if groups is not None else fold(report))
-    units = report["fixtures"]
+    groups = report.overview.groups
+    units = report.fixtures
     if not units:
         return "<p>No corpora.</p>"
     head = "".join(f'<th class="n">{k}</th>' for k in range(1, len(groups) + 1))
@@ -115,11 +135,11 @@ def scores_html(report: Mapping[str, Any], groups: Sequence[Group] | None = None
         cells = []
         for g in groups:
             lb = g.labels[0]
-            if u["status"].get(lb) == "ok":
-                cells.append(f'<td class="n">{_e(fmt_number(u["scores"].get(lb), 2))}</td>')
+            if u.status.get(lb) == "ok":
+                cells.append(f'<td class="n">{_e(fmt_number(u.scores.get(lb), 2))}</td>')
             else:
-                cells.append(f'<td class="na">{_e(u["status"].get(lb))}</td>')
-        where = _e(f"{u['fixture']}/{u['system']}")
+                cells.append(f'<td class="na">{_e(u.status.get(lb))}</td>')
+        where = _e(f"{u.fixture}/{u.system}")
         body.append(f'<tr><td class="wrap">{where}</td>{"".join(cells)}</tr>')
     return (
         f'<table id="scores"><colgroup><col class="first"></colgroup>'

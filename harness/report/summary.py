@@ -7,11 +7,12 @@ asterisks). The HTML page and ``report.md`` therefore cannot drift apart in cont
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from harness.report.schema import SIGNIFICANCE_HOW
+from harness.analysis.study_significance import SIGNIFICANCE_HOW
+from harness.analysis.study_types import Report, Significance, SignificanceTest
 from harness.report.text import fmt_number
 
 
@@ -32,80 +33,79 @@ class Markup:
     where: str
 
 
-def is_default_significance(sig: Any) -> bool:
-    """Whether ``sig`` is the paired bootstrap :func:`build_report` computes by default."""
-    return isinstance(sig, Mapping) and "results" in sig and "how" in sig
-
-
-def design_words(sig: Mapping[str, Any]) -> str:
+def design_words(sig: Significance) -> str:
     """What the default significance section tested, in words."""
-    if sig.get("design") == "pair":
+    if sig.design == "pair":
         return "the pair of systems chosen (--significance-pair)"
     return "every system against the best system of its fixture (the baseline)"
 
 
-def significance_line(report: Mapping[str, Any], m: Markup) -> str:
+def significance_line(report: Report, markup: Markup) -> str:
     """One sentence on significance: computed (per fixture, how many systems are below the
     best at p < 0.05, or the chosen pair's p), not computed and how to get it, or
     precomputed."""
-    sig = report.get("significance")
+    sig = report.significance
     if sig is None:
-        return m.text(f"not included in this report. To get it, {SIGNIFICANCE_HOW}.")
-    if is_default_significance(sig):
-        ok = [r for r in sig["results"] if not r.get("error")]
+        return markup.text(f"not included in this report. To get it, {SIGNIFICANCE_HOW}.")
+    if isinstance(sig, Significance):
+        ok = [r for r in sig.results if not r.error]
         if not ok:
-            return m.text(f"{sig.get('note') or 'not computed'}. To get it, {sig['how']}.")
-        head = f"paired bootstrap ({sig['resamples']} resamples, seed {sig['seed']})"
-        if sig.get("design") == "pair":
+            return markup.text(f"{sig.note or 'not computed'}. To get it, {sig.how}.")
+        head = f"paired bootstrap ({sig.resamples} resamples, seed {sig.seed})"
+        if sig.design == "pair":
             parts = [
-                f"{r['system']} vs {r['baseline']} under {r['profile']}: "
-                f"Δ {fmt_number(r['delta'], 2, sign=True)}, p = {fmt_number(r['p_value'], 4)}"
+                f"{r.system} vs {r.baseline} under {r.profile}: "
+                f"Δ {fmt_number(r.delta, 2, sign=True)}, p = {fmt_number(r.p_value, 4)}"
                 for r in ok
             ]
-            return m.text(f"{head} of the chosen pair: " + "; ".join(parts) + ".")
+            return markup.text(f"{head} of the chosen pair: " + "; ".join(parts) + ".")
         parts = []
         for (fixture, profile), rs in _by_test(ok).items():
-            below = sum(1 for r in rs if r["p_value"] < 0.05)
+            below = sum(1 for r in rs if r.p_value is not None and r.p_value < 0.05)
             parts.append(
                 f"on {fixture} under {profile}, {below} of {len(rs)} systems score "
-                f"significantly below the best, {rs[0]['baseline']} (p < 0.05)"
+                f"significantly below the best, {rs[0].baseline} (p < 0.05)"
             )
         more = f" (and {len(parts) - 2} more fixture/profile tests below)" if len(parts) > 2 else ""
-        return m.text(
+        return markup.text(
             f"{head} of every system against the best: " + "; ".join(parts[:2]) + more + "."
         )
-    return m.text("precomputed results (see below).")
+    return markup.text("precomputed results (see below).")
 
 
-def _by_test(results: Sequence[Mapping[str, Any]]) -> dict[tuple[str, str], list[Any]]:
-    out: dict[tuple[str, str], list[Any]] = {}
+def _by_test(
+    results: Sequence[SignificanceTest],
+) -> dict[tuple[str, str], list[SignificanceTest]]:
+    out: dict[tuple[str, str], list[SignificanceTest]] = {}
     for r in results:
-        out.setdefault((r["fixture"], r["profile"]), []).append(r)
+        out.setdefault((r.fixture, r.profile), []).append(r)
     return out
 
 
-def _pairs(items: Sequence[Sequence[Any]], m: Markup) -> str:
-    return ", ".join(f"{m.code(x[0])} vs {m.code(x[1])}" for x in items)
+def _pairs(items: Sequence[Sequence[Any]], markup: Markup) -> str:
+    return ", ".join(f"{markup.code(x[0])} vs {markup.code(x[1])}" for x in items)
 
 
-def library_line(report: Mapping[str, Any], m: Markup) -> str | None:
+def library_line(report: Report, markup: Markup) -> str | None:
     """ "11/11 real libraries equal their in-house profiles" (and which differ or did not run),
     from the pairs of each library against its own profile; ``None`` when none ran."""
-    libs = (report.get("summary") or {}).get("libraries") or {}
-    equal, differ, not_run = libs.get("equal", []), libs.get("differ", []), libs.get("not_run", [])
+    libs = report.summary.libraries
+    equal, differ, not_run = libs.equal, libs.differ, libs.not_run
     n = len(equal) + len(differ)
     if not n and not not_run:
         return None
-    text = f"{m.strong(f'{len(equal)}/{n} real libraries')} equal their in-house profiles"
-    text += f" ({', '.join(m.code(x) for x in equal)})" if equal else ""
+    text = f"{markup.strong(f'{len(equal)}/{n} real libraries')} equal their in-house profiles"
+    text += f" ({', '.join(markup.code(x) for x in equal)})" if equal else ""
     if differ:
-        text += f"; {m.label('no', 'not')}: {', '.join(m.code(x) for x in differ)}"
+        text += f"; {markup.label('no', 'not')}: {', '.join(markup.code(x) for x in differ)}"
     if not_run:
-        text += "; not run: " + "; ".join(f"{m.code(x)} ({m.text(why)})" for x, why in not_run)
+        text += "; not run: " + "; ".join(
+            f"{markup.code(x)} ({markup.text(why)})" for x, why in not_run
+        )
     return text + "."
 
 
-def summary_items(report: Mapping[str, Any], m: Markup) -> list[tuple[str, list[str]]]:
+def summary_items(report: Report, markup: Markup) -> list[tuple[str, list[str]]]:
     """The summary's bullet items, each with its sub-items. With an ``answer`` (systems that
     share references): what was compared, then its findings in plain words (the spread, each
     cause with its values and points, whether the ranking changes, whether the real libraries
@@ -113,95 +113,95 @@ def summary_items(report: Mapping[str, Any], m: Markup) -> list[tuple[str, list[
     the libraries against their profiles, the largest gap between BLEU-4 implementations and
     the factor behind it, how many pairs agree. Then what has no scores and why,
     significance, and where the segment table is."""
-    ans = report.get("answer")
-    items: list[tuple[str, list[str]]] = [(_compared(report, m), [])]
+    ans = report.answer
+    items: list[tuple[str, list[str]]] = [(_compared(report, markup), [])]
     if ans:
-        items += [(m.text(x), []) for x in ans.get("findings") or ()]
+        items += [(markup.text(x), []) for x in ans.findings]
     else:
-        items += _without_answer(report, m)
-    items += _problems(report, m)
-    items.append((f"{m.strong('Significance:')} {significance_line(report, m)}", []))
-    seg = report.get("segments") or {}
-    t = m.text
-    if seg.get("file"):
-        also = f" and {m.code(seg['parquet'])}" if seg.get("parquet") else ""
+        items += _without_answer(report, markup)
+    items += _problems(report, markup)
+    items.append((f"{markup.strong('Significance:')} {significance_line(report, markup)}", []))
+    seg = report.segments
+    t = markup.text
+    if seg.file:
+        also = f" and {markup.code(seg.parquet)}" if seg.parquet else ""
         items.append(
             (
-                f"Segment-level scores ({t(seg['n_rows'])} rows): {m.link(seg['file'])}{also}, "
-                f"next to this {m.where}.",
+                f"Segment-level scores ({t(seg.n_rows)} rows): {markup.link(seg.file)}{also}, "
+                f"next to this {markup.where}.",
                 [],
             )
         )
     return items
 
 
-def _compared(report: Mapping[str, Any], m: Markup) -> str:
-    sm = report.get("summary") or {}
-    ans = report.get("answer")
-    impls = sm.get("implementations") or []
+def _compared(report: Report, markup: Markup) -> str:
+    sm = report.summary
+    ans = report.answer
+    impls = sm.implementations
     libs = sum(1 for x in impls if not str(x).startswith("harness:"))
     what = f"{len(impls) - libs} in-house profiles and {libs} real libraries"
     if ans:
-        refs = ans["references"]
+        refs = ans.references
         nrefs = str(refs[0]) if refs[0] == refs[1] else f"{refs[0]}–{refs[1]}"
         return (
-            f"{m.strong('Compared')} {what} on {m.text(ans['fixture'])}: "
-            f"{len(ans['systems'])} systems, {m.text(ans['segments'])} segments, {nrefs} "
+            f"{markup.strong('Compared')} {what} on {markup.text(ans.fixture)}: "
+            f"{len(ans.systems)} systems, {markup.text(ans.segments)} segments, {nrefs} "
             "reference(s) each, scored against the same references."
         )
-    corpora = sm.get("corpora") or []
+    corpora = sm.corpora
     fixtures = list(dict.fromkeys(c.split("/", 1)[0] for c in corpora))
     return (
-        f"{m.strong('Compared')} {what} on {len(corpora)} corpus/system unit(s) from "
-        f"{len(fixtures)} fixture(s) ({m.text(', '.join(fixtures)) or 'none'}), "
-        f"{m.text(sm.get('n_segments', 0))} segments."
+        f"{markup.strong('Compared')} {what} on {len(corpora)} corpus/system unit(s) from "
+        f"{len(fixtures)} fixture(s) ({markup.text(', '.join(fixtures)) or 'none'}), "
+        f"{markup.text(sm.n_segments)} segments."
     )
 
 
-def _without_answer(report: Mapping[str, Any], m: Markup) -> list[tuple[str, list[str]]]:
-    sm = report.get("summary") or {}
-    t = m.text
+def _without_answer(report: Report, markup: Markup) -> list[tuple[str, list[str]]]:
+    sm = report.summary
+    t = markup.text
     items: list[tuple[str, list[str]]] = []
-    if sm.get("answer_note"):
+    if sm.answer_note:
         items.append(
             (
                 t(
                     "No per-family answer (gaps split into causes, ranking changes): "
-                    + sm["answer_note"].removeprefix("not computed: ")
+                    + sm.answer_note.removeprefix("not computed: ")
                     + ". The gap matrix below compares every implementation."
                 ),
                 [],
             )
         )
-    lib = library_line(report, m)
+    lib = library_line(report, markup)
     if lib:
         items.append((lib, []))
-    gap = sm.get("largest_gap")
+    gap = sm.largest_gap
     if gap:
         text = (
-            f"{m.strong('Largest gap between BLEU-4 implementations:')} on "
-            f"{t(gap['fixture'])}/{t(gap['system'])}, {m.code(gap['a'])} scores "
-            f"{t(fmt_number(gap.get('score_a'), 2))} and {m.code(gap['b'])} "
-            f"{t(fmt_number(gap.get('score_b'), 2))} ({t(fmt_number(gap['gap'], 2, sign=True))} "
+            f"{markup.strong('Largest gap between BLEU-4 implementations:')} on "
+            f"{t(gap.fixture)}/{t(gap.system)}, {markup.code(gap.a)} scores "
+            f"{t(fmt_number(gap.score_a, 2))} and {markup.code(gap.b)} "
+            f"{t(fmt_number(gap.score_b, 2))} ({t(fmt_number(gap.gap, 2, sign=True))} "
             "BLEU points)"
         )
-        ex = gap.get("explained_by")
+        ex = gap.explained_by
         if ex:
-            elsewhere = (ex.get("fixture"), ex.get("system")) != (gap["fixture"], gap["system"])
+            elsewhere = (ex.fixture, ex.system) != (gap.fixture, gap.system)
             text += (
-                f"; mostly {m.strong(t(ex['factor']))} "
-                f"({t(fmt_number(ex['points'], 2, sign=True))} of "
-                f"{t(fmt_number(ex['attribution_gap'], 2, sign=True))} points"
-                + (f" on {t(ex.get('fixture'))}/{t(ex.get('system'))}" if elsewhere else "")
+                f"; mostly {markup.strong(t(ex.factor))} "
+                f"({t(fmt_number(ex.points, 2, sign=True))} of "
+                f"{t(fmt_number(ex.attribution_gap, 2, sign=True))} points"
+                + (f" on {t(ex.fixture)}/{t(ex.system)}" if elsewhere else "")
                 + ")"
             )
         items.append((text + ".", []))
-    n_agree, n_dis = len(sm.get("agree") or []), len(sm.get("disagree") or [])
+    n_agree, n_dis = len(sm.agree), len(sm.disagree)
     if n_agree or n_dis:
         items.append(
             (
-                f"Of {n_agree + n_dis} pairs compared, {m.label('yes', str(n_agree))} agree "
-                f"within tolerance and {m.label('no', str(n_dis))} differ (different settings "
+                f"Of {n_agree + n_dis} pairs compared, {markup.label('yes', str(n_agree))} agree "
+                f"within tolerance and {markup.label('no', str(n_dis))} differ (different settings "
                 "give different numbers; the exceptions are listed under Pairs).",
                 [],
             )
@@ -209,32 +209,32 @@ def _without_answer(report: Mapping[str, Any], m: Markup) -> list[tuple[str, lis
     return items
 
 
-def _problems(report: Mapping[str, Any], m: Markup) -> list[tuple[str, list[str]]]:
-    sm = report.get("summary") or {}
-    t = m.text
-    probs = sm.get("problems") or []
-    nc = sm.get("not_comparable") or []
+def _problems(report: Report, markup: Markup) -> list[tuple[str, list[str]]]:
+    sm = report.summary
+    t = markup.text
+    probs = sm.problems
+    nc = sm.not_comparable
     items: list[tuple[str, list[str]]] = []
     if nc:
         why = "" if probs else ": " + "; ".join(dict.fromkeys(t(x[2]) for x in nc))
         items.append(
             (
-                f"{m.label('na', 'Not comparable')} (a side has no scores; n/a, not "
-                f"disagreement): {_pairs(nc, m)}{why}.",
+                f"{markup.label('na', 'Not comparable')} (a side has no scores; n/a, not "
+                f"disagreement): {_pairs(nc, markup)}{why}.",
                 [],
             )
         )
     if probs:
         items.append(
             (
-                f"{m.strong('Without scores')} (shown as n/a, not as disagreement):",
+                f"{markup.strong('Without scores')} (shown as n/a, not as disagreement):",
                 [
-                    f"{m.code(x['implementation'])} {t(x['status'])} on {t(x['corpora'])} "
-                    f"corpus unit(s): {t(x['reason'])}"
+                    f"{markup.code(x.implementation)} {t(x.status)} on {t(x.corpora)} "
+                    f"corpus unit(s): {t(x.reason)}"
                     for x in probs
                 ],
             )
         )
-    elif sm.get("implementations"):
+    elif sm.implementations:
         items.append(("Every implementation scored every corpus.", []))
     return items

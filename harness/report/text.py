@@ -10,17 +10,17 @@ from typing import Any
 NO_VALUE = "—"
 
 
-def fmt_number(x: float | None, digits: int = 4, *, sign: bool = False) -> str:
+def fmt_number(value: float | None, digits: int = 4, *, sign: bool = False) -> str:
     """A number for a table: ``—`` for ``None``, scientific notation for tiny non-zeros.
 
     >>> fmt_number(21.0205), fmt_number(1e-76), fmt_number(0.5, sign=True), fmt_number(None)
     ('21.0205', '1.00e-76', '+0.5000', '—')
     """
-    if x is None:
+    if value is None:
         return NO_VALUE
-    if x != 0 and abs(x) < 0.5 * 10**-digits:
-        return f"{x:+.2e}" if sign else f"{x:.2e}"
-    return f"{x:+.{digits}f}" if sign else f"{x:.{digits}f}"
+    if value != 0 and abs(value) < 0.5 * 10**-digits:
+        return f"{value:+.2e}" if sign else f"{value:.2e}"
+    return f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
 
 
 def fmt_share(share: float | None) -> str:
@@ -73,11 +73,11 @@ def records_of(obj: Any) -> list[dict[str, Any]] | None:
     return None
 
 
-def fmt_value(v: Any) -> Any:
+def fmt_value(value: Any) -> Any:
     """A JSON value for a table cell: numbers formatted, intervals as ``[lo, hi]`` (strings
     and ``None`` are left to :func:`cell`)."""
-    if isinstance(v, float):
-        return fmt_number(v)
-    if isinstance(v, list):
-        return "[" + ", ".join(str(fmt_value(x)) for x in v) + "]"
-    return v
+    if isinstance(value, float):
+        return fmt_number(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(str(fmt_value(x)) for x in value) + "]"
+    return value

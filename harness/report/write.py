@@ -1,24 +1,33 @@
-"""Write a report object into a directory, atomically: Markdown, JSON, the HTML page with its
-figures, and the tidy segment table."""
+"""Write a report into a directory, atomically: Markdown, JSON with its schema, the HTML page
+with its figures, and the tidy segment table."""
 
 from __future__ import annotations
 
 import csv
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from harness.analysis.study_types import SCHEMA_FILE, Report
 from harness.errors import ConfigError, InputError
 from harness.report import figures, html, markdown
 from harness.report.outdir import OutputDir
-from harness.report.schema import FORMATS, TOP_KEYS, render_json
+from harness.report.schema import (
+    FORMATS,
+    render_json,
+    render_schema,
+    validate_report_json,
+    validation_enabled,
+)
 
 
 def _check_report(report: Any) -> None:
-    if not isinstance(report, Mapping) or list(report) != list(TOP_KEYS):
-        got = list(report) if isinstance(report, Mapping) else type(report).__name__
-        raise InputError(f"not a report object: expected the keys {list(TOP_KEYS)}, got {got}")
+    if not isinstance(report, Report):
+        raise InputError(
+            "not a report object: expected a harness.analysis.study_types.Report "
+            f"(harness.analysis.study.analyse), got {type(report).__name__}"
+        )
 
 
 class _Writing:
@@ -30,15 +39,21 @@ class _Writing:
 
 
 def _render_into(
-    directory: Path, report: Mapping[str, Any], formats: Sequence[str], writing: _Writing
+    directory: Path, report: Report, formats: Sequence[str], writing: _Writing
 ) -> list[str]:
     """Render every format into ``directory``; return the file names written
     (``writing.name``: the file being written)."""
     names = _write_segments(directory, report, writing)
     if "json" in formats:
+        text = render_json(report)
+        if validation_enabled():
+            validate_report_json(text)
         writing.name = FORMATS["json"]
-        (directory / FORMATS["json"]).write_text(render_json(report), encoding="utf-8")
+        (directory / FORMATS["json"]).write_text(text, encoding="utf-8")
         names.append(FORMATS["json"])
+        writing.name = SCHEMA_FILE
+        (directory / SCHEMA_FILE).write_text(render_schema(), encoding="utf-8")
+        names.append(SCHEMA_FILE)
     if "md" in formats:
         writing.name = FORMATS["md"]
         (directory / FORMATS["md"]).write_text(markdown.render_markdown(report), encoding="utf-8")
@@ -53,30 +68,30 @@ def _render_into(
     return names
 
 
-def _write_segments(directory: Path, report: Mapping[str, Any], writing: _Writing) -> list[str]:
+def _write_segments(directory: Path, report: Report, writing: _Writing) -> list[str]:
     """Write the tidy segment table (``segments.csv``, and ``segments.parquet`` when the report
     names one) into ``directory``; return the file names written (none without segment rows)."""
-    seg = report.get("segments") or {}
-    table = seg.get("table")
-    if not seg.get("file") or not table:
+    seg = report.segments
+    table = seg.table
+    if not seg.file or not table:
         return []
-    cols = list(seg["columns"])
-    writing.name = seg["file"]
-    with open(directory / seg["file"], "w", encoding="utf-8", newline="") as fh:
+    cols = list(seg.columns)
+    writing.name = seg.file
+    with open(directory / seg.file, "w", encoding="utf-8", newline="") as fh:
         writer = csv.writer(fh, lineterminator="\n")
         writer.writerow(cols)
         for values in zip(*(table[c] for c in cols), strict=True):
             writer.writerow(
                 ["" if v is None else repr(v) if isinstance(v, float) else v for v in values]
             )
-    names = [seg["file"]]
-    if seg.get("parquet"):
+    names = [seg.file]
+    if seg.parquet:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        writing.name = seg["parquet"]
-        pq.write_table(pa.table({c: table[c] for c in cols}), directory / seg["parquet"])
-        names.append(seg["parquet"])
+        writing.name = seg.parquet
+        pq.write_table(pa.table({c: table[c] for c in cols}), directory / seg.parquet)
+        names.append(seg.parquet)
     return names
 
 
@@ -90,7 +105,7 @@ def _newest(directory: Path, prefix: str) -> str | None:
 
 
 def write_report(
-    report: Mapping[str, Any],
+    report: Report,
     out_dir: str | os.PathLike[str] | OutputDir,
     *,
     force: bool = False,
@@ -98,7 +113,9 @@ def write_report(
 ) -> list[Path]:
     """Render ``report`` into the directory ``out_dir``, atomically; return the files written.
 
-    ``formats``: ``md`` → ``report.md``, ``json`` → ``report.json``, ``html`` → ``index.html``
+    ``formats``: ``md`` → ``report.md``, ``json`` → ``report.json`` and its JSON Schema
+    ``report.schema.json`` (:func:`harness.report.schema.report_schema`; checked against it
+    first when :data:`~harness.report.schema.VALIDATE_ENV` is set), ``html`` → ``index.html``
     plus its PNG figures; the tidy segment table (``segments.csv``, and ``segments.parquet``
     when the report names one) is written with every format whenever there are segment rows.
     ``out_dir`` is a path (claimed here) or an :class:`~harness.report.outdir.OutputDir` the
@@ -115,6 +132,8 @@ def write_report(
             names the file, and the folder is left as it was); ``report`` is not a report
             object.
         ConfigError: an unknown or empty ``formats``.
+        jsonschema.ValidationError: with :data:`~harness.report.schema.VALIDATE_ENV` set, the
+            report does not match its schema (nothing is written).
     """
     formats = tuple(formats)
     bad = sorted(set(formats) - set(FORMATS))
@@ -129,7 +148,7 @@ def write_report(
         return _write_into(out, report, formats)
 
 
-def _write_into(out: OutputDir, report: Mapping[str, Any], formats: Sequence[str]) -> list[Path]:
+def _write_into(out: OutputDir, report: Report, formats: Sequence[str]) -> list[Path]:
     writing = _Writing()
     try:
         names = _render_into(out.staging, report, formats, writing)

@@ -1,34 +1,55 @@
 """The report's significance section: every system against the best, or a pair the user chose.
 
-For each fixture with two or more systems (at most
-:data:`~harness.report.schema.MAX_SIGNIFICANCE_FIXTURES`), the system with the highest score
-under a profile is the baseline and every other system is tested against it with the paired
-bootstrap (:func:`harness.analysis.significance.against_best`, Koehn 2004) on statistics
-counted once per system. A fixture is tested under every in-house profile of the rows while
-that stays within :data:`MAX_TESTS` tests, else under the baseline profile (sacrebleu, else
-the first profile) only. With ``pair=(baseline, system)`` only that pair is tested, wherever
-both systems are.
+For each fixture with two or more systems (at most :data:`MAX_SIGNIFICANCE_FIXTURES`), the
+system with the highest score under a profile is the baseline and every other system is
+tested against it with the paired bootstrap (:func:`harness.analysis.significance.
+against_best`, Koehn 2004) on statistics counted once per system by the run's session. A
+fixture is tested under every in-house profile of the rows while that stays within
+:data:`MAX_TESTS` tests, else under the baseline profile (sacrebleu, else the first profile)
+only. With ``pair=(baseline, system)`` only that pair is tested, wherever both systems are.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
+from harness.analysis.labels import labels_in
 from harness.analysis.significance import against_best, paired_bootstrap, prepare
+from harness.analysis.study_types import Significance, SignificanceTest
+from harness.analysis.typed_json import from_json, to_json
 from harness.bleu.profiles import PROFILES
 from harness.data.corpus import Corpus
 from harness.errors import HarnessError
-from harness.report.schema import (
-    MAX_SIGNIFICANCE_FIXTURES,
-    SIGNIFICANCE_HOW,
-    SIGNIFICANCE_RESAMPLES,
-)
-from harness.report.sections import labels_in
 from harness.session import Session
 
+__all__ = [
+    "MAX_SIGNIFICANCE_FIXTURES",
+    "MAX_TESTS",
+    "SIGNIFICANCE_HOW",
+    "SIGNIFICANCE_RESAMPLES",
+    "default_significance",
+]
+
+#: Paired-bootstrap resamples of the default significance section.
+SIGNIFICANCE_RESAMPLES = 1000
+#: The default significance section tests at most this many multi-system fixtures.
+MAX_SIGNIFICANCE_FIXTURES = 4
 #: A fixture is tested under every profile while (systems − 1) × profiles stays within this.
 MAX_TESTS = 60
+
+#: How to get a significance section when a report has none (the section's ``how``).
+SIGNIFICANCE_HOW = (
+    "run `bleu-harness report` on the corpora (not from --results) with a fixture that has "
+    "two or more systems (e.g. --fixture silence_pitfall, or --wmt21), or test two hypothesis "
+    "files directly: `bleu-harness significance BASELINE SYSTEM REF [REF ...] --profile NAME`"
+)
+
+_TEST_KEYS = tuple(
+    key
+    for key in SignificanceTest.__dataclass_fields__
+    if key not in ("fixture", "baseline", "system", "profile", "error")
+)
 
 
 def _profiles(rows: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -43,22 +64,21 @@ def default_significance(
     rows: Sequence[Mapping[str, Any]],
     corpora: Mapping[tuple[str, str], Corpus],
     seed: int,
+    session: Session,
     resamples: int = SIGNIFICANCE_RESAMPLES,
     *,
     pair: tuple[str, str] | None = None,
-    session: Session | None = None,
-) -> dict[str, Any]:
-    """The ``significance`` section (schema: :mod:`harness.report`): paired bootstrap of every
-    system against the best of its fixture, or of ``pair`` (module docstring)."""
-    out: dict[str, Any] = {
-        "method": "paired-bootstrap",
-        "resamples": resamples,
-        "seed": seed,
-        "design": "against-best" if pair is None else "pair",
-        "results": [],
-        "note": None,
-        "how": SIGNIFICANCE_HOW,
-    }
+) -> Significance:
+    """The ``significance`` section: paired bootstrap of every system against the best of
+    its fixture, or of ``pair`` (module docstring), on statistics ``session`` counts."""
+    design: Literal["against-best", "pair"] = "against-best" if pair is None else "pair"
+    results: list[SignificanceTest] = []
+
+    def section(note: str | None) -> Significance:
+        return Significance(
+            "paired-bootstrap", resamples, seed, design, tuple(results), note, SIGNIFICANCE_HOW
+        )
+
     profiles = _profiles(rows)
     systems: dict[str, list[str]] = {}
     for f, s in corpora:
@@ -67,27 +87,23 @@ def default_significance(
     if pair is not None:
         multi = [(f, list(pair)) for f, ss in multi if set(pair) <= set(ss)]
     if not corpora:
-        out["note"] = (
+        return section(
             "not computed: the report was built without the corpora (from a results table)"
         )
-        return out
     if not profiles:
-        out["note"] = "not computed: no in-house profile (harness:NAME) in the rows"
-        return out
+        return section("not computed: no in-house profile (harness:NAME) in the rows")
     if not multi:
-        out["note"] = (
+        return section(
             "not computed: no fixture has two or more systems"
             if pair is None
             else f"not computed: no fixture has both systems {pair[0]} and {pair[1]}"
         )
-        return out
     notes = []
     if len(multi) > MAX_SIGNIFICANCE_FIXTURES:
         notes.append(
             f"tested the first {MAX_SIGNIFICANCE_FIXTURES} of {len(multi)} multi-system fixtures"
         )
     base_profile = "sacrebleu" if "sacrebleu" in profiles else profiles[0]
-    sess = session or Session()
     for f, names in multi[:MAX_SIGNIFICANCE_FIXTURES]:
         chosen = profiles if (len(names) - 1) * len(profiles) <= MAX_TESTS else [base_profile]
         if len(chosen) < len(profiles):
@@ -95,11 +111,10 @@ def default_significance(
                 f"{f}: {len(names)} systems, tested under the {base_profile} profile only "
                 f"(all {len(profiles)} profiles would be {(len(names) - 1) * len(profiles)} tests)"
             )
-        scope = sess.with_corpora({s: corpora[(f, s)] for s in names})
+        scope = session.with_corpora({s: corpora[(f, s)] for s in names})
         for name in chosen:
-            out["results"] += _tests(f, names, name, scope, resamples, seed, pair is None)
-    out["note"] = "; ".join(notes) or None
-    return out
+            results += _tests(f, names, name, scope, resamples, seed, pair is None)
+    return section("; ".join(notes) or None)
 
 
 def _tests(
@@ -110,19 +125,21 @@ def _tests(
     resamples: int,
     seed: int,
     best: bool,
-) -> list[dict[str, Any]]:
+) -> list[SignificanceTest]:
     """The results of one fixture under one profile (an ``error`` entry when undefined)."""
     cfg = PROFILES[profile]
 
-    def entry(baseline: str | None, system: str | None, **more: Any) -> dict[str, Any]:
-        return {
+    def entry(baseline: str | None, system: str | None, **more: Any) -> SignificanceTest:
+        record = {
             "fixture": fixture,
             "baseline": baseline,
             "system": system,
             "profile": profile,
             "error": None,
+            **dict.fromkeys(_TEST_KEYS),
             **more,
         }
+        return from_json(SignificanceTest, record, "significance")
 
     try:
         tables = {s: prepare(scope.statistics(cfg, s), cfg) for s in names}
@@ -138,4 +155,4 @@ def _tests(
     except HarnessError as exc:
         return [entry(None, None, error=str(exc))]
     ranked = sorted(results, key=lambda s: -results[s].score_system)
-    return [entry(top, s, **results[s].to_dict()) for s in ranked]
+    return [entry(top, s, **to_json(results[s])) for s in ranked]

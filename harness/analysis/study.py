@@ -1,0 +1,688 @@
+"""The analysis step of a report: the runner's rows and the run's session → a typed report.
+
+:func:`analyse` computes everything a report holds — the signature, each profile's proof, the
+corpus scores, the judged pairs, the folded overview, the segment table, the correlations,
+the attributions, the default significance, the plain-words answer and the summary — and
+returns a :class:`~harness.analysis.study_types.Report`. Statistics are counted by the one
+:class:`~harness.session.Session` of the run, which also holds its corpora (each named
+``fixture/system``: :func:`named_corpora`); a session without corpora (a report from a
+results table) gives no attributions, significance or answer, and says why. The facts the
+renderers need from the layers below (display names, proofs, tolerances, which library
+reproduces which profile) are in the report, so :mod:`harness.report` only renders.
+
+A notebook gets the whole step in one call, :func:`study`:
+
+>>> from harness.data.fixtures import load_fixture
+>>> fx = load_fixture("silence_pitfall")
+>>> report = study(fx.triples(), ("sacrebleu", "nltk"), include=("pairs",))
+>>> pair = report.pairs[0]
+>>> pair.a, pair.b, pair.verdict
+('harness:sacrebleu', 'harness:nltk', 'disagree')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal
+
+from harness.analysis import correlation, runner
+from harness.analysis.attribution import attribute
+from harness.analysis.difference import Difference, difference, implementation_label
+from harness.analysis.labels import (
+    bleu4_label,
+    kinds_in,
+    labels_in,
+    library_pair,
+    pair_tolerance,
+)
+from harness.analysis.study_families import answer_section, overview
+from harness.analysis.study_significance import default_significance
+from harness.analysis.study_types import (
+    SCHEMA_FILE,
+    SCHEMA_VERSION,
+    CorpusAttribution,
+    Correlations,
+    CorrelationTable,
+    ExplainedBy,
+    FixtureScores,
+    LargestAttribution,
+    LargestGap,
+    LevelCorrelations,
+    Libraries,
+    PairVerdict,
+    PrecomputedSignificance,
+    Problem,
+    Report,
+    SegmentsSection,
+    Significance,
+    Summary,
+    VerificationRecord,
+)
+from harness.analysis.typed_json import JsonValue, from_json, to_json
+from harness.bleu.profiles import verification
+from harness.data.corpus import Corpus
+from harness.errors import ConfigError, HarnessError
+from harness.progress import ProgressCallback, track
+from harness.session import Session
+
+__all__ = [
+    "CORRELATION_METHODS",
+    "DEFAULT_ATTRIBUTION_PAIRS",
+    "DEFAULT_INCLUDE",
+    "SEGMENTS_CSV",
+    "SEGMENTS_PARQUET",
+    "SEGMENT_COLUMNS",
+    "analyse",
+    "default_pairs",
+    "judge_pair",
+    "named_corpora",
+    "signature",
+    "study",
+]
+
+#: The sections :func:`analyse` computes by default.
+DEFAULT_INCLUDE: tuple[str, ...] = (
+    "pairs",
+    "correlations",
+    "attributions",
+    "human",
+    "significance",
+)
+
+#: The tidy segment-level table written next to every report that has segment rows (one row
+#: per implementation and segment), and its Parquet twin when pyarrow is importable.
+SEGMENTS_CSV = "segments.csv"
+SEGMENTS_PARQUET = "segments.parquet"
+SEGMENT_COLUMNS: tuple[str, ...] = (
+    "fixture",
+    "system",
+    "segment_id",
+    "implementation",
+    "kind",
+    "status",
+    "score",
+)
+
+CORRELATION_METHODS: tuple[str, ...] = ("pearson", "kendall")
+
+#: Profile pairs attributed by default (``a`` → ``b``), when both profiles have rows.
+DEFAULT_ATTRIBUTION_PAIRS: tuple[tuple[str, str], ...] = (
+    ("sacrebleu", "nltk"),
+    ("sacrebleu", "evaluate"),
+    ("sacrebleu", "torchmetrics"),
+    ("sacrebleu", "sacrebleu-sentence"),
+    ("sacrebleu", "pycocoevalcap"),
+)
+
+
+# ---------------------------------------------------------------------- corpora
+def named_corpora(
+    corpora: Mapping[tuple[str, str], Corpus] | Iterable[tuple[str, str, Corpus]],
+) -> dict[str, Corpus]:
+    """The run's corpora named for its :class:`~harness.session.Session`: ``fixture/system``
+    → corpus, from ``{(fixture, system): corpus}`` or the ``(fixture, system, corpus)``
+    triples :func:`harness.analysis.runner.run` takes."""
+    if isinstance(corpora, Mapping):
+        return {f"{f}/{s}": corpus for (f, s), corpus in corpora.items()}
+    return {f"{f}/{s}": corpus for f, s, corpus in corpora}
+
+
+def _session_corpora(session: Session) -> dict[tuple[str, str], Corpus]:
+    """``{(fixture, system): corpus}`` of the session's corpora (named ``fixture/system``)."""
+    out: dict[tuple[str, str], Corpus] = {}
+    for name, corpus in session.corpora.items():
+        fixture, sep, system = name.partition("/")
+        if not sep:
+            raise ConfigError(
+                f"the session's corpus {name!r} must be named 'fixture/system' "
+                "(harness.analysis.study.named_corpora)"
+            )
+        out[(fixture, system)] = corpus
+    return out
+
+
+# ---------------------------------------------------------------------- pairs
+def default_pairs(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+    """Every adapter ``X`` vs its own profile ``harness:X`` (``a`` = the profile), then
+    sacrebleu (the adapter if it has an ok row, else ``harness:sacrebleu``) vs every other
+    implementation in the rows; no pair twice (in either order)."""
+    labels = labels_in(rows)
+    kinds = kinds_in(rows)
+    pairs: list[tuple[str, str]] = []
+    seen: set[frozenset[str]] = set()
+
+    def add(first: str, second: str) -> None:
+        key = frozenset((first, second))
+        if first != second and key not in seen:
+            seen.add(key)
+            pairs.append((first, second))
+
+    for label in labels:
+        if kinds.get(label) == "adapter" and f"harness:{label}" in labels:
+            add(f"harness:{label}", label)
+    ok = {str(r["implementation"]) for r in rows if r.get("status") == "ok"}
+    ref = next((x for x in ("sacrebleu", "harness:sacrebleu") if x in ok), None)
+    if ref is None:
+        ref = next((x for x in ("sacrebleu", "harness:sacrebleu") if x in labels), None)
+    if ref is not None:
+        for label in labels:
+            add(ref, label)
+    return pairs
+
+
+def _short_reason(status: Any, error: Any) -> str:
+    err = " ".join(str(error or "").split())
+    if len(err) > 160:
+        err = err[:157] + "…"
+    return f"{status}" + (f" ({err})" if err else "")
+
+
+def judge_pair(found: Difference) -> PairVerdict:
+    """A :class:`~harness.analysis.difference.Difference` judged: ``verdict``
+    (``agree``/``disagree``/``n/a``), ``na_reason``, ``compared`` and ``not_compared``, and
+    ``agree`` from the comparable corpora and segments only — a side without scores
+    (unavailable, unsupported, raises, error) is "n/a", never a disagreement. Its segment
+    scores are left out (they are in the report's segment table)."""
+    p = to_json(found.to_dict(segment_scores=False))
+    tol = p["tolerance"]
+    compared = [g for g in p["corpora"] if g.get("gap") is not None]
+    missing = [g for g in p["corpora"] if g.get("gap") is None]
+    reasons: dict[str, None] = {}
+    for g in missing:
+        for key in ("a", "b"):
+            side = g[key]
+            if side.get("status") != "ok":
+                reasons[f"{p[key]}: {_short_reason(side.get('status'), side.get('error'))}"] = None
+    seg = p["segments"]
+    if not (compared or seg.get("n")):
+        p["agree"], p["verdict"] = None, "n/a"
+        p["na_reason"] = "; ".join(reasons) or "no corpus or segment scored by both"
+    else:
+        worst = max(
+            [abs(g["gap"]) for g in compared] + ([seg["max_abs"]] if seg.get("max_abs") else []),
+            default=0.0,
+        )
+        p["agree"] = worst <= tol
+        p["verdict"] = "agree" if p["agree"] else "disagree"
+        p["na_reason"] = "; ".join(reasons) or None
+    p["compared"] = len(compared)
+    p["not_compared"] = len(missing)
+    return from_json(PairVerdict, p, "pairs")
+
+
+def _pairs(
+    rows: Sequence[Mapping[str, Any]],
+    chosen: Sequence[tuple[str, str]],
+    corpora: Mapping[tuple[str, str], Corpus],
+    tolerance: float,
+    top: int,
+    progress: ProgressCallback | None,
+) -> list[PairVerdict]:
+    by_impl: dict[str, list[Mapping[str, Any]]] = {}
+    for row in rows:  # a pair's difference reads only its two implementations' rows
+        by_impl.setdefault(str(row["implementation"]), []).append(row)
+    out = []
+    for a, b in track(chosen, progress, "report: pairs"):
+        tol = pair_tolerance(a, b, tolerance)
+        known = a in by_impl and b in by_impl  # else the full rows, for the full error
+        both = (by_impl[a] + (by_impl[b] if b != a else [])) if known else rows
+        found = difference(both, a, b, tolerance=tol, top=top, corpus=dict(corpora) or None)
+        out.append(judge_pair(found))
+    return out
+
+
+# ---------------------------------------------------------------------- sections
+def signature(
+    rows: Sequence[Mapping[str, Any]],
+    versions: Mapping[str, str],
+    seed: int,
+    limit: int | None = None,
+) -> str:
+    """The report's signature: schema, seed, the segment limit if the corpora were cut
+    (``compare``/``report --limit``), each implementation's signature, versions last."""
+    sigs: dict[str, str] = {}
+    for r in rows:
+        label = str(r["implementation"])
+        if not sigs.get(label):
+            sigs[label] = str(r.get("signature") or "")
+    parts = [f"report:{SCHEMA_VERSION}", f"seed:{seed}"]
+    if limit is not None:
+        parts.append(f"limit:{limit}")
+    parts += [f"impl:{label}[{sig}]" for label, sig in sigs.items()]
+    parts.append("version:" + ",".join(f"{k}={v}" for k, v in versions.items()))
+    return "|".join(parts)
+
+
+def _verification(rows: Sequence[Mapping[str, Any]]) -> dict[str, VerificationRecord]:
+    """For every in-house implementation in the rows (``harness:<profile>``): whether that
+    profile is proven against its real implementation. Adapters are the real libraries."""
+    out: dict[str, VerificationRecord] = {}
+    for r in rows:
+        label = str(r["implementation"])
+        if label.startswith("harness:") and label not in out:
+            proof = verification(label.split(":", 1)[1])
+            status: Literal["verified", "unverified"] = (
+                "verified" if proof.verified else "unverified"
+            )
+            out[label] = VerificationRecord(status, proof.oracle, proof.evidence)
+    return out
+
+
+def _fixtures(rows: Sequence[Mapping[str, Any]]) -> list[FixtureScores]:
+    """Per ``(fixture, system)``: segment count, corpus scores and statuses by implementation."""
+    labels = labels_in(rows)
+    scores: dict[tuple[str, str], dict[str, float | None]] = {}
+    status: dict[tuple[str, str], dict[str, str]] = {}
+    segs: dict[tuple[str, str], set[str]] = {}
+    for r in rows:
+        key = (str(r["fixture"]), str(r["system"]))
+        scores.setdefault(key, {})
+        status.setdefault(key, {})
+        if r["level"] == "corpus":
+            label = str(r["implementation"])
+            status[key][label] = str(r.get("status"))
+            value = r.get("score") if r.get("status") == "ok" else None
+            scores[key][label] = to_json(value)
+        elif r.get("segment_id") is not None:
+            segs.setdefault(key, set()).add(str(r["segment_id"]))
+    # every implementation appears, in row order, even without a corpus row here
+    return [
+        FixtureScores(
+            fixture=key[0],
+            system=key[1],
+            segments=len(segs[key]) if key in segs else None,
+            scores={lb: scores[key].get(lb) for lb in labels if lb in status[key]},
+            status={lb: status[key][lb] for lb in labels if lb in status[key]},
+        )
+        for key in scores
+    ]
+
+
+def _correlations(
+    rows: Sequence[Mapping[str, Any]],
+    seed: int,
+    n_boot: int,
+    progress: ProgressCallback | None = None,
+) -> Correlations:
+    """Per level, the :data:`CORRELATION_METHODS` matrices of the implementations with two
+    or more scores there (``n_boot`` bootstrap resamples, ``seed``)."""
+    levels: dict[str, LevelCorrelations | None] = {"segment": None, "corpus": None}
+    notes = []
+    for level in track(("segment", "corpus"), progress, "report: correlations"):
+        pivot = correlation.from_results(rows, level)
+        usable = {k: v for k, v in pivot.scores.items() if sum(x is not None for x in v) >= 2}
+        if len(usable) < 2:
+            notes.append(f"{level}: fewer than two implementations with two or more scores")
+            continue
+        matrices = {
+            method: from_json(
+                CorrelationTable,
+                to_json(
+                    correlation.correlation_matrix(
+                        usable, method, n_boot=n_boot, seed=seed, progress=progress
+                    )
+                ),
+                f"correlations.{level}.{method}",
+            )
+            for method in CORRELATION_METHODS
+        }
+        levels[level] = LevelCorrelations(len(pivot.keys), pivot.n_skipped, matrices)
+    return Correlations(levels["segment"], levels["corpus"], "; ".join(notes) or None)
+
+
+def _attribution(
+    record: Mapping[str, Any], fixture: str, system: str, library_error: str | None = None
+) -> CorpusAttribution:
+    out = {**record, "error": None, "library_error": library_error}
+    return from_json(
+        CorpusAttribution, {**out, "fixture": fixture, "system": system}, "attributions"
+    )
+
+
+def _failed_attribution(
+    first: str, second: str, corpus: Corpus, fixture: str, system: str, error: str
+) -> CorpusAttribution:
+    return CorpusAttribution(
+        a=first,
+        b=second,
+        corpus=corpus.name,
+        segment=None,
+        score_a=None,
+        score_b=None,
+        gap=None,
+        factors={},
+        shares={},
+        changes={},
+        residual=None,
+        library=None,
+        library_score=None,
+        signature_a="",
+        signature_b="",
+        substituted=(),
+        error=error,
+        library_error=None,
+        fixture=fixture,
+        system=system,
+    )
+
+
+def _attributions(
+    rows: Sequence[Mapping[str, Any]],
+    corpora: Mapping[tuple[str, str], Corpus],
+    pairs: Sequence[tuple[str, str]] | None,
+    max_corpora: int,
+    session: Session,
+    progress: ProgressCallback | None = None,
+) -> list[CorpusAttribution]:
+    """Each profile pair (``pairs``, default :data:`DEFAULT_ATTRIBUTION_PAIRS` where both have
+    rows) on the first ``max_corpora`` corpora, with the library ``b`` as residual where its
+    adapter scored that corpus; statistics from ``session`` (the pairs of one corpus share
+    them)."""
+    if not corpora:
+        return []
+    labels = labels_in(rows)
+    if pairs is None:
+        pairs = [
+            (a, b)
+            for a, b in DEFAULT_ATTRIBUTION_PAIRS
+            if f"harness:{a}" in labels and f"harness:{b}" in labels
+        ]
+    units = list(dict.fromkeys((str(r["fixture"]), str(r["system"])) for r in rows))
+    chosen = [u for u in units if u in corpora][:max_corpora]
+    out: list[CorpusAttribution] = []
+    # The library's corpus score is its row's: the library is not run a second time.
+    scored = {
+        (r["implementation"], r["fixture"], r["system"]): r["score"]
+        for r in rows
+        if r["level"] == "corpus" and r.get("status") == "ok" and r.get("kind") == "adapter"
+    }
+    for f, s in track(chosen, progress, "report: attributions"):
+        corpus = corpora[(f, s)]
+        for a, b in pairs:
+            known = scored.get((b, f, s))
+            library = b if known is not None else None
+            try:
+                try:
+                    found = attribute(
+                        corpus, a, b, library=library, library_score=known, session=session
+                    )
+                    out.append(_attribution(to_json(found), f, s))
+                except HarnessError as exc:
+                    if library is None:
+                        raise
+                    found = attribute(corpus, a, b, session=session)
+                    out.append(_attribution(to_json(found), f, s, library_error=str(exc)))
+            except HarnessError as exc:
+                out.append(_failed_attribution(a, b, corpus, f, s, str(exc)))
+    return out
+
+
+def _parquet_available() -> bool:
+    try:
+        import pyarrow
+        import pyarrow.parquet  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _segments(rows: Sequence[Mapping[str, Any]]) -> SegmentsSection:
+    """The segment table's files, columns and size, and the table itself (in memory): one
+    entry per segment-level row, columns :data:`SEGMENT_COLUMNS` (``score`` ``None`` unless
+    the row is ok)."""
+    table: dict[str, list[Any]] = {c: [] for c in SEGMENT_COLUMNS}
+    for r in rows:
+        if r.get("level") != "segment":
+            continue
+        ok = r.get("status") == "ok"
+        for c in SEGMENT_COLUMNS:
+            v = r.get(c)
+            if c == "score":
+                v = v if ok and isinstance(v, (int, float)) and math.isfinite(v) else None
+            table[c].append(v if v is None or c == "score" else str(v))
+    count = len(table["fixture"])
+    return SegmentsSection(
+        file=SEGMENTS_CSV if count else None,
+        parquet=SEGMENTS_PARQUET if count and _parquet_available() else None,
+        columns=SEGMENT_COLUMNS,
+        n_rows=count,
+        implementations=tuple(dict.fromkeys(table["implementation"])),
+        table=table,
+    )
+
+
+# ---------------------------------------------------------------------- summary
+def _problems(rows: Sequence[Mapping[str, Any]]) -> list[Problem]:
+    """Per implementation and non-ok status: how many corpus-level rows, and the first reason."""
+    counts: dict[tuple[str, str], int] = {}
+    reasons: dict[tuple[str, str], str] = {}
+    for r in rows:
+        status = str(r.get("status"))
+        if status == "ok" or r.get("level") != "corpus":
+            continue
+        key = (str(r["implementation"]), status)
+        counts[key] = counts.get(key, 0) + 1
+        reasons.setdefault(key, _short_reason(status, r.get("error")))
+    return [Problem(key[0], key[1], n, reasons[key]) for key, n in counts.items()]
+
+
+def _libraries(pairs: Sequence[PairVerdict]) -> Libraries:
+    """Each real library against its own profile."""
+    equal, differ, not_run = [], [], []
+    for p in pairs:
+        if not library_pair(p.a, p.b):
+            continue
+        if p.verdict == "agree":
+            equal.append(p.b)
+        elif p.verdict == "disagree":
+            differ.append(p.b)
+        else:
+            not_run.append((p.b, p.na_reason or ""))
+    return Libraries(tuple(equal), tuple(differ), tuple(not_run))
+
+
+def _bare(label: str) -> str:
+    return label.split(":", 1)[1] if label.startswith("harness:") else label
+
+
+def _largest_factor(at: CorpusAttribution) -> tuple[str, float]:
+    return max(at.factors.items(), key=lambda kv: abs(kv[1] or 0.0))
+
+
+def _largest_gap(
+    pairs: Sequence[PairVerdict], attributions: Sequence[CorpusAttribution]
+) -> LargestGap | None:
+    """The largest corpus gap between two BLEU-4 implementations (a BLEU-1 or 4-gram-only
+    profile is far from every BLEU-4 by design, which says nothing about implementations)."""
+    best: LargestGap | None = None
+    for p in pairs:
+        if not (bleu4_label(p.a) and bleu4_label(p.b)):
+            continue
+        for g in p.corpora:
+            if g.gap is not None and (best is None or abs(g.gap) > abs(best.gap)):
+                best = LargestGap(p.a, p.b, g.fixture, g.system, g.gap, g.a.score, g.b.score, None)
+    if best is None:
+        return None
+    where = (best.fixture, best.system)
+    same = [
+        at
+        for at in attributions
+        if not at.error and at.factors and (_bare(best.a), _bare(best.b)) == (at.a, at.b)
+    ]
+    # the attribution on this corpus, else the same pair's on another (attributions run on
+    # the first corpora only)
+    same.sort(key=lambda at: (at.fixture, at.system) != where)
+    if not same:
+        return best
+    at = same[0]
+    factor, points = _largest_factor(at)
+    assert at.gap is not None  # an attribution without an error has its scores
+    explained = ExplainedBy(factor, points, at.gap, at.residual, at.fixture, at.system)
+    return dataclasses.replace(best, explained_by=explained)
+
+
+def _largest_attribution(attributions: Sequence[CorpusAttribution]) -> LargestAttribution | None:
+    ok = [at for at in attributions if not at.error and at.factors]
+    if not ok:
+        return None
+    at = max(ok, key=lambda x: abs(x.gap or 0.0))
+    factor, points = _largest_factor(at)
+    assert at.gap is not None
+    return LargestAttribution(at.a, at.b, at.fixture, at.system, at.gap, factor, points)
+
+
+def _summary(
+    rows: Sequence[Mapping[str, Any]],
+    units: Sequence[FixtureScores],
+    pairs: Sequence[PairVerdict],
+    attributions: Sequence[CorpusAttribution],
+    answer_note: str | None,
+) -> Summary:
+    """The ``summary`` section, from the other sections and the rows."""
+    return Summary(
+        corpora=tuple(f"{u.fixture}/{u.system}" for u in units),
+        n_segments=sum(u.segments or 0 for u in units),
+        implementations=tuple(labels_in(rows)),
+        largest_gap=_largest_gap(pairs, attributions),
+        largest_attribution=_largest_attribution(attributions),
+        agree=tuple((p.a, p.b) for p in pairs if p.verdict == "agree"),
+        disagree=tuple((p.a, p.b) for p in pairs if p.verdict == "disagree"),
+        not_comparable=tuple((p.a, p.b, p.na_reason or "") for p in pairs if p.verdict == "n/a"),
+        problems=tuple(_problems(rows)),
+        libraries=_libraries(pairs),
+        answer_note=answer_note,
+    )
+
+
+# ---------------------------------------------------------------------- the report
+def analyse(
+    rows: Iterable[Mapping[str, Any]],
+    session: Session,
+    *,
+    pairs: Sequence[tuple[str, str]] | None = None,
+    include: Sequence[str] = DEFAULT_INCLUDE,
+    seed: int = 0,
+    human: Any = None,
+    significance: Any = None,
+    tolerance: float = 1e-9,
+    top: int = 5,
+    n_boot: int = 0,
+    attribution_pairs: Sequence[tuple[str, str]] | None = None,
+    max_attribution_corpora: int = 4,
+    progress: ProgressCallback | None = None,
+    significance_pair: tuple[str, str] | None = None,
+    baseline: str = "sacrebleu",
+    limit: int | None = None,
+) -> Report:
+    """The report of the runner's ``rows`` (:class:`~harness.analysis.study_types.Report`).
+
+    ``session`` is the run's :class:`~harness.session.Session`: it counts and caches every
+    statistic, and its corpora (named ``fixture/system``, :func:`named_corpora`; none for a
+    report from a results table) add segment texts to the pairs and enable attributions
+    (``attribution_pairs`` of profile names, default :data:`DEFAULT_ATTRIBUTION_PAIRS` where
+    both have rows, on at most ``max_attribution_corpora`` corpora; the library ``b`` gives
+    the residual when its adapter has an ok row there), significance and the answer. ``pairs``
+    are ``(a, b)`` implementation names (row labels or ``profile:``/``adapter:`` specs;
+    default :func:`default_pairs`); each pair is judged at
+    :func:`~harness.analysis.labels.pair_tolerance` (the less precise side's proven
+    tolerance, at least ``tolerance``); ``top`` goes to
+    :func:`~harness.analysis.difference.difference`. ``include`` chooses the computed sections
+    (left-out ones are empty: ``[]``, ``None`` or a ``correlations`` note). ``seed`` and
+    ``n_boot`` are the correlations' bootstrap (0 resamples: no intervals). ``human`` and
+    ``significance`` are precomputed results (objects with ``to_dict()`` or JSON values),
+    stored as given; without ``significance`` (and with corpora) a paired bootstrap of every
+    system against the best (or of ``significance_pair`` = ``(baseline system, system)``) is
+    computed (:func:`~harness.analysis.study_significance.default_significance`), else the
+    section says why not and how to get one. When the corpora are one fixture's systems
+    sharing their references, ``answer`` is
+    :func:`~harness.analysis.study_families.answer_section` (families of equal numbers, gaps
+    to the ``baseline`` profile split into factors, ranking changes). ``limit`` says that
+    every corpus was cut to its first ``limit`` segments (``--limit``); it goes into the
+    signature. ``progress`` (:data:`~harness.progress.ProgressCallback`) is told of each
+    finished pair, correlation level and attributed corpus.
+
+    Raises:
+        ConfigError: an unknown section in ``include``, an unknown implementation in
+            ``pairs``, a session corpus not named ``fixture/system``.
+    """
+    include = tuple(include)
+    unknown = sorted(set(include) - set(DEFAULT_INCLUDE))
+    if unknown:
+        raise ConfigError(f"unknown report section(s) {', '.join(unknown)}", valid=DEFAULT_INCLUDE)
+    rows = list(rows)
+    corpora = _session_corpora(session)
+    versions = runner.versions()
+    units = _fixtures(rows)
+
+    judged: list[PairVerdict] = []
+    if "pairs" in include and rows:
+        chosen = (
+            default_pairs(rows)
+            if pairs is None
+            else [(implementation_label(a), implementation_label(b)) for a, b in pairs]
+        )
+        judged = _pairs(rows, chosen, corpora, tolerance, top, progress)
+    segments = _segments(rows)
+    correlations = (
+        _correlations(rows, seed, n_boot, progress)
+        if "correlations" in include
+        else Correlations(None, None, "not included")
+    )
+    attributions = (
+        _attributions(rows, corpora, attribution_pairs, max_attribution_corpora, session, progress)
+        if "attributions" in include
+        else []
+    )
+    sig: Significance | PrecomputedSignificance | None = None
+    if "significance" in include:
+        if significance is not None:
+            sig = PrecomputedSignificance(JsonValue(to_json(significance)))
+        else:
+            sig = default_significance(rows, corpora, seed, session, pair=significance_pair)
+    answer, note = answer_section(rows, corpora, session, baseline)
+    return Report(
+        schema=SCHEMA_FILE,
+        schema_version=SCHEMA_VERSION,
+        summary=_summary(rows, units, judged, attributions, note),
+        answer=answer,
+        signature=signature(rows, versions, seed, limit),
+        versions=versions,
+        verification=_verification(rows),
+        fixtures=tuple(units),
+        pairs=tuple(judged),
+        overview=overview(units, judged),
+        segments=segments,
+        correlations=correlations,
+        attributions=tuple(attributions),
+        human=JsonValue(to_json(human)) if "human" in include and human is not None else None,
+        significance=sig,
+    )
+
+
+def study(
+    corpora: Iterable[tuple[str, str, Corpus]],
+    implementations: Sequence[str | runner.Implementation],
+    *,
+    levels: Sequence[str] = ("corpus", "segment"),
+    session: Session | None = None,
+    **options: Any,
+) -> Report:
+    """The report of ``implementations`` on ``corpora`` in one call, for a notebook: the rows
+    of :func:`harness.analysis.runner.run` analysed by :func:`analyse` with one session.
+
+    ``corpora`` are ``(fixture, system, corpus)`` triples; ``implementations`` are specs as
+    ``compare --impl`` takes them (``sacrebleu``, ``profile:nltk``, ``adapter:evaluate``) or
+    :class:`~harness.analysis.runner.Implementation` values. ``session`` (default: a new one
+    with an in-memory cache) gives the statistics cache and the execution settings; its
+    corpora are replaced by ``corpora``. ``options`` go to :func:`analyse`.
+    """
+    corpora = list(corpora)
+    run_session = (session or Session()).with_corpora(named_corpora(corpora))
+    impls = [
+        x if isinstance(x, runner.Implementation) else runner.Implementation.parse(x)
+        for x in implementations
+    ]
+    rows = runner.run(corpora, impls, levels=levels, progress=False, cache=run_session.cache)
+    return analyse(rows, run_session, **options)

@@ -1,0 +1,508 @@
+"""The report as typed data: frozen dataclasses, the one owner of ``report.json``'s shape.
+
+:func:`harness.analysis.study.analyse` returns a :class:`Report`; :mod:`harness.report`
+renders it (reading attributes, never string keys) and writes it. ``report.json`` is
+:func:`~harness.analysis.typed_json.to_json` of a :class:`Report`, and its JSON Schema —
+written next to it as :data:`SCHEMA_FILE` — is
+:func:`~harness.analysis.typed_json.json_schema` of :class:`Report`: the field names, types
+and class docstrings below are the documentation of every key. All scores and gaps are BLEU
+points on 0–100; every number is finite or ``null``.
+
+Schema 4 (this version) against 3: ``report.json`` names its schema (``$schema``, the file
+:data:`SCHEMA_FILE` next to it) and ``schema_version`` first; a new ``overview`` key holds
+the folded view the HTML page shows (groups of implementations with equal numbers, the gap
+matrix between them, the pairs worth a detail); every attribution has ``library_error``
+(``null`` unless the library's residual could not be computed); every significance test has
+every key (``null`` where the test is undefined); precomputed significance results are stored
+under ``{"precomputed": ...}``. Schema 3 against 2: the ``answer`` key and the tests against
+the best system. Schema 2 against 1: ``summary`` and the segment table beside the report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from harness.analysis.difference import GapDistribution, Side
+from harness.analysis.typed_json import JsonValue, json_fields
+
+__all__ = [
+    "SCHEMA_FILE",
+    "SCHEMA_VERSION",
+    "TOP_KEYS",
+    "AnswerFamily",
+    "AnswerLibrary",
+    "AnswerSection",
+    "CorpusAttribution",
+    "CorrelationTable",
+    "Correlations",
+    "ExplainedBy",
+    "FamilyRow",
+    "FixtureScores",
+    "GapDistribution",
+    "Group",
+    "LargestAttribution",
+    "LargestGap",
+    "LevelCorrelations",
+    "Libraries",
+    "Overview",
+    "PairCorpus",
+    "PairSegment",
+    "PairVerdict",
+    "PrecomputedSignificance",
+    "Problem",
+    "Report",
+    "SegmentsSection",
+    "Side",
+    "Significance",
+    "SignificanceTest",
+    "Summary",
+    "VerificationRecord",
+]
+
+#: The version of ``report.json``'s shape: bumped whenever a key is added, removed or changes
+#: meaning (the module docstring says what changed).
+SCHEMA_VERSION: Literal["4"] = "4"
+
+#: The JSON Schema of :class:`Report`, written next to ``report.json`` (its ``$schema``).
+SCHEMA_FILE: Literal["report.schema.json"] = "report.schema.json"
+
+Verdict = Literal["agree", "disagree", "n/a"]
+
+
+# ---------------------------------------------------------------------- summary
+@dataclass(frozen=True)
+class ExplainedBy:
+    """The factor with the largest share in the attribution of the largest gap's pair: on that
+    corpus, else on the first corpus attributed (attributions run on the first corpora only);
+    ``attribution_gap`` and ``residual`` are that attribution's, ``fixture``/``system`` where
+    it ran."""
+
+    factor: str
+    points: float
+    attribution_gap: float
+    residual: float | None
+    fixture: str
+    system: str
+
+
+@dataclass(frozen=True)
+class LargestGap:
+    """The pair corpus gap of largest magnitude between two BLEU-4 implementations (HELM's
+    BLEU-1 and 4-gram-only profiles are far from every BLEU-4 by design); ``gap = score_b −
+    score_a``."""
+
+    a: str
+    b: str
+    fixture: str
+    system: str
+    gap: float
+    score_a: float | None
+    score_b: float | None
+    explained_by: ExplainedBy | None
+
+
+@dataclass(frozen=True)
+class LargestAttribution:
+    """The attribution with the largest gap, and its factor with the largest share."""
+
+    a: str
+    b: str
+    fixture: str
+    system: str
+    gap: float
+    factor: str
+    points: float
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One implementation and non-ok corpus-level status: on how many corpora, and the first
+    error (shortened)."""
+
+    implementation: str
+    status: str
+    corpora: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class Libraries:
+    """Each real library against its own in-house profile: the names that give ``equal``
+    numbers, those that ``differ``, and ``[name, reason]`` of those that did not run."""
+
+    equal: tuple[str, ...]
+    differ: tuple[str, ...]
+    not_run: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a reader needs first: the corpora (``fixture/system``), the segment count, the
+    implementations (labels, first-seen order), the largest gap and the largest attribution,
+    the pairs that agree, disagree or are not comparable (``[a, b, reason]``), the
+    implementations without scores, the libraries against their profiles, and why there is no
+    ``answer`` (``answer_note``, ``null`` when there is one)."""
+
+    corpora: tuple[str, ...]
+    n_segments: int
+    implementations: tuple[str, ...]
+    largest_gap: LargestGap | None
+    largest_attribution: LargestAttribution | None
+    agree: tuple[tuple[str, str], ...]
+    disagree: tuple[tuple[str, str], ...]
+    not_comparable: tuple[tuple[str, str, str], ...]
+    problems: tuple[Problem, ...]
+    libraries: Libraries
+    answer_note: str | None
+
+
+# ---------------------------------------------------------------------- answer
+@dataclass(frozen=True)
+class AnswerLibrary:
+    """A real library run on every system (:class:`harness.analysis.answer.LibraryCheck`):
+    its scores, whether they equal its profile's (``null``: it gave no number) and why not."""
+
+    name: str
+    version: str | None
+    scores: tuple[float | None, ...]
+    equal_to_profile: bool | None
+    note: str
+
+
+@dataclass(frozen=True)
+class AnswerFamily:
+    """Profiles that print the same number on every system
+    (:class:`harness.analysis.answer.Family`): their scores and mean, the mean gap to the
+    baseline, its exact Shapley split over the factors with the changed values (``[baseline
+    value, this family's value]``), the system pairs it ranks the other way, the real
+    libraries checked against it."""
+
+    profiles: tuple[str, ...]
+    names: tuple[str, ...]
+    scores: tuple[float | None, ...]
+    mean: float | None
+    status: str
+    gap: float | None
+    factors: Mapping[str, float]
+    changes: Mapping[str, Mapping[str, tuple[JsonValue, JsonValue]]]
+    flips: tuple[tuple[str, str], ...]
+    libraries: tuple[AnswerLibrary, ...]
+    bleu4: bool
+    unverified: tuple[str, ...]
+    attribution_note: str
+
+
+@dataclass(frozen=True)
+class FamilyRow:
+    """One family's line as text: its ``names`` (equal numbers folded; a library that ran
+    marked ``(ran: =)`` or ``(ran: ≠)``), ``mean`` score, ``gap`` to the baseline (``null``
+    for the baseline's family or none), whether it is the ``baseline``'s, ``why`` (the factors
+    behind the gap, or why there is no number), how many system pairs it ``flips``, and
+    whether it is BLEU-4."""
+
+    names: str
+    mean: float | None
+    gap: float | None
+    baseline: bool
+    why: str
+    flips: int
+    bleu4: bool
+
+
+@dataclass(frozen=True)
+class AnswerSection:
+    """The answer ``bleu-harness compare`` prints first (:class:`harness.analysis.answer.
+    Answer`), for one fixture's systems scored against the same references: the systems, the
+    segment count, the fewest and most references of a segment, the baseline profile, the
+    findings in plain words, the families, the fixture and each family's line as text."""
+
+    systems: tuple[str, ...]
+    segments: int
+    references: tuple[int, int]
+    baseline: str
+    findings: tuple[str, ...]
+    families: tuple[AnswerFamily, ...]
+    fixture: str
+    rows: tuple[FamilyRow, ...]
+
+
+# ---------------------------------------------------------------------- per corpus
+@dataclass(frozen=True)
+class VerificationRecord:
+    """Whether an in-house profile is run against its real implementation by a differential
+    test (:data:`harness.bleu.profiles.VERIFICATION`): against what (``oracle``) and the
+    tests, or why not (``evidence``)."""
+
+    status: Literal["verified", "unverified"]
+    oracle: str
+    evidence: str
+
+
+@dataclass(frozen=True)
+class FixtureScores:
+    """One ``(fixture, system)`` of the rows: its segment count (``null`` without segment
+    rows), each implementation's corpus-level score (``null`` unless its status is ``ok``)
+    and status (``ok``, ``raises``, ``unsupported``, ``unavailable``, ``error``)."""
+
+    fixture: str
+    system: str
+    segments: int | None
+    scores: Mapping[str, float | None]
+    status: Mapping[str, str]
+
+
+# ---------------------------------------------------------------------- pairs
+@dataclass(frozen=True)
+class PairCorpus:
+    """Both sides of a pair on one ``(fixture, system)``; ``gap = b − a`` (``null`` unless
+    both scored)."""
+
+    fixture: str
+    system: str
+    gap: float | None
+    a: Side
+    b: Side
+
+
+@dataclass(frozen=True)
+class PairSegment:
+    """One of a pair's most disagreeing segments: ``delta = b − a``, both sides'
+    statistics, and its texts when the corpora were given."""
+
+    fixture: str
+    system: str
+    segment_id: str
+    delta: float | None
+    a: Side
+    b: Side
+    hypothesis: str | None
+    references: tuple[str, ...] | None
+
+
+@dataclass(frozen=True)
+class PairVerdict:
+    """Two implementations compared (:class:`harness.analysis.difference.Difference`, gap =
+    ``b − a``) and judged at the tolerance of the less precise side: ``agree`` over the
+    corpora and segments both sides scored (``null`` when nothing is comparable), the
+    ``verdict`` (a side without scores is ``n/a``, never a disagreement) and why corpora were
+    not compared; ``fixture``/``system`` ``null`` = all."""
+
+    a: str
+    b: str
+    fixture: str | None
+    system: str | None
+    tolerance: float
+    agree: bool | None
+    corpus_gap: float | None
+    corpus_max_abs: float | None
+    corpora: tuple[PairCorpus, ...]
+    segments: GapDistribution
+    top: tuple[PairSegment, ...]
+    verdict: Verdict
+    na_reason: str | None
+    compared: int
+    not_compared: int
+
+
+# ---------------------------------------------------------------------- overview
+@dataclass(frozen=True)
+class Group:
+    """Implementations (row labels) that print the same corpus score on every corpus, within
+    the pair's proven tolerance; ``names`` is what a reader calls each member (a library
+    equal to its profile folded into it, marked ``(lib =)``), ``mean`` the first member's
+    mean score, ``bleu4`` whether every member is BLEU-4."""
+
+    labels: tuple[str, ...]
+    names: tuple[str, ...]
+    mean: float | None
+    bleu4: bool
+
+
+@dataclass(frozen=True)
+class Overview:
+    """The folded view: the :class:`Group` s in reading order (BLEU-4 by mean score, highest
+    first, then other n-gram weights, then those without scores), ``gaps[i][j]`` = the mean
+    over the corpora both scored of score(group j) − score(group i), and ``details``: the
+    indices of the pairs worth a detail (a library that differs from its own profile or has
+    no scores, then the largest gaps between BLEU-4 groups)."""
+
+    groups: tuple[Group, ...]
+    gaps: tuple[tuple[float | None, ...], ...]
+    details: tuple[int, ...]
+
+
+# ---------------------------------------------------------------------- segments
+@dataclass(frozen=True)
+class SegmentsSection:
+    """The segment-level table, written next to the report (not inside ``report.json``): the
+    CSV ``file`` (``null`` without segment rows), its ``parquet`` twin (``null`` without
+    pyarrow), the ``columns``, ``n_rows`` and the implementations in it. Floats are written
+    with ``repr``, so they read back exactly. The table itself (column → values) is kept in
+    memory only."""
+
+    file: str | None
+    parquet: str | None
+    columns: tuple[str, ...]
+    n_rows: int
+    implementations: tuple[str, ...]
+    table: Mapping[str, list[Any]] = field(
+        default_factory=dict, metadata={"json": False}, compare=False, repr=False
+    )
+
+
+# ---------------------------------------------------------------------- correlations
+@dataclass(frozen=True)
+class CorrelationTable:
+    """Every pairwise correlation of the implementations' score vectors under one method
+    (:class:`harness.analysis.correlation.CorrelationMatrix`): coefficient, pairs used and
+    bootstrap interval per pair of names."""
+
+    method: str
+    names: tuple[str, ...]
+    values: Mapping[str, Mapping[str, float | None]]
+    n: Mapping[str, Mapping[str, int]]
+    ci_low: Mapping[str, Mapping[str, float | None]]
+    ci_high: Mapping[str, Mapping[str, float | None]]
+    seed: int | None
+    n_boot: int
+    ci: float | None
+
+
+@dataclass(frozen=True)
+class LevelCorrelations:
+    """One level's correlations: aligned keys, rows skipped, and one table per method."""
+
+    n_keys: int
+    n_skipped: int
+    matrices: Mapping[str, CorrelationTable]
+
+
+@dataclass(frozen=True)
+class Correlations:
+    """Correlations between implementations, per level (``null`` when fewer than two
+    implementations have two or more scores there); ``note`` says why a level is missing, or
+    ``not included``."""
+
+    segment: LevelCorrelations | None
+    corpus: LevelCorrelations | None
+    note: str | None
+
+
+# ---------------------------------------------------------------------- attributions
+@dataclass(frozen=True)
+class CorpusAttribution:
+    """One profile pair on one corpus of the report: the gap ``score_b − score_a`` split into
+    exact Shapley values over the factors (:class:`harness.analysis.attribution.
+    Attribution`; they sum to the gap), each factor's share and changed values, and the
+    residual of the real library ``b`` (library − ``score_b``) where its adapter scored the
+    corpus. ``error`` says why the attribution is undefined (its scores are then ``null`` and
+    ``factors`` empty); ``library_error`` why the library's residual is missing."""
+
+    a: str
+    b: str
+    corpus: str
+    segment: str | None
+    score_a: float | None
+    score_b: float | None
+    gap: float | None
+    factors: Mapping[str, float]
+    shares: Mapping[str, float | None]
+    changes: Mapping[str, Mapping[str, tuple[JsonValue, JsonValue]]]
+    residual: float | None
+    library: str | None
+    library_score: float | None
+    signature_a: str
+    signature_b: str
+    substituted: tuple[str, ...]
+    error: str | None
+    library_error: str | None
+    fixture: str
+    system: str
+
+
+# ---------------------------------------------------------------------- significance
+@dataclass(frozen=True)
+class SignificanceTest:
+    """One paired test of ``system`` against ``baseline`` (the best system of the fixture
+    under ``profile``, or the chosen one) — the fields of
+    :class:`harness.analysis.significance.SignificanceResult` — or, when the test is
+    undefined, ``error`` and ``null`` everywhere else."""
+
+    fixture: str
+    baseline: str | None
+    system: str | None
+    profile: str
+    error: str | None
+    method: str | None
+    score_baseline: float | None
+    score_system: float | None
+    delta: float | None
+    p_value: float | None
+    mean_baseline: float | None
+    mean_system: float | None
+    ci_baseline: tuple[float | None, float | None] | None
+    ci_system: tuple[float | None, float | None] | None
+    ci_halfwidth_baseline: float | None
+    ci_halfwidth_system: float | None
+    ci_level: float | None
+    resamples: int | None
+    ci_resamples: int | None
+    seed: int | None
+    ties: str | None
+    n_segments: int | None
+    signature: str | None
+
+
+@dataclass(frozen=True)
+class Significance:
+    """The paired bootstrap (Koehn 2004) the report computes: every system against the best
+    of its fixture (``design`` ``against-best``) or a chosen pair (``pair``), under every
+    in-house profile while the tests stay few, else the baseline profile; ``note`` says why
+    nothing or not everything was tested, ``how`` the command that gets significance."""
+
+    method: Literal["paired-bootstrap"]
+    resamples: int
+    seed: int
+    design: Literal["against-best", "pair"]
+    results: tuple[SignificanceTest, ...]
+    note: str | None
+    how: str
+
+
+@dataclass(frozen=True)
+class PrecomputedSignificance:
+    """Significance results the caller computed and passed in, stored as given (JSON)."""
+
+    precomputed: JsonValue
+
+
+# ---------------------------------------------------------------------- the report
+@dataclass(frozen=True)
+class Report:
+    """A comparison of BLEU implementations (the JSON Schema's root): the summary first, the
+    answer, the signature and versions, each profile's proof, the corpus scores, the judged
+    pairs, the folded overview, the segment table's file, the correlations, the attributions,
+    human judgments (precomputed, stored as given) and significance (``null`` when not
+    included)."""
+
+    schema: Literal["report.schema.json"] = field(metadata={"json_name": "$schema"})
+    schema_version: Literal["4"]
+    summary: Summary
+    answer: AnswerSection | None
+    signature: str
+    versions: Mapping[str, str]
+    verification: Mapping[str, VerificationRecord]
+    fixtures: tuple[FixtureScores, ...]
+    pairs: tuple[PairVerdict, ...]
+    overview: Overview
+    segments: SegmentsSection
+    correlations: Correlations
+    attributions: tuple[CorpusAttribution, ...]
+    human: JsonValue | None
+    significance: Significance | PrecomputedSignificance | None
+
+
+#: The top-level keys of ``report.json``, in order.
+TOP_KEYS: tuple[str, ...] = tuple(key for _, key, _ in json_fields(Report))

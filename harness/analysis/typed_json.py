@@ -1,0 +1,309 @@
+"""Frozen dataclasses as JSON: one serialiser, its checked reverse, and a JSON Schema.
+
+The report (:class:`harness.analysis.study_types.Report`) and the runner's results row
+(:class:`harness.analysis.runner.ResultRow`) are frozen dataclasses whose type hints say what
+each field holds. This module reads those hints, so that one declaration is the only owner of
+a shape:
+
+* :func:`to_json` turns a value into plain JSON values: a dataclass into an object of its
+  fields, in declaration order (an object with a ``to_dict()`` method is converted through
+  it), mappings into objects, tuples into arrays, numpy numbers into Python numbers, NaN and
+  ±inf into ``None``;
+* :func:`from_json` builds a dataclass (or any hinted type) from JSON values and raises
+  :class:`JsonShapeError`, naming the key, on a value of the wrong kind, a missing or an
+  unknown key;
+* :func:`json_schema` writes the JSON Schema (draft 2020-12) of a dataclass: ``str``,
+  ``int``, ``float``, ``bool`` and ``None`` (and unions of them) as ``type``, ``Literal`` as
+  ``enum``, tuples and lists as arrays (a fixed-length tuple with ``prefixItems``),
+  ``Mapping[str, X]`` as an object with ``additionalProperties``, nested dataclasses under
+  ``$defs``; every field is ``required`` and no other key is allowed.
+
+A field's JSON key is its name, or ``metadata["json_name"]`` (``"$schema"`` is no Python
+name); a field with ``metadata["json"] = False`` stays in memory only (it is neither written
+nor in the schema). :data:`JsonValue` marks a value kept as given (any JSON).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import types
+import typing
+from collections.abc import Mapping, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal, NewType, Union, get_args, get_origin
+
+import numpy as np
+
+__all__ = [
+    "JSON_SCHEMA_DIALECT",
+    "JsonShapeError",
+    "JsonValue",
+    "from_json",
+    "json_fields",
+    "json_schema",
+    "to_json",
+]
+
+#: Any JSON value, kept as it was given (e.g. precomputed results a caller passes in).
+JsonValue = NewType("JsonValue", object)
+
+#: The JSON Schema dialect :func:`json_schema` writes.
+JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+class JsonShapeError(ValueError):
+    """A JSON value does not have the shape a type asks for (the message names the key)."""
+
+
+# ---------------------------------------------------------------------- fields
+def _json_key(field: dataclasses.Field[Any]) -> str:
+    return str(field.metadata.get("json_name", field.name))
+
+
+def json_fields(cls: type) -> list[tuple[str, str, Any]]:
+    """``(field name, JSON key, type hint)`` of every field of the dataclass ``cls`` that is
+    written to JSON, in declaration order."""
+    return list(_fields(cls))
+
+
+@cache
+def _fields(cls: type) -> tuple[tuple[str, str, Any], ...]:
+    hints = typing.get_type_hints(cls)
+    return tuple(
+        (f.name, _json_key(f), hints[f.name])
+        for f in dataclasses.fields(cls)
+        if f.metadata.get("json", True)
+    )
+
+
+# ---------------------------------------------------------------------- to JSON
+def to_json(value: Any) -> Any:
+    """Plain JSON values (module docstring): dataclasses → objects of their JSON fields,
+    mappings → objects (keys as strings), tuples and lists → arrays, numpy scalars and arrays
+    → Python numbers and lists, paths → strings, NaN/±inf → ``None``; an object with a
+    ``to_dict()`` method is converted through it.
+
+    Raises:
+        TypeError: a value with no JSON form.
+    """
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if hasattr(value, "to_dict") and callable(value.to_dict):
+        return to_json(value.to_dict())
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {key: to_json(getattr(value, name)) for name, key, _ in _fields(type(value))}
+    if isinstance(value, Mapping):
+        return {str(k): to_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_json(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return to_json(value.tolist())
+    if isinstance(value, np.generic):
+        return to_json(value.item())
+    if isinstance(value, Path):
+        return str(value)
+    raise TypeError(f"a {type(value).__name__} has no JSON form")
+
+
+# ---------------------------------------------------------------------- from JSON
+def _union_args(hint: Any) -> tuple[Any, ...] | None:
+    origin = get_origin(hint)
+    if origin is Union or origin is types.UnionType:
+        return get_args(hint)
+    return None
+
+
+def _describe(hint: Any) -> str:
+    """What a value of ``hint`` is, in words: ``a string, an integer or null``."""
+    members = _union_args(hint)
+    if members is not None:
+        words = list(dict.fromkeys(_describe(m) for m in members))
+        return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+    if hint is type(None):
+        return "null"
+    if hint is Any or hint is JsonValue:
+        return "any JSON value"
+    if get_origin(hint) is Literal:
+        shown = [repr(x) for x in get_args(hint)]
+        return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+    simple = {str: "a string", bool: "true or false", int: "an integer", float: "a number"}
+    if hint in simple:
+        return simple[hint]
+    if dataclasses.is_dataclass(hint) or get_origin(hint) in (dict, Mapping):
+        return "an object"
+    return "an array"
+
+
+def _where(path: str) -> str:
+    return repr(path) if path else "the value"
+
+
+def _wrong(hint: Any, value: Any, path: str) -> JsonShapeError:
+    return JsonShapeError(
+        f"{_where(path)} must be {_describe(hint)}, got {type(value).__name__} {value!r:.40}"
+    )
+
+
+def from_json(hint: Any, value: Any, path: str = "") -> Any:
+    """A value of type ``hint`` (a dataclass or any hint :func:`json_schema` knows) from the
+    JSON ``value``: objects become dataclasses (their JSON keys mapped to fields; in-memory
+    fields take their defaults), arrays become tuples or lists. ``path`` names ``value`` in
+    messages.
+
+    Raises:
+        JsonShapeError: a value of the wrong kind (``'hyp_len' must be an integer or null,
+            got str '25'``), missing or unknown keys, an array of the wrong length.
+    """
+    members = _union_args(hint)
+    if members is not None:
+        for member in members:
+            try:
+                return from_json(member, value, path)
+            except JsonShapeError:
+                continue
+        raise _wrong(hint, value, path)
+    if hint is Any or hint is JsonValue:
+        return value
+    if hint is type(None):
+        if value is not None:
+            raise _wrong(hint, value, path)
+        return None
+    if get_origin(hint) is Literal:
+        if not any(value == x and type(value) is type(x) for x in get_args(hint)):
+            raise _wrong(hint, value, path)
+        return value
+    if hint in (str, bool):
+        if not isinstance(value, hint):
+            raise _wrong(hint, value, path)
+        return value
+    if hint is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _wrong(hint, value, path)
+        return value
+    if hint is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise _wrong(hint, value, path)
+        return value
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return _dataclass_from_json(hint, value, path)
+    origin, args = get_origin(hint), get_args(hint)
+    if origin in (dict, Mapping):
+        if not isinstance(value, dict):
+            raise _wrong(hint, value, path)
+        return {k: from_json(args[1], v, f"{path}[{k!r}]") for k, v in value.items()}
+    if origin in (tuple, list, Sequence):
+        if not isinstance(value, list):
+            raise _wrong(hint, value, path)
+        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+            if len(value) != len(args):
+                raise JsonShapeError(
+                    f"{_where(path)} must be an array of {len(args)}, got {len(value)} items"
+                )
+            return tuple(
+                from_json(a, v, f"{path}[{i}]")
+                for i, (a, v) in enumerate(zip(args, value, strict=True))
+            )
+        items = [from_json(args[0], v, f"{path}[{i}]") for i, v in enumerate(value)]
+        return items if origin is list else tuple(items)
+    raise TypeError(f"from_json does not know the type {hint!r}")
+
+
+def _dataclass_from_json(cls: type, value: Any, path: str) -> Any:
+    if not isinstance(value, dict):
+        raise JsonShapeError(
+            f"{'expected' if not path else repr(path) + ' must be'} a JSON object, "
+            f"got {type(value).__name__}"
+        )
+    fields = _fields(cls)
+    keys = [key for _, key, _ in fields]
+    missing = [k for k in keys if k not in value]
+    if missing:
+        where = f" in {path!r}" if path else ""
+        raise JsonShapeError(f"missing key(s) {', '.join(map(repr, missing))}{where}")
+    unknown = sorted(set(value) - set(keys))
+    if unknown:
+        where = f" in {path!r}" if path else ""
+        raise JsonShapeError(f"unknown key(s) {', '.join(map(repr, unknown))}{where}")
+    kwargs = {
+        name: from_json(hint, value[key], f"{path}.{key}" if path else key)
+        for name, key, hint in fields
+    }
+    return cls(**kwargs)
+
+
+# ---------------------------------------------------------------------- JSON Schema
+_SIMPLE = {str: "string", int: "integer", float: "number", bool: "boolean", type(None): "null"}
+
+
+def _doc(cls: type) -> str:
+    """The first paragraph of a class docstring, on one line."""
+    text = (cls.__doc__ or "").strip().split("\n\n")[0]
+    return " ".join(text.split())
+
+
+def _schema(hint: Any, defs: dict[str, Any]) -> dict[str, Any]:
+    members = _union_args(hint)
+    if members is not None:
+        if all(m in _SIMPLE for m in members):
+            return {"type": [_SIMPLE[m] for m in members]}
+        return {"anyOf": [_schema(m, defs) for m in members]}
+    if hint is Any or hint is JsonValue:
+        return {}
+    if hint in _SIMPLE:
+        return {"type": _SIMPLE[hint]}
+    if get_origin(hint) is Literal:
+        values = list(get_args(hint))
+        return {"const": values[0]} if len(values) == 1 else {"enum": values}
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        name = hint.__name__
+        if name not in defs:
+            defs[name] = {}  # a placeholder first: a dataclass may refer to itself
+            defs[name] = _object_schema(hint, defs)
+        return {"$ref": f"#/$defs/{name}"}
+    origin, args = get_origin(hint), get_args(hint)
+    if origin in (dict, Mapping):
+        if args[0] is not str:
+            raise TypeError(f"JSON object keys are strings, not {args[0]!r}")
+        return {"type": "object", "additionalProperties": _schema(args[1], defs)}
+    if origin in (tuple, list, Sequence):
+        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+            return {
+                "type": "array",
+                "prefixItems": [_schema(a, defs) for a in args],
+                "items": False,
+                "minItems": len(args),
+            }
+        return {"type": "array", "items": _schema(args[0], defs)}
+    raise TypeError(f"json_schema does not know the type {hint!r}")
+
+
+def _object_schema(cls: type, defs: dict[str, Any]) -> dict[str, Any]:
+    fields = _fields(cls)
+    out: dict[str, Any] = {"type": "object"}
+    if _doc(cls):
+        out["description"] = _doc(cls)
+    out["properties"] = {key: _schema(hint, defs) for _, key, hint in fields}
+    out["required"] = [key for _, key, _ in fields]
+    out["additionalProperties"] = False
+    return out
+
+
+def json_schema(cls: type, *, schema_id: str | None = None) -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of the dataclass ``cls`` (module docstring): its
+    object at the top, every nested dataclass under ``$defs``; ``schema_id`` becomes
+    ``$id``."""
+    if not dataclasses.is_dataclass(cls):
+        raise TypeError(f"{cls!r} is not a dataclass")
+    defs: dict[str, Any] = {}
+    body = _object_schema(cls, defs)
+    head: dict[str, Any] = {"$schema": JSON_SCHEMA_DIALECT}
+    if schema_id is not None:
+        head["$id"] = schema_id
+    head["title"] = cls.__name__
+    return {**head, **body, "$defs": dict(sorted(defs.items()))}
