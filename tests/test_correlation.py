@@ -192,7 +192,7 @@ def test_bootstrap_interval_covers_the_truth_typically() -> None:
     covered = 0
     for seed in range(40):
         x, y = _correlated(80, 100 + seed, rho=0.6)
-        e = correlate(x, y, n_boot=300, seed=seed, ci=0.9, methods=("pearson",)).pearson
+        e = correlate(x, y, n_boot=300, seed=seed, confidence=0.9, methods=("pearson",)).pearson
         covered += e.ci_low <= 0.6 <= e.ci_high
     assert covered >= 30
 
@@ -248,7 +248,7 @@ def test_bad_arguments_raise() -> None:
     with pytest.raises(LayoutError):
         correlate([1, "x", 3], [1, 2, 3])
     with pytest.raises(ConfigError):
-        correlate([1, 2, 3], [1, 2, 3], ci=1.0)
+        correlate([1, 2, 3], [1, 2, 3], confidence=1.0)
     with pytest.raises(ConfigError):
         correlate([1, 2, 3], [1, 2, 3], n_boot=-1)
     with pytest.raises(ConfigError):

@@ -244,7 +244,7 @@ def test_resampled_and_swapped_scores_equal_engine(name: str) -> None:
 
 
 def test_percentile_interval_is_sacrebleus_for_95() -> None:
-    """k = floor(R (1 - ci) / 2) is sacrebleu's R // 40 at ci = 0.95."""
+    """k = floor(R (1 - confidence) / 2) is sacrebleu's R // 40 at confidence 0.95."""
     for r in (1, 39, 40, 41, 999, 1000, 1001, 4000):
         scores = np.random.default_rng(r).random(r)
         s = np.sort(scores)
@@ -359,7 +359,7 @@ def test_bad_input(pair) -> None:
         sg.paired_bootstrap(sa, other_refs, SACREBLEU)
     with pytest.raises(ConfigError, match="tokenizes"):
         sg.paired_bootstrap(sa, sb, SACREBLEU.replace(tokenize="char"))
-    for kwargs in ({"ci": 1.5}, {"ties": "loose"}, {"resamples": 0}, {"seed": -1}):
+    for kwargs in ({"confidence": 1.5}, {"ties": "loose"}, {"resamples": 0}, {"seed": -1}):
         with pytest.raises(ConfigError):
             sg.paired_bootstrap(sa, sb, SACREBLEU, **kwargs)
     with pytest.raises(ConfigError):

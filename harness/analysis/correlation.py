@@ -4,7 +4,7 @@
 from scipy: :func:`~scipy.stats.pearsonr`, :func:`~scipy.stats.spearmanr`,
 :func:`~scipy.stats.kendalltau` with ``variant="b"``), each with a **percentile bootstrap**
 interval: ``n_boot`` resamples of the *pairs* drawn from ``numpy.random.default_rng(seed)`` (the
-seed is recorded); the ``(1 − ci)/2`` and ``(1 + ci)/2`` quantiles (Efron & Tibshirani 1993).
+seed is recorded); the ``(1 − confidence)/2`` and ``(1 + confidence)/2`` quantiles (Efron & Tibshirani 1993).
 
 Conventions:
 
@@ -202,11 +202,11 @@ def _check_methods(methods: Sequence[str]) -> tuple[str, ...]:
     return tuple(m for m in METHODS if m in methods)
 
 
-def _check_boot(n_boot: int, ci: float) -> None:
+def _check_boot(n_boot: int, confidence: float) -> None:
     if not isinstance(n_boot, (int, np.integer)) or n_boot < 0:
         raise ConfigError(f"n_boot must be an integer ≥ 0, got {n_boot!r}")
-    if not 0 < ci < 1:
-        raise ConfigError(f"ci must be strictly between 0 and 1, got {ci!r}")
+    if not 0 < confidence < 1:
+        raise ConfigError(f"confidence must be strictly between 0 and 1, got {confidence!r}")
 
 
 def _point(method: str, x: np.ndarray, y: np.ndarray) -> tuple[float | None, float | None]:
@@ -240,7 +240,7 @@ def correlate(
     *,
     n_boot: int = 1000,
     seed: int | None = 0,
-    ci: float = 0.95,
+    confidence: float = 0.95,
     methods: Sequence[str] = METHODS,
     n_boot_kendall: int | None = None,
 ) -> Correlation:
@@ -251,14 +251,14 @@ def correlate(
     the bootstrap (intervals ``None``). ``n_boot_kendall`` caps the Kendall resamples (default:
     see the module docstring). ``seed`` seeds ``numpy.random.default_rng``.
     """
-    _check_boot(n_boot, ci)
+    _check_boot(n_boot, confidence)
     methods = _check_methods(methods)
     xa, ya = _as_array(x, "x"), _as_array(y, "y")
     if xa.shape != ya.shape:
         raise LayoutError(
             "x and y differ in length", what="correlate", expected=xa.shape[0], got=ya.shape[0]
         )
-    return _correlate(xa, ya, n_boot, seed, ci, methods, n_boot_kendall)
+    return _correlate(xa, ya, n_boot, seed, confidence, methods, n_boot_kendall)
 
 
 def _kendall_rows(n_boot: int, n: int, n_boot_kendall: int | None) -> int:
@@ -279,7 +279,7 @@ def _correlate(
     ya: np.ndarray,
     n_boot: int,
     seed: int | None,
-    ci: float,
+    confidence: float,
     methods: tuple[str, ...],
     n_boot_kendall: int | None,
     draws: dict[int, np.ndarray] | None = None,
@@ -296,7 +296,7 @@ def _correlate(
     reason = _undefined_reason(xa, ya)
     if reason is not None:
         none = {m: Estimate(m, None, None, reason=reason) for m in methods}
-        return Correlation(n, dropped, none, ci, seed, n_boot, reason=reason)
+        return Correlation(n, dropped, none, confidence, seed, n_boot, reason=reason)
 
     idx = None
     if n_boot > 0:
@@ -306,7 +306,7 @@ def _correlate(
             idx = draws.get(n)
             if idx is None:
                 idx = draws[n] = _draws(n_boot, n, seed)
-    q = ((1 - ci) / 2, (1 + ci) / 2)
+    q = ((1 - confidence) / 2, (1 + confidence) / 2)
     rows = {
         m: _kendall_rows(n_boot, n, n_boot_kendall) if m == "kendall" else n_boot for m in methods
     }
@@ -326,7 +326,7 @@ def _correlate(
             if ok.shape[0] >= 2:
                 lo, hi = (float(v) for v in np.quantile(ok, q))
         estimates[m] = Estimate(m, value, p, lo, hi, rows[m] if idx is not None else 0, undefined)
-    return Correlation(n, dropped, estimates, ci, seed, n_boot)
+    return Correlation(n, dropped, estimates, confidence, seed, n_boot)
 
 
 # ---------------------------------------------------------------------------- matrix
@@ -447,7 +447,7 @@ def correlation_matrix(
     *,
     n_boot: int = 0,
     seed: int | None = 0,
-    ci: float = 0.95,
+    confidence: float = 0.95,
     progress: ProgressCallback | None = None,
 ) -> CorrelationMatrix:
     """Correlate every pair of the named, equally long vectors in ``scores`` with ``method``.
@@ -494,7 +494,7 @@ def correlation_matrix(
                 arrays[b],
                 n_boot,
                 seed,
-                ci,
+                confidence,
                 (method,),
                 None,
                 draws,

@@ -269,7 +269,7 @@ def wmt21_human_correlations(
     n_boot: int = 1000,
     n_boot_kendall: int | None = None,
     seed: int | None = 0,
-    ci: float = 0.95,
+    confidence: float = 0.95,
     progress: ProgressCallback | None = None,
     session: Session,
 ) -> HumanCorrelations:
@@ -279,7 +279,7 @@ def wmt21_human_correlations(
     every profile in :data:`~harness.bleu.profiles.PROFILES`). ``reference``: the profile whose
     system ranking the others are compared with. ``ranking_systems``: ``"mqm"`` ranks the 8
     MQM-rated systems, ``"all"`` the 20 MT systems of the subset (more statistics to count).
-    ``n_boot``, ``n_boot_kendall``, ``seed``, ``ci``: as in
+    ``n_boot``, ``n_boot_kendall``, ``seed``, ``confidence``: as in
     :func:`~harness.analysis.correlation.correlate` (segment-level Kendall uses at most
     200 resamples unless ``n_boot_kendall`` says otherwise).
 
@@ -320,7 +320,9 @@ def wmt21_human_correlations(
     seg_keys = tuple((s, mqm["seg_ids"][i]) for s in systems for i in rated[s])
     seg_vectors: dict[str, tuple[float | None, ...]] = {}
     human_sys = {s: float(mqm["system"][s]["mqm_mean"]) for s in systems}
-    corr = partial(correlate, n_boot=n_boot, n_boot_kendall=n_boot_kendall, seed=seed, ci=ci)
+    corr = partial(
+        correlate, n_boot=n_boot, n_boot_kendall=n_boot_kendall, seed=seed, confidence=confidence
+    )
     correlations: dict[str, dict[str, Correlation]] = {}
     system_scores: dict[str, dict[str, float | None]] = {}
     failures: list[dict[str, Any]] = []
@@ -371,7 +373,7 @@ def wmt21_human_correlations(
         human_segment=tuple(float(h) for h in human_seg),
         seed=seed,
         n_boot=n_boot,
-        ci=ci,
+        ci=confidence,
     )
 
 
@@ -470,7 +472,7 @@ def wmt19_bleu_vs_human(
     table: Mapping[str, Mapping[str, Any]] | None = None,
     n_boot: int = 1000,
     seed: int | None = 0,
-    ci: float = 0.95,
+    confidence: float = 0.95,
 ) -> list[dict[str, Any]]:
     """Per language pair and metric column: its correlation with ``HUMAN`` over the systems.
 
@@ -485,10 +487,12 @@ def wmt19_bleu_vs_human(
         entry = table[lp]
         human = entry["scores"]["HUMAN"]
         for metric in _metric_columns(entry, metrics):
-            corr = correlate(entry["scores"][metric], human, n_boot=n_boot, seed=seed, ci=ci)
+            corr = correlate(
+                entry["scores"][metric], human, n_boot=n_boot, seed=seed, confidence=confidence
+            )
             row: dict[str, Any] = {"lp": lp, "metric": metric, "n_systems": len(human)}
             row.update(corr.flat())
-            row.update(seed=seed, n_boot=n_boot, ci=ci)
+            row.update(seed=seed, n_boot=n_boot, ci=confidence)
             rows.append(row)
     return rows
 

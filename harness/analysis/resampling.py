@@ -304,11 +304,11 @@ def resampled_scores(
     return score_rows(sums, table.config, context=last if table.context is not None else None)
 
 
-def percentile_interval(scores: np.ndarray, ci: float = 0.95) -> tuple[float, float]:
-    """sacrebleu's percentile interval: ``(s_(k), s_(R-1-k))``, ``k = floor(R (1 - ci) / 2)``.
+def percentile_interval(scores: np.ndarray, confidence: float = 0.95) -> tuple[float, float]:
+    """sacrebleu's percentile interval: ``(s_(k), s_(R-1-k))``, ``k = floor(R (1 - confidence) / 2)``.
 
-    ``s_(0) ≤ … ≤ s_(R-1)`` are the sorted scores; ``ci=0.95`` gives sacrebleu's ``R // 40``.
+    ``s_(0) ≤ … ≤ s_(R-1)`` are the sorted scores; ``confidence=0.95`` gives sacrebleu's ``R // 40``.
     """
     s = np.sort(np.asarray(scores, dtype=np.float64))
-    k = math.floor(len(s) * (1.0 - ci) / 2.0 + 1e-9)
+    k = math.floor(len(s) * (1.0 - confidence) / 2.0 + 1e-9)
     return float(s[k]), float(s[len(s) - 1 - k])

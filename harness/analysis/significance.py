@@ -22,8 +22,8 @@ observed one::
 
 (the ``+ 1`` correction keeps the test from rejecting more often than its level; sacrebleu
 takes it from multeval). The confidence interval of each system is the percentile interval of
-its resampled scores: sorted scores ``s_(0) ≤ … ≤ s_(R-1)``, ``k = floor(R (1 - ci) / 2)``,
-``(s_(k), s_(R-1-k))``; for ``ci=0.95`` this is sacrebleu's ``k = R // 40``. sacrebleu reports
+its resampled scores: sorted scores ``s_(0) ≤ … ≤ s_(R-1)``, ``k = floor(R (1 - confidence) / 2)``,
+``(s_(k), s_(R-1-k))``; for ``confidence=0.95`` this is sacrebleu's ``k = R // 40``. sacrebleu reports
 ``mean ± (s_(R-1-k) - s_(k)) / 2``; :attr:`SignificanceResult.ci_system` is the interval itself
 and ``to_dict()`` adds that half-width.
 
@@ -268,9 +268,15 @@ def _check_int(name: str, value: Any, low: int) -> int:
     return int(value)
 
 
-def _check_options(ci: float, ties: str) -> None:
-    if isinstance(ci, bool) or not isinstance(ci, int | float) or not 0.0 < ci < 1.0:
-        raise ConfigError(f"ci must be a number strictly between 0 and 1, got {ci!r}")
+def _check_options(confidence: float, ties: str) -> None:
+    if (
+        isinstance(confidence, bool)
+        or not isinstance(confidence, int | float)
+        or not 0.0 < confidence < 1.0
+    ):
+        raise ConfigError(
+            f"confidence must be a number strictly between 0 and 1, got {confidence!r}"
+        )
     if ties not in _TIES:
         raise ConfigError(f"unknown ties rule {ties!r}", valid=_TIES)
 
@@ -295,8 +301,8 @@ def _signature(config: BleuConfig, test: str) -> str:
     return f"{head}|{test}{sep}{versions}" if sep else f"{versions}|{test}"
 
 
-def _summary(scores: np.ndarray, ci: float) -> tuple[float, tuple[float, float]]:
-    return float(scores.mean()), percentile_interval(scores, ci)
+def _summary(scores: np.ndarray, confidence: float) -> tuple[float, tuple[float, float]]:
+    return float(scores.mean()), percentile_interval(scores, confidence)
 
 
 def paired_resampled_scores(
@@ -328,7 +334,7 @@ def paired_bootstrap(
     *,
     resamples: int = 1000,
     seed: int | None = DEFAULT_SEED,
-    ci: float = 0.95,
+    confidence: float = 0.95,
     ties: str = "count",
 ) -> SignificanceResult:
     """Paired bootstrap resampling (Koehn 2004) with sacrebleu's p-value and interval.
@@ -344,7 +350,7 @@ def paired_bootstrap(
     """
     a, b = _pair(baseline, system, config)
     resamples = _check_int("resamples", resamples, 1)
-    _check_options(ci, ties)
+    _check_options(confidence, ties)
     seed = _resolve_seed(seed)
     rng = np.random.default_rng(seed)
 
@@ -352,8 +358,8 @@ def paired_bootstrap(
     base_scores, sys_scores = paired_resampled_scores(a, b, indices)
     diffs = np.abs(sys_scores - base_scores)
     p = _p_value(diffs - diffs.mean(), abs(b.score - a.score), ties)
-    mean_a, ci_a = _summary(base_scores, ci)
-    mean_b, ci_b = _summary(sys_scores, ci)
+    mean_a, ci_a = _summary(base_scores, confidence)
+    mean_b, ci_b = _summary(sys_scores, confidence)
     return SignificanceResult(
         method="paired-bootstrap",
         score_baseline=a.score,
@@ -364,14 +370,14 @@ def paired_bootstrap(
         mean_system=mean_b,
         ci_baseline=ci_a,
         ci_system=ci_b,
-        ci_level=float(ci),
+        ci_level=float(confidence),
         resamples=resamples,
         ci_resamples=resamples,
         seed=seed,
         ties=ties,
         n_segments=len(a),
         signature=_signature(
-            config, f"test:paired-bs|bs:{resamples}|seed:{seed}|ci:{ci:g}|ties:{ties}"
+            config, f"test:paired-bs|bs:{resamples}|seed:{seed}|ci:{confidence:g}|ties:{ties}"
         ),
     )
 
@@ -420,7 +426,7 @@ def approximate_randomization(
     *,
     trials: int = 10000,
     seed: int | None = DEFAULT_SEED,
-    ci: float = 0.95,
+    confidence: float = 0.95,
     ci_resamples: int = 1000,
     ties: str = "count",
 ) -> SignificanceResult:
@@ -434,7 +440,7 @@ def approximate_randomization(
     a, b = _pair(baseline, system, config)
     trials = _check_int("trials", trials, 1)
     ci_resamples = _check_int("ci_resamples", ci_resamples, 0)
-    _check_options(ci, ties)
+    _check_options(confidence, ties)
     seed = _resolve_seed(seed)
     rng = np.random.default_rng(seed)
 
@@ -449,9 +455,9 @@ def approximate_randomization(
         base_scores, sys_scores = paired_resampled_scores(
             a, b, resample_indices(len(a), ci_resamples, rng)
         )
-        mean_a, ci_a = _summary(base_scores, ci)
-        mean_b, ci_b = _summary(sys_scores, ci)
-    test = f"test:paired-ar|ar:{trials}|seed:{seed}|ci:{ci:g}|ties:{ties}"
+        mean_a, ci_a = _summary(base_scores, confidence)
+        mean_b, ci_b = _summary(sys_scores, confidence)
+    test = f"test:paired-ar|ar:{trials}|seed:{seed}|ci:{confidence:g}|ties:{ties}"
     if ci_resamples > 0:
         test += f"|bs:{ci_resamples}"
     return SignificanceResult(
@@ -464,7 +470,7 @@ def approximate_randomization(
         mean_system=mean_b,
         ci_baseline=ci_a,
         ci_system=ci_b,
-        ci_level=float(ci),
+        ci_level=float(confidence),
         resamples=trials,
         ci_resamples=ci_resamples,
         seed=seed,
@@ -484,7 +490,7 @@ def significance_from_files(
     method: str = "bootstrap",
     resamples: int | None = None,
     seed: int | None = DEFAULT_SEED,
-    ci: float = 0.95,
+    confidence: float = 0.95,
     ties: str = "count",
     progress: ProgressCallback | None = None,
     session: Session,
@@ -531,7 +537,7 @@ def significance_from_files(
             config,
             resamples=1000 if resamples is None else resamples,
             seed=seed,
-            ci=ci,
+            confidence=confidence,
             ties=ties,
         )
     else:
@@ -541,7 +547,7 @@ def significance_from_files(
             config,
             trials=10000 if resamples is None else resamples,
             seed=seed,
-            ci=ci,
+            confidence=confidence,
             ties=ties,
         )
     step(3)
@@ -555,7 +561,7 @@ def against_best(
     *,
     resamples: int = 1000,
     seed: int | None = DEFAULT_SEED,
-    ci: float = 0.95,
+    confidence: float = 0.95,
     baseline: str | None = None,
     method: str = "bootstrap",
 ) -> tuple[str, dict[str, SignificanceResult]]:
@@ -582,10 +588,10 @@ def against_best(
     def test(table: SegmentTable) -> SignificanceResult:
         if kind == "paired-bootstrap":
             return paired_bootstrap(
-                tables[best], table, config, resamples=resamples, seed=seed, ci=ci
+                tables[best], table, config, resamples=resamples, seed=seed, confidence=confidence
             )
         return approximate_randomization(
-            tables[best], table, config, trials=resamples, seed=seed, ci=ci
+            tables[best], table, config, trials=resamples, seed=seed, confidence=confidence
         )
 
     results = {name: test(table) for name, table in tables.items() if name != best}

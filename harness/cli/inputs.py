@@ -21,13 +21,13 @@ from harness.errors import ConfigError, InputError
 USER_FILES = "files"
 
 
-def add_user_files(p: argparse.ArgumentParser, *, positional: bool = True) -> None:
+def add_user_files(parser: argparse.ArgumentParser, *, positional: bool = True) -> None:
     """The flags that name a user's systems: ``HYP ... --refs REF ...``, ``--jsonl``, ``--tsv``."""
-    g = p.add_argument_group(
+    g = parser.add_argument_group(
         "your files (several systems against the same references; UTF-8, LF, one segment a line)"
     )
     if positional:
-        p.add_argument(
+        parser.add_argument(
             "hyps",
             nargs="*",
             metavar="HYP",
@@ -83,9 +83,9 @@ def user_systems(args: argparse.Namespace) -> dict[str, Corpus]:
     return {}
 
 
-def add_limit(p: argparse.ArgumentParser) -> None:
+def add_limit(parser: argparse.ArgumentParser) -> None:
     """``--limit N``: score only the first N segments of every corpus (a quick look)."""
-    p.add_argument(
+    parser.add_argument(
         "--limit",
         type=options.int_at_least(1, "a number of segments"),
         metavar="N",

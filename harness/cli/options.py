@@ -247,11 +247,11 @@ def _override_help(name: str) -> str:
     return f"{OVERRIDE_HELP[name]}: {values} (default: the profile's)"
 
 
-def add_overrides(p: argparse.ArgumentParser) -> None:
+def add_overrides(parser: argparse.ArgumentParser) -> None:
     """``--tokenize``, ``--smooth``, … ``--lowercase``, ``--effective-order``: one factor of
     the profile each; each help lists the valid values, and an invalid one is a usage error
     naming them."""
-    g = p.add_argument_group(
+    g = parser.add_argument_group(
         "factor overrides (change one factor of the profile, or of the library's defaults)"
     )
     for name, typ in OVERRIDE_FLAGS.items():
@@ -313,9 +313,9 @@ class _Where(argparse.Action):
         namespace.backend = "dask"
 
 
-def add_perf(p: argparse.ArgumentParser) -> None:
+def add_perf(parser: argparse.ArgumentParser) -> None:
     """``--no-cache``, ``--cache-dir``, ``--jobs``, ``--backend``, ``--scheduler``."""
-    g = p.add_argument_group("caches and parallelism")
+    g = parser.add_argument_group("caches and parallelism")
     g.add_argument(
         "--no-cache",
         action="store_true",
@@ -352,13 +352,13 @@ def add_perf(p: argparse.ArgumentParser) -> None:
         "with bleu-harness installed); implies --backend dask",
     )
     # the command runs inside cluster(args): with dask, one client for the whole run
-    p.set_defaults(run_context=cluster)
+    parser.set_defaults(run_context=cluster)
 
 
-def add_progress(p: argparse.ArgumentParser) -> None:
+def add_progress(parser: argparse.ArgumentParser) -> None:
     """``--progress`` / ``--quiet`` (one of them): tqdm bars on stderr, by default only when
     stderr is a terminal. ``args.progress`` is ``True``, ``False`` or ``None`` (neither)."""
-    g = p.add_argument_group("progress (bars on stderr; default: only when it is a terminal)")
+    g = parser.add_argument_group("progress (bars on stderr; default: only when it is a terminal)")
     x = g.add_mutually_exclusive_group()
     x.add_argument(
         "--progress",

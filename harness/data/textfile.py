@@ -111,16 +111,16 @@ def max_input_bytes() -> int | None:
     return None if mb == 0 else mb * _MIB
 
 
-def format_size(n: int) -> str:
+def format_size(size: int) -> str:
     """A byte count as a message shows it: the bytes, and KiB/MiB/GiB when that is shorter.
 
     >>> format_size(512), format_size(2148388794)
     ('512 bytes', '2.0 GiB (2148388794 bytes)')
     """
     for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
-        if n >= 1 << shift:
-            return f"{n / (1 << shift):.1f} {unit} ({n} bytes)"
-    return f"{n} byte{'' if n == 1 else 's'}"
+        if size >= 1 << shift:
+            return f"{size / (1 << shift):.1f} {unit} ({size} bytes)"
+    return f"{size} byte{'' if size == 1 else 's'}"
 
 
 def _limit_hint() -> str:

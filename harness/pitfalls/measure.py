@@ -106,7 +106,7 @@ def measure_profile(
 
 def measure_call(
     label: str,
-    fn: Callable[[], Any],
+    call: Callable[[], Any],
     *,
     case: str,
     scale: float = 1.0,
@@ -116,7 +116,7 @@ def measure_call(
     """Any callable returning a number (home-made implementations: ``scale=100`` turns their
     0–1 into 0–100); an exception becomes a ``raises`` measurement with its text."""
     try:
-        value = fn()
+        value = call()
     except Exception as exc:
         return Measurement.of(label, case, Outcome.failed(exc, signature))
     return Measurement(label, case, scale * float(value), "ok", detail, signature)
@@ -255,11 +255,11 @@ def _fmt_value(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def close(a: float | None, b: float | None, tol: float = 1e-9) -> bool:
+def close(first: float | None, second: float | None, tol: float = 1e-9) -> bool:
     """Both numbers present and within ``tol`` BLEU points (relative above 1)."""
-    if a is None or b is None:
+    if first is None or second is None:
         return False
-    return abs(a - b) <= tol * max(1.0, abs(a), abs(b))
+    return abs(first - second) <= tol * max(1.0, abs(first), abs(second))
 
 
 def fmt(score: float | None, digits: int = 2) -> str:

@@ -97,12 +97,12 @@ class Table:
         self.rows: list[Measurement] = []
         self.notes: dict[str, Any] = {}
 
-    def add(self, m: Measurement) -> Measurement:
-        self.rows.append(m)
-        return m
+    def add(self, measurement: Measurement) -> Measurement:
+        self.rows.append(measurement)
+        return measurement
 
-    def extend(self, ms: Iterable[Measurement]) -> None:
-        self.rows.extend(ms)
+    def extend(self, measurements: Iterable[Measurement]) -> None:
+        self.rows.extend(measurements)
 
     def get(self, implementation: str, case: str) -> Measurement:
         """The measurement of ``implementation`` on ``case`` (``KeyError`` if absent)."""

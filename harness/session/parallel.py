@@ -105,11 +105,11 @@ def resolve_jobs(jobs: int | None) -> int:
     return resources.worker_budget(jobs).workers
 
 
-def shard_bounds(n: int, chunk_size: int) -> list[tuple[int, int]]:
-    """Contiguous ``(lo, hi)`` ranges of at most ``chunk_size`` segments covering ``0..n``."""
+def shard_bounds(total: int, chunk_size: int) -> list[tuple[int, int]]:
+    """Contiguous ``(lo, hi)`` ranges of at most ``chunk_size`` segments covering ``0..total``."""
     if chunk_size < 1:
         raise ConfigError(f"chunk_size must be >= 1, got {chunk_size}")
-    return [(lo, min(lo + chunk_size, n)) for lo in range(0, n, chunk_size)]
+    return [(lo, min(lo + chunk_size, total)) for lo in range(0, total, chunk_size)]
 
 
 def _shard(corpora: Sequence[Corpus], lo: int, hi: int) -> Shard:

@@ -84,18 +84,18 @@ def _printed() -> dict[str, Any]:
     }
 
 
-def checks(m: Measurement, printed: dict[str, Any]) -> dict[str, bool | None]:
-    """Which printed numbers ``m`` reproduces (``None``: the library does not expose it).
+def checks(measurement: Measurement, printed: dict[str, Any]) -> dict[str, bool | None]:
+    """Which printed numbers ``measurement`` reproduces (``None``: the library does not expose it).
     BLEU and BP are compared after rounding to the printed two decimals (0–1 scale)."""
-    if not m.ok:
+    if not measurement.ok:
         return {"bleu": False, "bp": None, "precisions": None}
-    bp = m.extra.get("bp")
-    counts, totals = m.extra.get("counts"), m.extra.get("totals")
+    bp = measurement.extra.get("bp")
+    counts, totals = measurement.extra.get("counts"), measurement.extra.get("totals")
     prec = None
     if counts is not None and totals is not None:
         prec = list(counts) == printed["counts"] and list(totals) == printed["totals"]
     return {
-        "bleu": round(m.score / 100.0, 2) == printed["bleu"],  # type: ignore[operator]
+        "bleu": round(measurement.score / 100.0, 2) == printed["bleu"],  # type: ignore[operator]
         "bp": None if bp is None else round(bp, 2) == printed["bp"],
         "precisions": prec,
     }
