@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.analysis.attribution import FACTORS, differing_factors, hybrid, shapley
+from harness.analysis.study_types import RankFlip
 from harness.bleu.config import BleuConfig
 from harness.bleu.profiles import PROFILES, verification
 from harness.errors import HarnessError
@@ -34,7 +35,15 @@ from harness.scorers import ADAPTERS, PROFILE_OF, tolerance
 from harness.scorers.base import installed_version
 from harness.session import Session
 
-__all__ = ["Answer", "Family", "LibraryCheck", "answer", "display_name", "factor_phrase"]
+__all__ = [
+    "Answer",
+    "Family",
+    "LibraryCheck",
+    "answer",
+    "display_name",
+    "factor_phrase",
+    "rank_flips",
+]
 
 #: Scores closer than this (BLEU points) are one number when families are formed.
 SAME = 1e-9
@@ -335,20 +344,43 @@ def _members(names: Sequence[str], mask: int) -> tuple[str, ...]:
     return tuple(n for i, n in enumerate(names) if mask >> i & 1)
 
 
+def rank_flips(
+    systems: Sequence[str],
+    scores_a: Sequence[float | None],
+    scores_b: Sequence[float | None],
+) -> tuple[tuple[RankFlip, ...], int]:
+    """``(flips, pairs)``: the pairs of ``systems`` that ``a`` ranks strictly one way and ``b``
+    strictly the other, the system ranked higher by ``a`` first; and how many pairs of systems
+    both scored (``n (n − 1) / 2`` of the ``n`` systems with both scores).
+
+    >>> flips, pairs = rank_flips(["A", "B", "C"], [30.0, 20.0, 10.0], [25.0, 26.0, None])
+    >>> pairs, [(f.systems, f.scores_a, f.scores_b) for f in flips]
+    (1, [(('A', 'B'), (30.0, 20.0), (25.0, 26.0))])
+    """
+    scored = [
+        (s, x, y)
+        for s, x, y in zip(systems, scores_a, scores_b, strict=True)
+        if x is not None and y is not None
+    ]
+    flips = []
+    for i, (si, ai, bi) in enumerate(scored):
+        for sj, aj, bj in scored[i + 1 :]:
+            da, db = ai - aj, bi - bj
+            if da == 0 or db == 0 or (da > 0) == (db > 0):
+                continue
+            if da > 0:
+                flips.append(RankFlip((si, sj), (ai, aj), (bi, bj)))
+            else:
+                flips.append(RankFlip((sj, si), (aj, ai), (bj, bi)))
+    return tuple(flips), len(scored) * (len(scored) - 1) // 2
+
+
 def _flips(
     systems: Sequence[str], base: Sequence[float | None], other: Sequence[float | None]
 ) -> tuple[tuple[str, str], ...]:
-    """Pairs (a, b), a ranked above b by ``base`` (strictly) and below b by ``other``."""
-    out = []
-    n = len(systems)
-    for i in range(n):
-        for j in range(n):
-            bi, bj, oi, oj = base[i], base[j], other[i], other[j]
-            if None in (bi, bj, oi, oj):
-                continue
-            if bi > bj and oi < oj:  # type: ignore[operator]
-                out.append((systems[i], systems[j]))
-    return tuple(out)
+    """Pairs (a, b), a ranked above b by ``base`` (strictly) and below b by ``other``
+    (:func:`rank_flips`, the one definition of a flip)."""
+    return tuple(flip.systems for flip in rank_flips(systems, base, other)[0])
 
 
 # ---------------------------------------------------------------------- plain words

@@ -30,6 +30,7 @@ from typing import Any, Literal
 from harness.analysis import correlation, runner
 from harness.analysis.attribution import attribute
 from harness.analysis.difference import Difference, difference, implementation_label
+from harness.analysis.gap_matters import GAP_RESAMPLES, gap_matters, unanswered
 from harness.analysis.labels import (
     bleu4_label,
     kinds_in,
@@ -575,6 +576,8 @@ def analyse(
     significance_pair: tuple[str, str] | None = None,
     baseline: str = "sacrebleu",
     limit: int | None = None,
+    gap_resamples: int = GAP_RESAMPLES,
+    gap_confidence: float = 0.95,
 ) -> Report:
     """The report of the runner's ``rows`` (:class:`~harness.analysis.study_types.Report`).
 
@@ -595,7 +598,10 @@ def analyse(
     stored as given; without ``significance`` (and with corpora) a paired bootstrap of every
     system against the best (or of ``significance_pair`` = ``(baseline system, system)``) is
     computed (:func:`~harness.analysis.study_significance.default_significance`), else the
-    section says why not and how to get one. When the corpora are one fixture's systems
+    section says why not and how to get one. With ``pairs`` included and corpora, every judged
+    pair says whether its gap matters (:func:`~harness.analysis.gap_matters.gap_matters`:
+    ``gap_resamples`` paired-bootstrap resamples per fixture drawn with ``seed``, intervals at
+    ``gap_confidence``, ranking flips, MT-Thresholds); else that section says why not. When the corpora are one fixture's systems
     sharing their references, ``answer`` is
     :func:`~harness.analysis.study_families.answer_section` (families of equal numbers, gaps
     to the ``baseline`` profile split into factors, ranking changes). ``limit`` says that
@@ -624,6 +630,24 @@ def analyse(
             else [(implementation_label(a), implementation_label(b)) for a, b in pairs]
         )
         judged = _pairs(rows, chosen, corpora, tolerance, top, progress)
+    gaps = (
+        gap_matters(
+            judged,
+            corpora,
+            session,
+            seed=seed,
+            resamples=gap_resamples,
+            confidence=gap_confidence,
+            progress=progress,
+        )
+        if "pairs" in include
+        else unanswered(
+            'not included (it follows the pairs: include "pairs")',
+            seed=seed,
+            resamples=gap_resamples,
+            confidence=gap_confidence,
+        )
+    )
     segments = _segments(rows)
     correlations = (
         _correlations(rows, seed, n_boot, progress)
@@ -652,6 +676,7 @@ def analyse(
         verification=_verification(rows),
         fixtures=tuple(units),
         pairs=tuple(judged),
+        gap_matters=gaps,
         overview=overview(units, judged),
         segments=segments,
         correlations=correlations,

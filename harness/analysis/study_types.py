@@ -11,7 +11,10 @@ points on 0–100; every number is finite or ``null``.
 Schema 4 (this version) against 3: ``report.json`` names its schema (``$schema``, the file
 :data:`SCHEMA_FILE` next to it) and ``schema_version`` first; a new ``overview`` key holds
 the folded view the HTML page shows (groups of implementations with equal numbers, the gap
-matrix between them, the pairs worth a detail); every attribution has ``library_error``
+matrix between them, the pairs worth a detail); a new ``gap_matters`` key says for every
+judged pair whether its gap matters (the gap per fixture with a paired-bootstrap interval,
+the system pairs it orders the other way, MT-Thresholds' human agreement for a system gap
+of its size); every attribution has ``library_error``
 (``null`` unless the library's residual could not be computed); every significance test has
 every key (``null`` where the test is undefined); precomputed significance results are stored
 under ``{"precomputed": ...}``. Schema 3 against 2: the ``answer`` key and the tests against
@@ -39,8 +42,10 @@ __all__ = [
     "Correlations",
     "ExplainedBy",
     "FamilyRow",
+    "FixtureGap",
     "FixtureScores",
     "GapDistribution",
+    "GapMatters",
     "Group",
     "LargestAttribution",
     "LargestGap",
@@ -48,16 +53,19 @@ __all__ = [
     "Libraries",
     "Overview",
     "PairCorpus",
+    "PairMatters",
     "PairSegment",
     "PairVerdict",
     "PrecomputedSignificance",
     "Problem",
+    "RankFlip",
     "Report",
     "SegmentsSection",
     "Side",
     "Significance",
     "SignificanceTest",
     "Summary",
+    "SystemGap",
     "VerificationRecord",
 ]
 
@@ -478,12 +486,98 @@ class PrecomputedSignificance:
     precomputed: JsonValue
 
 
+# ---------------------------------------------------------------------- does the gap matter
+@dataclass(frozen=True)
+class SystemGap:
+    """One system of a fixture under both implementations of a pair: their corpus scores
+    (``null`` unless ok), ``gap = score_b − score_a`` and its paired-bootstrap percentile
+    interval ``ci`` (``null`` when it has none: the fixture's ``ci_note`` says why)."""
+
+    system: str
+    score_a: float | None
+    score_b: float | None
+    gap: float | None
+    ci: tuple[float, float] | None
+
+
+@dataclass(frozen=True)
+class RankFlip:
+    """Two systems the implementations order differently: ``systems[0]`` is ranked above
+    ``systems[1]`` by ``a`` and below it by ``b``; ``scores_a`` and ``scores_b`` are each
+    implementation's scores of the two systems, in that order."""
+
+    systems: tuple[str, str]
+    scores_a: tuple[float, float]
+    scores_b: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class FixtureGap:
+    """A pair on one fixture: each system's gap, their ``mean_gap`` over the ``systems``
+    both scored, its paired-bootstrap percentile interval ``ci`` (``null``: ``ci_note`` says
+    why), the ``flips`` among the ``system_pairs`` both scored (pairs of systems ordered the
+    other way; a difference within the pair's tolerance is a tie, never a flip), MT-Thresholds'
+    ``human_agreement`` (percent: how often humans agree with a system difference of
+    ``|mean_gap|`` BLEU points), whether the WMT meta-evaluation of the two implementations
+    differs (``meta_evaluation_differs``, ``null`` when not computed, ``meta_evaluation_note``
+    why) and the fixture's ``sentence``."""
+
+    fixture: str
+    systems: tuple[SystemGap, ...]
+    mean_gap: float | None
+    ci: tuple[float, float] | None
+    ci_note: str | None
+    system_pairs: int
+    flips: tuple[RankFlip, ...]
+    human_agreement: float | None
+    meta_evaluation_differs: bool | None
+    meta_evaluation_note: str | None
+    sentence: str
+
+
+@dataclass(frozen=True)
+class PairMatters:
+    """Whether a judged pair's gap matters (``matters``: ``yes`` when it reorders systems or
+    is as large as a system difference humans confirm more often than not, ``no`` when it does
+    neither or the pair agrees within its tolerance, ``n/a`` when nothing is comparable), why
+    (``reason``), the profiles whose cached statistics give the intervals (``profile_a``,
+    ``profile_b``; a library's is the profile the report shows equal to it, ``null`` when there
+    is none), each fixture with corpora, and the pair's one ``sentence``."""
+
+    a: str
+    b: str
+    matters: Literal["yes", "no", "n/a"]
+    reason: str
+    profile_a: str | None
+    profile_b: str | None
+    fixtures: tuple[FixtureGap, ...]
+    sentence: str
+
+
+@dataclass(frozen=True)
+class GapMatters:
+    """Does the gap matter? One :class:`PairMatters` per judged pair: a seeded paired bootstrap
+    (``resamples`` resamples of each fixture's segments, drawn once and shared by every pair and
+    both sides; sacrebleu's percentile interval at ``confidence``), the flips of the system
+    rankings and MT-Thresholds (``thresholds``: the package and its version, ``citation``);
+    ``note`` says why nothing was computed."""
+
+    method: Literal["paired-bootstrap"]
+    resamples: int
+    seed: int
+    confidence: float
+    thresholds: str | None
+    citation: str
+    pairs: tuple[PairMatters, ...]
+    note: str | None
+
+
 # ---------------------------------------------------------------------- the report
 @dataclass(frozen=True)
 class Report:
     """A comparison of BLEU implementations (the JSON Schema's root): the summary first, the
     answer, the signature and versions, each profile's proof, the corpus scores, the judged
-    pairs, the folded overview, the segment table's file, the correlations, the attributions,
+    pairs, whether each pair's gap matters, the folded overview, the segment table's file, the correlations, the attributions,
     human judgments (precomputed, stored as given) and significance (``null`` when not
     included)."""
 
@@ -496,6 +590,7 @@ class Report:
     verification: Mapping[str, VerificationRecord]
     fixtures: tuple[FixtureScores, ...]
     pairs: tuple[PairVerdict, ...]
+    gap_matters: GapMatters
     overview: Overview
     segments: SegmentsSection
     correlations: Correlations

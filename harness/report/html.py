@@ -15,10 +15,15 @@ from harness.report.figures import MAX_HUMAN, MAX_WATERFALLS, Figure, human_reco
 from harness.report.pair_tables import side_statistics
 from harness.report.summary import Markup, design_words, summary_items
 from harness.report.tables import (
+    GAP_HEAD,
     PAIR_HEAD,
     SIGNIFICANCE_HEAD,
     attribution_rows,
     correlation_tables,
+    flip_lines,
+    gap_intro,
+    gap_rows,
+    meta_evaluation_line,
     pair_figures,
     significance_row,
 )
@@ -246,6 +251,47 @@ def _pairs(report: Report, figs: Sequence[Figure]) -> str:
     return "\n".join(out)
 
 
+def _gap_matters(report: Report) -> str:
+    """What was computed, then every pair's sentence (those whose gap matters marked), the
+    table per pair and fixture and the flips, each folded."""
+    section = report.gap_matters
+    if not section.pairs:
+        return f"<p>{_e(section.note or 'Not computed')}.</p>"
+    items = "".join(
+        f'<li><span class="{"no" if p.matters == "yes" else "muted"}">'
+        f"{_e(p.matters)}</span> {_e(p.sentence)}</li>"
+        for p in section.pairs
+    )
+    yes = sum(p.matters == "yes" for p in section.pairs)
+    # folded: the summary above already gives the sentences that matter most
+    out = [
+        f"<p>{_e(gap_intro(section))}</p>",
+        f"<details><summary>Every pair in one sentence ({len(section.pairs)}; the gap matters "
+        f'for {yes})</summary><ul id="gap-sentences">{items}</ul></details>',
+    ]
+    rows = [
+        [_td(x) if k < 4 or k == 6 else f'<td class="n">{_e(x)}</td>' for k, x in enumerate(r)]
+        for r in gap_rows(section)
+    ]
+    tab = _table(GAP_HEAD, rows, table_id="gap-matters")
+    if len(rows) > FOLD_ROWS:
+        tab = f"<details><summary>Per pair and fixture ({len(rows)})</summary>{tab}</details>"
+    out.append(tab)
+    flips = flip_lines(section)
+    if flips:
+        out.append(
+            f"<details><summary>Systems ordered the other way ({len(flips)})</summary><ul>"
+            + "".join(f"<li>{_e(x)}</li>" for x in flips)
+            + "</ul></details>"
+        )
+    meta = meta_evaluation_line(section)
+    if meta:
+        out.append(f'<p class="muted">{_e(meta)}.</p>')
+    if section.note:
+        out.append(f'<p class="muted">{_e(section.note)}.</p>')
+    return "\n".join(out)
+
+
 def _correlations(report: Report) -> str:
     out = []
     tables = correlation_tables(report)
@@ -447,8 +493,8 @@ def _reproducibility(report: Report) -> str:
 
 def render_html(report: Report, figures: Sequence[Figure]) -> str:
     """The page: the summary first (what was compared, the headline, what could not be
-    compared), corpus scores (split to fit the page), the gap heat map, pairs (with scatter
-    plots and top segments), correlations, attributions (waterfalls), human judgments,
+    compared), the gap heat map, corpus scores (split to fit the page), whether each pair's
+    gap matters, pairs (with scatter plots and top segments), correlations, attributions (waterfalls), human judgments,
     significance, whether each profile is proven, and the signature and versions folded.
     ``figures`` are the PNGs :func:`~harness.report.figures.render_figures` drew."""
     by_section: dict[str, list[Figure]] = {}
@@ -467,6 +513,8 @@ def render_html(report: Report, figures: Sequence[Figure]) -> str:
         overview.gap_matrix_html(report),
         "<h2>Corpus-level BLEU (0–100)</h2>",
         overview.scores_html(report),
+        "<h2>Does the gap matter?</h2>",
+        _gap_matters(report),
         "<h2>Pairs</h2>",
         _pairs(report, by_section.get("pairs", [])),
         "<h2>Correlations between implementations</h2>",

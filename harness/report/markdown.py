@@ -10,11 +10,16 @@ from harness.report.figures import human_records
 from harness.report.pair_tables import pair_markdown
 from harness.report.summary import Markup, design_words, significance_line, summary_items
 from harness.report.tables import (
+    GAP_HEAD,
     PAIR_HEAD,
     SIGNIFICANCE_HEAD,
     attribution_rows,
     correlation_tables,
     family_table,
+    flip_lines,
+    gap_intro,
+    gap_rows,
+    meta_evaluation_line,
     pair_figures,
     significance_row,
 )
@@ -113,6 +118,25 @@ def _significance(report: Report) -> list[str]:
     return out
 
 
+def _gap_matters(report: Report) -> list[str]:
+    """Every pair's sentence, the table per pair and fixture, the flips in words."""
+    section = report.gap_matters
+    if not section.pairs:
+        return [f"{section.note or 'Not computed'}."]
+    out = [gap_intro(section), ""]
+    out += [f"- {p.sentence}" for p in section.pairs]
+    out += ["", *table(GAP_HEAD, gap_rows(section), "lllllrlrr")]
+    flips = flip_lines(section)
+    if flips:
+        out += ["", "Systems ordered the other way:", "", *(f"- {x}" for x in flips)]
+    meta = meta_evaluation_line(section)
+    if meta:
+        out += ["", f"{meta}."]
+    if section.note:
+        out += ["", f"{section.note}."]
+    return out
+
+
 def _pairs_summary(report: Report) -> list[str]:
     body = [[f"`{p.a}`", f"`{p.b}`", _verdict(p), *pair_figures(p)] for p in report.pairs]
     return table(PAIR_HEAD, body, "llcrrrrrr")
@@ -158,6 +182,7 @@ def render_markdown(report: Report) -> str:
     out = ["# BLEU harness report", "", "## Summary", "", *_summary(report), ""]
     out += ["All scores and gaps are BLEU points on the 0–100 scale.", ""]
     out += ["## Corpus-level BLEU (0–100)", "", *_fixtures(report), ""]
+    out += ["## Does the gap matter?", "", *_gap_matters(report), ""]
     out += ["## Pairs", ""]
     if report.pairs:
         out += [*_pairs_summary(report), ""]

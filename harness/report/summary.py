@@ -12,8 +12,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.analysis.study_significance import SIGNIFICANCE_HOW
-from harness.analysis.study_types import Report, Significance, SignificanceTest
+from harness.analysis.study_types import PairMatters, Report, Significance, SignificanceTest
 from harness.report.text import fmt_number
+
+#: The summary gives the sentences of at most this many pairs whose gap is not zero (the
+#: "Does the gap matter?" section gives every pair's).
+SUMMARY_GAPS = 5
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,55 @@ def _by_test(
     return out
 
 
+def _weight(pair: PairMatters) -> tuple[int, int, float]:
+    """Sort key: gaps that matter first, then by flips, then by the largest mean gap."""
+    flips = sum(len(f.flips) for f in pair.fixtures)
+    gap = max((abs(f.mean_gap) for f in pair.fixtures if f.mean_gap is not None), default=0.0)
+    return (pair.matters != "yes", -flips, -gap)
+
+
+def gap_item(report: Report, markup: Markup) -> tuple[str, list[str]]:
+    """The summary's answer to "does the gap matter?": how many pairs' gaps matter, then the
+    sentence of each pair with a gap (those that matter first, at most :data:`SUMMARY_GAPS`),
+    with the pairs that agree within tolerance and those not comparable counted."""
+    section = report.gap_matters
+    head = markup.strong("Does the gap matter?")
+    if not section.pairs:
+        return f"{head} {markup.text(section.note or 'not computed')}.", []
+    verdicts = {(p.a, p.b): p.verdict for p in report.pairs}
+    gaps = [p for p in section.pairs if verdicts.get((p.a, p.b)) == "disagree"]
+    gaps.sort(key=_weight)
+    yes = sum(p.matters == "yes" for p in section.pairs)
+    text = (
+        f"{head} {markup.label('no', f'yes for {yes}')} of {len(section.pairs)} pairs (they "
+        "reorder systems, or humans agree with a system difference that large more often "
+        "than not)"
+    )
+    subs = [markup.text(p.sentence) for p in gaps[:SUMMARY_GAPS]]
+    if len(gaps) > SUMMARY_GAPS:
+        subs.append(
+            markup.text(
+                f"… and {len(gaps) - SUMMARY_GAPS} more pairs with a gap: see "
+                "“Does the gap matter?” below."
+            )
+        )
+    same = sum(verdicts.get((p.a, p.b)) == "agree" for p in section.pairs)
+    if same:
+        subs.append(
+            markup.text(f"{same} pair(s) agree within tolerance: no gap, so nothing to matter.")
+        )
+    na = [p for p in section.pairs if p.matters == "n/a"]
+    if na:
+        subs.append(
+            markup.text(
+                f"{len(na)} pair(s) not comparable: "
+                + "; ".join(f"{p.a} vs {p.b}" for p in na)
+                + "."
+            )
+        )
+    return text + ".", subs
+
+
 def _pairs(items: Sequence[Sequence[Any]], markup: Markup) -> str:
     return ", ".join(f"{markup.code(x[0])} vs {markup.code(x[1])}" for x in items)
 
@@ -106,15 +159,16 @@ def library_line(report: Report, markup: Markup) -> str | None:
 
 
 def summary_items(report: Report, markup: Markup) -> list[tuple[str, list[str]]]:
-    """The summary's bullet items, each with its sub-items. With an ``answer`` (systems that
-    share references): what was compared, then its findings in plain words (the spread, each
-    cause with its values and points, whether the ranking changes, whether the real libraries
-    equal their profiles). Otherwise: what was compared and why there is no such answer,
-    the libraries against their profiles, the largest gap between BLEU-4 implementations and
-    the factor behind it, how many pairs agree. Then what has no scores and why,
-    significance, and where the segment table is."""
+    """The summary's bullet items, each with its sub-items: what was compared, then whether
+    each pair's gap matters (:func:`gap_item`). With an ``answer`` (systems that share
+    references): its findings in plain words (the spread, each cause with its values and
+    points, whether the ranking changes, whether the real libraries equal their profiles).
+    Otherwise: why there is no such answer, the libraries against their profiles, the largest
+    gap between BLEU-4 implementations and the factor behind it, how many pairs agree. Then
+    what has no scores and why, significance, and where the segment table is."""
     ans = report.answer
     items: list[tuple[str, list[str]]] = [(_compared(report, markup), [])]
+    items.append(gap_item(report, markup))
     if ans:
         items += [(markup.text(x), []) for x in ans.findings]
     else:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from harness.analysis.study_types import (
     CorpusAttribution,
+    GapMatters,
     LevelCorrelations,
     PairVerdict,
     Report,
@@ -37,6 +38,92 @@ SIGNIFICANCE_HEAD: tuple[str, ...] = (
     "p",
     "95% CI (system)",
 )
+
+
+#: The "does the gap matter?" table: one row per pair and fixture (:func:`gap_rows`).
+GAP_HEAD: tuple[str, ...] = (
+    "a",
+    "b",
+    "matters",
+    "fixture",
+    "systems",
+    "mean gap (b − a)",
+    "interval",
+    "flips",
+    "humans agree",
+)
+
+
+def gap_intro(section: GapMatters) -> str:
+    """What the "does the gap matter?" section computed, in one paragraph."""
+    level = f"{100 * section.confidence:g}%"
+    tool = section.thresholds or "MT-Thresholds (not installed: not computed)"
+    return (
+        f"For each pair: the mean corpus gap b − a over each fixture's systems with its {level} "
+        f"paired-bootstrap interval ({section.resamples} resamples of the fixture's segments, "
+        f"seed {section.seed}, the same resamples for both sides; sacrebleu's percentile "
+        "interval), the pairs of systems the two order differently (flips), and how often "
+        "human judgments agree with a difference of that size between two systems "
+        f"({tool}; {section.citation}). The gap matters when it reorders systems or when "
+        "humans agree with a system difference that large more often than not."
+    )
+
+
+def gap_rows(section: GapMatters) -> list[list[str]]:
+    """One row per pair and fixture (every :data:`GAP_HEAD` column)."""
+    rows = []
+    for p in section.pairs:
+        for f in p.fixtures:
+            ci = f.ci_note or "—"
+            if f.ci is not None:
+                low, high = f.ci
+                ci = f"[{fmt_number(low, 2, sign=True)}, {fmt_number(high, 2, sign=True)}]"
+            human = "—" if f.human_agreement is None else f"{f.human_agreement:.0f}%"
+            rows.append(
+                [
+                    p.a,
+                    p.b,
+                    p.matters,
+                    f.fixture,
+                    str(sum(s.gap is not None for s in f.systems)),
+                    fmt_number(f.mean_gap, 2, sign=True),
+                    ci,
+                    f"{len(f.flips)} of {f.system_pairs}",
+                    human,
+                ]
+            )
+    return rows
+
+
+def flip_lines(section: GapMatters) -> list[str]:
+    """Every flip in words: the pair, the fixture, the two systems and both scores of each."""
+    out = []
+    for p in section.pairs:
+        for f in p.fixtures:
+            for flip in f.flips:
+                first, second = flip.systems
+                a1, a2 = flip.scores_a
+                b1, b2 = flip.scores_b
+                out.append(
+                    f"{p.a} vs {p.b} on {f.fixture}: {p.a} ranks {first} above {second} "
+                    f"({a1:.2f} vs {a2:.2f}), {p.b} below ({b1:.2f} vs {b2:.2f})"
+                )
+    return out
+
+
+def meta_evaluation_line(section: GapMatters) -> str | None:
+    """Whether the WMT meta-evaluation differs, for each pair and fixture where it was
+    computed; else why not (the first reason); ``None`` without fixtures."""
+    entries = [(p, f) for p in section.pairs for f in p.fixtures]
+    if not entries:
+        return None
+    done = [(p, f) for p, f in entries if f.meta_evaluation_differs is not None]
+    if not done:
+        return "WMT meta-evaluation: " + (entries[0][1].meta_evaluation_note or "not computed")
+    return "WMT meta-evaluation differs: " + "; ".join(
+        f"{p.a} vs {p.b} on {f.fixture}: {'yes' if f.meta_evaluation_differs else 'no'}"
+        for p, f in done
+    )
 
 
 def pair_figures(pair: PairVerdict) -> list[str]:
