@@ -35,11 +35,13 @@ EXPECTED = {
     "04_library_disagreement_wmt21.py",
     "05_human_mqm_significance.py",
     "06_framework_bleu.py",
+    "07_does_the_implementation_change_the_science.py",
 }
 DATA_NOTEBOOKS = (
     "04_library_disagreement_wmt21.py",
     "05_human_mqm_significance.py",
     "06_framework_bleu.py",
+    "07_does_the_implementation_change_the_science.py",
 )
 SMOKE_LINE = 'SMOKE = os.environ.get("SMOKE", "0") == "1"'
 DATA_LINE = 'DATA = os.environ.get("BLEU_HARNESS_DATA")'
