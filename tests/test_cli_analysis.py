@@ -7,9 +7,12 @@ import json
 import pytest
 
 from harness import PROFILES
+from harness.analysis.human import wmt21_human_correlations
+from harness.analysis.meta_eval import meta_evaluate
 from harness.bleu import engine
 from harness.cli import main
 from harness.data.fixtures import load_fixture
+from harness.session import Session
 
 
 def test_explain_json_shape_and_sum(capsys) -> None:
@@ -95,6 +98,27 @@ def test_human_json(data_dir, capsys) -> None:
     rows = {(r["implementation"], r["level"]): r for r in d["wmt21"]["rows"]}
     assert rows[("sacrebleu", "system")]["n"] == 8
     assert d["wmt19_outliers"] is None
+
+
+@pytest.mark.realdata
+def test_human_prints_the_meta_evaluation(data_dir, capsys) -> None:
+    """`human` shows each profile's WMT meta-evaluation as meta_evaluate computes it, and the
+    permutation tests between the profiles with --meta-resamples."""
+    argv = ["human", "--data", str(data_dir), "--impl", "sacrebleu,helm-bleu-1", "--n-boot", "0"]
+    assert main([*argv, "--meta-resamples", "100", "--seed", "3", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)["wmt21_meta_evaluation"]
+    human = wmt21_human_correlations(
+        data_dir, ["sacrebleu", "helm-bleu-1"], n_boot=0, session=Session()
+    )
+    expected = meta_evaluate(human, resamples=100, seed=3)
+    assert d["rows"] == expected.rows()
+    assert [c["p_value"] for c in d["comparisons"]] == [c.p_value for c in expected.comparisons]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "WMT meta-evaluation against MQM" in out
+    spa = next(r["spa"] for r in expected.rows() if r["implementation"] == "helm-bleu-1")
+    assert "| helm-bleu-1 |" in out and f"{spa:.4f}" in out
+    assert "No permutation tests between implementations" in out
 
 
 def test_significance_json(tmp_path, capsys) -> None:

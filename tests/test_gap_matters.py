@@ -16,6 +16,8 @@ import sacrebleu
 
 from harness.analysis import runner
 from harness.analysis.gap_matters import META_EVALUATION_NOTE, THRESHOLDS_PACKAGE
+from harness.analysis.human import wmt21_human_correlations
+from harness.analysis.meta_eval import meta_evaluate
 from harness.analysis.study import analyse, named_corpora
 from harness.data.corpus import Corpus
 from harness.data.fixtures import load_fixture
@@ -184,9 +186,9 @@ def test_human_agreement_is_the_packages_own_number(report):
     assert "Navigating the Metrics Maze" in section.citation
     checked = 0
     for pair in section.pairs:
+        assert pair.meta_evaluation_differs is None
+        assert pair.meta_evaluation_note == META_EVALUATION_NOTE
         for found in pair.fixtures:
-            assert found.meta_evaluation_differs is None
-            assert found.meta_evaluation_note == META_EVALUATION_NOTE
             if found.mean_gap is None:
                 continue
             expected = mt_thresholds.accuracy(abs(found.mean_gap), "bleu")
@@ -238,3 +240,37 @@ def test_the_written_report_validates_and_says_it_in_words(report, tmp_path):
     assert flipped.sentence in summary  # the first screen answers
     page = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
     assert 'id="gap-sentences"' in page and "Does the gap matter?" in page
+
+
+@pytest.mark.realdata
+def test_a_pair_says_whether_its_meta_evaluation_differs(data_dir, rows, corpora):
+    """With a meta-evaluation of WMT21 MQM, each pair's note carries both profiles' numbers as
+    meta_evaluate computed them, and ``differs`` is whether one of its tests between the two
+    is significant."""
+    human = wmt21_human_correlations(
+        data_dir, ["sacrebleu", "sacrebleu-sentence"], n_boot=0, session=Session()
+    )
+    meta = meta_evaluate(human, resamples=100, seed=SEED)
+    session = Session(named_corpora(corpora))
+    found = analyse(
+        rows, session, include=("pairs",), seed=SEED, gap_resamples=20, meta_evaluation=meta
+    )
+    pair = _pair(found, "sacrebleu", "harness:sacrebleu-sentence")
+    tests = [
+        c for c in meta.comparisons if {c.better, c.worse} == {"sacrebleu", "sacrebleu-sentence"}
+    ]
+    assert len(tests) == 3
+    assert pair.meta_evaluation_differs == any(c.significant for c in tests)
+    by_name = {row["implementation"]: row for row in meta.rows()}
+    first, second = by_name["sacrebleu"], by_name["sacrebleu-sentence"]
+    expected = (
+        f"pairwise accuracy {first['pairwise_accuracy']:.4f} vs {second['pairwise_accuracy']:.4f}"
+    )
+    assert expected in pair.meta_evaluation_note
+    assert f"SPA {first['spa']:.4f} vs {second['spa']:.4f}" in pair.meta_evaluation_note
+    # the library against its own profile is not in this meta-evaluation's comparisons
+    library = _pair(found, "harness:sacrebleu", "sacrebleu")
+    assert library.meta_evaluation_differs is None
+    assert library.meta_evaluation_note == "both are the sacrebleu profile: one meta-evaluation"
+    assert json.loads(render_json(found))["meta_evaluation"]["rows"] == meta.rows()
+    assert pair.meta_evaluation_note in render_markdown(found)

@@ -37,9 +37,12 @@ the gap matters (it reorders systems): +0.90 BLEU [+0.70, +1.10] on wmt21 (mean 
 systems), flips 2 of 190 system pairs; a 0.90-point system gap agrees with humans 62% of the
 time.``
 
-Whether the WMT meta-evaluation of the two implementations (pairwise accuracy, acc23, soft
-pairwise accuracy) differs is a field of each fixture's entry, left ``null`` here with a
-reason (:data:`META_EVALUATION_NOTE`).
+4. **Would the WMT Metrics task tell them apart?** With a meta-evaluation of the human
+   judgments (:func:`harness.analysis.meta_eval.meta_evaluate`: pairwise accuracy, acc23, soft
+   pairwise accuracy, each against e.g. WMT21 MQM), each pair's note gives both profiles'
+   numbers and whether a permutation test finds them significantly different; without one
+   it says why not (:data:`META_EVALUATION_NOTE`). This answer is the pair's, not a fixture's:
+   the human judgments are their own data set.
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ import numpy as np
 
 from harness.analysis.answer import rank_flips
 from harness.analysis.labels import library_pair, profile_of
+from harness.analysis.meta_eval import MetaEvaluation
 from harness.analysis.resampling import (
     counts_from_indices,
     percentile_interval,
@@ -105,10 +109,19 @@ HUMAN_MAJORITY = 50.0
 
 Matters = Literal["yes", "no", "n/a"]
 
-#: Why ``meta_evaluation_differs`` is ``null``.
+#: Why ``meta_evaluation_differs`` is ``null`` when the report has no meta-evaluation.
 META_EVALUATION_NOTE = (
     "not computed: the WMT meta-evaluation (pairwise accuracy, acc23, soft pairwise accuracy) "
-    "of the two implementations against human judgments is not part of this report"
+    "needs human judgments (report --human)"
+)
+
+#: The statistics of a meta-evaluation named in a pair's note, as ``MetaEvaluation.rows``
+#: names them, with how the note calls them.
+META_STATISTICS: tuple[tuple[str, str], ...] = (
+    ("pairwise_accuracy", "pairwise accuracy"),
+    ("acc23_calibrated", "acc23"),
+    ("spa", "SPA"),
+    ("segment_acc23_calibrated", "segment acc23"),
 )
 
 
@@ -265,8 +278,6 @@ def _fixture_gap(
         system_pairs=system_pairs,
         flips=flips,
         human_agreement=human,
-        meta_evaluation_differs=None,
-        meta_evaluation_note=META_EVALUATION_NOTE,
         sentence=_fixture_sentence(fixture, mean, ci, note, len(gaps), flips, system_pairs, human),
     )
 
@@ -356,6 +367,7 @@ def _pair_matters(
     libraries: Mapping[str, str],
     confidence: float,
     agreement: bool,
+    meta: MetaEvaluation | None,
 ) -> PairMatters:
     (pa, why_a), (pb, why_b) = _profile(pair.a, libraries), _profile(pair.b, libraries)
     missing = "; ".join(x for x in (why_a, why_b) if x) or None
@@ -365,6 +377,7 @@ def _pair_matters(
         if any(g.fixture == name and g.system in resampled.indices for g in pair.corpora)
     ]
     matters, reason = _verdict(pair, found)
+    differs, note = _meta_difference(meta, pa, pb)
     return PairMatters(
         a=pair.a,
         b=pair.b,
@@ -374,7 +387,42 @@ def _pair_matters(
         profile_b=pb,
         fixtures=tuple(found),
         sentence=_pair_sentence(pair, reason, found),
+        meta_evaluation_differs=differs,
+        meta_evaluation_note=note,
     )
+
+
+def _meta_difference(
+    meta: MetaEvaluation | None, profile_a: str | None, profile_b: str | None
+) -> tuple[bool | None, str]:
+    """Whether the meta-evaluation tells the two profiles apart, and both sides' numbers."""
+    if meta is None:
+        return None, META_EVALUATION_NOTE
+    rows = {row["implementation"]: row for row in meta.rows()}
+    absent = [p or "(no profile)" for p in (profile_a, profile_b) if p not in rows]
+    if absent:
+        return None, f"not in the meta-evaluation of {meta.dataset}: {', '.join(absent)}"
+    assert profile_a is not None and profile_b is not None
+    if profile_a == profile_b:
+        return None, f"both are the {profile_a} profile: one meta-evaluation"
+    shown = [
+        f"{label} {_number(rows[profile_a][key])} vs {_number(rows[profile_b][key])}"
+        for key, label in META_STATISTICS
+    ]
+    numbers = f"on {meta.dataset} ({len(meta.systems)} systems): " + ", ".join(shown)
+    tests = [c for c in meta.comparisons if {c.better, c.worse} == {profile_a, profile_b}]
+    if not tests:
+        why = "no permutation resamples" if meta.resamples == 0 else "not a compared pair"
+        return None, numbers + f"; not tested ({why})"
+    found = [c for c in tests if c.significant]
+    if not found:
+        return False, numbers + f"; none of {len(tests)} permutation tests significant"
+    named = ", ".join(f"{c.statistic} (p = {c.p_value:.3g})" for c in found)
+    return True, numbers + f"; significantly different: {named}"
+
+
+def _number(value: float | None) -> str:
+    return "—" if value is None else f"{value:.4f}"
 
 
 # ---------------------------------------------------------------------- the section
@@ -409,12 +457,15 @@ def gap_matters(
     seed: int,
     resamples: int = GAP_RESAMPLES,
     confidence: float = 0.95,
+    meta: MetaEvaluation | None = None,
     progress: ProgressCallback | None = None,
 ) -> GapMatters:
     """Whether the gap of each judged pair matters (module docstring), on the fixtures of
     ``corpora`` (``{(fixture, system): corpus}``, the session's) with statistics counted by
     ``session``: ``resamples`` paired-bootstrap resamples per fixture drawn with ``seed``,
-    intervals at ``confidence``. Without corpora or pairs the section's ``note`` says why.
+    intervals at ``confidence``. ``meta`` (:func:`harness.analysis.meta_eval.meta_evaluate`
+    of the human judgments) says whether each pair's profiles differ in the WMT
+    meta-evaluation. Without corpora or pairs the section's ``note`` says why.
     ``progress`` (:data:`~harness.progress.ProgressCallback`) is told of each finished pair.
 
     Raises:
@@ -442,7 +493,7 @@ def gap_matters(
     ]
     libraries = _profiles_of_libraries(pairs)
     found = [
-        _pair_matters(p, fixtures, libraries, confidence, version is not None)
+        _pair_matters(p, fixtures, libraries, confidence, version is not None, meta)
         for p in track(pairs, progress, "report: does the gap matter")
     ]
     note = None

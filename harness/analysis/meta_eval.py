@@ -871,6 +871,7 @@ def meta_evaluate(
     spa_seed: int = SPA_SEED,
     resamples: int = 0,
     seed: int = 0,
+    compared: Sequence[tuple[str, str]] | None = None,
     block_size: int = 100,
     early_min: float = 0.02,
     early_max: float = 0.5,
@@ -885,7 +886,8 @@ def meta_evaluate(
     ``resamples`` > 0 adds, for every pair of implementations, the permutation test of each of
     pairwise accuracy, SPA and segment-level tie-calibrated accuracy (:func:`compare_metrics`
     with ``seed``; ``block_size``, ``early_min`` and ``early_max`` are WMT's task defaults),
-    testing the higher-scoring implementation against the other at level ``alpha``.
+    testing the higher-scoring implementation against the other at level ``alpha``;
+    ``compared`` limits the tests to those pairs (each of ``implementations``).
     ``progress`` is told of each comparison (stage ``"meta-evaluation: comparisons"``).
     """
     for v in variants:
@@ -906,7 +908,14 @@ def meta_evaluate(
         for name in names
     }
     comparisons = []
-    todo = [(spec, a, b) for spec in _COMPARED for a, b in combinations(names, 2) if resamples > 0]
+    chosen = list(combinations(names, 2)) if compared is None else list(compared)
+    for a, b in chosen:
+        for name in (a, b):
+            if name not in names:
+                raise ConfigError(
+                    f"compared names {name!r}, not one of the implementations", valid=names
+                )
+    todo = [(spec, a, b) for spec in _COMPARED for a, b in chosen if resamples > 0]
     for (statistic, segment, settings, value_of), a, b in track(
         todo, progress, "meta-evaluation: comparisons"
     ):

@@ -37,7 +37,9 @@ from harness.analysis.labels import (
     labels_in,
     library_pair,
     pair_tolerance,
+    profile_of,
 )
+from harness.analysis.meta_eval import MetaEvaluation
 from harness.analysis.study_families import answer_section, overview
 from harness.analysis.study_significance import default_significance
 from harness.analysis.study_types import (
@@ -79,6 +81,7 @@ __all__ = [
     "default_pairs",
     "judge_pair",
     "named_corpora",
+    "profile_pairs",
     "signature",
     "study",
 ]
@@ -171,6 +174,19 @@ def default_pairs(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
         for label in labels:
             add(ref, label)
     return pairs
+
+
+def profile_pairs(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+    """The :func:`default_pairs` as pairs of the profiles they are or reproduce
+    (:func:`~harness.analysis.labels.profile_of`), each once: what a meta-evaluation of the
+    report's human judgments tests. A library without a profile and a library against its own
+    profile drop out."""
+    out: list[tuple[str, str]] = []
+    for first, second in default_pairs(rows):
+        a, b = profile_of(first), profile_of(second)
+        if a is not None and b is not None and a != b and (a, b) not in out and (b, a) not in out:
+            out.append((a, b))
+    return out
 
 
 def _short_reason(status: Any, error: Any) -> str:
@@ -578,6 +594,7 @@ def analyse(
     limit: int | None = None,
     gap_resamples: int = GAP_RESAMPLES,
     gap_confidence: float = 0.95,
+    meta_evaluation: MetaEvaluation | None = None,
 ) -> Report:
     """The report of the runner's ``rows`` (:class:`~harness.analysis.study_types.Report`).
 
@@ -601,7 +618,10 @@ def analyse(
     section says why not and how to get one. With ``pairs`` included and corpora, every judged
     pair says whether its gap matters (:func:`~harness.analysis.gap_matters.gap_matters`:
     ``gap_resamples`` paired-bootstrap resamples per fixture drawn with ``seed``, intervals at
-    ``gap_confidence``, ranking flips, MT-Thresholds); else that section says why not. When the corpora are one fixture's systems
+    ``gap_confidence``, ranking flips, MT-Thresholds, and with ``meta_evaluation`` —
+    :func:`~harness.analysis.meta_eval.meta_evaluate` of ``human`` — whether the pair's
+    profiles differ in the WMT meta-evaluation, which the report also stores); else that
+    section says why not. When the corpora are one fixture's systems
     sharing their references, ``answer`` is
     :func:`~harness.analysis.study_families.answer_section` (families of equal numbers, gaps
     to the ``baseline`` profile split into factors, ranking changes). ``limit`` says that
@@ -638,6 +658,7 @@ def analyse(
             seed=seed,
             resamples=gap_resamples,
             confidence=gap_confidence,
+            meta=meta_evaluation,
             progress=progress,
         )
         if "pairs" in include
@@ -682,6 +703,9 @@ def analyse(
         correlations=correlations,
         attributions=tuple(attributions),
         human=JsonValue(to_json(human)) if "human" in include and human is not None else None,
+        meta_evaluation=(
+            JsonValue(to_json(meta_evaluation)) if meta_evaluation is not None else None
+        ),
         significance=sig,
     )
 

@@ -14,7 +14,9 @@ the folded view the HTML page shows (groups of implementations with equal number
 matrix between them, the pairs worth a detail); a new ``gap_matters`` key says for every
 judged pair whether its gap matters (the gap per fixture with a paired-bootstrap interval,
 the system pairs it orders the other way, MT-Thresholds' human agreement for a system gap
-of its size); every attribution has ``library_error``
+of its size, and whether the two differ in the WMT meta-evaluation); a new
+``meta_evaluation`` key holds the WMT meta-evaluation of the human judgments' implementations
+(``null`` without them); every attribution has ``library_error``
 (``null`` unless the library's residual could not be computed); every significance test has
 every key (``null`` where the test is undefined); precomputed significance results are stored
 under ``{"precomputed": ...}``. Schema 3 against 2: the ``answer`` key and the tests against
@@ -516,11 +518,9 @@ class FixtureGap:
     """A pair on one fixture: each system's gap, their ``mean_gap`` over the ``systems``
     both scored, its paired-bootstrap percentile interval ``ci`` (``null``: ``ci_note`` says
     why), the ``flips`` among the ``system_pairs`` both scored (pairs of systems ordered the
-    other way; a difference within the pair's tolerance is a tie, never a flip), MT-Thresholds'
+    other way: strictly above by one, strictly below by the other), MT-Thresholds'
     ``human_agreement`` (percent: how often humans agree with a system difference of
-    ``|mean_gap|`` BLEU points), whether the WMT meta-evaluation of the two implementations
-    differs (``meta_evaluation_differs``, ``null`` when not computed, ``meta_evaluation_note``
-    why) and the fixture's ``sentence``."""
+    ``|mean_gap|`` BLEU points) and the fixture's ``sentence``."""
 
     fixture: str
     systems: tuple[SystemGap, ...]
@@ -530,8 +530,6 @@ class FixtureGap:
     system_pairs: int
     flips: tuple[RankFlip, ...]
     human_agreement: float | None
-    meta_evaluation_differs: bool | None
-    meta_evaluation_note: str | None
     sentence: str
 
 
@@ -542,7 +540,11 @@ class PairMatters:
     neither or the pair agrees within its tolerance, ``n/a`` when nothing is comparable), why
     (``reason``), the profiles whose cached statistics give the intervals (``profile_a``,
     ``profile_b``; a library's is the profile the report shows equal to it, ``null`` when there
-    is none), each fixture with corpora, and the pair's one ``sentence``."""
+    is none), each fixture with corpora, and the pair's one ``sentence``. With a WMT
+    meta-evaluation in the report (:func:`harness.analysis.meta_eval.meta_evaluate` of the
+    human judgments), ``meta_evaluation_differs`` says whether the two implementations differ
+    significantly in any of its permutation tests (``null``: not tested, or an implementation
+    not in it) and ``meta_evaluation_note`` gives both sides' numbers, or why there are none."""
 
     a: str
     b: str
@@ -552,6 +554,8 @@ class PairMatters:
     profile_b: str | None
     fixtures: tuple[FixtureGap, ...]
     sentence: str
+    meta_evaluation_differs: bool | None
+    meta_evaluation_note: str
 
 
 @dataclass(frozen=True)
@@ -578,8 +582,8 @@ class Report:
     """A comparison of BLEU implementations (the JSON Schema's root): the summary first, the
     answer, the signature and versions, each profile's proof, the corpus scores, the judged
     pairs, whether each pair's gap matters, the folded overview, the segment table's file, the correlations, the attributions,
-    human judgments (precomputed, stored as given) and significance (``null`` when not
-    included)."""
+    human judgments and their WMT meta-evaluation (precomputed, stored as given) and
+    significance (``null`` when not included)."""
 
     schema: Literal["report.schema.json"] = field(metadata={"json_name": "$schema"})
     schema_version: Literal["4"]
@@ -596,6 +600,7 @@ class Report:
     correlations: Correlations
     attributions: tuple[CorpusAttribution, ...]
     human: JsonValue | None
+    meta_evaluation: JsonValue | None
     significance: Significance | PrecomputedSignificance | None
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from harness.analysis.attribution import attribute
 from harness.analysis.correlation import correlate
 from harness.analysis.human import mathur_outliers, wmt21_human_correlations
+from harness.analysis.meta_eval import meta_evaluate
 from harness.analysis.resampling import prepare
 from harness.analysis.significance import against_best, significance_from_files
 from harness.bleu.profiles import PROFILES
@@ -293,6 +294,13 @@ def add_human(sub: options.Subcommands) -> None:
         default=1000,
         help="bootstrap resamples for the CIs (0: no CIs)",
     )
+    h.add_argument(
+        "--meta-resamples",
+        type=options.int_at_least(0),
+        default=0,
+        help="permutation resamples of the tests between every two profiles in the WMT "
+        "meta-evaluation (0: the numbers only; WMT uses 1000: minutes for many profiles)",
+    )
     h.add_argument("--seed", type=options.SEED, default=0, help="numpy seed (default 0)")
     h.add_argument("--json", action="store_true", help="print JSON")
     options.add_progress(h)
@@ -317,9 +325,12 @@ def cmd_human(args: argparse.Namespace) -> int:
         progress=options.progress(args),
         session=options.session(args),
     )
+    meta = meta_evaluate(res, resamples=args.meta_resamples, seed=args.seed).to_dict()
     wmt19 = mathur_outliers(args.data) if args.wmt19 else None
     if args.json:
-        options.print_json({"wmt21": res.to_dict(), "wmt19_outliers": wmt19})
+        options.print_json(
+            {"wmt21": res.to_dict(), "wmt21_meta_evaluation": meta, "wmt19_outliers": wmt19}
+        )
     else:
-        print(human_markdown(res, wmt19))
+        print(human_markdown(res, wmt19, meta))
     return 0

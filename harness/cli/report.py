@@ -11,7 +11,8 @@ from typing import Any
 
 from harness.analysis import runner
 from harness.analysis.human import wmt21_human_correlations
-from harness.analysis.study import analyse, named_corpora
+from harness.analysis.meta_eval import meta_evaluate
+from harness.analysis.study import analyse, named_corpora, profile_pairs
 from harness.analysis.typed_json import JsonShapeError, from_json
 from harness.cli import inputs, options
 from harness.data.io import read_lines
@@ -40,7 +41,18 @@ def add_report(sub: options.Subcommands) -> None:
     r.add_argument("--wmt21", action="store_true", help="add WMT21 en→de (needs the data dir)")
     r.add_argument("--coco", action="store_true", help="add COCO leave-one-out (data dir)")
     r.add_argument("--with-fixtures", action="store_true", help="with --wmt21/--coco: fixtures too")
-    r.add_argument("--human", action="store_true", help="add BLEU vs WMT21 MQM (data dir)")
+    r.add_argument(
+        "--human",
+        action="store_true",
+        help="add BLEU vs WMT21 MQM and each profile's WMT meta-evaluation (data dir)",
+    )
+    r.add_argument(
+        "--meta-resamples",
+        type=options.int_at_least(0),
+        default=0,
+        help="with --human: permutation resamples of the tests between the judged pairs' "
+        "profiles in the WMT meta-evaluation (0: the numbers only; WMT uses 1000)",
+    )
     r.add_argument("--data", help="data directory (default: $BLEU_HARNESS_DATA)")
     inputs.add_limit(r)
     inputs.add_user_files(r)
@@ -112,6 +124,15 @@ def _report(args: argparse.Namespace, out: OutputDir) -> tuple[list[dict[str, An
             progress=progress,
             session=session,
         )
+    meta = None
+    if human is not None:
+        meta = meta_evaluate(
+            human,
+            resamples=args.meta_resamples,
+            seed=args.seed,
+            compared=[p for p in profile_pairs(rows) if set(p) <= set(human.segment_scores)],
+            progress=progress,
+        )
     pair = tuple(args.significance_pair) if args.significance_pair else None
     report = analyse(
         rows,
@@ -122,6 +143,7 @@ def _report(args: argparse.Namespace, out: OutputDir) -> tuple[list[dict[str, An
         progress=progress,
         significance_pair=pair,
         limit=getattr(args, "limit", None),
+        meta_evaluation=meta,
     )
     return rows, write_report(report, out, formats=args.formats)
 

@@ -16,6 +16,7 @@ from harness.report.pair_tables import side_statistics
 from harness.report.summary import Markup, design_words, summary_items
 from harness.report.tables import (
     GAP_HEAD,
+    META_COLUMNS,
     PAIR_HEAD,
     SIGNIFICANCE_HEAD,
     attribution_rows,
@@ -23,7 +24,8 @@ from harness.report.tables import (
     flip_lines,
     gap_intro,
     gap_rows,
-    meta_evaluation_line,
+    meta_evaluation_lines,
+    meta_evaluation_rows,
     pair_figures,
     significance_row,
 )
@@ -284,9 +286,21 @@ def _gap_matters(report: Report) -> str:
             + "".join(f"<li>{_e(x)}</li>" for x in flips)
             + "</ul></details>"
         )
-    meta = meta_evaluation_line(section)
-    if meta:
-        out.append(f'<p class="muted">{_e(meta)}.</p>')
+    meta_rows = meta_evaluation_rows(report.meta_evaluation)
+    lines = meta_evaluation_lines(section)
+    if meta_rows:
+        head = "".join(f"<th>{_e(h)}</th>" for _, h in META_COLUMNS)
+        body = "".join(
+            "<tr>" + "".join(f"<td>{_e(c)}</td>" for c in row) + "</tr>" for row in meta_rows
+        )
+        out.append(
+            "<details><summary>WMT meta-evaluation against the human judgments</summary>"
+            f"<table><tr>{head}</tr>{body}</table><ul>"
+            + "".join(f"<li>{_e(x)}</li>" for x in lines)
+            + "</ul></details>"
+        )
+    elif lines:
+        out.append("".join(f'<p class="muted">{_e(x)}.</p>' for x in lines))
     if section.note:
         out.append(f'<p class="muted">{_e(section.note)}.</p>')
     return "\n".join(out)

@@ -1,5 +1,6 @@
 """Markdown for BLEU against human judgments: the WMT21 MQM correlations with their bootstrap
-intervals, the system rankings against the human one, and the WMT19 DA outlier check."""
+intervals, the system rankings against the human one, the WMT meta-evaluation, and the WMT19
+DA outlier check."""
 
 from __future__ import annotations
 
@@ -7,17 +8,26 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness.analysis.human import HumanCorrelations
+from harness.report.tables import META_COLUMNS, meta_evaluation_rows
+from harness.report.text import table
 
 
 def _fmt(x: Any, digits: int = 3) -> str:
     return "–" if x is None else f"{x:.{digits}f}"
 
 
-def human_markdown(res: HumanCorrelations, wmt19: Sequence[Mapping[str, Any]] | None = None) -> str:
+def human_markdown(
+    res: HumanCorrelations,
+    wmt19: Sequence[Mapping[str, Any]] | None = None,
+    meta: Mapping[str, Any] | None = None,
+) -> str:
     """``res`` (:func:`harness.analysis.human.wmt21_human_correlations`) as Markdown: one
     table per level (Pearson, Spearman and Kendall τ-b with their intervals), the swapped
-    pairs of each ranking, and — given ``wmt19`` (:func:`harness.analysis.human.
-    mathur_outliers`) — Pearson with and without the outlier systems."""
+    pairs of each ranking, given ``meta`` (the JSON of
+    :func:`harness.analysis.meta_eval.meta_evaluate` of ``res``) each implementation's WMT
+    meta-evaluation and the significant differences between them, and — given ``wmt19``
+    (:func:`harness.analysis.human.mathur_outliers`) — Pearson with and without the outlier
+    systems."""
     n_seg = next(iter(res.n_rated_segments.values()), 0)
     out = [
         f"WMT21 en→de: BLEU ({len(res.refs)} refs) vs Google MQM — {len(res.ranking_systems)} "
@@ -45,6 +55,30 @@ def human_markdown(res: HumanCorrelations, wmt19: Sequence[Mapping[str, Any]] | 
         out.append(
             f"- {r['implementation']}: tau = {_fmt(r.get('kendall_tau_vs_reference'))}; {swaps}"
         )
+    meta_rows = meta_evaluation_rows(meta)
+    if meta is not None and meta_rows:
+        out += [
+            "",
+            f"WMT meta-evaluation against MQM ({len(meta['systems'])} systems; "
+            "mt-metrics-eval's statistics):",
+            "",
+            *table([h for _, h in META_COLUMNS], meta_rows, "l" + "r" * 6),
+        ]
+        tests = meta.get("comparisons", [])
+        found = [c for c in tests if c["significant"]]
+        if meta.get("resamples"):
+            out += [
+                "",
+                f"{len(found)} of {len(tests)} permutation tests between implementations "
+                f"significant ({meta['resamples']} resamples, seed {meta['seed']}):",
+            ]
+            out += [
+                f"- {c['statistic']}: {c['better']} {c['value_better']:.4f} > {c['worse']} "
+                f"{c['value_worse']:.4f} (p = {c['p_value']:.3g})"
+                for c in found
+            ]
+        else:
+            out += ["", "No permutation tests between implementations (--meta-resamples 0)."]
     if wmt19 is not None:
         out += [
             "",

@@ -11,6 +11,7 @@ from harness.report.pair_tables import pair_markdown
 from harness.report.summary import Markup, design_words, significance_line, summary_items
 from harness.report.tables import (
     GAP_HEAD,
+    META_COLUMNS,
     PAIR_HEAD,
     SIGNIFICANCE_HEAD,
     attribution_rows,
@@ -19,7 +20,8 @@ from harness.report.tables import (
     flip_lines,
     gap_intro,
     gap_rows,
-    meta_evaluation_line,
+    meta_evaluation_lines,
+    meta_evaluation_rows,
     pair_figures,
     significance_row,
 )
@@ -129,9 +131,13 @@ def _gap_matters(report: Report) -> list[str]:
     flips = flip_lines(section)
     if flips:
         out += ["", "Systems ordered the other way:", "", *(f"- {x}" for x in flips)]
-    meta = meta_evaluation_line(section)
-    if meta:
-        out += ["", f"{meta}."]
+    meta_rows = meta_evaluation_rows(report.meta_evaluation)
+    if meta_rows:
+        out += ["", "The WMT meta-evaluation of each implementation against the human judgments:"]
+        out += ["", *table([h for _, h in META_COLUMNS], meta_rows, "l" + "r" * 6)]
+    lines = meta_evaluation_lines(section)
+    if lines:
+        out += ["", *(f"- {x}." for x in lines)]
     if section.note:
         out += ["", f"{section.note}."]
     return out

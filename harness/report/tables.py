@@ -4,6 +4,8 @@ the summary sentences), so the two cannot drift apart in content."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from harness.analysis.study_types import (
     CorpusAttribution,
     GapMatters,
@@ -111,19 +113,50 @@ def flip_lines(section: GapMatters) -> list[str]:
     return out
 
 
-def meta_evaluation_line(section: GapMatters) -> str | None:
-    """Whether the WMT meta-evaluation differs, for each pair and fixture where it was
-    computed; else why not (the first reason); ``None`` without fixtures."""
-    entries = [(p, f) for p in section.pairs for f in p.fixtures]
-    if not entries:
-        return None
-    done = [(p, f) for p, f in entries if f.meta_evaluation_differs is not None]
-    if not done:
-        return "WMT meta-evaluation: " + (entries[0][1].meta_evaluation_note or "not computed")
-    return "WMT meta-evaluation differs: " + "; ".join(
-        f"{p.a} vs {p.b} on {f.fixture}: {'yes' if f.meta_evaluation_differs else 'no'}"
-        for p, f in done
-    )
+def meta_evaluation_lines(section: GapMatters) -> list[str]:
+    """Whether each pair's implementations differ in the WMT meta-evaluation, with both
+    sides' numbers; one line when no pair has one (the shared reason)."""
+    if not section.pairs:
+        return []
+    notes = {p.meta_evaluation_note for p in section.pairs}
+    if all(p.meta_evaluation_differs is None for p in section.pairs) and len(notes) == 1:
+        return [f"WMT meta-evaluation: {notes.pop()}"]
+    word = {True: "differ", False: "do not differ", None: "not tested"}
+    return [
+        f"{p.a} vs {p.b}: {word[p.meta_evaluation_differs]} in the WMT meta-evaluation "
+        f"({p.meta_evaluation_note})"
+        for p in section.pairs
+    ]
+
+
+#: The columns of the meta-evaluation table: ``MetaEvaluation.rows`` keys and their headers.
+META_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("implementation", "implementation"),
+    ("pairwise_accuracy", "pairwise accuracy"),
+    ("acc23_calibrated", "acc23"),
+    ("acc23_epsilon", "acc23 ε"),
+    ("spa", "SPA"),
+    ("segment_acc23_calibrated", "segment acc23 (by item)"),
+    ("segment_acc23_epsilon", "segment ε"),
+)
+
+
+def meta_evaluation_rows(meta: object) -> list[list[str]]:
+    """The cells of the meta-evaluation table, one row per implementation, from the JSON of a
+    :class:`~harness.analysis.meta_eval.MetaEvaluation` (a report's ``meta_evaluation``;
+    empty without one)."""
+    if not isinstance(meta, Mapping):
+        return []
+    out = []
+    for row in meta.get("rows", []):
+        cells = [str(row.get("implementation"))]
+        for key, _ in META_COLUMNS[1:]:
+            value = row.get(key)
+            cells.append(
+                "—" if value is None else f"{value:.4g}" if "epsilon" in key else f"{value:.4f}"
+            )
+        out.append(cells)
+    return out
 
 
 def pair_figures(pair: PairVerdict) -> list[str]:
