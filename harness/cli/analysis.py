@@ -294,13 +294,7 @@ def add_human(sub: options.Subcommands) -> None:
         default=1000,
         help="bootstrap resamples for the CIs (0: no CIs)",
     )
-    h.add_argument(
-        "--meta-resamples",
-        type=options.int_at_least(0),
-        default=0,
-        help="permutation resamples of the tests between every two profiles in the WMT "
-        "meta-evaluation (0: the numbers only; WMT uses 1000: minutes for many profiles)",
-    )
+    options.add_meta_resamples(h, "every two profiles")
     h.add_argument("--seed", type=options.SEED, default=0, help="numpy seed (default 0)")
     h.add_argument("--json", action="store_true", help="print JSON")
     options.add_progress(h)

@@ -355,6 +355,19 @@ def add_perf(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(run_context=cluster)
 
 
+def add_meta_resamples(parser: argparse.ArgumentParser, tested: str) -> None:
+    """``--meta-resamples N``: the permutation resamples of the WMT meta-evaluation's tests
+    between ``tested`` (0, the default: its numbers only)."""
+    parser.add_argument(
+        "--meta-resamples",
+        type=int_at_least(0),
+        default=0,
+        metavar="N",
+        help=f"permutation resamples of the tests between {tested} in the WMT "
+        "meta-evaluation (0: the numbers only; WMT uses 1000: minutes for many profiles)",
+    )
+
+
 def add_progress(parser: argparse.ArgumentParser) -> None:
     """``--progress`` / ``--quiet`` (one of them): tqdm bars on stderr, by default only when
     stderr is a terminal. ``args.progress`` is ``True``, ``False`` or ``None`` (neither)."""

@@ -46,13 +46,7 @@ def add_report(sub: options.Subcommands) -> None:
         action="store_true",
         help="add BLEU vs WMT21 MQM and each profile's WMT meta-evaluation (data dir)",
     )
-    r.add_argument(
-        "--meta-resamples",
-        type=options.int_at_least(0),
-        default=0,
-        help="with --human: permutation resamples of the tests between the judged pairs' "
-        "profiles in the WMT meta-evaluation (0: the numbers only; WMT uses 1000)",
-    )
+    options.add_meta_resamples(r, "the judged pairs' profiles (with --human)")
     r.add_argument("--data", help="data directory (default: $BLEU_HARNESS_DATA)")
     inputs.add_limit(r)
     inputs.add_user_files(r)
