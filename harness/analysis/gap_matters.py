@@ -30,7 +30,7 @@ corpora the run's :class:`~harness.session.Session` holds:
 
 A pair's gap **matters** (``yes``) when it reorders a pair of systems on some fixture, or
 when it is as large as a system difference humans confirm more often than not
-(MT-Thresholds accuracy ≥ :data:`HUMAN_MAJORITY` percent; for BLEU from about 0.27 points);
+(MT-Thresholds accuracy ≥ :data:`HUMAN_MAJORITY` percent);
 it does **not** (``no``) when it does neither, or when the pair agrees within its tolerance;
 ``n/a`` when nothing is comparable. Each pair gets one sentence, e.g. ``nltk vs sacrebleu:
 the gap matters (it reorders systems): +0.90 BLEU [+0.70, +1.10] on wmt21 (mean of 20
