@@ -1,9 +1,9 @@
 # bleu-harness: the two commands of the README, and the developer loop.
 #   make demo       create .venv if missing, install, run the comparison on the built-in fixtures
 #   make test       create .venv if missing, install dev extras, ruff + mypy + pytest on two
-#                   workers with every oracle (installs perl's XML::Twig for the Moses oracle
-#                   tests and Chromium for the HTML report's browser test first when missing and
-#                   we are root, and builds .venv-tf, TensorFlow for the keras-hub tests)
+#                   workers with every oracle (installs the OS packages the oracles need in one
+#                   step, tools/system-deps.sh, when missing and we are root, and builds .venv-tf,
+#                   TensorFlow for the keras-hub tests)
 #   make test-full  make test with every property's full example count and the full WMT21 report
 #   make check      ruff, mypy and the tests that need no oracle, browser or real data
 #   make sanitize   the compiled kernels built with AddressSanitizer and UBSan (in build/sanitize,
@@ -40,7 +40,7 @@ unexport PYTHONDONTWRITEBYTECODE
 # per worker: two workers with a thread pool each would oversubscribe two cores.
 PYTEST := OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/python -m pytest -q -n 2 --dist loadgroup
 
-.PHONY: demo test test-full check lint typecheck perl-deps browser-deps tf-env oracles format clean bench sanitize
+.PHONY: demo test test-full check lint typecheck system-deps tf-env oracles format clean bench sanitize
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -69,7 +69,7 @@ typecheck: $(VENV)/.stamp-dev
 	$(BIN)/mypy
 
 # What the oracle tests need beside .venv; built while mypy runs.
-oracles: perl-deps browser-deps tf-env
+oracles: system-deps tf-env
 
 # The doctests of harness/ run with the tests. A failure hypothesis finds is kept in
 # .hypothesis/ and replayed first on the next run.
@@ -112,38 +112,13 @@ sanitize: $(VENV)/.stamp-dev
 	$(BIN)/python -c "from harness.bleu import native; assert native.module().__file__ == '$$so'" && \
 	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 $(BIN)/python -m pytest -q -p no:cacheprovider --capture=sys $(SANITIZE_TESTS)
 
-# The Moses oracle tests run ../shared/reference-impls/moses/*.pl; mteval-v13a.pl loads XML::Twig
-# at start. Install it (Debian: libxml-twig-perl) when we can; otherwise say so: those tests skip,
-# and fail under CI=true.
-perl-deps:
-	@if perl -MXML::Twig -e1 >/dev/null 2>&1; then \
-	  :; \
-	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
-	  echo "installing libxml-twig-perl (XML::Twig, needed by mteval-v13a.pl)"; \
-	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-	    libxml-twig-perl >/dev/null) || \
-	    echo "NOTE: apt-get could not install libxml-twig-perl; the mteval-v13a.pl tests will skip (fail under CI=true)"; \
-	else \
-	  echo "NOTE: perl or its module XML::Twig is missing and cannot be installed here (needs root and"; \
-	  echo "      apt-get). Install libxml-twig-perl (Debian/Ubuntu) or XML::Twig from CPAN; until then"; \
-	  echo "      the mteval-v13a.pl oracle tests skip (and fail under CI=true)."; \
-	fi
-
-# tests/test_report_browser.py renders the HTML report in headless Chromium. Install it (Debian:
-# the chromium package) when we can; otherwise say so: that test skips, and fails under CI=true.
-browser-deps:
-	@if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then \
-	  :; \
-	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
-	  echo "installing chromium (headless browser for tests/test_report_browser.py)"; \
-	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-	    chromium >/dev/null) || \
-	    echo "NOTE: apt-get could not install chromium; the browser test will skip (fail under CI=true)"; \
-	else \
-	  echo "NOTE: chromium is missing and cannot be installed here (needs root and apt-get)."; \
-	  echo "      Install chromium (Debian/Ubuntu: apt-get install -y chromium); until then"; \
-	  echo "      tests/test_report_browser.py skips (and fails under CI=true)."; \
-	fi
+# Everything the suite needs from the operating system (XML::Twig for mteval-v13a.pl, Chromium
+# for the HTML report's browser test, g++ for fairseq's libbleu, Java for the PTB tokenizer),
+# checked and installed in one serial step that waits for the package manager's lock; it says
+# what it found and what it installed. Under CI=true a package it cannot install stops make test
+# here; otherwise the tests that need it skip.
+system-deps:
+	@bash tools/system-deps.sh
 
 # tests/test_profile_keras.py runs keras-hub's real BLEU metric, which needs TensorFlow: too
 # heavy for the project's own environment, so it lives in $(TF_VENV) (built once; the stamp

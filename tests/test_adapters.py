@@ -416,8 +416,11 @@ def test_pycocoevalcap_adapter_equals_direct_call_and_prints_nothing(max_order, 
     assert (got.counts, got.totals, got.hyp_len) == (tm.counts, tm.totals, tm.hyp_len)
 
 
-@pytest.mark.skipif(shutil.which("java") is None, reason="java is not installed")
 def test_pycocoevalcap_ptb_tokenizer_is_opt_in_and_in_the_signature():
+    if shutil.which("java") is None:  # make test installs it (tools/system-deps.sh)
+        from .published import unavailable
+
+        unavailable("pycocoevalcap's PTB tokenizer", "java is not on PATH")
     adapter = get_adapter("pycocoevalcap", ptb=True)
     config = adapter.default_config()
     assert "pretok:coco-ptb" in config.signature() and config.lowercase
