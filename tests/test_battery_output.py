@@ -585,22 +585,36 @@ def _start(*argv: str) -> subprocess.Popen[str]:
     )
 
 
-def _wait_for_lock(folder: Path, proc: subprocess.Popen[str], timeout: float = 60) -> None:
-    """Until ``proc`` holds ``folder``'s lock (its pid is in the lock file)."""
+def _holds_lock(folder: Path, proc: subprocess.Popen[str]) -> bool:
+    try:
+        return (folder / LOCK_FILE).read_text().strip() == str(proc.pid)
+    except OSError:
+        return False
+
+
+def _is_staging(folder: Path) -> bool:
+    try:
+        return any(p.name.startswith(STAGING_PREFIX) for p in folder.iterdir())
+    except OSError:
+        return False
+
+
+def _wait_for_lock(
+    folder: Path, proc: subprocess.Popen[str], *, staging: bool = False, timeout: float = 120
+) -> None:
+    """Until ``proc`` holds ``folder``'s lock (its pid is in the lock file) and, with
+    ``staging``, has made its staging folder there (a moment after taking the lock). The
+    deadline is a hang guard: a loaded machine only makes the wait longer."""
     deadline = time.monotonic() + timeout
-    lock = folder / LOCK_FILE
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             _out, err = proc.communicate()
             pytest.fail(f"the first run ended early ({proc.returncode}): {err}")
-        try:
-            if lock.read_text().strip() == str(proc.pid):
-                return
-        except OSError:
-            pass
+        if _holds_lock(folder, proc) and (not staging or _is_staging(folder)):
+            return
         time.sleep(0.02)
     proc.kill()
-    pytest.fail("the first run never locked its output folder")
+    pytest.fail(f"the first run never locked its output folder{' and staged' * staging}")
 
 
 def _run(*argv: str) -> subprocess.CompletedProcess[str]:
@@ -618,7 +632,7 @@ def _blocked_report(tmp: Path, out: Path, *extra: str) -> tuple[subprocess.Popen
     fifo = tmp / "results.fifo"
     os.mkfifo(fifo)
     proc = _start("report", "--results", str(fifo), "--out", str(out), "--formats", "json", *extra)
-    _wait_for_lock(out, proc)
+    _wait_for_lock(out, proc, staging=True)  # then it blocks on the FIFO, holding both
     return proc, fifo
 
 

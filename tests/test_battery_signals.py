@@ -103,12 +103,12 @@ class Outcome:
 def _interrupt(
     argv: list[str],
     signals: tuple[signal.Signals, ...],
-    ready: Callable[[list[psutil.Process]], bool],
+    ready: Callable[[psutil.Process, list[psutil.Process]], bool],
     cwd: Path,
     cache: Path,
     group: bool = False,
 ) -> Outcome:
-    """Run ``argv``, wait until ``ready(descendants)``, send ``signals`` one after another (to
+    """Run ``argv``, wait until ``ready(process, descendants)``, send ``signals`` one after another (to
     its whole process group with ``group``), and collect what happened, with every process the
     run had started by then."""
     env = dict(os.environ, BLEU_HARNESS_CACHE_DIR=str(cache))
@@ -124,7 +124,7 @@ def _interrupt(
     proc = psutil.Process(child.pid)
     start = time.monotonic()
     try:
-        while not ready(_descendants(proc)):
+        while not ready(proc, _descendants(proc)):
             if child.poll() is not None:
                 out, err = child.communicate()
                 pytest.fail(
@@ -167,11 +167,11 @@ def _check_clean(o: Outcome, sig: signal.Signals) -> None:
     assert not _alive(o.started), f"left running: {_alive(o.started)}"
 
 
-def _pool_ready(procs: list[psutil.Process]) -> bool:
+def _pool_ready(_main: psutil.Process, procs: list[psutil.Process]) -> bool:
     return _workers(procs) >= 2
 
 
-def _dask_ready(procs: list[psutil.Process]) -> bool:
+def _dask_ready(_main: psutil.Process, procs: list[psutil.Process]) -> bool:
     """A local dask cluster's workers (one process per CPU) are up and have been working."""
     workers = [p for p in procs if _is_spawned(p)]
     if len(workers) < min(2, resources.usable_cpus()):
@@ -192,13 +192,23 @@ def _is_spawned(p: psutil.Process) -> bool:
         return False
 
 
-def _any_child(procs: list[psutil.Process]) -> bool:
+def _any_child(_main: psutil.Process, procs: list[psutil.Process]) -> bool:
     return bool(procs)
 
 
-def _after(seconds: float) -> Callable[[list[psutil.Process]], bool]:
-    t0 = time.monotonic()
-    return lambda procs: time.monotonic() - t0 > seconds
+#: CPU seconds a serial run has spent before it is stopped: well into its work (the serial
+#: compare of the generated corpus takes about three times as much), however loaded the
+#: machine, since a busy machine slows the run's clock and this count alike.
+SERIAL_CPU = 3.0
+
+
+def _computing(main: psutil.Process, _procs: list[psutil.Process]) -> bool:
+    """The run has spent :data:`SERIAL_CPU` seconds of CPU (its own state, not the clock)."""
+    try:
+        t = main.cpu_times()
+    except psutil.NoSuchProcess:
+        return False
+    return t.user + t.system >= SERIAL_CPU
 
 
 needs_two_cpus = pytest.mark.skipif(
@@ -237,7 +247,7 @@ SIGNAL_ROWS = {
         (*REPORT, "--jobs", "2"), (signal.SIGTERM, signal.SIGTERM), out=True
     ),
     "compare-jobs2-sigterm": SignalRow((*COMPARE, "--jobs", "2"), out=True),
-    "compare-serial-sigterm": SignalRow(COMPARE, ready="soon", out=True),
+    "compare-serial-sigterm": SignalRow(COMPARE, ready="computing", out=True),
     "identify-jobs2-sigterm": SignalRow((*IDENTIFY, "--jobs", "2")),
     "validate-cmd-sigterm": SignalRow(
         ("validate", "--cmd", "sleep 600 # {{hyp}} signals-row", "--cases", "3"), ready="child"
@@ -248,7 +258,7 @@ SIGNAL_ROWS = {
     ),
     "identify-dask-sigterm": SignalRow((*IDENTIFY, "--backend", "dask"), ready="dask"),
 }
-READY = {"pool": _pool_ready, "dask": _dask_ready, "child": _any_child}
+READY = {"pool": _pool_ready, "dask": _dask_ready, "child": _any_child, "computing": _computing}
 
 
 @needs_two_cpus
@@ -268,8 +278,9 @@ def test_a_stopped_run_unwinds(
     if row.out:
         args += ["--out", str(out)]
     before = _snapshot(out) if row.earlier else None
-    ready = _after(3.0) if row.ready == "soon" else READY[row.ready]
-    o = _interrupt(_cli(*args), row.signals, ready, tmp_path, tmp_path / "cache", row.group)
+    o = _interrupt(
+        _cli(*args), row.signals, READY[row.ready], tmp_path, tmp_path / "cache", row.group
+    )
     _check_clean(o, row.signals[0])
     if row.earlier:
         assert before is not None and _snapshot(out) == before  # the earlier report, whole
@@ -466,11 +477,58 @@ def test_a_pool_left_by_an_error_kills_its_workers_at_once() -> None:
     with pytest.raises(RuntimeError), parallel.process_pool(2) as pool:
         pool.submit(time.sleep, 600)
         pool.submit(time.sleep, 600)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + REACH
         while len(pool._processes) < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
         workers = [psutil.Process(p) for p in pool._processes]
         t0 = time.monotonic()
         raise RuntimeError("stop")
-    assert time.monotonic() - t0 < 10
+    # the tasks sleep 600 s: a pool that waited for them would take that long (a hang guard
+    # that tells "at once" from "after the tasks", not a speed bound)
+    assert time.monotonic() - t0 < 120
     assert not _alive(workers)
+
+
+def _park(path: str) -> None:
+    """A task that waits until ``path`` exists (never, in the test below)."""
+    while not os.path.exists(path):
+        time.sleep(0.05)
+
+
+@needs_two_cpus
+def test_a_worker_dying_beside_a_cancelled_future_prints_nothing(tmp_path: Path) -> None:
+    """Row: a worker dies (Ctrl-C sent to the whole job reaches one still starting) while the
+    caller has cancelled a future that waits in the pool: the pool breaks quietly, the
+    futures that ran fail with BrokenProcessPool, the cancelled one stays cancelled, and no
+    thread prints a traceback (CPython before 3.12 raised InvalidStateError in the pool's
+    manager thread here)."""
+    import threading
+    from concurrent.futures.process import BrokenProcessPool
+
+    raised: list[BaseException | None] = []
+    previous = threading.excepthook
+    threading.excepthook = lambda args: raised.append(args.exc_value)
+    never = str(tmp_path / "never")
+    try:
+        with pytest.raises(RuntimeError), parallel.process_pool(1) as pool:
+            # one worker: the first two tasks go into its call queue (running, not
+            # cancellable), the others wait in the pool until the queue has room
+            futures = [pool.submit(_park, never) for _ in range(4)]
+            deadline = time.monotonic() + REACH
+            while not futures[1].running():  # the manager has queued the first two
+                assert time.monotonic() < deadline, "the pool never queued its first tasks"
+                time.sleep(0.01)
+            assert futures[2].cancel()
+            manager = pool._executor_manager_thread
+            (worker,) = pool._processes.values()
+            worker.kill()
+            assert manager is not None
+            manager.join(REACH)  # the manager finds the dead worker and breaks the pool
+            assert not manager.is_alive()
+            raise RuntimeError("stop")
+    finally:
+        threading.excepthook = previous
+    assert raised == []
+    assert futures[2].cancelled()
+    for f in (futures[0], futures[1], futures[3]):
+        assert isinstance(f.exception(timeout=REACH), BrokenProcessPool)

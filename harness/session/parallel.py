@@ -33,8 +33,10 @@ import functools
 import math
 import multiprocessing
 import signal
+import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, InvalidStateError, ProcessPoolExecutor
+from concurrent.futures import process as futures_process
 from typing import Any
 
 import numpy as np
@@ -208,6 +210,32 @@ def _serial(corpus: Corpus, config: BleuConfig, order: int) -> Statistics:
     return engine.compute_statistics(corpus, config, max_order=order)
 
 
+class _ManagerThread(futures_process._ExecutorManagerThread):
+    """The pool's manager thread, tolerant of a future cancelled just as a worker died.
+
+    When a worker dies (a Ctrl-C sent to the whole job reaches one still starting), the
+    manager fails every pending future with BrokenProcessPool; a future the caller cancelled
+    meanwhile makes CPython before 3.12 raise InvalidStateError in that thread, printed as a
+    traceback on stderr (CPython gh-107219). Those futures are skipped here, as newer CPython
+    does.
+    """
+
+    def terminate_broken(self, cause: Any) -> None:
+        broken = futures_process.BrokenProcessPool(
+            "A process in the process pool was terminated abruptly while the future was "
+            "running or pending."
+        )
+        for item in list(self.pending_work_items.values()):
+            with contextlib.suppress(InvalidStateError):  # cancelled by the caller
+                item.future.set_exception(broken)
+        self.pending_work_items.clear()
+        super().terminate_broken(cause)
+
+
+# Pools start their manager threads one at a time while the class is swapped in (below).
+_MANAGER_CLASS_SWAP = threading.Lock()
+
+
 class WorkerPool(ProcessPoolExecutor):
     """A process pool whose ``with`` block, left by an exception (an error, Ctrl-C, SIGTERM),
     kills its workers at once instead of waiting for their running tasks: nothing they
@@ -226,6 +254,18 @@ class WorkerPool(ProcessPoolExecutor):
                 interrupts.acknowledge()
             self.terminate()
             raise
+
+    def _start_executor_manager_thread(self) -> None:
+        # the base class names its manager thread's class as a module global: ours, for the
+        # duration of the call
+        name = "_ExecutorManagerThread"
+        with _MANAGER_CLASS_SWAP:
+            saved = getattr(futures_process, name)
+            setattr(futures_process, name, _ManagerThread)
+            try:
+                super()._start_executor_manager_thread()
+            finally:
+                setattr(futures_process, name, saved)
 
     def _spawn_process(self) -> None:
         # a worker whose start is cut in two by a signal would be known to no one (not this
