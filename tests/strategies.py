@@ -41,6 +41,9 @@ WORDS = [
     "한국어",
     "é",
     "naïve",
+    # a byte-order mark kept by a file reader (U+FEFF, glued to the word it precedes)
+    "\ufeffThe",
+    "\ufeff",
 ]
 _WORD = st.sampled_from(WORDS)
 

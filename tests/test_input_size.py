@@ -66,21 +66,56 @@ def _outcome(call: Callable[[], object]) -> tuple[object, ...]:
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
-@given(st.lists(st.sampled_from(PIECES), max_size=14))
-def test_every_chunk_size_reads_and_refuses_alike(tmp_path: Path, pieces: list[bytes]) -> None:
+@given(st.lists(st.sampled_from(PIECES), max_size=14), st.sampled_from(tf.BOM_RULES))
+def test_every_chunk_size_reads_and_refuses_alike(
+    tmp_path: Path, pieces: list[bytes], bom: tf.BomRule
+) -> None:
     path = tmp_path / "f.txt"
     path.write_bytes(b"".join(pieces))
     lines: list[str] | None = None
     try:
-        lines = tf.read_lines(path)  # one chunk: the file at once
+        lines = tf.read_lines(path, bom=bom)  # one chunk: the file at once
         whole: tuple[object, ...] = ("ok", lines)
     except InputError as exc:
         whole = ("error", str(exc), exc.line)
     for chunk in (1, 2, 3, 5):
-        kept = _outcome(lambda c=chunk: tf._scan(path, "file", keep=True, chunk=c)[1])
-        counted = _outcome(lambda c=chunk: tf._scan(path, "file", keep=False, chunk=c)[0])
+        kept = _outcome(lambda c=chunk: tf._scan(path, "file", keep=True, chunk=c, bom=bom)[1])
+        counted = _outcome(lambda c=chunk: tf._scan(path, "file", keep=False, chunk=c, bom=bom)[0])
         assert kept == whole
         assert counted == (whole if lines is None else ("ok", len(lines)))
+
+
+#: Text the reader accepts whatever the rule: no NUL, no carriage return, valid UTF-8.
+READABLE = st.text(
+    st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\r"), max_size=40
+)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(READABLE, st.booleans())
+def test_a_mark_kept_or_stripped_reads_as_python_codecs_read_it(text: str, marked: bool) -> None:
+    """``bom="keep"`` reads what ``open(f, encoding="utf-8")`` reads (sacrebleu's command
+    line), ``bom="strip"`` what ``encoding="utf-8-sig"`` reads; a file without a mark reads
+    alike under every rule."""
+    import tempfile
+
+    data = (b"\xef\xbb\xbf" if marked else b"") + text.encode("utf-8")
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "f.txt"
+        path.write_bytes(data)
+        for bom, codec in (("keep", "utf-8"), ("strip", "utf-8-sig")):
+            decoded = data.decode(codec)
+            if not decoded:
+                with pytest.raises(InputError, match="empty file"):
+                    tf.read_lines(path, bom=bom)  # type: ignore[arg-type]
+                continue
+            expected = decoded.split("\n")
+            if decoded.endswith("\n"):
+                expected.pop()
+            assert tf.read_lines(path, bom=bom) == expected  # type: ignore[arg-type]
+            assert tf.count_lines(path, bom=bom) == len(expected)  # type: ignore[arg-type]
+        if not marked and text:
+            assert tf.read_lines(path) == tf.read_lines(path, bom="keep")
 
 
 def test_a_file_over_the_limit_is_refused_from_its_size(tmp_path: Path, monkeypatch) -> None:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from harness.data import io as hio
 from harness.data.corpus import Corpus
-from harness.errors import InputError, LayoutError
+from harness.errors import ConfigError, InputError, LayoutError
 
 from .depth import examples
 
@@ -25,7 +25,7 @@ def _write(path: Path, data: bytes) -> Path:
 # ---------------------------------------------------------------------------- read_lines: bad input
 BAD_FILES = [
     # (id, bytes, expected line, phrases that must appear in the message)
-    ("bom", b"\xef\xbb\xbfhello\nworld\n", 1, ["BOM", "remove"]),
+    ("bom", b"\xef\xbb\xbfhello\nworld\n", 1, ["BOM", "--bom keep", "--bom strip", "remove"]),
     ("crlf", b"a\r\nb\r\n", 1, ["CRLF", "line 1", "dos2unix", "sed -i 's/\\r$//'"]),
     ("crlf-later", b"a\nb\r\nc\n", 2, ["CRLF", "line 2", "dos2unix"]),
     ("crlf-no-final-newline", b"a\nb\nc\r", 3, ["carriage return"]),
@@ -470,3 +470,60 @@ def test_write_json_atomic_bad_object_writes_nothing(
     with pytest.raises(exc):
         hio.write_json_atomic(tmp_path / "out.json", obj)
     assert _leftovers(tmp_path, set()) == []
+
+
+# ---------------------------------------------------------------------------- a byte-order mark
+def test_a_stripped_mark_still_counts_in_the_byte_offsets_of_later_errors(tmp_path: Path) -> None:
+    path = _write(tmp_path / "f.txt", b"\xef\xbb\xbfok\n\xff\n")
+    with pytest.raises(InputError, match="byte offset 6") as info:
+        hio.read_lines(path, bom="strip")
+    assert info.value.line == 2
+
+
+def test_a_file_of_only_a_mark_is_empty_when_stripped_and_one_segment_when_kept(
+    tmp_path: Path,
+) -> None:
+    path = _write(tmp_path / "f.txt", b"\xef\xbb\xbf")
+    with pytest.raises(InputError, match="only a byte-order mark"):
+        hio.read_lines(path, bom="strip")
+    assert hio.read_lines(path, bom="keep") == ["\ufeff"]
+
+
+def test_an_unknown_bom_rule_is_a_config_error(tmp_path: Path) -> None:
+    path = _write(tmp_path / "f.txt", b"a\n")
+    with pytest.raises(ConfigError, match="refuse, keep, strip"):
+        hio.read_lines(path, bom="drop")  # type: ignore[arg-type]
+
+
+def test_the_rule_a_mark_was_read_by_is_in_the_provenance(tmp_path: Path) -> None:
+    hyp = _write(tmp_path / "h.txt", b"\xef\xbb\xbfthe cat\n")
+    ref = _write(tmp_path / "r.txt", b"the cat\n")
+    kept = hio.load_text_corpus(hyp, [ref], bom="keep")
+    assert kept.hypotheses == ("\ufeffthe cat",) and kept.provenance["bom"] == "keep"
+    stripped = hio.load_text_corpus(hyp, [ref], bom="strip")
+    assert stripped.hypotheses == ("the cat",) and stripped.provenance["bom"] == "strip"
+    assert "bom" not in hio.load_text_corpus(ref, [ref]).provenance
+
+
+@pytest.mark.parametrize(
+    ("name", "body"),
+    [
+        ("c.jsonl", b'{"hypothesis": "a b", "references": ["a b"]}\n'),
+        ("c.tsv", b"ref\tsys\na b\ta b\n"),
+    ],
+)
+def test_a_record_file_strips_its_mark_or_refuses_to_keep_it(
+    tmp_path: Path, name: str, body: bytes
+) -> None:
+    """In JSON Lines and TSV the mark belongs to no segment: ``strip`` reads the file,
+    ``keep`` is refused naming ``--bom strip``, the default refuses as for any file."""
+    from harness.data.systems import load_jsonl_systems, load_tsv_systems
+
+    load = load_jsonl_systems if name.endswith(".jsonl") else load_tsv_systems
+    path = _write(tmp_path / name, b"\xef\xbb\xbf" + body)
+    (corpus,) = load(path, bom="strip").values()
+    assert corpus.hypotheses == ("a b",)
+    for bom, words in (("keep", "belongs to no segment"), ("refuse", "--bom keep")):
+        with pytest.raises(InputError, match=words) as info:
+            load(path, bom=bom)  # type: ignore[arg-type]
+        assert info.value.line == 1

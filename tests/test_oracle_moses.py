@@ -71,6 +71,8 @@ WORDS = (
     *("<skipped>", "<SKIPPED>", "<Skipped>"),
     # punctuation and non-Latin
     *("cat.", "mat,", "(the", "don't", "x/y", "東京"),
+    # a byte-order mark read as text (the scripts read bytes: a file's mark stays in line 1)
+    *("\ufeffThe", "\ufeff"),
 )
 SEPARATORS = (*(" ",) * 8, "  ", "\t", "\x0b", "\xa0", "\u3000", "\x85")
 EMPTYISH = ("", "", "", " ", "<skipped>", "<SKIPPED>", "\x1c")

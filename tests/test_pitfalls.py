@@ -402,6 +402,22 @@ def test_preprocessing_mistakes(results: dict[str, ExperimentResult]) -> None:
         assert holds_for(r, case) == (abs(moved - clean) > 1.0 and named), case
 
 
+def test_byte_order_mark(results: dict[str, ExperimentResult]) -> None:
+    """The verdict holds exactly when the real sacrebleu scores the marked hypotheses lower;
+    its numbers are the real sacrebleu's, and every profile equals its library on text that
+    holds the mark."""
+    from harness.pitfalls import profile_mismatches
+    from harness.pitfalls.experiments.byte_order_mark import CASES, corpora
+
+    r = results["byte_order_mark"]
+    real = {case: score("sacrebleu", corpus) for case, corpus in corpora().items()}
+    for case, value in real.items():
+        assert r.table.score("sacrebleu", case) == pytest.approx(value, abs=1e-9)
+    assert holds_for(r, "all") == (real[CASES[1]] < real[CASES[0]])
+    assert r.verdict.status == "reproduced"  # the first word "The" of the fixture is lost
+    assert profile_mismatches(r.table, CASES) == []
+
+
 # ------------------------------------------------------------------------------ HELM
 @pytest.fixture(scope="module")
 def helm_oracle(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:

@@ -98,6 +98,7 @@ from harness.bleu.config import BleuConfig
 from harness.bleu.profiles import get_profile
 from harness.bleu.stats import Statistics
 from harness.data.io import PathLike, load_text_corpus
+from harness.data.textfile import BomRule
 from harness.errors import ConfigError, LayoutError
 from harness.progress import ProgressCallback
 from harness.session import Session
@@ -494,6 +495,7 @@ def significance_from_files(
     ties: str = "count",
     progress: ProgressCallback | None = None,
     session: Session,
+    bom: BomRule = "refuse",
 ) -> SignificanceResult:
     """A paired test of two line-aligned hypothesis files against the same reference files.
 
@@ -501,7 +503,7 @@ def significance_from_files(
     ``method``: ``"bootstrap"`` (alias ``"bs"``) or ``"ar"`` (``"approximate-randomization"``).
     ``resamples``: bootstrap resamples or AR trials (default 1000 / 10000, as sacrebleu).
     Files are read with :func:`harness.data.io.load_text_corpus` (line ``i`` of every file is
-    segment ``i``). ``progress`` (:data:`~harness.progress.ProgressCallback`) is told of the
+    segment ``i``; a leading byte-order mark by ``bom``). ``progress`` (:data:`~harness.progress.ProgressCallback`) is told of the
     three steps (stage ``"significance"``: each file's statistics, then the test).
     ``session`` (required): where statistics are counted and cached (its cache and workers).
 
@@ -513,8 +515,8 @@ def significance_from_files(
     if kind is None:
         raise ConfigError(f"unknown method {method!r}", valid=sorted(_METHODS))
     config = profile if isinstance(profile, BleuConfig) else get_profile(profile)
-    base = load_text_corpus(baseline_hyp, ref_files, name="baseline")
-    other = load_text_corpus(system_hyp, ref_files, name="system")
+    base = load_text_corpus(baseline_hyp, ref_files, name="baseline", bom=bom)
+    other = load_text_corpus(system_hyp, ref_files, name="system", bom=bom)
     if len(other) != len(base):
         raise LayoutError(
             f"system file has {len(other)} lines but baseline file {baseline_hyp} has "

@@ -30,6 +30,7 @@ def add_explain(sub: options.Subcommands) -> None:
     e.add_argument("--fixture", help="a built-in fixture (see: bleu-harness fixtures)")
     e.add_argument("--system", help="the fixture's system, when it has several")
     e.add_argument("files", nargs="*", help="HYP_FILE REF_FILE [REF_FILE ...] instead of --fixture")
+    options.add_bom(e)
     e.add_argument("--segment", help="attribute one segment's sentence-level gap (segment id)")
     e.add_argument(
         "--library", help="also run this real library with B's config: residual = library - B"
@@ -106,6 +107,7 @@ def add_significance(sub: options.Subcommands) -> None:
     )
     g.add_argument("--seed", type=options.SEED, default=12345, help="numpy seed (default 12345)")
     g.add_argument("--json", action="store_true", help="print JSON")
+    options.add_bom(g)
     options.add_progress(g)
     options.add_perf(g)
     g.set_defaults(func=cmd_significance)
@@ -131,6 +133,7 @@ def cmd_significance(args: argparse.Namespace) -> int:
         seed=args.seed,
         progress=options.progress(args),
         session=options.session(args),
+        bom=args.bom,
     )
     d = result.to_dict()
     if args.json:
@@ -147,7 +150,7 @@ def cmd_significance(args: argparse.Namespace) -> int:
 
 def _significance_many(args: argparse.Namespace) -> int:
     """Every system against the best (or ``--baseline``), one paired test each."""
-    systems = load_text_systems(args.files, args.refs)
+    systems = load_text_systems(args.files, args.refs, bom=args.bom)
     if len(systems) < 2:
         raise InputError("significance needs at least two hypothesis files to compare")
     config = PROFILES[args.profile]

@@ -173,6 +173,7 @@ def add_identify(sub: options.Subcommands) -> None:
         nargs="*",
         help="HYP_FILE REF_FILE [REF_FILE ...] (UTF-8, one segment a line) instead of --fixture",
     )
+    options.add_bom(i)
     i.add_argument(
         "--tolerance",
         type=options.nonneg_float,

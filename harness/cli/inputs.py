@@ -51,6 +51,7 @@ def add_user_files(parser: argparse.ArgumentParser, *, positional: bool = True) 
         help="TSV with a header: an optional id column, reference columns named ref, ref1, …, "
         "and one column per system",
     )
+    options.add_bom(g)
 
 
 def user_systems(args: argparse.Namespace) -> dict[str, Corpus]:
@@ -71,15 +72,15 @@ def user_systems(args: argparse.Namespace) -> dict[str, Corpus]:
             )
         # Sizes, every reading rule and the line counts first, a chunk at a time: a file too
         # large or not line-aligned is refused before any file is held in memory.
-        precheck_line_aligned(hyps, refs, references_first=True)
+        precheck_line_aligned(hyps, refs, references_first=True, bom=args.bom)
         try:
-            return load_text_systems(hyps, refs)
+            return load_text_systems(hyps, refs, bom=args.bom)
         except MemoryError:
             raise out_of_memory([*hyps, *refs]) from None
     if jsonl:
-        return load_jsonl_systems(jsonl)
+        return load_jsonl_systems(jsonl, bom=args.bom)
     if tsv:
-        return load_tsv_systems(tsv)
+        return load_tsv_systems(tsv, bom=args.bom)
     return {}
 
 
@@ -153,4 +154,4 @@ def one_corpus(args: argparse.Namespace) -> Corpus:
     if len(args.files) < 2:
         what = getattr(args, "command", None) or "this command"
         raise InputError(f"{what} needs --fixture NAME or HYP_FILE REF_FILE [REF_FILE ...]")
-    return load_text_corpus(args.files[0], args.files[1:])
+    return load_text_corpus(args.files[0], args.files[1:], bom=args.bom)

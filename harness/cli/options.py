@@ -26,6 +26,7 @@ from harness.bleu.config import (
 )
 from harness.bleu.smoothing import REGISTRY as SMOOTHING_REGISTRY
 from harness.bleu.tokenizers import LOWERCASE_RULES
+from harness.data.textfile import BOM_RULES
 from harness.progress import ProgressCallback, resolve
 from harness.session import Session, open_cache
 from harness.session.cache import StatisticsCache, default_cache_dir
@@ -365,6 +366,19 @@ def add_meta_resamples(parser: argparse.ArgumentParser, tested: str) -> None:
         metavar="N",
         help=f"permutation resamples of the tests between {tested} in the WMT "
         "meta-evaluation (0: the numbers only; WMT uses 1000: minutes for many profiles)",
+    )
+
+
+def add_bom(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """``--bom refuse|keep|strip``: what reading does with a byte-order mark that starts an
+    input file (:data:`harness.data.textfile.BomRule`); ``args.bom``."""
+    parser.add_argument(
+        "--bom",
+        choices=BOM_RULES,
+        default=BOM_RULES[0],
+        help="a UTF-8 byte-order mark starting an input file: refuse it (default); keep it "
+        "as part of the first segment, as sacrebleu's command line, mteval-v13a.pl and "
+        "multi-bleu.perl read it (to reproduce their published scores); or strip it",
     )
 
 

@@ -80,6 +80,7 @@ def add_score(sub: options.Subcommands) -> None:
         "full signature, the short one, the library's own and the citation",
     )
     s.add_argument("--cite", action="store_true", help=CITE_HELP)
+    options.add_bom(s)
     options.add_overrides(s)
     options.add_perf(s)
     s.set_defaults(func=cmd_score)
@@ -120,7 +121,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     signatures and how it is proven; several print a table (see :func:`_table`)."""
     if args.cite and args.level == "segment":
         raise InputError("--cite cites a corpus score: leave out --level segment")
-    corpus = load_text_corpus(args.hyp, args.refs)
+    corpus = load_text_corpus(args.hyp, args.refs, bom=args.bom)
     overrides = options.overrides(args)
     scorers = _scorers(args)
     if len(scorers) == 1:

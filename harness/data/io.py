@@ -23,7 +23,14 @@ from pathlib import Path
 from typing import Any
 
 from harness.data.corpus import Corpus
-from harness.data.textfile import PathLike, out_of_memory, precheck_line_aligned, read_lines
+from harness.data.textfile import (
+    BomRule,
+    PathLike,
+    out_of_memory,
+    precheck_line_aligned,
+    read_lines,
+    read_record_lines,
+)
 from harness.errors import InputError, LayoutError
 
 _JSONL_KEYS = ("id", "hypothesis", "references")
@@ -35,6 +42,7 @@ def load_text_corpus(
     ref_paths: Sequence[PathLike],
     *,
     name: str | None = None,
+    bom: BomRule = "refuse",
 ) -> Corpus:
     """A :class:`Corpus` from one hypothesis file and one file per reference, line-aligned.
 
@@ -42,7 +50,8 @@ def load_text_corpus(
     ``ref_paths[k]`` is its ``k``-th reference (the sacrebleu "streams" layout on disk, so every
     segment gets exactly ``len(ref_paths)`` references; an empty line is an empty reference).
     ``name`` defaults to the hypothesis file's stem; ``provenance`` records the paths as
-    ``{"hypotheses": str, "references": [str, ...]}``.
+    ``{"hypotheses": str, "references": [str, ...]}`` (and ``"bom"``, the rule a leading
+    byte-order mark was read by, when it is not the default: :func:`file_provenance`).
 
     Every file is checked before any is read whole (:func:`precheck_line_aligned`): a file
     over the size limit, or line counts that differ, are refused after a scan that keeps
@@ -66,11 +75,11 @@ def load_text_corpus(
         raise LayoutError(
             "at least one reference file is required", what="ref_paths", expected=">= 1", got=0
         )
-    precheck_line_aligned([hyp_path], ref_paths)
-    hyps = read_lines(hyp_path, what="hypothesis file")
+    precheck_line_aligned([hyp_path], ref_paths, bom=bom)
+    hyps = read_lines(hyp_path, what="hypothesis file", bom=bom)
     streams: list[list[str]] = []
     for ref_path in ref_paths:
-        refs = read_lines(ref_path, what="reference file")
+        refs = read_lines(ref_path, what="reference file", bom=bom)
         if len(refs) != len(hyps):  # a pipe, which the precheck cannot count
             raise LayoutError(
                 f"reference file has {len(refs)} lines but hypothesis file {hyp_path} has "
@@ -86,11 +95,8 @@ def load_text_corpus(
             hypotheses=tuple(hyps),
             references=references,
             name=Path(hyp_path).stem if name is None else name,
-            provenance={
-                "hypotheses": str(hyp_path),
-                "references": [str(p) for p in ref_paths],
-            },
-            check_text=False,  # read_lines has refused these characters already
+            provenance=file_provenance(hyp_path, ref_paths, bom),
+            check_text=False,  # read_lines has refused these characters (or kept a BOM as asked)
         )
     except MemoryError:
         del hyps, streams
@@ -107,14 +113,30 @@ def _reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def load_jsonl_corpus(path: PathLike, *, name: str | None = None) -> Corpus:
+def file_provenance(
+    hyp_path: PathLike, ref_paths: Sequence[PathLike], bom: BomRule = "refuse"
+) -> dict[str, Any]:
+    """Where a corpus read from text files came from: the paths and, unless it is the
+    default, the :data:`~harness.data.textfile.BomRule` they were read by (a kept mark changes
+    the first segment's text, so a score of it is reproduced only with the same rule)."""
+    out: dict[str, Any] = {"hypotheses": str(hyp_path), "references": [str(p) for p in ref_paths]}
+    if bom != "refuse":
+        out["bom"] = bom
+    return out
+
+
+def load_jsonl_corpus(
+    path: PathLike, *, name: str | None = None, bom: BomRule = "refuse"
+) -> Corpus:
     """A :class:`Corpus` from a JSON Lines file, one segment per line.
 
     Each line is one JSON object ``{"id": ..., "hypothesis": str, "references": [str, ...]}``
     (the per-segment layout: ``references`` lists *this segment's* references, at least one,
     ragged allowed). ``id`` is optional (a string or integer, stored as a string); a segment
     without one gets its 1-based line number. Other keys are rejected, not dropped. ``name``
-    defaults to the file's stem; ``provenance`` is ``{"jsonl": str(path)}``.
+    defaults to the file's stem; ``provenance`` is ``{"jsonl": str(path)}``. A leading
+    byte-order mark is refused, or dropped with ``bom="strip"``
+    (:func:`~harness.data.textfile.read_record_lines`).
 
     Raises:
         InputError: the file fails :func:`read_lines`, or a line (named by ``.line``) is blank,
@@ -122,7 +144,7 @@ def load_jsonl_corpus(path: PathLike, *, name: str | None = None) -> Corpus:
             wrong type, has an empty ``references`` list, or repeats an earlier id.
     """
     file = str(path)
-    lines = read_lines(path, what="JSONL file")
+    lines = read_record_lines(path, what="JSONL file", bom=bom)
     hyps: list[str] = []
     refs: list[tuple[str, ...]] = []
     ids: list[str] = []
@@ -306,6 +328,7 @@ def write_json_atomic(path: PathLike, obj: Any, *, force: bool = False) -> None:
 
 __all__ = [
     "PathLike",
+    "file_provenance",
     "load_jsonl_corpus",
     "load_text_corpus",
     "read_lines",

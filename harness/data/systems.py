@@ -16,7 +16,7 @@ A researcher holds their outputs in one of three shapes, each read here into an 
   quoted or unescaped (a ``"`` is text).
 
 Every file is read with the strict rules of :func:`~harness.data.io.read_lines` (UTF-8, LF,
-no BOM); every problem raises :class:`~harness.errors.InputError` or
+a leading byte-order mark only by an explicit ``bom`` rule); every problem raises :class:`~harness.errors.InputError` or
 :class:`~harness.errors.LayoutError` naming the file and line.
 """
 
@@ -29,7 +29,14 @@ from pathlib import Path
 from typing import Any
 
 from harness.data.corpus import Corpus
-from harness.data.io import PathLike, _reject_duplicate_keys, load_jsonl_corpus, read_lines
+from harness.data.io import (
+    PathLike,
+    _reject_duplicate_keys,
+    file_provenance,
+    load_jsonl_corpus,
+    read_lines,
+)
+from harness.data.textfile import BomRule, read_record_lines
 from harness.errors import InputError, LayoutError
 
 __all__ = [
@@ -48,9 +55,10 @@ def system_names(paths: Sequence[PathLike]) -> list[str]:
 
 
 def load_text_systems(
-    hyp_paths: Sequence[PathLike], ref_paths: Sequence[PathLike]
+    hyp_paths: Sequence[PathLike], ref_paths: Sequence[PathLike], *, bom: BomRule = "refuse"
 ) -> dict[str, Corpus]:
-    """Each hypothesis file as one system against the same line-aligned reference files.
+    """Each hypothesis file as one system against the same line-aligned reference files, a
+    leading byte-order mark read by ``bom`` (:data:`~harness.data.textfile.BomRule`).
 
     Raises:
         LayoutError: no hypothesis or reference file, or a file whose line count differs from
@@ -72,12 +80,12 @@ def load_text_systems(
         if key in seen:
             raise InputError(f"{p} is given twice", file=str(p))
         seen.add(key)
-    streams = [read_lines(p, what="reference file") for p in ref_paths]
+    streams = [read_lines(p, what="reference file", bom=bom) for p in ref_paths]
     first = str(hyp_paths[0])
     out: dict[str, Corpus] = {}
     hyps_by_name = {}
     for name, path in zip(system_names(hyp_paths), hyp_paths, strict=True):
-        hyps_by_name[name] = (path, read_lines(path, what="hypothesis file"))
+        hyps_by_name[name] = (path, read_lines(path, what="hypothesis file", bom=bom))
     n = len(next(iter(hyps_by_name.values()))[1])
     files = [("hypothesis", p, h) for p, h in hyps_by_name.values()]
     files += [("reference", p, r) for p, r in zip(ref_paths, streams, strict=True)]
@@ -96,13 +104,13 @@ def load_text_systems(
             hypotheses=tuple(hyps),
             references=references,
             name=name,
-            provenance={"hypotheses": str(path), "references": [str(p) for p in ref_paths]},
-            check_text=False,  # read_lines has refused these characters already
+            provenance=file_provenance(path, ref_paths, bom),
+            check_text=False,  # read_lines has refused these characters (or kept a BOM as asked)
         )
     return out
 
 
-def load_jsonl_systems(path: PathLike) -> dict[str, Corpus]:
+def load_jsonl_systems(path: PathLike, *, bom: BomRule = "refuse") -> dict[str, Corpus]:
     """The systems of a JSON Lines file: ``"hypothesis"`` (one system, named by the file's
     stem) or ``"hypotheses": {name: str}`` on every line (several, in the first line's order).
 
@@ -110,10 +118,10 @@ def load_jsonl_systems(path: PathLike) -> dict[str, Corpus]:
         InputError: as :func:`~harness.data.io.load_jsonl_corpus`, naming the line; a line
             whose ``hypotheses`` names other systems than the first line's.
     """
-    lines = read_lines(path, what="JSONL file")
+    lines = read_record_lines(path, what="JSONL file", bom=bom)
     first = _json_object(lines[0], path, 1) if lines else {}
     if "hypotheses" not in first:
-        corpus = load_jsonl_corpus(path)
+        corpus = load_jsonl_corpus(path, bom=bom)
         return {corpus.name: corpus}
     file = str(path)
     names: list[str] | None = None
@@ -182,7 +190,7 @@ def load_jsonl_systems(path: PathLike) -> dict[str, Corpus]:
     }
 
 
-def load_tsv_systems(path: PathLike) -> dict[str, Corpus]:
+def load_tsv_systems(path: PathLike, *, bom: BomRule = "refuse") -> dict[str, Corpus]:
     """The systems of a TSV file with a header row (see the module docstring).
 
     Raises:
@@ -191,7 +199,7 @@ def load_tsv_systems(path: PathLike) -> dict[str, Corpus]:
             and both counts), a repeated id.
     """
     file = str(path)
-    lines = read_lines(path, what="TSV file")
+    lines = read_record_lines(path, what="TSV file", bom=bom)
     if len(lines) < 2:
         raise InputError(
             "a TSV corpus needs a header row and at least one segment row", file=file, line=1

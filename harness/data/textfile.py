@@ -2,7 +2,9 @@
 
 Conventions of every text file the harness reads:
 
-* **UTF-8, strictly**: no byte-order mark, no invalid byte sequences, no NUL bytes.
+* **UTF-8, strictly**: no invalid byte sequences, no NUL bytes, and no byte-order mark unless
+  a rule for it is given (:data:`BomRule`: ``"keep"`` reads it as sacrebleu's command line,
+  mteval-v13a.pl and multi-bleu.perl do, ``"strip"`` drops it; the default refuses it).
 * **Line-aligned**: line ``i`` of every file belongs to segment ``i``. Lines are split on
   ``'\\n'`` only. Other characters that :meth:`str.splitlines` treats as line breaks
   (``\\x0b``, ``\\x0c``, ``\\x1c``–``\\x1e``, ``\\x85``, ``\\u2028``, ``\\u2029``) are ordinary
@@ -44,13 +46,27 @@ import os
 import stat
 import traceback
 from collections.abc import Sequence
-from typing import BinaryIO, TypeAlias
+from typing import BinaryIO, Literal, TypeAlias, get_args
 
 from harness.data.corpus import BOM, CR, NUL
 from harness.errors import ConfigError, InputError, LayoutError
 
 PathLike: TypeAlias = "str | os.PathLike[str]"
 """A file name: a ``str`` or anything :func:`os.fspath` turns into one (e.g. ``pathlib.Path``)."""
+
+BomRule: TypeAlias = Literal["refuse", "keep", "strip"]
+"""What reading does with a UTF-8 byte-order mark (bytes EF BB BF) that starts a file.
+
+* ``"refuse"`` (the default): an :class:`~harness.errors.InputError` naming the other two.
+* ``"keep"``: the mark is read as the character U+FEFF at the start of the first line, as the
+  official scorers read such a file — sacrebleu's command line (UTF-8 without ``-sig``),
+  mteval-v13a.pl and multi-bleu.perl (bytes) — so that it stays glued to the first token of
+  the first segment and their published scores can be reproduced.
+* ``"strip"``: the mark is dropped, as Python's ``utf-8-sig`` codec reads the file.
+"""
+
+BOM_RULES: tuple[BomRule, ...] = get_args(BomRule)
+"""The values of :data:`BomRule`, default first."""
 
 # The characters refused here are the table in harness.data.corpus (UNREADABLE_CHARS), which
 # also warns about them in strings given to the API; here they are found as bytes.
@@ -59,8 +75,10 @@ _NUL = NUL.encode()
 _CR = CR.encode()
 
 __all__ = [
+    "BOM_RULES",
     "DEFAULT_MAX_INPUT_MB",
     "ENV_MAX_INPUT_MB",
+    "BomRule",
     "PathLike",
     "available_memory",
     "count_lines",
@@ -69,6 +87,7 @@ __all__ = [
     "out_of_memory",
     "precheck_line_aligned",
     "read_lines",
+    "read_record_lines",
 ]
 
 
@@ -259,17 +278,45 @@ def _position(data: bytes, offset: int, newlines: int, last_nl: int, at: int) ->
     return line, at - start + 1
 
 
+def check_bom_rule(bom: str) -> BomRule:
+    """``bom`` as a :data:`BomRule`; ConfigError naming the rules for anything else."""
+    if bom not in BOM_RULES:
+        raise ConfigError(f"bom must be one of {', '.join(BOM_RULES)}, got {bom!r}")
+    return bom
+
+
+def _bom_refused(file: str) -> InputError:
+    return InputError(
+        "starts with a UTF-8 byte-order mark (BOM, bytes EF BB BF). sacrebleu's command line, "
+        "mteval-v13a.pl and multi-bleu.perl read it as part of the first segment's first word, "
+        "and their published scores include it: `--bom keep` (bom='keep') scores it as they "
+        "do; `--bom strip` (bom='strip') drops it; or remove it from the file "
+        "(`sed -i '1s/^\\xEF\\xBB\\xBF//' FILE`)",
+        file=file,
+        line=1,
+    )
+
+
 def _scan_open(
-    fh: BinaryIO, file: str, what: str, *, keep: bool, chunk: int, limit: int | None
+    fh: BinaryIO,
+    file: str,
+    what: str,
+    *,
+    keep: bool,
+    chunk: int,
+    limit: int | None,
+    bom: BomRule = "refuse",
 ) -> tuple[int, list[str]]:
     """Check an open file a chunk at a time (see :func:`read_lines`); its line count, and its
-    lines when ``keep``.
+    lines when ``keep``. A leading byte-order mark is handled by ``bom`` (:data:`BomRule`);
+    stripped, it still counts in the byte offsets that errors report.
 
     The problems are reported in the order a whole-file reader finds them — a NUL byte
     anywhere first, then the first invalid UTF-8, then the first ``'\\r'`` — so the scan goes
     on after an invalid byte or a ``'\\r'`` (keeping no more lines) in case a NUL byte follows.
     """
     lines: list[str] = []
+    skipped = 0  # bytes of a stripped byte-order mark, before the chunk's file offset
     tail = ""  # the unfinished last line of the text decoded so far
     pending = b""  # an unfinished UTF-8 sequence at the end of the previous chunk
     offset = newlines = 0  # the chunk's file offset; the '\n' before it
@@ -286,14 +333,14 @@ def _scan_open(
             break
         if limit is not None and offset + len(data) > limit:
             raise _too_large(file, what, None, limit)
-        if offset == 0 and data.startswith(_BOM):
-            raise InputError(
-                "starts with a UTF-8 byte-order mark (BOM, bytes EF BB BF), which would become "
-                "part of the first segment; remove the BOM (e.g. "
-                "`sed -i '1s/^\\xEF\\xBB\\xBF//' FILE`)",
-                file=file,
-                line=1,
-            )
+        if offset == 0 and not skipped and data.startswith(_BOM):
+            if bom == "refuse":
+                raise _bom_refused(file)
+            if bom == "strip":  # the offsets stay the file's
+                offset = skipped = len(_BOM)
+                data = data[skipped:]
+                if not data:
+                    continue
         nul = data.find(_NUL)
         if nul >= 0:
             line, col = _position(data, offset, newlines, last_nl, offset + nul)
@@ -330,9 +377,10 @@ def _scan_open(
         if j >= 0:
             last_nl = offset + j
         offset += len(data)
-    if offset == 0:
+    if offset == skipped:
+        has = "only a byte-order mark" if skipped else "0 bytes"
         raise InputError(
-            f"empty file: the {what} has 0 bytes, so no segments "
+            f"empty file: the {what} has {has}, so no segments "
             "(an empty segment is an empty line, i.e. a single '\\n')",
             file=file,
         )
@@ -373,7 +421,9 @@ def _scan_open(
     return newlines + (last_nl != offset - 1), lines
 
 
-def _scan(path: PathLike, what: str, *, keep: bool, chunk: int = _CHUNK) -> tuple[int, list[str]]:
+def _scan(
+    path: PathLike, what: str, *, keep: bool, chunk: int = _CHUNK, bom: BomRule = "refuse"
+) -> tuple[int, list[str]]:
     """Open ``path`` (refusing it by its size first) and :func:`_scan_open` it; a MemoryError
     becomes an InputError naming the file and its size."""
     file = str(path)
@@ -387,7 +437,7 @@ def _scan(path: PathLike, what: str, *, keep: bool, chunk: int = _CHUNK) -> tupl
         raise _unreadable(exc, what, file) from None
     with fh:
         try:
-            return _scan_open(fh, file, what, keep=keep, chunk=chunk, limit=limit)
+            return _scan_open(fh, file, what, keep=keep, chunk=chunk, limit=limit, bom=bom)
         except MemoryError as exc:
             # the frames below hold the lines read so far: let them go before saying so
             traceback.clear_frames(exc.__traceback__)
@@ -396,12 +446,13 @@ def _scan(path: PathLike, what: str, *, keep: bool, chunk: int = _CHUNK) -> tupl
             raise InputError(f"cannot read {what}: {exc.strerror or exc}", file=file) from None
 
 
-def read_lines(path: PathLike, *, what: str = "file") -> list[str]:
+def read_lines(path: PathLike, *, what: str = "file", bom: BomRule = "refuse") -> list[str]:
     """The lines of a line-aligned UTF-8 text file, without their ``'\\n'``.
 
     ``what`` names the file's role in error messages (``"hypothesis file"``,
     ``"reference file"``…). See the module docstring for the rules; in short the file must be
-    non-empty UTF-8 without BOM, NUL bytes or ``'\\r'``, and it is split on ``'\\n'`` only.
+    non-empty UTF-8 without NUL bytes or ``'\\r'``, and it is split on ``'\\n'`` only. A
+    leading byte-order mark is refused, kept as U+FEFF or stripped, by ``bom`` (:data:`BomRule`).
     The file is refused by its size before it is read (:func:`max_input_bytes`, and more than
     the memory :func:`available_memory` reports), then read and checked a chunk at a time, so
     only its lines are held in memory, never its bytes as well.
@@ -412,23 +463,42 @@ def read_lines(path: PathLike, *, what: str = "file") -> list[str]:
     >>> _ = open(p, "wb").write("a\\n\\nc\\u2028d\\n".encode())
     >>> read_lines(p)
     ['a', '', 'c\\u2028d']
+    >>> _ = open(p, "wb").write(b"\\xef\\xbb\\xbfa b\\n")
+    >>> read_lines(p, bom="keep"), read_lines(p, bom="strip")
+    (['\\ufeffa b'], ['a b'])
 
     Raises:
         InputError: the file is missing, a directory or unreadable (no line), over the size
             limit or the available memory, or runs out of memory while read (naming its size);
-            empty ("empty file"), starts with a UTF-8 BOM (line 1), contains a NUL byte,
+            empty ("empty file"), starts with a UTF-8 BOM (line 1; unless ``bom`` says what to
+            do with it), contains a NUL byte,
             invalid UTF-8, a CRLF line ending or a stray ``'\\r'`` (each naming the first
             offending line).
         ConfigError: ``$BLEU_HARNESS_MAX_INPUT_MB`` is not a whole number.
     """
-    return _scan(path, what, keep=True)[1]
+    return _scan(path, what, keep=True, bom=check_bom_rule(bom))[1]
 
 
-def count_lines(path: PathLike, *, what: str = "file") -> int:
+def read_record_lines(path: PathLike, *, what: str, bom: BomRule = "refuse") -> list[str]:
+    """:func:`read_lines` for a file of records (JSON Lines, TSV), where a byte-order mark
+    belongs to no segment: ``bom="strip"`` drops it, ``"keep"`` refuses a file that has one
+    (it would be glued to a JSON brace or a column name, not to a segment)."""
+    lines = read_lines(path, what=what, bom=check_bom_rule(bom))
+    if bom == "keep" and lines and lines[0].startswith(BOM):
+        raise InputError(
+            f"starts with a UTF-8 byte-order mark, which belongs to no segment of a {what}; "
+            "read it with `--bom strip` (bom='strip')",
+            file=str(path),
+            line=1,
+        )
+    return lines
+
+
+def count_lines(path: PathLike, *, what: str = "file", bom: BomRule = "refuse") -> int:
     """How many lines :func:`read_lines` would return, with every one of its checks, reading
     the file a chunk at a time and keeping none of it (memory: one chunk, whatever the file's
     size). Raises as :func:`read_lines`."""
-    return _scan(path, what, keep=False)[0]
+    return _scan(path, what, keep=False, bom=check_bom_rule(bom))[0]
 
 
 def precheck_line_aligned(
@@ -436,8 +506,10 @@ def precheck_line_aligned(
     ref_paths: Sequence[PathLike],
     *,
     references_first: bool = False,
+    bom: BomRule = "refuse",
 ) -> None:
-    """Refuse line-aligned text files cheaply, before any is read whole.
+    """Refuse line-aligned text files cheaply, before any is read whole (a leading byte-order
+    mark by ``bom``, as :func:`read_lines` reads it).
 
     Every file is looked at (:func:`os.stat`) first: a missing file, a directory, a file over
     :func:`max_input_bytes`, or files whose bytes alone exceed :func:`available_memory` are
@@ -479,7 +551,7 @@ def precheck_line_aligned(
 
     for i, (kind, path) in enumerate(order):
         if sizes[i] is not None:
-            counts[i] = count_lines(path, what=f"{kind} file")
+            counts[i] = count_lines(path, what=f"{kind} file", bom=bom)
         if i == first:
             first_count = counts.get(i)
         if not references_first and first_count is not None:

@@ -6,6 +6,8 @@ Unix line endings, no NUL: its errors name the file and line) and reports a :cla
 per problem, each with example ``(file, line)`` locations and what it does to BLEU:
 
 * ``unreadable`` / ``line-count`` (errors: nothing can be scored);
+* ``bom`` (a file starts with a UTF-8 byte-order mark: the official scorers keep it as part of
+  the first word, the harness refuses it unless told; its effect measured on the files);
 * ``bpe-markers``, ``spm-markers``, ``compound-split`` (subword or compound markers left in);
 * ``tokenized`` (spaces before punctuation, Moses escapes), and whether only one side is;
 * ``case-mismatch`` (one side has no upper case at all; the ``AT`` of the ``##AT##``
@@ -22,6 +24,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.bleu import engine
+from harness.bleu.profiles import PROFILES
+from harness.data.corpus import BOM, Corpus
 from harness.data.io import PathLike, read_lines
 from harness.diagnose.preprocess import (
     MIN_SHARE,
@@ -199,7 +204,7 @@ def check_files(hyp_path: PathLike, ref_paths: Sequence[PathLike]) -> CheckRepor
     for i, path in enumerate([hyp_path, *ref_paths]):
         try:
             texts[names[i]] = read_lines(
-                path, what="hypothesis file" if i == 0 else "reference file"
+                path, what="hypothesis file" if i == 0 else "reference file", bom="keep"
             )
         except InputError as exc:
             errors.append(
@@ -224,4 +229,41 @@ def check_files(hyp_path: PathLike, ref_paths: Sequence[PathLike]) -> CheckRepor
             )
     if errors:
         return CheckReport(tuple(names), tuple(errors))
-    return CheckReport(tuple(names), tuple(check_texts(hyp, refs)))
+    marked = [n for n in names if texts[n] and texts[n][0].startswith(BOM)]
+    found = [_bom_finding(marked, hyp, refs)] if marked else []
+    return CheckReport(tuple(names), tuple(found + check_texts(hyp, refs)))
+
+
+def _sacrebleu(hyp: list[str], refs: Sequence[list[str]]) -> float:
+    corpus = Corpus(
+        hypotheses=tuple(hyp),
+        references=tuple(zip(*refs, strict=True)),
+        check_text=False,  # a kept byte-order mark is the point
+    )
+    return engine.corpus_score(corpus, PROFILES["sacrebleu"]).score
+
+
+def _bom_finding(
+    marked: list[str], hyp: tuple[str, list[str]], refs: Sequence[tuple[str, list[str]]]
+) -> Finding:
+    """The ``bom`` warning, with sacreBLEU on the files as the official scorers read them
+    (the mark glued to the first word) beside sacreBLEU with the marks dropped."""
+
+    def dropped(lines: list[str]) -> list[str]:
+        return [lines[0].removeprefix(BOM), *lines[1:]] if lines else lines
+
+    ref_lines = [lines for _, lines in refs]
+    kept = _sacrebleu(hyp[1], ref_lines)
+    stripped = _sacrebleu(dropped(hyp[1]), [dropped(r) for r in ref_lines])
+    return Finding(
+        "bom",
+        "warning",
+        f"{' and '.join(marked)} start{'s' if len(marked) == 1 else ''} with a UTF-8 "
+        "byte-order mark (bytes EF BB BF)",
+        "the official scorers (sacrebleu's command line, mteval-v13a.pl, multi-bleu.perl) keep "
+        f"it as part of the first segment's first word: sacreBLEU is {kept:.2f} on these files as they read "
+        f"them and {stripped:.2f} without the mark ({kept - stripped:+.2f}); the harness "
+        "refuses such a file unless told: --bom keep scores it as they do, --bom strip drops it",
+        len(marked),
+        tuple((n, 1) for n in marked),
+    )

@@ -19,6 +19,7 @@ ORDER = (
     "torchmetrics_reference_order",
     "evaluate_empty_input",
     "preprocessing_mistakes",
+    "byte_order_mark",
     "fairseq_false_matches",
     "helm_sentence_split",
 )
