@@ -14,16 +14,22 @@
 # SYSTEM_DEPS_LOCK_WAIT: seconds to wait for the package manager's lock (default 900).
 set -u
 
-# Each need: the shell test that says it is met | the Debian package | what needs it.
+# The checks that say a need is met.
+has_twig() { perl -MXML::Twig -e1; }
+has_chromium() { command -v chromium || command -v chromium-browser; }
+has_gxx() { command -v g++; }
+has_java() { command -v java; }
+
+# Each need: its check | the Debian package | what needs it.
 NEEDS=(
-  "perl -MXML::Twig -e1|libxml-twig-perl|XML::Twig, loaded by mteval-v13a.pl (tests/test_oracle_moses.py)"
-  "command -v chromium || command -v chromium-browser|chromium|headless Chromium for the HTML report (tests/test_report_browser.py)"
-  "command -v g++|g++|the C++ compiler that builds fairseq's libbleu (tests/test_profile_scripts.py)"
-  "command -v java|default-jre-headless|Java for pycocoevalcap's PTB tokenizer (tests/test_adapters.py)"
+  "has_twig|libxml-twig-perl|XML::Twig, loaded by mteval-v13a.pl (tests/test_oracle_moses.py)"
+  "has_chromium|chromium|headless Chromium for the HTML report (tests/test_report_browser.py)"
+  "has_gxx|g++|the C++ compiler that builds fairseq's libbleu (tests/test_profile_scripts.py)"
+  "has_java|default-jre-headless|Java for pycocoevalcap's PTB tokenizer (tests/test_adapters.py)"
 )
 
 say() { echo "system-deps: $*"; }
-met() { bash -c "$1" >/dev/null 2>&1; }
+met() { "$1" >/dev/null 2>&1; }
 ci() { [ "${CI:-}" = "true" ]; }
 
 missing=()
