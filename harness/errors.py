@@ -62,7 +62,9 @@ class LayoutError(HarnessError, ValueError):
     """A reference/hypothesis layout whose shape is wrong.
 
     ``what`` names the file, stream or argument; ``expected`` and ``got`` are the counts (or
-    shapes) that disagree.
+    shapes) that disagree. They follow the message in brackets unless ``said`` (the message
+    names both sides itself, as for two files whose line counts differ, where neither file is
+    known to be the wrong one).
     """
 
     def __init__(
@@ -72,14 +74,17 @@ class LayoutError(HarnessError, ValueError):
         what: str | None = None,
         expected: Any = None,
         got: Any = None,
+        said: bool = False,
     ) -> None:
         self.what = what
         self.expected = expected
         self.got = got
         parts = [message]
-        if what is not None:
+        if said:  # the message names both sides itself
+            pass
+        elif what is not None:
             parts.append(f"[{what}]")
-        if expected is not None or got is not None:
+        if not said and (expected is not None or got is not None):
             parts.append(f"(expected {expected}, got {got})")
         super().__init__(" ".join(parts))
 

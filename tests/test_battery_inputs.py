@@ -59,17 +59,17 @@ FILE_ROWS = {
     "ref-fewer-lines": FileRow(
         SCORE,
         _files(**{"ref.txt": b"a\nb\n"}),
-        ("ref.txt", "reference file has 2 lines", "hyp.txt has 3", "expected 3, got 2"),
+        ("line counts differ: hypothesis file hyp.txt has 3 lines, reference file ref.txt has 2",),
     ),
     "ref-more-lines": FileRow(
         SCORE,
         _files(**{"ref.txt": GOOD + b"extra\n"}),
-        ("ref.txt", "has 4 lines", "line-aligned"),
+        ("reference file ref.txt has 4;", "line-aligned"),
     ),
     "second-ref-ragged": FileRow(
         (*SCORE, "ref2.txt"),
         _files(**{"ref2.txt": b"only one\n"}),
-        ("ref2.txt", "reference file has 1 lines", "expected 3, got 1"),
+        ("hypothesis file hyp.txt has 3 lines, reference file ref2.txt has 1",),
     ),
     "empty-hyp-file": FileRow(SCORE, _files(**{"hyp.txt": b""}), ("hyp.txt", "empty file")),
     "empty-ref-file": FileRow(SCORE, _files(**{"ref.txt": b""}), ("ref.txt", "empty file")),
@@ -120,7 +120,7 @@ FILE_ROWS = {
     "explain-files-mismatch": FileRow(
         ("explain", "--a", "sacrebleu", "--b", "nltk", "hyp.txt", "ref.txt"),
         _files(**{"ref.txt": b"x\n"}),
-        ("ref.txt", "has 1 lines", "hyp.txt has 3"),
+        ("ref.txt", "reference file ref.txt has 1;", "hyp.txt has 3"),
     ),
     "identify-crlf": FileRow(
         ("identify", "--score", "27.0", "hyp.txt", "ref.txt"),
@@ -191,7 +191,7 @@ FILE_ROWS = {
     "compare-files-second-hyp-shorter": FileRow(
         ("compare", "hyp.txt", "hyp2.txt", "--refs", "ref.txt", "--no-progress", "--no-cache"),
         _files(**{"hyp2.txt": b"a\nb\n"}),
-        ("hyp2.txt", "hypothesis file has 2 lines but hypothesis file hyp.txt has 3"),
+        ("hypothesis file hyp.txt has 3 lines, hypothesis file hyp2.txt has 2",),
     ),
     "compare-files-crlf-before-count": FileRow(
         # a CRLF reference with another line count: the CRLF (the cause) is named, not the count

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from harness.analysis import runner
+from harness.analysis.significance import DEFAULT_SEED
 from harness.analysis.study import analyse, named_corpora
 from harness.analysis.study_types import Report
 from harness.data.corpus import Corpus
@@ -157,7 +158,7 @@ def case_raising_implementation(tmp: Path) -> None:
     assert "evaluate: raises (ZeroDivisionError" in pair["na_reason"]
     assert f"n/a on 1: {pair['na_reason']}" in w.md
     # the raising unit's cell is marked as having no score (class "na"), never as a number
-    assert '<td class="na">raises</td>' in w.html
+    assert '<td class="na" title="raises">n/a</td>' in w.html
     assert "n/a on 1: evaluate: raises (ZeroDivisionError" in w.html
     (problem,) = w.json["summary"]["problems"]
     assert problem["status"] == "raises" and "ZeroDivisionError" in problem["reason"]
@@ -174,7 +175,10 @@ def case_one_implementation(tmp: Path) -> None:
     # B scores higher under sacrebleu, so A is tested against it (the best)
     assert (res["profile"], res["baseline"], res["system"]) == ("sacrebleu", "B", "A")
     assert res["delta"] < 0
-    assert 0 < res["p_value"] <= 1 and "paired bootstrap (1000 resamples, seed 0)" in w.html
+    assert (
+        0 < res["p_value"] <= 1
+        and f"paired bootstrap (1000 resamples, seed {DEFAULT_SEED})" in w.html
+    )
 
 
 def case_nan_score_becomes_null_not_nan(tmp: Path) -> None:

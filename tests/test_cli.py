@@ -75,7 +75,7 @@ def test_score_override_flags(files, capsys) -> None:
         (b"\xef\xbb\xbfa\nb\n", "BOM", 1),
         (b"a\r\nb\r\n", "CRLF", 1),
         (b"ok\n\xff\n", "UTF-8", 2),
-        (b"only one line\n", "expected 2, got 1", None),
+        (b"only one line\n", "has 2 lines, reference file", None),
     ],
 )
 def test_bad_reference_file_exit_code_and_message(files, capsys, content, fragment, line) -> None:

@@ -217,10 +217,15 @@ def test_cite_profile_names_the_harness_and_the_overrides(files, capsys) -> None
     code, out, _ = _run(["score", *files, "--profile", "nltk", "--cite"], capsys)
     assert code == 0
     score, _ = _nltk()
-    assert out == f"BLEU = {score:.1f} (bleu-harness {ENGINE_VERSION}; nrefs:2|profile:nltk)\n"
+    assert out == (
+        f"BLEU = {score:.1f} (bleu-harness {ENGINE_VERSION}; "
+        "nrefs:2|profile:nltk|tok:whitespace|case:mixed)\n"
+    )
     code, out, _ = _run(["score", *files, "--cite", "--smooth", "floor"], capsys)
     assert code == 0
-    assert out.rstrip().endswith("; nrefs:2|profile:sacrebleu|smooth:floor[0.1])")
+    assert out.rstrip().endswith(
+        "; nrefs:2|profile:sacrebleu|tok:13a|case:mixed|smooth:floor[0.1])"
+    )
 
 
 def test_cite_several_gives_one_line_each(files, capsys) -> None:
@@ -231,7 +236,7 @@ def test_cite_several_gives_one_line_each(files, capsys) -> None:
     score, _ = _nltk()
     assert lines[1] == (
         f"BLEU = {score:.1f} (nltk {NltkAdapter().version()} via bleu-harness "
-        f"{ENGINE_VERSION}; nrefs:2|lib:nltk)"
+        f"{ENGINE_VERSION}; nrefs:2|lib:nltk|tok:whitespace|case:mixed)"
     )
 
 
@@ -327,8 +332,8 @@ def test_single_json_has_both_signatures_and_the_citation(files, capsys) -> None
     assert obj["short_signature"] == f"nrefs:2|profile:sacrebleu|version:engine={ENGINE_VERSION}"
     assert obj["library_signature"] is None and obj["verification"] == "verified"
     assert (
-        obj["cite"]
-        == f"BLEU = {result.score:.1f} (bleu-harness {ENGINE_VERSION}; nrefs:2|profile:sacrebleu)"
+        obj["cite"] == f"BLEU = {result.score:.1f} (bleu-harness {ENGINE_VERSION}; "
+        "nrefs:2|profile:sacrebleu|tok:13a|case:mixed)"
     )
 
 

@@ -193,7 +193,7 @@ def test_human_agreement_is_the_packages_own_number(report):
                 continue
             expected = mt_thresholds.accuracy(abs(found.mean_gap), "bleu")
             assert found.human_agreement == expected
-            assert f"agrees with humans {expected:.0f}% of the time" in found.sentence
+            assert f"humans confirm {expected:.0f}% of the time (MT-Thresholds)" in found.sentence
             checked += 1
     assert checked == len(section.pairs)
 

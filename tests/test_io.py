@@ -194,7 +194,7 @@ def test_load_text_corpus_line_count_mismatch(tmp_path: Path, ref_bytes: bytes, 
     assert err.what == str(bad)
     assert err.expected == 3
     assert err.got == got
-    assert f"expected 3, got {got}" in str(err)
+    assert f"hypothesis file {hyp} has 3 lines, reference file {bad} has {got}" in str(err)
     assert str(bad) in str(err)
 
 

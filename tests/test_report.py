@@ -15,6 +15,7 @@ import pytest
 
 from harness.analysis import runner
 from harness.analysis.attribution import attribute
+from harness.analysis.significance import DEFAULT_SEED
 from harness.analysis.study import analyse, default_pairs, named_corpora
 from harness.analysis.study_types import PrecomputedSignificance, Significance
 from harness.analysis.typed_json import to_json
@@ -119,7 +120,7 @@ def test_report_json_names_its_schema_and_leaves_the_table_out(report):
 
 def test_signature_and_versions(report, rows):
     sig = report.signature
-    assert sig.startswith(f"report:{SCHEMA_VERSION}|") and "|seed:0|" in sig
+    assert sig.startswith(f"report:{SCHEMA_VERSION}|") and f"|seed:{DEFAULT_SEED}|" in sig
     for r in rows:
         if r["signature"]:
             assert f"impl:{r['implementation']}[{r['signature']}]" in sig

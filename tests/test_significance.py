@@ -519,3 +519,37 @@ def test_sacrebleu_cross_check_wmt21(data_dir, monkeypatch, capsys, baseline, sy
     numbers = _check_against_sacrebleu(corpora[baseline], corpora[system], monkeypatch)
     with capsys.disabled():
         print(f"\nWMT21 {baseline} vs {system} vs sacrebleu: {numbers}")
+
+
+# ------------------------------------------------------------------ several pairs, one draw
+@pytest.mark.parametrize("profile", ["sacrebleu", "nltk", "sacrebleu-sentence", "parlai"])
+def test_paired_p_values_equal_one_paired_bootstrap_per_pair(profile: str) -> None:
+    """Sharing one draw of resamples across pairs gives each pair exactly the p-value of its
+    own paired bootstrap at the same seed (every profile kind: totals, nltk context, means)."""
+    rng = random.Random(zlib.crc32(profile.encode()))
+    words = "the a cat dog sat on mat house is was big small red".split()
+    refs = tuple(
+        (" ".join(rng.choice(words) for _ in range(rng.randint(2, 9))),) for _ in range(30)
+    )
+    systems = {
+        f"s{k}": Corpus(
+            hypotheses=tuple(
+                " ".join(w if rng.random() < 0.7 else rng.choice(words) for w in r[0].split())
+                for r in refs
+            ),
+            references=refs,
+        )
+        for k in range(4)
+    }
+    config = get_profile(profile)
+    session = Session(systems)
+    tables = {n: sg.prepare(session.statistics(config, n), config) for n in systems}
+    pairs = [("s0", "s1"), ("s2", "s0"), ("s1", "s3"), ("s3", "s2")]
+    for seed in (0, 12345):
+        shared = sg.paired_p_values(tables, pairs, config, resamples=200, seed=seed)
+        alone = [
+            sg.paired_bootstrap(tables[a], tables[b], config, resamples=200, seed=seed).p_value
+            for a, b in pairs
+        ]
+        assert list(shared) == alone
+    assert sg.paired_p_values(tables, [], config) == ()

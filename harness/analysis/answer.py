@@ -11,7 +11,10 @@ over one or more systems that share their references) and says, as data:
   :data:`~harness.analysis.attribution.FACTORS` of the mean score, computed from the session's
   statistics (linear, so they are the mean of the per-system attributions), with the value of
   each changed field on both sides;
-* whether the **system ranking** changes: the pairs of systems a family orders the other way;
+* whether the **system ranking** changes: the pairs of systems a family orders the other way,
+  each with the p-value of the family's own paired bootstrap on the two systems (a flip is
+  *significant* below :data:`FLIP_ALPHA`: the family separates the two systems in the order
+  opposite to the baseline's);
 * the **spread** over BLEU-4 implementations (uniform weights over orders 1–4); profiles that
   weigh other orders (HELM's BLEU-1 and BLEU-4-only) are listed apart, since their distance
   from BLEU-4 says nothing about implementation choices.
@@ -27,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.analysis.attribution import FACTORS, differing_factors, hybrid, shapley
+from harness.analysis.significance import DEFAULT_SEED, paired_p_values, prepare
 from harness.analysis.study_types import RankFlip
 from harness.bleu.config import BleuConfig
 from harness.bleu.profiles import PROFILES, verification
@@ -36,6 +40,8 @@ from harness.scorers.base import installed_version
 from harness.session import Session
 
 __all__ = [
+    "FLIP_ALPHA",
+    "FLIP_RESAMPLES",
     "Answer",
     "Family",
     "LibraryCheck",
@@ -47,6 +53,12 @@ __all__ = [
 
 #: Scores closer than this (BLEU points) are one number when families are formed.
 SAME = 1e-9
+
+#: A flip is significant when the family's paired bootstrap gives the two systems a p-value
+#: below this.
+FLIP_ALPHA = 0.05
+#: Resamples of that paired bootstrap (sacrebleu's default).
+FLIP_RESAMPLES = 1000
 
 #: Profile name → the real library that profile reproduces (``nltk`` for ``nltk``).
 LIBRARY_OF: Mapping[str, str] = {p: a for a, p in PROFILE_OF.items()}
@@ -93,7 +105,9 @@ class Family:
     ``gap`` is the mean over systems of ``score − baseline score`` (``None`` when any member
     has no number on some system); ``factors`` its Shapley split, ``changes`` factor → {field:
     (baseline value, this family's value)}; ``flips`` the system pairs ``(a, b)`` that the
-    baseline ranks a above b and this family b above a.
+    baseline ranks a above b and this family b above a, and ``flip_p`` the p-value of each
+    under the family's own paired bootstrap (:data:`FLIP_RESAMPLES` resamples at the
+    answer's seed).
     """
 
     profiles: tuple[str, ...]
@@ -103,6 +117,7 @@ class Family:
     factors: Mapping[str, float] = field(default_factory=dict)
     changes: Mapping[str, Mapping[str, tuple[Any, Any]]] = field(default_factory=dict)
     flips: tuple[tuple[str, str], ...] = ()
+    flip_p: tuple[float, ...] = ()
     libraries: tuple[LibraryCheck, ...] = ()
     bleu4: bool = True
     unverified: tuple[str, ...] = ()
@@ -116,6 +131,11 @@ class Family:
     def mean(self) -> float | None:
         vals = [s for s in self.scores if s is not None]
         return math.fsum(vals) / len(vals) if vals and len(vals) == len(self.scores) else None
+
+    @property
+    def significant_flips(self) -> tuple[tuple[str, str], ...]:
+        """The flips whose p-value is below :data:`FLIP_ALPHA`."""
+        return tuple(f for f, p in zip(self.flips, self.flip_p, strict=True) if p < FLIP_ALPHA)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -131,6 +151,7 @@ class Family:
                 for f, ch in self.changes.items()
             },
             "flips": [list(p) for p in self.flips],
+            "flip_p": list(self.flip_p),
             "libraries": [lib.to_dict() for lib in self.libraries],
             "bleu4": self.bleu4,
             "unverified": list(self.unverified),
@@ -148,6 +169,18 @@ class Answer:
     baseline: str
     families: tuple[Family, ...]
     findings: tuple[str, ...]
+    seed: int = DEFAULT_SEED
+
+    @property
+    def system_pairs(self) -> int:
+        return len(self.systems) * (len(self.systems) - 1) // 2
+
+    @property
+    def reordering(self) -> tuple[Family, ...]:
+        """The BLEU-4 families with a number that order at least one pair of systems the
+        other way than the baseline, most flips first."""
+        moved = [f for f in self.families if f.bleu4 and f.profiles and f.flips]
+        return tuple(sorted(moved, key=lambda f: (-len(f.flips), -len(f.significant_flips))))
 
     @property
     def baseline_family(self) -> Family:
@@ -163,6 +196,7 @@ class Answer:
             "segments": self.segments,
             "references": list(self.references),
             "baseline": self.baseline,
+            "seed": self.seed,
             "findings": list(self.findings),
             "families": [f.to_dict() for f in self.families],
         }
@@ -178,11 +212,13 @@ def answer(
     session: Session,
     *,
     baseline: str = "sacrebleu",
+    seed: int = DEFAULT_SEED,
 ) -> Answer:
     """The answer for the corpus-level ``rows`` of profiles and libraries on the systems of
     ``session`` (its corpora, by system name, in the rows' order).
 
-    ``baseline`` must be one of the profiles in the rows; gaps are measured from it.
+    ``baseline`` must be one of the profiles in the rows; gaps are measured from it. ``seed``
+    seeds the paired bootstrap of every flip.
     """
     corpus_rows = [r for r in rows if r["level"] == "corpus"]
     systems = tuple(dict.fromkeys(r["system"] for r in corpus_rows))
@@ -223,7 +259,7 @@ def answer(
             unverified=tuple(p for p in members if not verification(p).verified),
         )
         if status == "ok" and all(s is not None for s in base_scores):
-            fam = _with_gap(fam, baseline, base_scores, session, systems)
+            fam = _with_gap(fam, baseline, base_scores, session, systems, seed)
         families.append(fam)
     # Libraries whose profile is not among the rows still appear, as their own line.
     listed = {lib.name for f in families for lib in f.libraries}
@@ -243,6 +279,7 @@ def answer(
         baseline=baseline,
         families=tuple(families),
         findings=(),
+        seed=seed,
     )
     return Answer(**{**ans.__dict__, "findings": tuple(findings(ans))})
 
@@ -301,9 +338,11 @@ def _with_gap(
     base_scores: Sequence[float | None],
     session: Session,
     systems: Sequence[str],
+    seed: int,
 ) -> Family:
     """``fam`` with its mean gap to ``baseline``, the Shapley split of that gap over the
-    factors (on the mean over systems), and the system pairs it ranks the other way."""
+    factors (on the mean over systems), and the system pairs it ranks the other way with
+    their p-values."""
     rep = fam.profiles[0]
     gaps = [s - b for s, b in zip(fam.scores, base_scores, strict=True)]  # type: ignore[operator]
     gap = math.fsum(gaps) / len(gaps)
@@ -335,9 +374,19 @@ def _with_gap(
             "factors": factors,
             "changes": changes,
             "flips": flips,
+            "flip_p": _flip_p_values(flips, PROFILES[rep], session, seed),
             "attribution_note": note,
         }
     )
+
+
+def _flip_p_values(
+    flips: Sequence[tuple[str, str]], config: BleuConfig, session: Session, seed: int
+) -> tuple[float, ...]:
+    """The paired-bootstrap p-value of each flipped pair under ``config`` (the family's)."""
+    systems = dict.fromkeys(s for pair in flips for s in pair)
+    tables = {s: prepare(session.statistics(config, s), config) for s in systems}
+    return paired_p_values(tables, flips, config, resamples=FLIP_RESAMPLES, seed=seed)
 
 
 def _members(names: Sequence[str], mask: int) -> tuple[str, ...]:
@@ -434,17 +483,7 @@ def findings(ans: Answer) -> list[str]:
     for (factor, _values), hits in causes[:4]:
         out.append(_cause_sentence(factor, hits, ans.baseline))
     if len(ans.systems) > 1:
-        pairs = len(ans.systems) * (len(ans.systems) - 1) // 2
-        moved = [f for f in scored if f.flips]
-        if not moved:
-            out.append(f"Every BLEU-4 implementation ranks the {len(ans.systems)} systems alike.")
-        else:
-            worst = max(moved, key=lambda f: len(f.flips))
-            eg = ", ".join(f"{a} above {b}" for b, a in worst.flips[:2])
-            out.append(
-                f"The system ranking changes: {_names(worst)} order {len(worst.flips)} of "
-                f"{pairs} system pairs the other way ({eg})."
-            )
+        out.append(_ranking_sentence(ans, len([f for f in scored if f is not base])))
     checked = [lib for lib in ans.libraries if lib.equal is not None]
     equal = [lib for lib in checked if lib.equal]
     differ = [lib.name for lib in checked if not lib.equal]
@@ -458,6 +497,42 @@ def findings(ans: Answer) -> list[str]:
         line = f"{len(equal)}/{len(checked)} real libraries that ran equal their in-house profiles"
         out.append(line + (f"; not: {', '.join(differ)}." if differ else "."))
     return out
+
+
+#: How many reordering families the ranking sentence names (the table names every one).
+RANKING_NAMED = 4
+
+
+def _ranking_sentence(ans: Answer, others: int) -> str:
+    """Whether any BLEU-4 family orders systems the other way than the baseline: how many
+    families, each one's count of reversed pairs and of significant ones, the total
+    significant, and the test that decides it."""
+    moved = ans.reordering
+    if not moved:
+        return f"Every BLEU-4 implementation ranks the {len(ans.systems)} systems alike."
+    shown = "; ".join(
+        f"{_names(f, 2)}: {len(f.flips)}"
+        + (f", {len(f.significant_flips)} significant" if f.significant_flips else "")
+        for f in moved[:RANKING_NAMED]
+    )
+    if len(moved) > RANKING_NAMED:
+        shown += f"; {len(moved) - RANKING_NAMED} more below"
+    significant = sum(len(f.significant_flips) for f in moved)
+    verdict = (
+        f"{significant} of these reversals {'is' if significant == 1 else 'are'} significant"
+        if significant
+        else "none of these reversals is significant"
+    )
+    pairs = (
+        "the two systems"
+        if ans.system_pairs == 1
+        else f"some of the {ans.system_pairs} system pairs"
+    )
+    return (
+        f"The system ranking changes: {len(moved)} of {others} BLEU-4 families order {pairs} "
+        f"the other way than {ans.baseline} ({shown}); {verdict} (each family's paired "
+        f"bootstrap, {FLIP_RESAMPLES} resamples, seed {ans.seed}, p < {FLIP_ALPHA:g})."
+    )
 
 
 def _cause_sentence(factor: str, hits: Sequence[tuple[Family, float]], baseline: str) -> str:

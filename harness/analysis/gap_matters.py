@@ -34,8 +34,8 @@ when it is as large as a system difference humans confirm more often than not
 it does **not** (``no``) when it does neither, or when the pair agrees within its tolerance;
 ``n/a`` when nothing is comparable. Each pair gets one sentence, e.g. ``nltk vs sacrebleu:
 the gap matters (it reorders systems): +0.90 BLEU [+0.70, +1.10] on wmt21 (mean of 20
-systems), flips 2 of 190 system pairs; a 0.90-point system gap agrees with humans 62% of the
-time.``
+systems), flips 2 of 190 system pairs; mixed in one table, the two move a system by 0.90
+BLEU, a difference between two systems that humans confirm 62% of the time (MT-Thresholds).``
 
 4. **Would the WMT Metrics task tell them apart?** With a meta-evaluation of the human
    judgments (:func:`harness.analysis.meta_eval.meta_evaluate`: pairwise accuracy, acc23, soft
@@ -294,7 +294,8 @@ def _fixture_sentence(
     human: float | None,
 ) -> str:
     """``+0.90 BLEU [+0.70, +1.10] on wmt21 (mean of 20 systems), flips 2 of 190 system
-    pairs; a 0.90-point system gap agrees with humans 62% of the time``."""
+    pairs; mixed in one table, the two move a system by 0.90 BLEU, a difference between two
+    systems that humans confirm 62% of the time (MT-Thresholds)``."""
     if mean is None:
         return f"nothing to compare on {fixture}: no system scored by both"
     interval = f"[{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else f"({note})"
@@ -305,7 +306,10 @@ def _fixture_sentence(
     else:
         text += ", no system pair to reorder"
     if human is not None:
-        text += f"; a {abs(mean):.2f}-point system gap agrees with humans {human:.0f}% of the time"
+        text += (
+            f"; mixed in one table, the two move a system by {abs(mean):.2f} BLEU, a difference "
+            f"between two systems that humans confirm {human:.0f}% of the time (MT-Thresholds)"
+        )
     return text
 
 

@@ -98,7 +98,7 @@ from harness.bleu.config import BleuConfig
 from harness.bleu.profiles import get_profile
 from harness.bleu.stats import Statistics
 from harness.data.io import PathLike, load_text_corpus
-from harness.data.textfile import BomRule
+from harness.data.textfile import BomRule, line_counts_differ
 from harness.errors import ConfigError, LayoutError
 from harness.progress import ProgressCallback
 from harness.session import Session
@@ -111,6 +111,7 @@ __all__ = [
     "approximate_randomization",
     "counts_from_indices",
     "paired_bootstrap",
+    "paired_p_values",
     "paired_resampled_scores",
     "percentile_interval",
     "prepare",
@@ -383,6 +384,51 @@ def paired_bootstrap(
     )
 
 
+def paired_p_values(
+    tables: Mapping[str, SegmentTable],
+    pairs: Sequence[tuple[str, str]],
+    config: BleuConfig,
+    *,
+    resamples: int = 1000,
+    seed: int = DEFAULT_SEED,
+    ties: str = "count",
+) -> tuple[float, ...]:
+    """The p-value :func:`paired_bootstrap` gives each pair ``(baseline, system)`` of the
+    systems in ``tables`` (all of the same segments, under ``config``), each system resampled
+    once: every test of the same number of segments at the same seed draws the same resamples,
+    so the resampled scores of a system are shared by every pair it is in.
+
+    Raises:
+        LayoutError: the systems have different segments or references.
+        ConfigError: a bad option, or statistics of another tokenization.
+    """
+    if not pairs:
+        return ()
+    resamples = _check_int("resamples", resamples, 1)
+    _check_options(0.95, ties)
+    names = list(dict.fromkeys(name for pair in pairs for name in pair))
+    for name in names[1:]:
+        _pair(tables[names[0]], tables[name], config)  # same segments and tokenization
+    first = tables[names[0]]
+    rng = np.random.default_rng(_resolve_seed(seed))
+    indices = resample_indices(len(first), resamples, rng)
+    counts: dict[type, np.ndarray] = {}
+    scores: dict[str, np.ndarray] = {}
+    for name in names:
+        t = tables[name]
+        dtype = exact_product_dtype(t.matrix, len(t))
+        if dtype not in counts:
+            counts[dtype] = counts_from_indices(indices, len(t), dtype=dtype)
+        sums = (counts[dtype] @ t.matrix.astype(dtype)).astype(np.float64)
+        last = None if t.context is None else t.context[indices[:, -1]]
+        scores[name] = resampled_scores(t, sums, last=last)
+    out = []
+    for a, b in pairs:
+        diffs = np.abs(scores[b] - scores[a])
+        out.append(_p_value(diffs - diffs.mean(), abs(tables[b].score - tables[a].score), ties))
+    return tuple(out)
+
+
 def swapped_scores(
     baseline: SegmentTable, system: SegmentTable, swap: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -518,13 +564,7 @@ def significance_from_files(
     base = load_text_corpus(baseline_hyp, ref_files, name="baseline", bom=bom)
     other = load_text_corpus(system_hyp, ref_files, name="system", bom=bom)
     if len(other) != len(base):
-        raise LayoutError(
-            f"system file has {len(other)} lines but baseline file {baseline_hyp} has "
-            f"{len(base)}; files must be line-aligned (one line per segment)",
-            what=str(system_hyp),
-            expected=len(base),
-            got=len(other),
-        )
+        raise line_counts_differ(baseline_hyp, len(base), system_hyp, len(other), kind="system")
     step = (lambda done: progress("significance", done, 3)) if progress else (lambda done: None)
     pair = session.with_corpora({"baseline": base, "system": other})
     step(0)

@@ -40,6 +40,7 @@ from harness.analysis.labels import (
     profile_of,
 )
 from harness.analysis.meta_eval import MetaEvaluation
+from harness.analysis.significance import DEFAULT_SEED
 from harness.analysis.study_families import answer_section, overview
 from harness.analysis.study_significance import default_significance
 from harness.analysis.study_types import (
@@ -580,7 +581,7 @@ def analyse(
     *,
     pairs: Sequence[tuple[str, str]] | None = None,
     include: Sequence[str] = DEFAULT_INCLUDE,
-    seed: int = 0,
+    seed: int = DEFAULT_SEED,
     human: Any = None,
     significance: Any = None,
     tolerance: float = 1e-9,
@@ -686,7 +687,7 @@ def analyse(
             sig = PrecomputedSignificance(JsonValue(to_json(significance)))
         else:
             sig = default_significance(rows, corpora, seed, session, pair=significance_pair)
-    answer, note = answer_section(rows, corpora, session, baseline)
+    answer, note = answer_section(rows, corpora, session, baseline, seed)
     return Report(
         schema=SCHEMA_FILE,
         schema_version=SCHEMA_VERSION,

@@ -27,6 +27,7 @@ from harness.analysis.labels import (
     pair_tolerance,
     profile_of,
 )
+from harness.analysis.significance import DEFAULT_SEED
 from harness.analysis.study_types import (
     AnswerSection,
     FamilyRow,
@@ -36,6 +37,7 @@ from harness.analysis.study_types import (
     PairVerdict,
 )
 from harness.analysis.typed_json import from_json, to_json
+from harness.bleu.profiles import LABELS
 from harness.data.corpus import Corpus
 from harness.errors import HarnessError
 from harness.session import Session
@@ -47,12 +49,16 @@ __all__ = [
     "family_names",
     "family_rows",
     "family_why",
+    "other_factors",
     "overview",
     "shared_references",
 ]
 
 #: The mark after a profile whose real library ran and gave the same numbers.
 LIB_EQUAL = "lib ="
+
+#: How many factors a family's "why" names; the rest are one "other factors" term.
+WHY_FACTORS = 3
 
 #: How many of the largest gaps between groups get a pair detail.
 LARGEST_PAIRS = 3
@@ -81,6 +87,7 @@ def answer_section(
     corpora: Mapping[tuple[str, str], Corpus],
     session: Session,
     baseline: str = "sacrebleu",
+    seed: int = DEFAULT_SEED,
 ) -> tuple[AnswerSection | None, str | None]:
     """``(answer, note)``: the report's ``answer`` (the :class:`~harness.analysis.answer.
     Answer` with its fixture and each family's line as text), or ``None`` and why not.
@@ -97,7 +104,8 @@ def answer_section(
         return None, f"not computed: the baseline profile {baseline} is not in the rows"
     scope = session.with_corpora(by_system)
     try:
-        ans = answer([r for r in rows if r.get("level") == "corpus"], scope, baseline=baseline)
+        corpus_rows = [r for r in rows if r.get("level") == "corpus"]
+        ans = answer(corpus_rows, scope, baseline=baseline, seed=seed)
     except HarnessError as exc:
         return None, f"not computed: {exc}"
     record = {**to_json(ans), "fixture": fixture, "rows": to_json(family_rows(ans))}
@@ -105,10 +113,16 @@ def answer_section(
 
 
 def family_names(fam: Family) -> str:
-    """A family's names, equal numbers folded; a library that ran marked ``(ran: =)``,
-    ``(ran: ≠)`` or ``(no number: see the notes)``."""
+    """A family's names, equal numbers folded; a profile with a setting its name does not say
+    labelled with it (:data:`~harness.bleu.profiles.LABELS`); a library that ran marked
+    ``(ran: =)``, ``(ran: ≠)`` or ``(no number: see the notes)``."""
     names = list(dict.fromkeys(fam.names))
     marks = {lib.name: _mark(lib.equal) for lib in fam.libraries}
+    for profile in fam.profiles:  # a setting the name alone does not say
+        if profile in LABELS:
+            marks[display_name(profile)] = f" ({LABELS[profile]})" + marks.get(
+                display_name(profile), ""
+            )
     shown = [n + marks.get(n, "") for n in names]
     if not fam.profiles:
         shown = [
@@ -131,11 +145,24 @@ def family_why(fam: Family, baseline: str) -> str:
         return f" — {fam.status}"
     if baseline in fam.profiles or fam.gap is None:
         return ""
-    tops = top_factors(fam, limit=3)
+    tops = top_factors(fam, limit=WHY_FACTORS)
     if not tops:
         return " — " + (fam.attribution_note or "within 0.005")
     parts = [f"{factor_phrase(k, fam.changes.get(k, {}), baseline)} {v:+.2f}" for k, v in tops]
+    rest = other_factors(fam, [k for k, _ in tops])
+    if rest is not None:
+        n, points = rest
+        parts.append(f"{n} other factor{'s' if n != 1 else ''} {points:+.2f}")
     return " — " + "; ".join(parts)
+
+
+def other_factors(fam: Family, shown: Sequence[str]) -> tuple[int, float] | None:
+    """How many of ``fam``'s factors are not ``shown`` and the BLEU points they add up to
+    (so that the shown terms and this one sum to the gap), or ``None`` when that is under
+    half a printed digit."""
+    rest = [v for k, v in fam.factors.items() if k not in shown]
+    points = math.fsum(rest)
+    return (len(rest), points) if rest and abs(points) >= 0.005 else None
 
 
 def family_rows(ans: Answer) -> list[FamilyRow]:
@@ -156,6 +183,7 @@ def family_rows(ans: Answer) -> list[FamilyRow]:
                 baseline=ans.baseline in fam.profiles,
                 why=family_why(fam, ans.baseline).removeprefix(" — "),
                 flips=len(fam.flips),
+                significant_flips=len(fam.significant_flips),
                 bleu4=fam.bleu4,
             )
         )

@@ -8,7 +8,10 @@ written next to it as :data:`SCHEMA_FILE` — is
 and class docstrings below are the documentation of every key. All scores and gaps are BLEU
 points on 0–100; every number is finite or ``null``.
 
-Schema 4 (this version) against 3: ``report.json`` names its schema (``$schema``, the file
+Schema 5 (this version) against 4: the ``answer`` records the ``seed`` of its paired
+bootstrap, each of its families the p-value of every system pair it orders the other way
+(``flip_p``), and each family row how many of those reversals are significant
+(``significant_flips``). Schema 4 against 3: ``report.json`` names its schema (``$schema``, the file
 :data:`SCHEMA_FILE` next to it) and ``schema_version`` first; a new ``overview`` key holds
 the folded view the HTML page shows (groups of implementations with equal numbers, the gap
 matrix between them, the pairs worth a detail); a new ``gap_matters`` key says for every
@@ -73,7 +76,7 @@ __all__ = [
 
 #: The version of ``report.json``'s shape: bumped whenever a key is added, removed or changes
 #: meaning (the module docstring says what changed).
-SCHEMA_VERSION: Literal["4"] = "4"
+SCHEMA_VERSION: Literal["5"] = "5"
 
 #: The JSON Schema of :class:`Report`, written next to ``report.json`` (its ``$schema``).
 SCHEMA_FILE: Literal["report.schema.json"] = "report.schema.json"
@@ -186,8 +189,8 @@ class AnswerFamily:
     """Profiles that print the same number on every system
     (:class:`harness.analysis.answer.Family`): their scores and mean, the mean gap to the
     baseline, its exact Shapley split over the factors with the changed values (``[baseline
-    value, this family's value]``), the system pairs it ranks the other way, the real
-    libraries checked against it."""
+    value, this family's value]``), the system pairs it ranks the other way with the p-value
+    of each under the family's paired bootstrap, the real libraries checked against it."""
 
     profiles: tuple[str, ...]
     names: tuple[str, ...]
@@ -198,6 +201,7 @@ class AnswerFamily:
     factors: Mapping[str, float]
     changes: Mapping[str, Mapping[str, tuple[JsonValue, JsonValue]]]
     flips: tuple[tuple[str, str], ...]
+    flip_p: tuple[float, ...]
     libraries: tuple[AnswerLibrary, ...]
     bleu4: bool
     unverified: tuple[str, ...]
@@ -209,8 +213,9 @@ class FamilyRow:
     """One family's line as text: its ``names`` (equal numbers folded; a library that ran
     marked ``(ran: =)`` or ``(ran: ≠)``), ``mean`` score, ``gap`` to the baseline (``null``
     for the baseline's family or none), whether it is the ``baseline``'s, ``why`` (the factors
-    behind the gap, or why there is no number), how many system pairs it ``flips``, and
-    whether it is BLEU-4."""
+    behind the gap, or why there is no number), how many system pairs it ``flips`` and how
+    many of those its paired bootstrap finds ``significant_flips``, and whether it is
+    BLEU-4."""
 
     names: str
     mean: float | None
@@ -218,6 +223,7 @@ class FamilyRow:
     baseline: bool
     why: str
     flips: int
+    significant_flips: int
     bleu4: bool
 
 
@@ -226,13 +232,15 @@ class AnswerSection:
     """The answer ``bleu-harness compare`` prints first (:class:`harness.analysis.answer.
     Answer`), for one fixture's systems scored against the same references: the systems, the
     segment count, the fewest and most references of a segment, the baseline profile, the
-    findings in plain words, the families, the fixture and each family's line as text."""
+    findings in plain words, the families, the seed of the flips' paired bootstrap, the
+    fixture and each family's line as text."""
 
     systems: tuple[str, ...]
     segments: int
     references: tuple[int, int]
     baseline: str
     findings: tuple[str, ...]
+    seed: int
     families: tuple[AnswerFamily, ...]
     fixture: str
     rows: tuple[FamilyRow, ...]
@@ -586,7 +594,7 @@ class Report:
     significance (``null`` when not included)."""
 
     schema: Literal["report.schema.json"] = field(metadata={"json_name": "$schema"})
-    schema_version: Literal["4"]
+    schema_version: Literal["5"]
     summary: Summary
     answer: AnswerSection | None
     signature: str

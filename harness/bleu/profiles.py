@@ -69,6 +69,10 @@ class Profile:
     tokens: str
     ref_length: str
     smoothing: str
+    #: What a label of this profile must add to its name because the name alone suggests
+    #: otherwise to a reader of published numbers (the script's default is not how its
+    #: numbers are usually published), with the flag that gives the other setting.
+    label: str = ""
 
 
 #: Every profile, declared once, in the order tables list them.
@@ -282,6 +286,7 @@ DECLARED: tuple[Profile, ...] = (
             "exp; an order with no hypothesis n-grams counts as 1; the system score dies on a zero "
             "total length or a BP that underflows to 0 (segment scores never do)"
         ),
+        label="lowercased, the script's default; WMT's official scores use -c: --no-lowercase",
     ),
     Profile(
         "multi-bleu",
@@ -382,6 +387,7 @@ DECLARED: tuple[Profile, ...] = (
         smoothing=(
             "exp; orders without n-grams left out but still divided by N; no n-gram at all = 0"
         ),
+        label="BLEU_uncased; t2t-bleu prints BLEU_cased too: --no-lowercase",
     ),
     Profile(
         "fairseq",
@@ -560,6 +566,9 @@ DECLARED: tuple[Profile, ...] = (
 
 #: Profile name → configuration (read-only).
 PROFILES = MappingProxyType({p.name: p.config for p in DECLARED})
+
+#: Profile name → what a label of it adds to its name (:attr:`Profile.label`; read-only).
+LABELS = MappingProxyType({p.name: p.label for p in DECLARED if p.label})
 
 #: Profile name → :class:`Verification` (read-only).
 VERIFICATION = MappingProxyType({p.name: p.verification for p in DECLARED})

@@ -105,7 +105,7 @@ def add_significance(sub: options.Subcommands) -> None:
         default=None,
         help="bootstrap resamples / AR trials (default 1000 / 10000)",
     )
-    g.add_argument("--seed", type=options.SEED, default=12345, help="numpy seed (default 12345)")
+    options.add_seed(g, "the resampling")
     g.add_argument("--json", action="store_true", help="print JSON")
     options.add_bom(g)
     options.add_progress(g)
@@ -298,7 +298,7 @@ def add_human(sub: options.Subcommands) -> None:
         help="bootstrap resamples for the CIs (0: no CIs)",
     )
     options.add_meta_resamples(h, "every two profiles")
-    h.add_argument("--seed", type=options.SEED, default=0, help="numpy seed (default 0)")
+    options.add_seed(h, "the bootstrap over systems and the permutation tests")
     h.add_argument("--json", action="store_true", help="print JSON")
     options.add_progress(h)
     options.add_perf(h)

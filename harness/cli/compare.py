@@ -13,6 +13,7 @@ from typing import Any
 
 from harness.analysis import runner
 from harness.analysis.answer import answer
+from harness.analysis.significance import DEFAULT_SEED
 from harness.analysis.typed_json import to_json
 from harness.bleu import native
 from harness.bleu.profiles import PROFILES, verification
@@ -82,6 +83,7 @@ def add_compare(sub: options.Subcommands) -> None:
         help="fixtures table: print at most this many notes on implementations without a "
         "number (default 20; the rest are counted)",
     )
+    options.add_seed(c, "the paired bootstrap of each reversed system pair")
     options.add_perf(c)
     options.add_progress(c)
     c.set_defaults(func=cmd_compare)
@@ -118,7 +120,7 @@ def _compare(args: argparse.Namespace, out: OutputDir | None) -> int:
     ans = None
     if users and "corpus" in args.level:
         session = options.session(args).with_corpora({s: c for _, s, c in users})
-        ans = answer(rows, session, baseline=_baseline(args, impls))
+        ans = answer(rows, session, baseline=_baseline(args, impls), seed=args.seed)
     took = time.perf_counter() - start
     if out is not None:
         if ans is not None:
@@ -358,4 +360,5 @@ def _demo_wmt21_args(data: str) -> argparse.Namespace:
         cache_dir=None,
         jobs=1,
         backend=None,
+        seed=DEFAULT_SEED,
     )

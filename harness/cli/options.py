@@ -14,6 +14,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, TypeAlias
 
+from harness.analysis.significance import DEFAULT_SEED
 from harness.analysis.typed_json import to_json
 from harness.bleu.config import (
     AGGREGATIONS,
@@ -366,6 +367,18 @@ def add_meta_resamples(parser: argparse.ArgumentParser, tested: str) -> None:
         metavar="N",
         help=f"permutation resamples of the tests between {tested} in the WMT "
         "meta-evaluation (0: the numbers only; WMT uses 1000: minutes for many profiles)",
+    )
+
+
+def add_seed(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--seed N``: the numpy seed of the command's random procedures (``what``), one default
+    for every command (:data:`harness.analysis.significance.DEFAULT_SEED`, sacrebleu's)."""
+    parser.add_argument(
+        "--seed",
+        type=SEED,
+        default=DEFAULT_SEED,
+        metavar="N",
+        help=f"numpy seed of {what} (default {DEFAULT_SEED}, as sacrebleu's)",
     )
 
 

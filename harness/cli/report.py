@@ -70,7 +70,7 @@ def add_report(sub: options.Subcommands) -> None:
         metavar=("BASELINE", "SYSTEM"),
         help="test this pair of systems (default: every system against the best)",
     )
-    r.add_argument("--seed", type=options.SEED, default=0, help="numpy seed (default 0)")
+    options.add_seed(r, "every resampling: intervals, significance, reversed system pairs")
     options.add_perf(r)
     options.add_progress(r)
     r.set_defaults(func=cmd_report)

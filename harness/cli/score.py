@@ -285,8 +285,7 @@ def _status(row: Row, notes: list[str]) -> str:
     there is no number; a reason goes to ``notes`` and the cell points at it."""
     o = row.outcome
     if not o.ok:
-        fix = f" (fix: {o.fix})" if o.fix else ""
-        notes.append(f"{row.name}: {o.status}: {o.detail or o.message}{fix}")
+        notes.append(f"{row.name}: {o.status}: {_with_fix(o)}")
         return f"{o.status} [{len(notes)}]"
     if row.library:
         return "real library"
@@ -295,6 +294,12 @@ def _status(row: Row, notes: list[str]) -> str:
         return "verified"
     notes.append(f"{row.name}: unverified: {v.evidence}")
     return f"unverified [{len(notes)}]"
+
+
+def _with_fix(o: Outcome) -> str:
+    """Why ``o`` has no number, with its fix once (an adapter's detail may already hold it)."""
+    why = o.detail or o.message
+    return why if not o.fix or o.fix in why else f"{why} (fix: {o.fix})"
 
 
 def _cells(row: Row, marks: dict[str, list[str]], notes: list[str]) -> list[str]:
@@ -402,8 +407,9 @@ def _print_citations(rows: list[Row], corpus: Corpus) -> None:
         if r.outcome.ok and r.config is not None:
             print(cite(r.scorer, r.config, corpus, r.outcome.result))
         else:
+            print(f"BLEU = n/a ({r.name} did not score: {r.outcome.status}; why on stderr)")
             print(
                 f"bleu-harness: note: {r.name} did not score: {r.outcome.status}: "
-                f"{r.outcome.detail or r.outcome.message}",
+                f"{_with_fix(r.outcome)}",
                 file=sys.stderr,
             )

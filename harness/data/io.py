@@ -26,6 +26,7 @@ from harness.data.corpus import Corpus
 from harness.data.textfile import (
     BomRule,
     PathLike,
+    line_counts_differ,
     out_of_memory,
     precheck_line_aligned,
     read_lines,
@@ -81,13 +82,7 @@ def load_text_corpus(
     for ref_path in ref_paths:
         refs = read_lines(ref_path, what="reference file", bom=bom)
         if len(refs) != len(hyps):  # a pipe, which the precheck cannot count
-            raise LayoutError(
-                f"reference file has {len(refs)} lines but hypothesis file {hyp_path} has "
-                f"{len(hyps)}; files must be line-aligned (one line per segment)",
-                what=str(ref_path),
-                expected=len(hyps),
-                got=len(refs),
-            )
+            raise line_counts_differ(hyp_path, len(hyps), ref_path, len(refs))
         streams.append(refs)
     try:
         references = tuple(tuple(s[i] for s in streams) for i in range(len(hyps)))

@@ -36,7 +36,7 @@ from harness.data.io import (
     load_jsonl_corpus,
     read_lines,
 )
-from harness.data.textfile import BomRule, read_record_lines
+from harness.data.textfile import BomRule, line_counts_differ, read_record_lines
 from harness.errors import InputError, LayoutError
 
 __all__ = [
@@ -91,13 +91,7 @@ def load_text_systems(
     files += [("reference", p, r) for p, r in zip(ref_paths, streams, strict=True)]
     for what, path, lines in files:
         if len(lines) != n:
-            raise LayoutError(
-                f"{what} file has {len(lines)} lines but hypothesis file {first} has {n}; "
-                "files must be line-aligned (one line per segment)",
-                what=str(path),
-                expected=n,
-                got=len(lines),
-            )
+            raise line_counts_differ(first, n, path, len(lines), kind=what)
     references = tuple(zip(*streams, strict=True)) if streams else ()
     for name, (path, hyps) in hyps_by_name.items():
         out[name] = Corpus(

@@ -83,6 +83,7 @@ __all__ = [
     "available_memory",
     "count_lines",
     "format_size",
+    "line_counts_differ",
     "max_input_bytes",
     "out_of_memory",
     "precheck_line_aligned",
@@ -501,6 +502,29 @@ def count_lines(path: PathLike, *, what: str = "file", bom: BomRule = "refuse") 
     return _scan(path, what, keep=False, bom=check_bom_rule(bom))[0]
 
 
+def line_counts_differ(
+    first: PathLike, first_count: int, other: PathLike, count: int, *, kind: str = "reference"
+) -> LayoutError:
+    """The error for two files that must be line-aligned but are not: both files with their
+    counts, the first (the hypothesis file the others are compared with) first, and what to
+    check — without calling either one wrong (a truncated hypothesis file and a reference file
+    of another test set read alike). ``what`` is ``other``, ``expected`` ``first_count``,
+    ``got`` ``count``.
+
+    >>> str(line_counts_differ("sys.de", 2000, "ref.de", 3004))
+    'line counts differ: hypothesis file sys.de has 2000 lines, reference file ref.de has 3004; files must be line-aligned (one segment a line): check that both are complete and of the same test set'
+    """
+    return LayoutError(
+        f"line counts differ: hypothesis file {first} has {first_count} lines, {kind} file "
+        f"{other} has {count}; files must be line-aligned (one segment a line): check that "
+        "both are complete and of the same test set",
+        what=str(other),
+        expected=first_count,
+        got=count,
+        said=True,
+    )
+
+
 def precheck_line_aligned(
     hyp_paths: Sequence[PathLike],
     ref_paths: Sequence[PathLike],
@@ -541,13 +565,7 @@ def precheck_line_aligned(
         kind, path = order[i]
         if first_count is None or i not in counts or i == first or counts[i] == first_count:
             return
-        raise LayoutError(
-            f"{kind} file has {counts[i]} lines but hypothesis file {kinds[0][1]} has "
-            f"{first_count}; files must be line-aligned (one line per segment)",
-            what=str(path),
-            expected=first_count,
-            got=counts[i],
-        )
+        raise line_counts_differ(kinds[0][1], first_count, path, counts[i], kind=kind)
 
     for i, (kind, path) in enumerate(order):
         if sizes[i] is not None:

@@ -3,7 +3,9 @@ BLEU without an error (:mod:`harness.diagnose.preprocess`) and the file problems
 
 :func:`check_files` reads each file with :func:`harness.data.io.read_lines` (strict UTF-8,
 Unix line endings, no NUL: its errors name the file and line) and reports a :class:`Finding`
-per problem, each with example ``(file, line)`` locations and what it does to BLEU:
+per problem, each with example ``(file, line)`` locations and what it does to BLEU — measured on
+the files themselves where a repair can be named: sacreBLEU (the in-house ``sacrebleu``
+profile) as the files are and after the repair (:func:`measured`):
 
 * ``unreadable`` / ``line-count`` (errors: nothing can be scored);
 * ``bom`` (a file starts with a UTF-8 byte-order mark: the official scorers keep it as part of
@@ -102,7 +104,11 @@ def _lines_where(
 
 
 def _marker(
-    code: str, mistake: str, files: dict[str, list[str]], test: Callable[[str], bool]
+    code: str,
+    mistake: str,
+    files: dict[str, list[str]],
+    test: Callable[[str], bool],
+    effect: str,
 ) -> list[Finding]:
     out = []
     for name, lines in files.items():
@@ -110,9 +116,46 @@ def _marker(
         if n:
             m = MISTAKES[mistake]
             out.append(
-                Finding(code, "warning", f"{n} line(s) of {name}: {m.what}", m.effect, n, tuple(ex))
+                Finding(code, "warning", f"{n} line(s) of {name}: {m.what}", effect, n, tuple(ex))
             )
     return out
+
+
+Texts = tuple[list[str], list[list[str]]]
+
+
+def measured(
+    hyp: list[str],
+    refs: Sequence[list[str]],
+    repaired: Texts,
+    how: str,
+    **overrides: Any,
+) -> str:
+    """``on these files sacreBLEU is A as they are and B <how> (B − A)``: the ``sacrebleu``
+    profile on the texts as read and on ``repaired`` (with ``overrides`` of the profile for
+    the repaired side)."""
+    before = _sacrebleu(hyp, refs)
+    after = _sacrebleu(repaired[0], repaired[1], **overrides)
+    return (
+        f"on these files sacreBLEU is {before:.2f} as they are and {after:.2f} {how} "
+        f"({after - before:+.2f})"
+    )
+
+
+def _each(fix: Callable[[str], str], hyp: list[str], refs: Sequence[list[str]]) -> Texts:
+    return [fix(t) for t in hyp], [[fix(t) for t in r] for r in refs]
+
+
+def _merge_bpe(text: str) -> str:
+    return re.sub(r"@@( |$)", "", text)
+
+
+def _decode_spm(text: str) -> str:
+    return "".join(text.split()).replace("\u2581", " ").strip() if "\u2581" in text else text
+
+
+def _join_compounds(text: str) -> str:
+    return text.replace(" ##AT##-##AT## ", "-")
 
 
 def _norm(text: str) -> str:
@@ -122,10 +165,40 @@ def _norm(text: str) -> str:
 def check_texts(hyp: tuple[str, list[str]], refs: Sequence[tuple[str, list[str]]]) -> list[Finding]:
     """The findings on already-read, line-aligned texts: ``(file name, lines)`` pairs."""
     files = {hyp[0]: hyp[1], **dict(refs)}
+    h, r = hyp[1], [lines for _, lines in refs]
     out: list[Finding] = []
-    out += _marker("bpe-markers", "bpe-left-in", files, lambda t: bool(re.search(r"@@( |$)", t)))
-    out += _marker("spm-markers", "spm-left-in", files, lambda t: "\u2581" in t)
-    out += _marker("compound-split", "compound-split", files, lambda t: "##AT##" in t)
+
+    def effect(mistake: str, fix: Callable[[str], str], how: str) -> str:
+        return f"{MISTAKES[mistake].effect}; {measured(h, r, _each(fix, h, r), how)}"
+
+    bpe = re.compile(r"@@( |$)")
+    if any(bpe.search(t) for lines in files.values() for t in lines):
+        how = "with the markers merged (sed -r 's/(@@ )|(@@ ?$)//g')"
+        out += _marker(
+            "bpe-markers",
+            "bpe-left-in",
+            files,
+            lambda t: bool(bpe.search(t)),
+            effect("bpe-left-in", _merge_bpe, how),
+        )
+    if any("\u2581" in t for lines in files.values() for t in lines):
+        how = "with the pieces decoded (spaces dropped, '\u2581' made a space)"
+        out += _marker(
+            "spm-markers",
+            "spm-left-in",
+            files,
+            lambda t: "\u2581" in t,
+            effect("spm-left-in", _decode_spm, how),
+        )
+    if any("##AT##" in t for lines in files.values() for t in lines):
+        how = "with the compounds joined (' ##AT##-##AT## ' made '-')"
+        out += _marker(
+            "compound-split",
+            "compound-split",
+            files,
+            lambda t: "##AT##" in t,
+            effect("compound-split", _join_compounds, how),
+        )
     shares = {}
     for name, lines in files.items():
         n, ex = _lines_where(name, lines, looks_tokenized)
@@ -138,7 +211,10 @@ def check_texts(hyp: tuple[str, list[str]], refs: Sequence[tuple[str, list[str]]
                     f"{n} line(s) of {name} look tokenized (space before punctuation, "
                     "Moses escapes or @-@)",
                     "tokenizers such as 13a expect raw text; tokenized text scored against raw "
-                    "text (or tokenized twice) loses matches (NeMo#5540: 31.1 instead of 35.3)",
+                    "text (or tokenized twice) loses matches; "
+                    + measured(
+                        h, r, (h, r), "read as already tokenized (tokenize none)", tokenize="none"
+                    ),
                     n,
                     tuple(ex),
                 )
@@ -155,7 +231,8 @@ def check_texts(hyp: tuple[str, list[str]], refs: Sequence[tuple[str, list[str]]
                     "warning",
                     f"{lower} has (almost) no upper case while {cased} has it on {n} line(s)",
                     MISTAKES["lowercased-refs"].effect
-                    + "; score case-insensitively (lowercase=True) or fix the files",
+                    + "; score case-insensitively (lowercase=True) or fix the files; "
+                    + measured(h, r, (h, r), "case-insensitively", lowercase=True),
                     n,
                     tuple(ex),
                 )
@@ -173,7 +250,10 @@ def check_texts(hyp: tuple[str, list[str]], refs: Sequence[tuple[str, list[str]]
                         f"{na} and {nb} are the same on {len(same)} of {len(la)} lines "
                         f"({exact} exactly, the rest but for case and spaces)",
                         "a reference counted twice adds no diversity: BLEU is that of fewer "
-                        "references, and multi-reference claims are overstated",
+                        "references, and multi-reference claims are overstated; "
+                        + measured(
+                            h, r, (h, [x for k, x in enumerate(r) if k != b]), f"without {nb}"
+                        ),
                         len(same),
                         tuple((nb, i + 1) for i in same[:EXAMPLES]),
                     )
@@ -234,13 +314,15 @@ def check_files(hyp_path: PathLike, ref_paths: Sequence[PathLike]) -> CheckRepor
     return CheckReport(tuple(names), tuple(found + check_texts(hyp, refs)))
 
 
-def _sacrebleu(hyp: list[str], refs: Sequence[list[str]]) -> float:
+def _sacrebleu(hyp: list[str], refs: Sequence[list[str]], **overrides: Any) -> float:
+    """sacreBLEU (the in-house ``sacrebleu`` profile, with ``overrides``) of line-aligned
+    texts."""
     corpus = Corpus(
         hypotheses=tuple(hyp),
         references=tuple(zip(*refs, strict=True)),
         check_text=False,  # a kept byte-order mark is the point
     )
-    return engine.corpus_score(corpus, PROFILES["sacrebleu"]).score
+    return engine.corpus_score(corpus, PROFILES["sacrebleu"].replace(**overrides)).score
 
 
 def _bom_finding(

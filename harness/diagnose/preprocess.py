@@ -70,8 +70,8 @@ MISTAKES: dict[str, Mistake] = {
         Mistake(
             "bpe-left-in",
             "subword-nmt '@@ ' continuation markers left in the text (not merged)",
-            "every split word becomes several tokens plus marker tokens; usually raises BLEU "
-            "(pieces match more easily) and is not comparable with word-level scores",
+            "every split word becomes several tokens plus marker tokens, so the score is not "
+            "comparable with word-level scores (it can move either way)",
             "facebookresearch/fairseq#637",
         ),
         Mistake(
@@ -84,7 +84,7 @@ MISTAKES: dict[str, Mistake] = {
             "compound-split",
             "hyphenated compounds split as 'a ##AT##-##AT## b' in hypotheses and references "
             "(tensor2tensor's get_ende_bleu.sh)",
-            "every hyphen becomes three tokens that always match; raises BLEU",
+            "every hyphen becomes three tokens that match wherever both sides have the hyphen",
             "tensorflow/tensor2tensor#317",
         ),
         Mistake(

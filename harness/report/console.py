@@ -13,7 +13,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from harness.analysis.answer import Answer, display_name
+from harness.analysis.answer import FLIP_ALPHA, FLIP_RESAMPLES, Answer, Family, display_name
 from harness.analysis.attribution import Attribution
 from harness.analysis.labels import bleu4_label
 from harness.analysis.runner import agreement_mark
@@ -156,6 +156,9 @@ def answer_text(ans: Answer, *, width: int = WIDTH, what: str = "") -> str:
         parts = [f"{', '.join(f.names)} {fmt_score(f.mean)}" for f in others]
         out += ["", wrap("Not BLEU-4 (other n-gram weights): " + "; ".join(parts) + ".", width)]
     if not single:
+        ranking = _ranking_table(ans, width)
+        if ranking:
+            out += ["", *ranking]
         out += ["", *_system_table(ans, width)]
     notes = _notes(ans)
     if tiny or any(_tiny_any(f.scores) for f in ans.families):
@@ -170,17 +173,72 @@ def _tiny_any(scores: Sequence[float | None]) -> bool:
     return any(s is not None and 0 < s < 0.005 for s in scores)
 
 
+def flip_example(fam: Family, pair: tuple[str, str]) -> str:
+    """A reversed pair in the family's own order, with its p-value: ``B above A (p 0.012)``."""
+    p = dict(zip(fam.flips, fam.flip_p, strict=True))[pair]
+    return f"{pair[1]} above {pair[0]} (p {p:.3f})"
+
+
+def _ranking_table(ans: Answer, width: int) -> list[str]:
+    """Every BLEU-4 family that orders a system pair the other way than the baseline: how
+    many pairs, how many of them its paired bootstrap finds significant, and examples in the
+    family's order (significant ones first)."""
+    moved = ans.reordering
+    if not moved:
+        return []
+    head = (
+        f"Ranking: system pairs each family orders the other way than {ans.baseline} (of "
+        f"{ans.system_pairs}); significant: the family's paired bootstrap of the two systems, "
+        f"{FLIP_RESAMPLES} resamples, seed {ans.seed}, p < {FLIP_ALPHA:g}."
+    )
+    body = []
+    for fam in moved:
+        sig = set(fam.significant_flips)
+        shown = [p for p in fam.flips if p in sig][:2] or list(fam.flips[:2])
+        eg = "; ".join(flip_example(fam, p) for p in shown)
+        more = len(fam.flips) - len(shown)
+        body.append(
+            [
+                str(len(fam.flips)),
+                str(len(sig)),
+                f"{', '.join(fam.names)} — {eg}" + (f"; {more} more" if more else ""),
+            ]
+        )
+    return [
+        wrap(head, width),
+        "",
+        *text_table(
+            ["pairs", "significant", "implementations — e.g., in their order"],
+            body,
+            align="rrl",
+            width=width,
+        ),
+    ]
+
+
 def _system_table(ans: Answer, width: int) -> list[str]:
-    """Systems down, families across (as many as fit ``width``), by each family's first name."""
-    fams = [f for f in ans.families if f.bleu4 and f.profiles and f.status == "ok"]
+    """Systems down, families across (as many as fit ``width``), by each family's first name;
+    the families left out for width are named under it."""
+    every = [f for f in ans.families if f.bleu4 and f.profiles and f.status == "ok"]
     sys_w = min(max(len(s) for s in ans.systems), 28)
     col_w = 10
     fit = max(1, (width - sys_w) // (col_w + 2))
-    fams = fams[:fit]
+    fams = every[:fit]
     head = ["system", *(SHORT.get(f.names[0], f.names[0])[:col_w] for f in fams)]
     body = [[s[:sys_w], *(fmt_score(f.scores[k]) for f in fams)] for k, s in enumerate(ans.systems)]
     lines = ["Per system (each column is the first of a family above):"]
-    return lines + text_table(head, body, width=width, wrap_col=0)
+    lines += text_table(head, body, width=width, wrap_col=0)
+    left = every[fit:]
+    if left:
+        names = ", ".join(f.names[0] for f in left)
+        lines += [
+            wrap(
+                f"Not shown for width ({len(left)} of {len(every)} families): {names}; "
+                "--json has every number.",
+                width,
+            )
+        ]
+    return lines
 
 
 def _notes(ans: Answer) -> list[str]:

@@ -29,7 +29,7 @@ from harness.report.tables import (
     pair_figures,
     significance_row,
 )
-from harness.report.text import fmt_number, fmt_share, fmt_value, records_of
+from harness.report.text import breakable, fmt_number, fmt_share, fmt_value, records_of
 
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto;
@@ -41,6 +41,7 @@ code, .sig { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size
 .scroll { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; margin: .6rem 0; font-size: .85rem; }
 th, td { border: 1px solid #ddd; padding: .2rem .45rem; vertical-align: top; }
+th { overflow-wrap: anywhere; }
 td.wrap { overflow-wrap: anywhere; }
 th { background: #f0f0f0; text-align: left; max-width: 11rem; }
 th.n { text-align: right; }
@@ -79,23 +80,14 @@ def _table(
     """``rows`` are lists of ready ``<td>`` strings; ``head`` is plain text; header cells from
     index ``num_from`` on are right-aligned like the numbers below them."""
     th = "".join(
-        f'<th class="n">{_breakable(h)}</th>'
+        f'<th class="n">{breakable(h)}</th>'
         if num_from is not None and i >= num_from
-        else f"<th>{_breakable(h)}</th>"
+        else f"<th>{breakable(h)}</th>"
         for i, h in enumerate(head)
     )
     body = "".join("<tr>" + "".join(r) + "</tr>" for r in rows)
     tid = f' id="{_e(table_id)}"' if table_id else ""
     return f'<div class="scroll"><table{tid}><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table></div>'
-
-
-def _breakable(x: Any) -> str:
-    """Escaped text with line-break opportunities after ``:``, ``-``, ``/`` and ``_``, so long
-    implementation and corpus names wrap there instead of widening their column."""
-    out = _e(x)
-    for ch in (":", "-", "/", "_"):
-        out = out.replace(ch, ch + "<wbr>")
-    return out
 
 
 def _td(x: Any) -> str:
@@ -238,8 +230,8 @@ def _pairs(report: Report, figs: Sequence[Figure]) -> str:
     out.append('<div class="grid">' + "".join(cards) + "</div>")
     rows = [
         [
-            f"<td><code>{_breakable(p.a)}</code></td>",
-            f"<td><code>{_breakable(p.b)}</code></td>",
+            f"<td><code>{breakable(p.a)}</code></td>",
+            f"<td><code>{breakable(p.b)}</code></td>",
             _verdict(p),
             *(f'<td class="n">{_e(x)}</td>' for x in pair_figures(p)),
         ]
@@ -318,10 +310,10 @@ def _correlations(report: Report) -> str:
             f"seed={_e(m.seed)}.</p>"
         )
         cells = [
-            [f"<td>{k}. {_breakable(name)}</td>", *(f'<td class="n">{_e(x)}</td>' for x in xs)]
-            for k, (name, *xs) in enumerate(rows, start=1)
+            [f"<td>{breakable(name)}</td>", *(f'<td class="n">{_e(x)}</td>' for x in xs)]
+            for name, *xs in rows
         ]
-        out.append(_table(["", *(str(k) for k in range(1, len(rows) + 1))], cells))
+        out.append(_table(["", *(str(name) for name, *_ in rows)], cells, num_from=1))
     note = report.correlations.note
     if note:
         out.append(f'<p class="muted">Note: {_e(note)}</p>')
@@ -357,7 +349,7 @@ def _attributions(report: Report, figs: Sequence[Figure]) -> str:
     rows = []
     for at in ats:
         where = f"{at.fixture}/{at.system}"
-        cells = [_td(f"{at.a} → {at.b}"), f'<td class="wrap">{_breakable(where)}</td>']
+        cells = [_td(f"{at.a} → {at.b}"), f'<td class="wrap">{breakable(where)}</td>']
         if at.error:
             rows.append([*cells, f'<td class="na" colspan="3">undefined: {_e(at.error)}</td>'])
             continue

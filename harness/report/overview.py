@@ -12,7 +12,7 @@ from typing import Any
 from harness.analysis.study_families import LIB_EQUAL
 from harness.analysis.study_types import Group, Report
 from harness.report.tables import family_table
-from harness.report.text import fmt_number
+from harness.report.text import breakable, fmt_number
 
 #: Negative gaps (column below row) shade towards red, positive towards blue.
 _NEG, _POS = (179, 38, 30), (33, 102, 172)
@@ -124,12 +124,17 @@ def _gap(v: float | None) -> str:
 
 
 def scores_html(report: Report) -> str:
-    """Corpus-level BLEU per corpus (rows) and group (numbered columns, as the gap matrix)."""
+    """Corpus-level BLEU per corpus (rows) and group (columns numbered as in the gap matrix
+    and named by the group's first implementation); a cell without a number is ``n/a``, its
+    status in the cell's title."""
     groups = report.overview.groups
     units = report.fixtures
     if not units:
         return "<p>No corpora.</p>"
-    head = "".join(f'<th class="n">{k}</th>' for k in range(1, len(groups) + 1))
+    head = "".join(
+        f'<th class="n">{k}. {breakable(g.labels[0].removeprefix("harness:"))}</th>'
+        for k, g in enumerate(groups, start=1)
+    )
     body = []
     for u in units:
         cells = []
@@ -138,14 +143,15 @@ def scores_html(report: Report) -> str:
             if u.status.get(lb) == "ok":
                 cells.append(f'<td class="n">{_e(fmt_number(u.scores.get(lb), 2))}</td>')
             else:
-                cells.append(f'<td class="na">{_e(u.status.get(lb))}</td>')
+                cells.append(f'<td class="na" title="{_e(u.status.get(lb))}">n/a</td>')
         where = _e(f"{u.fixture}/{u.system}")
         body.append(f'<tr><td class="wrap">{where}</td>{"".join(cells)}</tr>')
     return (
         f'<table id="scores"><colgroup><col class="first"></colgroup>'
         f"<thead><tr><th>fixture/system</th>{head}</tr></thead>"
         f"<tbody>{''.join(body)}</tbody></table>"
-        '<p class="muted">Columns are the numbered groups of the gap matrix above.</p>'
+        '<p class="muted">Columns are the numbered groups of the gap matrix above; n/a: no '
+        "number (hover for the status).</p>"
     )
 
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from harness.analysis.labels import bleu4_label, profile_of
 from harness.analysis.study_significance import SIGNIFICANCE_HOW
 from harness.analysis.study_types import PairMatters, Report, Significance, SignificanceTest
 from harness.report.text import fmt_number
@@ -86,11 +87,32 @@ def _by_test(
     return out
 
 
-def _weight(pair: PairMatters) -> tuple[int, int, float]:
-    """Sort key: gaps that matter first, then by flips, then by the largest mean gap."""
+def _weight(pair: PairMatters) -> tuple[bool, bool, int, float]:
+    """Sort key: BLEU-4 pairs first (another n-gram weighting is far from any BLEU-4 by
+    design, so it never leads), then gaps that matter, then by flips, then by the largest
+    mean gap."""
     flips = sum(len(f.flips) for f in pair.fixtures)
     gap = max((abs(f.mean_gap) for f in pair.fixtures if f.mean_gap is not None), default=0.0)
-    return (pair.matters != "yes", -flips, -gap)
+    bleu4 = bleu4_label(pair.a) and bleu4_label(pair.b)
+    return (not bleu4, pair.matters != "yes", -flips, -gap)
+
+
+def one_per_implementation(pairs: Sequence[PairMatters], equal: Sequence[str]) -> list[PairMatters]:
+    """``pairs`` with a real library that equals its profile (``equal``) counted once: of the
+    pairs that name the same two implementations, library or profile, the first is kept."""
+
+    def same(label: str) -> str:
+        name = profile_of(label)
+        return f"harness:{name}" if label in equal and name is not None else label
+
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for p in pairs:
+        key = (same(p.a), same(p.b))
+        if key not in seen:
+            seen.add(key)
+            out.append(p)
+    return out
 
 
 def gap_item(report: Report, markup: Markup) -> tuple[str, list[str]]:
@@ -102,13 +124,17 @@ def gap_item(report: Report, markup: Markup) -> tuple[str, list[str]]:
     if not section.pairs:
         return f"{head} {markup.text(section.note or 'not computed')}.", []
     verdicts = {(p.a, p.b): p.verdict for p in report.pairs}
-    gaps = [p for p in section.pairs if verdicts.get((p.a, p.b)) == "disagree"]
+    pairs = one_per_implementation(section.pairs, report.summary.libraries.equal)
+    gaps = [p for p in pairs if verdicts.get((p.a, p.b)) == "disagree"]
     gaps.sort(key=_weight)
-    yes = sum(p.matters == "yes" for p in section.pairs)
+    yes = sum(p.matters == "yes" for p in pairs)
+    once = (
+        " (a library equal to its profile counted once)" if len(pairs) < len(section.pairs) else ""
+    )
     text = (
-        f"{head} {markup.label('no', f'yes for {yes}')} of {len(section.pairs)} pairs (they "
-        "reorder systems, or humans agree with a system difference that large more often "
-        "than not)"
+        f"{head} {markup.label('no', f'yes for {yes}')} of {len(pairs)} pairs{once}: they "
+        "reorder systems, or their gap is as large as a difference between two systems that "
+        "humans confirm more often than not (MT-Thresholds)"
     )
     subs = [markup.text(p.sentence) for p in gaps[:SUMMARY_GAPS]]
     if len(gaps) > SUMMARY_GAPS:
@@ -118,12 +144,12 @@ def gap_item(report: Report, markup: Markup) -> tuple[str, list[str]]:
                 "“Does the gap matter?” below."
             )
         )
-    same = sum(verdicts.get((p.a, p.b)) == "agree" for p in section.pairs)
+    same = sum(verdicts.get((p.a, p.b)) == "agree" for p in pairs)
     if same:
         subs.append(
             markup.text(f"{same} pair(s) agree within tolerance: no gap, so nothing to matter.")
         )
-    na = [p for p in section.pairs if p.matters == "n/a"]
+    na = [p for p in pairs if p.matters == "n/a"]
     if na:
         subs.append(
             markup.text(

@@ -228,7 +228,8 @@ def correlation_tables(report: Report) -> list[tuple[str, str, LevelCorrelations
 def family_table(report: Report) -> tuple[list[str], list[list[str]], list[str]]:
     """``(head, rows, other)``: the answer's BLEU-4 families as text cells (mean, gap to the
     baseline or ``base``, names, the factors behind the gap and how many system pairs it
-    orders the other way), and the other-weights families as ``name score`` strings."""
+    orders the other way, and how many of those significantly), and the other-weights
+    families as ``name score`` strings."""
     ans = report.answer
     base = ans.baseline if ans else "sacrebleu"
     head = ["mean BLEU", f"vs {base}", "implementations (equal numbers folded)", "why"]
@@ -238,6 +239,11 @@ def family_table(report: Report) -> tuple[list[str], list[list[str]], list[str]]
             other.append(f"{r.names} {fmt_number(r.mean, 2)}")
             continue
         gap = "base" if r.baseline else fmt_number(r.gap, 2, sign=True)
-        why = r.why + (f"; ranks {r.flips} system pair(s) the other way" if r.flips else "")
+        why = r.why + (
+            f"; orders {r.flips} system pair(s) the other way than {base}, "
+            f"{r.significant_flips} of them significantly (seed {ans.seed})"
+            if r.flips and ans
+            else ""
+        )
         rows.append([fmt_number(r.mean, 2), gap, r.names, why])
     return head, rows, other

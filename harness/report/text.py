@@ -10,6 +10,18 @@ from typing import Any
 NO_VALUE = "—"
 
 
+def breakable(x: Any) -> str:
+    """HTML-escaped text (``—`` for ``None``) with line-break opportunities after ``:``,
+    ``-``, ``/`` and ``_``, so long implementation and corpus names wrap there instead of
+    widening their column."""
+    from html import escape
+
+    out = escape("—" if x is None else str(x), quote=True)
+    for ch in (":", "-", "/", "_"):
+        out = out.replace(ch, ch + "<wbr>")
+    return out
+
+
 def fmt_number(value: float | None, digits: int = 4, *, sign: bool = False) -> str:
     """A number for a table: ``—`` for ``None``, scientific notation for tiny non-zeros.
 

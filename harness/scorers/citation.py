@@ -9,7 +9,8 @@ the one line a paper can paste.
 * :func:`library_signature` — what the real library itself says (sacrebleu's
   ``BLEU.get_signature()``; for the others the distribution, its version and the call made).
 * :func:`cite` — ``BLEU = 27.2 (sacrebleu 2.6.0 via bleu-harness 0.1.0;
-  nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp)``.
+  nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp)``; a signature that does not say how the
+  text was tokenized and cased gets those items (:func:`with_preprocessing`).
 """
 
 from __future__ import annotations
@@ -57,6 +58,28 @@ def without_version(signature: str) -> str:
     return "|".join(p for p in signature.split("|") if not p.startswith("version:"))
 
 
+#: The signature items a citation always carries: how the text was split and cased before
+#: counting, which a library's name alone does not say (nltk counts whatever tokens it is
+#: given).
+PREPROCESSING_ITEMS = ("tok", "case")
+
+
+def with_preprocessing(signature: str, config: BleuConfig) -> str:
+    """``signature`` with :data:`PREPROCESSING_ITEMS` from ``config``'s full signature after
+    its ``profile:``/``lib:`` item, where it does not name them already.
+
+    >>> from harness.bleu.profiles import PROFILES
+    >>> with_preprocessing("nrefs:1|lib:nltk", PROFILES["nltk"])
+    'nrefs:1|lib:nltk|tok:whitespace|case:mixed'
+    """
+    parts = signature.split("|")
+    have = {p.partition(":")[0] for p in parts}
+    full = dict(p.partition(":")[::2] for p in config.signature().split("|"))
+    missing = [f"{k}:{full[k]}" for k in PREPROCESSING_ITEMS if k not in have and k in full]
+    at = next((i + 1 for i, p in enumerate(parts) if p.startswith(("lib:", "profile:"))), 0)
+    return "|".join(parts[:at] + missing + parts[at:])
+
+
 def cite(
     scorer: Scorer,
     config: BleuConfig,
@@ -73,7 +96,7 @@ def cite(
     ``BLEU = 27.2 (bleu-harness 0.1.0; nrefs:1|profile:sacrebleu)``. Versions appear once,
     in front, so the signature part leaves its ``version:`` item out.
     """
-    sig = without_version(short_signature(scorer, config, corpus))
+    sig = with_preprocessing(without_version(short_signature(scorer, config, corpus)), config)
     who = f"{PROGRAM} {ENGINE_VERSION}"
     if isinstance(scorer, Adapter):
         own = result.extra.get("library_signature")

@@ -1,0 +1,150 @@
+"""The small words a researcher copies: seeds, labels, citations, the line-count error, the
+report's headline. Each row checks a sentence against the fact it states."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness.analysis.significance import DEFAULT_SEED
+from harness.bleu.profiles import LABELS, PROFILES
+from harness.cli import main
+from harness.cli.app import build_parser
+from harness.data.corpus import Corpus
+from harness.report.summary import one_per_implementation
+from harness.scorers import get_adapter
+from harness.scorers.citation import cite
+
+SEEDED = ("compare", "report", "human", "significance")
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    (action,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return dict(action.choices)
+
+
+@pytest.mark.parametrize("command", SEEDED)
+def test_one_seed_default_for_every_command(command: str) -> None:
+    """One system gets one interval from one tool: every command's resampling starts from
+    sacrebleu's default seed unless told otherwise."""
+    sub = _subparsers(build_parser())[command]
+    (seed,) = [a for a in sub._actions if "--seed" in a.option_strings]
+    assert seed.default == DEFAULT_SEED == 12345
+
+
+def test_mteval_is_labelled_lowercased_with_the_flag_for_the_official_setting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The mteval-v13a line says it is the script's lowercased default and how WMT's cased
+    numbers are had; the flag it names gives the cased score."""
+    assert "lowercased" in LABELS["mteval-v13a"] and "-c" in LABELS["mteval-v13a"]
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyp.write_text("The Cat sat on the mat .\nA dog runs .\nHe reads .\n")
+    ref.write_text("the cat sat on the mat .\nThe dog runs .\nHe reads a book .\n")
+    other = tmp_path / "o.txt"
+    other.write_text("The cat sat .\nA dog .\nHe reads a book .\n")
+    assert main(["compare", str(hyp), str(other), "--refs", str(ref), "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert f"mteval-v13a ({LABELS['mteval-v13a']})" in " ".join(out.split())
+    assert main(["score", str(hyp), str(ref), "--profile", "mteval-v13a", "--no-lowercase"]) == 0
+    cased = capsys.readouterr().out
+    assert main(["score", str(hyp), str(ref), "--profile", "sacrebleu"]) == 0
+    sacre = capsys.readouterr().out
+    # cased mteval and sacrebleu agree on this plain text; the lowercased default does not
+    assert cased.split()[2] == sacre.split()[2]
+
+
+def test_a_citation_carries_the_tokenization_of_a_library_that_does_not_tokenize() -> None:
+    corpus = Corpus(hypotheses=("the cat sat .",), references=(("the cat sat .",),))
+    nltk = get_adapter("nltk")
+    result = nltk.corpus(corpus, PROFILES["nltk"])
+    line = cite(nltk, PROFILES["nltk"], corpus, result)
+    assert "lib:nltk|tok:whitespace|case:mixed" in line
+
+
+def test_cite_names_on_stdout_an_implementation_that_did_not_score(tmp_path: Path) -> None:
+    """Nothing asked for is dropped without a word on stdout (evaluate without its module)."""
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyp.write_text("the cat\n")
+    ref.write_text("the cat\n")
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "HF_HUB_OFFLINE": "1"}
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "harness.cli",
+            "score",
+            str(hyp),
+            str(ref),
+            "--impl",
+            "sacrebleu,evaluate",
+            "--cite",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    lines = done.stdout.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("BLEU = ")
+    assert lines[1].startswith("BLEU = n/a (evaluate did not score: unavailable")
+    assert done.stderr.count("fix:") == 1
+
+
+def test_the_line_count_error_blames_neither_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hyp, ref = tmp_path / "sys.de", tmp_path / "ref.de"
+    hyp.write_text("a\n" * 2)
+    ref.write_text("a\n" * 3)
+    assert main(["score", str(hyp), str(ref)]) == 2
+    err = capsys.readouterr().err
+    assert f"hypothesis file {hyp} has 2 lines, reference file {ref} has 3" in err
+    assert "expected" not in err and "check that both are complete" in err
+
+
+def test_the_headline_counts_a_library_equal_to_its_profile_once() -> None:
+    from harness.analysis.study_types import PairMatters
+
+    def pair(a: str, b: str) -> PairMatters:
+        return PairMatters(a, b, "yes", "r", None, None, (), "s", None, None)
+
+    pairs = [pair("sacrebleu", "harness:codexglue"), pair("sacrebleu", "codexglue")]
+    assert [p.b for p in one_per_implementation(pairs, ["codexglue"])] == ["harness:codexglue"]
+    assert len(one_per_implementation(pairs, [])) == 2  # not shown equal: both stay
+
+
+def test_the_report_headline_leads_with_bleu4(tmp_path: Path) -> None:
+    """On a report with HELM's BLEU-1 (the largest gap), the summary's first pair sentence is
+    a BLEU-4 pair, and no two of its sentences name the same two implementations."""
+    from harness.analysis.labels import bleu4_label, profile_of
+
+    out = tmp_path / "rep"
+    argv = ["report", "--fixture", "silence_pitfall", "--quiet", "--out", str(out)]
+    assert main([*argv, "--formats", "json", "md"]) == 0
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    verdicts = {(p["a"], p["b"]): p["verdict"] for p in report["pairs"]}
+    gaps = [p for p in report["gap_matters"]["pairs"] if verdicts[(p["a"], p["b"])] == "disagree"]
+    assert any(not (bleu4_label(p["a"]) and bleu4_label(p["b"])) for p in gaps)
+    md = (out / "report.md").read_text(encoding="utf-8").splitlines()
+    at = next(i for i, x in enumerate(md) if "**Does the gap matter?**" in x)
+    subs = []
+    for line in md[at + 1 :]:
+        if not line.startswith("  - "):
+            break
+        head = line[4:].split(": ", 1)[0]
+        if " vs " in head:
+            subs.append(head.split(" vs "))
+    assert subs and all(bleu4_label(a) and bleu4_label(b) for a, b in subs[:1]), subs
+    equal = set(report["summary"]["libraries"]["equal"])
+
+    def same(label: str) -> str:
+        return f"harness:{profile_of(label)}" if label in equal else label
+
+    keys = [(same(a), same(b)) for a, b in subs]
+    assert len(keys) == len(set(keys)), subs
