@@ -172,17 +172,25 @@ def _pool_ready(_main: psutil.Process, procs: list[psutil.Process]) -> bool:
 
 
 def _dask_ready(_main: psutil.Process, procs: list[psutil.Process]) -> bool:
-    """A local dask cluster's workers (one process per CPU) are up and have been working."""
+    """A local dask cluster's workers (one process per CPU) are up — each connected to the
+    scheduler, so past its start-up — and have been working."""
     workers = [p for p in procs if _is_spawned(p)]
     if len(workers) < min(2, resources.usable_cpus()):
         return False
     busy = 0.0
     for p in workers:
         try:
+            if not any(c.status == psutil.CONN_ESTABLISHED for c in p.net_connections("tcp")):
+                return False
             busy += p.cpu_times().user
         except psutil.NoSuchProcess:
             return False
     return busy > 0.5
+
+
+def _dask_starting(_main: psutil.Process, procs: list[psutil.Process]) -> bool:
+    """A local dask cluster has begun to start its workers (the first one is spawned)."""
+    return any(_is_spawned(p) for p in procs)
 
 
 def _is_spawned(p: psutil.Process) -> bool:
@@ -257,8 +265,17 @@ SIGNAL_ROWS = {
         (*COMPARE, "--backend", "dask"), (signal.SIGINT,), ready="dask", out=True
     ),
     "identify-dask-sigterm": SignalRow((*IDENTIFY, "--backend", "dask"), ready="dask"),
+    "compare-dask-sigterm-while-workers-start": SignalRow(
+        (*COMPARE, "--backend", "dask"), ready="dask-starting", out=True
+    ),
 }
-READY = {"pool": _pool_ready, "dask": _dask_ready, "child": _any_child, "computing": _computing}
+READY = {
+    "pool": _pool_ready,
+    "dask": _dask_ready,
+    "dask-starting": _dask_starting,
+    "child": _any_child,
+    "computing": _computing,
+}
 
 
 @needs_two_cpus
@@ -267,7 +284,7 @@ def test_a_stopped_run_unwinds(
     name: str, corpus: dict[str, Path], tmp_path: Path, earlier_report: Path
 ) -> None:
     row = SIGNAL_ROWS[name]
-    if row.ready == "dask":
+    if row.ready.startswith("dask"):
         pytest.importorskip("distributed")
     args = [a.format(hyp=corpus["hyp"], ref=corpus["ref"]) for a in row.args]
     out = tmp_path / "out"

@@ -148,3 +148,28 @@ def test_the_report_headline_leads_with_bleu4(tmp_path: Path) -> None:
 
     keys = [(same(a), same(b)) for a, b in subs]
     assert len(keys) == len(set(keys)), subs
+
+
+def test_check_states_the_effect_it_measures_on_the_files(tmp_path: Path) -> None:
+    """check's BPE warning quotes sacreBLEU on the files as they are and with the markers
+    merged: the numbers the real sacrebleu gives on those two texts."""
+    import re
+
+    import sacrebleu
+
+    from harness.data.fixtures import load_fixture
+    from harness.diagnose.check import check_files
+
+    corpus = load_fixture("forensic_preprocessing").corpus("bpe_left_in")
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_text("".join(f"{h}\n" for h in corpus.hypotheses), encoding="utf-8")
+    ref.write_text("".join(f"{r[0]}\n" for r in corpus.references), encoding="utf-8")
+    (found,) = [f for f in check_files(hyp, [ref]).findings if f.code == "bpe-markers"]
+    refs = [[r[0] for r in corpus.references]]
+    before = sacrebleu.corpus_bleu(list(corpus.hypotheses), refs).score
+    merged = [re.sub(r"@@( |$)", "", h) for h in corpus.hypotheses]
+    after = sacrebleu.corpus_bleu(merged, refs).score
+    assert f"sacreBLEU is {before:.2f} as they are and {after:.2f} with the markers merged" in (
+        found.effect
+    )
+    assert f"({after - before:+.2f})" in found.effect

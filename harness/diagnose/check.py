@@ -158,6 +158,33 @@ def _join_compounds(text: str) -> str:
     return text.replace(" ##AT##-##AT## ", "-")
 
 
+#: Markers left in the text: the finding's code, the mistake, the test of a line, the repair
+#: whose effect is measured, and the repair in words.
+_MARKERS: tuple[tuple[str, str, Callable[[str], bool], Callable[[str], str], str], ...] = (
+    (
+        "bpe-markers",
+        "bpe-left-in",
+        lambda t: bool(re.search(r"@@( |$)", t)),
+        _merge_bpe,
+        "with the markers merged (sed -r 's/(@@ )|(@@ ?$)//g')",
+    ),
+    (
+        "spm-markers",
+        "spm-left-in",
+        lambda t: "\u2581" in t,
+        _decode_spm,
+        "with the pieces decoded (spaces dropped, '\u2581' made a space)",
+    ),
+    (
+        "compound-split",
+        "compound-split",
+        lambda t: "##AT##" in t,
+        _join_compounds,
+        "with the compounds joined (' ##AT##-##AT## ' made '-')",
+    ),
+)
+
+
 def _norm(text: str) -> str:
     return " ".join(text.lower().split())
 
@@ -168,37 +195,10 @@ def check_texts(hyp: tuple[str, list[str]], refs: Sequence[tuple[str, list[str]]
     h, r = hyp[1], [lines for _, lines in refs]
     out: list[Finding] = []
 
-    def effect(mistake: str, fix: Callable[[str], str], how: str) -> str:
-        return f"{MISTAKES[mistake].effect}; {measured(h, r, _each(fix, h, r), how)}"
-
-    bpe = re.compile(r"@@( |$)")
-    if any(bpe.search(t) for lines in files.values() for t in lines):
-        how = "with the markers merged (sed -r 's/(@@ )|(@@ ?$)//g')"
-        out += _marker(
-            "bpe-markers",
-            "bpe-left-in",
-            files,
-            lambda t: bool(bpe.search(t)),
-            effect("bpe-left-in", _merge_bpe, how),
-        )
-    if any("\u2581" in t for lines in files.values() for t in lines):
-        how = "with the pieces decoded (spaces dropped, '\u2581' made a space)"
-        out += _marker(
-            "spm-markers",
-            "spm-left-in",
-            files,
-            lambda t: "\u2581" in t,
-            effect("spm-left-in", _decode_spm, how),
-        )
-    if any("##AT##" in t for lines in files.values() for t in lines):
-        how = "with the compounds joined (' ##AT##-##AT## ' made '-')"
-        out += _marker(
-            "compound-split",
-            "compound-split",
-            files,
-            lambda t: "##AT##" in t,
-            effect("compound-split", _join_compounds, how),
-        )
+    for code, mistake, test, fix, how in _MARKERS:
+        if any(test(t) for lines in files.values() for t in lines):
+            effect = f"{MISTAKES[mistake].effect}; {measured(h, r, _each(fix, h, r), how)}"
+            out += _marker(code, mistake, files, test, effect)
     shares = {}
     for name, lines in files.items():
         n, ex = _lines_where(name, lines, looks_tokenized)

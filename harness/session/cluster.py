@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -140,20 +141,29 @@ class _DaskSession:
             self.client = _connect(distributed, self.address, self.timeout)
             self._own = [self.client]
         else:
-            cluster = distributed.LocalCluster(
-                n_workers=resources.worker_budget(resources.usable_cpus()).workers,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                # the workers' own warnings (tasks cancelled when a run stops, among them)
-                # are not the user's business; their errors still show
-                silence_logs=logging.ERROR,
-                # the scheduler's HTTP server (no dashboard) on a free local port: not the
-                # default 8787, which another cluster may hold (and a warning says so)
-                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-            )
-            self.client = distributed.Client(cluster)
-            self._own = [self.client, cluster]
+            # a stop while the workers start would kill their nannies with a child still
+            # unpickling its start-up state (a traceback from each on stderr): the stop waits
+            # until the cluster is up, then closes it whole
+            try:
+                with interrupts.deferred():
+                    cluster = distributed.LocalCluster(
+                        n_workers=resources.worker_budget(resources.usable_cpus()).workers,
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=None,
+                        # the workers' own warnings (tasks cancelled when a run stops, among
+                        # them) are not the user's business; their errors still show
+                        silence_logs=logging.ERROR,
+                        # the scheduler's HTTP server (no dashboard) on a free local port: not
+                        # the default 8787, which another cluster may hold (and a warning says so)
+                        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                    )
+                    self._own = [cluster]
+                    self.client = distributed.Client(cluster)
+                    self._own = [self.client, cluster]
+            except BaseException:  # a stop raised as the block ends: the with never enters
+                self.__exit__(*sys.exc_info())
+                raise
         return self.client
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
