@@ -158,6 +158,23 @@ def test_score_with_the_mark_kept_equals_the_library_on_the_same_text(
     assert scores[0] == pytest.approx(_sacrebleu(files["a"], files["ref"]), abs=1e-6)
 
 
+def test_a_human_scores_file_with_a_mark_is_read_with_strip(
+    files: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The --bom rule reaches the human scores TSV too: strip reads it, keep refuses it (a
+    mark in a TSV belongs to no segment), the default refuses naming the options."""
+    scores = tmp_path / "human.tsv"
+    scores.write_bytes(MARK + b"system\tscore\nplain\t0.7\nb\t0.2\nc\t0.5\n")
+    argv = ["human", str(files["plain"]), str(files["b"]), str(files["c"])]
+    argv += ["--refs", str(files["ref"]), "--scores", str(scores)]
+    code, _out, err = _run(capsys, *argv, "--bom", "strip")
+    assert code == 0, err
+    code, _out, err = _run(capsys, *argv, "--bom", "keep")
+    assert code == 2 and "belongs to no segment" in err and "--bom strip" in err
+    code, _out, err = _run(capsys, *argv)
+    assert code == 2 and "--bom keep" in err
+
+
 def test_check_warns_and_measures_what_the_mark_costs(
     files: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:

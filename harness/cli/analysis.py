@@ -211,7 +211,7 @@ def _human_files(args: argparse.Namespace, systems: dict[str, Any], impls: list[
         raise InputError("human on your files needs --scores FILE (system<TAB>score)")
     if args.wmt19:
         raise InputError("--wmt19 is the WMT19 data set; it does not go with your files")
-    human = load_human_scores(args.scores, list(systems))
+    human = load_human_scores(args.scores, list(systems), bom=args.bom)
     if len(systems) < 3:
         raise InputError(f"a correlation needs at least 3 systems; got {len(systems)}")
     names = impls or list(PROFILES)

@@ -278,17 +278,20 @@ def _check_unique_ids(ids: Sequence[str], file: str, lines: Sequence[int | None]
         seen[seg_id] = k
 
 
-def load_human_scores(path: PathLike, systems: Sequence[str]) -> dict[str, float]:
+def load_human_scores(
+    path: PathLike, systems: Sequence[str], *, bom: BomRule = "refuse"
+) -> dict[str, float]:
     """System-level human scores from a TSV file with the header ``system<TAB>score`` (more
     columns are refused), one finite number per system; the systems must be exactly
-    ``systems`` (the hypothesis files' names).
+    ``systems`` (the hypothesis files' names). A leading byte-order mark is refused, or dropped
+    with ``bom="strip"`` (:func:`~harness.data.textfile.read_record_lines`).
 
     Raises:
         InputError: a bad header, a row without two fields, a score that is not a finite
             number, a repeated system, or systems that differ from ``systems`` (naming them).
     """
     file = str(path)
-    lines = read_lines(path, what="human scores file")
+    lines = read_record_lines(path, what="human scores file", bom=bom)
     if [h.strip().lower() for h in lines[0].split("\t")] != ["system", "score"]:
         raise InputError(
             f"the header must be 'system<TAB>score', got {lines[0]!r}", file=file, line=1
