@@ -148,7 +148,8 @@ print("figure written to", fig_path)
 # %%
 for gap in (0.1, 0.5, 1.0, 2.0):
     print(
-        f"a {gap:.1f}-point system gap agrees with humans {human_agreement(gap):.0f}% of the time"
+        f"a {gap:.1f}-BLEU difference between two systems: humans confirm it "
+        f"{human_agreement(gap):.0f}% of the time"
     )
 
 # %% [markdown]
