@@ -4,6 +4,7 @@ environment."""
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 
@@ -26,3 +27,15 @@ def marked(marker: str) -> list[str]:
         if marker in cmdline or marker in environ:
             found.append(cmdline)
     return found
+
+
+def gone(marker: str, wait: float = 60.0) -> bool:
+    """No live process carries ``marker``, allowing ``wait`` seconds for a SIGKILL already
+    sent to be delivered (a loaded machine may run the killed process only later; a hang
+    guard, not a speed bound)."""
+    deadline = time.monotonic() + wait
+    while marked(marker):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True

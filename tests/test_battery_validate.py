@@ -51,22 +51,11 @@ from harness.errors import ConfigError
 from harness.report.validation import validation_text
 from harness.scorers.command import MAX_STDERR_BYTES, MAX_STDOUT_BYTES
 from harness.session import Session
-from tests.processes import marked
+from tests.processes import gone, marked
 
 ROOT = Path(__file__).resolve().parents[1]
 SACREBLEU = Path(sys.executable).parent / "sacrebleu"
 CASES = 8  # generated corpora per row (fixtures off): enough for MIN_SCORED, fast
-
-
-def _gone(marker: str, wait: float = 60.0) -> bool:
-    """No live process carries ``marker``, allowing ``wait`` seconds for a SIGKILL already
-    sent to be delivered (a hang guard, not a speed bound)."""
-    deadline = time.monotonic() + wait
-    while marked(marker):
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
 
 
 def _hang(marker: str) -> str:
@@ -386,7 +375,7 @@ def test_lying_subject(row: Row, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     _assert_honest(r)
     if row.verdict is not None:
         assert r.verdict == row.verdict
-    assert _gone(marker) and list(tmp.iterdir()) == []  # nothing left running or behind
+    assert gone(marker) and list(tmp.iterdir()) == []  # nothing left running or behind
     if row.scored is not None:
         expected = row.scored() if callable(row.scored) else row.scored
         assert r.n_scored == expected
@@ -411,7 +400,7 @@ def test_timeout_on_first_call_ends_the_run_and_kills_the_group(tmp_path: Path) 
     )  # a hang guard (the command sleeps forever), not a speed bound
     assert "timed out on its first call (1 s per call" in str(info.value)
     assert "nothing was validated" in str(info.value)
-    assert marked(marker) == []
+    assert gone(marker)
 
 
 def test_later_timeouts_are_no_score_and_stop_after_three(tmp_path: Path) -> None:
@@ -426,7 +415,7 @@ def test_later_timeouts_are_no_score_and_stop_after_three(tmp_path: Path) -> Non
     assert verdicts[:3] == ["no score: timed out after 1 s (its process group was killed)"] * 3
     assert verdicts[3:] == ["no score: not run: the previous 3 calls timed out"] * 2
     _assert_honest(r)
-    assert marked(marker) == []
+    assert gone(marker)
 
 
 # ---------------------------------------------------------------------- the CLI: exit codes
@@ -558,7 +547,7 @@ def test_cli_signal_kills_children_and_removes_temp_dirs(
     assert proc.returncode == code, err
     assert f"validate interrupted by {name}" in err and "temporary files removed" in err
     assert "Traceback" not in err
-    assert marked(marker) == []
+    assert gone(marker)
     assert list(tmp.iterdir()) == []
 
 
@@ -613,7 +602,7 @@ def test_first_call_that_floods_or_hangs_ends_the_run(
     assert time.monotonic() - t0 < 60  # a hang guard (the default timeout is 30 s a call)
     for w in words:
         assert w in str(info.value), str(info.value)
-    assert _gone(marker) and list(tmp.iterdir()) == []
+    assert gone(marker) and list(tmp.iterdir()) == []
 
 
 def test_later_floods_are_no_score_and_killed(tmp_path: Path) -> None:
@@ -628,7 +617,7 @@ def test_later_floods_are_no_score_and_killed(tmp_path: Path) -> None:
     ), verdicts
     assert all("its process group was killed" in v for v in verdicts)
     _assert_honest(r)
-    assert _gone(marker)
+    assert gone(marker)
 
 
 # ---------------------------------------------------------------------- the CLI: faults
@@ -738,7 +727,7 @@ def test_cli_faults(row: CliRow, tmp_path: Path) -> None:
     if "--json" in row.args:
         d = json.loads(p.stdout)
         assert d["verdict"] == IGNORES_INPUT and d["evidence"]["verdict"] == IGNORES_INPUT
-    assert _gone(marker) and list(tmp.iterdir()) == []
+    assert gone(marker) and list(tmp.iterdir()) == []
 
 
 # ---------------------------------------------------------------------- identify: precision
@@ -828,7 +817,7 @@ def test_cli_identify_keeps_the_typed_precision(places: int, tmp_path: Path) -> 
     )
     inside = lo <= Decimal(repr(s)) < hi
     assert ("\n 1. sacrebleu\n" in p.stdout) == inside, p.stdout[:2000]
-    assert _gone(marker)
+    assert gone(marker)
 
 
 # ---------------------------------------------------------------------- check: ##AT##
@@ -904,4 +893,4 @@ def test_check_reads_at_markers_asmarked(
     if as_json:
         assert "case-mismatch" not in {f["code"] for f in json.loads(p.stdout)["findings"]}
     assert {name: (tmp_path / name).read_bytes() for name in files} == before
-    assert _gone(marker) and list(tmp.iterdir()) == []
+    assert gone(marker) and list(tmp.iterdir()) == []
