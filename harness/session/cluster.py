@@ -151,9 +151,11 @@ class _DaskSession:
                         threads_per_worker=1,
                         processes=True,
                         dashboard_address=None,
-                        # the workers' own warnings (tasks cancelled when a run stops, among
-                        # them) are not the user's business; their errors still show
-                        silence_logs=logging.ERROR,
+                        # the worker processes' own log lines are not the user's business: a
+                        # task's error reaches the harness through its future, and when a stop
+                        # closes the cluster (scheduler first) every worker would log its lost
+                        # heartbeat as an ERROR with a traceback
+                        silence_logs=logging.CRITICAL,
                         # the scheduler's HTTP server (no dashboard) on a free local port: not
                         # the default 8787, which another cluster may hold (and a warning says so)
                         scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
