@@ -26,7 +26,7 @@ from harness.scorers.command import (
     CommandOutputTooLarge,
     CommandTimeout,
 )
-from tests.processes import gone
+from tests.processes import gone, marked
 
 SMALL = Corpus(hypotheses=("the cat sat",), references=(("the cat sat",),))
 
@@ -157,3 +157,34 @@ def test_memory_stays_bounded_while_a_subject_floods(tmp_path: Path):
     quiet = peak_kib("echo 'BLEU = 50.0' # {hyp}")
     flood = peak_kib("yes 99.9 # {hyp}")
     assert flood <= quiet + 8 * MAX_STDOUT_BYTES // 1024, (quiet, flood)
+
+
+def test_a_stop_that_arrives_while_the_command_starts_kills_its_group(monkeypatch) -> None:
+    """A stop signal that arrives inside Popen (after the fork: a loaded machine widens that
+    window) is raised once the process is known, and its whole group is killed — before, the
+    stop escaped from Popen and the command's group ran on with nobody to kill it."""
+    import signal as signals
+
+    from harness import interrupts
+    from harness.scorers import command
+
+    marker = _marker()
+    real = subprocess.Popen
+
+    class StoppedWhileStarting(real):  # type: ignore[misc, valid-type]
+        def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+            super().__init__(*args, **kwargs)
+            deadline = time.monotonic() + 120  # until the shell has started the child
+            while not any(m.startswith(f"{sys.executable} -c") for m in marked(marker)):
+                assert time.monotonic() < deadline, "the command never started"
+                time.sleep(0.05)
+            interrupts.handler(signals.SIGINT, None)  # as the signal would, here
+
+    monkeypatch.setattr(command.subprocess, "Popen", StoppedWhileStarting)
+    hang = f"{sys.executable} -c 'import time; time.sleep(300)' {marker}"
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            command._run_group(f"{hang}; echo 1", timeout=60, cwd=None, env=None)
+    finally:
+        interrupts.reset()
+    assert gone(marker)

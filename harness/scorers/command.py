@@ -54,6 +54,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
+from harness import interrupts
 from harness.bleu.config import BleuConfig
 from harness.bleu.profiles import get_profile
 from harness.bleu.result import BleuResult
@@ -191,27 +192,27 @@ def _run_group(
     killed with ``os.killpg`` — the shell's children (``sleep`` in ``sleep 1000; echo``)
     included, which ``subprocess.run(timeout=)`` leaves running with the pipes open."""
     deadline = time.monotonic() + timeout
-    proc = subprocess.Popen(
-        command,
-        shell=True,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        bufsize=0,
-        cwd=cwd,
-        env=env,
-        start_new_session=True,
-    )
-    assert proc.stdout is not None and proc.stderr is not None  # both are pipes
     out = _Capture("stdout", max_stdout, max_stdout, 0)
     err = _Capture("stderr", max_stderr, 0, STDERR_KEPT)
-
-    def kill_group() -> None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(proc.pid, signal.SIGKILL)
-
+    proc: subprocess.Popen[bytes] | None = None
     ended: str | None = "an exception"
     try:
+        # a stop inside Popen (after the fork, before it returns: a loaded machine widens
+        # that window) would leave the new process group running with nobody to kill it; it
+        # is raised once proc is known, so the finally below kills the group
+        with interrupts.deferred():
+            proc = subprocess.Popen(
+                command,
+                shell=True,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                bufsize=0,
+                cwd=cwd,
+                env=env,
+                start_new_session=True,
+            )
+        assert proc.stdout is not None and proc.stderr is not None  # both are pipes
         ended = _read_until_eof({proc.stdout.fileno(): out, proc.stderr.fileno(): err}, deadline)
         if ended is None:
             try:  # the pipes are closed, but the shell may still run (`exec >&-; sleep 9`)
@@ -219,12 +220,14 @@ def _run_group(
             except subprocess.TimeoutExpired:
                 ended = "timeout"
     finally:
-        if ended is not None:  # a timeout, a cap passed, or an exception while waiting
-            kill_group()
-            proc.kill()
-            proc.wait()
-        proc.stdout.close()
-        proc.stderr.close()
+        if proc is not None:
+            if ended is not None:  # a timeout, a cap passed, or an exception while waiting
+                _kill_group(proc)
+                proc.kill()
+                proc.wait()
+            for stream in (proc.stdout, proc.stderr):
+                if stream is not None:
+                    stream.close()
     if ended == "timeout":
         raise CommandTimeout(
             f"timed out after {timeout:g} s (its process group was killed)",
@@ -245,8 +248,15 @@ def _run_group(
             stdout=out.text(),
             stderr=err.text(),
         )
-    kill_group()  # the shell is done; anything it left in the background goes with it
+    assert proc is not None  # no exception: Popen returned
+    _kill_group(proc)  # the shell is done; anything it left in the background goes with it
     return subprocess.CompletedProcess(command, proc.returncode, out.text(), err.text())
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    """SIGKILL to ``proc``'s process group (its session: ``start_new_session``)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
 
 
 def _decimals(text: str) -> int:
