@@ -29,9 +29,11 @@ __all__ = [
     "acknowledge",
     "deferred",
     "handler",
+    "hangup_blocked",
     "ignore_further",
     "kill",
     "reset",
+    "start_resource_tracker",
 ]
 
 #: The signals that ask a run to stop; the command exits 128 + the signal's number.
@@ -160,6 +162,42 @@ def deferred() -> Iterator[None]:
             signum = _pending.pop()
             _pending.clear()
             handler(signum, None)
+
+
+@contextlib.contextmanager
+def hangup_blocked() -> Iterator[None]:
+    """Processes started inside the block begin with SIGHUP blocked, for their whole life.
+
+    A terminal that hangs up sends SIGHUP to every process of the job. A pool's helper
+    processes (its workers, the forkserver, multiprocessing's resource tracker) are stopped by
+    this process when it stops; killed by the signal itself, the resource tracker would be
+    started again by the clean-up and print a traceback for every semaphore it did not know.
+    A blocked signal is inherited across fork and exec, and one that arrives here meanwhile is
+    delivered as the block ends. A no-op off the main thread or without ``pthread_sigmask``.
+    """
+    if (
+        not hasattr(signal, "pthread_sigmask")
+        or not hasattr(signal, "SIGHUP")
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGHUP})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker now, if it is not running (POSIX): inside
+    :func:`hangup_blocked`, so that it leaves a hangup to the run; started later by whatever
+    first registers a semaphore, it would not."""
+    if sys.platform == "win32":
+        return
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
 
 
 def kill(processes: Iterable[Any], wait: float = 5.0) -> None:

@@ -251,12 +251,18 @@ SIGNAL_ROWS = {
     "report-jobs2-ctrl-c-to-the-job": SignalRow(
         (*REPORT, "--jobs", "2"), (signal.SIGINT,), out=True, group=True
     ),
+    "report-jobs2-hangup-to-the-job": SignalRow(
+        (*REPORT, "--jobs", "2"), (signal.SIGHUP,), out=True, group=True
+    ),
     "report-jobs2-sigterm-twice": SignalRow(
         (*REPORT, "--jobs", "2"), (signal.SIGTERM, signal.SIGTERM), out=True
     ),
     "compare-jobs2-sigterm": SignalRow((*COMPARE, "--jobs", "2"), out=True),
     "compare-serial-sigterm": SignalRow(COMPARE, ready="computing", out=True),
     "identify-jobs2-sigterm": SignalRow((*IDENTIFY, "--jobs", "2")),
+    "identify-jobs2-hangup-to-the-job": SignalRow(
+        (*IDENTIFY, "--jobs", "2"), (signal.SIGHUP,), group=True
+    ),
     "validate-cmd-sigterm": SignalRow(
         ("validate", "--cmd", "sleep 600 # {{hyp}} signals-row", "--cases", "3"), ready="child"
     ),
@@ -265,6 +271,9 @@ SIGNAL_ROWS = {
         (*COMPARE, "--backend", "dask"), (signal.SIGINT,), ready="dask", out=True
     ),
     "identify-dask-sigterm": SignalRow((*IDENTIFY, "--backend", "dask"), ready="dask"),
+    "report-dask-hangup-to-the-job": SignalRow(
+        (*REPORT, "--backend", "dask"), (signal.SIGHUP,), ready="dask", out=True, group=True
+    ),
     "compare-dask-sigterm-while-workers-start": SignalRow(
         (*COMPARE, "--backend", "dask"), ready="dask-starting", out=True
     ),
@@ -549,3 +558,86 @@ def test_a_worker_dying_beside_a_cancelled_future_prints_nothing(tmp_path: Path)
     assert futures[2].cancelled()
     for f in (futures[0], futures[1], futures[3]):
         assert isinstance(f.exception(timeout=REACH), BrokenProcessPool)
+
+
+#: A pool whose worker dies in the middle of sending a result, then is stopped: the manager
+#: thread is left reading half a message (written here as a header promising more bytes than
+#: follow, which is what the dead worker leaves in the pipe).
+HALF_A_RESULT = """
+import os, struct
+from harness.session import parallel
+
+def main():
+    try:
+        with parallel.process_pool(1) as pool:
+            assert pool.submit(abs, -1).result() == 1  # the worker and its manager are up
+            writer = pool._result_queue._writer
+            os.write(writer.fileno(), struct.pack("!i", 1 << 20) + b"x" * 100)
+            raise RuntimeError("stop")
+    except RuntimeError:
+        pass
+
+if __name__ == "__main__":
+    main()
+    print("left the pool")
+"""
+
+
+def test_a_worker_killed_while_sending_its_result_does_not_hold_the_exit(tmp_path: Path) -> None:
+    """Row: a stop lands while a worker is sending its result; the pool kills the worker,
+    leaving half a message in the result pipe that the pool's manager thread waits to
+    complete. The run still exits, at once and without a traceback (before, the
+    interpreter's exit joined that thread forever)."""
+    script = tmp_path / "half.py"
+    script.write_text(HALF_A_RESULT)
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=REACH
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout == "left the pool\n"
+    assert done.stderr == ""
+
+
+#: Starts a pool in a fresh interpreter, as a command does, and prints whether each of its
+#: processes and this one block SIGHUP (Linux's /proc).
+HANGUP_MASKS = """
+import os, signal
+import psutil
+from multiprocessing import resource_tracker
+from harness.session import parallel
+
+def blocks_hangup(pid):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("SigBlk:"):
+            return bool(int(line.split()[1], 16) & (1 << (signal.SIGHUP - 1)))
+
+if __name__ == "__main__":
+    with parallel.process_pool(1) as pool:
+        assert pool.submit(abs, -1).result() == 1
+        named = {"worker": next(iter(pool._processes)),
+                 "resource tracker": resource_tracker._resource_tracker._pid}
+        for child in psutil.Process().children():
+            if "forkserver" in " ".join(child.cmdline()):
+                named["forkserver"] = child.pid
+        named["the run"] = os.getpid()
+        for name, pid in named.items():
+            print(name, blocks_hangup(pid))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads Linux's /proc")
+def test_a_pools_processes_leave_a_hangup_to_the_run(tmp_path: Path) -> None:
+    """A terminal's hangup reaches every process of the job: the pool's workers, its
+    forkserver and multiprocessing's resource tracker start with SIGHUP blocked (the run stops
+    them itself; a resource tracker killed by it is started again by the clean-up and prints a
+    traceback per semaphore), while the run itself still receives it."""
+    script = tmp_path / "masks.py"
+    script.write_text(HANGUP_MASKS)
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=REACH
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    expected = {"worker": "True", "resource tracker": "True", "the run": "False"}
+    if parallel.START_METHOD == "forkserver":
+        expected["forkserver"] = "True"
+    assert dict(line.rsplit(" ", 1) for line in done.stdout.splitlines()) == expected

@@ -143,9 +143,12 @@ class _DaskSession:
         else:
             # a stop while the workers start would kill their nannies with a child still
             # unpickling its start-up state (a traceback from each on stderr): the stop waits
-            # until the cluster is up, then closes it whole
+            # until the cluster is up, then closes it whole. Its processes (and the threads
+            # that start them again) begin with SIGHUP blocked, as a pool's do
+            # (interrupts.hangup_blocked)
             try:
-                with interrupts.deferred():
+                with interrupts.deferred(), interrupts.hangup_blocked():
+                    interrupts.start_resource_tracker()
                     cluster = distributed.LocalCluster(
                         n_workers=resources.worker_budget(resources.usable_cpus()).workers,
                         threads_per_worker=1,

@@ -270,13 +270,16 @@ class WorkerPool(ProcessPoolExecutor):
     def _spawn_process(self) -> None:
         # a worker whose start is cut in two by a signal would be known to no one (not this
         # pool, not multiprocessing) and outlive the run
-        with interrupts.deferred():
+        with interrupts.deferred(), interrupts.hangup_blocked():
             super()._spawn_process()  # type: ignore[misc]
 
     def terminate(self) -> None:
         """Cancel what has not started and kill every worker (waiting for them to die)."""
         workers = list((getattr(self, "_processes", None) or {}).values())
         queue = getattr(self, "_call_queue", None)
+        results = getattr(self, "_result_queue", None)
+        # shutdown() forgets the manager thread: take it first
+        manager = getattr(self, "_executor_manager_thread", None)
         if queue is not None:
             # a task still being fed to a killed worker would block the feeder thread, and
             # the interpreter's exit joins it: drop what was not sent instead
@@ -284,7 +287,13 @@ class WorkerPool(ProcessPoolExecutor):
                 queue.cancel_join_thread()
         self.shutdown(wait=False, cancel_futures=True)
         interrupts.kill(workers)
-        manager = getattr(self, "_executor_manager_thread", None)
+        if results is not None:
+            # a worker killed while it sent a result leaves half a message in the pipe, and
+            # the manager thread waits for the rest; with the workers dead this process holds
+            # the last writing end: closing it ends that read (the pool reports itself broken)
+            # instead of the interpreter's exit waiting forever for the thread
+            with contextlib.suppress(Exception):
+                results._writer.close()
         if manager is not None:
             # let it finish closing its pipes now: the interpreter's exit wakes every pool's
             # manager through them, and one closing meanwhile is an error printed at exit
@@ -312,6 +321,8 @@ def process_pool(jobs: int | None, tasks: int | None = None) -> WorkerPool:
     if START_METHOD == "forkserver":
         ctx.set_forkserver_preload(["__main__", *_PRELOAD])
     budget = resources.worker_budget(resolve_jobs(jobs), tasks)
+    with interrupts.hangup_blocked():
+        interrupts.start_resource_tracker()  # the pool's queues register semaphores
     return WorkerPool(
         max_workers=budget.workers,
         mp_context=ctx,
