@@ -91,9 +91,11 @@ def test_readings_follow_the_markers():
     assert {v.mistake for v in VARIANTS} <= set(MISTAKES)
 
 
-def test_no_variant_on_a_single_reference_lowercase_corpus():
+def test_a_single_reference_lowercase_corpus_has_only_the_swap():
     c = Corpus(("a cat sat",), (("the cat sat",),))
-    assert [r[0] for r in readings(c)] == [()]
+    assert [r[0] for r in readings(c)] == [(), ("swapped-files",)]
+    swapped = readings(c)[1][1]
+    assert (swapped.hypotheses, swapped.references) == (("the cat sat",), (("a cat sat",),))
 
 
 def test_rank_orders_steps_then_config_changes():

@@ -21,6 +21,7 @@ from harness.diagnose.identify import (
     identify,
     misused_corpora,
     nearest,
+    reading_corpus,
 )
 from harness.diagnose.many_configs import CorpusScorer
 from harness.scorers import misuse
@@ -85,7 +86,7 @@ def test_candidates_reproduce_their_raw_score():
     for c in nearest(
         NASA.claim["printed"]["bleu"]["candidate_2"], corpus, session=Session(), count=30
     ):
-        target = corpus if c.layout == "per-segment" else misused_corpora(corpus)[c.layout]
+        target = reading_corpus(corpus, c.layout, c.preprocessing)
         score = engine.score_statistics(engine.compute_statistics(target, c.config), c.config)
         raw = score.score / 100 if c.scale == "0-1" else score.score
         assert raw == pytest.approx(c.raw, abs=1e-12)

@@ -5,6 +5,7 @@ score) and ``check`` (preprocessing mistakes in the files, before scoring)."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import signal
 import sys
 import textwrap
@@ -13,7 +14,15 @@ from harness import interrupts
 from harness.cli import inputs, options
 from harness.diagnose.candidates import Candidate, printed_interval
 from harness.diagnose.check import check_files
-from harness.diagnose.identify import identify, nearest
+from harness.diagnose.identify import (
+    Chance,
+    PrintedLine,
+    chance,
+    identify,
+    nearest,
+    read_printed,
+    unmatched,
+)
 from harness.diagnose.validate import CouldNotValidate, validate
 from harness.errors import ConfigError, InputError
 from harness.report.validation import validation_text
@@ -135,17 +144,17 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------- identify
-def printed_score(text: str) -> str:
-    """An argparse type: a finite number, kept as typed (its digits are its precision:
-    ``27`` stands for [26.5, 27.5), ``27.0`` for [26.95, 27.05))."""
+def printed_score(text: str) -> PrintedLine:
+    """An argparse type: a result as printed (:func:`harness.diagnose.printed.read_printed`),
+    every number kept as typed (its digits are its precision: ``27`` stands for [26.5, 27.5),
+    ``27.0`` for [26.95, 27.05))."""
     try:
-        printed_interval(text)
-    except ConfigError:
-        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}") from None
-    return text.strip()
+        return read_printed(text)
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-printed_score.__name__ = "number as printed"
+printed_score.__name__ = "printed result"
 
 
 def add_identify(sub: options.Subcommands) -> None:
@@ -161,8 +170,11 @@ def add_identify(sub: options.Subcommands) -> None:
         "--score",
         type=printed_score,
         required=True,
-        help="the reported score exactly as printed, on 0-1 or 0-100 (e.g. 0.27, 27, 27.22); "
-        "its digits are its precision: 27 means [26.5, 27.5), 27.2 means [27.15, 27.25)",
+        help="the reported result exactly as printed: a score on 0-1 or 0-100 (e.g. 0.27, 27, "
+        "27.22; its digits are its precision: 27 means [26.5, 27.5)), or a whole printed line "
+        "(quoted): sacrebleu's line or JSON, multi-bleu.perl's line, mteval-v13a's 'BLEU "
+        "score = ...', a dict with evaluate's keys, torchmetrics' tensor(...). A reading must "
+        "then reproduce every printed number and the settings of a sacrebleu signature",
     )
     i.add_argument("--fixture", help="a built-in fixture name (see `bleu-harness fixtures list`)")
     i.add_argument(
@@ -211,29 +223,51 @@ def _identify_entry(c: Candidate) -> list[str]:
 
 
 def identify_text(
-    score: str,
+    line: PrintedLine,
     corpus: str,
     found: list[Candidate],
-    near: list[Candidate],
+    near: list[tuple[Candidate, list[str]]],
     top: int,
     tolerance: float | None,
+    odds: Chance | None = None,
 ) -> str:
-    """The plain-text answer of ``identify`` (at most 100 columns)."""
+    """The plain-text answer of ``identify`` (at most 100 columns). ``near``: the nearest
+    readings when nothing reproduces every printed number, each with what it misses;
+    ``odds``: how many matches the search gives by chance near the score."""
+    score = line.score
+    lines: list[str] = []
+    if line.form != "number":
+        lines += textwrap.wrap(line.describe(), 100)
     if tolerance is None:
         lo, hi = printed_interval(score)
         span = f"a reading in [{lo}, {hi}) reproduces it"
     else:
         span = f"a reading within {tolerance:g} of it reproduces it"
-    lines = textwrap.wrap(f"Reported score {score} on {corpus} ({span}).", 100)
-    entries = _fold([_identify_entry(c) for c in (found or near)])
+    lines += textwrap.wrap(f"Reported score {score} on {corpus} ({span}).", 100)
+    every = " and every printed number" if line.details or line.settings else ""
+    if odds is not None and not every:
+        # with a whole printed line, every other number must agree too: the score's odds
+        # alone would overstate chance
+        lines += textwrap.wrap(odds.sentence(score), 100)
+        if found and len(found) <= 2 * odds.expected:
+            many = "1 match is" if len(found) == 1 else f"{len(found)} matches are"
+            lines += textwrap.wrap(
+                f"{many} no more than chance gives: each reading below is a coincidence "
+                "until other evidence (the whole printed line, the tool used) agrees.",
+                100,
+            )
     if found:
+        entries = _fold([_identify_entry(c) for c in found])
         lines += textwrap.wrap(
-            f"{len(found)} configuration(s) reproduce {score} ({len(entries)} distinct "
+            f"{len(found)} configuration(s) reproduce {score}{every} ({len(entries)} distinct "
             "readings), fewest changes from a named profile first:",
             100,
         )
     else:
-        lines += textwrap.wrap(f"Nothing reproduces {score}; the nearest readings:", 100)
+        entries = _fold(
+            [_identify_entry(c) + ([f"misses: {'; '.join(w)}"] if w else []) for c, w in near]
+        )
+        lines += textwrap.wrap(f"Nothing reproduces {score}{every}; the nearest readings:", 100)
     lines.append("")
     width = len(str(min(top, len(entries))))
     for k, (entry, n) in enumerate(entries[:top], 1):
@@ -241,43 +275,45 @@ def identify_text(
         pad = " " * len(head)
         reading = entry[0] + (f"  ({n} configurations)" if n > 1 else "")
         lines += textwrap.wrap(reading, 100, initial_indent=head, subsequent_indent=pad + "  ")
-        lines += textwrap.wrap(entry[1], 100, initial_indent=pad, subsequent_indent=pad)
+        for more in entry[1:]:
+            lines += textwrap.wrap(more, 100, initial_indent=pad, subsequent_indent=pad)
     if len(entries) > top:
         lines += ["", f"... and {len(entries) - top} more (--top N shows more, --json all)"]
     return "\n".join(lines)
 
 
 def cmd_identify(args: argparse.Namespace) -> int:
-    """Which configurations reproduce a reported BLEU score on a corpus, and which
+    """Which configurations reproduce a reported BLEU result on a corpus, and which
     preprocessing mistakes (subword markers left in, tokenized text, compound splitting,
     lowercased or single references; :mod:`harness.diagnose.preprocess`) they assume."""
     corpus = inputs.one_corpus(args)
     progress = options.progress(args)
     session = options.session(args)
-    found = identify(
-        args.score, corpus, tolerance=args.tolerance, progress=progress, session=session
-    )
-    near = (
-        []
-        if found
-        else nearest(args.score, corpus, count=args.top, progress=progress, session=session)
-    )
+    line: PrintedLine = args.score
+    found = identify(line, corpus, tolerance=args.tolerance, progress=progress, session=session)
+    near: list[tuple[Candidate, list[str]]] = []
+    if not found:
+        for c in nearest(line, corpus, count=args.top, progress=progress, session=session):
+            near.append((c, unmatched(line, c, corpus, session) if c.reproduces else []))
+    odds = None if args.tolerance is not None else chance(line, corpus, session=session)
     if args.json:
-        lo, hi = printed_interval(args.score)
+        lo, hi = printed_interval(line.score)
         options.print_json(
             {
-                "score": float(args.score),
-                "printed": args.score,
+                "score": float(line.score),
+                "printed": line.score,
+                "read": line.to_dict(),
                 "interval": None if args.tolerance is not None else [float(lo), float(hi)],
                 "tolerance": args.tolerance,
                 "corpus": corpus.name,
-                "matches": [c.to_dict() for c in found[: args.top]],
+                "matches": [c.to_dict() for c in found],
                 "n_matches": len(found),
-                "nearest": [c.to_dict() for c in near],
+                "nearest": [{**c.to_dict(), "misses": w} for c, w in near],
+                "chance": None if odds is None else dataclasses.asdict(odds),
             }
         )
         return 0
-    print(identify_text(args.score, corpus.name, found, near, args.top, args.tolerance))
+    print(identify_text(line, corpus.name, found, near, args.top, args.tolerance, odds))
     return 0
 
 

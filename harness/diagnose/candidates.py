@@ -33,6 +33,7 @@ __all__ = [
     "TieResolver",
     "as_printed",
     "changed_fields",
+    "closest_changes",
     "closest_profile",
     "default_tolerance",
     "nearest_choices",
@@ -349,6 +350,13 @@ def closest_profile(config: BleuConfig) -> tuple[str, tuple[str, ...]]:
             _PROFILE_CACHE.clear()
         _PROFILE_CACHE[config] = got
     return got
+
+
+def closest_changes(profile: str, config: BleuConfig) -> list[str]:
+    """The factors in which ``config`` differs from the named ``profile`` (as
+    :func:`closest_profile` names them)."""
+    mine, theirs = _factor_values(config), _factor_values(PROFILES[profile])
+    return [_COMPARED[i][0] for i, (a, b) in enumerate(zip(mine, theirs, strict=True)) if a != b]
 
 
 def _option_costs(

@@ -57,8 +57,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
+from harness.bleu import engine
 from harness.bleu.config import NGRAM_TOTALS, REF_LENGTHS, TOKENIZERS, BleuConfig
 from harness.bleu.profiles import PROFILES
 from harness.bleu.stats import ref_length_of, totals_of_lengths
@@ -72,6 +74,7 @@ from harness.diagnose.candidates import (
     Printed,
     TieResolver,
     as_printed,
+    closest_changes,
     closest_profile,
     default_tolerance,
     printed_interval,
@@ -81,24 +84,32 @@ from harness.diagnose.candidates import (
 )
 from harness.diagnose.many_configs import CorpusScorer
 from harness.diagnose.preprocess import readings
+from harness.diagnose.printed import EXACT, REPR_DIGITS, PrintedLine, agrees, pinned, read_printed
 from harness.errors import ConfigError, HarnessError
 from harness.progress import ProgressCallback, track
 from harness.session import Session
 
 __all__ = [
+    "CHANCE_WINDOWS",
     "LAYOUTS",
     "ROUNDINGS",
     "SCALES",
     "SMOOTHING_POLICIES",
     "Candidate",
+    "Chance",
     "Printed",
+    "PrintedLine",
     "as_printed",
+    "chance",
     "closest_profile",
     "default_tolerance",
     "identify",
     "misused_corpora",
     "nearest",
     "printed_interval",
+    "read_printed",
+    "reading_corpus",
+    "unmatched",
 ]
 
 #: The reference layouts tried: the correct one and three silent misuses.
@@ -432,6 +443,7 @@ def _candidates(
     progress: ProgressCallback | None,
     session: Session,
     tolerance: float | None = None,
+    scales: Sequence[str] = SCALES,
 ) -> list[Candidate]:
     """Every evaluated configuration × scale with its best rounding, sorted by :func:`rank`.
 
@@ -440,85 +452,255 @@ def _candidates(
     rounding is the one that reproduces the score, nearest first (ties: :data:`ROUNDINGS`
     order)."""
     score = as_printed(score)  # the printed precision kept, whatever type it came as
-    target = float(score)
     out = []
     for ev in _evaluations(corpus, progress, session):
         profile, changes = closest_profile(ev.config)
         if ev.layout != "per-segment":
             changes = (*changes, "layout")
-        for scale in SCALES:
-            raw = ev.raw100 / 100.0 if scale == "0-1" else ev.raw100
-            best = None
-            for rounding in ROUNDINGS:
-                shown = rounded(raw, rounding)
-                d = abs(shown - target)
-                key = (not reproduces(shown, score, tolerance), d)
-                if (
-                    best is None
-                    or key[0] < best[0][0]
-                    or (key[0] == best[0][0] and d < best[0][1] - 1e-15)
-                ):
-                    best = (key, rounding, shown)
-            assert best is not None
-            out.append(
-                Candidate(
-                    config=ev.config,
-                    layout=ev.layout,
-                    profile=profile,
-                    changes=changes,
-                    raw=raw,
-                    scale=scale,
-                    rounding=best[1],
-                    shown=best[2],
-                    distance=best[0][1],
-                    equivalent=ev.equivalent,
-                    preprocessing=ev.preprocessing,
-                    reproduces=not best[0][0],
-                )
-            )
+        for scale in scales:
+            out.append(_candidate(ev, profile, changes, scale, score, tolerance))
     out.sort(key=rank)
     return out
 
 
+def _candidate(
+    ev: _Evaluated,
+    profile: str,
+    changes: tuple[str, ...],
+    scale: str,
+    score: Decimal,
+    tolerance: float | None,
+) -> Candidate:
+    """``ev`` on ``scale`` with the rounding that reproduces the printed score, nearest first
+    (ties: :data:`ROUNDINGS` order)."""
+    target = float(score)
+    raw = ev.raw100 / 100.0 if scale == "0-1" else ev.raw100
+    best = None
+    for rounding in ROUNDINGS:
+        shown = rounded(raw, rounding)
+        d = abs(shown - target)
+        key = (not reproduces(shown, score, tolerance), d)
+        if best is None or key[0] < best[0][0] or (key[0] == best[0][0] and d < best[0][1] - 1e-15):
+            best = (key, rounding, shown)
+    assert best is not None
+    return Candidate(
+        config=ev.config,
+        layout=ev.layout,
+        profile=profile,
+        changes=changes,
+        raw=raw,
+        scale=scale,
+        rounding=best[1],
+        shown=best[2],
+        distance=best[0][1],
+        equivalent=ev.equivalent,
+        preprocessing=ev.preprocessing,
+        reproduces=not best[0][0],
+    )
+
+
+def _as_evidence(score: Printed | PrintedLine) -> PrintedLine:
+    """Whatever was passed as the printed result, as a :class:`PrintedLine` (a str is read
+    in every printed form; a number keeps its printed precision)."""
+    if isinstance(score, PrintedLine):
+        return score
+    if isinstance(score, str):
+        return read_printed(score)
+    return PrintedLine(str(score), "number", str(as_printed(score)), None)
+
+
+def reading_corpus(corpus: Corpus, layout: str, preprocessing: tuple[str, ...]) -> Corpus:
+    """The text a candidate scores: the files in its reference layout, or its preprocessing
+    reading."""
+    if layout != "per-segment":
+        return misused_corpora(corpus)[layout]
+    for labels, c in readings(corpus):
+        if labels == preprocessing:
+            return c
+    raise KeyError(preprocessing)
+
+
+def unmatched(
+    line: PrintedLine, candidate: Candidate, corpus: Corpus, session: Session
+) -> list[str]:
+    """What ``candidate`` does not reproduce of a printed result besides its score: settings
+    its signature pins (``"tokenize=intl"``) and printed numbers (``"ref_len 61842 (this
+    reading: 60012)"``); empty when it reproduces every one."""
+    wrong = pinned(line, candidate)
+    if not line.details:
+        return wrong
+    text = reading_corpus(corpus, candidate.layout, candidate.preprocessing)
+    cfg = candidate.config
+    stats = session.with_corpora(text).statistics(cfg, max_order=engine.orders_needed(cfg))
+    return wrong + agrees(line, engine.score_statistics(stats, cfg))
+
+
+#: The profiles of the tools whose output each printed form is: the tool that printed a line is
+#: evidence too, so its own profile (with the settings of a signature) is tried exactly.
+FORM_PROFILES: dict[str, tuple[str, ...]] = {
+    "sacrebleu": ("sacrebleu",),
+    "sacrebleu JSON": ("sacrebleu",),
+    "multi-bleu.perl": ("multi-bleu", "multi-bleu-detok"),
+    "mteval-v13a": ("mteval-v13a",),
+    "torchmetrics": ("torchmetrics",),
+    "dict": ("evaluate",),
+}
+
+
+def _printed_by(
+    line: PrintedLine, corpus: Corpus, session: Session, tolerance: float | None
+) -> list[Candidate]:
+    """The tools that print ``line``'s form, each exactly as its profile (with the settings a
+    signature pins), on the files as given and on each preprocessing reading: those that
+    reproduce every printed number, fewest text mistakes first."""
+    score = as_printed(line.score)
+    out = []
+    for name in FORM_PROFILES.get(line.form, ()):
+        cfg = PROFILES[name].replace(**line.settings)
+        changes = tuple(closest_changes(name, cfg))
+        for labels, text in readings(corpus):
+            try:
+                value = CorpusScorer(text, session=session).try_score(cfg)
+            except HarnessError:
+                value = None
+            if value is None or not math.isfinite(value):
+                continue
+            ev = _Evaluated(cfg, "per-segment", value, {}, labels)
+            for scale in SCALES if line.scale is None else (line.scale,):
+                c = _candidate(ev, name, changes, scale, score, tolerance)
+                if c.reproduces and not unmatched(line, c, corpus, session):
+                    out.append(c)
+    out.sort(key=rank)
+    return out
+
+
+def _search(
+    line: PrintedLine,
+    corpus: Corpus,
+    progress: ProgressCallback | None,
+    session: Session,
+    tolerance: float | None,
+) -> list[Candidate]:
+    scales = SCALES if line.scale is None else (line.scale,)
+    if tolerance is None and len(as_printed(line.score).as_tuple().digits) >= REPR_DIGITS:
+        # a float's repr: it stands for itself, to the harness's agreement (not to its 17th
+        # digit, which the order of a library's additions already moves)
+        tolerance = EXACT * max(1.0, abs(float(line.score)))
+    return _candidates(line.score, corpus, progress, session, tolerance, scales)
+
+
 def identify(
-    score: Printed,
+    score: Printed | PrintedLine,
     corpus: Corpus | str | tuple[Sequence[str], Sequence[Sequence[str]]],
     *,
     session: Session,
     tolerance: float | None = None,
     progress: ProgressCallback | None = None,
 ) -> list[Candidate]:
-    """The configurations whose displayed score reproduces ``score`` on ``corpus``.
+    """The configurations that reproduce a printed result on ``corpus``.
 
-    ``corpus`` is a :class:`~harness.data.corpus.Corpus`, a fixture as ``"name/system"`` or a
-    ``(hypotheses, per-segment references)`` pair. ``score`` keeps the precision it was
-    printed with (:func:`~harness.diagnose.candidates.as_printed`): the string ``"27"`` and
-    the int ``27`` stand for [26.5, 27.5), ``"0.270"`` and ``Decimal("0.270")`` for
-    [0.2695, 0.2705) (:func:`printed_interval`, upper end excluded); a float has no printed
-    precision left and is read through its ``repr`` (``27.0``: [26.95, 27.05)), so pass the
-    string when you have it. ``tolerance``, when given, replaces the interval by
-    ``|shown - score| <= tolerance``. Sorted by :func:`~harness.diagnose.candidates.rank`:
-    steps from a named profile (factors changed and text mistakes assumed), then fewer
-    configuration changes, simpler rounding and the distance; empty when nothing matches
-    (see :func:`nearest`). ``progress``
+    ``score`` is what was printed: a number, or the text a tool printed
+    (:func:`~harness.diagnose.printed.read_printed`: sacrebleu's line or JSON, multi-bleu.perl's
+    line, mteval-v13a's, a dict of ``evaluate``'s keys, torchmetrics' tensor), or a
+    :class:`PrintedLine`. A reading must reproduce every number printed, each within its
+    printed precision, on the scale the form implies, and every setting a sacrebleu signature
+    pins. ``corpus`` is a :class:`~harness.data.corpus.Corpus`, a fixture as
+    ``"name/system"`` or a ``(hypotheses, per-segment references)`` pair. A number keeps the
+    precision it was printed with (:func:`~harness.diagnose.candidates.as_printed`): the
+    string ``"27"`` and the int ``27`` stand for [26.5, 27.5), ``"0.270"`` and
+    ``Decimal("0.270")`` for [0.2695, 0.2705) (:func:`printed_interval`, upper end excluded);
+    a float has no printed precision left and is read through its ``repr`` (``27.0``: [26.95,
+    27.05)), so pass the string when you have it. ``tolerance``, when given, replaces the
+    score's interval by ``|shown - score| <= tolerance``. Sorted by
+    :func:`~harness.diagnose.candidates.rank`: steps from a named profile (factors changed and
+    text mistakes assumed), then fewer configuration changes, simpler rounding and the
+    distance; empty when nothing matches (see :func:`nearest`). ``progress``
     (:data:`~harness.progress.ProgressCallback`) is told of each tokenization searched, one
     stage per reference layout (``"identify: per-segment"``, …). ``session``: where statistics
     are counted and cached (its cache and workers; its corpora are not used): the run's one
     :class:`~harness.session.Session`, which the caller creates.
     """
-    found = _candidates(score, _as_corpus(corpus), progress, session, tolerance)
-    return [x for x in found if x.reproduces]
+    line = _as_evidence(score)
+    text = _as_corpus(corpus)
+    found = [x for x in _search(line, text, progress, session, tolerance) if x.reproduces]
+    if line.details or line.settings:
+        found = [x for x in found if not unmatched(line, x, text, session)]
+    own = _printed_by(line, text, session, tolerance)
+    return own + [
+        x for x in found if not any(o.covers(x.config, x.layout, x.preprocessing) for o in own)
+    ]
+
+
+#: How many windows of the printed width, either side of the score, :func:`chance` counts in.
+CHANCE_WINDOWS = 10
+
+
+@dataclass(frozen=True)
+class Chance:
+    """How many readings a printed score's window would hold by chance.
+
+    ``searched`` readings (configurations × layouts × text readings × scales) were scored;
+    ``nearby`` of them lie within :data:`CHANCE_WINDOWS` windows of the printed width either
+    side of the score, so about ``expected = nearby / (2 * CHANCE_WINDOWS + 1)`` land in any
+    one window there: a number of matches near ``expected`` is what the search alone gives,
+    whatever configuration printed the score.
+    """
+
+    searched: int
+    width: float
+    nearby: int
+    expected: float
+
+    def sentence(self, score: str) -> str:
+        """The estimate in words."""
+        return (
+            f"Searched {self.searched} readings; about {self.expected:.2g} of them fall in any "
+            f"window {self.width:g} wide near {score} ({self.nearby} within "
+            f"{CHANCE_WINDOWS} such windows either side), so that many matches are expected "
+            "by chance alone."
+        )
+
+
+def chance(
+    score: Printed | PrintedLine,
+    corpus: Corpus | str | tuple[Sequence[str], Sequence[Sequence[str]]],
+    *,
+    session: Session,
+    progress: ProgressCallback | None = None,
+) -> Chance:
+    """How many of the searched readings a window as wide as the printed score's would hold
+    near it by chance (:class:`Chance`), from the searched readings' own scores."""
+    line = _as_evidence(score)
+    lo, hi = printed_interval(line.score)
+    width = float(hi - lo)
+    centre = float(as_printed(line.score))
+    scales = SCALES if line.scale is None else (line.scale,)
+    evaluated = _evaluations(_as_corpus(corpus), progress, session)
+    reach = width * (CHANCE_WINDOWS + 0.5)
+    nearby = 0
+    for ev in evaluated:
+        for scale in scales:
+            raw = ev.raw100 / 100.0 if scale == "0-1" else ev.raw100
+            nearby += abs(raw - centre) < reach
+    return Chance(
+        searched=len(evaluated) * len(scales),
+        width=width,
+        nearby=nearby,
+        expected=nearby / (2 * CHANCE_WINDOWS + 1),
+    )
 
 
 def nearest(
-    score: Printed,
+    score: Printed | PrintedLine,
     corpus: Corpus | str | tuple[Sequence[str], Sequence[Sequence[str]]],
     *,
     session: Session,
     count: int = 10,
     progress: ProgressCallback | None = None,
 ) -> list[Candidate]:
-    """The ``count`` configurations whose displayed score is closest to ``score``, whatever the
-    distance (use it when :func:`identify` finds nothing); ``session`` as for
-    :func:`identify`."""
-    return _candidates(score, _as_corpus(corpus), progress, session)[:count]
+    """The ``count`` configurations whose displayed score is closest to the printed score,
+    whatever the distance (use it when :func:`identify` finds nothing); ``score`` and
+    ``session`` as for :func:`identify`. With a printed line, the readings that reproduce the
+    score come first (:func:`unmatched` says what else they miss)."""
+    line = _as_evidence(score)
+    return _search(line, _as_corpus(corpus), progress, session, None)[:count]

@@ -101,6 +101,19 @@ MISTAKES: dict[str, Mistake] = {
             "bleu-harness (case factor applied to one side only)",
         ),
         Mistake(
+            "lowercased-hyps",
+            "hypotheses lowercased, references left cased",
+            "every capitalised reference word misses; lowers BLEU",
+            "bleu-harness (case factor applied to one side only)",
+        ),
+        Mistake(
+            "swapped-files",
+            "the hypothesis and reference files passed the other way round",
+            "precisions become recalls and the brevity penalty follows the other file's "
+            "length: the score moves, mostly by a point or two",
+            "bleu-harness (sacrebleu's positional REF then -i HYP read the wrong way)",
+        ),
+        Mistake(
             "single-reference",
             "only one of the references used",
             "fewer references to match; lowers BLEU (and changes the reference length)",
@@ -241,6 +254,17 @@ def _single_refs(c: Corpus) -> list[tuple[str, Corpus]]:
     return out
 
 
+def _swapped(c: Corpus) -> Corpus:
+    """The single-reference corpus with hypotheses and references exchanged."""
+    return Corpus(
+        tuple(seg[0] for seg in c.references),
+        tuple((h,) for h in c.hypotheses),
+        c.ids,
+        c.name,
+        check_text=False,
+    )
+
+
 #: Minimum share of lines carrying a trace before it counts as a marker.
 MIN_SHARE = 0.05
 #: Share of lines with tokenizer traces above which a side counts as tokenized (an entity or
@@ -289,6 +313,20 @@ VARIANTS: tuple[Variant, ...] = (
         False,
         lambda m, c: m["upper"][1] >= MIN_SHARE,
         lambda c: [("", _map(c, None, str.lower))],
+    ),
+    Variant(
+        "lowercase-hypotheses",
+        "lowercased-hyps",
+        False,
+        lambda m, c: m["upper"][0] >= MIN_SHARE,
+        lambda c: [("", _map(c, str.lower, None))],
+    ),
+    Variant(
+        "swap-files",
+        "swapped-files",
+        False,
+        lambda m, c: c.max_refs == 1 and not c.is_ragged,
+        lambda c: [("", _swapped(c))],
     ),
     Variant(
         "single-reference",

@@ -1,0 +1,259 @@
+"""``identify`` from a whole printed result: every form read, every printed number used.
+
+Every printed line here is printed by the real tool (sacrebleu's command line, its JSON,
+multi-bleu.perl) on WMT21 systems, or built from a real ``BLEUScore``; nothing is typed.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import sacrebleu
+
+from harness.data.corpus import Corpus
+from harness.data.datasets import load_wmt21_ende
+from harness.data.fixtures import load_fixture
+from harness.diagnose.identify import identify, unmatched
+from harness.diagnose.printed import decode_signature, read_printed
+from harness.errors import ConfigError
+from harness.session import Session
+
+SYSTEMS = ("Facebook-AI", "VolcTrans-GLAT")
+
+
+@pytest.fixture(scope="module")
+def wmt21(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Each system's hypotheses and reference A as files, one segment a line."""
+    folder = tmp_path_factory.mktemp("printed")
+    out: dict[str, Path] = {}
+    for name, corpus in load_wmt21_ende(data_dir, systems=SYSTEMS, refs=("A",)).items():
+        (folder / f"{name}.txt").write_text("".join(f"{h}\n" for h in corpus.hypotheses))
+        out[name] = folder / f"{name}.txt"
+    (folder / "ref.txt").write_text("".join(f"{r[0]}\n" for r in corpus.references))
+    out["ref"] = folder / "ref.txt"
+    return out
+
+
+def _corpus(files: dict[str, Path], system: str, *, lowercase_hyp: bool = False) -> Corpus:
+    hyps = files[system].read_text().splitlines()
+    refs = files["ref"].read_text().splitlines()
+    if lowercase_hyp:
+        hyps = [h.lower() for h in hyps]
+    return Corpus(hypotheses=tuple(hyps), references=tuple((r,) for r in refs), name=system)
+
+
+def _sacrebleu_cli(*args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "sacrebleu", *args], capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip()
+
+
+def test_a_sacrebleu_line_is_read_number_by_number(wmt21: dict[str, Path]) -> None:
+    printed = _sacrebleu_cli(str(wmt21["ref"]), "-i", str(wmt21["Facebook-AI"]), "-f", "text")
+    line = read_printed(printed)
+    score = sacrebleu.corpus_bleu(
+        wmt21["Facebook-AI"].read_text().splitlines(), [wmt21["ref"].read_text().splitlines()]
+    )
+    assert line.form == "sacrebleu"
+    assert float(line.score) == round(score.score, 1)
+    assert [float(p) for p in line.precisions] == [round(p, 1) for p in score.precisions]
+    assert int(line.hyp_len) == score.sys_len and int(line.ref_len) == score.ref_len
+    assert line.settings == {
+        "lowercase": False,
+        "tokenize": "13a",
+        "smooth": "exp",
+        "effective_order": False,
+    }
+    assert line.nrefs == 1
+
+
+def test_sacrebleu_json_and_the_line_read_alike(wmt21: dict[str, Path]) -> None:
+    args = (str(wmt21["ref"]), "-i", str(wmt21["Facebook-AI"]))
+    text = read_printed(_sacrebleu_cli(*args, "-f", "text"))
+    as_json = _sacrebleu_cli(*args)
+    got = read_printed(as_json)
+    assert got.form == "sacrebleu JSON"
+    assert got.score == str(json.loads(as_json)["score"])
+    assert (got.precisions, got.bp, got.ratio, got.hyp_len, got.ref_len) == (
+        text.precisions,
+        text.bp,
+        text.ratio,
+        text.hyp_len,
+        text.ref_len,
+    )
+    assert got.settings == text.settings
+
+
+def test_a_dict_of_evaluates_keys_is_read_on_0_1() -> None:
+    printed = repr(
+        {
+            "bleu": 0.2620312,
+            "precisions": [0.5, 0.25],
+            "brevity_penalty": 1.0,
+            "length_ratio": 1.02,
+            "translation_length": 100,
+            "reference_length": 98,
+        }
+    )
+    line = read_printed(printed)
+    assert (line.form, line.scale, line.precision_scale) == ("dict", "0-1", "0-1")
+    assert line.precisions == ("0.5", "0.25") and line.ref_len == "98"
+
+
+@pytest.mark.parametrize(
+    ("text", "form", "scale"),
+    [
+        ("27", "number", None),
+        ('  NIST score = 7.1000  BLEU score = 0.2620 for system "x"', "mteval-v13a", "0-1"),
+        ("tensor(0.2620)", "torchmetrics", "0-1"),
+    ],
+)
+def test_short_forms(text: str, form: str, scale: str | None) -> None:
+    line = read_printed(text)
+    assert (line.form, line.scale) == (form, scale)
+
+
+@pytest.mark.parametrize("text", ["BLEU", "nan", "the score was good"])
+def test_what_is_not_a_printed_result_is_refused_with_the_forms(text: str) -> None:
+    with pytest.raises(ConfigError, match="sacrebleu's line"):
+        read_printed(text)
+
+
+def test_old_and_new_signatures_pin_the_same_settings() -> None:
+    new, n_new = decode_signature("nrefs:1|case:lc|eff:yes|tok:intl|smooth:floor|version:2.4.0")
+    old, n_old = decode_signature("case.lc+numrefs.1+smooth.floor+tok.intl+version.1.4.14")
+    assert new == {**old, "effective_order": True}
+    assert n_new == n_old == 1
+    with pytest.raises(ConfigError, match="tok:spm"):
+        decode_signature("nrefs:1|case:mixed|eff:no|tok:spm|smooth:exp|version:2.4.0")
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+@pytest.mark.parametrize(
+    ("cli", "reading"),
+    [
+        ((), "sacrebleu"),
+        (("-tok", "intl", "-lc"), "sacrebleu + tokenize=intl, lowercase=true"),
+        (("-s", "floor"), "sacrebleu + smooth=floor"),
+    ],
+)
+def test_a_sacrebleu_line_names_its_configuration_alone(
+    wmt21: dict[str, Path], system: str, cli: tuple[str, ...], reading: str
+) -> None:
+    """With every number of the line, the configuration that printed it comes first, and far
+    fewer readings are left than the score alone leaves."""
+    printed = _sacrebleu_cli(str(wmt21["ref"]), "-i", str(wmt21[system]), *cli, "-f", "text")
+    corpus = _corpus(wmt21, system)
+    session = Session()
+    found = identify(printed, corpus, session=session)
+    assert found[0].reading == reading
+    by_score = identify(read_printed(printed).score, corpus, session=session)
+    assert len(by_score) >= 2 * len(found)
+
+
+def test_a_mistake_made_before_sacrebleu_is_named_from_the_line(wmt21: dict[str, Path]) -> None:
+    """References lowercased (sacrebleu -lc on lowercased hypotheses is what a user who
+    lowercased only one side would have run without -lc): the reading that reproduces every
+    number says so, and the plain sacrebleu reading is ruled out by what it misses."""
+    system = "Facebook-AI"
+    lowered = wmt21["ref"].parent / "lowered.txt"
+    lowered.write_text(wmt21[system].read_text().lower())
+    printed = _sacrebleu_cli(str(wmt21["ref"]), "-i", str(lowered), "-f", "text")
+    corpus = _corpus(wmt21, system)
+    session = Session()
+    found = identify(printed, corpus, session=session)
+    plain = _corpus(wmt21, system, lowercase_hyp=True)
+    assert identify(printed, plain, session=session)[0].reading == "sacrebleu"
+    for c in found:
+        assert c.config.tokenize == "13a" and not c.config.lowercase  # the signature pins them
+    line = read_printed(printed)
+    best = identify(line.score, corpus, session=session)
+    ruled_out = [c for c in best if c.reading == "sacrebleu"]
+    assert all(unmatched(line, c, corpus, session) for c in ruled_out)
+
+
+def test_a_multi_bleu_line_names_multi_bleu(wmt21: dict[str, Path], moses_scripts: Path) -> None:
+    system = "VolcTrans-GLAT"
+    done = subprocess.run(
+        ["perl", str(moses_scripts / "multi-bleu.perl"), str(wmt21["ref"])],
+        stdin=wmt21[system].open(),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    line = read_printed(done.stdout)
+    assert line.form == "multi-bleu.perl"
+    found = identify(line, _corpus(wmt21, system), session=Session())
+    assert found[0].reading == "multi-bleu"
+    assert found[0].changes == ()
+
+
+def test_a_changed_length_matches_nothing(wmt21: dict[str, Path]) -> None:
+    """Every printed number must be reproduced: the same line with another ref_len (another
+    test set's) is reproduced by no reading, and the nearest say what they miss."""
+    printed = _sacrebleu_cli(str(wmt21["ref"]), "-i", str(wmt21["Facebook-AI"]), "-f", "text")
+    line = read_printed(printed)
+    other = printed.replace(f"ref_len = {line.ref_len}", f"ref_len = {int(line.ref_len) + 40}")
+    corpus = _corpus(wmt21, "Facebook-AI")
+    session = Session()
+    assert identify(other, corpus, session=session) == []
+    first = identify(line.score, corpus, session=session)[0]
+    assert any(
+        m.startswith("ref_len ") for m in unmatched(read_printed(other), first, corpus, session)
+    )
+
+
+def _fixture_line() -> str:
+    """The line the real sacrebleu prints for a fixture's corpus (with its signature)."""
+    corpus = load_fixture("tutorial_cat_on_the_mat").corpus(
+        load_fixture("tutorial_cat_on_the_mat").system_names[0]
+    )
+    hyps = list(corpus.hypotheses)
+    streams = [list(s) for s in zip(*corpus.references, strict=True)]
+    bleu = sacrebleu.metrics.BLEU()
+    score = bleu.corpus_score(hyps, streams)
+    return score.format(signature=str(bleu.get_signature()))
+
+
+def test_the_command_says_what_it_read_and_uses_it(capsys: pytest.CaptureFixture[str]) -> None:
+    from harness.cli import main
+
+    printed = _fixture_line()
+    args = ["identify", "--fixture", "tutorial_cat_on_the_mat", "--score", printed]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Read as sacrebleu output: score ")
+    assert "and every printed number" in out
+    assert "\n1. sacrebleu\n" in out
+
+
+def test_json_gives_every_match_and_what_was_read(capsys: pytest.CaptureFixture[str]) -> None:
+    from harness.cli import main
+
+    printed = _fixture_line()
+    score = read_printed(printed).score
+    args = ["identify", "--fixture", "tutorial_cat_on_the_mat", "--json", "--top", "1"]
+    assert main([*args, "--score", score]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["n_matches"] > 1 and len(d["matches"]) == d["n_matches"]
+    assert d["read"] == {"form": "number", "score": score, "scale": None}
+    assert main([*args, "--score", printed]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["read"]["form"] == "sacrebleu" and d["read"]["settings"]["tokenize"] == "13a"
+    assert d["matches"][0]["profile"] == "sacrebleu"
+
+
+def test_an_unreadable_result_is_a_usage_error_naming_the_forms(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from harness.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["identify", "--fixture", "tutorial_cat_on_the_mat", "--score", "BLEU ok"])
+    assert stop.value.code == 2
+    assert "multi-bleu.perl's line" in capsys.readouterr().err
