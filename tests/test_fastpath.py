@@ -676,3 +676,70 @@ def test_texts_tokenized_by_side_count_as_the_reference(
     with compiled(kernels):
         assert_same_statistics(fast_statistics(c, config, order, chunk=chunk), reference)
         assert_same_statistics(engine.compute_statistics(c, config, max_order=order), reference)
+
+
+def _same(a: Statistics, b: Statistics) -> bool:
+    return (
+        np.array_equal(a.hyp_len, b.hyp_len)
+        and a.ref_lens == b.ref_lens
+        and np.array_equal(a.matches, b.matches)
+        and (a.ref_matches is None) == (b.ref_matches is None)
+        and (a.ref_matches is None or np.array_equal(a.ref_matches, b.ref_matches))
+    )
+
+
+_KEPT_PROFILES = sorted({engine.tokenization_key(c): n for n, c in PROFILES.items()}.values())
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(
+    st.lists(corpora(min_segments=engine.FAST_MIN_SEGMENTS), min_size=2, max_size=3),
+    st.sampled_from(_KEPT_PROFILES),
+)
+def test_vocabularies_kept_across_corpora_change_no_count(
+    drawn: list[tuple[list[str], list[list[str]]]], profile: str
+) -> None:
+    """The words a process has tokenized for earlier corpora (kept by text rules) give the
+    last corpus the very statistics a fresh process counts."""
+    config = PROFILES[profile]
+    texts = [Corpus(tuple(h), tuple(map(tuple, r)), check_text=False) for h, r in drawn]
+    last = texts[-1]
+    engine.clear_caches()
+    try:
+        fresh = engine.compute_statistics(last, config)
+    except HarnessError:
+        return  # a tokenizer not installed here
+    engine.clear_caches()
+    for corpus in texts:
+        kept = engine.compute_statistics(corpus, config)
+    assert _same(kept, fresh)
+
+
+def test_a_count_cut_short_keeps_no_vocabulary(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A count interrupted while it learns new words (Ctrl-C in a notebook) leaves no kept
+    vocabulary behind: the next count equals a fresh one."""
+    config = PROFILES["sacrebleu"]
+    words = [f"w{i}" for i in range(400)]
+    first = Corpus(
+        tuple(" ".join(words[i : i + 7]) for i in range(0, 300, 3)),
+        tuple((" ".join(words[i + 1 : i + 9]),) for i in range(0, 300, 3)),
+    )
+    second = Corpus(
+        tuple(" ".join(words[i : i + 9]) for i in range(100, 390, 3)),
+        tuple((" ".join(words[i + 2 : i + 8]),) for i in range(100, 390, 3)),
+    )
+    engine.clear_caches()
+    fresh = engine.compute_statistics(second, config)
+    engine.clear_caches()
+    engine.compute_statistics(first, config)
+    learn = fastcount._Vocabulary._learn
+
+    def stopped(self: Any, *args: Any, **kwargs: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(fastcount._Vocabulary, "_learn", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        engine.compute_statistics(second, config)
+    assert not engine._VOCABULARIES
+    monkeypatch.setattr(fastcount._Vocabulary, "_learn", learn)
+    assert _same(engine.compute_statistics(second, config), fresh)

@@ -314,17 +314,17 @@ def test_helm_profiles_are_verified_with_the_sentence_split() -> None:
 
 
 _SPLIT_TEXT = st.lists(st.sampled_from([*EDGE_WORDS, *SENTENCE_END_WORDS]), max_size=14)
+#: Lines of edge and sentence-end words, or several such joined with odd whitespace.
+_PUNKT_TEXT = st.one_of(
+    _SPLIT_TEXT.map(" ".join),
+    st.lists(st.one_of(_SPLIT_TEXT.map(" ".join), st.sampled_from(["  ", "\t", " \n "]))).map(
+        "".join
+    ),
+)
 
 
 @PROPS
-@given(
-    st.one_of(
-        _SPLIT_TEXT.map(" ".join),
-        st.lists(st.one_of(_SPLIT_TEXT.map(" ".join), st.sampled_from(["  ", "\t", " \n "]))).map(
-            "".join
-        ),
-    )
-)
+@given(_PUNKT_TEXT)
 @example("-5. 1.2.3")
 @example("Dr. Smith went home. He was tired.")
 def test_nltk_punkt_tokenizer_is_word_tokenize(punkt_tab: Path, text: str) -> None:
@@ -332,6 +332,22 @@ def test_nltk_punkt_tokenizer_is_word_tokenize(punkt_tab: Path, text: str) -> No
     from nltk.tokenize import word_tokenize
 
     assert get_tokenizer("nltk-punkt")(text) == word_tokenize(text)
+
+
+@PROPS
+@given(_PUNKT_TEXT)
+@example("")
+@example(" \t ")
+@example("He went home.")
+@example("3.5 m e.g. this")
+def test_punkt_sentences_skip_only_lines_punkt_would_not_split(text: str) -> None:
+    """The ``nltk-punkt`` sentence split, which runs Punkt only on lines with a potential
+    sentence end, against nltk's ``PunktSentenceTokenizer`` run on every line (same model)."""
+    from nltk.tokenize.punkt import PunktSentenceTokenizer
+
+    from harness.bleu.punkt_sentences import punkt_parameters, sentences
+
+    assert sentences(text) == PunktSentenceTokenizer(punkt_parameters()).tokenize(text)
 
 
 def test_nltk_word_tokenizer_is_nltks() -> None:

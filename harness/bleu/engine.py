@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
+import threading
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -157,6 +158,30 @@ def clear_caches() -> None:
     """Forget every cached tokenization and reference side (for benchmarks that start cold)."""
     _tok.clear_caches()
     _reference_side.cache_clear()
+    _VOCABULARIES.clear()
+
+
+#: The fast path's vocabularies (every distinct word's tokens, by text rules), kept across
+#: calls in this process's main thread: the systems of a comparison share most of their words
+#: and all of their references, which are then tokenized once per tokenization, not once per
+#: system. At most :data:`VOCABULARY_WORDS` words in all; the oldest rules go first.
+_VOCABULARIES: dict[_tok.TextRules, Any] = {}
+VOCABULARY_WORDS = 1_000_000
+
+
+def _vocabularies() -> dict[_tok.TextRules, Any]:
+    """The vocabularies a count may use: the kept ones in the main thread (whose counts run one
+    at a time), a fresh set elsewhere (a thread pool's workers would share them unsafely)."""
+    if threading.current_thread() is threading.main_thread():
+        return _VOCABULARIES
+    return {}
+
+
+def _trim_vocabularies() -> None:
+    while len(_VOCABULARIES) > 1 and (
+        sum(v.n_words for v in _VOCABULARIES.values()) > VOCABULARY_WORDS
+    ):
+        del _VOCABULARIES[next(iter(_VOCABULARIES))]
 
 
 def _clipped_matches(
@@ -198,19 +223,29 @@ def compute_statistics(
     corpus = counted_corpus(corpus, config)
     if config.ngram_identity == "fairseq-hash":
         return _hashed_statistics(corpus, config, order)
-    vocabularies: dict[_tok.TextRules, Any] = {}  # the pairs below reuse the tokens
-    stats = _count(corpus, config, order, vocabularies)
-    if not needs_ref_matches(config):
-        return stats
-    # each reference alone: the statistics of the (hypothesis, one reference) pairs
-    k = [len(r) for r in corpus.references]
-    pairs = Corpus(
-        hypotheses=tuple(h for h, n in zip(corpus.hypotheses, k, strict=True) for _ in range(n)),
-        references=tuple((r,) for refs in corpus.references for r in refs),
-        check_text=False,
-    )
-    per_ref = _count(pairs, config, order, vocabularies)
-    return dataclasses.replace(stats, ref_matches=per_ref.matches)
+    vocabularies = _vocabularies()  # the pairs below reuse the tokens too
+    try:
+        stats = _count(corpus, config, order, vocabularies)
+        if needs_ref_matches(config):
+            # each reference alone: the statistics of the (hypothesis, one reference) pairs
+            k = [len(r) for r in corpus.references]
+            pairs = Corpus(
+                hypotheses=tuple(
+                    h for h, n in zip(corpus.hypotheses, k, strict=True) for _ in range(n)
+                ),
+                references=tuple((r,) for refs in corpus.references for r in refs),
+                check_text=False,
+            )
+            per_ref = _count(pairs, config, order, vocabularies)
+            stats = dataclasses.replace(stats, ref_matches=per_ref.matches)
+    except BaseException:
+        # a count cut short (Ctrl-C in a notebook, an error) may leave a vocabulary with
+        # words registered and not yet tokenized: none of them is kept
+        vocabularies.clear()
+        raise
+    if vocabularies is _VOCABULARIES:
+        _trim_vocabularies()
+    return stats
 
 
 def _hashed_statistics(corpus: Corpus, config: BleuConfig, order: int) -> Statistics:

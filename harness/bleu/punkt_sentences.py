@@ -93,8 +93,27 @@ def _splitter() -> Callable[[str], list[str]]:
     return tokenize
 
 
+@cache
+def _candidate() -> Callable[[str], Any]:
+    """The search for a potential sentence end that Punkt itself runs first (its language
+    variables' ``period_context_re``: ``.``, ``?`` or ``!`` followed by punctuation or by
+    whitespace and a token)."""
+    from nltk.tokenize.punkt import PunktLanguageVars
+
+    search: Callable[[str], Any] = PunktLanguageVars().period_context_re().search
+    return search
+
+
 def sentences(line: str) -> list[str]:
-    """Punkt's English sentences of ``line``, as nltk's ``sent_tokenize`` gives them."""
+    """Punkt's English sentences of ``line``, as nltk's ``sent_tokenize`` gives them.
+
+    Punkt only breaks at a potential sentence end; a line without one (most lines of a test
+    set: a final period has no token after it) is one sentence, the line without its trailing
+    whitespace, or none when it is blank — what Punkt returns for it, without running its
+    decisions."""
+    if _candidate()(line) is None:
+        head = line.rstrip()
+        return [head] if head else []
     return _splitter()(line)
 
 

@@ -1,4 +1,8 @@
-"""sacrebleu: ``sacrebleu.metrics.BLEU(...).corpus_score(hyps, refs_streams)``.
+"""sacrebleu: ``sacrebleu.metrics.BLEU(..., references=refs_streams).corpus_score(hyps, None)``.
+
+The references are given to the metric once, as sacrebleu's command line does for several
+systems: their statistics are cached by sacrebleu and reused for every system scored against
+the same test set (the same numbers as ``corpus_score(hyps, refs_streams)``).
 
 Layout: sacrebleu takes reference *streams* (``refs[k][i]`` = k-th reference of segment i),
 the transpose of the harness's per-segment layout; ragged segments are padded with ``None``,
@@ -140,19 +144,44 @@ class SacrebleuAdapter(Adapter):
             **fields,
         )
 
+    #: How many (configuration, reference set) metrics with their references cached are kept.
+    KEPT_METRICS = 4
+
+    def _metric_with_references(
+        self, config: BleuConfig, streams: tuple[tuple[Any, ...], ...], smooth: str | None = None
+    ) -> Any:
+        """``BLEU(..., references=streams)``: the metric with the references tokenized and
+        counted once, as sacrebleu's command line scores several systems against one test
+        set; kept for the next system scored against the same references."""
+        from sacrebleu.metrics import BLEU
+
+        kept: dict[Any, Any] = self.__dict__.setdefault("_kept_metrics", {})
+        kwargs = self._kwargs(config, smooth)
+        key = (tuple(sorted(kwargs.items())), streams)
+        metric = kept.pop(key, None)
+        if metric is None:
+            with quiet_sacrebleu():
+                metric = BLEU(**kwargs, references=[list(s) for s in streams])
+            while len(kept) >= self.KEPT_METRICS:
+                del kept[next(iter(kept))]
+        kept[key] = metric
+        return metric
+
     def _corpus(self, corpus: Corpus, config: BleuConfig) -> BleuResult:
         hyps = list(corpus.hypotheses)
-        streams = corpus.to_streams(padding="none")
-        metric = self.metric(config)
+        streams = tuple(map(tuple, corpus.to_streams(padding="none")))
+        metric = self._metric_with_references(config, streams)
         with quiet_sacrebleu():
-            score = metric.corpus_score(hyps, streams)
+            score = metric.corpus_score(hyps, None)
             raw = None
             if config.smooth == "add-k":
-                raw = self.metric(config, smooth="none").corpus_score(hyps, streams)
+                plain = self._metric_with_references(config, streams, smooth="none")
+                raw = plain.corpus_score(hyps, None)
+        ctor = self._ctor(config)[:-1] + ", references=refs_streams)"
         return self._from_score(
             score,
             config,
-            f"{self._ctor(config)}.corpus_score(hyps, refs_streams)",
+            f"{ctor}.corpus_score(hyps, None)",
             raw,
             extra={"library_signature": str(metric.get_signature())},
         )
