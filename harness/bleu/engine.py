@@ -166,7 +166,7 @@ def clear_caches() -> None:
 #: and all of their references, which are then tokenized once per tokenization, not once per
 #: system. At most :data:`VOCABULARY_WORDS` words in all; the oldest rules go first.
 _VOCABULARIES: dict[_tok.TextRules, Any] = {}
-VOCABULARY_WORDS = 1_000_000
+VOCABULARY_WORDS = 250_000
 
 
 def _vocabularies() -> dict[_tok.TextRules, Any]:
