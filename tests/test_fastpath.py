@@ -715,6 +715,49 @@ def test_vocabularies_kept_across_corpora_change_no_count(
     assert _same(kept, fresh)
 
 
+def test_kept_vocabularies_of_tokenizations_sharing_a_side_change_no_count() -> None:
+    """Tokenizations whose hypothesis and reference sides have rules of their own (a
+    detokenizing script lowercasing one side) may share one side's rules with another
+    tokenization: counted one after the other in any order, every profile (cased and
+    lowercased) still gives the fresh statistics."""
+    corpus = Corpus(
+        ("The Cat sat on the Mat .", "A dog , a DOG barked !", "x"),
+        (("the cat sat on the mat.", "The cat is on the mat"), ("a dog barked!",), ("X",)),
+    )
+    configs = [c for p in PROFILES.values() for c in (p, p.replace(lowercase=True))]
+    # a configuration whose rules are one side's rules of a two-sided tokenization
+    for config in list(configs):
+        rules = config.text_rules
+        if rules.by_side:
+            for side in ("hypothesis", "reference"):
+                r = rules.side(side)
+                try:
+                    configs.append(
+                        BleuConfig(
+                            tokenize=r.tokenize,
+                            lowercase=r.lowercase,
+                            lowercase_rule=r.lowercase_rule,
+                            strip=r.strip,
+                            whitespace=r.whitespace,
+                        )
+                    )
+                except HarnessError:
+                    pass  # a side's tokenizer that is no configuration's (fairseq's)
+    fresh = []
+    for config in configs:
+        engine.clear_caches()
+        try:
+            fresh.append(engine.compute_statistics(corpus, config))
+        except HarnessError:
+            fresh.append(None)  # a tokenizer not installed here
+    engine.clear_caches()
+    for order in (configs, configs[::-1]):
+        for config in order:
+            want = fresh[configs.index(config)]
+            if want is not None:
+                assert _same(engine.compute_statistics(corpus, config), want), config
+
+
 def test_a_count_cut_short_keeps_no_vocabulary(monkeypatch: pytest.MonkeyPatch) -> None:
     """A count interrupted while it learns new words (Ctrl-C in a notebook) leaves no kept
     vocabulary behind: the next count equals a fresh one."""

@@ -118,9 +118,15 @@ def test_short_forms(text: str, form: str, scale: str | None) -> None:
     assert (line.form, line.scale) == (form, scale)
 
 
-@pytest.mark.parametrize("text", ["BLEU", "nan", "the score was good"])
+@pytest.mark.parametrize("text", ["BLEU", "the score was good"])
 def test_what_is_not_a_printed_result_is_refused_with_the_forms(text: str) -> None:
-    with pytest.raises(ConfigError, match="sacrebleu's line"):
+    with pytest.raises(ConfigError, match="not a number, nor sacrebleu's line"):
+        read_printed(text)
+
+
+@pytest.mark.parametrize("text", ["nan", "-inf"])
+def test_a_non_finite_number_is_refused_as_such(text: str) -> None:
+    with pytest.raises(ConfigError, match="not a finite number"):
         read_printed(text)
 
 

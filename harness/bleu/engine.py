@@ -223,7 +223,9 @@ def compute_statistics(
     corpus = counted_corpus(corpus, config)
     if config.ngram_identity == "fairseq-hash":
         return _hashed_statistics(corpus, config, order)
-    vocabularies = _vocabularies()  # the pairs below reuse the tokens too
+    # kept across calls only where both sides have the same rules: two-sided tokenizations
+    # (a script lowercasing one side its own way) pair vocabularies whose token ids must agree
+    vocabularies = {} if config.text_rules.by_side else _vocabularies()  # the pairs reuse them
     try:
         stats = _count(corpus, config, order, vocabularies)
         if needs_ref_matches(config):

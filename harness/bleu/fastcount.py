@@ -414,9 +414,13 @@ def count_statistics(
     vocabs = {} if vocabularies is None else vocabularies
 
     def vocabulary(side_rules: _tok.TextRules, table: _Vocabulary | None = None) -> _Vocabulary:
-        """The kept vocabulary of ``side_rules``, or a new one sharing ``table``'s tokens."""
+        """The kept vocabulary of ``side_rules``, or a new one sharing ``table``'s tokens.
+
+        Both sides must give a token the same id: a kept reference-side vocabulary that was
+        paired with another hypothesis side (another tokenization sharing this reference
+        rule) has other token ids, and is replaced."""
         found = vocabs.get(side_rules)
-        if found is None:
+        if found is None or (table is not None and found.tokens is not table.tokens):
             found = vocabs[side_rules] = _Vocabulary(side_rules)
             if table is not None:  # the sentinel and _SEP are ids 0 and 1 in both
                 found.tokens = table.tokens

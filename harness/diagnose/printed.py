@@ -255,16 +255,18 @@ def read_printed(text: str) -> PrintedLine:
     if m:
         return PrintedLine(raw, "torchmetrics", m.group(1), "0-1")
     if re.fullmatch(_NUM, raw):
-        try:
-            finite = math.isfinite(float(raw))
-        except ValueError:
-            finite = False
-        if finite:
-            return PrintedLine(raw, "number", raw, None)
+        return PrintedLine(raw, "number", raw, None)
+    try:
+        value = float(raw)
+    except ValueError:
+        pass
+    else:  # nan, inf: a float, but no score
+        if not math.isfinite(value):
+            raise ConfigError(f"{raw!r} is not a finite number: a printed score is one")
     raise ConfigError(
-        f"cannot read a BLEU result from {raw[:80]!r}: expected a number, sacrebleu's line "
-        "or JSON, multi-bleu.perl's line, mteval-v13a's 'BLEU score = ...', a dict with a "
-        "'bleu' key (evaluate, nltk scripts) or torchmetrics' tensor(...)"
+        f"cannot read a BLEU result from {raw[:80]!r}: it is not a number, nor sacrebleu's "
+        "line or JSON, multi-bleu.perl's line, mteval-v13a's 'BLEU score = ...', a dict with "
+        "a 'bleu' key (evaluate, nltk scripts) or torchmetrics' tensor(...)"
     )
 
 
