@@ -263,3 +263,23 @@ def test_an_unreadable_result_is_a_usage_error_naming_the_forms(
         main(["identify", "--fixture", "tutorial_cat_on_the_mat", "--score", "BLEU ok"])
     assert stop.value.code == 2
     assert "multi-bleu.perl's line" in capsys.readouterr().err
+
+
+def test_the_dict_evaluate_prints_names_evaluate(evaluate_module: Path) -> None:
+    """What ``evaluate.load(<the Hub bleu module>).compute(...)`` returns, printed as Python
+    prints it: its floats are reprs, each matched to 1e-9 of itself, and the evaluate
+    profile comes first."""
+    import evaluate
+
+    fixture = load_fixture("tutorial_cat_on_the_mat")
+    corpus = fixture.corpus(fixture.system_names[0])
+    metric = evaluate.load(str(evaluate_module / "bleu.py"))
+    printed = repr(
+        metric.compute(
+            predictions=list(corpus.hypotheses), references=[list(r) for r in corpus.references]
+        )
+    )
+    line = read_printed(printed)
+    assert (line.form, line.scale) == ("dict", "0-1")
+    found = identify(printed, corpus, session=Session())
+    assert found[0].reading == "evaluate"

@@ -554,6 +554,7 @@ def _printed_by(
     signature pins), on the files as given and on each preprocessing reading: those that
     reproduce every printed number, fewest text mistakes first."""
     score = as_printed(line.score)
+    tolerance = _tolerance(line, tolerance)
     out = []
     for name in FORM_PROFILES.get(line.form, ()):
         cfg = PROFILES[name].replace(**line.settings)
@@ -582,11 +583,16 @@ def _search(
     tolerance: float | None,
 ) -> list[Candidate]:
     scales = SCALES if line.scale is None else (line.scale,)
+    return _candidates(line.score, corpus, progress, session, _tolerance(line, tolerance), scales)
+
+
+def _tolerance(line: PrintedLine, tolerance: float | None) -> float | None:
+    """The tolerance asked for; for a score printed as a float's repr, :data:`EXACT` of it
+    (it stands for itself to the harness's agreement, not to its 17th digit, which the order
+    of a library's additions already moves); else none (the printed interval)."""
     if tolerance is None and len(as_printed(line.score).as_tuple().digits) >= REPR_DIGITS:
-        # a float's repr: it stands for itself, to the harness's agreement (not to its 17th
-        # digit, which the order of a library's additions already moves)
-        tolerance = EXACT * max(1.0, abs(float(line.score)))
-    return _candidates(line.score, corpus, progress, session, tolerance, scales)
+        return EXACT * max(1.0, abs(float(line.score)))
+    return tolerance
 
 
 def identify(
