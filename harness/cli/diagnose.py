@@ -9,6 +9,7 @@ import dataclasses
 import signal
 import sys
 import textwrap
+from decimal import Decimal
 
 from harness import interrupts
 from harness.cli import inputs, options
@@ -23,6 +24,7 @@ from harness.diagnose.identify import (
     read_printed,
     unmatched,
 )
+from harness.diagnose.printed import EXACT, REPR_DIGITS
 from harness.diagnose.validate import CouldNotValidate, validate
 from harness.errors import ConfigError, InputError
 from harness.report.validation import validation_text
@@ -238,7 +240,9 @@ def identify_text(
     lines: list[str] = []
     if line.form != "number":
         lines += textwrap.wrap(line.describe(), 100)
-    if tolerance is None:
+    if tolerance is None and len(Decimal(score).as_tuple().digits) >= REPR_DIGITS:
+        span = f"printed at full float precision: a reading within {EXACT:g} of it reproduces it"
+    elif tolerance is None:
         lo, hi = printed_interval(score)
         span = f"a reading in [{lo}, {hi}) reproduces it"
     else:

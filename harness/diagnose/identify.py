@@ -677,8 +677,9 @@ def chance(
     """How many of the searched readings a window as wide as the printed score's would hold
     near it by chance (:class:`Chance`), from the searched readings' own scores."""
     line = _as_evidence(score)
+    exact = _tolerance(line, None)
     lo, hi = printed_interval(line.score)
-    width = float(hi - lo)
+    width = 2 * exact if exact is not None else float(hi - lo)
     centre = float(as_printed(line.score))
     scales = SCALES if line.scale is None else (line.scale,)
     evaluated = _evaluations(_as_corpus(corpus), progress, session)
