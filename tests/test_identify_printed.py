@@ -17,7 +17,7 @@ import sacrebleu
 from harness.data.corpus import Corpus
 from harness.data.datasets import load_wmt21_ende
 from harness.data.fixtures import load_fixture
-from harness.diagnose.identify import identify, unmatched
+from harness.diagnose.identify import identify, nearest, simplest, unmatched
 from harness.diagnose.printed import decode_signature, read_printed
 from harness.errors import ConfigError
 from harness.session import Session
@@ -283,3 +283,38 @@ def test_the_dict_evaluate_prints_names_evaluate(evaluate_module: Path) -> None:
     assert (line.form, line.scale) == ("dict", "0-1")
     found = identify(printed, corpus, session=Session())
     assert found[0].reading == "evaluate"
+
+
+def test_the_simplest_reading_is_the_nearest_of_one_step_or_less() -> None:
+    fixture = load_fixture("google_nasa_opportunity")
+    corpus = fixture.corpus("candidate_2")
+    session = Session()
+    best = simplest("0.3", corpus, session=session)
+    assert best is not None
+    every = nearest("0.3", corpus, session=session, count=100_000)
+    one_step = [c for c in every if len(c.changes) + len(c.preprocessing) <= 1]
+    assert best.distance == pytest.approx(min(c.distance for c in one_step), abs=1e-12)
+    assert len(best.changes) + len(best.preprocessing) <= 1
+
+
+def test_coincidences_come_with_the_simplest_reading_near_the_score(
+    wmt21: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A score no tool printed on this system (a seeded random number, 5.4): as many readings
+    match as chance gives; the answer says so, and names the simplest reading near the score
+    when it is not among those shown."""
+    from harness.cli import main
+
+    args = ["identify", str(wmt21["Facebook-AI"]), str(wmt21["ref"]), "--score", "5.4"]
+    assert main([*args, "--top", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "no more than chance gives" in out
+    corpus = _corpus(wmt21, "Facebook-AI")
+    session = Session()
+    best = simplest("5.4", corpus, session=session)
+    shown = identify("5.4", corpus, session=session)[:2]
+    assert best is not None
+    said = "The simplest reading near it" in out
+    assert said == (best not in shown)
+    if said:
+        assert " ".join(best.reading.split()) in " ".join(out.split())

@@ -22,6 +22,7 @@ from harness.diagnose.identify import (
     identify,
     nearest,
     read_printed,
+    simplest,
     unmatched,
 )
 from harness.diagnose.printed import EXACT, REPR_DIGITS
@@ -232,6 +233,7 @@ def identify_text(
     top: int,
     tolerance: float | None,
     odds: Chance | None = None,
+    simple: Candidate | None = None,
 ) -> str:
     """The plain-text answer of ``identify`` (at most 100 columns). ``near``: the nearest
     readings when nothing reproduces every printed number, each with what it misses;
@@ -260,6 +262,13 @@ def identify_text(
                 "until other evidence (the whole printed line, the tool used) agrees.",
                 100,
             )
+            if simple is not None and not any(c == simple for c in found[:top]):
+                lines += textwrap.wrap(
+                    f"The simplest reading near it (at most one step from a named profile): "
+                    f"{simple.reading}, {simple.raw:.6g} on {simple.scale}, shown as "
+                    f"{simple.shown:g}; distance {simple.distance:.3g}.",
+                    100,
+                )
     if found:
         entries = _fold([_identify_entry(c) for c in found])
         lines += textwrap.wrap(
@@ -300,6 +309,8 @@ def cmd_identify(args: argparse.Namespace) -> int:
         for c in nearest(line, corpus, count=args.top, progress=progress, session=session):
             near.append((c, unmatched(line, c, corpus, session) if c.reproduces else []))
     odds = None if args.tolerance is not None else chance(line, corpus, session=session)
+    coincidences = odds is not None and bool(found) and len(found) <= 2 * odds.expected
+    simple = simplest(line, corpus, session=session) if coincidences else None
     if args.json:
         lo, hi = printed_interval(line.score)
         options.print_json(
@@ -314,10 +325,11 @@ def cmd_identify(args: argparse.Namespace) -> int:
                 "n_matches": len(found),
                 "nearest": [{**c.to_dict(), "misses": w} for c, w in near],
                 "chance": None if odds is None else dataclasses.asdict(odds),
+                "simplest": None if simple is None else simple.to_dict(),
             }
         )
         return 0
-    print(identify_text(line, corpus.name, found, near, args.top, args.tolerance, odds))
+    print(identify_text(line, corpus.name, found, near, args.top, args.tolerance, odds, simple))
     return 0
 
 

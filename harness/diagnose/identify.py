@@ -109,6 +109,7 @@ __all__ = [
     "printed_interval",
     "read_printed",
     "reading_corpus",
+    "simplest",
     "unmatched",
 ]
 
@@ -711,3 +712,24 @@ def nearest(
     score come first (:func:`unmatched` says what else they miss)."""
     line = _as_evidence(score)
     return _search(line, _as_corpus(corpus), progress, session, None)[:count]
+
+
+def simplest(
+    score: Printed | PrintedLine,
+    corpus: Corpus | str | tuple[Sequence[str], Sequence[Sequence[str]]],
+    *,
+    session: Session,
+    steps: int = 1,
+    progress: ProgressCallback | None = None,
+) -> Candidate | None:
+    """The reading nearest to the printed score among those at most ``steps`` steps from a
+    named profile (a factor changed, a layout misuse or a text mistake is one step), whether
+    or not it reproduces the score: the simple explanation to weigh against matches that
+    chance alone would give (``None`` when there is none)."""
+    line = _as_evidence(score)
+    close = [
+        c
+        for c in _search(line, _as_corpus(corpus), progress, session, None)
+        if len(c.changes) + len(c.preprocessing) <= steps
+    ]
+    return min(close, key=lambda c: (round(c.distance, 12), rank(c))) if close else None
