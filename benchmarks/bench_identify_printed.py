@@ -31,7 +31,7 @@ import nltk.translate.bleu_score as nltk_bleu
 from harness.data.corpus import Corpus
 from harness.data.datasets import WMT21_SYSTEMS, load_wmt21_ende
 from harness.diagnose.identify import chance, identify
-from harness.diagnose.printed import read_printed
+from harness.scorers.printed import read_printed
 from harness.session import Session
 
 REPO = Path(__file__).resolve().parent.parent

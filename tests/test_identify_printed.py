@@ -18,7 +18,7 @@ from harness.data.corpus import Corpus
 from harness.data.datasets import load_wmt21_ende
 from harness.data.fixtures import load_fixture
 from harness.diagnose.identify import identify, nearest, simplest, unmatched
-from harness.diagnose.printed import decode_signature, read_printed
+from harness.scorers.printed import decode_signature, read_printed
 from harness.errors import ConfigError
 from harness.session import Session
 

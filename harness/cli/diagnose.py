@@ -25,10 +25,10 @@ from harness.diagnose.identify import (
     simplest,
     unmatched,
 )
-from harness.diagnose.printed import EXACT, REPR_DIGITS
 from harness.diagnose.validate import CouldNotValidate, validate
 from harness.errors import ConfigError, InputError
 from harness.report.validation import validation_text
+from harness.scorers.printed import EXACT, REPR_DIGITS
 
 
 # ---------------------------------------------------------------------- validate
@@ -148,7 +148,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------- identify
 def printed_score(text: str) -> PrintedLine:
-    """An argparse type: a result as printed (:func:`harness.diagnose.printed.read_printed`),
+    """An argparse type: a result as printed (:func:`harness.scorers.printed.read_printed`),
     every number kept as typed (its digits are its precision: ``27`` stands for [26.5, 27.5),
     ``27.0`` for [26.95, 27.05))."""
     try:

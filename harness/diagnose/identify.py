@@ -84,9 +84,9 @@ from harness.diagnose.candidates import (
 )
 from harness.diagnose.many_configs import CorpusScorer
 from harness.diagnose.preprocess import readings
-from harness.diagnose.printed import EXACT, REPR_DIGITS, PrintedLine, agrees, pinned, read_printed
 from harness.errors import ConfigError, HarnessError
 from harness.progress import ProgressCallback, track
+from harness.scorers.printed import EXACT, REPR_DIGITS, PrintedLine, agrees, pinned, read_printed
 from harness.session import Session
 
 __all__ = [
@@ -607,7 +607,7 @@ def identify(
     """The configurations that reproduce a printed result on ``corpus``.
 
     ``score`` is what was printed: a number, or the text a tool printed
-    (:func:`~harness.diagnose.printed.read_printed`: sacrebleu's line or JSON, multi-bleu.perl's
+    (:func:`~harness.scorers.printed.read_printed`: sacrebleu's line or JSON, multi-bleu.perl's
     line, mteval-v13a's, a dict of ``evaluate``'s keys, torchmetrics' tensor), or a
     :class:`PrintedLine`. A reading must reproduce every number printed, each within its
     printed precision, on the scale the form implies, and every setting a sacrebleu signature

@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import json
 import os
 import re
 import selectors
@@ -68,13 +67,13 @@ from harness.errors import (
     UnsupportedSetting,
 )
 from harness.scorers.base import NAN, Adapter, Availability, Support, as_segment, undeclared
+from harness.scorers.printed import read_printed
 
 SCALES = ("auto", "0-1", "0-100")
 _FIELD = re.compile(r"^(hyp|ref|refs|ref_stem|ref\d+)$")
 _PREFIXES = ("exec", "env", "time", "nice", "nohup", "command", "builtin")
 # a template starting with shell syntax runs whatever it runs: nothing to look up on the PATH
 _SHELL_SYNTAX = ("if", "for", "while", "until", "case", "{", "(", "!", "[[", "cd", "set", "test")
-_NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 
 
 class CommandError(HarnessError):
@@ -268,70 +267,54 @@ def _decimals(text: str) -> int:
     return max(0, -exponent) if isinstance(exponent, int) else 0
 
 
+#: The printed forms a command may print (:func:`harness.scorers.printed.read_printed`), by
+#: the ``format`` :func:`parse_output` names them with.
+_FORMATS = {
+    "sacrebleu": "BLEU =",
+    "multi-bleu.perl": "BLEU =",
+    "mteval-v13a": "BLEU score =",
+    "sacrebleu JSON": "json",
+    "number": "number",
+}
+
+
 def parse_output(stdout: str, scale: str = "auto") -> dict[str, Any]:
     """Read a BLEU score (and whatever statistics are printed) from a program's output.
 
     Returns ``score`` on 0–100 and, when present, ``precisions``, ``bp``, ``ratio``,
     ``hyp_len``, ``ref_len``, plus ``format`` naming what was recognised and ``decimals``,
     the number of digits printed after the score's decimal point. Raises ``ValueError``
-    when nothing is recognised or a bare number's scale is ambiguous.
+    when nothing is recognised or a bare number's scale is ambiguous. The forms are
+    :data:`_FORMATS`, read by :func:`~harness.scorers.printed.read_printed`; of sacrebleu's
+    JSON only the score is taken.
 
     >>> parse_output("BLEU = 27.23, 81.8/50.0/22.2/12.5 (BP=1.000, ratio=1.000, hyp_len=12, ref_len=12)")["hyp_len"]
     12
     """
     if scale not in SCALES:
         raise ValueError(f"unknown scale {scale!r}; valid: {', '.join(SCALES)}")
-    text = stdout.strip()
-    out: dict[str, Any] = {}
-    native = "0-100"
-    value: float | None = None
-    m = re.search(rf"\bBLEU\s*=\s*({_NUM})", text)
-    if m:
-        out["format"] = "BLEU ="
-        value = float(m.group(1))
-        out["decimals"] = _decimals(m.group(1))
-        rest = text[m.end() :]
-        pm = re.match(rf",?\s+({_NUM}(?:/{_NUM})+)", rest)
-        if pm:
-            out["precisions"] = tuple(float(p) for p in pm.group(1).split("/"))
-        for key, pat in (
-            ("bp", rf"\bBP\s*=\s*({_NUM})"),
-            ("ratio", rf"\bratio\s*=\s*({_NUM})"),
-            ("hyp_len", r"\bhyp_len\s*=\s*(\d+)"),
-            ("ref_len", r"\bref_len\s*=\s*(\d+)"),
-        ):
-            km = re.search(pat, rest)
-            if km:
-                out[key] = int(km.group(1)) if key.endswith("_len") else float(km.group(1))
-    elif m := re.search(rf"\bBLEU score\s*=\s*({_NUM})", text):
-        out["format"] = "BLEU score ="  # mteval-v13a.pl prints 0-1
-        value = float(m.group(1))
-        out["decimals"] = _decimals(m.group(1))
-        native = "0-1"
-    else:
-        try:
-            data = json.loads(text)
-        except ValueError:
-            data = None
-        if isinstance(data, dict) and isinstance(data.get("score"), int | float):
-            out["format"] = "json"
-            value = float(data["score"])
-            jm = re.search(rf'"score"\s*:\s*({_NUM})', text)
-            if jm:
-                out["decimals"] = _decimals(jm.group(1))
-        elif re.fullmatch(_NUM, text):
-            out["format"] = "number"
-            value = float(text)
-            out["decimals"] = _decimals(text)
-            if scale == "auto":
-                if value <= 1.0:
-                    raise ValueError(
-                        f"bare number {text} could be 0-1 or 0-100: pass scale='0-1' or '0-100'"
-                    )
-    if value is None:
+    try:
+        line = read_printed(stdout)
+    except ConfigError:
+        line = None
+    if line is None or line.form not in _FORMATS:
         raise ValueError("no BLEU score found in the output")
-    if scale != "auto":
-        native = scale
+    value = float(line.score)
+    out: dict[str, Any] = {"format": _FORMATS[line.form], "decimals": _decimals(line.score)}
+    if out["format"] == "BLEU =":
+        if line.precisions:
+            out["precisions"] = tuple(float(p) for p in line.precisions)
+        for key in ("bp", "ratio"):
+            if getattr(line, key) is not None:
+                out[key] = float(getattr(line, key))
+        for key in ("hyp_len", "ref_len"):
+            if getattr(line, key) is not None:
+                out[key] = int(getattr(line, key))
+    if line.form == "number" and scale == "auto" and value <= 1.0:
+        raise ValueError(
+            f"bare number {line.score} could be 0-1 or 0-100: pass scale='0-1' or '0-100'"
+        )
+    native = scale if scale != "auto" else (line.scale or "0-100")
     out["scale"] = native
     out["score"] = value * 100.0 if native == "0-1" else value
     return out

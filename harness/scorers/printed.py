@@ -13,7 +13,9 @@ Forms read (``form``): ``sacrebleu`` (2.x text line, with or without its signatu
 1.x ``BLEU+case.mixed+…`` line), ``sacrebleu JSON``, ``multi-bleu.perl`` (and
 multi-bleu-detok.perl, which prints the same line), ``mteval-v13a`` (``BLEU score = 0.2620``),
 ``dict`` (``evaluate``'s ``bleu``/``precisions``/``brevity_penalty``/… keys, as JSON or as a
-Python ``repr``), ``torchmetrics`` (``tensor(0.2620)``) and ``number``.
+Python ``repr``), ``torchmetrics`` (``tensor(0.2620)``) and ``number``. ``identify`` reads
+what a user pastes with it, and the command scorer (:func:`harness.scorers.command.parse_output`)
+what a program prints.
 """
 
 from __future__ import annotations
