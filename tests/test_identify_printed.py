@@ -18,8 +18,8 @@ from harness.data.corpus import Corpus
 from harness.data.datasets import load_wmt21_ende
 from harness.data.fixtures import load_fixture
 from harness.diagnose.identify import identify, nearest, simplest, unmatched
-from harness.scorers.printed import decode_signature, read_printed
 from harness.errors import ConfigError
+from harness.scorers.printed import decode_signature, read_printed
 from harness.session import Session
 
 SYSTEMS = ("Facebook-AI", "VolcTrans-GLAT")
@@ -318,3 +318,22 @@ def test_coincidences_come_with_the_simplest_reading_near_the_score(
     assert said == (best not in shown)
     if said:
         assert " ".join(best.reading.split()) in " ".join(out.split())
+
+
+def test_the_chance_estimate_counts_the_searched_readings_near_the_score() -> None:
+    """Recomputed from every searched reading: how many lie within ten windows of the printed
+    width either side, and the sentence says those numbers."""
+    from harness.diagnose.identify import CHANCE_WINDOWS, chance
+
+    fixture = load_fixture("google_nasa_opportunity")
+    corpus = fixture.corpus("candidate_2")
+    session = Session()
+    odds = chance("0.30", corpus, session=session)
+    every = nearest("0.30", corpus, session=session, count=10**9)
+    near = [c for c in every if abs(c.raw - 0.30) < 0.01 * (CHANCE_WINDOWS + 0.5)]
+    assert odds.searched == len(every)
+    assert odds.nearby == len(near) > 0
+    assert odds.expected == pytest.approx(len(near) / (2 * CHANCE_WINDOWS + 1))
+    sentence = odds.sentence("0.30")
+    assert f"Searched {len(every)} readings" in sentence
+    assert f"({len(near)} within {CHANCE_WINDOWS} such windows" in sentence
