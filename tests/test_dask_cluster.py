@@ -241,8 +241,10 @@ def serial_compare(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 # ---------------------------------------------------------------------- the cluster
 @pytest.mark.slow
+# (the library rows compared include evaluate's: without its module, a worker and this process word
+# its absence apart, and there is nothing of evaluate to compare)
 def test_compare_on_the_cluster_writes_the_serial_rows(
-    cluster: Cluster, serial_compare: Path, tmp_path: Path
+    cluster: Cluster, serial_compare: Path, tmp_path: Path, evaluate_module: Path
 ) -> None:
     out = tmp_path / "out"
     proc = _cli(*COMPARE, "--scheduler", cluster.address, "--out", str(out), cwd=tmp_path)
@@ -257,7 +259,9 @@ def test_compare_on_the_cluster_writes_the_serial_rows(
 
 
 @pytest.mark.slow
-def test_report_on_the_cluster_equals_the_serial_report(cluster: Cluster, tmp_path: Path) -> None:
+def test_report_on_the_cluster_equals_the_serial_report(
+    cluster: Cluster, tmp_path: Path, evaluate_module: Path
+) -> None:
     fixtures = [a for f in REPORT_FIXTURES for a in ("--fixture", f)]
     common = ("report", "--no-cache", "--quiet", "--formats", "json", "md", *fixtures)
     serial, dask = tmp_path / "serial", tmp_path / "dask"
@@ -325,7 +329,7 @@ def test_backend_dask_starts_one_local_cluster_for_the_whole_command(
 
 @pytest.mark.slow
 def test_a_worker_killed_mid_run_finishes_or_fails_in_one_line(
-    cluster: Cluster, serial_compare: Path, tmp_path: Path
+    cluster: Cluster, serial_compare: Path, tmp_path: Path, evaluate_module: Path
 ) -> None:
     """Kill a worker while it runs a task of a compare. Either dask reschedules its tasks on
     the other worker and the run writes the serial rows, or the run ends with exit 2, one

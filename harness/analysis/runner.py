@@ -431,8 +431,10 @@ def _environment(impl: Implementation, adapters: dict[str, Any]) -> tuple[Any, .
     adapter = scorer_for(impl, adapter_cache=adapters)
     try:
         fingerprint = adapter.cache_fingerprint()  # type: ignore[attr-defined]
-    except HarnessError as exc:  # e.g. no evaluate module there: the rows say so
-        fingerprint = f"unavailable: {exc}"
+    except HarnessError:  # e.g. no evaluate module there: the rows say so, and why
+        # the reason's wording (a cache path) may differ between processes that both lack the
+        # library; their rows are "unavailable" alike
+        fingerprint = "unavailable"
     return (code_fingerprint(), library_versions(tuple(distributions())), fingerprint)
 
 
