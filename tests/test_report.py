@@ -463,6 +463,37 @@ def test_a_failing_renderer_leaves_nothing_partial(
     assert os.listdir(tmp_path) == (["rep"] if existing else [])
 
 
+@pytest.mark.parametrize("step", ["folder created", "folder locked"])
+def test_a_stop_just_after_the_folder_is_made_or_locked_leaves_nothing(tmp_path, monkeypatch, step):
+    """A stop signal that lands right after ``mkdir`` (or ``flock``) returns, before the
+    output directory has recorded what it made, still removes the folder it made."""
+    import fcntl
+    import signal
+
+    from harness import interrupts
+    from harness.report import outdir
+
+    def then_stopped(real):
+        def step_then_stop(*args, **kwargs):
+            result = real(*args, **kwargs)
+            interrupts.handler(signal.SIGTERM, None)  # as the signal would, here
+            return result
+
+        return step_then_stop
+
+    if step == "folder created":
+        monkeypatch.setattr(outdir.Path, "mkdir", then_stopped(Path.mkdir))
+    else:
+        monkeypatch.setattr(fcntl, "flock", then_stopped(fcntl.flock))
+    out = tmp_path / "new" / "rep"
+    try:
+        with pytest.raises(KeyboardInterrupt), outdir.OutputDir(out, force=False, command="t"):
+            pytest.fail("the block ran although the stop came first")
+    finally:
+        interrupts.reset()
+    assert os.listdir(tmp_path) == []
+
+
 def test_report_without_segments_or_corpora(corpora, tmp_path):
     impls = [runner.Implementation.parse(x) for x in ("profile:sacrebleu", "profile:nltk")]
     rows = runner.run(corpora[:1], impls, levels=("corpus",), progress=False)

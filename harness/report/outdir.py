@@ -152,8 +152,12 @@ class OutputDir:
     # ------------------------------------------------------------------ entering
     def __enter__(self) -> OutputDir:
         try:
-            self._create()
-            self._lock()
+            # A stop between a folder's mkdir and its being recorded in _created, or between
+            # the lock file's open and _lock_fd, would leave them behind: a stop arriving
+            # meanwhile is raised once both are known, and handled below.
+            with _signals_deferred():
+                self._create()
+                self._lock()
             self._check()
             self._clean_stale_staging()
             try:
@@ -162,7 +166,9 @@ class OutputDir:
                 raise InputError(
                     f"cannot write into the output directory: {_why(exc)}", file=str(self.path)
                 ) from None
-        except BaseException:
+        except BaseException as exc:
+            if isinstance(exc, KeyboardInterrupt):
+                interrupts.acknowledge()  # nothing may cut the release short
             self._release()
             raise
         return self
