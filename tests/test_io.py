@@ -358,6 +358,34 @@ def test_write_text_atomic_refuses_to_overwrite(tmp_path: Path) -> None:
     assert _leftovers(tmp_path, {"out.txt"}) == []
 
 
+def test_a_stop_right_after_the_temporary_file_is_made_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stop signal that lands as the temporary file's ``open`` returns is raised once the
+    file is known, and the file is removed: the folder holds what it held before."""
+    import signal
+
+    from harness import interrupts
+
+    real = os.open
+
+    def open_then_stopped(*args, **kwargs):  # type: ignore[no-untyped-def]
+        fd = real(*args, **kwargs)
+        interrupts.handler(signal.SIGTERM, None)  # as the signal would, here
+        return fd
+
+    (tmp_path / "kept.txt").write_text("old\n")
+    monkeypatch.setattr(os, "open", open_then_stopped)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            hio.write_text_atomic(tmp_path / "kept.txt", "new\n", force=True)
+    finally:
+        monkeypatch.undo()
+        interrupts.reset()
+    assert os.listdir(tmp_path) == ["kept.txt"]
+    assert (tmp_path / "kept.txt").read_text() == "old\n"
+
+
 def test_write_text_atomic_force_overwrites(tmp_path: Path) -> None:
     path = _write(tmp_path / "out.txt", b"old\n")
     path.chmod(0o640)

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from harness import interrupts
 from harness.data.corpus import Corpus
 from harness.data.textfile import (
     BomRule,
@@ -271,17 +272,24 @@ def write_text_atomic(path: PathLike, text: str, *, force: bool = False) -> None
 
     # O_EXCL with mode 0o666 lets the umask apply, unlike tempfile.mkstemp's 0o600.
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-    while True:
-        tmp = directory / f".{target.name}.{secrets.token_hex(6)}.tmp"
-        try:
-            fd = os.open(tmp, flags, 0o666)
-            break
-        except FileExistsError:
-            continue
-        except OSError as exc:
-            raise InputError(f"cannot create a temporary file: {exc.strerror}", file=file) from exc
+    created = False
     try:
-        with os.fdopen(fd, "wb") as fh:
+        # a stop signal between the open and ``created`` would leave the temporary file: it
+        # is raised once the file is known, and removed below
+        with interrupts.deferred():
+            while True:
+                tmp = directory / f".{target.name}.{secrets.token_hex(6)}.tmp"
+                try:
+                    fh = os.fdopen(os.open(tmp, flags, 0o666), "wb")
+                    created = True
+                    break
+                except FileExistsError:
+                    continue
+                except OSError as exc:
+                    raise InputError(
+                        f"cannot create a temporary file: {exc.strerror}", file=file
+                    ) from exc
+        with fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
@@ -290,8 +298,11 @@ def write_text_atomic(path: PathLike, text: str, *, force: bool = False) -> None
                 os.chmod(tmp, stat.S_IMODE(os.stat(target).st_mode))
         os.replace(tmp, target)
     except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        if created:
+            with contextlib.suppress(OSError):
+                fh.close()
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
         if isinstance(exc, OSError):
             raise InputError(f"cannot write: {exc.strerror or exc}", file=file) from exc
         raise
