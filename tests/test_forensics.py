@@ -28,6 +28,7 @@ from harness.diagnose.identify import identify, misused_corpora
 from harness.diagnose.preprocess import (
     MISTAKES,
     VARIANTS,
+    _swapped,
     detokenize,
     merge_bpe,
     mistake_of,
@@ -267,6 +268,50 @@ def test_check_command_exit_codes_and_json(tmp_path, capsys):
     assert main(["check", "--json", str(bad), ref]) == 2
     err = json.loads(capsys.readouterr().out)["findings"][0]
     assert err["code"] == "unreadable" and "line 2" in err["message"]
+
+
+@pytest.mark.parametrize(
+    ("hyp_name", "ref_name", "flagged"),
+    [
+        ("ref.txt", "sys.txt", 2),  # both named the other way round
+        ("newstest2021.en-de.refA.de", "Facebook-AI.de", 1),  # a reference in the hyp slot
+        ("clean.de", "hyp.out", 1),  # a system output in the reference slot
+        ("sys.de", "ref.de", 0),
+        ("Facebook-AI.de", "newstest2021.de", 0),  # names that say nothing
+        ("output-vs-ref.txt", "ref.txt", 0),  # a name that says both
+    ],
+)
+def test_check_names_files_passed_the_other_way_round(tmp_path, hyp_name, ref_name, flagged):
+    """The text alone does not tell a human translation from a strong system's: file names
+    that say "reference" in the hypothesis slot (or "output" in a reference slot) do, and the
+    finding measures sacreBLEU with the two files exchanged."""
+    hyp = _write(tmp_path, hyp_name, list(FX.systems["clean"]))
+    ref = _write(tmp_path, ref_name, [r[0] for r in FX.references])
+    found = [f for f in check_files(hyp, [ref]).findings if f.code == "swapped-files"]
+    assert len(found) == (1 if flagged else 0)
+    if flagged:
+        corpus = Corpus(tuple(FX.systems["clean"]), tuple((r[0],) for r in FX.references))
+        before = engine.corpus_score(corpus, PROFILES["sacrebleu"]).score
+        after = engine.corpus_score(_swapped(corpus), PROFILES["sacrebleu"]).score
+        assert found[0].count == flagged
+        assert f"sacreBLEU is {before:.2f} as they are and {after:.2f} with the two" in (
+            found[0].effect
+        )
+
+
+def test_check_notices_a_hypothesis_file_that_is_a_reference(tmp_path):
+    refs = [r[0] for r in FX.references]
+    hyp = _write(tmp_path, "a.txt", [r.upper() if i == 0 else r for i, r in enumerate(refs)])
+    ref = _write(tmp_path, "b.txt", refs)
+    (finding,) = [
+        f for f in check_files(hyp, [ref]).findings if f.code == "hypothesis-is-reference"
+    ]
+    n = len(refs)
+    assert finding.message.endswith(
+        f"on {n} of {n} lines ({n - 1} exactly, the rest but for case and spaces)"
+    )
+    clean = _write(tmp_path, "c.txt", list(FX.systems["clean"]))
+    assert "hypothesis-is-reference" not in {f.code for f in check_files(clean, [ref]).findings}
 
 
 def test_identify_command_shows_preprocessing(tmp_path, capsys):

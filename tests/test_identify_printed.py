@@ -18,9 +18,13 @@ from harness.data.corpus import Corpus
 from harness.data.datasets import load_wmt21_ende
 from harness.data.fixtures import load_fixture
 from harness.diagnose.identify import identify, nearest, simplest, unmatched
+from harness.diagnose.lengths import length_clue
+from harness.diagnose.preprocess import moses_like_tokenize
 from harness.errors import ConfigError
 from harness.scorers.printed import decode_signature, read_printed
 from harness.session import Session
+
+from .published import unavailable
 
 SYSTEMS = ("Facebook-AI", "VolcTrans-GLAT")
 
@@ -337,3 +341,171 @@ def test_the_chance_estimate_counts_the_searched_readings_near_the_score() -> No
     sentence = odds.sentence("0.30")
     assert f"Searched {len(every)} readings" in sentence
     assert f"({len(near)} within {CHANCE_WINDOWS} such windows" in sentence
+
+
+# ---------------------------------------------------------------------- lm-eval's table
+def _lm_eval_row(refs: list[str], hyps: list[str], metric: str = "bleu") -> str:
+    """The row lm-eval's own ``make_table`` prints for its ``bleu`` of these texts."""
+    try:
+        import lm_eval.api.metrics as metrics
+        import lm_eval.utils
+    except ImportError as exc:
+        unavailable("lm-eval's make_table", str(exc))
+    value = metrics.bleu(list(zip(refs, hyps, strict=True)))
+    task = "wmt21-en-de"
+    table = lm_eval.utils.make_table(
+        {
+            "results": {task: {"alias": task, f"{metric},none": value}},
+            "versions": {task: 1.0},
+            "n-shot": {task: 0},
+            "higher_is_better": {task: {metric: True}},
+        }
+    )
+    return table
+
+
+def test_a_row_of_lm_evals_table_is_read_with_its_header() -> None:
+    table = _lm_eval_row(["the cat sat on the mat"], ["the cat sat on a mat"])
+    line = read_printed(table)  # header, separator and the row, as printed
+    assert (line.form, line.scale) == ("lm-eval table", "0-100")
+    value = [c.strip() for c in table.splitlines()[-1].split("|")][7]
+    assert line.score == value and len(value.split(".")[1]) == 4  # lm-eval prints %.4f
+    assert read_printed(table.replace("|bleu", "|bleu_max")).form == "lm-eval table (bleu_max)"
+    for other in ("bleu_acc", "rouge1"):
+        with pytest.raises(ConfigError, match="lm-eval's results table"):
+            read_printed(table.replace("|bleu", f"|{other}"))
+    with pytest.raises(ConfigError, match="2 BLEU rows"):
+        read_printed(table + "\n" + table.splitlines()[-1])
+
+
+def test_lm_evals_row_names_lm_eval(wmt21: dict[str, Path]) -> None:
+    system = "Facebook-AI"
+    refs, hyps = wmt21["ref"].read_text().splitlines(), wmt21[system].read_text().splitlines()
+    row = _lm_eval_row(refs, hyps).splitlines()[-1]
+    found = identify(row, _corpus(wmt21, system), session=Session())
+    assert found[0].reading == "lm-eval" and found[0].changes == ()
+
+
+# ---------------------------------------------------------------------- one side tokenized
+def test_references_tokenized_on_their_own_are_named(wmt21: dict[str, Path]) -> None:
+    """sacrebleu's line on Moses-like tokenized references and raw hypotheses: the reading
+    that reproduces every number says the references were tokenized."""
+    system = "VolcTrans-GLAT"
+    tokenized = wmt21["ref"].parent / "tok-ref.txt"
+    tokenized.write_text(
+        "".join(f"{moses_like_tokenize(r)}\n" for r in wmt21["ref"].read_text().splitlines())
+    )
+    printed = _sacrebleu_cli(str(tokenized), "-i", str(wmt21[system]), "-f", "text")
+    found = identify(printed, _corpus(wmt21, system), session=Session())
+    assert found and found[0].preprocessing == ("pre-tokenized-refs",)
+
+
+# ---------------------------------------------------------------------- the printed lengths
+def _cut(wmt21: dict[str, Path], system: str, start: int, end: int) -> str:
+    """sacrebleu's line on lines ``start+1..end`` of the system and reference A."""
+    folder = wmt21["ref"].parent
+    for name, path in (("hyp", wmt21[system]), ("ref", wmt21["ref"])):
+        lines = path.read_text().splitlines()[start:end]
+        (folder / f"cut-{name}.txt").write_text("".join(f"{x}\n" for x in lines))
+    return _sacrebleu_cli(
+        str(folder / "cut-ref.txt"), "-i", str(folder / "cut-hyp.txt"), "-f", "text"
+    )
+
+
+@pytest.mark.parametrize(("start", "end"), [(0, 600), (301, 800)])
+def test_a_run_of_the_test_set_is_found_from_the_printed_lengths(
+    wmt21: dict[str, Path], start: int, end: int
+) -> None:
+    system = "Facebook-AI"
+    printed = _cut(wmt21, system, start, end)
+    corpus = _corpus(wmt21, system)
+    session = Session()
+    assert identify(printed, corpus, session=session) == []
+    clue = length_clue(read_printed(printed), corpus, session=session)
+    assert clue is not None and clue.span == (start, end) and clue.reproduces
+    part = "the first 600 segments" if start == 0 else "segments 302–800"
+    assert f"are those of {part} of the {len(corpus):,}" in clue.sentence()
+
+
+def test_the_lengths_say_which_side_differs(wmt21: dict[str, Path]) -> None:
+    """The same line with the references' length changed: other references; with both
+    changed to lengths no run of segments has: other text; the files' own: no clue."""
+    system = "Facebook-AI"
+    printed = _sacrebleu_cli(str(wmt21["ref"]), "-i", str(wmt21[system]), "-f", "text")
+    line = read_printed(printed)
+    corpus = _corpus(wmt21, system)
+    session = Session()
+    assert length_clue(line, corpus, session=session) is None
+    h, r = int(line.hyp_len or 0), int(line.ref_len or 0)
+    other_refs = printed.replace(f"ref_len = {r}", f"ref_len = {r * 3}")
+    clue = length_clue(read_printed(other_refs), corpus, session=session)
+    assert clue is not None and clue.span is None
+    assert "computed against other references" in clue.sentence()
+    other = other_refs.replace(f"hyp_len = {h}", f"hyp_len = {h * 3}")
+    clue = length_clue(read_printed(other), corpus, session=session)
+    assert clue is not None and clue.span is None and "other text" in clue.sentence()
+    assert f"the printed hyp_len is {3:.1%} of theirs" in clue.sentence()
+
+
+def test_identify_prints_the_part_of_the_test_set(
+    wmt21: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from harness.cli import main
+
+    system = "Facebook-AI"
+    printed = _cut(wmt21, system, 0, 600)
+    argv = ["identify", str(wmt21[system]), str(wmt21["ref"]), "--score", printed, "--quiet"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "Nothing reproduces" in out and "the first 600 segments of the 1,002" in out
+    assert "nearest readings" not in out  # the lengths explained it
+    assert main([*argv, "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)["lengths"]
+    assert got["span"] == [0, 600] and got["reproduces"] is True
+
+
+def test_a_signature_pinning_a_setting_a_reading_cannot_take_rules_it_out() -> None:
+    """A reading with smoothing that takes a value (floor 0.1), against a signature that pins
+    smooth:exp (which takes none): it is ruled out by the smoothing, not an error."""
+    from harness.bleu.profiles import PROFILES
+    from harness.diagnose.candidates import Candidate
+    from harness.scorers.printed import pinned
+
+    line = read_printed(_fixture_line())
+    cfg = PROFILES["sacrebleu"].replace(smooth="floor", smooth_value=0.1)
+    c = Candidate(cfg, "per-segment", "sacrebleu", ("smooth",), 30.0, "0-100", "none", 30.0, 0)
+    assert pinned(line, c) == ["smooth=exp"]
+
+
+@pytest.mark.parametrize("seed", [10, 17, None])
+def test_a_score_no_simple_reading_reproduces_says_so(
+    wmt21: dict[str, Path], capsys: pytest.CaptureFixture[str], seed: int | None
+) -> None:
+    """A seeded random score on a WMT21 system (or, with no seed, the score sacrebleu printed
+    for it): the answer says that no reading one step or less from a named profile reproduces
+    it exactly when every match takes more steps, and ``--json`` gives the fewest steps among
+    the matches."""
+    import random
+
+    from harness.cli import main
+
+    if seed is None:
+        printed = _sacrebleu_cli(str(wmt21["ref"]), "-i", str(wmt21["VolcTrans-GLAT"]), "-b")
+    score = f"{random.Random(seed).uniform(5, 40):.1f}" if seed is not None else printed
+    args = [
+        "identify",
+        str(wmt21["VolcTrans-GLAT"]),
+        str(wmt21["ref"]),
+        "--score",
+        score,
+        "--quiet",
+    ]
+    assert main([*args, "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    steps = [len(m["changes"]) + len(m.get("preprocessing", [])) for m in got["matches"]]
+    assert got["fewest_steps"] == (min(steps) if steps else None)
+    assert steps  # each of these scores has matches
+    assert main(args) == 0
+    said = "No reading one step or less from a named profile reproduces" in capsys.readouterr().out
+    assert said == (min(steps) > 1)
+    assert said == (seed is not None)  # these random scores only match far readings

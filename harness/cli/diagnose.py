@@ -25,6 +25,7 @@ from harness.diagnose.identify import (
     simplest,
     unmatched,
 )
+from harness.diagnose.lengths import LengthClue, length_clue
 from harness.diagnose.validate import CouldNotValidate, validate
 from harness.errors import ConfigError, InputError
 from harness.report.validation import validation_text
@@ -176,8 +177,10 @@ def add_identify(sub: options.Subcommands) -> None:
         help="the reported result exactly as printed: a score on 0-1 or 0-100 (e.g. 0.27, 27, "
         "27.22; its digits are its precision: 27 means [26.5, 27.5)), or a whole printed line "
         "(quoted): sacrebleu's line or JSON, multi-bleu.perl's line, mteval-v13a's 'BLEU "
-        "score = ...', a dict with evaluate's keys, torchmetrics' tensor(...). A reading must "
-        "then reproduce every printed number and the settings of a sacrebleu signature",
+        "score = ...', a dict with evaluate's keys, torchmetrics' tensor(...), a row of "
+        "lm-eval's results table. A reading must then reproduce every printed number and the "
+        "settings of a sacrebleu signature; when none does, the printed lengths say which part "
+        "of the test set (or which side) the score was computed on",
     )
     i.add_argument("--fixture", help="a built-in fixture name (see `bleu-harness fixtures list`)")
     i.add_argument(
@@ -218,6 +221,12 @@ def _fold(lines: list[list[str]]) -> list[tuple[list[str], int]]:
     return [(list(k), n) for k, n in counts.items()]
 
 
+def fewest_steps(found: list[Candidate]) -> int | None:
+    """The fewest steps from a named profile among the matches (a changed factor, a layout
+    misuse or an assumed text mistake is one step); ``None`` without matches."""
+    return min((len(c.changes) + len(c.preprocessing) for c in found), default=None)
+
+
 def _identify_entry(c: Candidate) -> list[str]:
     """Two lines: the reading (profile and every changed setting by value), then the numbers."""
     how = "no rounding" if c.rounding == "none" else f"rounded to {c.rounding}"
@@ -234,10 +243,12 @@ def identify_text(
     tolerance: float | None,
     odds: Chance | None = None,
     simple: Candidate | None = None,
+    clue: LengthClue | None = None,
 ) -> str:
     """The plain-text answer of ``identify`` (at most 100 columns). ``near``: the nearest
     readings when nothing reproduces every printed number, each with what it misses;
-    ``odds``: how many matches the search gives by chance near the score."""
+    ``odds``: how many matches the search gives by chance near the score; ``clue``: what the
+    printed lengths say about the text the score was computed on."""
     score = line.score
     lines: list[str] = []
     if line.form != "number":
@@ -255,6 +266,7 @@ def identify_text(
         # with a whole printed line, every other number must agree too: the score's odds
         # alone would overstate chance
         lines += textwrap.wrap(odds.sentence(score), 100)
+        few = fewest_steps(found)
         if found and len(found) <= 2 * odds.expected:
             many = "1 match is" if len(found) == 1 else f"{len(found)} matches are"
             lines += textwrap.wrap(
@@ -262,6 +274,14 @@ def identify_text(
                 "until other evidence (the whole printed line, the tool used) agrees.",
                 100,
             )
+        if few is not None and few > 1:
+            lines += textwrap.wrap(
+                f"No reading one step or less from a named profile reproduces {score}: every "
+                f"match takes {few} or more steps (settings changed from the nearest profile, "
+                "text mistakes assumed).",
+                100,
+            )
+        if found and (len(found) <= 2 * odds.expected or (few is not None and few > 1)):
             if simple is not None and not any(c == simple for c in found[:top]):
                 lines += textwrap.wrap(
                     f"The simplest reading near it (at most one step from a named profile): "
@@ -280,8 +300,13 @@ def identify_text(
         entries = _fold(
             [_identify_entry(c) + ([f"misses: {'; '.join(w)}"] if w else []) for c, w in near]
         )
-        lines += textwrap.wrap(f"Nothing reproduces {score}{every}; the nearest readings:", 100)
-    lines.append("")
+        lines += textwrap.wrap(f"Nothing reproduces {score}{every} on these files.", 100)
+        if clue is not None:
+            lines += textwrap.wrap(clue.sentence(), 100)
+        if entries:
+            lines.append("The nearest readings of the whole files:")
+    if entries:
+        lines.append("")
     width = len(str(min(top, len(entries))))
     for k, (entry, n) in enumerate(entries[:top], 1):
         head = f"{k:>{width}}. "
@@ -305,12 +330,18 @@ def cmd_identify(args: argparse.Namespace) -> int:
     line: PrintedLine = args.score
     found = identify(line, corpus, tolerance=args.tolerance, progress=progress, session=session)
     near: list[tuple[Candidate, list[str]]] = []
-    if not found:
+    clue = None if found else length_clue(line, corpus, session=session)
+    if not found and not (clue is not None and clue.reproduces):
         for c in nearest(line, corpus, count=args.top, progress=progress, session=session):
             near.append((c, unmatched(line, c, corpus, session) if c.reproduces else []))
     odds = None if args.tolerance is not None else chance(line, corpus, session=session)
-    coincidences = odds is not None and bool(found) and len(found) <= 2 * odds.expected
-    simple = simplest(line, corpus, session=session) if coincidences else None
+    few = fewest_steps(found)
+    doubtful = (
+        odds is not None
+        and bool(found)
+        and (len(found) <= 2 * odds.expected or (few is not None and few > 1))
+    )
+    simple = simplest(line, corpus, session=session) if doubtful else None
     if args.json:
         lo, hi = printed_interval(line.score)
         options.print_json(
@@ -325,11 +356,15 @@ def cmd_identify(args: argparse.Namespace) -> int:
                 "n_matches": len(found),
                 "nearest": [{**c.to_dict(), "misses": w} for c, w in near],
                 "chance": None if odds is None else dataclasses.asdict(odds),
+                "fewest_steps": few,
                 "simplest": None if simple is None else simple.to_dict(),
+                "lengths": None if clue is None else clue.to_dict(),
             }
         )
         return 0
-    print(identify_text(line, corpus.name, found, near, args.top, args.tolerance, odds, simple))
+    print(
+        identify_text(line, corpus.name, found, near, args.top, args.tolerance, odds, simple, clue)
+    )
     return 0
 
 

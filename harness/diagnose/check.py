@@ -16,6 +16,9 @@ profile) as the files are and after the repair (:func:`measured`):
   compound-split marker is not upper-case text);
 * ``identical-references`` (two reference files equal, or equal but for case and spaces, on
   most lines: one reference counted twice);
+* ``swapped-files`` (the hypothesis file named like a reference, or a reference file like a
+  system output; with one reference, sacreBLEU with the two exchanged) and
+  ``hypothesis-is-reference`` (the hypotheses equal a reference on most lines);
 * ``empty-lines`` (empty hypotheses or references).
 """
 
@@ -24,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from harness.bleu import engine
@@ -189,6 +193,13 @@ def _norm(text: str) -> str:
     return " ".join(text.lower().split())
 
 
+def _same_lines(a: Sequence[str], b: Sequence[str]) -> tuple[list[int], int]:
+    """The line indices where ``a`` and ``b`` agree but for case and spaces, and how many of
+    those agree exactly."""
+    same = [i for i, (x, y) in enumerate(zip(a, b, strict=False)) if _norm(x) == _norm(y)]
+    return same, sum(1 for i in same if a[i] == b[i])
+
+
 def check_texts(hyp: tuple[str, list[str]], refs: Sequence[tuple[str, list[str]]]) -> list[Finding]:
     """The findings on already-read, line-aligned texts: ``(file name, lines)`` pairs."""
     files = {hyp[0]: hyp[1], **dict(refs)}
@@ -240,9 +251,8 @@ def check_texts(hyp: tuple[str, list[str]], refs: Sequence[tuple[str, list[str]]
     for a in range(len(refs)):
         for b in range(a + 1, len(refs)):
             (na, la), (nb, lb) = refs[a], refs[b]
-            same = [i for i, (x, y) in enumerate(zip(la, lb, strict=False)) if _norm(x) == _norm(y)]
+            same, exact = _same_lines(la, lb)
             if len(same) >= 0.5 * max(1, len(la)):
-                exact = sum(1 for i in same if la[i] == lb[i])
                 out.append(
                     Finding(
                         "identical-references",
@@ -258,6 +268,7 @@ def check_texts(hyp: tuple[str, list[str]], refs: Sequence[tuple[str, list[str]]
                         tuple((nb, i + 1) for i in same[:EXAMPLES]),
                     )
                 )
+    out += _slots(hyp, refs)
     for name, lines in files.items():
         n, ex = _lines_where(name, lines, lambda t: not t.strip())
         if n:
@@ -270,6 +281,70 @@ def check_texts(hyp: tuple[str, list[str]], refs: Sequence[tuple[str, list[str]]
                     "the reference length (brevity penalty); libraries differ on empty input",
                     n,
                     tuple(ex),
+                )
+            )
+    return out
+
+
+#: Words of a file name that say "reference" (``refA`` too) or "system output".
+_REFERENCE_WORDS = {"ref", "refs", "reference", "references", "gold", "target", "tgt", "truth"}
+_OUTPUT_WORDS = {
+    "hyp", "hyps", "hypo", "hypothesis", "hypotheses", "sys", "system", "systems", "output",
+    "outputs", "out", "pred", "preds", "prediction", "predictions", "mt", "decoded",
+    "generated", "candidate", "candidates",
+}  # fmt: skip
+
+
+def named_as(path: str) -> str | None:
+    """``"reference"`` or ``"output"`` when the file's name says one and not the other
+    (``newstest2021.ref.de``, ``refA.txt``; ``hyp.de``, ``sys1.out``), else ``None``."""
+    words = re.findall(r"[a-z]+", Path(path).name.lower())
+    ref = any(w in _REFERENCE_WORDS or re.fullmatch(r"ref[a-d]", w) for w in words)
+    out = any(w in _OUTPUT_WORDS for w in words)
+    return "reference" if ref and not out else "output" if out and not ref else None
+
+
+def _slots(hyp: tuple[str, list[str]], refs: Sequence[tuple[str, list[str]]]) -> list[Finding]:
+    """A reference in the hypothesis slot: files named the other way round, or a hypothesis
+    file equal to a reference on most lines. (The text alone does not tell a human
+    translation from a strong system's: see docs/diagnose.md.)"""
+    out: list[Finding] = []
+    h, r = hyp[1], [lines for _, lines in refs]
+    wrong = [n for n, _ in refs if named_as(n) == "output"]
+    first = [hyp[0]] if named_as(hyp[0]) == "reference" else []
+    if first or wrong:
+        said = []
+        if first:
+            said.append(f"the hypothesis file {hyp[0]} is named like a reference")
+        if wrong:
+            said.append(f"{' and '.join(wrong)} (given as reference) like a system output")
+        effect = MISTAKES["swapped-files"].effect
+        if len(refs) == 1:
+            effect += "; " + measured(h, r, (r[0], [h]), "with the two files exchanged")
+        out.append(
+            Finding(
+                "swapped-files",
+                "warning",
+                f"{', and '.join(said)}: were the files passed the other way round? "
+                "(bleu-harness takes HYP then REF...; sacrebleu's command line REF then -i HYP)",
+                effect,
+                len(first) + len(wrong),
+                tuple((n, 1) for n in first + wrong),
+            )
+        )
+    for name, lines in refs:
+        same, exact = _same_lines(h, lines)
+        if len(same) >= 0.5 * max(1, len(h)):
+            out.append(
+                Finding(
+                    "hypothesis-is-reference",
+                    "warning",
+                    f"{hyp[0]} equals {name} on {len(same)} of {len(h)} lines ({exact} exactly, "
+                    "the rest but for case and spaces)",
+                    "a reference scored against itself (or a system copying it) measures "
+                    f"nothing; on these files sacreBLEU is {_sacrebleu(h, r):.2f}",
+                    len(same),
+                    tuple((hyp[0], i + 1) for i in same[:EXAMPLES]),
                 )
             )
     return out

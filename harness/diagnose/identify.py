@@ -545,6 +545,8 @@ FORM_PROFILES: dict[str, tuple[str, ...]] = {
     "mteval-v13a": ("mteval-v13a",),
     "torchmetrics": ("torchmetrics",),
     "dict": ("evaluate",),
+    "lm-eval table": ("lm-eval",),
+    "lm-eval table (bleu_max)": ("lm-eval-truthfulqa",),
 }
 
 

@@ -95,6 +95,13 @@ MISTAKES: dict[str, Mistake] = {
             "NVIDIA-NeMo/NeMo#5540",
         ),
         Mistake(
+            "pre-tokenized-refs",
+            "references Moses-tokenized ('word .', 'it &apos;s', 'a @-@ b') while the "
+            "hypotheses are raw (a tokenized reference file from an old pipeline)",
+            "punctuation and escapes the hypotheses never have; lowers BLEU",
+            "bleu-harness (the pre-tokenized mistake on the reference side)",
+        ),
+        Mistake(
             "lowercased-refs",
             "references lowercased, hypotheses left cased",
             "every capitalised hypothesis word misses; lowers BLEU",
@@ -110,7 +117,8 @@ MISTAKES: dict[str, Mistake] = {
             "swapped-files",
             "the hypothesis and reference files passed the other way round",
             "precisions become recalls and the brevity penalty follows the other file's "
-            "length: the score moves, mostly by a point or two",
+            "length: with one reference about as long as the hypotheses the score barely "
+            "moves (a sacreBLEU line shows it: hyp_len and ref_len trade places)",
             "bleu-harness (sacrebleu's positional REF then -i HYP read the wrong way)",
         ),
         Mistake(
@@ -280,6 +288,28 @@ def _has(kind: str, side: int = -1) -> Callable[[dict[str, tuple[float, float]],
     return test
 
 
+def _tokenized_side(side: int, what: str, mistake: str) -> tuple[Variant, Variant]:
+    """The two readings of one side (0 hypotheses, 1 references) tokenized while the other is
+    raw: detokenized when only it looks tokenized, Moses-like tokenized when neither does."""
+
+    def only_this_side(m: dict[str, tuple[float, float]], c: Corpus) -> bool:
+        return m["tokenized"][side] >= TOKENIZED_SHARE > m["tokenized"][1 - side]
+
+    def map_side(f: Callable[[str], str]) -> Callable[[Corpus], list[tuple[str, Corpus]]]:
+        return lambda c: [("", _map(c, f, None) if side == 0 else _map(c, None, f))]
+
+    return (
+        Variant(f"detokenize-{what}", mistake, True, only_this_side, map_side(detokenize)),
+        Variant(
+            f"tokenize-{what}",
+            mistake,
+            False,
+            lambda m, c: max(m["tokenized"]) < TOKENIZED_SHARE,
+            map_side(moses_like_tokenize),
+        ),
+    )
+
+
 VARIANTS: tuple[Variant, ...] = (
     Variant("merge-bpe", "bpe-left-in", True, _has("bpe"), _both(merge_bpe)),
     Variant("decode-spm", "spm-left-in", True, _has("spm"), _both(decode_spm)),
@@ -293,20 +323,8 @@ VARIANTS: tuple[Variant, ...] = (
         lambda m, c: not _has("compound")(m, c) and _has("hyphen")(m, c),
         _both(split_compounds),
     ),
-    Variant(
-        "detokenize-hypotheses",
-        "pre-tokenized",
-        True,
-        lambda m, c: m["tokenized"][0] >= TOKENIZED_SHARE and m["tokenized"][1] < TOKENIZED_SHARE,
-        lambda c: [("", _map(c, detokenize, None))],
-    ),
-    Variant(
-        "tokenize-hypotheses",
-        "pre-tokenized",
-        False,
-        lambda m, c: max(m["tokenized"]) < TOKENIZED_SHARE,
-        lambda c: [("", _map(c, moses_like_tokenize, None))],
-    ),
+    *_tokenized_side(0, "hypotheses", "pre-tokenized"),
+    *_tokenized_side(1, "references", "pre-tokenized-refs"),
     Variant(
         "lowercase-references",
         "lowercased-refs",
@@ -337,12 +355,14 @@ VARIANTS: tuple[Variant, ...] = (
     ),
 )
 
+_VARIANT = {v.name: v for v in VARIANTS}
 # the as-given corpus carries the mistakes its markers show
 _GIVEN: tuple[tuple[str, Callable[[dict[str, tuple[float, float]], Corpus], bool]], ...] = (
     ("bpe-left-in", _has("bpe")),
     ("spm-left-in", _has("spm")),
     ("compound-split", _has("compound")),
-    ("pre-tokenized", VARIANTS[4].when),
+    ("pre-tokenized", _VARIANT["detokenize-hypotheses"].when),
+    ("pre-tokenized-refs", _VARIANT["detokenize-references"].when),
 )
 
 

@@ -24,10 +24,12 @@ from harness.diagnose.preprocess import moses_like_tokenize, split_compounds
 
 __all__ = ["KINDS", "SeededCase", "inject_bpe", "named_first", "seeded_case"]
 
-#: The mistakes seeded: five of the acceptance list, plus a single reference.
+#: The mistakes seeded: five of the acceptance list, references tokenized on their own, and a
+#: single reference.
 KINDS: tuple[str, ...] = (
     "bpe-left-in",
     "pre-tokenized",
+    "pre-tokenized-refs",
     "compound-split",
     "lowercased-refs",
     "sentence-mean",
@@ -79,6 +81,9 @@ def seeded_case(kind: str, corpus: Corpus, seed: int = 0, digits: int = 4) -> Se
         scored, cfg = files, sacre
     elif kind == "pre-tokenized":
         scored, cfg = _with(corpus, tuple(moses_like_tokenize(h) for h in hyps), refs), sacre
+    elif kind == "pre-tokenized-refs":
+        scored = _with(corpus, hyps, tuple(tuple(moses_like_tokenize(r) for r in s) for s in refs))
+        cfg = sacre
     elif kind == "compound-split":
         scored = _with(
             corpus,

@@ -13,7 +13,9 @@ Forms read (``form``): ``sacrebleu`` (2.x text line, with or without its signatu
 1.x ``BLEU+case.mixed+…`` line), ``sacrebleu JSON``, ``multi-bleu.perl`` (and
 multi-bleu-detok.perl, which prints the same line), ``mteval-v13a`` (``BLEU score = 0.2620``),
 ``dict`` (``evaluate``'s ``bleu``/``precisions``/``brevity_penalty``/… keys, as JSON or as a
-Python ``repr``), ``torchmetrics`` (``tensor(0.2620)``) and ``number``. ``identify`` reads
+Python ``repr``), ``torchmetrics`` (``tensor(0.2620)``), ``lm-eval table`` (a row of
+lm-evaluation-harness's results table whose metric is ``bleu``; ``lm-eval table (bleu_max)``
+for TruthfulQA's) and ``number``. ``identify`` reads
 what a user pastes with it, and the command scorer (:func:`harness.scorers.command.parse_output`)
 what a program prints.
 """
@@ -30,7 +32,7 @@ from typing import Any
 
 from harness.errors import ConfigError
 
-__all__ = ["PrintedLine", "agrees", "decode_signature", "read_printed"]
+__all__ = ["PrintedLine", "agrees", "decode_signature", "read_printed", "shows"]
 
 _NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 #: A printed number with at least this many significant digits is a float's repr: it stands
@@ -233,6 +235,37 @@ def _mapping(raw: str) -> dict[str, Any] | None:
     return None
 
 
+#: lm-evaluation-harness's result-table metrics that are a BLEU score on 0-100 (``bleu`` of its
+#: translation tasks; TruthfulQA's ``bleu_max``); ``bleu_acc`` and ``bleu_diff`` are not.
+_LMEVAL_METRICS = {"bleu": "lm-eval table", "bleu_max": "lm-eval table (bleu_max)"}
+
+
+def _lmeval_row(raw: str) -> PrintedLine | None:
+    """A row of lm-eval's Markdown results table (``|wmt16-de-en|1|none|0|bleu|↑|27.1234|±|
+    0.6789|``; older versions have no filter, shot or arrow cells): the value after the
+    metric cell, as printed (lm-eval prints ``%.4f``). The header and separator rows may be
+    pasted with it; two BLEU rows are ambiguous and refused."""
+    rows = []
+    for row in raw.splitlines():
+        if row.count("|") < 3:
+            continue
+        cells = [c.strip() for c in row.strip().strip("|").split("|")]
+        for i, cell in enumerate(cells):
+            if cell in _LMEVAL_METRICS:
+                value = next((c for c in cells[i + 1 :] if re.fullmatch(_NUM, c)), None)
+                if value is not None:
+                    rows.append((_LMEVAL_METRICS[cell], value))
+                break
+    if len(rows) > 1:
+        raise ConfigError(
+            f"the pasted table has {len(rows)} BLEU rows; paste the one row to identify"
+        )
+    if not rows:
+        return None
+    form, value = rows[0]
+    return PrintedLine(raw, form, value, "0-100")
+
+
 def read_printed(text: str) -> PrintedLine:
     """Read a BLEU result as printed (see the module docstring for the forms); raise
     :class:`~harness.errors.ConfigError` naming the forms when none is recognised."""
@@ -245,6 +278,9 @@ def read_printed(text: str) -> PrintedLine:
             found = _from_mapping(raw, data, raw)
             if found is not None:
                 return found
+    row = _lmeval_row(raw) if re.search(r"^\s*\|", raw, re.MULTILINE) else None
+    if row is not None:
+        return row
     m = re.search(rf"\bBLEU((?:[|+][^=\s]*)?)\s*=\s*({_NUM})(,?)", raw)
     if m:
         head = m.group(1).lstrip("|+") or None
@@ -268,7 +304,8 @@ def read_printed(text: str) -> PrintedLine:
     raise ConfigError(
         f"cannot read a BLEU result from {raw[:80]!r}: it is not a number, nor sacrebleu's "
         "line or JSON, multi-bleu.perl's line, mteval-v13a's 'BLEU score = ...', a dict with "
-        "a 'bleu' key (evaluate, nltk scripts) or torchmetrics' tensor(...)"
+        "a 'bleu' key (evaluate, nltk scripts), torchmetrics' tensor(...) or a row of "
+        "lm-eval's results table with a bleu or bleu_max metric"
     )
 
 
@@ -277,7 +314,7 @@ def _digits(text: str) -> int:
     return len(Decimal(text).as_tuple().digits)
 
 
-def _matches(value: float, printed: str) -> bool:
+def shows(value: float, printed: str) -> bool:
     """``value`` displays as ``printed``: inside half a unit of its last digit (both ends
     kept: which way a tool rounds a tie is not known), or within :data:`EXACT` when it is
     printed at full float precision."""
@@ -301,7 +338,7 @@ def agrees(line: PrintedLine, result: Any) -> list[str]:
             wrong.append(f"{len(line.precisions)} precisions (this reading: {len(mine)})")
         else:
             for i, (v, p) in enumerate(zip(mine, line.precisions, strict=True), 1):
-                if not _matches(v, p):
+                if not shows(v, p):
                     wrong.append(f"precision {i} {p} (this reading: {v:.6g})")
     for name, value in (
         ("bp", result.bp),
@@ -310,7 +347,7 @@ def agrees(line: PrintedLine, result: Any) -> list[str]:
         ("ref_len", result.ref_len),
     ):
         printed = getattr(line, name)
-        if printed is not None and not _matches(float(value), printed):
+        if printed is not None and not shows(float(value), printed):
             wrong.append(f"{name} {printed} (this reading: {float(value):.6g})")
     return wrong
 
@@ -321,6 +358,11 @@ def pinned(line: PrintedLine, candidate: Any) -> list[str]:
     equivalent to its own on this corpus."""
     config = candidate.config
     wanted = {k: v for k, v in line.settings.items() if hasattr(config, k)}
-    if candidate.covers(config.replace(**wanted), candidate.layout, candidate.preprocessing):
+    differ = [f"{k}={v}" for k, v in wanted.items() if getattr(config, k) != v]
+    try:
+        pinned_config = config.replace(**wanted)
+    except ConfigError:  # e.g. smooth=exp pinned on a reading with a smooth_value: it differs
+        return differ
+    if candidate.covers(pinned_config, candidate.layout, candidate.preprocessing):
         return []
-    return [f"{k}={v}" for k, v in wanted.items() if getattr(config, k) != v]
+    return differ

@@ -1,0 +1,153 @@
+"""Which part of the test set a printed result was computed on, read from its printed lengths.
+
+A printed line that gives ``hyp_len`` and ``ref_len`` (sacrebleu, multi-bleu.perl, ``evaluate``'s
+dict) pins the text it was computed on far more tightly than its score: under the printing
+tool's own tokenization, two counts of tens of thousands of tokens are equalled by chance only
+rarely. When no reading of the files reproduces a line, :func:`length_clue` asks whether its
+lengths are those of a contiguous run of the files' segments (the first 2,000 lines, one
+document range) and whether the tool's score on that run reproduces every printed number; if
+no run has those lengths, the line was computed on other text, and the lengths say on which
+side (the hypotheses' length agrees and the references' does not: other references).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from harness.bleu import engine
+from harness.bleu.profiles import PROFILES
+from harness.data.corpus import Corpus
+from harness.diagnose.identify import FORM_PROFILES
+from harness.scorers.printed import PrintedLine, agrees, shows
+from harness.session import Session
+
+__all__ = ["LengthClue", "length_clue"]
+
+#: Runs of segments with the printed lengths scored at most, earliest first: with two exact
+#: counts to equal, more than a few are coincidences of very short runs.
+MAX_RUNS = 20
+
+
+@dataclass(frozen=True)
+class LengthClue:
+    """What a printed line's lengths say about the text it was computed on.
+
+    ``profile``: the printing tool's profile the lengths were counted with; ``printed_*``: the
+    printed lengths; ``files_*``: the same lengths of the whole files; ``segments``: the
+    files' segments. ``span``: the first run of segments ``[start, end)`` (0-based) whose
+    lengths equal the printed ones and whose score reproduces every printed number, else the
+    first whose lengths alone do (``reproduces`` says which), else ``None``.
+    """
+
+    profile: str
+    printed_hyp_len: int
+    printed_ref_len: float
+    files_hyp_len: int
+    files_ref_len: float
+    segments: int
+    span: tuple[int, int] | None
+    reproduces: bool
+
+    def sentence(self) -> str:
+        """The clue in words, every number from the fields."""
+        h, r = self.printed_hyp_len, _count(self.printed_ref_len)
+        lengths = f"hyp_len {h:,} and ref_len {r}"
+        tokenization = f"{self.profile}'s tokenization"
+        if self.span is not None:
+            start, end = self.span
+            part = (
+                f"the first {end:,} segments" if start == 0 else f"segments {start + 1:,}–{end:,}"
+            )
+            if self.reproduces:
+                return (
+                    f"The printed {lengths} are those of {part} of the {self.segments:,} "
+                    f"({tokenization}), and {self.profile} on {part} reproduces every printed "
+                    "number: the score was computed on that part of the test set, not on all "
+                    "of it."
+                )
+            return (
+                f"The printed {lengths} equal those of {part} of the {self.segments:,} "
+                f"({tokenization}), but {self.profile}'s score there does not reproduce the "
+                "other printed numbers."
+            )
+        files_r = _count(self.files_ref_len)
+        if self.printed_hyp_len == self.files_hyp_len:
+            return (
+                f"The printed hyp_len {h:,} is these hypotheses' ({tokenization}), but the "
+                f"printed ref_len {r} is not these references' ({files_r}): the score was "
+                "computed against other references (another version of the test set, or "
+                "other reference files)."
+            )
+        if self.printed_ref_len == self.files_ref_len:
+            return (
+                f"The printed ref_len {r} is these references' ({tokenization}), but the "
+                f"printed hyp_len {h:,} is not these hypotheses' ({self.files_hyp_len:,}): the "
+                "score was computed on other hypotheses (another system's output, or these "
+                "processed in another way)."
+            )
+        share = self.printed_hyp_len / self.files_hyp_len if self.files_hyp_len else math.nan
+        return (
+            f"The printed {lengths} are neither these files' ({self.files_hyp_len:,} and "
+            f"{files_r} over {self.segments:,} segments, {tokenization}) nor those of any run "
+            f"of their segments; the printed hyp_len is {share:.1%} of theirs. The score was "
+            "computed on other text: another version of the test set, a subset that is not a "
+            "run of consecutive lines, or other hypotheses."
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the fields, and the sentence."""
+        out = asdict(self)
+        out["span"] = None if self.span is None else list(self.span)
+        out["sentence"] = self.sentence()
+        return out
+
+
+def _count(x: float) -> str:
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:,.2f}"
+
+
+def _runs(hyp: np.ndarray, ref: np.ndarray, h: int, r: float) -> list[tuple[int, int]]:
+    """Every non-empty run ``[start, end)`` whose lengths sum to ``h`` and ``r``, by start."""
+    ch = np.concatenate([[0], np.cumsum(hyp, dtype=np.int64)])
+    cr = np.concatenate([[0.0], np.cumsum(np.asarray(ref, dtype=np.float64))])
+    lo = np.searchsorted(ch, ch + h, side="left")
+    hi = np.searchsorted(ch, ch + h, side="right")
+    out = []
+    for start in np.flatnonzero(hi > lo):
+        for end in range(int(lo[start]), int(hi[start])):
+            if end > start and abs((cr[end] - cr[start]) - r) <= 1e-6 * max(1.0, abs(r)):
+                out.append((int(start), end))
+    return out
+
+
+def length_clue(line: PrintedLine, corpus: Corpus, *, session: Session) -> LengthClue | None:
+    """What ``line``'s printed lengths say about the part of ``corpus`` it was computed on,
+    counted with the printing tool's profile (:data:`~harness.diagnose.identify.FORM_PROFILES`,
+    with the settings a signature pins); ``None`` when the line prints no lengths, its form
+    names no tool, or the files' own lengths are the printed ones."""
+    names = FORM_PROFILES.get(line.form, ())
+    if line.hyp_len is None or line.ref_len is None or not names:
+        return None
+    name = names[0]
+    cfg = PROFILES[name].replace(**line.settings)
+    stats = session.with_corpora(corpus).statistics(cfg, max_order=1)
+    hyp = np.asarray(stats.hyp_len)
+    ref = np.asarray(stats.ref_length(cfg.ref_length, missing=cfg.missing_refs))
+    h, r = int(float(line.hyp_len)), float(line.ref_len)
+    files_h, files_r = int(hyp.sum()), float(np.sum(ref, dtype=np.float64))
+    if (h, r) == (files_h, files_r):
+        return None
+    runs = [s for s in _runs(hyp, ref, h, r) if s != (0, len(corpus))]
+    span, reproduces = (runs[0], False) if runs else (None, False)
+    for start, end in runs[:MAX_RUNS]:
+        part = corpus.subset(range(start, end))
+        result = engine.corpus_score(part, cfg)
+        shown = result.score * (0.01 if line.scale == "0-1" else 1.0)
+        if not agrees(line, result) and shows(shown, line.score):
+            span, reproduces = (start, end), True
+            break
+    return LengthClue(name, h, r, files_h, files_r, len(corpus), span, reproduces)
