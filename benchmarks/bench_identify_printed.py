@@ -105,6 +105,14 @@ def _spm(text: str) -> str:
     return " ".join(pieces)
 
 
+def _first_lines(f: Files) -> tuple[Path, Path]:
+    """Reference and hypothesis files of the first two thirds of the lines."""
+    n = 2 * len(f.corpus) // 3
+    hyp = _write(f.folder, "head-hyp.txt", f.hyp.read_text().splitlines()[:n])
+    ref = _write(f.folder, "head-ref.txt", f.ref.read_text().splitlines()[:n])
+    return ref, hyp
+
+
 def scenarios(multi_bleu: Path | None) -> list[Scenario]:
     def lowered(path: Path) -> Path:
         return _write(path.parent, f"lower-{path.name}", path.read_text().lower().splitlines())
@@ -119,10 +127,7 @@ def scenarios(multi_bleu: Path | None) -> list[Scenario]:
         return _sacrebleu(_write(f.folder, "tok-ref.txt", lines), f.hyp, "-f", "text")
 
     def first_lines(f: Files) -> str:
-        n = 2 * len(f.corpus) // 3
-        hyp = _write(f.folder, "head-hyp.txt", f.hyp.read_text().splitlines()[:n])
-        ref = _write(f.folder, "head-ref.txt", f.ref.read_text().splitlines()[:n])
-        return _sacrebleu(ref, hyp, "-f", "text")
+        return _sacrebleu(*_first_lines(f), "-f", "text")
 
     def other_reference(f: Files) -> str:
         other = _write(f.folder, "ref-C.txt", [r[1] for r in f.corpus.references])
@@ -200,6 +205,16 @@ def scenarios(multi_bleu: Path | None) -> list[Scenario]:
         ),
         Scenario("nltk corpus_bleu on split() tokens, printed float", "nltk", nltk_float),
         Scenario("lm-eval's results table row (its bleu metric)", "lm-eval", lm_eval_row),
+        Scenario(
+            "nltk's float, hypotheses lowercased",
+            "nltk on text with lowercased-hyps",
+            lambda f: nltk_float(Files(lowered(f.hyp), f.ref, f.folder, f.corpus)),
+        ),
+        Scenario(
+            "sacrebleu JSON on the first two thirds of the lines",
+            "the first",
+            lambda f: _sacrebleu(*_first_lines(f)),
+        ),
     ]
     if multi_bleu is not None:
 
@@ -215,6 +230,13 @@ def scenarios(multi_bleu: Path | None) -> list[Scenario]:
             return done.stdout.strip()
 
         out.append(Scenario("multi-bleu.perl on the raw files", "multi-bleu", perl))
+        out.append(
+            Scenario(
+                "multi-bleu.perl with the files swapped",
+                "swapped-files",
+                lambda f: perl(Files(f.ref, f.hyp, f.folder, f.corpus)),
+            )
+        )
     return out
 
 
