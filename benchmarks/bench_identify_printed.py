@@ -211,6 +211,13 @@ def scenarios(multi_bleu: Path | None) -> list[Scenario]:
             lambda f: nltk_float(Files(lowered(f.hyp), f.ref, f.folder, f.corpus)),
         ),
         Scenario(
+            "hypotheses lowercased on the first two thirds of the lines",
+            "segments, read as sacrebleu on text with lowercased-hyps",
+            lambda f: _sacrebleu(
+                *_first_lines(Files(lowered(f.hyp), f.ref, f.folder, f.corpus)), "-f", "text"
+            ),
+        ),
+        Scenario(
             "sacrebleu JSON on the first two thirds of the lines",
             "the first",
             lambda f: _sacrebleu(*_first_lines(f)),
@@ -311,8 +318,9 @@ def main() -> None:
 def _lengths(clue: LengthClue) -> str:
     """The length clue in a table cell: the part of the test set, or what differs."""
     if clue.span is not None and clue.reproduces:
-        start, end = clue.span
-        return f"the first {end} segments" if start == 0 else f"segments {start + 1}-{end}"
+        return clue.part
+    if clue.span is not None and clue.matches:
+        return f"{clue.part}, read as {clue.matches[0].reading}"
     if clue.printed_hyp_len == clue.files_hyp_len:
         return "other references (hyp_len agrees, ref_len does not)"
     return "other text (neither length agrees)"

@@ -158,6 +158,27 @@ def test_answer_families_gaps_and_factors(files) -> None:
     assert any("nltk" in s and PROFILES["nltk"].tokenize in s for s in ans.findings)
 
 
+def test_compare_counts_each_tokenization_once(files, capsys, monkeypatch) -> None:
+    """The runner and the answer share the run's one statistics cache: with --no-cache (memory
+    only) no corpus is counted twice under the same tokenization."""
+    from harness.bleu import engine
+
+    counted: list[tuple[tuple[str, ...], str, int | None]] = []
+    real = engine.compute_statistics
+
+    def counting(corpus, config, *, max_order=None):  # type: ignore[no-untyped-def]
+        stats = real(corpus, config, max_order=max_order)
+        counted.append((corpus.hypotheses, stats.tokenization, max_order))
+        return stats
+
+    monkeypatch.setattr(engine, "compute_statistics", counting)
+    a, b, ref = files
+    assert main(["compare", str(a), str(b), "--refs", str(ref), "--no-cache", "--quiet"]) == 0
+    keys = [(h, t) for h, t, _ in counted]
+    assert len(keys) > 2 * len(PROFILES) // 2  # both systems, many tokenizations
+    assert len(keys) == len(set(keys)), [k[1] for k in keys if keys.count(k) > 1][:5]
+
+
 def test_compare_files_first_screen(files, capsys, tmp_path) -> None:
     a, b, ref = files
     assert main(["compare", str(a), str(b), "--refs", str(ref), "--no-progress"]) == 0

@@ -509,3 +509,26 @@ def test_a_score_no_simple_reading_reproduces_says_so(
     said = "No reading one step or less from a named profile reproduces" in capsys.readouterr().out
     assert said == (min(steps) > 1)
     assert said == (seed is not None)  # these random scores only match far readings
+
+
+def test_a_mistake_on_a_part_of_the_test_set_is_named_on_that_part(
+    wmt21: dict[str, Path],
+) -> None:
+    """sacrebleu's line on lines 302–800 with the hypotheses lowercased: the lengths find the
+    run, the tool's own profile there misses, and identify on the run names the mistake."""
+    system = "VolcTrans-GLAT"
+    folder = wmt21["ref"].parent
+    hyps = [h.lower() for h in wmt21[system].read_text().splitlines()[301:800]]
+    (folder / "part-hyp.txt").write_text("".join(f"{h}\n" for h in hyps))
+    refs = wmt21["ref"].read_text().splitlines()[301:800]
+    (folder / "part-ref.txt").write_text("".join(f"{r}\n" for r in refs))
+    printed = _sacrebleu_cli(
+        str(folder / "part-ref.txt"), "-i", str(folder / "part-hyp.txt"), "-f", "text"
+    )
+    corpus = _corpus(wmt21, system)
+    session = Session()
+    clue = length_clue(read_printed(printed), corpus, session=session)
+    assert clue is not None and clue.span == (301, 800) and not clue.reproduces
+    assert clue.matches[0].preprocessing == ("lowercased-hyps",)
+    assert f"one reading of segments 302–800 does: {clue.matches[0].reading}" in clue.sentence()
+    assert clue.to_dict()["matches"][0]["preprocessing"] == ["lowercased-hyps"]

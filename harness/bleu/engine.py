@@ -270,6 +270,16 @@ def _hashed_statistics(corpus: Corpus, config: BleuConfig, order: int) -> Statis
     )
 
 
+def _ragged(flat: np.ndarray, counts: np.ndarray) -> tuple[tuple[int, ...], ...]:
+    """``flat`` cut into consecutive tuples of ``counts[i]`` items (built in C when every
+    segment has as many references)."""
+    values = flat.tolist()
+    if len(counts) and counts[0] > 0 and (counts == counts[0]).all():
+        return tuple(zip(*[iter(values)] * int(counts[0]), strict=True))
+    it = iter(values)
+    return tuple(tuple(itertools.islice(it, n)) for n in counts.tolist())
+
+
 def _count(
     corpus: Corpus,
     config: BleuConfig,
@@ -290,10 +300,9 @@ def _count(
         except fastcount.DoesNotFit:
             pass
         else:
-            flat = iter(ref_len.tolist())
             return Statistics(
                 hyp_len=hyp_len,
-                ref_lens=tuple(tuple(itertools.islice(flat, n)) for n in k.tolist()),
+                ref_lens=_ragged(ref_len, k),
                 matches=matches,
                 ids=corpus.ids,
                 tokenization=tokenization_key(config),

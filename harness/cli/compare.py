@@ -107,20 +107,26 @@ def _compare(args: argparse.Namespace, out: OutputDir | None) -> int:
     groups = {f for f, _, _ in corpora}
     users = corpora if groups in ({inputs.USER_FILES}, {"wmt21_ende"}) else []
     impls = _user_implementations(args) if users and not args.impl else inputs.implementations(args)
+    # The run's one session: the statistics the runner counts are the ones the answer reads.
+    session = options.session(args)
     rows = runner.run(
         corpora,
         impls,
         levels=args.level,
         progress=options.progress(args),
-        cache=options.make_cache(args),
+        cache=session.cache,
         results=options.results_cache(args),
         backend=options.backend(args),
         jobs=args.jobs,
     )
     ans = None
     if users and "corpus" in args.level:
-        session = options.session(args).with_corpora({s: c for _, s, c in users})
-        ans = answer(rows, session, baseline=_baseline(args, impls), seed=args.seed)
+        ans = answer(
+            rows,
+            session.with_corpora({s: c for _, s, c in users}),
+            baseline=_baseline(args, impls),
+            seed=args.seed,
+        )
     took = time.perf_counter() - start
     if out is not None:
         if ans is not None:

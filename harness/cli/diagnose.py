@@ -303,7 +303,10 @@ def identify_text(
         lines += textwrap.wrap(f"Nothing reproduces {score}{every} on these files.", 100)
         if clue is not None:
             lines += textwrap.wrap(clue.sentence(), 100)
-        if entries:
+        if clue is not None and clue.matches:
+            entries = _fold([_identify_entry(c) for c in clue.matches])
+            lines.append(f"The readings of {clue.part} that reproduce every printed number:")
+        elif entries:
             lines.append("The nearest readings of the whole files:")
     if entries:
         lines.append("")
@@ -331,7 +334,7 @@ def cmd_identify(args: argparse.Namespace) -> int:
     found = identify(line, corpus, tolerance=args.tolerance, progress=progress, session=session)
     near: list[tuple[Candidate, list[str]]] = []
     clue = None if found else length_clue(line, corpus, session=session)
-    if not found and not (clue is not None and clue.reproduces):
+    if not found and not (clue is not None and (clue.reproduces or clue.matches)):
         for c in nearest(line, corpus, count=args.top, progress=progress, session=session):
             near.append((c, unmatched(line, c, corpus, session) if c.reproduces else []))
     odds = None if args.tolerance is not None else chance(line, corpus, session=session)

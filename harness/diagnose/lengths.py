@@ -13,7 +13,7 @@ side (the hypotheses' length agrees and the references' does not: other referenc
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -21,7 +21,8 @@ import numpy as np
 from harness.bleu import engine
 from harness.bleu.profiles import PROFILES
 from harness.data.corpus import Corpus
-from harness.diagnose.identify import FORM_PROFILES
+from harness.diagnose.candidates import Candidate
+from harness.diagnose.identify import FORM_PROFILES, identify
 from harness.scorers.printed import PrintedLine, agrees, shows
 from harness.session import Session
 
@@ -40,7 +41,11 @@ class LengthClue:
     printed lengths; ``files_*``: the same lengths of the whole files; ``segments``: the
     files' segments. ``span``: the first run of segments ``[start, end)`` (0-based) whose
     lengths equal the printed ones and whose score reproduces every printed number, else the
-    first whose lengths alone do (``reproduces`` says which), else ``None``.
+    first whose lengths alone do (``reproduces`` says which), else ``None``. ``pinned``: the
+    settings a signature pinned that the profile does not have (``tokenize=intl``).
+    ``matches``: when the tool's profile on the span does not reproduce the line, the readings
+    of the span that do (:func:`~harness.diagnose.identify.identify` on it: a mistake made on
+    that part of the test set).
     """
 
     profile: str
@@ -51,28 +56,54 @@ class LengthClue:
     segments: int
     span: tuple[int, int] | None
     reproduces: bool
+    pinned: tuple[str, ...] = ()
+    matches: tuple[Candidate, ...] = field(default=(), compare=False)
+
+    @property
+    def part(self) -> str:
+        """The span in words (``the first 600 segments``, ``segments 302–800``)."""
+        if self.span is None:
+            return "no run of segments"
+        start, end = self.span
+        return f"the first {end:,} segments" if start == 0 else f"segments {start + 1:,}–{end:,}"
+
+    @property
+    def tool(self) -> str:
+        """The profile with the settings the signature pinned (``sacrebleu with
+        tokenize=intl``)."""
+        return self.profile + (f" with {', '.join(self.pinned)}" if self.pinned else "")
 
     def sentence(self) -> str:
         """The clue in words, every number from the fields."""
         h, r = self.printed_hyp_len, _count(self.printed_ref_len)
         lengths = f"hyp_len {h:,} and ref_len {r}"
-        tokenization = f"{self.profile}'s tokenization"
+        tokenization = f"tokenized as {self.tool} tokenizes"
         if self.span is not None:
-            start, end = self.span
-            part = (
-                f"the first {end:,} segments" if start == 0 else f"segments {start + 1:,}–{end:,}"
-            )
+            part = self.part
             if self.reproduces:
                 return (
                     f"The printed {lengths} are those of {part} of the {self.segments:,} "
-                    f"({tokenization}), and {self.profile} on {part} reproduces every printed "
+                    f"({tokenization}), and {self.tool} on {part} reproduces every printed "
                     "number: the score was computed on that part of the test set, not on all "
                     "of it."
                 )
+            if self.matches:
+                n = len(self.matches)
+                which = (
+                    f"one reading of {part} does: {self.matches[0].reading}"
+                    if n == 1
+                    else f"{n} readings of {part} do, first {self.matches[0].reading}"
+                )
+                return (
+                    f"The printed {lengths} are those of {part} of the {self.segments:,} "
+                    f"({tokenization}); {self.tool} there does not reproduce the other printed "
+                    f"numbers, but {which}: the score was computed on that part of the test "
+                    "set, with what that reading assumes."
+                )
             return (
                 f"The printed {lengths} equal those of {part} of the {self.segments:,} "
-                f"({tokenization}), but {self.profile}'s score there does not reproduce the "
-                "other printed numbers."
+                f"({tokenization}), but no reading of {part} reproduces the other printed "
+                "numbers."
             )
         files_r = _count(self.files_ref_len)
         if self.printed_hyp_len == self.files_hyp_len:
@@ -100,8 +131,10 @@ class LengthClue:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the fields, and the sentence."""
-        out = asdict(self)
+        out = {k: v for k, v in asdict(self).items() if k != "matches"}
         out["span"] = None if self.span is None else list(self.span)
+        out["pinned"] = list(self.pinned)
+        out["matches"] = [c.to_dict() for c in self.matches]
         out["sentence"] = self.sentence()
         return out
 
@@ -144,10 +177,14 @@ def length_clue(line: PrintedLine, corpus: Corpus, *, session: Session) -> Lengt
     runs = [s for s in _runs(hyp, ref, h, r) if s != (0, len(corpus))]
     span, reproduces = (runs[0], False) if runs else (None, False)
     for start, end in runs[:MAX_RUNS]:
-        part = corpus.subset(range(start, end))
-        result = engine.corpus_score(part, cfg)
+        result = engine.corpus_score(corpus.subset(range(start, end)), cfg)
         shown = result.score * (0.01 if line.scale == "0-1" else 1.0)
         if not agrees(line, result) and shows(shown, line.score):
             span, reproduces = (start, end), True
             break
-    return LengthClue(name, h, r, files_h, files_r, len(corpus), span, reproduces)
+    matches: tuple[Candidate, ...] = ()
+    if span is not None and not reproduces:
+        matches = tuple(identify(line, corpus.subset(range(*span)), session=session))
+    base = PROFILES[name]
+    pinned = tuple(f"{k}={v}" for k, v in line.settings.items() if getattr(base, k, v) != v)
+    return LengthClue(name, h, r, files_h, files_r, len(corpus), span, reproduces, pinned, matches)
