@@ -860,7 +860,23 @@ CHECK_ROWS = {
         ('"code": "compound-split"',),
         ('"case-mismatch"',),
     ),
-    "check-lowercase-control": (_JOINED, _JOINED, False, 0, ("no preprocessing problems",), ()),
+    # (a hypothesis file equal to its reference is a finding of its own: the control differs)
+    "check-lowercase-control": (
+        ["a well-known dog sat on a mat", "the long-term goal"],
+        _JOINED,
+        False,
+        0,
+        ("no preprocessing problems",),
+        (),
+    ),
+    "check-hypothesis-equal-to-reference": (
+        _JOINED,
+        _JOINED,
+        False,
+        1,
+        ("hyp equals ref on 2 of 2 lines (2 exactly",),
+        ("no preprocessing problems",),
+    ),
 }
 
 

@@ -543,7 +543,13 @@ def test_answer_and_headline_for_systems_that_share_references(tmp_path):
     ans = rep.answer
     assert ans is not None and ans.fixture == "silence_pitfall" and ans.findings
     assert rep.summary.answer_note is None
-    assert to_json(rep.summary.libraries) == {"equal": ["sacrebleu"], "differ": [], "not_run": []}
+    assert to_json(rep.summary.libraries) == {
+        "equal": ["sacrebleu"],
+        "differ": [],
+        "not_run": [],
+        "segments_run": 0,  # corpus level only
+        "segments": 0,
+    }
     gap = rep.summary.largest_gap
     assert gap is not None and "helm-bleu-4" not in (gap.a + gap.b)
     rows_text = {r.names: r for r in ans.rows}

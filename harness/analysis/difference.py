@@ -311,7 +311,11 @@ def difference(
     side has rows for). ``tolerance`` (BLEU points, ≥ 0) decides ``agree`` and which segments
     count as disagreeing; ``top`` is how many of those to list, largest ``|Δ|`` first.
     ``corpus`` — one :class:`~harness.data.corpus.Corpus`, or a mapping keyed by
-    ``(fixture, system)`` or ``"fixture/system"`` — adds the texts of the top segments.
+    ``(fixture, system)`` or ``"fixture/system"`` — adds the texts of the top segments. A
+    segment one side has no row for, while it has segment rows on that corpus, was not run
+    there (a library run on a sample of the segments, ``runner.run(library_segments=...)``):
+    the segments are compared where both were run; a side whose only segment-level row on a
+    corpus says why it has none (an error) leaves every segment there unmatched.
 
     Raises:
         ConfigError: an implementation, fixture or system that is not in the rows, or a
@@ -343,6 +347,7 @@ def difference(
 
     index: dict[tuple[str, str, str, str, str | None], Mapping[str, Any]] = {}
     units: dict[tuple[str, str], None] = {}  # ordered sets
+    sampled: set[tuple[str, str, str]] = set()  # implementations with segment rows there
     seg_keys: dict[tuple[str, str, str], None] = {}
     for r in all_rows:
         impl = r["implementation"]
@@ -363,6 +368,7 @@ def difference(
         units[(f, s)] = None
         if level == "segment" and seg is not None:
             seg_keys[(f, s, str(seg))] = None
+            sampled.add((impl, f, s))
 
     corpora: list[CorpusGap] = []
     for f, s in units:
@@ -378,8 +384,10 @@ def difference(
     unmatched = 0
     seg_mismatch = False
     for f, s, sid in seg_keys:
-        sa = _ok_score(index.get((a, f, s, "segment", sid)))
-        sb = _ok_score(index.get((b, f, s, "segment", sid)))
+        row_a, row_b = index.get((a, f, s, "segment", sid)), index.get((b, f, s, "segment", sid))
+        if (row_a is None and (a, f, s) in sampled) or (row_b is None and (b, f, s) in sampled):
+            continue  # a library run on a sample of the segments: this one was not drawn
+        sa, sb = _ok_score(row_a), _ok_score(row_b)
         delta = sb - sa if sa is not None and sb is not None else None
         if delta is None:
             unmatched += 1

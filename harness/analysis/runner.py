@@ -25,7 +25,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
+import numpy as np
+
 from harness import progress as _progress
+from harness.bleu import engine
 from harness.bleu.config import ENGINE_VERSION
 from harness.bleu.profiles import PROFILES
 from harness.bleu.result import BleuResult
@@ -128,6 +131,27 @@ def default_implementations() -> list[Implementation]:
     ]
 
 
+def segment_sample(n: int, size: int | None, seed: int) -> tuple[int, ...] | None:
+    """The segments (0-based, in order) a real library is run on at segment level in a corpus
+    of ``n``: ``size`` of them drawn without replacement by ``numpy``'s generator seeded with
+    ``seed`` (the same draw for every corpus of ``n`` segments, so systems of one test set are
+    checked on the same segments); ``None`` (every segment) when ``size`` is ``None`` or not
+    below ``n``."""
+    if size is None or size >= n:
+        return None
+    drawn = np.random.default_rng(seed).choice(n, size=size, replace=False)
+    return tuple(int(i) for i in np.sort(drawn))
+
+
+def _samplable(impl: Implementation) -> bool:
+    """Whether a library's segment scores can be taken on a sample of a corpus: not when
+    its profile numbers words over the whole corpus (fairseq), where a segment's score
+    depends on the segments around it."""
+    cls = ADAPTERS.get(impl.name)
+    name = getattr(cls, "profile", None)
+    return name is None or name not in PROFILES or not engine.counts_whole_corpus(PROFILES[name])
+
+
 def _finite(x: float | None) -> float | None:
     """``None`` for a statistic a library does not expose (``nan``) or reports as infinite
     (bleuscore's ratio when the reference length is 0), so the JSON stays valid."""
@@ -224,21 +248,26 @@ def run_one(
     levels: Sequence[str] = ("corpus",),
     adapter_cache: dict[str, Any] | None = None,
     stats_cache: StatisticsCache | None = None,
+    segments: Sequence[int] | None = None,
 ) -> list[dict[str, Any]]:
     """The rows of one implementation on one corpus, for each requested level
     (:func:`harness.scorers.score` for each level).
 
     ``stats_cache`` shares statistics between profiles of the same tokenization (and, with a
-    directory, across runs).
+    directory, across runs). ``segments`` (a library only): the segments it is run on at
+    segment level (:func:`segment_sample`; ``None``: every one); its corpus row is then its
+    own corpus-level call on the whole corpus.
     """
     scorer = scorer_for(impl, adapter_cache=adapter_cache, stats_cache=stats_cache)
     outcomes: dict[str, Outcome] = {}
-    if isinstance(scorer, Adapter) and {"corpus", "segment"} <= set(levels):
+    if segments is not None and isinstance(scorer, Adapter) and "segment" in levels:
+        outcomes["segment"] = score(scorer, corpus.subset(segments), level="segment")
+    elif isinstance(scorer, Adapter) and {"corpus", "segment"} <= set(levels):
         # A library whose corpus score is the mean of its segment scores is run once: the
         # corpus row is built from the segment results, as the adapter itself would build it.
-        segments = outcomes["segment"] = score(scorer, corpus, level="segment")
-        if segments.status == "ok":
-            derived = scorer.corpus_from_segments(segments.results, scorer.default_config())
+        every = outcomes["segment"] = score(scorer, corpus, level="segment")
+        if every.status == "ok":
+            derived = scorer.corpus_from_segments(every.results, scorer.default_config())
             if derived is not None:
                 outcomes["corpus"] = Outcome.scored([derived])
     rows: list[dict[str, Any]] = []
@@ -260,6 +289,8 @@ def run(
     backend: str = "serial",
     jobs: int = 1,
     client: Any = None,
+    library_segments: int | None = None,
+    seed: int = 0,
 ) -> list[dict[str, Any]]:
     """Run every implementation on every ``(fixture, system, corpus)``; return the rows.
 
@@ -277,6 +308,11 @@ def run(
     also computed up front in parallel. The rows, their order and their numbers are identical
     to the serial ones. A library's corpus row is derived from its segment run when both
     levels are asked for, so a task covers every level of its (library, corpus).
+
+    ``library_segments``: run each real library at segment level on that many segments of
+    each corpus only (:func:`segment_sample` with ``seed``; its corpus row from its own
+    corpus-level call on every segment); the profiles, proven equal to their libraries, give
+    every segment. ``None``: the libraries score every segment too.
     """
     for lv in levels:
         if lv not in LEVELS:
@@ -291,9 +327,15 @@ def run(
     adapters: dict[str, Any] = {}
     keys: dict[int, dict[str, Any]] = {}
     ready: dict[int, list[dict[str, Any]]] = {}
+
+    def sample(corpus: Corpus, impl: Implementation) -> tuple[int, ...] | None:
+        if impl.kind != "adapter" or "segment" not in levels or not _samplable(impl):
+            return None
+        return segment_sample(len(corpus), library_segments, seed)
+
     for k, (fixture, system, corpus, impl) in enumerate(work):
         if impl.kind == "adapter" and results.enabled:
-            key = _results_key(impl, corpus, levels, adapters, cache)
+            key = _results_key(impl, corpus, levels, adapters, cache, sample(corpus, impl))
             if key is not None:
                 keys[k] = key
                 hit = results.get(key, _STORED)
@@ -315,7 +357,9 @@ def run(
         if submit is not None:
             for k in misses:
                 fixture, system, corpus, impl = work[k]
-                pending[k] = submit(_adapter_rows, corpus, impl, fixture, system, levels)
+                pending[k] = submit(
+                    _adapter_rows, corpus, impl, fixture, system, levels, sample(corpus, impl)
+                )
         for k, (fixture, system, corpus, impl) in enumerate(iterator):
             if k in ready:
                 new = ready.pop(k)
@@ -332,6 +376,7 @@ def run(
                         levels=levels,
                         adapter_cache=adapters,
                         stats_cache=cache,
+                        segments=sample(corpus, impl),
                     )
                 if k in keys:
                     results.put(keys[k], [_strip(r) for r in new])
@@ -367,6 +412,7 @@ def _results_key(
     levels: tuple[str, ...],
     adapters: dict[str, Any],
     cache: StatisticsCache,
+    segments: tuple[int, ...] | None = None,
 ) -> dict[str, Any] | None:
     """The results-cache key of a library on ``corpus``, or ``None`` when it is not cached
     (an external command; an adapter whose fingerprint cannot be taken here, e.g. an
@@ -384,6 +430,7 @@ def _results_key(
             levels,
             cache.digest(corpus),
             tuple(distributions()),
+            segments,
         )
     except HarnessError:
         return None
@@ -410,7 +457,12 @@ _WORKER_ADAPTERS: dict[str, Any] = {}
 
 
 def _adapter_rows(
-    corpus: Corpus, impl: Implementation, fixture: str, system: str, levels: tuple[str, ...]
+    corpus: Corpus,
+    impl: Implementation,
+    fixture: str,
+    system: str,
+    levels: tuple[str, ...],
+    segments: tuple[int, ...] | None = None,
 ) -> tuple[list[dict[str, Any]], tuple[Any, ...]]:
     """:func:`run_one` of a library adapter in a worker, with the worker's
     :func:`_environment` for that library."""
@@ -421,6 +473,7 @@ def _adapter_rows(
         system=system,
         levels=levels,
         adapter_cache=_WORKER_ADAPTERS,
+        segments=segments,
     )
     return rows, _environment(impl, _WORKER_ADAPTERS)
 

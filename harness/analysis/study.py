@@ -151,8 +151,9 @@ def _session_corpora(session: Session) -> dict[tuple[str, str], Corpus]:
 # ---------------------------------------------------------------------- pairs
 def default_pairs(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
     """Every adapter ``X`` vs its own profile ``harness:X`` (``a`` = the profile), then
-    sacrebleu (the adapter if it has an ok row, else ``harness:sacrebleu``) vs every other
-    implementation in the rows; no pair twice (in either order)."""
+    sacrebleu (the adapter if it has an ok row and scored every segment its profile did, else
+    ``harness:sacrebleu``) vs every other implementation in the rows; no pair twice (in either
+    order)."""
     labels = labels_in(rows)
     kinds = kinds_in(rows)
     pairs: list[tuple[str, str]] = []
@@ -168,6 +169,13 @@ def default_pairs(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
         if kinds.get(label) == "adapter" and f"harness:{label}" in labels:
             add(f"harness:{label}", label)
     ok = {str(r["implementation"]) for r in rows if r.get("status") == "ok"}
+    segment_rows: dict[str, int] = {}
+    for r in rows:
+        if r.get("level") == "segment" and r.get("segment_id") is not None:
+            name = str(r["implementation"])
+            segment_rows[name] = segment_rows.get(name, 0) + 1
+    if segment_rows.get("sacrebleu", 0) < segment_rows.get("harness:sacrebleu", 0):
+        ok.discard("sacrebleu")  # run on a sample of the segments: its profile gives them all
     ref = next((x for x in ("sacrebleu", "harness:sacrebleu") if x in ok), None)
     if ref is None:
         ref = next((x for x in ("sacrebleu", "harness:sacrebleu") if x in labels), None)
@@ -486,8 +494,32 @@ def _problems(rows: Sequence[Mapping[str, Any]]) -> list[Problem]:
     return [Problem(key[0], key[1], n, reasons[key]) for key, n in counts.items()]
 
 
-def _libraries(pairs: Sequence[PairVerdict]) -> Libraries:
-    """Each real library against its own profile."""
+def _library_segments(rows: Sequence[Mapping[str, Any]]) -> tuple[int, int]:
+    """(segments the real libraries were run on at segment level — the most of any one
+    library —, segments of the corpora where they were): the profiles give every segment."""
+    per: dict[tuple[str, str, str], int] = {}
+    profile: dict[tuple[str, str, str], bool] = {}
+    for r in rows:
+        if r.get("level") != "segment" or r.get("segment_id") is None:
+            continue
+        key = (str(r["implementation"]), str(r["fixture"]), str(r["system"]))
+        per[key] = per.get(key, 0) + 1
+        profile[key] = r.get("kind") == "profile"
+    total: dict[tuple[str, str], int] = {}
+    for (impl, f, s), n in per.items():
+        if profile[(impl, f, s)]:
+            total[(f, s)] = max(total.get((f, s), 0), n)
+    run: dict[str, tuple[int, int]] = {}
+    for (impl, f, s), n in per.items():
+        if profile[(impl, f, s)] or (f, s) not in total:
+            continue
+        done, of = run.get(impl, (0, 0))
+        run[impl] = (done + n, of + total[(f, s)])
+    return max(run.values(), default=(0, 0))
+
+
+def _libraries(pairs: Sequence[PairVerdict], rows: Sequence[Mapping[str, Any]]) -> Libraries:
+    """Each real library against its own profile, and how many segments they were run on."""
     equal, differ, not_run = [], [], []
     for p in pairs:
         if not library_pair(p.a, p.b):
@@ -498,7 +530,7 @@ def _libraries(pairs: Sequence[PairVerdict]) -> Libraries:
             differ.append(p.b)
         else:
             not_run.append((p.b, p.na_reason or ""))
-    return Libraries(tuple(equal), tuple(differ), tuple(not_run))
+    return Libraries(tuple(equal), tuple(differ), tuple(not_run), *_library_segments(rows))
 
 
 def _bare(label: str) -> str:
@@ -569,7 +601,7 @@ def _summary(
         disagree=tuple((p.a, p.b) for p in pairs if p.verdict == "disagree"),
         not_comparable=tuple((p.a, p.b, p.na_reason or "") for p in pairs if p.verdict == "n/a"),
         problems=tuple(_problems(rows)),
-        libraries=_libraries(pairs),
+        libraries=_libraries(pairs, rows),
         answer_note=answer_note,
     )
 

@@ -143,11 +143,21 @@ class Problem:
 @dataclass(frozen=True)
 class Libraries:
     """Each real library against its own in-house profile: the names that give ``equal``
-    numbers, those that ``differ``, and ``[name, reason]`` of those that did not run."""
+    numbers, those that ``differ``, and ``[name, reason]`` of those that did not run.
+    ``segments_run`` of the ``segments`` of the corpora they ran on at segment level were run
+    through the libraries (the most any one library was run on; fewer than ``segments`` when
+    they were run on a seeded sample, both 0 when no library ran at segment level)."""
 
     equal: tuple[str, ...]
     differ: tuple[str, ...]
     not_run: tuple[tuple[str, str], ...]
+    segments_run: int = 0
+    segments: int = 0
+
+    @property
+    def sampled(self) -> bool:
+        """Whether the libraries were run on a sample of the segments only."""
+        return self.segments_run < self.segments
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,15 @@ def add_report(sub: options.Subcommands) -> None:
         help="add BLEU vs WMT21 MQM and each profile's WMT meta-evaluation (data dir)",
     )
     options.add_meta_resamples(r, "the judged pairs' profiles (with --human)")
+    r.add_argument(
+        "--library-segments",
+        type=_library_segments,
+        default=LIBRARY_SEGMENTS,
+        metavar="N|all",
+        help="run each real library at segment level on a seeded sample of N segments per "
+        f"system (--seed), 'all' on every one (default {LIBRARY_SEGMENTS}; at corpus level "
+        "they run on every system; the profiles, proven equal to them, give every segment)",
+    )
     r.add_argument("--data", help="data directory (default: $BLEU_HARNESS_DATA)")
     inputs.add_limit(r)
     inputs.add_user_files(r)
@@ -74,6 +83,24 @@ def add_report(sub: options.Subcommands) -> None:
     options.add_perf(r)
     options.add_progress(r)
     r.set_defaults(func=cmd_report)
+
+
+#: Segments per system each real library is run on at segment level by default: the rest of
+#: a report's segment numbers come from the profiles, each proven equal to its library.
+LIBRARY_SEGMENTS = 200
+
+
+def _library_segments(text: str) -> int | None:
+    """An argparse type: a positive number of segments, or ``all`` (``None``)."""
+    if text == "all":
+        return None
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive number or 'all', got {text!r}")
+    return n
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -108,6 +135,8 @@ def _report(args: argparse.Namespace, out: OutputDir) -> tuple[list[dict[str, An
             results=options.results_cache(args),
             backend=options.backend(args),
             jobs=args.jobs,
+            library_segments=args.library_segments,
+            seed=args.seed,
         )
     human = None
     if args.human:

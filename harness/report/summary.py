@@ -184,6 +184,22 @@ def library_line(report: Report, markup: Markup) -> str | None:
     return text + "."
 
 
+def library_sample_line(report: Report, markup: Markup) -> str | None:
+    """What the real libraries were run on when they ran on a sample of the segments
+    (``None`` otherwise): every system at corpus level, the sample at segment level."""
+    libs = report.summary.libraries
+    if not libs.sampled:
+        return None
+    return (
+        f"{markup.strong('Real libraries:')} run at corpus level on every system and at segment "
+        f"level on a seeded sample of {markup.text(f'{libs.segments_run:,}')} of the "
+        f"{markup.text(f'{libs.segments:,}')} segments "
+        f"({markup.text(f'{libs.segments_run / libs.segments:.0%}')}; "
+        f"{markup.code('--library-segments all')} runs every one); where they ran, they are "
+        "compared with their in-house profiles, which give every segment number."
+    )
+
+
 def summary_items(report: Report, markup: Markup) -> list[tuple[str, list[str]]]:
     """The summary's bullet items, each with its sub-items: what was compared, then whether
     each pair's gap matters (:func:`gap_item`). With an ``answer`` (systems that share
@@ -199,6 +215,9 @@ def summary_items(report: Report, markup: Markup) -> list[tuple[str, list[str]]]
         items += [(markup.text(x), []) for x in ans.findings]
     else:
         items += _without_answer(report, markup)
+    sample = library_sample_line(report, markup)
+    if sample:
+        items.append((sample, []))
     items += _problems(report, markup)
     items.append((f"{markup.strong('Significance:')} {significance_line(report, markup)}", []))
     seg = report.segments

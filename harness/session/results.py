@@ -169,12 +169,14 @@ class ResultsCache:
         levels: Sequence[str],
         corpus_digest: str,
         distributions: Sequence[str],
+        segments: Sequence[int] | None = None,
     ) -> dict[str, Any]:
         """Everything the rows of the adapter named ``adapter`` (whose
         :meth:`~harness.scorers.base.Adapter.cache_fingerprint` is ``fingerprint``) on a
         corpus depend on, as a JSON object (``distributions``: the peer libraries whose
-        versions count)."""
-        return {
+        versions count; ``segments``: the sampled segments it ran on at segment level, when
+        not every one)."""
+        key = {
             "format": FORMAT_VERSION,
             "adapter": adapter,
             "fingerprint": fingerprint,
@@ -184,6 +186,9 @@ class ResultsCache:
             "levels": list(levels),
             "corpus": corpus_digest,
         }
+        if segments is not None:
+            key["segments"] = list(segments)
+        return key
 
     @staticmethod
     def name_of(key: dict[str, Any]) -> str:
