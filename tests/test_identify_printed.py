@@ -532,3 +532,47 @@ def test_a_mistake_on_a_part_of_the_test_set_is_named_on_that_part(
     assert clue.matches[0].preprocessing == ("lowercased-hyps",)
     assert f"one reading of segments 302–800 does: {clue.matches[0].reading}" in clue.sentence()
     assert clue.to_dict()["matches"][0]["preprocessing"] == ["lowercased-hyps"]
+
+
+# ---------------------------------------------------------------------- a signature alone
+@pytest.mark.parametrize(
+    ("kwargs", "equal"),
+    [({}, ("sacrebleu",)), ({"tokenize": "intl", "lowercase": True}, ())],
+)
+def test_a_signature_alone_decodes_to_its_configuration(
+    kwargs: dict, equal: tuple[str, ...], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The signature sacrebleu itself prints for a configuration: read without a score, it
+    names sacrebleu's configuration with those settings and the profiles equal to it; a
+    search for it on files is refused, and a command printing only a signature has no
+    score."""
+    from harness.bleu.profiles import PROFILES
+    from harness.cli import main
+    from harness.diagnose.identify import signature_reading
+    from harness.scorers.command import parse_output
+
+    bleu = sacrebleu.metrics.BLEU(**kwargs)
+    bleu.corpus_score(["the cat sat"], [["the cat sat on the mat"]])  # the signature needs nrefs
+    signature = str(bleu.get_signature())
+    line = read_printed(signature)
+    assert line.form == "sacrebleu signature" and line.score == "" and line.nrefs == 1
+    reading = signature_reading(line)
+    assert reading.profiles == equal
+    assert reading.config.tokenize == kwargs.get("tokenize", "13a")
+    assert reading.config.lowercase == kwargs.get("lowercase", False)
+    assert (
+        reading.config.replace(**{k: getattr(PROFILES["sacrebleu"], k) for k in kwargs})
+        == (PROFILES["sacrebleu"])
+    )
+    with pytest.raises(ConfigError, match="no score to search"):
+        identify(
+            line, load_fixture("tutorial_cat_on_the_mat").corpus("candidate"), session=Session()
+        )
+    with pytest.raises(ValueError, match="no BLEU score found"):
+        parse_output(signature)
+    assert main(["identify", "--score", signature]) == 0  # no files needed
+    out = capsys.readouterr().out
+    assert out.startswith("Read as a sacrebleu signature alone")
+    assert ("named profiles with exactly this configuration: sacrebleu." in out) == bool(equal)
+    assert main(["identify", "--score", signature, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["signature"]["profiles"] == list(equal)

@@ -22,6 +22,7 @@ from harness.diagnose.identify import (
     identify,
     nearest,
     read_printed,
+    signature_reading,
     simplest,
     unmatched,
 )
@@ -29,7 +30,7 @@ from harness.diagnose.lengths import LengthClue, length_clue
 from harness.diagnose.validate import CouldNotValidate, validate
 from harness.errors import ConfigError, InputError
 from harness.report.validation import validation_text
-from harness.scorers.printed import EXACT, REPR_DIGITS
+from harness.scorers.printed import EXACT, REPR_DIGITS, SIGNATURE
 
 
 # ---------------------------------------------------------------------- validate
@@ -180,7 +181,8 @@ def add_identify(sub: options.Subcommands) -> None:
         "score = ...', a dict with evaluate's keys, torchmetrics' tensor(...), a row of "
         "lm-eval's results table. A reading must then reproduce every printed number and the "
         "settings of a sacrebleu signature; when none does, the printed lengths say which part "
-        "of the test set (or which side) the score was computed on",
+        "of the test set (or which side) the score was computed on. A sacrebleu signature "
+        "alone (no files needed) is decoded into the configuration it pins",
     )
     i.add_argument("--fixture", help="a built-in fixture name (see `bleu-harness fixtures list`)")
     i.add_argument(
@@ -327,10 +329,21 @@ def cmd_identify(args: argparse.Namespace) -> int:
     """Which configurations reproduce a reported BLEU result on a corpus, and which
     preprocessing mistakes (subword markers left in, tokenized text, compound splitting,
     lowercased or single references; :mod:`harness.diagnose.preprocess`) they assume."""
+    line: PrintedLine = args.score
+    if line.form == SIGNATURE:  # no score to search: the configuration it names
+        reading = signature_reading(line)
+        if args.json:
+            options.print_json({"read": line.to_dict(), "signature": reading.to_dict()})
+        else:
+            print(
+                "\n".join(
+                    textwrap.fill(x, 100, break_long_words=False) for x in reading.sentences()
+                )
+            )
+        return 0
     corpus = inputs.one_corpus(args)
     progress = options.progress(args)
     session = options.session(args)
-    line: PrintedLine = args.score
     found = identify(line, corpus, tolerance=args.tolerance, progress=progress, session=session)
     near: list[tuple[Candidate, list[str]]] = []
     clue = None if found else length_clue(line, corpus, session=session)

@@ -54,6 +54,7 @@ shares).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -86,7 +87,15 @@ from harness.diagnose.many_configs import CorpusScorer
 from harness.diagnose.preprocess import readings
 from harness.errors import ConfigError, HarnessError
 from harness.progress import ProgressCallback, track
-from harness.scorers.printed import EXACT, REPR_DIGITS, PrintedLine, agrees, pinned, read_printed
+from harness.scorers.printed import (
+    EXACT,
+    REPR_DIGITS,
+    SIGNATURE,
+    PrintedLine,
+    agrees,
+    pinned,
+    read_printed,
+)
 from harness.session import Session
 
 __all__ = [
@@ -99,6 +108,7 @@ __all__ = [
     "Chance",
     "Printed",
     "PrintedLine",
+    "SignatureReading",
     "as_printed",
     "chance",
     "closest_profile",
@@ -109,6 +119,7 @@ __all__ = [
     "printed_interval",
     "read_printed",
     "reading_corpus",
+    "signature_reading",
     "simplest",
     "unmatched",
 ]
@@ -630,6 +641,11 @@ def identify(
     :class:`~harness.session.Session`, which the caller creates.
     """
     line = _as_evidence(score)
+    if line.form == SIGNATURE:
+        raise ConfigError(
+            "a sacrebleu signature alone has no score to search for; signature_reading() "
+            "(bleu-harness identify --score SIGNATURE) names the configuration it pins"
+        )
     text = _as_corpus(corpus)
     found = [x for x in _search(line, text, progress, session, tolerance) if x.reproduces]
     if line.details or line.settings:
@@ -638,6 +654,69 @@ def identify(
     return own + [
         x for x in found if not any(o.covers(x.config, x.layout, x.preprocessing) for o in own)
     ]
+
+
+@dataclass(frozen=True)
+class SignatureReading:
+    """What a sacrebleu signature printed alone says: the settings it pins (``settings``,
+    :class:`~harness.bleu.config.BleuConfig` fields), its number of references, sacrebleu's
+    configuration with them (``config``) and the named profiles with exactly that
+    configuration (``profiles``; the library each names aside)."""
+
+    signature: str
+    settings: dict[str, Any]
+    nrefs: int | None
+    config: BleuConfig
+    profiles: tuple[str, ...]
+
+    def sentences(self) -> list[str]:
+        """The reading in words."""
+        pinned = ", ".join(f"{k}={v}" for k, v in self.settings.items()) or "nothing"
+        refs = "" if self.nrefs is None else f" with {self.nrefs} reference(s)"
+        base = PROFILES["sacrebleu"]
+        changed = [f"{k}={v}" for k, v in self.settings.items() if getattr(base, k) != v]
+        how = "sacrebleu's defaults" if not changed else f"sacrebleu + {', '.join(changed)}"
+        named = (
+            f"The named profiles with exactly this configuration: {', '.join(self.profiles)}."
+            if self.profiles
+            else "No named profile has exactly this configuration."
+        )
+        return [
+            f"Read as a sacrebleu signature alone: it pins {pinned}{refs}.",
+            f"The configuration: {how} (engine signature {self.config.signature()}).",
+            named,
+            "A signature has no score: to ask which configuration printed a number on your "
+            "files, pass the whole line (score and signature) with the files.",
+        ]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready."""
+        return {
+            "signature": self.signature,
+            "settings": dict(self.settings),
+            "nrefs": self.nrefs,
+            "config": self.config.signature(),
+            "profiles": list(self.profiles),
+        }
+
+
+def signature_reading(line: PrintedLine | str) -> SignatureReading:
+    """The configuration a sacrebleu signature pins (:func:`~harness.scorers.printed.
+    decode_signature` on sacrebleu's profile) and the named profiles that equal it.
+
+    Raises:
+        ConfigError: the text is not a signature alone, or names a tokenizer the harness
+            does not implement.
+    """
+    if isinstance(line, str):
+        line = read_printed(line)
+    if line.form != SIGNATURE or line.signature is None:
+        raise ConfigError(f"not a sacrebleu signature alone: {line.text[:80]!r}")
+    cfg = PROFILES["sacrebleu"].replace(**line.settings)
+    equal = tuple(
+        name for name, p in PROFILES.items() if dataclasses.replace(p, library=cfg.library) == cfg
+    )
+    return SignatureReading(line.signature, dict(line.settings), line.nrefs, cfg, equal)
 
 
 #: How many windows of the printed width, either side of the score, :func:`chance` counts in.

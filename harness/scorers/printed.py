@@ -15,7 +15,8 @@ multi-bleu-detok.perl, which prints the same line), ``mteval-v13a`` (``BLEU scor
 ``dict`` (``evaluate``'s ``bleu``/``precisions``/``brevity_penalty``/… keys, as JSON or as a
 Python ``repr``), ``torchmetrics`` (``tensor(0.2620)``), ``lm-eval table`` (a row of
 lm-evaluation-harness's results table whose metric is ``bleu``; ``lm-eval table (bleu_max)``
-for TruthfulQA's) and ``number``. ``identify`` reads
+for TruthfulQA's), ``number``, and a sacrebleu signature alone (``sacrebleu signature``: its
+``score`` is empty; there is no number to search, only the configuration it names). ``identify`` reads
 what a user pastes with it, and the command scorer (:func:`harness.scorers.command.parse_output`)
 what a program prints.
 """
@@ -32,7 +33,7 @@ from typing import Any
 
 from harness.errors import ConfigError
 
-__all__ = ["PrintedLine", "agrees", "decode_signature", "read_printed", "shows"]
+__all__ = ["SIGNATURE", "PrintedLine", "agrees", "decode_signature", "read_printed", "shows"]
 
 _NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 #: A printed number with at least this many significant digits is a float's repr: it stands
@@ -266,6 +267,20 @@ def _lmeval_row(raw: str) -> PrintedLine | None:
     return PrintedLine(raw, form, value, "0-100")
 
 
+#: The form of a sacrebleu signature printed without a score: no number to search, only the
+#: configuration it names (:func:`harness.diagnose.identify.signature_reading`).
+SIGNATURE = "sacrebleu signature"
+_SIGNATURE = re.compile(
+    r"(?:BLEU\|)?nrefs:[^|=\s]+(?:\|[a-z]+:[^|=\s]+)+|BLEU(?:\+[a-z]+\.[^+=\s]+)+",
+    re.IGNORECASE,
+)
+
+
+def _is_signature(raw: str) -> bool:
+    """Whether ``raw`` is a sacrebleu signature alone (2.x or 1.x), with no score."""
+    return bool(_SIGNATURE.fullmatch(raw))
+
+
 def read_printed(text: str) -> PrintedLine:
     """Read a BLEU result as printed (see the module docstring for the forms); raise
     :class:`~harness.errors.ConfigError` naming the forms when none is recognised."""
@@ -278,6 +293,9 @@ def read_printed(text: str) -> PrintedLine:
             found = _from_mapping(raw, data, raw)
             if found is not None:
                 return found
+    if _is_signature(raw):
+        settings, nrefs = decode_signature(raw)
+        return PrintedLine(raw, SIGNATURE, "", None, signature=raw, settings=settings, nrefs=nrefs)
     row = _lmeval_row(raw) if re.search(r"^\s*\|", raw, re.MULTILINE) else None
     if row is not None:
         return row
