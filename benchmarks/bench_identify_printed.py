@@ -32,10 +32,9 @@ from pathlib import Path
 
 import nltk.translate.bleu_score as nltk_bleu
 
-from harness.cli.diagnose import fewest_steps
 from harness.data.corpus import Corpus
 from harness.data.datasets import WMT21_SYSTEMS, load_wmt21_ende
-from harness.diagnose.identify import chance, identify
+from harness.diagnose.identify import chance, fewest_steps, identify
 from harness.diagnose.lengths import LengthClue, length_clue
 from harness.diagnose.preprocess import moses_like_tokenize
 from harness.diagnose.seeded import inject_bpe

@@ -296,9 +296,9 @@ def test_the_simplest_reading_is_the_nearest_of_one_step_or_less() -> None:
     best = simplest("0.3", corpus, session=session)
     assert best is not None
     every = nearest("0.3", corpus, session=session, count=100_000)
-    one_step = [c for c in every if len(c.changes) + len(c.preprocessing) <= 1]
+    one_step = [c for c in every if c.steps <= 1]
     assert best.distance == pytest.approx(min(c.distance for c in one_step), abs=1e-12)
-    assert len(best.changes) + len(best.preprocessing) <= 1
+    assert best.steps <= 1
 
 
 def test_coincidences_come_with_the_simplest_reading_near_the_score(

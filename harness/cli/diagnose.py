@@ -19,6 +19,7 @@ from harness.diagnose.identify import (
     Chance,
     PrintedLine,
     chance,
+    fewest_steps,
     identify,
     nearest,
     read_printed,
@@ -221,12 +222,6 @@ def _fold(lines: list[list[str]]) -> list[tuple[list[str], int]]:
     for entry in lines:
         counts[tuple(entry)] = counts.get(tuple(entry), 0) + 1
     return [(list(k), n) for k, n in counts.items()]
-
-
-def fewest_steps(found: list[Candidate]) -> int | None:
-    """The fewest steps from a named profile among the matches (a changed factor, a layout
-    misuse or an assumed text mistake is one step); ``None`` without matches."""
-    return min((len(c.changes) + len(c.preprocessing) for c in found), default=None)
 
 
 def _identify_entry(c: Candidate) -> list[str]:

@@ -79,6 +79,12 @@ class Candidate:
     reproduces: bool = False
 
     @property
+    def steps(self) -> int:
+        """How far the reading is from a named profile applied correctly: each factor
+        changed (and a reference-layout misuse) and each text mistake assumed is one step."""
+        return len(self.changes) + len(self.preprocessing)
+
+    @property
     def changed(self) -> dict[str, Any]:
         """Every field that differs from :attr:`profile`, with this candidate's value (the
         factors of ``changes`` by name and value: ``{"tokenize": "intl", "smooth": "floor"}``);
@@ -180,10 +186,9 @@ def rank(candidate: Candidate) -> tuple[float, float, int, int, int, float]:
     profile with a factor changed: the profile's code is known, the text was not seen), then
     simpler rounding (:data:`ROUNDINGS` order), then the distance."""
     c = candidate
-    steps = len(c.changes) + len(c.preprocessing)
     d = round(c.distance, 12)
     first = (0, 0.0) if c.reproduces else (1, d)
-    return (*first, steps, len(c.changes), ROUNDINGS.index(c.rounding), d)
+    return (*first, c.steps, len(c.changes), ROUNDINGS.index(c.rounding), d)
 
 
 #: A reported score as it may be given: the printed text, an exact decimal, an integer, or a

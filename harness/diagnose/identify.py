@@ -113,6 +113,7 @@ __all__ = [
     "chance",
     "closest_profile",
     "default_tolerance",
+    "fewest_steps",
     "identify",
     "misused_corpora",
     "nearest",
@@ -795,6 +796,12 @@ def nearest(
     return _search(line, _as_corpus(corpus), progress, session, None)[:count]
 
 
+def fewest_steps(found: Sequence[Candidate]) -> int | None:
+    """The fewest :attr:`~harness.diagnose.candidates.Candidate.steps` from a named profile
+    among the matches; ``None`` without matches."""
+    return min((c.steps for c in found), default=None)
+
+
 def simplest(
     score: Printed | PrintedLine,
     corpus: Corpus | str | tuple[Sequence[str], Sequence[Sequence[str]]],
@@ -809,8 +816,6 @@ def simplest(
     chance alone would give (``None`` when there is none)."""
     line = _as_evidence(score)
     close = [
-        c
-        for c in _search(line, _as_corpus(corpus), progress, session, None)
-        if len(c.changes) + len(c.preprocessing) <= steps
+        c for c in _search(line, _as_corpus(corpus), progress, session, None) if c.steps <= steps
     ]
     return min(close, key=lambda c: (round(c.distance, 12), rank(c))) if close else None
