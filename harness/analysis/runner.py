@@ -344,9 +344,12 @@ def run(
     misses = [
         k for k, (_, _, _, impl) in enumerate(work) if impl.kind == "adapter" and k not in ready
     ]
-    if backend != "serial":
-        configs = [PROFILES[i.name] for i in implementations if i.kind == "profile"]
-        cache.warm([c for _, _, c in corpora], configs, backend=backend, jobs=jobs, client=client)
+    # Counted one tokenization at a time over every corpus (in the workers, or here): the
+    # systems share the references and most words, so each tokenization's vocabulary is
+    # learned once, while system by system the vocabularies of many tokenizations would not
+    # all stay in memory at once and each system would tokenize its words again.
+    configs = [PROFILES[i.name] for i in implementations if i.kind == "profile"]
+    cache.warm([c for _, _, c in corpora], configs, backend=backend, jobs=jobs, client=client)
     callback = progress if callable(progress) else _progress.resolve(progress)
     iterator: Iterable[Any] = _progress.track(work, callback, "compare")
     rows: list[dict[str, Any]] = []
