@@ -337,12 +337,14 @@ def test_batch_tokens_equal_the_reference_tokenizer(
     assert fastcount.batch_tokens(text, tok, lowercase) == expected
 
 
-@pytest.mark.parametrize("tok", ["intl", "t2t"])
+@pytest.mark.parametrize("tok", ["intl", "t2t", "keras-hub-re2"])
 @pytest.mark.parametrize("strip", ["rstrip", "none"])
 def test_words_at_a_line_end_see_a_missing_neighbour_as_a_number(tok: str, strip: str) -> None:
-    """intl and t2t are tokenized word by word, a line's first and last word as at an edge
-    (a missing neighbour counts as a number) unless whitespace stands there: "9," alone keeps
-    its comma, "9, " with the space kept (strip none) does not."""
+    """intl, t2t and keras-hub-re2 are tokenized word by word, a line's first and last word as
+    at an edge (a missing neighbour counts as a number for the first two; for keras-hub, whose
+    rules need a neighbour, as none) unless whitespace stands there: "9," alone keeps its comma,
+    "9, " with the space kept (strip none) does not. keras-hub splits on ASCII whitespace only
+    and joins lines at a newline: such lines are tokenized whole."""
     lines = [
         "9,",
         "9, ",
@@ -354,6 +356,9 @@ def test_words_at_a_line_end_see_a_missing_neighbour_as_a_number(tok: str, strip
         "a .5",
         "5.5 ,5",
         "\u3000,5, ",
+        "a,\u00a0.5 b.",
+        "x-\n5. &quot;y&quot;",
+        "<skipped>,5 5.<skipped>",
     ]
     rules = TextRules(tokenize=tok, strip=strip)
     assert fastcount.batch_tokens(lines, rules) == [text_tokenizer(rules)(x) for x in lines]
@@ -384,6 +389,23 @@ def test_batch_t2t_equals_t2t_line_by_line(text: list[str]) -> None:
     from harness.bleu.script_tokenizers import _tokens_t2t, batch_t2t
 
     assert batch_t2t(text) == [list(_tokens_t2t(line)) for line in text]
+
+
+# keras-hub's rules: the literals (one entity inside another), ASCII punctuation, periods and
+# commas beside digits or at either end, hyphens after digits, ASCII and other whitespace
+_KERAS_CHARS = st.sampled_from(
+    [*".,-'5a;!?()\"<>& \t\u00a0\u3000\x1c", "<skipped>", "&quot;", "&amp;lt;", "&gt;", "-\n", "\n"]
+)
+
+
+@SETTINGS
+@given(st.lists(st.lists(_KERAS_CHARS, max_size=12).map("".join), min_size=1, max_size=10))
+def test_batch_keras_equals_keras_line_by_line(text: list[str]) -> None:
+    """keras-hub's rules over NUL-joined lines (those that look at no neighbour) and line by
+    line (those that do) equal the rules on each line."""
+    from harness.bleu.script_tokenizers import batch_keras_re2, keras_re2_tokens
+
+    assert batch_keras_re2(text) == [keras_re2_tokens(line) for line in text]
 
 
 # what nltk's word tokenizer looks at: quotes at a line's start and after brackets, a final
@@ -450,6 +472,50 @@ def test_batch_nltk_word_equals_nltk_word_line_by_line(text: list[str]) -> None:
     from harness.bleu.normalizers import batch_nltk_word, nltk_word_tokens
 
     assert batch_nltk_word(text) == [nltk_word_tokens(line) for line in text]
+
+
+@SETTINGS
+@given(
+    text=st.lists(
+        st.tuples(
+            st.lists(_NLTK_PIECES | st.sampled_from(SENTENCE_END_WORDS), max_size=10),
+            st.sampled_from(["", " "]),
+        ).map(lambda pieces: pieces[1].join(pieces[0])),
+        min_size=1,
+        max_size=8,
+    ),
+    tok=st.sampled_from(["nltk-word", "nltk-punkt"]),
+    strip=st.sampled_from(["rstrip", "none"]),
+    lowercase=st.booleans(),
+)
+@example(
+    text=[
+        "a. b",
+        "a. )",
+        "a .",
+        "end.) '",
+        'x." y',
+        '"q" r',
+        'a\t"b',
+        "a, b:",
+        "'tis wanna",
+        "x. ",
+        ' "y',
+        "a ) .",
+        "x.''",
+    ],
+    tok="nltk-word",
+    strip="none",
+    lowercase=False,
+)
+def test_nltk_lines_tokenized_word_by_word_equal_the_line_rules(
+    text: list[str], tok: str, strip: str, lowercase: bool
+) -> None:
+    """nltk-word and nltk-punkt on the fast path (each distinct word once, a word that does not
+    end its line followed by a neutral word; lines ending in closers or whitespace, holding
+    other whitespace, or with a potential sentence end tokenized whole) equal the line rules."""
+    rules = TextRules(tokenize=tok, strip=strip, lowercase=lowercase)
+    assert fastcount.batch_tokens(text, rules) == [text_tokenizer(rules)(x) for x in text]
 
 
 @SETTINGS

@@ -16,9 +16,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harness.bleu import engine, hashed
+from harness.bleu import engine, hashed, native
 from harness.bleu.config import NGRAM_IDENTITIES, BleuConfig
+from harness.bleu.fastcount import text_token_ids
 from harness.bleu.profiles import PROFILES
+from harness.bleu.tokenizers import text_tokenizer
 from harness.cli.options import add_overrides, overrides
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError
@@ -102,6 +104,48 @@ def test_multiple_references_clip_by_the_best_one(corpus) -> None:  # type: igno
         rows = per.ref_matches[seg == i]
         assert (rows.max(axis=0) <= per.matches[i]).all()
         assert (per.matches[i] <= rows.sum(axis=0)).all()
+
+
+@PROPS
+@given(large_vocabulary_corpora(max_refs=3), st.integers(1, 5))
+def test_the_compiled_and_numpy_counts_agree(corpus, order) -> None:  # type: ignore[no-untyped-def]
+    """Large vocabularies collide by hash: the compiled counter (each text as the sequence of
+    its n-grams' hashes) clips them as the numpy counts of (segment, hash) keys do, and the
+    token ids numbered from the fast path's tokens are the Dictionary's of the tokens."""
+    hyps, refs = corpus
+    c = _corpus(hyps, refs)
+    rules = FAIRSEQ.text_rules
+    compiled = hashed.count_statistics(c.hypotheses, c.references, rules, order)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(native.ENV, "0")
+        plain = hashed.count_statistics(c.hypotheses, c.references, rules, order)
+    assert np.array_equal(compiled.matches, plain.matches)
+    assert np.array_equal(compiled.hyp_len, plain.hyp_len)
+    tokens, lens, on_ref, named = text_token_ids(
+        c.hypotheses, c.references, rules, (*hashed.SPECIAL_SYMBOLS, hashed.UNMATCHABLE)
+    )
+    got = hashed.numbered(tokens, np.repeat(on_ref, lens), named[:-1], int(named[-1]))
+    sides = [rules.side("reference" if r else "hypothesis") for r in on_ref.tolist()]
+    texts = [t for h, rs in zip(c.hypotheses, c.references, strict=True) for t in (h, *rs)]
+    lines = [text_tokenizer(side)(t) for side, t in zip(sides, texts, strict=True)]
+    assert got.tolist() == hashed.dictionary_ids(lines, on_ref.tolist()).tolist()
+
+
+def test_a_zero_hash_is_counted_by_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """0 ends a text for the compiled counter: an n-gram whose hash is 0 sends the corpus to
+    the numpy counts, which clip it like any other hash."""
+    c = _corpus(["a b a", "c"], [["a b", "b a c"], ["c c"]])
+    real = hashed.ngram_hashes
+
+    def zero_bigrams(ids: np.ndarray, max_order: int) -> list[np.ndarray]:
+        out = real(ids, max_order)
+        out[1] = np.zeros_like(out[1])  # every bigram hashes to 0, so all collide
+        return out
+
+    monkeypatch.setattr(hashed, "ngram_hashes", zero_bigrams)
+    got = hashed.count_statistics(c.hypotheses, c.references, FAIRSEQ.text_rules, 2)
+    # segment 1: bigrams "a b", "b a" (one hash, twice) against the best reference's one or two
+    assert got.matches[:, 1].tolist() == [2, 0]
 
 
 def test_the_factor_is_validated_and_named_in_signatures() -> None:

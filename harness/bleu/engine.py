@@ -221,14 +221,17 @@ def compute_statistics(
     """
     order = max_order or orders_needed(config)
     corpus = counted_corpus(corpus, config)
-    if config.ngram_identity == "fairseq-hash":
-        return _hashed_statistics(corpus, config, order)
     # kept across calls only where both sides have the same rules: two-sided tokenizations
-    # (a script lowercasing one side its own way) pair vocabularies whose token ids must agree
-    vocabularies = {} if config.text_rules.by_side else _vocabularies()  # the pairs reuse them
+    # (a script lowercasing one side its own way) pair vocabularies whose token ids must agree;
+    # the hashed identity numbers tokens afresh per corpus, so only its strings are reused
+    hashing = config.ngram_identity == "fairseq-hash"
+    vocabularies = {} if config.text_rules.by_side and not hashing else _vocabularies()
     try:
-        stats = _count(corpus, config, order, vocabularies)
-        if needs_ref_matches(config):
+        if hashing:
+            stats = _hashed_statistics(corpus, config, order, vocabularies)
+        else:
+            stats = _count(corpus, config, order, vocabularies)
+        if needs_ref_matches(config) and not hashing:  # the hashed count clips per reference
             # each reference alone: the statistics of the (hypothesis, one reference) pairs
             k = [len(r) for r in corpus.references]
             pairs = Corpus(
@@ -250,15 +253,18 @@ def compute_statistics(
     return stats
 
 
-def _hashed_statistics(corpus: Corpus, config: BleuConfig, order: int) -> Statistics:
-    """The statistics of ``ngram_identity="fairseq-hash"`` (never the fast path, whose packed
-    keys are exact token identities)."""
+def _hashed_statistics(
+    corpus: Corpus, config: BleuConfig, order: int, vocabularies: dict[_tok.TextRules, Any]
+) -> Statistics:
+    """The statistics of ``ngram_identity="fairseq-hash"``: tokens from the fast path's
+    vocabularies, n-grams counted by hash (never by the packed keys of exact identities)."""
     counts = hashed.count_statistics(
         corpus.hypotheses,
         corpus.references,
         config.text_rules,
         order,
         per_reference=needs_ref_matches(config),
+        vocabularies=vocabularies,
     )
     return Statistics(
         hyp_len=counts.hyp_len,

@@ -37,6 +37,7 @@ Measured dead ends: ``benchmarks/README.md`` ("How the fast path works").
 from __future__ import annotations
 
 import itertools
+import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -54,6 +55,7 @@ __all__ = [
     "batch_tokens",
     "count_statistics",
     "shared_token_ids",
+    "text_token_ids",
 ]
 
 #: Target positions (hypothesis + reference tokens) per chunk. Time is flat from 2**16 to
@@ -78,18 +80,27 @@ _SEP = "\x00"
 _FIRST, _LAST = "\x02", "\x03"
 
 
-def _edge_words(lines_batch: _tok.BatchLines) -> _tok.BatchWords:
+def _edge_words(lines_batch: _tok.BatchLines, next_word: str = "") -> _tok.BatchWords:
     """The batch word tokenizer of an ``edges`` tokenizer: every (marked) word's tokens, each
-    word's followed by ``_SEP``, from one call of its batch line tokenizer on their variants."""
+    word's followed by ``_SEP``, from one call of its batch line tokenizer on their variants.
+    ``next_word``: follows (after a space) a word that does not end its line; its one token,
+    the variant's last, is dropped."""
+    after = f" {next_word}" if next_word else " "
 
     def batch(words: Sequence[str]) -> list[str]:
         variants = []
+        ends = []
         for word in words:
             first, last = word.startswith(_FIRST), word.endswith(_LAST)
             core = word[first : len(word) - last]
-            variants.append(("" if first else " ") + core + ("" if last else " "))
+            variants.append(("" if first else " ") + core + ("" if last else after))
+            ends.append(last)
         out: list[str] = []
-        for tokens in lines_batch(variants):
+        for tokens, last in zip(lines_batch(variants), ends, strict=True):
+            if next_word and not last:
+                if not tokens or tokens[-1] != next_word:
+                    raise RuntimeError(f"the neutral word {next_word!r} was not one token")
+                tokens = tokens[:-1]
             out += tokens
             out.append(_SEP)
         return out
@@ -148,17 +159,24 @@ class _Vocabulary:
         self.edges = spec.locality == "edges" and rules.whitespace == "unicode"
         self.edge_rstrip = self.edges and rules.strip == "rstrip"
         self.word_local = spec.locality == "word" or self.edges
+        edge_batch = spec.edge_batch or spec.batch_lines
         self.split_word: _tok.BatchWords | None = (
-            _edge_words(spec.batch_lines)
-            if self.edges and spec.batch_lines is not None
+            _edge_words(edge_batch, spec.edge_next_word)
+            if self.edges and edge_batch is not None
             else spec.batch_words
         )
         self.avoid: tuple[str, ...] = spec.whole_line_marks()
+        self.whole_line: Callable[[Sequence[str]], list[bool]] | None = (
+            spec.whole_line_when() if self.edges and spec.whole_line_when is not None else None
+        )
         if self.edges:
             self.avoid += (_FIRST, _LAST)
         if rules.whitespace == "perl":
             # str.split separates on these, Perl's \s does not: such lines are tokenized whole
             self.avoid += tuple(_tok.PYTHON_ONLY_SPACE)
+        # single characters (most marks) are looked for with one class, in C
+        chars = all(len(c) == 1 for c in self.avoid) and self.avoid
+        self._avoid_class = re.compile(f"[{re.escape(''.join(self.avoid))}]") if chars else None
         # Lowercasing rules that act on the tokens (ascii, perl) are applied when a token
         # gets its id; the unicode rule lowercases the lines before (count_statistics).
         self.token_case = rules.token_case
@@ -179,23 +197,42 @@ class _Vocabulary:
         self.n_words = 1  # words whose tokens are known
         self.n_flat = 1
 
-    def _words_of(self, lines: Sequence[str]) -> list[str]:
+    def _words_of(self, lines: Sequence[str], whole: Sequence[bool] | None = None) -> list[str]:
         """Every line's words (or ``_LINE_KEY`` + the line, to be tokenized whole), each line
-        then ``_SEP``."""
-        if self.word_local:
+        then ``_SEP``. ``whole``: which lines are tokenized whole, when known
+        (:meth:`_whole_lines`)."""
+        if self.word_local and whole is None:
             joined = f" {_SEP} ".join(lines) + f" {_SEP}"
-            if joined.count(_SEP) == len(lines) and self._clean(joined):
+            whole = self._whole_lines(lines, joined)
+            if whole is None and joined.count(_SEP) == len(lines):
                 if self.edges:
                     joined = f" {_SEP} ".join(self._marked(lines)) + f" {_SEP}"
                 return joined.split()
         flat: list[str] = []
-        for line in lines:
-            if self.word_local and _SEP not in line and not any(c in line for c in self.avoid):
+        for k, line in enumerate(lines):
+            if self.word_local and _SEP not in line and not (whole is not None and whole[k]):
                 flat += self._marked([line])[0].split()
             else:
                 flat.append(_LINE_KEY + line)
             flat.append(_SEP)
         return flat
+
+    def _has_mark(self, text: str) -> bool:
+        if self._avoid_class is not None:
+            return self._avoid_class.search(text) is not None
+        return any(c in text for c in self.avoid)
+
+    def _whole_lines(self, lines: Sequence[str], joined: str) -> list[bool] | None:
+        """Which of ``lines`` (``joined``: their text together, to look for marks once) a
+        word-local tokenizer tokenizes whole: those holding one of its marks and those its
+        ``whole_line`` test names. ``None`` when there is none."""
+        marked = self._has_mark(joined)
+        if not marked and self.whole_line is None:
+            return None
+        whole = [self._has_mark(line) for line in lines] if marked else [False] * len(lines)
+        if self.whole_line is not None:
+            whole = [a or b for a, b in zip(whole, self.whole_line(lines), strict=True)]
+        return whole if any(whole) else None
 
     def _marked(self, lines: Sequence[str]) -> Sequence[str]:
         """``lines`` as they are split into words: for an ``edges`` tokenizer, (right-
@@ -205,11 +242,6 @@ class _Vocabulary:
         if self.edge_rstrip:
             return [f"{_FIRST}{line.rstrip()}{_LAST}" for line in lines]
         return [f"{_FIRST}{line}{_LAST}" for line in lines]
-
-    def _clean(self, text: str) -> bool:
-        """Whether ``text`` (lines, joined) holds no character that makes a word-local
-        tokenizer tokenize a line whole (the separator aside)."""
-        return not any(c in text for c in self.avoid)
 
     def _learn(self, new_words: list[str], words_only: bool = False) -> None:
         """Tokenize words seen for the first time (in word-id order) and store their ids;
@@ -283,11 +315,17 @@ class _Vocabulary:
         """The word ids of ``lines`` (:meth:`_words_of`'s words), learning new words."""
         if self.table is not None:
             joined = "".join(lines)
-            split = self.word_local and _SEP not in joined and self._clean(joined)
+            whole = None
+            split = self.word_local and _SEP not in joined
+            if split:
+                whole = self._whole_lines(lines, joined)
+                split = whole is None
             if split:  # split in C, no str per known word
                 raw, fresh = self.table.ids(self._marked(lines), True)
+            elif whole is not None:  # the lines tokenized word by word still split in C
+                return self._mixed_ids(lines, whole)
             else:
-                raw, fresh = self.table.ids(self._words_of(lines), False)
+                raw, fresh = self.table.ids(self._words_of(lines, whole), False)
             if fresh:  # new words, in id order
                 self._learn(fresh, words_only=split)
             return np.frombuffer(raw, dtype=np.int64)
@@ -298,6 +336,31 @@ class _Vocabulary:
             _, first = np.unique(wids[fresh_at], return_index=True)
             self._learn([words[i] for i in fresh_at[first].tolist()])
         return wids
+
+    def _mixed_ids(self, lines: Sequence[str], whole: Sequence[bool]) -> np.ndarray:
+        """:meth:`_word_ids` of lines (none holding ``_SEP``) of which those marked ``whole``
+        are tokenized whole: the others are split in C, each part's new words learnt in turn,
+        and the two parts' ids put back in line order."""
+        table = self.table
+        assert table is not None  # the compiled word table's path
+        second = np.asarray(whole, dtype=bool)
+        parts = []
+        split = [line for line, w in zip(lines, whole, strict=True) if not w]
+        keys = [
+            key
+            for line, w in zip(lines, whole, strict=True)
+            if w
+            for key in (_LINE_KEY + line, _SEP)
+        ]
+        for texts, by_word in ((split, True), (keys, False)):
+            if not texts:
+                parts.append(np.zeros(0, dtype=np.int64))
+                continue
+            raw, fresh = table.ids(self._marked(texts) if by_word else texts, by_word)
+            if fresh:
+                self._learn(fresh, words_only=by_word)
+            parts.append(np.frombuffer(raw, dtype=np.int64))
+        return _interleave(parts[0], parts[1], second)
 
     def ids(self, lines: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """(flat token ids of ``lines``, each line followed by the sentinel 0; tokens per line)."""
@@ -411,23 +474,7 @@ def count_statistics(
     lens = np.empty(n_occ, dtype=np.int64)
     matches = np.zeros((s_count, max_order), dtype=np.int64)
     # By side (fairseq's reference form, detok lowercasing): two vocabularies, one token table.
-    vocabs = {} if vocabularies is None else vocabularies
-
-    def vocabulary(side_rules: _tok.TextRules, table: _Vocabulary | None = None) -> _Vocabulary:
-        """The kept vocabulary of ``side_rules``, or a new one sharing ``table``'s tokens.
-
-        Both sides must give a token the same id: a kept reference-side vocabulary that was
-        paired with another hypothesis side (another tokenization sharing this reference
-        rule) has other token ids, and is replaced."""
-        found = vocabs.get(side_rules)
-        if found is None or (table is not None and found.tokens is not table.tokens):
-            found = vocabs[side_rules] = _Vocabulary(side_rules)
-            if table is not None:  # the sentinel and _SEP are ids 0 and 1 in both
-                found.tokens = table.tokens
-        return found
-
-    vocab = vocabulary(rules.side("hypothesis"))
-    ref_vocab = vocabulary(rules.side("reference"), vocab) if rules.by_side else vocab
+    vocab, ref_vocab = _side_vocabularies(rules, {} if vocabularies is None else vocabularies)
     chars_per_token = 6.0  # to size chunks; updated from each chunk
     # Counting a chunk is numpy work that releases the GIL (sorts, bincounts): one helper
     # thread counts chunk k while this thread tokenizes chunk k+1 (each chunk writes its own
@@ -480,6 +527,75 @@ def count_statistics(
     is_ref = np.ones(n_occ, dtype=bool)
     is_ref[occ_start] = False
     return lens[occ_start], lens[is_ref], k, matches
+
+
+def _side_vocabularies(
+    rules: _tok.TextRules, vocabs: dict[_tok.TextRules, _Vocabulary]
+) -> tuple[_Vocabulary, _Vocabulary]:
+    """The hypothesis and reference vocabularies of ``rules`` (one and the same unless the
+    sides are tokenized differently), kept in ``vocabs``.
+
+    Both sides must give a token the same id: a kept reference-side vocabulary that was paired
+    with another hypothesis side (another tokenization sharing this reference rule) has other
+    token ids, and is replaced by one sharing this hypothesis side's tokens."""
+
+    def vocabulary(side_rules: _tok.TextRules, table: _Vocabulary | None = None) -> _Vocabulary:
+        found = vocabs.get(side_rules)
+        if found is None or (table is not None and found.tokens is not table.tokens):
+            found = vocabs[side_rules] = _Vocabulary(side_rules)
+            if table is not None:  # the sentinel and _SEP are ids 0 and 1 in both
+                found.tokens = table.tokens
+        return found
+
+    vocab = vocabulary(rules.side("hypothesis"))
+    return vocab, (vocabulary(rules.side("reference"), vocab) if rules.by_side else vocab)
+
+
+def text_token_ids(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    rules: _tok.TextRules,
+    named: Sequence[str] = (),
+    *,
+    vocabularies: dict[_tok.TextRules, _Vocabulary] | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every text's tokens as ids, in the order hypothesis, its references, segment by segment:
+    ``(flat token ids without sentinels, tokens per text, whether each text is a reference,
+    the ids of the tokens ``named``)``. Each side is tokenized by its own rules, in one id
+    space; equal, text by text, to :func:`harness.bleu.tokenizers.text_tokenizer` of the side's
+    rules (``tests/test_fastpath.py``). ``vocabularies``: as for :func:`count_statistics`."""
+    vocab, ref_vocab = _side_vocabularies(rules, {} if vocabularies is None else vocabularies)
+    texts: list[str] = []
+    is_ref: list[bool] = []
+    for hyp, refs in zip(hypotheses, references, strict=True):
+        texts.append(hyp)
+        texts += refs
+        is_ref.append(False)
+        is_ref += [True] * len(refs)
+    refs_mask = np.asarray(is_ref, dtype=bool)
+    if ref_vocab is vocab:
+        tokens, lens = _line_ids(vocab, texts)
+    else:
+        tokens, lens = _by_side_ids(vocab, ref_vocab, texts, np.flatnonzero(~refs_mask))
+    names = vocab.tokens.ids(list(named)) if named else np.zeros(0, dtype=np.int64)
+    return tokens[tokens != 0], lens, refs_mask, names
+
+
+def _interleave(first: np.ndarray, second: np.ndarray, from_second: np.ndarray) -> np.ndarray:
+    """Two id arrays of lines (each line ended by 0) merged into line order: line ``k`` is the
+    next line of ``second`` where ``from_second[k]``, else the next of ``first``."""
+    lens = np.empty(len(from_second), dtype=np.int64)
+    spans = []
+    for ids, where in ((first, ~from_second), (second, from_second)):
+        n = np.diff(np.flatnonzero(ids == 0), prepend=-1)
+        lens[where] = n
+        spans.append((ids, n, where))
+    start = np.cumsum(lens) - lens
+    out = np.empty(int(lens.sum()), dtype=np.int64)
+    for ids, n, where in spans:
+        offset = np.arange(len(ids)) - np.repeat(np.cumsum(n) - n, n)
+        out[np.repeat(start[where], n) + offset] = ids
+    return out
 
 
 def _line_ids(vocab: _Vocabulary, lines: list[str]) -> tuple[np.ndarray, np.ndarray]:

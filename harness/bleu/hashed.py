@@ -44,11 +44,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from harness.bleu import native
+from harness.bleu.fastcount import text_token_ids
 from harness.bleu.script_tokenizers import UNMATCHABLE
-from harness.bleu.tokenizers import TextRules, text_tokenizer
+from harness.bleu.tokenizers import TextRules
 
 __all__ = [
     "FNV_OFFSET",
@@ -60,6 +63,7 @@ __all__ = [
     "dictionary_ids",
     "fnv1a_hash",
     "ngram_hashes",
+    "numbered",
 ]
 
 #: FNV-1a's 64-bit offset basis and prime.
@@ -162,6 +166,52 @@ def _sum_by(group: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
     return np.bincount(group, weights=values, minlength=size).round().astype(np.int64)
 
 
+def numbered(
+    tokens: np.ndarray, on_reference: np.ndarray, special: np.ndarray, unmatchable: int
+) -> np.ndarray:
+    """:func:`dictionary_ids` of token ids already given in text order: ``special`` holds the
+    ids of :data:`SPECIAL_SYMBOLS` (in order), ``unmatchable`` the id of
+    :data:`~harness.bleu.script_tokenizers.UNMATCHABLE`, ``on_reference`` marks the tokens of
+    references. Every other token is numbered by its first appearance, from 4."""
+    out = np.full(len(tokens), -1, dtype=np.int64)
+    for number, token in enumerate(special.tolist()):
+        out[tokens == token] = number
+    unk = on_reference & (tokens == unmatchable)
+    out[unk] = REFERENCE_UNK_ID
+    plain = out == -1
+    distinct, first, inverse = np.unique(tokens[plain], return_index=True, return_inverse=True)
+    rank = np.empty(len(distinct), dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(len(distinct))
+    out[plain] = len(SPECIAL_SYMBOLS) + rank[inverse.reshape(-1)]
+    return out.astype(np.int32)
+
+
+def _native_matches(
+    kernels: Any, ids: np.ndarray, lens: np.ndarray, texts: np.ndarray, max_order: int
+) -> np.ndarray | None:
+    """The clipped matches by hash, order by order, from the compiled counter: at order n each
+    text becomes the sequence of its n-grams' hashes (read as int64), whose unigrams the
+    counter clips exactly as the n-grams' hashes are clipped. ``None`` when a hash is 0, the
+    counter's end-of-text mark (the caller then counts with numpy)."""
+    line_end = np.cumsum(lens)
+    tok_line = np.repeat(np.arange(len(lens)), lens)
+    tok_end = line_end[tok_line]
+    matches = np.zeros((len(texts), max_order), dtype=np.int64)
+    column = np.zeros((len(texts), 1), dtype=np.int64)
+    for n, hashes in enumerate(ngram_hashes(ids, max_order), start=1):
+        starts = np.flatnonzero(np.arange(len(hashes)) + n <= tok_end[: len(hashes)])
+        values = hashes[starts].view(np.int64)
+        if not values.all():
+            return None
+        seq = np.zeros(len(starts) + len(lens), dtype=np.int64)
+        # the j-th n-gram kept, in text t, follows the end marks of the t texts before it
+        seq[np.arange(len(starts)) + tok_line[starts]] = values
+        column[:] = 0
+        kernels.count_segments(seq, texts, 1, column)
+        matches[:, n - 1] = column[:, 0]
+    return matches
+
+
 def count_statistics(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str]],
@@ -169,41 +219,48 @@ def count_statistics(
     max_order: int,
     *,
     per_reference: bool = False,
+    vocabularies: dict[TextRules, Any] | None = None,
 ) -> HashedCounts:
     """Lengths and matches by hashed n-gram identity of a whole corpus (see the module
     docstring): tokens by ``rules`` (each side's form), ids by one Dictionary in the order
-    hypothesis, references of each segment, clipped counts per hash."""
-    tok_h = text_tokenizer(rules.side("hypothesis"))
-    tok_r = text_tokenizer(rules.side("reference"))
+    hypothesis, references of each segment, clipped counts per hash. ``vocabularies``: the
+    fast path's token tables kept across calls (:func:`harness.bleu.fastcount.count_statistics`)."""
     s = len(hypotheses)
-    lines: list[list[str]] = []
-    is_ref: list[bool] = []
-    line_seg: list[int] = []
-    for i, (hyp, refs) in enumerate(zip(hypotheses, references, strict=True)):
-        lines.append(tok_h(hyp))
-        is_ref.append(False)
-        line_seg.append(i)
-        for ref in refs:
-            lines.append(tok_r(ref))
-            is_ref.append(True)
-            line_seg.append(i)
-    ids = dictionary_ids(lines, is_ref)
-    lens = np.fromiter(map(len, lines), np.int64, len(lines))
-    ref_line = np.asarray(is_ref, dtype=bool)
+    tokens, lens, ref_line, named = text_token_ids(
+        hypotheses,
+        references,
+        rules,
+        (*SPECIAL_SYMBOLS, UNMATCHABLE),
+        vocabularies=vocabularies,
+    )
+    line_seg = np.repeat(np.arange(s), [1 + len(r) for r in references])
+    ids = numbered(tokens, np.repeat(ref_line, lens), named[:-1], int(named[-1]))
     hyp_len = lens[~ref_line]
     ref_flat = lens[ref_line]
     k = [len(r) for r in references]
     pos = np.cumsum([0, *k])
-    ref_lens = tuple(tuple(ref_flat[pos[i] : pos[i + 1]].tolist()) for i in range(s))
+    flat_refs = ref_flat.tolist()
+    ref_lens = tuple(tuple(flat_refs[pos[i] : pos[i + 1]]) for i in range(s))
     n_pairs = int(ref_line.sum())
-    pair_seg = np.asarray(line_seg, dtype=np.int64)[ref_line]
+    pair_seg = line_seg[ref_line]
+    n_lines = len(lens)
+    kernels = native.module()
+    if kernels is not None and not per_reference:
+        counted = _native_matches(kernels, ids, lens, 1 + np.asarray(k, np.int64), max_order)
+        if counted is not None:
+            return HashedCounts(
+                hyp_len=hyp_len.astype(np.int64),
+                ref_lens=ref_lens,
+                matches=counted,
+                ref_matches=None,
+            )
 
     # per token: its line's end, whether it is a reference's, its segment and reference pair
-    tok_line = np.repeat(np.arange(len(lines)), lens)
+    tok_line = np.repeat(np.arange(n_lines), lens)
     line_end = np.cumsum(lens)
     tok_end = line_end[tok_line]
     tok_ref = ref_line[tok_line]
-    tok_seg = np.asarray(line_seg, dtype=np.int64)[tok_line]
+    tok_seg = line_seg[tok_line]
     pair_of_line = np.cumsum(ref_line) - 1  # meaningful on reference lines only
     tok_pair = pair_of_line[tok_line]
 

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import re
 import string
+import sys
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import regex  # type: ignore[import-untyped]
 
@@ -285,6 +286,35 @@ def batch_nltk_word(lines: Sequence[str]) -> list[list[str]]:
     for sub, repl in _BATCH_AFTER_PADDING:
         text = sub(repl, text)
     return [piece.split() for piece in text.split("\n")]
+
+
+@cache
+def nltk_whole_line_marks() -> tuple[str, ...]:
+    """Whitespace other than the space: the rules that put a quote or an apostrophe beside a
+    space see a literal space, so a line holding other whitespace is not its words."""
+    return tuple(c for c in map(chr, range(sys.maxunicode + 1)) if c.isspace() and c != " ")
+
+
+#: A line ending in whitespace, or in a word of closing quotes and brackets only: the final
+#: period rules reach back over them to the word before.
+_ENDS_OPEN = regex.compile(f"(?:(?:^|\\s)[{_CLOSERS}\u00bb\u201d\u2019]+|\\s)\\Z")
+_OPEN_LAST = frozenset("])}>\"'\u00bb\u201d\u2019")
+
+
+def _ends_open(line: str) -> bool:
+    last = line[-1:]
+    return bool(last) and (last in _OPEN_LAST or last.isspace()) and bool(_ENDS_OPEN.search(line))
+
+
+def nltk_whole_lines(lines: Sequence[str]) -> list[bool]:
+    """Which lines ``nltk-word`` tokenizes whole: those ending in whitespace or in a word of
+    closers, where the final period rules look past the line's last word."""
+    return list(map(_ends_open, lines))
+
+
+def nltk_whole_line_test() -> Callable[[Sequence[str]], list[bool]]:
+    """:func:`nltk_whole_lines` (the registry builds such tests on first use)."""
+    return nltk_whole_lines
 
 
 def clear_caches() -> None:

