@@ -15,7 +15,8 @@ with an error otherwise):
    in its own fresh process (``bench_engine.py``'s runner: medians, peak memory), and
    ``--jobs 2`` (:func:`harness.session.parallel.compute_statistics_parallel`) against serial;
 2. every profile through ``harness.corpus_bleu`` on one 20k × 4 corpus (a call each, fresh
-   list objects with the same content) against one sacrebleu ``corpus_score``;
+   list objects with the same content) against one sacrebleu ``corpus_score``, both sides
+   after one untimed call on other text (imports and lazily loaded models);
 3. ``harness.segment_bleu`` at 10k × 4 against a loop of sacrebleu ``sentence_score``;
 4. ``harness.pairwise_bleu`` self-BLEU of 1,000 hypotheses (1,000 × 1,000);
 5. ``report --wmt21 --human``, ``identify`` on one WMT21 system and ``validate`` of a home-made
@@ -134,6 +135,13 @@ def all_profiles_target(size: int) -> list[dict]:
 
     hyps, refs = generate(size, 4)
     streams = [[seg[k] for seg in refs] for k in range(4)]
+    # imports and lazily loaded models (nltk for HELM's Punkt) are a process's fixed cost, not
+    # throughput: each side runs once on other text first, untimed
+    warm_hyps, warm_refs = generate(10, 4, seed=7)
+    BLEU().corpus_score(warm_hyps, [[seg[k] for seg in warm_refs] for k in range(4)])
+    for name in PROFILES:
+        harness.corpus_bleu(hypotheses=warm_hyps, references=warm_refs, profile=name)
+    harness.statistics_cache().clear()
     Tokenizer13a.__call__.cache_clear()
     theirs, value = _timed(lambda: BLEU().corpus_score(hyps, streams).score)
     ours = 0.0
@@ -153,9 +161,9 @@ def all_profiles_target(size: int) -> list[dict]:
     return [
         _row(
             f"all {len(PROFILES)} profiles, {size // 1000}k × 4",
-            "less time than one sacrebleu run",
-            f"{theirs / ours:.2f}× ({ours:.1f} s vs {theirs:.1f} s)",
-            ours < theirs,
+            "≤ 0.8 of one sacrebleu run",
+            f"{ours / theirs:.2f} ({ours:.1f} s vs {theirs:.1f} s)",
+            ours <= 0.8 * theirs,
             f"slowest: {top}",
         )
     ]
