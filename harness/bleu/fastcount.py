@@ -174,9 +174,17 @@ class _Vocabulary:
         if rules.whitespace == "perl":
             # str.split separates on these, Perl's \s does not: such lines are tokenized whole
             self.avoid += tuple(_tok.PYTHON_ONLY_SPACE)
-        # single characters (most marks) are looked for with one class, in C
-        chars = all(len(c) == 1 for c in self.avoid) and self.avoid
-        self._avoid_class = re.compile(f"[{re.escape(''.join(self.avoid))}]") if chars else None
+        # ASCII marks are looked for one by one (a fast substring search each); the others,
+        # single characters in all the registry's entries, with one class and only in text
+        # that is not ASCII (which a str knows without a scan)
+        self._ascii_marks = tuple(c for c in self.avoid if c.isascii())
+        others = tuple(c for c in self.avoid if not c.isascii())
+        self._other_marks = others if any(len(c) != 1 for c in others) else ()
+        self._other_class = (
+            re.compile(f"[{re.escape(''.join(others))}]")
+            if others and not self._other_marks
+            else None
+        )
         # Lowercasing rules that act on the tokens (ascii, perl) are applied when a token
         # gets its id; the unicode rule lowercases the lines before (count_statistics).
         self.token_case = rules.token_case
@@ -218,9 +226,14 @@ class _Vocabulary:
         return flat
 
     def _has_mark(self, text: str) -> bool:
-        if self._avoid_class is not None:
-            return self._avoid_class.search(text) is not None
-        return any(c in text for c in self.avoid)
+        """Whether ``text`` holds one of the marks that send a line to be tokenized whole."""
+        if any(c in text for c in self._ascii_marks):
+            return True
+        if text.isascii():
+            return False
+        if self._other_class is not None:
+            return self._other_class.search(text) is not None
+        return any(c in text for c in self._other_marks)
 
     def _whole_lines(self, lines: Sequence[str], joined: str) -> list[bool] | None:
         """Which of ``lines`` (``joined``: their text together, to look for marks once) a
