@@ -344,17 +344,13 @@ def run(
     misses = [
         k for k, (_, _, _, impl) in enumerate(work) if impl.kind == "adapter" and k not in ready
     ]
-    # Counted one tokenization at a time over every corpus (in the workers, or here): the
-    # systems share the references and most words, so each tokenization's vocabulary is
-    # learned once, while system by system the vocabularies of many tokenizations would not
-    # all stay in memory at once and each system would tokenize its words again.
     configs = [PROFILES[i.name] for i in implementations if i.kind == "profile"]
-    cache.warm([c for _, _, c in corpora], configs, backend=backend, jobs=jobs, client=client)
     callback = progress if callable(progress) else _progress.resolve(progress)
     iterator: Iterable[Any] = _progress.track(work, callback, "compare")
     rows: list[dict[str, Any]] = []
     with contextlib.ExitStack() as stack:
-        # The libraries run in the workers while the engine scores here; rows keep work order.
+        # The libraries run in the workers while the engine counts and scores here; rows keep
+        # work order.
         submit = _submitter(stack, backend, jobs, client, len(misses)) if misses else None
         pending: dict[int, Any] = {}
         if submit is not None:
@@ -363,6 +359,11 @@ def run(
                 pending[k] = submit(
                     _adapter_rows, corpus, impl, fixture, system, levels, sample(corpus, impl)
                 )
+        # Counted one tokenization at a time over every corpus (in the workers, or here): the
+        # systems share the references and most words, so each tokenization's vocabulary is
+        # learned once, while system by system the vocabularies of many tokenizations would
+        # not all stay in memory at once and each system would tokenize its words again.
+        cache.warm([c for _, _, c in corpora], configs, backend=backend, jobs=jobs, client=client)
         for k, (fixture, system, corpus, impl) in enumerate(iterator):
             if k in ready:
                 new = ready.pop(k)
