@@ -227,11 +227,12 @@ def compute_statistics(
     hashing = config.ngram_identity == "fairseq-hash"
     vocabularies = {} if config.text_rules.by_side and not hashing else _vocabularies()
     try:
+        per_ref = needs_ref_matches(config) and not hashing  # the hashed count clips per ref
         if hashing:
             stats = _hashed_statistics(corpus, config, order, vocabularies)
         else:
-            stats = _count(corpus, config, order, vocabularies)
-        if needs_ref_matches(config) and not hashing:  # the hashed count clips per reference
+            stats = _count(corpus, config, order, vocabularies, per_reference=per_ref)
+        if per_ref and stats.ref_matches is None:
             # each reference alone: the statistics of the (hypothesis, one reference) pairs
             k = [len(r) for r in corpus.references]
             pairs = Corpus(
@@ -241,8 +242,8 @@ def compute_statistics(
                 references=tuple((r,) for refs in corpus.references for r in refs),
                 check_text=False,
             )
-            per_ref = _count(pairs, config, order, vocabularies)
-            stats = dataclasses.replace(stats, ref_matches=per_ref.matches)
+            alone = _count(pairs, config, order, vocabularies)
+            stats = dataclasses.replace(stats, ref_matches=alone.matches)
     except BaseException:
         # a count cut short (Ctrl-C in a notebook, an error) may leave a vocabulary with
         # words registered and not yet tokenized: none of them is kept
@@ -291,10 +292,18 @@ def _count(
     config: BleuConfig,
     order: int,
     vocabularies: dict[_tok.TextRules, Any] | None = None,
+    *,
+    per_reference: bool = False,
 ) -> Statistics:
     """:func:`compute_statistics` of ``corpus`` as given (fast path, else the reference);
-    ``vocabularies``: the fast path's token tables, shared between calls."""
+    ``vocabularies``: the fast path's token tables, shared between calls. ``per_reference``:
+    also each (hypothesis, one reference) pair's matches where the fast path counts them from
+    the same tokens (``ref_matches``; left ``None`` otherwise)."""
     if len(corpus) >= FAST_MIN_SEGMENTS:
+        pairs = None
+        if per_reference and fastcount.counts_pairs():
+            n_refs = sum(map(len, corpus.references))
+            pairs = np.zeros((n_refs, order), dtype=np.int64)
         try:
             hyp_len, ref_len, k, matches = fastcount.count_statistics(
                 corpus.hypotheses,
@@ -302,6 +311,7 @@ def _count(
                 config.text_rules,
                 order,
                 vocabularies=vocabularies,
+                ref_matches=pairs,
             )
         except fastcount.DoesNotFit:
             pass
@@ -312,6 +322,7 @@ def _count(
                 matches=matches,
                 ids=corpus.ids,
                 tokenization=tokenization_key(config),
+                ref_matches=pairs,
             )
     return _statistics_reference(corpus, config, max_order=order)
 

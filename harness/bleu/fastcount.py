@@ -468,6 +468,7 @@ def count_statistics(
     *,
     chunk: int = CHUNK,
     vocabularies: dict[_tok.TextRules, _Vocabulary] | None = None,
+    ref_matches: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(hyp_len (S,), ref_len (R,), refs_per_segment (S,), matches (S, max_order))``.
 
@@ -476,7 +477,11 @@ def count_statistics(
     the exact keys of one segment cannot be packed (the caller then uses the Python reference).
     ``vocabularies``: token tables kept across calls (by text rules), so that texts counted
     again — each reference alone after all together — are not tokenized again.
+    ``ref_matches`` (R, max_order), with the compiled counter only (:func:`counts_pairs`): also
+    fills in the matches of each (hypothesis, one reference) pair, from the same tokens.
     """
+    if ref_matches is not None and native.module() is None:
+        raise ValueError("ref_matches needs the compiled counter")
     s_count = len(hypotheses)
     k = np.fromiter(map(len, references), np.int64, s_count)
     if s_count == 0:
@@ -516,7 +521,13 @@ def count_statistics(
         job: tuple[Callable[..., None], tuple[object, ...]]
         if kernels is not None:  # texts per segment are all the compiled counter needs
             texts = np.ascontiguousarray(1 + k[s0:s1])
-            job = (kernels.count_segments, (tokens, texts, max_order, matches[s0:s1]))
+            if ref_matches is not None:
+                r0 = o0 - s0  # the references before segment s0
+                pairs = (*_pair_layout(tokens, chunk_lens, k[s0:s1]), max_order)
+                rows = ref_matches[r0 : r0 + int(k[s0:s1].sum())]
+                job = (_count_both, (kernels, tokens, texts, matches[s0:s1], pairs, rows))
+            else:
+                job = (kernels.count_segments, (tokens, texts, max_order, matches[s0:s1]))
         else:
             span = chunk_lens + 1  # every text's tokens, then the sentinel
             occ_side = np.arange(len(span)) - np.repeat(occ_seg, 1 + k[s0:s1])
@@ -540,6 +551,47 @@ def count_statistics(
     is_ref = np.ones(n_occ, dtype=bool)
     is_ref[occ_start] = False
     return lens[occ_start], lens[is_ref], k, matches
+
+
+def counts_pairs() -> bool:
+    """Whether :func:`count_statistics` can count each (hypothesis, one reference) pair from
+    the tokens of its corpus count (``ref_matches=``): with the compiled counter."""
+    return native.module() is not None
+
+
+def _pair_layout(
+    tokens: np.ndarray, lens: np.ndarray, k: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The compiled counter's input for every (hypothesis, one reference) pair of a chunk laid
+    out as :func:`count_statistics` lays it (each segment's hypothesis then its ``k``
+    references, every text followed by the sentinel): the pairs' texts gathered in segment and
+    reference order, and 2 texts per pair."""
+    span = lens + 1
+    start = np.cumsum(span) - span
+    first = np.cumsum(1 + k) - (1 + k)  # each segment's hypothesis
+    n_pairs = int(k.sum())
+    seg = np.repeat(np.arange(len(k)), k)
+    ref = first[seg] + 1 + np.arange(n_pairs) - np.repeat(np.cumsum(k) - k, k)
+    texts = np.empty(2 * n_pairs, dtype=np.int64)
+    texts[0::2], texts[1::2] = first[seg], ref
+    n = span[texts]
+    at = np.repeat(start[texts] - (np.cumsum(n) - n), n) + np.arange(int(n.sum()))
+    return np.ascontiguousarray(tokens[at]), np.full(n_pairs, 2, dtype=np.int64)
+
+
+def _count_both(
+    kernels: Any,
+    tokens: np.ndarray,
+    texts: np.ndarray,
+    out: np.ndarray,
+    pairs: tuple[np.ndarray, np.ndarray, int],
+    pair_out: np.ndarray,
+) -> None:
+    """A chunk's segment matches and its pairs' matches, with the compiled counter."""
+    max_order = pairs[2]
+    kernels.count_segments(tokens, texts, max_order, out)
+    if len(pair_out):
+        kernels.count_segments(pairs[0], pairs[1], max_order, pair_out)
 
 
 def _side_vocabularies(
