@@ -89,18 +89,21 @@ def fnv1a_hash(ids: Sequence[int]) -> int:
     return h
 
 
-def _signed_bytes(ids: np.ndarray) -> np.ndarray:
-    """(T, 4) uint64: each id's 4 little-endian bytes, sign-extended as a signed char is."""
+def _signed_bytes(ids: np.ndarray) -> list[np.ndarray]:
+    """Each id's 4 little-endian bytes as 4 contiguous uint64 columns, sign-extended as a
+    signed char is."""
     le = np.ascontiguousarray(ids, dtype="<i4")
-    return le.view(np.int8).astype(np.int64).view(np.uint64).reshape(len(le), 4)
+    rows = le.view(np.int8).astype(np.int64).view(np.uint64).reshape(len(le), 4)
+    return [np.ascontiguousarray(rows[:, j]) for j in range(4)]
 
 
-def _extend(h: np.ndarray, byte_rows: np.ndarray) -> np.ndarray:
-    """Continue the FNV-1a states ``h`` over the 4 bytes of one id each (uint64 arithmetic
-    wraps modulo 2**64, as the C ``size_t`` does)."""
+def _extend(h: np.ndarray, columns: Sequence[np.ndarray]) -> np.ndarray:
+    """Continue the FNV-1a states ``h`` (a new array, changed in place) over the 4 bytes of
+    one id each (uint64 arithmetic wraps modulo 2**64, as the C ``size_t`` does)."""
     prime = np.uint64(FNV_PRIME)
-    for j in range(4):
-        h = (h ^ byte_rows[:, j]) * prime
+    for column in columns:
+        np.bitwise_xor(h, column, out=h)
+        np.multiply(h, prime, out=h)
     return h
 
 
@@ -110,14 +113,14 @@ def ngram_hashes(ids: np.ndarray, max_order: int) -> list[np.ndarray]:
     caller keeps those inside a line). The byte loop is sequential, the positions parallel:
     the state of an n-gram is its (n-1)-gram prefix's state continued over one more id."""
     b = _signed_bytes(ids)
-    t = len(b)
+    t = len(ids)
     h = _extend(np.full(t, FNV_OFFSET, dtype=np.uint64), b)
     out = [h]
     for n in range(2, max_order + 1):
         if t - n + 1 <= 0:
             out.append(np.zeros(0, dtype=np.uint64))
             continue
-        h = _extend(h[: t - n + 1], b[n - 1 :])
+        h = _extend(h[: t - n + 1].copy(), [column[n - 1 :] for column in b])
         out.append(h)
     return out
 
@@ -179,10 +182,17 @@ def numbered(
     unk = on_reference & (tokens == unmatchable)
     out[unk] = REFERENCE_UNK_ID
     plain = out == -1
-    distinct, first, inverse = np.unique(tokens[plain], return_index=True, return_inverse=True)
-    rank = np.empty(len(distinct), dtype=np.int64)
-    rank[np.argsort(first, kind="stable")] = np.arange(len(distinct))
-    out[plain] = len(SPECIAL_SYMBOLS) + rank[inverse.reshape(-1)]
+    kept = tokens[plain]
+    if len(kept) == 0:
+        return out.astype(np.int32)
+    # each token's first position (the ids are small: an array indexed by id, no sort of
+    # the tokens), then the tokens numbered in the order of those positions
+    first = np.full(int(kept.max()) + 1, len(kept), dtype=np.int64)
+    np.minimum.at(first, kept, np.arange(len(kept)))
+    seen = np.flatnonzero(first < len(kept))
+    rank = np.zeros(len(first), dtype=np.int64)
+    rank[seen[np.argsort(first[seen])]] = np.arange(len(seen))
+    out[plain] = len(SPECIAL_SYMBOLS) + rank[kept]
     return out.astype(np.int32)
 
 
