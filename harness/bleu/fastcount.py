@@ -11,15 +11,19 @@ Algorithm
    (``locality="word"``): a line's tokens are its whitespace-separated words' tokens in order
    (13a, none, whitespace, ascii-whitespace, codexglue, jury, parlai, fairseq's two sides),
    but for the lines holding one of the entry's ``whole_line_if`` strings and an empty line's
-   ``empty_line_token``; ``edges`` tokenizers (intl, t2t) are word-local once a line's first
-   and last word are told apart. So a batch of lines is split into words (in C, or with one
-   ``str.split``), each word gets an id, and only words never seen before are tokenized —
-   once per corpus, many at a time, with the entry's ``batch_words``, batch versions of the
-   rules that stay on CPython's C fast paths. Other tokenizers (zh, char, nltk-word,
-   nltk-punkt, MeCab …) tokenize each distinct *line* once: many lines per regex pass where
-   the entry has ``batch_lines`` (remembered by line,
-   :func:`harness.bleu.tokenizers.batch_lines_tokens`), the others with the line function. A
-   word's token ids are stored once (CSR arrays); a line's token ids are gathered from them.
+   ``empty_line_token``; ``edges`` tokenizers (intl, t2t, keras-hub-re2, nltk-word,
+   nltk-punkt) are word-local once a line's first and last word are told apart (nltk's with a
+   neutral word after any word that does not end its line, and lines its ``whole_line_when``
+   test names — Punkt's potential sentence ends — tokenized whole). So a batch of lines is
+   split into words (in C, or with one ``str.split``), each word gets an id, and only words
+   never seen before are tokenized — once per corpus, many at a time, with the entry's
+   ``batch_words``, batch versions of the rules that stay on CPython's C fast paths; a batch's
+   lines tokenized whole leave the others to the C split. Other tokenizers (zh, char, MeCab …)
+   tokenize each distinct *line* once: many lines per regex pass where the entry has
+   ``batch_lines`` (remembered by line, :func:`harness.bleu.tokenizers.batch_lines_tokens`),
+   the others with the line function. A word's token ids are stored once (CSR arrays); a
+   line's token ids are gathered from them. With the compiled counter, each (hypothesis, one
+   reference) pair that a ``best-ref-mean`` count needs is gathered from the same token ids.
 2. **Layout.** Segments are processed in chunks of about ``CHUNK`` tokens: segment by segment,
    the hypothesis then its references in listed order, every text followed by the sentinel
    token 0. Every position knows its *side* (0 = hypothesis, ``k`` = reference ``k``).
