@@ -632,7 +632,7 @@ def text_token_ids(
     ``(flat token ids without sentinels, tokens per text, whether each text is a reference,
     the ids of the tokens ``named``)``. Each side is tokenized by its own rules, in one id
     space; equal, text by text, to :func:`harness.bleu.tokenizers.text_tokenizer` of the side's
-    rules (``tests/test_fastpath.py``). ``vocabularies``: as for :func:`count_statistics`."""
+    rules (``tests/test_hashed.py``). ``vocabularies``: as for :func:`count_statistics`."""
     vocab, ref_vocab = _side_vocabularies(rules, {} if vocabularies is None else vocabularies)
     texts: list[str] = []
     is_ref: list[bool] = []
