@@ -333,13 +333,14 @@ def keras_re2_tokens(line: str) -> list[str]:
 
 
 def batch_keras_re2(lines: Sequence[str]) -> list[list[str]]:
-    """:func:`keras_re2_tokens` of every line (none holding ``"\\n"``), the rules that look at
-    no neighbour over all lines at once.
+    """:func:`keras_re2_tokens` of every line, the rules that look at no neighbour over all
+    lines at once.
 
     The literals and the always-spaced punctuation run on the lines joined by NUL (neither
     creates nor breaks a match of theirs across it); the three rules that look at a neighbour
-    run line by line, only on lines holding a period, comma or hyphen. Equal line by line
-    (``tests/test_fastpath.py``)."""
+    run line by line, only on lines holding a period, comma or hyphen. A batch with a line
+    holding NUL or a newline (whose rules join lines) is tokenized line by line. Equal line by
+    line (``tests/test_fastpath.py``)."""
     if any("\0" in line or "\n" in line for line in lines):
         return [list(_tokens_keras_re2(line)) for line in lines]
     text = "\0".join(lines)
