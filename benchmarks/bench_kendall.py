@@ -9,7 +9,7 @@ Run from the repository root::
 
 Default mode — for each size ``n``: seeded integer scores with many ties (x in 0..19, y = x
 plus noise 0..4) and ``resamples`` bootstrap draws of ``n`` items. Times (best of 3) of
-:func:`harness.analysis.boot_kernels.boot_tau_b` on all draws, of the per-resample kernel it
+:func:`harness.statistics.boot_kernels.boot_tau_b` on all draws, of the per-resample kernel it
 replaced (a private copy, :func:`_old_boot_tau_b`), and of ``scipy.stats.kendalltau(...,
 variant="b")`` called on each gathered draw; the script asserts the three agree exactly (NaN
 where a draw is constant on a side).
@@ -19,7 +19,7 @@ writes, or the ``results.jsonl`` of ``compare --out`` (``report --wmt21 --human`
 implementations over 20,040 segments). Times the segment-level Kendall matrix the report
 computes (``n_boot`` 200, seed 0) with the previous per-cell path (:func:`_old_kendall_matrix`,
 a private copy: per-resample τ-b, scipy's point on the values) and with
-:func:`harness.analysis.correlation.correlation_matrix`, asserts every cell equal (value,
+:func:`harness.statistics.correlation.correlation_matrix`, asserts every cell equal (value,
 p-value, interval, undefined resamples), and times the Pearson matrix beside them.
 ``--before-cells N`` runs the previous path on the first N distinct cells only and scales its
 time to all of them (the full run takes minutes). Wall and CPU seconds are printed with the
@@ -108,7 +108,7 @@ def _old_kendall_matrix(
     cells only when given."""
     from scipy import stats as sps
 
-    from harness.analysis.correlation import (
+    from harness.statistics.correlation import (
         KENDALL_FULL_BOOT_MAX,
         KENDALL_LARGE_N_BOOT,
         _as_array,
@@ -151,7 +151,7 @@ def _old_kendall_matrix(
 def _segment_scores(path: Path) -> dict[str, tuple[float | None, ...]]:
     """The segment-level score vector of each implementation: from a report's
     ``segments.csv`` or from the runner rows of ``compare --out``'s ``results.jsonl``."""
-    from harness.analysis.correlation import from_results
+    from harness.statistics.correlation import from_results
 
     rows: list[dict[str, Any]] = []
     with open(path, encoding="utf-8") as fh:
@@ -165,7 +165,7 @@ def _segment_scores(path: Path) -> dict[str, tuple[float | None, ...]]:
 
 
 def wmt21(path: Path, n_boot: int, seed: int, before_cells: int | None) -> int:
-    from harness.analysis.correlation import correlation_matrix
+    from harness.statistics.correlation import correlation_matrix
 
     scores = _segment_scores(path)
     n = len(next(iter(scores.values())))
@@ -209,7 +209,7 @@ def wmt21(path: Path, n_boot: int, seed: int, before_cells: int | None) -> int:
 def sizes(resamples: int, ns: Sequence[int]) -> int:
     from scipy import stats
 
-    from harness.analysis.boot_kernels import boot_tau_b
+    from harness.statistics.boot_kernels import boot_tau_b
 
     rng = np.random.default_rng(0)
     boot_tau_b(np.arange(30.0), np.arange(30.0), rng.integers(0, 30, (2, 30)))  # imports

@@ -14,7 +14,7 @@ mt-metrics-eval (``stats.Agreement``, ``stats.KendallWithTiesOpt(sample_rate=1.0
 ``stats.PairwiseConfidenceError``) when its folder is found (``$BLEU_HARNESS_REFERENCE_IMPLS``
 or ``../shared/reference-impls`` beside the repository; never the unrelated PyPI package).
 Then, for every pair of implementations, the permutation test of each statistic
-(:func:`harness.analysis.meta_eval.compare_metrics`, with WMT's task settings: 1000 resamples,
+(:func:`harness.statistics.metric_comparison.compare_metrics`, with WMT's task settings: 1000 resamples,
 blocks of 100): which pairs differ at p ≤ 0.05, and the significance clusters mt-metrics-eval's
 ``AssignRanks`` would draw.
 

@@ -47,7 +47,7 @@ import matplotlib.pyplot as plt
 
 import harness
 from harness import PROFILES, LibraryWouldRaise, Session
-from harness.analysis.correlation import correlate
+from harness.statistics.correlation import correlate
 from harness.analysis.human import wmt21_human_correlations
 from harness.analysis.runner import versions
 from harness.analysis.significance import approximate_randomization, paired_bootstrap, prepare

@@ -22,6 +22,7 @@ name a command module of the CLI layer that defines the entry's add-function.
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -35,7 +36,7 @@ MAX_LINES = 1000
 #: Lowest first. A module may import from its own rank or a lower one.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("harness.errors", "harness.progress", "harness.interrupts"),
-    ("harness.data",),
+    ("harness.data", "harness.statistics"),
     ("harness.bleu",),
     ("harness.scorers", "harness.session"),
     ("harness.api",),
@@ -147,6 +148,7 @@ def test_no_upward_imports() -> None:
 #: layers), although they are lower layers.
 FORBIDDEN: dict[str, tuple[str, ...]] = {
     "harness.report": ("harness.bleu", "harness.session", "harness.scorers", "harness.api"),
+    "harness.statistics": ("harness.data",),
 }
 
 
@@ -204,6 +206,42 @@ def test_no_import_cycles() -> None:
         if m not in colour:
             dfs(m)
     assert not cycles, "import cycles:\n" + "\n".join(cycles)
+
+
+#: What the pure statistics may import, anywhere in a module (inside functions too): the
+#: standard library, numpy, scipy, and of the project only the foundation and themselves.
+STATISTICS_MAY_IMPORT = (
+    "numpy",
+    "scipy",
+    "harness.errors",
+    "harness.progress",
+    "harness.statistics",
+)
+
+
+def _every_import(path: Path) -> list[tuple[int, str]]:
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.append((node.lineno, node.module))
+    return found
+
+
+def test_statistics_depend_only_on_numpy_and_scipy() -> None:
+    pure = [m for m in MODULES if _under(m, "harness.statistics")]
+    assert len(pure) > 1, "harness.statistics holds no module"
+    outside = [
+        f"{MODULES[m].relative_to(ROOT.parent)}:{line} imports {name}"
+        for m in pure
+        for line, name in _every_import(MODULES[m])
+        if name.split(".")[0] not in sys.stdlib_module_names
+        and not any(_under(name, allowed) for allowed in STATISTICS_MAY_IMPORT)
+    ]
+    assert not outside, "the pure statistics import more than numpy and scipy:\n" + "\n".join(
+        outside
+    )
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))

@@ -1,4 +1,4 @@
-"""The matrix bootstrap of Kendall's τ-b (harness.analysis.boot_kernels.tau_b_pairs) is exact.
+"""The matrix bootstrap of Kendall's τ-b (harness.statistics.boot_kernels.tau_b_pairs) is exact.
 
 scipy is the golden: on every resample, for every pair, the value must be the very float
 ``scipy.stats.kendalltau(x[r], y[r], variant="b")`` gives on the gathered draws (NaN where a
@@ -8,7 +8,7 @@ block, constant vectors, vectors sharing one rank pattern (a monotone transform)
 that break or make a few ties (a profile and the library it reproduces), tiny blocks (many
 blocks, every quarter of a block product), n from 1 to 200.
 
-:func:`~harness.analysis.correlation.correlation_matrix` must give every cell what the previous
+:func:`~harness.statistics.correlation.correlation_matrix` must give every cell what the previous
 implementation gave: its intervals were the quantiles of scipy's per-resample values (the old
 kernel was scipy bit for bit) on the first rows of the same seeded draws, its points scipy's
 ``kendalltau`` on the values — rebuilt here from scipy alone.
@@ -25,8 +25,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
 
-from harness.analysis import boot_kernels
-from harness.analysis.correlation import (
+from harness.statistics import boot_kernels
+from harness.statistics.correlation import (
     KENDALL_FULL_BOOT_MAX,
     KENDALL_LARGE_N_BOOT,
     KENDALL_VECTOR_MAX,

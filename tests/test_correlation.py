@@ -1,4 +1,4 @@
-"""Correlations (harness.analysis.correlation): scipy is the golden for every coefficient.
+"""Correlations (harness.statistics.correlation): scipy is the golden for every coefficient.
 
 Point estimates and p-values must equal scipy's; the vectorised bootstrap must equal scipy run
 on each resample; intervals must be reproducible from the recorded seed.
@@ -16,8 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
 
-from harness.analysis import boot_kernels
-from harness.analysis.correlation import (
+from harness.errors import ConfigError, LayoutError
+from harness.statistics import boot_kernels
+from harness.statistics.correlation import (
     KENDALL_LARGE_N_BOOT,
     KENDALL_VECTOR_MAX,
     METHODS,
@@ -25,7 +26,6 @@ from harness.analysis.correlation import (
     correlation_matrix,
     from_results,
 )
-from harness.errors import ConfigError, LayoutError
 
 from .depth import examples
 
@@ -113,7 +113,7 @@ def test_vectorised_bootstrap_equals_scipy_per_resample(n, ties) -> None:
 @settings(max_examples=examples(80), deadline=None)
 @given(n=st.integers(65, 400), values=st.integers(1, 12), seed=st.integers(0, 2**32 - 1))
 def test_resample_tau_b_equals_scipy_bit_for_bit(n, values, seed) -> None:
-    """harness.analysis.boot_kernels.boot_tau_b (draw counts, blocks of ranks) gives the very
+    """harness.statistics.boot_kernels.boot_tau_b (draw counts, blocks of ranks) gives the very
     float scipy's kendalltau gives on each gathered resample, ties and constant resamples
     included."""
     rng = np.random.default_rng(seed)

@@ -30,17 +30,17 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
 
-from harness.analysis.meta_eval import (
+from harness.analysis.meta_eval import meta_evaluate
+from harness.errors import ConfigError, InputError, LayoutError
+from harness.statistics.agreement import (
     GROUPINGS,
     VARIANTS,
-    compare_metrics,
     kendall_variant,
-    meta_evaluate,
     pairwise_accuracy,
     soft_pairwise_accuracy,
     tie_calibrated_accuracy,
 )
-from harness.errors import ConfigError, InputError, LayoutError
+from harness.statistics.metric_comparison import compare_metrics
 
 from . import oracles
 from .depth import cases, examples

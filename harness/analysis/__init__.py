@@ -1,7 +1,8 @@
-"""The analysis layer: differences, correlations, attribution, human judgments, significance,
+"""The analysis layer: differences, attribution, human judgments, significance,
 and the analysis step of a report (:mod:`harness.analysis.study`: rows and the run's session →
 a typed :class:`~harness.analysis.study_types.Report`).
 
 It reads the tidy results table of :mod:`harness.analysis.runner` and the cached statistics of
-:mod:`harness.bleu.engine`, never the libraries directly.
+:mod:`harness.bleu.engine`, never the libraries directly. The arithmetic of correlations and of
+the WMT meta-evaluation is :mod:`harness.statistics`.
 """

@@ -10,7 +10,7 @@
   against the system's mean MQM over its rated segments (``mqm_sys.tsv``).
 
 Each with Pearson, Spearman and Kendall τ-b, p-values and percentile bootstrap intervals
-(:func:`harness.analysis.correlation.correlate`). The segment-level bootstrap resamples the
+(:func:`harness.statistics.correlation.correlate`). The segment-level bootstrap resamples the
 pooled pairs independently, ignoring that the 8 systems translate the same source segments, so
 its intervals are if anything too narrow. Sentence scores are used exactly as the engine
 computes them: rank correlations see ties only between bit-identical floats, so scores that are
@@ -53,7 +53,7 @@ from typing import Any
 
 import numpy as np
 
-from harness.analysis.correlation import METHODS, Correlation, correlate, finite
+from harness.statistics.correlation import METHODS, Correlation, correlate, finite
 from harness.bleu import engine
 from harness.bleu.profiles import PROFILES
 from harness.bleu.stats import Statistics
@@ -184,7 +184,7 @@ class HumanCorrelations:
     """The result of :func:`wmt21_human_correlations`.
 
     ``correlations[implementation][level]`` (levels ``"segment"``, ``"system"``) is a
-    :class:`~harness.analysis.correlation.Correlation`; ``system_scores[implementation]
+    :class:`~harness.statistics.correlation.Correlation`; ``system_scores[implementation]
     [system]`` the corpus score (0–100; ``None`` if the profiled library raises);
     ``human_system[system]`` the mean MQM; ``rankings`` one row per implementation (see
     :func:`wmt21_human_correlations`); ``failures`` the segments or systems a profile could
@@ -280,7 +280,7 @@ def wmt21_human_correlations(
     system ranking the others are compared with. ``ranking_systems``: ``"mqm"`` ranks the 8
     MQM-rated systems, ``"all"`` the 20 MT systems of the subset (more statistics to count).
     ``n_boot``, ``n_boot_kendall``, ``seed``, ``confidence``: as in
-    :func:`~harness.analysis.correlation.correlate` (segment-level Kendall uses at most
+    :func:`~harness.statistics.correlation.correlate` (segment-level Kendall uses at most
     200 resamples unless ``n_boot_kendall`` says otherwise).
 
     Each ``rankings`` row: ``ranking`` (best first), ``kendall_tau_vs_reference``,

@@ -27,7 +27,8 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
-from harness.analysis import correlation, runner
+from harness.analysis import runner
+from harness.statistics import correlation
 from harness.analysis.attribution import attribute
 from harness.analysis.difference import Difference, difference, implementation_label
 from harness.analysis.gap_matters import GAP_RESAMPLES, gap_matters, unanswered

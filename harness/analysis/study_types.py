@@ -384,7 +384,7 @@ class SegmentsSection:
 @dataclass(frozen=True)
 class CorrelationTable:
     """Every pairwise correlation of the implementations' score vectors under one method
-    (:class:`harness.analysis.correlation.CorrelationMatrix`): coefficient, pairs used and
+    (:class:`harness.statistics.correlation.CorrelationMatrix`): coefficient, pairs used and
     bootstrap interval per pair of names."""
 
     method: str

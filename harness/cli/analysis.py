@@ -8,7 +8,7 @@ import argparse
 from typing import Any
 
 from harness.analysis.attribution import attribute
-from harness.analysis.correlation import correlate
+from harness.statistics.correlation import correlate
 from harness.analysis.human import mathur_outliers, wmt21_human_correlations
 from harness.analysis.meta_eval import meta_evaluate
 from harness.analysis.resampling import prepare

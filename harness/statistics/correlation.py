@@ -16,7 +16,7 @@ Conventions:
   Spearman is Pearson on the per-resample average ranks (what :func:`scipy.stats.spearmanr`
   computes); Kendall's τ-b is vectorised over all pairs of items when ``n`` is small
   (≤ :data:`KENDALL_VECTOR_MAX`) and otherwise computed from draw counts
-  (:mod:`harness.analysis.boot_kernels`: equal to scipy's ``kendalltau`` bit for bit; a matrix
+  (:mod:`harness.statistics.boot_kernels`: equal to scipy's ``kendalltau`` bit for bit; a matrix
   computes all its cells together), on the first ``n_boot_kendall`` rows of the index matrix —
   by default all of them when ``n ≤`` :data:`KENDALL_FULL_BOOT_MAX` and at most
   :data:`KENDALL_LARGE_N_BOOT` otherwise.
@@ -45,9 +45,9 @@ from typing import Any
 
 import numpy as np
 
-from harness.analysis.boot_kernels import boot_pearson_pairs, boot_values, tau_b_pairs
 from harness.errors import ConfigError, LayoutError
 from harness.progress import ProgressCallback, track
+from harness.statistics.boot_kernels import boot_pearson_pairs, boot_values, tau_b_pairs
 
 __all__ = [
     "KENDALL_FULL_BOOT_MAX",
@@ -378,7 +378,7 @@ def _matrix_pearson(
     arrays: Mapping[str, np.ndarray], n_boot: int, seed: int | None, draws: dict[int, np.ndarray]
 ) -> dict[tuple[bytes, bytes], np.ndarray]:
     """Bootstrap Pearson values of every pair of the complete, non-constant distinct vectors,
-    computed together (:func:`~harness.analysis.boot_kernels.boot_pearson_pairs`), keyed by
+    computed together (:func:`~harness.statistics.boot_kernels.boot_pearson_pairs`), keyed by
     the two vectors' contents; vectors with missing values are left to their cells."""
     distinct: dict[bytes, np.ndarray] = {}
     for v in arrays.values():
@@ -410,7 +410,7 @@ def _matrix_kendall(
     """Bootstrap τ-b values and (value, p-value) of the cells ``(a, b)`` of more than
     :data:`KENDALL_VECTOR_MAX` pairs that have a coefficient, keyed by the two vectors' contents.
     Cells that keep the same pairs (no missing value on either side) are bootstrapped together
-    (:func:`~harness.analysis.boot_kernels.tau_b_pairs`); points are scipy's, given dense ranks
+    (:func:`~harness.statistics.boot_kernels.tau_b_pairs`); points are scipy's, given dense ranks
     sorted on y (the same numbers: τ-b depends on the ranks only; scipy sorts them faster)."""
     content = {name: v.tobytes() for name, v in arrays.items()}
     finite = {name: np.isfinite(v) for name, v in arrays.items()}

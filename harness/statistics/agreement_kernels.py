@@ -1,4 +1,5 @@
-"""The counting kernels of :mod:`harness.analysis.meta_eval` (a helper module: use that one).
+"""The counting kernels of :mod:`harness.statistics.agreement` and
+:mod:`harness.statistics.metric_comparison` (a helper module: use those).
 
 Scores arrive as a systems × segments matrix, flattened system after system; a grouping cuts it
 into groups (mt-metrics-eval's ``average_by``) and :class:`Layout` lists each group's cells with
