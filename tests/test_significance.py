@@ -51,6 +51,7 @@ from harness.bleu.stats import Statistics
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError, LayoutError, LibraryWouldRaise
 from harness.session import Session
+from harness.statistics import resampling as rs
 from tests.depth import cases
 
 SACREBLEU = get_profile("sacrebleu")
@@ -121,9 +122,9 @@ def test_resampled_sums_equal_engine_totals(config: BleuConfig) -> None:
     """``C @ M`` row r == ``totals_of(stats.subset(indices[r]))``: exact for integer rules."""
     stats = engine.compute_statistics(ragged_corpus(120, seed=3), config)
     m = sg.sufficient_matrix(stats, config)
-    indices = sg.resample_indices(len(stats), 40, np.random.default_rng(5))
+    indices = rs.resample_indices(len(stats), 40, np.random.default_rng(5))
     for dtype in (np.float64, np.float32):
-        sums = sg.counts_from_indices(indices, len(stats), dtype=dtype) @ m.astype(dtype)
+        sums = rs.counts_from_indices(indices, len(stats), dtype=dtype) @ m.astype(dtype)
         for r in range(len(indices)):
             want = engine.totals_of(stats.subset(indices[r]), config)
             got = sg.row_totals(sums[r], config)
@@ -219,7 +220,7 @@ def test_resampled_and_swapped_scores_equal_engine(name: str) -> None:
     assert ta.score == pytest.approx(engine.score_statistics(sa, config).score, abs=1e-9)
     rng = np.random.default_rng(3)
 
-    indices = sg.resample_indices(len(sa), 25, rng)
+    indices = rs.resample_indices(len(sa), 25, rng)
     base, other = sg.paired_resampled_scores(ta, tb, indices)
     for r in range(len(indices)):
         assert base[r] == pytest.approx(
@@ -248,7 +249,7 @@ def test_percentile_interval_is_sacrebleus_for_95() -> None:
     for r in (1, 39, 40, 41, 999, 1000, 1001, 4000):
         scores = np.random.default_rng(r).random(r)
         s = np.sort(scores)
-        assert sg.percentile_interval(scores, 0.95) == (s[r // 40], s[r - r // 40 - 1])
+        assert rs.percentile_interval(scores, 0.95) == (s[r // 40], s[r - r // 40 - 1])
 
 
 # ============================================================================ behaviour

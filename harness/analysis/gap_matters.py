@@ -59,10 +59,7 @@ from harness.analysis.answer import rank_flips
 from harness.analysis.labels import library_pair, profile_of
 from harness.analysis.meta_eval import MetaEvaluation
 from harness.analysis.resampling import (
-    counts_from_indices,
-    percentile_interval,
     prepare,
-    resample_indices,
     resampled_scores,
 )
 from harness.analysis.study_types import (
@@ -78,6 +75,7 @@ from harness.data.corpus import Corpus
 from harness.errors import ConfigError, HarnessError
 from harness.progress import ProgressCallback, track
 from harness.session import Session
+from harness.statistics.resampling import counts_from_indices, percentile_interval, resample_indices
 
 __all__ = [
     "GAP_RESAMPLES",

@@ -53,7 +53,6 @@ from typing import Any
 
 import numpy as np
 
-from harness.statistics.correlation import METHODS, Correlation, correlate, finite
 from harness.bleu import engine
 from harness.bleu.profiles import PROFILES
 from harness.bleu.stats import Statistics
@@ -69,6 +68,7 @@ from harness.data.datasets import (
 from harness.errors import ConfigError, HarnessError, InputError
 from harness.progress import ProgressCallback, track
 from harness.session import Session
+from harness.statistics.correlation import METHODS, Correlation, correlate, finite
 
 __all__ = [
     "MAD_SCALE",

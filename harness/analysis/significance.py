@@ -84,11 +84,7 @@ import numpy as np
 
 from harness.analysis.resampling import (
     SegmentTable,
-    counts_from_indices,
-    exact_product_dtype,
-    percentile_interval,
     prepare,
-    resample_indices,
     resampled_scores,
     row_totals,
     score_rows,
@@ -102,6 +98,12 @@ from harness.data.textfile import BomRule, line_counts_differ
 from harness.errors import ConfigError, LayoutError
 from harness.progress import ProgressCallback
 from harness.session import Session
+from harness.statistics.resampling import (
+    counts_from_indices,
+    exact_product_dtype,
+    percentile_interval,
+    resample_indices,
+)
 
 __all__ = [
     "DEFAULT_SEED",

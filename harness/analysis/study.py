@@ -28,7 +28,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from harness.analysis import runner
-from harness.statistics import correlation
 from harness.analysis.attribution import attribute
 from harness.analysis.difference import Difference, difference, implementation_label
 from harness.analysis.gap_matters import GAP_RESAMPLES, gap_matters, unanswered
@@ -71,6 +70,7 @@ from harness.data.corpus import Corpus
 from harness.errors import ConfigError, HarnessError
 from harness.progress import ProgressCallback, track
 from harness.session import Session
+from harness.statistics import correlation
 
 __all__ = [
     "CORRELATION_METHODS",

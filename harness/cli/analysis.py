@@ -8,7 +8,6 @@ import argparse
 from typing import Any
 
 from harness.analysis.attribution import attribute
-from harness.statistics.correlation import correlate
 from harness.analysis.human import mathur_outliers, wmt21_human_correlations
 from harness.analysis.meta_eval import meta_evaluate
 from harness.analysis.resampling import prepare
@@ -19,6 +18,7 @@ from harness.data.systems import load_human_scores, load_text_systems
 from harness.errors import HarnessError, InputError
 from harness.report import console
 from harness.report.human_tables import human_markdown
+from harness.statistics.correlation import correlate
 
 
 # ---------------------------------------------------------------------- explain
