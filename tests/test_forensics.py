@@ -24,7 +24,7 @@ from harness.data.datasets import WMT21_SYSTEMS, load_wmt21_ende
 from harness.data.fixtures import load_fixture
 from harness.diagnose.candidates import Candidate, rank
 from harness.diagnose.check import check_files, check_texts
-from harness.diagnose.identify import identify, misused_corpora
+from harness.diagnose.identify import identify
 from harness.diagnose.preprocess import (
     MISTAKES,
     VARIANTS,
@@ -37,6 +37,7 @@ from harness.diagnose.preprocess import (
     split_compounds,
     unsplit_compounds,
 )
+from harness.diagnose.search import misused_corpora
 from harness.diagnose.seeded import KINDS, inject_bpe, named_first, seeded_case
 from harness.session import Session
 

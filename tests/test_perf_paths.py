@@ -28,8 +28,8 @@ from harness.bleu.config import REF_LENGTHS, BleuConfig
 from harness.bleu.stats import Totals, choose_ref_length
 from harness.data.corpus import Corpus
 from harness.data.fixtures import load_fixture
-from harness.diagnose.identify import SMOOTHING_POLICIES
 from harness.diagnose.many_configs import CorporaScorer, CorpusScorer
+from harness.diagnose.search import SMOOTHING_POLICIES
 from harness.diagnose.validate.variants import pool
 from harness.errors import LibraryWouldRaise
 from harness.scorers import get_adapter

@@ -19,8 +19,8 @@ and the text it may have been computed on (**preprocessing mistakes**,
 :mod:`harness.diagnose.preprocess`): the files as given carry the mistakes their markers show
 (``@@`` left in, …); each applicable variant (BPE merged, compounds split, hypotheses
 tokenized, references lowercased, one reference, …) is another reading, scored with every named
-profile and its aggregation flipped (:func:`_forensic_configs`: readings are many, so the full
-space is searched only on the files as given).
+profile and its aggregation flipped (:func:`harness.diagnose.search.evaluations`: readings are
+many, so the full space is searched only on the files as given).
 
 Every configuration whose displayed score is inside the interval ``X`` stands for is a
 :class:`Candidate`, sorted by :func:`~harness.diagnose.candidates.rank`: steps from a named
@@ -56,24 +56,20 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from harness.bleu import engine
-from harness.bleu.config import NGRAM_TOTALS, REF_LENGTHS, TOKENIZERS, BleuConfig
+from harness.bleu.config import BleuConfig
 from harness.bleu.profiles import PROFILES
-from harness.bleu.stats import ref_length_of, totals_of_lengths
-from harness.bleu.tokenizers import TextRules, get_tokenizer, tokenizer_names
 from harness.data.corpus import Corpus
-from harness.data.fixtures import load_fixture
 from harness.diagnose.candidates import (
     ROUNDINGS,
     SCALES,
     Candidate,
     Printed,
-    TieResolver,
     as_printed,
     closest_changes,
     closest_profile,
@@ -85,8 +81,14 @@ from harness.diagnose.candidates import (
 )
 from harness.diagnose.many_configs import CorpusScorer
 from harness.diagnose.preprocess import readings
+from harness.diagnose.search import (
+    Evaluated,
+    as_corpus,
+    evaluations,
+    misused_corpora,
+)
 from harness.errors import ConfigError, HarnessError
-from harness.progress import ProgressCallback, track
+from harness.progress import ProgressCallback
 from harness.scorers.printed import (
     EXACT,
     REPR_DIGITS,
@@ -100,10 +102,8 @@ from harness.session import Session
 
 __all__ = [
     "CHANCE_WINDOWS",
-    "LAYOUTS",
     "ROUNDINGS",
     "SCALES",
-    "SMOOTHING_POLICIES",
     "Candidate",
     "Chance",
     "Printed",
@@ -115,7 +115,6 @@ __all__ = [
     "default_tolerance",
     "fewest_steps",
     "identify",
-    "misused_corpora",
     "nearest",
     "printed_interval",
     "read_printed",
@@ -124,330 +123,6 @@ __all__ = [
     "simplest",
     "unmatched",
 ]
-
-#: The reference layouts tried: the correct one and three silent misuses.
-LAYOUTS: tuple[str, ...] = (
-    "per-segment",
-    "per-segment-as-streams",
-    "flat-list",
-    "streams-as-per-segment",
-)
-
-#: Zero-count policies tried: (label, smooth, zero_guard, empty_order). Each names the
-#: library that uses it; ``smooth_value`` is the method's default.
-SMOOTHING_POLICIES: tuple[tuple[str, str, str, str], ...] = (
-    ("exp", "exp", "unigram", "zero"),  # sacrebleu default
-    ("none", "none", "unigram", "zero"),  # sacrebleu smooth_method="none"
-    ("none/no-guard", "none", "none", "zero"),  # evaluate, bleuscore, multi-bleu
-    ("none/any-order", "none", "any-order", "zero"),  # torchmetrics
-    ("floor", "floor", "unigram", "zero"),  # sacrebleu smooth_method="floor"
-    ("add-k", "add-k", "unigram", "zero"),  # sacrebleu smooth_method="add-k"
-    ("exp/mteval", "exp", "none", "one"),  # mteval-v13a
-    ("plus-one", "plus-one", "none", "zero"),  # evaluate smooth=True (tensorflow-nmt)
-    ("plus-one-high", "plus-one-high", "any-order", "zero"),  # torchmetrics smooth=True
-    ("coco-epsilon", "coco-epsilon", "none", "zero"),  # pycocoevalcap
-    *((f"nltk-method{i}", f"nltk-method{i}", "unigram", "zero") for i in range(8)),
-)
-_EFFECTIVE_ORDER_SMOOTHINGS = ("exp", "none", "floor", "add-k")
-_MAX_ORDERS = (4, 3, 2, 1)
-
-
-# ====================================================================== layouts
-def misused_corpora(corpus: Corpus) -> dict[str, Corpus]:
-    """The corpora a library actually scores when the references are laid out wrongly.
-
-    ``per-segment-as-streams``: the per-segment lists handed to sacrebleu, which reads list
-    ``k`` as stream ``k``; ``zip(*streams)`` keeps ``min(len(stream))`` "segments" and
-    ``zip(hypotheses, …)`` the shorter side, so segment ``j`` gets the ``j``-th reference of
-    every original segment. ``flat-list``: one reference string per segment handed to
-    sacrebleu; each string is a stream of characters. ``streams-as-per-segment``: sacrebleu
-    streams handed to a per-segment library (only when there are as many streams as
-    segments, otherwise the library raises). Misuses that would not change the corpus or would
-    score nothing are left out.
-    """
-    out: dict[str, Corpus] = {}
-    hyps = list(corpus.hypotheses)
-    name = corpus.name
-
-    def add(layout: str, h: Sequence[str], refs: Sequence[Sequence[str]]) -> None:
-        if not h or any(len(r) == 0 for r in refs):
-            return
-        c = Corpus(
-            hypotheses=tuple(h),
-            references=tuple(tuple(r) for r in refs),
-            name=name,
-            check_text=False,  # a re-layout of a corpus whose text was checked
-        )
-        if c.hypotheses == corpus.hypotheses and c.references == corpus.references:
-            return
-        if any(o.hypotheses == c.hypotheses and o.references == c.references for o in out.values()):
-            return
-        out[layout] = c
-
-    streams = [list(r) for r in corpus.references]  # what the user passed
-    m = min(len(hyps), min(len(s) for s in streams))
-    add("per-segment-as-streams", hyps[:m], [[s[j] for s in streams] for j in range(m)])
-    flat = [r[0] for r in corpus.references]
-    m = min(len(hyps), min(len(s) for s in flat))
-    add("flat-list", hyps[:m], [[s[j] for s in flat] for j in range(m)])
-    if not corpus.is_ragged and corpus.max_refs == len(corpus):
-        real = corpus.to_streams()
-        add("streams-as-per-segment", hyps, [[r for r in s if r is not None] for s in real])
-    return out
-
-
-def _available_tokenizers() -> list[str]:
-    out = []
-    for name in TOKENIZERS:
-        try:
-            get_tokenizer(name)("a")
-        except (HarnessError, ImportError, RuntimeError, OSError):
-            continue
-        out.append(name)
-    return out
-
-
-#: Tokenizers of evaluation frameworks (scripts and answer normalizers): searched in the
-#: per-segment layout only. The layout misuses are what sacrebleu and the per-segment libraries
-#: silently score when handed the other's reference layout (sacrebleu#220/#272/#275), so they
-#: are searched with those libraries' tokenizers.
-FRAMEWORK_TOKENIZERS: frozenset[str] = frozenset(tokenizer_names(family="framework"))
-
-
-def _layout_tokenizers(tokenizers: Sequence[str]) -> list[str]:
-    return [t for t in tokenizers if t not in FRAMEWORK_TOKENIZERS]
-
-
-def _tokenizations(tokenizers: Sequence[str]) -> list[BleuConfig]:
-    """Each tokenizer, cased and lowercased."""
-    return [BleuConfig(tokenize=t, lowercase=lc) for lc in (False, True) for t in tokenizers]
-
-
-@dataclass(frozen=True)
-class _Evaluated:
-    config: BleuConfig
-    layout: str
-    raw100: float
-    equivalent: dict[str, tuple[dict[str, Any], ...]]
-    preprocessing: tuple[str, ...] = ()
-
-
-def _unique(items: Iterable[tuple[Any, Any]]) -> list[tuple[Any, list[Any]]]:
-    """Group ``(key, value)`` by equal key, keeping first-seen order: [(value, [others])]."""
-    groups: dict[Any, list[Any]] = {}
-    for key, value in items:
-        groups.setdefault(key, []).append(value)
-    return [(vals[0], vals[1:]) for vals in groups.values()]
-
-
-def _smoothing_fields(smooth: str, guard: str, empty: str, eff: bool) -> dict[str, Any]:
-    return {"smooth": smooth, "zero_guard": guard, "empty_order": empty, "effective_order": eff}
-
-
-def _evaluate_layout(
-    corpus: Corpus,
-    layout: str,
-    tokenizers: Sequence[str],
-    max_orders: Sequence[int],
-    progress: ProgressCallback | None,
-    session: Session,
-    preprocessing: tuple[str, ...] = (),
-) -> list[_Evaluated]:
-    scorer = CorpusScorer(corpus, session=session)
-    single = len(corpus) == 1
-    out: list[_Evaluated] = []
-    tok_groups = _unique(
-        (scorer.tokenized(TextRules(tokenize=t, lowercase=lc)).fingerprint(), (t, lc))
-        for lc in (False, True)
-        for t in tokenizers
-    )
-    smoothings = [
-        _smoothing_fields(smooth, guard, empty, eff)
-        for _, smooth, guard, empty in SMOOTHING_POLICIES
-        for eff in ((False, True) if smooth in _EFFECTIVE_ORDER_SMOOTHINGS else (False,))
-    ]
-    aggregations = ("corpus",) if single else ("corpus", "sentence-mean")
-    for (tok, lc), tok_dupes in track(tok_groups, progress, f"identify: {layout}"):
-        stats = scorer.tokenized(TextRules(tokenize=tok, lowercase=lc))
-        ref_groups = _unique(
-            (tuple(ref_length_of(stats.hyp_len, stats.ref_matrix, rule).tolist()), rule)
-            for rule in REF_LENGTHS
-        )
-        # n-gram total rules that give the same totals on this corpus: scored once
-        total_groups = {
-            n: _unique(
-                (totals_of_lengths(stats.hyp_len, rule, n).tobytes(), rule) for rule in NGRAM_TOTALS
-            )
-            for n in max_orders
-        }
-
-        # every configuration's score: those that differ only in reference length and n-gram
-        # totals in one arithmetic call
-        values: dict[tuple[Any, ...], float | None] = {}
-        for n in max_orders:
-            for agg in aggregations:
-                for k, sm in enumerate(smoothings):
-                    keys = [
-                        (rule, n, tot, agg, k)
-                        for rule, _ in ref_groups
-                        for tot, _ in total_groups[n]
-                    ]
-                    cfgs = [
-                        BleuConfig(
-                            tokenize=tok,
-                            lowercase=lc,
-                            max_order=n,
-                            ref_length=rule,
-                            ngram_totals=tot,
-                            aggregation=agg,
-                            **sm,
-                        )
-                        for rule, n, tot, agg, _ in keys
-                    ]
-                    values.update(zip(keys, scorer.scores(cfgs), strict=True))
-        for rule, rule_dupes in ref_groups:
-            for n in max_orders:
-                for tot, tot_dupes in total_groups[n]:
-                    for agg in aggregations:
-                        base = {
-                            "tokenize": tok,
-                            "lowercase": lc,
-                            "max_order": n,
-                            "ref_length": rule,
-                            "ngram_totals": tot,
-                            "aggregation": agg,
-                        }
-                        # interchangeable settings (same number on this corpus): option 0
-                        # is the one scored; the candidate takes the options of the nearest
-                        # named profile and lists the others as equivalent
-                        fixed: list[tuple[str, list[dict[str, Any]]]] = [
-                            (
-                                "tokenization",
-                                [
-                                    {"tokenize": t, "lowercase": c}
-                                    for t, c in ((tok, lc), *tok_dupes)
-                                ],
-                            ),
-                            ("ref_length", [{"ref_length": r} for r in (rule, *rule_dupes)]),
-                        ]
-                        if tot_dupes:
-                            fixed.append(
-                                ("ngram_totals", [{"ngram_totals": t} for t in (tot, *tot_dupes)])
-                            )
-                        if single:
-                            fixed.append(
-                                (
-                                    "aggregation",
-                                    [{"aggregation": a} for a in (agg, "sentence-mean")],
-                                )
-                            )
-                        # configurations that differ only in smoothing and give the very same
-                        # number are one candidate too
-                        by_value: dict[float, list[tuple[BleuConfig, float]]] = {}
-                        for k, sm in enumerate(smoothings):
-                            value = values[(rule, n, tot, agg, k)]
-                            if value is None or not math.isfinite(value):
-                                continue
-                            cfg = BleuConfig(**base, **sm)
-                            by_value.setdefault(round(value, 10), []).append((cfg, value))
-                        groups = [g for _, g in fixed]
-                        resolver = TieResolver(BleuConfig(**base), groups, _SMOOTHING_KEYS)
-                        for members in by_value.values():
-                            options = [
-                                {f: getattr(c, f) for f in _SMOOTHING_KEYS} for c, _ in members
-                            ]
-                            for rep, chosen in resolver.resolve(options):
-                                equiv = {
-                                    name: tuple(o for i, o in enumerate(opts) if i != k)
-                                    for (name, opts), k in zip(
-                                        [*fixed, ("smoothing", options)], chosen, strict=True
-                                    )
-                                    if len(opts) > 1
-                                }
-                                raw = members[chosen[-1]][1]
-                                out.append(_Evaluated(rep, layout, raw, equiv, preprocessing))
-    return out
-
-
-_SMOOTHING_KEYS = ("smooth", "zero_guard", "empty_order", "effective_order")
-
-
-_EVAL_CACHE: dict[tuple[Any, ...], list[_Evaluated]] = {}
-
-
-def _as_corpus(corpus: Corpus | str | tuple[Sequence[str], Sequence[Sequence[str]]]) -> Corpus:
-    if isinstance(corpus, Corpus):
-        return corpus
-    if isinstance(corpus, str):
-        name, _, system = corpus.partition("/")
-        fx = load_fixture(name)
-        if not system:
-            if len(fx.system_names) != 1:
-                raise ConfigError(
-                    f"fixture {name!r} has several systems; write '{name}/<system>'",
-                    valid=fx.system_names,
-                )
-            system = fx.system_names[0]
-        return fx.corpus(system)
-    hyps, refs = corpus
-    return Corpus(hypotheses=tuple(hyps), references=tuple(tuple(r) for r in refs))
-
-
-def _forensic_configs() -> list[BleuConfig]:
-    """The reduced space searched on a preprocessing reading: every named profile (read from
-    :data:`~harness.bleu.profiles.PROFILES`, so new profiles join) and each with its
-    aggregation flipped (a sentence mean reported as corpus BLEU, or the reverse)."""
-    out: dict[BleuConfig, None] = {}
-    for cfg in PROFILES.values():
-        out[cfg] = None
-        flip = "sentence-mean" if cfg.aggregation == "corpus" else "corpus"
-        out[cfg.replace(aggregation=flip)] = None
-    return list(out)
-
-
-def _evaluate_reading(
-    corpus: Corpus, labels: tuple[str, ...], session: Session
-) -> list[_Evaluated]:
-    """The reduced configuration space (:func:`_forensic_configs`) on one preprocessing
-    reading (:func:`harness.diagnose.preprocess.readings`)."""
-    scorer = CorpusScorer(corpus, session=session)
-    cfgs = _forensic_configs()
-    out = []
-    for cfg, value in zip(cfgs, scorer.scores(cfgs), strict=True):
-        if value is not None and math.isfinite(value):
-            out.append(_Evaluated(cfg, "per-segment", value, {}, labels))
-    return out
-
-
-def _evaluations(
-    corpus: Corpus, progress: ProgressCallback | None, session: Session
-) -> list[_Evaluated]:
-    """Every configuration of the full search on the files as given (in every layout), then
-    the reduced space on each preprocessing reading the files' markers call for."""
-    key = (corpus.hypotheses, corpus.references)
-    got = _EVAL_CACHE.get(key)
-    if got is None:
-        tokenizers = _available_tokenizers()
-        (given, _), *variants = readings(corpus)
-        layouts = {"per-segment": corpus, **misused_corpora(corpus)}
-        # every (layout, tokenizer, case) counted up front, on the session's workers
-        search = session.with_corpora(layouts)
-        search.warm(_tokenizations(_layout_tokenizers(tokenizers)), min_order=5)
-        frameworks = [t for t in tokenizers if t in FRAMEWORK_TOKENIZERS]
-        search.with_corpora({"per-segment": corpus}).warm(_tokenizations(frameworks), min_order=5)
-        got = []
-        for layout, c in layouts.items():
-            toks = tokenizers if layout == "per-segment" else _layout_tokenizers(tokenizers)
-            got.extend(_evaluate_layout(c, layout, toks, _MAX_ORDERS, progress, search, given))
-        if variants:
-            forensic = search.with_corpora({str(i): c for i, (_, c) in enumerate(variants)})
-            forensic.warm(_forensic_configs(), min_order=5)
-            for labels, c in track(variants, progress, "identify: preprocessing"):
-                got.extend(_evaluate_reading(c, labels, forensic))
-        if len(_EVAL_CACHE) >= 8:
-            _EVAL_CACHE.clear()
-        _EVAL_CACHE[key] = got
-    return got
 
 
 def _candidates(
@@ -466,7 +141,7 @@ def _candidates(
     order)."""
     score = as_printed(score)  # the printed precision kept, whatever type it came as
     out = []
-    for ev in _evaluations(corpus, progress, session):
+    for ev in evaluations(corpus, progress, session):
         profile, changes = closest_profile(ev.config)
         if ev.layout != "per-segment":
             changes = (*changes, "layout")
@@ -477,7 +152,7 @@ def _candidates(
 
 
 def _candidate(
-    ev: _Evaluated,
+    ev: Evaluated,
     profile: str,
     changes: tuple[str, ...],
     scale: str,
@@ -581,7 +256,7 @@ def _printed_by(
                 value = None
             if value is None or not math.isfinite(value):
                 continue
-            ev = _Evaluated(cfg, "per-segment", value, {}, labels)
+            ev = Evaluated(cfg, "per-segment", value, {}, labels)
             for scale in SCALES if line.scale is None else (line.scale,):
                 c = _candidate(ev, name, changes, scale, score, tolerance)
                 if c.reproduces and not unmatched(line, c, corpus, session):
@@ -647,7 +322,7 @@ def identify(
             "a sacrebleu signature alone has no score to search for; signature_reading() "
             "(bleu-harness identify --score SIGNATURE) names the configuration it pins"
         )
-    text = _as_corpus(corpus)
+    text = as_corpus(corpus)
     found = [x for x in _search(line, text, progress, session, tolerance) if x.reproduces]
     if line.details or line.settings:
         found = [x for x in found if not unmatched(line, x, text, session)]
@@ -765,7 +440,7 @@ def chance(
     width = 2 * exact if exact is not None else float(hi - lo)
     centre = float(as_printed(line.score))
     scales = SCALES if line.scale is None else (line.scale,)
-    evaluated = _evaluations(_as_corpus(corpus), progress, session)
+    evaluated = evaluations(as_corpus(corpus), progress, session)
     reach = width * (CHANCE_WINDOWS + 0.5)
     nearby = 0
     for ev in evaluated:
@@ -793,7 +468,7 @@ def nearest(
     ``session`` as for :func:`identify`. With a printed line, the readings that reproduce the
     score come first (:func:`unmatched` says what else they miss)."""
     line = _as_evidence(score)
-    return _search(line, _as_corpus(corpus), progress, session, None)[:count]
+    return _search(line, as_corpus(corpus), progress, session, None)[:count]
 
 
 def fewest_steps(found: Sequence[Candidate]) -> int | None:
@@ -816,6 +491,6 @@ def simplest(
     chance alone would give (``None`` when there is none)."""
     line = _as_evidence(score)
     close = [
-        c for c in _search(line, _as_corpus(corpus), progress, session, None) if c.steps <= steps
+        c for c in _search(line, as_corpus(corpus), progress, session, None) if c.steps <= steps
     ]
     return min(close, key=lambda c: (round(c.distance, 12), rank(c))) if close else None

@@ -13,7 +13,7 @@ from typing import Any
 from harness.bleu.config import NGRAM_TOTALS, ON_ZERO_LENGTH, REF_LENGTHS, BleuConfig
 from harness.bleu.profiles import PROFILES
 from harness.bleu.tokenizers import LOWERCASE_RULES, PERL_WHITESPACE_TOKENIZERS
-from harness.diagnose.identify import SMOOTHING_POLICIES
+from harness.diagnose.search import SMOOTHING_POLICIES
 
 __all__ = ["pool", "single_factor_variants"]
 
@@ -31,7 +31,7 @@ def single_factor_variants(
     """``(factor, name, config)`` for every change of one factor of ``base``.
 
     Tokenizers (no MeCab), case, each reference-length rule, n-gram totals, the smoothing
-    policies of :data:`harness.diagnose.identify.SMOOTHING_POLICIES`, effective order, aggregation,
+    policies of :data:`harness.diagnose.search.SMOOTHING_POLICIES`, effective order, aggregation,
     max order 1–5 and the zero-length policies.
     """
     out: list[tuple[str, str, BleuConfig]] = []
