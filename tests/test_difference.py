@@ -16,7 +16,7 @@ import pytest
 
 from harness.analysis import runner
 from harness.analysis.difference import Difference, difference, implementation_label
-from harness.analysis.study import judge_pair
+from harness.analysis.study_pairs import judge_pair
 from harness.bleu import engine
 from harness.bleu.profiles import PROFILES
 from harness.data.fixtures import load_fixture

@@ -17,7 +17,8 @@ import sacrebleu
 
 from harness.analysis import runner
 from harness.analysis.difference import difference
-from harness.analysis.study import _library_segments, default_pairs
+from harness.analysis.study_pairs import default_pairs
+from harness.analysis.study_summary import library_segments
 from harness.cli import main
 from harness.data.corpus import Corpus
 from harness.session.results import ResultsCache
@@ -113,8 +114,8 @@ def test_the_library_is_compared_where_it_ran(sampled) -> None:
 
 
 def test_the_report_states_the_sample_and_compares_against_the_profile(sampled, every) -> None:
-    assert _library_segments(sampled) == (2 * SAMPLE, 2 * SEGMENTS)
-    assert _library_segments(every) == (2 * SEGMENTS, 2 * SEGMENTS)
+    assert library_segments(sampled) == (2 * SAMPLE, 2 * SEGMENTS)
+    assert library_segments(every) == (2 * SEGMENTS, 2 * SEGMENTS)
     assert ("sacrebleu", "harness:sacrebleu") not in default_pairs(sampled)  # no sampled base
     assert default_pairs(sampled)[0] == ("harness:sacrebleu", "sacrebleu")
     assert all(a == "sacrebleu" for a, _ in default_pairs(every)[1:])

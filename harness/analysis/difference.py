@@ -17,7 +17,7 @@ two implementations side by side:
 Implementations are named as in the rows (``"harness:nltk"``, ``"nltk"``) or as the runner's
 specs (``"profile:nltk"``, ``"adapter:nltk"``). This module returns data only; the Markdown of a
 :class:`Difference` is :func:`harness.report.pair_tables.pair_markdown` of its judged pair
-(:func:`harness.analysis.study.judge_pair`).
+(:func:`harness.analysis.study_pairs.judge_pair`).
 """
 
 from __future__ import annotations

@@ -22,46 +22,36 @@ A notebook gets the whole step in one call, :func:`study`:
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from harness.analysis import runner
 from harness.analysis.attribution import attribute
-from harness.analysis.difference import Difference, difference, implementation_label
+from harness.analysis.difference import implementation_label
 from harness.analysis.gap_matters import GAP_RESAMPLES, gap_matters, unanswered
 from harness.analysis.labels import (
-    bleu4_label,
-    kinds_in,
     labels_in,
-    library_pair,
-    pair_tolerance,
-    profile_of,
 )
 from harness.analysis.meta_eval import MetaEvaluation
 from harness.analysis.significance import DEFAULT_SEED
 from harness.analysis.study_families import answer_section, overview
+from harness.analysis.study_pairs import default_pairs, judged_pairs
 from harness.analysis.study_significance import default_significance
+from harness.analysis.study_summary import summary
 from harness.analysis.study_types import (
     SCHEMA_FILE,
     SCHEMA_VERSION,
     CorpusAttribution,
     Correlations,
     CorrelationTable,
-    ExplainedBy,
     FixtureScores,
-    LargestAttribution,
-    LargestGap,
     LevelCorrelations,
-    Libraries,
     PairVerdict,
     PrecomputedSignificance,
-    Problem,
     Report,
     SegmentsSection,
     Significance,
-    Summary,
     VerificationRecord,
 )
 from harness.analysis.typed_json import JsonValue, from_json, to_json
@@ -80,10 +70,7 @@ __all__ = [
     "SEGMENTS_PARQUET",
     "SEGMENT_COLUMNS",
     "analyse",
-    "default_pairs",
-    "judge_pair",
     "named_corpora",
-    "profile_pairs",
     "signature",
     "study",
 ]
@@ -146,117 +133,6 @@ def _session_corpora(session: Session) -> dict[tuple[str, str], Corpus]:
                 "(harness.analysis.study.named_corpora)"
             )
         out[(fixture, system)] = corpus
-    return out
-
-
-# ---------------------------------------------------------------------- pairs
-def default_pairs(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
-    """Every adapter ``X`` vs its own profile ``harness:X`` (``a`` = the profile), then
-    sacrebleu (the adapter if it has an ok row and scored every segment its profile did, else
-    ``harness:sacrebleu``) vs every other implementation in the rows; no pair twice (in either
-    order)."""
-    labels = labels_in(rows)
-    kinds = kinds_in(rows)
-    pairs: list[tuple[str, str]] = []
-    seen: set[frozenset[str]] = set()
-
-    def add(first: str, second: str) -> None:
-        key = frozenset((first, second))
-        if first != second and key not in seen:
-            seen.add(key)
-            pairs.append((first, second))
-
-    for label in labels:
-        if kinds.get(label) == "adapter" and f"harness:{label}" in labels:
-            add(f"harness:{label}", label)
-    ok = {str(r["implementation"]) for r in rows if r.get("status") == "ok"}
-    segment_rows: dict[str, int] = {}
-    for r in rows:
-        if r.get("level") == "segment" and r.get("segment_id") is not None:
-            name = str(r["implementation"])
-            segment_rows[name] = segment_rows.get(name, 0) + 1
-    if segment_rows.get("sacrebleu", 0) < segment_rows.get("harness:sacrebleu", 0):
-        ok.discard("sacrebleu")  # run on a sample of the segments: its profile gives them all
-    ref = next((x for x in ("sacrebleu", "harness:sacrebleu") if x in ok), None)
-    if ref is None:
-        ref = next((x for x in ("sacrebleu", "harness:sacrebleu") if x in labels), None)
-    if ref is not None:
-        for label in labels:
-            add(ref, label)
-    return pairs
-
-
-def profile_pairs(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
-    """The :func:`default_pairs` as pairs of the profiles they are or reproduce
-    (:func:`~harness.analysis.labels.profile_of`), each once: what a meta-evaluation of the
-    report's human judgments tests. A library without a profile and a library against its own
-    profile drop out."""
-    out: list[tuple[str, str]] = []
-    for first, second in default_pairs(rows):
-        a, b = profile_of(first), profile_of(second)
-        if a is not None and b is not None and a != b and (a, b) not in out and (b, a) not in out:
-            out.append((a, b))
-    return out
-
-
-def _short_reason(status: Any, error: Any) -> str:
-    err = " ".join(str(error or "").split())
-    if len(err) > 160:
-        err = err[:157] + "…"
-    return f"{status}" + (f" ({err})" if err else "")
-
-
-def judge_pair(found: Difference) -> PairVerdict:
-    """A :class:`~harness.analysis.difference.Difference` judged: ``verdict``
-    (``agree``/``disagree``/``n/a``), ``na_reason``, ``compared`` and ``not_compared``, and
-    ``agree`` from the comparable corpora and segments only — a side without scores
-    (unavailable, unsupported, raises, error) is "n/a", never a disagreement. Its segment
-    scores are left out (they are in the report's segment table)."""
-    p = to_json(found.to_dict(segment_scores=False))
-    tol = p["tolerance"]
-    compared = [g for g in p["corpora"] if g.get("gap") is not None]
-    missing = [g for g in p["corpora"] if g.get("gap") is None]
-    reasons: dict[str, None] = {}
-    for g in missing:
-        for key in ("a", "b"):
-            side = g[key]
-            if side.get("status") != "ok":
-                reasons[f"{p[key]}: {_short_reason(side.get('status'), side.get('error'))}"] = None
-    seg = p["segments"]
-    if not (compared or seg.get("n")):
-        p["agree"], p["verdict"] = None, "n/a"
-        p["na_reason"] = "; ".join(reasons) or "no corpus or segment scored by both"
-    else:
-        worst = max(
-            [abs(g["gap"]) for g in compared] + ([seg["max_abs"]] if seg.get("max_abs") else []),
-            default=0.0,
-        )
-        p["agree"] = worst <= tol
-        p["verdict"] = "agree" if p["agree"] else "disagree"
-        p["na_reason"] = "; ".join(reasons) or None
-    p["compared"] = len(compared)
-    p["not_compared"] = len(missing)
-    return from_json(PairVerdict, p, "pairs")
-
-
-def _pairs(
-    rows: Sequence[Mapping[str, Any]],
-    chosen: Sequence[tuple[str, str]],
-    corpora: Mapping[tuple[str, str], Corpus],
-    tolerance: float,
-    top: int,
-    progress: ProgressCallback | None,
-) -> list[PairVerdict]:
-    by_impl: dict[str, list[Mapping[str, Any]]] = {}
-    for row in rows:  # a pair's difference reads only its two implementations' rows
-        by_impl.setdefault(str(row["implementation"]), []).append(row)
-    out = []
-    for a, b in track(chosen, progress, "report: pairs"):
-        tol = pair_tolerance(a, b, tolerance)
-        known = a in by_impl and b in by_impl  # else the full rows, for the full error
-        both = (by_impl[a] + (by_impl[b] if b != a else [])) if known else rows
-        found = difference(both, a, b, tolerance=tol, top=top, corpus=dict(corpora) or None)
-        out.append(judge_pair(found))
     return out
 
 
@@ -480,133 +356,6 @@ def _segments(rows: Sequence[Mapping[str, Any]]) -> SegmentsSection:
     )
 
 
-# ---------------------------------------------------------------------- summary
-def _problems(rows: Sequence[Mapping[str, Any]]) -> list[Problem]:
-    """Per implementation and non-ok status: how many corpus-level rows, and the first reason."""
-    counts: dict[tuple[str, str], int] = {}
-    reasons: dict[tuple[str, str], str] = {}
-    for r in rows:
-        status = str(r.get("status"))
-        if status == "ok" or r.get("level") != "corpus":
-            continue
-        key = (str(r["implementation"]), status)
-        counts[key] = counts.get(key, 0) + 1
-        reasons.setdefault(key, _short_reason(status, r.get("error")))
-    return [Problem(key[0], key[1], n, reasons[key]) for key, n in counts.items()]
-
-
-def _library_segments(rows: Sequence[Mapping[str, Any]]) -> tuple[int, int]:
-    """(segments the real libraries were run on at segment level — the most of any one
-    library —, segments of the corpora where they were): the profiles give every segment."""
-    per: dict[tuple[str, str, str], int] = {}
-    profile: dict[tuple[str, str, str], bool] = {}
-    for r in rows:
-        if r.get("level") != "segment" or r.get("segment_id") is None:
-            continue
-        key = (str(r["implementation"]), str(r["fixture"]), str(r["system"]))
-        per[key] = per.get(key, 0) + 1
-        profile[key] = r.get("kind") == "profile"
-    total: dict[tuple[str, str], int] = {}
-    for (impl, f, s), n in per.items():
-        if profile[(impl, f, s)]:
-            total[(f, s)] = max(total.get((f, s), 0), n)
-    run: dict[str, tuple[int, int]] = {}
-    for (impl, f, s), n in per.items():
-        if profile[(impl, f, s)] or (f, s) not in total:
-            continue
-        done, of = run.get(impl, (0, 0))
-        run[impl] = (done + n, of + total[(f, s)])
-    return max(run.values(), default=(0, 0))
-
-
-def _libraries(pairs: Sequence[PairVerdict], rows: Sequence[Mapping[str, Any]]) -> Libraries:
-    """Each real library against its own profile, and how many segments they were run on."""
-    equal, differ, not_run = [], [], []
-    for p in pairs:
-        if not library_pair(p.a, p.b):
-            continue
-        if p.verdict == "agree":
-            equal.append(p.b)
-        elif p.verdict == "disagree":
-            differ.append(p.b)
-        else:
-            not_run.append((p.b, p.na_reason or ""))
-    return Libraries(tuple(equal), tuple(differ), tuple(not_run), *_library_segments(rows))
-
-
-def _bare(label: str) -> str:
-    return label.split(":", 1)[1] if label.startswith("harness:") else label
-
-
-def _largest_factor(at: CorpusAttribution) -> tuple[str, float]:
-    return max(at.factors.items(), key=lambda kv: abs(kv[1] or 0.0))
-
-
-def _largest_gap(
-    pairs: Sequence[PairVerdict], attributions: Sequence[CorpusAttribution]
-) -> LargestGap | None:
-    """The largest corpus gap between two BLEU-4 implementations (a BLEU-1 or 4-gram-only
-    profile is far from every BLEU-4 by design, which says nothing about implementations)."""
-    best: LargestGap | None = None
-    for p in pairs:
-        if not (bleu4_label(p.a) and bleu4_label(p.b)):
-            continue
-        for g in p.corpora:
-            if g.gap is not None and (best is None or abs(g.gap) > abs(best.gap)):
-                best = LargestGap(p.a, p.b, g.fixture, g.system, g.gap, g.a.score, g.b.score, None)
-    if best is None:
-        return None
-    where = (best.fixture, best.system)
-    same = [
-        at
-        for at in attributions
-        if not at.error and at.factors and (_bare(best.a), _bare(best.b)) == (at.a, at.b)
-    ]
-    # the attribution on this corpus, else the same pair's on another (attributions run on
-    # the first corpora only)
-    same.sort(key=lambda at: (at.fixture, at.system) != where)
-    if not same:
-        return best
-    at = same[0]
-    factor, points = _largest_factor(at)
-    assert at.gap is not None  # an attribution without an error has its scores
-    explained = ExplainedBy(factor, points, at.gap, at.residual, at.fixture, at.system)
-    return dataclasses.replace(best, explained_by=explained)
-
-
-def _largest_attribution(attributions: Sequence[CorpusAttribution]) -> LargestAttribution | None:
-    ok = [at for at in attributions if not at.error and at.factors]
-    if not ok:
-        return None
-    at = max(ok, key=lambda x: abs(x.gap or 0.0))
-    factor, points = _largest_factor(at)
-    assert at.gap is not None
-    return LargestAttribution(at.a, at.b, at.fixture, at.system, at.gap, factor, points)
-
-
-def _summary(
-    rows: Sequence[Mapping[str, Any]],
-    units: Sequence[FixtureScores],
-    pairs: Sequence[PairVerdict],
-    attributions: Sequence[CorpusAttribution],
-    answer_note: str | None,
-) -> Summary:
-    """The ``summary`` section, from the other sections and the rows."""
-    return Summary(
-        corpora=tuple(f"{u.fixture}/{u.system}" for u in units),
-        n_segments=sum(u.segments or 0 for u in units),
-        implementations=tuple(labels_in(rows)),
-        largest_gap=_largest_gap(pairs, attributions),
-        largest_attribution=_largest_attribution(attributions),
-        agree=tuple((p.a, p.b) for p in pairs if p.verdict == "agree"),
-        disagree=tuple((p.a, p.b) for p in pairs if p.verdict == "disagree"),
-        not_comparable=tuple((p.a, p.b, p.na_reason or "") for p in pairs if p.verdict == "n/a"),
-        problems=tuple(_problems(rows)),
-        libraries=_libraries(pairs, rows),
-        answer_note=answer_note,
-    )
-
-
 # ---------------------------------------------------------------------- the report
 def analyse(
     rows: Iterable[Mapping[str, Any]],
@@ -639,7 +388,7 @@ def analyse(
     both have rows, on at most ``max_attribution_corpora`` corpora; the library ``b`` gives
     the residual when its adapter has an ok row there), significance and the answer. ``pairs``
     are ``(a, b)`` implementation names (row labels or ``profile:``/``adapter:`` specs;
-    default :func:`default_pairs`); each pair is judged at
+    default :func:`~harness.analysis.study_pairs.default_pairs`); each pair is judged at
     :func:`~harness.analysis.labels.pair_tolerance` (the less precise side's proven
     tolerance, at least ``tolerance``); ``top`` goes to
     :func:`~harness.analysis.difference.difference`. ``include`` chooses the computed sections
@@ -683,7 +432,7 @@ def analyse(
             if pairs is None
             else [(implementation_label(a), implementation_label(b)) for a, b in pairs]
         )
-        judged = _pairs(rows, chosen, corpora, tolerance, top, progress)
+        judged = judged_pairs(rows, chosen, corpora, tolerance, top, progress)
     gaps = (
         gap_matters(
             judged,
@@ -724,7 +473,7 @@ def analyse(
     return Report(
         schema=SCHEMA_FILE,
         schema_version=SCHEMA_VERSION,
-        summary=_summary(rows, units, judged, attributions, note),
+        summary=summary(rows, units, judged, attributions, note),
         answer=answer,
         signature=signature(rows, versions, seed, limit),
         versions=versions,

@@ -12,7 +12,8 @@ from typing import Any
 from harness.analysis import runner
 from harness.analysis.human import wmt21_human_correlations
 from harness.analysis.meta_eval import meta_evaluate
-from harness.analysis.study import analyse, named_corpora, profile_pairs
+from harness.analysis.study import analyse, named_corpora
+from harness.analysis.study_pairs import profile_pairs
 from harness.analysis.typed_json import JsonShapeError, from_json
 from harness.cli import inputs, options
 from harness.data.io import read_lines

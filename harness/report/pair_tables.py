@@ -1,6 +1,6 @@
 """Markdown of one judged pair of implementations (:class:`~harness.analysis.study_types.
 PairVerdict`, made from a :class:`harness.analysis.difference.Difference` by
-:func:`harness.analysis.study.judge_pair`): corpus gaps, the segment-gap summary and the top
+:func:`harness.analysis.study_pairs.judge_pair`): corpus gaps, the segment-gap summary and the top
 segments' statistics side by side."""
 
 from __future__ import annotations

@@ -1,0 +1,136 @@
+"""The report's judged pairs: which implementations are compared, and each pair's verdict.
+
+:func:`default_pairs` chooses them (every library against its own profile, then sacrebleu
+against every other implementation); :func:`judged_pairs` computes each pair's
+:class:`~harness.analysis.difference.Difference` and :func:`judge_pair` turns it into an
+``agree``/``disagree``/``n/a`` verdict from the comparable corpora and segments only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from harness.analysis.difference import Difference, difference
+from harness.analysis.labels import (
+    kinds_in,
+    labels_in,
+    pair_tolerance,
+    profile_of,
+)
+from harness.analysis.study_types import (
+    PairVerdict,
+)
+from harness.analysis.typed_json import from_json, to_json
+from harness.data.corpus import Corpus
+from harness.progress import ProgressCallback, track
+
+
+def default_pairs(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+    """Every adapter ``X`` vs its own profile ``harness:X`` (``a`` = the profile), then
+    sacrebleu (the adapter if it has an ok row and scored every segment its profile did, else
+    ``harness:sacrebleu``) vs every other implementation in the rows; no pair twice (in either
+    order)."""
+    labels = labels_in(rows)
+    kinds = kinds_in(rows)
+    pairs: list[tuple[str, str]] = []
+    seen: set[frozenset[str]] = set()
+
+    def add(first: str, second: str) -> None:
+        key = frozenset((first, second))
+        if first != second and key not in seen:
+            seen.add(key)
+            pairs.append((first, second))
+
+    for label in labels:
+        if kinds.get(label) == "adapter" and f"harness:{label}" in labels:
+            add(f"harness:{label}", label)
+    ok = {str(r["implementation"]) for r in rows if r.get("status") == "ok"}
+    segment_rows: dict[str, int] = {}
+    for r in rows:
+        if r.get("level") == "segment" and r.get("segment_id") is not None:
+            name = str(r["implementation"])
+            segment_rows[name] = segment_rows.get(name, 0) + 1
+    if segment_rows.get("sacrebleu", 0) < segment_rows.get("harness:sacrebleu", 0):
+        ok.discard("sacrebleu")  # run on a sample of the segments: its profile gives them all
+    ref = next((x for x in ("sacrebleu", "harness:sacrebleu") if x in ok), None)
+    if ref is None:
+        ref = next((x for x in ("sacrebleu", "harness:sacrebleu") if x in labels), None)
+    if ref is not None:
+        for label in labels:
+            add(ref, label)
+    return pairs
+
+
+def profile_pairs(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+    """The :func:`default_pairs` as pairs of the profiles they are or reproduce
+    (:func:`~harness.analysis.labels.profile_of`), each once: what a meta-evaluation of the
+    report's human judgments tests. A library without a profile and a library against its own
+    profile drop out."""
+    out: list[tuple[str, str]] = []
+    for first, second in default_pairs(rows):
+        a, b = profile_of(first), profile_of(second)
+        if a is not None and b is not None and a != b and (a, b) not in out and (b, a) not in out:
+            out.append((a, b))
+    return out
+
+
+def _short_reason(status: Any, error: Any) -> str:
+    err = " ".join(str(error or "").split())
+    if len(err) > 160:
+        err = err[:157] + "…"
+    return f"{status}" + (f" ({err})" if err else "")
+
+
+def judge_pair(found: Difference) -> PairVerdict:
+    """A :class:`~harness.analysis.difference.Difference` judged: ``verdict``
+    (``agree``/``disagree``/``n/a``), ``na_reason``, ``compared`` and ``not_compared``, and
+    ``agree`` from the comparable corpora and segments only — a side without scores
+    (unavailable, unsupported, raises, error) is "n/a", never a disagreement. Its segment
+    scores are left out (they are in the report's segment table)."""
+    p = to_json(found.to_dict(segment_scores=False))
+    tol = p["tolerance"]
+    compared = [g for g in p["corpora"] if g.get("gap") is not None]
+    missing = [g for g in p["corpora"] if g.get("gap") is None]
+    reasons: dict[str, None] = {}
+    for g in missing:
+        for key in ("a", "b"):
+            side = g[key]
+            if side.get("status") != "ok":
+                reasons[f"{p[key]}: {_short_reason(side.get('status'), side.get('error'))}"] = None
+    seg = p["segments"]
+    if not (compared or seg.get("n")):
+        p["agree"], p["verdict"] = None, "n/a"
+        p["na_reason"] = "; ".join(reasons) or "no corpus or segment scored by both"
+    else:
+        worst = max(
+            [abs(g["gap"]) for g in compared] + ([seg["max_abs"]] if seg.get("max_abs") else []),
+            default=0.0,
+        )
+        p["agree"] = worst <= tol
+        p["verdict"] = "agree" if p["agree"] else "disagree"
+        p["na_reason"] = "; ".join(reasons) or None
+    p["compared"] = len(compared)
+    p["not_compared"] = len(missing)
+    return from_json(PairVerdict, p, "pairs")
+
+
+def judged_pairs(
+    rows: Sequence[Mapping[str, Any]],
+    chosen: Sequence[tuple[str, str]],
+    corpora: Mapping[tuple[str, str], Corpus],
+    tolerance: float,
+    top: int,
+    progress: ProgressCallback | None,
+) -> list[PairVerdict]:
+    by_impl: dict[str, list[Mapping[str, Any]]] = {}
+    for row in rows:  # a pair's difference reads only its two implementations' rows
+        by_impl.setdefault(str(row["implementation"]), []).append(row)
+    out = []
+    for a, b in track(chosen, progress, "report: pairs"):
+        tol = pair_tolerance(a, b, tolerance)
+        known = a in by_impl and b in by_impl  # else the full rows, for the full error
+        both = (by_impl[a] + (by_impl[b] if b != a else [])) if known else rows
+        found = difference(both, a, b, tolerance=tol, top=top, corpus=dict(corpora) or None)
+        out.append(judge_pair(found))
+    return out
