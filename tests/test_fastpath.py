@@ -29,7 +29,7 @@ from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from harness import Corpus
-from harness.bleu import engine, fastcount, native, sortcount
+from harness.bleu import engine, fastcount, native, sortcount, vocabulary
 from harness.bleu.arithmetic import context_of
 from harness.bleu.config import (
     EMPTY_ORDER,
@@ -334,7 +334,7 @@ def test_batch_tokens_equal_the_reference_tokenizer(
     text: list[str], tok: str, lowercase: bool
 ) -> None:
     expected = [tokenize(line, tok, lowercase) for line in text]
-    assert fastcount.batch_tokens(text, tok, lowercase) == expected
+    assert vocabulary.batch_tokens(text, tok, lowercase) == expected
 
 
 @pytest.mark.parametrize("tok", ["intl", "t2t", "keras-hub-re2"])
@@ -361,7 +361,7 @@ def test_words_at_a_line_end_see_a_missing_neighbour_as_a_number(tok: str, strip
         "<skipped>,5 5.<skipped>",
     ]
     rules = TextRules(tokenize=tok, strip=strip)
-    assert fastcount.batch_tokens(lines, rules) == [text_tokenizer(rules)(x) for x in lines]
+    assert vocabulary.batch_tokens(lines, rules) == [text_tokenizer(rules)(x) for x in lines]
 
 
 # marks (\\p{P}), symbols (\\p{S}), numbers (\\p{N}) of several scripts, letters and spaces:
@@ -515,7 +515,7 @@ def test_nltk_lines_tokenized_word_by_word_equal_the_line_rules(
     end its line followed by a neutral word; lines ending in closers or whitespace, holding
     other whitespace, or with a potential sentence end tokenized whole) equal the line rules."""
     rules = TextRules(tokenize=tok, strip=strip, lowercase=lowercase)
-    assert fastcount.batch_tokens(text, rules) == [text_tokenizer(rules)(x) for x in text]
+    assert vocabulary.batch_tokens(text, rules) == [text_tokenizer(rules)(x) for x in text]
 
 
 @SETTINGS
@@ -567,7 +567,7 @@ def test_batch_tokens_are_remembered_by_line(monkeypatch: pytest.MonkeyPatch) ->
 
 def test_batch_13a_quirks() -> None:
     text = ["a.,1 3.5. x", "1,000.", "e-mail 3-4 a-\nb", "&amp;lt; &quot;x&quot;", "x\x00y ."]
-    assert fastcount.batch_tokens(text, "13a") == [tokenize(t, "13a") for t in text]
+    assert vocabulary.batch_tokens(text, "13a") == [tokenize(t, "13a") for t in text]
 
 
 # ---------------------------------------------------------------------------- scoring
@@ -841,14 +841,14 @@ def test_a_count_cut_short_keeps_no_vocabulary(monkeypatch: pytest.MonkeyPatch) 
     fresh = engine.compute_statistics(second, config)
     engine.clear_caches()
     engine.compute_statistics(first, config)
-    learn = fastcount._Vocabulary._learn
+    learn = vocabulary.Vocabulary._learn
 
     def stopped(self: Any, *args: Any, **kwargs: Any) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(fastcount._Vocabulary, "_learn", stopped)
+    monkeypatch.setattr(vocabulary.Vocabulary, "_learn", stopped)
     with pytest.raises(KeyboardInterrupt):
         engine.compute_statistics(second, config)
     assert not engine._VOCABULARIES
-    monkeypatch.setattr(fastcount._Vocabulary, "_learn", learn)
+    monkeypatch.setattr(vocabulary.Vocabulary, "_learn", learn)
     assert _same(engine.compute_statistics(second, config), fresh)

@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness import Corpus
-from harness.bleu import engine, fastcount
+from harness.bleu import engine, fastcount, vocabulary
 from harness.bleu.config import BleuConfig
 from harness.bleu.tokenizers import (
     REGISTRY,
@@ -131,7 +131,7 @@ def test_the_fast_path_reads_its_batch_forms() -> None:
     lines = ["e-mail to x-y", "a\tb-c", "  -- ", "", "e-mail again"]
     CALLS.clear()
     with registered(DASHES):
-        got = fastcount.batch_tokens(lines, "dashes")
+        got = vocabulary.batch_tokens(lines, "dashes")
         want = [text_tokenizer(TextRules(tokenize="dashes"))(line) for line in lines]
     assert got == want == [dashes_tokens(line) for line in lines]
     assert CALLS == {"words": len({"e-mail", "to", "x-y", "--", "again"}), "lines": 1}

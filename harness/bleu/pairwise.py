@@ -6,7 +6,7 @@ times; here every text is tokenized once, and the clipped matches of all pairs c
 join per order on exact n-gram ids:
 
 1. **Tokens** of hypotheses and candidates in one id space
-   (:func:`harness.bleu.fastcount.shared_token_ids`; candidates with the reference-side rules).
+   (:func:`harness.bleu.vocabulary.shared_token_ids`; candidates with the reference-side rules).
 2. **N-gram ids.** Order 1 is the token id; order n names the pair (order n−1 id at p, token at
    p+n−1) by its rank among the distinct pairs (``np.unique``), so equal n-grams of any two
    texts get equal ids, exactly (no hashing). Windows crossing a text's end are dropped.
@@ -33,9 +33,9 @@ import numpy as np
 from harness.bleu.arithmetic import bleu_rows, nltk_context
 from harness.bleu.config import BleuConfig
 from harness.bleu.engine import counts_whole_corpus, orders_needed, segment_scores
-from harness.bleu.fastcount import shared_token_ids
 from harness.bleu.smoothing import get_smoothing
 from harness.bleu.stats import ref_length_of, totals_of_lengths
+from harness.bleu.vocabulary import shared_token_ids
 from harness.data.corpus import Corpus
 
 __all__ = ["JOIN_CHUNK", "ROW_CHUNK", "pair_matches", "pairwise_scores"]
