@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 from harness.bleu import smoothing
 from harness.bleu.arithmetic import bleu_rows, nltk_context
 from harness.bleu.config import BleuConfig
+from harness.bleu.zero_length import ZERO_LENGTH_RULES
 from harness.errors import LibraryWouldRaise
 
 from .depth import examples
@@ -61,3 +63,28 @@ def test_marked_rows_are_the_rows_that_raise_alone(smooth: str, data: Any, corpu
 def test_an_unknown_refusal_mode_is_refused() -> None:
     with pytest.raises(ValueError, match="on_refusal"):
         bleu_rows([1], [1], [[1]], [[1]], BleuConfig(max_order=1), on_refusal="ignore")
+
+
+@pytest.mark.parametrize("name", sorted(ZERO_LENGTH_RULES))
+def test_a_zero_length_rule_leaves_no_score_exactly_when_it_says(name: str) -> None:
+    """``leaves_no_score`` (what an attribution reads to know a refused hybrid may be scored
+    under rule ``zero``) is what the arithmetic does: some empty side gives no number (a
+    refusal or nan) under the rule, or the library refuses the first segment before scoring."""
+    rule = ZERO_LENGTH_RULES[name]
+    cfg = BleuConfig(on_zero_length=name, zero_guard="none", library="x")  # no early 0
+    # (hyp_len, ref_len): an empty hypothesis side, an empty reference side, both empty
+    outcomes = []
+    for sys_len, ref_len in ((0, 5), (5, 0), (0, 0)):
+        for corpus in (True, False):
+            got = bleu_rows(
+                [sys_len],
+                [ref_len],
+                [[0] * 4],
+                [[max(sys_len - k, 0) for k in range(4)]],
+                cfg,
+                corpus=corpus,
+                on_refusal="mark",
+            )
+            outcomes.append(bool(got.refused[0]) or bool(np.isnan(got.score[0])))
+    assert rule.leaves_no_score == (any(outcomes) or rule.first_segment_refusal)
+    assert (name == "zero") == (not rule.leaves_no_score)

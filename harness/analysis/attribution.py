@@ -76,6 +76,7 @@ from typing import Any
 
 from harness.api import resolve_config
 from harness.bleu.config import BleuConfig
+from harness.bleu.zero_length import zero_length_rule
 from harness.data.corpus import Corpus
 from harness.data.fixtures import load_fixture
 from harness.errors import ConfigError, HarnessError, LibraryWouldRaise
@@ -111,8 +112,6 @@ FACTORS: Mapping[str, tuple[str, ...]] = MappingProxyType(
 
 #: ``BleuConfig`` fields that are not BLEU factors.
 NOT_FACTORS: tuple[str, ...] = ("library", "extra")
-
-_DYING = ("raise", "mteval", "moses", "jury", "nan")
 
 
 class AttributionUndefined(HarnessError):
@@ -390,7 +389,7 @@ def attribute(
                     signature=cfg.signature(),
                     cause=exc,
                 ) from exc
-            if strict or cfg.on_zero_length not in _DYING:
+            if strict or not zero_length_rule(cfg.on_zero_length).leaves_no_score:
                 raise AttributionUndefined(
                     f"cannot attribute: the hybrid {label_a} + ({', '.join(combo)} from "
                     f"{label_b}) has no score on this {_scope(segment)}: {exc}",

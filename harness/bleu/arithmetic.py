@@ -34,6 +34,7 @@ from harness.bleu.smoothing import (
     nltk_context,
 )
 from harness.bleu.stats import Statistics, Totals
+from harness.bleu.zero_length import zero_length_rule
 from harness.errors import LibraryWouldRaise
 
 __all__ = [
@@ -124,44 +125,11 @@ def _brevity_penalty(
     ``corpus``: the rows are what the library reports as its corpus (system) score; the
     ``mteval`` rule dies only there.
     """
-    rule = config.on_zero_length
+    rule = zero_length_rule(config.on_zero_length)
     lib = config.library
-    refusals: list[Refusal] = []
-    if rule == "mteval" and corpus:
-        refusals.append(
-            (
-                ref_len == 0,
-                lib,
-                "Illegal division by zero (perl die)",
-                "the total reference length is 0 (the length-ratio report divides by it)",
-            )
-        )
-    elif rule in ("raise", "jury"):
-        refusals.append(
-            (
-                ref_len == 0,
-                lib,
-                "ZeroDivisionError",
-                "the total reference length is 0 (length ratio = hyp_len / 0)",
-            )
-        )
-        refusals.append(
-            (
-                sys_len == 0,
-                lib,
-                "ZeroDivisionError",
-                "the total hypothesis length is 0 (brevity penalty exp(1 - 1/ratio), ratio 0)",
-            )
-        )
-    elif rule == "moses":
-        refusals.append(
-            (
-                (sys_len == 0) & (ref_len != 0),
-                lib,
-                "Illegal division by zero (perl die)",
-                "the total hypothesis length is 0",
-            )
-        )
+    refusals: list[Refusal] = (
+        [] if rule.before is None else rule.before(sys_len, ref_len, corpus, lib)
+    )
     ratio = np.divide(sys_len, ref_len, out=np.zeros(len(sys_len)), where=ref_len > 0)
     # exp(min(0, 1 - r/c)) is exactly 1 when the hypothesis side is at least as long
     if spec.length_epsilons is not None:
@@ -173,26 +141,9 @@ def _brevity_penalty(
         empty = sys_len == 0
         if empty.any():  # an empty hypothesis side: BP 0, unless the references are empty too
             bp = np.where(empty & (ref_len > 0), 0.0, bp)
-    if rule == "nan":
-        # keras-hub: ratio = 0/0 is nan, and so are exp(1 - 1/ratio) and the score
-        both = (sys_len == 0) & (ref_len == 0)
-        bp = np.where(both, np.nan, bp)
-        ratio = np.where(both, np.nan, ratio)
-    if rule == "mteval":
-        # mteval-v13a.pl: BP 0 for an empty hypothesis side, even against empty references;
-        # its system report takes log(BP), so it dies when BP is 0 (an empty hypothesis side,
-        # or r/c beyond about 746, where exp underflows). Documents and segments never die.
-        bp = np.where(sys_len == 0, 0.0, bp)
-        if corpus:
-            refusals.append(
-                (
-                    bp == 0.0,
-                    lib,
-                    "Can't take log of 0 (perl die)",
-                    "the brevity penalty is 0 (empty hypothesis side, or exp underflow) and "
-                    "the report takes its log",
-                )
-            )
+    if rule.after is not None:
+        bp, ratio, more = rule.after(sys_len, ref_len, bp, ratio, corpus, lib)
+        refusals += more
     return bp, ratio, refusals
 
 
@@ -256,7 +207,7 @@ def bleu_rows(
 
         # rows that end with score 0 and zero precisions before any smoothing
         done = None
-        if config.on_zero_length == "moses":  # multi-bleu prints 0 for an empty reference side
+        if zero_length_rule(config.on_zero_length).empty_reference_scores_zero:
             done = ref_f == 0
             bp = np.where(done, 0.0, bp)
             ratio = np.where(done, 0.0, ratio)

@@ -32,6 +32,7 @@ from harness.bleu.tokenizers import (
     TextRules,
     tokenizer_names,
 )
+from harness.bleu.zero_length import ZERO_LENGTH_RULES
 from harness.data.corpus import caller_stacklevel
 from harness.errors import ConfigError, SuspectInput
 
@@ -68,20 +69,9 @@ ZERO_GUARD: tuple[str, ...] = (
     "any-order",  # score 0 when any order has zero matches, before smoothing (torchmetrics)
 )
 
-ON_ZERO_LENGTH: tuple[str, ...] = (
-    "zero",  # a zero hypothesis (or reference) length gives BP 0 / score 0
-    "raise",  # tensorflow-nmt/evaluate: a zero hypothesis or reference length divides by zero
-    "mteval",  # mteval-v13a.pl: the system score dies when the total reference length
-    # ("Illegal division by zero") or hypothesis length ("Can't take log of 0") is 0; document
-    # and segment scores never die (an empty hypothesis segment scores 0)
-    "moses",  # multi-bleu.perl: dies on an empty hypothesis side, prints 0 when ref length is 0
-    "jury",  # as "raise", but first jury's Collator.collapse reads the first token of the first
-    # segment's hypothesis (and of its reference when every segment has exactly one) and
-    # raises IndexError when there is none (harness.bleu.engine.first_segment_refusal)
-    "nan",  # keras-hub: the length ratio 0/0 (both lengths 0) is a numpy float32 division,
-    # which gives nan instead of raising, and so is the score; one length 0 alone gives BP 0
-    # (hypothesis) or 1 (reference), as "zero" does
-)
+#: What a zero total hypothesis or reference length does: the rules of
+#: :data:`harness.bleu.zero_length.ZERO_LENGTH_RULES`, one per library's way.
+ON_ZERO_LENGTH: tuple[str, ...] = tuple(ZERO_LENGTH_RULES)
 
 MISSING_REFS: tuple[str, ...] = (
     "skip",  # a segment with fewer references uses only its own (sacrebleu drops None, nltk)

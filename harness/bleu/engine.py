@@ -41,6 +41,7 @@ from harness.bleu.result import BleuResult
 from harness.bleu.smoothing import get_smoothing
 from harness.bleu.stats import Statistics, Totals, corpus_ref_length
 from harness.bleu.tokenizers import TextRules, text_tokenizer
+from harness.bleu.zero_length import zero_length_rule
 from harness.data.corpus import Corpus
 from harness.errors import LibraryWouldRaise
 
@@ -377,7 +378,7 @@ def first_segment_refusal(stats: Statistics, config: BleuConfig) -> None:
     ``Collator.collapse`` reads the first token of the first segment's hypothesis, and of that
     segment's reference when every segment has exactly one (only then are references
     collapsed), and raises ``IndexError`` when the text tokenized to nothing."""
-    if config.on_zero_length != "jury" or len(stats) == 0:
+    if not zero_length_rule(config.on_zero_length).first_segment_refusal or len(stats) == 0:
         return
     if stats.hyp_len[0] == 0:
         side = "hypothesis"
@@ -440,8 +441,8 @@ def segment_arrays(stats: Statistics, config: BleuConfig) -> SegmentArrays:
     """
     if config.aggregation == "best-ref-mean":
         return _best_reference_arrays(stats, config)
-    if config.on_zero_length == "jury":
-        _jury_segment_refusal(stats, config)
+    if zero_length_rule(config.on_zero_length).first_segment_refusal:
+        _first_segment_refusals(stats, config)
     n = config.max_order
     ref = stats.ref_length(config.ref_length, missing=config.missing_refs)
     tot = stats.totals(config.ngram_totals, n)
@@ -453,7 +454,7 @@ def segment_arrays(stats: Statistics, config: BleuConfig) -> SegmentArrays:
     )
 
 
-def _jury_segment_refusal(stats: Statistics, config: BleuConfig) -> None:
+def _first_segment_refusals(stats: Statistics, config: BleuConfig) -> None:
     """Each segment scored alone is a corpus of its own: raise what the first refused segment
     raises, :func:`first_segment_refusal` for a segment jury refuses before scoring unless
     an earlier segment is refused by the arithmetic (a zero length, a smoothing method's

@@ -50,6 +50,7 @@ from harness.bleu.stats import (
     totals_of_lengths,
 )
 from harness.bleu.tokenizers import TextRules
+from harness.bleu.zero_length import zero_length_rule
 from harness.data.corpus import Corpus
 from harness.errors import LibraryWouldRaise
 from harness.session import Session
@@ -330,11 +331,11 @@ class CorporaScorer:
         part = whole if stop - start == len(whole) else whole.subset(range(start, stop))
         return engine.score_statistics(part, config).score
 
-    def _jury_may_refuse(self, config: BleuConfig) -> list[int]:
+    def _may_refuse_first(self, config: BleuConfig) -> list[int]:
         """The corpora jury may refuse before scoring (an empty hypothesis or first reference
         somewhere: a superset of :func:`harness.bleu.engine.first_segment_refusal` and its
         per-segment form), which the engine scores itself."""
-        if config.on_zero_length != "jury":
+        if not zero_length_rule(config.on_zero_length).first_segment_refusal:
             return []
         stats = self.tokenized(config)
         empty = (stats.hyp_len == 0) | (stats.ref_matrix[:, 0] == 0)
@@ -344,7 +345,7 @@ class CorporaScorer:
         """Corpus ``index``'s score under ``config``; raises
         :class:`~harness.errors.LibraryWouldRaise` where the engine raises (the engine's own
         error, from the engine itself)."""
-        if index not in self._jury_may_refuse(config):
+        if index not in self._may_refuse_first(config):
             value = self._batch([config], index, index + 1)[0][0]
             if value is not None:
                 return value
@@ -368,7 +369,7 @@ class CorporaScorer:
             for i, v in zip(members, values, strict=True):
                 out[i] = v
         for i, c in enumerate(configs):
-            for index in self._jury_may_refuse(c):
+            for index in self._may_refuse_first(c):
                 try:
                     out[i][index] = self._engine_score(c, index)
                 except LibraryWouldRaise:
