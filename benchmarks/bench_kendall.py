@@ -151,7 +151,7 @@ def _old_kendall_matrix(
 def _segment_scores(path: Path) -> dict[str, tuple[float | None, ...]]:
     """The segment-level score vector of each implementation: from a report's
     ``segments.csv`` or from the runner rows of ``compare --out``'s ``results.jsonl``."""
-    from harness.statistics.correlation import from_results
+    from harness.analysis.pivot import from_results
 
     rows: list[dict[str, Any]] = []
     with open(path, encoding="utf-8") as fh:

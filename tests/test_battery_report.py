@@ -226,7 +226,7 @@ def case_torchmetrics_is_judged_at_its_float32_tolerance(tmp: Path) -> None:
 
 def case_results_table_without_corpora_says_how_to_get_significance(tmp: Path) -> None:
     corpora = _fixture_corpora("silence_pitfall")
-    rows = json.loads(json.dumps(_run(corpora, ["profile:sacrebleu", "profile:nltk"])))
+    rows = json.loads(json.dumps(_run(corpora, ["profile:sacrebleu", "profile:nltk"]).rows()))
     w = _write(analysed(rows), tmp)
     assert w.json["significance"]["results"] == []
     assert "`bleu-harness significance BASELINE SYSTEM REF [REF ...] --profile NAME`" in w.md

@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
 
+from harness.analysis.pivot import from_results
 from harness.errors import ConfigError, LayoutError
 from harness.statistics import boot_kernels
 from harness.statistics.correlation import (
@@ -24,7 +25,6 @@ from harness.statistics.correlation import (
     METHODS,
     correlate,
     correlation_matrix,
-    from_results,
 )
 
 from .depth import examples

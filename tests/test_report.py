@@ -188,7 +188,8 @@ def test_chosen_pairs_and_sections(rows):
 def test_correlations(report, rows):
     corr = report.correlations
     assert set(to_json(corr)) == {"segment", "corpus", "note"}
-    from harness.statistics.correlation import correlation_matrix, from_results
+    from harness.analysis.pivot import from_results
+    from harness.statistics.correlation import correlation_matrix
 
     seg = corr.segment
     pivot = from_results(rows, "segment")

@@ -20,7 +20,7 @@ from typing import Any, Literal
 import jsonschema
 import pytest
 
-from harness.analysis import runner
+from harness.analysis import results, runner
 from harness.analysis.study import analyse, named_corpora
 from harness.analysis.study_types import TOP_KEYS, Report
 from harness.analysis.typed_json import (
@@ -222,14 +222,14 @@ def test_a_wrong_report_is_rejected_and_nothing_is_written(report: Report, tmp_p
 
 
 def test_results_rows_are_checked_through_their_dataclass(report: Report) -> None:
-    fields = [f.name for f in dataclasses.fields(runner.ResultRow)]
-    assert list(runner.ROW_FIELDS) == fields
+    fields = [f.name for f in dataclasses.fields(results.ResultRow)]
+    assert list(results.ROW_FIELDS) == fields
     fx = load_fixture("edge_empty_hypothesis")
     corpora = fx.triples()
     impls = [runner.Implementation.parse(x) for x in ("profile:sacrebleu", "profile:nltk")]
     rows = runner.run(corpora, impls, levels=("corpus", "segment"), progress=False)
     for row in rows:
         line = json.loads(runner.rows_to_jsonl([row]))
-        assert dataclasses.asdict(from_json(runner.ResultRow, line)) == line
+        assert dataclasses.asdict(from_json(results.ResultRow, line)) == line
     with pytest.raises(JsonShapeError, match="'level' must be 'corpus' or 'segment'"):
-        from_json(runner.ResultRow, {**json.loads(runner.rows_to_jsonl(rows[:1])), "level": "x"})
+        from_json(results.ResultRow, {**json.loads(runner.rows_to_jsonl(rows[:1])), "level": "x"})

@@ -28,6 +28,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
+from harness.analysis.results import Results, as_results
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError, InputError
 
@@ -294,8 +297,32 @@ def _texts_for(
     return None
 
 
+def _enter(
+    index: dict[tuple[str, str, str, str, str | None], Mapping[str, Any]],
+    impl: str,
+    row: Mapping[str, Any],
+    level: str,
+    seg: str | None,
+    here: Any,
+) -> None:
+    f, s = str(row["fixture"]), str(row["system"])
+    if not here(f, s):
+        return
+    key = (impl, f, s, level, seg)
+    if key in index:
+        raise InputError(f"two rows for {impl} on {f}/{s} at {level} level")
+    index[key] = row
+
+
+def _row_at(
+    table: Results, at: Mapping[tuple[str, str, str], int], key: tuple[str, str, str]
+) -> Mapping[str, Any] | None:
+    i = at.get(key)
+    return None if i is None else table.row(i)
+
+
 def difference(
-    rows: Iterable[Mapping[str, Any]],
+    rows: Results | Iterable[Mapping[str, Any]],
     impl_a: str,
     impl_b: str,
     *,
@@ -327,48 +354,64 @@ def difference(
     if top < 0:
         raise ConfigError(f"top must be >= 0, got {top!r}")
     a, b = implementation_label(impl_a), implementation_label(impl_b)
-    all_rows = list(rows)
-    present = list(dict.fromkeys(str(r["implementation"]) for r in all_rows))
+    table = as_results(rows)
+    present = table.labels()
     for label in (a, b):
         if label not in present:
             raise ConfigError(f"implementation {label!r} has no rows", valid=present)
     if fixture is not None:
-        fixtures = list(dict.fromkeys(str(r["fixture"]) for r in all_rows))
+        fixtures = [str(f) for (f,) in table.distinct("fixture")]
         if fixture not in fixtures:
             raise ConfigError(f"fixture {fixture!r} has no rows", valid=fixtures)
     if system is not None:
         systems = list(
             dict.fromkeys(
-                str(r["system"]) for r in all_rows if fixture is None or r["fixture"] == fixture
+                str(s) for f, s in table.distinct("fixture", "system") if fixture in (None, f)
             )
         )
         if system not in systems:
             raise ConfigError(f"system {system!r} has no rows", valid=systems)
 
+    def here(f: Any, s: Any) -> bool:
+        return (fixture is None or str(f) == fixture) and (system is None or str(s) == system)
+
+    both = table.select((a, b))
+    units = [(str(f), str(s)) for f, s in both.distinct("fixture", "system") if here(f, s)]
+    # Corpus rows and the rows that say why there are no segment scores are few: as dicts.
     index: dict[tuple[str, str, str, str, str | None], Mapping[str, Any]] = {}
-    units: dict[tuple[str, str], None] = {}  # ordered sets
+    for r in both.corpus_rows():
+        _enter(index, r["implementation"], r, "corpus", None, here)
+    # Segments are many: only their scores are read here, and Sides are built for the top.
+    seg_score: dict[str, dict[tuple[str, str, str], float | None]] = {}
+    seg_at: dict[str, dict[tuple[str, str, str], int]] = {}
     sampled: set[tuple[str, str, str]] = set()  # implementations with segment rows there
-    seg_keys: dict[tuple[str, str, str], None] = {}
-    for r in all_rows:
-        impl = r["implementation"]
-        if impl not in (a, b):
-            continue
-        f, s = str(r["fixture"]), str(r["system"])
-        if (fixture is not None and f != fixture) or (system is not None and s != system):
-            continue
-        level = r["level"]
-        seg = None if level == "corpus" else r.get("segment_id")
-        key = (impl, f, s, level, None if seg is None else str(seg))
-        if key in index:
-            raise InputError(
-                f"two rows for {impl} on {f}/{s} at {level} level"
-                + (f", segment {seg}" if seg is not None else "")
-            )
-        index[key] = r
-        units[(f, s)] = None
-        if level == "segment" and seg is not None:
-            seg_keys[(f, s, str(seg))] = None
-            sampled.add((impl, f, s))
+    for impl in dict.fromkeys((a, b)):
+        got = both.segment_scores(impl)
+        scores: dict[tuple[str, str, str], float | None] = {}
+        at: dict[tuple[str, str, str], int] = {}
+        ok = (got.status == "ok") & np.isfinite(got.score)
+        for (f, s, seg), good, value, i in zip(
+            got.keys, ok.tolist(), got.score.tolist(), got.at.tolist(), strict=True
+        ):
+            if not here(f, s):
+                continue
+            if seg is None:  # why the implementation has no segment scores there
+                _enter(index, impl, both.row(i), "segment", None, here)
+                continue
+            key = (str(f), str(s), str(seg))
+            if key in at:
+                raise InputError(
+                    f"two rows for {impl} on {key[0]}/{key[1]} at segment level, segment {seg}"
+                )
+            at[key] = i
+            scores[key] = value if good else None
+            sampled.add((impl, key[0], key[1]))
+        seg_score[impl], seg_at[impl] = scores, at
+    seg_keys = [
+        (str(f), str(s), str(seg))
+        for f, s, seg in both.distinct("fixture", "system", "segment_id", level="segment")
+        if seg is not None and here(f, s)
+    ]
 
     corpora: list[CorpusGap] = []
     for f, s in units:
@@ -379,15 +422,16 @@ def difference(
     gaps = [g.gap for g in corpora if g.gap is not None]
     corpus_gap = math.fsum(gaps) / len(gaps) if gaps else None
 
-    # Segments are many: only their scores are read here, and Sides are built for the top.
     seg_pairs: list[tuple[str, str, str, float | None, float | None, float | None]] = []
     unmatched = 0
     seg_mismatch = False
     for f, s, sid in seg_keys:
-        row_a, row_b = index.get((a, f, s, "segment", sid)), index.get((b, f, s, "segment", sid))
-        if (row_a is None and (a, f, s) in sampled) or (row_b is None and (b, f, s) in sampled):
+        key = (f, s, sid)
+        in_a, in_b = key in seg_at[a], key in seg_at[b]
+        if (not in_a and (a, f, s) in sampled) or (not in_b and (b, f, s) in sampled):
             continue  # a library run on a sample of the segments: this one was not drawn
-        sa, sb = _ok_score(row_a), _ok_score(row_b)
+        sa = seg_score[a].get(key) if in_a else None
+        sb = seg_score[b].get(key) if in_b else None
         delta = sb - sa if sa is not None and sb is not None else None
         if delta is None:
             unmatched += 1
@@ -408,8 +452,8 @@ def difference(
     disagreeing.sort(key=lambda p: -abs(p[5]))  # type: ignore[arg-type]  # stable
     chosen: list[SegmentGap] = []
     for f, s, sid, _, _, _ in disagreeing[:top]:
-        side_a = Side.from_row(index.get((a, f, s, "segment", sid)))
-        side_b = Side.from_row(index.get((b, f, s, "segment", sid)))
+        side_a = Side.from_row(_row_at(both, seg_at[a], (f, s, sid)))
+        side_b = Side.from_row(_row_at(both, seg_at[b], (f, s, sid)))
         c = _texts_for(corpus, f, s)
         if c is not None and c.ids and sid in c.ids:
             i = c.ids.index(sid)

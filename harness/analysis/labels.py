@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness.analysis.answer import is_bleu4
+from harness.analysis.results import Results, as_results
 from harness.bleu.profiles import PROFILES, VERIFICATION
 from harness.scorers import PROFILE_OF, tolerance
 
@@ -27,16 +28,16 @@ __all__ = [
 ]
 
 
-def labels_in(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+def labels_in(rows: Results | Sequence[Mapping[str, Any]]) -> list[str]:
     """The implementation labels in ``rows``, in first-seen order."""
-    return list(dict.fromkeys(str(r["implementation"]) for r in rows))
+    return as_results(rows).labels()
 
 
-def kinds_in(rows: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+def kinds_in(rows: Results | Sequence[Mapping[str, Any]]) -> dict[str, str]:
     """Implementation label → its rows' ``kind`` (``profile``, ``adapter``, …; first seen)."""
     out: dict[str, str] = {}
-    for r in rows:
-        out.setdefault(str(r["implementation"]), str(r.get("kind") or ""))
+    for label, kind in as_results(rows).distinct("implementation", "kind"):
+        out.setdefault(str(label), str(kind or ""))
     return out
 
 

@@ -22,12 +22,13 @@ import math
 import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from harness import progress as _progress
+from harness.analysis.results import ROW_FIELDS, Results, segment_block
 from harness.bleu import engine
 from harness.bleu.config import ENGINE_VERSION
 from harness.bleu.profiles import PROFILES
@@ -51,50 +52,6 @@ from harness.scorers.outcome import LEVELS
 from harness.session import parallel
 from harness.session.cache import StatisticsCache
 from harness.session.results import ResultsCache, code_fingerprint, library_versions
-
-
-@dataclass(frozen=True)
-class ResultRow:
-    """One row of the results table: one implementation's score of one corpus (``level``
-    ``corpus``) or segment (``segment``, with its ``segment_id``) of a fixture's system.
-
-    ``implementation`` is the row label (``harness:<profile>`` or the adapter's name), ``kind``
-    ``profile`` or ``adapter`` and ``config`` the profile's or adapter's name. ``status`` is
-    ``ok`` or why there is no score (:data:`harness.scorers.STATUSES`; ``error`` says why);
-    ``score`` (0–100), ``bp``, ``ratio``, ``hyp_len`` and ``ref_len`` are the result's, ``null``
-    when there is none (or a library does not expose it); ``counts`` and ``totals`` are the
-    matched and total n-grams per order, space-separated. ``signature`` is the variant's (the
-    ``BleuConfig`` signature or the library's own), ``call`` the library call made and
-    ``module_source`` where a library module was loaded from when it is not the installed one.
-
-    The rows themselves are plain dicts with these keys (``ROW_FIELDS``); this class is
-    their shape, which ``report --results`` checks every row of a results file against
-    (:func:`harness.analysis.typed_json.from_json`).
-    """
-
-    fixture: str
-    system: str
-    implementation: str
-    kind: str
-    config: str
-    level: Literal["corpus", "segment"]
-    segment_id: str | int | None
-    status: str
-    score: float | None
-    bp: float | None
-    ratio: float | None
-    hyp_len: int | None
-    ref_len: int | None
-    counts: str | None
-    totals: str | None
-    signature: str | None
-    error: str | None
-    call: str | None
-    module_source: str | None
-
-
-#: The keys of a results row, in order: the fields of :class:`ResultRow`.
-ROW_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(ResultRow))
 
 
 @dataclass(frozen=True)
@@ -249,9 +206,10 @@ def run_one(
     adapter_cache: dict[str, Any] | None = None,
     stats_cache: StatisticsCache | None = None,
     segments: Sequence[int] | None = None,
-) -> list[dict[str, Any]]:
+) -> Results:
     """The rows of one implementation on one corpus, for each requested level
-    (:func:`harness.scorers.score` for each level).
+    (:func:`harness.scorers.score` for each level; an in-house profile's segment scores come
+    straight from the engine's arrays, the rows the same).
 
     ``stats_cache`` shares statistics between profiles of the same tokenization (and, with a
     directory, across runs). ``segments`` (a library only): the segments it is run on at
@@ -270,11 +228,46 @@ def run_one(
             derived = scorer.corpus_from_segments(every.results, scorer.default_config())
             if derived is not None:
                 outcomes["corpus"] = Outcome.scored([derived])
-    rows: list[dict[str, Any]] = []
+    parts: list[Results | list[dict[str, Any]]] = []
     for level in levels:
+        if level == "segment" and isinstance(scorer, EngineScorer):
+            block = _engine_segments(scorer, corpus, fixture, system, impl)
+            if block is not None:
+                parts.append(block)
+                continue
         outcome = outcomes[level] if level in outcomes else score(scorer, corpus, level=level)
-        rows += _rows(fixture, system, impl, level, outcome)
-    return rows
+        parts.append(_rows(fixture, system, impl, level, outcome))
+    return Results.concat(parts)
+
+
+def _engine_segments(
+    scorer: EngineScorer, corpus: Corpus, fixture: str, system: str, impl: Implementation
+) -> Results | None:
+    """A profile's segment rows from the engine's arrays (no result object per segment);
+    ``None`` where :func:`harness.scorers.score` says why there is no score (a refusal, a
+    setting the engine refuses), so that the row saying so is written as for any scorer."""
+    try:
+        stats, arrays = scorer.segment_arrays(corpus)
+    except HarnessError:
+        return None
+    if not len(stats):
+        return None
+    config = scorer.default_config()
+    return segment_block(
+        fixture=fixture,
+        system=system,
+        implementation=impl.label,
+        config=impl.name,
+        signature=config.signature(),
+        segment_ids=stats.ids,
+        score=arrays.score,
+        bp=arrays.bp,
+        ratio=arrays.ratio,
+        hyp_len=stats.hyp_len.tolist(),
+        ref_len=engine.reference_lengths(arrays, config),
+        counts=arrays.counts,
+        totals=arrays.totals,
+    )
 
 
 def run(
@@ -283,7 +276,6 @@ def run(
     *,
     levels: Sequence[str] = ("corpus",),
     progress: bool | ProgressCallback | None = None,
-    on_row: Callable[[dict[str, Any]], None] | None = None,
     cache: StatisticsCache | None = None,
     results: ResultsCache | None = None,
     backend: str = "serial",
@@ -291,8 +283,9 @@ def run(
     client: Any = None,
     library_segments: int | None = None,
     seed: int = 0,
-) -> list[dict[str, Any]]:
-    """Run every implementation on every ``(fixture, system, corpus)``; return the rows.
+) -> Results:
+    """Run every implementation on every ``(fixture, system, corpus)``; return the rows
+    (:class:`~harness.analysis.results.Results`).
 
     ``progress`` shows a tqdm bar on stderr (``True``; default ``None``: when stderr is a
     terminal) or is a :data:`~harness.progress.ProgressCallback` told of each finished
@@ -326,7 +319,7 @@ def run(
     work = [(f, s, c, impl) for (f, s, c) in corpora for impl in implementations]
     adapters: dict[str, Any] = {}
     keys: dict[int, dict[str, Any]] = {}
-    ready: dict[int, list[dict[str, Any]]] = {}
+    ready: dict[int, Sequence[dict[str, Any]]] = {}
 
     def sample(corpus: Corpus, impl: Implementation) -> tuple[int, ...] | None:
         if impl.kind != "adapter" or "segment" not in levels or not _samplable(impl):
@@ -347,7 +340,7 @@ def run(
     configs = [PROFILES[i.name] for i in implementations if i.kind == "profile"]
     callback = progress if callable(progress) else _progress.resolve(progress)
     iterator: Iterable[Any] = _progress.track(work, callback, "compare")
-    rows: list[dict[str, Any]] = []
+    parts: list[Results | Sequence[dict[str, Any]]] = []
     with contextlib.ExitStack() as stack:
         # The libraries run in the workers while the engine counts and scores here; rows keep
         # work order.
@@ -384,11 +377,8 @@ def run(
                     )
                 if k in keys:
                     results.put(keys[k], [_strip(r) for r in new])
-            for r in new:
-                if on_row:
-                    on_row(r)
-            rows.extend(new)
-    return rows
+            parts.append(new)
+    return Results.concat(parts)
 
 
 def _submitter(
@@ -468,7 +458,8 @@ def _adapter_rows(
     levels: tuple[str, ...],
     segments: tuple[int, ...] | None = None,
 ) -> tuple[list[dict[str, Any]], tuple[Any, ...]]:
-    """:func:`run_one` of a library adapter in a worker, with the worker's
+    """:func:`run_one` of a library adapter in a worker (its rows as dicts, which travel
+    back to the caller), with the worker's
     :func:`_environment` for that library."""
     rows = run_one(
         corpus,
@@ -479,7 +470,7 @@ def _adapter_rows(
         adapter_cache=_WORKER_ADAPTERS,
         segments=segments,
     )
-    return rows, _environment(impl, _WORKER_ADAPTERS)
+    return rows.rows(), _environment(impl, _WORKER_ADAPTERS)
 
 
 def _environment(impl: Implementation, adapters: dict[str, Any]) -> tuple[Any, ...]:

@@ -22,9 +22,10 @@ A notebook gets the whole step in one call, :func:`study`:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
+
+import numpy as np
 
 from harness.analysis import runner
 from harness.analysis.attribution import attribute
@@ -34,6 +35,8 @@ from harness.analysis.labels import (
     labels_in,
 )
 from harness.analysis.meta_eval import MetaEvaluation
+from harness.analysis.pivot import from_results
+from harness.analysis.results import Results, as_results
 from harness.analysis.significance import DEFAULT_SEED
 from harness.analysis.study_families import answer_section, overview
 from harness.analysis.study_pairs import default_pairs, judged_pairs
@@ -138,7 +141,7 @@ def _session_corpora(session: Session) -> dict[tuple[str, str], Corpus]:
 
 # ---------------------------------------------------------------------- sections
 def signature(
-    rows: Sequence[Mapping[str, Any]],
+    rows: Results | Sequence[Mapping[str, Any]],
     versions: Mapping[str, str],
     seed: int,
     limit: int | None = None,
@@ -146,10 +149,9 @@ def signature(
     """The report's signature: schema, seed, the segment limit if the corpora were cut
     (``compare``/``report --limit``), each implementation's signature, versions last."""
     sigs: dict[str, str] = {}
-    for r in rows:
-        label = str(r["implementation"])
-        if not sigs.get(label):
-            sigs[label] = str(r.get("signature") or "")
+    for label, sig in as_results(rows).distinct("implementation", "signature"):
+        if not sigs.get(str(label)):
+            sigs[str(label)] = str(sig or "")
     parts = [f"report:{SCHEMA_VERSION}", f"seed:{seed}"]
     if limit is not None:
         parts.append(f"limit:{limit}")
@@ -158,13 +160,12 @@ def signature(
     return "|".join(parts)
 
 
-def _verification(rows: Sequence[Mapping[str, Any]]) -> dict[str, VerificationRecord]:
+def _verification(rows: Results) -> dict[str, VerificationRecord]:
     """For every in-house implementation in the rows (``harness:<profile>``): whether that
     profile is proven against its real implementation. Adapters are the real libraries."""
     out: dict[str, VerificationRecord] = {}
-    for r in rows:
-        label = str(r["implementation"])
-        if label.startswith("harness:") and label not in out:
+    for label in rows.labels():
+        if label.startswith("harness:"):
             proof = verification(label.split(":", 1)[1])
             status: Literal["verified", "unverified"] = (
                 "verified" if proof.verified else "unverified"
@@ -173,23 +174,24 @@ def _verification(rows: Sequence[Mapping[str, Any]]) -> dict[str, VerificationRe
     return out
 
 
-def _fixtures(rows: Sequence[Mapping[str, Any]]) -> list[FixtureScores]:
+def _fixtures(rows: Results) -> list[FixtureScores]:
     """Per ``(fixture, system)``: segment count, corpus scores and statuses by implementation."""
-    labels = labels_in(rows)
+    labels = rows.labels()
     scores: dict[tuple[str, str], dict[str, float | None]] = {}
     status: dict[tuple[str, str], dict[str, str]] = {}
-    segs: dict[tuple[str, str], set[str]] = {}
-    for r in rows:
+    for f, s in rows.distinct("fixture", "system"):
+        scores[(str(f), str(s))] = {}
+        status[(str(f), str(s))] = {}
+    for r in rows.corpus_rows():
         key = (str(r["fixture"]), str(r["system"]))
-        scores.setdefault(key, {})
-        status.setdefault(key, {})
-        if r["level"] == "corpus":
-            label = str(r["implementation"])
-            status[key][label] = str(r.get("status"))
-            value = r.get("score") if r.get("status") == "ok" else None
-            scores[key][label] = to_json(value)
-        elif r.get("segment_id") is not None:
-            segs.setdefault(key, set()).add(str(r["segment_id"]))
+        label = str(r["implementation"])
+        status[key][label] = str(r.get("status"))
+        value = r.get("score") if r.get("status") == "ok" else None
+        scores[key][label] = to_json(value)
+    segs: dict[tuple[str, str], set[str]] = {}
+    for f, s, seg in rows.distinct("fixture", "system", "segment_id", level="segment"):
+        if seg is not None:
+            segs.setdefault((str(f), str(s)), set()).add(str(seg))
     # every implementation appears, in row order, even without a corpus row here
     return [
         FixtureScores(
@@ -204,7 +206,7 @@ def _fixtures(rows: Sequence[Mapping[str, Any]]) -> list[FixtureScores]:
 
 
 def _correlations(
-    rows: Sequence[Mapping[str, Any]],
+    rows: Results,
     seed: int,
     n_boot: int,
     progress: ProgressCallback | None = None,
@@ -214,7 +216,7 @@ def _correlations(
     levels: dict[str, LevelCorrelations | None] = {"segment": None, "corpus": None}
     notes = []
     for level in track(("segment", "corpus"), progress, "report: correlations"):
-        pivot = correlation.from_results(rows, level)
+        pivot = from_results(rows, level)
         usable = {k: v for k, v in pivot.scores.items() if sum(x is not None for x in v) >= 2}
         if len(usable) < 2:
             notes.append(f"{level}: fewer than two implementations with two or more scores")
@@ -272,7 +274,7 @@ def _failed_attribution(
 
 
 def _attributions(
-    rows: Sequence[Mapping[str, Any]],
+    rows: Results,
     corpora: Mapping[tuple[str, str], Corpus],
     pairs: Sequence[tuple[str, str]] | None,
     max_corpora: int,
@@ -292,14 +294,14 @@ def _attributions(
             for a, b in DEFAULT_ATTRIBUTION_PAIRS
             if f"harness:{a}" in labels and f"harness:{b}" in labels
         ]
-    units = list(dict.fromkeys((str(r["fixture"]), str(r["system"])) for r in rows))
+    units = [(str(f), str(s)) for f, s in rows.distinct("fixture", "system")]
     chosen = [u for u in units if u in corpora][:max_corpora]
     out: list[CorpusAttribution] = []
     # The library's corpus score is its row's: the library is not run a second time.
     scored = {
         (r["implementation"], r["fixture"], r["system"]): r["score"]
-        for r in rows
-        if r["level"] == "corpus" and r.get("status") == "ok" and r.get("kind") == "adapter"
+        for r in rows.corpus_rows()
+        if r.get("status") == "ok" and r.get("kind") == "adapter"
     }
     for f, s in track(chosen, progress, "report: attributions"):
         corpus = corpora[(f, s)]
@@ -331,21 +333,23 @@ def _parquet_available() -> bool:
     return True
 
 
-def _segments(rows: Sequence[Mapping[str, Any]]) -> SegmentsSection:
+def _segments(rows: Results) -> SegmentsSection:
     """The segment table's files, columns and size, and the table itself (in memory): one
     entry per segment-level row, columns :data:`SEGMENT_COLUMNS` (``score`` ``None`` unless
     the row is ok)."""
-    table: dict[str, list[Any]] = {c: [] for c in SEGMENT_COLUMNS}
-    for r in rows:
-        if r.get("level") != "segment":
-            continue
-        ok = r.get("status") == "ok"
-        for c in SEGMENT_COLUMNS:
-            v = r.get(c)
-            if c == "score":
-                v = v if ok and isinstance(v, (int, float)) and math.isfinite(v) else None
-            table[c].append(v if v is None or c == "score" else str(v))
-    count = len(table["fixture"])
+    at = np.flatnonzero(rows.column("level") == "segment")
+    ok = rows.column("status")[at] == "ok"
+    table: dict[str, list[Any]] = {}
+    for c in SEGMENT_COLUMNS:
+        column = rows.column(c)[at]
+        if c == "score":
+            finite = ok & np.isfinite(column)
+            table[c] = [
+                v if keep else None for v, keep in zip(column.tolist(), finite, strict=True)
+            ]
+        else:
+            table[c] = [v if v is None else str(v) for v in column.tolist()]
+    count = len(at)
     return SegmentsSection(
         file=SEGMENTS_CSV if count else None,
         parquet=SEGMENTS_PARQUET if count and _parquet_available() else None,
@@ -358,7 +362,7 @@ def _segments(rows: Sequence[Mapping[str, Any]]) -> SegmentsSection:
 
 # ---------------------------------------------------------------------- the report
 def analyse(
-    rows: Iterable[Mapping[str, Any]],
+    rows: Results | Iterable[Mapping[str, Any]],
     session: Session,
     *,
     pairs: Sequence[tuple[str, str]] | None = None,
@@ -420,7 +424,7 @@ def analyse(
     unknown = sorted(set(include) - set(DEFAULT_INCLUDE))
     if unknown:
         raise ConfigError(f"unknown report section(s) {', '.join(unknown)}", valid=DEFAULT_INCLUDE)
-    rows = list(rows)
+    rows = as_results(rows)
     corpora = _session_corpora(session)
     versions = runner.versions()
     units = _fixtures(rows)

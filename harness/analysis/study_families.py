@@ -27,6 +27,7 @@ from harness.analysis.labels import (
     pair_tolerance,
     profile_of,
 )
+from harness.analysis.results import Results, as_results
 from harness.analysis.significance import DEFAULT_SEED
 from harness.analysis.study_types import (
     AnswerSection,
@@ -66,11 +67,11 @@ LARGEST_PAIRS = 3
 
 # ---------------------------------------------------------------------- the answer
 def shared_references(
-    rows: Sequence[Mapping[str, Any]], corpora: Mapping[tuple[str, str], Corpus]
+    rows: Results | Sequence[Mapping[str, Any]], corpora: Mapping[tuple[str, str], Corpus]
 ) -> tuple[str, dict[str, Corpus]] | None:
     """``(fixture, {system: corpus})`` when the corpus-level rows come from one fixture whose
     systems all have their corpus here and share their references; else ``None``."""
-    corpus_rows = [r for r in rows if r.get("level") == "corpus"]
+    corpus_rows = as_results(rows).corpus_rows()
     fixtures = list(dict.fromkeys(str(r["fixture"]) for r in corpus_rows))
     if len(fixtures) != 1:
         return None
@@ -83,7 +84,7 @@ def shared_references(
 
 
 def answer_section(
-    rows: Sequence[Mapping[str, Any]],
+    rows: Results,
     corpora: Mapping[tuple[str, str], Corpus],
     session: Session,
     baseline: str = "sacrebleu",
@@ -104,8 +105,7 @@ def answer_section(
         return None, f"not computed: the baseline profile {baseline} is not in the rows"
     scope = session.with_corpora(by_system)
     try:
-        corpus_rows = [r for r in rows if r.get("level") == "corpus"]
-        ans = answer(corpus_rows, scope, baseline=baseline, seed=seed)
+        ans = answer(rows.corpus_rows(), scope, baseline=baseline, seed=seed)
     except HarnessError as exc:
         return None, f"not computed: {exc}"
     record = {**to_json(ans), "fixture": fixture, "rows": to_json(family_rows(ans))}

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from harness.analysis.difference import Difference, difference
 from harness.analysis.labels import (
     kinds_in,
@@ -18,6 +20,7 @@ from harness.analysis.labels import (
     pair_tolerance,
     profile_of,
 )
+from harness.analysis.results import Results, as_results
 from harness.analysis.study_types import (
     PairVerdict,
 )
@@ -26,13 +29,14 @@ from harness.data.corpus import Corpus
 from harness.progress import ProgressCallback, track
 
 
-def default_pairs(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+def default_pairs(rows: Results | Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
     """Every adapter ``X`` vs its own profile ``harness:X`` (``a`` = the profile), then
     sacrebleu (the adapter if it has an ok row and scored every segment its profile did, else
     ``harness:sacrebleu``) vs every other implementation in the rows; no pair twice (in either
     order)."""
-    labels = labels_in(rows)
-    kinds = kinds_in(rows)
+    table = as_results(rows)
+    labels = labels_in(table)
+    kinds = kinds_in(table)
     pairs: list[tuple[str, str]] = []
     seen: set[frozenset[str]] = set()
 
@@ -45,13 +49,11 @@ def default_pairs(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
     for label in labels:
         if kinds.get(label) == "adapter" and f"harness:{label}" in labels:
             add(f"harness:{label}", label)
-    ok = {str(r["implementation"]) for r in rows if r.get("status") == "ok"}
-    segment_rows: dict[str, int] = {}
-    for r in rows:
-        if r.get("level") == "segment" and r.get("segment_id") is not None:
-            name = str(r["implementation"])
-            segment_rows[name] = segment_rows.get(name, 0) + 1
-    if segment_rows.get("sacrebleu", 0) < segment_rows.get("harness:sacrebleu", 0):
+    ok = {
+        str(impl) for impl, status in table.distinct("implementation", "status") if status == "ok"
+    }
+    segment_rows = _segment_rows(table, ("sacrebleu", "harness:sacrebleu"))
+    if segment_rows["sacrebleu"] < segment_rows["harness:sacrebleu"]:
         ok.discard("sacrebleu")  # run on a sample of the segments: its profile gives them all
     ref = next((x for x in ("sacrebleu", "harness:sacrebleu") if x in ok), None)
     if ref is None:
@@ -60,6 +62,13 @@ def default_pairs(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
         for label in labels:
             add(ref, label)
     return pairs
+
+
+def _segment_rows(table: Results, labels: Sequence[str]) -> dict[str, int]:
+    """How many segment rows with a segment id each of ``labels`` has."""
+    impl = table.column("implementation")
+    seg = (table.column("level") == "segment") & (table.column("segment_id") != None)  # noqa: E711
+    return {label: int(np.count_nonzero(seg & (impl == label))) for label in labels}
 
 
 def profile_pairs(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
@@ -116,21 +125,23 @@ def judge_pair(found: Difference) -> PairVerdict:
 
 
 def judged_pairs(
-    rows: Sequence[Mapping[str, Any]],
+    rows: Results,
     chosen: Sequence[tuple[str, str]],
     corpora: Mapping[tuple[str, str], Corpus],
     tolerance: float,
     top: int,
     progress: ProgressCallback | None,
 ) -> list[PairVerdict]:
-    by_impl: dict[str, list[Mapping[str, Any]]] = {}
-    for row in rows:  # a pair's difference reads only its two implementations' rows
-        by_impl.setdefault(str(row["implementation"]), []).append(row)
+    present = set(rows.labels())
     out = []
     for a, b in track(chosen, progress, "report: pairs"):
         tol = pair_tolerance(a, b, tolerance)
-        known = a in by_impl and b in by_impl  # else the full rows, for the full error
-        both = (by_impl[a] + (by_impl[b] if b != a else [])) if known else rows
+        # a pair's difference reads only its two implementations' rows, a's then b's (else
+        # all of them, for the full error)
+        if a in present and b in present:
+            both = Results.concat([rows.select((a,)), *([rows.select((b,))] if b != a else [])])
+        else:
+            both = rows
         found = difference(both, a, b, tolerance=tol, top=top, corpus=dict(corpora) or None)
         out.append(judge_pair(found))
     return out

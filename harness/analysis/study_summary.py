@@ -15,6 +15,7 @@ from harness.analysis.labels import (
     labels_in,
     library_pair,
 )
+from harness.analysis.results import Results, as_results
 from harness.analysis.study_pairs import (
     _short_reason,
 )
@@ -31,13 +32,13 @@ from harness.analysis.study_types import (
 )
 
 
-def _problems(rows: Sequence[Mapping[str, Any]]) -> list[Problem]:
+def _problems(rows: Results) -> list[Problem]:
     """Per implementation and non-ok status: how many corpus-level rows, and the first reason."""
     counts: dict[tuple[str, str], int] = {}
     reasons: dict[tuple[str, str], str] = {}
-    for r in rows:
+    for r in rows.corpus_rows():
         status = str(r.get("status"))
-        if status == "ok" or r.get("level") != "corpus":
+        if status == "ok":
             continue
         key = (str(r["implementation"]), status)
         counts[key] = counts.get(key, 0) + 1
@@ -45,17 +46,12 @@ def _problems(rows: Sequence[Mapping[str, Any]]) -> list[Problem]:
     return [Problem(key[0], key[1], n, reasons[key]) for key, n in counts.items()]
 
 
-def library_segments(rows: Sequence[Mapping[str, Any]]) -> tuple[int, int]:
+def library_segments(rows: Results | Sequence[Mapping[str, Any]]) -> tuple[int, int]:
     """(segments the real libraries were run on at segment level — the most of any one
     library —, segments of the corpora where they were): the profiles give every segment."""
-    per: dict[tuple[str, str, str], int] = {}
-    profile: dict[tuple[str, str, str], bool] = {}
-    for r in rows:
-        if r.get("level") != "segment" or r.get("segment_id") is None:
-            continue
-        key = (str(r["implementation"]), str(r["fixture"]), str(r["system"]))
-        per[key] = per.get(key, 0) + 1
-        profile[key] = r.get("kind") == "profile"
+    counts = as_results(rows).segment_counts()
+    per = {key: n for key, (n, _) in counts.items()}
+    profile = {key: kind == "profile" for key, (_, kind) in counts.items()}
     total: dict[tuple[str, str], int] = {}
     for (impl, f, s), n in per.items():
         if profile[(impl, f, s)]:
@@ -69,7 +65,7 @@ def library_segments(rows: Sequence[Mapping[str, Any]]) -> tuple[int, int]:
     return max(run.values(), default=(0, 0))
 
 
-def _libraries(pairs: Sequence[PairVerdict], rows: Sequence[Mapping[str, Any]]) -> Libraries:
+def _libraries(pairs: Sequence[PairVerdict], rows: Results) -> Libraries:
     """Each real library against its own profile, and how many segments they were run on."""
     equal, differ, not_run = [], [], []
     for p in pairs:
@@ -135,7 +131,7 @@ def _largest_attribution(attributions: Sequence[CorpusAttribution]) -> LargestAt
 
 
 def summary(
-    rows: Sequence[Mapping[str, Any]],
+    rows: Results,
     units: Sequence[FixtureScores],
     pairs: Sequence[PairVerdict],
     attributions: Sequence[CorpusAttribution],

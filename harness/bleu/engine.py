@@ -509,15 +509,20 @@ def _best_reference_arrays(stats: Statistics, config: BleuConfig) -> SegmentArra
     return SegmentArrays(*(getattr(rows, f.name)[best] for f in dataclasses.fields(SegmentArrays)))
 
 
+def reference_lengths(arrays: SegmentArrays, config: BleuConfig) -> list[Any]:
+    """Each segment's reference length as a result reports it: an ``int``, a ``float`` under
+    ``ref_length="average"``."""
+    refs = arrays.ref_len.tolist()
+    return refs if config.ref_length == "average" else [int(x) for x in refs]
+
+
 def segment_results(
     stats: Statistics, config: BleuConfig, *, implementation: str = "harness"
 ) -> list[BleuResult]:
     """One sentence-level result per segment (each segment scored on its own statistics)."""
     sig = config.signature()
     arr = segment_arrays(stats, config)
-    refs = arr.ref_len.tolist()
-    if config.ref_length != "average":
-        refs = [int(x) for x in refs]
+    refs = reference_lengths(arr, config)
     precisions = [tuple(row) for row in arr.precisions.tolist()]
     counts = [tuple(row) for row in arr.counts.tolist()]
     totals = [tuple(row) for row in arr.totals.tolist()]

@@ -146,7 +146,8 @@ def _compare(args: argparse.Namespace, out: OutputDir | None) -> int:
         out.write_json("meta.json", meta)
         out.commit()
     if args.json:
-        options.print_json(rows if ans is None else {"answer": ans.to_dict(), "rows": rows})
+        every = rows.rows()
+        options.print_json(every if ans is None else {"answer": ans.to_dict(), "rows": every})
     elif ans is not None:
         print(console.answer_text(ans, what=_what(users)))
         print(

@@ -12,6 +12,7 @@ from typing import Any
 from harness.analysis import runner
 from harness.analysis.human import wmt21_human_correlations
 from harness.analysis.meta_eval import meta_evaluate
+from harness.analysis.results import ResultRow, Results
 from harness.analysis.study import analyse, named_corpora
 from harness.analysis.study_pairs import profile_pairs
 from harness.analysis.typed_json import JsonShapeError, from_json
@@ -118,7 +119,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
-def _report(args: argparse.Namespace, out: OutputDir) -> tuple[list[dict[str, Any]], list[Path]]:
+def _report(args: argparse.Namespace, out: OutputDir) -> tuple[Results, list[Path]]:
     progress = options.progress(args)
     corpora = [] if args.results else inputs.corpora(args)
     # The run's one session: its corpora, and the statistics cache the runner, the analysis
@@ -179,9 +180,9 @@ def _no_constant(name: str) -> Any:
 
 def _check_row(obj: Any, path: str, line: int) -> dict[str, Any]:
     """``obj`` if it is a results row as `compare --out` writes it (the shape of
-    :class:`harness.analysis.runner.ResultRow`); else InputError at ``line``."""
+    :class:`harness.analysis.results.ResultRow`); else InputError at ``line``."""
     try:
-        row = from_json(runner.ResultRow, obj)
+        row = from_json(ResultRow, obj)
     except JsonShapeError as exc:
         raise InputError(f"not a results row: {exc}", file=path, line=line) from None
     if row.status == "ok" and row.score is None:
@@ -191,7 +192,7 @@ def _check_row(obj: Any, path: str, line: int) -> dict[str, Any]:
     return dict(obj)
 
 
-def read_rows(path: str) -> list[dict[str, Any]]:
+def read_rows(path: str) -> Results:
     """The rows of a results.jsonl written by `compare --out`, each checked (InputError names
     the file and line of the first bad row)."""
     rows = []
@@ -205,4 +206,4 @@ def read_rows(path: str) -> list[dict[str, Any]]:
         except ValueError as exc:  # NaN / Infinity
             raise InputError(f"not a results row: {exc}", file=path, line=i) from None
         rows.append(_check_row(obj, path, i))
-    return rows
+    return Results.from_rows(rows)

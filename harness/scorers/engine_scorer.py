@@ -91,3 +91,12 @@ class EngineScorer:
         cfg = self._config(config)
         stats = self._statistics(corpus, cfg)
         return engine.segment_results(stats, cfg, implementation=self.name)
+
+    def segment_arrays(
+        self, corpus: Corpus, config: BleuConfig | None = None
+    ) -> tuple[Statistics, engine.SegmentArrays]:
+        """Every segment's score at once, with the statistics behind them: what
+        :meth:`segments` holds, as arrays (raises where it raises)."""
+        cfg = self._config(config)
+        stats = self._statistics(corpus, cfg)
+        return stats, engine.segment_arrays(stats, cfg)

@@ -75,13 +75,14 @@ SUFFIX = ".rows"
 
 #: The parts of the ``harness`` package a library's rows can depend on: the adapters, the
 #: engine code they borrow (tokenizers, configurations, results), the corpus, the errors they
-#: raise, the runner that turns results into rows, and this module.
+#: raise, the runner and the table that turn results into rows, and this module.
 CODE_PARTS: tuple[str, ...] = (
     "scorers",
     "bleu",
     "data",
     "errors.py",
     "analysis/runner.py",
+    "analysis/results.py",
     "session/results.py",
 )
 

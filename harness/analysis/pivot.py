@@ -1,0 +1,121 @@
+"""A run's results table pivoted into one score vector per implementation, aligned on the
+corpus (or segment) each score is of: what the correlations between implementations read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from harness.analysis.results import Results, as_results
+from harness.errors import ConfigError, LayoutError
+from harness.statistics.correlation import finite
+
+__all__ = ["ResultsPivot", "from_results"]
+
+
+@dataclass(frozen=True)
+class ResultsPivot:
+    """Runner rows pivoted into one score vector per implementation.
+
+    ``keys``: the aligned ``(fixture, system, segment_id)`` triples (``segment_id`` is ``None``
+    at corpus level), sorted; ``scores[implementation][k]`` is the score at ``keys[k]`` or
+    ``None`` if that implementation has no ok row there. ``skipped``: one entry per
+    ``(implementation, fixture, system, status)`` whose rows were left out, with the row count
+    and the first error message.
+    """
+
+    level: str
+    keys: tuple[tuple[str, str, str | None], ...]
+    scores: Mapping[str, tuple[float | None, ...]]
+    skipped: tuple[Mapping[str, Any], ...]
+
+    @property
+    def n_skipped(self) -> int:
+        return sum(int(s["rows"]) for s in self.skipped)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "level": self.level,
+            "keys": [list(k) for k in self.keys],
+            "scores": {name: [finite(v) for v in vec] for name, vec in self.scores.items()},
+            "skipped": [dict(s) for s in self.skipped],
+            "n_skipped": self.n_skipped,
+        }
+
+
+def _sort_key(key: tuple[str, str, str | None]) -> tuple[Any, ...]:
+    seg = key[2]
+    if seg is None:
+        return (key[0], key[1], 0, 0, "")
+    try:
+        return (key[0], key[1], 1, int(seg), seg)
+    except ValueError:
+        return (key[0], key[1], 2, 0, seg)
+
+
+def from_results(
+    rows: Results | Iterable[Mapping[str, Any]], level: str = "segment"
+) -> ResultsPivot:
+    """Pivot the tidy rows of :func:`harness.analysis.runner.run` into ``{implementation: vector}``.
+
+    Rows of the other level are ignored. Rows whose ``status`` is not ``"ok"`` (or whose score
+    is missing) are skipped and reported in ``skipped``. Vectors are aligned on
+    ``(fixture, system, segment_id)``; a key that one implementation lacks is ``None`` in its
+    vector (dropped pairwise by :func:`~harness.statistics.correlation.correlate`). Two ok rows of one implementation at the
+    same key raise :class:`~harness.errors.LayoutError`.
+    """
+    if level not in ("segment", "corpus"):
+        raise ConfigError(f"unknown level {level!r}", valid=("segment", "corpus"))
+    results = as_results(rows)
+    at = np.flatnonzero(results.column("level") == level)
+
+    def values(name: str) -> list[Any]:
+        return results.column(name)[at].tolist()
+
+    segment_ids = values("segment_id") if level == "segment" else [None] * len(at)
+    table: dict[str, dict[tuple[str, str, str | None], float]] = {}
+    skipped: dict[tuple[str, str, str, str], dict[str, Any]] = {}
+    for impl, f, s, seg, status, value, error in zip(
+        values("implementation"),
+        values("fixture"),
+        values("system"),
+        segment_ids,
+        values("status"),
+        values("score"),
+        values("error"),
+        strict=True,
+    ):
+        impl = str(impl)
+        key = (str(f), str(s), None if seg is None else str(seg))
+        score = finite(value) if status == "ok" else None
+        if status != "ok" or score is None:
+            why = status if status != "ok" else "no-score"
+            entry = skipped.setdefault(
+                (impl, key[0], key[1], why),
+                {
+                    "implementation": impl,
+                    "fixture": key[0],
+                    "system": key[1],
+                    "status": why,
+                    "rows": 0,
+                    "error": error or "",
+                },
+            )
+            entry["rows"] += 1
+            continue
+        column = table.setdefault(impl, {})
+        if key in column:
+            raise LayoutError(
+                f"{impl} has two ok {level} rows for the same key",
+                what="from_results",
+                expected=1,
+                got=key,
+            )
+        column[key] = score
+    keys = tuple(sorted({k for col in table.values() for k in col}, key=_sort_key))
+    scores = {impl: tuple(col.get(k) for k in keys) for impl, col in table.items()}
+    return ResultsPivot(level, keys, scores, tuple(skipped.values()))

@@ -1,0 +1,432 @@
+"""The results table of a run, as typed columns.
+
+One row per (fixture, system, implementation, config, level, segment): the fields of
+:class:`ResultRow`. The runner returns a :class:`Results`: blocks of rows kept as columns — an
+in-house profile's segment scores stay the engine's arrays (no object per segment), the real
+libraries' and the corpus-level rows are row dicts — from which :meth:`Results.column` gives
+one numpy array per field over every row and :meth:`Results.segment_scores` one
+implementation's segment scores. The same table as row dicts (``results.jsonl``, ``report
+--results``, and the consumers that read a few rows) is :meth:`Results.rows`, which a
+``Results`` also is as a sequence.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, fields
+from functools import cached_property
+from typing import Any, Literal, overload
+
+import numpy as np
+
+__all__ = [
+    "FLOAT_FIELDS",
+    "ROW_FIELDS",
+    "ResultRow",
+    "Results",
+    "SegmentScores",
+    "as_results",
+    "segment_block",
+]
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One row of the results table: one implementation's score of one corpus (``level``
+    ``corpus``) or segment (``segment``, with its ``segment_id``) of a fixture's system.
+
+    ``implementation`` is the row label (``harness:<profile>`` or the adapter's name), ``kind``
+    ``profile`` or ``adapter`` and ``config`` the profile's or adapter's name. ``status`` is
+    ``ok`` or why there is no score (:data:`harness.scorers.STATUSES`; ``error`` says why);
+    ``score`` (0–100), ``bp``, ``ratio``, ``hyp_len`` and ``ref_len`` are the result's, ``null``
+    when there is none (or a library does not expose it); ``counts`` and ``totals`` are the
+    matched and total n-grams per order, space-separated. ``signature`` is the variant's (the
+    ``BleuConfig`` signature or the library's own), ``call`` the library call made and
+    ``module_source`` where a library module was loaded from when it is not the installed one.
+
+    :meth:`Results.rows` are dicts with these keys (``ROW_FIELDS``); ``report --results``
+    checks every row of a results file against this shape
+    (:func:`harness.analysis.typed_json.from_json`).
+    """
+
+    fixture: str
+    system: str
+    implementation: str
+    kind: str
+    config: str
+    level: Literal["corpus", "segment"]
+    segment_id: str | int | None
+    status: str
+    score: float | None
+    bp: float | None
+    ratio: float | None
+    hyp_len: int | None
+    ref_len: int | None
+    counts: str | None
+    totals: str | None
+    signature: str | None
+    error: str | None
+    call: str | None
+    module_source: str | None
+
+
+#: The keys of a results row, in order: the fields of :class:`ResultRow`.
+ROW_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(ResultRow))
+#: The fields whose column is ``float64`` (``nan`` where the row has ``None``); the others
+#: are object arrays of the rows' own values.
+FLOAT_FIELDS: tuple[str, ...] = ("score", "bp", "ratio")
+
+
+def _finite(x: float) -> float | None:
+    return x if math.isfinite(x) else None
+
+
+class _Rows:
+    """A block of row dicts (the libraries', the corpus level, the rows without a score)."""
+
+    def __init__(self, rows: Sequence[dict[str, Any]]) -> None:
+        self._rows = list(rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def rows(self) -> list[dict[str, Any]]:
+        return self._rows
+
+    def row(self, j: int) -> dict[str, Any]:
+        return self._rows[j]
+
+    def distinct(self, names: Sequence[str], level: str | None) -> Iterable[tuple[Any, ...]]:
+        return dict.fromkeys(
+            tuple(r.get(k) for k in names)
+            for r in self._rows
+            if level is None or r.get("level") == level
+        )
+
+    def segment_counts(self) -> dict[tuple[str, str, str], list[Any]]:
+        out: dict[tuple[str, str, str], list[Any]] = {}
+        for r in self._rows:
+            if r.get("level") == "segment" and r.get("segment_id") is not None:
+                key = (str(r["implementation"]), str(r["fixture"]), str(r["system"]))
+                entry = out.setdefault(key, [0, r.get("kind")])
+                entry[0] += 1
+                entry[1] = r.get("kind")
+        return out
+
+    def column(self, name: str) -> np.ndarray:
+        values = [r.get(name) for r in self._rows]
+        if name in FLOAT_FIELDS:
+            return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+        out = np.empty(len(values), dtype=object)
+        out[:] = values
+        return out
+
+
+class _Segments:
+    """One in-house profile's segment rows on one corpus, kept as the engine's arrays."""
+
+    def __init__(self, constant: dict[str, Any], columns: dict[str, Any]) -> None:
+        self._constant = constant  # fields equal on every row
+        self._columns = columns  # field -> list or float array, one value per row
+        self._n = len(columns["segment_id"])
+
+    def __len__(self) -> int:
+        return self._n
+
+    def constant(self, name: str) -> Any:
+        return self._constant[name]
+
+    def segment_counts(self) -> dict[tuple[str, str, str], list[Any]]:
+        c = self._constant
+        n = sum(seg is not None for seg in self._columns["segment_id"])
+        key = (str(c["implementation"]), str(c["fixture"]), str(c["system"]))
+        return {key: [n, c["kind"]]} if n else {}
+
+    def column(self, name: str) -> np.ndarray:
+        if name in self._constant:
+            value = self._constant[name]
+            if name in FLOAT_FIELDS:
+                return np.full(self._n, np.nan if value is None else value, dtype=np.float64)
+            out = np.empty(self._n, dtype=object)
+            out[:] = [value] * self._n
+            return out
+        if name in FLOAT_FIELDS:
+            return np.asarray(self._columns[name], dtype=np.float64)
+        out = np.empty(self._n, dtype=object)
+        out[:] = self._columns[name]
+        return out
+
+    def row(self, j: int) -> dict[str, Any]:
+        return {
+            k: self._constant[k] if k in self._constant else self._listed_one(k, j)
+            for k in ROW_FIELDS
+        }
+
+    def _listed_one(self, name: str, j: int) -> Any:
+        value = self._columns[name][j]
+        if name in FLOAT_FIELDS:
+            value = float(value)
+            return None if math.isnan(value) else value
+        return value
+
+    def distinct(self, names: Sequence[str], level: str | None) -> Iterable[tuple[Any, ...]]:
+        if level is not None and level != "segment":
+            return ()
+        if all(k in self._constant for k in names):
+            return (tuple(self._constant[k] for k in names),)
+        columns = [self._listed(k) if k not in self._constant else None for k in names]
+        return dict.fromkeys(
+            zip(
+                *(
+                    [self._constant[k]] * self._n if c is None else c
+                    for k, c in zip(names, columns, strict=True)
+                ),
+                strict=True,
+            )
+        )
+
+    def rows(self) -> list[dict[str, Any]]:
+        names = [k for k in ROW_FIELDS if k not in self._constant]
+        lists = [self._listed(k) for k in names]
+        base = {k: self._constant.get(k) for k in ROW_FIELDS}
+        out = []
+        for values in zip(*lists, strict=True):
+            row = dict(base)
+            row.update(zip(names, values, strict=True))
+            out.append(row)
+        return out
+
+    def _listed(self, name: str) -> list[Any]:
+        values = self._columns[name]
+        if name in FLOAT_FIELDS:
+            return [None if math.isnan(v) else v for v in np.asarray(values).tolist()]
+        return list(values)
+
+
+def segment_block(
+    *,
+    fixture: str,
+    system: str,
+    implementation: str,
+    config: str,
+    signature: str,
+    segment_ids: Sequence[Any],
+    score: np.ndarray,
+    bp: np.ndarray,
+    ratio: np.ndarray,
+    hyp_len: Sequence[int],
+    ref_len: Sequence[float],
+    counts: np.ndarray,
+    totals: np.ndarray,
+) -> Results:
+    """An in-house profile's segment rows on one corpus, from the engine's arrays: the rows
+    the runner would write for each segment's result (a non-finite score has no number, status
+    ``non-finite`` and the value as its error; a non-finite ``bp`` or ``ratio`` is ``None``)."""
+    scores = np.asarray(score, dtype=np.float64)
+    bad = ~np.isfinite(scores)
+    status: list[str] | str = "ok"
+    error: list[str] | str = ""
+    if bad.any():
+        values = scores.tolist()
+        status = ["non-finite" if b else "ok" for b in bad.tolist()]
+        error = [repr(v) if b else "" for v, b in zip(values, bad.tolist(), strict=True)]
+        scores = np.where(bad, np.nan, scores)
+    with np.errstate(invalid="ignore"):
+        bps = np.where(np.isfinite(bp), bp, np.nan)
+        ratios = np.where(np.isfinite(ratio), ratio, np.nan)
+    constant: dict[str, Any] = {
+        "fixture": fixture,
+        "system": system,
+        "implementation": implementation,
+        "kind": "profile",
+        "config": config,
+        "level": "segment",
+        "signature": signature,
+        "call": "",
+        "module_source": None,
+    }
+    columns: dict[str, Any] = {
+        "segment_id": list(segment_ids),
+        "score": scores,
+        "bp": bps,
+        "ratio": ratios,
+        "hyp_len": list(hyp_len),
+        "ref_len": list(ref_len),
+        "counts": [" ".join(map(str, row)) for row in np.asarray(counts).tolist()],
+        "totals": [" ".join(map(str, row)) for row in np.asarray(totals).tolist()],
+    }
+    for name, value in (("status", status), ("error", error)):
+        if isinstance(value, str):
+            constant[name] = value
+        else:
+            columns[name] = value
+    return Results([_Segments(constant, columns)])
+
+
+@dataclass(frozen=True)
+class SegmentScores:
+    """One implementation's segment rows: ``keys`` ``(fixture, system, segment_id)`` in row
+    order, their ``status`` and ``score`` (``nan`` where there is no number), and ``at``, each
+    row's index in the table (:meth:`Results.row`)."""
+
+    keys: list[tuple[str, str, Any]]
+    status: np.ndarray
+    score: np.ndarray
+    at: np.ndarray
+
+
+class Results(Sequence[dict[str, Any]]):
+    """The results table of a run: its rows as typed columns (see the module's docstring).
+
+    As a sequence it is the row dicts (:meth:`rows`), in run order.
+    """
+
+    def __init__(self, blocks: Iterable[Any] = ()) -> None:
+        self._blocks = [b for b in blocks if len(b)]
+        self._columns: dict[str, np.ndarray] = {}
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[Mapping[str, Any]]) -> Results:
+        """A table of row dicts (a results.jsonl, rows built by hand)."""
+        return cls([_Rows([dict(r) for r in rows])])
+
+    @classmethod
+    def concat(cls, parts: Iterable[Results | Sequence[dict[str, Any]]]) -> Results:
+        """The rows of ``parts`` in order (a part may be a list of row dicts)."""
+        blocks: list[Any] = []
+        for part in parts:
+            if isinstance(part, Results):
+                blocks += part._blocks
+            else:
+                blocks.append(_Rows(part))
+        return cls(blocks)
+
+    def __len__(self) -> int:
+        return sum(len(b) for b in self._blocks)
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        return self.rows()[index]
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return iter(self.rows())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Results):
+            return self.rows() == other.rows()
+        if isinstance(other, list):
+            return self.rows() == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __add__(self, other: Results | Sequence[dict[str, Any]]) -> Results:
+        return Results.concat([self, other])
+
+    def __radd__(self, other: Sequence[dict[str, Any]]) -> Results:
+        return Results.concat([other, self])
+
+    def __repr__(self) -> str:
+        return f"Results({len(self)} rows in {len(self._blocks)} blocks)"
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Every row as a dict with the keys of ``ROW_FIELDS``, built once."""
+        return self._rows
+
+    @cached_property
+    def _rows(self) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for block in self._blocks:
+            out += block.rows()
+        return out
+
+    def column(self, name: str) -> np.ndarray:
+        """Field ``name`` of every row: ``float64`` for :data:`FLOAT_FIELDS` (``nan`` for
+        ``None``), else an object array of the rows' values."""
+        if name not in ROW_FIELDS:
+            raise KeyError(f"{name!r} is not a results field: one of {ROW_FIELDS}")
+        if name not in self._columns:
+            parts = [b.column(name) for b in self._blocks]
+            empty = np.zeros(0, dtype=np.float64 if name in FLOAT_FIELDS else object)
+            self._columns[name] = np.concatenate(parts) if parts else empty
+        return self._columns[name]
+
+    def corpus_rows(self) -> list[dict[str, Any]]:
+        """The corpus-level rows as dicts, in run order (few: one per corpus and
+        implementation; an engine block holds segment rows only)."""
+        return [
+            r
+            for block in self._blocks
+            if isinstance(block, _Rows)
+            for r in block.rows()
+            if r.get("level") == "corpus"
+        ]
+
+    def row(self, index: int) -> dict[str, Any]:
+        """Row ``index`` as a dict (built alone: the table's other rows stay columns)."""
+        if index < 0:
+            index += len(self)
+        for block in self._blocks:
+            if index < len(block):
+                return block.row(index)
+            index -= len(block)
+        raise IndexError("results row out of range")
+
+    def distinct(self, *names: str, level: str | None = None) -> list[tuple[Any, ...]]:
+        """The distinct combinations of fields ``names`` over the rows (of ``level`` only,
+        when given), in first-seen order."""
+        for name in names:
+            if name not in ROW_FIELDS:
+                raise KeyError(f"{name!r} is not a results field: one of {ROW_FIELDS}")
+        seen: dict[tuple[Any, ...], None] = {}
+        for block in self._blocks:
+            seen.update(dict.fromkeys(block.distinct(names, level)))
+        return list(seen)
+
+    def segment_counts(self) -> dict[tuple[str, str, str], tuple[int, str]]:
+        """Per ``(implementation, fixture, system)`` with segment rows that name a segment,
+        in first-seen order: how many, and the implementation's ``kind`` there (its last
+        row's)."""
+        out: dict[tuple[str, str, str], list[Any]] = {}
+        for block in self._blocks:
+            for key, (n, kind) in block.segment_counts().items():
+                entry = out.setdefault(key, [0, kind])
+                entry[0] += n
+                entry[1] = kind
+        return {key: (int(n), str(kind)) for key, (n, kind) in out.items()}
+
+    def labels(self) -> list[str]:
+        """The implementation labels, in first-seen order."""
+        return [str(label) for (label,) in self.distinct("implementation")]
+
+    def segment_scores(self, implementation: str) -> SegmentScores:
+        """The segment rows of ``implementation``: their keys, status and score."""
+        mask = (self.column("implementation") == implementation) & (
+            self.column("level") == "segment"
+        )
+        at = np.flatnonzero(mask)
+        fixture, system = self.column("fixture")[at], self.column("system")[at]
+        seg = self.column("segment_id")[at]
+        keys = list(zip(fixture.tolist(), system.tolist(), seg.tolist(), strict=True))
+        return SegmentScores(keys, self.column("status")[at], self.column("score")[at], at)
+
+    def select(self, implementations: Iterable[str]) -> Results:
+        """The rows of ``implementations`` only, in run order."""
+        wanted = set(implementations)
+        blocks: list[Any] = []
+        for block in self._blocks:
+            if isinstance(block, _Segments):
+                if block.constant("implementation") in wanted:
+                    blocks.append(block)
+            else:
+                blocks.append(_Rows([r for r in block.rows() if r.get("implementation") in wanted]))
+        return Results(blocks)
+
+
+def as_results(rows: Results | Iterable[Mapping[str, Any]]) -> Results:
+    """``rows`` as a :class:`Results` (itself if it is one)."""
+    return rows if isinstance(rows, Results) else Results.from_rows(rows)

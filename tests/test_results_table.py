@@ -1,0 +1,82 @@
+"""The run's results table as typed columns (:mod:`harness.analysis.results`).
+
+An in-house profile's segment rows are built from the engine's arrays, without a result object
+per segment. They must be the very rows the general path writes — each segment's
+:class:`~harness.bleu.result.BleuResult` from :func:`harness.scorers.score` turned into a row —
+for every profile, on generated corpora with empty lines, ragged references and the inputs
+some libraries refuse or score as nan; and the columns must hold what the rows hold.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from harness.analysis import runner
+from harness.analysis.results import FLOAT_FIELDS, ROW_FIELDS, Results
+from harness.bleu.profiles import PROFILES
+from harness.data.corpus import Corpus
+from harness.scorers import EngineScorer, score
+
+from .depth import examples
+from .strategies import corpora
+
+# drawn corpora give nltk's zero-count warnings and the like
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+
+
+def _general_rows(corpus: Corpus, profile: str) -> list[dict[str, Any]]:
+    """The segment rows the runner writes for any scorer: one per result, or one saying why
+    there is none."""
+    impl = runner.Implementation("profile", profile)
+    outcome = score(EngineScorer(profile, name=impl.label), corpus, level="segment")
+    return runner._rows("fx", "sys", impl, "segment", outcome)
+
+
+@pytest.mark.parametrize("profile", list(PROFILES))
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(drawn=corpora(max_segments=8))
+def test_engine_segment_rows_equal_the_general_path(profile: str, drawn: Any) -> None:
+    hyps, refs = drawn
+    corpus = Corpus(hypotheses=tuple(hyps), references=tuple(tuple(r) for r in refs))
+    impl = runner.Implementation("profile", profile)
+    got = runner.run_one(corpus, impl, fixture="fx", system="sys", levels=("segment",))
+    want = _general_rows(corpus, profile)
+    assert got.rows() == want
+    # the same values and types, field by field (1 == 1.0 would hide an int turned float)
+    for a, b in zip(got.rows(), want, strict=True):
+        assert list(a) == list(ROW_FIELDS)
+        assert [type(a[k]) for k in ROW_FIELDS] == [type(b[k]) for k in ROW_FIELDS]
+
+
+def test_the_columns_hold_the_rows() -> None:
+    corpus = Corpus(
+        hypotheses=("the cat sat", "", "a dog"),
+        references=(("the cat sat down",), ("nothing",), ("a dog",)),
+    )
+    impls = [runner.Implementation("profile", p) for p in ("sacrebleu", "nltk", "keras-hub")]
+    impls.append(runner.Implementation("adapter", "sacrebleu"))
+    table = runner.run([("fx", "sys", corpus)], impls, levels=("corpus", "segment"))
+    rows = table.rows()
+    assert len(table) == len(rows) == len(impls) * 4
+    for name in ROW_FIELDS:
+        column = table.column(name)
+        values = [r[name] for r in rows]
+        if name in FLOAT_FIELDS:
+            assert column.dtype == np.float64
+            assert [None if math.isnan(v) else v for v in column.tolist()] == values
+        else:
+            assert column.tolist() == values
+    assert table.corpus_rows() == [r for r in rows if r["level"] == "corpus"]
+    seg = table.segment_scores("harness:nltk")
+    mine = [r for r in rows if r["implementation"] == "harness:nltk" and r["level"] == "segment"]
+    assert seg.keys == [(r["fixture"], r["system"], r["segment_id"]) for r in mine]
+    assert seg.status.tolist() == [r["status"] for r in mine]
+    # a table read back from its rows is the same table
+    again = Results.from_rows(rows)
+    assert again == table and again.rows() == rows
+    assert runner.rows_to_jsonl(again) == runner.rows_to_jsonl(table)
