@@ -19,8 +19,9 @@ from typing import Any
 import pytest
 
 from harness.analysis import runner
+from harness.analysis.plan import named_corpora
 from harness.analysis.significance import DEFAULT_SEED
-from harness.analysis.study import analyse, named_corpora
+from harness.analysis.study import analyse
 from harness.analysis.study_types import Report
 from harness.data.corpus import Corpus
 from harness.data.fixtures import load_fixture

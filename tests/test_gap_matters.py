@@ -18,7 +18,8 @@ from harness.analysis import runner
 from harness.analysis.gap_matters import META_EVALUATION_NOTE, THRESHOLDS_PACKAGE
 from harness.analysis.human import wmt21_human_correlations
 from harness.analysis.meta_eval import meta_evaluate
-from harness.analysis.study import analyse, named_corpora
+from harness.analysis.plan import named_corpora
+from harness.analysis.study import analyse
 from harness.data.corpus import Corpus
 from harness.data.fixtures import load_fixture
 from harness.report import render_json, render_markdown, write_report

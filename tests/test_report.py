@@ -15,8 +15,9 @@ import pytest
 
 from harness.analysis import runner
 from harness.analysis.attribution import attribute
+from harness.analysis.plan import named_corpora
 from harness.analysis.significance import DEFAULT_SEED
-from harness.analysis.study import analyse, named_corpora
+from harness.analysis.study import analyse
 from harness.analysis.study_pairs import default_pairs
 from harness.analysis.study_types import PrecomputedSignificance, Significance
 from harness.analysis.typed_json import to_json

@@ -23,7 +23,8 @@ from pathlib import Path
 import pytest
 
 from harness.analysis import runner
-from harness.analysis.study import analyse, named_corpora
+from harness.analysis.plan import named_corpora
+from harness.analysis.study import analyse
 from harness.data.fixtures import load_fixture
 from harness.report import write_report
 from harness.session import Session

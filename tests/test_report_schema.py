@@ -21,7 +21,8 @@ import jsonschema
 import pytest
 
 from harness.analysis import results, runner
-from harness.analysis.study import analyse, named_corpora
+from harness.analysis.plan import named_corpora
+from harness.analysis.study import analyse
 from harness.analysis.study_types import TOP_KEYS, Report
 from harness.analysis.typed_json import (
     JSON_SCHEMA_DIALECT,

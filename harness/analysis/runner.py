@@ -1,4 +1,8 @@
-"""The comparison runner: corpora × implementations × levels → a tidy results table.
+"""The comparison runner: corpora × implementations × levels → the results table.
+
+A command or a notebook states the run once as a :class:`~harness.analysis.plan.RunPlan`,
+whose ``run()`` calls :func:`run`; the table is a typed
+:class:`~harness.analysis.results.Results`.
 
 One row per (fixture, system, implementation, config, level, segment). An implementation is
 either an in-house profile (``profile:NAME``, computed by the engine) or a real library
@@ -7,8 +11,8 @@ either an in-house profile (``profile:NAME``, computed by the engine) or a real 
 unavailable, cannot express the setting, or whose library raises on the input gets a row with
 ``status`` saying so (:data:`harness.scorers.STATUSES`) and ``error`` saying why.
 
-The table is a list of plain dicts with the fields of :class:`ResultRow` (``ROW_FIELDS``),
-written as JSONL and CSV; both load with ``pandas.read_json(path, lines=True)`` /
+Its rows have the fields of :class:`~harness.analysis.results.ResultRow` (``ROW_FIELDS``) and
+are written as JSONL and CSV; both load with ``pandas.read_json(path, lines=True)`` /
 ``pandas.read_csv(path)``.
 """
 

@@ -5,7 +5,7 @@ corpus scores, the judged pairs, the folded overview, the segment table, the cor
 the attributions, the default significance, the plain-words answer and the summary — and
 returns a :class:`~harness.analysis.study_types.Report`. Statistics are counted by the one
 :class:`~harness.session.Session` of the run, which also holds its corpora (each named
-``fixture/system``: :func:`named_corpora`); a session without corpora (a report from a
+``fixture/system``: :func:`~harness.analysis.plan.named_corpora`); a session without corpora (a report from a
 results table) gives no attributions, significance or answer, and says why. The facts the
 renderers need from the layers below (display names, proofs, tolerances, which library
 reproduces which profile) are in the report, so :mod:`harness.report` only renders.
@@ -36,6 +36,7 @@ from harness.analysis.labels import (
 )
 from harness.analysis.meta_eval import MetaEvaluation
 from harness.analysis.pivot import from_results
+from harness.analysis.plan import RunPlan
 from harness.analysis.results import Results, as_results
 from harness.analysis.significance import DEFAULT_SEED
 from harness.analysis.study_families import answer_section, overview
@@ -73,7 +74,6 @@ __all__ = [
     "SEGMENTS_PARQUET",
     "SEGMENT_COLUMNS",
     "analyse",
-    "named_corpora",
     "signature",
     "study",
 ]
@@ -113,18 +113,6 @@ DEFAULT_ATTRIBUTION_PAIRS: tuple[tuple[str, str], ...] = (
 )
 
 
-# ---------------------------------------------------------------------- corpora
-def named_corpora(
-    corpora: Mapping[tuple[str, str], Corpus] | Iterable[tuple[str, str, Corpus]],
-) -> dict[str, Corpus]:
-    """The run's corpora named for its :class:`~harness.session.Session`: ``fixture/system``
-    → corpus, from ``{(fixture, system): corpus}`` or the ``(fixture, system, corpus)``
-    triples :func:`harness.analysis.runner.run` takes."""
-    if isinstance(corpora, Mapping):
-        return {f"{f}/{s}": corpus for (f, s), corpus in corpora.items()}
-    return {f"{f}/{s}": corpus for f, s, corpus in corpora}
-
-
 def _session_corpora(session: Session) -> dict[tuple[str, str], Corpus]:
     """``{(fixture, system): corpus}`` of the session's corpora (named ``fixture/system``)."""
     out: dict[tuple[str, str], Corpus] = {}
@@ -133,7 +121,7 @@ def _session_corpora(session: Session) -> dict[tuple[str, str], Corpus]:
         if not sep:
             raise ConfigError(
                 f"the session's corpus {name!r} must be named 'fixture/system' "
-                "(harness.analysis.study.named_corpora)"
+                "(harness.analysis.plan.named_corpora)"
             )
         out[(fixture, system)] = corpus
     return out
@@ -386,7 +374,7 @@ def analyse(
     """The report of the runner's ``rows`` (:class:`~harness.analysis.study_types.Report`).
 
     ``session`` is the run's :class:`~harness.session.Session`: it counts and caches every
-    statistic, and its corpora (named ``fixture/system``, :func:`named_corpora`; none for a
+    statistic, and its corpora (named ``fixture/system``, :func:`~harness.analysis.plan.named_corpora`; none for a
     report from a results table) add segment texts to the pairs and enable attributions
     (``attribution_pairs`` of profile names, default :data:`DEFAULT_ATTRIBUTION_PAIRS` where
     both have rows, on at most ``max_attribution_corpora`` corpora; the library ``b`` gives
@@ -506,7 +494,8 @@ def study(
     **options: Any,
 ) -> Report:
     """The report of ``implementations`` on ``corpora`` in one call, for a notebook: the rows
-    of :func:`harness.analysis.runner.run` analysed by :func:`analyse` with one session.
+    of its :class:`~harness.analysis.plan.RunPlan` analysed by :func:`analyse` on the plan's
+    session.
 
     ``corpora`` are ``(fixture, system, corpus)`` triples; ``implementations`` are specs as
     ``compare --impl`` takes them (``sacrebleu``, ``profile:nltk``, ``adapter:evaluate``) or
@@ -514,11 +503,8 @@ def study(
     with an in-memory cache) gives the statistics cache and the execution settings; its
     corpora are replaced by ``corpora``. ``options`` go to :func:`analyse`.
     """
-    corpora = list(corpora)
-    run_session = (session or Session()).with_corpora(named_corpora(corpora))
-    impls = [
-        x if isinstance(x, runner.Implementation) else runner.Implementation.parse(x)
-        for x in implementations
-    ]
-    rows = runner.run(corpora, impls, levels=levels, progress=False, cache=run_session.cache)
-    return analyse(rows, run_session, **options)
+    seed = int(options.pop("seed", DEFAULT_SEED))
+    plan = RunPlan.of(
+        corpora, implementations, levels=tuple(levels), session=session or Session(), seed=seed
+    )
+    return analyse(plan.run(), plan.corpus_session(), seed=plan.seed, **options)

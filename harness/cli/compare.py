@@ -13,16 +13,21 @@ from typing import Any
 
 from harness.analysis import runner
 from harness.analysis.answer import answer
-from harness.analysis.significance import DEFAULT_SEED
+from harness.analysis.plan import RunPlan
 from harness.analysis.typed_json import to_json
 from harness.bleu import native
 from harness.bleu.profiles import PROFILES, verification
 from harness.cli import inputs, options
+from harness.data.corpus import Corpus
+from harness.data.datasets import load_wmt21_ende
 from harness.data.fixtures import list_fixtures, load_fixture
 from harness.errors import InputError
 from harness.report import console
 from harness.report.outdir import OutputDir
 from harness.scorers import DEFAULT_ADAPTERS
+from harness.session import Session, open_cache
+from harness.session.cache import default_cache_dir
+from harness.session.results import ResultsCache
 
 
 # ---------------------------------------------------------------------- compare
@@ -100,33 +105,40 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 def _compare(args: argparse.Namespace, out: OutputDir | None) -> int:
     start = time.perf_counter()
-    out_dir = None if out is None else out.path
     corpora = inputs.corpora(args)
     # One set of systems against the same references (the user's files, or WMT21 alone) is
     # answered in sentences; fixtures get the results table.
     groups = {f for f, _, _ in corpora}
     users = corpora if groups in ({inputs.USER_FILES}, {"wmt21_ende"}) else []
-    impls = _user_implementations(args) if users and not args.impl else inputs.implementations(args)
-    # The run's one session: the statistics the runner counts are the ones the answer reads.
-    session = options.session(args)
-    rows = runner.run(
-        corpora,
-        impls,
-        levels=args.level,
-        progress=options.progress(args),
-        cache=session.cache,
-        results=options.results_cache(args),
-        backend=options.backend(args),
-        jobs=args.jobs,
+    impls = (
+        _user_implementations(args.real)
+        if users and not args.impl
+        else inputs.implementations(args)
     )
+    plan = options.plan(args, corpora, impls)
+    baseline = _baseline(args.baseline, impls) if users and "corpus" in plan.levels else None
+    return _show(plan, users, baseline, start=start, out=out, json=args.json, notes=args.max_notes)
+
+
+def _show(
+    plan: RunPlan,
+    users: list[tuple[str, str, Corpus]],
+    baseline: str | None,
+    *,
+    start: float,
+    out: OutputDir | None,
+    json: bool,
+    notes: int,
+) -> int:
+    """Run ``plan``; answer in sentences when ``baseline`` is given (the ``users`` systems
+    share their references), else print the results table; write ``out``."""
+    out_dir = None if out is None else out.path
+    rows = plan.run()
     ans = None
-    if users and "corpus" in args.level:
-        ans = answer(
-            rows,
-            session.with_corpora({s: c for _, s, c in users}),
-            baseline=_baseline(args, impls),
-            seed=args.seed,
-        )
+    if baseline is not None:
+        # the run's one session: the statistics the runner counted are the ones the answer reads
+        scope = plan.session.with_corpora({s: c for _, s, c in users})
+        ans = answer(rows, scope, baseline=baseline, seed=plan.seed)
     took = time.perf_counter() - start
     if out is not None:
         if ans is not None:
@@ -135,17 +147,17 @@ def _compare(args: argparse.Namespace, out: OutputDir | None) -> int:
         out.write_text("results.csv", runner.rows_to_csv(rows))
         meta = {
             "versions": runner.versions(),
-            "implementations": [i.label for i in impls],
-            "levels": list(args.level),
-            "limit": args.limit,
-            "corpora": [f"{f}/{s}" for f, s, _ in corpora],
+            "implementations": [i.label for i in plan.implementations],
+            "levels": list(plan.levels),
+            "limit": plan.limit,
+            "corpora": [f"{f}/{s}" for f, s, _ in plan.corpora],
             "rows": len(rows),
             "seconds": round(took, 3),
             "profiles": {name: PROFILES[name].signature() for name in PROFILES},
         }
         out.write_json("meta.json", meta)
         out.commit()
-    if args.json:
+    if json:
         every = rows.rows()
         options.print_json(every if ans is None else {"answer": ans.to_dict(), "rows": every})
     elif ans is not None:
@@ -162,33 +174,34 @@ def _compare(args: argparse.Namespace, out: OutputDir | None) -> int:
         print()
         problems = sorted(
             {
-                (r["implementation"], r["status"], r["error"])
-                for r in rows
-                if r["status"] not in ("ok",)
+                (impl, status, err)
+                for impl, status, err in rows.distinct("implementation", "status", "error")
+                if status != "ok"
             }
         )
-        for impl, status, err in problems[: args.max_notes]:
+        for impl, status, err in problems[:notes]:
             print(console.wrap(f"note: {impl}: {status}: {err}", indent="  "))
-        if len(problems) > args.max_notes:
-            print(f"note: … {len(problems) - args.max_notes} more (see the results table)")
+        if len(problems) > notes:
+            print(f"note: … {len(problems) - notes} more (see the results table)")
         print(f"{len(rows)} rows in {took:.2f} s" + (f"; written to {out_dir}/" if out_dir else ""))
     return 0
 
 
-def _user_implementations(args: argparse.Namespace) -> list[runner.Implementation]:
+def _user_implementations(real: bool) -> list[runner.Implementation]:
     """On the user's files: every profile, the real sacrebleu, and with ``--real`` every
     library adapter."""
-    adapters = DEFAULT_ADAPTERS if args.real else ("sacrebleu",)
+    adapters = DEFAULT_ADAPTERS if real else ("sacrebleu",)
     return [runner.Implementation("profile", p) for p in PROFILES] + [
         runner.Implementation("adapter", a) for a in adapters
     ]
 
 
-def _baseline(args: argparse.Namespace, impls: list[runner.Implementation]) -> str:
-    """``--baseline`` when it was run, else the first profile run (InputError: none)."""
+def _baseline(wanted: str, impls: list[runner.Implementation]) -> str:
+    """``wanted`` (``--baseline``) when it is run, else the first profile run (InputError:
+    none)."""
     profiles = [i.name for i in impls if i.kind == "profile"]
-    if args.baseline in profiles:
-        return str(args.baseline)
+    if wanted in profiles:
+        return wanted
     if not profiles:
         raise InputError(
             "on your files compare explains gaps between profiles: give at least one "
@@ -335,37 +348,25 @@ def cmd_demo(args: argparse.Namespace) -> int:
     data = os.environ.get("BLEU_HARNESS_DATA")
     if data and Path(data).is_dir():
         print("\n" + "=" * 36 + " WMT21 en→de newstest2021 " + "=" * 36 + "\n")
-        cmd_compare(_demo_wmt21_args(data))
+        _demo_wmt21(data)
     else:
         print("\n(WMT21: set BLEU_HARNESS_DATA to ../shared/data to include real MT data)")
     return 0
 
 
-def _demo_wmt21_args(data: str) -> argparse.Namespace:
+def _demo_wmt21(data: str) -> int:
     """``compare --wmt21`` as the demo runs it: the answer screen over the 20 systems (every
-    profile and the real sacrebleu)."""
-    return argparse.Namespace(
-        hyps=[],
-        refs=None,
-        jsonl=None,
-        tsv=None,
-        real=False,
-        baseline="sacrebleu",
-        fixture=[],
-        wmt21=True,
-        coco=False,
-        with_fixtures=False,
-        level=["corpus"],
-        out=None,
-        impl=None,
-        force=False,
-        json=False,
-        data=data,
+    profile and the real sacrebleu), with the statistics and results caches on disk."""
+    start = time.perf_counter()
+    corpora = [("wmt21_ende", s, c) for s, c in load_wmt21_ende(data).items()]
+    impls = _user_implementations(real=False)
+    cache_dir = default_cache_dir()
+    plan = RunPlan(
+        tuple(corpora),
+        tuple(impls),
+        session=Session(cache=open_cache(cache_dir)),
+        results=ResultsCache(Path(cache_dir) / "results"),
         progress=None,
-        max_notes=5,
-        no_cache=False,
-        cache_dir=None,
-        jobs=1,
-        backend=None,
-        seed=DEFAULT_SEED,
     )
+    baseline = _baseline("sacrebleu", impls)
+    return _show(plan, corpora, baseline, start=start, out=None, json=False, notes=5)

@@ -14,6 +14,8 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, TypeAlias
 
+from harness.analysis.plan import RunPlan
+from harness.analysis.runner import Implementation
 from harness.analysis.significance import DEFAULT_SEED
 from harness.analysis.typed_json import to_json
 from harness.bleu.config import (
@@ -27,6 +29,7 @@ from harness.bleu.config import (
 )
 from harness.bleu.smoothing import REGISTRY as SMOOTHING_REGISTRY
 from harness.bleu.tokenizers import LOWERCASE_RULES
+from harness.data.corpus import Corpus
 from harness.data.textfile import BOM_RULES
 from harness.progress import ProgressCallback, resolve
 from harness.session import Session, open_cache
@@ -430,7 +433,7 @@ def make_cache(args: argparse.Namespace) -> StatisticsCache:
         args.cache_dir or default_cache_dir(),
         use_cache=not args.no_cache,
         jobs=args.jobs,
-        backend=args.backend,
+        backend=backend(args),
     )
 
 
@@ -444,7 +447,28 @@ def results_cache(args: argparse.Namespace) -> ResultsCache:
 
 def session(args: argparse.Namespace) -> Session:
     """The run's :class:`~harness.session.Session` (cache and workers from the CLI flags)."""
-    return Session(cache=make_cache(args), jobs=args.jobs, backend=args.backend)
+    return Session(cache=make_cache(args), jobs=args.jobs, backend=backend(args))
+
+
+def plan(
+    args: argparse.Namespace,
+    corpora: Sequence[tuple[str, str, Corpus]],
+    implementations: Sequence[Implementation],
+) -> RunPlan:
+    """The command's :class:`~harness.analysis.plan.RunPlan` from its flags: ``--level``,
+    the session of :func:`session`, ``--seed``, ``--library-segments`` (where the command has
+    it; else every segment), the libraries' results cache and the progress display."""
+    return RunPlan(
+        tuple(corpora),
+        tuple(implementations),
+        levels=tuple(args.level),
+        session=session(args),
+        seed=args.seed,
+        library_segments=getattr(args, "library_segments", None),
+        results=results_cache(args),
+        progress=progress(args) or False,  # resolved once: no bar is no bar
+        limit=getattr(args, "limit", None),
+    )
 
 
 def backend(args: argparse.Namespace) -> str:

@@ -9,11 +9,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from harness.analysis import runner
 from harness.analysis.human import wmt21_human_correlations
 from harness.analysis.meta_eval import meta_evaluate
 from harness.analysis.results import ResultRow, Results
-from harness.analysis.study import analyse, named_corpora
+from harness.analysis.study import analyse
 from harness.analysis.study_pairs import profile_pairs
 from harness.analysis.typed_json import JsonShapeError, from_json
 from harness.cli import inputs, options
@@ -120,33 +119,20 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace, out: OutputDir) -> tuple[Results, list[Path]]:
-    progress = options.progress(args)
     corpora = [] if args.results else inputs.corpora(args)
+    impls = [] if args.results else inputs.implementations(args)
+    plan = options.plan(args, corpora, impls)
     # The run's one session: its corpora, and the statistics cache the runner, the analysis
     # and the human judgments share.
-    session = options.session(args).with_corpora(named_corpora(corpora))
-    if args.results:
-        rows = read_rows(args.results)
-    else:
-        rows = runner.run(
-            corpora,
-            inputs.implementations(args),
-            levels=args.level,
-            progress=progress,
-            cache=session.cache,
-            results=options.results_cache(args),
-            backend=options.backend(args),
-            jobs=args.jobs,
-            library_segments=args.library_segments,
-            seed=args.seed,
-        )
+    session = plan.corpus_session()
+    rows = read_rows(args.results) if args.results else plan.run()
     human = None
     if args.human:
         human = wmt21_human_correlations(
             args.data,
             n_boot=args.n_boot,
-            seed=args.seed,
-            progress=progress,
+            seed=plan.seed,
+            progress=plan.callback(),
             session=session,
         )
     meta = None
@@ -154,20 +140,20 @@ def _report(args: argparse.Namespace, out: OutputDir) -> tuple[Results, list[Pat
         meta = meta_evaluate(
             human,
             resamples=args.meta_resamples,
-            seed=args.seed,
+            seed=plan.seed,
             compared=[p for p in profile_pairs(rows) if set(p) <= set(human.segment_scores)],
-            progress=progress,
+            progress=plan.callback(),
         )
     pair = tuple(args.significance_pair) if args.significance_pair else None
     report = analyse(
         rows,
         session,
-        seed=args.seed,
+        seed=plan.seed,
         human=human,
         n_boot=args.n_boot,
-        progress=progress,
+        progress=plan.callback(),
         significance_pair=pair,
-        limit=getattr(args, "limit", None),
+        limit=plan.limit,
         meta_evaluation=meta,
     )
     return rows, write_report(report, out, formats=args.formats)
