@@ -23,7 +23,8 @@ a private copy: per-resample τ-b, scipy's point on the values) and with
 p-value, interval, undefined resamples), and times the Pearson matrix beside them.
 ``--before-cells N`` runs the previous path on the first N distinct cells only and scales its
 time to all of them (the full run takes minutes). Wall and CPU seconds are printed with the
-load average.
+load average. ``--wmt21 FILE --blocks 64 128 256`` times only the bootstrap τ-b of every pair
+with each block size (the numbers asserted equal).
 """
 
 from __future__ import annotations
@@ -205,6 +206,36 @@ def wmt21(path: Path, n_boot: int, seed: int, before_cells: int | None) -> int:
     return 0
 
 
+def blocks(path: Path, n_boot: int, seed: int, sizes: Sequence[int]) -> int:
+    """The segment-level bootstrap τ-b of every pair of the implementations that scored the
+    most segments, once per block size of :func:`~harness.statistics.boot_kernels.tau_b_pairs`."""
+    from harness.statistics.boot_kernels import tau_b_pairs
+
+    scores = _segment_scores(path)
+    vectors = [np.asarray([np.nan if v is None else v for v in vec]) for vec in scores.values()]
+    # the implementations that scored the most segments (a report's profiles; a library run
+    # on a sample of the segments has fewer), on the segments all of them scored
+    most = max(int(np.isfinite(v).sum()) for v in vectors)
+    vectors = [v for v in vectors if int(np.isfinite(v).sum()) == most]
+    keep = np.all([np.isfinite(v) for v in vectors], axis=0)
+    vectors = [v[keep] for v in vectors]
+    n = int(keep.sum())
+    pairs = [(i, j) for i in range(len(vectors)) for j in range(i + 1, len(vectors))]
+    idx = np.random.default_rng(seed).integers(0, n, size=(n_boot, n))
+    distinct = len({v.tobytes() for v in vectors})
+    print(
+        f"{len(vectors)} implementations ({distinct} distinct) × {n} segments, {n_boot} resamples"
+    )
+    first = None
+    for size in sizes:
+        wall, cpu, got = _timed(lambda size=size: tau_b_pairs(vectors, pairs, idx, block=size))
+        if first is None:
+            first = got
+        assert np.array_equal(got, first, equal_nan=True), f"block {size} differs"
+        print(f"block {size:>4}: {wall:7.2f} s wall {cpu:7.2f} s CPU")
+    return 0
+
+
 # ---------------------------------------------------------------------------- synthetic sizes
 def sizes(resamples: int, ns: Sequence[int]) -> int:
     from scipy import stats
@@ -241,8 +272,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n-boot", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--before-cells", type=int, help="previous path on this many cells")
+    parser.add_argument(
+        "--blocks",
+        type=int,
+        nargs="+",
+        help="with --wmt21: only time the bootstrap τ-b of every pair of vectors with each of "
+        "these block sizes (the numbers asserted equal)",
+    )
     args = parser.parse_args(argv)
     sys.path.insert(0, str(REPO))
+    if args.wmt21 and args.blocks:
+        return blocks(args.wmt21, args.n_boot, args.seed, args.blocks)
     if args.wmt21:
         return wmt21(args.wmt21, args.n_boot, args.seed, args.before_cells)
     return sizes(args.resamples, args.sizes)
