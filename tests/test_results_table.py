@@ -80,3 +80,34 @@ def test_the_columns_hold_the_rows() -> None:
     again = Results.from_rows(rows)
     assert again == table and again.rows() == rows
     assert runner.rows_to_jsonl(again) == runner.rows_to_jsonl(table)
+
+
+def test_a_run_plan_is_checked_once_and_runs_what_it_says() -> None:
+    from harness.analysis.plan import RunPlan
+    from harness.data.fixtures import load_fixture
+    from harness.errors import ConfigError
+    from harness.session import Session
+
+    fx = load_fixture("silence_pitfall")
+    plan = RunPlan.of(fx.triples(), ["sacrebleu", "profile:nltk", "adapter:sacrebleu"])
+    assert [i.label for i in plan.implementations] == [
+        "harness:sacrebleu",
+        "harness:nltk",
+        "sacrebleu",
+    ]
+    table = plan.run()
+    direct = runner.run(fx.triples(), list(plan.implementations), progress=False)
+    assert table == direct
+    # the analysis reads the statistics the run counted: one cache
+    session = plan.corpus_session()
+    assert session.cache is plan.session.cache
+    assert set(session.corpora) == {f"{fx.name}/{s}" for s in fx.system_names}
+    with pytest.raises(ConfigError, match="unknown level"):
+        RunPlan.of(fx.triples(), ["sacrebleu"], levels=("document",))
+    with pytest.raises(ConfigError, match="two corpora are named"):
+        RunPlan.of([*fx.triples(), fx.triples()[0]], ["sacrebleu"])
+    with pytest.raises(ConfigError, match="library_segments"):
+        RunPlan.of(fx.triples(), ["sacrebleu"], library_segments=0)
+    assert RunPlan.of(fx.triples(), ["sacrebleu"], session=Session(jobs=2)).session.backend == (
+        "processes"
+    )

@@ -78,10 +78,6 @@ ROW_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(ResultRow))
 FLOAT_FIELDS: tuple[str, ...] = ("score", "bp", "ratio")
 
 
-def _finite(x: float) -> float | None:
-    return x if math.isfinite(x) else None
-
-
 class _Rows:
     """A block of row dicts (the libraries', the corpus level, the rows without a score)."""
 

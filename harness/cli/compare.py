@@ -117,7 +117,9 @@ def _compare(args: argparse.Namespace, out: OutputDir | None) -> int:
     )
     plan = options.plan(args, corpora, impls)
     baseline = _baseline(args.baseline, impls) if users and "corpus" in plan.levels else None
-    return _show(plan, users, baseline, start=start, out=out, json=args.json, notes=args.max_notes)
+    return _show(
+        plan, users, baseline, start=start, out=out, as_json=args.json, notes=args.max_notes
+    )
 
 
 def _show(
@@ -127,7 +129,7 @@ def _show(
     *,
     start: float,
     out: OutputDir | None,
-    json: bool,
+    as_json: bool,
     notes: int,
 ) -> int:
     """Run ``plan``; answer in sentences when ``baseline`` is given (the ``users`` systems
@@ -157,7 +159,7 @@ def _show(
         }
         out.write_json("meta.json", meta)
         out.commit()
-    if json:
+    if as_json:
         every = rows.rows()
         options.print_json(every if ans is None else {"answer": ans.to_dict(), "rows": every})
     elif ans is not None:
@@ -369,4 +371,4 @@ def _demo_wmt21(data: str) -> int:
         progress=None,
     )
     baseline = _baseline("sacrebleu", impls)
-    return _show(plan, corpora, baseline, start=start, out=None, json=False, notes=5)
+    return _show(plan, corpora, baseline, start=start, out=None, as_json=False, notes=5)
