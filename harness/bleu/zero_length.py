@@ -57,12 +57,8 @@ class ZeroLengthRule:
 
     @property
     def leaves_no_score(self) -> bool:
-        return (
-            self.before is not None
-            or self.after is not None
-            or self.empty_reference_scores_zero
-            or self.first_segment_refusal
-        )
+        # printing 0 for an empty reference side is a number; refusing or nan is none
+        return self.before is not None or self.after is not None or self.first_segment_refusal
 
 
 def _divides_by_zero(
