@@ -284,8 +284,9 @@ class Results(Sequence[dict[str, Any]]):
 
     @classmethod
     def from_rows(cls, rows: Iterable[Mapping[str, Any]]) -> Results:
-        """A table of row dicts (a results.jsonl, rows built by hand)."""
-        return cls([_Rows([dict(r) for r in rows])])
+        """A table of row dicts (a results.jsonl, rows built by hand); the dicts are kept,
+        other mappings copied into dicts."""
+        return cls([_Rows([r if type(r) is dict else dict(r) for r in rows])])
 
     @classmethod
     def concat(cls, parts: Iterable[Results | Sequence[dict[str, Any]]]) -> Results:
