@@ -65,8 +65,8 @@ def from_results(
     Rows of the other level are ignored. Rows whose ``status`` is not ``"ok"`` (or whose score
     is missing) are skipped and reported in ``skipped``. Vectors are aligned on
     ``(fixture, system, segment_id)``; a key that one implementation lacks is ``None`` in its
-    vector (dropped pairwise by :func:`~harness.statistics.correlation.correlate`). Two ok rows of one implementation at the
-    same key raise :class:`~harness.errors.LayoutError`.
+    vector (dropped pairwise by :func:`~harness.statistics.correlation.correlate`). Two ok rows
+    of one implementation at the same key raise :class:`~harness.errors.LayoutError`.
     """
     if level not in ("segment", "corpus"):
         raise ConfigError(f"unknown level {level!r}", valid=("segment", "corpus"))
