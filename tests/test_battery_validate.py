@@ -51,6 +51,7 @@ from harness.errors import ConfigError
 from harness.report.validation import validation_text
 from harness.scorers.command import MAX_STDERR_BYTES, MAX_STDOUT_BYTES
 from harness.session import Session
+from harness.statistics.resampling import DEFAULT_SEED
 from tests.processes import gone, marked
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -190,8 +191,12 @@ class Row:
 
 
 def _n_short(cases: int) -> int:
-    """Generated cases with at most two segments (what ``_nan_on_long`` scores)."""
-    return sum(1 for c in generate_cases(cases, seed=0) if not _multi_segment(list(c.hypotheses)))
+    """Generated cases at the default seed with at most two segments (what ``_nan_on_long`` scores)."""
+    return sum(
+        1
+        for c in generate_cases(cases, seed=DEFAULT_SEED)
+        if not _multi_segment(list(c.hypotheses))
+    )
 
 
 def _sh(body: str) -> str:

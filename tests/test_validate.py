@@ -400,7 +400,9 @@ def test_command_adapter_path(tmp_path: Path):
     assert r.scale == "0-1"  # a bare number; a perfect match prints 1.0
     assert r.crashes == ()
     assert r.fit["agreement"] == 1.0
-    assert "multi-bleu" in r.matches
+    # whitespace tokens as multi-bleu, 0 for an empty hypothesis as torchmetrics: which of the
+    # two is nearest depends on what the generated cases hold; the fit reproduces every case
+    assert r.best_profile in ("multi-bleu", "torchmetrics")
 
 
 def test_exactly_one_subject():

@@ -99,6 +99,7 @@ from harness.errors import ConfigError, LayoutError
 from harness.progress import ProgressCallback
 from harness.session import Session
 from harness.statistics.resampling import (
+    DEFAULT_SEED,
     counts_from_indices,
     exact_product_dtype,
     percentile_interval,
@@ -126,9 +127,6 @@ __all__ = [
     "swapped_scores",
 ]
 
-DEFAULT_SEED = 12345
-"""The default seed: sacrebleu's (``SACREBLEU_SEED`` unset), so default runs draw the same
-bootstrap resamples and AR swaps as ``sacrebleu --paired-bs`` / ``--paired-ar``."""
 
 TIE_TOLERANCE = 1e-9
 """With ``ties="count"``, resampled differences within this many BLEU points below the observed

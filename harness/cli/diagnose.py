@@ -71,12 +71,7 @@ def add_validate(sub: options.Subcommands) -> None:
         default=300,
         help="an integer >= 0: generated corpora run besides the fixtures (default 300)",
     )
-    v.add_argument(
-        "--seed",
-        type=options.SEED,
-        default=0,
-        help="an integer >= 0: seed of the generated corpora (default 0)",
-    )
+    options.add_seed(v, "the generated corpora and the evidence check's permutations")
     v.add_argument(
         "--against",
         metavar="PROFILE",

@@ -12,7 +12,18 @@ import math
 
 import numpy as np
 
-__all__ = ["counts_from_indices", "exact_product_dtype", "percentile_interval", "resample_indices"]
+__all__ = [
+    "DEFAULT_SEED",
+    "counts_from_indices",
+    "exact_product_dtype",
+    "percentile_interval",
+    "resample_indices",
+]
+
+DEFAULT_SEED = 12345
+"""The one default seed of every random procedure: sacrebleu's (``SACREBLEU_SEED`` unset), so
+default runs draw the same bootstrap resamples and AR swaps as ``sacrebleu --paired-bs`` /
+``--paired-ar``."""
 
 
 def resample_indices(n_segments: int, resamples: int, rng: np.random.Generator) -> np.ndarray:

@@ -16,6 +16,7 @@ import numpy as np
 
 from harness.data.corpus import Corpus
 from harness.data.fixtures import load_all
+from harness.statistics.resampling import DEFAULT_SEED
 
 __all__ = ["Case", "fixture_cases", "generate_cases"]
 
@@ -131,7 +132,7 @@ def _generate(
 
 
 def generate_cases(
-    count: int, *, seed: int = 0, rectangular: bool = False, streams: int | None = None
+    count: int, *, seed: int = DEFAULT_SEED, rectangular: bool = False, streams: int | None = None
 ) -> list[Case]:
     """``count`` reproducible corpora from ``numpy.random.default_rng(seed)``.
 

@@ -50,6 +50,7 @@ from harness.bleu.config import BleuConfig
 from harness.diagnose.validate.cases import Case
 from harness.diagnose.validate.judge import Judge
 from harness.diagnose.validate.subjects import Outcome
+from harness.statistics.resampling import DEFAULT_SEED
 
 __all__ = [
     "ALPHA",
@@ -151,7 +152,7 @@ def input_dependence(
     outs: Sequence[Outcome],
     configs: Sequence[tuple[str, BleuConfig]],
     *,
-    seed: int = 0,
+    seed: int = DEFAULT_SEED,
     permutations: int = PERMUTATIONS,
 ) -> Evidence:
     """Test whether the scores of ``outs`` (on ``cases``, all scored) follow the input as one

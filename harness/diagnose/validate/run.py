@@ -30,6 +30,7 @@ from harness.errors import ConfigError, HarnessError
 from harness.progress import ProgressCallback, track
 from harness.session import Session
 from harness.session.cache import StatisticsCache
+from harness.statistics.resampling import DEFAULT_SEED
 
 __all__ = [
     "MAX_ROUNDED_DECIMALS",
@@ -203,7 +204,7 @@ def validate(
     *,
     cmd: str | None = None,
     cases: int = 300,
-    seed: int = 0,
+    seed: int = DEFAULT_SEED,
     tolerance: float = 1e-6,
     max_deviations: int = 8,
     fixtures: bool = True,
