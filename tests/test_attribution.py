@@ -105,6 +105,7 @@ def test_every_config_field_belongs_to_exactly_one_factor() -> None:
         "aggregation",
         "order",
         "zero_length",
+        "rounding",
     ]
 
 

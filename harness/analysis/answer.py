@@ -567,6 +567,7 @@ _WORDS = {
     "aggregation": "aggregating by {aggregation} instead of corpus statistics",
     "order": "other n-gram weights",
     "zero_length": "the zero-length rule",
+    "rounding": "rounding to {round_digits} decimals",
 }
 
 

@@ -145,7 +145,8 @@ def prepare(stats: Statistics, config: BleuConfig) -> SegmentTable:
     if config.aggregation != "corpus":  # a mean of per-segment scores
         segs = engine.segment_results(stats, config)
         matrix = np.array([[r.score] for r in segs], dtype=np.float64)
-        score = float(sum(r.score for r in segs) / len(segs))  # as engine.score_statistics
+        # as engine.score_statistics
+        score = engine.reported(float(sum(r.score for r in segs) / len(segs)), config)
         kind: Literal["totals", "sentence"] = "sentence"
         context = None
     else:
@@ -249,7 +250,8 @@ def resampled_scores(
     segments of a resample.
     """
     if table.kind == "sentence":
-        return sums[:, 0] / len(table)
+        return engine.reported_array(sums[:, 0] / len(table), table.config)
     if table.context is not None and last is None:
         raise ValueError("nltk smoothing at corpus level needs each resample's last segment")
-    return score_rows(sums, table.config, context=last if table.context is not None else None)
+    scores = score_rows(sums, table.config, context=last if table.context is not None else None)
+    return engine.reported_array(scores, table.config)

@@ -49,6 +49,10 @@ REF_LENGTHS: tuple[str, ...] = tuple(REF_LENGTH_RULES)
 #: The valid ``max_order`` values: from the first to the second, both included.
 MAX_ORDER_RANGE: tuple[int, int] = (1, 10)
 
+#: The valid ``round_digits``: from the first to the second decimal place, both included (a
+#: 0–1 score rounded to 2 decimals is a 0–100 score rounded to 0).
+ROUND_DIGITS_RANGE: tuple[int, int] = (0, 15)
+
 NGRAM_TOTALS: tuple[str, ...] = (
     "plain",  # a segment adds max(0, len - n + 1) to the order-n total
     "floor1",  # nltk: each segment's order-n total is floored at 1
@@ -80,6 +84,9 @@ MISSING_REFS: tuple[str, ...] = (
     "truncate",  # every segment keeps only its first k references, k the fewest any segment
     # has: what transposing per-segment references with zip(*refs) does (lm-eval's bleu);
     # applied before counting (harness.bleu.engine.counted_corpus)
+    "first",  # every segment keeps only its first reference, whatever the others hold: what
+    # scripts that read refs[i][0] do (the code-summarization toolbox's CodeNN and RenCos
+    # BLEU); applied before counting too
 )
 
 AGGREGATIONS: tuple[str, ...] = (
@@ -127,7 +134,8 @@ class BleuConfig:
         ``perl`` (Perl's ``\\s``, without U+001C..U+001F).
     missing_refs: ragged references as given (``skip``), padded with empty references that
         enter the reference-length choice (``empty``, as line-aligned files force), or cut to
-        the fewest any segment has (``truncate``, as ``zip(*refs)`` does).
+        the fewest any segment has (``truncate``, as ``zip(*refs)`` does), or cut to the
+        first (``first``, as a script that reads ``refs[i][0]`` does).
     max_order: highest n-gram order N.
     weights: per-order weights in the geometric mean (``None``: uniform ``1/N``).
     ref_length: how a segment's reference length for the brevity penalty is chosen.
@@ -142,6 +150,10 @@ class BleuConfig:
     ngram_identity: when a hypothesis n-gram equals a reference n-gram: ``tokens`` (its
         tokens are equal) or ``fairseq-hash`` (fairseq-score: the FNV-1a hash of the tokens'
         dictionary ids is equal, collisions included; :mod:`harness.bleu.hashed`).
+    round_digits: the corpus-level score as its library reports it, rounded to this many
+        decimals on the 0–100 scale with Python's ``round`` (``None``: full precision). Only the
+        aggregated score is rounded: segment scores, and the sentence scores a mean is taken
+        over, keep full precision.
     library: the library whose error messages a profile speaks for (used only to name it in
         ``LibraryWouldRaise``); not part of the BLEU arithmetic.
     """
@@ -164,6 +176,7 @@ class BleuConfig:
     on_zero_length: str = "zero"
     aggregation: str = "corpus"
     ngram_identity: str = "tokens"
+    round_digits: int | None = None
     library: str = "harness"
     extra: tuple[tuple[str, Any], ...] = field(default=())
 
@@ -194,6 +207,16 @@ class BleuConfig:
         if not isinstance(self.effective_order, bool):
             raise ConfigError(
                 f"effective_order must be True or False, got {self.effective_order!r}"
+            )
+        if self.round_digits is not None and (
+            not isinstance(self.round_digits, int)
+            or isinstance(self.round_digits, bool)
+            or not ROUND_DIGITS_RANGE[0] <= self.round_digits <= ROUND_DIGITS_RANGE[1]
+        ):
+            low, high = ROUND_DIGITS_RANGE
+            raise ConfigError(
+                f"round_digits must be None or an integer from {low} to {high}, "
+                f"got {self.round_digits!r}"
             )
         if not isinstance(self.max_order, int) or isinstance(self.max_order, bool):
             raise ConfigError(f"max_order must be an integer, got {self.max_order!r}")
@@ -287,8 +310,8 @@ class BleuConfig:
         if self.weights is not None:
             parts.append("w:" + ",".join(f"{x:g}" for x in self.weights))
         parts.append(f"ref:{self.ref_length}")
-        if self.missing_refs == "truncate":
-            parts.append("refs:truncate")
+        if self.missing_refs in ("truncate", "first"):
+            parts.append(f"refs:{self.missing_refs}")
         elif self.missing_refs != "skip":
             parts.append(f"refs:pad-{self.missing_refs}")
         parts += [
@@ -307,6 +330,8 @@ class BleuConfig:
         ]
         if self.ngram_identity != "tokens":  # left out at its default: older signatures stand
             parts.append(f"ngram:{self.ngram_identity}")
+        if self.round_digits is not None:  # the same
+            parts.append(f"round:{self.round_digits}")
         for key, val in self.extra:
             parts.append(f"{key}:{val}")
         all_versions = {"engine": ENGINE_VERSION}
@@ -360,6 +385,7 @@ SIGNATURE_OMITTED: dict[str, str] = {
     "w": "uniform",
     "refs": "skip",
     "ngram": "tokens",
+    "round": "none",
 }
 
 

@@ -60,6 +60,8 @@ __all__ = [
     "needs_ref_matches",
     "orders_needed",
     "pair_statistics",
+    "reported",
+    "reported_array",
     "score_arrays",
     "score_statistics",
     "score_totals",
@@ -72,6 +74,10 @@ __all__ = [
 
 
 # ====================================================================== statistics
+#: The ``missing_refs`` rules that cut each segment's references before counting.
+CUT_BEFORE_COUNTING: tuple[str, ...] = ("truncate", "first")
+
+
 def tokenization_key(config: BleuConfig) -> str:
     """What determines the counted statistics: tokenizer, case, strip and whitespace
     (:meth:`harness.bleu.tokenizers.TextRules.key`), plus ``refs:truncate`` when references
@@ -79,8 +85,8 @@ def tokenization_key(config: BleuConfig) -> str:
     (:func:`needs_ref_matches`), plus ``ngram:<identity>`` when n-grams are not matched by
     their tokens (``ngram_identity``). Cache keys and :attr:`Statistics.tokenization` use it."""
     key = config.text_rules.key()
-    if config.missing_refs == "truncate":
-        key += "|refs:truncate"
+    if config.missing_refs in CUT_BEFORE_COUNTING:
+        key += f"|refs:{config.missing_refs}"
     if needs_ref_matches(config):
         key += "|per-ref"
     if config.ngram_identity != "tokens":
@@ -103,13 +109,14 @@ def needs_ref_matches(config: BleuConfig) -> bool:
 def counted_corpus(corpus: Corpus, config: BleuConfig) -> Corpus:
     """The corpus whose statistics ``config`` counts: ``corpus`` itself, or with
     ``missing_refs="truncate"`` every segment cut to its first k references, k the fewest any
-    segment has (``zip(*refs)`` on per-segment references, as lm-eval's ``bleu`` does).
+    segment has (``zip(*refs)`` on per-segment references, as lm-eval's ``bleu`` does), or
+    with ``missing_refs="first"`` to its first reference.
 
     The cut depends on the whole corpus, so it happens before any sharding.
     """
-    if config.missing_refs != "truncate":
+    if config.missing_refs not in CUT_BEFORE_COUNTING:
         return corpus
-    k = min(map(len, corpus.references))
+    k = 1 if config.missing_refs == "first" else min(map(len, corpus.references))
     if all(len(r) == k for r in corpus.references):
         return corpus
     return dataclasses.replace(corpus, references=tuple(r[:k] for r in corpus.references))
@@ -572,16 +579,37 @@ def score_statistics(
     sig = config.signature()
     if config.aggregation == "corpus":
         ctx = context_of(stats) if get_smoothing(config.smooth).context else None
-        return _result(score_totals(t, config, ctx), t, sig, implementation, "corpus")
+        scored = score_totals(t, config, ctx)
+        scored = dataclasses.replace(scored, score=reported(scored.score, config))
+        return _result(scored, t, sig, implementation, "corpus")
     arr = segment_arrays(stats, config)
     k = len(stats)
     mean = Scored(
-        score=sum(arr.score.tolist()) / k,
+        score=reported(sum(arr.score.tolist()) / k, config),
         precisions=tuple(sum(col) / k for col in arr.precisions.T.tolist()),
         bp=sum(arr.bp.tolist()) / k,
         ratio=t.sys_len / t.ref_len if t.ref_len > 0 else 0.0,
     )
     return _result(mean, t, sig, implementation, "corpus")
+
+
+def reported(score: float, config: BleuConfig) -> float:
+    """A corpus-level ``score`` (0–100) as ``config``'s library reports it: rounded to
+    ``round_digits`` decimals with Python's ``round``, or as it is (``None``; also a nan)."""
+    if config.round_digits is None or score != score:
+        return score
+    return round(score, config.round_digits)
+
+
+def reported_array(scores: np.ndarray, config: BleuConfig) -> np.ndarray:
+    """:func:`reported` of every corpus-level score in ``scores`` (Python's ``round`` on each
+    value: numpy's ``round`` scales by a power of ten first, which can differ in the last
+    place)."""
+    if config.round_digits is None:
+        return scores
+    digits = config.round_digits
+    out = np.array([round(v, digits) if v == v else v for v in scores.tolist()], dtype=float)
+    return out.reshape(scores.shape)
 
 
 def corpus_score(

@@ -180,6 +180,14 @@ _RULES: tuple[ZeroLengthRule, ...] = (
         first_segment_refusal=True,
     ),
     ZeroLengthRule(
+        "guarded",
+        "the code-summarization toolbox's google_bleu.py (tensorflow/nmt's compute_bleu with "
+        "its divisions guarded): a zero reference length makes the length ratio 0, so the "
+        "row scores 0 (BP 0) whatever the hypothesis holds; a zero hypothesis length gives BP "
+        "0, as zero does",
+        empty_reference_scores_zero=True,
+    ),
+    ZeroLengthRule(
         "nan",
         "keras-hub: the length ratio 0/0 (both lengths 0) is a float32 division, which gives "
         "nan instead of raising, and so is the score; one length 0 alone gives BP 0 "

@@ -301,6 +301,9 @@ class CorporaScorer:
             firsts = self.starts[lo:hi] - seg_lo
             refused = np.logical_or.reduceat(refused, firsts, axis=1)
             values = [_means(row, firsts[1:].tolist()) for row in per_config]
+        values = [
+            [engine.reported(v, c) for v in row] for row, c in zip(values, configs, strict=True)
+        ]
         return [
             [None if no else v for v, no in zip(row, mask.tolist(), strict=True)]
             for row, mask in zip(values, refused, strict=True)
@@ -319,7 +322,8 @@ class CorporaScorer:
             seg_lo, seg_hi = int(self.starts[lo + first]), int(stats.stops[lo + stop - 1])
             part = whole if seg_hi - seg_lo == len(whole) else whole.subset(range(seg_lo, seg_hi))
             scores = engine.segment_arrays(part, config).score
-            return _means(scores, (self.starts[lo + first + 1 : lo + stop] - seg_lo).tolist())
+            means = _means(scores, (self.starts[lo + first + 1 : lo + stop] - seg_lo).tolist())
+            return [engine.reported(v, config) for v in means]
 
         return halving(batch, hi - lo, (LibraryWouldRaise,))
 

@@ -344,6 +344,7 @@ class Adapter:
             ),
             **text,
             "ngram_identity": only(("tokens",), "matches n-grams by their tokens"),
+            "round_digits": only((None,), "reports its number at full precision"),
             "library": follows("only names the library in LibraryWouldRaise errors"),
         }
 
