@@ -75,21 +75,35 @@ def _to_root(doc: Path) -> str:
 
 
 def render_profiles(doc: Path) -> str:
-    """One row per declared profile: what it reproduces and what it is proven against."""
-    from harness.bleu.profiles import DECLARED
+    """One row per declared profile: what it reproduces and what it is proven against. The
+    README lists the profiles commands run by default and names the others, which
+    ``docs/profiles.md`` lists in full."""
+    from harness.bleu.profiles import DECLARED, DEFAULT_PROFILES
 
+    readme = doc.resolve() == (REPO / "README.md").resolve()
+    shown = [p for p in DECLARED if p.name in DEFAULT_PROFILES] if readme else list(DECLARED)
     rows = [
         "| profile | reproduces | tokens | ref length | smoothing / zero handling "
         "| proven against |",
         "|---|---|---|---|---|---|",
     ]
-    for p in DECLARED:
+    for p in shown:
         v = p.verification
         proof = v.oracle if v.verified else f"unverified: {v.evidence}"
         if v.verified and v.tolerance != 1e-9:
             proof += f" (within {_tolerance(v.tolerance)})"
         cells = [f"`{p.name}`", p.reproduces, p.tokens, p.ref_length, p.smoothing, proof]
         rows.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+    rest: dict[str, list[str]] = {}
+    for p in DECLARED:
+        if p not in shown:
+            rest.setdefault(p.field, []).append(f"`{p.name}`")
+    for field, names in rest.items():
+        rows.append("")
+        rows.append(
+            f"The {field} profiles ({', '.join(names)}) are in [docs/profiles.md](docs/profiles.md); "
+            "`compare` and `report` run them when named (`--impl profile:NAME`)."
+        )
     return "\n".join(rows) + "\n"
 
 

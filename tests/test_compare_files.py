@@ -16,7 +16,7 @@ import sacrebleu
 
 from harness.analysis import runner
 from harness.analysis.answer import answer, display_name
-from harness.bleu.profiles import PROFILES
+from harness.bleu.profiles import DEFAULT_PROFILES, PROFILES
 from harness.cli import main
 from harness.data.systems import load_jsonl_systems, load_text_systems, load_tsv_systems
 from harness.errors import InputError, LayoutError
@@ -123,7 +123,7 @@ def test_tsv_systems(tmp_path) -> None:
 def _answer(files):
     a, b, ref = files
     systems = load_text_systems([a, b], [ref])
-    impls = [runner.Implementation("profile", p) for p in PROFILES]
+    impls = [runner.Implementation("profile", p) for p in DEFAULT_PROFILES]
     impls.append(runner.Implementation("adapter", "sacrebleu"))
     rows = runner.run([("files", n, c) for n, c in systems.items()], impls, progress=False)
     return systems, answer(rows, Session(systems))
@@ -139,7 +139,7 @@ def test_answer_families_gaps_and_factors(files) -> None:
         assert base.scores[k] == pytest.approx(real, abs=1e-9)
     assert [lib.equal for lib in base.libraries] == [True]
     seen = [p for f in ans.families for p in f.profiles]
-    assert sorted(seen) == sorted(PROFILES)  # every profile in exactly one family
+    assert sorted(seen) == sorted(DEFAULT_PROFILES)  # every profile in exactly one family
     for fam in ans.families:
         if fam.gap is None or fam is base:
             continue

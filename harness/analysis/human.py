@@ -54,7 +54,7 @@ from typing import Any
 import numpy as np
 
 from harness.bleu import engine
-from harness.bleu.profiles import PROFILES
+from harness.bleu.profiles import DEFAULT_PROFILES, PROFILES
 from harness.bleu.stats import Statistics
 from harness.data.datasets import (
     ENV_VAR,
@@ -295,7 +295,7 @@ def wmt21_human_correlations(
     statistics.
     """
     if implementations is None:
-        implementations = tuple(PROFILES)
+        implementations = DEFAULT_PROFILES
     elif isinstance(implementations, str):
         implementations = (implementations,)
     names = list(dict.fromkeys(_profile_name(s) for s in implementations))

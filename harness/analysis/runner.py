@@ -35,7 +35,7 @@ from harness import progress as _progress
 from harness.analysis.results import ROW_FIELDS, Results, segment_block
 from harness.bleu import engine
 from harness.bleu.config import ENGINE_VERSION
-from harness.bleu.profiles import PROFILES
+from harness.bleu.profiles import DEFAULT_PROFILES, PROFILES
 from harness.bleu.result import BleuResult
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError, HarnessError
@@ -85,9 +85,9 @@ class Implementation:
 
 
 def default_implementations() -> list[Implementation]:
-    """Every in-house profile and every adapter ``compare`` runs by default
-    (:data:`harness.scorers.DEFAULT_ADAPTERS`)."""
-    return [Implementation("profile", p) for p in PROFILES] + [
+    """Every default profile (:data:`harness.bleu.profiles.DEFAULT_PROFILES`) and every adapter
+    ``compare`` runs by default (:data:`harness.scorers.DEFAULT_ADAPTERS`)."""
+    return [Implementation("profile", p) for p in DEFAULT_PROFILES] + [
         Implementation("adapter", a) for a in DEFAULT_ADAPTERS
     ]
 

@@ -18,61 +18,19 @@ here, and ``docs/generate.py`` renders the profile tables of ``README.md`` and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from types import MappingProxyType
 
+from harness.bleu.codesum_profiles import CODESUM_PROFILES, NLTK
 from harness.bleu.config import BleuConfig
+from harness.bleu.profile_spec import (
+    MACHINE_TRANSLATION,
+    REF_IMPLS,
+    Profile,
+    Verification,
+)
 from harness.errors import ConfigError
 
-
-@dataclass(frozen=True)
-class Verification:
-    """Whether a profile has been run against the implementation it claims to reproduce.
-
-    ``status`` is ``verified`` (a differential test in CI runs the real library or script on
-    generated inputs and demands agreement within ``tolerance`` BLEU points) or
-    ``unverified``; ``oracle`` names what it is run against and ``evidence`` the tests (or,
-    when unverified, why not).
-    """
-
-    status: str
-    oracle: str
-    evidence: str
-    tolerance: float = 1e-9
-
-    @property
-    def verified(self) -> bool:
-        return self.status == "verified"
-
-    def label(self) -> str:
-        """``verified`` or ``unverified (why)``, for tables and signatures."""
-        return "verified" if self.verified else f"unverified ({self.evidence})"
-
-
-_REF_IMPLS = "../shared/reference-impls"
 _FRAMEWORK_TESTS = "tests/test_profile_frameworks.py"
-
-
-@dataclass(frozen=True)
-class Profile:
-    """A named profile, declared once: the configuration that reproduces a library's defaults,
-    how that claim is proven, and the same facts in words for the documentation (Markdown:
-    ``reproduces`` the call it equals, ``tokens`` its tokenization and case, ``ref_length`` the
-    reference length of its brevity penalty, ``smoothing`` its smoothing and what it does with
-    zero counts). :data:`PROFILES` and :data:`VERIFICATION` are read from these declarations
-    (in this order, which is also the order tables list libraries in)."""
-
-    name: str
-    config: BleuConfig
-    verification: Verification
-    reproduces: str
-    tokens: str
-    ref_length: str
-    smoothing: str
-    #: What a label of this profile must add to its name because the name alone suggests
-    #: otherwise to a reader of published numbers (the script's default is not how its
-    #: numbers are usually published), with the flag that gives the other setting.
-    label: str = ""
 
 
 #: Every profile, declared once, in the order tables list them.
@@ -117,14 +75,7 @@ DECLARED: tuple[Profile, ...] = (
     ),
     Profile(
         "nltk",
-        BleuConfig(
-            tokenize="whitespace",
-            smooth="nltk-method0",
-            ngram_totals="floor1",
-            ref_length="closest",
-            zero_guard="unigram",
-            library="nltk",
-        ),
+        NLTK,
         Verification(
             "verified", "nltk 3.10.4 corpus_bleu / sentence_bleu", "tests/test_profile_nltk.py"
         ),
@@ -146,7 +97,7 @@ DECLARED: tuple[Profile, ...] = (
         ),
         Verification(
             "verified",
-            f"the Hub bleu module run by evaluate.load ({_REF_IMPLS}/hf-evaluate/bleu)",
+            f"the Hub bleu module run by evaluate.load ({REF_IMPLS}/hf-evaluate/bleu)",
             "tests/test_oracle_evaluate.py",
         ),
         reproduces='`evaluate.load("bleu")` (tensorflow/nmt)',
@@ -276,7 +227,7 @@ DECLARED: tuple[Profile, ...] = (
         ),
         Verification(
             "verified",
-            f"mteval-v13a.pl ({_REF_IMPLS}/moses), system, document and segment scores",
+            f"mteval-v13a.pl ({REF_IMPLS}/moses), system, document and segment scores",
             "tests/test_oracle_moses.py",
         ),
         reproduces="NIST `mteval-v13a.pl`",
@@ -302,7 +253,7 @@ DECLARED: tuple[Profile, ...] = (
             library="multi-bleu",
         ),
         Verification(
-            "verified", f"multi-bleu.perl ({_REF_IMPLS}/moses)", "tests/test_oracle_moses.py"
+            "verified", f"multi-bleu.perl ({REF_IMPLS}/moses)", "tests/test_oracle_moses.py"
         ),
         reproduces="Moses `multi-bleu.perl`",
         tokens="pre-tokenized: split on ASCII whitespace (Perl bytes); `-lc` lowercases A–Z only",
@@ -324,7 +275,7 @@ DECLARED: tuple[Profile, ...] = (
             library="multi-bleu-detok",
         ),
         Verification(
-            "verified", f"multi-bleu-detok.perl ({_REF_IMPLS}/moses)", "tests/test_oracle_moses.py"
+            "verified", f"multi-bleu-detok.perl ({REF_IMPLS}/moses)", "tests/test_oracle_moses.py"
         ),
         reproduces="Moses `multi-bleu-detok.perl` (otherwise as multi-bleu)",
         tokens=(
@@ -522,7 +473,7 @@ DECLARED: tuple[Profile, ...] = (
             "verified",
             "jury 2.3.1 Bleu compute path (MetricForLanguageGeneration._compute, Collator, "
             "DefaultTokenizer) with tensorflow/nmt compute_bleu "
-            f"(the copy in {_REF_IMPLS}/hf-evaluate/bleu/nmt_bleu.py)",
+            f"(the copy in {REF_IMPLS}/hf-evaluate/bleu/nmt_bleu.py)",
             _FRAMEWORK_TESTS,
         ),
         reproduces="jury `Bleu` (`DefaultTokenizer`, tensorflow/nmt `compute_bleu`)",
@@ -562,10 +513,22 @@ DECLARED: tuple[Profile, ...] = (
         ref_length="closest",
         smoothing="`nltk-method1` with epsilon 1e-12",
     ),
+    *CODESUM_PROFILES,
 )
 
 #: Profile name → configuration (read-only).
 PROFILES = MappingProxyType({p.name: p.config for p in DECLARED})
+
+#: The profiles ``compare``, ``report`` and ``human`` run unless told otherwise: the
+#: machine-translation libraries'. The code-summarization variants (``codesum-*``) are run when
+#: named (``--impl profile:codesum-fc``); ``identify``, ``validate`` and ``score`` know every
+#: profile.
+DEFAULT_PROFILES: tuple[str, ...] = tuple(
+    p.name for p in DECLARED if p.field == MACHINE_TRANSLATION
+)
+
+#: Profile name → the field whose papers report it (:attr:`Profile.field`; read-only).
+FIELDS = MappingProxyType({p.name: p.field for p in DECLARED})
 
 #: Profile name → what a label of it adds to its name (:attr:`Profile.label`; read-only).
 LABELS = MappingProxyType({p.name: p.label for p in DECLARED if p.label})

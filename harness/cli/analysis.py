@@ -12,7 +12,7 @@ from harness.analysis.human import mathur_outliers, wmt21_human_correlations
 from harness.analysis.meta_eval import meta_evaluate
 from harness.analysis.resampling import prepare
 from harness.analysis.significance import against_best, significance_from_files
-from harness.bleu.profiles import PROFILES
+from harness.bleu.profiles import DEFAULT_PROFILES, PROFILES
 from harness.cli import inputs, options
 from harness.data.systems import load_human_scores, load_text_systems
 from harness.errors import HarnessError, InputError
@@ -214,7 +214,7 @@ def _human_files(args: argparse.Namespace, systems: dict[str, Any], impls: list[
     human = load_human_scores(args.scores, list(systems), bom=args.bom)
     if len(systems) < 3:
         raise InputError(f"a correlation needs at least 3 systems; got {len(systems)}")
-    names = impls or list(PROFILES)
+    names = impls or list(DEFAULT_PROFILES)
     for n in names:
         if n not in PROFILES:
             raise InputError(f"unknown profile {n!r}; valid: {', '.join(PROFILES)}")
@@ -288,7 +288,11 @@ def add_human(sub: options.Subcommands) -> None:
         help="with your files: system-level human scores, a TSV with the header "
         "'system<TAB>score' and one row per system (named by its file's stem)",
     )
-    h.add_argument("--impl", action="append", help="profiles (comma-separated; default all)")
+    h.add_argument(
+        "--impl",
+        action="append",
+        help="profiles (comma-separated; default the machine-translation profiles)",
+    )
     h.add_argument("--wmt19", action="store_true", help="add WMT19 DA with Mathur outliers")
     h.add_argument("--data", help="data directory (default: $BLEU_HARNESS_DATA)")
     h.add_argument(

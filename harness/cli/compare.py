@@ -16,7 +16,7 @@ from harness.analysis.answer import answer
 from harness.analysis.plan import RunPlan
 from harness.analysis.typed_json import to_json
 from harness.bleu import native
-from harness.bleu.profiles import PROFILES, verification
+from harness.bleu.profiles import DEFAULT_PROFILES, PROFILES, verification
 from harness.cli import inputs, options
 from harness.data.corpus import Corpus
 from harness.data.datasets import load_wmt21_ende
@@ -61,7 +61,8 @@ def add_compare(sub: options.Subcommands) -> None:
         type=options.impl_list,
         action="extend",
         help="profile:NAME or adapter:NAME, comma-separated or repeated (default: every "
-        "profile and library; on your files every profile and the real sacrebleu)",
+        "machine-translation profile and library; on your files those profiles and the real "
+        "sacrebleu; the code-summarization variants when named, e.g. profile:codesum-fc)",
     )
     c.add_argument(
         "--level",
@@ -190,10 +191,10 @@ def _show(
 
 
 def _user_implementations(real: bool) -> list[runner.Implementation]:
-    """On the user's files: every profile, the real sacrebleu, and with ``--real`` every
-    library adapter."""
+    """On the user's files: every default profile, the real sacrebleu, and with ``--real``
+    every library adapter."""
     adapters = DEFAULT_ADAPTERS if real else ("sacrebleu",)
-    return [runner.Implementation("profile", p) for p in PROFILES] + [
+    return [runner.Implementation("profile", p) for p in DEFAULT_PROFILES] + [
         runner.Implementation("adapter", a) for a in adapters
     ]
 

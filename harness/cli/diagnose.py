@@ -10,6 +10,7 @@ import signal
 import sys
 import textwrap
 from decimal import Decimal
+from typing import Any
 
 from harness import interrupts
 from harness.cli import inputs, options
@@ -32,6 +33,17 @@ from harness.diagnose.validate import CouldNotValidate, validate
 from harness.errors import ConfigError, InputError
 from harness.report.validation import validation_text
 from harness.scorers.printed import EXACT, REPR_DIGITS, SIGNATURE
+
+
+def _wrap(text: str, width: int = 100, **kw: Any) -> list[str]:
+    """``textwrap.wrap`` that never breaks a word, nor at a hyphen: names such as
+    ``codesum-ncs`` or ``layout=flat-list`` stay whole, so the printed text can be searched."""
+    return textwrap.wrap(text, width, break_on_hyphens=False, break_long_words=False, **kw)
+
+
+def _fill(text: str, width: int = 100, **kw: Any) -> str:
+    """:func:`_wrap`, joined into lines."""
+    return "\n".join(_wrap(text, width, **kw))
 
 
 # ---------------------------------------------------------------------- validate
@@ -244,7 +256,7 @@ def identify_text(
     score = line.score
     lines: list[str] = []
     if line.form != "number":
-        lines += textwrap.wrap(line.describe(), 100)
+        lines += _wrap(line.describe(), 100)
     if tolerance is None and len(Decimal(score).as_tuple().digits) >= REPR_DIGITS:
         span = f"printed at full float precision: a reading within {EXACT:g} of it reproduces it"
     elif tolerance is None:
@@ -252,22 +264,22 @@ def identify_text(
         span = f"a reading in [{lo}, {hi}) reproduces it"
     else:
         span = f"a reading within {tolerance:g} of it reproduces it"
-    lines += textwrap.wrap(f"Reported score {score} on {corpus} ({span}).", 100)
+    lines += _wrap(f"Reported score {score} on {corpus} ({span}).", 100)
     every = " and every printed number" if line.details or line.settings else ""
     if odds is not None and not every:
         # with a whole printed line, every other number must agree too: the score's odds
         # alone would overstate chance
-        lines += textwrap.wrap(odds.sentence(score), 100)
+        lines += _wrap(odds.sentence(score), 100)
         few = fewest_steps(found)
         if found and len(found) <= 2 * odds.expected:
             many = "1 match is" if len(found) == 1 else f"{len(found)} matches are"
-            lines += textwrap.wrap(
+            lines += _wrap(
                 f"{many} no more than chance gives: each reading below is a coincidence "
                 "until other evidence (the whole printed line, the tool used) agrees.",
                 100,
             )
         if few is not None and few > 1:
-            lines += textwrap.wrap(
+            lines += _wrap(
                 f"No reading one step or less from a named profile reproduces {score}: every "
                 f"match takes {few} or more steps (settings changed from the nearest profile, "
                 "text mistakes assumed).",
@@ -275,7 +287,7 @@ def identify_text(
             )
         if found and (len(found) <= 2 * odds.expected or (few is not None and few > 1)):
             if simple is not None and not any(c == simple for c in found[:top]):
-                lines += textwrap.wrap(
+                lines += _wrap(
                     f"The simplest reading near it (at most one step from a named profile): "
                     f"{simple.reading}, {simple.raw:.6g} on {simple.scale}, shown as "
                     f"{simple.shown:g}; distance {simple.distance:.3g}.",
@@ -283,7 +295,7 @@ def identify_text(
                 )
     if found:
         entries = _fold([_identify_entry(c) for c in found])
-        lines += textwrap.wrap(
+        lines += _wrap(
             f"{len(found)} configuration(s) reproduce {score}{every} ({len(entries)} distinct "
             "readings), fewest changes from a named profile first:",
             100,
@@ -292,9 +304,9 @@ def identify_text(
         entries = _fold(
             [_identify_entry(c) + ([f"misses: {'; '.join(w)}"] if w else []) for c, w in near]
         )
-        lines += textwrap.wrap(f"Nothing reproduces {score}{every} on these files.", 100)
+        lines += _wrap(f"Nothing reproduces {score}{every} on these files.", 100)
         if clue is not None:
-            lines += textwrap.wrap(clue.sentence(), 100)
+            lines += _wrap(clue.sentence(), 100)
         if clue is not None and clue.matches:
             entries = _fold([_identify_entry(c) for c in clue.matches])
             lines.append(f"The readings of {clue.part} that reproduce every printed number:")
@@ -307,9 +319,9 @@ def identify_text(
         head = f"{k:>{width}}. "
         pad = " " * len(head)
         reading = entry[0] + (f"  ({n} configurations)" if n > 1 else "")
-        lines += textwrap.wrap(reading, 100, initial_indent=head, subsequent_indent=pad + "  ")
+        lines += _wrap(reading, 100, initial_indent=head, subsequent_indent=pad + "  ")
         for more in entry[1:]:
-            lines += textwrap.wrap(more, 100, initial_indent=pad, subsequent_indent=pad)
+            lines += _wrap(more, 100, initial_indent=pad, subsequent_indent=pad)
     if len(entries) > top:
         lines += ["", f"... and {len(entries) - top} more (--top N shows more, --json all)"]
     return "\n".join(lines)
@@ -325,11 +337,7 @@ def cmd_identify(args: argparse.Namespace) -> int:
         if args.json:
             options.print_json({"read": line.to_dict(), "signature": reading.to_dict()})
         else:
-            print(
-                "\n".join(
-                    textwrap.fill(x, 100, break_long_words=False) for x in reading.sentences()
-                )
-            )
+            print("\n".join(_fill(x, 100) for x in reading.sentences()))
         return 0
     corpus = inputs.one_corpus(args)
     progress = options.progress(args)
@@ -409,5 +417,5 @@ def cmd_check(args: argparse.Namespace) -> int:
     if not report.findings:
         print(f"no preprocessing problems found in {', '.join(report.files)}")
     for f in report.findings:
-        print(textwrap.fill(f.describe(), 100, initial_indent="- ", subsequent_indent="  "))
+        print(_fill(f.describe(), 100, initial_indent="- ", subsequent_indent="  "))
     return report.exit_code

@@ -31,7 +31,12 @@ def add_report(sub: options.Subcommands) -> None:
     )
     r.add_argument("--results", help="a results.jsonl from `compare --out` (else run compare)")
     r.add_argument("--fixture", action="append", help="fixture name (repeatable; default all)")
-    r.add_argument("--impl", action="append", help="profile:NAME or adapter:NAME (default all)")
+    r.add_argument(
+        "--impl",
+        action="append",
+        help="profile:NAME or adapter:NAME (default: every machine-translation profile and "
+        "library; the code-summarization variants when named, e.g. profile:codesum-fc)",
+    )
     r.add_argument(
         "--level",
         nargs="+",

@@ -77,6 +77,9 @@ class Candidate:
     equivalent: dict[str, tuple[dict[str, Any], ...]] = field(default_factory=dict, compare=False)
     preprocessing: tuple[str, ...] = ()
     reproduces: bool = False
+    #: The named profile's tool prints its number at a fixed precision (``round_digits``) and
+    #: the score was printed at another: the number was rounded again after the tool printed it.
+    reprinted: bool = False
 
     @property
     def steps(self) -> int:
@@ -173,7 +176,7 @@ _ARITHMETIC_FIELDS = (
 )
 
 
-def rank(candidate: Candidate) -> tuple[float, float, int, int, int, float]:
+def rank(candidate: Candidate) -> tuple[float, float, int, int, int, int, float]:
     """The order of explanations.
 
     Candidates that reproduce the printed score (``reproduces``: inside its printed interval)
@@ -183,17 +186,35 @@ def rank(candidate: Candidate) -> tuple[float, float, int, int, int, float]:
     correctly — each factor changed from the nearest profile (and a reference-layout misuse)
     is one step, each text mistake assumed (``preprocessing``) is one step — then, at equal
     steps, fewer configuration changes first (a named profile on mistaken text before a
-    profile with a factor changed: the profile's code is known, the text was not seen), then
-    simpler rounding (:data:`ROUNDINGS` order), then the distance."""
+    profile with a factor changed: the profile's code is known, the text was not seen), then a
+    number printed at its profile's own precision before one printed at another
+    (:attr:`Candidate.reprinted`), then simpler rounding (:data:`ROUNDINGS` order), then the
+    distance."""
     c = candidate
     d = round(c.distance, 12)
     first = (0, 0.0) if c.reproduces else (1, d)
-    return (*first, c.steps, len(c.changes), ROUNDINGS.index(c.rounding), d)
+    return (*first, c.steps, len(c.changes), int(c.reprinted), ROUNDINGS.index(c.rounding), d)
 
 
 #: A reported score as it may be given: the printed text, an exact decimal, an integer, or a
 #: float (whose printed precision is lost: see :func:`as_printed`).
 Printed = str | int | float | Decimal
+
+
+def printed_decimals(score: Decimal) -> int:
+    """How many decimals ``score`` was printed with (0 for ``27`` and ``2.7e1``)."""
+    exponent = score.as_tuple().exponent
+    return -exponent if isinstance(exponent, int) and exponent < 0 else 0
+
+
+def reprinted(profile: str, scale: str, score: Decimal) -> bool:
+    """Whether ``score`` was printed at another precision than the tool of ``profile`` prints
+    its number (its ``round_digits`` on 0–100; two more decimals on 0–1); ``False`` for a
+    profile without a fixed precision."""
+    digits = PROFILES[profile].round_digits
+    if digits is None:
+        return False
+    return printed_decimals(score) != digits + (2 if scale == "0-1" else 0)
 
 
 def as_printed(score: Printed) -> Decimal:
@@ -288,9 +309,14 @@ def _json_value(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
-#: Every field of a compared factor, in factor order (``zero_length`` left out).
+#: The factors a reading is not compared on: ``zero_length`` (whether a library dies on empty
+#: input) and ``rounding`` (the decimals a library prints: a reading is scored at full
+#: precision and shown at the printed precision, see :func:`rounded`).
+NOT_COMPARED = ("zero_length", "rounding")
+
+#: Every field of a compared factor, in factor order.
 _FACTOR_FIELDS = tuple(
-    f for name, fields in FACTORS.items() if name != "zero_length" for f in fields
+    f for name, fields in FACTORS.items() if name not in NOT_COMPARED for f in fields
 )
 
 
@@ -307,9 +333,9 @@ def changed_fields(profile: BleuConfig, config: BleuConfig) -> dict[str, Any]:
 
 _PROFILE_CACHE: dict[BleuConfig, tuple[str, tuple[str, ...]]] = {}
 
-#: The factors compared (:data:`~harness.analysis.attribution.FACTORS` without ``zero_length``,
-#: whether a library dies on empty input) and each profile's values of them, read once.
-_COMPARED = tuple((name, fields) for name, fields in FACTORS.items() if name != "zero_length")
+#: The factors compared (:data:`~harness.analysis.attribution.FACTORS` without
+#: :data:`NOT_COMPARED`) and each profile's values of them, read once.
+_COMPARED = tuple((name, fields) for name, fields in FACTORS.items() if name not in NOT_COMPARED)
 
 
 def _factor_values(config: BleuConfig) -> tuple[tuple[Any, ...], ...]:
@@ -337,7 +363,7 @@ def closest_profile(config: BleuConfig) -> tuple[str, tuple[str, ...]]:
     """The profile with the fewest differing factors (ties: profile order) and those factors
     (as :func:`~harness.analysis.attribution.differing_factors` names them).
 
-    The ``zero_length`` factor (whether a library dies on empty input) is ignored.
+    The factors of :data:`NOT_COMPARED` are ignored.
     """
     got = _PROFILE_CACHE.get(config)
     if got is None:

@@ -76,6 +76,7 @@ from harness.diagnose.candidates import (
     default_tolerance,
     printed_interval,
     rank,
+    reprinted,
     reproduces,
     rounded,
 )
@@ -184,6 +185,7 @@ def _candidate(
         equivalent=ev.equivalent,
         preprocessing=ev.preprocessing,
         reproduces=not best[0][0],
+        reprinted=reprinted(profile, scale, score),
     )
 
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from harness.bleu.config import NGRAM_TOTALS, REF_LENGTHS, TOKENIZERS, BleuConfig
+from harness.bleu.config import MISSING_REFS, NGRAM_TOTALS, REF_LENGTHS, TOKENIZERS, BleuConfig
 from harness.bleu.profiles import PROFILES
 from harness.bleu.stats import ref_length_of, totals_of_lengths
 from harness.bleu.tokenizers import TextRules, get_tokenizer, tokenizer_names
@@ -183,6 +183,10 @@ def _evaluate_layout(
         for eff in ((False, True) if smooth in _EFFECTIVE_ORDER_SMOOTHINGS else (False,))
     ]
     aggregations = ("corpus",) if single else ("corpus", "sentence-mean")
+    # with one reference per segment, every reference-layout rule counts the same statistics:
+    # interchangeable, so a reading takes the one of its nearest profile (skip, the first, is
+    # the one scored)
+    layouts = MISSING_REFS if all(len(r) == 1 for r in corpus.references) else ("skip",)
     for (tok, lc), tok_dupes in track(tok_groups, progress, f"identify: {layout}"):
         stats = scorer.tokenized(TextRules(tokenize=tok, lowercase=lc))
         ref_groups = _unique(
@@ -244,7 +248,14 @@ def _evaluate_layout(
                                     for t, c in ((tok, lc), *tok_dupes)
                                 ],
                             ),
-                            ("ref_length", [{"ref_length": r} for r in (rule, *rule_dupes)]),
+                            (
+                                "ref_length",
+                                [
+                                    {"ref_length": r, "missing_refs": m}
+                                    for r in (rule, *rule_dupes)
+                                    for m in layouts
+                                ],
+                            ),
                         ]
                         if tot_dupes:
                             fixed.append(

@@ -1,0 +1,106 @@
+"""The six BLEU variants of code summarization, as profiles.
+
+Shi et al. (ICSE 2022, "On the Evaluation of Neural Code Summarization") found six BLEU variants
+in use in the field, differing by up to ten points on the same predictions; their replication
+package computes all six from whitespace-tokenized lines (``bleus(refs, preds)`` in
+``metrics/evaluate.py``). Each variant declared here is a point of the factor space, named
+``codesum-<variant>`` and proven against that function (``tests/test_profile_codesum.py``); the
+toolbox reports each score ×100 rounded to 4 decimals (``round_digits=4``).
+"""
+
+from __future__ import annotations
+
+from harness.bleu.config import BleuConfig
+from harness.bleu.profile_spec import CODE_SUMMARIZATION, REF_IMPLS, Profile, Verification
+
+__all__ = ["CODESUM_PROFILES", "NLTK"]
+
+_CODESUM = f"{REF_IMPLS}/codesum-evaluation/metrics/evaluate.py"
+
+#: nltk's ``corpus_bleu`` defaults (the ``nltk`` profile), which three of the variants start from.
+NLTK = BleuConfig(
+    tokenize="whitespace",
+    smooth="nltk-method0",
+    ngram_totals="floor1",
+    ref_length="closest",
+    zero_guard="unigram",
+    library="nltk",
+)
+
+
+#: The variants, in the order the toolbox prints them.
+CODESUM_PROFILES: tuple[Profile, ...] = tuple(
+    Profile(
+        f"codesum-{variant}",
+        config,
+        Verification(
+            "verified",
+            f"{_CODESUM} bleus()['BLEU-{variant.upper()}'], with nltk 3.10.4",
+            "tests/test_profile_codesum.py",
+        ),
+        reproduces=reproduces,
+        tokens="whitespace (the toolbox's files are tokenized lines)",
+        ref_length=ref_length,
+        smoothing=smoothing,
+        field=CODE_SUMMARIZATION,
+    )
+    for variant, config, reproduces, ref_length, smoothing in (
+        (
+            "dcom",
+            NLTK.replace(aggregation="sentence-mean", round_digits=4),
+            "BLEU-DCOM: nltk `sentence_bleu` (method0), mean over examples, ×100 rounded "
+            "to 4 decimals",
+            "closest",
+            "none (nltk method0: a zero precision becomes float min; 0 with no unigram match)",
+        ),
+        (
+            "fc",
+            NLTK.replace(round_digits=4),
+            "BLEU-FC: nltk `corpus_bleu`, ×100 rounded to 4 decimals",
+            "closest",
+            "none (nltk method0)",
+        ),
+        (
+            "dc",
+            NLTK.replace(smooth="nltk-method4", aggregation="sentence-mean", round_digits=4),
+            "BLEU-DC: nltk `sentence_bleu` with `method4`, mean over examples, ×100 "
+            "rounded to 4 decimals",
+            "closest",
+            "`nltk-method4` (k = 5, the sentence's own length)",
+        ),
+        (
+            "ncs",
+            BleuConfig(
+                tokenize="whitespace",
+                smooth="plus-one",
+                ref_length="shortest",
+                zero_guard="none",
+                on_zero_length="guarded",
+                aggregation="sentence-mean",
+                round_digits=4,
+                library="codesum",
+            ),
+            "BLEU-NCS: `google_bleu.compute_bleu(smooth=True)` per example (tensorflow/nmt's "
+            "with guarded divisions), mean, ×100 rounded to 4 decimals",
+            "shortest; an empty reference scores 0",
+            "+1 on every order (Lin & Och 2004)",
+        ),
+        (
+            "rc",
+            BleuConfig(
+                tokenize="whitespace",
+                smooth="coco-epsilon",
+                ref_length="closest",
+                zero_guard="none",
+                missing_refs="first",
+                aggregation="sentence-mean",
+                round_digits=4,
+                library="codesum",
+            ),
+            "BLEU-RC: RenCos's copy of pycocoevalcap `Bleu(4)`, its per-example 4-gram "
+            "scores averaged, ×100 rounded to 4 decimals",
+            "closest; **the first reference only**",
+            "(m + 1e-15)/(t + 1e-9), also in the BP ratio",
+        ),
+    )
+)

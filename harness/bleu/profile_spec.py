@@ -1,0 +1,77 @@
+"""What a profile declares: its configuration, how it is proven and the same facts in words.
+
+:mod:`harness.bleu.profiles` declares every profile with these; the documentation tables, the
+``profiles`` command and the reports read them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from harness.bleu.config import BleuConfig
+
+__all__ = [
+    "CODE_SUMMARIZATION",
+    "MACHINE_TRANSLATION",
+    "REF_IMPLS",
+    "Profile",
+    "Verification",
+]
+
+#: The field of the machine-translation libraries' profiles, and of the code-summarization
+#: variants (Shi et al., ICSE 2022), which ``compare`` and ``report`` run only when asked.
+MACHINE_TRANSLATION = "machine translation"
+CODE_SUMMARIZATION = "code summarization"
+
+
+@dataclass(frozen=True)
+class Verification:
+    """Whether a profile has been run against the implementation it claims to reproduce.
+
+    ``status`` is ``verified`` (a differential test in CI runs the real library or script on
+    generated inputs and demands agreement within ``tolerance`` BLEU points) or
+    ``unverified``; ``oracle`` names what it is run against and ``evidence`` the tests (or,
+    when unverified, why not).
+    """
+
+    status: str
+    oracle: str
+    evidence: str
+    tolerance: float = 1e-9
+
+    @property
+    def verified(self) -> bool:
+        return self.status == "verified"
+
+    def label(self) -> str:
+        """``verified`` or ``unverified (why)``, for tables and signatures."""
+        return "verified" if self.verified else f"unverified ({self.evidence})"
+
+
+#: Where the oracles of the differential tests are, as a profile's provenance names them.
+REF_IMPLS = "../shared/reference-impls"
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A named profile, declared once: the configuration that reproduces a library's defaults,
+    how that claim is proven, and the same facts in words for the documentation (Markdown:
+    ``reproduces`` the call it equals, ``tokens`` its tokenization and case, ``ref_length`` the
+    reference length of its brevity penalty, ``smoothing`` its smoothing and what it does with
+    zero counts). :data:`PROFILES` and :data:`VERIFICATION` are read from these declarations
+    (in this order, which is also the order tables list libraries in)."""
+
+    name: str
+    config: BleuConfig
+    verification: Verification
+    reproduces: str
+    tokens: str
+    ref_length: str
+    smoothing: str
+    #: What a label of this profile must add to its name because the name alone suggests
+    #: otherwise to a reader of published numbers (the script's default is not how its
+    #: numbers are usually published), with the flag that gives the other setting.
+    label: str = ""
+    #: The field whose papers report it: :data:`MACHINE_TRANSLATION` or
+    #: :data:`CODE_SUMMARIZATION`.
+    field: str = MACHINE_TRANSLATION
