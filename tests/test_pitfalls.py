@@ -564,3 +564,28 @@ def test_fairseq_false_matches_without_data(
     scorer, exact = _fairseq_runs(fairseq_oracle, minimal_corpus())
     assert r.table.score(HASHED, MINIMAL) == pytest.approx(scorer.score(), abs=1e-9)
     assert holds_for(r, "fairseq") == (_real_counts(scorer) != exact)
+
+
+def test_codesum_variants_rank_the_models_differently(
+    results: dict[str, ExperimentResult],
+) -> None:
+    from harness.api import corpus_bleu
+    from harness.pitfalls.experiments.codesum_spread import MODELS, VARIANTS, data
+
+    r = results["codesum_spread"]
+    assert r.verdict.status == "reproduced", r.verdict.reason
+    # the verdict follows the engine's own scores of the same generated predictions
+    firsts = set()
+    for name in VARIANTS:
+        scores = {
+            m: corpus_bleu(hypotheses=c.hypotheses, references=c.references, profile=name).score
+            for m, c in data().items()
+        }
+        assert scores == {m: r.table.score(name, m) for m in MODELS}
+        firsts.add(max(scores, key=lambda m: scores[m]))
+        assert name in r.verdict.reason
+    assert len(firsts) > 1
+    # no smoothing: an exact comment of three tokens scores about 0 as a sentence
+    exact = corpus_bleu(hypotheses=["a b c"], references=[["a b c"]], profile="codesum-dcom")
+    smoothed = corpus_bleu(hypotheses=["a b c"], references=[["a b c"]], profile="codesum-ncs")
+    assert exact.score < 1e-6 and smoothed.score == 100.0

@@ -22,4 +22,5 @@ ORDER = (
     "byte_order_mark",
     "fairseq_false_matches",
     "helm_sentence_split",
+    "codesum_spread",
 )
