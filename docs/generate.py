@@ -98,10 +98,11 @@ def render_profiles(doc: Path) -> str:
     for p in DECLARED:
         if p not in shown:
             rest.setdefault(p.field, []).append(f"`{p.name}`")
-    for field, names in rest.items():
+    if rest:
+        fields = "; ".join(f"{field}: {', '.join(names)}" for field, names in rest.items())
         rows.append("")
         rows.append(
-            f"The {field} profiles ({', '.join(names)}) are in [docs/profiles.md](docs/profiles.md); "
+            f"The profiles of other fields ({fields}) are in [docs/profiles.md](docs/profiles.md); "
             "`compare` and `report` run them when named (`--impl profile:NAME`)."
         )
     return "\n".join(rows) + "\n"

@@ -169,3 +169,15 @@ def test_the_why_terms_add_up_to_the_gap_and_every_family_is_shown(
     for f in _bleu4(ans):
         first = f.names[0]
         assert SHORT.get(first, first)[:10] in shown_or_named or first in shown_or_named, first
+
+
+def test_every_profile_has_its_own_column_head() -> None:
+    # the per-system table heads a family by its first name, cut to the column: two profiles
+    # cut to the same head (codesum-dc, codesum-dcom) would make a column unreadable
+    from harness.bleu.profiles import PROFILES
+    from harness.report.console import COLUMN, SHORT
+
+    heads = {name: SHORT.get(name, name)[:COLUMN] for name in PROFILES}
+    assert len(set(heads.values())) == len(heads), heads
+    assert all(len(SHORT[name]) <= COLUMN for name in SHORT)
+    assert set(SHORT) <= set(PROFILES)

@@ -467,7 +467,8 @@ def findings(ans: Answer) -> list[str]:
         what = "mean BLEU over the systems" if len(ans.systems) > 1 else "BLEU"
         out.append(
             f"The {what} ranges {span:.2f} points: {lo.mean:.2f} ({_names(lo)}) to "
-            f"{hi.mean:.2f} ({_names(hi)}); {_names(base)} give {base.mean:.2f}."
+            f"{hi.mean:.2f} ({_names(hi)}); {_names(base)} "
+            f"{'give' if len(_distinct_names(base)) > 1 else 'gives'} {base.mean:.2f}."
             if base.mean is not None
             else f"The {what} ranges {span:.2f} points."
         )
@@ -549,8 +550,12 @@ def _cause_sentence(factor: str, hits: Sequence[tuple[Family, float]], baseline:
     return f"{words[:1].upper()}{words[1:]}: {span} BLEU against {baseline} ({shown})."
 
 
+def _distinct_names(f: Family) -> list[str]:
+    return list(dict.fromkeys(f.names)) or [lib.name for lib in f.libraries]
+
+
 def _names(f: Family, limit: int = 3) -> str:
-    names = list(dict.fromkeys(f.names)) or [lib.name for lib in f.libraries]
+    names = _distinct_names(f)
     more = len(names) - limit
     return ", ".join(names[:limit]) + (f" and {more} more" if more > 0 else "")
 

@@ -11,22 +11,11 @@ toolbox reports each score ×100 rounded to 4 decimals (``round_digits=4``).
 from __future__ import annotations
 
 from harness.bleu.config import BleuConfig
-from harness.bleu.profile_spec import CODE_SUMMARIZATION, REF_IMPLS, Profile, Verification
+from harness.bleu.profile_spec import CODE_SUMMARIZATION, NLTK, REF_IMPLS, Profile, Verification
 
-__all__ = ["CODESUM_PROFILES", "NLTK"]
+__all__ = ["CODESUM_PROFILES"]
 
 _CODESUM = f"{REF_IMPLS}/codesum-evaluation/metrics/evaluate.py"
-
-#: nltk's ``corpus_bleu`` defaults (the ``nltk`` profile), which three of the variants start from.
-NLTK = BleuConfig(
-    tokenize="whitespace",
-    smooth="nltk-method0",
-    ngram_totals="floor1",
-    ref_length="closest",
-    zero_guard="unigram",
-    library="nltk",
-)
-
 
 #: The variants, in the order the toolbox prints them.
 CODESUM_PROFILES: tuple[Profile, ...] = tuple(

@@ -12,7 +12,9 @@ from harness.bleu.config import BleuConfig
 
 __all__ = [
     "CODE_SUMMARIZATION",
+    "LLM_EVALUATION",
     "MACHINE_TRANSLATION",
+    "NLTK",
     "REF_IMPLS",
     "Profile",
     "Verification",
@@ -22,6 +24,9 @@ __all__ = [
 #: variants (Shi et al., ICSE 2022), which ``compare`` and ``report`` run only when asked.
 MACHINE_TRANSLATION = "machine translation"
 CODE_SUMMARIZATION = "code summarization"
+#: The field of the LLM-evaluation frameworks' BLEU metrics (lighteval, compare-mt, …), which
+#: ``compare`` and ``report`` run only when asked too.
+LLM_EVALUATION = "LLM evaluation"
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,17 @@ class Profile:
     #: otherwise to a reader of published numbers (the script's default is not how its
     #: numbers are usually published), with the flag that gives the other setting.
     label: str = ""
-    #: The field whose papers report it: :data:`MACHINE_TRANSLATION` or
-    #: :data:`CODE_SUMMARIZATION`.
+    #: The field whose papers report it: :data:`MACHINE_TRANSLATION`, :data:`LLM_EVALUATION`
+    #: or :data:`CODE_SUMMARIZATION`.
     field: str = MACHINE_TRANSLATION
+
+
+#: nltk's ``corpus_bleu`` defaults (the ``nltk`` profile), which several profiles start from.
+NLTK = BleuConfig(
+    tokenize="whitespace",
+    smooth="nltk-method0",
+    ngram_totals="floor1",
+    ref_length="closest",
+    zero_guard="unigram",
+    library="nltk",
+)

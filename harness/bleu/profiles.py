@@ -20,10 +20,12 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from harness.bleu.codesum_profiles import CODESUM_PROFILES, NLTK
+from harness.bleu.codesum_profiles import CODESUM_PROFILES
 from harness.bleu.config import BleuConfig
+from harness.bleu.llm_eval_profiles import LLM_EVAL_PROFILES
 from harness.bleu.profile_spec import (
     MACHINE_TRANSLATION,
+    NLTK,
     REF_IMPLS,
     Profile,
     Verification,
@@ -513,6 +515,7 @@ DECLARED: tuple[Profile, ...] = (
         ref_length="closest",
         smoothing="`nltk-method1` with epsilon 1e-12",
     ),
+    *LLM_EVAL_PROFILES,
     *CODESUM_PROFILES,
 )
 

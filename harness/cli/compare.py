@@ -16,7 +16,13 @@ from harness.analysis.answer import answer
 from harness.analysis.plan import RunPlan
 from harness.analysis.typed_json import to_json
 from harness.bleu import native
-from harness.bleu.profiles import DEFAULT_PROFILES, PROFILES, verification
+from harness.bleu.profiles import (
+    DEFAULT_PROFILES,
+    FIELDS,
+    MACHINE_TRANSLATION,
+    PROFILES,
+    verification,
+)
 from harness.cli import inputs, options
 from harness.data.corpus import Corpus
 from harness.data.datasets import load_wmt21_ende
@@ -301,12 +307,13 @@ def add_profiles(sub: options.Subcommands) -> None:
 
 
 def cmd_profiles(args: argparse.Namespace) -> int:
-    """Every profile: its signature, and whether and against what it is proven."""
+    """Every profile: its signature, its field, and whether and against what it is proven."""
     data = {}
     for name, cfg in PROFILES.items():
         v = verification(name)
         data[name] = {
             "signature": cfg.signature(),
+            "field": FIELDS[name],
             "status": v.status,
             "oracle": v.oracle,
             "evidence": v.evidence,
@@ -318,6 +325,8 @@ def cmd_profiles(args: argparse.Namespace) -> int:
         for name, row in data.items():
             print(f"{name:<24} {row['status']:<10} {row['signature']}")
             print(f"{'':<24} {'':<10} against {row['oracle']} ({row['evidence']})")
+            if row["field"] != MACHINE_TRANSLATION:
+                print(f"{'':<24} {'':<10} {row['field']}: run by compare and report when named")
     return 0
 
 

@@ -467,7 +467,7 @@ class TieResolver:
         total = self.total + last.min(axis=0)
         best = int(np.argmin(total))
         costs = [*self.costs, last]
-        out = []
+        out: dict[BleuConfig, tuple[int, ...]] = {}
         for p in (best, *(int(i) for i in np.flatnonzero(total == 0) if i != best)):
             chosen = tuple(int(np.argmin(c[:, p])) for c in costs)
             fields: dict[str, Any] = {}
@@ -475,8 +475,9 @@ class TieResolver:
                 if k:
                     fields.update(opts[k])
             fields.update(options[chosen[-1]])  # the varying group: always its own setting
-            out.append((self.config.replace(**fields), chosen))
-        return out
+            # two profiles with one arithmetic (sacrebleu, compare-mt-sacrebleu) are one reading
+            out.setdefault(self.config.replace(**fields), chosen)
+        return list(out.items())
 
 
 def nearest_choices(

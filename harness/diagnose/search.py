@@ -325,7 +325,10 @@ def _forensic_configs() -> list[BleuConfig]:
     :data:`~harness.bleu.profiles.PROFILES`, so new profiles join) and each with its
     aggregation flipped (a sentence mean reported as corpus BLEU, or the reverse)."""
     out: dict[BleuConfig, None] = {}
-    for cfg in PROFILES.values():
+    for profile in PROFILES.values():
+        # two profiles with one arithmetic (compare-mt's sacrebleu scorer and sacrebleu) are
+        # one reading, named after the first
+        cfg = profile.replace(library="harness")
         out[cfg] = None
         flip = "sentence-mean" if cfg.aggregation == "corpus" else "corpus"
         out[cfg.replace(aggregation=flip)] = None

