@@ -199,14 +199,37 @@ def test_profiles_sharing_a_tokenization_share_one_computation() -> None:
             continue
         stats = cache.get(c, config)
         assert_same(stats, engine.compute_statistics(c, config))
-    distinct = {
-        tokenizer_signature(p)
-        for p in PROFILES.values()
-        if p.tokenize not in ("ja-mecab", "ko-mecab")
-    }
+    distinct: set[str] = set()
+    kept: set[str] = set()
+    for p in PROFILES.values():
+        if p.tokenize in ("ja-mecab", "ko-mecab"):
+            continue
+        distinct.add(tokenizer_signature(p))
+        # an entry that counts each reference alone serves the same tokens without them
+        twin = tokenizer_signature(p, per_ref=True)
+        if engine.needs_ref_matches(p) or twin not in kept:
+            kept.add(tokenizer_signature(p))
     # at most one extra computation per tokenization (when a later profile needs order 5)
     assert len(counting.calls) <= 2 * len(distinct)
-    assert len(cache) == len(distinct)
+    assert len(cache) == len(kept) < len(distinct)
+
+
+def test_statistics_without_per_reference_matches_come_from_an_entry_with_them() -> None:
+    # helm-bleu-1 counts each reference alone (best-ref-mean); deepeval-bleu1 has its tokens
+    # and counts less: it is served from helm's entry, and equal to counting it directly
+    counting = Counting()
+    cache = StatisticsCache(compute=counting)
+    c = _corpus()
+    per_ref, plain = PROFILES["helm-bleu-1"], PROFILES["deepeval-bleu1"]
+    assert engine.needs_ref_matches(per_ref) and not engine.needs_ref_matches(plain)
+    cache.get(c, per_ref)
+    served = cache.get(c, plain)
+    assert_same(served, engine.compute_statistics(c, plain))
+    assert served.ref_matches is None and len(counting.calls) == 1
+    # the other way round is counted: an entry without them cannot give them
+    other = StatisticsCache(compute=Counting())
+    other.get(c, plain)
+    assert other.get(c, per_ref).ref_matches is not None
 
 
 def test_content_hash_depends_on_content_only() -> None:

@@ -78,16 +78,17 @@ __all__ = [
 CUT_BEFORE_COUNTING: tuple[str, ...] = ("truncate", "first")
 
 
-def tokenization_key(config: BleuConfig) -> str:
+def tokenization_key(config: BleuConfig, *, per_ref: bool | None = None) -> str:
     """What determines the counted statistics: tokenizer, case, strip and whitespace
     (:meth:`harness.bleu.tokenizers.TextRules.key`), plus ``refs:truncate`` when references
     are cut before counting and ``per-ref`` when each reference's own matches are counted
-    (:func:`needs_ref_matches`), plus ``ngram:<identity>`` when n-grams are not matched by
-    their tokens (``ngram_identity``). Cache keys and :attr:`Statistics.tokenization` use it."""
+    (:func:`needs_ref_matches`, or ``per_ref`` when given: the key of the same tokens counted
+    with them), plus ``ngram:<identity>`` when n-grams are not matched by their tokens
+    (``ngram_identity``). Cache keys and :attr:`Statistics.tokenization` use it."""
     key = config.text_rules.key()
     if config.missing_refs in CUT_BEFORE_COUNTING:
         key += f"|refs:{config.missing_refs}"
-    if needs_ref_matches(config):
+    if needs_ref_matches(config) if per_ref is None else per_ref:
         key += "|per-ref"
     if config.ngram_identity != "tokens":
         key += f"|ngram:{config.ngram_identity}"

@@ -35,6 +35,7 @@ A :class:`~harness.session.Session` holds one (with its corpora and workers); us
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import itertools
 import json
@@ -144,13 +145,14 @@ def _dependencies(distributions: tuple[str, ...]) -> str:
     return "|".join(parts)
 
 
-def tokenizer_signature(config: BleuConfig) -> str:
-    """Tokenizer and case (:func:`harness.bleu.engine.tokenization_key`) plus the versions the
-    tokens depend on: the Unicode database and the distributions of the tokenizer's registry
-    entry (``regex`` for ``intl``, MeCab and its dictionary, ...), and the entry's
-    ``revision`` when it has one."""
+def tokenizer_signature(config: BleuConfig, *, per_ref: bool | None = None) -> str:
+    """Tokenizer and case (:func:`harness.bleu.engine.tokenization_key`, ``per_ref`` passed on)
+    plus the versions the tokens depend on: the Unicode database and the distributions of the
+    tokenizer's registry entry (``regex`` for ``intl``, MeCab and its dictionary, ...), and the
+    entry's ``revision`` when it has one."""
     spec = REGISTRY[config.tokenize]
-    signature = f"{engine.tokenization_key(config)}|{_dependencies(spec.distributions)}"
+    key = engine.tokenization_key(config, per_ref=per_ref)
+    signature = f"{key}|{_dependencies(spec.distributions)}"
     return f"{signature}|rev:{spec.revision}" if spec.revision else signature
 
 
@@ -322,7 +324,29 @@ class StatisticsCache:
                 self.stats.disk_hits += 1
                 self._remember(key, loaded)
                 return self.at_order(loaded, max_order)
-        return None
+        return self._from_per_reference(corpus, config, max_order)
+
+    def _from_per_reference(
+        self, corpus: Corpus, config: BleuConfig, max_order: int
+    ) -> Statistics | None:
+        """The statistics of ``config`` read from a kept entry of the same tokenization that
+        also counts each reference alone (``best-ref-mean``'s): everything but those
+        per-reference matches is the same count (``None`` when there is no such entry)."""
+        if engine.needs_ref_matches(config):
+            return None
+        twin_key = (
+            self.digest(corpus),
+            tokenizer_signature(config, per_ref=True),
+            _config.ENGINE_VERSION,
+        )
+        twin = self._memory.get(twin_key)
+        if twin is None or twin.max_order < max_order:
+            return None
+        self.stats.hits += 1
+        plain = dataclasses.replace(
+            twin, ref_matches=None, tokenization=engine.tokenization_key(config)
+        )
+        return self.at_order(plain, max_order)
 
     def store(
         self, corpus: Corpus, config: BleuConfig, stats: Statistics, *, use_disk: bool = True
