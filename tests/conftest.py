@@ -215,10 +215,12 @@ ORACLE_MODULES = frozenset(
     {
         "test_oracle_moses",
         "test_oracle_evaluate",
+        "test_profile_codesum",
         "test_profile_evaluate",
         "test_profile_frameworks",
         "test_profile_ignite",
         "test_profile_keras",
+        "test_profile_llm_eval",
         "test_profile_nltk",
         "test_profile_peers",
         "test_profile_sacrebleu",

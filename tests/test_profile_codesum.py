@@ -18,6 +18,7 @@ import importlib.util
 import re
 import sys
 from collections.abc import Callable, Sequence
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from hypothesis import strategies as st
 
 from harness.api import corpus_bleu
 from harness.bleu.profiles import FIELDS, PROFILES, VERIFICATION
+from harness.diagnose.candidates import reprinted
 from harness.diagnose.identify import identify
 from harness.session import Session
 
@@ -235,3 +237,13 @@ def test_identify_names_the_variant_from_its_printed_number(bleus: Bleus, profil
     found = identify(printed, (hyps, refs), session=Session())
     named = [c.reading for c in found if c.distance == 0 and not c.changed]
     assert profile in named, (printed, [c.reading for c in found[:5]])
+
+
+def test_a_number_printed_at_another_precision_than_its_tool_prints_is_reprinted() -> None:
+    # the toolbox prints 4 decimals on 0-100 (6 on 0-1); a profile without a fixed precision
+    # is never reprinted
+    assert not reprinted("codesum-ncs", "0-100", Decimal("28.4195"))
+    assert not reprinted("codesum-ncs", "0-1", Decimal("0.284195"))
+    assert reprinted("codesum-ncs", "0-100", Decimal("28"))
+    assert reprinted("codesum-ncs", "0-100", Decimal("28.42"))
+    assert not reprinted("sacrebleu", "0-100", Decimal("28"))

@@ -8,11 +8,12 @@
 (``line.strip().split(' ')``). ``deepeval-bleu1`` … ``-bleu4`` claim deepeval 4.3.1's
 ``Scorer.sentence_bleu_score`` (``deepeval/scorer/scorer.py``; per example, averaged), run with
 nltk's real ``word_tokenize`` and the Punkt model of :mod:`tests.helm_oracle`.
-``torchtext-bleu`` claims torchtext 0.18.0's ``data.metrics.bleu_score`` on ``str.split`` tokens,
-within 1e-4 points (its counts and scores are float32 tensors, as torchmetrics'). Both run the published files of the frameworks' wheels
-(:mod:`tests.published`: downloaded once, without the frameworks' heavy imports) with the
-sacrebleu this project pins, on the shared generated corpora (several and ragged references,
-empty lines, punctuation, CJK), at 1e-9 BLEU points.
+``torchtext-bleu`` claims torchtext 0.18.0's ``data.metrics.bleu_score`` on ``str.split``
+tokens. Each runs the published files of its framework's wheel (:mod:`tests.published`:
+downloaded once, without the frameworks' heavy imports) with the sacrebleu, nltk and torch this
+project pins, on the shared generated corpora (several and ragged references, empty lines,
+punctuation, CJK), at 1e-9 BLEU points — torchtext within 1e-4 (its counts and scores are
+float32 tensors, as torchmetrics').
 """
 
 from __future__ import annotations

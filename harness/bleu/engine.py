@@ -80,10 +80,10 @@ CUT_BEFORE_COUNTING: tuple[str, ...] = ("truncate", "first")
 
 def tokenization_key(config: BleuConfig, *, per_ref: bool | None = None) -> str:
     """What determines the counted statistics: tokenizer, case, strip and whitespace
-    (:meth:`harness.bleu.tokenizers.TextRules.key`), plus ``refs:truncate`` when references
-    are cut before counting and ``per-ref`` when each reference's own matches are counted
-    (:func:`needs_ref_matches`, or ``per_ref`` when given: the key of the same tokens counted
-    with them), plus ``ngram:<identity>`` when n-grams are not matched by their tokens
+    (:meth:`harness.bleu.tokenizers.TextRules.key`), plus ``refs:truncate`` or ``refs:first``
+    when references are cut before counting, ``per-ref`` when each reference's own matches are
+    counted (:func:`needs_ref_matches`, or ``per_ref`` when given: the key of the same tokens
+    counted with them), and ``ngram:<identity>`` when n-grams are not matched by their tokens
     (``ngram_identity``). Cache keys and :attr:`Statistics.tokenization` use it."""
     key = config.text_rules.key()
     if config.missing_refs in CUT_BEFORE_COUNTING:
