@@ -278,6 +278,7 @@ def test_names() -> None:
         "ja-mecab",
         "ko-mecab",
         "codexglue",  # the script tokenizers (tests/test_profile_scripts.py)
+        "codenn",  # tests/test_profile_codesum.py
         "t2t",
         "fairseq",
         "keras-hub-re2",  # tests/test_profile_keras.py

@@ -19,7 +19,9 @@ compare it with row by row: they agree to 1e-9 BLEU points
 (``tests/test_significance.py``).
 
 For ``aggregation="sentence-mean"`` a system is the ``(S, 1)`` column of its sentence scores and
-a resample's score is the mean of its segments' scores, ``(C @ s) / S``.
+a resample's score is the mean of its segments' scores, ``(C @ s) / S``; for ``nonempty-mean``
+the ``(S, 2)`` columns of the kept segments' scores and of which are kept
+(:func:`harness.bleu.engine.mean_weights`), and the mean is their ratio.
 """
 
 from __future__ import annotations
@@ -119,7 +121,8 @@ class SegmentTable:
     """One system's cached statistics under one config, ready for resampling.
 
     ``matrix``: ``(S, 2 + 2N)`` (:func:`sufficient_matrix`) for corpus aggregation, or ``(S, 1)``
-    sentence scores for ``aggregation="sentence-mean"``. ``score``: the engine's corpus score
+    sentence scores for a mean of them (``(S, 2)``: the kept ones and which, for
+    ``nonempty-mean``). ``score``: the engine's corpus score
     (0–100). ``context``: for nltk smoothing at corpus level, ``(S, 2)`` rows
     ``[hyp_len, correct_5]`` of each segment, because nltk's methods 4–7 look at the *last*
     segment of a corpus (see :class:`harness.bleu.engine.NltkContext`); otherwise ``None``.
@@ -145,8 +148,13 @@ def prepare(stats: Statistics, config: BleuConfig) -> SegmentTable:
     if config.aggregation != "corpus":  # a mean of per-segment scores
         segs = engine.segment_results(stats, config)
         matrix = np.array([[r.score] for r in segs], dtype=np.float64)
-        # as engine.score_statistics
-        score = engine.reported(float(sum(r.score for r in segs) / len(segs)), config)
+        weights = engine.mean_weights(stats, config)
+        if weights is None:
+            # as engine.score_statistics
+            score = engine.reported(float(sum(r.score for r in segs) / len(segs)), config)
+        else:  # a mean over some segments: their scores and how many, summed by a resample
+            matrix = np.column_stack([matrix[:, 0] * weights, weights])
+            score = engine.score_statistics(stats, config).score
         kind: Literal["totals", "sentence"] = "sentence"
         context = None
     else:
@@ -250,7 +258,11 @@ def resampled_scores(
     segments of a resample.
     """
     if table.kind == "sentence":
-        return engine.reported_array(sums[:, 0] / len(table), table.config)
+        if sums.shape[1] == 1:
+            return engine.reported_array(sums[:, 0] / len(table), table.config)
+        counted = sums[:, 1]  # the kept segments of each resample (engine.mean_weights)
+        means = np.divide(sums[:, 0], counted, out=np.zeros(len(sums)), where=counted > 0)
+        return engine.reported_array(means, table.config)
     if table.context is not None and last is None:
         raise ValueError("nltk smoothing at corpus level needs each resample's last segment")
     scores = score_rows(sums, table.config, context=last if table.context is not None else None)

@@ -16,6 +16,11 @@ from harness.bleu.profile_spec import CODE_SUMMARIZATION, NLTK, REF_IMPLS, Profi
 __all__ = ["CODESUM_PROFILES"]
 
 _CODESUM = f"{REF_IMPLS}/codesum-evaluation/metrics/evaluate.py"
+_WHITESPACE = "whitespace (the toolbox's files are tokenized lines)"
+_CODENN_TOKENS = (
+    "the words joined by spaces, then CodeNN's normalize (`codenn`: mteval-v11a's rules, "
+    "lowercased after unescaping entities)"
+)
 
 #: The variants, in the order the toolbox prints them.
 CODESUM_PROFILES: tuple[Profile, ...] = tuple(
@@ -28,7 +33,7 @@ CODESUM_PROFILES: tuple[Profile, ...] = tuple(
             "tests/test_profile_codesum.py",
         ),
         reproduces=reproduces,
-        tokens="whitespace (the toolbox's files are tokenized lines)",
+        tokens=_CODENN_TOKENS if variant == "cn" else _WHITESPACE,
         ref_length=ref_length,
         smoothing=smoothing,
         field=CODE_SUMMARIZATION,
@@ -56,6 +61,28 @@ CODESUM_PROFILES: tuple[Profile, ...] = tuple(
             "rounded to 4 decimals",
             "closest",
             "`nltk-method4` (k = 5, the sentence's own length)",
+        ),
+        (
+            "cn",
+            BleuConfig(
+                tokenize="codenn",
+                smooth="codexglue",
+                ref_length="shortest",
+                zero_guard="none",
+                missing_refs="first",
+                aggregation="nonempty-mean",
+                round_digits=4,
+                library="codesum",
+            ),
+            "BLEU-CN: CodeNN's `codenn_smooth_bleu` per example, mean over the examples whose "
+            "prediction and first reference have words, ×100 rounded to 4 decimals",
+            "shortest; **the first reference only**; an example with an empty prediction or "
+            "first reference is left out of the mean",
+            "+1 on orders ≥ 2, float min on unigram matches, BP (r+1)/(c+1) (the Moses-derived "
+            "script CodeXGLUE copied). **Not reproduced**: a line of nothing but `<skipped>` "
+            "tags, which the toolbox keeps (its words are not empty) and normalizes to no token "
+            "(a prediction then takes log(0) in a bare `except`: the corpus prints 0; a "
+            "reference counts with length 0); here the example is left out as empty",
         ),
         (
             "ncs",

@@ -94,6 +94,8 @@ AGGREGATIONS: tuple[str, ...] = (
     "sentence-mean",  # mean of per-segment scores
     "best-ref-mean",  # each reference scored alone as a sentence, the best per segment, then
     # the mean over segments (TruthfulQA's bleu_max in lm-eval, HELM's bleu_1/bleu_4)
+    "nonempty-mean",  # mean of per-segment scores over the segments whose hypothesis and first
+    # reference have tokens, 0 when none has (CodeNN's script skips the others)
 )
 
 NGRAM_IDENTITIES: tuple[str, ...] = (

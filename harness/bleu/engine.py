@@ -57,6 +57,7 @@ __all__ = [
     "counted_corpus",
     "counts_whole_corpus",
     "first_segment_refusal",
+    "mean_weights",
     "needs_ref_matches",
     "orders_needed",
     "pair_statistics",
@@ -584,14 +585,30 @@ def score_statistics(
         scored = dataclasses.replace(scored, score=reported(scored.score, config))
         return _result(scored, t, sig, implementation, "corpus")
     arr = segment_arrays(stats, config)
-    k = len(stats)
-    mean = Scored(
-        score=reported(sum(arr.score.tolist()) / k, config),
-        precisions=tuple(sum(col) / k for col in arr.precisions.T.tolist()),
-        bp=sum(arr.bp.tolist()) / k,
+    weights = mean_weights(stats, config)
+    rows = range(len(stats)) if weights is None else np.flatnonzero(weights).tolist()
+    k = len(rows)
+
+    def mean(values: np.ndarray) -> float:
+        return sum(values[rows].tolist()) / k if k else 0.0
+
+    scored = Scored(
+        score=reported(mean(arr.score), config),
+        precisions=tuple(mean(col) for col in arr.precisions.T),
+        bp=mean(arr.bp),
         ratio=t.sys_len / t.ref_len if t.ref_len > 0 else 0.0,
     )
-    return _result(mean, t, sig, implementation, "corpus")
+    return _result(scored, t, sig, implementation, "corpus")
+
+
+def mean_weights(stats: Statistics, config: BleuConfig) -> np.ndarray | None:
+    """Which segments a sentence mean is taken over: ``None`` for every segment, or, for
+    ``aggregation="nonempty-mean"``, 1.0 where the hypothesis and the first reference have
+    tokens and 0.0 elsewhere."""
+    if config.aggregation != "nonempty-mean":
+        return None
+    first = np.fromiter((r[0] if r else 0 for r in stats.ref_lens), np.int64, len(stats))
+    return ((stats.hyp_len > 0) & (first > 0)).astype(np.float64)
 
 
 def reported(score: float, config: BleuConfig) -> float:

@@ -12,6 +12,13 @@ behaviour of the script it names (the scripts are never imported; the differenti
                to split ``_`` out of words (its ASCII punctuation class holds the underscore).
                Case is the ``lowercase`` factor's business (the script lowercases twice;
                ``str.lower`` is idempotent).
+``codenn``     CodeNN's BLEU script as the code-summarization toolbox of Shi et al. (ICSE 2022)
+               runs it (``metrics/bleu/codenn_bleu.py``, BLEU-CN): the line's words joined by
+               single spaces, then mteval-v11a's ``normalize`` — ``<skipped>`` tags removed,
+               ``&lt;``/``&gt;``/``&quot;``/``&amp;`` unescaped, lowercased (after unescaping:
+               ``&LT;`` stays three tokens), every ASCII punctuation mark but ``'``, ``,``,
+               ``-``, ``.`` split off, a period or comma split off unless between digits, a
+               hyphen after a digit split off.
 ``t2t``        tensor2tensor 1.15.7 ``bleu_hook.bleu_tokenize``: mteval-v14's international
                rules with Python's own tables — a Unicode punctuation mark (``unicodedata``
                category ``P*``) is separated unless it sits between two *decimal digits*
@@ -44,6 +51,7 @@ import re
 import string
 import sys
 import unicodedata
+import xml.sax.saxutils
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 
@@ -55,6 +63,7 @@ __all__ = [
     "batch_t2t",
     "build_t2t",
     "clear_caches",
+    "codenn_tokens",
     "codexglue_tokens",
     "fairseq_reference_tokens",
     "fairseq_tokens",
@@ -91,6 +100,42 @@ def codexglue_tokens(line: str) -> list[str]:
     """CodeXGLUE ``splitPuncts`` + ``normalize``: word runs (``\\w`` less ``_``) and single
     non-space characters; ``"foo_bar(x)"`` gives ``foo _ bar ( x )``."""
     return list(_tokens_codexglue(line))
+
+
+# --------------------------------------------------------------------------------------------
+# codenn
+# --------------------------------------------------------------------------------------------
+
+# CodeNN's normalize, as the code-summarization toolbox runs it (mteval-v11a's rules): the
+# tag "<skipped>" removed, XML entities unescaped, the line padded and lowercased, then four
+# substitutions in order, each left to right over the previous one's result.
+_SKIPPED_TAG = "<skipped>"
+# ASCII punctuation but the apostrophe, comma, hyphen and period (and the space itself):
+# each becomes a token
+_CODENN_MARKS = re.compile("([" + re.escape(' !"#$%&()*+/:;<=>?@[\\]^_`{|}~') + "])")
+_CODENN_RULES = (
+    (_CODENN_MARKS, r" \1 "),
+    (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),  # period or comma not after a digit
+    (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),  # period or comma not before a digit
+    (re.compile(r"([0-9])(-)"), r"\1 \2 "),  # hyphen after a digit
+)
+
+
+@lru_cache(maxsize=_LINE_CACHE)
+def _tokens_codenn(line: str) -> tuple[str, ...]:
+    text = " ".join(line.split()).replace(_SKIPPED_TAG, "")
+    text = xml.sax.saxutils.unescape(text, {"&quot;": '"'})
+    text = f" {text} ".lower()
+    for pattern, replacement in _CODENN_RULES:
+        text = pattern.sub(replacement, text)
+    return tuple(text.split())
+
+
+def codenn_tokens(line: str) -> list[str]:
+    """CodeNN's ``normalize`` on the line's words joined by single spaces (what the toolbox
+    passes it): ``"Returns &lt;T&gt; foo_bar()."`` gives ``returns < t > foo _ bar ( ) .``;
+    a line of nothing but ``<skipped>`` tags gives no token."""
+    return list(_tokens_codenn(line))
 
 
 # --------------------------------------------------------------------------------------------
@@ -359,7 +404,9 @@ def batch_keras_re2(lines: Sequence[str]) -> list[list[str]]:
 
 
 def clear_caches() -> None:
-    """Forget the per-line token caches of ``codexglue``, ``t2t`` and ``keras-hub-re2``."""
+    """Forget the per-line token caches of ``codexglue``, ``codenn``, ``t2t`` and
+    ``keras-hub-re2``."""
     _tokens_codexglue.cache_clear()
+    _tokens_codenn.cache_clear()
     _tokens_t2t.cache_clear()
     _tokens_keras_re2.cache_clear()

@@ -206,6 +206,12 @@ _BUILT_IN: tuple[TokenizerSpec, ...] = (
         locality="word",
         batch_words=_script.batch_codexglue_words,
     ),
+    TokenizerSpec(
+        name="codenn",
+        family="framework",
+        summary="CodeNN's normalize (mteval-v11a rules, lowercased), as BLEU-CN runs it",
+        build=_ready(_script.codenn_tokens),
+    ),
     # t2t does not pad the line either (a missing neighbour counts as a digit)
     TokenizerSpec(
         name="t2t",

@@ -300,7 +300,9 @@ class CorporaScorer:
         else:  # a corpus's sentence mean is refused when any of its sentences is
             firsts = self.starts[lo:hi] - seg_lo
             refused = np.logical_or.reduceat(refused, firsts, axis=1)
-            values = [_means(row, firsts[1:].tolist()) for row in per_config]
+            weights = engine.mean_weights(stats.statistics, first)
+            kept = None if weights is None else weights[seg_lo:seg_hi] > 0
+            values = [_means(row, firsts[1:].tolist(), kept) for row in per_config]
         values = [
             [engine.reported(v, c) for v in row] for row, c in zip(values, configs, strict=True)
         ]
@@ -395,10 +397,17 @@ def _rows_key(config: BleuConfig) -> tuple[Any, ...]:
 _CONTEXT_FIELDS = ("hyp_len", "last_hyp_len", "last_correct5", "last_total5")
 
 
-def _means(scores: np.ndarray, bounds: list[int]) -> list[float]:
+def _means(scores: np.ndarray, bounds: list[int], kept: np.ndarray | None = None) -> list[float]:
     """The mean of each part of ``scores`` split at ``bounds``, summed as
-    :func:`harness.bleu.engine.score_statistics` sums a corpus's sentence scores."""
-    return [sum(part.tolist()) / len(part) for part in np.split(scores, bounds)]
+    :func:`harness.bleu.engine.score_statistics` sums a corpus's sentence scores; over the
+    ``kept`` segments only when given (0 for a part that keeps none)."""
+    if kept is None:
+        return [sum(part.tolist()) / len(part) for part in np.split(scores, bounds)]
+    out = []
+    for part, keep in zip(np.split(scores, bounds), np.split(kept, bounds), strict=True):
+        chosen = part[keep].tolist()
+        out.append(sum(chosen) / len(chosen) if chosen else 0.0)
+    return out
 
 
 class CorpusScorer:

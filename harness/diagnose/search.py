@@ -11,6 +11,7 @@ statistics the session counts once per (layout, tokenizer, case).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -328,11 +329,53 @@ def _forensic_configs() -> list[BleuConfig]:
     for profile in PROFILES.values():
         # two profiles with one arithmetic (compare-mt's sacrebleu scorer and sacrebleu) are
         # one reading, named after the first
-        cfg = profile.replace(library="harness")
+        cfg = profile.replace(library="harness", round_digits=None)  # identify reads rounding
         out[cfg] = None
         flip = "sentence-mean" if cfg.aggregation == "corpus" else "corpus"
         out[cfg.replace(aggregation=flip)] = None
     return list(out)
+
+
+#: What a reading's configuration is compared on to know whether it stands for another: every
+#: field but the library's name, its printing (identify reads the printed precision) and what
+#: it does on a zero length (a refusal is no number to match).
+_READING_FIELDS = tuple(
+    f.name
+    for f in dataclasses.fields(BleuConfig)
+    if f.name not in ("library", "extra", "round_digits", "on_zero_length")
+)
+
+
+def _stands_for(ev: Evaluated, config: BleuConfig) -> bool:
+    """Whether the reading ``ev`` (with its equivalent settings) is ``config``."""
+    checked: set[str] = set()
+    for alternatives in ev.equivalent.values():
+        keys = set(alternatives[0]) if alternatives else set()
+        checked |= keys
+        options = [{k: getattr(ev.config, k) for k in keys}, *alternatives]
+        if {k: getattr(config, k) for k in keys} not in options:
+            return False
+    return all(
+        getattr(config, f) == getattr(ev.config, f) for f in _READING_FIELDS if f not in checked
+    )
+
+
+def _named_readings(
+    corpus: Corpus, labels: tuple[str, ...], found: Sequence[Evaluated], session: Session
+) -> list[Evaluated]:
+    """Every named profile's own configuration on the text as given where no reading of the
+    searched space stands for it: a profile whose factors the space does not span (a mean over
+    the non-empty examples, the first reference alone). ``labels``: what the text as given is
+    read as (:func:`harness.diagnose.preprocess.readings`)."""
+    given = [ev for ev in found if ev.layout == "per-segment" and ev.preprocessing == labels]
+    own = dict.fromkeys(p.replace(library="harness", round_digits=None) for p in PROFILES.values())
+    missing = [c for c in own if not any(_stands_for(ev, c) for ev in given)]
+    scores = CorpusScorer(corpus, session=session).scores(missing)
+    return [
+        Evaluated(cfg, "per-segment", value, {}, labels)
+        for cfg, value in zip(missing, scores, strict=True)
+        if value is not None and math.isfinite(value)
+    ]
 
 
 def _evaluate_reading(corpus: Corpus, labels: tuple[str, ...], session: Session) -> list[Evaluated]:
@@ -367,6 +410,8 @@ def evaluations(
         for layout, c in layouts.items():
             toks = tokenizers if layout == "per-segment" else _layout_tokenizers(tokenizers)
             got.extend(_evaluate_layout(c, layout, toks, _MAX_ORDERS, progress, search, given))
+        named = search.with_corpora({"per-segment": corpus})
+        got.extend(_named_readings(corpus, given, got, named))
         if variants:
             forensic = search.with_corpora({str(i): c for i, (_, c) in enumerate(variants)})
             forensic.warm(_forensic_configs(), min_order=5)

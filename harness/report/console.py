@@ -45,6 +45,7 @@ SHORT = {
     "codesum-dcom": "cs-dcom",
     "codesum-fc": "cs-fc",
     "codesum-dc": "cs-dc",
+    "codesum-cn": "cs-cn",
     "codesum-ncs": "cs-ncs",
     "codesum-rc": "cs-rc",
 }
