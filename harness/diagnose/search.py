@@ -321,15 +321,22 @@ def as_corpus(corpus: Corpus | str | tuple[Sequence[str], Sequence[Sequence[str]
     return Corpus(hypotheses=tuple(hyps), references=tuple(tuple(r) for r in refs))
 
 
+def _profile_readings() -> list[BleuConfig]:
+    """Every named profile's configuration as a reading (read from
+    :data:`~harness.bleu.profiles.PROFILES`, so new profiles join): without its library's name,
+    so two profiles with one arithmetic (compare-mt's sacrebleu scorer and sacrebleu) are one
+    reading named after the first, and without its printing (identify reads the rounding)."""
+    return list(
+        dict.fromkeys(p.replace(library="harness", round_digits=None) for p in PROFILES.values())
+    )
+
+
 def _forensic_configs() -> list[BleuConfig]:
-    """The reduced space searched on a preprocessing reading: every named profile (read from
-    :data:`~harness.bleu.profiles.PROFILES`, so new profiles join) and each with its
-    aggregation flipped (a sentence mean reported as corpus BLEU, or the reverse)."""
+    """The reduced space searched on a preprocessing reading: every named profile
+    (:func:`_profile_readings`) and each with its aggregation flipped (a sentence mean reported
+    as corpus BLEU, or the reverse)."""
     out: dict[BleuConfig, None] = {}
-    for profile in PROFILES.values():
-        # two profiles with one arithmetic (compare-mt's sacrebleu scorer and sacrebleu) are
-        # one reading, named after the first
-        cfg = profile.replace(library="harness", round_digits=None)  # identify reads rounding
+    for cfg in _profile_readings():
         out[cfg] = None
         flip = "sentence-mean" if cfg.aggregation == "corpus" else "corpus"
         out[cfg.replace(aggregation=flip)] = None
@@ -368,8 +375,7 @@ def _named_readings(
     the non-empty examples, the first reference alone). ``labels``: what the text as given is
     read as (:func:`harness.diagnose.preprocess.readings`)."""
     given = [ev for ev in found if ev.layout == "per-segment" and ev.preprocessing == labels]
-    own = dict.fromkeys(p.replace(library="harness", round_digits=None) for p in PROFILES.values())
-    missing = [c for c in own if not any(_stands_for(ev, c) for ev in given)]
+    missing = [c for c in _profile_readings() if not any(_stands_for(ev, c) for ev in given)]
     scores = CorpusScorer(corpus, session=session).scores(missing)
     return [
         Evaluated(cfg, "per-segment", value, {}, labels)
