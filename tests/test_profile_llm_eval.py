@@ -5,7 +5,8 @@
 (``lighteval/metrics/metrics_corpus.py``), which keeps each document's first gold only.
 ``compare-mt-sacrebleu`` claims compare-mt 0.2.10's ``sacrebleu`` scorer
 (``compare_mt/scorers.py`` ``SacreBleuScorer``) on the tokens its command line reads
-(``line.strip().split(' ')``). ``deepeval-bleu1`` … ``-bleu4`` claim deepeval 4.3.1's
+(``line.strip().split(' ')``); ``compare-mt-bleu`` and ``compare-mt-sentbleu`` its ``BleuScorer``
+(its own arithmetic) and ``SentBleuScorer`` on the same tokens. ``deepeval-bleu1`` … ``-bleu4`` claim deepeval 4.3.1's
 ``Scorer.sentence_bleu_score`` (``deepeval/scorer/scorer.py``; per example, averaged), run with
 nltk's real ``word_tokenize`` and the Punkt model of :mod:`tests.helm_oracle`.
 ``torchtext-bleu`` claims torchtext 0.18.0's ``data.metrics.bleu_score`` on ``str.split``
@@ -21,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import types
 import typing
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
@@ -142,6 +144,45 @@ def compare_mt_sacrebleu() -> Scorer:
     return score
 
 
+def _compare_mt_files(hyps: list[str], refs: list[list[str]]) -> tuple[list, list]:
+    # compare-mt's corpus_utils.iterate_tokens: each file line is line.strip().split(' ')
+    return [r[0].strip().split(" ") for r in refs], [h.strip().split(" ") for h in hyps]
+
+
+@pytest.fixture(scope="module")
+def compare_mt_scorers() -> dict[str, Scorer]:
+    """compare-mt's own ``BleuScorer`` and ``SentBleuScorer`` (with the published
+    ``ngram_utils`` and ``corpus_utils`` they call) on the tokens its command line reads."""
+    helpers = {
+        module: types.SimpleNamespace(
+            **load_definitions(
+                published_file(*COMPARE_MT, f"compare_mt/{module}.py"),
+                names,
+                filename=f"compare_mt/{module}.py",
+            )
+        )
+        for module, names in (("ngram_utils", ["sent_ngrams_list"]), ("corpus_utils", ["lower"]))
+    }
+    member = "compare_mt/scorers.py"
+    env = load_definitions(
+        published_file(*COMPARE_MT, member),
+        ["global_scorer_scale", "Scorer", "SentenceFactoredScorer", "BleuScorer", "SentBleuScorer"],
+        imports="import math\nfrom collections import Counter\nimport nltk\nimport numpy as np\n",
+        namespace=helpers,
+        filename=member,
+    )
+
+    def scorer(name: str) -> Scorer:
+        published = env[name]()
+
+        def score(hyps: list[str], refs: list[list[str]]) -> float:
+            return float(published.score_corpus(*_compare_mt_files(hyps, refs))[0])
+
+        return score
+
+    return {"bleu": scorer("BleuScorer"), "sentbleu": scorer("SentBleuScorer")}
+
+
 @pytest.fixture(scope="module")
 def deepeval_bleu(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[int], Scorer]]:
     """deepeval's ``Scorer.sentence_bleu_score`` (the published classmethod, in a class of the
@@ -232,6 +273,34 @@ def test_compare_mt_sacrebleu(
     _agree(compare_mt_sacrebleu(hyps, refs), hyps, refs, "compare-mt-sacrebleu")
 
 
+@pytest.mark.parametrize("metric", ["bleu", "sentbleu"])
+@PROPS
+@given(corpus=corpora(max_refs=1))
+def test_compare_mt(
+    compare_mt_scorers: dict[str, Scorer], corpus: tuple[list[str], list[list[str]]], metric: str
+) -> None:
+    hyps, refs = corpus
+    _agree(compare_mt_scorers[metric](hyps, refs), hyps, refs, f"compare-mt-{metric}")
+
+
+@pytest.mark.parametrize(
+    ("hyp", "ref", "why"),
+    [
+        ("the cat", "the dog", "the orders without a match are left out: 100 * (1/2)^(1/4)"),
+        ("a  b c d", "a b c d", "two spaces make an empty token"),
+        ("", "", "an empty line is one empty token, which matches"),
+    ],
+)
+def test_compare_mt_bleu_quirks(
+    compare_mt_scorers: dict[str, Scorer], hyp: str, ref: str, why: str
+) -> None:
+    theirs = compare_mt_scorers["bleu"]([hyp], [[ref]])
+    ours = corpus_bleu(hypotheses=[hyp], references=[[ref]], profile="compare-mt-bleu").score
+    nltk_score = corpus_bleu(hypotheses=[hyp], references=[[ref]], profile="nltk").score
+    assert abs(ours - theirs) <= EXACT, why
+    assert abs(ours - nltk_score) > 10, why  # what nltk gives on the same line differs
+
+
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
 @PROPS
 @given(corpus=corpora(max_refs=3))
@@ -270,6 +339,8 @@ def test_declared_in_their_field() -> None:
     for name in (
         "lighteval-bleu",
         "compare-mt-sacrebleu",
+        "compare-mt-bleu",
+        "compare-mt-sentbleu",
         *(f"deepeval-bleu{n}" for n in range(1, 5)),
     ):
         assert FIELDS[name] == "LLM evaluation"

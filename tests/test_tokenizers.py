@@ -137,6 +137,19 @@ def test_ascii_whitespace_splits_like_perl_bytes(line: str) -> None:
     assert "".join(tokens) == "".join(c for c in line if c not in " \t\n\r\f\v")
 
 
+@pytest.mark.parametrize(
+    ("line", "tokens"),
+    [
+        ("a b", ["a", "b"]),
+        ("  a  b \n", ["a", "", "b"]),  # ends stripped, the inner double space kept
+        ("", [""]),
+        ("a\tb c", ["a\tb", "c"]),  # only U+0020 separates
+    ],
+)
+def test_single_space_splits_like_compare_mt(line: str, tokens: list[str]) -> None:
+    assert tokenize(line, "single-space") == tokens
+
+
 LITERALS = [
     "Hello, world!",
     "The U.S. economy grew 3.5% in 2019.",
@@ -275,6 +288,7 @@ def test_names() -> None:
         "none",
         "whitespace",
         "ascii-whitespace",
+        "single-space",  # tests/test_profile_llm_eval.py (compare-mt)
         "ja-mecab",
         "ko-mecab",
         "codexglue",  # the script tokenizers (tests/test_profile_scripts.py)

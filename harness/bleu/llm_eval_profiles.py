@@ -58,6 +58,45 @@ LLM_EVAL_PROFILES: tuple[Profile, ...] = (
         field=LLM_EVALUATION,
     ),
     Profile(
+        "compare-mt-bleu",
+        NLTK.replace(tokenize="single-space", smooth="drop-zero", library="compare-mt"),
+        Verification(
+            "verified",
+            "compare-mt 0.2.10 scorers.py BleuScorer on the tokens its command line reads "
+            "(corpus_utils: line.strip().split(' '))",
+            _TESTS,
+        ),
+        reproduces="compare-mt `bleu` scorer (its own arithmetic: nltk's statistics, but an "
+        "order without a match is left out of the log sum)",
+        tokens="`line.strip().split(' ')` (`single-space`: two spaces make an empty token), "
+        "case kept",
+        ref_length="one reference (compare-mt reads one file); several are clipped as nltk",
+        smoothing="none, but a zero-match order counts as precision 1 (`drop-zero`: "
+        "'the cat' against 'the dog' scores 84.09); 0 with no unigram match",
+        field=LLM_EVALUATION,
+    ),
+    Profile(
+        "compare-mt-sentbleu",
+        NLTK.replace(
+            tokenize="single-space",
+            smooth="nltk-method2",
+            aggregation="sentence-mean",
+            library="compare-mt",
+        ),
+        Verification(
+            "verified",
+            "compare-mt 0.2.10 scorers.py SentBleuScorer (nltk 3.10.4 sentence_bleu, "
+            "method2) on the tokens its command line reads",
+            _TESTS,
+        ),
+        reproduces="compare-mt `sentbleu` scorer: nltk `sentence_bleu` with method2 per "
+        "sentence, averaged",
+        tokens="`line.strip().split(' ')` (`single-space`), case kept",
+        ref_length="one reference (compare-mt reads one file); several as nltk",
+        smoothing="nltk method2 (+1 on orders >= 2); 0 with no unigram match",
+        field=LLM_EVALUATION,
+    ),
+    Profile(
         "torchtext-bleu",
         BleuConfig(
             tokenize="whitespace",

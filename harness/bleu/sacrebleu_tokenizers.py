@@ -43,6 +43,7 @@ __all__ = [
     "tokenize_char",
     "tokenize_intl",
     "tokenize_none",
+    "tokenize_single_spaces",
     "tokenize_whitespace",
     "tokenize_zh",
     "tokens_13a",
@@ -335,6 +336,13 @@ def tokenize_whitespace(line: str) -> list[str]:
     """Plain ``str.split()``: the caller-tokenized convention of nltk, torchmetrics'
     ``BLEUScore`` and pycocoevalcap (any Unicode whitespace separates tokens)."""
     return line.split()
+
+
+def tokenize_single_spaces(line: str) -> list[str]:
+    """``line.strip().split(" ")``: how compare-mt reads its files. Only U+0020 separates
+    tokens; two spaces give an empty token between them, an empty line one empty token, and a
+    tab stays inside its token."""
+    return line.strip().split(" ")
 
 
 _ASCII_SPACE = re.compile(r"[ \t\n\r\f\v]+")

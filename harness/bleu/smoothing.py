@@ -391,6 +391,14 @@ _ENTRIES: tuple[Smoothing, ...] = (
         "Translation' (no smoothing; sacrebleu smooth_method='none')",
     ),
     Smoothing(
+        "drop-zero",
+        _plain,
+        "compare-mt BleuScorer (Neubig et al. 2019): no smoothing, but an order with no match "
+        "is left out of the weighted log sum (it counts as precision 1; the weights are not "
+        "renormalised)",
+        zero_orders="dropped",
+    ),
+    Smoothing(
         "floor",
         _floor,
         "sacrebleu (Post 2018) smooth_method='floor': a zero-match order gets "

@@ -172,6 +172,13 @@ _BUILT_IN: tuple[TokenizerSpec, ...] = (
         locality="word",
         sacrebleu="none",
     ),
+    # empty tokens and tabs inside tokens: no word-by-word fast path
+    TokenizerSpec(
+        name="single-space",
+        family="split",
+        summary="line.strip().split(' '): compare-mt's files (two spaces make an empty token)",
+        build=_ready(_sb.tokenize_single_spaces),
+    ),
     # splits as str.split does unless a line holds whitespace str.split knows and ASCII does not
     TokenizerSpec(
         name="ascii-whitespace",

@@ -37,6 +37,8 @@ SHORT = {
     "helm-bleu-4": "helm-4",
     "lighteval-bleu": "lighteval",
     "compare-mt-sacrebleu": "cmt-sacre",
+    "compare-mt-bleu": "cmt-bleu",
+    "compare-mt-sentbleu": "cmt-sent",
     "torchtext-bleu": "torchtext",
     "deepeval-bleu1": "de-bleu1",
     "deepeval-bleu2": "de-bleu2",
