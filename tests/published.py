@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import ast
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import zipfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -98,6 +100,24 @@ def published_file(name: str, version: str, member: str) -> str:
         handle = tf.extractfile(hit)
         assert handle is not None
         return handle.read().decode("utf-8")
+
+
+def published_tree(name: str, version: str) -> Path:
+    """The wheel of ``name==version`` unpacked once beside it (the folder to put on
+    ``sys.path`` for a package whose own imports can run here)."""
+    archive = published_archive(name, version)
+    if not archive.name.endswith(".whl"):
+        unavailable(f"{name}=={version}", f"{archive.name} is not a wheel")
+    tree = archive.with_name(archive.name[: -len(".whl")])
+    if not tree.is_dir():
+        partial = Path(tempfile.mkdtemp(prefix=f".{tree.name}-", dir=archive.parent))
+        with zipfile.ZipFile(archive) as zf:
+            zf.extractall(partial)
+        try:
+            partial.rename(tree)
+        except OSError:  # another worker unpacked it first
+            shutil.rmtree(partial, ignore_errors=True)
+    return tree
 
 
 def load_definitions(

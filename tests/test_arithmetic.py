@@ -30,6 +30,7 @@ from harness.bleu.config import (
     ZERO_GUARD,
     BleuConfig,
 )
+from harness.bleu.engine import reported
 from harness.bleu.stats import Totals, choose_ref_length, ref_length_of, ref_matrix
 from harness.errors import ConfigError, LayoutError
 
@@ -204,3 +205,25 @@ def test_a_segment_without_references_is_refused() -> None:
         ref_length_of(np.array([1, 2]), ref_matrix([[1], []]), "shortest")
     with pytest.raises(ValueError, match="unknown reference-length rule"):
         choose_ref_length(3, [3], "nearest")
+
+
+@pytest.mark.parametrize(
+    ("score", "digits", "rule", "library_prints"),
+    [
+        # vizseq: numpy.round scales by 10**3 first, and 12.7285 * 1000 lands below the tie
+        (12.7285, 3, "numpy", lambda: float(np.round(12.7285, 3))),
+        (12.7285, 3, "python", lambda: round(12.7285, 3)),
+        # unitxt's normalized sacrebleu: Python's round on the 0-1 score
+        (16.5, 0, "python-unit", lambda: 100 * round(0.165, 2)),
+        (16.5, 0, "python", lambda: round(16.5)),
+    ],
+)
+def test_round_rules_print_as_their_tools(
+    score: float, digits: int, rule: str, library_prints: Any
+) -> None:
+    config = BleuConfig(round_digits=digits, round_rule=rule)
+    assert reported(score, config) == library_prints()
+    others = {
+        reported(score, config.replace(round_rule=r)) for r in ("python", "numpy", "python-unit")
+    }
+    assert len(others) == 2  # each tie is one where two of the rules disagree

@@ -10,7 +10,14 @@
 ``Scorer.sentence_bleu_score`` (``deepeval/scorer/scorer.py``; per example, averaged), run with
 nltk's real ``word_tokenize`` and the Punkt model of :mod:`tests.helm_oracle`.
 ``torchtext-bleu`` claims torchtext 0.18.0's ``data.metrics.bleu_score`` on ``str.split``
-tokens. Each runs the published files of its framework's wheel (:mod:`tests.published`:
+tokens. ``opencompass-bleu`` claims opencompass 0.5.4's ``BleuEvaluator`` with the copy of
+Hugging Face's sacrebleu module it keeps; ``unitxt-bleu``, ``unitxt-sacrebleu`` and
+``unitxt-normalized-sacrebleu`` claim unitxt 1.26.10's catalog metrics as its
+``apply_metric`` runs them (unitxt imported from its wheel; Hugging Face's modules read from a
+folder: the shared Hub ``bleu`` module and opencompass's copy of ``sacrebleu``);
+``vizseq-bleu`` claims vizseq 0.2.1's ``BLEUScorer`` corpus score. Where an implementation
+raises (ragged references), the profile must refuse with the same exception. Each runs the
+published files of its framework's wheel (:mod:`tests.published`:
 downloaded once, without the frameworks' heavy imports) with the sacrebleu, nltk and torch this
 project pins, on the shared generated corpora (several and ragged references, empty lines,
 punctuation, CJK), at 1e-9 BLEU points — torchtext within 1e-4 (its counts and scores are
@@ -20,6 +27,8 @@ float32 tensors, as torchmetrics').
 from __future__ import annotations
 
 import dataclasses
+import functools
+import importlib
 import json
 import logging
 import types
@@ -36,10 +45,11 @@ from hypothesis import HealthCheck, given, settings
 
 from harness.api import corpus_bleu
 from harness.bleu.profiles import FIELDS, PROFILES, VERIFICATION
+from harness.errors import LibraryWouldRaise
 
 from .depth import examples
 from .helm_oracle import punkt_tab_on_nltk_path
-from .published import load_definitions, load_methods, published_file
+from .published import load_definitions, load_methods, published_file, published_tree
 from .strategies import corpora, sentence_end_corpora
 
 EXACT = 1e-9
@@ -47,6 +57,11 @@ LIGHTEVAL = ("lighteval", "0.13.0")
 COMPARE_MT = ("compare-mt", "0.2.10")
 DEEPEVAL = ("deepeval", "4.3.1")
 TORCHTEXT = ("torchtext", "0.18.0")
+OPENCOMPASS = ("opencompass", "0.5.4")
+UNITXT = ("unitxt", "1.26.10")
+VIZSEQ = ("vizseq", "0.2.1")
+#: Where opencompass keeps its copy of Hugging Face's sacrebleu module.
+OPENCOMPASS_EVALUATORS = "opencompass/openicl/icl_evaluator"
 FLOAT32 = 1e-4  # BLEU points: torchtext counts and scores in float32 tensors, as torchmetrics
 
 # the shared strategies hold a byte-order mark inside lines on purpose; nltk warns of every zero
@@ -140,6 +155,163 @@ def compare_mt_sacrebleu() -> Scorer:
         tokens = [line.strip().split(" ") for line in hyps]
         ref_tokens = [r[0].strip().split(" ") for r in refs]
         return float(scorer.score_corpus(ref_tokens, tokens)[0])
+
+    return score
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _evaluate_releases_raising_modules() -> Iterator[None]:
+    """An evaluate module whose ``_compute`` raises keeps its cache file locked (evaluate
+    releases it only after a result), so its next ``compute`` waits a second before it picks
+    another file: released here, so that the oracles that raise on some inputs (opencompass's
+    and unitxt's on ragged references, unitxt's per instance on empty ones) run at their own
+    speed. Results are untouched."""
+    module_class = importlib.import_module("evaluate").EvaluationModule
+    compute = module_class.compute
+
+    def releasing_compute(self: Any, **kwargs: Any) -> Any:
+        """EvaluationModule.compute (evaluate copies this function per module, the docstring
+        with it, and appends the module's input description to it)."""
+        try:
+            return compute(self, **kwargs)
+        except Exception:
+            for lock in getattr(self, "filelocks", None) or ():
+                lock.release()
+            self.filelocks = None
+            raise
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(module_class, "compute", releasing_compute)
+        yield
+
+
+@pytest.fixture(scope="module")
+def opencompass_bleu(tmp_path_factory: pytest.TempPathFactory) -> Scorer:
+    """opencompass's ``BleuEvaluator().score`` (its ``HuggingfaceEvaluator`` loads the copy of
+    Hugging Face's sacrebleu module that opencompass keeps beside it, with ``evaluate.load``,
+    once per path here); the package's registries and its config class are the only names
+    provided."""
+    folder = tmp_path_factory.mktemp("icl_evaluator")
+    (folder / "hf_metrics").mkdir()
+    (folder / "hf_metrics" / "sacrebleu.py").write_text(
+        published_file(*OPENCOMPASS, f"{OPENCOMPASS_EVALUATORS}/hf_metrics/sacrebleu.py")
+    )
+    registry = types.SimpleNamespace(register_module=lambda *a, **k: lambda cls: cls)
+    evaluate = importlib.import_module("evaluate")
+    env: dict[str, Any] = {
+        # score() loads the module file on every call: loaded once per path here
+        "evaluate": types.SimpleNamespace(load=functools.cache(evaluate.load)),
+        "__file__": str(folder / "icl_hf_evaluator.py"),
+        "ICL_EVALUATORS": registry,
+        "ConfigDict": dict,
+        **{name: getattr(typing, name) for name in typing.__all__},
+    }
+    for member, names, imports in (
+        ("icl_base_evaluator.py", ["BaseEvaluator"], "import numpy as np\n"),
+        (
+            "icl_hf_evaluator.py",
+            ["HuggingfaceEvaluator", "BleuEvaluator"],
+            "import os\nimport random\nimport numpy as np\n",
+        ),
+    ):
+        path = f"{OPENCOMPASS_EVALUATORS}/{member}"
+        env = load_definitions(
+            published_file(*OPENCOMPASS, path), names, imports=imports, namespace=env, filename=path
+        )
+    evaluator = env["BleuEvaluator"]()
+
+    def score(hyps: list[str], refs: list[list[str]]) -> float:
+        return float(evaluator.score(list(hyps), [list(r) for r in refs])["score"])
+
+    return score
+
+
+@pytest.fixture(scope="module")
+def unitxt_metric(
+    tmp_path_factory: pytest.TempPathFactory, evaluate_module: Path
+) -> Iterator[Callable[[str], Scorer]]:
+    """A unitxt catalog metric as ``unitxt.test_utils.metrics.apply_metric`` runs it (unitxt
+    imported from its wheel), its global score ×100 where unitxt reports 0–1. Hugging Face's
+    modules come from a folder unitxt is told to read them from: the Hub ``bleu`` module of
+    ``../shared`` and, for ``sacrebleu`` (whose Hub file is not there), opencompass's copy of
+    it. Confidence intervals are off (they resample the same arithmetic)."""
+    modules = tmp_path_factory.mktemp("hf_metrics")
+    (modules / "bleu").symlink_to(evaluate_module, target_is_directory=True)
+    (modules / "sacrebleu").mkdir()
+    (modules / "sacrebleu" / "sacrebleu.py").write_text(
+        published_file(*OPENCOMPASS, f"{OPENCOMPASS_EVALUATORS}/hf_metrics/sacrebleu.py")
+    )
+    tree = published_tree(*UNITXT)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("UNITXT_HF_OFFLINE_METRICS_PATH", str(modules))
+        patch.syspath_prepend(str(tree))
+        artifact = importlib.import_module("unitxt.artifact")
+        apply_metric = importlib.import_module("unitxt.test_utils.metrics").apply_metric
+
+        @functools.cache
+        def metric(name: str, scale: float = 100.0) -> Scorer:
+            published, _ = artifact.fetch_artifact(f"metrics.{name}")
+            if hasattr(published, "set_confidence_interval_calculation"):
+                published.set_confidence_interval_calculation(False)
+
+            def score(hyps: list[str], refs: list[list[str]]) -> float:
+                out = apply_metric(
+                    metric=published, predictions=list(hyps), references=[list(r) for r in refs]
+                )
+                return scale * float(out[0]["score"]["global"]["score"])
+
+            return score
+
+        yield metric
+
+
+@pytest.fixture(scope="module")
+def vizseq_bleu() -> Scorer:
+    """vizseq's ``BLEUScorer().score`` corpus score (one worker, as it runs a corpus of at most
+    1,000 samples), with the references as the streams it takes (``None`` where a segment has
+    fewer: sacrebleu leaves those out); its scorer registry is the only name provided."""
+    optional = load_definitions(
+        published_file(*VIZSEQ, "vizseq/_utils/optional.py"),
+        ["get_optional_dict", "map_optional"],
+        imports="from typing import Optional, Dict, Any, Callable\n",
+        filename="vizseq/_utils/optional.py",
+    )
+    base = load_definitions(
+        published_file(*VIZSEQ, "vizseq/scorers/__init__.py"),
+        [
+            "PRECISION",
+            "MAX_WINDOWS_WORKERS",
+            "VizSeqScore",
+            "_cgroup_cpu_quota",
+            "_available_cpu_count",
+            "_max_workers_for_platform",
+            "_batch",
+            "VizSeqScorer",
+        ],
+        imports="from abc import abstractmethod\nimport math\nimport os\nimport sys\n"
+        "from pathlib import Path\nfrom multiprocessing import cpu_count\n"
+        "from typing import List, Optional, Set, Dict, Callable, NamedTuple, Tuple, Type\n"
+        "import numpy as np\n",
+        namespace={"map_optional": optional["map_optional"], "SENT_SCORE_FN_TYPE": Any},
+        filename="vizseq/scorers/__init__.py",
+    )
+    env = load_definitions(
+        published_file(*VIZSEQ, "vizseq/scorers/bleu.py"),
+        ["_project", "BLEUScorer"],
+        imports="from typing import List, Optional, Dict\nfrom sacrebleu.metrics import BLEU\n",
+        namespace={
+            "register_scorer": lambda *names: lambda cls: cls,
+            "get_optional_dict": optional["get_optional_dict"],
+            **{k: base[k] for k in ("VizSeqScorer", "VizSeqScore")},
+        },
+        filename="vizseq/scorers/bleu.py",
+    )
+    scorer = env["BLEUScorer"](n_workers=1)
+
+    def score(hyps: list[str], refs: list[list[str]]) -> float:
+        width = max(map(len, refs))
+        streams = [[r[k] if k < len(r) else None for r in refs] for k in range(width)]
+        return float(scorer.score(list(hyps), streams).corpus_score)
 
     return score
 
@@ -248,6 +420,18 @@ def _agree(
     assert abs(ours - theirs) <= tolerance, (profile, ours, theirs, hyps, refs)
 
 
+def _agree_or_refuse(theirs: Scorer, hyps: list[str], refs: list[list[str]], profile: str) -> None:
+    """Equal scores, or the profile refuses with the exception the implementation raises."""
+    try:
+        score = theirs(hyps, refs)
+    except Exception as exc:  # the implementation's own exception, whichever it is
+        with pytest.raises(LibraryWouldRaise) as refused:
+            corpus_bleu(hypotheses=hyps, references=refs, profile=profile)
+        assert refused.value.library_exception == type(exc).__name__, (exc, refused.value)
+        return
+    _agree(score, hyps, refs, profile)
+
+
 @PROPS
 @given(corpora(max_refs=3))
 def test_lighteval_bleu(lighteval_bleu: Scorer, corpus: tuple[list[str], list[list[str]]]) -> None:
@@ -301,6 +485,65 @@ def test_compare_mt_bleu_quirks(
     assert abs(ours - nltk_score) > 10, why  # what nltk gives on the same line differs
 
 
+@PROPS
+@given(corpora(max_refs=3))
+def test_opencompass_bleu(
+    opencompass_bleu: Scorer, corpus: tuple[list[str], list[list[str]]]
+) -> None:
+    hyps, refs = corpus
+    _agree_or_refuse(opencompass_bleu, hyps, refs, "opencompass-bleu")
+
+
+def test_opencompass_refuses_ragged_references(opencompass_bleu: Scorer) -> None:
+    hyps, refs = ["the cat sat", "a dog"], [["the cat sat", "a cat sat"], ["a dog barked"]]
+    with pytest.raises(ValueError, match="same number of references"):
+        opencompass_bleu(hyps, refs)
+    _agree_or_refuse(opencompass_bleu, hyps, refs, "opencompass-bleu")
+    # a segment scored alone has one layout: never refused
+    assert corpus_bleu(hypotheses=hyps[1:], references=refs[1:], profile="opencompass-bleu")
+
+
+@pytest.mark.parametrize(
+    ("metric", "scale", "profile"),
+    [
+        ("bleu", 100.0, "unitxt-bleu"),
+        ("sacrebleu", 1.0, "unitxt-sacrebleu"),
+        ("normalized_sacrebleu", 100.0, "unitxt-normalized-sacrebleu"),
+    ],
+)
+@PROPS
+@given(corpus=corpora(max_refs=3))
+def test_unitxt(
+    unitxt_metric: Callable[..., Scorer],
+    corpus: tuple[list[str], list[list[str]]],
+    metric: str,
+    scale: float,
+    profile: str,
+) -> None:
+    hyps, refs = corpus
+    _agree_or_refuse(unitxt_metric(metric, scale), hyps, refs, profile)
+
+
+def test_unitxt_normalized_sacrebleu_rounds_the_unit_score(
+    unitxt_metric: Callable[..., Scorer],
+) -> None:
+    # a corpus whose hypotheses are all shorter than four tokens scores 0 without effective
+    # order; the printed 0–1 score is rounded to two decimals
+    hyps, refs = ["the cat", "a dog sat"], [["the cat sat"], ["a dog sat down"]]
+    theirs = unitxt_metric("normalized_sacrebleu")(hyps, refs)
+    ours = corpus_bleu(hypotheses=hyps, references=refs, profile="unitxt-normalized-sacrebleu")
+    plain = corpus_bleu(hypotheses=hyps, references=refs, profile="sacrebleu").score
+    assert abs(ours.score - theirs) <= EXACT
+    assert plain == 0.0 < ours.score and ours.score == round(ours.score)
+
+
+@PROPS
+@given(corpora(max_refs=3))
+def test_vizseq_bleu(vizseq_bleu: Scorer, corpus: tuple[list[str], list[list[str]]]) -> None:
+    hyps, refs = corpus
+    _agree(vizseq_bleu(hyps, refs), hyps, refs, "vizseq-bleu")
+
+
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
 @PROPS
 @given(corpus=corpora(max_refs=3))
@@ -341,6 +584,11 @@ def test_declared_in_their_field() -> None:
         "compare-mt-sacrebleu",
         "compare-mt-bleu",
         "compare-mt-sentbleu",
+        "opencompass-bleu",
+        "unitxt-bleu",
+        "unitxt-sacrebleu",
+        "unitxt-normalized-sacrebleu",
+        "vizseq-bleu",
         *(f"deepeval-bleu{n}" for n in range(1, 5)),
     ):
         assert FIELDS[name] == "LLM evaluation"
@@ -351,5 +599,17 @@ def test_declared_in_their_field() -> None:
         missing_refs="first", library="lighteval"
     )
     assert PROFILES["compare-mt-sacrebleu"] == PROFILES["sacrebleu"].replace(library="compare-mt")
+    for name in ("opencompass-bleu", "unitxt-sacrebleu"):
+        library = name.split("-")[0]
+        assert PROFILES[name] == PROFILES["sacrebleu"].replace(
+            missing_refs="refuse", library=library
+        )
+    assert PROFILES["unitxt-bleu"] == PROFILES["evaluate"].replace(library="unitxt")
+    assert PROFILES["unitxt-normalized-sacrebleu"] == PROFILES["sacrebleu"].replace(
+        effective_order=True, round_digits=0, round_rule="python-unit", library="unitxt"
+    )
+    assert PROFILES["vizseq-bleu"] == PROFILES["sacrebleu"].replace(
+        tokenize="none", round_digits=3, round_rule="numpy", library="vizseq"
+    )
     assert PROFILES["torchtext-bleu"] == PROFILES["torchmetrics"].replace(library="torchtext")
     assert VERIFICATION["torchtext-bleu"].tolerance == FLOAT32

@@ -107,7 +107,7 @@ FACTORS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "aggregation": ("aggregation",),
         "order": ("max_order", "weights"),
         "zero_length": ("on_zero_length",),
-        "rounding": ("round_digits",),
+        "rounding": ("round_digits", "round_rule"),
     }
 )
 

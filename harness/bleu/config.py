@@ -53,6 +53,13 @@ MAX_ORDER_RANGE: tuple[int, int] = (1, 10)
 #: 0–1 score rounded to 2 decimals is a 0–100 score rounded to 0).
 ROUND_DIGITS_RANGE: tuple[int, int] = (0, 15)
 
+#: How ``round_digits`` rounds (the digits always count on the 0–100 scale): ``python`` —
+#: Python's ``round`` on the 0–100 score; ``python-unit`` — Python's ``round`` on the 0–1 score
+#: with two more digits, times 100 (a tool that rounds its 0–1 number: 16.5 becomes 0.17, not
+#: 0.16); ``numpy`` — ``numpy.round`` on the 0–100 score (it scales by a power of ten first, so
+#: a tie such as 12.7285 to three digits rounds down where Python's rounds up).
+ROUND_RULES: tuple[str, ...] = ("python", "python-unit", "numpy")
+
 NGRAM_TOTALS: tuple[str, ...] = (
     "plain",  # a segment adds max(0, len - n + 1) to the order-n total
     "floor1",  # nltk: each segment's order-n total is floored at 1
@@ -87,6 +94,9 @@ MISSING_REFS: tuple[str, ...] = (
     "first",  # every segment keeps only its first reference, whatever the others hold: what
     # scripts that read refs[i][0] do (the code-summarization toolbox's CodeNN and RenCos
     # BLEU); applied before counting too
+    "refuse",  # as skip, but a corpus whose segments do not all have as many references as
+    # the first raises ValueError (Hugging Face's sacrebleu module, as unitxt and opencompass
+    # load it); a segment scored alone is never refused
 )
 
 AGGREGATIONS: tuple[str, ...] = (
@@ -156,6 +166,7 @@ class BleuConfig:
         decimals on the 0–100 scale with Python's ``round`` (``None``: full precision). Only the
         aggregated score is rounded: segment scores, and the sentence scores a mean is taken
         over, keep full precision.
+    round_rule: how ``round_digits`` rounds (:data:`ROUND_RULES`; unused without it).
     library: the library whose error messages a profile speaks for (used only to name it in
         ``LibraryWouldRaise``); not part of the BLEU arithmetic.
     """
@@ -179,6 +190,7 @@ class BleuConfig:
     aggregation: str = "corpus"
     ngram_identity: str = "tokens"
     round_digits: int | None = None
+    round_rule: str = "python"
     library: str = "harness"
     extra: tuple[tuple[str, Any], ...] = field(default=())
 
@@ -204,6 +216,7 @@ class BleuConfig:
         _choices("on_zero_length", self.on_zero_length, ON_ZERO_LENGTH)
         _choices("aggregation", self.aggregation, AGGREGATIONS)
         _choices("ngram_identity", self.ngram_identity, NGRAM_IDENTITIES)
+        _choices("round_rule", self.round_rule, ROUND_RULES)
         if not isinstance(self.lowercase, bool):
             raise ConfigError(f"lowercase must be True or False, got {self.lowercase!r}")
         if not isinstance(self.effective_order, bool):
@@ -312,7 +325,7 @@ class BleuConfig:
         if self.weights is not None:
             parts.append("w:" + ",".join(f"{x:g}" for x in self.weights))
         parts.append(f"ref:{self.ref_length}")
-        if self.missing_refs in ("truncate", "first"):
+        if self.missing_refs in ("truncate", "first", "refuse"):
             parts.append(f"refs:{self.missing_refs}")
         elif self.missing_refs != "skip":
             parts.append(f"refs:pad-{self.missing_refs}")
@@ -333,7 +346,8 @@ class BleuConfig:
         if self.ngram_identity != "tokens":  # left out at its default: older signatures stand
             parts.append(f"ngram:{self.ngram_identity}")
         if self.round_digits is not None:  # the same
-            parts.append(f"round:{self.round_digits}")
+            rule = "" if self.round_rule == "python" else f"[{self.round_rule}]"
+            parts.append(f"round:{self.round_digits}{rule}")
         for key, val in self.extra:
             parts.append(f"{key}:{val}")
         all_versions = {"engine": ENGINE_VERSION}

@@ -37,13 +37,13 @@ from harness.bleu.arithmetic import (
     segment_contexts,
 )
 from harness.bleu.config import BleuConfig
+from harness.bleu.refusals import first_segment_refusal, ragged_refusal
 from harness.bleu.result import BleuResult
 from harness.bleu.smoothing import get_smoothing
 from harness.bleu.stats import Statistics, Totals, corpus_ref_length
 from harness.bleu.tokenizers import TextRules, text_tokenizer
 from harness.bleu.zero_length import zero_length_rule
 from harness.data.corpus import Corpus
-from harness.errors import LibraryWouldRaise
 
 __all__ = [
     "FAST_MIN_SEGMENTS",
@@ -61,6 +61,7 @@ __all__ = [
     "needs_ref_matches",
     "orders_needed",
     "pair_statistics",
+    "ragged_refusal",
     "reported",
     "reported_array",
     "score_arrays",
@@ -382,26 +383,6 @@ def totals_of(stats: Statistics, config: BleuConfig) -> Totals:
 
 
 # ====================================================================== aggregation
-def first_segment_refusal(stats: Statistics, config: BleuConfig) -> None:
-    """Raise what jury raises before it scores (``on_zero_length="jury"``): its
-    ``Collator.collapse`` reads the first token of the first segment's hypothesis, and of that
-    segment's reference when every segment has exactly one (only then are references
-    collapsed), and raises ``IndexError`` when the text tokenized to nothing."""
-    if not zero_length_rule(config.on_zero_length).first_segment_refusal or len(stats) == 0:
-        return
-    if stats.hyp_len[0] == 0:
-        side = "hypothesis"
-    elif all(len(r) == 1 for r in stats.ref_lens) and stats.ref_lens[0][0] == 0:
-        side = "only reference"
-    else:
-        return
-    raise LibraryWouldRaise(
-        config.library,
-        "IndexError",
-        f"the first segment's {side} has no tokens (Collator.collapse reads its first token)",
-    )
-
-
 def _result(
     scored: Scored,
     t: Totals,
@@ -577,6 +558,7 @@ def score_statistics(
     if len(stats) == 0:
         raise ValueError("no segments")
     first_segment_refusal(stats, config)
+    ragged_refusal(stats, config)
     t = totals_of(stats, config)
     sig = config.signature()
     if config.aggregation == "corpus":
@@ -613,20 +595,22 @@ def mean_weights(stats: Statistics, config: BleuConfig) -> np.ndarray | None:
 
 def reported(score: float, config: BleuConfig) -> float:
     """A corpus-level ``score`` (0–100) as ``config``'s library reports it: rounded to
-    ``round_digits`` decimals with Python's ``round``, or as it is (``None``; also a nan)."""
+    ``round_digits`` decimals by its ``round_rule``, or as it is (``None``; also a nan)."""
     if config.round_digits is None or score != score:
         return score
-    return round(score, config.round_digits)
+    digits = config.round_digits
+    if config.round_rule == "python-unit":
+        return 100 * round(score / 100, digits + 2)
+    if config.round_rule == "numpy":
+        return float(np.round(score, digits))
+    return round(score, digits)
 
 
 def reported_array(scores: np.ndarray, config: BleuConfig) -> np.ndarray:
-    """:func:`reported` of every corpus-level score in ``scores`` (Python's ``round`` on each
-    value: numpy's ``round`` scales by a power of ten first, which can differ in the last
-    place)."""
+    """:func:`reported` of every corpus-level score in ``scores``."""
     if config.round_digits is None:
         return scores
-    digits = config.round_digits
-    out = np.array([round(v, digits) if v == v else v for v in scores.tolist()], dtype=float)
+    out = np.array([reported(v, config) for v in scores.tolist()], dtype=float)
     return out.reshape(scores.shape)
 
 

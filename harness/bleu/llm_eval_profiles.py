@@ -8,7 +8,14 @@ profile already declared, its profile says so and starts from that profile's con
 from __future__ import annotations
 
 from harness.bleu.config import BleuConfig
-from harness.bleu.profile_spec import LLM_EVALUATION, NLTK, Profile, Verification
+from harness.bleu.profile_spec import (
+    EVALUATE,
+    LLM_EVALUATION,
+    NLTK,
+    REF_IMPLS,
+    Profile,
+    Verification,
+)
 
 __all__ = ["LLM_EVAL_PROFILES"]
 
@@ -94,6 +101,91 @@ LLM_EVAL_PROFILES: tuple[Profile, ...] = (
         tokens="`line.strip().split(' ')` (`single-space`), case kept",
         ref_length="one reference (compare-mt reads one file); several as nltk",
         smoothing="nltk method2 (+1 on orders >= 2); 0 with no unigram match",
+        field=LLM_EVALUATION,
+    ),
+    Profile(
+        "opencompass-bleu",
+        BleuConfig(missing_refs="refuse", library="opencompass"),
+        Verification(
+            "verified",
+            "opencompass 0.5.4 icl_hf_evaluator.py BleuEvaluator.score with its vendored "
+            "hf_metrics/sacrebleu.py (through evaluate.load), with sacrebleu 2.6.0",
+            _TESTS,
+        ),
+        reproduces="opencompass `BleuEvaluator` (Hugging Face's `sacrebleu` module, vendored): "
+        "equals `sacrebleu` where it runs",
+        tokens="13a (also for Chinese targets: no `tokenize` is passed)",
+        ref_length='closest; **ragged references raise** `ValueError` (`missing_refs="refuse"`)',
+        smoothing="as sacrebleu",
+        field=LLM_EVALUATION,
+    ),
+    Profile(
+        "unitxt-bleu",
+        EVALUATE.replace(library="unitxt"),
+        Verification(
+            "verified",
+            "unitxt 1.26.10 metrics.bleu (HuggingfaceMetric) run from its wheel with the Hub "
+            f"bleu module in {REF_IMPLS}/hf-evaluate/bleu",
+            _TESTS,
+        ),
+        reproduces="unitxt `metrics.bleu` (Hugging Face's `bleu` module, reported on 0–1): "
+        "equals `evaluate`",
+        tokens="13a on the raw string, case kept",
+        ref_length="shortest",
+        smoothing="none; a zero length raises, as `evaluate`",
+        field=LLM_EVALUATION,
+    ),
+    Profile(
+        "unitxt-sacrebleu",
+        BleuConfig(missing_refs="refuse", library="unitxt"),
+        Verification(
+            "verified",
+            "unitxt 1.26.10 metrics.sacrebleu (MetricPipeline, HuggingfaceMetric) run from its "
+            "wheel with Hugging Face's sacrebleu module as opencompass 0.5.4 vendors it (the "
+            "Hub module's file is not in ../shared)",
+            _TESTS,
+        ),
+        reproduces="unitxt `metrics.sacrebleu`: equals `sacrebleu`, and reported on 0–100 "
+        "although unitxt's other scores are 0–1",
+        tokens="13a for English targets (`ja-mecab` for Japanese; other languages raise)",
+        ref_length='closest; **ragged references raise** `ValueError` (`missing_refs="refuse"`)',
+        smoothing="as sacrebleu",
+        field=LLM_EVALUATION,
+    ),
+    Profile(
+        "unitxt-normalized-sacrebleu",
+        BleuConfig(
+            effective_order=True, round_digits=0, round_rule="python-unit", library="unitxt"
+        ),
+        Verification(
+            "verified",
+            "unitxt 1.26.10 metrics.normalized_sacrebleu (NormalizedSacrebleu, map and reduce "
+            "of sacrebleu 2.6.0's statistics) run from its wheel",
+            _TESTS,
+        ),
+        reproduces="unitxt `metrics.normalized_sacrebleu`: sacrebleu's statistics summed, "
+        "effective order on the corpus, the 0–1 score rounded to 2 decimals",
+        tokens="13a for the languages it maps to sacrebleu's default (intl for Arabic, MeCab "
+        "for Japanese and Korean)",
+        ref_length="closest",
+        smoothing="exp; **effective order on the corpus sums** (an order no hypothesis "
+        'reaches is left out); printed as `round(score / 100, 2)` (`round_rule="python-unit"`)',
+        field=LLM_EVALUATION,
+    ),
+    Profile(
+        "vizseq-bleu",
+        BleuConfig(tokenize="none", round_digits=3, round_rule="numpy", library="vizseq"),
+        Verification(
+            "verified",
+            "vizseq 0.2.1 scorers/bleu.py BLEUScorer.score (corpus score, one worker), with "
+            "sacrebleu 2.6.0",
+            _TESTS,
+        ),
+        reproduces="vizseq `BLEUScorer` corpus score (sacrebleu with `tokenize='none'`, "
+        "`numpy.round` to 3 decimals)",
+        tokens="**none**: whitespace only (vizseq never passes a tokenizer)",
+        ref_length="closest",
+        smoothing='as sacrebleu; printed with `numpy.round(score, 3)` (`round_rule="numpy"`)',
         field=LLM_EVALUATION,
     ),
     Profile(

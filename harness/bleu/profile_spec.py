@@ -12,6 +12,7 @@ from harness.bleu.config import BleuConfig
 
 __all__ = [
     "CODE_SUMMARIZATION",
+    "EVALUATE",
     "LLM_EVALUATION",
     "MACHINE_TRANSLATION",
     "NLTK",
@@ -90,4 +91,17 @@ NLTK = BleuConfig(
     ref_length="closest",
     zero_guard="unigram",
     library="nltk",
+)
+
+
+#: The Hub ``bleu`` module's defaults (the ``evaluate`` profile), which unitxt's ``metrics.bleu``
+#: loads too.
+EVALUATE = BleuConfig(
+    tokenize="13a",
+    smooth="none",
+    ref_length="shortest",
+    zero_guard="none",
+    on_zero_length="raise",
+    strip="none",  # the Hub module's Tokenizer13a gets the raw string
+    library="evaluate",
 )

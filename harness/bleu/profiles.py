@@ -24,6 +24,7 @@ from harness.bleu.codesum_profiles import CODESUM_PROFILES
 from harness.bleu.config import BleuConfig
 from harness.bleu.llm_eval_profiles import LLM_EVAL_PROFILES
 from harness.bleu.profile_spec import (
+    EVALUATE,
     MACHINE_TRANSLATION,
     NLTK,
     REF_IMPLS,
@@ -88,15 +89,7 @@ DECLARED: tuple[Profile, ...] = (
     ),
     Profile(
         "evaluate",
-        BleuConfig(
-            tokenize="13a",
-            smooth="none",
-            ref_length="shortest",
-            zero_guard="none",
-            on_zero_length="raise",
-            strip="none",  # the Hub module's Tokenizer13a gets the raw string
-            library="evaluate",
-        ),
+        EVALUATE,
         Verification(
             "verified",
             f"the Hub bleu module run by evaluate.load ({REF_IMPLS}/hf-evaluate/bleu)",

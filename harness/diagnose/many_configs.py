@@ -338,14 +338,22 @@ class CorporaScorer:
         return engine.score_statistics(part, config).score
 
     def _may_refuse_first(self, config: BleuConfig) -> list[int]:
-        """The corpora jury may refuse before scoring (an empty hypothesis or first reference
-        somewhere: a superset of :func:`harness.bleu.engine.first_segment_refusal` and its
-        per-segment form), which the engine scores itself."""
-        if not zero_length_rule(config.on_zero_length).first_segment_refusal:
+        """The corpora a library may refuse before scoring, which the engine scores itself:
+        jury's (an empty hypothesis or first reference somewhere: a superset of
+        :func:`harness.bleu.engine.first_segment_refusal` and its per-segment form), and a
+        corpus of ragged references under ``missing_refs="refuse"``
+        (:func:`harness.bleu.engine.ragged_refusal`)."""
+        jury = zero_length_rule(config.on_zero_length).first_segment_refusal
+        if not jury and config.missing_refs != "refuse":
             return []
         stats = self.tokenized(config)
-        empty = (stats.hyp_len == 0) | (stats.ref_matrix[:, 0] == 0)
-        return np.flatnonzero(np.add.reduceat(empty, stats.starts)).tolist()
+        refs = (stats.ref_matrix >= 0).sum(axis=1)
+        flags = np.zeros(len(refs), dtype=bool)
+        if jury:
+            flags |= (stats.hyp_len == 0) | (stats.ref_matrix[:, 0] == 0)
+        if config.missing_refs == "refuse":
+            flags |= refs != np.repeat(refs[stats.starts], stats.stops - stats.starts)
+        return np.flatnonzero(np.add.reduceat(flags, stats.starts)).tolist()
 
     def score(self, config: BleuConfig, index: int) -> float:
         """Corpus ``index``'s score under ``config``; raises

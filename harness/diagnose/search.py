@@ -327,7 +327,10 @@ def _profile_readings() -> list[BleuConfig]:
     so two profiles with one arithmetic (compare-mt's sacrebleu scorer and sacrebleu) are one
     reading named after the first, and without its printing (identify reads the rounding)."""
     return list(
-        dict.fromkeys(p.replace(library="harness", round_digits=None) for p in PROFILES.values())
+        dict.fromkeys(
+            p.replace(library="harness", round_digits=None, round_rule="python")
+            for p in PROFILES.values()
+        )
     )
 
 
@@ -349,7 +352,7 @@ def _forensic_configs() -> list[BleuConfig]:
 _READING_FIELDS = tuple(
     f.name
     for f in dataclasses.fields(BleuConfig)
-    if f.name not in ("library", "extra", "round_digits", "on_zero_length")
+    if f.name not in ("library", "extra", "round_digits", "round_rule", "on_zero_length")
 )
 
 

@@ -1,0 +1,51 @@
+"""What a library raises on a whole corpus before it scores it, as the profiles declare it:
+jury's first segment without tokens (``on_zero_length="jury"``) and Hugging Face's sacrebleu
+module on ragged references (``missing_refs="refuse"``). :mod:`harness.bleu.engine` calls
+these before it scores a corpus; a segment scored alone is its own corpus.
+"""
+
+from __future__ import annotations
+
+from harness.bleu.config import BleuConfig
+from harness.bleu.stats import Statistics
+from harness.bleu.zero_length import zero_length_rule
+from harness.errors import LibraryWouldRaise
+
+__all__ = ["first_segment_refusal", "ragged_refusal"]
+
+
+def first_segment_refusal(stats: Statistics, config: BleuConfig) -> None:
+    """Raise what jury raises before it scores (``on_zero_length="jury"``): its
+    ``Collator.collapse`` reads the first token of the first segment's hypothesis, and of that
+    segment's reference when every segment has exactly one (only then are references
+    collapsed), and raises ``IndexError`` when the text tokenized to nothing."""
+    if not zero_length_rule(config.on_zero_length).first_segment_refusal or len(stats) == 0:
+        return
+    if stats.hyp_len[0] == 0:
+        side = "hypothesis"
+    elif all(len(r) == 1 for r in stats.ref_lens) and stats.ref_lens[0][0] == 0:
+        side = "only reference"
+    else:
+        return
+    raise LibraryWouldRaise(
+        config.library,
+        "IndexError",
+        f"the first segment's {side} has no tokens (Collator.collapse reads its first token)",
+    )
+
+
+def ragged_refusal(stats: Statistics, config: BleuConfig) -> None:
+    """Raise what Hugging Face's ``sacrebleu`` module raises (``missing_refs="refuse"``) on a
+    corpus whose segments do not all have as many references as the first."""
+    if config.missing_refs != "refuse" or len(stats) == 0:
+        return
+    first = len(stats.ref_lens[0])
+    other = next((i for i, r in enumerate(stats.ref_lens) if len(r) != first), None)
+    if other is None:
+        return
+    raise LibraryWouldRaise(
+        config.library,
+        "ValueError",
+        f"every prediction needs as many references as the first ({first}); segment "
+        f"{other + 1} has {len(stats.ref_lens[other])}",
+    )
