@@ -69,7 +69,9 @@ def test_an_unknown_refusal_mode_is_refused() -> None:
 def test_a_zero_length_rule_leaves_no_score_exactly_when_it_says(name: str) -> None:
     """``leaves_no_score`` (what an attribution reads to know a refused hybrid may be scored
     under rule ``zero``) is what the arithmetic does: some empty side gives no number (a
-    refusal or nan) under the rule, or the library refuses the first segment before scoring."""
+    refusal or nan) under the rule, or the library refuses a segment before scoring (jury's
+    first segment, opik's any segment without words: refused by the engine before its
+    arithmetic, :mod:`harness.bleu.refusals`)."""
     rule = ZERO_LENGTH_RULES[name]
     cfg = BleuConfig(on_zero_length=name, zero_guard="none", library="x")  # no early 0
     # (hyp_len, ref_len): an empty hypothesis side, an empty reference side, both empty
@@ -86,7 +88,8 @@ def test_a_zero_length_rule_leaves_no_score_exactly_when_it_says(name: str) -> N
                 on_refusal="mark",
             )
             outcomes.append(bool(got.refused[0]) or bool(np.isnan(got.score[0])))
-    assert rule.leaves_no_score == (any(outcomes) or rule.first_segment_refusal)
+    before_scoring = rule.first_segment_refusal or rule.empty_segment_refusal
+    assert rule.leaves_no_score == (any(outcomes) or before_scoring)
     # the rules that always give a number: sacrebleu's BP 0, and the guarded divisions of the
     # code-summarization toolbox's google_bleu.py
     assert (name in ("zero", "guarded")) == (not rule.leaves_no_score)

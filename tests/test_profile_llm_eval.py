@@ -15,7 +15,9 @@ Hugging Face's sacrebleu module it keeps; ``unitxt-bleu``, ``unitxt-sacrebleu`` 
 ``unitxt-normalized-sacrebleu`` claim unitxt 1.26.10's catalog metrics as its
 ``apply_metric`` runs them (unitxt imported from its wheel; Hugging Face's modules read from a
 folder: the shared Hub ``bleu`` module and opencompass's copy of ``sacrebleu``);
-``vizseq-bleu`` claims vizseq 0.2.1's ``BLEUScorer`` corpus score. Where an implementation
+``vizseq-bleu`` claims vizseq 0.2.1's ``BLEUScorer`` corpus score; ``opik-sentence-bleu`` and
+``opik-corpus-bleu`` opik 2.2.122's ``SentenceBLEU`` (averaged as ``opik.evaluate`` does) and
+``CorpusBLEU``. Where an implementation
 raises (ragged references), the profile must refuse with the same exception. Each runs the
 published files of its framework's wheel (:mod:`tests.published`:
 downloaded once, without the frameworks' heavy imports) with the sacrebleu, nltk and torch this
@@ -31,6 +33,7 @@ import functools
 import importlib
 import json
 import logging
+import statistics
 import types
 import typing
 from abc import ABC, abstractmethod
@@ -60,6 +63,7 @@ TORCHTEXT = ("torchtext", "0.18.0")
 OPENCOMPASS = ("opencompass", "0.5.4")
 UNITXT = ("unitxt", "1.26.10")
 VIZSEQ = ("vizseq", "0.2.1")
+OPIK = ("opik", "2.2.122")
 #: Where opencompass keeps its copy of Hugging Face's sacrebleu module.
 OPENCOMPASS_EVALUATORS = "opencompass/openicl/icl_evaluator"
 FLOAT32 = 1e-4  # BLEU points: torchtext counts and scores in float32 tensors, as torchmetrics
@@ -316,6 +320,59 @@ def vizseq_bleu() -> Scorer:
     return score
 
 
+class MetricComputationError(Exception):
+    """opik's exception (``opik.exceptions``), which its BLEU metrics raise on empty text."""
+
+
+@pytest.fixture(scope="module")
+def opik_bleu() -> dict[str, Scorer]:
+    """opik's ``SentenceBLEU`` and ``CorpusBLEU`` (``opik/evaluation/metrics/heuristics/
+    bleu.py``; the SDK's import starts its client, so the metric's base class and result type
+    are the only names provided, untracked), scaled to 0–100. ``SentenceBLEU`` is scored per
+    item and averaged as ``opik.evaluate`` averages (``statistics.mean`` over the items whose
+    metric did not raise)."""
+    member = "opik/evaluation/metrics/heuristics/bleu.py"
+
+    class BaseMetric:
+        def __init__(self, name: str, track: bool = True, project_name: str | None = None):
+            self.name = name
+
+    @dataclasses.dataclass
+    class ScoreResult:
+        value: float
+        name: str
+        reason: str | None = None
+
+    env = load_definitions(
+        published_file(*OPIK, member),
+        ["BaseBLEU", "_suppress_bleu_warnings", "SentenceBLEU", "CorpusBLEU"],
+        imports="import warnings\nfrom contextlib import contextmanager\n"
+        "from typing import Any, Iterator, List, Optional, Tuple, Union\n"
+        "from nltk.translate import bleu_score as nltk_bleu_score\n",
+        namespace={
+            "MetricComputationError": MetricComputationError,
+            "base_metric": types.SimpleNamespace(BaseMetric=BaseMetric),
+            "score_result": types.SimpleNamespace(ScoreResult=ScoreResult),
+        },
+        filename=member,
+    )
+    sentence, corpus = env["SentenceBLEU"](track=False), env["CorpusBLEU"](track=False)
+
+    def sentence_mean(hyps: list[str], refs: list[list[str]]) -> float:
+        values = []
+        for h, r in zip(hyps, refs, strict=True):
+            try:
+                values.append(sentence.score(h, list(r)).value)
+            except MetricComputationError:
+                continue  # a failed item: left out of the experiment's mean
+        return 100 * statistics.mean(values) if values else 0.0
+
+    def corpus_score(hyps: list[str], refs: list[list[str]]) -> float:
+        return 100 * corpus.score(list(hyps), [list(r) for r in refs]).value
+
+    return {"sentence": sentence_mean, "corpus": corpus_score}
+
+
 def _compare_mt_files(hyps: list[str], refs: list[list[str]]) -> tuple[list, list]:
     # compare-mt's corpus_utils.iterate_tokens: each file line is line.strip().split(' ')
     return [r[0].strip().split(" ") for r in refs], [h.strip().split(" ") for h in hyps]
@@ -544,6 +601,38 @@ def test_vizseq_bleu(vizseq_bleu: Scorer, corpus: tuple[list[str], list[list[str
     _agree(vizseq_bleu(hyps, refs), hyps, refs, "vizseq-bleu")
 
 
+@PROPS
+@given(corpora(max_refs=3))
+def test_opik_sentence_bleu(
+    opik_bleu: dict[str, Scorer], corpus: tuple[list[str], list[list[str]]]
+) -> None:
+    hyps, refs = corpus
+    _agree(opik_bleu["sentence"](hyps, refs), hyps, refs, "opik-sentence-bleu")
+
+
+@PROPS
+@given(corpora(max_refs=3))
+def test_opik_corpus_bleu(
+    opik_bleu: dict[str, Scorer], corpus: tuple[list[str], list[list[str]]]
+) -> None:
+    hyps, refs = corpus
+    # the declared difference: a corpus of outputs shorter than 4 words is BLEU-M in opik
+    if max(len(h.split()) for h in hyps) >= 4 or not all(h.split() for h in hyps):
+        _agree_or_refuse(opik_bleu["corpus"], hyps, refs, "opik-corpus-bleu")
+
+
+def test_opik_corpus_bleu_short_outputs_are_the_declared_difference(
+    opik_bleu: dict[str, Scorer],
+) -> None:
+    hyps, refs = ["the cat sat", "a dog"], [["the cat sat down"], ["a dog barked"]]
+    theirs = opik_bleu["corpus"](hyps, refs)
+    three = corpus_bleu(
+        hypotheses=hyps, references=refs, profile="opik-corpus-bleu", max_order=3
+    ).score
+    ours = corpus_bleu(hypotheses=hyps, references=refs, profile="opik-corpus-bleu").score
+    assert abs(theirs - three) <= EXACT and abs(theirs - ours) > 1
+
+
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
 @PROPS
 @given(corpus=corpora(max_refs=3))
@@ -589,6 +678,8 @@ def test_declared_in_their_field() -> None:
         "unitxt-sacrebleu",
         "unitxt-normalized-sacrebleu",
         "vizseq-bleu",
+        "opik-sentence-bleu",
+        "opik-corpus-bleu",
         *(f"deepeval-bleu{n}" for n in range(1, 5)),
     ):
         assert FIELDS[name] == "LLM evaluation"

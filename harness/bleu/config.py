@@ -104,8 +104,9 @@ AGGREGATIONS: tuple[str, ...] = (
     "sentence-mean",  # mean of per-segment scores
     "best-ref-mean",  # each reference scored alone as a sentence, the best per segment, then
     # the mean over segments (TruthfulQA's bleu_max in lm-eval, HELM's bleu_1/bleu_4)
-    "nonempty-mean",  # mean of per-segment scores over the segments whose hypothesis and first
-    # reference have tokens, 0 when none has (CodeNN's script skips the others)
+    "nonempty-mean",  # mean of per-segment scores over the segments whose hypothesis and every
+    # reference have tokens, 0 when none has (CodeNN's script, which reads the first reference,
+    # skips the others; opik leaves the items its metric raises on out of its mean)
 )
 
 NGRAM_IDENTITIES: tuple[str, ...] = (

@@ -37,7 +37,7 @@ from harness.bleu.arithmetic import (
     segment_contexts,
 )
 from harness.bleu.config import BleuConfig
-from harness.bleu.refusals import first_segment_refusal, ragged_refusal
+from harness.bleu.refusals import empty_segment_refusal, first_segment_refusal, ragged_refusal
 from harness.bleu.result import BleuResult
 from harness.bleu.smoothing import get_smoothing
 from harness.bleu.stats import Statistics, Totals, corpus_ref_length
@@ -433,6 +433,7 @@ def segment_arrays(stats: Statistics, config: BleuConfig) -> SegmentArrays:
         return _best_reference_arrays(stats, config)
     if zero_length_rule(config.on_zero_length).first_segment_refusal:
         _first_segment_refusals(stats, config)
+    empty_segment_refusal(stats, config)
     n = config.max_order
     ref = stats.ref_length(config.ref_length, missing=config.missing_refs)
     tot = stats.totals(config.ngram_totals, n)
@@ -558,6 +559,7 @@ def score_statistics(
     if len(stats) == 0:
         raise ValueError("no segments")
     first_segment_refusal(stats, config)
+    empty_segment_refusal(stats, config)
     ragged_refusal(stats, config)
     t = totals_of(stats, config)
     sig = config.signature()
@@ -585,12 +587,12 @@ def score_statistics(
 
 def mean_weights(stats: Statistics, config: BleuConfig) -> np.ndarray | None:
     """Which segments a sentence mean is taken over: ``None`` for every segment, or, for
-    ``aggregation="nonempty-mean"``, 1.0 where the hypothesis and the first reference have
-    tokens and 0.0 elsewhere."""
+    ``aggregation="nonempty-mean"``, 1.0 where the hypothesis and every reference have tokens
+    and 0.0 elsewhere."""
     if config.aggregation != "nonempty-mean":
         return None
-    first = np.fromiter((r[0] if r else 0 for r in stats.ref_lens), np.int64, len(stats))
-    return ((stats.hyp_len > 0) & (first > 0)).astype(np.float64)
+    shortest = np.fromiter((min(r) if r else 0 for r in stats.ref_lens), np.int64, len(stats))
+    return ((stats.hyp_len > 0) & (shortest > 0)).astype(np.float64)
 
 
 def reported(score: float, config: BleuConfig) -> float:

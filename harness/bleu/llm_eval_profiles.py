@@ -189,6 +189,50 @@ LLM_EVAL_PROFILES: tuple[Profile, ...] = (
         field=LLM_EVALUATION,
     ),
     Profile(
+        "opik-sentence-bleu",
+        NLTK.replace(
+            lowercase=True,
+            smooth="nltk-method1",
+            ngram_totals="plain",
+            effective_order=True,
+            aggregation="nonempty-mean",
+            library="opik",
+        ),
+        Verification(
+            "verified",
+            "opik 2.2.122 heuristics/bleu.py SentenceBLEU.score per item, averaged as "
+            "evaluation/score_statistics.py does (the items it raises on left out), with nltk "
+            "3.10.4",
+            _TESTS,
+        ),
+        reproduces="opik `SentenceBLEU` per item (nltk `sentence_bleu`, method1, the weights "
+        "cut to the output's length), averaged by `opik.evaluate` over the items it scored",
+        tokens="`str.lower().split()`",
+        ref_length="closest; every reference",
+        smoothing="nltk method1 (epsilon 0.1); effective order on the output's length; an "
+        "item whose output or a reference has no words raises and is **left out of the "
+        "mean** (`nonempty-mean`; opik prints no mean when every item fails, the profile 0)",
+        field=LLM_EVALUATION,
+    ),
+    Profile(
+        "opik-corpus-bleu",
+        NLTK.replace(lowercase=True, smooth="nltk-method1", on_zero_length="opik", library="opik"),
+        Verification(
+            "verified",
+            "opik 2.2.122 heuristics/bleu.py CorpusBLEU.score, with nltk 3.10.4",
+            _TESTS,
+        ),
+        reproduces="opik `CorpusBLEU` (nltk `corpus_bleu`, method1) on a corpus whose longest "
+        "output has at least 4 words",
+        tokens="`str.lower().split()`",
+        ref_length="closest; every reference",
+        smoothing="nltk method1 (epsilon 0.1); an output or a reference without words raises "
+        '`MetricComputationError` (`on_zero_length="opik"`). **Not reproduced:** when the '
+        "longest output has fewer than 4 words opik scores BLEU-M with M that length (the "
+        "profile keeps 4 orders)",
+        field=LLM_EVALUATION,
+    ),
+    Profile(
         "torchtext-bleu",
         BleuConfig(
             tokenize="whitespace",

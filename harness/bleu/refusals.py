@@ -1,6 +1,7 @@
 """What a library raises on a whole corpus before it scores it, as the profiles declare it:
-jury's first segment without tokens (``on_zero_length="jury"``) and Hugging Face's sacrebleu
-module on ragged references (``missing_refs="refuse"``). :mod:`harness.bleu.engine` calls
+jury's first segment without tokens (``on_zero_length="jury"``), opik's any segment without
+tokens (``on_zero_length="opik"``) and Hugging Face's sacrebleu module on ragged references
+(``missing_refs="refuse"``). :mod:`harness.bleu.engine` calls
 these before it scores a corpus; a segment scored alone is its own corpus.
 """
 
@@ -11,7 +12,7 @@ from harness.bleu.stats import Statistics
 from harness.bleu.zero_length import zero_length_rule
 from harness.errors import LibraryWouldRaise
 
-__all__ = ["first_segment_refusal", "ragged_refusal"]
+__all__ = ["empty_segment_refusal", "first_segment_refusal", "ragged_refusal"]
 
 
 def first_segment_refusal(stats: Statistics, config: BleuConfig) -> None:
@@ -49,3 +50,18 @@ def ragged_refusal(stats: Statistics, config: BleuConfig) -> None:
         f"every prediction needs as many references as the first ({first}); segment "
         f"{other + 1} has {len(stats.ref_lens[other])}",
     )
+
+
+def empty_segment_refusal(stats: Statistics, config: BleuConfig) -> None:
+    """Raise what opik raises (``on_zero_length="opik"``) when a segment's hypothesis or one
+    of its references has no tokens: ``MetricComputationError``, for the first such segment."""
+    if not zero_length_rule(config.on_zero_length).empty_segment_refusal:
+        return
+    for i, (hyp, refs) in enumerate(zip(stats.hyp_len.tolist(), stats.ref_lens, strict=True)):
+        side = "output" if hyp == 0 else "reference" if 0 in refs or not refs else None
+        if side is not None:
+            raise LibraryWouldRaise(
+                config.library,
+                "MetricComputationError",
+                f"segment {i + 1}'s {side} has no words",
+            )

@@ -43,7 +43,9 @@ class ZeroLengthRule:
     give BP 1). ``empty_reference_scores_zero``: a row whose reference side is empty scores 0
     with BP and ratio 0, whatever else it holds. ``first_segment_refusal``: the library reads
     the first token of the first segment before it scores
-    (:func:`harness.bleu.engine.first_segment_refusal`). ``leaves_no_score``: on some input it
+    (:func:`harness.bleu.engine.first_segment_refusal`). ``empty_segment_refusal``: the
+    library raises on any segment whose hypothesis or one of whose references has no tokens
+    (:func:`harness.bleu.refusals.empty_segment_refusal`). ``leaves_no_score``: on some input it
     gives no number (it raises, dies or returns nan), which an attribution may replace by rule
     ``zero`` in an intermediate configuration.
     """
@@ -54,11 +56,17 @@ class ZeroLengthRule:
     after: After | None = None
     empty_reference_scores_zero: bool = False
     first_segment_refusal: bool = False
+    empty_segment_refusal: bool = False
 
     @property
     def leaves_no_score(self) -> bool:
         # printing 0 for an empty reference side is a number; refusing or nan is none
-        return self.before is not None or self.after is not None or self.first_segment_refusal
+        return (
+            self.before is not None
+            or self.after is not None
+            or self.first_segment_refusal
+            or self.empty_segment_refusal
+        )
 
 
 def _divides_by_zero(
@@ -186,6 +194,12 @@ _RULES: tuple[ZeroLengthRule, ...] = (
         "row scores 0 (BP 0) whatever the hypothesis holds; a zero hypothesis length gives BP "
         "0, as zero does",
         empty_reference_scores_zero=True,
+    ),
+    ZeroLengthRule(
+        "opik",
+        "opik's BLEU metrics: an output or a reference without words raises "
+        "MetricComputationError, wherever it is; otherwise as zero",
+        empty_segment_refusal=True,
     ),
     ZeroLengthRule(
         "nan",

@@ -340,17 +340,21 @@ class CorporaScorer:
     def _may_refuse_first(self, config: BleuConfig) -> list[int]:
         """The corpora a library may refuse before scoring, which the engine scores itself:
         jury's (an empty hypothesis or first reference somewhere: a superset of
-        :func:`harness.bleu.engine.first_segment_refusal` and its per-segment form), and a
-        corpus of ragged references under ``missing_refs="refuse"``
+        :func:`harness.bleu.engine.first_segment_refusal` and its per-segment form), opik's
+        (an empty hypothesis or reference somewhere), and a corpus of ragged references under
+        ``missing_refs="refuse"``
         (:func:`harness.bleu.engine.ragged_refusal`)."""
-        jury = zero_length_rule(config.on_zero_length).first_segment_refusal
-        if not jury and config.missing_refs != "refuse":
+        rule = zero_length_rule(config.on_zero_length)
+        jury, opik = rule.first_segment_refusal, rule.empty_segment_refusal
+        if not (jury or opik) and config.missing_refs != "refuse":
             return []
         stats = self.tokenized(config)
         refs = (stats.ref_matrix >= 0).sum(axis=1)
         flags = np.zeros(len(refs), dtype=bool)
         if jury:
             flags |= (stats.hyp_len == 0) | (stats.ref_matrix[:, 0] == 0)
+        if opik:
+            flags |= (stats.hyp_len == 0) | (stats.ref_matrix == 0).any(axis=1)
         if config.missing_refs == "refuse":
             flags |= refs != np.repeat(refs[stats.starts], stats.stops - stats.starts)
         return np.flatnonzero(np.add.reduceat(flags, stats.starts)).tolist()

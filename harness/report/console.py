@@ -44,6 +44,8 @@ SHORT = {
     "unitxt-sacrebleu": "ux-sacre",
     "unitxt-normalized-sacrebleu": "ux-norm",
     "vizseq-bleu": "vizseq",
+    "opik-sentence-bleu": "opik-sent",
+    "opik-corpus-bleu": "opik-corp",
     "torchtext-bleu": "torchtext",
     "deepeval-bleu1": "de-bleu1",
     "deepeval-bleu2": "de-bleu2",
