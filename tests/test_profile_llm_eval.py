@@ -1,29 +1,32 @@
 """Differential tests: the profiles of LLM-evaluation frameworks against their published code.
 
-``lighteval-bleu`` claims lighteval 0.13.0's ``bleu`` metric: documents prepared by its
-``GenerativePreparator`` and scored by ``CorpusLevelTranslationMetric("bleu")``
-(``lighteval/metrics/metrics_corpus.py``), which keeps each document's first gold only.
-``compare-mt-sacrebleu`` claims compare-mt 0.2.10's ``sacrebleu`` scorer
-(``compare_mt/scorers.py`` ``SacreBleuScorer``) on the tokens its command line reads
-(``line.strip().split(' ')``); ``compare-mt-bleu`` and ``compare-mt-sentbleu`` its ``BleuScorer``
-(its own arithmetic) and ``SentBleuScorer`` on the same tokens. ``deepeval-bleu1`` … ``-bleu4`` claim deepeval 4.3.1's
-``Scorer.sentence_bleu_score`` (``deepeval/scorer/scorer.py``; per example, averaged), run with
-nltk's real ``word_tokenize`` and the Punkt model of :mod:`tests.helm_oracle`.
-``torchtext-bleu`` claims torchtext 0.18.0's ``data.metrics.bleu_score`` on ``str.split``
-tokens. ``opencompass-bleu`` claims opencompass 0.5.4's ``BleuEvaluator`` with the copy of
-Hugging Face's sacrebleu module it keeps; ``unitxt-bleu``, ``unitxt-sacrebleu`` and
-``unitxt-normalized-sacrebleu`` claim unitxt 1.26.10's catalog metrics as its
-``apply_metric`` runs them (unitxt imported from its wheel; Hugging Face's modules read from a
-folder: the shared Hub ``bleu`` module and opencompass's copy of ``sacrebleu``);
-``vizseq-bleu`` claims vizseq 0.2.1's ``BLEUScorer`` corpus score; ``opik-sentence-bleu`` and
-``opik-corpus-bleu`` opik 2.2.122's ``SentenceBLEU`` (averaged as ``opik.evaluate`` does) and
-``CorpusBLEU``. Where an implementation
-raises (ragged references), the profile must refuse with the same exception. Each runs the
-published files of its framework's wheel (:mod:`tests.published`:
-downloaded once, without the frameworks' heavy imports) with the sacrebleu, nltk and torch this
-project pins, on the shared generated corpora (several and ragged references, empty lines,
-punctuation, CJK), at 1e-9 BLEU points — torchtext within 1e-4 (its counts and scores are
-float32 tensors, as torchmetrics').
+Each profile is run against the framework's own files from its wheel (:mod:`tests.published`:
+downloaded once, without the frameworks' heavy imports; unitxt imported from its unpacked
+wheel), with the sacrebleu, nltk and torch this project pins, on the shared generated corpora
+(several and ragged references, empty lines, punctuation, CJK), at 1e-9 BLEU points —
+torchtext within 1e-4 (its counts and scores are float32 tensors, as torchmetrics'). Where an
+implementation raises (ragged references, empty text), the profile must refuse with the same
+exception.
+
+* lighteval 0.13.0: ``lighteval-bleu`` its ``bleu`` (``GenerativePreparator`` then
+  ``CorpusLevelTranslationMetric("bleu")``, which keeps each document's first gold);
+  ``lighteval-bleu-1``/``-4`` its ``bleu_1``/``bleu_4`` (``BLEU(n_gram)`` per document, then
+  ``np.mean``) with nltk 3.10.4's ``word_tokenize``.
+* compare-mt 0.2.10: ``compare-mt-sacrebleu``, ``-bleu``, ``-sentbleu`` its ``SacreBleuScorer``,
+  ``BleuScorer`` (its own arithmetic) and ``SentBleuScorer`` on the tokens its command line
+  reads (``line.strip().split(' ')``).
+* deepeval 4.3.1: ``deepeval-bleu1`` … ``-bleu4`` its ``Scorer.sentence_bleu_score`` per
+  example, averaged, with nltk's ``word_tokenize`` and the Punkt model of
+  :mod:`tests.helm_oracle`.
+* torchtext 0.18.0: ``torchtext-bleu`` its ``data.metrics.bleu_score`` on ``str.split`` tokens.
+* opencompass 0.5.4: ``opencompass-bleu`` its ``BleuEvaluator`` with the copy of Hugging Face's
+  sacrebleu module it keeps.
+* unitxt 1.26.10: ``unitxt-bleu``, ``-sacrebleu``, ``-normalized-sacrebleu`` its catalog
+  metrics as its ``apply_metric`` runs them (Hugging Face's modules read from a folder: the
+  shared Hub ``bleu`` module and opencompass's copy of ``sacrebleu``).
+* vizseq 0.2.1: ``vizseq-bleu`` its ``BLEUScorer`` corpus score.
+* opik 2.2.122: ``opik-sentence-bleu`` its ``SentenceBLEU`` (averaged as ``opik.evaluate``
+  does) and ``opik-corpus-bleu`` its ``CorpusBLEU``.
 """
 
 from __future__ import annotations
@@ -130,7 +133,53 @@ def lighteval_bleu() -> Scorer:
         ]
         return float(metric.compute_corpus(items))
 
+    score.namespace = env  # type: ignore[attr-defined]  # lighteval's classes, for the others
     return score
+
+
+@pytest.fixture(scope="module")
+def punkt_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """nltk's ``word_tokenize`` reads the Punkt model written by
+    :func:`punkt_tab_on_nltk_path` while the module's tests run."""
+    root: Path = tmp_path_factory.mktemp("nltk_data")
+    with punkt_tab_on_nltk_path(root):
+        yield
+
+
+@pytest.fixture(scope="module")
+def lighteval_sample_bleu(lighteval_bleu: Scorer, punkt_model: None) -> Callable[[int], Scorer]:
+    """lighteval's ``bleu_1`` / ``bleu_4``: ``BLEU(n_gram=n).compute`` on each document (every
+    gold at once; the model's one answer), averaged with ``np.mean`` as its
+    ``SampleLevelMetric`` does; with nltk's real ``word_tokenize`` and ``sentence_bleu``."""
+    member = "lighteval/metrics/metrics_sample.py"
+    env = lighteval_bleu.namespace  # type: ignore[attr-defined]
+    env = load_definitions(
+        published_file(*LIGHTEVAL, member),
+        ["SampleLevelComputation", "BLEU"],
+        imports="from abc import ABC, abstractmethod\nimport numpy as np\n"
+        "from nltk.tokenize import word_tokenize\n"
+        "from nltk.translate.bleu_score import sentence_bleu\n",
+        namespace=env,
+        filename=member,
+    )
+    doc, response = env["Doc"], env["ModelResponse"]
+
+    def bleu(n: int) -> Scorer:
+        metric = env["BLEU"](n_gram=n)
+
+        def score(hyps: list[str], refs: list[list[str]]) -> float:
+            each = [
+                metric.compute(
+                    doc=doc(query="q", choices=list(r), gold_index=list(range(len(r)))),
+                    model_response=response(text=[h]),
+                )
+                for h, r in zip(hyps, refs, strict=True)
+            ]
+            return 100 * float(np.mean(each))
+
+        return score
+
+    return bleu
 
 
 @pytest.fixture(autouse=True)
@@ -413,7 +462,7 @@ def compare_mt_scorers() -> dict[str, Scorer]:
 
 
 @pytest.fixture(scope="module")
-def deepeval_bleu(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[int], Scorer]]:
+def deepeval_bleu(punkt_model: None) -> Callable[[int], Scorer]:
     """deepeval's ``Scorer.sentence_bleu_score`` (the published classmethod, in a class of the
     test's own: its module imports deepeval's models), per example and averaged, with nltk's
     ``word_tokenize`` reading the Punkt model written by :func:`punkt_tab_on_nltk_path`."""
@@ -437,9 +486,7 @@ def deepeval_bleu(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable
 
         return score
 
-    root: Path = tmp_path_factory.mktemp("nltk_data")
-    with punkt_tab_on_nltk_path(root):
-        yield bleu
+    return bleu
 
 
 @pytest.fixture(scope="module")
@@ -512,6 +559,18 @@ def test_compare_mt_sacrebleu(
 ) -> None:
     hyps, refs = corpus
     _agree(compare_mt_sacrebleu(hyps, refs), hyps, refs, "compare-mt-sacrebleu")
+
+
+@pytest.mark.parametrize("n", [1, 4])
+@PROPS
+@given(corpus=corpora(max_refs=3))
+def test_lighteval_bleu_n(
+    lighteval_sample_bleu: Callable[[int], Scorer],
+    corpus: tuple[list[str], list[list[str]]],
+    n: int,
+) -> None:
+    hyps, refs = corpus
+    _agree(lighteval_sample_bleu(n)(hyps, refs), hyps, refs, f"lighteval-bleu-{n}")
 
 
 @pytest.mark.parametrize("metric", ["bleu", "sentbleu"])
@@ -678,6 +737,8 @@ def test_declared_in_their_field() -> None:
         "unitxt-sacrebleu",
         "unitxt-normalized-sacrebleu",
         "vizseq-bleu",
+        "lighteval-bleu-1",
+        "lighteval-bleu-4",
         "opik-sentence-bleu",
         "opik-corpus-bleu",
         *(f"deepeval-bleu{n}" for n in range(1, 5)),

@@ -48,6 +48,29 @@ LLM_EVAL_PROFILES: tuple[Profile, ...] = (
         smoothing="as sacrebleu",
         field=LLM_EVALUATION,
     ),
+    *(
+        Profile(
+            f"lighteval-bleu-{n}",
+            _NLTK_PUNKT.replace(weights=_one_hot(n), library="lighteval"),
+            Verification(
+                "verified",
+                f"lighteval 0.13.0 metrics_sample.py BLEU(n_gram={n}).compute per document, "
+                "np.mean over documents (SampleLevelMetric), with nltk 3.10.4 word_tokenize",
+                _TESTS,
+            ),
+            reproduces=(
+                f"lighteval `bleu_{n}` (nltk `sentence_bleu` with every gold at once, all "
+                f"weight on order {n}), averaged over documents"
+            ),
+            tokens="nltk `word_tokenize` (`nltk-punkt`) as nltk 3.10.4 runs it; **not "
+            "reproduced:** lighteval pins nltk 3.9.1, whose `word_tokenize` keeps U+2012–U+2015 "
+            "dashes inside a word and an opening apostrophe on its word",
+            ref_length="closest; every gold at once",
+            smoothing="none (nltk method0); 0 with no unigram match",
+            field=LLM_EVALUATION,
+        )
+        for n in (1, 4)
+    ),
     Profile(
         "compare-mt-sacrebleu",
         BleuConfig(library="compare-mt"),

@@ -36,6 +36,8 @@ SHORT = {
     "helm-bleu-1": "helm-1",
     "helm-bleu-4": "helm-4",
     "lighteval-bleu": "lighteval",
+    "lighteval-bleu-1": "lightev-1",
+    "lighteval-bleu-4": "lightev-4",
     "compare-mt-sacrebleu": "cmt-sacre",
     "compare-mt-bleu": "cmt-bleu",
     "compare-mt-sentbleu": "cmt-sent",
