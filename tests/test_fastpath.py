@@ -587,6 +587,7 @@ def reference_segments(stats: Statistics, config: BleuConfig) -> list[Any]:
         ctx = context_of(stats, i, i + 1) if config.smooth.startswith("nltk-") else None
         # a segment scored alone is a corpus of one: what the library refuses before scoring
         engine.first_segment_refusal(stats.subset([i]), config)
+        engine.empty_segment_refusal(stats.subset([i]), config)
         out.append((t, engine.score_totals(t, config, ctx, corpus=False)))
     return out
 

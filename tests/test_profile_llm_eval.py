@@ -25,6 +25,9 @@ exception.
   metrics as its ``apply_metric`` runs them (Hugging Face's modules read from a folder: the
   shared Hub ``bleu`` module and opencompass's copy of ``sacrebleu``).
 * vizseq 0.2.1: ``vizseq-bleu`` its ``BLEUScorer`` corpus score.
+* evalscope 1.14.1: ``evalscope-bleu-1`` … ``-4`` its ``bleu_ngram_one_sample`` on each
+  sample's ``Target`` (the answers joined with newlines), ``mean`` and the report's
+  ``normalize_score``, with jieba 0.42.1.
 * opik 2.2.122: ``opik-sentence-bleu`` its ``SentenceBLEU`` (averaged as ``opik.evaluate``
   does) and ``opik-corpus-bleu`` its ``CorpusBLEU``.
 """
@@ -67,6 +70,7 @@ OPENCOMPASS = ("opencompass", "0.5.4")
 UNITXT = ("unitxt", "1.26.10")
 VIZSEQ = ("vizseq", "0.2.1")
 OPIK = ("opik", "2.2.122")
+EVALSCOPE = ("evalscope", "1.14.1")
 #: Where opencompass keeps its copy of Hugging Face's sacrebleu module.
 OPENCOMPASS_EVALUATORS = "opencompass/openicl/icl_evaluator"
 FLOAT32 = 1e-4  # BLEU points: torchtext counts and scores in float32 tensors, as torchmetrics
@@ -369,6 +373,50 @@ def vizseq_bleu() -> Scorer:
     return score
 
 
+@pytest.fixture(scope="module")
+def evalscope_bleu(punkt_model: None) -> Callable[[int], Scorer]:
+    """evalscope's ``bleu-n`` as its pipeline computes it: each sample's accepted answers made a
+    ``Target`` (its ``display``: one newline-joined text), ``bleu_ngram_one_sample(output,
+    target)`` per sample (jieba or nltk's ``word_tokenize``), their ``mean``, and the report's
+    ``normalize_score`` (four decimals), ×100."""
+    pytest.importorskip("jieba", reason="jieba comes with the cjk extra (make installs it)")
+    functions = "evalscope/metrics/utils/functions.py"
+    env = load_definitions(
+        published_file(*EVALSCOPE, functions),
+        ["mean", "bleu_ngram_one_sample"],
+        imports="from typing import Dict, List, Union\n",
+        filename=functions,
+    )
+    state = "evalscope/api/evaluator/state.py"
+    env = load_definitions(
+        published_file(*EVALSCOPE, state),
+        ["Target"],
+        imports="from typing import Any, Dict, List, Optional, Sequence, Union, overload\n",
+        namespace=env,
+        filename=state,
+    )
+    report = "evalscope/report/report.py"
+    env = load_definitions(
+        published_file(*EVALSCOPE, report),
+        ["normalize_score"],
+        imports="from typing import Union\n",
+        namespace={**env, "logger": logging.getLogger("evalscope")},
+        filename=report,
+    )
+
+    def bleu(n: int) -> Scorer:
+        def score(hyps: list[str], refs: list[list[str]]) -> float:
+            each = [
+                env["bleu_ngram_one_sample"](h, env["Target"](list(r)).display)[f"bleu-{n}"]
+                for h, r in zip(hyps, refs, strict=True)
+            ]
+            return 100 * env["normalize_score"](env["mean"](each))
+
+        return score
+
+    return bleu
+
+
 class MetricComputationError(Exception):
     """opik's exception (``opik.exceptions``), which its BLEU metrics raise on empty text."""
 
@@ -573,6 +621,33 @@ def test_lighteval_bleu_n(
     _agree(lighteval_sample_bleu(n)(hyps, refs), hyps, refs, f"lighteval-bleu-{n}")
 
 
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+@PROPS
+@given(corpus=corpora(max_refs=3))
+def test_evalscope_bleu(
+    evalscope_bleu: Callable[[int], Scorer], corpus: tuple[list[str], list[list[str]]], n: int
+) -> None:
+    hyps, refs = corpus
+    _agree(evalscope_bleu(n)(hyps, refs), hyps, refs, f"evalscope-bleu-{n}")
+
+
+@pytest.mark.parametrize(
+    ("hyp", "refs", "why"),
+    [
+        (" 我爱北京天安门 ", ["我爱北京天安门"], "jieba keeps the output's spaces as tokens"),
+        ("I love Beijing", ["我爱北京 Beijing"], "each side picks its own segmenter"),
+        ("the cat sat on the mat", ["a dog", "the cat sat on the mat"], "answers joined"),
+    ],
+)
+def test_evalscope_quirks(
+    evalscope_bleu: Callable[[int], Scorer], hyp: str, refs: list[str], why: str
+) -> None:
+    theirs = evalscope_bleu(1)([hyp], [refs])
+    ours = corpus_bleu(hypotheses=[hyp], references=[refs], profile="evalscope-bleu-1").score
+    assert abs(ours - theirs) <= EXACT, why
+    assert ours < 100, why
+
+
 @pytest.mark.parametrize("metric", ["bleu", "sentbleu"])
 @PROPS
 @given(corpus=corpora(max_refs=1))
@@ -739,6 +814,7 @@ def test_declared_in_their_field() -> None:
         "vizseq-bleu",
         "lighteval-bleu-1",
         "lighteval-bleu-4",
+        *(f"evalscope-bleu-{n}" for n in range(1, 5)),
         "opik-sentence-bleu",
         "opik-corpus-bleu",
         *(f"deepeval-bleu{n}" for n in range(1, 5)),

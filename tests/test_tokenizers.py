@@ -300,6 +300,7 @@ def test_names() -> None:
         "jury",
         "nltk-word",
         "nltk-punkt",  # harness.bleu.punkt_sentences
+        "evalscope",  # tests/test_profile_llm_eval.py (jieba or nltk-punkt)
     }
     assert get_tokenizer("13a") is get_tokenizer("13a")
 

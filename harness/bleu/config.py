@@ -94,6 +94,9 @@ MISSING_REFS: tuple[str, ...] = (
     "first",  # every segment keeps only its first reference, whatever the others hold: what
     # scripts that read refs[i][0] do (the code-summarization toolbox's CodeNN and RenCos
     # BLEU); applied before counting too
+    "joined",  # every segment's references stripped, the empty and repeated ones dropped,
+    # and the rest joined with a newline into one reference (evalscope's Target.display);
+    # applied before counting too
     "refuse",  # as skip, but a corpus whose segments do not all have as many references as
     # the first raises ValueError (Hugging Face's sacrebleu module, as unitxt and opencompass
     # load it); a segment scored alone is never refused
@@ -326,7 +329,7 @@ class BleuConfig:
         if self.weights is not None:
             parts.append("w:" + ",".join(f"{x:g}" for x in self.weights))
         parts.append(f"ref:{self.ref_length}")
-        if self.missing_refs in ("truncate", "first", "refuse"):
+        if self.missing_refs in ("truncate", "first", "joined", "refuse"):
             parts.append(f"refs:{self.missing_refs}")
         elif self.missing_refs != "skip":
             parts.append(f"refs:pad-{self.missing_refs}")

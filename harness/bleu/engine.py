@@ -38,6 +38,7 @@ from harness.bleu.arithmetic import (
 )
 from harness.bleu.config import BleuConfig
 from harness.bleu.refusals import empty_segment_refusal, first_segment_refusal, ragged_refusal
+from harness.bleu.reported import reported, reported_array
 from harness.bleu.result import BleuResult
 from harness.bleu.smoothing import get_smoothing
 from harness.bleu.stats import Statistics, Totals, corpus_ref_length
@@ -56,6 +57,7 @@ __all__ = [
     "corpus_score",
     "counted_corpus",
     "counts_whole_corpus",
+    "empty_segment_refusal",
     "first_segment_refusal",
     "mean_weights",
     "needs_ref_matches",
@@ -77,13 +79,13 @@ __all__ = [
 
 # ====================================================================== statistics
 #: The ``missing_refs`` rules that cut each segment's references before counting.
-CUT_BEFORE_COUNTING: tuple[str, ...] = ("truncate", "first")
+CUT_BEFORE_COUNTING: tuple[str, ...] = ("truncate", "first", "joined")
 
 
 def tokenization_key(config: BleuConfig, *, per_ref: bool | None = None) -> str:
     """What determines the counted statistics: tokenizer, case, strip and whitespace
-    (:meth:`harness.bleu.tokenizers.TextRules.key`), plus ``refs:truncate`` or ``refs:first``
-    when references are cut before counting, ``per-ref`` when each reference's own matches are
+    (:meth:`harness.bleu.tokenizers.TextRules.key`), plus ``refs:truncate``, ``refs:first`` or
+    ``refs:joined`` when references are cut before counting, ``per-ref`` when each reference's own matches are
     counted (:func:`needs_ref_matches`, or ``per_ref`` when given: the key of the same tokens
     counted with them), and ``ngram:<identity>`` when n-grams are not matched by their tokens
     (``ngram_identity``). Cache keys and :attr:`Statistics.tokenization` use it."""
@@ -112,17 +114,28 @@ def needs_ref_matches(config: BleuConfig) -> bool:
 def counted_corpus(corpus: Corpus, config: BleuConfig) -> Corpus:
     """The corpus whose statistics ``config`` counts: ``corpus`` itself, or with
     ``missing_refs="truncate"`` every segment cut to its first k references, k the fewest any
-    segment has (``zip(*refs)`` on per-segment references, as lm-eval's ``bleu`` does), or
-    with ``missing_refs="first"`` to its first reference.
+    segment has (``zip(*refs)`` on per-segment references, as lm-eval's ``bleu`` does), with
+    ``missing_refs="first"`` to its first reference, or with ``missing_refs="joined"`` to one
+    reference, its references stripped, the empty and repeated ones dropped, joined with
+    newlines.
 
     The cut depends on the whole corpus, so it happens before any sharding.
     """
     if config.missing_refs not in CUT_BEFORE_COUNTING:
         return corpus
+    if config.missing_refs == "joined":
+        joined = tuple(
+            ("\n".join(dict.fromkeys(t for t in (r.strip() for r in refs) if t)),)
+            for refs in corpus.references
+        )
+        return dataclasses.replace(corpus, references=joined, check_text=False)
     k = 1 if config.missing_refs == "first" else min(map(len, corpus.references))
     if all(len(r) == k for r in corpus.references):
         return corpus
-    return dataclasses.replace(corpus, references=tuple(r[:k] for r in corpus.references))
+    # its text was checked (and any warning given) when the corpus was made
+    return dataclasses.replace(
+        corpus, references=tuple(r[:k] for r in corpus.references), check_text=False
+    )
 
 
 def orders_needed(config: BleuConfig) -> int:
@@ -431,9 +444,9 @@ def segment_arrays(stats: Statistics, config: BleuConfig) -> SegmentArrays:
     """
     if config.aggregation == "best-ref-mean":
         return _best_reference_arrays(stats, config)
-    if zero_length_rule(config.on_zero_length).first_segment_refusal:
+    rule = zero_length_rule(config.on_zero_length)
+    if rule.first_segment_refusal or rule.empty_segment_refusal:
         _first_segment_refusals(stats, config)
-    empty_segment_refusal(stats, config)
     n = config.max_order
     ref = stats.ref_length(config.ref_length, missing=config.missing_refs)
     tot = stats.totals(config.ngram_totals, n)
@@ -447,18 +460,25 @@ def segment_arrays(stats: Statistics, config: BleuConfig) -> SegmentArrays:
 
 def _first_segment_refusals(stats: Statistics, config: BleuConfig) -> None:
     """Each segment scored alone is a corpus of its own: raise what the first refused segment
-    raises, :func:`first_segment_refusal` for a segment jury refuses before scoring unless
-    an earlier segment is refused by the arithmetic (a zero length, a smoothing method's
-    assertion)."""
+    raises — a segment jury refuses before scoring (:func:`first_segment_refusal`), or opik
+    (:func:`~harness.bleu.refusals.empty_segment_refusal`) — unless an earlier segment is
+    refused by the arithmetic (a zero length, a smoothing method's assertion)."""
+    rule = zero_length_rule(config.on_zero_length)
     k = np.fromiter(map(len, stats.ref_lens), np.int64, len(stats))
     first_ref = np.fromiter((r[0] if r else -1 for r in stats.ref_lens), np.int64, len(stats))
-    index_error = (stats.hyp_len == 0) | ((k == 1) & (first_ref == 0))
-    if not index_error.any():
+    shortest = np.fromiter((min(r) if r else 0 for r in stats.ref_lens), np.int64, len(stats))
+    refused = np.zeros(len(stats), dtype=bool)
+    if rule.first_segment_refusal:
+        refused |= (stats.hyp_len == 0) | ((k == 1) & (first_ref == 0))
+    if rule.empty_segment_refusal:
+        refused |= (stats.hyp_len == 0) | (shortest == 0)
+    if not refused.any():
         return
-    row = int(np.argmax(index_error))
+    row = int(np.argmax(refused))
     if row:
         segment_arrays(stats.subset(range(row)), config)  # raises an earlier segment's refusal
     first_segment_refusal(stats.subset([row]), config)
+    empty_segment_refusal(stats.subset([row]), config)
 
 
 def pair_statistics(stats: Statistics) -> Statistics:
@@ -593,27 +613,6 @@ def mean_weights(stats: Statistics, config: BleuConfig) -> np.ndarray | None:
         return None
     shortest = np.fromiter((min(r) if r else 0 for r in stats.ref_lens), np.int64, len(stats))
     return ((stats.hyp_len > 0) & (shortest > 0)).astype(np.float64)
-
-
-def reported(score: float, config: BleuConfig) -> float:
-    """A corpus-level ``score`` (0–100) as ``config``'s library reports it: rounded to
-    ``round_digits`` decimals by its ``round_rule``, or as it is (``None``; also a nan)."""
-    if config.round_digits is None or score != score:
-        return score
-    digits = config.round_digits
-    if config.round_rule == "python-unit":
-        return 100 * round(score / 100, digits + 2)
-    if config.round_rule == "numpy":
-        return float(np.round(score, digits))
-    return round(score, digits)
-
-
-def reported_array(scores: np.ndarray, config: BleuConfig) -> np.ndarray:
-    """:func:`reported` of every corpus-level score in ``scores``."""
-    if config.round_digits is None:
-        return scores
-    out = np.array([reported(v, config) for v in scores.tolist()], dtype=float)
-    return out.reshape(scores.shape)
 
 
 def corpus_score(

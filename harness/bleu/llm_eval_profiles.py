@@ -71,6 +71,41 @@ LLM_EVAL_PROFILES: tuple[Profile, ...] = (
         )
         for n in (1, 4)
     ),
+    *(
+        Profile(
+            f"evalscope-bleu-{n}",
+            NLTK.replace(
+                tokenize="evalscope",
+                strip="none",
+                weights=_one_hot(n),
+                missing_refs="joined",
+                aggregation="sentence-mean",
+                round_digits=2,
+                round_rule="python-unit",
+                library="evalscope",
+            ),
+            Verification(
+                "verified",
+                "evalscope 1.14.1 metrics/utils/functions.py bleu_ngram_one_sample on each "
+                "sample's Target display (api/evaluator/state.py), mean, report.py "
+                "normalize_score; with jieba 0.42.1 and nltk 3.10.4",
+                _TESTS,
+            ),
+            reproduces=(
+                f"evalscope `bleu-{n}` (nltk `sentence_bleu`, all weight on order {n}) per "
+                "sample, averaged, as its report prints it"
+            ),
+            tokens="jieba for a text holding a U+4E00–U+9FA5 character (its tokens include "
+            "spaces), nltk `word_tokenize` otherwise (`evalscope`), decided for each side; the "
+            "output is not stripped",
+            ref_length="**one reference**: the references stripped, the empty and repeated "
+            'ones dropped, joined with a newline (`missing_refs="joined"`)',
+            smoothing="none (nltk method0); 0 with no unigram match; the 0–1 mean rounded to "
+            "4 decimals",
+            field=LLM_EVALUATION,
+        )
+        for n in range(1, 5)
+    ),
     Profile(
         "compare-mt-sacrebleu",
         BleuConfig(library="compare-mt"),

@@ -25,16 +25,24 @@ Where each half comes from:
 ``tests/test_profile_frameworks.py`` checks this tokenizer against nltk's real
 ``word_tokenize`` loading the model from a ``punkt_tab`` directory in nltk's file format, so
 the conversion and the word rules are proven; the split itself is nltk's code on both sides.
+
+``evalscope`` (:func:`build_evalscope`) is this tokenizer for any text without a Chinese
+character, and jieba's segmentation for one with.
 """
 
 from __future__ import annotations
 
 import bisect
+import contextlib
 import importlib
 import itertools
+import logging
+import os
+import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
+from pathlib import Path
 from typing import Any
 
 from harness.bleu.normalizers import batch_nltk_word, nltk_whole_lines, nltk_word_tokens
@@ -189,3 +197,47 @@ def build_nltk_punkt() -> Callable[[str], list[str]]:
     :class:`~harness.errors.AdapterUnavailable` here, when the tokenizer is asked for."""
     _splitter()
     return nltk_punkt_tokens
+
+
+#: The CJK block evalscope's ``is_contains_chinese`` tests for (U+4E00..U+9FA5, not the whole
+#: block up to U+9FFF).
+_EVALSCOPE_CHINESE = re.compile("[\u4e00-\u9fa5]")
+
+
+def _jieba_cache_dir() -> Path:
+    """Where jieba keeps its parsed dictionary (it would write it to the temporary folder):
+    ``$XDG_CACHE_HOME/bleu-harness/jieba``, else ``~/.cache/bleu-harness/jieba``. When the
+    folder cannot be made, jieba parses its dictionary on every first use (and logs that it
+    could not write the cache)."""
+    xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
+    folder = (Path(xdg) if xdg else Path.home() / ".cache") / "bleu-harness" / "jieba"
+    with contextlib.suppress(OSError):
+        folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def build_evalscope() -> Callable[[str], list[str]]:
+    """evalscope's BLEU tokens (``bleu_ngram_one_sample``): jieba's default ``cut`` (whose
+    tokens include the whitespace between words) for a text holding a character of
+    U+4E00..U+9FA5, nltk's ``word_tokenize`` (:func:`nltk_punkt_tokens`) for any other; decided
+    for each text alone. jieba or the Punkt model missing raises
+    :class:`~harness.errors.AdapterUnavailable` here."""
+    try:
+        jieba: Any = importlib.import_module("jieba")
+    except ImportError as exc:
+        raise AdapterUnavailable(
+            "tokenizer evalscope",
+            f"cannot import {exc.name or exc}",
+            hint="pip install 'bleu-harness[cjk]' (jieba)",
+        ) from None
+    jieba.setLogLevel(logging.WARNING)  # its dictionary loading is logged on stderr
+    segmenter = jieba.Tokenizer()  # jieba.cut's own, with its dictionary cached beside ours
+    segmenter.tmp_dir = str(_jieba_cache_dir())
+    words = build_nltk_punkt()
+
+    def evalscope_tokens(line: str) -> list[str]:
+        if _EVALSCOPE_CHINESE.search(line):
+            return list(segmenter.cut(line))
+        return words(line)
+
+    return evalscope_tokens

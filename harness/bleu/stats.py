@@ -209,7 +209,7 @@ def padded_ref_matrix(
     """The (S, K) reference lengths (-1 pads) the brevity penalty chooses among under the
     missing-reference rule ``missing``: the one implementation of the rules.
 
-    ``skip``: as counted. ``truncate`` and ``first``: as counted too (the references were cut
+    ``skip``: as counted. ``truncate``, ``first`` and ``joined``: as counted too (the references were cut
     before counting, :func:`harness.bleu.engine.counted_corpus`). ``refuse``: as counted (a
     ragged corpus is refused before, :func:`harness.bleu.engine.ragged_refusal`). ``empty``: a segment with fewer
     references than its corpus's most is padded with empty references (length 0) that take
@@ -217,7 +217,7 @@ def padded_ref_matrix(
     (one per reference) for the Perl scripts. ``widths`` (S,): each segment's corpus's most
     references, when the rows hold several corpora (default: ``K``, one corpus).
     """
-    if missing not in ("skip", "empty", "truncate", "first", "refuse"):
+    if missing not in ("skip", "empty", "truncate", "first", "joined", "refuse"):
         raise ValueError(f"unknown missing-reference rule {missing!r}")
     matrix = np.asarray(ref_matrix, dtype=np.int64)
     if missing != "empty":

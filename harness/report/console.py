@@ -38,6 +38,7 @@ SHORT = {
     "lighteval-bleu": "lighteval",
     "lighteval-bleu-1": "lightev-1",
     "lighteval-bleu-4": "lightev-4",
+    **{f"evalscope-bleu-{n}": f"evalsc-{n}" for n in range(1, 5)},
     "compare-mt-sacrebleu": "cmt-sacre",
     "compare-mt-bleu": "cmt-bleu",
     "compare-mt-sentbleu": "cmt-sent",
