@@ -95,6 +95,7 @@ def test_every_config_field_belongs_to_exactly_one_factor() -> None:
     assert sorted(grouped) == sorted(f for f in fields if f not in NOT_FACTORS)
     assert set(NOT_FACTORS) == {"library", "extra"}
     assert list(FACTORS) == [
+        "sentence_split",
         "tokenization",
         "ngram_identity",
         "case",

@@ -28,12 +28,15 @@ exception.
 * evalscope 1.14.1: ``evalscope-bleu-1`` … ``-4`` its ``bleu_ngram_one_sample`` on each
   sample's ``Target`` (the answers joined with newlines), ``mean`` and the report's
   ``normalize_score``, with jieba 0.42.1.
+* ragas 0.4.3: ``ragas-bleu`` its ``BleuScore`` of both APIs (legacy and collections) per
+  row, averaged with its ``safe_nanmean``.
 * opik 2.2.122: ``opik-sentence-bleu`` its ``SentenceBLEU`` (averaged as ``opik.evaluate``
   does) and ``opik-corpus-bleu`` its ``CorpusBLEU``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import functools
 import importlib
@@ -71,6 +74,7 @@ UNITXT = ("unitxt", "1.26.10")
 VIZSEQ = ("vizseq", "0.2.1")
 OPIK = ("opik", "2.2.122")
 EVALSCOPE = ("evalscope", "1.14.1")
+RAGAS = ("ragas", "0.4.3")
 #: Where opencompass keeps its copy of Hugging Face's sacrebleu module.
 OPENCOMPASS_EVALUATORS = "opencompass/openicl/icl_evaluator"
 FLOAT32 = 1e-4  # BLEU points: torchtext counts and scores in float32 tensors, as torchmetrics
@@ -417,6 +421,66 @@ def evalscope_bleu(punkt_model: None) -> Callable[[int], Scorer]:
     return bleu
 
 
+@pytest.fixture(scope="module")
+def ragas_bleu() -> dict[str, Scorer]:
+    """ragas' ``BleuScore`` of both APIs (``metrics/_bleu_score.py``, the legacy class, and
+    ``metrics/collections/_bleu_score.py``; their bases import LLM clients, so the base
+    classes and the result type are the only names provided), one row per segment with its
+    first reference, averaged with ragas' ``safe_nanmean`` as ``evaluate`` does, ×100."""
+
+    class Base:
+        def __init__(self, name: str = "", **kwargs: Any) -> None:
+            self.name = name
+
+    legacy_file = "ragas/metrics/_bleu_score.py"
+    legacy = load_definitions(
+        published_file(*RAGAS, legacy_file),
+        ["BleuScore"],
+        imports="import typing as t\nfrom dataclasses import dataclass, field\n",
+        namespace={
+            "SingleTurnMetric": object,
+            "MetricType": types.SimpleNamespace(SINGLE_TURN="single_turn"),
+            "Callbacks": Any,
+            "SingleTurnSample": types.SimpleNamespace,
+            "RunConfig": Any,
+        },
+        filename=legacy_file,
+    )["BleuScore"]()
+    current_file = "ragas/metrics/collections/_bleu_score.py"
+    current = load_definitions(
+        published_file(*RAGAS, current_file),
+        ["BleuScore"],
+        imports="import typing as t\n",
+        namespace={
+            "BaseMetric": Base,
+            "MetricResult": types.SimpleNamespace,
+        },
+        filename=current_file,
+    )["BleuScore"]()
+    utils = load_definitions(
+        published_file(*RAGAS, "ragas/utils.py"),
+        ["safe_nanmean"],
+        imports="import typing as t\nimport numpy as np\n",
+        filename="ragas/utils.py",
+    )
+
+    def rows(one: Callable[[str, str], float]) -> Scorer:
+        def score(hyps: list[str], refs: list[list[str]]) -> float:
+            each = [one(h, r[0]) for h, r in zip(hyps, refs, strict=True)]
+            return 100 * utils["safe_nanmean"](each)
+
+        return score
+
+    def legacy_row(response: str, reference: str) -> float:
+        sample = types.SimpleNamespace(reference=reference, response=response)
+        return asyncio.run(legacy._single_turn_ascore(sample, None))
+
+    def current_row(response: str, reference: str) -> float:
+        return asyncio.run(current.ascore(reference=reference, response=response)).value
+
+    return {"legacy": rows(legacy_row), "collections": rows(current_row)}
+
+
 class MetricComputationError(Exception):
     """opik's exception (``opik.exceptions``), which its BLEU metrics raise on empty text."""
 
@@ -648,6 +712,35 @@ def test_evalscope_quirks(
     assert ours < 100, why
 
 
+@pytest.mark.parametrize("api", ["legacy", "collections"])
+@PROPS
+@given(corpus=corpora(max_refs=1))
+def test_ragas_bleu(
+    ragas_bleu: dict[str, Scorer], corpus: tuple[list[str], list[list[str]]], api: str
+) -> None:
+    hyps, refs = corpus
+    _agree(ragas_bleu[api](hyps, refs), hyps, refs, "ragas-bleu")
+
+
+@PROPS
+@given(sentence_end_corpora())
+def test_ragas_bleu_sentences(
+    ragas_bleu: dict[str, Scorer], corpus: tuple[list[str], list[list[str]]]
+) -> None:
+    hyps, refs = corpus
+    refs = [r[:1] for r in refs]
+    _agree(ragas_bleu["collections"](hyps, refs), hyps, refs, "ragas-bleu")
+
+
+def test_ragas_bleu_scores_the_first_sentence(ragas_bleu: dict[str, Scorer]) -> None:
+    hyps = ["The cat sat on the mat. Totally unrelated words here"]
+    refs = [["The cat sat on the mat. It was happy. Dogs barked"]]
+    ours = corpus_bleu(hypotheses=hyps, references=refs, profile="ragas-bleu").score
+    whole = corpus_bleu(hypotheses=hyps, references=refs, profile="sacrebleu").score
+    assert abs(ours - ragas_bleu["legacy"](hyps, refs)) <= EXACT
+    assert abs(ours - 100) <= 1e-9 and whole < 60
+
+
 @pytest.mark.parametrize("metric", ["bleu", "sentbleu"])
 @PROPS
 @given(corpus=corpora(max_refs=1))
@@ -815,6 +908,7 @@ def test_declared_in_their_field() -> None:
         "lighteval-bleu-1",
         "lighteval-bleu-4",
         *(f"evalscope-bleu-{n}" for n in range(1, 5)),
+        "ragas-bleu",
         "opik-sentence-bleu",
         "opik-corpus-bleu",
         *(f"deepeval-bleu{n}" for n in range(1, 5)),

@@ -562,6 +562,7 @@ def _names(f: Family, limit: int = 3) -> str:
 
 #: Plain words for a factor, given the values on the other side (``{b}``) and the baseline's.
 _WORDS = {
+    "sentence_split": "scoring the first sentence against every reference sentence",
     "tokenization": "tokenizing with {tokenize}",
     "ngram_identity": "matching n-grams by {ngram_identity}",
     "case": "lowercasing",

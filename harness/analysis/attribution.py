@@ -97,6 +97,7 @@ __all__ = [
 #: Factor name → the ``BleuConfig`` fields it moves together, in report order.
 FACTORS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
+        "sentence_split": ("sentence_split",),
         "tokenization": ("tokenize", "strip", "whitespace"),
         "ngram_identity": ("ngram_identity",),
         "case": ("lowercase", "lowercase_rule"),

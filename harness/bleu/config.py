@@ -53,6 +53,12 @@ MAX_ORDER_RANGE: tuple[int, int] = (1, 10)
 #: 0–1 score rounded to 2 decimals is a 0–100 score rounded to 0).
 ROUND_DIGITS_RANGE: tuple[int, int] = (0, 15)
 
+#: What a segment's text is before it is tokenized: ``none`` — the segment as given;
+#: ``ragas`` — ragas' ``BleuScore``: the hypothesis cut at its first ``". "`` (only its first
+#: sentence is scored) and every ``". "``-separated piece of the references an alternative
+#: reference of its own.
+SENTENCE_SPLITS: tuple[str, ...] = ("none", "ragas")
+
 #: How ``round_digits`` rounds (the digits always count on the 0–100 scale): ``python`` —
 #: Python's ``round`` on the 0–100 score; ``python-unit`` — Python's ``round`` on the 0–1 score
 #: with two more digits, times 100 (a tool that rounds its 0–1 number: 16.5 becomes 0.17, not
@@ -171,6 +177,7 @@ class BleuConfig:
         aggregated score is rounded: segment scores, and the sentence scores a mean is taken
         over, keep full precision.
     round_rule: how ``round_digits`` rounds (:data:`ROUND_RULES`; unused without it).
+    sentence_split: what the segments are before tokenizing (:data:`SENTENCE_SPLITS`).
     library: the library whose error messages a profile speaks for (used only to name it in
         ``LibraryWouldRaise``); not part of the BLEU arithmetic.
     """
@@ -195,6 +202,7 @@ class BleuConfig:
     ngram_identity: str = "tokens"
     round_digits: int | None = None
     round_rule: str = "python"
+    sentence_split: str = "none"
     library: str = "harness"
     extra: tuple[tuple[str, Any], ...] = field(default=())
 
@@ -221,6 +229,7 @@ class BleuConfig:
         _choices("aggregation", self.aggregation, AGGREGATIONS)
         _choices("ngram_identity", self.ngram_identity, NGRAM_IDENTITIES)
         _choices("round_rule", self.round_rule, ROUND_RULES)
+        _choices("sentence_split", self.sentence_split, SENTENCE_SPLITS)
         if not isinstance(self.lowercase, bool):
             raise ConfigError(f"lowercase must be True or False, got {self.lowercase!r}")
         if not isinstance(self.effective_order, bool):
@@ -326,6 +335,8 @@ class BleuConfig:
         Two configs have the same signature exactly when they compute the same variant.
         """
         parts = [self.text_rules.key(), f"n:{self.max_order}"]
+        if self.sentence_split != "none":
+            parts.insert(1, f"split:{self.sentence_split}")
         if self.weights is not None:
             parts.append("w:" + ",".join(f"{x:g}" for x in self.weights))
         parts.append(f"ref:{self.ref_length}")
@@ -406,6 +417,7 @@ SIGNATURE_OMITTED: dict[str, str] = {
     "refs": "skip",
     "ngram": "tokens",
     "round": "none",
+    "split": "none",
 }
 
 

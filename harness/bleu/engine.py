@@ -37,6 +37,7 @@ from harness.bleu.arithmetic import (
     segment_contexts,
 )
 from harness.bleu.config import BleuConfig
+from harness.bleu.layouts import CUT_BEFORE_COUNTING, counted_corpus
 from harness.bleu.refusals import empty_segment_refusal, first_segment_refusal, ragged_refusal
 from harness.bleu.reported import reported, reported_array
 from harness.bleu.result import BleuResult
@@ -78,18 +79,17 @@ __all__ = [
 
 
 # ====================================================================== statistics
-#: The ``missing_refs`` rules that cut each segment's references before counting.
-CUT_BEFORE_COUNTING: tuple[str, ...] = ("truncate", "first", "joined")
-
-
 def tokenization_key(config: BleuConfig, *, per_ref: bool | None = None) -> str:
     """What determines the counted statistics: tokenizer, case, strip and whitespace
-    (:meth:`harness.bleu.tokenizers.TextRules.key`), plus ``refs:truncate``, ``refs:first`` or
+    (:meth:`harness.bleu.tokenizers.TextRules.key`), plus ``split:ragas`` when the segments are
+    cut into sentences first, ``refs:truncate``, ``refs:first`` or
     ``refs:joined`` when references are cut before counting, ``per-ref`` when each reference's own matches are
     counted (:func:`needs_ref_matches`, or ``per_ref`` when given: the key of the same tokens
     counted with them), and ``ngram:<identity>`` when n-grams are not matched by their tokens
     (``ngram_identity``). Cache keys and :attr:`Statistics.tokenization` use it."""
     key = config.text_rules.key()
+    if config.sentence_split != "none":
+        key += f"|split:{config.sentence_split}"
     if config.missing_refs in CUT_BEFORE_COUNTING:
         key += f"|refs:{config.missing_refs}"
     if needs_ref_matches(config) if per_ref is None else per_ref:
@@ -109,33 +109,6 @@ def counts_whole_corpus(config: BleuConfig) -> bool:
 def needs_ref_matches(config: BleuConfig) -> bool:
     """Whether ``config`` scores each reference alone (:attr:`Statistics.ref_matches`)."""
     return config.aggregation == "best-ref-mean"
-
-
-def counted_corpus(corpus: Corpus, config: BleuConfig) -> Corpus:
-    """The corpus whose statistics ``config`` counts: ``corpus`` itself, or with
-    ``missing_refs="truncate"`` every segment cut to its first k references, k the fewest any
-    segment has (``zip(*refs)`` on per-segment references, as lm-eval's ``bleu`` does), with
-    ``missing_refs="first"`` to its first reference, or with ``missing_refs="joined"`` to one
-    reference, its references stripped, the empty and repeated ones dropped, joined with
-    newlines.
-
-    The cut depends on the whole corpus, so it happens before any sharding.
-    """
-    if config.missing_refs not in CUT_BEFORE_COUNTING:
-        return corpus
-    if config.missing_refs == "joined":
-        joined = tuple(
-            ("\n".join(dict.fromkeys(t for t in (r.strip() for r in refs) if t)),)
-            for refs in corpus.references
-        )
-        return dataclasses.replace(corpus, references=joined, check_text=False)
-    k = 1 if config.missing_refs == "first" else min(map(len, corpus.references))
-    if all(len(r) == k for r in corpus.references):
-        return corpus
-    # its text was checked (and any warning given) when the corpus was made
-    return dataclasses.replace(
-        corpus, references=tuple(r[:k] for r in corpus.references), check_text=False
-    )
 
 
 def orders_needed(config: BleuConfig) -> int:

@@ -247,6 +247,25 @@ LLM_EVAL_PROFILES: tuple[Profile, ...] = (
         field=LLM_EVALUATION,
     ),
     Profile(
+        "ragas-bleu",
+        BleuConfig(sentence_split="ragas", aggregation="sentence-mean", library="ragas"),
+        Verification(
+            "verified",
+            "ragas 0.4.3 metrics/_bleu_score.py BleuScore._single_turn_ascore and "
+            "metrics/collections/_bleu_score.py BleuScore.ascore per row, averaged with its "
+            "utils.safe_nanmean, with sacrebleu 2.6.0",
+            _TESTS,
+        ),
+        reproduces="ragas `BleuScore` (both APIs) per row: sacrebleu's `corpus_bleu` on the "
+        "response's sentences against the reference's sentences, as streams; averaged",
+        tokens="13a on **the response's first sentence only** (split at `'. '`; "
+        '`sentence_split="ragas"`)',
+        ref_length="closest; **each sentence of the reference an alternative reference**",
+        smoothing="as sacrebleu, per row without effective order (a first sentence of fewer "
+        "than 4 tokens scores 0)",
+        field=LLM_EVALUATION,
+    ),
+    Profile(
         "opik-sentence-bleu",
         NLTK.replace(
             lowercase=True,

@@ -47,6 +47,7 @@ SHORT = {
     "unitxt-sacrebleu": "ux-sacre",
     "unitxt-normalized-sacrebleu": "ux-norm",
     "vizseq-bleu": "vizseq",
+    "ragas-bleu": "ragas",
     "opik-sentence-bleu": "opik-sent",
     "opik-corpus-bleu": "opik-corp",
     "torchtext-bleu": "torchtext",

@@ -344,6 +344,7 @@ class Adapter:
             ),
             **text,
             "ngram_identity": only(("tokens",), "matches n-grams by their tokens"),
+            "sentence_split": only(("none",), "scores each segment whole"),
             "round_digits": only((None,), "reports its number at full precision"),
             "round_rule": follows("is unused without round_digits"),
             "library": follows("only names the library in LibraryWouldRaise errors"),

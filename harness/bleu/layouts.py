@@ -1,0 +1,61 @@
+"""The corpus a configuration counts: its segments after the sentence split
+(``sentence_split``) and the reference layouts applied before counting (``missing_refs``
+``truncate``, ``first``, ``joined``). :mod:`harness.bleu.engine` counts what
+:func:`counted_corpus` returns.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from harness.bleu.config import BleuConfig
+from harness.data.corpus import Corpus
+
+__all__ = ["CUT_BEFORE_COUNTING", "counted_corpus"]
+
+#: The ``missing_refs`` rules that cut each segment's references before counting.
+CUT_BEFORE_COUNTING: tuple[str, ...] = ("truncate", "first", "joined")
+
+
+def counted_corpus(corpus: Corpus, config: BleuConfig) -> Corpus:
+    """The corpus whose statistics ``config`` counts: ``corpus`` itself, or with
+    ``missing_refs="truncate"`` every segment cut to its first k references, k the fewest any
+    segment has (``zip(*refs)`` on per-segment references, as lm-eval's ``bleu`` does), with
+    ``missing_refs="first"`` to its first reference, or with ``missing_refs="joined"`` to one
+    reference, its references stripped, the empty and repeated ones dropped, joined with
+    newlines.
+
+    Before any of these, ``sentence_split="ragas"`` keeps each hypothesis's first ``". "``
+    piece and makes every piece of the references a reference. The cut depends on the whole
+    corpus, so it happens before any sharding.
+    """
+    corpus = _sentences(corpus, config.sentence_split)
+    if config.missing_refs not in CUT_BEFORE_COUNTING:
+        return corpus
+    if config.missing_refs == "joined":
+        joined = tuple(
+            ("\n".join(dict.fromkeys(t for t in (r.strip() for r in refs) if t)),)
+            for refs in corpus.references
+        )
+        return dataclasses.replace(corpus, references=joined, check_text=False)
+    k = 1 if config.missing_refs == "first" else min(map(len, corpus.references))
+    if all(len(r) == k for r in corpus.references):
+        return corpus
+    # its text was checked (and any warning given) when the corpus was made
+    return dataclasses.replace(
+        corpus, references=tuple(r[:k] for r in corpus.references), check_text=False
+    )
+
+
+def _sentences(corpus: Corpus, rule: str) -> Corpus:
+    """``corpus`` under the sentence-split rule ``rule`` (``BleuConfig.sentence_split``)."""
+    if rule == "none":
+        return corpus
+    return dataclasses.replace(
+        corpus,
+        hypotheses=tuple(h.split(". ")[0] for h in corpus.hypotheses),
+        references=tuple(
+            tuple(piece for r in refs for piece in r.split(". ")) for refs in corpus.references
+        ),
+        check_text=False,
+    )
