@@ -411,3 +411,20 @@ def test_registration_refuses_taken_names_and_keeps_the_built_in_ones() -> None:
 def test_an_inconsistent_entry_is_refused(fields: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         _plain("x", **fields)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    st.lists(
+        st.lists(
+            st.sampled_from(["我", "爱", "北京", " ", "  ", "a", "b.", "C", "—", "'s", "?", "."])
+        ).map("".join),
+        max_size=8,
+    )
+)
+def test_evalscope_batch_equals_its_line_function(lines: list[str]) -> None:
+    """The batch form (jieba line by line, nltk-punkt's batch for the rest) gives each line's
+    tokens as the line function does, with the raw lines (evalscope strips no output)."""
+    pytest.importorskip("jieba", reason="jieba comes with the cjk extra (make installs it)")
+    line = tokenizers.text_tokenizer(tokenizers.TextRules(tokenize="evalscope", strip="none"))
+    assert tokenizers.batch_lines_tokens("evalscope", lines) == [line(x) for x in lines]

@@ -216,12 +216,10 @@ def _jieba_cache_dir() -> Path:
     return folder
 
 
-def build_evalscope() -> Callable[[str], list[str]]:
-    """evalscope's BLEU tokens (``bleu_ngram_one_sample``): jieba's default ``cut`` (whose
-    tokens include the whitespace between words) for a text holding a character of
-    U+4E00..U+9FA5, nltk's ``word_tokenize`` (:func:`nltk_punkt_tokens`) for any other; decided
-    for each text alone. jieba or the Punkt model missing raises
-    :class:`~harness.errors.AdapterUnavailable` here."""
+@cache
+def jieba_segmenter() -> Any:
+    """jieba's default segmenter (what ``jieba.cut`` runs), its dictionary cached beside ours;
+    jieba missing raises :class:`~harness.errors.AdapterUnavailable`."""
     try:
         jieba: Any = importlib.import_module("jieba")
     except ImportError as exc:
@@ -231,13 +229,26 @@ def build_evalscope() -> Callable[[str], list[str]]:
             hint="pip install 'bleu-harness[cjk]' (jieba)",
         ) from None
     jieba.setLogLevel(logging.WARNING)  # its dictionary loading is logged on stderr
-    segmenter = jieba.Tokenizer()  # jieba.cut's own, with its dictionary cached beside ours
+    segmenter = jieba.Tokenizer()
     segmenter.tmp_dir = str(_jieba_cache_dir())
+    return segmenter
+
+
+def evalscope_chinese(line: str) -> bool:
+    """Whether evalscope segments ``line`` with jieba (a character of U+4E00..U+9FA5)."""
+    return _EVALSCOPE_CHINESE.search(line) is not None
+
+
+def build_evalscope() -> Callable[[str], list[str]]:
+    """evalscope's BLEU tokens (``bleu_ngram_one_sample``): jieba's default ``cut`` (whose
+    tokens include the whitespace between words) for a text holding a character of
+    U+4E00..U+9FA5, nltk's ``word_tokenize`` (:func:`nltk_punkt_tokens`) for any other; decided
+    for each text alone. jieba or the Punkt model missing raises
+    :class:`~harness.errors.AdapterUnavailable` here."""
+    segmenter = jieba_segmenter()
     words = build_nltk_punkt()
 
     def evalscope_tokens(line: str) -> list[str]:
-        if _EVALSCOPE_CHINESE.search(line):
-            return list(segmenter.cut(line))
-        return words(line)
+        return list(segmenter.cut(line)) if evalscope_chinese(line) else words(line)
 
     return evalscope_tokens
