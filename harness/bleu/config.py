@@ -173,7 +173,7 @@ class BleuConfig:
         tokens are equal) or ``fairseq-hash`` (fairseq-score: the FNV-1a hash of the tokens'
         dictionary ids is equal, collisions included; :mod:`harness.bleu.hashed`).
     round_digits: the corpus-level score as its library reports it, rounded to this many
-        decimals on the 0–100 scale with Python's ``round`` (``None``: full precision). Only the
+        decimals on the 0–100 scale by ``round_rule`` (``None``: full precision). Only the
         aggregated score is rounded: segment scores, and the sentence scores a mean is taken
         over, keep full precision.
     round_rule: how ``round_digits`` rounds (:data:`ROUND_RULES`; unused without it).

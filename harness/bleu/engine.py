@@ -82,8 +82,8 @@ __all__ = [
 def tokenization_key(config: BleuConfig, *, per_ref: bool | None = None) -> str:
     """What determines the counted statistics: tokenizer, case, strip and whitespace
     (:meth:`harness.bleu.tokenizers.TextRules.key`), plus ``split:ragas`` when the segments are
-    cut into sentences first, ``refs:truncate``, ``refs:first`` or
-    ``refs:joined`` when references are cut before counting, ``per-ref`` when each reference's own matches are
+    cut into sentences first, ``refs:truncate``, ``refs:first`` or ``refs:joined`` when
+    references are cut before counting, ``per-ref`` when each reference's own matches are
     counted (:func:`needs_ref_matches`, or ``per_ref`` when given: the key of the same tokens
     counted with them), and ``ngram:<identity>`` when n-grams are not matched by their tokens
     (``ngram_identity``). Cache keys and :attr:`Statistics.tokenization` use it."""

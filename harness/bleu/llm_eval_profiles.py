@@ -205,7 +205,8 @@ LLM_EVAL_PROFILES: tuple[Profile, ...] = (
         ),
         reproduces="unitxt `metrics.sacrebleu`: equals `sacrebleu`, and reported on 0–100 "
         "although unitxt's other scores are 0–1",
-        tokens="13a for English targets (`ja-mecab` for Japanese; other languages raise)",
+        tokens="13a, as unitxt runs it for English targets (it runs `ja-mecab` for Japanese "
+        "and raises for other languages)",
         ref_length='closest; **ragged references raise** `ValueError` (`missing_refs="refuse"`)',
         smoothing="as sacrebleu",
         field=LLM_EVALUATION,
@@ -223,8 +224,8 @@ LLM_EVAL_PROFILES: tuple[Profile, ...] = (
         ),
         reproduces="unitxt `metrics.normalized_sacrebleu`: sacrebleu's statistics summed, "
         "effective order on the corpus, the 0–1 score rounded to 2 decimals",
-        tokens="13a for the languages it maps to sacrebleu's default (intl for Arabic, MeCab "
-        "for Japanese and Korean)",
+        tokens="13a, as unitxt runs it for the languages it maps to sacrebleu's default (it "
+        "runs intl for Arabic, MeCab for Japanese and Korean)",
         ref_length="closest",
         smoothing="exp; **effective order on the corpus sums** (an order no hypothesis "
         'reaches is left out); printed as `round(score / 100, 2)` (`round_rule="python-unit"`)',
