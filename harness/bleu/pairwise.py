@@ -36,6 +36,7 @@ from harness.bleu.engine import counts_whole_corpus, orders_needed, segment_scor
 from harness.bleu.smoothing import get_smoothing
 from harness.bleu.stats import ref_length_of, totals_of_lengths
 from harness.bleu.vocabulary import shared_token_ids
+from harness.bleu.zero_length import zero_length_rule
 from harness.data.corpus import Corpus
 
 __all__ = ["JOIN_CHUNK", "ROW_CHUNK", "pair_matches", "pairwise_scores"]
@@ -115,9 +116,9 @@ def pairwise_scores(
     """(H, C) sentence BLEU (0–100) of hypothesis i with candidate j as its only reference,
     under ``config``'s per-segment arithmetic (its aggregation is not used).
 
-    Under an n-gram identity that numbers words over the scored corpus (``fairseq-hash``), a
-    pair is a corpus of its own, so each pair is counted alone by the engine."""
-    if counts_whole_corpus(config):
+    Where the shared count does not give a pair's statistics (:func:`_pairs_alone`), each
+    pair is counted alone by the engine."""
+    if _pairs_alone(config):
         return _pair_by_pair(hypotheses, candidates, config)
     rules = config.text_rules
     (h_tok, h_len), (c_tok, c_len) = shared_token_ids(
@@ -152,6 +153,19 @@ def pairwise_scores(
         rows = bleu_rows(hyp_len, ref, matches[:n].T, totals, config, context=ctx)
         score[h0:h1] = rows.score.reshape(h1 - h0, n_cand)
     return score
+
+
+def _pairs_alone(config: BleuConfig) -> bool:
+    """Whether each pair must be scored by the engine as a corpus of its own: an n-gram
+    identity that numbers words over the scored corpus (``fairseq-hash``), text changed before
+    counting (a sentence split, references joined: stripped), or a library that refuses a
+    corpus holding an empty text (opik)."""
+    return (
+        counts_whole_corpus(config)
+        or config.sentence_split != "none"
+        or config.missing_refs == "joined"
+        or zero_length_rule(config.on_zero_length).empty_segment_refusal
+    )
 
 
 def _pair_by_pair(

