@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import sacrebleu
 
+from harness.bleu.profiles import PROFILES
 from harness.cli import main
 
 HYP = "The cat sat on the mat .\nA NASA rover is fighting a massive storm on Mars.\n"
@@ -151,6 +152,14 @@ def test_fixtures_and_profiles_commands(capsys) -> None:
     assert shown["provenance"]["source"] == "003_9b9e8f448f39b158.txt"
     assert main(["profiles", "--json"]) == 0
     assert "sacrebleu" in json.loads(capsys.readouterr().out)
+
+
+def test_profiles_columns_stay_aligned_for_the_longest_name(capsys) -> None:
+    assert main(["profiles"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if not line.startswith(" ")]
+    columns = {line.index(" verified ") for line in rows if " verified " in line}
+    assert len(rows) == len(PROFILES) and len(columns) == 1
+    assert columns == {max(map(len, PROFILES))}
 
 
 def test_console_script_runs_as_a_module(files) -> None:

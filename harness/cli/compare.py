@@ -322,11 +322,14 @@ def cmd_profiles(args: argparse.Namespace) -> int:
     if args.json:
         options.print_json(data)
     else:
+        width = max(map(len, data))  # the longest name: the columns stay aligned
         for name, row in data.items():
-            print(f"{name:<24} {row['status']:<10} {row['signature']}")
-            print(f"{'':<24} {'':<10} against {row['oracle']} ({row['evidence']})")
+            print(f"{name:<{width}} {row['status']:<10} {row['signature']}")
+            print(f"{'':<{width}} {'':<10} against {row['oracle']} ({row['evidence']})")
             if row["field"] != MACHINE_TRANSLATION:
-                print(f"{'':<24} {'':<10} {row['field']}: run by compare and report when named")
+                print(
+                    f"{'':<{width}} {'':<10} {row['field']}: run by compare and report when named"
+                )
     return 0
 
 
