@@ -439,12 +439,11 @@ def _first_segment_refusals(stats: Statistics, config: BleuConfig) -> None:
     rule = zero_length_rule(config.on_zero_length)
     k = np.fromiter(map(len, stats.ref_lens), np.int64, len(stats))
     first_ref = np.fromiter((r[0] if r else -1 for r in stats.ref_lens), np.int64, len(stats))
-    shortest = np.fromiter((min(r) if r else 0 for r in stats.ref_lens), np.int64, len(stats))
     refused = np.zeros(len(stats), dtype=bool)
     if rule.first_segment_refusal:
         refused |= (stats.hyp_len == 0) | ((k == 1) & (first_ref == 0))
     if rule.empty_segment_refusal:
-        refused |= (stats.hyp_len == 0) | (shortest == 0)
+        refused |= stats.has_empty_side
     if not refused.any():
         return
     row = int(np.argmax(refused))
@@ -584,8 +583,7 @@ def mean_weights(stats: Statistics, config: BleuConfig) -> np.ndarray | None:
     and 0.0 elsewhere."""
     if config.aggregation != "nonempty-mean":
         return None
-    shortest = np.fromiter((min(r) if r else 0 for r in stats.ref_lens), np.int64, len(stats))
-    return ((stats.hyp_len > 0) & (shortest > 0)).astype(np.float64)
+    return (~stats.has_empty_side).astype(np.float64)
 
 
 def corpus_score(

@@ -7,6 +7,8 @@ these before it scores a corpus; a segment scored alone is its own corpus.
 
 from __future__ import annotations
 
+import numpy as np
+
 from harness.bleu.config import BleuConfig
 from harness.bleu.stats import Statistics
 from harness.bleu.zero_length import zero_length_rule
@@ -57,11 +59,10 @@ def empty_segment_refusal(stats: Statistics, config: BleuConfig) -> None:
     of its references has no tokens: ``MetricComputationError``, for the first such segment."""
     if not zero_length_rule(config.on_zero_length).empty_segment_refusal:
         return
-    for i, (hyp, refs) in enumerate(zip(stats.hyp_len.tolist(), stats.ref_lens, strict=True)):
-        side = "output" if hyp == 0 else "reference" if 0 in refs or not refs else None
-        if side is not None:
-            raise LibraryWouldRaise(
-                config.library,
-                "MetricComputationError",
-                f"segment {i + 1}'s {side} has no words",
-            )
+    if not stats.has_empty_side.any():
+        return
+    i = int(np.argmax(stats.has_empty_side))
+    side = "output" if stats.hyp_len[i] == 0 else "reference"
+    raise LibraryWouldRaise(
+        config.library, "MetricComputationError", f"segment {i + 1}'s {side} has no words"
+    )

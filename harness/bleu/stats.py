@@ -154,6 +154,15 @@ class Statistics:
         return ref_length_of(self.hyp_len, padded_ref_matrix(self.ref_matrix, missing), rule)
 
     @functools.cached_property
+    def has_empty_side(self) -> np.ndarray:
+        """(S,) bool: the segment's hypothesis or one of its references has no tokens (or it
+        has no reference)."""
+        shortest = np.fromiter((min(r) if r else 0 for r in self.ref_lens), np.int64, len(self))
+        out = (self.hyp_len == 0) | (shortest == 0)
+        out.flags.writeable = False
+        return out
+
+    @functools.cached_property
     def ref_matrix(self) -> np.ndarray:
         """(S, K) int64 reference lengths, ``K`` the most references of a segment; -1 pads."""
         out = ref_matrix(self.ref_lens)

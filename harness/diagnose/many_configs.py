@@ -354,7 +354,7 @@ class CorporaScorer:
         if jury:
             flags |= (stats.hyp_len == 0) | (stats.ref_matrix[:, 0] == 0)
         if opik:
-            flags |= (stats.hyp_len == 0) | (stats.ref_matrix == 0).any(axis=1)
+            flags |= stats.statistics.has_empty_side
         if config.missing_refs == "refuse":
             flags |= refs != np.repeat(refs[stats.starts], stats.stops - stats.starts)
         return np.flatnonzero(np.add.reduceat(flags, stats.starts)).tolist()
