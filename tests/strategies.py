@@ -65,11 +65,12 @@ def corpora(
     max_refs: int = 4,
     ragged: bool = True,
     allow_empty: bool = True,
+    max_words: int = 12,
 ) -> tuple[list[str], list[list[str]]]:
-    """(hypotheses, per-segment references)."""
+    """(hypotheses of at most ``max_words`` words, per-segment references)."""
     n = draw(st.integers(min_segments, max_segments))
     lo = 0 if allow_empty else 1
-    hyps = [draw(sentences(lo)) for _ in range(n)]
+    hyps = [draw(sentences(lo, max_words)) for _ in range(n)]
     k_fixed = draw(st.integers(min_refs, max_refs))
     refs = []
     for h in hyps:
@@ -293,3 +294,61 @@ def re2_corpora(
                 seg.append(draw(st.just("") | re2_lines()))
         refs.append(seg)
     return hyps, refs
+
+
+#: What nltk's word tokenizer looks at: quotes at a line's start and after brackets, a final
+#: period before closing quotes at the line's end, ':' ',' before digits or at the end,
+#: clitics before a space, two-part words, and whitespace of several kinds.
+NLTK_PIECES = st.sampled_from(
+    [
+        *".,:;?!()[]{}<>-*&%@#$'\"`«»“”‘’—",
+        "''",
+        "``",
+        "--",
+        "...",
+        "5",
+        "a",
+        "x.",
+        "can",
+        "not",
+        "n't",
+        "'s",
+        "'ll",
+        "'re",
+        "wanna",
+        "gonna",
+        "'tis",
+        "'t",
+        "is",
+        "d'ye",
+        "d'YE",
+        "gimme",
+        "LEMME",
+        "gotta",
+        "more'n",
+        "CanNot",
+        "'twas",
+        "'a",
+        "'hello",
+        "\u2013",
+        "²",
+        "'T",
+        "'LL",
+        "N'T",
+        "'ve",
+        "---",
+        "\u2012",
+        "\u2015",
+        "*",
+        " ",
+        " ",
+        "  ",
+        "\t",
+        "\x0b",
+        "\u3000",
+        "\x1c",
+        "\u2028",
+        "ſ",
+        "K",
+    ]
+)

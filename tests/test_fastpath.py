@@ -56,7 +56,7 @@ from harness.errors import HarnessError
 from harness.session import Session
 
 from .depth import examples
-from .strategies import SENTENCE_END_WORDS, WORDS, corpora
+from .strategies import NLTK_PIECES, SENTENCE_END_WORDS, WORDS, corpora
 
 # generated text holds carriage returns and NULs on purpose: the fast path must count them exactly
 pytestmark = pytest.mark.filterwarnings("ignore::harness.errors.SuspectInput")
@@ -408,62 +408,8 @@ def test_batch_keras_equals_keras_line_by_line(text: list[str]) -> None:
     assert batch_keras_re2(text) == [keras_re2_tokens(line) for line in text]
 
 
-# what nltk's word tokenizer looks at: quotes at a line's start and after brackets, a final
-# period before closing quotes at the line's end, ':' ',' before digits or at the end,
-# clitics before a space, two-part words, and whitespace of several kinds
-_NLTK_PIECES = st.sampled_from(
-    [
-        *".,:;?!()[]{}<>-*&%@#$'\"`«»“”‘’—",
-        "''",
-        "``",
-        "--",
-        "...",
-        "5",
-        "a",
-        "x.",
-        "can",
-        "not",
-        "n't",
-        "'s",
-        "'ll",
-        "'re",
-        "wanna",
-        "gonna",
-        "'tis",
-        "'t",
-        "is",
-        "d'ye",
-        "d'YE",
-        "gimme",
-        "LEMME",
-        "gotta",
-        "more'n",
-        "CanNot",
-        "'twas",
-        "'T",
-        "'LL",
-        "N'T",
-        "'ve",
-        "---",
-        "\u2012",
-        "\u2015",
-        "*",
-        " ",
-        " ",
-        "  ",
-        "\t",
-        "\x0b",
-        "\u3000",
-        "\x1c",
-        "\u2028",
-        "ſ",
-        "K",
-    ]
-)
-
-
 @SETTINGS
-@given(st.lists(st.lists(_NLTK_PIECES, max_size=10).map("".join), min_size=1, max_size=8))
+@given(st.lists(st.lists(NLTK_PIECES, max_size=10).map("".join), min_size=1, max_size=8))
 @example(["d'ye'tis'twas", "gimme'tis", "x ''\"(\"", "wanna\tcannot'LL", "a. ) '"])
 def test_batch_nltk_word_equals_nltk_word_line_by_line(text: list[str]) -> None:
     """nltk's word rules over newline-joined lines (multiline anchors, no class reaching the
@@ -478,13 +424,13 @@ def test_batch_nltk_word_equals_nltk_word_line_by_line(text: list[str]) -> None:
 @given(
     text=st.lists(
         st.tuples(
-            st.lists(_NLTK_PIECES | st.sampled_from(SENTENCE_END_WORDS), max_size=10),
+            st.lists(NLTK_PIECES | st.sampled_from(SENTENCE_END_WORDS), max_size=10),
             st.sampled_from(["", " "]),
         ).map(lambda pieces: pieces[1].join(pieces[0])),
         min_size=1,
         max_size=8,
     ),
-    tok=st.sampled_from(["nltk-word", "nltk-punkt"]),
+    tok=st.sampled_from(["nltk-word", "nltk-punkt", "nltk-punkt-3.9.1"]),
     strip=st.sampled_from(["rstrip", "none"]),
     lowercase=st.booleans(),
 )
@@ -511,7 +457,7 @@ def test_batch_nltk_word_equals_nltk_word_line_by_line(text: list[str]) -> None:
 def test_nltk_lines_tokenized_word_by_word_equal_the_line_rules(
     text: list[str], tok: str, strip: str, lowercase: bool
 ) -> None:
-    """nltk-word and nltk-punkt on the fast path (each distinct word once, a word that does not
+    """nltk-word and nltk-punkt (3.10 and 3.9.1) on the fast path (each distinct word once, a word that does not
     end its line followed by a neutral word; lines ending in closers or whitespace, holding
     other whitespace, or with a potential sentence end tokenized whole) equal the line rules."""
     rules = TextRules(tokenize=tok, strip=strip, lowercase=lowercase)
@@ -521,15 +467,21 @@ def test_nltk_lines_tokenized_word_by_word_equal_the_line_rules(
 @SETTINGS
 @given(
     st.lists(
-        st.lists(_NLTK_PIECES | st.sampled_from(SENTENCE_END_WORDS), max_size=10).map(" ".join),
+        st.lists(
+            st.tuples(
+                NLTK_PIECES | st.sampled_from(SENTENCE_END_WORDS),
+                st.sampled_from([" ", " ", "\n", " \n", ""]),
+            )
+        ).map(lambda pairs: "".join(piece + gap for piece, gap in pairs)),
         min_size=1,
         max_size=8,
     )
 )
 @example(["-5. 1.2.3", "", "end. Next", "Dr. Smith came. He left."])
+@example(['a\n"b', "x.\nY z:\n", "wanna\ncannot", "'tis\n'twas", "end.\n) '"])
 def test_batch_nltk_punkt_equals_nltk_punkt_line_by_line(text: list[str]) -> None:
-    """Punkt's sentences of every line through the batched word rules, regrouped by line,
-    equal the tokenizer on each line."""
+    """Punkt's sentences of every text through the batched word rules, regrouped by text,
+    equal the tokenizer on each text, texts of several lines among them."""
     from harness.bleu.punkt_sentences import batch_nltk_punkt, nltk_punkt_tokens
 
     assert batch_nltk_punkt(text) == [nltk_punkt_tokens(line) for line in text]

