@@ -53,6 +53,7 @@ def configs(draw: st.DrawFn, smooth: str) -> BleuConfig:
         "zero_guard": draw(st.sampled_from(ZERO_GUARD)),
         "on_zero_length": draw(st.sampled_from(ON_ZERO_LENGTH)),
         "ref_length": draw(st.sampled_from(["closest", "average"])),
+        "ngram_totals": draw(st.sampled_from(["plain", "floor1"])),
     }
     if draw(st.booleans()):
         w = draw(st.lists(st.sampled_from([0.0, 0.25, 0.5, 1.0]), min_size=n, max_size=n))
@@ -67,8 +68,9 @@ def configs(draw: st.DrawFn, smooth: str) -> BleuConfig:
 
 
 @st.composite
-def rows(draw: st.DrawFn, n: int, average: bool) -> tuple[Totals, tuple[int, int, int]]:
-    """One row of statistics (zeros likely) and its nltk context (hyp_len, last, correct5)."""
+def rows(draw: st.DrawFn, n: int, average: bool) -> tuple[Totals, tuple[int, int, int], int]:
+    """One row of statistics (zeros likely), its nltk context (hyp_len, last, correct5) and
+    its longest hypothesis."""
     sys_len = draw(st.integers(0, 30))
     ref_len: float = draw(st.sampled_from([0, 1, sys_len, draw(st.integers(0, 40))]))
     if average and draw(st.booleans()):
@@ -79,12 +81,13 @@ def rows(draw: st.DrawFn, n: int, average: bool) -> tuple[Totals, tuple[int, int
     correct = [draw(st.sampled_from([0, t, draw(st.integers(0, t))])) for t in total]
     last = draw(st.integers(0, 12))
     ctx = (draw(st.sampled_from([0, sys_len])), last, draw(st.integers(0, max(0, last - 4))))
-    return Totals(sys_len, ref_len, tuple(correct), tuple(total)), ctx
+    longest = draw(st.integers(0, sys_len))
+    return Totals(sys_len, ref_len, tuple(correct), tuple(total)), ctx, longest
 
 
-def _one(t: Totals, cfg: BleuConfig, ctx: tuple[int, int, int], corpus: bool) -> Any:
+def _one(t: Totals, cfg: BleuConfig, ctx: tuple[int, int, int], corpus: bool, longest: int) -> Any:
     try:
-        return score_totals(t, cfg, nltk_context(*ctx), corpus=corpus)
+        return score_totals(t, cfg, nltk_context(*ctx), corpus=corpus, longest=longest)
     except Exception as exc:  # the library raises on this row
         return exc
 
@@ -97,18 +100,19 @@ def test_one_row_equals_many_rows(smooth: str, data: Any, corpus: bool) -> None:
     drawn = data.draw(
         st.lists(rows(cfg.max_order, cfg.ref_length == "average"), min_size=1, max_size=8)
     )
-    alone = [_one(t, cfg, ctx, corpus) for t, ctx in drawn]
-    ctx = nltk_context(*zip(*(c for _, c in drawn), strict=True))
+    alone = [_one(t, cfg, ctx, corpus, longest) for t, ctx, longest in drawn]
+    ctx = nltk_context(*zip(*(c for _, c, _ in drawn), strict=True))
 
     def many() -> Any:
         return bleu_rows(
-            [t.sys_len for t, _ in drawn],
-            [t.ref_len for t, _ in drawn],
-            [t.correct for t, _ in drawn],
-            [t.total for t, _ in drawn],
+            [t.sys_len for t, _, _ in drawn],
+            [t.ref_len for t, _, _ in drawn],
+            [t.correct for t, _, _ in drawn],
+            [t.total for t, _, _ in drawn],
             cfg,
             context=ctx,
             corpus=corpus,
+            longest=[longest for _, _, longest in drawn],
         )
 
     first_error = next((r for r in alone if isinstance(r, Exception)), None)
@@ -174,6 +178,26 @@ def test_config_names_come_from_the_registry() -> None:
     with pytest.raises(ConfigError, match="unknown smooth") as caught:
         BleuConfig(smooth="nltk-method8")
     assert "nltk-method7" in str(caught.value)
+
+
+def test_effective_order_on_floored_totals_reads_the_longest_hypothesis() -> None:
+    """A floored total is never 0, so the orders without a hypothesis n-gram are those above
+    the longest hypothesis: a segment row's own length, a corpus row's given one."""
+    cfg = BleuConfig(ngram_totals="floor1", effective_order=True, smooth="nltk-method1")
+    # two outputs of 3 and 2 words: floored totals (3+2, 1+1, 1+1, 1+1)
+    t = Totals(5, 7, (4, 2, 1, 0), (5, 3, 2, 2))
+    with pytest.raises(ValueError, match="longest"):
+        score_totals(t, cfg)
+    three = BleuConfig(ngram_totals="floor1", smooth="nltk-method1", max_order=3)
+    cut = Totals(5, 7, (4, 2, 1), (5, 3, 2))
+    assert score_totals(t, cfg, longest=3).score == score_totals(cut, three).score
+    segment = Totals(2, 2, (2, 1, 0, 0), (2, 1, 1, 1))
+    two = BleuConfig(ngram_totals="floor1", smooth="nltk-method1", max_order=2)
+    alone = score_totals(segment, cfg, corpus=False)
+    assert alone.score == score_totals(Totals(2, 2, (2, 1), (2, 1)), two, corpus=False).score
+    # plain totals decide on their own zeros, as before
+    plain = cfg.replace(ngram_totals="plain")
+    assert score_totals(Totals(5, 7, (4, 2, 1, 0), (5, 3, 1, 0)), plain).score > 0
 
 
 def test_context_methods_need_a_context() -> None:

@@ -38,18 +38,19 @@ def test_marked_rows_are_the_rows_that_raise_alone(smooth: str, data: Any, corpu
     drawn = data.draw(
         st.lists(rows(cfg.max_order, cfg.ref_length == "average"), min_size=1, max_size=8)
     )
-    alone = [_one(t, cfg, ctx, corpus) for t, ctx in drawn]
+    alone = [_one(t, cfg, ctx, corpus, longest) for t, ctx, longest in drawn]
     if any(isinstance(r, Exception) and not isinstance(r, LibraryWouldRaise) for r in alone):
         return  # not a refusal of the library (none is expected from these rows)
     got = bleu_rows(
-        [t.sys_len for t, _ in drawn],
-        [t.ref_len for t, _ in drawn],
-        [t.correct for t, _ in drawn],
-        [t.total for t, _ in drawn],
+        [t.sys_len for t, _, _ in drawn],
+        [t.ref_len for t, _, _ in drawn],
+        [t.correct for t, _, _ in drawn],
+        [t.total for t, _, _ in drawn],
         cfg,
-        context=nltk_context(*zip(*(c for _, c in drawn), strict=True)),
+        context=nltk_context(*zip(*(c for _, c, _ in drawn), strict=True)),
         corpus=corpus,
         on_refusal="mark",
+        longest=[longest for _, _, longest in drawn],
     )
     assert got.refused is not None
     assert got.refused.tolist() == [isinstance(r, LibraryWouldRaise) for r in alone]

@@ -213,8 +213,28 @@ RESAMPLE_CONFIGS = {
 @pytest.mark.parametrize("name", sorted(RESAMPLE_CONFIGS))
 def test_resampled_and_swapped_scores_equal_engine(name: str) -> None:
     """Every bootstrap resample and AR pseudo-system scores as the engine scores that corpus."""
-    config = RESAMPLE_CONFIGS[name]
-    ca, cb = synthetic_pair(60, seed=11)
+    _resampled_and_swapped_equal_engine(RESAMPLE_CONFIGS[name], *synthetic_pair(60, seed=11))
+
+
+def test_resamples_of_short_outputs_read_their_own_longest_output() -> None:
+    """opik's CorpusBLEU cuts its weights to the longest output of the corpus it scores: each
+    resample and pseudo-system of outputs under four words is scored on its own longest."""
+    rnd = random.Random(4)
+    vocab = ["a", "b", "c", "d"]
+
+    def line(most: int) -> str:
+        return " ".join(rnd.choices(vocab, k=rnd.randint(1, most)))
+
+    # one output of three words, the others of one or two: a resample without it is BLEU-2
+    refs = tuple((line(4),) for _ in range(12))
+    ca, cb = (
+        Corpus(hypotheses=("a b c", *(line(2) for _ in refs[1:])), references=refs)
+        for _ in range(2)
+    )
+    _resampled_and_swapped_equal_engine(get_profile("opik-corpus-bleu"), ca, cb)
+
+
+def _resampled_and_swapped_equal_engine(config: BleuConfig, ca: Corpus, cb: Corpus) -> None:
     sa, sb = engine.compute_statistics(ca, config), engine.compute_statistics(cb, config)
     ta, tb = sg.prepare(sa, config), sg.prepare(sb, config)
     assert ta.score == pytest.approx(engine.score_statistics(sa, config).score, abs=1e-9)

@@ -190,7 +190,7 @@ class _FixtureResamples:
                 self._counts[where] = counts_from_indices(indices, len(table))
             sums = self._counts[where] @ table.matrix
             last = None if table.context is None else table.context[indices[:, -1]]
-            scores = resampled_scores(table, sums, last=last)
+            scores = resampled_scores(table, sums, last=last, longest=table.longest(indices))
         except HarnessError as exc:
             return f"{system} under {profile}: {' '.join(str(exc).split())}"
         if not np.all(np.isfinite(scores)):

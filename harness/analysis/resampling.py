@@ -22,6 +22,10 @@ For ``aggregation="sentence-mean"`` a system is the ``(S, 1)`` column of its sen
 a resample's score is the mean of its segments' scores, ``(C @ s) / S``; for ``nonempty-mean``
 the ``(S, 2)`` columns of the kept segments' scores and of which are kept
 (:func:`harness.bleu.engine.mean_weights`), and the mean is their ratio.
+
+Two systems' scores on the same resamples (:func:`paired_resampled_scores`) and on every
+approximate-randomization trial's pseudo-systems (:func:`swapped_scores`) are the tests'
+inputs.
 """
 
 from __future__ import annotations
@@ -33,18 +37,21 @@ from typing import Literal
 import numpy as np
 
 from harness.bleu import engine
-from harness.bleu.arithmetic import nltk_context
+from harness.bleu.arithmetic import needs_longest, nltk_context
 from harness.bleu.config import BleuConfig
 from harness.bleu.stats import Statistics, Totals
 from harness.errors import ConfigError, LayoutError
+from harness.statistics.resampling import counts_from_indices, exact_product_dtype
 
 __all__ = [
     "SegmentTable",
+    "paired_resampled_scores",
     "prepare",
     "resampled_scores",
     "row_totals",
     "score_rows",
     "sufficient_matrix",
+    "swapped_scores",
 ]
 
 
@@ -126,7 +133,10 @@ class SegmentTable:
     (0–100). ``context``: for nltk smoothing at corpus level, ``(S, 2)`` rows
     ``[hyp_len, correct_5]`` of each segment, because nltk's methods 4–7 look at the *last*
     segment of a corpus (see :class:`harness.bleu.engine.NltkContext`); otherwise ``None``.
-    ``ids`` and ``ref_lens`` let two tables check that they are paired.
+    ``ids`` and ``ref_lens`` let two tables check that they are paired. ``hyp_len``: each
+    segment's hypothesis length where the config's effective order reads a corpus's longest
+    output (:func:`~harness.bleu.arithmetic.needs_longest`; a sum of rows does not hold it),
+    else ``None``.
     """
 
     matrix: np.ndarray
@@ -137,9 +147,15 @@ class SegmentTable:
     ids: tuple[str, ...]
     ref_lens: tuple[tuple[int, ...], ...]
     tokenization: str
+    hyp_len: np.ndarray | None = None
 
     def __len__(self) -> int:
         return int(self.matrix.shape[0])
+
+    def longest(self, indices: np.ndarray) -> np.ndarray | None:
+        """Each resample's longest output (``indices``: ``(R, S)`` segment draws), where the
+        config reads it; else ``None``."""
+        return None if self.hyp_len is None else self.hyp_len[indices].max(axis=1)
 
 
 def prepare(stats: Statistics, config: BleuConfig) -> SegmentTable:
@@ -174,11 +190,14 @@ def prepare(stats: Statistics, config: BleuConfig) -> SegmentTable:
         ids=stats.ids,
         ref_lens=stats.ref_lens,
         tokenization=stats.tokenization,
+        hyp_len=stats.hyp_len.copy() if kind == "totals" and needs_longest(config) else None,
     )
 
 
 # ====================================================================== scoring many rows
-def _engine_rows(rows: np.ndarray, config: BleuConfig, context: np.ndarray | None) -> np.ndarray:
+def _engine_rows(
+    rows: np.ndarray, config: BleuConfig, context: np.ndarray | None, longest: np.ndarray | None
+) -> np.ndarray:
     """``score_totals`` row by row: the one-row view, the reference for the many-row path."""
     nltk = config.smooth.startswith("nltk-")
     if nltk and context is None:
@@ -190,12 +209,13 @@ def _engine_rows(rows: np.ndarray, config: BleuConfig, context: np.ndarray | Non
         if nltk:
             last_len, last_c5 = context[r]  # type: ignore[index]
             ctx = nltk_context(t.sys_len, last_len, last_c5)
-        out[r] = engine.score_totals(t, config, ctx).score
+        most = None if longest is None else int(longest[r])
+        out[r] = engine.score_totals(t, config, ctx, longest=most).score
     return out
 
 
 def _vectorised_rows(
-    rows: np.ndarray, config: BleuConfig, context: np.ndarray | None
+    rows: np.ndarray, config: BleuConfig, context: np.ndarray | None, longest: np.ndarray | None
 ) -> np.ndarray:
     """:func:`harness.bleu.engine.score_totals` for many rows at once, through the engine's
     own vectorised scorer :func:`harness.bleu.engine.score_arrays`."""
@@ -213,6 +233,7 @@ def _vectorised_rows(
         config,
         corpus=True,
         context=ctx,
+        longest=longest,
     )
     return score
 
@@ -223,12 +244,14 @@ def score_rows(
     *,
     context: np.ndarray | None = None,
     use_engine: bool = False,
+    longest: np.ndarray | None = None,
 ) -> np.ndarray:
     """BLEU (0–100) of every row ``[sys_len, ref_len, correct_1..N, total_1..N]`` of ``rows``.
 
     All rows are scored at once (:func:`harness.bleu.engine.score_arrays`); ``use_engine=True``
     calls :func:`harness.bleu.engine.score_totals` per row. ``context`` (nltk only) holds per row the
-    ``[hyp_len, correct_5]`` of the corpus's last segment. A row the profiled library would
+    ``[hyp_len, correct_5]`` of the corpus's last segment; ``longest`` each row's longest
+    output (read by effective order on floored totals). A row the profiled library would
     raise on (e.g. a zero length under ``on_zero_length="raise"``) raises
     :class:`~harness.errors.LibraryWouldRaise`, as the engine does.
     """
@@ -242,18 +265,24 @@ def score_rows(
             got=values.shape,
         )
     if use_engine:
-        return _engine_rows(values, config, context)
-    return _vectorised_rows(values, config, context)
+        return _engine_rows(values, config, context, longest)
+    return _vectorised_rows(values, config, context, longest)
 
 
 def resampled_scores(
-    table: SegmentTable, sums: np.ndarray, *, last: np.ndarray | None = None
+    table: SegmentTable,
+    sums: np.ndarray,
+    *,
+    last: np.ndarray | None = None,
+    longest: np.ndarray | None = None,
 ) -> np.ndarray:
     """Scores of resampled corpora from their summed rows ``sums`` (e.g. ``C @ table.matrix``).
 
     ``last``: per row, the ``[hyp_len, correct_5]`` of the resampled corpus's last segment
     (e.g. ``table.context[indices[:, -1]]``), needed only for nltk smoothing at corpus level,
-    whose methods 4–7 look at it (see :class:`harness.bleu.engine.NltkContext`). For a sentence-mean
+    whose methods 4–7 look at it (see :class:`harness.bleu.engine.NltkContext`). ``longest``:
+    per row, the resampled corpus's longest output (:meth:`SegmentTable.longest`), needed only
+    where the table holds ``hyp_len``. For a sentence-mean
     table, ``sums`` are sums of sentence scores and the result is their mean over the ``S``
     segments of a resample.
     """
@@ -265,5 +294,93 @@ def resampled_scores(
         return engine.reported_array(means, table.config)
     if table.context is not None and last is None:
         raise ValueError("nltk smoothing at corpus level needs each resample's last segment")
-    scores = score_rows(sums, table.config, context=last if table.context is not None else None)
+    if table.hyp_len is not None and longest is None:
+        raise ValueError("this effective order needs each resample's longest output")
+    scores = score_rows(
+        sums,
+        table.config,
+        context=last if table.context is not None else None,
+        longest=longest if table.hyp_len is not None else None,
+    )
     return engine.reported_array(scores, table.config)
+
+
+# ====================================================================== resampled pairs
+# Entries of one converted block of the AR swap mask (at most ~32 MB in float64).
+_BLOCK_ELEMENTS = 4_000_000
+
+
+def paired_resampled_scores(
+    baseline: SegmentTable, system: SegmentTable, indices: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Both systems' scores on the same resamples ``indices`` (one matrix product).
+
+    Row ``r`` scores the corpus of segments ``indices[r]`` (in that order: nltk's methods 4–7
+    see ``indices[r, -1]`` as the last segment), i.e. ``score_statistics(stats.subset(...))``.
+    """
+    a, b = baseline, system
+    k = a.matrix.shape[1]
+    both = np.hstack([a.matrix, b.matrix])
+    dtype = exact_product_dtype(both, len(a))
+    counts = counts_from_indices(indices, len(a), dtype=dtype)
+    sums = (counts @ both.astype(dtype)).astype(np.float64)
+    last = indices[:, -1]
+    return (
+        resampled_scores(
+            a,
+            sums[:, :k],
+            last=None if a.context is None else a.context[last],
+            longest=a.longest(indices),
+        ),
+        resampled_scores(
+            b,
+            sums[:, k:],
+            last=None if b.context is None else b.context[last],
+            longest=b.longest(indices),
+        ),
+    )
+
+
+def swapped_scores(
+    baseline: SegmentTable, system: SegmentTable, swap: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Scores of the two pseudo-systems of every AR trial.
+
+    ``swap``: ``(T, S)`` booleans; in trial ``t`` pseudo-system A takes the baseline's segment
+    ``i`` where ``swap[t, i]`` and the system's elsewhere, B the other one. A's summed rows are
+    ``sum(system) + swap @ (baseline - system)`` (one matrix product for all trials, in blocks
+    of ~4M mask entries) and B's are the grand total minus A's.
+    """
+    a, b = baseline, system
+    n = len(a)
+    diff = a.matrix - b.matrix
+    base = b.matrix.sum(axis=0)
+    total = a.matrix.sum(axis=0) + base
+    trials = swap.shape[0]
+    sums_a = np.empty((trials, a.matrix.shape[1]), dtype=np.float64)
+    block = max(1, _BLOCK_ELEMENTS // max(1, n))
+    dtype = exact_product_dtype(diff, n)
+    narrow = diff.astype(dtype)
+    # the pseudo-systems' longest outputs, where the config's effective order reads them
+    lengths = None if a.hyp_len is None or b.hyp_len is None else (a.hyp_len, b.hyp_len)
+    longest_a: np.ndarray | None = None if lengths is None else np.empty(trials)
+    longest_b: np.ndarray | None = None if lengths is None else np.empty(trials)
+    for lo in range(0, trials, block):
+        hi = min(trials, lo + block)
+        sums_a[lo:hi] = swap[lo:hi].astype(dtype) @ narrow
+        if lengths is not None and longest_a is not None and longest_b is not None:
+            mask = swap[lo:hi]
+            longest_a[lo:hi] = np.where(mask, lengths[0], lengths[1]).max(axis=1)
+            longest_b[lo:hi] = np.where(mask, lengths[1], lengths[0]).max(axis=1)
+    sums_a += base
+    sums_b = total - sums_a
+    last_a = last_b = None
+    if a.context is not None and b.context is not None:
+        # The pseudo-systems' last segments, which nltk's methods 4-7 look at.
+        from_baseline = swap[:, -1:]
+        last_a = np.where(from_baseline, a.context[-1], b.context[-1])
+        last_b = np.where(from_baseline, b.context[-1], a.context[-1])
+    return (
+        resampled_scores(a, sums_a, last=last_a, longest=longest_a),
+        resampled_scores(b, sums_b, last=last_b, longest=longest_b),
+    )

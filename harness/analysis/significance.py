@@ -84,11 +84,13 @@ import numpy as np
 
 from harness.analysis.resampling import (
     SegmentTable,
+    paired_resampled_scores,
     prepare,
     resampled_scores,
     row_totals,
     score_rows,
     sufficient_matrix,
+    swapped_scores,
 )
 from harness.bleu.config import BleuConfig
 from harness.bleu.profiles import get_profile
@@ -140,8 +142,6 @@ _METHODS = {
     "ar": "approximate-randomization",
     "approximate-randomization": "approximate-randomization",
 }
-# Entries of one converted block of the AR swap mask (at most ~32 MB in float64).
-_BLOCK_ELEMENTS = 4_000_000
 
 
 # ====================================================================== results
@@ -307,27 +307,6 @@ def _summary(scores: np.ndarray, confidence: float) -> tuple[float, tuple[float,
     return float(scores.mean()), percentile_interval(scores, confidence)
 
 
-def paired_resampled_scores(
-    baseline: SegmentTable, system: SegmentTable, indices: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Both systems' scores on the same resamples ``indices`` (one matrix product).
-
-    Row ``r`` scores the corpus of segments ``indices[r]`` (in that order: nltk's methods 4–7
-    see ``indices[r, -1]`` as the last segment), i.e. ``score_statistics(stats.subset(...))``.
-    """
-    a, b = baseline, system
-    k = a.matrix.shape[1]
-    both = np.hstack([a.matrix, b.matrix])
-    dtype = exact_product_dtype(both, len(a))
-    counts = counts_from_indices(indices, len(a), dtype=dtype)
-    sums = (counts @ both.astype(dtype)).astype(np.float64)
-    last = indices[:, -1]
-    return (
-        resampled_scores(a, sums[:, :k], last=None if a.context is None else a.context[last]),
-        resampled_scores(b, sums[:, k:], last=None if b.context is None else b.context[last]),
-    )
-
-
 # ====================================================================== the tests
 def paired_bootstrap(
     baseline: Statistics | SegmentTable,
@@ -421,49 +400,12 @@ def paired_p_values(
             counts[dtype] = counts_from_indices(indices, len(t), dtype=dtype)
         sums = (counts[dtype] @ t.matrix.astype(dtype)).astype(np.float64)
         last = None if t.context is None else t.context[indices[:, -1]]
-        scores[name] = resampled_scores(t, sums, last=last)
+        scores[name] = resampled_scores(t, sums, last=last, longest=t.longest(indices))
     out = []
     for a, b in pairs:
         diffs = np.abs(scores[b] - scores[a])
         out.append(_p_value(diffs - diffs.mean(), abs(tables[b].score - tables[a].score), ties))
     return tuple(out)
-
-
-def swapped_scores(
-    baseline: SegmentTable, system: SegmentTable, swap: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Scores of the two pseudo-systems of every AR trial.
-
-    ``swap``: ``(T, S)`` booleans; in trial ``t`` pseudo-system A takes the baseline's segment
-    ``i`` where ``swap[t, i]`` and the system's elsewhere, B the other one. A's summed rows are
-    ``sum(system) + swap @ (baseline - system)`` (one matrix product for all trials, in blocks
-    of ~4M mask entries) and B's are the grand total minus A's.
-    """
-    a, b = baseline, system
-    n = len(a)
-    diff = a.matrix - b.matrix
-    base = b.matrix.sum(axis=0)
-    total = a.matrix.sum(axis=0) + base
-    trials = swap.shape[0]
-    sums_a = np.empty((trials, a.matrix.shape[1]), dtype=np.float64)
-    block = max(1, _BLOCK_ELEMENTS // max(1, n))
-    dtype = exact_product_dtype(diff, n)
-    narrow = diff.astype(dtype)
-    for lo in range(0, trials, block):
-        hi = min(trials, lo + block)
-        sums_a[lo:hi] = swap[lo:hi].astype(dtype) @ narrow
-    sums_a += base
-    sums_b = total - sums_a
-    last_a = last_b = None
-    if a.context is not None and b.context is not None:
-        # The pseudo-systems' last segments, which nltk's methods 4-7 look at.
-        from_baseline = swap[:, -1:]
-        last_a = np.where(from_baseline, a.context[-1], b.context[-1])
-        last_b = np.where(from_baseline, b.context[-1], a.context[-1])
-    return (
-        resampled_scores(a, sums_a, last=last_a),
-        resampled_scores(b, sums_b, last=last_b),
-    )
 
 
 def approximate_randomization(

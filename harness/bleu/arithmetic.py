@@ -44,6 +44,7 @@ __all__ = [
     "bleu_rows",
     "context_of",
     "group_contexts",
+    "needs_longest",
     "nltk_context",
     "score_arrays",
     "score_totals",
@@ -166,6 +167,23 @@ def _weights(weights: tuple[float, ...]) -> np.ndarray:
     return row
 
 
+def needs_longest(config: BleuConfig) -> bool:
+    """Whether scoring corpus rows under ``config`` needs each row's longest hypothesis
+    (:func:`bleu_rows`'s ``longest``): effective order on floored n-gram totals."""
+    return config.effective_order and config.ngram_totals != "plain"
+
+
+def _longest(longest: npt.ArrayLike | None, sys_len: np.ndarray, corpus: bool) -> np.ndarray:
+    if longest is not None:
+        return np.asarray(longest, dtype=np.float64).reshape(len(sys_len))
+    if corpus:
+        raise ValueError(
+            "effective order on floored n-gram totals needs each corpus row's longest "
+            "hypothesis (bleu_rows(..., longest=))"
+        )
+    return sys_len
+
+
 def _as_rows(values: npt.ArrayLike, orders: int) -> np.ndarray:
     out = np.asarray(values, dtype=np.float64)
     return (out[None, :] if out.ndim == 1 else out)[:, :orders]
@@ -181,6 +199,7 @@ def bleu_rows(
     context: NltkContext | None = None,
     corpus: bool = False,
     on_refusal: str = "raise",
+    longest: npt.ArrayLike | None = None,
 ) -> ScoredRows:
     """BLEU of ``R`` rows of statistics under ``config``: the one BLEU arithmetic.
 
@@ -189,6 +208,10 @@ def bleu_rows(
     ``context``: one row of nltk context per row, for the smoothing methods that read it.
     ``corpus``: the rows are corpus (system) sums rather than segments (only rules that kill a
     library's corpus report, such as ``on_zero_length="mteval"``, look at it).
+    ``longest``: each row's longest hypothesis, which effective order reads where the totals
+    are floored (a floored total is never 0: the orders without a hypothesis n-gram are those
+    above the longest hypothesis); a segment row's own length unless given, and required for
+    corpus rows under that rule (:func:`needs_longest`).
     ``on_refusal``: ``"raise"`` the first refused row's
     :class:`~harness.errors.LibraryWouldRaise`, or ``"mark"`` the refused rows in
     :attr:`ScoredRows.refused` and score the others (many corpora in one call).
@@ -221,8 +244,11 @@ def bleu_rows(
         # orders with no hypothesis n-grams: dropped (effective order) or scored as empty
         weights = _weights(config.order_weights)
         if config.effective_order:
-            empty = t == 0
-            used = np.where(empty.any(axis=1), empty.argmax(axis=1), n)
+            if needs_longest(config):
+                used = np.minimum(_longest(longest, sys_f, corpus), n).astype(np.int64)
+            else:
+                empty = t == 0
+                used = np.where(empty.any(axis=1), empty.argmax(axis=1), n)
             done = used == 0 if done is None else done | (used == 0)
             active = np.arange(n)[None, :] < used[:, None]
             if config.weights is None:
@@ -282,8 +308,10 @@ def score_totals(
     context: NltkContext | None = None,
     *,
     corpus: bool = True,
+    longest: int | None = None,
 ) -> Scored:
-    """BLEU of one set of sums: :func:`bleu_rows` of one row (``context``: its nltk context).
+    """BLEU of one set of sums: :func:`bleu_rows` of one row (``context``: its nltk context;
+    ``longest``: its longest hypothesis, where :func:`needs_longest`).
 
     ``corpus=False`` scores one segment's sums as a sentence (rules that only kill a
     library's corpus report, such as ``on_zero_length="mteval"``, do not apply).
@@ -296,6 +324,7 @@ def score_totals(
         config,
         context=context,
         corpus=corpus,
+        longest=None if longest is None else [longest],
     )
     return rows.row(0)
 
@@ -309,7 +338,10 @@ def score_arrays(
     *,
     corpus: bool = False,
     context: NltkContext | None = None,
+    longest: npt.ArrayLike | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`bleu_rows` as the tuple ``(score, precisions, bp, ratio)``."""
-    r = bleu_rows(sys_len, ref_len, correct, total, config, context=context, corpus=corpus)
+    r = bleu_rows(
+        sys_len, ref_len, correct, total, config, context=context, corpus=corpus, longest=longest
+    )
     return r.score, r.precisions, r.bp, r.ratio

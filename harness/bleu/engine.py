@@ -557,7 +557,7 @@ def score_statistics(
     sig = config.signature()
     if config.aggregation == "corpus":
         ctx = context_of(stats) if get_smoothing(config.smooth).context else None
-        scored = score_totals(t, config, ctx)
+        scored = score_totals(t, config, ctx, longest=int(stats.hyp_len.max()))
         scored = dataclasses.replace(scored, score=reported(scored.score, config))
         return _result(scored, t, sig, implementation, "corpus")
     arr = segment_arrays(stats, config)

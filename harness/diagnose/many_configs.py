@@ -38,7 +38,13 @@ from typing import Any
 import numpy as np
 
 from harness.bleu import engine
-from harness.bleu.arithmetic import NltkContext, bleu_rows, group_contexts, segment_contexts
+from harness.bleu.arithmetic import (
+    NltkContext,
+    bleu_rows,
+    group_contexts,
+    needs_longest,
+    segment_contexts,
+)
 from harness.bleu.config import BleuConfig
 from harness.bleu.smoothing import get_smoothing
 from harness.bleu.stats import (
@@ -282,6 +288,9 @@ class CorporaScorer:
             context = NltkContext(
                 *(np.tile(getattr(one, f)[part], len(configs)) for f in _CONTEXT_FIELDS)
             )
+        longest = None
+        if corpus and needs_longest(first):
+            longest = np.tile(np.maximum.reduceat(stats.hyp_len, stats.starts)[part], len(configs))
         scored = bleu_rows(
             sys_len,
             ref_len,
@@ -291,6 +300,7 @@ class CorporaScorer:
             context=context,
             corpus=corpus,
             on_refusal="mark",
+            longest=longest,
         )
         assert scored.refused is not None
         per_config = scored.score.reshape(len(configs), -1)
@@ -377,9 +387,10 @@ class CorporaScorer:
         """Every corpus's score under each of ``configs`` (``None`` where the engine raises):
         configurations that differ only in how their rows are built (:data:`_ROW_STANDARD`)
         in one arithmetic call."""
-        groups: dict[tuple[BleuConfig, str], list[int]] = {}
+        groups: dict[tuple[BleuConfig, str, bool], list[int]] = {}
         for i, c in enumerate(configs):
-            key = (c.replace(**_ROW_STANDARD), engine.tokenization_key(c))
+            # effective order reads the rows' totals or their longest hypothesis, by total rule
+            key = (c.replace(**_ROW_STANDARD), engine.tokenization_key(c), needs_longest(c))
             groups.setdefault(key, []).append(i)
         out: list[list[float | None]] = [[] for _ in configs]
         for members in groups.values():

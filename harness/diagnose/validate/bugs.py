@@ -248,10 +248,12 @@ def _score_rows(
     sw: dict[str, Any],
     *,
     corpus: bool,
+    longest: Sequence[int] | None = None,
 ) -> np.ndarray:
     """Every row's score (0–100) under ``cfg`` in one arithmetic call, the brevity-penalty
     mistake of the switches ``sw`` applied; ``last``: for each row, the segment whose length and matched
-    5-grams nltk's context reads (a corpus's last segment, a sentence itself)."""
+    5-grams nltk's context reads (a corpus's last segment, a sentence itself); ``longest``: each
+    corpus row's longest hypothesis (read by effective order on floored totals)."""
     n = cfg.max_order
     avg = cfg.ref_length == "average"
     hyp = np.array([r[0] for r in rows], dtype=np.int64)
@@ -259,7 +261,7 @@ def _score_rows(
     matched = np.array([r[2][:n] for r in rows], dtype=np.int64)
     total = np.array([r[3][:n] for r in rows], dtype=np.int64)
     ctx = nltk_context(hyp, [x[0] for x in last], [x[2][4] for x in last])
-    scored = bleu_rows(hyp, ref, matched, total, cfg, context=ctx, corpus=corpus)
+    scored = bleu_rows(hyp, ref, matched, total, cfg, context=ctx, corpus=corpus, longest=longest)
     score, bp = scored.score, scored.bp
     mode = sw.get("bp")
     if mode is None:
@@ -292,7 +294,8 @@ def score_segments(segs: Sequence[Segment], cfg: BleuConfig, switches: dict[str,
         if not rows:
             raise ZeroDivisionError("no segments")
         one = _corpus_row(rows, cfg)
-        return float(_score_rows([one], [rows[-1]], cfg, switches, corpus=True)[0])
+        longest = [max(r[0] for r in rows)]
+        return float(_score_rows([one], [rows[-1]], cfg, switches, corpus=True, longest=longest)[0])
     if not rows:
         raise ZeroDivisionError("no segments to average")
     score = _score_rows(rows, rows, cfg, switches, corpus=False)
@@ -319,16 +322,21 @@ def score_corpora(
         rows = _rows(cases, cfg)
     except REFUSALS:
         return [alone(segs) for segs in cases]
+    longest = None
     if corpus:
         sums = [[_corpus_row(r, cfg)] for r in rows]
         last = [[r[-1]] for r in rows]
+        longest = [max(row[0] for row in r) for r in rows]
     else:
         sums = last = rows
 
     def run(lo: int, hi: int) -> list[float]:
         flat = [row for part in sums[lo:hi] for row in part]
         ends = [row for part in last[lo:hi] for row in part]
-        scores: list[float] = _score_rows(flat, ends, cfg, switches, corpus=corpus).tolist()
+        most = None if longest is None else longest[lo:hi]
+        scores: list[float] = _score_rows(
+            flat, ends, cfg, switches, corpus=corpus, longest=most
+        ).tolist()
         if corpus:
             return scores
         out: list[float] = []
