@@ -11,7 +11,8 @@ exception.
 * lighteval 0.13.0: ``lighteval-bleu`` its ``bleu`` (``GenerativePreparator`` then
   ``CorpusLevelTranslationMetric("bleu")``, which keeps each document's first gold);
   ``lighteval-bleu-1``/``-4`` its ``bleu_1``/``bleu_4`` (``BLEU(n_gram)`` per document, then
-  ``np.mean``) with nltk 3.10.4's ``word_tokenize``.
+  ``np.mean``) with nltk 3.9.1's ``word_tokenize`` (lighteval's pin), run from its wheel in a
+  process of its own (:mod:`tests.nltk391_oracle`).
 * compare-mt 0.2.10: ``compare-mt-sacrebleu``, ``-bleu``, ``-sentbleu`` its ``SacreBleuScorer``,
   ``BleuScorer`` (its own arithmetic) and ``SentBleuScorer`` on the tokens its command line
   reads (``line.strip().split(' ')``).
@@ -61,6 +62,7 @@ from harness.errors import LibraryWouldRaise
 
 from .depth import examples
 from .helm_oracle import punkt_tab_on_nltk_path
+from .nltk391_oracle import Nltk391
 from .published import load_definitions, load_methods, published_file, published_tree
 from .strategies import corpora, sentence_end_corpora
 
@@ -155,17 +157,18 @@ def punkt_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 
 
 @pytest.fixture(scope="module")
-def lighteval_sample_bleu(lighteval_bleu: Scorer, punkt_model: None) -> Callable[[int], Scorer]:
+def lighteval_sample_bleu(lighteval_bleu: Scorer, nltk391: Nltk391) -> Callable[[int], Scorer]:
     """lighteval's ``bleu_1`` / ``bleu_4``: ``BLEU(n_gram=n).compute`` on each document (every
     gold at once; the model's one answer), averaged with ``np.mean`` as its
-    ``SampleLevelMetric`` does; with nltk's real ``word_tokenize`` and ``sentence_bleu``."""
+    ``SampleLevelMetric`` does; with the ``word_tokenize`` of nltk 3.9.1, which lighteval pins
+    (its ``sentence_bleu`` is the installed nltk's: ``bleu_score.py`` of 3.9.1 and 3.10.4
+    differ in an ``except`` clause and a comment only)."""
     member = "lighteval/metrics/metrics_sample.py"
-    env = lighteval_bleu.namespace  # type: ignore[attr-defined]
+    env = {**lighteval_bleu.namespace, "word_tokenize": nltk391.word_tokenize}  # type: ignore[attr-defined]
     env = load_definitions(
         published_file(*LIGHTEVAL, member),
         ["SampleLevelComputation", "BLEU"],
         imports="from abc import ABC, abstractmethod\nimport numpy as np\n"
-        "from nltk.tokenize import word_tokenize\n"
         "from nltk.translate.bleu_score import sentence_bleu\n",
         namespace=env,
         filename=member,
@@ -685,6 +688,20 @@ def test_lighteval_bleu_n(
     _agree(lighteval_sample_bleu(n)(hyps, refs), hyps, refs, f"lighteval-bleu-{n}")
 
 
+def test_lighteval_bleu_n_tokenizes_as_its_pinned_nltk(
+    lighteval_sample_bleu: Callable[[int], Scorer],
+) -> None:
+    # nltk 3.9.1 keeps "a—b" and "'hello" whole, 3.10.4 splits both as the reference is split
+    hyps, refs = ["a—b 'hello"], [["a — b ' hello"]]
+    theirs = lighteval_sample_bleu(1)(hyps, refs)
+    ours = corpus_bleu(hypotheses=hyps, references=refs, profile="lighteval-bleu-1").score
+    with_3104 = corpus_bleu(
+        hypotheses=hyps, references=refs, profile="lighteval-bleu-1", tokenize="nltk-punkt"
+    ).score
+    assert abs(ours - theirs) <= EXACT
+    assert ours == 0.0 and with_3104 == 100.0
+
+
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
 @PROPS
 @given(corpus=corpora(max_refs=3))
@@ -843,21 +860,37 @@ def test_opik_corpus_bleu(
     opik_bleu: dict[str, Scorer], corpus: tuple[list[str], list[list[str]]]
 ) -> None:
     hyps, refs = corpus
-    # the declared difference: a corpus of outputs shorter than 4 words is BLEU-M in opik
-    if max(len(h.split()) for h in hyps) >= 4 or not all(h.split() for h in hyps):
-        _agree_or_refuse(opik_bleu["corpus"], hyps, refs, "opik-corpus-bleu")
+    _agree_or_refuse(opik_bleu["corpus"], hyps, refs, "opik-corpus-bleu")
 
 
-def test_opik_corpus_bleu_short_outputs_are_the_declared_difference(
+@PROPS
+@given(corpora(max_refs=3, max_words=3))
+def test_opik_corpus_bleu_of_short_outputs(
+    opik_bleu: dict[str, Scorer], corpus: tuple[list[str], list[list[str]]]
+) -> None:
+    """Outputs of at most three words: opik cuts the weights to the longest output."""
+    hyps, refs = corpus
+    _agree_or_refuse(opik_bleu["corpus"], hyps, refs, "opik-corpus-bleu")
+
+
+def test_opik_corpus_bleu_of_outputs_under_four_words_is_bleu_m(
     opik_bleu: dict[str, Scorer],
 ) -> None:
     hyps, refs = ["the cat sat", "a dog"], [["the cat sat down"], ["a dog barked"]]
     theirs = opik_bleu["corpus"](hyps, refs)
-    three = corpus_bleu(
-        hypotheses=hyps, references=refs, profile="opik-corpus-bleu", max_order=3
-    ).score
     ours = corpus_bleu(hypotheses=hyps, references=refs, profile="opik-corpus-bleu").score
-    assert abs(theirs - three) <= EXACT and abs(theirs - ours) > 1
+    three = corpus_bleu(
+        hypotheses=hyps,
+        references=refs,
+        profile="opik-corpus-bleu",
+        max_order=3,
+        effective_order=False,
+    ).score
+    four = corpus_bleu(
+        hypotheses=hyps, references=refs, profile="opik-corpus-bleu", effective_order=False
+    ).score
+    assert abs(theirs - ours) <= EXACT and abs(ours - three) <= EXACT
+    assert abs(ours - four) > 1
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
@@ -892,6 +925,71 @@ def test_deepeval_bleu2_is_one_order_not_bleu2(deepeval_bleu: Callable[[int], Sc
 def test_torchtext_bleu(torchtext_bleu: Scorer, corpus: tuple[list[str], list[list[str]]]) -> None:
     hyps, refs = corpus
     _agree(torchtext_bleu(hyps, refs), hyps, refs, "torchtext-bleu", FLOAT32)
+
+
+#: Each profile's framework scorer: (fixture, how to pick the scorer from it, tolerance), and
+#: whether the framework reads one reference per example (ragas, compare-mt's files).
+_FRAMEWORK: dict[str, tuple[str, Callable[[Any], Scorer], float, bool]] = {
+    "lighteval-bleu": ("lighteval_bleu", lambda f: f, EXACT, False),
+    **{
+        f"lighteval-bleu-{n}": ("lighteval_sample_bleu", lambda f, n=n: f(n), EXACT, False)
+        for n in (1, 4)
+    },
+    **{
+        f"evalscope-bleu-{n}": ("evalscope_bleu", lambda f, n=n: f(n), EXACT, False)
+        for n in range(1, 5)
+    },
+    **{
+        f"deepeval-bleu{n}": ("deepeval_bleu", lambda f, n=n: f(n), EXACT, False)
+        for n in range(1, 5)
+    },
+    "opencompass-bleu": ("opencompass_bleu", lambda f: f, EXACT, False),
+    "unitxt-bleu": ("unitxt_metric", lambda f: f("bleu"), EXACT, False),
+    "unitxt-sacrebleu": ("unitxt_metric", lambda f: f("sacrebleu", 1.0), EXACT, False),
+    "unitxt-normalized-sacrebleu": (
+        "unitxt_metric",
+        lambda f: f("normalized_sacrebleu"),
+        EXACT,
+        False,
+    ),
+    "vizseq-bleu": ("vizseq_bleu", lambda f: f, EXACT, False),
+    "ragas-bleu": ("ragas_bleu", lambda f: f["legacy"], EXACT, True),
+    "opik-sentence-bleu": ("opik_bleu", lambda f: f["sentence"], EXACT, False),
+    "opik-corpus-bleu": ("opik_bleu", lambda f: f["corpus"], EXACT, False),
+    "compare-mt-sacrebleu": ("compare_mt_sacrebleu", lambda f: f, EXACT, True),
+    "compare-mt-bleu": ("compare_mt_scorers", lambda f: f["bleu"], EXACT, True),
+    "compare-mt-sentbleu": ("compare_mt_scorers", lambda f: f["sentbleu"], EXACT, True),
+    "torchtext-bleu": ("torchtext_bleu", lambda f: f, FLOAT32, False),
+}
+
+
+@pytest.fixture(scope="module")
+def wmt21_system(data_dir: Path) -> tuple[list[str], list[list[str]]]:
+    """One WMT21 en→de system's 1,002 outputs with the three human references."""
+    from harness.data.datasets import WMT21_SYSTEMS, load_wmt21_ende
+
+    corpus = load_wmt21_ende(data_dir, systems=WMT21_SYSTEMS[:1])[WMT21_SYSTEMS[0]]
+    return list(corpus.hypotheses), [list(refs) for refs in corpus.references]
+
+
+def test_every_profile_has_its_framework_here() -> None:
+    llm = sorted(name for name, field in FIELDS.items() if field == "LLM evaluation")
+    assert sorted(_FRAMEWORK) == llm
+
+
+@pytest.mark.parametrize("profile", sorted(_FRAMEWORK))
+def test_on_wmt21(
+    request: pytest.FixtureRequest,
+    wmt21_system: tuple[list[str], list[list[str]]],
+    profile: str,
+) -> None:
+    """Real machine-translation output: the profile equals its framework's code."""
+    fixture, pick, tolerance, one_reference = _FRAMEWORK[profile]
+    theirs = pick(request.getfixturevalue(fixture))
+    hyps, refs = wmt21_system
+    if one_reference:
+        refs = [r[:1] for r in refs]
+    _agree(theirs(hyps, refs), hyps, refs, profile, tolerance)
 
 
 def test_declared_in_their_field() -> None:

@@ -51,20 +51,23 @@ LLM_EVAL_PROFILES: tuple[Profile, ...] = (
     *(
         Profile(
             f"lighteval-bleu-{n}",
-            _NLTK_PUNKT.replace(weights=_one_hot(n), library="lighteval"),
+            _NLTK_PUNKT.replace(
+                tokenize="nltk-punkt-3.9.1", weights=_one_hot(n), library="lighteval"
+            ),
             Verification(
                 "verified",
                 f"lighteval 0.13.0 metrics_sample.py BLEU(n_gram={n}).compute per document, "
-                "np.mean over documents (SampleLevelMetric), with nltk 3.10.4 word_tokenize",
+                "np.mean over documents (SampleLevelMetric), with nltk 3.9.1's word_tokenize "
+                "(its pin, run from its wheel) and sentence_bleu",
                 _TESTS,
             ),
             reproduces=(
                 f"lighteval `bleu_{n}` (nltk `sentence_bleu` with every gold at once, all "
                 f"weight on order {n}), averaged over documents"
             ),
-            tokens="nltk `word_tokenize` (`nltk-punkt`) as nltk 3.10.4 runs it; **not "
-            "reproduced:** lighteval pins nltk 3.9.1, whose `word_tokenize` keeps U+2012–U+2015 "
-            "dashes inside a word and an opening apostrophe on its word",
+            tokens="nltk `word_tokenize` **as nltk 3.9.1 runs it** (`nltk-punkt-3.9.1`; "
+            "lighteval pins 3.9.1, which keeps U+2012–U+2015 dashes inside a word and "
+            "`'hello` whole, and ends no sentence before a curly quote)",
             ref_length="closest; every gold at once",
             smoothing="none (nltk method0); 0 with no unigram match",
             field=LLM_EVALUATION,
@@ -294,20 +297,25 @@ LLM_EVAL_PROFILES: tuple[Profile, ...] = (
     ),
     Profile(
         "opik-corpus-bleu",
-        NLTK.replace(lowercase=True, smooth="nltk-method1", on_zero_length="opik", library="opik"),
+        NLTK.replace(
+            lowercase=True,
+            smooth="nltk-method1",
+            effective_order=True,
+            on_zero_length="opik",
+            library="opik",
+        ),
         Verification(
             "verified",
             "opik 2.2.122 heuristics/bleu.py CorpusBLEU.score, with nltk 3.10.4",
             _TESTS,
         ),
-        reproduces="opik `CorpusBLEU` (nltk `corpus_bleu`, method1) on a corpus whose longest "
-        "output has at least 4 words",
+        reproduces="opik `CorpusBLEU` (nltk `corpus_bleu`, method1, the weights cut to the "
+        "longest output's length)",
         tokens="`str.lower().split()`",
         ref_length="closest; every reference",
-        smoothing="nltk method1 (epsilon 0.1); an output or a reference without words raises "
-        '`MetricComputationError` (`on_zero_length="opik"`). **Not reproduced:** when the '
-        "longest output has fewer than 4 words opik scores BLEU-M with M that length (the "
-        "profile keeps 4 orders)",
+        smoothing="nltk method1 (epsilon 0.1); effective order on the **longest output's** "
+        "length (a corpus of outputs under 4 words is BLEU-M, M the longest); an output or a "
+        'reference without words raises `MetricComputationError` (`on_zero_length="opik"`)',
         field=LLM_EVALUATION,
     ),
     Profile(
