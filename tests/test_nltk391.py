@@ -106,3 +106,29 @@ def test_batch_equals_the_line_form(text: list[str]) -> None:
     """All texts at once (the word rules over the sentences joined by newlines, in their
     multiline form) equal the tokenizer text by text, texts of several lines among them."""
     assert batch_nltk391_punkt(text) == [nltk391_punkt_tokens(line) for line in text]
+
+
+@PROPS
+@given(
+    st.lists(
+        st.tuples(
+            _PIECE,
+            st.sampled_from(["", " ", "\t", "\x1c", "\x1d", "\u2028", "\xa0", "\n", ". "]),
+        )
+    ).map(lambda pairs: "".join(piece + gap for piece, gap in pairs))
+)
+@example("end.\x1cX")
+@example("end. \x1c")
+@example("x.\u201d y")
+def test_the_prefilter_finds_every_potential_sentence_end(text: str) -> None:
+    """A text in which either release's Punkt finds a potential sentence end is one
+    :data:`~harness.bleu.punkt_sentences.MAYBE_SENTENCE_END` matches (nltk is loaded only for
+    those)."""
+    from harness.bleu import nltk391, punkt_sentences
+
+    found = [
+        punkt_sentences._candidate_finder().search(text),
+        nltk391._patterns()[1].search(text),
+    ]
+    if any(found):
+        assert punkt_sentences.maybe_sentence_end(text)

@@ -140,3 +140,16 @@ def test_every_flag_of_every_command_has_help() -> None:
         for name, p in sub.choices.items()
     }
     assert not {k: v for k, v in silent.items() if v}
+
+
+@pytest.mark.parametrize("profile", ["helm-bleu-1", "lighteval-bleu-1", "deepeval-bleu4"])
+def test_punkt_profiles_load_nltk_only_for_a_potential_sentence_end(profile: str) -> None:
+    """Lines without a potential sentence end are one sentence each: nltk (over a second to
+    import) is not loaded for them; a line with one loads it, since Punkt decides there."""
+    score = (
+        "import harness\n"
+        "harness.corpus_bleu(hypotheses={hyps!r}, references=[['the cat sat .'], ['3.5 or e.g']],"
+        f" profile={profile!r})"
+    )
+    assert "nltk" not in _loaded(score.format(hyps=["the cat sat .", "it is 3.5 e.g"]))
+    assert "nltk" in _loaded(score.format(hyps=["the cat sat . Then", "it is 3.5 e.g"]))

@@ -33,7 +33,13 @@ from functools import cache, lru_cache
 from typing import Any
 
 from harness.bleu import normalizers as _norm
-from harness.bleu.punkt_sentences import punkt_parameters, sentence_lines, whole_lines_by
+from harness.bleu.punkt_sentences import (
+    maybe_sentence_end,
+    punkt_parameters,
+    require_punkt,
+    sentence_lines,
+    whole_lines_by,
+)
 
 __all__ = [
     "batch_nltk391_punkt",
@@ -179,11 +185,15 @@ def whole_line_test() -> Callable[[Sequence[str]], list[bool]]:
     """Which lines ``nltk-punkt-3.9.1`` tokenizes whole (the others word by word, as
     ``nltk-punkt``): :func:`harness.bleu.punkt_sentences.whole_lines_by` 3.9.1's search for a
     potential sentence end."""
-    return whole_lines_by(_patterns()[1])
+    return whole_lines_by(lambda: _patterns()[1])
 
 
 def sentences(line: str) -> list[str]:
-    """nltk 3.9.1's ``sent_tokenize(line)`` on the English model."""
+    """nltk 3.9.1's ``sent_tokenize(line)`` on the English model (nltk is loaded only for a
+    line that may hold a potential sentence end)."""
+    if not maybe_sentence_end(line):
+        head = line.rstrip()
+        return [head] if head else []
     return _splitter()(line)
 
 
@@ -207,9 +217,9 @@ def batch_nltk391_punkt(lines: Sequence[str]) -> list[list[str]]:
 
 
 def build_nltk391_punkt() -> Callable[[str], list[str]]:
-    """:func:`nltk391_punkt_tokens`, once the Punkt model is loaded (an unavailable model
-    raises :class:`~harness.errors.AdapterUnavailable` here)."""
-    _splitter()
+    """:func:`nltk391_punkt_tokens`, once nltk and the Punkt model's package are found
+    (:func:`harness.bleu.punkt_sentences.require_punkt`)."""
+    require_punkt()
     return nltk391_punkt_tokens
 
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import importlib
+import importlib.util
 import itertools
 import logging
 import os
@@ -49,12 +50,15 @@ from harness.bleu.normalizers import batch_nltk_word, nltk_whole_lines, nltk_wor
 from harness.errors import AdapterUnavailable
 
 __all__ = [
+    "MAYBE_SENTENCE_END",
     "MODEL_PACKAGE",
     "batch_nltk_punkt",
     "build_nltk_punkt",
     "clear_caches",
+    "maybe_sentence_end",
     "nltk_punkt_tokens",
     "punkt_parameters",
+    "require_punkt",
     "sentence_lines",
     "sentences",
     "whole_line_test",
@@ -121,35 +125,58 @@ def _candidate_finder() -> Any:
     return regex.compile(guarded.pattern, guarded.flags)
 
 
-def _candidate() -> Callable[[str], Any]:
-    search: Callable[[str], Any] = _candidate_finder().search
-    return search
+#: What Punkt's search for a potential sentence end finds, or more: ``.``, ``?`` or ``!``
+#: followed by a character of either nltk release's non-word class (3.10 adds curly quotes and
+#: guillemets) or by whitespace and a token, under either release's whitespace: the ``re``
+#: engine's ``\\s`` (3.9.1) and the ``regex`` engine's (3.10), which is the same without
+#: U+001C..U+001F. A text without a match has no potential sentence end for either release,
+#: and nltk (over a second to import) is not loaded for it.
+MAYBE_SENTENCE_END = re.compile(
+    r"[.?!](?:[)\";}\]*:@'({\[?!\u2018\u2019\u201c\u201d\u00ab\u00bb]"
+    r"|\s+\S"
+    r"|[^\S\x1c-\x1f]+[\S\x1c-\x1f])"
+)
+
+
+def maybe_sentence_end(line: str) -> bool:
+    """Whether ``line`` may hold a potential sentence end (:data:`MAYBE_SENTENCE_END`)."""
+    return MAYBE_SENTENCE_END.search(line) is not None
+
+
+def _candidate(line: str) -> bool:
+    return maybe_sentence_end(line) and _candidate_finder().search(line) is not None
 
 
 def whole_line_test() -> Callable[[Sequence[str]], list[bool]]:
     """Which lines ``nltk-punkt`` tokenizes whole: :func:`whole_lines_by` nltk 3.10's search
     for a potential sentence end."""
-    return whole_lines_by(_candidate_finder())
+    return whole_lines_by(_candidate_finder)
 
 
-def whole_lines_by(finder: Any) -> Callable[[Sequence[str]], list[bool]]:
-    """Which lines a Punkt tokenizer whose search for a potential sentence end is ``finder``
-    (a compiled pattern) tokenizes whole: those with a potential sentence end (Punkt decides
-    there) and those ``nltk-word`` would (:func:`harness.bleu.normalizers.nltk_whole_lines`).
-    Any other line is one sentence, tokenized word by word.
+def whole_lines_by(finder: Callable[[], Any]) -> Callable[[Sequence[str]], list[bool]]:
+    """Which lines a Punkt tokenizer whose search for a potential sentence end is ``finder()``
+    (a compiled pattern, built when first needed) tokenizes whole: those with a potential
+    sentence end (Punkt decides there) and those ``nltk-word`` would
+    (:func:`harness.bleu.normalizers.nltk_whole_lines`). Any other line is one sentence,
+    tokenized word by word.
 
     The sentence ends are looked for once in the lines joined by NUL (neither whitespace nor
     punctuation, so no line's potential end appears or vanishes there, except after a line's
-    trailing whitespace, which sends it whole anyway); lines holding NUL are tested alone."""
+    trailing whitespace, which sends it whole anyway), and only where
+    :data:`MAYBE_SENTENCE_END` finds one; lines holding NUL are tested alone."""
 
     def whole(lines: Sequence[str]) -> list[bool]:
         flags = nltk_whole_lines(lines)
         if any("\0" in line for line in lines):
             return [
-                f or finder.search(line) is not None for f, line in zip(flags, lines, strict=True)
+                f or (maybe_sentence_end(line) and finder().search(line) is not None)
+                for f, line in zip(flags, lines, strict=True)
             ]
+        joined = "\0".join(lines)
+        if not maybe_sentence_end(joined):
+            return flags
         starts = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
-        for match in finder.finditer("\0".join(lines)):
+        for match in finder().finditer(joined):
             flags[bisect.bisect_right(starts, match.start()) - 1] = True
         return flags
 
@@ -163,7 +190,7 @@ def sentences(line: str) -> list[str]:
     set: a final period has no token after it) is one sentence, the line without its trailing
     whitespace, or none when it is blank — what Punkt returns for it, without running its
     decisions."""
-    if _candidate()(line) is None:
+    if not _candidate(line):
         head = line.rstrip()
         return [head] if head else []
     return _splitter()(line)
@@ -207,10 +234,19 @@ def clear_caches() -> None:
     _tokens.cache_clear()
 
 
+def require_punkt() -> None:
+    """Raise :class:`~harness.errors.AdapterUnavailable` when nltk or the Punkt model's package
+    is not installed: what a tokenizer that splits sentences checks when it is asked for. The
+    model itself is loaded (and nltk imported, over a second) when a line first needs Punkt."""
+    for name in ("nltk", _MODEL_MODULE):
+        if importlib.util.find_spec(name) is None:
+            raise AdapterUnavailable("tokenizer nltk-punkt", f"cannot import {name}", hint=_HINT)
+
+
 def build_nltk_punkt() -> Callable[[str], list[str]]:
-    """:func:`nltk_punkt_tokens`, once the Punkt model is loaded: an unavailable model raises
-    :class:`~harness.errors.AdapterUnavailable` here, when the tokenizer is asked for."""
-    _splitter()
+    """:func:`nltk_punkt_tokens`, once nltk and the Punkt model's package are found
+    (:func:`require_punkt`)."""
+    require_punkt()
     return nltk_punkt_tokens
 
 
