@@ -8,13 +8,15 @@ below), the whitespace classes its final split supports (:class:`~harness.bleu.c
 validation), the distributions its tokens depend on (the statistics cache key,
 :func:`harness.session.cache.tokenizer_signature`) and the sacrebleu tokenizer it equals, if
 any (the sacrebleu adapters, the differential tests). Nothing else lists tokenizer names or
-properties: adding a tokenizer is one entry here plus its tests, and :func:`registered` adds
-one for a ``with`` block (a test's or an experiment's own).
+properties: adding a tokenizer is one entry of :data:`harness.bleu.builtin_tokenizers.BUILT_IN`
+plus its tests, and :func:`registered` adds one for a ``with`` block (a test's or an
+experiment's own).
 
 The rules live beside the scripts they reproduce: :mod:`harness.bleu.sacrebleu_tokenizers`
 (sacrebleu's tokenizers and the plain whitespace splits), :mod:`harness.bleu.script_tokenizers`
 (CodeXGLUE, tensor2tensor, fairseq, keras-hub), :mod:`harness.bleu.normalizers` (ParlAI,
-jury, nltk's word rules) and :mod:`harness.bleu.punkt_sentences` (nltk's ``word_tokenize``).
+jury, nltk's word rules), :mod:`harness.bleu.punkt_sentences` (nltk's ``word_tokenize``) and
+:mod:`harness.bleu.nltk391` (the same as nltk 3.9.1 runs it).
 Each entry's ``summary`` says what it does; ``none`` and ``whitespace`` give identical tokens
 (sacrebleu's ``none`` still splits the line on any whitespace when it extracts n-grams).
 
