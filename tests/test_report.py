@@ -289,6 +289,35 @@ def test_default_significance_tests_every_system_against_the_best(rows, corpora)
     assert "bleu-harness significance" in no.how
 
 
+def _section_sentences(text: str, start: str, stop: str) -> list[str]:
+    """The prose of one section (between two headings): its lines that are not table rows,
+    tags removed and entities decoded."""
+    import html
+    import re
+
+    body = text[text.index(start) + len(start) :]
+    body = body[: body.index(stop)] if stop in body else body
+    body = re.sub(r"<table.*?</table>", "", body, flags=re.S)
+    lines = re.sub(r"<[^>]+>", "\n", body).splitlines()
+    return [html.unescape(x).strip() for x in lines if x.strip() and not x.startswith("|")]
+
+
+@pytest.mark.parametrize("computed", [True, False])
+def test_significance_says_the_same_in_markdown_and_html(rows, corpora, computed):
+    """One render path: the section's sentences are written once, for both documents."""
+    from harness.report.html import render_html
+
+    extra = {"corpora": corpora} if computed else {}
+    rep = analysed(rows, include=("significance",), **extra)
+    md = _section_sentences(render_markdown(rep), "## Significance", "\n## ")
+    page = _section_sentences(render_html(rep, []), "<h2>Significance</h2>", "<h2>")
+    assert md == page and md
+    if computed:
+        assert md[0].startswith("Paired bootstrap (Koehn 2004; 1000 resamples")
+    else:
+        assert md[0].startswith("Not computed: the report was built without the corpora")
+
+
 # ---------------------------------------------------------------------- markdown
 def test_markdown(report):
     md = render_markdown(report)

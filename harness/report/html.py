@@ -8,12 +8,11 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from harness.analysis.study_significance import SIGNIFICANCE_HOW
 from harness.analysis.study_types import PairVerdict, PrecomputedSignificance, Report, Side
 from harness.report import overview
 from harness.report.figures import MAX_HUMAN, MAX_WATERFALLS, Figure, human_records
 from harness.report.pair_tables import side_statistics
-from harness.report.summary import Markup, design_words, summary_items
+from harness.report.summary import Markup, significance_sentences, summary_items
 from harness.report.tables import (
     GAP_HEAD,
     META_COLUMNS,
@@ -448,19 +447,11 @@ def _summary(report: Report) -> str:
 
 def _significance(report: Report) -> str:
     sig = report.significance
-    if sig is None:
-        return f"<p>Not included in this report. To get it, {_e(SIGNIFICANCE_HOW)}.</p>"
     if isinstance(sig, PrecomputedSignificance):
         return _generic(sig.precomputed)
-    out = []
-    if sig.results:
-        out.append(
-            f"<p>Paired bootstrap (Koehn 2004; {_e(sig.resamples)} resamples, seed "
-            f"{_e(sig.seed)}) on the in-house profiles' cached statistics, "
-            f"{_e(design_words(sig))}: Δ = system − baseline in BLEU points; p is two-sided "
-            "(p < 0.05: the system is significantly below the baseline); CI is the system's "
-            "95% percentile interval.</p>"
-        )
+    before, after = significance_sentences(report, _HTML)
+    out = [f"<p>{x}</p>" for x in before]
+    if sig is not None and sig.results:
         rows = []
         for r in sig.results:
             labels, error, figures = significance_row(r)
@@ -470,10 +461,7 @@ def _significance(report: Report) -> str:
             else:
                 rows.append([*cells, *(f'<td class="n">{_e(x)}</td>' for x in figures)])
         out.append(_table(SIGNIFICANCE_HEAD, rows, num_from=3))
-    if sig.note:
-        out.append(f"<p>{_e(sig.note)}.</p>")
-    if not sig.results:
-        out.append(f"<p>To get it, {_e(sig.how)}.</p>")
+    out += [f"<p>{x}</p>" for x in after]
     return "\n".join(out)
 
 

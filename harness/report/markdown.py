@@ -8,7 +8,7 @@ from typing import Any
 from harness.analysis.study_types import PairVerdict, PrecomputedSignificance, Report
 from harness.report.figures import human_records
 from harness.report.pair_tables import pair_markdown
-from harness.report.summary import Markup, design_words, significance_line, summary_items
+from harness.report.summary import Markup, significance_sentences, summary_items
 from harness.report.tables import (
     GAP_HEAD,
     META_COLUMNS,
@@ -102,21 +102,16 @@ def _significance(report: Report) -> list[str]:
     sig = report.significance
     if isinstance(sig, PrecomputedSignificance):
         return _generic(sig.precomputed)
+    before, after = significance_sentences(report, _MD)
     if sig is None or not sig.results:
-        return [significance_line(report, _MD)]
+        return before
     body = []
     for r in sig.results:
         labels, error, figures = significance_row(r)
         body.append([*labels, f"n/a: {error}", "", "", "", ""] if error else [*labels, *figures])
-    out = [
-        f"Paired bootstrap (Koehn 2004; {sig.resamples} resamples, seed {sig.seed}), "
-        f"{design_words(sig)}; Δ = system − baseline (BLEU points), two-sided p, the "
-        "system's 95% interval.",
-        "",
-        *table(SIGNIFICANCE_HEAD, body, "lllrrrrr"),
-    ]
-    if sig.note:
-        out += ["", f"{sig.note}."]
+    out = [*before, "", *table(SIGNIFICANCE_HEAD, body, "lllrrrrr")]
+    for sentence in after:
+        out += ["", sentence]
     return out
 
 

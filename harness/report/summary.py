@@ -78,6 +78,26 @@ def significance_line(report: Report, markup: Markup) -> str:
     return markup.text("precomputed results (see below).")
 
 
+def significance_sentences(report: Report, markup: Markup) -> tuple[list[str], list[str]]:
+    """The significance section's sentences, marked up, before and after its table of tests
+    (the one table is each renderer's): with results, what was run and how to read the table,
+    then the section's note; without, :func:`significance_line` as a sentence. Precomputed
+    results have none (their table is the whole section)."""
+    sig = report.significance
+    if not isinstance(sig, Significance) and sig is not None:
+        return [], []
+    if sig is None or not sig.results:
+        line = significance_line(report, markup)
+        return [line[:1].upper() + line[1:]], []
+    before = markup.text(
+        f"Paired bootstrap (Koehn 2004; {sig.resamples} resamples, seed {sig.seed}) on the "
+        f"in-house profiles' cached statistics, {design_words(sig)}: Δ = system − baseline in "
+        "BLEU points; p is two-sided (p < 0.05: the system is significantly below the "
+        "baseline); CI is the system's 95% percentile interval."
+    )
+    return [before], [markup.text(f"{sig.note}.")] if sig.note else []
+
+
 def _by_test(
     results: Sequence[SignificanceTest],
 ) -> dict[tuple[str, str], list[SignificanceTest]]:
