@@ -318,6 +318,17 @@ def test_significance_says_the_same_in_markdown_and_html(rows, corpora, computed
         assert md[0].startswith("Not computed: the report was built without the corpora")
 
 
+def test_empty_sections_say_the_same_in_markdown_and_html(rows):
+    from harness.report.html import render_html
+    from harness.report.summary import EMPTY_SECTION
+
+    rep = analysed(rows)  # from the rows alone: no attributions, no human judgments
+    md, page = render_markdown(rep), render_html(rep, [])
+    said = [x for x in EMPTY_SECTION.values() if x in md]
+    assert EMPTY_SECTION["attributions"] in said and EMPTY_SECTION["human"] in said
+    assert all(escape(x) in page for x in said)
+
+
 # ---------------------------------------------------------------------- markdown
 def test_markdown(report):
     md = render_markdown(report)

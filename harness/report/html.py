@@ -12,7 +12,12 @@ from harness.analysis.study_types import PairVerdict, PrecomputedSignificance, R
 from harness.report import overview
 from harness.report.figures import MAX_HUMAN, MAX_WATERFALLS, Figure, human_records
 from harness.report.pair_tables import side_statistics
-from harness.report.summary import Markup, significance_sentences, summary_items
+from harness.report.summary import (
+    EMPTY_SECTION,
+    Markup,
+    significance_sentences,
+    summary_items,
+)
 from harness.report.tables import (
     GAP_HEAD,
     META_COLUMNS,
@@ -212,7 +217,7 @@ def _pairs(report: Report, figs: Sequence[Figure]) -> str:
     table."""
     pairs = report.pairs
     if not pairs:
-        return "<p>No pairs.</p>"
+        return f"<p>{_e(EMPTY_SECTION['pairs'])}</p>"
     shown = [pairs[k] for k in report.overview.details]
     by_key: dict[str, list[Figure]] = {}
     for f in figs:
@@ -317,7 +322,7 @@ def _correlations(report: Report) -> str:
     if note:
         out.append(f'<p class="muted">Note: {_e(note)}</p>')
     if not out:
-        return "<p>No correlations.</p>"
+        return f"<p>{_e(EMPTY_SECTION['correlations'])}</p>"
     lows = [
         (float(x), name, level, method)
         for level, method, _b, rows in tables
@@ -344,7 +349,7 @@ def _attributions(report: Report, figs: Sequence[Figure]) -> str:
     waterfalls drawn (the first corpus of each pair) side by side."""
     ats = report.attributions
     if not ats:
-        return "<p>No attributions (build the report with corpora).</p>"
+        return f"<p>{_e(EMPTY_SECTION['attributions'])}</p>"
     rows = []
     for at in ats:
         where = f"{at.fixture}/{at.system}"
@@ -395,7 +400,7 @@ def _generic(obj: Any) -> str:
 def _human(report: Report, figs: Sequence[Figure]) -> str:
     human = report.human
     if human is None:
-        return "<p>Not computed.</p>"
+        return f"<p>{_e(EMPTY_SECTION['human'])}</p>"
     records = human_records(human)
     out = []
     if records:

@@ -8,7 +8,12 @@ from typing import Any
 from harness.analysis.study_types import PairVerdict, PrecomputedSignificance, Report
 from harness.report.figures import human_records
 from harness.report.pair_tables import pair_markdown
-from harness.report.summary import Markup, significance_sentences, summary_items
+from harness.report.summary import (
+    EMPTY_SECTION,
+    Markup,
+    significance_sentences,
+    summary_items,
+)
 from harness.report.tables import (
     GAP_HEAD,
     META_COLUMNS,
@@ -157,7 +162,7 @@ def _correlations(report: Report) -> list[str]:
     note = report.correlations.note
     if note:
         out.append(f"Note: {note}")
-    return out or ["No correlations."]
+    return out or [EMPTY_SECTION["correlations"]]
 
 
 def _attributions(report: Report) -> list[str]:
@@ -174,7 +179,7 @@ def _attributions(report: Report) -> list[str]:
         out.append("")
         body = attribution_rows(at, total=False)
         out += [*table(["factor", "BLEU points"], body), ""]
-    return out or ["No attributions (pass corpora to analyse)."]
+    return out or [EMPTY_SECTION["attributions"]]
 
 
 def render_markdown(report: Report) -> str:
@@ -192,11 +197,11 @@ def render_markdown(report: Report) -> str:
             if p.verdict == "n/a":
                 out += [f"Not comparable: {p.na_reason}", ""]
     else:
-        out += ["No pairs.", ""]
+        out += [EMPTY_SECTION["pairs"], ""]
     out += ["## Correlations between implementations", "", *_correlations(report), ""]
     out += ["## Attributions (Shapley values over the factors)", "", *_attributions(report), ""]
     out += ["## Human judgments", ""]
-    out += _human(report.human) if report.human is not None else ["Not computed."]
+    out += _human(report.human) if report.human is not None else [EMPTY_SECTION["human"]]
     out += ["", "## Significance", "", *_significance(report), ""]
     out += ["## Profiles: proven against their real implementation?", "", *_proofs(report), ""]
     out += ["## Reproducibility", "", f"Signature: `{report.signature}`", ""]

@@ -21,6 +21,15 @@ from harness.report.text import fmt_number
 SUMMARY_GAPS = 5
 
 
+#: What a section says when it has nothing to show, in both documents.
+EMPTY_SECTION = {
+    "pairs": "No pairs.",
+    "correlations": "No correlations.",
+    "attributions": "No attributions (build the report with corpora).",
+    "human": "Not computed.",
+}
+
+
 @dataclass(frozen=True)
 class Markup:
     """How one renderer marks up plain text, code, emphasis, verdict labels and file links.
