@@ -13,6 +13,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from harness.analysis.attribution import attribute
 from harness.analysis.human import wmt21_human_correlations
@@ -27,6 +29,9 @@ from harness.errors import ConfigError, LibraryWouldRaise
 from harness.session import Session, open_cache
 from harness.session import parallel as par
 from harness.session.cache import StatisticsCache
+
+from .depth import examples
+from .strategies import corpora
 
 SACRE = PROFILES["sacrebleu"]
 NLTK5 = PROFILES["nltk"].replace(smooth="nltk-method5")
@@ -204,3 +209,30 @@ def test_human_counts_through_the_session(data_dir: Path, tmp_path: Path, calls)
     assert n == 2 * len(first.systems)  # two tokenizations, every system once
     second = wmt21_human_correlations(data_dir, **kw, session=Session(cache_dir=tmp_path))
     assert len(calls) == n and second.rows() == first.rows()
+
+
+def _scores_or_error(fn):  # type: ignore[no-untyped-def]
+    try:
+        return fn()
+    except Exception as exc:  # the engine's own refusal, whichever it is
+        return (type(exc).__name__, str(exc))
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    systems=st.lists(corpora(max_refs=3, allow_empty=True, min_segments=1), min_size=1, max_size=4),
+    profile=st.sampled_from(sorted(PROFILES)),
+)
+def test_corpus_scores_are_each_corpus_scored_alone(
+    systems: list[tuple[list[str], list[list[str]]]], profile: str
+) -> None:
+    """Many corpora in one arithmetic call give each the score it has alone, or raise what
+    scoring them one by one raises first."""
+    config = PROFILES[profile]
+    stats = [
+        engine.compute_statistics(Corpus(hypotheses=h, references=r, check_text=False), config)
+        for h, r in systems
+    ]
+    together = _scores_or_error(lambda: engine.corpus_scores(stats, config))
+    alone = _scores_or_error(lambda: [engine.score_statistics(s, config).score for s in stats])
+    assert together == alone

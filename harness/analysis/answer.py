@@ -355,7 +355,7 @@ def _with_gap(
         configs[0], configs[-1] = a, b
 
         def value(mask: int) -> float:
-            vals = [session.score(configs[mask], s).score for s in systems]
+            vals = session.corpus_scores(configs[mask], systems)
             return math.fsum(vals) / len(vals)
 
         try:

@@ -46,6 +46,7 @@ from harness.bleu.stats import Statistics, Totals, corpus_ref_length
 from harness.bleu.tokenizers import TextRules, text_tokenizer
 from harness.bleu.zero_length import zero_length_rule
 from harness.data.corpus import Corpus
+from harness.errors import HarnessError
 
 __all__ = [
     "FAST_MIN_SEGMENTS",
@@ -56,6 +57,7 @@ __all__ = [
     "clear_caches",
     "compute_statistics",
     "corpus_score",
+    "corpus_scores",
     "counted_corpus",
     "counts_whole_corpus",
     "empty_segment_refusal",
@@ -562,11 +564,13 @@ def score_statistics(
         return _result(scored, t, sig, implementation, "corpus")
     arr = segment_arrays(stats, config)
     weights = mean_weights(stats, config)
-    rows = range(len(stats)) if weights is None else np.flatnonzero(weights).tolist()
-    k = len(rows)
+    rows = None if weights is None else np.flatnonzero(weights)
+    k = len(stats) if rows is None else len(rows)
 
     def mean(values: np.ndarray) -> float:
-        return sum(values[rows].tolist()) / k if k else 0.0
+        # Python's sum over the segments in order, as the libraries add their sentence scores
+        kept = values if rows is None else values[rows]
+        return sum(kept.tolist()) / k if k else 0.0
 
     scored = Scored(
         score=reported(mean(arr.score), config),
@@ -575,6 +579,43 @@ def score_statistics(
         ratio=t.sys_len / t.ref_len if t.ref_len > 0 else 0.0,
     )
     return _result(scored, t, sig, implementation, "corpus")
+
+
+def corpus_scores(stats: Sequence[Statistics], config: BleuConfig) -> list[float]:
+    """The reported score :func:`score_statistics` gives each of ``stats`` (one corpus each)
+    under ``config``; under corpus aggregation all in one arithmetic call (equal row by row:
+    ``tests/test_arithmetic.py``). Whatever raises is raised as scoring them one by one
+    raises it."""
+    if config.aggregation != "corpus" or not stats or any(len(s) == 0 for s in stats):
+        return [score_statistics(s, config).score for s in stats]
+    try:
+        for s in stats:
+            first_segment_refusal(s, config)
+            empty_segment_refusal(s, config)
+            ragged_refusal(s, config)
+        totals = [totals_of(s, config) for s in stats]
+        ctx = None
+        if get_smoothing(config.smooth).context:
+            parts = [context_of(s) for s in stats]
+            ctx = NltkContext(
+                *(np.concatenate([getattr(p, f.name) for p in parts]) for f in _NLTK_FIELDS)
+            )
+        rows = bleu_rows(
+            [t.sys_len for t in totals],
+            [t.ref_len for t in totals],
+            [t.correct for t in totals],
+            [t.total for t in totals],
+            config,
+            context=ctx,
+            corpus=True,
+            longest=[int(s.hyp_len.max()) for s in stats],
+        )
+    except HarnessError:  # the first corpus that raises, as one by one
+        return [score_statistics(s, config).score for s in stats]
+    return [reported(x, config) for x in rows.score.tolist()]
+
+
+_NLTK_FIELDS = dataclasses.fields(NltkContext)
 
 
 def mean_weights(stats: Statistics, config: BleuConfig) -> np.ndarray | None:

@@ -239,6 +239,12 @@ class Session:
         stats = self.statistics(config, which)
         return engine.score_statistics(stats, config, implementation=implementation)
 
+    def corpus_scores(self, config: BleuConfig, names: Sequence[str]) -> list[float]:
+        """The corpus-level score of each corpus of ``names`` under ``config`` (what
+        :meth:`score` gives each), in one arithmetic call where the aggregation allows
+        (:func:`harness.bleu.engine.corpus_scores`)."""
+        return engine.corpus_scores([self.statistics(config, n) for n in names], config)
+
     def segments(
         self, config: BleuConfig, which: str | None = None, *, implementation: str = "harness"
     ) -> list[BleuResult]:
