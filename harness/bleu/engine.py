@@ -457,25 +457,8 @@ def _first_segment_refusals(stats: Statistics, config: BleuConfig) -> None:
 
 def pair_statistics(stats: Statistics) -> Statistics:
     """One row per (segment, reference) pair: the hypothesis with that reference alone
-    (needs :attr:`Statistics.ref_matches`; the pairs in segment order, references in order)."""
-    if stats.ref_matches is None:
-        raise ValueError(
-            "these statistics hold no per-reference matches: count them with a config whose "
-            "aggregation is 'best-ref-mean'"
-        )
-    k = np.fromiter(map(len, stats.ref_lens), np.int64, len(stats))
-    flat = tuple(itertools.chain.from_iterable(stats.ref_lens))
-    return Statistics(
-        hyp_len=np.repeat(stats.hyp_len, k),
-        ref_lens=tuple((x,) for x in flat),
-        matches=stats.ref_matches,
-        ids=tuple(
-            itertools.chain.from_iterable(
-                itertools.repeat(i, n) for i, n in zip(stats.ids, k.tolist(), strict=True)
-            )
-        ),
-        tokenization=stats.tokenization,
-    )
+    (:attr:`Statistics.pairs`, made once per statistics)."""
+    return stats.pairs
 
 
 def best_reference(stats: Statistics, config: BleuConfig) -> tuple[SegmentArrays, np.ndarray]:

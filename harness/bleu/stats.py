@@ -169,6 +169,29 @@ class Statistics:
         out.flags.writeable = False
         return out
 
+    @functools.cached_property
+    def pairs(self) -> Statistics:
+        """One row per (segment, reference) pair: the hypothesis with that reference alone, the
+        pairs in segment order and references in order (needs :attr:`ref_matches`); made once
+        per statistics, which every best-reference configuration of the tokenization reads."""
+        if self.ref_matches is None:
+            raise ValueError(
+                "these statistics hold no per-reference matches: count them with a config "
+                "whose aggregation is 'best-ref-mean'"
+            )
+        k = np.fromiter(map(len, self.ref_lens), np.int64, len(self))
+        flat = tuple(itertools.chain.from_iterable(self.ref_lens))
+        ids = itertools.chain.from_iterable(
+            itertools.repeat(i, n) for i, n in zip(self.ids, k.tolist(), strict=True)
+        )
+        return Statistics(
+            hyp_len=np.repeat(self.hyp_len, k),
+            ref_lens=tuple((x,) for x in flat),
+            matches=self.ref_matches,
+            ids=tuple(ids),
+            tokenization=self.tokenization,
+        )
+
 
 def totals_of_lengths(hyp_len: np.ndarray, rule: str, max_order: int) -> np.ndarray:
     """(S, N) order-n totals of hypotheses of lengths ``hyp_len`` (S,): a hypothesis of ``len``
