@@ -21,6 +21,7 @@ from harness.diagnose.identify import identify, nearest, simplest, unmatched
 from harness.diagnose.lengths import length_clue
 from harness.diagnose.preprocess import moses_like_tokenize
 from harness.errors import ConfigError
+from harness.report.identify_words import chance_sentence, length_clue_sentence
 from harness.scorers.printed import decode_signature, read_printed
 from harness.session import Session
 
@@ -338,7 +339,7 @@ def test_the_chance_estimate_counts_the_searched_readings_near_the_score() -> No
     assert odds.searched == len(every)
     assert odds.nearby == len(near) > 0
     assert odds.expected == pytest.approx(len(near) / (2 * CHANCE_WINDOWS + 1))
-    sentence = odds.sentence("0.30")
+    sentence = chance_sentence(odds, "0.30")
     assert f"Searched {len(every)} readings" in sentence
     assert f"({len(near)} within {CHANCE_WINDOWS} such windows" in sentence
 
@@ -424,7 +425,7 @@ def test_a_run_of_the_test_set_is_found_from_the_printed_lengths(
     clue = length_clue(read_printed(printed), corpus, session=session)
     assert clue is not None and clue.span == (start, end) and clue.reproduces
     part = "the first 600 segments" if start == 0 else "segments 302–800"
-    assert f"are those of {part} of the {len(corpus):,}" in clue.sentence()
+    assert f"are those of {part} of the {len(corpus):,}" in length_clue_sentence(clue)
 
 
 def test_the_lengths_say_which_side_differs(wmt21: dict[str, Path]) -> None:
@@ -440,11 +441,11 @@ def test_the_lengths_say_which_side_differs(wmt21: dict[str, Path]) -> None:
     other_refs = printed.replace(f"ref_len = {r}", f"ref_len = {r * 3}")
     clue = length_clue(read_printed(other_refs), corpus, session=session)
     assert clue is not None and clue.span is None
-    assert "computed against other references" in clue.sentence()
+    assert "computed against other references" in length_clue_sentence(clue)
     other = other_refs.replace(f"hyp_len = {h}", f"hyp_len = {h * 3}")
     clue = length_clue(read_printed(other), corpus, session=session)
-    assert clue is not None and clue.span is None and "other text" in clue.sentence()
-    assert f"the printed hyp_len is {3:.1%} of theirs" in clue.sentence()
+    assert clue is not None and clue.span is None and "other text" in length_clue_sentence(clue)
+    assert f"the printed hyp_len is {3:.1%} of theirs" in length_clue_sentence(clue)
 
 
 def test_identify_prints_the_part_of_the_test_set(
@@ -530,7 +531,10 @@ def test_a_mistake_on_a_part_of_the_test_set_is_named_on_that_part(
     clue = length_clue(read_printed(printed), corpus, session=session)
     assert clue is not None and clue.span == (301, 800) and not clue.reproduces
     assert clue.matches[0].preprocessing == ("lowercased-hyps",)
-    assert f"one reading of segments 302–800 does: {clue.matches[0].reading}" in clue.sentence()
+    assert (
+        f"one reading of segments 302–800 does: {clue.matches[0].reading}"
+        in length_clue_sentence(clue)
+    )
     assert clue.to_dict()["matches"][0]["preprocessing"] == ["lowercased-hyps"]
 
 

@@ -31,6 +31,11 @@ from harness.diagnose.identify import (
 from harness.diagnose.lengths import LengthClue, length_clue
 from harness.diagnose.validate import CouldNotValidate, validate
 from harness.errors import ConfigError, InputError
+from harness.report.identify_words import (
+    chance_sentence,
+    length_clue_sentence,
+    signature_reading_sentences,
+)
 from harness.report.validation import validation_text
 from harness.scorers.printed import EXACT, REPR_DIGITS, SIGNATURE
 
@@ -269,7 +274,7 @@ def identify_text(
     if odds is not None and not every:
         # with a whole printed line, every other number must agree too: the score's odds
         # alone would overstate chance
-        lines += _wrap(odds.sentence(score), 100)
+        lines += _wrap(chance_sentence(odds, score), 100)
         few = fewest_steps(found)
         if found and len(found) <= 2 * odds.expected:
             many = "1 match is" if len(found) == 1 else f"{len(found)} matches are"
@@ -306,7 +311,7 @@ def identify_text(
         )
         lines += _wrap(f"Nothing reproduces {score}{every} on these files.", 100)
         if clue is not None:
-            lines += _wrap(clue.sentence(), 100)
+            lines += _wrap(length_clue_sentence(clue), 100)
         if clue is not None and clue.matches:
             entries = _fold([_identify_entry(c) for c in clue.matches])
             lines.append(f"The readings of {clue.part} that reproduce every printed number:")
@@ -337,7 +342,7 @@ def cmd_identify(args: argparse.Namespace) -> int:
         if args.json:
             options.print_json({"read": line.to_dict(), "signature": reading.to_dict()})
         else:
-            print("\n".join(_fill(x, 100) for x in reading.sentences()))
+            print("\n".join(_fill(x, 100) for x in signature_reading_sentences(reading)))
         return 0
     corpus = inputs.one_corpus(args)
     progress = options.progress(args)
@@ -372,7 +377,9 @@ def cmd_identify(args: argparse.Namespace) -> int:
                 "chance": None if odds is None else dataclasses.asdict(odds),
                 "fewest_steps": few,
                 "simplest": None if simple is None else simple.to_dict(),
-                "lengths": None if clue is None else clue.to_dict(),
+                "lengths": None
+                if clue is None
+                else {**clue.to_dict(), "sentence": length_clue_sentence(clue)},
             }
         )
         return 0

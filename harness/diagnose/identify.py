@@ -338,34 +338,16 @@ def identify(
 class SignatureReading:
     """What a sacrebleu signature printed alone says: the settings it pins (``settings``,
     :class:`~harness.bleu.config.BleuConfig` fields), its number of references, sacrebleu's
-    configuration with them (``config``) and the named profiles with exactly that
-    configuration (``profiles``; the library each names aside)."""
+    configuration with them (``config``), the named profiles with exactly that
+    configuration (``profiles``; the library each names aside) and the settings it pins that
+    differ from sacrebleu's defaults (``changed``)."""
 
     signature: str
     settings: dict[str, Any]
     nrefs: int | None
     config: BleuConfig
     profiles: tuple[str, ...]
-
-    def sentences(self) -> list[str]:
-        """The reading in words."""
-        pinned = ", ".join(f"{k}={v}" for k, v in self.settings.items()) or "nothing"
-        refs = "" if self.nrefs is None else f" with {self.nrefs} reference(s)"
-        base = PROFILES["sacrebleu"]
-        changed = [f"{k}={v}" for k, v in self.settings.items() if getattr(base, k) != v]
-        how = "sacrebleu's defaults" if not changed else f"sacrebleu + {', '.join(changed)}"
-        named = (
-            f"The named profiles with exactly this configuration: {', '.join(self.profiles)}."
-            if self.profiles
-            else "No named profile has exactly this configuration."
-        )
-        return [
-            f"Read as a sacrebleu signature alone: it pins {pinned}{refs}.",
-            f"The configuration: {how} (engine signature {self.config.signature()}).",
-            named,
-            "A signature has no score: to ask which configuration printed a number on your "
-            "files, pass the whole line (score and signature) with the files.",
-        ]
+    changed: dict[str, Any]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
@@ -394,7 +376,9 @@ def signature_reading(line: PrintedLine | str) -> SignatureReading:
     equal = tuple(
         name for name, p in PROFILES.items() if dataclasses.replace(p, library=cfg.library) == cfg
     )
-    return SignatureReading(line.signature, dict(line.settings), line.nrefs, cfg, equal)
+    base = PROFILES["sacrebleu"]
+    changed = {k: v for k, v in line.settings.items() if getattr(base, k) != v}
+    return SignatureReading(line.signature, dict(line.settings), line.nrefs, cfg, equal, changed)
 
 
 #: How many windows of the printed width, either side of the score, :func:`chance` counts in.
@@ -416,15 +400,6 @@ class Chance:
     width: float
     nearby: int
     expected: float
-
-    def sentence(self, score: str) -> str:
-        """The estimate in words."""
-        return (
-            f"Searched {self.searched} readings; about {self.expected:.2g} of them fall in any "
-            f"window {self.width:g} wide near {score} ({self.nearby} within "
-            f"{CHANCE_WINDOWS} such windows either side), so that many matches are expected "
-            "by chance alone."
-        )
 
 
 def chance(

@@ -12,7 +12,6 @@ side (the hypotheses' length agrees and the references' does not: other referenc
 
 from __future__ import annotations
 
-import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -73,74 +72,14 @@ class LengthClue:
         tokenize=intl``)."""
         return self.profile + (f" with {', '.join(self.pinned)}" if self.pinned else "")
 
-    def sentence(self) -> str:
-        """The clue in words, every number from the fields."""
-        h, r = self.printed_hyp_len, _count(self.printed_ref_len)
-        lengths = f"hyp_len {h:,} and ref_len {r}"
-        tokenization = f"tokenized as {self.tool} tokenizes"
-        if self.span is not None:
-            part = self.part
-            if self.reproduces:
-                return (
-                    f"The printed {lengths} are those of {part} of the {self.segments:,} "
-                    f"({tokenization}), and {self.tool} on {part} reproduces every printed "
-                    "number: the score was computed on that part of the test set, not on all "
-                    "of it."
-                )
-            if self.matches:
-                n = len(self.matches)
-                which = (
-                    f"one reading of {part} does: {self.matches[0].reading}"
-                    if n == 1
-                    else f"{n} readings of {part} do, first {self.matches[0].reading}"
-                )
-                return (
-                    f"The printed {lengths} are those of {part} of the {self.segments:,} "
-                    f"({tokenization}); {self.tool} there does not reproduce the other printed "
-                    f"numbers, but {which}: the score was computed on that part of the test "
-                    "set, with what that reading assumes."
-                )
-            return (
-                f"The printed {lengths} equal those of {part} of the {self.segments:,} "
-                f"({tokenization}), but no reading of {part} reproduces the other printed "
-                "numbers."
-            )
-        files_r = _count(self.files_ref_len)
-        if self.printed_hyp_len == self.files_hyp_len:
-            return (
-                f"The printed hyp_len {h:,} is these hypotheses' ({tokenization}), but the "
-                f"printed ref_len {r} is not these references' ({files_r}): the score was "
-                "computed against other references (another version of the test set, or "
-                "other reference files)."
-            )
-        if self.printed_ref_len == self.files_ref_len:
-            return (
-                f"The printed ref_len {r} is these references' ({tokenization}), but the "
-                f"printed hyp_len {h:,} is not these hypotheses' ({self.files_hyp_len:,}): the "
-                "score was computed on other hypotheses (another system's output, or these "
-                "processed in another way)."
-            )
-        share = self.printed_hyp_len / self.files_hyp_len if self.files_hyp_len else math.nan
-        return (
-            f"The printed {lengths} are neither these files' ({self.files_hyp_len:,} and "
-            f"{files_r} over {self.segments:,} segments, {tokenization}) nor those of any run "
-            f"of their segments; the printed hyp_len is {share:.1%} of theirs. The score was "
-            "computed on other text: another version of the test set, a subset that is not a "
-            "run of consecutive lines, or other hypotheses."
-        )
-
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: the fields, and the sentence."""
+        """JSON-ready: the fields (the report layer adds the clue in words,
+        :func:`harness.report.identify_words.length_clue_sentence`)."""
         out = {k: v for k, v in asdict(self).items() if k != "matches"}
         out["span"] = None if self.span is None else list(self.span)
         out["pinned"] = list(self.pinned)
         out["matches"] = [c.to_dict() for c in self.matches]
-        out["sentence"] = self.sentence()
         return out
-
-
-def _count(x: float) -> str:
-    return f"{int(x):,}" if float(x).is_integer() else f"{x:,.2f}"
 
 
 def _runs(hyp: np.ndarray, ref: np.ndarray, h: int, r: float) -> list[tuple[int, int]]:
