@@ -144,8 +144,9 @@ def test_every_flag_of_every_command_has_help() -> None:
 
 @pytest.mark.parametrize("profile", ["helm-bleu-1", "lighteval-bleu-1", "deepeval-bleu4"])
 def test_punkt_profiles_load_nltk_only_for_a_potential_sentence_end(profile: str) -> None:
-    """Lines without a potential sentence end are one sentence each: nltk (over a second to
-    import) is not loaded for them; a line with one loads it, since Punkt decides there."""
+    """Lines without a potential sentence end are one sentence each: nltk (whose import loads
+    the whole package) is not loaded for them; a line with one loads it, since Punkt decides
+    there."""
     score = (
         "import harness\n"
         "harness.corpus_bleu(hypotheses={hyps!r}, references=[['the cat sat .'], ['3.5 or e.g']],"

@@ -130,7 +130,7 @@ def _candidate_finder() -> Any:
 #: guillemets) or by whitespace and a token, under either release's whitespace: the ``re``
 #: engine's ``\\s`` (3.9.1) and the ``regex`` engine's (3.10), which is the same without
 #: U+001C..U+001F. A text without a match has no potential sentence end for either release,
-#: and nltk (over a second to import) is not loaded for it.
+#: and nltk (whose import loads the whole package) is not loaded for it.
 MAYBE_SENTENCE_END = re.compile(
     r"[.?!](?:[)\";}\]*:@'({\[?!\u2018\u2019\u201c\u201d\u00ab\u00bb]"
     r"|\s+\S"
@@ -237,7 +237,7 @@ def clear_caches() -> None:
 def require_punkt() -> None:
     """Raise :class:`~harness.errors.AdapterUnavailable` when nltk or the Punkt model's package
     is not installed: what a tokenizer that splits sentences checks when it is asked for. The
-    model itself is loaded (and nltk imported, over a second) when a line first needs Punkt."""
+    model itself is loaded (and nltk imported) when a line first needs Punkt."""
     for name in ("nltk", _MODEL_MODULE):
         if importlib.util.find_spec(name) is None:
             raise AdapterUnavailable("tokenizer nltk-punkt", f"cannot import {name}", hint=_HINT)
