@@ -329,6 +329,24 @@ def test_empty_sections_say_the_same_in_markdown_and_html(rows):
     assert all(escape(x) in page for x in said)
 
 
+def test_correlation_and_attribution_sentences_are_in_both_documents(report):
+    from harness.report.html import _HTML, render_html
+    from harness.report.markdown import _MD
+    from harness.report.summary import attribution_intro, correlation_caption, lowest_correlation
+    from harness.report.tables import correlation_tables
+
+    md, page = render_markdown(report), render_html(report, [])
+    for words in (lowest_correlation, attribution_intro):
+        said = words(report, _MD)
+        assert said and said in md
+        assert words(report, _HTML) in page
+    captions = [correlation_caption(*t[:3]) for t in correlation_tables(report)]
+    assert captions
+    for caption in captions:
+        rest = caption.partition(": ")[2]
+        assert rest in md and escape(rest) in page
+
+
 # ---------------------------------------------------------------------- markdown
 def test_markdown(report):
     md = render_markdown(report)

@@ -15,6 +15,9 @@ from harness.report.pair_tables import side_statistics
 from harness.report.summary import (
     EMPTY_SECTION,
     Markup,
+    attribution_intro,
+    correlation_caption,
+    lowest_correlation,
     significance_sentences,
     summary_items,
 )
@@ -306,13 +309,9 @@ def _correlations(report: Report) -> str:
     out = []
     tables = correlation_tables(report)
     for level, method, block, rows in tables:
-        m = block.matrices[method]
-        unit = "segments" if level == "segment" else "corpora"
-        out.append(
-            f'<h3>{_e(level)} level, {_e(method)}</h3><p class="muted">{block.n_keys} aligned '
-            f"{unit}; {block.n_skipped} rows skipped; bootstrap n_boot={_e(m.n_boot)}, "
-            f"seed={_e(m.seed)}.</p>"
-        )
+        caption = correlation_caption(level, method, block)
+        head, _, rest = caption.partition(": ")
+        out.append(f'<h3>{_e(head)}</h3><p class="muted">{_e(rest)}</p>')
         cells = [
             [f"<td>{breakable(name)}</td>", *(f'<td class="n">{_e(x)}</td>' for x in xs)]
             for name, *xs in rows
@@ -323,20 +322,8 @@ def _correlations(report: Report) -> str:
         out.append(f'<p class="muted">Note: {_e(note)}</p>')
     if not out:
         return f"<p>{_e(EMPTY_SECTION['correlations'])}</p>"
-    lows = [
-        (float(x), name, level, method)
-        for level, method, _b, rows in tables
-        for name, *xs in rows
-        for x in xs
-        if x not in ("—", "")
-    ]
-    low = min(lows) if lows else None
-    head = (
-        f"<p>Lowest correlation between two implementations: {low[0]:.3f} ({_e(low[3])}, "
-        f"{_e(low[2])} level, involving {_e(low[1])}).</p>"
-        if low
-        else ""
-    )
+    low = lowest_correlation(report, _HTML)
+    head = f"<p>{low}</p>" if low else ""
     return (
         f"{head}<details><summary>Correlation matrices ({len(tables)})</summary>"
         + "\n".join(out)
@@ -369,17 +356,7 @@ def _attributions(report: Report, figs: Sequence[Figure]) -> str:
     tab = _table(["profiles a → b", "corpus", "gap", "factors (BLEU points)"], rows, num_from=2)
     if len(rows) > FOLD_ROWS:
         tab = f"<details><summary>Every attribution ({len(rows)}), per corpus</summary>{tab}</details>"
-    out = [
-        "<p>Each gap b − a (BLEU points) split into exact Shapley values over the factors; "
-        "they sum to the gap"
-        + (
-            " (the summary's table gives the same split of the mean over every system)"
-            if report.answer
-            else ""
-        )
-        + ".</p>",
-        tab,
-    ]
+    out = [f"<p>{attribution_intro(report, _HTML)}</p>", tab]
     out.append('<div class="grid">' + "".join(_figure(f) for f in figs) + "</div>")
     if sum(1 for at in ats if not at.error) > len(figs):
         out.append(

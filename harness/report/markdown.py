@@ -11,6 +11,9 @@ from harness.report.pair_tables import pair_markdown
 from harness.report.summary import (
     EMPTY_SECTION,
     Markup,
+    attribution_intro,
+    correlation_caption,
+    lowest_correlation,
     significance_sentences,
     summary_items,
 )
@@ -150,15 +153,13 @@ def _pairs_summary(report: Report) -> list[str]:
 
 def _correlations(report: Report) -> list[str]:
     out: list[str] = []
+    low = lowest_correlation(report, _MD)
+    if low:
+        out += [low, ""]
     for level, method, block, rows in correlation_tables(report):
-        m = block.matrices[method]
-        out += [
-            f"**{level} level, {method}** ({block.n_keys} aligned "
-            f"{'segments' if level == 'segment' else 'corpora'}; bootstrap "
-            f"n_boot={m.n_boot}, seed={m.seed})",
-            "",
-        ]
-        out += [*table(["", *m.names], rows), ""]
+        head, _, rest = correlation_caption(level, method, block).partition(": ")
+        out += [f"**{head}**: {rest}", ""]
+        out += [*table(["", *block.matrices[method].names], rows), ""]
     note = report.correlations.note
     if note:
         out.append(f"Note: {note}")
@@ -166,7 +167,7 @@ def _correlations(report: Report) -> list[str]:
 
 
 def _attributions(report: Report) -> list[str]:
-    out: list[str] = []
+    out: list[str] = [attribution_intro(report, _MD), ""] if report.attributions else []
     for at in report.attributions:
         where = f"{at.fixture}/{at.system}"
         if at.error:

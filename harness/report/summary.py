@@ -13,7 +13,14 @@ from typing import Any
 
 from harness.analysis.labels import bleu4_label, profile_of
 from harness.analysis.study_significance import SIGNIFICANCE_HOW
-from harness.analysis.study_types import PairMatters, Report, Significance, SignificanceTest
+from harness.analysis.study_types import (
+    LevelCorrelations,
+    PairMatters,
+    Report,
+    Significance,
+    SignificanceTest,
+)
+from harness.report.tables import correlation_tables
 from harness.report.text import fmt_number
 
 #: The summary gives the sentences of at most this many pairs whose gap is not zero (the
@@ -105,6 +112,48 @@ def significance_sentences(report: Report, markup: Markup) -> tuple[list[str], l
         "baseline); CI is the system's 95% percentile interval."
     )
     return [before], [markup.text(f"{sig.note}.")] if sig.note else []
+
+
+def correlation_caption(level: str, method: str, block: LevelCorrelations) -> str:
+    """What one correlation matrix was computed on (plain text)."""
+    m = block.matrices[method]
+    unit = "segments" if level == "segment" else "corpora"
+    return (
+        f"{level} level, {method}: {block.n_keys} aligned {unit}; {block.n_skipped} rows "
+        f"skipped; bootstrap n_boot={m.n_boot}, seed={m.seed}."
+    )
+
+
+def lowest_correlation(report: Report, markup: Markup) -> str | None:
+    """The lowest coefficient between two implementations over every matrix, in a sentence
+    (``None`` without a coefficient)."""
+    lows = [
+        (float(x), name, level, method)
+        for level, method, _b, rows in correlation_tables(report)
+        for name, *xs in rows
+        for x in xs
+        if x not in ("—", "")
+    ]
+    if not lows:
+        return None
+    value, name, level, method = min(lows)
+    return markup.text(
+        f"Lowest correlation between two implementations: {value:.3f} ({method}, {level} "
+        f"level, involving {name})."
+    )
+
+
+def attribution_intro(report: Report, markup: Markup) -> str:
+    """How to read the attributions."""
+    also = (
+        " (the summary's table gives the same split of the mean over every system)"
+        if report.answer
+        else ""
+    )
+    return markup.text(
+        "Each gap b − a (BLEU points) split into exact Shapley values over the factors; they "
+        f"sum to the gap{also}."
+    )
 
 
 def _by_test(
