@@ -35,6 +35,7 @@ from typing import Any
 from harness.bleu import normalizers as _norm
 from harness.bleu.punkt_sentences import (
     maybe_sentence_end,
+    one_sentence,
     punkt_parameters,
     require_punkt,
     sentence_lines,
@@ -167,17 +168,7 @@ def _splitter() -> Callable[[str], list[str]]:
     tokenizer = PunktSentenceTokenizer(
         punkt_parameters(), lang_vars=LanguageVars(), token_cls=Token
     )
-    candidate = period_context.search
-
-    def split(line: str) -> list[str]:
-        # Punkt only breaks at a potential sentence end: without one the line is one
-        # sentence (none when blank), what Punkt returns without running its decisions
-        if candidate(line) is None:
-            head = line.rstrip()
-            return [head] if head else []
-        found: list[str] = tokenizer.tokenize(line)
-        return found
-
+    split: Callable[[str], list[str]] = tokenizer.tokenize
     return split
 
 
@@ -191,10 +182,10 @@ def whole_line_test() -> Callable[[Sequence[str]], list[bool]]:
 def sentences(line: str) -> list[str]:
     """nltk 3.9.1's ``sent_tokenize(line)`` on the English model (nltk is loaded only for a
     line that may hold a potential sentence end)."""
-    if not maybe_sentence_end(line):
-        head = line.rstrip()
-        return [head] if head else []
-    return _splitter()(line)
+    # Punkt only breaks at a potential sentence end; without one it runs no decision
+    if maybe_sentence_end(line) and _patterns()[1].search(line) is not None:
+        return _splitter()(line)
+    return one_sentence(line)
 
 
 def nltk391_punkt_tokens(line: str) -> list[str]:

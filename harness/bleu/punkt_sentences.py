@@ -57,6 +57,7 @@ __all__ = [
     "clear_caches",
     "maybe_sentence_end",
     "nltk_punkt_tokens",
+    "one_sentence",
     "punkt_parameters",
     "require_punkt",
     "sentence_lines",
@@ -190,10 +191,14 @@ def sentences(line: str) -> list[str]:
     set: a final period has no token after it) is one sentence, the line without its trailing
     whitespace, or none when it is blank — what Punkt returns for it, without running its
     decisions."""
-    if not _candidate(line):
-        head = line.rstrip()
-        return [head] if head else []
-    return _splitter()(line)
+    return _splitter()(line) if _candidate(line) else one_sentence(line)
+
+
+def one_sentence(line: str) -> list[str]:
+    """What Punkt returns for a line without a potential sentence end: the line without its
+    trailing whitespace, or no sentence when it is blank."""
+    head = line.rstrip()
+    return [head] if head else []
 
 
 def nltk_punkt_tokens(line: str) -> list[str]:
