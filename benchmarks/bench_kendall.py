@@ -1,5 +1,5 @@
-"""Benchmark: the bootstrap's Kendall τ-b beside scipy, and the WMT21 correlation matrices
-before and after the matrix kernel (issue 22). Not a test.
+"""Benchmark: the bootstrap's Kendall τ-b beside scipy, and on a WMT21 report's segment
+scores τ-b's asymptotic interval beside the bootstrap. Not a test.
 
 Run from the repository root::
 
@@ -15,16 +15,14 @@ variant="b")`` called on each gathered draw; the script asserts the three agree 
 where a draw is constant on a side).
 
 ``--wmt21 FILE`` — the segment scores of a WMT21 run: the ``segments.csv`` that ``report``
-writes, or the ``results.jsonl`` of ``compare --out`` (``report --wmt21 --human`` has 33
-implementations over 20,040 segments). Times the segment-level Kendall matrix the report
-computes (``n_boot`` 200, seed 0) with the previous per-cell path (:func:`_old_kendall_matrix`,
-a private copy: per-resample τ-b, scipy's point on the values) and with
-:func:`harness.statistics.correlation.correlation_matrix`, asserts every cell equal (value,
-p-value, interval, undefined resamples), and times the Pearson matrix beside them.
-``--before-cells N`` runs the previous path on the first N distinct cells only and scales its
-time to all of them (the full run takes minutes). Wall and CPU seconds are printed with the
-load average. ``--wmt21 FILE --blocks 64 128 256`` times only the bootstrap τ-b of every pair
-with each block size (the numbers asserted equal).
+writes, or the ``results.jsonl`` of ``compare --out``. For every pair of the distinct vectors of
+the implementations that scored every segment: τ-b's asymptotic interval (what the report
+gives above ``KENDALL_FULL_BOOT_MAX`` segments) against the percentile bootstrap of
+``--n-boot`` resamples (what it gave before) under ``--seeds`` seeds — the time of each, how
+far their ends are apart and how far the bootstrap's ends move between seeds, in units of the
+asymptotic standard error. Wall and CPU seconds are printed with the load average.
+``--wmt21 FILE --blocks 64 128 256`` times only the bootstrap τ-b of every pair with each
+block size (the numbers asserted equal).
 """
 
 from __future__ import annotations
@@ -35,8 +33,7 @@ import json
 import os
 import sys
 import time
-import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -100,54 +97,6 @@ def _old_boot_tau_b(x: np.ndarray, y: np.ndarray, idx: np.ndarray) -> np.ndarray
     return out
 
 
-def _old_kendall_matrix(
-    scores: Mapping[str, Sequence[float | None]], n_boot: int, seed: int, limit: int | None
-) -> dict[tuple[bytes, bytes], dict[str, Any]]:
-    """What ``correlation_matrix(scores, "kendall", n_boot=n_boot, seed=seed)`` computed
-    before issue 22, cell by cell (each distinct pair of vectors once, in the order of the
-    names): ``{(content a, content b): fields of the cell's estimate}``; the first ``limit``
-    cells only when given."""
-    from scipy import stats as sps
-
-    from harness.statistics.correlation import (
-        KENDALL_FULL_BOOT_MAX,
-        KENDALL_LARGE_N_BOOT,
-        _as_array,
-        _draws,
-    )
-
-    names = list(scores)
-    arrays = {a: _as_array(scores[a], a) for a in names}
-    cells: dict[tuple[bytes, bytes], dict[str, Any]] = {}
-    draws: dict[int, np.ndarray] = {}
-    for i, a in enumerate(names):
-        for b in names[i:]:
-            key = (arrays[a].tobytes(), arrays[b].tobytes())
-            if key in cells:
-                continue
-            if limit is not None and len(cells) >= limit:
-                return cells
-            keep = np.isfinite(arrays[a]) & np.isfinite(arrays[b])
-            x, y, n = arrays[a][keep], arrays[b][keep], int(keep.sum())
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                point = sps.kendalltau(x, y, variant="b")
-            rows = n_boot if n <= KENDALL_FULL_BOOT_MAX else min(n_boot, KENDALL_LARGE_N_BOOT)
-            if n not in draws:
-                draws[n] = _draws(n_boot, n, seed)
-            values = _old_boot_tau_b(x, y, draws[n][:rows])
-            ok = values[np.isfinite(values)]
-            lo, hi = (float(v) for v in np.quantile(ok, (0.025, 0.975)))
-            cells[key] = {
-                "value": float(point.statistic),
-                "p_value": float(point.pvalue),
-                "ci_low": lo,
-                "ci_high": hi,
-                "n_boot_undefined": rows - ok.shape[0],
-            }
-    return cells
-
-
 # ---------------------------------------------------------------------------- WMT21 scores
 def _segment_scores(path: Path) -> dict[str, tuple[float | None, ...]]:
     """The segment-level score vector of each implementation: from a report's
@@ -165,44 +114,61 @@ def _segment_scores(path: Path) -> dict[str, tuple[float | None, ...]]:
     return dict(from_results(rows, "segment").scores)
 
 
-def wmt21(path: Path, n_boot: int, seed: int, before_cells: int | None) -> int:
-    from harness.statistics.correlation import correlation_matrix
-
+def _full_vectors(path: Path) -> list[np.ndarray]:
+    """The distinct segment-score vectors of the implementations that scored the most
+    segments (a report's profiles; a library run on a sample has fewer), on the segments all
+    of them scored."""
     scores = _segment_scores(path)
-    n = len(next(iter(scores.values())))
-    print(f"{len(scores)} implementations × {n} segments, n_boot {n_boot}, seed {seed}")
-    correlation_matrix({"a": [1.0, 2.0], "b": [2.0, 1.0]}, "kendall", n_boot=2)  # imports
+    vectors = [np.asarray([np.nan if v is None else v for v in vec]) for vec in scores.values()]
+    most = max(int(np.isfinite(v).sum()) for v in vectors)
+    vectors = [v for v in vectors if int(np.isfinite(v).sum()) == most]
+    keep = np.all([np.isfinite(v) for v in vectors], axis=0)
+    return list({v[keep].tobytes(): v[keep] for v in vectors}.values())
+
+
+def wmt21(path: Path, n_boot: int, seed: int, seeds: int) -> int:
+    """τ-b's interval of every pair of distinct segment-score vectors two ways: the
+    asymptotic one the report gives above ``KENDALL_FULL_BOOT_MAX`` segments, and the
+    percentile bootstrap of ``n_boot`` resamples it gave before, under ``seeds`` seeds. Prints
+    the time of each, how far the two intervals' ends are apart and how far the bootstrap's
+    ends move between seeds, both in units of the asymptotic standard error."""
+    from harness.statistics.boot_kernels import tau_b_pairs
+    from harness.statistics.correlation import _draws
+    from harness.statistics.kendall_interval import tau_b_interval
+
+    vectors = _full_vectors(path)
+    n = vectors[0].shape[0]
+    ranks = [np.unique(v, return_inverse=True)[1] for v in vectors]
+    pairs = [(i, j) for i in range(len(vectors)) for j in range(i + 1, len(vectors))]
+    print(f"{len(vectors)} distinct vectors × {n} segments: {len(pairs)} pairs")
+    tau_b_interval(ranks[0][:50], ranks[1][:50], 0.95)  # imports
     load = os.getloadavg()
-    wall, cpu, new = _timed(lambda: correlation_matrix(scores, "kendall", n_boot=n_boot, seed=seed))
-    print(f"kendall, matrix kernel:   {wall:7.2f} s wall {cpu:7.2f} s CPU")
-    p_wall, p_cpu, _ = _timed(
-        lambda: correlation_matrix(scores, "pearson", n_boot=n_boot, seed=seed)
-    )
-    print(f"pearson (unchanged):      {p_wall:7.2f} s wall {p_cpu:7.2f} s CPU")
-    o_wall, o_cpu, old = _timed(lambda: _old_kendall_matrix(scores, n_boot, seed, before_cells))
-    content = {
-        name: np.asarray([np.nan if v is None else v for v in vec]).tobytes()
-        for name, vec in scores.items()
-    }
-    names = list(scores)
-    distinct = {(content[a], content[b]) for i, a in enumerate(names) for b in names[i:]}
-    scale = len(distinct) / len(old)
-    note = "" if scale == 1 else f" ({len(old)} of {len(distinct)} cells, scaled ×{scale:.1f})"
+    wall, cpu, asym = _timed(lambda: [tau_b_interval(ranks[i], ranks[j], 0.95) for i, j in pairs])
+    print(f"asymptotic, every pair:            {wall:7.2f} s wall {cpu:7.2f} s CPU")
+    ends = []
+    for k in range(seeds):
+        idx = _draws(n_boot, n, seed + k)
+        b_wall, b_cpu, values = _timed(lambda idx=idx: tau_b_pairs(vectors, pairs, idx))
+        if k == 0:
+            print(
+                f"bootstrap ({n_boot} resamples), every pair: {b_wall:7.2f} s wall "
+                f"{b_cpu:7.2f} s CPU"
+            )
+        ends.append(np.nanquantile(values, (0.025, 0.975), axis=1).T)
+    spread = np.stack(ends)  # seeds × pairs × (low, high)
+    se = np.array([a[1] if a is not None else np.nan for a in asym])
+    asym_ends = np.array([(a[2], a[3]) if a is not None else (np.nan, np.nan) for a in asym])
+    apart = np.abs(spread - asym_ends[None]) / se[None, :, None]
+    moves = (spread.max(axis=0) - spread.min(axis=0)) / se[:, None]
     print(
-        f"kendall, previous path:   {o_wall * scale:7.2f} s wall {o_cpu * scale:7.2f} s CPU{note}"
+        f"|bootstrap end − asymptotic end| / SE over {seeds} seeds: median "
+        f"{np.nanmedian(apart):.3f}, max {np.nanmax(apart):.3f}"
     )
-    print(f"speed-up (CPU): {o_cpu * scale / cpu:.1f}×; load average at start {load[0]:.2f}")
-    checked = 0
-    for i, a in enumerate(names):
-        for b in names[i:]:
-            want = old.get((content[a], content[b]))
-            if want is None:
-                continue
-            got = new.cells[a][b]["kendall"]
-            for field, value in want.items():
-                assert getattr(got, field) == value, (a, b, field, getattr(got, field), value)
-            checked += 1
-    print(f"{checked} cells identical (value, p-value, interval, undefined resamples)")
+    print(
+        f"bootstrap ends' range between seeds / SE: median {np.nanmedian(moves):.3f}, "
+        f"max {np.nanmax(moves):.3f}; median SE {np.nanmedian(se):.5f}"
+    )
+    print(f"load average at start {load[0]:.2f}")
     return 0
 
 
@@ -211,21 +177,11 @@ def blocks(path: Path, n_boot: int, seed: int, sizes: Sequence[int]) -> int:
     most segments, once per block size of :func:`~harness.statistics.boot_kernels.tau_b_pairs`."""
     from harness.statistics.boot_kernels import tau_b_pairs
 
-    scores = _segment_scores(path)
-    vectors = [np.asarray([np.nan if v is None else v for v in vec]) for vec in scores.values()]
-    # the implementations that scored the most segments (a report's profiles; a library run
-    # on a sample of the segments has fewer), on the segments all of them scored
-    most = max(int(np.isfinite(v).sum()) for v in vectors)
-    vectors = [v for v in vectors if int(np.isfinite(v).sum()) == most]
-    keep = np.all([np.isfinite(v) for v in vectors], axis=0)
-    vectors = [v[keep] for v in vectors]
-    n = int(keep.sum())
+    vectors = _full_vectors(path)
+    n = vectors[0].shape[0]
     pairs = [(i, j) for i in range(len(vectors)) for j in range(i + 1, len(vectors))]
     idx = np.random.default_rng(seed).integers(0, n, size=(n_boot, n))
-    distinct = len({v.tobytes() for v in vectors})
-    print(
-        f"{len(vectors)} implementations ({distinct} distinct) × {n} segments, {n_boot} resamples"
-    )
+    print(f"{len(vectors)} distinct vectors × {n} segments, {n_boot} resamples")
     first = None
     for size in sizes:
         wall, cpu, got = _timed(lambda size=size: tau_b_pairs(vectors, pairs, idx, block=size))
@@ -271,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--wmt21", type=Path, help="segments.csv of a report or results.jsonl")
     parser.add_argument("--n-boot", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--before-cells", type=int, help="previous path on this many cells")
+    parser.add_argument("--seeds", type=int, default=5, help="with --wmt21: bootstrap seeds")
     parser.add_argument(
         "--blocks",
         type=int,
@@ -284,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.wmt21 and args.blocks:
         return blocks(args.wmt21, args.n_boot, args.seed, args.blocks)
     if args.wmt21:
-        return wmt21(args.wmt21, args.n_boot, args.seed, args.before_cells)
+        return wmt21(args.wmt21, args.n_boot, args.seed, args.seeds)
     return sizes(args.resamples, args.sizes)
 
 

@@ -28,7 +28,6 @@ from scipy import stats as sps
 from harness.statistics import boot_kernels
 from harness.statistics.correlation import (
     KENDALL_FULL_BOOT_MAX,
-    KENDALL_LARGE_N_BOOT,
     KENDALL_VECTOR_MAX,
     _draws,
     correlate,
@@ -166,8 +165,8 @@ def test_degenerate_inputs() -> None:
 # ---------------------------------------------------------------------------- the matrix
 def _previous_cell(x, y, n_boot: int, seed: int, ci: float = 0.95) -> dict:
     """What the previous implementation gave a Kendall cell: scipy's point and p-value on the
-    complete pairs, and the percentile interval of scipy's per-resample τ-b over the first
-    rows of the seeded draws (all of them up to KENDALL_FULL_BOOT_MAX pairs)."""
+    complete pairs, and the percentile interval of scipy's per-resample τ-b over the
+    seeded draws (vectors of at most KENDALL_FULL_BOOT_MAX pairs)."""
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     keep = np.isfinite(x) & np.isfinite(y)
     x, y = x[keep], y[keep]
@@ -175,7 +174,8 @@ def _previous_cell(x, y, n_boot: int, seed: int, ci: float = 0.95) -> dict:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         point = sps.kendalltau(x, y, variant="b")
-    rows = n_boot if n <= KENDALL_FULL_BOOT_MAX else min(n_boot, KENDALL_LARGE_N_BOOT)
+    assert n <= KENDALL_FULL_BOOT_MAX
+    rows = n_boot
     values = _scipy_resamples(x, y, _draws(n_boot, n, seed)[:rows])
     ok = values[np.isfinite(values)]
     lo, hi = np.quantile(ok, ((1 - ci) / 2, (1 + ci) / 2))
@@ -240,16 +240,17 @@ def test_matrix_cells_equal_correlate_alone() -> None:
                 assert m.cells[a][b].to_dict() == alone.to_dict(), (n, a, b)
 
 
-def test_large_vectors_use_the_capped_resamples() -> None:
-    """Above KENDALL_FULL_BOOT_MAX pairs a cell uses the first KENDALL_LARGE_N_BOOT resamples,
-    as before; the interval is the quantiles of exactly those."""
+def test_large_vectors_have_the_asymptotic_interval() -> None:
+    """Above KENDALL_FULL_BOOT_MAX pairs a matrix cell's τ-b interval is the delta-method one
+    (no resamples), the same as correlate's for the pair alone; the point is scipy's."""
     rng = np.random.default_rng(2)
     n = KENDALL_FULL_BOOT_MAX + 200
     x = np.round(rng.normal(size=n), 1)
     scores: dict[str, Any] = {"x": x, "y": np.round(x + rng.normal(0, 0.5, n), 1)}
-    n_boot = KENDALL_LARGE_N_BOOT + 20
-    got = correlation_matrix(scores, "kendall", n_boot=n_boot, seed=1).cells["x"]["y"]["kendall"]
-    want = _previous_cell(scores["x"], scores["y"], n_boot, 1)
-    assert got.n_boot == KENDALL_LARGE_N_BOOT == want["n_boot"]
-    assert (got.ci_low, got.ci_high) == (want["ci_low"], want["ci_high"])
-    assert got.value == want["value"]
+    got = correlation_matrix(scores, "kendall", n_boot=50, seed=1).cells["x"]["y"]["kendall"]
+    alone = correlate(scores["x"], scores["y"], n_boot=50, seed=1, methods=("kendall",))
+    assert got == alone.kendall
+    assert got.interval == "asymptotic" and got.n_boot == 0
+    assert got.value == sps.kendalltau(scores["x"], scores["y"], variant="b").statistic
+    assert got.ci_low is not None and got.ci_high is not None
+    assert got.ci_low < got.value < got.ci_high

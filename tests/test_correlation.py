@@ -20,7 +20,7 @@ from harness.analysis.pivot import from_results
 from harness.errors import ConfigError, LayoutError
 from harness.statistics import boot_kernels
 from harness.statistics.correlation import (
-    KENDALL_LARGE_N_BOOT,
+    KENDALL_FULL_BOOT_MAX,
     KENDALL_VECTOR_MAX,
     METHODS,
     correlate,
@@ -197,13 +197,18 @@ def test_bootstrap_interval_covers_the_truth_typically() -> None:
     assert covered >= 30
 
 
-def test_kendall_resamples_capped_for_long_vectors() -> None:
+def test_long_vectors_give_kendall_the_asymptotic_interval() -> None:
     x, y = _correlated(1500, 3)
     c = correlate(x, y, n_boot=300, seed=0)
     assert c.pearson.n_boot == c.spearman.n_boot == 300
-    assert c.kendall.n_boot == min(300, KENDALL_LARGE_N_BOOT)
+    assert c.pearson.interval == c.spearman.interval == "bootstrap"
+    assert c.kendall.n_boot == 0 and c.kendall.interval == "asymptotic"
+    assert c.kendall.ci_low < c.kendall.value < c.kendall.ci_high
     c2 = correlate(x, y, n_boot=300, seed=0, n_boot_kendall=20, methods=("kendall",))
-    assert c2.kendall.n_boot == 20 and c2.kendall.ci_low < c2.kendall.value < c2.kendall.ci_high
+    assert c2.kendall.n_boot == 20 and c2.kendall.interval == "bootstrap"
+    assert c2.kendall.ci_low < c2.kendall.value < c2.kendall.ci_high
+    short = correlate(x[:KENDALL_FULL_BOOT_MAX], y[:KENDALL_FULL_BOOT_MAX], n_boot=30, seed=0)
+    assert short.kendall.interval == "bootstrap" and short.kendall.n_boot == 30
 
 
 def test_no_bootstrap() -> None:

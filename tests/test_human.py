@@ -307,3 +307,22 @@ def test_wmt21_reference_outside_the_implementations(data_dir) -> None:
     (row,) = r.rankings
     assert row["implementation"] == "multi-bleu" and row["reference"] == "nltk"
     assert r.correlations["multi-bleu"]["system"].pearson.ci_low is None
+
+
+@pytest.mark.realdata
+def test_wmt21_markdown_says_which_intervals_are_asymptotic(wmt21) -> None:
+    """4,216 rated segments: segment-level τ-b has the asymptotic interval and the caption
+    says so; the other intervals are the bootstrap's (the 8 systems, and every Pearson and
+    Spearman)."""
+    from harness.report.human_tables import human_markdown
+
+    for name, levels in wmt21.correlations.items():
+        seg, sys_ = levels["segment"], levels["system"]
+        assert seg.kendall.interval == "asymptotic" and seg.kendall.n_boot == 0, name
+        assert sys_.kendall.interval == "bootstrap" and sys_.kendall.n_boot == 200, name
+        assert seg.pearson.interval == seg.spearman.interval == "bootstrap", name
+    first = human_markdown(wmt21).splitlines()[0]
+    assert first.endswith(
+        "95% CIs: percentile bootstrap (200 resamples, seed 3); segment-level Kendall tau-b: "
+        "asymptotic (delta method)"
+    )

@@ -11,6 +11,7 @@ from html import escape
 from html.parser import HTMLParser
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from harness.analysis import runner
@@ -658,3 +659,41 @@ def test_cli_significance_pair(tmp_path, capsys):
     sig = json.loads((out / "report.json").read_text(encoding="utf-8"))["significance"]
     assert sig["design"] == "pair"
     assert [(r["baseline"], r["system"]) for r in sig["results"]] == [("A", "B")]
+
+
+def test_correlation_caption_names_each_kind_of_interval():
+    """A matrix whose cells differ in size says which cells have a bootstrap and which an
+    asymptotic interval, with the counts of its own cells; one kind is named alone."""
+    from harness.analysis.study_types import CorrelationTable, LevelCorrelations
+    from harness.analysis.typed_json import from_json
+    from harness.report.summary import correlation_caption
+    from harness.statistics.correlation import KENDALL_FULL_BOOT_MAX, correlation_matrix
+
+    rng = np.random.default_rng(8)
+    n = KENDALL_FULL_BOOT_MAX + 50
+    x = rng.normal(size=n)
+    scores = {
+        "x": x,
+        "y": x + rng.normal(size=n),
+        "short": np.where(np.arange(n) < KENDALL_FULL_BOOT_MAX - 100, x, np.nan),
+    }
+
+    def caption(method: str, n_boot: int) -> str:
+        m = correlation_matrix(scores, method, n_boot=n_boot, seed=2)
+        table = from_json(CorrelationTable, m.to_dict(), "table")
+        return correlation_caption("segment", method, LevelCorrelations(n, 0, {method: table}))
+
+    small = sum(  # cells with at most KENDALL_FULL_BOOT_MAX complete pairs
+        int((np.isfinite(scores[a]) & np.isfinite(scores[b])).sum()) <= KENDALL_FULL_BOOT_MAX
+        for a, b in (("x", "y"), ("x", "short"), ("y", "short"))
+    )
+    assert small == 2
+    assert caption("kendall", 30).endswith(
+        f"bootstrap n_boot=30, seed=2 for the {small} pairs of implementations with at most "
+        f"{KENDALL_FULL_BOOT_MAX} segments, asymptotic (delta method) intervals for the "
+        f"{3 - small} with more."
+    )
+    assert caption("pearson", 30).endswith("skipped; bootstrap n_boot=30, seed=2.")
+    assert caption("kendall", 0).endswith("skipped; no intervals.")
+    del scores["short"]
+    assert caption("kendall", 30).endswith("skipped; asymptotic (delta method) intervals.")

@@ -280,8 +280,8 @@ def wmt21_human_correlations(
     system ranking the others are compared with. ``ranking_systems``: ``"mqm"`` ranks the 8
     MQM-rated systems, ``"all"`` the 20 MT systems of the subset (more statistics to count).
     ``n_boot``, ``n_boot_kendall``, ``seed``, ``confidence``: as in
-    :func:`~harness.statistics.correlation.correlate` (segment-level Kendall uses at most
-    200 resamples unless ``n_boot_kendall`` says otherwise).
+    :func:`~harness.statistics.correlation.correlate` (segment-level Kendall's interval is
+    the asymptotic one unless ``n_boot_kendall`` asks for a bootstrap).
 
     Each ``rankings`` row: ``ranking`` (best first), ``kendall_tau_vs_reference``,
     ``same_ranking``, ``swapped_pairs`` (``[a, b]``: the reference scores a above b, this

@@ -8,7 +8,12 @@ written next to it as :data:`SCHEMA_FILE` — is
 and class docstrings below are the documentation of every key. All scores and gaps are BLEU
 points on 0–100; every number is finite or ``null``.
 
-Schema 5 (this version) against 4: the ``answer`` records the ``seed`` of its paired
+Schema 6 (this version) against 5: each correlation table says how many of its cells have a
+percentile-bootstrap and how many an asymptotic interval (``intervals``; Kendall's τ-b above
+:data:`~harness.statistics.correlation.KENDALL_FULL_BOOT_MAX` pairs is asymptotic), and its
+``n_boot`` is the most resamples a cell of that method used (it was the resamples asked for,
+which τ-b at large sizes did not use); the correlations with human judgments give each
+method's ``{method}_interval``. Schema 5 against 4: the ``answer`` records the ``seed`` of its paired
 bootstrap, each of its families the p-value of every system pair it orders the other way
 (``flip_p``), and each family row how many of those reversals are significant
 (``significant_flips``). Schema 4 against 3: ``report.json`` names its schema (``$schema``, the file
@@ -76,7 +81,7 @@ __all__ = [
 
 #: The version of ``report.json``'s shape: bumped whenever a key is added, removed or changes
 #: meaning (the module docstring says what changed).
-SCHEMA_VERSION: Literal["5"] = "5"
+SCHEMA_VERSION: Literal["6"] = "6"
 
 #: The JSON Schema of :class:`Report`, written next to ``report.json`` (its ``$schema``).
 SCHEMA_FILE: Literal["report.schema.json"] = "report.schema.json"
@@ -385,7 +390,10 @@ class SegmentsSection:
 class CorrelationTable:
     """Every pairwise correlation of the implementations' score vectors under one method
     (:class:`harness.statistics.correlation.CorrelationMatrix`): coefficient, pairs used and
-    bootstrap interval per pair of names."""
+    interval per pair of names; ``n_boot`` the most resamples a cell's interval used,
+    ``intervals`` how many cells have a percentile-bootstrap (``bootstrap``) and how many an
+    asymptotic (``asymptotic``: Kendall's τ-b above
+    :data:`~harness.statistics.correlation.KENDALL_FULL_BOOT_MAX` pairs) interval."""
 
     method: str
     names: tuple[str, ...]
@@ -395,6 +403,7 @@ class CorrelationTable:
     ci_high: Mapping[str, Mapping[str, float | None]]
     seed: int | None
     n_boot: int
+    intervals: Mapping[str, int]
     ci: float | None
 
 
@@ -604,7 +613,7 @@ class Report:
     significance (``null`` when not included)."""
 
     schema: Literal["report.schema.json"] = field(metadata={"json_name": "$schema"})
-    schema_version: Literal["5"]
+    schema_version: Literal["6"]
     summary: Summary
     answer: AnswerSection | None
     signature: str

@@ -18,7 +18,7 @@ from harness.data.systems import load_human_scores, load_text_systems
 from harness.errors import HarnessError, InputError
 from harness.report import console
 from harness.report.human_tables import human_markdown
-from harness.statistics.correlation import correlate
+from harness.statistics.correlation import KENDALL_FULL_BOOT_MAX, correlate
 
 
 # ---------------------------------------------------------------------- explain
@@ -299,7 +299,8 @@ def add_human(sub: options.Subcommands) -> None:
         "--n-boot",
         type=options.int_at_least(0),
         default=1000,
-        help="bootstrap resamples for the CIs (0: no CIs)",
+        help="bootstrap resamples for the CIs (0: no CIs); Kendall's tau-b over more than "
+        f"{KENDALL_FULL_BOOT_MAX} pairs has the asymptotic (delta-method) CI",
     )
     options.add_meta_resamples(h, "every two profiles")
     options.add_seed(h, "the bootstrap over systems and the permutation tests")

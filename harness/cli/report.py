@@ -20,6 +20,7 @@ from harness.data.io import read_lines
 from harness.errors import InputError
 from harness.report import write_report
 from harness.report.outdir import OutputDir
+from harness.statistics.correlation import KENDALL_FULL_BOOT_MAX
 
 
 def add_report(sub: options.Subcommands) -> None:
@@ -77,7 +78,8 @@ def add_report(sub: options.Subcommands) -> None:
         "--n-boot",
         type=options.int_at_least(0),
         default=200,
-        help="bootstrap resamples for CIs (0: none)",
+        help="bootstrap resamples for the correlations' CIs (0: none); Kendall's tau-b over "
+        f"more than {KENDALL_FULL_BOOT_MAX} pairs has the asymptotic (delta-method) CI",
     )
     r.add_argument(
         "--significance-pair",

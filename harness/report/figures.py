@@ -80,6 +80,7 @@ def _row_records(row: Mapping[str, Any], prefix: str) -> list[dict[str, Any]]:
                 "value": value,
                 "ci_low": _num(row.get(f"{key}ci_low")),
                 "ci_high": _num(row.get(f"{key}ci_high")),
+                "interval": row.get(f"{key}interval"),
             }
         )
     return out
@@ -87,8 +88,8 @@ def _row_records(row: Mapping[str, Any], prefix: str) -> list[dict[str, Any]]:
 
 def human_records(human: Any, prefix: str = "") -> list[dict[str, Any]]:
     """Correlations with human judgments as ``{label, group, panel, series, value, ci_low,
-    ci_high}`` records (``group`` = ``panel`` + ``series``: e.g. ``"segment level"`` and
-    ``"kendall"``).
+    ci_high, interval}`` records (``group`` = ``panel`` + ``series``: e.g. ``"segment level"``
+    and ``"kendall"``; ``interval`` how the interval was computed, ``None`` if not said).
 
     Reads what :mod:`harness.analysis.human` returns: ``HumanCorrelations.to_dict()`` (its
     ``rows``), a list of flat rows (``wmt19_bleu_vs_human``; ``HumanCorrelations.rows()``), or
@@ -320,11 +321,20 @@ def _human_bars(panel: str, records: Sequence[Mapping[str, Any]], path: Path) ->
         f"Bar chart ({panel}) of the correlation between {len(labels)} metrics or "
         f"implementations and human judgments, on the −1 to 1 scale, one bar per method "
         f"({', '.join(series)})"
-        + (" with bootstrap confidence-interval whiskers" if has_ci else "")
+        + (f" with {_whiskers(records)}confidence-interval whiskers" if has_ci else "")
         + f". Highest: {best['label']} ({best['series']}) {best['value']:.3f}; lowest: "
         f"{worst['label']} ({worst['series']}) {worst['value']:.3f}."
     )
     return Figure(path.name, f"Human correlation: {panel}", alt, "human", panel)
+
+
+def _whiskers(records: Sequence[Mapping[str, Any]]) -> str:
+    """The kinds of the intervals of ``records`` in words, with a trailing space (empty when
+    the records do not say)."""
+    kinds = {r.get("interval") for r in records if r["ci_low"] is not None}
+    words = {"bootstrap": "percentile-bootstrap", "asymptotic": "asymptotic (delta-method)"}
+    named = [words[k] for k in ("bootstrap", "asymptotic") if k in kinds]
+    return " and ".join(named) + " " if named else ""
 
 
 def render_figures(report: Report, directory: str | Path) -> list[Figure]:

@@ -388,12 +388,14 @@ def _human(report: Report, figs: Sequence[Figure]) -> str:
                 _num_cell(r["value"], 3),
                 _num_cell(r["ci_low"], 3),
                 _num_cell(r["ci_high"], 3),
+                _td(r["interval"] or ""),
             ]
             for r in records
         ]
+        head = ["metric", "group", "correlation", "CI low", "CI high", "interval"]
         out.append(
             f"<details><summary>Every correlation ({len(rows)}) with its interval</summary>"
-            + _table(["metric", "group", "correlation", "CI low", "CI high"], rows)
+            + _table(head, rows)
             + "</details>"
         )
     else:

@@ -10,10 +10,30 @@ from typing import Any
 from harness.analysis.human import HumanCorrelations
 from harness.report.tables import META_COLUMNS, meta_evaluation_rows
 from harness.report.text import table
+from harness.statistics.correlation import ASYMPTOTIC
 
 
 def _fmt(x: Any, digits: int = 3) -> str:
     return "–" if x is None else f"{x:.{digits}f}"
+
+
+def _intervals(res: HumanCorrelations) -> str:
+    """How the correlations' intervals were computed, naming the asymptotic ones."""
+    asymptotic = sorted(
+        {
+            f"{level}-level {'Kendall tau-b' if method == 'kendall' else method}"
+            for levels in res.correlations.values()
+            for level, corr in levels.items()
+            for method, est in corr.estimates.items()
+            if est.interval == ASYMPTOTIC
+        }
+    )
+    if res.n_boot == 0:
+        return "none (no resamples asked for)"
+    boot = f"percentile bootstrap ({res.n_boot} resamples, seed {res.seed})"
+    if not asymptotic:
+        return boot
+    return f"{boot}; {', '.join(asymptotic)}: asymptotic (delta method)"
 
 
 def human_markdown(
@@ -31,8 +51,8 @@ def human_markdown(
     n_seg = next(iter(res.n_rated_segments.values()), 0)
     out = [
         f"WMT21 en→de: BLEU ({len(res.refs)} refs) vs Google MQM — {len(res.ranking_systems)} "
-        f"MQM-rated systems, {n_seg} rated segments each; {int(res.ci * 100)}% bootstrap CIs "
-        f"({res.n_boot} resamples, seed {res.seed})",
+        f"MQM-rated systems, {n_seg} rated segments each; {int(res.ci * 100)}% CIs: "
+        f"{_intervals(res)}",
         "",
     ]
     for level in ("system", "segment"):

@@ -221,7 +221,9 @@ def _human(human: Any) -> list[str]:
             fmt_number(r["value"], 3),
             fmt_number(r["ci_low"], 3),
             fmt_number(r["ci_high"], 3),
+            r["interval"] or "",
         ]
         for r in records
     ]
-    return table(["metric", "group", "correlation", "CI low", "CI high"], body, "llrrr")
+    head = ["metric", "group", "correlation", "CI low", "CI high", "interval"]
+    return table(head, body, "llrrrl")

@@ -22,6 +22,7 @@ from harness.analysis.study_types import (
 )
 from harness.report.tables import correlation_tables
 from harness.report.text import fmt_number
+from harness.statistics.correlation import ASYMPTOTIC, BOOTSTRAP, KENDALL_FULL_BOOT_MAX
 
 #: The summary gives the sentences of at most this many pairs whose gap is not zero (the
 #: "Does the gap matter?" section gives every pair's).
@@ -118,9 +119,20 @@ def correlation_caption(level: str, method: str, block: LevelCorrelations) -> st
     """What one correlation matrix was computed on (plain text)."""
     m = block.matrices[method]
     unit = "segments" if level == "segment" else "corpora"
+    boot, asym = m.intervals.get(BOOTSTRAP, 0), m.intervals.get(ASYMPTOTIC, 0)
+    parts = []
+    if boot:
+        parts.append(f"bootstrap n_boot={m.n_boot}, seed={m.seed}")
+    if asym:
+        parts.append("asymptotic (delta method) intervals")
+    if boot and asym:
+        parts = [
+            f"{parts[0]} for the {boot} pairs of implementations with at most "
+            f"{KENDALL_FULL_BOOT_MAX} {unit}, {parts[1]} for the {asym} with more"
+        ]
     return (
         f"{level} level, {method}: {block.n_keys} aligned {unit}; {block.n_skipped} rows "
-        f"skipped; bootstrap n_boot={m.n_boot}, seed={m.seed}."
+        f"skipped; {parts[0] if parts else 'no intervals'}."
     )
 
 

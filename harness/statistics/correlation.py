@@ -17,12 +17,13 @@ Conventions:
   computes); Kendall's τ-b is vectorised over all pairs of items when ``n`` is small
   (≤ :data:`KENDALL_VECTOR_MAX`) and otherwise computed from draw counts
   (:mod:`harness.statistics.boot_kernels`: equal to scipy's ``kendalltau`` bit for bit; a matrix
-  computes all its cells together), on the first ``n_boot_kendall`` rows of the index matrix —
-  by default all of them when ``n ≤`` :data:`KENDALL_FULL_BOOT_MAX` and at most
-  :data:`KENDALL_LARGE_N_BOOT` otherwise.
-  The number of resamples actually used is reported per method. Resamples on which a
-  coefficient is undefined (e.g. every drawn pair equal) are left out of the quantiles
-  (``n_boot_undefined``).
+  computes all its cells together), on every row of the index matrix when ``n ≤``
+  :data:`KENDALL_FULL_BOOT_MAX`. Above that, τ-b's interval is by default the asymptotic one
+  (:mod:`harness.statistics.kendall_interval`: the delta method, no Monte-Carlo error, a
+  fraction of the bootstrap's time); ``n_boot_kendall`` asks for a bootstrap of that many
+  resamples instead. Each estimate says which interval it has (``interval``: ``"bootstrap"``
+  or ``"asymptotic"``) and how many resamples it used. Resamples on which a coefficient is
+  undefined (e.g. every drawn pair equal) are left out of the quantiles (``n_boot_undefined``).
 
 :func:`correlation_matrix` correlates every pair of named vectors
 (:func:`harness.analysis.pivot.from_results` pivots a run's results table into such vectors). Results are frozen dataclasses (data only: the report
@@ -48,10 +49,12 @@ import numpy as np
 from harness.errors import ConfigError, LayoutError
 from harness.progress import ProgressCallback, track
 from harness.statistics.boot_kernels import boot_pearson_pairs, boot_values, tau_b_pairs
+from harness.statistics.kendall_interval import tau_b_interval
 
 __all__ = [
+    "ASYMPTOTIC",
+    "BOOTSTRAP",
     "KENDALL_FULL_BOOT_MAX",
-    "KENDALL_LARGE_N_BOOT",
     "KENDALL_VECTOR_MAX",
     "METHODS",
     "Correlation",
@@ -67,10 +70,13 @@ METHODS: tuple[str, ...] = ("pearson", "spearman", "kendall")
 KENDALL_VECTOR_MAX = 64
 """Up to this many pairs, bootstrap τ-b is computed for all resamples at once (n² memory)."""
 KENDALL_FULL_BOOT_MAX = 1000
-"""Up to this many pairs, bootstrap τ-b uses every resample by default."""
-KENDALL_LARGE_N_BOOT = 200
-"""Above :data:`KENDALL_FULL_BOOT_MAX` pairs, bootstrap τ-b uses at most this many resamples by
-default (pass ``n_boot_kendall`` to change)."""
+"""Up to this many pairs, τ-b's interval is a bootstrap of every resample by default; above, it
+is the asymptotic interval (pass ``n_boot_kendall`` for a bootstrap)."""
+BOOTSTRAP = "bootstrap"
+"""An :class:`Estimate`'s ``interval``: the percentile bootstrap over pairs."""
+ASYMPTOTIC = "asymptotic"
+"""An :class:`Estimate`'s ``interval``: Kendall τ-b's delta-method normal interval
+(:func:`harness.statistics.kendall_interval.tau_b_interval`)."""
 
 
 def finite(value: float | None) -> float | None:
@@ -83,11 +89,13 @@ def finite(value: float | None) -> float | None:
 
 @dataclass(frozen=True)
 class Estimate:
-    """One correlation coefficient with its p-value and bootstrap confidence interval.
+    """One correlation coefficient with its p-value and confidence interval.
 
     ``value``/``p_value`` are scipy's (``None`` when undefined, with ``reason``); ``ci_low`` and
-    ``ci_high`` bound the percentile bootstrap interval (``None`` without resamples);
-    ``n_boot`` resamples were drawn for this method, of which ``n_boot_undefined`` gave no value.
+    ``ci_high`` bound the interval (``None`` without one), which ``interval`` names
+    (:data:`BOOTSTRAP`, :data:`ASYMPTOTIC`; ``None`` without one); ``n_boot`` resamples were
+    drawn for this method (0 for an asymptotic interval), of which ``n_boot_undefined`` gave
+    no value.
     """
 
     method: str
@@ -98,6 +106,7 @@ class Estimate:
     n_boot: int = 0
     n_boot_undefined: int = 0
     reason: str | None = None
+    interval: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -106,6 +115,7 @@ class Estimate:
             "p_value": finite(self.p_value),
             "ci_low": finite(self.ci_low),
             "ci_high": finite(self.ci_high),
+            "interval": self.interval,
             "n_boot": self.n_boot,
             "n_boot_undefined": self.n_boot_undefined,
             "reason": self.reason,
@@ -164,13 +174,15 @@ class Correlation:
 
     def flat(self, prefix: str = "") -> dict[str, Any]:
         """One flat JSON-ready row: ``n``, ``n_dropped`` and ``{method}``, ``{method}_p``,
-        ``{method}_ci_low``, ``{method}_ci_high`` for each method (names prefixed)."""
+        ``{method}_ci_low``, ``{method}_ci_high``, ``{method}_interval`` for each method (names
+        prefixed)."""
         row: dict[str, Any] = {f"{prefix}n": self.n, f"{prefix}n_dropped": self.n_dropped}
         for m, e in self.estimates.items():
             row[f"{prefix}{m}"] = finite(e.value)
             row[f"{prefix}{m}_p"] = finite(e.p_value)
             row[f"{prefix}{m}_ci_low"] = finite(e.ci_low)
             row[f"{prefix}{m}_ci_high"] = finite(e.ci_high)
+            row[f"{prefix}{m}_interval"] = e.interval
         row[f"{prefix}reason"] = self.reason
         return row
 
@@ -242,12 +254,13 @@ def correlate(
     methods: Sequence[str] = METHODS,
     n_boot_kendall: int | None = None,
 ) -> Correlation:
-    """Pearson, Spearman and Kendall τ-b of ``x`` and ``y`` with p-values and bootstrap CIs.
+    """Pearson, Spearman and Kendall τ-b of ``x`` and ``y`` with p-values and confidence
+    intervals (percentile bootstrap; τ-b's asymptotic above :data:`KENDALL_FULL_BOOT_MAX` pairs).
 
     ``x`` and ``y`` must have the same length (else :class:`~harness.errors.LayoutError`);
-    pairs with a ``None``/NaN/±inf on either side are dropped and counted. ``n_boot=0`` skips
-    the bootstrap (intervals ``None``). ``n_boot_kendall`` caps the Kendall resamples (default:
-    see the module docstring). ``seed`` seeds ``numpy.random.default_rng``.
+    pairs with a ``None``/NaN/±inf on either side are dropped and counted. ``n_boot=0`` gives
+    no interval. ``n_boot_kendall`` gives τ-b a bootstrap of that many resamples (at most
+    ``n_boot``) whatever ``n``. ``seed`` seeds ``numpy.random.default_rng``.
     """
     _check_boot(n_boot, confidence)
     methods = _check_methods(methods)
@@ -260,10 +273,19 @@ def correlate(
 
 
 def _kendall_rows(n_boot: int, n: int, n_boot_kendall: int | None) -> int:
-    """The resamples bootstrap τ-b uses for ``n`` pairs (see :data:`KENDALL_FULL_BOOT_MAX`)."""
+    """The resamples bootstrap τ-b uses for ``n`` pairs: 0 where its interval is the
+    asymptotic one (see :data:`KENDALL_FULL_BOOT_MAX`)."""
     if n_boot_kendall is None:
-        n_boot_kendall = n_boot if n <= KENDALL_FULL_BOOT_MAX else min(n_boot, KENDALL_LARGE_N_BOOT)
+        n_boot_kendall = n_boot if n <= KENDALL_FULL_BOOT_MAX else 0
     return min(n_boot, max(0, n_boot_kendall))
+
+
+def _asymptotic(xa: np.ndarray, ya: np.ndarray, confidence: float) -> tuple[float, float] | None:
+    """τ-b's delta-method interval of two complete vectors (``None`` if undefined)."""
+    rx = np.unique(xa, return_inverse=True)[1]
+    ry = np.unique(ya, return_inverse=True)[1]
+    found = tau_b_interval(rx, ry, confidence)
+    return None if found is None else (found[2], found[3])
 
 
 def _draws(n_boot: int, n: int, seed: int | None) -> np.ndarray:
@@ -309,21 +331,26 @@ def _correlate(
         m: _kendall_rows(n_boot, n, n_boot_kendall) if m == "kendall" else n_boot for m in methods
     }
     given = given or {}
-    todo = {m: r for m, r in rows.items() if m not in given}
+    todo = {m: r for m, r in rows.items() if m not in given and r > 0}
     boot = dict(given)
     if idx is not None and todo:
         boot.update(boot_values(xa, ya, idx, todo, KENDALL_VECTOR_MAX))
     estimates: dict[str, Estimate] = {}
     for m in methods:
         value, p = points[m] if points and m in points else _point(m, xa, ya)
-        lo = hi = None
+        lo = hi = kind = None
         undefined = 0
         if m in boot and rows[m] > 0:
+            kind = BOOTSTRAP
             ok = boot[m][np.isfinite(boot[m])]
             undefined = rows[m] - ok.shape[0]
             if ok.shape[0] >= 2:
                 lo, hi = (float(v) for v in np.quantile(ok, q))
-        estimates[m] = Estimate(m, value, p, lo, hi, rows[m] if idx is not None else 0, undefined)
+        elif m == "kendall" and idx is not None:
+            kind = ASYMPTOTIC
+            lo, hi = _asymptotic(xa, ya, confidence) or (None, None)
+        used = rows[m] if idx is not None else 0
+        estimates[m] = Estimate(m, value, p, lo, hi, used, undefined, interval=kind)
     return Correlation(n, dropped, estimates, confidence, seed, n_boot)
 
 
@@ -334,7 +361,8 @@ class CorrelationMatrix:
 
     ``values[a][b]`` is the coefficient (``None`` if undefined), ``n[a][b]`` the pairs used
     (missing values dropped pairwise) and ``cells[a][b]`` the full :class:`Correlation`.
-    Unpacks as ``values, names = correlation_matrix(...)``.
+    Unpacks as ``values, names = correlation_matrix(...)``. ``to_dict()``'s ``n_boot`` is the
+    most resamples a cell's interval used, ``intervals`` how many cells have each kind.
     """
 
     method: str
@@ -357,17 +385,29 @@ class CorrelationMatrix:
         cells, m = self.cells, self.method
         return {a: {b: finite(getattr(c[m], attr)) for b, c in cells[a].items()} for a in cells}
 
+    @property
+    def intervals(self) -> dict[str, int]:
+        """How many cells off the diagonal have each kind of interval (``interval`` of
+        :class:`Estimate`; cells without one are not counted)."""
+        names, m = self.names, self.method
+        kinds = [self.cells[a][b][m].interval for i, a in enumerate(names) for b in names[i + 1 :]]
+        return {k: kinds.count(k) for k in (BOOTSTRAP, ASYMPTOTIC) if k in kinds}
+
     def to_dict(self) -> dict[str, Any]:
         first = next((c for row in self.cells.values() for c in row.values()), None)
+        m = self.method
         return {
-            "method": self.method,
+            "method": m,
             "names": list(self.names),
             "values": self._grid("value"),
             "n": self.n,
             "ci_low": self._grid("ci_low"),
             "ci_high": self._grid("ci_high"),
             "seed": first.seed if first else None,
-            "n_boot": first.n_boot if first else 0,
+            "n_boot": max(
+                (c[m].n_boot for r in self.cells.values() for c in r.values()), default=0
+            ),
+            "intervals": self.intervals,
             "ci": first.ci if first else None,
         }
 
