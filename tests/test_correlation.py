@@ -18,7 +18,7 @@ from scipy import stats as sps
 
 from harness.analysis.pivot import from_results
 from harness.errors import ConfigError, LayoutError
-from harness.statistics import boot_kernels
+from harness.statistics import boot_kernels, boot_matrix
 from harness.statistics.correlation import (
     KENDALL_FULL_BOOT_MAX,
     KENDALL_VECTOR_MAX,
@@ -145,7 +145,7 @@ def test_pearson_of_all_pairs_equals_the_cell_by_cell_bootstrap(ties) -> None:
     idx = rng.integers(0, n, size=(60, n))
     idx[3] = idx[3, 0]  # a constant resample
     pairs = [(i, j) for i in range(4) for j in range(i, 4)]
-    got = boot_kernels.boot_pearson_pairs(vecs, pairs, idx)
+    got = boot_matrix.boot_pearson_pairs(vecs, pairs, idx)
     for (i, j), row in zip(pairs, got, strict=True):
         cell = boot_kernels.boot_values(vecs[i], vecs[j], idx, {"pearson": 60}, 64)["pearson"]
         assert np.array_equal(np.isnan(row), np.isnan(cell)) and np.isnan(row[3])
@@ -153,6 +153,54 @@ def test_pearson_of_all_pairs_equals_the_cell_by_cell_bootstrap(ties) -> None:
         assert np.allclose(row[ok], cell[ok], atol=1e-12, rtol=0)
         want = [sps.pearsonr(vecs[i][r], vecs[j][r]).statistic for r in idx[ok]]
         assert np.allclose(row[ok], want, atol=1e-9, rtol=0)
+
+
+@pytest.mark.parametrize("ties", [True, False])
+def test_cells_together_equal_each_cell_to_the_last_bit(ties) -> None:
+    """Pearson and Spearman of many pairs on shared counts, ties and ranks give every pair's
+    resample values bit for bit as the per-cell kernel does (a constant resample NaN)."""
+    rng = np.random.default_rng(12)
+    n = 300
+    base = rng.integers(0, 5, n).astype(float) if ties else rng.normal(size=n)
+    vecs = [base, base + rng.normal(size=n), np.round(rng.gamma(2.0, 10.0, n)), -base]
+    idx = rng.integers(0, n, size=(70, n))
+    idx[5] = idx[5, 0]
+    pairs = [(i, j) for i in range(4) for j in range(i, 4)]
+    for method, kernel in (
+        ("pearson", boot_matrix.boot_pearson_cells),
+        ("spearman", boot_matrix.boot_spearman_pairs),
+    ):
+        got = kernel(vecs, pairs, idx)
+        for (i, j), row in zip(pairs, got, strict=True):
+            cell = boot_kernels.boot_values(vecs[i], vecs[j], idx, {method: 70}, 64)[method]
+            assert np.array_equal(row, cell, equal_nan=True), (method, i, j)
+            assert np.isnan(row[5])
+
+
+def test_matrix_cells_with_missing_values_equal_correlate_alone() -> None:
+    """Vectors with missing values in different places (a library run on a sample of the
+    segments beside complete profiles): every Pearson and Spearman cell is to the last bit
+    what correlate gives for its pair alone."""
+    rng = np.random.default_rng(13)
+    n = 400
+    x = rng.normal(size=n)
+    sample = rng.random(n) < 0.3
+    scores = {
+        "x": x,
+        "y": np.round(x + rng.normal(size=n), 1),
+        "lib": np.where(sample, x + rng.normal(0, 0.1, n), np.nan),
+        "lib2": np.where(sample, np.round(x, 0), np.nan),
+        "other": np.where(rng.random(n) < 0.5, x, np.nan),
+    }
+    for method in ("pearson", "spearman"):
+        m = correlation_matrix(scores, method, n_boot=80, seed=3)
+        names = list(scores)
+        for i, a in enumerate(names):
+            for b in names[i:]:
+                if not (np.isnan(scores[a]).any() or np.isnan(scores[b]).any()):
+                    continue  # complete pairs: the matrix-product kernel, within 1e-12
+                alone = correlate(scores[a], scores[b], n_boot=80, seed=3, methods=(method,))
+                assert m.cells[a][b].to_dict() == alone.to_dict(), (method, a, b)
 
 
 def test_matrix_computes_equal_vectors_once_with_the_same_cells() -> None:

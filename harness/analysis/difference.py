@@ -314,11 +314,58 @@ def _enter(
     index[key] = row
 
 
-def _row_at(
-    table: Results, at: Mapping[tuple[str, str, str], int], key: tuple[str, str, str]
-) -> Mapping[str, Any] | None:
-    i = at.get(key)
-    return None if i is None else table.row(i)
+@dataclass(frozen=True)
+class _SegmentSide:
+    """One implementation's segment rows on the compared corpora: ``index`` maps a segment
+    ``(fixture, system, segment_id)`` to its place in ``score`` (``nan`` where the row has no
+    number) and ``at`` (its row in the table), ``order`` the segments in row order, and
+    ``sampled`` the corpora ``(fixture, system)`` where it has segment rows."""
+
+    index: dict[tuple[str, str, str], int]
+    order: list[tuple[str, str, str]]
+    score: np.ndarray
+    at: np.ndarray
+    sampled: set[tuple[str, str]]
+
+
+def _segment_side(
+    table: Results,
+    impl: str,
+    here: Any,
+    index: dict[tuple[str, str, str, str, str | None], Mapping[str, Any]],
+) -> _SegmentSide:
+    got = table.segment_scores(impl)
+    score = np.where((got.status == "ok") & np.isfinite(got.score), got.score, np.nan)
+    keys = [(str(f), str(s), seg if seg is None else str(seg)) for f, s, seg in got.keys]
+    chosen = [j for j, (f, s, seg) in enumerate(keys) if here(f, s)]
+    for j in chosen:
+        if keys[j][2] is None:  # why the implementation has no segment scores there
+            _enter(index, impl, table.row(int(got.at[j])), "segment", None, here)
+    chosen = [j for j in chosen if keys[j][2] is not None]
+    order: list[tuple[str, str, str]] = [keys[j] for j in chosen]  # type: ignore[misc]
+    at = dict(zip(order, range(len(order)), strict=False))
+    if len(at) < len(order):
+        seen: set[tuple[str, str, str]] = set()
+        for f, s, seg in order:
+            if (f, s, seg) in seen:
+                raise InputError(f"two rows for {impl} on {f}/{s} at segment level, segment {seg}")
+            seen.add((f, s, seg))
+    pick = np.array(chosen, dtype=np.int64)
+    return _SegmentSide(at, order, score[pick], got.at[pick], {(f, s) for f, s, _ in order})
+
+
+def _first_seen(sides: Iterable[_SegmentSide]) -> list[tuple[str, str, str]]:
+    """Every segment of the sides, in the order of their first row in the table."""
+    sides = list(sides)
+    if len(sides) == 1:
+        return sides[0].order
+    first, second = sides
+    if not first.order or not second.order or int(first.at[-1]) < int(second.at[0]):
+        return list(dict.fromkeys(first.order + second.order))
+    rows = sorted(
+        zip(np.concatenate([first.at, second.at]).tolist(), first.order + second.order, strict=True)
+    )
+    return list(dict.fromkeys(k for _, k in rows))
 
 
 def difference(
@@ -382,37 +429,9 @@ def difference(
     for r in both.corpus_rows():
         _enter(index, r["implementation"], r, "corpus", None, here)
     # Segments are many: only their scores are read here, and Sides are built for the top.
-    seg_score: dict[str, dict[tuple[str, str, str], float | None]] = {}
-    seg_at: dict[str, dict[tuple[str, str, str], int]] = {}
-    sampled: set[tuple[str, str, str]] = set()  # implementations with segment rows there
-    for impl in dict.fromkeys((a, b)):
-        got = both.segment_scores(impl)
-        scores: dict[tuple[str, str, str], float | None] = {}
-        at: dict[tuple[str, str, str], int] = {}
-        ok = (got.status == "ok") & np.isfinite(got.score)
-        for (f, s, seg), good, value, i in zip(
-            got.keys, ok.tolist(), got.score.tolist(), got.at.tolist(), strict=True
-        ):
-            if not here(f, s):
-                continue
-            if seg is None:  # why the implementation has no segment scores there
-                _enter(index, impl, both.row(i), "segment", None, here)
-                continue
-            key = (str(f), str(s), str(seg))
-            if key in at:
-                raise InputError(
-                    f"two rows for {impl} on {key[0]}/{key[1]} at segment level, segment {seg}"
-                )
-            at[key] = i
-            scores[key] = value if good else None
-            sampled.add((impl, key[0], key[1]))
-        seg_score[impl], seg_at[impl] = scores, at
-    seg_keys = [
-        (str(f), str(s), str(seg))
-        for f, s, seg in both.distinct("fixture", "system", "segment_id", level="segment")
-        if seg is not None and here(f, s)
-    ]
-
+    sides = {impl: _segment_side(both, impl, here, index) for impl in dict.fromkeys((a, b))}
+    side_a, side_b = sides[a], sides[b]
+    seg_keys = _first_seen(sides.values())
     corpora: list[CorpusGap] = []
     for f, s in units:
         ra, rb = index.get((a, f, s, "corpus", None)), index.get((b, f, s, "corpus", None))
@@ -422,53 +441,67 @@ def difference(
     gaps = [g.gap for g in corpora if g.gap is not None]
     corpus_gap = math.fsum(gaps) / len(gaps) if gaps else None
 
-    seg_pairs: list[tuple[str, str, str, float | None, float | None, float | None]] = []
-    unmatched = 0
-    seg_mismatch = False
-    for f, s, sid in seg_keys:
-        key = (f, s, sid)
-        in_a, in_b = key in seg_at[a], key in seg_at[b]
-        if (not in_a and (a, f, s) in sampled) or (not in_b and (b, f, s) in sampled):
-            continue  # a library run on a sample of the segments: this one was not drawn
-        sa = seg_score[a].get(key) if in_a else None
-        sb = seg_score[b].get(key) if in_b else None
-        delta = sb - sa if sa is not None and sb is not None else None
-        if delta is None:
-            unmatched += 1
-            seg_mismatch = seg_mismatch or (sa is None) != (sb is None)
-        seg_pairs.append((f, s, sid, sa, sb, delta))
-    deltas = [p[5] for p in seg_pairs if p[5] is not None]
+    # Each segment either side scored, in the table's order; a segment one side has no row
+    # for, where that side has segment rows on the corpus, was left out of its sample.
+    ia = np.array([side_a.index.get(k, -1) for k in seg_keys], dtype=np.int64)
+    ib = np.array([side_b.index.get(k, -1) for k in seg_keys], dtype=np.int64)
+    skipped = [
+        (i < 0 and (f, s) in side_a.sampled) or (j < 0 and (f, s) in side_b.sampled)
+        for (f, s, _), i, j in zip(seg_keys, ia.tolist(), ib.tolist(), strict=True)
+    ]
+    keep = ~np.array(skipped, dtype=bool)
+    kept = [k for k, drop in zip(seg_keys, skipped, strict=True) if not drop]
+    ia, ib = ia[keep], ib[keep]
+    sa = np.where(ia >= 0, side_a.score[ia], np.nan)
+    sb = np.where(ib >= 0, side_b.score[ib], np.nan)
+    has_a, has_b = ~np.isnan(sa), ~np.isnan(sb)
+    both_scored = has_a & has_b
+    delta = sb - sa
+    unmatched = int((~both_scored).sum())
+    seg_mismatch = bool((has_a != has_b).any())
+    deltas = delta[both_scored].tolist()
     n = len(deltas)
     dist = GapDistribution(
         n=n,
         mean=math.fsum(deltas) / n if n else None,
         median=float(_stats.median(deltas)) if n else None,
-        max_abs=max(abs(x) for x in deltas) if n else None,
-        share_above=sum(abs(x) > tolerance for x in deltas) / n if n else None,
+        max_abs=float(np.abs(delta[both_scored]).max()) if n else None,
+        share_above=int((np.abs(delta[both_scored]) > tolerance).sum()) / n if n else None,
         unmatched=unmatched,
     )
 
-    disagreeing = [p for p in seg_pairs if p[5] is not None and abs(p[5]) > tolerance]
-    disagreeing.sort(key=lambda p: -abs(p[5]))  # type: ignore[arg-type]  # stable
+    big = np.flatnonzero(both_scored & (np.abs(np.where(both_scored, delta, 0.0)) > tolerance))
+    big = big[np.argsort(-np.abs(delta[big]), kind="stable")][:top]
     chosen: list[SegmentGap] = []
-    for f, s, sid, _, _, _ in disagreeing[:top]:
-        side_a = Side.from_row(_row_at(both, seg_at[a], (f, s, sid)))
-        side_b = Side.from_row(_row_at(both, seg_at[b], (f, s, sid)))
+    for k in big.tolist():
+        f, s, sid = kept[k]
+        row_a = both.row(int(side_a.at[ia[k]]))
+        row_b = both.row(int(side_b.at[ib[k]]))
+        pair = (Side.from_row(row_a), Side.from_row(row_b))
         c = _texts_for(corpus, f, s)
         if c is not None and c.ids and sid in c.ids:
             i = c.ids.index(sid)
-            chosen.append(SegmentGap(f, s, sid, side_a, side_b, c.hypotheses[i], c.references[i]))
+            chosen.append(SegmentGap(f, s, sid, *pair, c.hypotheses[i], c.references[i]))
         else:
-            chosen.append(SegmentGap(f, s, sid, side_a, side_b))
+            chosen.append(SegmentGap(f, s, sid, *pair))
 
-    comparable = gaps + deltas
     mismatch = any(g.a.ok != g.b.ok for g in corpora) or seg_mismatch
-    if not comparable:
+    if not gaps and not n:
         agree: bool | None = False if mismatch else None
     else:
-        agree = not mismatch and all(abs(x) <= tolerance for x in comparable)
+        agree = (
+            not mismatch
+            and all(abs(x) <= tolerance for x in gaps)
+            and not (np.abs(delta[both_scored]) > tolerance).any()
+        )
 
-    points = tuple(p[:5] for p in seg_pairs if p[5] is not None)
+    points = tuple(
+        (f, s, sid, x, y)
+        for (f, s, sid), x, y, ok in zip(
+            kept, sa.tolist(), sb.tolist(), both_scored.tolist(), strict=True
+        )
+        if ok
+    )
     return Difference(
         a=a,
         b=b,
@@ -480,7 +513,7 @@ def difference(
         segments=dist,
         top=tuple(chosen),
         agree=agree,
-        segment_scores=points,  # type: ignore[arg-type]
+        segment_scores=points,
     )
 
 

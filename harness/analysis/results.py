@@ -79,10 +79,14 @@ FLOAT_FIELDS: tuple[str, ...] = ("score", "bp", "ratio")
 
 
 class _Rows:
-    """A block of row dicts (the libraries', the corpus level, the rows without a score)."""
+    """A block of row dicts (the libraries', the corpus level, the rows without a score).
+
+    A table's rows are not changed once it is built, so what the block derives from them
+    (the rows of each implementation, the distinct combinations of fields) is kept."""
 
     def __init__(self, rows: Sequence[dict[str, Any]]) -> None:
         self._rows = list(rows)
+        self._distinct: dict[tuple[tuple[str, ...], str | None], list[tuple[Any, ...]]] = {}
 
     def __len__(self) -> int:
         return len(self._rows)
@@ -94,11 +98,30 @@ class _Rows:
         return self._rows[j]
 
     def distinct(self, names: Sequence[str], level: str | None) -> Iterable[tuple[Any, ...]]:
-        return dict.fromkeys(
-            tuple(r.get(k) for k in names)
-            for r in self._rows
-            if level is None or r.get("level") == level
-        )
+        key = (tuple(names), level)
+        if key not in self._distinct:
+            self._distinct[key] = list(
+                dict.fromkeys(
+                    tuple(r.get(k) for k in names)
+                    for r in self._rows
+                    if level is None or r.get("level") == level
+                )
+            )
+        return self._distinct[key]
+
+    @cached_property
+    def _positions(self) -> dict[Any, list[int]]:
+        out: dict[Any, list[int]] = {}
+        for j, r in enumerate(self._rows):
+            out.setdefault(r.get("implementation"), []).append(j)
+        return out
+
+    def of(self, implementations: set[str]) -> _Rows:
+        """The rows of ``implementations``, in order."""
+        at = [j for impl, js in self._positions.items() if impl in implementations for j in js]
+        if len(at) == len(self._rows):
+            return self
+        return _Rows([self._rows[j] for j in sorted(at)])
 
     def segment_counts(self) -> dict[tuple[str, str, str], list[Any]]:
         out: dict[tuple[str, str, str], list[Any]] = {}
@@ -398,7 +421,11 @@ class Results(Sequence[dict[str, Any]]):
 
     def labels(self) -> list[str]:
         """The implementation labels, in first-seen order."""
-        return [str(label) for (label,) in self.distinct("implementation")]
+        return list(self._labels)
+
+    @cached_property
+    def _labels(self) -> tuple[str, ...]:
+        return tuple(str(label) for (label,) in self.distinct("implementation"))
 
     def segment_scores(self, implementation: str) -> SegmentScores:
         """The segment rows of ``implementation``: their keys, status and score."""
@@ -420,7 +447,7 @@ class Results(Sequence[dict[str, Any]]):
                 if block.constant("implementation") in wanted:
                     blocks.append(block)
             else:
-                blocks.append(_Rows([r for r in block.rows() if r.get("implementation") in wanted]))
+                blocks.append(block.of(wanted))
         return Results(blocks)
 
 

@@ -1,8 +1,8 @@
 """Bootstrap kernels: correlation coefficients of many resamples at once, from draw counts.
 
 Every resample of ``n`` items drawn with replacement is a row of draw counts ``w`` (one per
-item). Pearson's r is a count-weighted r (:func:`boot_pearson`; :func:`boot_pearson_pairs` for
-every pair of a correlation matrix at once), Spearman's ρ the r of average ranks that follow from
+item). Pearson's r is a count-weighted r (:func:`boot_pearson`; the cells of a correlation matrix
+together: :mod:`harness.statistics.boot_matrix`), Spearman's ρ the r of average ranks that follow from
 cumulative counts (:func:`boot_spearman`).
 
 Kendall's τ-b (:func:`tau_b_pairs` for the pairs of a correlation matrix, :func:`boot_tau_b` for
@@ -41,7 +41,6 @@ __all__ = [
     "TAU_BLOCK",
     "Ties",
     "boot_pearson",
-    "boot_pearson_pairs",
     "boot_spearman",
     "boot_tau_b",
     "boot_values",
@@ -150,40 +149,6 @@ def constant(idx: np.ndarray, w: np.ndarray, ties: Ties) -> np.ndarray:
     n = w.shape[1]
     members = ties.group[idx[:, 0]][:, None] == ties.group[None, :]
     return (w * members).sum(axis=1) >= n
-
-
-def boot_pearson_pairs(
-    vectors: Sequence[np.ndarray], pairs: Sequence[tuple[int, int]], idx: np.ndarray
-) -> np.ndarray:
-    """Pearson's r of every resample (rows of ``idx``) for each pair ``(i, j)`` of the complete,
-    equally long ``vectors``: (pairs, k), NaN where a resample is constant on a side.
-
-    What :func:`boot_pearson` gives cell by cell, with the count matrix built once for all
-    pairs and the moments as matrix products (a correlation matrix of V vectors costs about
-    one cell's count matrix plus one product per block of pairs, instead of V²/2 cells).
-    """
-    k, n = idx.shape
-    x = np.stack([_scaled(v) for v in vectors], axis=1)  # (n, V)
-    ties = [Ties(v) for v in vectors]
-    first = np.array([p[0] for p in pairs], dtype=np.int64)
-    second = np.array([p[1] for p in pairs], dtype=np.int64)
-    out = np.full((len(pairs), k), np.nan)
-    rows = per_block = max(1, _BLOCK // max(n, 1))  # resample rows; pair columns
-    for lo in range(0, k, rows):
-        hi = min(k, lo + rows)
-        flat = (idx[lo:hi].astype(np.int64) + (np.arange(hi - lo) * n)[:, None]).ravel()
-        w = np.bincount(flat, minlength=(hi - lo) * n).reshape(hi - lo, n).astype(np.float64)
-        s1, s2 = w @ x, w @ (x * x)
-        const = np.stack([constant(idx[lo:hi], w, t) for t in ties], axis=1)  # (k_c, V)
-        for p0 in range(0, len(pairs), per_block):
-            i, j = first[p0 : p0 + per_block], second[p0 : p0 + per_block]
-            sxy = w @ (x[:, i] * x[:, j]) - s1[:, i] * s1[:, j] / n
-            sxx = s2[:, i] - s1[:, i] * s1[:, i] / n
-            syy = s2[:, j] - s1[:, j] * s1[:, j] / n
-            r = _r(sxy, sxx, syy)
-            r[const[:, i] | const[:, j]] = np.nan
-            out[p0 : p0 + per_block, lo:hi] = r.T
-    return out
 
 
 def pairwise_tau_b(a: np.ndarray, b: np.ndarray) -> np.ndarray:

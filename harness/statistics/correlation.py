@@ -48,7 +48,12 @@ import numpy as np
 
 from harness.errors import ConfigError, LayoutError
 from harness.progress import ProgressCallback, track
-from harness.statistics.boot_kernels import boot_pearson_pairs, boot_values, tau_b_pairs
+from harness.statistics.boot_kernels import boot_values, tau_b_pairs
+from harness.statistics.boot_matrix import (
+    boot_pearson_cells,
+    boot_pearson_pairs,
+    boot_spearman_pairs,
+)
 from harness.statistics.kendall_interval import tau_b_interval
 
 __all__ = [
@@ -305,10 +310,11 @@ def _correlate(
     draws: dict[int, np.ndarray] | None = None,
     given: Mapping[str, np.ndarray] | None = None,
     points: Mapping[str, tuple[float | None, float | None]] | None = None,
+    kendall_interval: tuple[float, float] | None = None,
 ) -> Correlation:
     """:func:`correlate` of two checked arrays. ``draws`` caches resample indices by length
     (a matrix shares them); ``given`` holds bootstrap values and ``points`` (value, p-value)
-    already computed per method."""
+    already computed per method, ``kendall_interval`` τ-b's asymptotic interval."""
     keep = np.isfinite(xa) & np.isfinite(ya)
     xa, ya = xa[keep], ya[keep]
     n, dropped = int(keep.sum()), int((~keep).sum())
@@ -348,7 +354,8 @@ def _correlate(
                 lo, hi = (float(v) for v in np.quantile(ok, q))
         elif m == "kendall" and idx is not None:
             kind = ASYMPTOTIC
-            lo, hi = _asymptotic(xa, ya, confidence) or (None, None)
+            found = kendall_interval or _asymptotic(xa, ya, confidence)
+            lo, hi = found or (None, None)
         used = rows[m] if idx is not None else 0
         estimates[m] = Estimate(m, value, p, lo, hi, used, undefined, interval=kind)
     return Correlation(n, dropped, estimates, confidence, seed, n_boot)
@@ -416,7 +423,7 @@ def _matrix_pearson(
     arrays: Mapping[str, np.ndarray], n_boot: int, seed: int | None, draws: dict[int, np.ndarray]
 ) -> dict[tuple[bytes, bytes], np.ndarray]:
     """Bootstrap Pearson values of every pair of the complete, non-constant distinct vectors,
-    computed together (:func:`~harness.statistics.boot_kernels.boot_pearson_pairs`), keyed by
+    computed together (:func:`~harness.statistics.boot_matrix.boot_pearson_pairs`), keyed by
     the two vectors' contents; vectors with missing values are left to their cells."""
     distinct: dict[bytes, np.ndarray] = {}
     for v in arrays.values():
@@ -435,20 +442,65 @@ def _matrix_pearson(
     return out
 
 
+def _matrix_cells(
+    method: str,
+    arrays: Mapping[str, np.ndarray],
+    cells: Iterable[tuple[str, str]],
+    n_boot: int,
+    seed: int | None,
+    draws: dict[int, np.ndarray],
+    done: Mapping[tuple[bytes, bytes], np.ndarray],
+) -> dict[tuple[bytes, bytes], np.ndarray]:
+    """Bootstrap Pearson or Spearman values of the cells ``(a, b)`` that have a coefficient
+    and are not in ``done``, keyed by the two vectors' contents: the cells that keep the same
+    pairs computed together, each to the last bit what its cell alone gives
+    (:func:`~harness.statistics.boot_matrix.boot_pearson_cells`,
+    :func:`~harness.statistics.boot_matrix.boot_spearman_pairs`)."""
+    if n_boot <= 0:
+        return {}
+    content = {name: v.tobytes() for name, v in arrays.items()}
+    finite = {name: np.isfinite(v) for name, v in arrays.items()}
+    groups: dict[tuple[bytes, int], dict[tuple[bytes, bytes], tuple[str, str]]] = {}
+    for a, b in cells:
+        if (content[a], content[b]) in done:
+            continue
+        keep = finite[a] & finite[b]
+        if _undefined_reason(arrays[a][keep], arrays[b][keep]) is None:
+            group = groups.setdefault((keep.tobytes(), int(keep.sum())), {})
+            group.setdefault((content[a], content[b]), (a, b))
+    kernel = boot_spearman_pairs if method == "spearman" else boot_pearson_cells
+    out: dict[tuple[bytes, bytes], np.ndarray] = {}
+    for (mask, n), group in groups.items():
+        keep = np.frombuffer(mask, dtype=bool)
+        named = {content[name]: name for ab in group.values() for name in ab}
+        at = {c: i for i, c in enumerate(named)}
+        idx = draws[n] if n in draws else draws.setdefault(n, _draws(n_boot, n, seed))
+        values = kernel(
+            [arrays[name][keep] for name in named.values()],
+            [(at[x], at[y]) for x, y in group],
+            idx,
+        )
+        out.update(zip(group, values, strict=True))
+    return out
+
+
 def _matrix_kendall(
     arrays: Mapping[str, np.ndarray],
     cells: Iterable[tuple[str, str]],
     n_boot: int,
     seed: int | None,
     draws: dict[int, np.ndarray],
+    confidence: float,
 ) -> tuple[
     dict[tuple[bytes, bytes], np.ndarray],
     dict[tuple[bytes, bytes], tuple[float | None, float | None]],
+    dict[tuple[bytes, bytes], tuple[float, float]],
 ]:
-    """Bootstrap τ-b values and (value, p-value) of the cells ``(a, b)`` of more than
-    :data:`KENDALL_VECTOR_MAX` pairs that have a coefficient, keyed by the two vectors' contents.
-    Cells that keep the same pairs (no missing value on either side) are bootstrapped together
-    (:func:`~harness.statistics.boot_kernels.tau_b_pairs`); points are scipy's, given dense ranks
+    """Bootstrap τ-b values, (value, p-value) and asymptotic intervals of the cells ``(a, b)``
+    of more than :data:`KENDALL_VECTOR_MAX` pairs that have a coefficient, keyed by the two
+    vectors' contents. Cells that keep the same pairs (no missing value on either side) share
+    each vector's dense ranks and are bootstrapped together
+    (:func:`~harness.statistics.boot_kernels.tau_b_pairs`); points are scipy's, given the ranks
     sorted on y (the same numbers: τ-b depends on the ranks only; scipy sorts them faster)."""
     content = {name: v.tobytes() for name, v in arrays.items()}
     finite = {name: np.isfinite(v) for name, v in arrays.items()}
@@ -460,6 +512,7 @@ def _matrix_kendall(
             groups.setdefault((keep.tobytes(), n), {}).setdefault((content[a], content[b]), (a, b))
     boot: dict[tuple[bytes, bytes], np.ndarray] = {}
     points = {}
+    intervals: dict[tuple[bytes, bytes], tuple[float, float]] = {}
     for (mask, n), group in groups.items():
         keep = np.frombuffer(mask, dtype=bool)
         named = {content[name]: name for ab in group.values() for name in ab}
@@ -470,13 +523,18 @@ def _matrix_kendall(
         for x, y in group:
             points[x, y] = _point("kendall", ranks[x][order[y]], ranks[y][order[y]])
         rows = _kendall_rows(n_boot, n, None)
+        if rows == 0 and n_boot > 0:
+            for x, y in group:
+                found = tau_b_interval(ranks[x], ranks[y], confidence)
+                if found is not None:
+                    intervals[x, y] = (found[2], found[3])
         if rows > 0:
             idx = draws[n] if n in draws else draws.setdefault(n, _draws(n_boot, n, seed))
             at = {c: i for i, c in enumerate(ranks)}
             pairs = [(at[x], at[y]) for x, y in group]
             values = tau_b_pairs(list(ranks.values()), pairs, idx[:rows])
             boot.update(zip(group, values, strict=True))
-    return boot, points
+    return boot, points, intervals
 
 
 def correlation_matrix(
@@ -518,10 +576,13 @@ def correlation_matrix(
     draws: dict[int, np.ndarray] = {}
     given: dict[tuple[bytes, bytes], np.ndarray] = {}
     points: dict[tuple[bytes, bytes], tuple[float | None, float | None]] = {}
+    intervals: dict[tuple[bytes, bytes], tuple[float, float]] = {}
     if method == "pearson":
         given = _matrix_pearson(arrays, n_boot, seed, draws)
+    if method in ("pearson", "spearman"):
+        given.update(_matrix_cells(method, arrays, pairs, n_boot, seed, draws, given))
     elif method == "kendall":
-        given, points = _matrix_kendall(arrays, pairs, n_boot, seed, draws)
+        given, points, intervals = _matrix_kendall(arrays, pairs, n_boot, seed, draws, confidence)
     for a, b in track(pairs, progress, f"correlations: {method}"):
         key = (content[a], content[b])
         c = done.get(key)
@@ -538,6 +599,7 @@ def correlation_matrix(
                 draws,
                 None if boot is None else {method: boot},
                 None if point is None else {method: point},
+                intervals.get(key),
             )
             done[key] = c
         cells[a][b] = cells[b][a] = c
