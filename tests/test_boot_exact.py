@@ -8,7 +8,7 @@ block, constant vectors, vectors sharing one rank pattern (a monotone transform)
 that break or make a few ties (a profile and the library it reproduces), tiny blocks (many
 blocks, every quarter of a block product), n from 1 to 200.
 
-:func:`~harness.statistics.correlation.correlation_matrix` must give every cell what the previous
+:func:`~harness.statistics.correlation_cells.correlation_matrix` must give every cell what the previous
 implementation gave: its intervals were the quantiles of scipy's per-resample values (the old
 kernel was scipy bit for bit) on the first rows of the same seeded draws, its points scipy's
 ``kendalltau`` on the values — rebuilt here from scipy alone.
@@ -31,8 +31,8 @@ from harness.statistics.correlation import (
     KENDALL_VECTOR_MAX,
     _draws,
     correlate,
-    correlation_matrix,
 )
+from harness.statistics.correlation_cells import correlation_matrix
 
 from .depth import examples
 

@@ -24,8 +24,8 @@ from harness.statistics.correlation import (
     KENDALL_VECTOR_MAX,
     METHODS,
     correlate,
-    correlation_matrix,
 )
+from harness.statistics.correlation_cells import correlate_each, correlation_matrix
 
 from .depth import examples
 
@@ -412,3 +412,29 @@ def test_from_results_on_a_real_run() -> None:
     assert p.n_skipped == len(rows) - len(ok)
     m = correlation_matrix(p.scores, "pearson")
     assert set(m.names) <= {"harness:sacrebleu", "harness:nltk", "harness:evaluate"}
+
+
+@pytest.mark.parametrize("n", [KENDALL_VECTOR_MAX - 10, 300, KENDALL_FULL_BOOT_MAX + 40])
+def test_correlate_each_is_correlate_of_each(n) -> None:
+    """Every name's correlation with the shared vector, computed together, is to the last
+    bit what correlate gives it alone: missing values, ties, a copy, a constant vector, and
+    with a Kendall bootstrap asked for."""
+    rng = np.random.default_rng(n)
+    human = np.round(rng.normal(size=n), 1)
+    human[3] = np.nan
+    xs = {
+        "a": human + rng.normal(size=n),
+        "copy": human + 0.0,
+        "ties": np.round(human * 2, 0),
+        "holes": np.where(rng.random(n) < 0.2, np.nan, human + rng.normal(0, 2, n)),
+        "flat": np.ones(n),
+    }
+    xs["same"] = xs["a"].copy()
+    for kendall in (None, 25):
+        got = correlate_each(xs, human, n_boot=60, seed=4, n_boot_kendall=kendall)
+        assert list(got) == list(xs)
+        for name, x in xs.items():
+            alone = correlate(x, human, n_boot=60, seed=4, n_boot_kendall=kendall)
+            assert got[name].to_dict() == alone.to_dict(), (name, kendall)
+    with pytest.raises(LayoutError):
+        correlate_each({"short": human[:-1]}, human)

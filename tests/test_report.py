@@ -191,7 +191,7 @@ def test_correlations(report, rows):
     corr = report.correlations
     assert set(to_json(corr)) == {"segment", "corpus", "note"}
     from harness.analysis.pivot import from_results
-    from harness.statistics.correlation import correlation_matrix
+    from harness.statistics.correlation_cells import correlation_matrix
 
     seg = corr.segment
     pivot = from_results(rows, "segment")
@@ -667,7 +667,8 @@ def test_correlation_caption_names_each_kind_of_interval():
     from harness.analysis.study_types import CorrelationTable, LevelCorrelations
     from harness.analysis.typed_json import from_json
     from harness.report.summary import correlation_caption
-    from harness.statistics.correlation import KENDALL_FULL_BOOT_MAX, correlation_matrix
+    from harness.statistics.correlation import KENDALL_FULL_BOOT_MAX
+    from harness.statistics.correlation_cells import correlation_matrix
 
     rng = np.random.default_rng(8)
     n = KENDALL_FULL_BOOT_MAX + 50

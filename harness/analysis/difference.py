@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import statistics as _stats
 from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -325,7 +326,7 @@ class _SegmentSide:
     order: list[tuple[str, str, str]]
     score: np.ndarray
     at: np.ndarray
-    sampled: set[tuple[str, str]]
+    sampled: AbstractSet[tuple[str, str]]
 
 
 def _segment_side(
@@ -333,25 +334,28 @@ def _segment_side(
     impl: str,
     here: Any,
     index: dict[tuple[str, str, str, str, str | None], Mapping[str, Any]],
+    everywhere: bool,
 ) -> _SegmentSide:
-    got = table.segment_scores(impl)
-    score = np.where((got.status == "ok") & np.isfinite(got.score), got.score, np.nan)
-    keys = [(str(f), str(s), seg if seg is None else str(seg)) for f, s, seg in got.keys]
-    chosen = [j for j, (f, s, seg) in enumerate(keys) if here(f, s)]
-    for j in chosen:
-        if keys[j][2] is None:  # why the implementation has no segment scores there
-            _enter(index, impl, table.row(int(got.at[j])), "segment", None, here)
-    chosen = [j for j in chosen if keys[j][2] is not None]
-    order: list[tuple[str, str, str]] = [keys[j] for j in chosen]  # type: ignore[misc]
-    at = dict(zip(order, range(len(order)), strict=False))
-    if len(at) < len(order):
+    """``impl``'s segment rows on the corpora ``here`` accepts (every one: ``everywhere``)."""
+    ix = table.segment_index(impl)
+    for j in ix.unnamed.tolist():  # why the implementation has no segment scores there
+        _enter(index, impl, table.row(j), "segment", None, here)
+    if everywhere:
+        keys, position, score, at = ix.keys, ix.position, ix.score, ix.at
+        corpora: AbstractSet[tuple[str, str]] = ix.corpora
+    else:
+        pick = np.array([j for j, (f, s, _) in enumerate(ix.keys) if here(f, s)], dtype=np.int64)
+        keys = [ix.keys[j] for j in pick.tolist()]
+        position = dict(zip(keys, range(len(keys)), strict=False))
+        score, at = ix.score[pick], ix.at[pick]
+        corpora = {(f, s) for f, s, _ in keys}
+    if len(position) < len(keys):
         seen: set[tuple[str, str, str]] = set()
-        for f, s, seg in order:
+        for f, s, seg in keys:
             if (f, s, seg) in seen:
                 raise InputError(f"two rows for {impl} on {f}/{s} at segment level, segment {seg}")
             seen.add((f, s, seg))
-    pick = np.array(chosen, dtype=np.int64)
-    return _SegmentSide(at, order, score[pick], got.at[pick], {(f, s) for f, s, _ in order})
+    return _SegmentSide(position, keys, score, at, corpora)
 
 
 def _first_seen(sides: Iterable[_SegmentSide]) -> list[tuple[str, str, str]]:
@@ -429,7 +433,11 @@ def difference(
     for r in both.corpus_rows():
         _enter(index, r["implementation"], r, "corpus", None, here)
     # Segments are many: only their scores are read here, and Sides are built for the top.
-    sides = {impl: _segment_side(both, impl, here, index) for impl in dict.fromkeys((a, b))}
+    # The full table's index of each side is made once for all the pairs compared in it.
+    everywhere = fixture is None and system is None
+    sides = {
+        impl: _segment_side(table, impl, here, index, everywhere) for impl in dict.fromkeys((a, b))
+    }
     side_a, side_b = sides[a], sides[b]
     seg_keys = _first_seen(sides.values())
     corpora: list[CorpusGap] = []
@@ -475,8 +483,8 @@ def difference(
     chosen: list[SegmentGap] = []
     for k in big.tolist():
         f, s, sid = kept[k]
-        row_a = both.row(int(side_a.at[ia[k]]))
-        row_b = both.row(int(side_b.at[ib[k]]))
+        row_a = table.row(int(side_a.at[ia[k]]))
+        row_b = table.row(int(side_b.at[ib[k]]))
         pair = (Side.from_row(row_a), Side.from_row(row_b))
         c = _texts_for(corpus, f, s)
         if c is not None and c.ids and sid in c.ids:

@@ -69,6 +69,7 @@ from harness.errors import ConfigError, HarnessError, InputError
 from harness.progress import ProgressCallback, track
 from harness.session import Session
 from harness.statistics.correlation import METHODS, Correlation, correlate, finite
+from harness.statistics.correlation_cells import correlate_each
 
 __all__ = [
     "MAD_SCALE",
@@ -347,9 +348,21 @@ def wmt21_human_correlations(
         if name not in names:  # the reference, scored only for its ranking
             continue
         correlations[name] = {
-            "segment": corr(seg_x, human_seg),
             "system": corr([sys_scores[s] for s in systems], [human_sys[s] for s in systems]),
         }
+    # Every profile against the same human judgments: computed together, each the same
+    # correlation as alone.
+    by_segment = correlate_each(
+        {name: seg_vectors[name] for name in correlations},
+        human_seg,
+        n_boot=n_boot,
+        n_boot_kendall=n_boot_kendall,
+        seed=seed,
+        confidence=confidence,
+    )
+    correlations = {
+        name: {"segment": by_segment[name], **levels} for name, levels in correlations.items()
+    }
 
     rankings = tuple(
         _ranking_row(name, system_scores[name], system_scores[reference], human_sys, reference)

@@ -295,6 +295,23 @@ class SegmentScores:
     at: np.ndarray
 
 
+@dataclass(frozen=True)
+class SegmentIndex:
+    """One implementation's segment rows, for matching segments across implementations:
+    ``keys`` the ``(fixture, system, segment_id)`` (as strings) of the rows that name a
+    segment, in row order; ``position`` each key's place in ``keys`` (its last, if given
+    twice); ``score`` their number (``nan`` where the row has none or is not ``ok``); ``at``
+    their index in the table; ``corpora`` the ``(fixture, system)`` they cover; ``unnamed`` the
+    table index of each segment row that names no segment (it says why there are none)."""
+
+    keys: list[tuple[str, str, str]]
+    position: dict[tuple[str, str, str], int]
+    score: np.ndarray
+    at: np.ndarray
+    corpora: frozenset[tuple[str, str]]
+    unnamed: np.ndarray
+
+
 class Results(Sequence[dict[str, Any]]):
     """The results table of a run: its rows as typed columns (see the module's docstring).
 
@@ -304,6 +321,7 @@ class Results(Sequence[dict[str, Any]]):
     def __init__(self, blocks: Iterable[Any] = ()) -> None:
         self._blocks = [b for b in blocks if len(b)]
         self._columns: dict[str, np.ndarray] = {}
+        self._indexes: dict[str, SegmentIndex] = {}
 
     @classmethod
     def from_rows(cls, rows: Iterable[Mapping[str, Any]]) -> Results:
@@ -437,6 +455,23 @@ class Results(Sequence[dict[str, Any]]):
         seg = self.column("segment_id")[at]
         keys = list(zip(fixture.tolist(), system.tolist(), seg.tolist(), strict=True))
         return SegmentScores(keys, self.column("status")[at], self.column("score")[at], at)
+
+    def segment_index(self, implementation: str) -> SegmentIndex:
+        """:class:`SegmentIndex` of ``implementation``'s segment rows (made once per table)."""
+        if implementation not in self._indexes:
+            got = self.segment_scores(implementation)
+            named = np.array([seg is not None for _, _, seg in got.keys], dtype=bool)
+            keys = [(str(f), str(s), str(seg)) for f, s, seg in got.keys if seg is not None]
+            ok = (got.status == "ok") & np.isfinite(got.score)
+            self._indexes[implementation] = SegmentIndex(
+                keys,
+                dict(zip(keys, range(len(keys)), strict=False)),
+                np.where(ok, got.score, np.nan)[named],
+                got.at[named],
+                frozenset((f, s) for f, s, _ in keys),
+                got.at[~named],
+            )
+        return self._indexes[implementation]
 
     def select(self, implementations: Iterable[str]) -> Results:
         """The rows of ``implementations`` only, in run order."""

@@ -64,7 +64,7 @@ from harness.data.corpus import Corpus
 from harness.errors import ConfigError, HarnessError
 from harness.progress import ProgressCallback, track
 from harness.session import Session
-from harness.statistics import correlation
+from harness.statistics import correlation_cells
 
 __all__ = [
     "CORRELATION_METHODS",
@@ -213,7 +213,7 @@ def _correlations(
             method: from_json(
                 CorrelationTable,
                 to_json(
-                    correlation.correlation_matrix(
+                    correlation_cells.correlation_matrix(
                         usable, method, n_boot=n_boot, seed=seed, progress=progress
                     )
                 ),

@@ -389,7 +389,7 @@ class SegmentsSection:
 @dataclass(frozen=True)
 class CorrelationTable:
     """Every pairwise correlation of the implementations' score vectors under one method
-    (:class:`harness.statistics.correlation.CorrelationMatrix`): coefficient, pairs used and
+    (:class:`harness.statistics.correlation_cells.CorrelationMatrix`): coefficient, pairs used and
     interval per pair of names; ``n_boot`` the most resamples a cell's interval used,
     ``intervals`` how many cells have a percentile-bootstrap (``bootstrap``) and how many an
     asymptotic (``asymptotic``: Kendall's τ-b above

@@ -150,8 +150,17 @@ class Statistics:
         :func:`ref_length_of` of :attr:`ref_matrix` under the missing-reference rule
         ``missing`` (:func:`padded_ref_matrix`: ``empty`` pads a segment with fewer references
         than the corpus's most with empty ones; ``truncate`` is ``skip`` here, the references
-        were cut before counting)."""
-        return ref_length_of(self.hyp_len, padded_ref_matrix(self.ref_matrix, missing), rule)
+        were cut before counting). Made once per rule (the arrays are read-only)."""
+        cache = self._ref_lengths
+        if (rule, missing) not in cache:
+            out = ref_length_of(self.hyp_len, padded_ref_matrix(self.ref_matrix, missing), rule)
+            out.flags.writeable = False
+            cache[rule, missing] = out
+        return cache[rule, missing]
+
+    @functools.cached_property
+    def _ref_lengths(self) -> dict[tuple[str, str], np.ndarray]:
+        return {}
 
     @functools.cached_property
     def has_empty_side(self) -> np.ndarray:
