@@ -153,12 +153,20 @@ class _Segments:
     def __len__(self) -> int:
         return self._n
 
+    def _values(self, name: str) -> Any:
+        """Column ``name``; the n-gram counts and totals, kept as the engine's integer
+        arrays, are written out as the rows' strings the first time they are read."""
+        values = self._columns[name]
+        if isinstance(values, np.ndarray) and values.ndim == 2:
+            values = self._columns[name] = [" ".join(map(str, r)) for r in values.tolist()]
+        return values
+
     def constant(self, name: str) -> Any:
         return self._constant[name]
 
     def segment_counts(self) -> dict[tuple[str, str, str], list[Any]]:
         c = self._constant
-        n = sum(seg is not None for seg in self._columns["segment_id"])
+        n = sum(seg is not None for seg in self._values("segment_id"))
         key = (str(c["implementation"]), str(c["fixture"]), str(c["system"]))
         return {key: [n, c["kind"]]} if n else {}
 
@@ -171,9 +179,9 @@ class _Segments:
             out[:] = [value] * self._n
             return out
         if name in FLOAT_FIELDS:
-            return np.asarray(self._columns[name], dtype=np.float64)
+            return np.asarray(self._values(name), dtype=np.float64)
         out = np.empty(self._n, dtype=object)
-        out[:] = self._columns[name]
+        out[:] = self._values(name)
         return out
 
     def row(self, j: int) -> dict[str, Any]:
@@ -184,6 +192,8 @@ class _Segments:
 
     def _listed_one(self, name: str, j: int) -> Any:
         value = self._columns[name][j]
+        if isinstance(value, np.ndarray):  # one row of the counts or totals
+            return " ".join(map(str, value.tolist()))
         if name in FLOAT_FIELDS:
             value = float(value)
             return None if math.isnan(value) else value
@@ -217,7 +227,7 @@ class _Segments:
         return out
 
     def _listed(self, name: str) -> list[Any]:
-        values = self._columns[name]
+        values = self._values(name)
         if name in FLOAT_FIELDS:
             return [None if math.isnan(v) else v for v in np.asarray(values).tolist()]
         return list(values)
@@ -272,8 +282,8 @@ def segment_block(
         "ratio": ratios,
         "hyp_len": list(hyp_len),
         "ref_len": list(ref_len),
-        "counts": [" ".join(map(str, row)) for row in np.asarray(counts).tolist()],
-        "totals": [" ".join(map(str, row)) for row in np.asarray(totals).tolist()],
+        "counts": np.asarray(counts),
+        "totals": np.asarray(totals),
     }
     for name, value in (("status", status), ("error", error)):
         if isinstance(value, str):
