@@ -358,6 +358,14 @@ def _segment_side(
     return _SegmentSide(position, keys, score, at, corpora)
 
 
+def _scores_at(score: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """``score[at]``, ``nan`` where ``at`` is −1 (the side has no row for that segment)."""
+    out = np.full(at.shape, np.nan)
+    found = at >= 0
+    out[found] = score[at[found]]
+    return out
+
+
 def _first_seen(sides: Iterable[_SegmentSide]) -> list[tuple[str, str, str]]:
     """Every segment of the sides, in the order of their first row in the table."""
     sides = list(sides)
@@ -460,8 +468,7 @@ def difference(
     keep = ~np.array(skipped, dtype=bool)
     kept = [k for k, drop in zip(seg_keys, skipped, strict=True) if not drop]
     ia, ib = ia[keep], ib[keep]
-    sa = np.where(ia >= 0, side_a.score[ia], np.nan)
-    sb = np.where(ib >= 0, side_b.score[ib], np.nan)
+    sa, sb = _scores_at(side_a.score, ia), _scores_at(side_b.score, ib)
     has_a, has_b = ~np.isnan(sa), ~np.isnan(sb)
     both_scored = has_a & has_b
     delta = sb - sa
