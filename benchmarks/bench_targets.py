@@ -280,7 +280,7 @@ def command_targets() -> list[dict]:
                 _row(
                     label,
                     f"under {goal} s {state}",
-                    f"{wall:.0f} s ({cpu:.0f} s CPU)",
+                    f"{wall:.1f} s ({cpu:.0f} s CPU)",
                     wall < goal,
                 )
             )
