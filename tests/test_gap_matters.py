@@ -273,5 +273,9 @@ def test_a_pair_says_whether_its_meta_evaluation_differs(data_dir, rows, corpora
     library = _pair(found, "harness:sacrebleu", "sacrebleu")
     assert library.meta_evaluation_differs is None
     assert library.meta_evaluation_note == "both are the sacrebleu profile: one meta-evaluation"
-    assert json.loads(render_json(found))["meta_evaluation"]["rows"] == meta.rows()
+    stored = json.loads(render_json(found))["meta_evaluation"]
+    assert stored["results"]["rows"] == meta.rows()
+    assert stored["systems"] == list(meta.systems)
+    typed = [{k: v for k, v in row.items() if k in stored["rows"][0]} for row in meta.rows()]
+    assert stored["rows"] == typed
     assert pair.meta_evaluation_note in render_markdown(found)

@@ -245,7 +245,24 @@ def test_attributions_only_with_corpora(rows, report, corpora):
 
 
 def test_human_and_significance_are_stored_as_given(report, human, significance):
-    assert report.human == json.loads(json.dumps(human))
+    assert report.human.results == json.loads(json.dumps(human))
+    # every coefficient of every row given, as a typed correlation the report shows
+    given = [
+        (f"{row['lp']} {row['metric']}", m, row)
+        for row in json.loads(json.dumps(human))
+        for m in ("pearson", "spearman", "kendall")
+        if row.get(m) is not None
+    ]
+    shown = {(c.label, c.series): c for c in report.human.correlations}
+    assert len(shown) == len(report.human.correlations) == len(given) > 0
+    for label, m, row in given:
+        c = shown[(label, m)]
+        assert (c.value, c.ci_low, c.ci_high, c.interval) == (
+            row[m],
+            row[f"{m}_ci_low"],
+            row[f"{m}_ci_high"],
+            row[f"{m}_interval"],
+        )
     assert isinstance(report.significance, PrecomputedSignificance)
     assert report.significance.precomputed == [s.to_dict() for s in significance]
     assert to_json(report)["significance"] == {"precomputed": [s.to_dict() for s in significance]}

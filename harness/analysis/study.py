@@ -31,6 +31,7 @@ from harness.analysis import runner
 from harness.analysis.attribution import attribute
 from harness.analysis.difference import implementation_label
 from harness.analysis.gap_matters import GAP_RESAMPLES, gap_matters, unanswered
+from harness.analysis.human_section import human_section, meta_evaluation_section
 from harness.analysis.labels import (
     labels_in,
 )
@@ -477,9 +478,11 @@ def analyse(
         segments=segments,
         correlations=correlations,
         attributions=tuple(attributions),
-        human=JsonValue(to_json(human)) if "human" in include and human is not None else None,
+        human=human_section(to_json(human)) if "human" in include and human is not None else None,
         meta_evaluation=(
-            JsonValue(to_json(meta_evaluation)) if meta_evaluation is not None else None
+            meta_evaluation_section(to_json(meta_evaluation))
+            if meta_evaluation is not None
+            else None
         ),
         significance=sig,
     )

@@ -8,7 +8,11 @@ written next to it as :data:`SCHEMA_FILE` — is
 and class docstrings below are the documentation of every key. All scores and gaps are BLEU
 points on 0–100; every number is finite or ``null``.
 
-Schema 6 (this version) against 5: each correlation table says how many of its cells have a
+Schema 7 (this version) against 6: ``human`` and ``meta_evaluation`` are typed sections
+(:mod:`harness.analysis.human_section`): every correlation with human judgments the report
+shows (``human.correlations``) and each implementation's meta-evaluation numbers
+(``meta_evaluation.rows``, with the ``systems`` rated), the precomputed results as given under
+``results`` in both. Schema 6 against 5: each correlation table says how many of its cells have a
 percentile-bootstrap and how many an asymptotic interval (``intervals``; Kendall's τ-b above
 :data:`~harness.statistics.correlation.KENDALL_FULL_BOOT_MAX` pairs is asymptotic), and its
 ``n_boot`` is the most resamples a cell of that method used (it was the resamples asked for,
@@ -38,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from harness.analysis.difference import GapDistribution, Side
+from harness.analysis.human_section import HumanSection, MetaEvaluationSection
 from harness.analysis.typed_json import JsonValue, json_fields
 
 __all__ = [
@@ -81,7 +86,7 @@ __all__ = [
 
 #: The version of ``report.json``'s shape: bumped whenever a key is added, removed or changes
 #: meaning (the module docstring says what changed).
-SCHEMA_VERSION: Literal["6"] = "6"
+SCHEMA_VERSION: Literal["7"] = "7"
 
 #: The JSON Schema of :class:`Report`, written next to ``report.json`` (its ``$schema``).
 SCHEMA_FILE: Literal["report.schema.json"] = "report.schema.json"
@@ -613,7 +618,7 @@ class Report:
     significance (``null`` when not included)."""
 
     schema: Literal["report.schema.json"] = field(metadata={"json_name": "$schema"})
-    schema_version: Literal["6"]
+    schema_version: Literal["7"]
     summary: Summary
     answer: AnswerSection | None
     signature: str
@@ -626,8 +631,8 @@ class Report:
     segments: SegmentsSection
     correlations: Correlations
     attributions: tuple[CorpusAttribution, ...]
-    human: JsonValue | None
-    meta_evaluation: JsonValue | None
+    human: HumanSection | None
+    meta_evaluation: MetaEvaluationSection | None
     significance: Significance | PrecomputedSignificance | None
 
 

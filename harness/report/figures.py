@@ -10,12 +10,13 @@ drawn.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping, Sequence
+import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from harness.analysis.human_section import HumanCorrelation
 from harness.analysis.study_types import CorpusAttribution, PairVerdict, Report
 
 #: At most this many figures of each repeated kind (the page says when more were left out).
@@ -42,70 +43,6 @@ class Figure:
     alt: str
     section: str
     key: str = ""
-
-
-# ---------------------------------------------------------------------- data
-def _num(x: Any) -> float | None:
-    if isinstance(x, bool) or not isinstance(x, (int, float)):
-        return None
-    return float(x) if math.isfinite(x) else None
-
-
-_METHODS = ("pearson", "spearman", "kendall")
-
-
-def _row_records(row: Mapping[str, Any], prefix: str) -> list[dict[str, Any]]:
-    """Records of one flat correlation row: ``implementation``/``metric`` (and ``lp``) name
-    it, ``level`` groups it, and each method ``m`` gives ``m``, ``m_ci_low``, ``m_ci_high``;
-    a plain row ``{name/label, value, ci_low, ci_high}`` gives one record."""
-    names = [str(row[k]) for k in ("lp", "implementation", "metric", "name", "label") if row.get(k)]
-    if not names:
-        return []
-    label = " ".join(names)
-    level = f"{row['level']} level" if isinstance(row.get("level"), str) else ""
-    out = []
-    for m in (*_METHODS, "value"):
-        value = _num(row.get(m))
-        if value is None:
-            continue
-        key = "" if m == "value" else f"{m}_"
-        group = ", ".join(p for p in (prefix, level, "" if m == "value" else m) if p)
-        panel = ", ".join(p for p in (prefix, level) if p)
-        out.append(
-            {
-                "label": label,
-                "group": group or "correlation",
-                "panel": panel or "correlation",
-                "series": "correlation" if m == "value" else m,
-                "value": value,
-                "ci_low": _num(row.get(f"{key}ci_low")),
-                "ci_high": _num(row.get(f"{key}ci_high")),
-                "interval": row.get(f"{key}interval"),
-            }
-        )
-    return out
-
-
-def human_records(human: Any, prefix: str = "") -> list[dict[str, Any]]:
-    """Correlations with human judgments as ``{label, group, panel, series, value, ci_low,
-    ci_high, interval}`` records (``group`` = ``panel`` + ``series``: e.g. ``"segment level"``
-    and ``"kendall"``; ``interval`` how the interval was computed, ``None`` if not said).
-
-    Reads what :mod:`harness.analysis.human` returns: ``HumanCorrelations.to_dict()`` (its
-    ``rows``), a list of flat rows (``wmt19_bleu_vs_human``; ``HumanCorrelations.rows()``), or
-    a dict of those by name (the name prefixes the group). ``[]`` for anything else.
-    """
-    if isinstance(human, Mapping):
-        if isinstance(human.get("rows"), list):
-            return human_records(human["rows"], prefix)
-        out: list[dict[str, Any]] = []
-        for key, value in human.items():
-            if isinstance(value, (list, Mapping)):
-                out += human_records(value, ", ".join(p for p in (prefix, str(key)) if p))
-        return out
-    if isinstance(human, list):
-        return [r for row in human if isinstance(row, Mapping) for r in _row_records(row, prefix)]
-    return []
 
 
 # ---------------------------------------------------------------------- drawing
@@ -254,12 +191,12 @@ def _waterfall(at: CorpusAttribution, index: int, path: Path) -> Figure | None:
     )
 
 
-def _fold_labels(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def _fold_labels(records: Sequence[HumanCorrelation]) -> list[HumanCorrelation]:
     """One label for the implementations whose every correlation is the same (they print the
     same scores): ``a, b, c`` (``+N`` more), so a chart has one bar group per number."""
     by_label: dict[str, dict[str, Any]] = {}
     for r in records:
-        by_label.setdefault(r["label"], {})[r["series"]] = r["value"]
+        by_label.setdefault(r.label, {})[r.series] = r.value
     same: dict[tuple[Any, ...], list[str]] = {}
     for label, vals in by_label.items():
         key = tuple(sorted((k, round(v, 9)) for k, v in vals.items()))
@@ -269,30 +206,30 @@ def _fold_labels(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         shown = ", ".join(labels[:3]) + (f" +{len(labels) - 3}" if len(labels) > 3 else "")
         names.update({lb: shown for lb in labels})
     firsts = {labels[0] for labels in same.values()}
-    return [{**r, "label": names[r["label"]]} for r in records if r["label"] in firsts]
+    return [dataclasses.replace(r, label=names[r.label]) for r in records if r.label in firsts]
 
 
-def _human_bars(panel: str, records: Sequence[Mapping[str, Any]], path: Path) -> Figure:
+def _human_bars(panel: str, records: Sequence[HumanCorrelation], path: Path) -> Figure:
     """Horizontal grouped bars, one group per metric/implementation (highest first), one bar
     per correlation method, whiskers from ``ci_low`` to ``ci_high``; drawn at the page's
     width, its height growing with the number of groups so every label is legible."""
     records = _fold_labels(records)
-    series = list(dict.fromkeys(r["series"] for r in records))
-    first = {r["label"]: r["value"] for r in reversed(records) if r["series"] == series[0]}
-    labels = sorted(dict.fromkeys(r["label"] for r in records), key=lambda lb: first.get(lb, 0.0))
+    series = list(dict.fromkeys(r.series for r in records))
+    first = {r.label: r.value for r in reversed(records) if r.series == series[0]}
+    labels = sorted(dict.fromkeys(r.label for r in records), key=lambda lb: first.get(lb, 0.0))
     height = 0.8 / len(series)
     fig = _new_figure(MAX_WIDTH, max(3.0, 0.13 * len(labels) * len(series) + 1.4))
     ax = fig.add_subplot()
     colors = ["#264653", "#2a9d8f", "#e9c46a", "#f4a261", "#e76f51"]
-    has_ci = any(r["ci_low"] is not None for r in records)
+    has_ci = any(r.ci_low is not None for r in records)
     lowest = 0.0
     for k, name in enumerate(series):
-        recs = {r["label"]: r for r in records if r["series"] == name}
+        recs = {r.label: r for r in records if r.series == name}
         ys = [i + (k - (len(series) - 1) / 2) * height for i, lb in enumerate(labels) if lb in recs]
         rs = [recs[lb] for lb in labels if lb in recs]
-        values = [r["value"] for r in rs]
-        lo = [r["value"] - r["ci_low"] if r["ci_low"] is not None else 0.0 for r in rs]
-        hi = [r["ci_high"] - r["value"] if r["ci_high"] is not None else 0.0 for r in rs]
+        values = [r.value for r in rs]
+        lo = [r.value - r.ci_low if r.ci_low is not None else 0.0 for r in rs]
+        hi = [r.ci_high - r.value if r.ci_high is not None else 0.0 for r in rs]
         lowest = min([lowest, *(v - d for v, d in zip(values, lo, strict=True))])
         ax.barh(
             ys,
@@ -315,23 +252,23 @@ def _human_bars(panel: str, records: Sequence[Mapping[str, Any]], path: Path) ->
     )
     ax.grid(axis="x", color="#dddddd", linewidth=0.6)
     _save(fig, path)
-    best = max(records, key=lambda r: r["value"])
-    worst = min(records, key=lambda r: r["value"])
+    best = max(records, key=lambda r: r.value)
+    worst = min(records, key=lambda r: r.value)
     alt = (
         f"Bar chart ({panel}) of the correlation between {len(labels)} metrics or "
         f"implementations and human judgments, on the −1 to 1 scale, one bar per method "
         f"({', '.join(series)})"
         + (f" with {_whiskers(records)}confidence-interval whiskers" if has_ci else "")
-        + f". Highest: {best['label']} ({best['series']}) {best['value']:.3f}; lowest: "
-        f"{worst['label']} ({worst['series']}) {worst['value']:.3f}."
+        + f". Highest: {best.label} ({best.series}) {best.value:.3f}; lowest: "
+        f"{worst.label} ({worst.series}) {worst.value:.3f}."
     )
     return Figure(path.name, f"Human correlation: {panel}", alt, "human", panel)
 
 
-def _whiskers(records: Sequence[Mapping[str, Any]]) -> str:
+def _whiskers(records: Sequence[HumanCorrelation]) -> str:
     """The kinds of the intervals of ``records`` in words, with a trailing space (empty when
     the records do not say)."""
-    kinds = {r.get("interval") for r in records if r["ci_low"] is not None}
+    kinds = {r.interval for r in records if r.ci_low is not None}
     words = {"bootstrap": "percentile-bootstrap", "asymptotic": "asymptotic (delta-method)"}
     named = [words[k] for k in ("bootstrap", "asymptotic") if k in kinds]
     return " and ".join(named) + " " if named else ""
@@ -360,9 +297,9 @@ def render_figures(report: Report, directory: str | Path) -> list[Figure]:
             out.append(fig)
             n += 1
     if report.human is not None:
-        groups: dict[str, list[dict[str, Any]]] = {}
-        for r in human_records(report.human):
-            groups.setdefault(r["panel"], []).append(r)
+        groups: dict[str, list[HumanCorrelation]] = {}
+        for r in report.human.correlations:
+            groups.setdefault(r.panel, []).append(r)
         for n, (group, records) in enumerate(list(groups.items())[:MAX_HUMAN]):
             out.append(_human_bars(group, records, directory / f"fig-human-{n + 1:02d}.png"))
     return out

@@ -10,7 +10,7 @@ from typing import Any
 
 from harness.analysis.study_types import PairVerdict, PrecomputedSignificance, Report, Side
 from harness.report import overview
-from harness.report.figures import MAX_HUMAN, MAX_WATERFALLS, Figure, human_records
+from harness.report.figures import MAX_HUMAN, MAX_WATERFALLS, Figure
 from harness.report.pair_tables import side_statistics
 from harness.report.summary import (
     EMPTY_SECTION,
@@ -378,17 +378,17 @@ def _human(report: Report, figs: Sequence[Figure]) -> str:
     human = report.human
     if human is None:
         return f"<p>{_e(EMPTY_SECTION['human'])}</p>"
-    records = human_records(human)
+    records = human.correlations
     out = []
     if records:
         rows = [
             [
-                _td(r["label"]),
-                _td(r["group"]),
-                _num_cell(r["value"], 3),
-                _num_cell(r["ci_low"], 3),
-                _num_cell(r["ci_high"], 3),
-                _td(r["interval"] or ""),
+                _td(r.label),
+                _td(r.group),
+                _num_cell(r.value, 3),
+                _num_cell(r.ci_low, 3),
+                _num_cell(r.ci_high, 3),
+                _td(r.interval or ""),
             ]
             for r in records
         ]
@@ -399,9 +399,9 @@ def _human(report: Report, figs: Sequence[Figure]) -> str:
             + "</details>"
         )
     else:
-        out.append(_generic(human))
+        out.append(_generic(human.results))
     out += [_figure(f) for f in figs]
-    if len({r["panel"] for r in records}) > MAX_HUMAN:
+    if len({r.panel for r in records}) > MAX_HUMAN:
         out.append(f'<p class="muted">Bars are drawn for the first {MAX_HUMAN} groups.</p>')
     return "\n".join(out)
 

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness.analysis.human import HumanCorrelations
+from harness.analysis.human_section import meta_evaluation_section
 from harness.report.tables import META_COLUMNS, meta_evaluation_rows
 from harness.report.text import table
 from harness.statistics.correlation import ASYMPTOTIC
@@ -75,7 +76,7 @@ def human_markdown(
         out.append(
             f"- {r['implementation']}: tau = {_fmt(r.get('kendall_tau_vs_reference'))}; {swaps}"
         )
-    meta_rows = meta_evaluation_rows(meta)
+    meta_rows = meta_evaluation_rows(None if meta is None else meta_evaluation_section(meta))
     if meta is not None and meta_rows:
         out += [
             "",

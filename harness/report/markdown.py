@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from harness.analysis.human_section import HumanSection
 from harness.analysis.study_types import PairVerdict, PrecomputedSignificance, Report
-from harness.report.figures import human_records
 from harness.report.pair_tables import pair_markdown
 from harness.report.summary import (
     EMPTY_SECTION,
@@ -210,18 +210,18 @@ def render_markdown(report: Report) -> str:
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-def _human(human: Any) -> list[str]:
-    records = human_records(human)
+def _human(human: HumanSection) -> list[str]:
+    records = human.correlations
     if not records:
-        return _generic(human)
+        return _generic(human.results)
     body = [
         [
-            r["label"],
-            r["group"],
-            fmt_number(r["value"], 3),
-            fmt_number(r["ci_low"], 3),
-            fmt_number(r["ci_high"], 3),
-            r["interval"] or "",
+            r.label,
+            r.group,
+            fmt_number(r.value, 3),
+            fmt_number(r.ci_low, 3),
+            fmt_number(r.ci_high, 3),
+            r.interval or "",
         ]
         for r in records
     ]

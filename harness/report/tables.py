@@ -4,8 +4,7 @@ the summary sentences), so the two cannot drift apart in content."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
+from harness.analysis.human_section import MetaEvaluationSection
 from harness.analysis.study_types import (
     CorpusAttribution,
     GapMatters,
@@ -141,17 +140,16 @@ META_COLUMNS: tuple[tuple[str, str], ...] = (
 )
 
 
-def meta_evaluation_rows(meta: object) -> list[list[str]]:
-    """The cells of the meta-evaluation table, one row per implementation, from the JSON of a
-    :class:`~harness.analysis.meta_eval.MetaEvaluation` (a report's ``meta_evaluation``;
-    empty without one)."""
-    if not isinstance(meta, Mapping):
+def meta_evaluation_rows(meta: MetaEvaluationSection | None) -> list[list[str]]:
+    """The cells of the meta-evaluation table, one row per implementation (a report's
+    ``meta_evaluation``; empty without one)."""
+    if meta is None:
         return []
     out = []
-    for row in meta.get("rows", []):
-        cells = [str(row.get("implementation"))]
+    for row in meta.rows:
+        cells = [row.implementation]
         for key, _ in META_COLUMNS[1:]:
-            value = row.get(key)
+            value = getattr(row, key)
             cells.append(
                 "—" if value is None else f"{value:.4g}" if "epsilon" in key else f"{value:.4f}"
             )
