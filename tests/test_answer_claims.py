@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 
 from harness.analysis import runner
 from harness.analysis.answer import FLIP_ALPHA, Answer, Family, answer
-from harness.analysis.study_families import family_names, family_rows, family_why
 from harness.bleu.profiles import PROFILES
 from harness.data.corpus import Corpus
+from harness.report.answer_words import family_lines, family_names, family_why, findings
 from harness.report.console import answer_text
 from harness.session import Session
 
@@ -98,7 +98,7 @@ def test_every_ranking_claim_is_the_rankings(systems: dict[str, Corpus], seed: i
             x for x, p in zip(f.flips, f.flip_p, strict=True) if p < FLIP_ALPHA
         )
     # the sentence
-    (sentence,) = [s for s in ans.findings if "rank" in s]
+    (sentence,) = [s for s in findings(ans) if "rank" in s]
     significant = sum(len(f.significant_flips) for f in ans.reordering)
     if not moved:
         assert sentence.startswith("Every BLEU-4 implementation ranks")
@@ -134,7 +134,7 @@ def test_every_ranking_claim_is_the_rankings(systems: dict[str, Corpus], seed: i
     if not moved:
         assert "Ranking:" not in text
     # the report's rows say the same
-    rows = {r.names: r for r in family_rows(ans)}
+    rows = {r.names: r for r in family_lines(ans)}
     for f in ans.reordering:
         row = rows[family_names(f)]
         assert (row.flips, row.significant_flips) == (len(f.flips), len(f.significant_flips))

@@ -20,6 +20,7 @@ from harness.bleu.profiles import DEFAULT_PROFILES, PROFILES
 from harness.cli import main
 from harness.data.systems import load_jsonl_systems, load_text_systems, load_tsv_systems
 from harness.errors import InputError, LayoutError
+from harness.report.answer_words import findings
 from harness.report.console import WIDTH, fixtures_text
 from harness.session import Session
 
@@ -155,7 +156,7 @@ def test_answer_families_gaps_and_factors(files) -> None:
         PROFILES["sacrebleu"].tokenize,
         PROFILES["nltk"].tokenize,
     )
-    assert any("nltk" in s and PROFILES["nltk"].tokenize in s for s in ans.findings)
+    assert any("nltk" in s and PROFILES["nltk"].tokenize in s for s in findings(ans))
 
 
 def test_compare_counts_each_tokenization_once(files, capsys, monkeypatch) -> None:

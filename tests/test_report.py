@@ -19,6 +19,7 @@ from harness.analysis.attribution import attribute
 from harness.analysis.plan import named_corpora
 from harness.analysis.significance import DEFAULT_SEED
 from harness.analysis.study import analyse
+from harness.analysis.study_families import answer_of
 from harness.analysis.study_pairs import default_pairs
 from harness.analysis.study_types import PrecomputedSignificance, Significance
 from harness.analysis.typed_json import to_json
@@ -35,6 +36,7 @@ from harness.report import (
     render_schema,
     write_report,
 )
+from harness.report.answer_words import family_lines, findings
 from harness.report.outdir import MANIFEST, read_manifest
 from harness.session import Session
 
@@ -620,7 +622,9 @@ def test_answer_and_headline_for_systems_that_share_references(tmp_path):
     rows = runner.run(corpora, impls, levels=("corpus",), progress=False)
     rep = analysed(rows, corpora=corpora)
     ans = rep.answer
-    assert ans is not None and ans.fixture == "silence_pitfall" and ans.findings
+    assert ans is not None and ans.fixture == "silence_pitfall"
+    said = findings(answer_of(ans))
+    assert said
     assert rep.summary.answer_note is None
     assert to_json(rep.summary.libraries) == {
         "equal": ["sacrebleu"],
@@ -631,17 +635,18 @@ def test_answer_and_headline_for_systems_that_share_references(tmp_path):
     }
     gap = rep.summary.largest_gap
     assert gap is not None and "helm-bleu-4" not in (gap.a + gap.b)
-    rows_text = {r.names: r for r in ans.rows}
+    lines = family_lines(answer_of(ans))
+    rows_text = {r.names: r for r in lines}
     assert rows_text["sacrebleu (ran: =)"].baseline
-    assert not next(r for r in ans.rows if "helm-bleu-4" in r.names).bleu4
+    assert not next(r for r in lines if "helm-bleu-4" in r.names).bleu4
     paths = write_report(rep, tmp_path / "r")
     html = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
     summary = html[html.index('<section id="summary">') : html.index("</section>")]
-    for sentence in ans.findings:
+    for sentence in said:
         assert escape(sentence) in summary
     assert '<table id="families">' in summary and "helm-bleu-4" in summary
     md = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
-    assert ans.findings[0] in md
+    assert said[0] in md
     assert paths
 
 

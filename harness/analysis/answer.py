@@ -19,7 +19,8 @@ over one or more systems that share their references) and says, as data:
   weigh other orders (HELM's BLEU-1 and BLEU-4-only) are listed apart, since their distance
   from BLEU-4 says nothing about implementation choices.
 
-:mod:`harness.report.console` renders it as the first screen of ``bleu-harness compare``.
+:mod:`harness.report.console` renders it as the first screen of ``bleu-harness compare``, with
+the findings in words written by :mod:`harness.report.answer_words`.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from harness.analysis.attribution import FACTORS, differing_factors, hybrid, sha
 from harness.analysis.significance import DEFAULT_SEED, paired_p_values, prepare
 from harness.analysis.study_types import RankFlip
 from harness.bleu.config import BleuConfig
-from harness.bleu.profiles import PROFILES, verification
+from harness.bleu.profiles import LABELS, PROFILES, verification
 from harness.errors import HarnessError
 from harness.scorers import ADAPTERS, PROFILE_OF, tolerance
 from harness.scorers.base import installed_version
@@ -47,7 +48,7 @@ __all__ = [
     "LibraryCheck",
     "answer",
     "display_name",
-    "factor_phrase",
+    "profile_label",
     "rank_flips",
 ]
 
@@ -68,6 +69,12 @@ def display_name(profile: str) -> str:
     """What a user calls the implementation a profile reproduces: the library's adapter name
     where there is one, else the profile's name (``multi-bleu``, ``fairseq``)."""
     return LIBRARY_OF.get(profile, profile)
+
+
+def profile_label(profile: str) -> str | None:
+    """The setting a profile's name does not say, shown beside it (``None``: its name says
+    it all): :data:`harness.bleu.profiles.LABELS`."""
+    return LABELS.get(profile)
 
 
 def is_bleu4(config: BleuConfig) -> bool:
@@ -168,7 +175,6 @@ class Answer:
     references: tuple[int, int]  # fewest and most references of a segment
     baseline: str
     families: tuple[Family, ...]
-    findings: tuple[str, ...]
     seed: int = DEFAULT_SEED
 
     @property
@@ -197,7 +203,6 @@ class Answer:
             "references": list(self.references),
             "baseline": self.baseline,
             "seed": self.seed,
-            "findings": list(self.findings),
             "families": [f.to_dict() for f in self.families],
         }
 
@@ -272,16 +277,14 @@ def answer(
     families.sort(key=_order)
     corpora = [session.corpora[s] for s in systems]
     counts = [len(refs) for refs in corpora[0].references] if corpora else [0]
-    ans = Answer(
+    return Answer(
         systems=systems,
         segments=len(corpora[0]) if corpora else 0,
         references=(min(counts), max(counts)),
         baseline=baseline,
         families=tuple(families),
-        findings=(),
         seed=seed,
     )
-    return Answer(**{**ans.__dict__, "findings": tuple(findings(ans))})
 
 
 def _order(f: Family) -> tuple[int, float]:
@@ -430,162 +433,3 @@ def _flips(
     """Pairs (a, b), a ranked above b by ``base`` (strictly) and below b by ``other``
     (:func:`rank_flips`, the one definition of a flip)."""
     return tuple(flip.systems for flip in rank_flips(systems, base, other)[0])
-
-
-# ---------------------------------------------------------------------- plain words
-def factor_phrase(factor: str, changes: Mapping[str, tuple[Any, Any]], baseline: str) -> str:
-    """One factor's change, naming both values: ``tokenize=whitespace (sacrebleu: 13a)``."""
-    parts = [f"{fld}={_word(b)} ({baseline}: {_word(a)})" for fld, (a, b) in changes.items()]
-    return ", ".join(parts) if parts else factor
-
-
-def _word(x: Any) -> str:
-    if x is None:
-        return "default"
-    if isinstance(x, bool):
-        return "on" if x else "off"
-    if isinstance(x, tuple):
-        return "/".join(f"{v:g}" if isinstance(v, float) else str(v) for v in x)
-    return str(x)
-
-
-def top_factors(fam: Family, limit: int = 2) -> list[tuple[str, float]]:
-    """The factors that explain most of the gap, largest first, at least 0.005 points each."""
-    ranked = sorted(fam.factors.items(), key=lambda kv: -abs(kv[1]))
-    return [(k, v) for k, v in ranked if abs(v) >= 0.005][:limit]
-
-
-def findings(ans: Answer) -> list[str]:
-    """Two to five sentences that answer the question, most important first."""
-    out: list[str] = []
-    base = ans.baseline_family
-    scored = [f for f in ans.families if f.bleu4 and f.mean is not None and f.profiles]
-    if len(scored) > 1:
-        lo = min(scored, key=lambda f: f.mean or 0.0)
-        hi = max(scored, key=lambda f: f.mean or 0.0)
-        span = (hi.mean or 0.0) - (lo.mean or 0.0)
-        what = "mean BLEU over the systems" if len(ans.systems) > 1 else "BLEU"
-        out.append(
-            f"The {what} ranges {span:.2f} points: {lo.mean:.2f} ({_names(lo)}) to "
-            f"{hi.mean:.2f} ({_names(hi)}); {_names(base)} "
-            f"{'give' if len(_distinct_names(base)) > 1 else 'gives'} {base.mean:.2f}."
-            if base.mean is not None
-            else f"The {what} ranges {span:.2f} points."
-        )
-    # One sentence per cause (a factor with its values), the causes that move most first.
-    by_cause: dict[tuple[str, str], list[tuple[Family, float]]] = {}
-    for f in scored:
-        if f is base or f.gap is None:
-            continue
-        for factor, points in top_factors(f, limit=3):
-            key = (factor, repr(sorted(f.changes.get(factor, {}).items())))
-            by_cause.setdefault(key, []).append((f, points))
-    causes = sorted(by_cause.items(), key=lambda kv: -math.fsum(abs(p) for _, p in kv[1]))
-    for (factor, _values), hits in causes[:4]:
-        out.append(_cause_sentence(factor, hits, ans.baseline))
-    if len(ans.systems) > 1:
-        out.append(_ranking_sentence(ans, len([f for f in scored if f is not base])))
-    checked = [lib for lib in ans.libraries if lib.equal is not None]
-    equal = [lib for lib in checked if lib.equal]
-    differ = [lib.name for lib in checked if not lib.equal]
-    if len(checked) == 1 and equal:
-        lib = equal[0]
-        out.append(
-            f"The real {lib.name} {lib.version or ''} ran and equals its profile; every other "
-            "number is a library's in-house profile (--real runs the installed libraries)."
-        )
-    elif checked:
-        line = f"{len(equal)}/{len(checked)} real libraries that ran equal their in-house profiles"
-        out.append(line + (f"; not: {', '.join(differ)}." if differ else "."))
-    return out
-
-
-#: How many reordering families the ranking sentence names (the table names every one).
-RANKING_NAMED = 4
-
-
-def _ranking_sentence(ans: Answer, others: int) -> str:
-    """Whether any BLEU-4 family orders systems the other way than the baseline: how many
-    families, each one's count of reversed pairs and of significant ones, the total
-    significant, and the test that decides it."""
-    moved = ans.reordering
-    if not moved:
-        return f"Every BLEU-4 implementation ranks the {len(ans.systems)} systems alike."
-    shown = "; ".join(
-        f"{_names(f, 2)}: {len(f.flips)}"
-        + (f", {len(f.significant_flips)} significant" if f.significant_flips else "")
-        for f in moved[:RANKING_NAMED]
-    )
-    if len(moved) > RANKING_NAMED:
-        shown += f"; {len(moved) - RANKING_NAMED} more below"
-    significant = sum(len(f.significant_flips) for f in moved)
-    verdict = (
-        f"{significant} of these reversals {'is' if significant == 1 else 'are'} significant"
-        if significant
-        else "none of these reversals is significant"
-    )
-    pairs = (
-        "the two systems"
-        if ans.system_pairs == 1
-        else f"some of the {ans.system_pairs} system pairs"
-    )
-    return (
-        f"The system ranking changes: {len(moved)} of {others} BLEU-4 families order {pairs} "
-        f"the other way than {ans.baseline} ({shown}); {verdict} (each family's paired "
-        f"bootstrap, {FLIP_RESAMPLES} resamples, seed {ans.seed}, p < {FLIP_ALPHA:g})."
-    )
-
-
-def _cause_sentence(factor: str, hits: Sequence[tuple[Family, float]], baseline: str) -> str:
-    """One cause in words, the points it moves each family by, and the families."""
-    points = sorted(p for _, p in hits)
-    span = (
-        f"{points[0]:+.2f}"
-        if points[-1] - points[0] < 0.005
-        else f"{points[0]:+.2f} to {points[-1]:+.2f}"
-    )
-    names = list(dict.fromkeys(n for f, _ in hits for n in f.names))
-    shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
-    words = _factor_words(factor, hits[0][0].changes.get(factor, {}))
-    return f"{words[:1].upper()}{words[1:]}: {span} BLEU against {baseline} ({shown})."
-
-
-def _distinct_names(f: Family) -> list[str]:
-    return list(dict.fromkeys(f.names)) or [lib.name for lib in f.libraries]
-
-
-def _names(f: Family, limit: int = 3) -> str:
-    names = _distinct_names(f)
-    more = len(names) - limit
-    return ", ".join(names[:limit]) + (f" and {more} more" if more > 0 else "")
-
-
-#: Plain words for a factor, given the values on the other side (``{b}``) and the baseline's.
-_WORDS = {
-    "sentence_split": "scoring the first sentence against every reference sentence",
-    "tokenization": "tokenizing with {tokenize}",
-    "ngram_identity": "matching n-grams by {ngram_identity}",
-    "case": "lowercasing",
-    "ref_length": "the {ref_length} reference length in the brevity penalty",
-    "ngram_totals": "n-gram totals floored at 1",
-    "smoothing": "smoothing {smooth}",
-    "effective_order": "effective order",
-    "aggregation": "aggregating by {aggregation} instead of corpus statistics",
-    "order": "other n-gram weights",
-    "zero_length": "the zero-length rule",
-    "rounding": "rounding to {round_digits} decimals",
-}
-
-
-def _factor_words(factor: str, changes: Mapping[str, tuple[Any, Any]]) -> str:
-    template = _WORDS.get(factor, factor)
-    values = {fld: _word(b) for fld, (_a, b) in changes.items()}
-    try:
-        text = template.format(**values)
-    except KeyError:  # the named field did not change; another of the factor's fields did
-        text = factor + " (" + ", ".join(f"{k} {v}" for k, v in values.items()) + ")"
-    if factor == "tokenization" and "tokenize" in changes:
-        text += f" instead of {_word(changes['tokenize'][0])}"
-    if factor == "case" and "lowercase" in changes and not changes["lowercase"][1]:
-        text = "keeping case"
-    return text

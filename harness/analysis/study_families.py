@@ -1,10 +1,11 @@
-"""The report's plain-words answer and its folded view of the implementations.
+"""The report's answer and its folded view of the implementations.
 
 :func:`answer_section` builds :class:`harness.analysis.answer.Answer` — the same answer
 ``bleu-harness compare`` prints first — for the systems of one fixture that share their
-references (WMT21's 20 systems, a user's files), with each family's line as text
-(:func:`family_rows`). Corpora that do not share references (the built-in fixtures) get no
-answer, and the summary says so.
+references (WMT21's 20 systems, a user's files), as the report's typed facts
+(:func:`answer_of` reads them back; :mod:`harness.report.answer_words` says them in words).
+Corpora that do not share references (the built-in fixtures) get no answer, and the summary
+says so.
 
 :func:`overview` folds the implementations that print the same corpus score on every corpus
 (within the pair's proven tolerance: a library equal to its profile is one group, marked) in
@@ -19,7 +20,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness.analysis.answer import Answer, Family, answer, display_name, factor_phrase, top_factors
+from harness.analysis.answer import Answer, Family, LibraryCheck, answer, display_name
 from harness.analysis.labels import (
     bleu4_label,
     labels_in,
@@ -31,14 +32,12 @@ from harness.analysis.results import Results, as_results
 from harness.analysis.significance import DEFAULT_SEED
 from harness.analysis.study_types import (
     AnswerSection,
-    FamilyRow,
     FixtureScores,
     Group,
     Overview,
     PairVerdict,
 )
 from harness.analysis.typed_json import from_json, to_json
-from harness.bleu.profiles import LABELS
 from harness.data.corpus import Corpus
 from harness.errors import HarnessError
 from harness.session import Session
@@ -46,20 +45,14 @@ from harness.session import Session
 __all__ = [
     "LARGEST_PAIRS",
     "LIB_EQUAL",
+    "answer_of",
     "answer_section",
-    "family_names",
-    "family_rows",
-    "family_why",
-    "other_factors",
     "overview",
     "shared_references",
 ]
 
 #: The mark after a profile whose real library ran and gave the same numbers.
 LIB_EQUAL = "lib ="
-
-#: How many factors a family's "why" names; the rest are one "other factors" term.
-WHY_FACTORS = 3
 
 #: How many of the largest gaps between groups get a pair detail.
 LARGEST_PAIRS = 3
@@ -91,7 +84,7 @@ def answer_section(
     seed: int = DEFAULT_SEED,
 ) -> tuple[AnswerSection | None, str | None]:
     """``(answer, note)``: the report's ``answer`` (the :class:`~harness.analysis.answer.
-    Answer` with its fixture and each family's line as text), or ``None`` and why not.
+    Answer` with its fixture), or ``None`` and why not.
     ``session`` counts the statistics (a session over the fixture's systems is made from it)."""
     found = shared_references(rows, corpora) if corpora else None
     if found is None:
@@ -108,86 +101,46 @@ def answer_section(
         ans = answer(rows.corpus_rows(), scope, baseline=baseline, seed=seed)
     except HarnessError as exc:
         return None, f"not computed: {exc}"
-    record = {**to_json(ans), "fixture": fixture, "rows": to_json(family_rows(ans))}
-    return from_json(AnswerSection, record, "answer"), None
+    return from_json(AnswerSection, {**to_json(ans), "fixture": fixture}, "answer"), None
 
 
-def family_names(fam: Family) -> str:
-    """A family's names, equal numbers folded; a profile with a setting its name does not say
-    labelled with it (:data:`~harness.bleu.profiles.LABELS`); a library that ran marked
-    ``(ran: =)``, ``(ran: ≠)`` or ``(no number: see the notes)``."""
-    names = list(dict.fromkeys(fam.names))
-    marks = {lib.name: _mark(lib.equal) for lib in fam.libraries}
-    for profile in fam.profiles:  # a setting the name alone does not say
-        if profile in LABELS:
-            marks[display_name(profile)] = f" ({LABELS[profile]})" + marks.get(
-                display_name(profile), ""
+def answer_of(section: AnswerSection) -> Answer:
+    """The :class:`~harness.analysis.answer.Answer` a report's typed ``answer`` was made from
+    (a changed value that was a tuple, such as n-gram weights, is a tuple again)."""
+    return Answer(
+        systems=section.systems,
+        segments=section.segments,
+        references=section.references,
+        baseline=section.baseline,
+        families=tuple(
+            Family(
+                profiles=f.profiles,
+                scores=f.scores,
+                status=f.status,
+                gap=f.gap,
+                factors=dict(f.factors),
+                changes={
+                    k: {fld: (_tuple(a), _tuple(b)) for fld, (a, b) in ch.items()}
+                    for k, ch in f.changes.items()
+                },
+                flips=f.flips,
+                flip_p=f.flip_p,
+                libraries=tuple(
+                    LibraryCheck(lib.name, lib.version, lib.scores, lib.equal_to_profile, lib.note)
+                    for lib in f.libraries
+                ),
+                bleu4=f.bleu4,
+                unverified=f.unverified,
+                attribution_note=f.attribution_note,
             )
-    shown = [n + marks.get(n, "") for n in names]
-    if not fam.profiles:
-        shown = [
-            f"{lib.name} (ran{'' if lib.note == '' else ': ' + lib.note})" for lib in fam.libraries
-        ]
-    return ", ".join(shown)
+            for f in section.families
+        ),
+        seed=section.seed,
+    )
 
 
-def _mark(equal: bool | None) -> str:
-    """How a real library that was asked for fared against its profile."""
-    if equal is None:
-        return " (no number: see the notes)"
-    return " (ran: =)" if equal else " (ran: ≠)"
-
-
-def family_why(fam: Family, baseline: str) -> str:
-    """`` — `` and why a family's number differs from the baseline's (the factors with their
-    values and points), or why it has none; empty for the baseline's family."""
-    if fam.status != "ok":
-        return f" — {fam.status}"
-    if baseline in fam.profiles or fam.gap is None:
-        return ""
-    tops = top_factors(fam, limit=WHY_FACTORS)
-    if not tops:
-        return " — " + (fam.attribution_note or "within 0.005")
-    parts = [f"{factor_phrase(k, fam.changes.get(k, {}), baseline)} {v:+.2f}" for k, v in tops]
-    rest = other_factors(fam, [k for k, _ in tops])
-    if rest is not None:
-        n, points = rest
-        parts.append(f"{n} other factor{'s' if n != 1 else ''} {points:+.2f}")
-    return " — " + "; ".join(parts)
-
-
-def other_factors(fam: Family, shown: Sequence[str]) -> tuple[int, float] | None:
-    """How many of ``fam``'s factors are not ``shown`` and the BLEU points they add up to
-    (so that the shown terms and this one sum to the gap), or ``None`` when that is under
-    half a printed digit."""
-    rest = [v for k, v in fam.factors.items() if k not in shown]
-    points = math.fsum(rest)
-    return (len(rest), points) if rest and abs(points) >= 0.005 else None
-
-
-def family_rows(ans: Answer) -> list[FamilyRow]:
-    """compare's family lines as data for a report: per BLEU-4 family, ``mean`` (its score on
-    one system), ``gap`` (to the baseline; ``None`` for the baseline's family or none),
-    ``baseline``, ``names`` (:func:`family_names`), ``why`` (:func:`family_why`) and
-    ``flips`` (system pairs ordered the other way); then one row per other-weights family
-    with ``bleu4`` false."""
-    out = []
-    for fam in ans.families:
-        if not fam.profiles and not fam.libraries:
-            continue
-        out.append(
-            FamilyRow(
-                names=family_names(fam),
-                mean=fam.mean if fam.status == "ok" else None,
-                gap=fam.gap,
-                baseline=ans.baseline in fam.profiles,
-                why=family_why(fam, ans.baseline).removeprefix(" — "),
-                flips=len(fam.flips),
-                significant_flips=len(fam.significant_flips),
-                bleu4=fam.bleu4,
-            )
-        )
-    return out
+def _tuple(value: Any) -> Any:
+    return tuple(_tuple(v) for v in value) if isinstance(value, list) else value
 
 
 # ---------------------------------------------------------------------- the folded view

@@ -8,7 +8,9 @@ written next to it as :data:`SCHEMA_FILE` — is
 and class docstrings below are the documentation of every key. All scores and gaps are BLEU
 points on 0–100; every number is finite or ``null``.
 
-Schema 7 (this version) against 6: ``human`` and ``meta_evaluation`` are typed sections
+Schema 8 (this version) against 7: the ``answer`` holds facts only: its ``findings`` in words
+and each family's line as text (``rows``) are written by the renderers from the families.
+Schema 7 against 6: ``human`` and ``meta_evaluation`` are typed sections
 (:mod:`harness.analysis.human_section`): every correlation with human judgments the report
 shows (``human.correlations``) and each implementation's meta-evaluation numbers
 (``meta_evaluation.rows``, with the ``systems`` rated), the precomputed results as given under
@@ -56,7 +58,6 @@ __all__ = [
     "CorrelationTable",
     "Correlations",
     "ExplainedBy",
-    "FamilyRow",
     "FixtureGap",
     "FixtureScores",
     "GapDistribution",
@@ -86,7 +87,7 @@ __all__ = [
 
 #: The version of ``report.json``'s shape: bumped whenever a key is added, removed or changes
 #: meaning (the module docstring says what changed).
-SCHEMA_VERSION: Literal["7"] = "7"
+SCHEMA_VERSION: Literal["8"] = "8"
 
 #: The JSON Schema of :class:`Report`, written next to ``report.json`` (its ``$schema``).
 SCHEMA_FILE: Literal["report.schema.json"] = "report.schema.json"
@@ -229,41 +230,20 @@ class AnswerFamily:
 
 
 @dataclass(frozen=True)
-class FamilyRow:
-    """One family's line as text: its ``names`` (equal numbers folded; a library that ran
-    marked ``(ran: =)`` or ``(ran: ≠)``), ``mean`` score, ``gap`` to the baseline (``null``
-    for the baseline's family or none), whether it is the ``baseline``'s, ``why`` (the factors
-    behind the gap, or why there is no number), how many system pairs it ``flips`` and how
-    many of those its paired bootstrap finds ``significant_flips``, and whether it is
-    BLEU-4."""
-
-    names: str
-    mean: float | None
-    gap: float | None
-    baseline: bool
-    why: str
-    flips: int
-    significant_flips: int
-    bleu4: bool
-
-
-@dataclass(frozen=True)
 class AnswerSection:
     """The answer ``bleu-harness compare`` prints first (:class:`harness.analysis.answer.
     Answer`), for one fixture's systems scored against the same references: the systems, the
     segment count, the fewest and most references of a segment, the baseline profile, the
-    findings in plain words, the families, the seed of the flips' paired bootstrap, the
-    fixture and each family's line as text."""
+    seed of the flips' paired bootstrap, the families and the fixture (the report writes the
+    findings in words from these: :mod:`harness.report.answer_words`)."""
 
     systems: tuple[str, ...]
     segments: int
     references: tuple[int, int]
     baseline: str
-    findings: tuple[str, ...]
     seed: int
     families: tuple[AnswerFamily, ...]
     fixture: str
-    rows: tuple[FamilyRow, ...]
 
 
 # ---------------------------------------------------------------------- per corpus
@@ -618,7 +598,7 @@ class Report:
     significance (``null`` when not included)."""
 
     schema: Literal["report.schema.json"] = field(metadata={"json_name": "$schema"})
-    schema_version: Literal["7"]
+    schema_version: Literal["8"]
     summary: Summary
     answer: AnswerSection | None
     signature: str

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.analysis import runner
-from harness.analysis.answer import answer
+from harness.analysis.answer import Answer, answer
 from harness.analysis.plan import RunPlan
 from harness.analysis.typed_json import to_json
 from harness.bleu import native
@@ -29,6 +29,7 @@ from harness.data.datasets import load_wmt21_ende
 from harness.data.fixtures import list_fixtures, load_fixture
 from harness.errors import InputError
 from harness.report import console
+from harness.report.answer_words import findings
 from harness.report.outdir import OutputDir
 from harness.scorers import DEFAULT_ADAPTERS
 from harness.session import Session, open_cache
@@ -151,7 +152,7 @@ def _show(
     took = time.perf_counter() - start
     if out is not None:
         if ans is not None:
-            out.write_json("answer.json", ans.to_dict())
+            out.write_json("answer.json", _answer_json(ans))
         out.write_text("results.jsonl", runner.rows_to_jsonl(rows))
         out.write_text("results.csv", runner.rows_to_csv(rows))
         meta = {
@@ -168,7 +169,7 @@ def _show(
         out.commit()
     if as_json:
         every = rows.rows()
-        options.print_json(every if ans is None else {"answer": ans.to_dict(), "rows": every})
+        options.print_json(every if ans is None else {"answer": _answer_json(ans), "rows": every})
     elif ans is not None:
         print(console.answer_text(ans, what=_what(users)))
         print(
@@ -217,6 +218,13 @@ def _baseline(wanted: str, impls: list[runner.Implementation]) -> str:
             "profile:NAME in --impl (the libraries' own numbers are checked against them)"
         )
     return profiles[0]
+
+
+def _answer_json(ans: Answer) -> dict[str, Any]:
+    """The answer as data, with its findings in words before the families."""
+    items = list(ans.to_dict().items())
+    at = [k for k, _ in items].index("families")
+    return dict([*items[:at], ("findings", findings(ans)), *items[at:]])
 
 
 def _what(users: list[tuple[str, str, Any]]) -> str:

@@ -17,7 +17,7 @@ from harness.analysis.answer import FLIP_ALPHA, FLIP_RESAMPLES, Answer, Family, 
 from harness.analysis.attribution import Attribution
 from harness.analysis.labels import bleu4_label
 from harness.analysis.runner import agreement_mark
-from harness.analysis.study_families import family_names, family_why
+from harness.report.answer_words import family_names, family_why, findings
 
 __all__ = ["TINY_NOTE", "WIDTH", "answer_text", "fmt_score", "text_table", "wrap"]
 
@@ -161,7 +161,7 @@ def answer_text(ans: Answer, *, width: int = WIDTH, what: str = "") -> str:
         f"{ans.segments} segments, {nrefs} reference{'s' if nrefs != '1' else ''} each."
     )
     out = [wrap(head, width), "", "Findings"]
-    out += [wrap(s, width, indent="    ", first="  - ") for s in ans.findings]
+    out += [wrap(s, width, indent="    ", first="  - ") for s in findings(ans)]
     out.append("")
     single = systems == 1
     label = "BLEU" if single else "mean"

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.analysis.labels import bleu4_label, profile_of
+from harness.analysis.study_families import answer_of
 from harness.analysis.study_significance import SIGNIFICANCE_HOW
 from harness.analysis.study_types import (
     LevelCorrelations,
@@ -20,6 +21,7 @@ from harness.analysis.study_types import (
     Significance,
     SignificanceTest,
 )
+from harness.report.answer_words import findings
 from harness.report.tables import correlation_tables
 from harness.report.text import fmt_number
 from harness.statistics.correlation import ASYMPTOTIC, BOOTSTRAP, KENDALL_FULL_BOOT_MAX
@@ -302,7 +304,7 @@ def summary_items(report: Report, markup: Markup) -> list[tuple[str, list[str]]]
     items: list[tuple[str, list[str]]] = [(_compared(report, markup), [])]
     items.append(gap_item(report, markup))
     if ans:
-        items += [(markup.text(x), []) for x in ans.findings]
+        items += [(markup.text(x), []) for x in findings(answer_of(ans))]
     else:
         items += _without_answer(report, markup)
     sample = library_sample_line(report, markup)

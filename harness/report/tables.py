@@ -5,6 +5,7 @@ the summary sentences), so the two cannot drift apart in content."""
 from __future__ import annotations
 
 from harness.analysis.human_section import MetaEvaluationSection
+from harness.analysis.study_families import answer_of
 from harness.analysis.study_types import (
     CorpusAttribution,
     GapMatters,
@@ -13,6 +14,7 @@ from harness.analysis.study_types import (
     Report,
     SignificanceTest,
 )
+from harness.report.answer_words import family_lines
 from harness.report.text import fmt_number, fmt_share
 
 #: The pairs table: the two implementations, the verdict, then :func:`pair_figures`.
@@ -232,7 +234,7 @@ def family_table(report: Report) -> tuple[list[str], list[list[str]], list[str]]
     base = ans.baseline if ans else "sacrebleu"
     head = ["mean BLEU", f"vs {base}", "implementations (equal numbers folded)", "why"]
     rows, other = [], []
-    for r in ans.rows if ans else ():
+    for r in family_lines(answer_of(ans)) if ans else ():
         if not r.bleu4:
             other.append(f"{r.names} {fmt_number(r.mean, 2)}")
             continue
