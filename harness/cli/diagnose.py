@@ -33,6 +33,7 @@ from harness.diagnose.validate import CouldNotValidate, validate
 from harness.errors import ConfigError, InputError
 from harness.report.identify_words import (
     chance_sentence,
+    clue_part,
     length_clue_sentence,
     signature_reading_sentences,
 )
@@ -314,7 +315,7 @@ def identify_text(
             lines += _wrap(length_clue_sentence(clue), 100)
         if clue is not None and clue.matches:
             entries = _fold([_identify_entry(c) for c in clue.matches])
-            lines.append(f"The readings of {clue.part} that reproduce every printed number:")
+            lines.append(f"The readings of {clue_part(clue)} that reproduce every printed number:")
         elif entries:
             lines.append("The nearest readings of the whole files:")
     if entries:

@@ -58,20 +58,6 @@ class LengthClue:
     pinned: tuple[str, ...] = ()
     matches: tuple[Candidate, ...] = field(default=(), compare=False)
 
-    @property
-    def part(self) -> str:
-        """The span in words (``the first 600 segments``, ``segments 302–800``)."""
-        if self.span is None:
-            return "no run of segments"
-        start, end = self.span
-        return f"the first {end:,} segments" if start == 0 else f"segments {start + 1:,}–{end:,}"
-
-    @property
-    def tool(self) -> str:
-        """The profile with the settings the signature pinned (``sacrebleu with
-        tokenize=intl``)."""
-        return self.profile + (f" with {', '.join(self.pinned)}" if self.pinned else "")
-
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the fields (the report layer adds the clue in words,
         :func:`harness.report.identify_words.length_clue_sentence`)."""

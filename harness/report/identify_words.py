@@ -10,7 +10,13 @@ import math
 from harness.diagnose.identify import CHANCE_WINDOWS, Chance, SignatureReading
 from harness.diagnose.lengths import LengthClue
 
-__all__ = ["chance_sentence", "length_clue_sentence", "signature_reading_sentences"]
+__all__ = [
+    "chance_sentence",
+    "clue_part",
+    "clue_tool",
+    "length_clue_sentence",
+    "signature_reading_sentences",
+]
 
 
 def signature_reading_sentences(reading: SignatureReading) -> list[str]:
@@ -43,18 +49,33 @@ def chance_sentence(odds: Chance, score: str) -> str:
     )
 
 
+def clue_part(clue: LengthClue) -> str:
+    """The clue's span in words (``the first 600 segments``, ``segments 302–800``)."""
+    if clue.span is None:
+        return "no run of segments"
+    start, end = clue.span
+    return f"the first {end:,} segments" if start == 0 else f"segments {start + 1:,}–{end:,}"
+
+
+def clue_tool(clue: LengthClue) -> str:
+    """The clue's profile with the settings the signature pinned (``sacrebleu with
+    tokenize=intl``)."""
+    return clue.profile + (f" with {', '.join(clue.pinned)}" if clue.pinned else "")
+
+
 def length_clue_sentence(clue: LengthClue) -> str:
     """What the printed hyp_len and ref_len say of the text scored, every number from the
     clue's fields."""
     h, r = clue.printed_hyp_len, _count(clue.printed_ref_len)
     lengths = f"hyp_len {h:,} and ref_len {r}"
-    tokenization = f"tokenized as {clue.tool} tokenizes"
+    tool = clue_tool(clue)
+    tokenization = f"tokenized as {tool} tokenizes"
     if clue.span is not None:
-        part = clue.part
+        part = clue_part(clue)
         if clue.reproduces:
             return (
                 f"The printed {lengths} are those of {part} of the {clue.segments:,} "
-                f"({tokenization}), and {clue.tool} on {part} reproduces every printed "
+                f"({tokenization}), and {tool} on {part} reproduces every printed "
                 "number: the score was computed on that part of the test set, not on all "
                 "of it."
             )
@@ -67,7 +88,7 @@ def length_clue_sentence(clue: LengthClue) -> str:
             )
             return (
                 f"The printed {lengths} are those of {part} of the {clue.segments:,} "
-                f"({tokenization}); {clue.tool} there does not reproduce the other printed "
+                f"({tokenization}); {tool} there does not reproduce the other printed "
                 f"numbers, but {which}: the score was computed on that part of the test "
                 "set, with what that reading assumes."
             )
