@@ -22,9 +22,10 @@ Precision: without smoothing, each macro sentence's precisions are divided in fl
 default profile agrees to the rounding of float32 (about 6e-6 BLEU points at most), not to
 1e-9; micro, and every smoothing, compute in float64.
 
-The metric exposes no precisions; counts, totals and lengths are read from a ``micro``
-metric's public state (``p_numerators``, ``p_denominators``, ``hyp_length_sum``,
-``ref_length_sum``) run on the same tokens.
+The metric exposes no precisions. Counts, totals and lengths: a ``micro`` metric's public
+state (``p_numerators``, ``p_denominators``, ``hyp_length_sum``, ``ref_length_sum``); a
+``macro`` metric keeps only its sum of sentence scores, so they are summed from what its n-gram
+counter returned for each sentence inside the same ``update``.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from harness.scorers.base import (
     smoothing_decides,
     uniform_weights,
 )
+from harness.scorers.recording import recorded
 
 #: harness smoothing → ignite's ``smooth=`` name.
 SMOOTH = {
@@ -125,29 +127,43 @@ class IgniteAdapter(Adapter):
         refs = [pretokenize(seg, config) for seg in corpus.references]
         return hyps, refs
 
-    def _metrics(self, config: BleuConfig, average: str) -> tuple[Any, Any, str]:
-        """``(metric, counter, constructor text)``: ``Bleu(average=average)`` and the ``micro``
-        metric whose state holds the statistics (the same object for ``micro``)."""
-        metric, ctor = self._constructor(config, average)
-        counter = metric if average == "micro" else self._constructor(config, "micro")[0]
-        return metric, counter, ctor
-
     def _score(
-        self, config: BleuConfig, tokens: Tokens, metrics: tuple[Any, Any, str], reset: bool
+        self, config: BleuConfig, tokens: Tokens, metric_ctor: tuple[Any, str], reset: bool
     ) -> BleuResult:
-        """The metric over ``tokens`` in one ``update`` (after ``reset()`` when reused); the
-        statistics from the ``micro`` counter over the same tokens."""
+        """The metric over ``tokens`` in one ``update`` (after ``reset()`` when reused). The
+        statistics: a ``micro`` metric's state; a ``macro`` one keeps only the sum of its
+        sentence scores, so theirs are what its n-gram counter returned for each sentence
+        inside the same call (:func:`harness.scorers.recording.recorded`)."""
+        from ignite.metrics import Bleu
+
         hyps, refs = tokens
-        metric, counter, ctor = metrics
-        for m in (metric,) if counter is metric else (metric, counter):
-            if reset:
-                m.reset()
-            m.update((hyps, refs))
+        metric, ctor = metric_ctor
+        if reset:
+            metric.reset()
+        with recorded(Bleu, "_n_gram_counter") as counted:
+            metric.update((hyps, refs))
         value = float(metric.compute())
-        counts = tuple(int(x) for x in counter.p_numerators[1:].tolist())
-        totals = tuple(int(x) for x in counter.p_denominators[1:].tolist())
-        hyp_len = int(counter.hyp_length_sum)
-        ref_len = int(counter.ref_length_sum)
+        if metric.average == "micro":
+            counts = tuple(int(x) for x in metric.p_numerators[1:].tolist())
+            totals = tuple(int(x) for x in metric.p_denominators[1:].tolist())
+            hyp_len, ref_len = int(metric.hyp_length_sum), int(metric.ref_length_sum)
+        else:
+            if len(counted) != len(hyps):
+                raise RuntimeError(
+                    f"ignite's macro Bleu counted n-grams {len(counted)} times for {len(hyps)} "
+                    "sentences: the installed ignite differs from the version adapted"
+                )
+            n = config.max_order
+            counts_sum, totals_sum = [0] * n, [0] * n
+            hyp_len = ref_len = 0
+            for made in counted:
+                lengths = made.result
+                hyp_len, ref_len = hyp_len + int(lengths[0]), ref_len + int(lengths[1])
+                for i, x in enumerate(made.kwargs["p_numerators"][1:].tolist()):
+                    counts_sum[i] += int(x)
+                for i, x in enumerate(made.kwargs["p_denominators"][1:].tolist()):
+                    totals_sum[i] += int(x)
+            counts, totals = tuple(counts_sum), tuple(totals_sum)
         return self.result_from_counts(
             config,
             value,
@@ -163,19 +179,19 @@ class IgniteAdapter(Adapter):
     # ------------------------------------------------------------------ scoring
     def _corpus(self, corpus: Corpus, config: BleuConfig) -> BleuResult:
         tokens = self._tokens(corpus, config)
-        return self._score(config, tokens, self._metrics(config, "micro"), reset=False)
+        return self._score(config, tokens, self._constructor(config, "micro"), reset=False)
 
     def _sentence_mean(self, corpus: Corpus, config: BleuConfig) -> BleuResult:
         """ignite's own ``average="macro"``: the mean of its sentence scores, in one call."""
         tokens = self._tokens(corpus, config)
-        return self._score(config, tokens, self._metrics(config, "macro"), reset=False)
+        return self._score(config, tokens, self._constructor(config, "macro"), reset=False)
 
     def _segments(self, corpus: Corpus, config: BleuConfig) -> list[BleuResult]:
         """Each segment as ignite scores a one-sentence corpus with the config's ``average``
         (``macro``: its sentence BLEU, float32 precisions without smoothing); one metric,
         ``reset()`` between segments (ignite's documented way to start over)."""
         hyps, refs = self._tokens(corpus, config)
-        metrics = self._metrics(config, AVERAGE[config.aggregation])
+        metrics = self._constructor(config, AVERAGE[config.aggregation])
         return [
             as_segment(self._score(config, ([h], [r]), metrics, reset=True), sid)
             for h, r, sid in zip(hyps, refs, corpus.ids, strict=True)

@@ -7,7 +7,7 @@ reproduces, and anything else is refused.
 * ``lm-eval`` — ``lm_eval.api.metrics.bleu(items)``, ``items`` = (references, prediction) per
   segment: ``_sacreformat`` transposes the references with ``zip(*refs)`` (ragged references are
   cut to the fewest: ``missing_refs="truncate"``), then ``sacrebleu.corpus_bleu`` with its
-  defaults. The statistics are read from that same sacrebleu call on ``_sacreformat``'s output.
+  defaults.
 * ``lm-eval-truthfulqa`` — ``lm_eval.tasks.truthfulqa.utils.bleu([[ref]], [completion])`` for
   each reference alone (sacrebleu, ``tokenize="intl"``), the best per question (TruthfulQA's
   ``bleu_max``, over the references given), averaged with ``lm_eval.api.metrics.mean``.
@@ -18,8 +18,9 @@ reproduces, and anything else is refused.
   ``bleuFromMaps`` on maps built as its ``computeMaps`` builds them (``splitPuncts`` of the
   stripped, lowercased text). Statistics: the script's ``cook_refs``/``cook_test``.
 
-TruthfulQA's ``utils.bleu`` returns the score only; its statistics are read from the
-sacrebleu call it makes (the same arguments, on the best reference).
+``lm_eval.api.metrics.bleu`` and TruthfulQA's ``utils.bleu`` return the score only; the
+statistics are what the ``sacrebleu.corpus_bleu`` call they make returned
+(:func:`harness.scorers.recording.recorded`), for TruthfulQA the best reference's call.
 """
 
 from __future__ import annotations
@@ -46,19 +47,10 @@ from harness.scorers.base import (
     only,
     uniform_weights,
 )
+from harness.scorers.recording import Call, recorded
 
 #: The code2text task's script, inside the installed ``lm_eval`` package.
 CODEXGLUE_SCRIPT = ("tasks", "code_x_glue", "code-text", "bleu.py")
-
-#: The arguments ``lm_eval.tasks.truthfulqa.utils.bleu`` passes to ``sacrebleu.corpus_bleu``.
-TRUTHFULQA_SACREBLEU: dict[str, Any] = {
-    "smooth_method": "exp",
-    "smooth_value": 0.0,
-    "force": False,
-    "lowercase": False,
-    "tokenize": "intl",
-    "use_effective_order": False,
-}
 
 #: The fields every one of these adapters fixes to its profile's value.
 _FIXED = (
@@ -143,9 +135,10 @@ class LmEvalAdapter(_LmEvalBase):
 
         metrics = self._metrics()
         items = list(zip(corpus.to_evaluate(), corpus.hypotheses, strict=True))
-        value = float(metrics.bleu(items))
-        refs, preds = metrics._sacreformat([r for r, _ in items], [p for _, p in items])
-        stats = sacrebleu.corpus_bleu(preds, refs)
+        with recorded(sacrebleu, "corpus_bleu") as calls:
+            value = float(metrics.bleu(items))
+        _one_call_each(calls, 1, "lm_eval.api.metrics.bleu")
+        stats = calls[0].result
         return self.result(
             config,
             score=value,
@@ -157,8 +150,19 @@ class LmEvalAdapter(_LmEvalBase):
             counts=tuple(int(c) for c in stats.counts),
             totals=tuple(int(t) for t in stats.totals),
             call="lm_eval.api.metrics.bleu(list(zip(refs_per_segment, hyps))) (statistics: "
-            "sacrebleu.corpus_bleu(*reversed(lm_eval.api.metrics._sacreformat(refs, hyps))))",
-            extra={"streams": len(refs)},
+            "the sacrebleu.corpus_bleu call it makes)",
+            extra={"streams": len(calls[0].args[1])},  # corpus_bleu(preds, refs)
+        )
+
+
+def _one_call_each(calls: list[Call], expected: int, caller: str) -> None:
+    """Check that each of ``expected`` calls of ``caller`` made one ``sacrebleu.corpus_bleu``
+    call, whose statistics are read: any other number means the installed lm-eval computes
+    its BLEU differently from the version adapted."""
+    if len(calls) != expected:
+        raise RuntimeError(
+            f"{expected} call(s) of {caller} made {len(calls)} sacrebleu.corpus_bleu calls: "
+            "the installed lm-eval computes its BLEU differently from the version adapted"
         )
 
 
@@ -179,13 +183,15 @@ class LmEvalTruthfulqaAdapter(_LmEvalBase):
 
     def _segment(self, config: BleuConfig, hyp: str, refs: tuple[str, ...], sid: str) -> BleuResult:
         """One question: ``utils.bleu`` of each reference alone, the best kept; its statistics
-        from the sacrebleu call ``utils.bleu`` makes, on that reference."""
+        from the sacrebleu call ``utils.bleu`` made for that reference."""
         import lm_eval.tasks.truthfulqa.utils as tqa
         import sacrebleu
 
-        values = [float(tqa.bleu([[ref]], [hyp])) for ref in refs]
+        with recorded(sacrebleu, "corpus_bleu") as calls:
+            values = [float(tqa.bleu([[ref]], [hyp])) for ref in refs]
+        _one_call_each(calls, len(refs), "lm_eval.tasks.truthfulqa.utils.bleu")
         best = max(range(len(refs)), key=values.__getitem__)  # the first of the best
-        stats = sacrebleu.corpus_bleu([hyp], [[refs[best]]], **TRUTHFULQA_SACREBLEU)
+        stats = calls[best].result
         return self.result(
             config,
             score=values[best],
@@ -261,18 +267,21 @@ class CodexglueAdapter(_LmEvalBase):
         self, config: BleuConfig, hyp: str, refs: tuple[str, ...], sid: str
     ) -> BleuResult:
         script = codexglue_script()
-        if len(refs) == 1:
-            value = float(script.smoothed_bleu_4(references=[refs[0]], predictions=[hyp]))
-            call = "smoothed_bleu_4(references=[gold], predictions=[output])"
-        else:
-            gold = {0: [script.splitPuncts(r.strip().lower()) for r in refs]}
-            pred = {0: [script.splitPuncts(hyp.strip().lower())]}
-            value = float(script.bleuFromMaps(gold, pred)[0])
-            call = "bleuFromMaps(gold_map, prediction_map)[0] (maps as computeMaps builds them)"
-        test = script.cook_test(
-            script.splitPuncts(hyp.strip().lower()),
-            script.cook_refs([script.splitPuncts(r.strip().lower()) for r in refs]),
-        )
+        with recorded(script, "cook_test") as cooked:
+            if len(refs) == 1:
+                value = float(script.smoothed_bleu_4(references=[refs[0]], predictions=[hyp]))
+                call = "smoothed_bleu_4(references=[gold], predictions=[output])"
+            else:
+                gold = {0: [script.splitPuncts(r.strip().lower()) for r in refs]}
+                pred = {0: [script.splitPuncts(hyp.strip().lower())]}
+                value = float(script.bleuFromMaps(gold, pred)[0])
+                call = "bleuFromMaps(gold_map, prediction_map)[0] (maps as computeMaps builds them)"
+        if len(cooked) != 1:
+            raise RuntimeError(
+                f"the CodeXGLUE script cooked {len(cooked)} test sentences for one document: "
+                "the installed lm-eval's script differs from the version adapted"
+            )
+        test = cooked[0].result
         counts = tuple(int(c) for c in test["correct"])
         totals = tuple(int(t) for t in test["guess"])
         ref_len = int(test["reflen"])
@@ -289,7 +298,7 @@ class CodexglueAdapter(_LmEvalBase):
             call=f"lm_eval code-text/bleu.py {call}",
             level="segment",
             segment_id=sid,
-            extra={"statistics": "the script's cook_refs / cook_test"},
+            extra={"statistics": "what the script's cook_test returned inside the call"},
         )
 
     def _segments(self, corpus: Corpus, config: BleuConfig) -> list[BleuResult]:

@@ -12,9 +12,10 @@ maximum order), smoothing ``SmoothingFunction().method0``…``method7`` with ``e
 with ties to the shorter (``closest_ref_length``), per-segment n-gram totals floored at 1
 (``modified_precision``: ``max(1, sum(counts.values()))``), return 0 when no unigram matches.
 
-nltk exposes no statistics from ``corpus_bleu``; the adapter reads them from nltk's own
-public helpers on the same tokens (``modified_precision``, ``closest_ref_length``,
-``brevity_penalty``) — raw counts, floored totals, lengths and BP. The smoothed precisions that
+nltk exposes no statistics from ``corpus_bleu``; the adapter reads them from what the helpers
+it calls inside returned (``modified_precision``: raw counts over floored totals;
+``brevity_penalty``: its arguments, the closest reference lengths and the hypothesis lengths,
+and the BP). The smoothed precisions that
 entered the mean are not exposed (``precisions`` is empty; ``extra["raw_precisions"]`` holds
 counts/totals). nltk's warnings (method0 warns for every zero-count order) are captured into
 ``extra["library_warnings"]``.
@@ -37,6 +38,7 @@ from harness.scorers.base import (
     only,
     pretokenize,
 )
+from harness.scorers.recording import recorded
 
 SMOOTH = tuple(f"nltk-method{i}" for i in range(8))
 
@@ -92,62 +94,67 @@ class NltkAdapter(Adapter):
         args = ", ".join(f"{k}={v!r}" for k, v in params.items())
         return getattr(sf, method), f"SmoothingFunction({args}).{method}"
 
-    def _statistics(
-        self, refs: list[list[list[str]]], hyps: list[list[str]], n: int
-    ) -> dict[str, Any]:
-        from nltk.translate.bleu_score import (
-            brevity_penalty,
-            closest_ref_length,
-            modified_precision,
-        )
-
-        counts = [0] * n
-        totals = [0] * n
-        hyp_len = ref_len = 0
-        for r, h in zip(refs, hyps, strict=True):
-            for i in range(n):
-                p = modified_precision(r, h, i + 1)
-                counts[i] += p.numerator
-                totals[i] += p.denominator
-            hyp_len += len(h)
-            ref_len += closest_ref_length(r, len(h))
-        return {
-            "counts": tuple(counts),
-            "totals": tuple(totals),
-            "hyp_len": hyp_len,
-            "ref_len": ref_len,
-            "bp": float(brevity_penalty(ref_len, hyp_len)),
-            "ratio": hyp_len / ref_len if ref_len else 0.0,
-        }
-
     def _run(
         self,
         config: BleuConfig,
         refs: list[list[list[str]]],
         hyps: list[list[str]],
         sentence: bool,
-    ) -> tuple[float, list[str]]:
-        from nltk.translate.bleu_score import corpus_bleu, sentence_bleu
+    ) -> tuple[float, list[str], dict[str, Any]]:
+        """nltk's score, its warnings and its statistics, read from the helpers the call made
+        (:func:`harness.scorers.recording.recorded`): ``modified_precision`` once per segment
+        and order (each a ``Fraction`` with the raw count over the floored total), then
+        ``brevity_penalty(closest reference lengths, hypothesis lengths)`` once, before any
+        smoothing method's own calls."""
+        import nltk.translate.bleu_score as nltk_bleu
 
         fn, _ = self.smoothing(config)
         weights = config.order_weights
-        with warnings.catch_warnings(record=True) as caught:
+        with (
+            warnings.catch_warnings(record=True) as caught,
+            recorded(nltk_bleu, "modified_precision") as precisions,
+            recorded(nltk_bleu, "brevity_penalty") as penalties,
+        ):
             warnings.simplefilter("always")
             if sentence:
-                value = sentence_bleu(
+                value = nltk_bleu.sentence_bleu(
                     references=refs[0],
                     hypothesis=hyps[0],
                     weights=weights,
                     smoothing_function=fn,
                 )
             else:
-                value = corpus_bleu(
+                value = nltk_bleu.corpus_bleu(
                     list_of_references=refs,
                     hypotheses=hyps,
                     weights=weights,
                     smoothing_function=fn,
                 )
-        return float(value), [str(w.message).strip() for w in caught]
+        # the counting loop's calls come first, segment by segment, orders 1..n (method5, and
+        # method7 through it, call modified_precision again after the loop)
+        n = config.max_order
+        counted = precisions[: n * len(hyps)]
+        orders = [made.args[2] if len(made.args) > 2 else made.kwargs["n"] for made in counted]
+        if orders != list(range(1, n + 1)) * len(hyps) or len(penalties) != 1:
+            raise RuntimeError(
+                f"nltk's BLEU of {len(hyps)} segment(s) made {len(precisions)} "
+                f"modified_precision and {len(penalties)} brevity_penalty calls: the installed "
+                "nltk computes it differently from the version adapted"
+            )
+        counts, totals = [0] * n, [0] * n
+        for order, made in zip(orders, counted, strict=True):
+            counts[order - 1] += made.result.numerator
+            totals[order - 1] += made.result.denominator
+        ref_len, hyp_len = penalties[0].args
+        stats = {
+            "counts": tuple(counts),
+            "totals": tuple(totals),
+            "hyp_len": hyp_len,
+            "ref_len": ref_len,
+            "bp": float(penalties[0].result),
+            "ratio": hyp_len / ref_len if ref_len else 0.0,
+        }
+        return float(value), [str(w.message).strip() for w in caught], stats
 
     def _call(self, config: BleuConfig, sentence: bool) -> str:
         _, smoothing = self.smoothing(config)
@@ -206,16 +213,14 @@ class NltkAdapter(Adapter):
     # ------------------------------------------------------------------ scoring
     def _corpus(self, corpus: Corpus, config: BleuConfig) -> BleuResult:
         refs, hyps = self._tokens(corpus, config)
-        value, caught = self._run(config, refs, hyps, sentence=False)
-        stats = self._statistics(refs, hyps, config.max_order)
+        value, caught, stats = self._run(config, refs, hyps, sentence=False)
         return self._result(config, value, caught, stats, sentence=False)
 
     def _segments(self, corpus: Corpus, config: BleuConfig) -> list[BleuResult]:
         refs, hyps = self._tokens(corpus, config)
         out = []
         for r, h, sid in zip(refs, hyps, corpus.ids, strict=True):
-            value, caught = self._run(config, [r], [h], sentence=True)
-            stats = self._statistics([r], [h], config.max_order)
+            value, caught, stats = self._run(config, [r], [h], sentence=True)
             out.append(
                 self._result(
                     config, value, caught, stats, sentence=True, level="segment", segment_id=sid
