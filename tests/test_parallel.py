@@ -366,3 +366,14 @@ def test_runner_with_processes_runs_the_libraries_in_workers_with_the_same_rows(
     )
     assert len(serial) >= 2 * len(corpora) * len(impls)
     assert runner.rows_to_jsonl(workers) == runner.rows_to_jsonl(serial)
+
+
+def test_a_pool_whose_manager_never_started_is_terminated_without_error() -> None:
+    """A signal that cuts the start of a pool's manager thread short leaves a thread object
+    that never ran: killing the pool then passes it over instead of joining it (joining a
+    thread that never started raises)."""
+    import threading
+
+    pool = parallel.process_pool(1)
+    pool._executor_manager_thread = threading.Thread(target=lambda: None)  # never started
+    pool.terminate()

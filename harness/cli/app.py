@@ -219,7 +219,8 @@ def _kill_children() -> None:
         for thread, wakeup in list(wakeups.items()):
             with contextlib.suppress(Exception):
                 wakeup.wakeup()
-            thread.join(5)
+            if thread.is_alive():
+                thread.join(5)
         wakeups.clear()
 
 

@@ -294,9 +294,10 @@ class WorkerPool(ProcessPoolExecutor):
             # instead of the interpreter's exit waiting forever for the thread
             with contextlib.suppress(Exception):
                 results._writer.close()
-        if manager is not None:
+        if manager is not None and manager.is_alive():
             # let it finish closing its pipes now: the interpreter's exit wakes every pool's
-            # manager through them, and one closing meanwhile is an error printed at exit
+            # manager through them, and one closing meanwhile is an error printed at exit (a
+            # manager whose start a signal cut short never ran, and cannot be joined)
             manager.join(5)
 
 
