@@ -17,6 +17,7 @@ import sacrebleu
 
 from harness.analysis import runner
 from harness.analysis.difference import difference
+from harness.analysis.library_sample import segment_sample
 from harness.analysis.study_pairs import default_pairs
 from harness.analysis.study_summary import library_segments
 from harness.cli import main
@@ -59,18 +60,18 @@ def _segment_rows(rows, impl, system):
 
 
 def test_the_sample_is_seeded_the_same_for_every_system_and_none_when_small() -> None:
-    a = runner.segment_sample(SEGMENTS, SAMPLE, 3)
-    assert a == runner.segment_sample(SEGMENTS, SAMPLE, 3)
-    assert a != runner.segment_sample(SEGMENTS, SAMPLE, 4)
+    a = segment_sample(SEGMENTS, SAMPLE, 3)
+    assert a == segment_sample(SEGMENTS, SAMPLE, 3)
+    assert a != segment_sample(SEGMENTS, SAMPLE, 4)
     assert a is not None and len(set(a)) == SAMPLE and list(a) == sorted(a)
-    assert runner.segment_sample(SEGMENTS, SEGMENTS, 3) is None
-    assert runner.segment_sample(SEGMENTS, None, 3) is None
+    assert segment_sample(SEGMENTS, SEGMENTS, 3) is None
+    assert segment_sample(SEGMENTS, None, 3) is None
 
 
 def test_a_library_runs_every_system_whole_and_the_sample_segment_by_segment(
     corpora, sampled, every
 ) -> None:
-    picked = runner.segment_sample(SEGMENTS, SAMPLE, 3)
+    picked = segment_sample(SEGMENTS, SAMPLE, 3)
     assert picked is not None
     for _, system, corpus in corpora:
         lib = _segment_rows(sampled, "sacrebleu", system)
@@ -88,6 +89,47 @@ def test_a_library_runs_every_system_whole_and_the_sample_segment_by_segment(
         streams = [list(s) for s in zip(*corpus.references, strict=True)]
         real = sacrebleu.corpus_bleu(list(corpus.hypotheses), streams).score
         assert corpus_row["score"] == pytest.approx(real, abs=1e-9)
+
+
+@pytest.mark.parametrize("name", ["codexglue", "lm-eval-truthfulqa"])
+def test_a_library_whose_corpus_is_its_segments_mean_is_run_once(corpora, name) -> None:
+    """Its corpus row is built from every segment's result, so the sample's rows are taken
+    from that one run: the rows a separate run on the sample and a corpus call give."""
+    pytest.importorskip("lm_eval")
+    from harness.scorers.registry import get_adapter
+
+    _, system, corpus = corpora[0]
+    impl = runner.Implementation("adapter", name)
+    picked = segment_sample(SEGMENTS, SAMPLE, 3)
+    assert picked is not None
+    adapter = get_adapter(name)
+    calls = []
+    segments = adapter._segments
+
+    def counted(*args, **kwargs):
+        calls.append(len(args[0]))
+        return segments(*args, **kwargs)
+
+    adapter._segments = counted
+    once = runner.run_one(
+        corpus,
+        impl,
+        fixture="gen",
+        system=system,
+        levels=("corpus", "segment"),
+        adapter_cache={name: adapter},
+        segments=picked,
+    ).rows()
+    assert calls == [SEGMENTS]  # every segment, once
+    apart = runner.run_one(
+        corpus.subset(picked), impl, fixture="gen", system=system, levels=("segment",)
+    ).rows()
+    apart += runner.run_one(corpus, impl, fixture="gen", system=system, levels=("corpus",)).rows()
+
+    def order(row: dict) -> tuple[str, str]:
+        return row["level"], row["segment_id"] or ""
+
+    assert sorted(once, key=order) == sorted(apart, key=order)
 
 
 def test_the_library_is_compared_where_it_ran(sampled) -> None:

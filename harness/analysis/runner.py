@@ -29,9 +29,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from harness import progress as _progress
+from harness.analysis.library_sample import sampled, segment_sample
 from harness.analysis.results import ROW_FIELDS, Results, segment_block
 from harness.bleu import engine
 from harness.bleu.config import ENGINE_VERSION
@@ -90,18 +89,6 @@ def default_implementations() -> list[Implementation]:
     return [Implementation("profile", p) for p in DEFAULT_PROFILES] + [
         Implementation("adapter", a) for a in DEFAULT_ADAPTERS
     ]
-
-
-def segment_sample(n: int, size: int | None, seed: int) -> tuple[int, ...] | None:
-    """The segments (0-based, in order) a real library is run on at segment level in a corpus
-    of ``n``: ``size`` of them drawn without replacement by ``numpy``'s generator seeded with
-    ``seed`` (the same draw for every corpus of ``n`` segments, so systems of one test set are
-    checked on the same segments); ``None`` (every segment) when ``size`` is ``None`` or not
-    below ``n``."""
-    if size is None or size >= n:
-        return None
-    drawn = np.random.default_rng(seed).choice(n, size=size, replace=False)
-    return tuple(int(i) for i in np.sort(drawn))
 
 
 def _samplable(impl: Implementation) -> bool:
@@ -223,7 +210,7 @@ def run_one(
     scorer = scorer_for(impl, adapter_cache=adapter_cache, stats_cache=stats_cache)
     outcomes: dict[str, Outcome] = {}
     if segments is not None and isinstance(scorer, Adapter) and "segment" in levels:
-        outcomes["segment"] = score(scorer, corpus.subset(segments), level="segment")
+        outcomes = sampled(scorer, corpus, levels, segments)
     elif isinstance(scorer, Adapter) and {"corpus", "segment"} <= set(levels):
         # A library whose corpus score is the mean of its segment scores is run once: the
         # corpus row is built from the segment results, as the adapter itself would build it.

@@ -419,17 +419,20 @@ class Adapter:
         precisions and bp are means; lengths, counts and totals are sums)."""
         return self.mean_result(self._segments(corpus, config), config)
 
+    def derives_corpus(self, config: BleuConfig) -> bool:
+        """Whether the library's corpus result under ``config`` is built from its segment
+        results (:meth:`corpus_from_segments`)."""
+        return config.aggregation == "sentence-mean" and type(self)._sentence_mean is (
+            Adapter._sentence_mean
+        )
+
     def corpus_from_segments(
         self, segs: Sequence[BleuResult], config: BleuConfig
     ) -> BleuResult | None:
         """What :meth:`corpus` returns for the corpus whose :meth:`segments` are ``segs``,
         when the library's corpus score is built from those very segment results (so a
         caller that has them need not run the library twice); ``None`` when it is not."""
-        if config.aggregation == "sentence-mean" and type(self)._sentence_mean is (
-            Adapter._sentence_mean
-        ):
-            return self.mean_result(segs, config)
-        return None
+        return self.mean_result(segs, config) if self.derives_corpus(config) else None
 
     def mean_result(self, segs: Sequence[BleuResult], config: BleuConfig) -> BleuResult:
         """The corpus result that averages ``segs`` (see :meth:`_sentence_mean`)."""

@@ -101,6 +101,9 @@ class _LmEvalBase(Adapter):
         (``lm_eval.api.metrics.mean`` of the scores; sums of the statistics)."""
         return self._task_mean_of(self._segments(corpus, config), config)
 
+    def derives_corpus(self, config: BleuConfig) -> bool:
+        return self.TASK_MEAN
+
     def corpus_from_segments(
         self, segs: Sequence[BleuResult], config: BleuConfig
     ) -> BleuResult | None:

@@ -82,6 +82,7 @@ CODE_PARTS: tuple[str, ...] = (
     "data",
     "errors.py",
     "analysis/runner.py",
+    "analysis/library_sample.py",
     "analysis/results.py",
     "session/results.py",
 )
