@@ -8,17 +8,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import shutil
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from harness import PROFILES, Corpus
 from harness.bleu import engine
 from harness.cli.app import build_parser, main
 from harness.data.fixtures import load_fixture
-from harness.diagnose.candidates import printed_interval, reproduces
+from harness.diagnose.candidates import printed_interval, reproducer, reproduces
 from harness.diagnose.homemade import sacrebleu_like
 from harness.diagnose.identify import identify
 from harness.diagnose.validate import STOP_AFTER_FAILURES, validate
@@ -27,6 +30,8 @@ from harness.diagnose.validate.classify import Classifier
 from harness.diagnose.validate.judge import Judge
 from harness.diagnose.validate.run import named_profiles, simplest_profile
 from harness.session import Session
+
+from .depth import examples
 
 NASA = load_fixture("google_nasa_opportunity")
 MOSES = Path("/work/shared/reference-impls/moses/multi-bleu.perl")
@@ -55,6 +60,28 @@ def test_printed_score_is_a_half_open_interval():
     whole = f"{s:.0f}"
     assert printed_interval(whole)[1] - printed_interval(whole)[0] == 1
     assert printed_interval(float(whole))[1] - printed_interval(float(whole))[0] == Decimal("0.1")
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(
+    st.integers(-5000, 99_999),
+    st.integers(0, 4),
+    st.floats(-3.0, 3.0, allow_nan=False),
+    st.integers(-4, 4),
+)
+def test_the_reproducer_is_the_printed_interval(units: int, places: int, offset, ulps) -> None:
+    """The test of one printed score that identify builds once equals the definition —
+    ``lo <= the displayed float's shortest decimal < hi`` — on values around both ends of the
+    interval, a few units in the last place either side, and far away."""
+    printed = str(Decimal(units).scaleb(-places))
+    lo, hi = printed_interval(printed)
+    inside = reproducer(printed)
+    for end in (lo, hi, Decimal(printed)):
+        shown = float(end) + offset * 10.0**-places
+        for _ in range(abs(ulps)):
+            shown = math.nextafter(shown, math.inf if ulps > 0 else -math.inf)
+        assert inside(shown) == (lo <= Decimal(repr(shown)) < hi), (printed, shown)
+    assert not inside(math.nan) and not inside(math.inf)
 
 
 def test_integer_score_keeps_its_precision(capsys):

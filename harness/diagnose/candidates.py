@@ -13,7 +13,7 @@ The search itself is :func:`harness.diagnose.identify.identify`.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -278,12 +278,31 @@ def reproduces(shown: float, score: Printed, tolerance: float | None = None) -> 
     :func:`printed_interval` (``shown`` read as the shortest decimal that gives its float, so
     ``round(x, 2) == 31.35`` is 31.35, outside [31.25, 31.35)); with an explicit
     ``tolerance``, ``|shown - score| <= tolerance`` (closed)."""
-    if not math.isfinite(shown):
-        return False
+    return reproducer(score, tolerance)(shown)
+
+
+def reproducer(score: Printed, tolerance: float | None = None) -> Callable[[float], bool]:
+    """:func:`reproduces` of one printed ``score``, as a test of the displayed value alone
+    (the interval worked out once, for the many readings a search compares with it)."""
     if tolerance is not None:
-        return abs(shown - float(as_printed(score))) <= tolerance + 1e-12
+        target, bound = float(as_printed(score)), tolerance + 1e-12
+        return lambda shown: math.isfinite(shown) and abs(shown - target) <= bound
     lo, hi = printed_interval(score)
-    return lo <= Decimal(repr(float(shown))) < hi
+    # a float this far from either end is on the same side of it as its shortest decimal
+    # (which is within half a unit in its last place of it): only a value near an end is read
+    # as a decimal
+    margin = 1e-9 * max(1.0, abs(float(lo)), abs(float(hi)))
+    inner_lo, inner_hi = float(lo) + margin, float(hi) - margin
+    outer_lo, outer_hi = float(lo) - margin, float(hi) + margin
+
+    def inside(shown: float) -> bool:
+        if not outer_lo <= shown <= outer_hi:  # outside, or NaN
+            return False
+        if inner_lo < shown < inner_hi:
+            return True
+        return lo <= Decimal(repr(float(shown))) < hi
+
+    return inside
 
 
 def rounded(value: float, rounding: str) -> float:

@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -77,7 +77,7 @@ from harness.diagnose.candidates import (
     printed_interval,
     rank,
     reprinted,
-    reproduces,
+    reproducer,
     rounded,
 )
 from harness.diagnose.many_configs import CorpusScorer
@@ -141,13 +141,14 @@ def _candidates(
     rounding is the one that reproduces the score, nearest first (ties: :data:`ROUNDINGS`
     order)."""
     score = as_printed(score)  # the printed precision kept, whatever type it came as
+    inside = reproducer(score, tolerance)
     out = []
     for ev in evaluations(corpus, progress, session):
         profile, changes = closest_profile(ev.config)
         if ev.layout != "per-segment":
             changes = (*changes, "layout")
         for scale in scales:
-            out.append(_candidate(ev, profile, changes, scale, score, tolerance))
+            out.append(_candidate(ev, profile, changes, scale, score, inside))
     out.sort(key=rank)
     return out
 
@@ -158,17 +159,18 @@ def _candidate(
     changes: tuple[str, ...],
     scale: str,
     score: Decimal,
-    tolerance: float | None,
+    inside: Callable[[float], bool],
 ) -> Candidate:
-    """``ev`` on ``scale`` with the rounding that reproduces the printed score, nearest first
-    (ties: :data:`ROUNDINGS` order)."""
+    """``ev`` on ``scale`` with the rounding that reproduces the printed score (``inside``:
+    :func:`~harness.diagnose.candidates.reproducer` of it), nearest first (ties:
+    :data:`ROUNDINGS` order)."""
     target = float(score)
     raw = ev.raw100 / 100.0 if scale == "0-1" else ev.raw100
     best = None
     for rounding in ROUNDINGS:
         shown = rounded(raw, rounding)
         d = abs(shown - target)
-        key = (not reproduces(shown, score, tolerance), d)
+        key = (not inside(shown), d)
         if best is None or key[0] < best[0][0] or (key[0] == best[0][0] and d < best[0][1] - 1e-15):
             best = (key, rounding, shown)
     assert best is not None
@@ -260,7 +262,7 @@ def _printed_by(
                 continue
             ev = Evaluated(cfg, "per-segment", value, {}, labels)
             for scale in SCALES if line.scale is None else (line.scale,):
-                c = _candidate(ev, name, changes, scale, score, tolerance)
+                c = _candidate(ev, name, changes, scale, score, reproducer(score, tolerance))
                 if c.reproduces and not unmatched(line, c, corpus, session):
                     out.append(c)
     out.sort(key=rank)

@@ -30,9 +30,10 @@ of that corpus).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import operator
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -67,7 +68,7 @@ __all__ = ["CorporaScorer", "CorpusScorer", "TokenizedStatistics", "halving"]
 _MIN_ORDER = 5
 
 
-@dataclass(frozen=True, eq=False)
+@dataclasses.dataclass(frozen=True, eq=False)
 class TokenizedStatistics:
     """The statistics of one or more corpora under one tokenization, segment after segment.
 
@@ -159,6 +160,12 @@ def _concatenated(parts: Sequence[Statistics], order: int) -> Statistics:
 #: which n-gram totals, padded references; the arithmetic reads none of them), with the values
 #: :meth:`CorporaScorer.table` groups configurations under.
 _ROW_STANDARD = {"ref_length": "closest", "ngram_totals": "plain", "missing_refs": "skip"}
+
+#: A configuration's fields but :data:`_ROW_STANDARD`'s: two configurations equal in them are
+#: equal once their rows are built the standard way (``c.replace(**_ROW_STANDARD)``).
+_beyond_rows = operator.attrgetter(
+    *(f.name for f in dataclasses.fields(BleuConfig) if f.name not in _ROW_STANDARD)
+)
 
 #: Rows of statistics: (sys_len, ref_len, correct, total), one per segment or per corpus.
 Rows = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
@@ -387,10 +394,10 @@ class CorporaScorer:
         """Every corpus's score under each of ``configs`` (``None`` where the engine raises):
         configurations that differ only in how their rows are built (:data:`_ROW_STANDARD`)
         in one arithmetic call."""
-        groups: dict[tuple[BleuConfig, str, bool], list[int]] = {}
+        groups: dict[tuple[Any, ...], list[int]] = {}
         for i, c in enumerate(configs):
             # effective order reads the rows' totals or their longest hypothesis, by total rule
-            key = (c.replace(**_ROW_STANDARD), engine.tokenization_key(c), needs_longest(c))
+            key = (_beyond_rows(c), engine.tokenization_key(c), needs_longest(c))
             groups.setdefault(key, []).append(i)
         out: list[list[float | None]] = [[] for _ in configs]
         for members in groups.values():

@@ -205,6 +205,7 @@ def _evaluate_layout(
         # every configuration's score: those that differ only in reference length and n-gram
         # totals in one arithmetic call
         values: dict[tuple[Any, ...], float | None] = {}
+        configs: dict[tuple[Any, ...], BleuConfig] = {}
         for n in max_orders:
             for agg in aggregations:
                 for k, sm in enumerate(smoothings):
@@ -225,6 +226,7 @@ def _evaluate_layout(
                         )
                         for rule, n, tot, agg, _ in keys
                     ]
+                    configs.update(zip(keys, cfgs, strict=True))
                     values.update(zip(keys, scorer.scores(cfgs), strict=True))
         for rule, rule_dupes in ref_groups:
             for n in max_orders:
@@ -272,11 +274,11 @@ def _evaluate_layout(
                         # configurations that differ only in smoothing and give the very same
                         # number are one candidate too
                         by_value: dict[float, list[tuple[BleuConfig, float]]] = {}
-                        for k, sm in enumerate(smoothings):
+                        for k in range(len(smoothings)):
                             value = values[(rule, n, tot, agg, k)]
                             if value is None or not math.isfinite(value):
                                 continue
-                            cfg = BleuConfig(**base, **sm)
+                            cfg = configs[(rule, n, tot, agg, k)]
                             by_value.setdefault(round(value, 10), []).append((cfg, value))
                         groups = [g for _, g in fixed]
                         resolver = TieResolver(BleuConfig(**base), groups, _SMOOTHING_KEYS)
@@ -377,8 +379,24 @@ def _named_readings(
     searched space stands for it: a profile whose factors the space does not span (a mean over
     the non-empty examples, the first reference alone). ``labels``: what the text as given is
     read as (:func:`harness.diagnose.preprocess.readings`)."""
-    given = [ev for ev in found if ev.layout == "per-segment" and ev.preprocessing == labels]
-    missing = [c for c in _profile_readings() if not any(_stands_for(ev, c) for ev in given)]
+    # a reading stands for a profile only with its tokenization (or one it lists as
+    # equivalent) and its maximum order (never equivalent): the readings looked at are those
+    given: dict[tuple[str, bool, int], list[Evaluated]] = {}
+    for ev in found:
+        if ev.layout == "per-segment" and ev.preprocessing == labels:
+            tokenizations = [
+                (ev.config.tokenize, ev.config.lowercase),
+                *((o["tokenize"], o["lowercase"]) for o in ev.equivalent.get("tokenization", ())),
+            ]
+            for tokenize, lowercase in dict.fromkeys(tokenizations):
+                given.setdefault((tokenize, lowercase, ev.config.max_order), []).append(ev)
+    missing = [
+        c
+        for c in _profile_readings()
+        if not any(
+            _stands_for(ev, c) for ev in given.get((c.tokenize, c.lowercase, c.max_order), ())
+        )
+    ]
     scores = CorpusScorer(corpus, session=session).scores(missing)
     return [
         Evaluated(cfg, "per-segment", value, {}, labels)
