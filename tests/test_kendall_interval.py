@@ -38,14 +38,20 @@ def _pairs_before(seq: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 @settings(max_examples=examples(300), deadline=None)
 @given(_SEQ, st.integers(1, 400))
 def test_before_counts_are_the_pairs_they_count(values: list[int], spread: int) -> None:
-    """Both ways of counting (runs with a table; halving) give the definition's counts, runs
-    of several RUN positions and tie-heavy sequences included."""
+    """Both ways of counting (runs with a table, of either length; halving) give the
+    definition's counts, sequences of several runs and tie-heavy sequences included."""
     seq = _dense(np.array(values) * spread + np.arange(len(values)) % spread)
     want = _pairs_before(seq)
     m = int(seq.max()) + 1
-    for how in (ki._before_by_runs, ki._before_by_halves):
+    ways = {
+        "runs": ki._before_by_runs,
+        "long runs": lambda seq, m: ki._before_by_runs(seq, m, 2 * ki.RUN),
+        "short runs": lambda seq, m: ki._before_by_runs(seq, m, 3),
+        "halves": ki._before_by_halves,
+    }
+    for name, how in ways.items():
         less, equal = how(seq, m)
-        assert (less == want[0]).all() and (equal == want[1]).all(), how.__name__
+        assert (less == want[0]).all() and (equal == want[1]).all(), name
 
 
 def test_before_counts_halves_where_the_table_would_be_large() -> None:

@@ -23,7 +23,8 @@ the bootstrap's spread, and its coverage). Both assume independent items; neithe
 segments grouped by system or document.
 
 ``r₁`` for every item follows from counting, along the items in x order, the earlier ones with a
-smaller and an equal y (:func:`before_counts`): the positions are cut into runs of :data:`RUN`;
+smaller and an equal y (:func:`before_counts`): the positions are cut into runs of :data:`RUN`
+(twice that with many distinct values);
 each item reads the earlier runs' counts from a cumulative table (runs × distinct y values) and
 compares itself with its own run. Where that table would pass :data:`TABLE_CELLS`, the
 positions are halved bit by bit instead (binary searches, O(n) memory).
@@ -35,11 +36,21 @@ import math
 
 import numpy as np
 
-__all__ = ["RUN", "TABLE_CELLS", "before_counts", "concordance_rows", "tau_b_interval"]
+__all__ = [
+    "LONG_RUN_FROM",
+    "RUN",
+    "TABLE_CELLS",
+    "before_counts",
+    "concordance_rows",
+    "tau_b_interval",
+]
 
 RUN = 128
 """Positions per run of :func:`before_counts` (its table has n/RUN rows; a run's comparisons
 are RUN² booleans)."""
+LONG_RUN_FROM = 6000
+"""From this many distinct values on, runs are twice :data:`RUN` long: the table (runs ×
+values) then costs more than the longer runs' comparisons (``benchmarks/README.md``)."""
 TABLE_CELLS = 1 << 23
 """Above this many cells (runs × distinct values), :func:`before_counts` halves instead:
 O(n log² n) time in O(n) memory."""
@@ -58,10 +69,15 @@ def before_counts(seq: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return _before_by_runs(seq, m)
 
 
-def _before_by_runs(seq: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
+def _before_by_runs(
+    seq: np.ndarray, m: int, size: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`before_counts` by runs of ``size`` positions (at most 255; by default
+    :data:`RUN`, or twice that from :data:`LONG_RUN_FROM` distinct values on)."""
     n = seq.shape[0]
-    runs = -(-n // RUN)
-    run = np.arange(n) // RUN
+    size = size if size is not None else (2 * RUN if m >= LONG_RUN_FROM else RUN)
+    runs = -(-n // size)
+    run = np.arange(n) // size
     counts = np.bincount(run * m + seq, minlength=runs * m).reshape(runs, m).astype(np.int32)
     earlier = np.zeros((runs, m), np.int32)
     np.cumsum(counts[:-1], axis=0, out=earlier[1:])
@@ -69,18 +85,20 @@ def _before_by_runs(seq: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
     equal = earlier[run, seq].astype(np.int64)
     less = at_most[run, seq] - equal
     # Within a run: padding with m, above every value, adds nothing to either count.
-    padded = np.full(runs * RUN, m, np.int32)
+    padded = np.full(runs * size, m, np.int32)
     padded[:n] = seq
-    grid = padded.reshape(runs, RUN)
-    earlier_pos = np.tri(RUN, RUN, -1, dtype=bool)
+    grid = padded.reshape(runs, size)
+    earlier_pos = np.tri(size, size, -1, dtype=bool)
     mine, theirs = grid[:, :, None], grid[:, None, :]
     below = theirs < mine
     below &= earlier_pos
     at_or_below = theirs <= mine
     at_or_below &= earlier_pos
-    own_less = np.count_nonzero(below, axis=2).ravel()[:n]
-    own_equal = np.count_nonzero(at_or_below, axis=2).ravel()[:n] - own_less
-    return less + own_less, equal + own_equal
+    # fewer than 256 earlier positions in a run: byte sums (count_nonzero along an axis sums
+    # in the platform's integer, several times slower)
+    own_less = np.add.reduce(below.view(np.uint8), axis=2, dtype=np.uint8).ravel()[:n]
+    own_at_most = np.add.reduce(at_or_below.view(np.uint8), axis=2, dtype=np.uint8).ravel()[:n]
+    return less + own_less, equal + (own_at_most - own_less)
 
 
 def _before_by_halves(seq: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
