@@ -80,10 +80,12 @@ def _write_segments(directory: Path, report: Report, writing: _Writing) -> list[
     with open(directory / seg.file, "w", encoding="utf-8", newline="") as fh:
         writer = csv.writer(fh, lineterminator="\n")
         writer.writerow(cols)
-        for values in zip(*(table[c] for c in cols), strict=True):
-            writer.writerow(
-                ["" if v is None else repr(v) if isinstance(v, float) else v for v in values]
-            )
+        # column by column: a float as its repr, a missing value as an empty field
+        cells = [
+            ["" if v is None else repr(v) if isinstance(v, float) else v for v in table[c]]
+            for c in cols
+        ]
+        writer.writerows(zip(*cells, strict=True))
     names = [seg.file]
     if seg.parquet:
         import pyarrow as pa
