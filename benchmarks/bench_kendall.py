@@ -145,6 +145,9 @@ def wmt21(path: Path, n_boot: int, seed: int, seeds: int) -> int:
     load = os.getloadavg()
     wall, cpu, asym = _timed(lambda: [tau_b_interval(ranks[i], ranks[j], 0.95) for i, j in pairs])
     print(f"asymptotic, every pair:            {wall:7.2f} s wall {cpu:7.2f} s CPU")
+    # the first pass in a fresh process also pays for its memory's first use
+    best, _ = best_of(lambda: [tau_b_interval(ranks[i], ranks[j], 0.95) for i, j in pairs])
+    print(f"asymptotic, every pair, best of 3:  {best:7.2f} s wall")
     ends = []
     for k in range(seeds):
         idx = _draws(n_boot, n, seed + k)

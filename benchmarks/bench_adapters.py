@@ -1,0 +1,76 @@
+"""Benchmark: the real libraries as a WMT21 report runs them. Not a test.
+
+Run from the repository root (needs ``BLEU_HARNESS_DATA``; ``evaluate`` also needs
+``BLEU_HARNESS_EVALUATE_MODULE``)::
+
+    .venv/bin/python benchmarks/bench_adapters.py
+    .venv/bin/python benchmarks/bench_adapters.py --adapters lm-eval,nltk --segments 200
+
+For each adapter (default: every library the report runs), the time of its corpus-level call
+on each of the WMT21 en→de systems (1,002 segments, references A, C and D) and of its
+segment-level call on the first ``--segments`` segments of ``--segment-systems`` systems —
+the report's work per library, at the speed the library's users get. One untimed call on five
+segments first (imports). A digest of every result (score, counts, totals, lengths, brevity
+penalty, ratio, precisions) is printed per adapter, so a change in how an adapter reads its
+library can be checked to give the same numbers (run the script at both commits).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from harness.bleu.result import BleuResult
+from harness.data.datasets import load_wmt21_ende
+from harness.scorers import DEFAULT_ADAPTERS
+from harness.scorers.registry import get_adapter
+
+
+def _fields(r: BleuResult) -> list[object]:
+    return [r.score, r.counts, r.totals, r.hyp_len, r.ref_len, r.bp, r.ratio, r.precisions]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--adapters", default=",".join(DEFAULT_ADAPTERS))
+    ap.add_argument("--segments", type=int, default=200)
+    ap.add_argument("--segment-systems", type=int, default=5)
+    args = ap.parse_args()
+    if not os.environ.get("BLEU_HARNESS_DATA"):
+        ap.error("set BLEU_HARNESS_DATA to the folder of the shared data")
+    corpora = load_wmt21_ende()
+    systems = sorted(corpora)
+    first = list(range(args.segments))
+    print(f"load average {os.getloadavg()[0]:.2f}; {len(systems)} systems")
+    for name in args.adapters.split(","):
+        adapter = get_adapter(name)
+        if not adapter.available().ok:
+            print(f"{name:20s} unavailable: {adapter.available().reason}")
+            continue
+        adapter.corpus(corpora[systems[0]].subset(range(5)))
+        digest = hashlib.sha256()
+        t0 = time.perf_counter()
+        for s in systems:
+            digest.update(json.dumps(_fields(adapter.corpus(corpora[s]))).encode())
+        corpus_s = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        for s in systems[: args.segment_systems]:
+            for r in adapter.segments(corpora[s].subset(first)):
+                digest.update(json.dumps(_fields(r)).encode())
+        segment_s = time.perf_counter() - t0
+        print(
+            f"{name:20s} corpus × {len(systems)}: {corpus_s:6.2f} s   segments "
+            f"{args.segment_systems} × {args.segments}: {segment_s:5.2f} s   "
+            f"digest {digest.hexdigest()[:16]}"
+        )
+
+
+if __name__ == "__main__":
+    main()
