@@ -30,6 +30,7 @@ counter returned for each sentence inside the same ``update``.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from harness.bleu.config import BleuConfig
@@ -140,10 +141,14 @@ class IgniteAdapter(Adapter):
         metric, ctor = metric_ctor
         if reset:
             metric.reset()
-        with recorded(Bleu, "_n_gram_counter") as counted:
+        macro = metric.average != "micro"
+        recording: contextlib.AbstractContextManager[list[Any]] = (
+            recorded(Bleu, "_n_gram_counter") if macro else contextlib.nullcontext([])
+        )
+        with recording as counted:
             metric.update((hyps, refs))
         value = float(metric.compute())
-        if metric.average == "micro":
+        if not macro:
             counts = tuple(int(x) for x in metric.p_numerators[1:].tolist())
             totals = tuple(int(x) for x in metric.p_denominators[1:].tolist())
             hyp_len, ref_len = int(metric.hyp_length_sum), int(metric.ref_length_sum)

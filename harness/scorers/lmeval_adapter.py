@@ -16,7 +16,8 @@ reproduces, and anything else is refused.
   from its file): ``smoothed_bleu_4(references=[gold], predictions=[output])`` per document, as
   the code2text tasks call it, averaged with ``mean``; with several references, the script's
   ``bleuFromMaps`` on maps built as its ``computeMaps`` builds them (``splitPuncts`` of the
-  stripped, lowercased text). Statistics: the script's ``cook_refs``/``cook_test``.
+  stripped, lowercased text). Statistics: what the script's ``cook_test`` returned
+  inside that call.
 
 ``lm_eval.api.metrics.bleu`` and TruthfulQA's ``utils.bleu`` return the score only; the
 statistics are what the ``sacrebleu.corpus_bleu`` call they make returned
