@@ -1,0 +1,107 @@
+"""Benchmark: the commands a researcher runs on their own files, beside the sacrebleu CLI.
+
+Not a test. Writes 16 seeded generated systems of 3,000 segments and one reference file
+(:mod:`corpus_gen`, the shape of WMT17 newstest2017 en→de: 16 systems × 3,004 segments × 1
+reference) into a temporary folder and times, each once in a fresh process under the same
+minutes, the commands of the table that opened issue 38 — ``compare`` cold, with ``--jobs 2``,
+on 2 of the systems; ``report`` cold, warm (a second run on the first run's cache) and with
+``--level corpus``; ``score --impl`` every library on one system — and ``sacrebleu REF -i
+HYP…`` on the same files (16 systems, 2, 1). Wall seconds; ``--skip-report`` leaves out the
+three report runs (several minutes)::
+
+    .venv/bin/python benchmarks/bench_user_files.py [--skip-report]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import corpus_gen
+import sacrebleu
+
+BIN = Path(sys.executable).parent
+
+
+def _wall(argv: list[str], env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, check=True, capture_output=True, env=env)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--skip-report", action="store_true")
+    args = ap.parse_args()
+    from harness.scorers import DEFAULT_ADAPTERS
+
+    print(
+        f"bench_user_files {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
+        f"{os.cpu_count()} cores, Python {platform.python_version()}, sacrebleu "
+        f"{sacrebleu.__version__}, load {os.getloadavg()[0]:.2f}"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        outputs, streams = corpus_gen.systems(16, 3000, 1, seed=corpus_gen.SEED)
+        hyps = []
+        for k, lines in enumerate(outputs):
+            path = folder / f"sys{k:02d}.txt"
+            path.write_text("".join(h + "\n" for h in lines), encoding="utf-8")
+            hyps.append(str(path))
+        ref = folder / "ref.txt"
+        ref.write_text("".join(r + "\n" for r in streams[0]), encoding="utf-8")
+        harness = str(BIN / "bleu-harness")
+        cache = folder / "cache"
+        env = {**os.environ, "BLEU_HARNESS_CACHE_DIR": str(cache)}
+        cli = [str(BIN / "sacrebleu"), str(ref), "-i"]
+        rows: list[tuple[str, list[str], list[str]]] = [
+            (
+                "`compare` the 16 systems (cold)",
+                [harness, "compare", *hyps, "--refs", str(ref), "--no-cache"],
+                [*cli, *hyps],
+            ),
+            (
+                "the same with `--jobs 2`",
+                [harness, "compare", *hyps, "--refs", str(ref), "--no-cache", "--jobs", "2"],
+                [*cli, *hyps],
+            ),
+            (
+                "`compare` on 2 of the systems (cold)",
+                [harness, "compare", *hyps[:2], "--refs", str(ref), "--no-cache"],
+                [*cli, *hyps[:2]],
+            ),
+        ]
+        if not args.skip_report:
+            report = [harness, "report", *hyps, "--refs", str(ref), "--quiet"]
+            rows += [
+                ("`report` the 16 systems (cold)", [*report, "--out", f"{tmp}/r1"], [*cli, *hyps]),
+                ("the same report warm", [*report, "--out", f"{tmp}/r2"], [*cli, *hyps]),
+                (
+                    "the report with `--level corpus` (cold)",
+                    [*report, "--out", f"{tmp}/r3", "--level", "corpus", "--no-cache"],
+                    [*cli, *hyps],
+                ),
+            ]
+        rows.append(
+            (
+                "`score --impl` every library on one system",
+                [harness, "score", hyps[0], str(ref), "--impl", ",".join(DEFAULT_ADAPTERS)],
+                [*cli, hyps[0]],
+            )
+        )
+        print()
+        print("| command | bleu-harness | sacrebleu CLI, same files | ratio |")
+        print("|---|---:|---:|---:|")
+        for label, ours, theirs in rows:
+            a, b = _wall(ours, env), _wall(theirs, env)
+            print(f"| {label} | {a:.1f} s | {b:.1f} s | {a / b:.1f}× |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
