@@ -72,22 +72,29 @@ def recorded(owner: ModuleType | type, name: str) -> Iterator[list[Call]]:
     mine = _calls()
     if key in mine:
         raise RuntimeError(f"{key[0]}.{name} is already being recorded in this thread")
-    with _lock:
-        original, own, users = _open.get(key, (getattr(owner, name), name in vars(owner), 0))
-        if users == 0:
-            setattr(owner, name, _wrapper(key, original))
-        _open[key] = (original, own, users + 1)
     kept: list[Call] = []
     mine[key] = kept
+    opened = False
     try:
+        with _lock:
+            original, own, users = _open.get(key) or (
+                getattr(owner, name),
+                name in vars(owner),
+                0,
+            )
+            if users == 0:
+                setattr(owner, name, _wrapper(key, original))
+            _open[key] = (original, own, users + 1)
+            opened = True
         yield kept
     finally:
         del mine[key]
-        with _lock:
-            original, own, users = _open.pop(key)
-            if users > 1:
-                _open[key] = (original, own, users - 1)
-            elif own:
-                setattr(owner, name, original)
-            else:  # inherited: the owner's lookup falls back to its base again
-                delattr(owner, name)
+        if opened:
+            with _lock:
+                original, own, users = _open.pop(key)
+                if users > 1:
+                    _open[key] = (original, own, users - 1)
+                elif own:
+                    setattr(owner, name, original)
+                else:  # inherited: the owner's lookup falls back to its base again
+                    delattr(owner, name)
