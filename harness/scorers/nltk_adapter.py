@@ -15,10 +15,9 @@ with ties to the shorter (``closest_ref_length``), per-segment n-gram totals flo
 nltk exposes no statistics from ``corpus_bleu``; the adapter reads them from what the helpers
 it calls inside returned (``modified_precision``: raw counts over floored totals;
 ``brevity_penalty``: its arguments, the closest reference lengths and the hypothesis lengths,
-and the BP). The smoothed precisions that
-entered the mean are not exposed (``precisions`` is empty; ``extra["raw_precisions"]`` holds
-counts/totals). nltk's warnings (method0 warns for every zero-count order) are captured into
-``extra["library_warnings"]``.
+and the BP). The smoothed precisions that entered the mean are not exposed (``precisions`` is
+empty; ``extra["raw_precisions"]`` holds counts/totals). nltk's warnings (method0 warns for
+every zero-count order) are captured into ``extra["library_warnings"]``.
 """
 
 from __future__ import annotations
