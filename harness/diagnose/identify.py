@@ -249,6 +249,7 @@ def _printed_by(
     reproduce every printed number, fewest text mistakes first."""
     score = as_printed(line.score)
     tolerance = _tolerance(line, tolerance)
+    inside = reproducer(score, tolerance)
     out = []
     for name in FORM_PROFILES.get(line.form, ()):
         cfg = PROFILES[name].replace(**line.settings)
@@ -262,7 +263,7 @@ def _printed_by(
                 continue
             ev = Evaluated(cfg, "per-segment", value, {}, labels)
             for scale in SCALES if line.scale is None else (line.scale,):
-                c = _candidate(ev, name, changes, scale, score, reproducer(score, tolerance))
+                c = _candidate(ev, name, changes, scale, score, inside)
                 if c.reproduces and not unmatched(line, c, corpus, session):
                     out.append(c)
     out.sort(key=rank)

@@ -72,8 +72,9 @@ def before_counts(seq: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _before_by_runs(
     seq: np.ndarray, m: int, size: int | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`before_counts` by runs of ``size`` positions (at most 255; by default
-    :data:`RUN`, or twice that from :data:`LONG_RUN_FROM` distinct values on)."""
+    """:func:`before_counts` by runs of ``size`` positions: at most 256, so that a position's
+    count within its run fits in a byte; by default :data:`RUN`, or twice that from
+    :data:`LONG_RUN_FROM` distinct values on."""
     n = seq.shape[0]
     size = size if size is not None else (2 * RUN if m >= LONG_RUN_FROM else RUN)
     runs = -(-n // size)
