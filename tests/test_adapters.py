@@ -20,6 +20,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from harness import PROFILES, BleuConfig, Corpus
 from harness.errors import (
@@ -38,6 +40,9 @@ from harness.scorers.misuse import (
     flat_reference_list,
     per_segment_lists_as_streams,
 )
+
+from .depth import examples
+from .strategies import corpora
 
 # ------------------------------------------------------------------------------------ data
 SMALL = Corpus(
@@ -366,6 +371,41 @@ def test_torchmetrics_sacrebleu_equals_functional_api(tokenize, lowercase):
         list(MIXED.hypotheses), MIXED.to_evaluate(), tokenize=tokenize, lowercase=lowercase
     )
     assert got.score == pytest.approx(100.0 * float(want), abs=1e-9)
+
+
+@pytest.mark.filterwarnings("ignore::harness.errors.SuspectInput")
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=corpora(max_segments=5, max_refs=3), smooth=st.booleans())
+def test_torchmetrics_in_inference_mode_equals_the_plain_call(data, smooth):
+    """The adapters score under ``torch.inference_mode()``; a user's plain call (autograd's
+    bookkeeping on) gives the same float32 score, counts and lengths, corpus and segments."""
+    torch = pytest.importorskip("torch")
+    from torchmetrics.text import BLEUScore, SacreBLEUScore
+
+    hyps, refs = data
+    corpus = Corpus(hypotheses=tuple(hyps), references=tuple(tuple(r) for r in refs))
+    kinds = (
+        ("torchmetrics", lambda: BLEUScore(smooth=smooth)),
+        ("torchmetrics-sacrebleu", lambda: SacreBLEUScore(smooth=smooth)),
+    )
+    for name, make in kinds:
+        config = PROFILES[name].replace(smooth="plus-one-high" if smooth else "none")
+        adapter = get_adapter(name)
+        for part, got in [(None, adapter.corpus(corpus, config))] + [
+            (i, r) for i, r in enumerate(adapter.segments(corpus, config))
+        ]:
+            assert not torch.is_inference_mode_enabled()
+            metric = make()
+            sub = corpus if part is None else corpus.subset([part])
+            metric.update(list(sub.hypotheses), sub.to_evaluate())
+            want = metric.compute()
+            assert got.score == 100.0 * float(want.item())
+            assert got.counts == tuple(int(x) for x in metric.numerator.tolist())
+            assert got.totals == tuple(int(x) for x in metric.denominator.tolist())
+            assert (got.hyp_len, got.ref_len) == (
+                int(metric.preds_len.item()),
+                int(metric.target_len.item()),
+            )
 
 
 @pytest.mark.parametrize("ref_length", ["shortest", "closest"])

@@ -42,6 +42,15 @@ from harness.scorers.base import (
 )
 
 
+def _evaluating() -> Any:
+    """``torch.inference_mode()``, as an evaluation loop scores: the metric's states then skip
+    autograd's bookkeeping on each of ``_bleu_score_update``'s element-wise additions (the same
+    float32 arithmetic, so the same numbers)."""
+    import torch
+
+    return torch.inference_mode()
+
+
 class _TorchmetricsBase(Adapter):
     distribution = "torchmetrics"
     dependencies = ("torch",)
@@ -82,19 +91,21 @@ class _TorchmetricsBase(Adapter):
         raise NotImplementedError
 
     def _corpus(self, corpus: Corpus, config: BleuConfig) -> BleuResult:
-        metric, ctor = self._metric(config)
-        return self._score(metric, ctor, corpus, config)
+        with _evaluating():
+            metric, ctor = self._metric(config)
+            return self._score(metric, ctor, corpus, config)
 
     def _segments(self, corpus: Corpus, config: BleuConfig) -> list[BleuResult]:
         """Each segment scored alone by one metric object, ``reset()`` between segments
         (torchmetrics' documented way to start over; building a new metric per segment costs
         as much again as scoring it)."""
-        metric, ctor = self._metric(config)
         out = []
-        for i, sid in enumerate(corpus.ids):
-            metric.reset()
-            r = self._score(metric, ctor, corpus.subset([i]), config, reset=True)
-            out.append(as_segment(r, sid))
+        with _evaluating():
+            metric, ctor = self._metric(config)
+            for i, sid in enumerate(corpus.ids):
+                metric.reset()
+                r = self._score(metric, ctor, corpus.subset([i]), config, reset=True)
+                out.append(as_segment(r, sid))
         return out
 
     def _score(
@@ -114,8 +125,8 @@ class _TorchmetricsBase(Adapter):
             totals=totals,
             hyp_len=hyp_len,
             ref_len=ref_len,
-            call=f"m = {ctor}; {'m.reset(); ' if reset else ''}m.update(preds, target); "
-            f"m.compute(){note}",
+            call=f"with torch.inference_mode(): m = {ctor}; "
+            f"{'m.reset(); ' if reset else ''}m.update(preds, target); m.compute(){note}",
             extra={"dtype": str(value.dtype)},
         )
 
