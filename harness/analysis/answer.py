@@ -25,6 +25,7 @@ the findings in words written by :mod:`harness.report.answer_words`.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -245,6 +246,18 @@ def answer(
         raise HarnessError(f"the baseline profile {baseline!r} is not among the implementations")
     groups = _group(profile_scores)
     base_scores = profile_scores[baseline]
+    attributed = all(s is not None for s in base_scores)
+    if attributed:
+        # every family's mixed configurations counted in one pass (one pool of workers, each
+        # tokenization once) before the families are split one by one; what fails here fails
+        # again in that family's own split, which says so in its note
+        with contextlib.suppress(HarnessError):
+            session.warm(
+                c
+                for members in groups
+                if baseline not in members and profile_status.get(members[0], "ok") == "ok"
+                for c in _hybrids(PROFILES[baseline], PROFILES[members[0]])
+            )
     families = []
     for members in groups:
         rep = members[0]
@@ -263,7 +276,7 @@ def answer(
             bleu4=is_bleu4(PROFILES[rep]),
             unverified=tuple(p for p in members if not verification(p).verified),
         )
-        if status == "ok" and all(s is not None for s in base_scores):
+        if status == "ok" and attributed:
             fam = _with_gap(fam, baseline, base_scores, session, systems, seed)
         families.append(fam)
     # Libraries whose profile is not among the rows still appear, as their own line.
@@ -354,8 +367,7 @@ def _with_gap(
     factors: dict[str, float] = {}
     note = ""
     if baseline not in fam.profiles and names:
-        configs = [hybrid(a, b, _members(names, m)) for m in range(1 << len(names))]
-        configs[0], configs[-1] = a, b
+        configs = _hybrids(a, b)
 
         def value(mask: int) -> float:
             vals = session.corpus_scores(configs[mask], systems)
@@ -390,6 +402,17 @@ def _flip_p_values(
     systems = dict.fromkeys(s for pair in flips for s in pair)
     tables = {s: prepare(session.statistics(config, s), config) for s in systems}
     return paired_p_values(tables, flips, config, resamples=FLIP_RESAMPLES, seed=seed)
+
+
+def _hybrids(a: BleuConfig, b: BleuConfig) -> list[BleuConfig]:
+    """Every mix of ``a`` and ``b`` over the factors on which they differ, indexed by the mask
+    of factors taken from ``b`` (``a`` itself first, ``b`` last); none when they agree."""
+    names = differing_factors(a, b)
+    if not names:
+        return []
+    configs = [hybrid(a, b, _members(names, m)) for m in range(1 << len(names))]
+    configs[0], configs[-1] = a, b
+    return configs
 
 
 def _members(names: Sequence[str], mask: int) -> tuple[str, ...]:
