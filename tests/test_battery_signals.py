@@ -258,7 +258,7 @@ SIGNAL_ROWS = {
         (*REPORT, "--jobs", "2"), (signal.SIGTERM, signal.SIGTERM), out=True
     ),
     "compare-jobs2-sigterm": SignalRow((*COMPARE, "--jobs", "2"), out=True),
-    "compare-serial-sigterm": SignalRow(COMPARE, ready="computing", out=True),
+    "compare-serial-sigterm": SignalRow((*COMPARE, "--jobs", "1"), ready="computing", out=True),
     "identify-jobs2-sigterm": SignalRow((*IDENTIFY, "--jobs", "2")),
     "identify-jobs2-hangup-to-the-job": SignalRow(
         (*IDENTIFY, "--jobs", "2"), (signal.SIGHUP,), group=True

@@ -162,6 +162,35 @@ def test_backend_and_jobs_are_checked_and_resolved() -> None:
     assert open_cache(jobs=1).compute is open_cache().compute  # serial: the engine itself
 
 
+def test_a_run_given_no_jobs_takes_workers_only_with_enough_to_do(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from harness.analysis.runner import Implementation
+    from harness.cli import options
+    from harness.cli.app import build_parser
+
+    monkeypatch.setattr(par.resources, "usable_cpus", lambda: 4)
+    enough = par.AUTO_LIBRARY_SEGMENTS
+    assert par.auto_jobs(enough - 1, enough - 1) == 1
+    assert par.auto_jobs(1, enough) == 4  # the libraries' segments decide
+    assert par.auto_jobs(par.SERIAL_THRESHOLD, 0) == 4  # or the counting alone
+
+    def plan(*argv: str, segments: int, impls: str) -> tuple[int, str]:
+        args = build_parser().parse_args(["compare", "h", "--refs", "r", *argv])
+        corpora = [("f", "s", _corpus(segments))]
+        run = options.plan(args, corpora, [Implementation.parse(x) for x in impls.split(",")])
+        return run.session.jobs, run.session.backend
+
+    lib = "profile:sacrebleu,adapter:sacrebleu"
+    assert plan(segments=enough, impls=lib) == (4, "processes")
+    assert plan(segments=enough - 1, impls=lib) == (1, "serial")
+    assert plan(segments=enough, impls="profile:sacrebleu") == (1, "serial")  # no library
+    assert plan("--jobs", "1", segments=enough, impls=lib) == (1, "serial")
+    assert plan("--jobs", "2", segments=3, impls=lib) == (2, "processes")  # asked: given
+    # a command that runs no plan takes no workers unless asked
+    assert options.session(build_parser().parse_args(["score", "h", "r"])).backend == "serial"
+
+
 def test_processes_backend_gives_identical_statistics(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(par, "SERIAL_THRESHOLD", 0)
     systems = {f"sys{i}": _corpus(30, seed=i) for i in range(2)}

@@ -35,6 +35,7 @@ from harness.progress import ProgressCallback, resolve
 from harness.session import Session, open_cache
 from harness.session.cache import StatisticsCache, default_cache_dir
 from harness.session.cluster import command_cluster
+from harness.session.parallel import auto_jobs
 from harness.session.results import ResultsCache
 
 
@@ -335,8 +336,10 @@ def add_perf(parser: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--jobs",
         type=int_at_least(0, "0 means one per CPU"),
-        default=1,
-        help="worker processes for counting and for running the libraries (0 = all)",
+        default=None,
+        help="worker processes for counting and for running the libraries (0 = one per CPU, "
+        "1 = none; default: one per CPU when a compare or report run has enough to do to pay "
+        "for them, else none); the numbers are the same with any",
     )
     g.add_argument(
         "--backend",
@@ -426,14 +429,31 @@ def progress(args: argparse.Namespace) -> ProgressCallback | None:
     return resolve(getattr(args, "progress", None))
 
 
-def make_cache(args: argparse.Namespace) -> StatisticsCache:
+def jobs(
+    args: argparse.Namespace,
+    corpora: Sequence[tuple[str, str, Corpus]] = (),
+    implementations: Sequence[Implementation] = (),
+) -> int:
+    """The run's worker processes: ``--jobs`` when given, else
+    :func:`~harness.session.parallel.auto_jobs` of the run's ``corpora`` and the libraries
+    among its ``implementations`` (a command that runs no plan gives neither: no workers)."""
+    if args.jobs is not None:
+        return int(args.jobs)
+    segments = sum(len(c) for _, _, c in corpora)
+    libraries = sum(1 for i in implementations if i.kind == "adapter")
+    return auto_jobs(segments, segments * libraries)
+
+
+def make_cache(args: argparse.Namespace, workers: int | None = None) -> StatisticsCache:
     """The run's statistics cache from the CLI flags: memory + disk, or memory only with
-    ``--no-cache`` (nothing read from or written to disk; each tokenization still counted once)."""
+    ``--no-cache`` (nothing read from or written to disk; each tokenization still counted once).
+    ``workers``: the run's :func:`jobs` (default: that of a run without a plan)."""
+    workers = jobs(args) if workers is None else workers
     return open_cache(
         args.cache_dir or default_cache_dir(),
         use_cache=not args.no_cache,
-        jobs=args.jobs,
-        backend=backend(args),
+        jobs=workers,
+        backend=backend(args, workers),
     )
 
 
@@ -445,9 +465,11 @@ def results_cache(args: argparse.Namespace) -> ResultsCache:
     return ResultsCache(Path(args.cache_dir or default_cache_dir()) / "results")
 
 
-def session(args: argparse.Namespace) -> Session:
-    """The run's :class:`~harness.session.Session` (cache and workers from the CLI flags)."""
-    return Session(cache=make_cache(args), jobs=args.jobs, backend=backend(args))
+def session(args: argparse.Namespace, workers: int | None = None) -> Session:
+    """The run's :class:`~harness.session.Session` (cache and workers from the CLI flags;
+    ``workers``: the run's :func:`jobs`, default that of a run without a plan)."""
+    workers = jobs(args) if workers is None else workers
+    return Session(cache=make_cache(args, workers), jobs=workers, backend=backend(args, workers))
 
 
 def plan(
@@ -462,7 +484,7 @@ def plan(
         tuple(corpora),
         tuple(implementations),
         levels=tuple(args.level),
-        session=session(args),
+        session=session(args, jobs(args, corpora, implementations)),
         seed=args.seed,
         library_segments=getattr(args, "library_segments", None),
         results=results_cache(args),
@@ -471,14 +493,14 @@ def plan(
     )
 
 
-def backend(args: argparse.Namespace) -> str:
+def backend(args: argparse.Namespace, workers: int | None = None) -> str:
     """Where statistics are computed: ``--backend`` (``dask`` with ``--scheduler``), else
-    processes when ``--jobs`` is not 1."""
+    processes when the run's ``workers`` (its :func:`jobs`) are not 1."""
     if getattr(args, "scheduler", None):
         return "dask"
     if args.backend:
         return str(args.backend)
-    return "processes" if args.jobs != 1 else "serial"
+    return "processes" if (jobs(args) if workers is None else workers) != 1 else "serial"
 
 
 def cluster(args: argparse.Namespace) -> AbstractContextManager[Any]:

@@ -54,6 +54,7 @@ __all__ = [
     "BACKENDS",
     "SERIAL_THRESHOLD",
     "ComputeFn",
+    "auto_jobs",
     "compute_function",
     "compute_statistics_dask",
     "compute_statistics_parallel",
@@ -71,6 +72,12 @@ __all__ = [
 #: vectorised engine (the measurements: benchmarks/README.md; docs/performance.md, "Parallel
 #: work and Dask").
 SERIAL_THRESHOLD = 50_000
+
+#: A run given no ``--jobs`` takes workers once its real libraries have this many segments to
+#: score in all (each corpus's segments once per library run on it): below it, a worker's
+#: start-up (its fork and its library's import) costs what running the libraries beside the
+#: engine saves (benchmarks/README.md, "Workers by default").
+AUTO_LIBRARY_SEGMENTS = 2_000
 
 BACKENDS: tuple[str, ...] = ("serial", "processes", "dask")
 #: With ``jobs`` processes and no pool given, this process counts ``MAIN_SHARE / jobs`` of
@@ -105,6 +112,16 @@ def resolve_jobs(jobs: int | None) -> int:
     if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 0:
         raise ConfigError(f"jobs must be a positive integer (0: all CPUs), got {jobs!r}")
     return resources.worker_budget(jobs).workers
+
+
+def auto_jobs(segments: int, library_segments: int) -> int:
+    """The worker processes a run takes when not told how many: one per usable CPU when its
+    libraries have at least :data:`AUTO_LIBRARY_SEGMENTS` segments to score
+    (``library_segments``) or its counting reaches :data:`SERIAL_THRESHOLD` segments
+    (``segments``, every corpus once); else 1, no workers. The numbers do not depend on it."""
+    if library_segments >= AUTO_LIBRARY_SEGMENTS or segments >= SERIAL_THRESHOLD:
+        return resources.usable_cpus()
+    return 1
 
 
 def shard_bounds(total: int, chunk_size: int) -> list[tuple[int, int]]:
