@@ -48,8 +48,9 @@ $(BIN)/python:
 $(BIN)/uv: | $(BIN)/python
 	$(PIP) install $(UV_PIN)
 
-# setup.py builds the compiled kernels (harness/bleu/_native.c) with the machine's C compiler.
-$(VENV)/.stamp-run: pyproject.toml setup.py harness/bleu/_native.c | $(BIN)/uv
+# setup.py builds the compiled kernels (harness/bleu/_native.c, harness/statistics/_kendall.c)
+# with the machine's C compiler.
+$(VENV)/.stamp-run: pyproject.toml setup.py harness/bleu/_native.c harness/statistics/_kendall.c | $(BIN)/uv
 	$(UV) --python $(BIN)/python $(TORCH)
 	$(UV) --python $(BIN)/python -e '.[peers,cjk]'
 	touch $@
@@ -94,7 +95,7 @@ check: $(VENV)/.stamp-dev
 # stops the run with an error (pytest captures only Python's output, so the report shows).
 SANITIZE_DIR := build/sanitize
 SANITIZE_TESTS := tests/test_native.py tests/test_native_hardening.py tests/test_native_build.py \
-	tests/test_fastpath.py tests/test_hashed.py tests/test_cache.py
+	tests/test_fastpath.py tests/test_hashed.py tests/test_cache.py tests/test_kendall_interval.py
 SANITIZE_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 sanitize: $(VENV)/.stamp-dev
@@ -102,14 +103,17 @@ sanitize: $(VENV)/.stamp-dev
 	CFLAGS="$(SANITIZE_FLAGS) -fno-wrapv -g" LDFLAGS="$(SANITIZE_FLAGS)" $(BIN)/python setup.py -q \
 	  build_ext --force --build-lib $(SANITIZE_DIR)/lib --build-temp $(SANITIZE_DIR)/tmp
 	@so=$$(ls $(CURDIR)/$(SANITIZE_DIR)/lib/harness/bleu/_native*.so 2>/dev/null); \
+	kendall=$$(ls $(CURDIR)/$(SANITIZE_DIR)/lib/harness/statistics/_kendall*.so 2>/dev/null); \
 	asan=$$($${CC:-gcc} -print-file-name=libasan.so); \
-	if [ -z "$$so" ] || [ ! -f "$$asan" ]; then \
+	if [ -z "$$so" ] || [ -z "$$kendall" ] || [ ! -f "$$asan" ]; then \
 	  echo "sanitize: no sanitized build (see above) or no libasan ($$asan)"; exit 1; \
 	fi; \
-	echo "sanitize: $$so, preloading $$asan"; \
+	echo "sanitize: $$so, $$kendall, preloading $$asan"; \
 	export LD_PRELOAD="$$asan" ASAN_OPTIONS=detect_leaks=0 PYTHONMALLOC=malloc \
-	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 BLEU_HARNESS_NATIVE_PATH="$$so"; \
+	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 BLEU_HARNESS_NATIVE_PATH="$$so" \
+	  BLEU_HARNESS_KENDALL_PATH="$$kendall"; \
 	$(BIN)/python -c "from harness.bleu import native; assert native.module().__file__ == '$$so'" && \
+	$(BIN)/python -c "from harness.statistics import kendall_interval as k; assert k.KERNEL.__file__ == '$$kendall'" && \
 	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 $(BIN)/python -m pytest -q -p no:cacheprovider --capture=sys $(SANITIZE_TESTS)
 
 # Everything the suite needs from the operating system (XML::Twig for mteval-v13a.pl, Chromium

@@ -1,9 +1,10 @@
-"""The compiled kernels of the statistics fast path (``harness/bleu/_native.c``).
+"""The compiled kernels: the statistics fast path (``harness/bleu/_native.c``) and Kendall's
+τ-b interval (``harness/statistics/_kendall.c``).
 
-Everything else is declared in ``pyproject.toml``. The extension uses only the C API of the
-Python it is built for (no numpy headers), so ``pip install`` builds it with the machine's C
-compiler. It is optional: where it cannot be built the package still installs, the numpy path
-counts instead (the same statistics), and ``harness.bleu.native.status()`` says why.
+Everything else is declared in ``pyproject.toml``. The extensions use only the C API of the
+Python they are built for (no numpy headers), so ``pip install`` builds them with the machine's
+C compiler. They are optional: where they cannot be built the package still installs, the numpy
+paths compute instead (the same numbers), and ``harness.bleu.native.status()`` says why.
 
 A failed compile prints a warning to stderr here, but installers show a build's output only
 when the build fails or when asked to be verbose (``pip -v``; ``uv pip install`` shows none),
@@ -53,6 +54,12 @@ setup(
             ["harness/bleu/_native.c"],
             extra_compile_args=["-O3"],
             optional=True,
-        )
+        ),
+        Extension(
+            "harness.statistics._kendall",
+            ["harness/statistics/_kendall.c"],
+            extra_compile_args=["-O3"],
+            optional=True,
+        ),
     ],
 )

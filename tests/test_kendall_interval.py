@@ -10,8 +10,11 @@ both by far.
 from __future__ import annotations
 
 import math
+import os
+from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
@@ -38,8 +41,9 @@ def _pairs_before(seq: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 @settings(max_examples=examples(300), deadline=None)
 @given(_SEQ, st.integers(1, 400))
 def test_before_counts_are_the_pairs_they_count(values: list[int], spread: int) -> None:
-    """Both ways of counting (runs with a table, of either length; halving) give the
-    definition's counts, sequences of several runs and tie-heavy sequences included."""
+    """Every way of counting (the compiled kernel; in numpy, runs with a table, of either
+    length, and halving) gives the definition's counts, sequences of several runs and
+    tie-heavy sequences included."""
     seq = _dense(np.array(values) * spread + np.arange(len(values)) % spread)
     want = _pairs_before(seq)
     m = int(seq.max()) + 1
@@ -49,18 +53,50 @@ def test_before_counts_are_the_pairs_they_count(values: list[int], spread: int) 
         "short runs": lambda seq, m: ki._before_by_runs(seq, m, 3),
         "halves": ki._before_by_halves,
     }
+    if os.environ.get(ki.NATIVE_ENV) != "0":
+        ways["kernel"] = _kernel_counts
     for name, how in ways.items():
         less, equal = how(seq, m)
         assert (less == want[0]).all() and (equal == want[1]).all(), name
 
 
+def _kernel_counts(seq: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
+    kernel = _built_kernel()
+    less, equal = kernel.before_counts(np.asarray(seq, np.int64).tobytes(), m)
+    return np.frombuffer(less, np.int64), np.frombuffer(equal, np.int64)
+
+
+def _built_kernel() -> Any:
+    """The compiled kernel, which every install with a C compiler builds (``make test``'s
+    does): a missing one fails here rather than leave the kernel untested."""
+    if ki.KERNEL is None and os.environ.get(ki.NATIVE_ENV) == "0":
+        pytest.skip(f"{ki.NATIVE_ENV}=0 turns the kernel off")
+    assert ki.KERNEL is not None, "harness/statistics/_kendall.c is not built"
+    return ki.KERNEL
+
+
 def test_before_counts_halves_where_the_table_would_be_large() -> None:
     seq = np.random.default_rng(3).permutation(1 << 16)
     assert -(-seq.shape[0] // ki.RUN) * seq.shape[0] > ki.TABLE_CELLS
-    less, equal = ki.before_counts(seq)
-    assert (equal == 0).all()
-    # the permutation's inversions seen from each position, by a plain merge count
-    assert int(less.sum()) == _pairs_below_total(seq)
+    for less, equal in (ki.numpy_before_counts(seq, seq.shape[0]), ki.before_counts(seq)):
+        assert (equal == 0).all()
+        # the permutation's inversions seen from each position, by a plain merge count
+        assert int(less.sum()) == _pairs_below_total(seq)
+
+
+def test_the_kernel_refuses_what_is_not_a_sequence_of_ranks() -> None:
+    kernel = _built_kernel()
+    with pytest.raises(ValueError, match=r"seq\[2\] = 3 is not in 0 \.\. 2"):
+        kernel.before_counts(np.array([0, 1, 3], np.int64).tobytes(), 3)
+    with pytest.raises(ValueError, match="seq\\[0\\] = -1"):
+        kernel.before_counts(np.array([-1], np.int64).tobytes(), 3)
+    with pytest.raises(ValueError, match="whole int64 values, not 12 bytes"):
+        kernel.before_counts(b"\0" * 12, 3)
+    with pytest.raises(ValueError, match="m must be >= 0"):
+        kernel.before_counts(b"", -1)
+    with pytest.raises(TypeError):
+        kernel.before_counts(bytearray(8), 1)  # a mutable buffer is not taken
+    assert kernel.before_counts(b"", 0) == (b"", b"")
 
 
 def _pairs_below_total(seq: np.ndarray) -> int:

@@ -23,25 +23,37 @@ the bootstrap's spread, and its coverage). Both assume independent items; neithe
 segments grouped by system or document.
 
 ``r₁`` for every item follows from counting, along the items in x order, the earlier ones with a
-smaller and an equal y (:func:`before_counts`): the positions are cut into runs of :data:`RUN`
-(twice that with many distinct values);
-each item reads the earlier runs' counts from a cumulative table (runs × distinct y values) and
-compares itself with its own run. Where that table would pass :data:`TABLE_CELLS`, the
-positions are halved bit by bit instead (binary searches, O(n) memory).
+smaller and an equal y (:func:`before_counts`): with the compiled kernel
+(``harness/statistics/_kendall.c``, a Fenwick tree over the values: O(n log m)) where it is
+built, else in numpy: the positions are cut into runs of :data:`RUN` (twice that with many
+distinct values); each item reads the earlier runs' counts from a cumulative table (runs ×
+distinct y values) and compares itself with its own run. Where that table would pass
+:data:`TABLE_CELLS`, the positions are halved bit by bit instead (binary searches, O(n)
+memory). All three give the same counts (``tests/test_kendall_interval.py``).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import math
+import os
+from types import ModuleType
 
 import numpy as np
 
+try:  # built by setup.py where there is a C compiler
+    from harness.statistics import _kendall as _INSTALLED  # type: ignore[attr-defined]
+except ImportError:
+    _INSTALLED = None
+
 __all__ = [
+    "KERNEL",
     "LONG_RUN_FROM",
     "RUN",
     "TABLE_CELLS",
     "before_counts",
     "concordance_rows",
+    "numpy_before_counts",
     "tau_b_interval",
 ]
 
@@ -56,6 +68,36 @@ TABLE_CELLS = 1 << 23
 O(n log² n) time in O(n) memory."""
 
 
+#: ``0`` counts with numpy although the kernel is built (the variable that turns off the
+#: statistics fast path's kernels too: ``harness.bleu.native``).
+NATIVE_ENV = "BLEU_HARNESS_NATIVE"
+#: For tests: the path of a build of the kernel to load instead of the installed one
+#: (``make sanitize`` points it at a build with AddressSanitizer); a file that does not load
+#: is an error, never the numpy path unawares.
+KERNEL_PATH_ENV = "BLEU_HARNESS_KENDALL_PATH"
+
+
+def _kernel() -> ModuleType | None:
+    """The compiled kernel: from :data:`KERNEL_PATH_ENV` when set, else the installed one,
+    else ``None`` (not built, or turned off by :data:`NATIVE_ENV`)."""
+    path = os.environ.get(KERNEL_PATH_ENV)
+    if path:
+        name = "harness.statistics._kendall"
+        spec = importlib.util.spec_from_file_location(name, path)
+        if spec is None or spec.loader is None:
+            raise ImportError(f"{KERNEL_PATH_ENV}={path}: not a loadable extension module")
+        loaded = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(loaded)
+        return loaded
+    if os.environ.get(NATIVE_ENV) == "0":
+        return None
+    return _INSTALLED
+
+
+KERNEL = _kernel()
+"""The compiled :func:`before_counts`, or ``None`` where numpy counts."""
+
+
 def before_counts(seq: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For a sequence of dense ranks (integers 0…m−1): per position p, how many earlier
     positions hold a smaller value, and how many hold an equal one."""
@@ -64,7 +106,16 @@ def before_counts(seq: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if n == 0:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     m = int(seq.max()) + 1
-    if -(-n // RUN) * m > TABLE_CELLS:
+    if KERNEL is not None:
+        less, equal = KERNEL.before_counts(seq.tobytes(), m)
+        return np.frombuffer(less, np.int64), np.frombuffer(equal, np.int64)
+    return numpy_before_counts(seq, m)
+
+
+def numpy_before_counts(seq: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`before_counts` of ``seq`` (values below ``m``) in numpy: by runs, or by halves
+    where the runs' table would pass :data:`TABLE_CELLS` cells."""
+    if -(-seq.shape[0] // RUN) * m > TABLE_CELLS:
         return _before_by_halves(seq, m)
     return _before_by_runs(seq, m)
 
