@@ -53,7 +53,7 @@ def test_before_counts_are_the_pairs_they_count(values: list[int], spread: int) 
         "short runs": lambda seq, m: ki._before_by_runs(seq, m, 3),
         "halves": ki._before_by_halves,
     }
-    if os.environ.get(ki.NATIVE_ENV) != "0":
+    if ki.KERNEL is not None or os.environ.get("CI", "").lower() == "true":
         ways["kernel"] = _kernel_counts
     for name, how in ways.items():
         less, equal = how(seq, m)
@@ -67,11 +67,12 @@ def _kernel_counts(seq: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _built_kernel() -> Any:
-    """The compiled kernel, which every install with a C compiler builds (``make test``'s
-    does): a missing one fails here rather than leave the kernel untested."""
-    if ki.KERNEL is None and os.environ.get(ki.NATIVE_ENV) == "0":
-        pytest.skip(f"{ki.NATIVE_ENV}=0 turns the kernel off")
-    assert ki.KERNEL is not None, "harness/statistics/_kendall.c is not built"
+    """The compiled kernel; without one (no C compiler at install, or turned off) its tests
+    skip, except on CI (``CI=true``), where it must be built."""
+    if ki.KERNEL is None:
+        if os.environ.get("CI", "").lower() == "true":
+            raise RuntimeError("CI=true but harness/statistics/_kendall.c is not in use")
+        pytest.skip("the compiled kernel is not built or is turned off (BLEU_HARNESS_NATIVE=0)")
     return ki.KERNEL
 
 
