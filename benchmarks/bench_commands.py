@@ -68,23 +68,41 @@ def _commands(tmp: Path) -> dict[str, list[str]]:
     }
 
 
+def _busy_seconds() -> float | None:
+    """The machine's CPU seconds spent busy since boot (Linux ``/proc/stat``), or ``None``."""
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    except OSError:
+        return None
+    ticks = [int(x) for x in fields]
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")  # less idle, iowait
+
+
 def _run(argv: list[str], cache: str, out_parent: Path) -> tuple[float, float, int]:
+    """(wall seconds, CPU seconds, exit code) of the command: the CPU the whole machine was
+    busy for meanwhile where ``/proc/stat`` says (so a command's worker processes count,
+    which the process's own usage leaves out; run on an otherwise idle machine), else the
+    process's own."""
     out = tempfile.mkdtemp(dir=out_parent)
     argv = [a.replace("{out}", str(Path(out) / "r")) for a in argv]
     cmd = [sys.executable, "-m", "harness.cli", *argv, "--quiet"]
     if argv[0] in ("report", "compare"):
         cmd += ["--cache-dir", cache]
     env = {**os.environ, "BLEU_HARNESS_CACHE_DIR": cache, "PYTHONPATH": str(REPO)}
+    busy = _busy_seconds()
     start = time.perf_counter()
     proc = subprocess.Popen(
         cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=REPO
     )
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
+    after = _busy_seconds()
     proc.returncode = os.waitstatus_to_exitcode(status)
     err = proc.stderr.read().decode() if proc.stderr else ""
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}): {err[-2000:]}")
+    if busy is not None and after is not None:
+        return wall, after - busy, proc.returncode
     return wall, usage.ru_utime + usage.ru_stime, proc.returncode
 
 

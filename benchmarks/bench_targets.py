@@ -22,7 +22,8 @@ with an error otherwise):
 5. ``report --wmt21 --human``, ``identify`` on one WMT21 system and ``validate`` of a home-made
    implementation with its default cases, cold (empty caches), each in its own process
    (``bench_commands.py``'s runner); the report again warm (the cold run's statistics and
-   library results on disk) and cold with ``--jobs 2``, with its ratio to the serial run.
+   library results on disk) and cold with ``--jobs 1`` (one process: the default takes a
+   worker per CPU for a run this size), with the default's speed-up over it.
 """
 
 from __future__ import annotations
@@ -256,7 +257,7 @@ def command_targets() -> list[dict]:
         commands = (
             ("report --wmt21 --human", report, 60, report_cache, "cold"),
             ("report --wmt21 --human", report, 15, report_cache, "warm"),
-            ("report --wmt21 --human --jobs 2", [*report, "--jobs", "2"], 60, None, "cold"),
+            ("report --wmt21 --human --jobs 1", [*report, "--jobs", "1"], None, None, "cold"),
             (
                 "identify, one WMT21 system",
                 ["identify", "--score", "62.0", *files],
@@ -279,17 +280,17 @@ def command_targets() -> list[dict]:
             rows.append(
                 _row(
                     label,
-                    f"under {goal} s {state}",
+                    f"under {goal} s {state}" if goal else f"{state}, one process",
                     f"{wall:.1f} s ({cpu:.0f} s CPU)",
-                    wall < goal,
+                    wall < goal if goal else None,
                 )
             )
-            if label.endswith("--jobs 2"):
-                ratio = walls[("report --wmt21 --human", "cold")] / wall
+            if label.endswith("--jobs 1"):
+                ratio = wall / walls[("report --wmt21 --human", "cold")]
                 rows.append(
                     _row(
-                        "report --jobs 2 against serial, cold",
-                        "≥ 1.6× serial",
+                        "report's default workers against --jobs 1, cold",
+                        "≥ 1.6× faster",
                         f"{ratio:.2f}×",
                         ratio >= 1.6,
                     )
