@@ -264,4 +264,5 @@ def test_corpus_scores_are_each_corpus_scored_alone(
     ]
     together = _scores_or_error(lambda: engine.corpus_scores(stats, config))
     alone = _scores_or_error(lambda: [engine.score_statistics(s, config).score for s in stats])
-    assert together == alone
+    # NaN where a profile gives it (keras-hub on a corpus of empty texts) on both sides
+    assert repr(together) == repr(alone)
