@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -402,6 +402,14 @@ def _flip_p_values(
     systems = dict.fromkeys(s for pair in flips for s in pair)
     tables = {s: prepare(session.statistics(config, s), config) for s in systems}
     return paired_p_values(tables, flips, config, resamples=FLIP_RESAMPLES, seed=seed)
+
+
+def mixed_configs(profiles: Iterable[str], baseline: str) -> tuple[BleuConfig, ...]:
+    """Every configuration :func:`answer` may score to split a family's gap to ``baseline``
+    (the mixes of ``baseline`` with each other profile of ``profiles``), for a run to count
+    up front; what it does not read costs nothing more than its counting."""
+    base = PROFILES[baseline]
+    return tuple(c for p in profiles if p != baseline for c in _hybrids(base, PROFILES[p]))
 
 
 def _hybrids(a: BleuConfig, b: BleuConfig) -> list[BleuConfig]:

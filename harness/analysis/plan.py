@@ -28,6 +28,7 @@ from harness.analysis import runner
 from harness.analysis.results import Results
 from harness.analysis.runner import Implementation
 from harness.analysis.significance import DEFAULT_SEED
+from harness.bleu.config import BleuConfig
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError
 from harness.progress import ProgressCallback, resolve
@@ -58,7 +59,9 @@ class RunPlan:
     ``None``: every segment. ``results``: the real libraries' rows kept on disk (default: none).
     ``progress``: a callback, ``True`` for a progress bar, ``None`` for one when stderr is a
     terminal, ``False`` for none. ``limit``: the corpora were cut to their first ``limit``
-    segments (a quick look; recorded in what the run writes).
+    segments (a quick look; recorded in what the run writes). ``prefetch``: configurations the
+    analysis will read after the run (the answer's mixed ones), counted with the run's own, so
+    that with workers they are counted while the libraries run.
     """
 
     corpora: tuple[tuple[str, str, Corpus], ...]
@@ -70,6 +73,7 @@ class RunPlan:
     results: ResultsCache = field(default_factory=ResultsCache.disabled)
     progress: ProgressCallback | bool | None = False
     limit: int | None = None
+    prefetch: tuple[BleuConfig, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "corpora", tuple(self.corpora))
@@ -126,4 +130,5 @@ class RunPlan:
             client=self.session.client,
             library_segments=self.library_segments,
             seed=self.seed,
+            prefetch=self.prefetch,
         )

@@ -33,7 +33,7 @@ from harness import progress as _progress
 from harness.analysis.library_sample import sampled, segment_sample
 from harness.analysis.results import ROW_FIELDS, Results, segment_block
 from harness.bleu import engine
-from harness.bleu.config import ENGINE_VERSION
+from harness.bleu.config import ENGINE_VERSION, BleuConfig
 from harness.bleu.profiles import DEFAULT_PROFILES, PROFILES
 from harness.bleu.result import BleuResult
 from harness.data.corpus import Corpus
@@ -274,6 +274,7 @@ def run(
     client: Any = None,
     library_segments: int | None = None,
     seed: int = 0,
+    prefetch: Sequence[BleuConfig] = (),
 ) -> Results:
     """Run every implementation on every ``(fixture, system, corpus)``; return the rows
     (:class:`~harness.analysis.results.Results`).
@@ -296,7 +297,8 @@ def run(
     ``library_segments``: run each real library at segment level on that many segments of
     each corpus only (:func:`segment_sample` with ``seed``; its corpus row from its own
     corpus-level call on every segment); the profiles, proven equal to their libraries, give
-    every segment. ``None``: the libraries score every segment too.
+    every segment. ``None``: the libraries score every segment too. ``prefetch``: more
+    configurations to count up front with the profiles' (what the analysis reads next).
     """
     for lv in levels:
         if lv not in LEVELS:
@@ -347,7 +349,13 @@ def run(
         # systems share the references and most words, so each tokenization's vocabulary is
         # learned once, while system by system the vocabularies of many tokenizations would
         # not all stay in memory at once and each system would tokenize its words again.
-        cache.warm([c for _, _, c in corpora], configs, backend=backend, jobs=jobs, client=client)
+        cache.warm(
+            [c for _, _, c in corpora],
+            [*configs, *prefetch],
+            backend=backend,
+            jobs=jobs,
+            client=client,
+        )
         for k, (fixture, system, corpus, impl) in enumerate(iterator):
             if k in ready:
                 new = ready.pop(k)

@@ -14,6 +14,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, TypeAlias
 
+from harness.analysis.answer import mixed_configs
 from harness.analysis.plan import RunPlan
 from harness.analysis.runner import Implementation
 from harness.analysis.significance import DEFAULT_SEED
@@ -26,6 +27,7 @@ from harness.bleu.config import (
     REF_LENGTHS,
     SMOOTHINGS,
     TOKENIZERS,
+    BleuConfig,
 )
 from harness.bleu.smoothing import REGISTRY as SMOOTHING_REGISTRY
 from harness.bleu.tokenizers import LOWERCASE_RULES
@@ -490,7 +492,28 @@ def plan(
         results=results_cache(args),
         progress=progress(args) or False,  # resolved once: no bar is no bar
         limit=getattr(args, "limit", None),
+        prefetch=_answer_configs(args, corpora, implementations),
     )
+
+
+def _answer_configs(
+    args: argparse.Namespace,
+    corpora: Sequence[tuple[str, str, Corpus]],
+    implementations: Sequence[Implementation],
+) -> tuple[BleuConfig, ...]:
+    """The mixed configurations the answer reads after the run, when it will be given: the
+    corpus level of one fixture's systems sharing their references, with the baseline
+    profile (``--baseline``, else sacrebleu) among the implementations."""
+    profiles = [i.name for i in implementations if i.kind == "profile"]
+    baseline = getattr(args, "baseline", None) or "sacrebleu"
+    if (
+        "corpus" not in args.level
+        or baseline not in profiles
+        or len({f for f, _, _ in corpora}) != 1
+        or len({c.references for _, _, c in corpora}) != 1
+    ):
+        return ()
+    return mixed_configs(profiles, baseline)
 
 
 def backend(args: argparse.Namespace, workers: int | None = None) -> str:
