@@ -191,6 +191,35 @@ def test_a_run_given_no_jobs_takes_workers_only_with_enough_to_do(
     assert options.session(build_parser().parse_args(["score", "h", "r"])).backend == "serial"
 
 
+def test_the_answers_mixed_configurations_are_counted_with_the_run() -> None:
+    from harness.analysis.answer import answer, mixed_configs
+    from harness.analysis.runner import Implementation
+    from harness.cli import options
+    from harness.cli.app import build_parser
+
+    args = build_parser().parse_args(["compare", "h", "--refs", "r", "--jobs", "1"])
+    impls = [Implementation.parse(p) for p in ("sacrebleu", "nltk", "tensor2tensor")]
+    shared = _corpus(20, seed=1)
+    systems = [
+        (
+            "f",
+            f"s{i}",
+            Corpus(hypotheses=_corpus(20, seed=i).hypotheses, references=shared.references),
+        )
+        for i in range(2)
+    ]
+    plan = options.plan(args, systems, impls)
+    assert plan.prefetch == mixed_configs(["sacrebleu", "nltk", "tensor2tensor"], "sacrebleu")
+    assert plan.prefetch  # the three differ in tokenization, case, smoothing
+    rows = plan.run()
+    counted = plan.session.cache.stats.computed
+    answer(rows, plan.session.with_corpora({s: c for _, s, c in systems}), baseline="sacrebleu")
+    assert plan.session.cache.stats.computed == counted  # nothing left to count
+    # no answer (systems with references of their own): nothing fetched
+    own = [("f", f"s{i}", _corpus(20, seed=i)) for i in range(2)]
+    assert options.plan(args, own, impls).prefetch == ()
+
+
 def test_processes_backend_gives_identical_statistics(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(par, "SERIAL_THRESHOLD", 0)
     systems = {f"sys{i}": _corpus(30, seed=i) for i in range(2)}
