@@ -261,7 +261,7 @@ def command_targets() -> list[dict]:
             (
                 "identify, one WMT21 system",
                 ["identify", "--score", "62.0", *files],
-                15,
+                10,
                 None,
                 "cold",
             ),
