@@ -208,16 +208,17 @@ def test_the_answers_mixed_configurations_are_counted_with_the_run() -> None:
         )
         for i in range(2)
     ]
-    plan = options.plan(args, systems, impls)
+    plan = options.plan(args, systems, impls, answer_baseline="sacrebleu")
+    assert options.plan(args, systems, impls).prefetch == ()  # no answer: nothing fetched
     assert plan.prefetch == mixed_configs(["sacrebleu", "nltk", "tensor2tensor"], "sacrebleu")
     assert plan.prefetch  # the three differ in tokenization, case, smoothing
     rows = plan.run()
     counted = plan.session.cache.stats.computed
     answer(rows, plan.session.with_corpora({s: c for _, s, c in systems}), baseline="sacrebleu")
     assert plan.session.cache.stats.computed == counted  # nothing left to count
-    # no answer (systems with references of their own): nothing fetched
+    # no answer possible (systems with references of their own): nothing fetched
     own = [("f", f"s{i}", _corpus(20, seed=i)) for i in range(2)]
-    assert options.plan(args, own, impls).prefetch == ()
+    assert options.plan(args, own, impls, answer_baseline="sacrebleu").prefetch == ()
 
 
 def test_processes_backend_gives_identical_statistics(monkeypatch: pytest.MonkeyPatch) -> None:

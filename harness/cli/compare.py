@@ -123,8 +123,8 @@ def _compare(args: argparse.Namespace, out: OutputDir | None) -> int:
         if users and not args.impl
         else inputs.implementations(args)
     )
-    plan = options.plan(args, corpora, impls)
-    baseline = _baseline(args.baseline, impls) if users and "corpus" in plan.levels else None
+    baseline = _baseline(args.baseline, impls) if users and "corpus" in args.level else None
+    plan = options.plan(args, corpora, impls, answer_baseline=baseline)
     return _show(
         plan, users, baseline, start=start, out=out, as_json=args.json, notes=args.max_notes
     )

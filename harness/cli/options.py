@@ -478,10 +478,14 @@ def plan(
     args: argparse.Namespace,
     corpora: Sequence[tuple[str, str, Corpus]],
     implementations: Sequence[Implementation],
+    *,
+    answer_baseline: str | None = None,
 ) -> RunPlan:
     """The command's :class:`~harness.analysis.plan.RunPlan` from its flags: ``--level``,
     the session of :func:`session`, ``--seed``, ``--library-segments`` (where the command has
-    it; else every segment), the libraries' results cache and the progress display."""
+    it; else every segment), the libraries' results cache and the progress display.
+    ``answer_baseline``: the baseline profile of the answer the command gives after the run,
+    if it gives one (its mixed configurations are then counted with the run's own)."""
     return RunPlan(
         tuple(corpora),
         tuple(implementations),
@@ -492,7 +496,7 @@ def plan(
         results=results_cache(args),
         progress=progress(args) or False,  # resolved once: no bar is no bar
         limit=getattr(args, "limit", None),
-        prefetch=_answer_configs(args, corpora, implementations),
+        prefetch=_answer_configs(args, corpora, implementations, answer_baseline),
     )
 
 
@@ -500,15 +504,15 @@ def _answer_configs(
     args: argparse.Namespace,
     corpora: Sequence[tuple[str, str, Corpus]],
     implementations: Sequence[Implementation],
+    baseline: str | None,
 ) -> tuple[BleuConfig, ...]:
-    """The mixed configurations the answer reads after the run, when it will be given: the
-    corpus level of one fixture's systems sharing their references, with the baseline
-    profile (``--baseline``, else sacrebleu) among the implementations."""
+    """The mixed configurations an answer from ``baseline`` reads after the run, where it
+    can be given: at corpus level, on one fixture's systems sharing their references, with
+    the baseline among the profiles run."""
     profiles = [i.name for i in implementations if i.kind == "profile"]
-    baseline = getattr(args, "baseline", None) or "sacrebleu"
     if (
-        "corpus" not in args.level
-        or baseline not in profiles
+        baseline not in profiles
+        or "corpus" not in args.level
         or len({f for f, _, _ in corpora}) != 1
         or len({c.references for _, _, c in corpora}) != 1
     ):

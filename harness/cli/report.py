@@ -125,10 +125,14 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+#: The profile the report's answer measures every gap from.
+BASELINE = "sacrebleu"
+
+
 def _report(args: argparse.Namespace, out: OutputDir) -> tuple[Results, list[Path]]:
     corpora = [] if args.results else inputs.corpora(args)
     impls = [] if args.results else inputs.implementations(args)
-    plan = options.plan(args, corpora, impls)
+    plan = options.plan(args, corpora, impls, answer_baseline=BASELINE)
     # The run's one session: its corpora, and the statistics cache the runner, the analysis
     # and the human judgments share.
     session = plan.corpus_session()
@@ -162,6 +166,7 @@ def _report(args: argparse.Namespace, out: OutputDir) -> tuple[Results, list[Pat
         significance_pair=pair,
         limit=plan.limit,
         meta_evaluation=meta,
+        baseline=BASELINE,
     )
     return rows, write_report(report, out, formats=args.formats)
 
