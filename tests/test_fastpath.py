@@ -56,7 +56,7 @@ from harness.errors import HarnessError
 from harness.session import Session
 
 from .depth import examples
-from .strategies import NLTK_PIECES, SENTENCE_END_WORDS, WORDS, corpora
+from .strategies import NLTK_PIECES, SENTENCE_END_WORDS, WORDS, corpora, sentences
 
 # generated text holds carriage returns and NULs on purpose: the fast path must count them exactly
 pytestmark = pytest.mark.filterwarnings("ignore::harness.errors.SuspectInput")
@@ -732,6 +732,44 @@ def test_vocabularies_kept_across_corpora_change_no_count(
     for corpus in texts:
         kept = engine.compute_statistics(corpus, config)
     assert _same(kept, fresh)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(
+    corpora(min_segments=engine.FAST_MIN_SEGMENTS),
+    st.data(),
+    st.sampled_from(_KEPT_PROFILES),
+)
+def test_systems_counted_against_kept_references_change_no_count(
+    drawn: tuple[list[str], list[list[str]]], data: st.DataObject, profile: str
+) -> None:
+    """Systems counted one after another against the same references (kept with their token
+    ids), against an equal copy of them and against references that differ in one text, each
+    get the statistics a fresh process counts."""
+    config = PROFILES[profile]
+    hyps, refs = drawn
+    references = tuple(map(tuple, refs))
+    others = data.draw(st.lists(st.lists(sentences(0), min_size=len(hyps), max_size=len(hyps))))
+    copy = tuple(tuple("".join(list(r)) for r in seg) for seg in references)
+    changed = list(map(list, refs))
+    changed[-1][-1] += " changed"
+    turns = [
+        (hyps, references),
+        *[(o, references) for o in others],
+        (hyps, copy),
+        (hyps, tuple(map(tuple, changed))),
+    ]
+    corpora_in_turn = [Corpus(tuple(h), r, check_text=False) for h, r in turns]
+    fresh = []
+    for corpus in corpora_in_turn:
+        engine.clear_caches()
+        try:
+            fresh.append(engine.compute_statistics(corpus, config))
+        except HarnessError:
+            return  # a tokenizer not installed here
+    engine.clear_caches()
+    for corpus, want in zip(corpora_in_turn, fresh, strict=True):
+        assert _same(engine.compute_statistics(corpus, config), want)
 
 
 def test_kept_vocabularies_of_tokenizations_sharing_a_side_change_no_count() -> None:

@@ -111,24 +111,32 @@ def count_statistics(
     counter = ThreadPoolExecutor(1) if s_count >= _PIPELINE_MIN_SEGMENTS else None
     kernels = native.module()
     counting: list[Future[None]] = []
+    # every reference's token ids at once, kept by its vocabulary: the systems of a test set
+    # are counted one after another against the same references
+    ref_ids, ref_lens = _reference_ids(ref_vocab, references)
+    ref_start = np.cumsum(ref_lens + 1) - (ref_lens + 1)
+    first_ref = np.cumsum(k) - k  # segment s's first reference among all of them
     s0 = 0
     while s0 < s_count:
-        lines: list[str] = []
         budget = chunk * chars_per_token
         s1 = s0
+        chars = 0
         while s1 < s_count and budget > 0:
-            lines.append(hypotheses[s1])
-            lines += references[s1]
-            budget -= len(hypotheses[s1]) + sum(map(len, references[s1])) + 1
+            size = len(hypotheses[s1]) + sum(map(len, references[s1])) + 1
+            budget -= size
+            chars += size - 1
             s1 += 1
         o0 = int(occ_start[s0])
         occ_seg = occ_start[s0:s1] - o0
-        if ref_vocab is vocab:
-            tokens, chunk_lens = _line_ids(vocab, lines)
-        else:
-            tokens, chunk_lens = _by_side_ids(vocab, ref_vocab, lines, occ_seg)
+        r0, r1 = int(first_ref[s0]), int(first_ref[s1 - 1] + k[s1 - 1])
+        at = int(ref_start[r1]) if r1 < len(ref_start) else len(ref_ids)
+        tokens, chunk_lens = _in_text_order(
+            _line_ids(vocab, list(hypotheses[s0:s1])),
+            (ref_ids[int(ref_start[r0]) if r0 < len(ref_start) else at : at], ref_lens[r0:r1]),
+            occ_seg,
+        )
         lens[o0 : o0 + len(chunk_lens)] = chunk_lens
-        chars_per_token = max(1.0, sum(map(len, lines)) / max(1, len(tokens)))
+        chars_per_token = max(1.0, chars / max(1, len(tokens)))
         job: tuple[Callable[..., None], tuple[object, ...]]
         if kernels is not None:  # texts per segment are all the compiled counter needs
             texts = np.ascontiguousarray(1 + k[s0:s1])
@@ -270,21 +278,45 @@ def _line_ids(vocab: Vocabulary, lines: list[str]) -> tuple[np.ndarray, np.ndarr
 def _by_side_ids(
     hyp_vocab: Vocabulary, ref_vocab: Vocabulary, lines: list[str], hyp_at: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_line_ids` of a chunk's texts whose hypotheses (at ``hyp_at``) and references
-    are tokenized by their own side's rules, back in text order."""
+    """:func:`_line_ids` of texts whose hypotheses (at ``hyp_at``) and references are
+    tokenized by their own side's rules, back in text order."""
     is_hyp = np.zeros(len(lines), dtype=bool)
     is_hyp[hyp_at] = True
-    hyp_idx, ref_idx = np.flatnonzero(is_hyp).tolist(), np.flatnonzero(~is_hyp).tolist()
-    lens = np.empty(len(lines), dtype=np.int64)
-    parts = []
-    for vocab, where in ((hyp_vocab, hyp_idx), (ref_vocab, ref_idx)):
-        ids, n = _line_ids(vocab, [lines[i] for i in where])
-        lens[where] = n
-        parts.append((ids, n, where))
+    return _in_text_order(
+        _line_ids(hyp_vocab, [lines[i] for i in np.flatnonzero(is_hyp).tolist()]),
+        _line_ids(ref_vocab, [lines[i] for i in np.flatnonzero(~is_hyp).tolist()]),
+        hyp_at,
+    )
+
+
+def _reference_ids(
+    vocab: Vocabulary, references: Sequence[Sequence[str]]
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_line_ids` of every reference text, segment by segment in listed order; the
+    last references asked for are kept by ``vocab`` (the same texts give the same ids)."""
+    kept = vocab.last_references
+    if kept is not None and (kept[0] is references or kept[0] == references):
+        return kept[1], kept[2]
+    ids, lens = _line_ids(vocab, [r for refs in references for r in refs])
+    vocab.last_references = (references, ids, lens)
+    return ids, lens
+
+
+def _in_text_order(
+    hyps: tuple[np.ndarray, np.ndarray], refs: tuple[np.ndarray, np.ndarray], hyp_at: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The token ids (each text followed by the sentinel) and lengths of the hypotheses and
+    of the references, each as :func:`_line_ids` gives them, merged into text order: the
+    hypotheses at ``hyp_at``, the references in the places between."""
+    n_texts = len(hyps[1]) + len(refs[1])
+    is_hyp = np.zeros(n_texts, dtype=bool)
+    is_hyp[hyp_at] = True
+    lens = np.empty(n_texts, dtype=np.int64)
+    lens[is_hyp], lens[~is_hyp] = hyps[1], refs[1]
     span = lens + 1
     start = np.cumsum(span) - span  # where each text's ids begin in text order
     tokens = np.empty(int(span.sum()), dtype=np.int64)
-    for ids, n, where in parts:
+    for (ids, n), where in ((hyps, is_hyp), (refs, ~is_hyp)):
         own = n + 1
         offset = np.arange(len(ids)) - np.repeat(np.cumsum(own) - own, own)
         tokens[np.repeat(start[where], own) + offset] = ids
