@@ -187,8 +187,13 @@ def test_a_run_given_no_jobs_takes_workers_only_with_enough_to_do(
     assert plan(segments=enough, impls="profile:sacrebleu") == (1, "serial")  # no library
     assert plan("--jobs", "1", segments=enough, impls=lib) == (1, "serial")
     assert plan("--jobs", "2", segments=3, impls=lib) == (2, "processes")  # asked: given
-    # a command that runs no plan takes no workers unless asked
+    # a command that runs no plan takes no workers unless asked; identify counts ahead
     assert options.session(build_parser().parse_args(["score", "h", "r"])).backend == "serial"
+    search = build_parser().parse_args(["identify", "h", "r", "--score", "1"])
+    assert options.jobs(search, counts_ahead=True) == 4
+    assert par.auto_jobs(0, 0, counts_ahead=True) == 4
+    monkeypatch.setattr(par.resources, "usable_cpus", lambda: 1)
+    assert options.jobs(search, counts_ahead=True) == 1  # one CPU: no worker to count in
 
 
 def test_the_answers_mixed_configurations_are_counted_with_the_run() -> None:
@@ -219,6 +224,43 @@ def test_the_answers_mixed_configurations_are_counted_with_the_run() -> None:
     # no answer possible (systems with references of their own): nothing fetched
     own = [("f", f"s{i}", _corpus(20, seed=i)) for i in range(2)]
     assert options.plan(args, own, impls, answer_baseline="sacrebleu").prefetch == ()
+
+
+def test_statistics_counted_ahead_in_a_worker_are_the_engines(calls) -> None:
+    """What a worker counts ahead (:class:`~harness.session.ahead.CountAhead`) is what this
+    process would count, kept in the cache: the warm that follows counts nothing, and a
+    second run ahead submits nothing."""
+    systems = {f"sys{i}": _corpus(30, seed=i) for i in range(2)}
+    systems["again"] = systems["sys0"]  # the same content: counted once
+    s = Session(systems)
+    with par.process_pool(1) as pool:
+        ahead = s.count_ahead([SACRE, NLTK5, PROFILES["nltk"]], executor=pool, min_order=5)
+        assert len(ahead.pairs) == 4
+        assert ahead.finish() == 4
+        assert not calls  # counted in the worker, not here
+        assert s.warm([SACRE, NLTK5], min_order=5) == 0
+        assert not s.count_ahead([SACRE], executor=pool).pairs
+    kept = {(n, cfg): s.statistics(cfg, n, max_order=5) for n in systems for cfg in (SACRE, NLTK5)}
+    assert s.cache.stats.computed == 4 and not calls  # every one a hit
+    for (name, cfg), got in kept.items():
+        assert_same(got, engine.compute_statistics(systems[name], cfg, max_order=5))
+
+
+def test_identify_counts_its_readings_ahead_with_the_same_result(
+    calls, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With workers, identify counts the preprocessing readings in one (not here) and finds
+    what it finds in one process."""
+    from harness.diagnose import search
+
+    monkeypatch.setattr(search, "_EVAL_CACHE", {})
+    corpus = load_fixture("silence_pitfall").corpus("B")
+    serial = identify("0.0", corpus, session=Session())
+    here = len(calls)
+    search._EVAL_CACHE.clear()
+    with_worker = identify("0.0", corpus, session=Session(jobs=2))
+    assert with_worker == serial
+    assert 0 < len(calls) - here < here  # the readings' counts were the worker's
 
 
 def test_processes_backend_gives_identical_statistics(monkeypatch: pytest.MonkeyPatch) -> None:

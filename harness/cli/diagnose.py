@@ -347,7 +347,7 @@ def cmd_identify(args: argparse.Namespace) -> int:
         return 0
     corpus = inputs.one_corpus(args)
     progress = options.progress(args)
-    session = options.session(args)
+    session = options.session(args, options.jobs(args, counts_ahead=True))
     found = identify(line, corpus, tolerance=args.tolerance, progress=progress, session=session)
     near: list[tuple[Candidate, list[str]]] = []
     clue = None if found else length_clue(line, corpus, session=session)

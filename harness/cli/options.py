@@ -341,7 +341,8 @@ def add_perf(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="worker processes for counting and for running the libraries (0 = one per CPU, "
         "1 = none; default: one per CPU when a compare or report run has enough to do to pay "
-        "for them, else none); the numbers are the same with any",
+        "for them and for identify, which counts the preprocessing readings in one while it "
+        "searches the files as given; else none); the numbers are the same with any",
     )
     g.add_argument(
         "--backend",
@@ -435,15 +436,19 @@ def jobs(
     args: argparse.Namespace,
     corpora: Sequence[tuple[str, str, Corpus]] = (),
     implementations: Sequence[Implementation] = (),
+    *,
+    counts_ahead: bool = False,
 ) -> int:
     """The run's worker processes: ``--jobs`` when given, else
-    :func:`~harness.session.parallel.auto_jobs` of the run's ``corpora`` and the libraries
-    among its ``implementations`` (a command that runs no plan gives neither: no workers)."""
+    :func:`~harness.session.parallel.auto_jobs` of the run's ``corpora``, the libraries
+    among its ``implementations`` and ``counts_ahead`` (the command counts statistics ahead
+    in a worker: identify); a command that runs no plan and counts nothing ahead takes no
+    workers."""
     if args.jobs is not None:
         return int(args.jobs)
     segments = sum(len(c) for _, _, c in corpora)
     libraries = sum(1 for i in implementations if i.kind == "adapter")
-    return auto_jobs(segments, segments * libraries)
+    return auto_jobs(segments, segments * libraries, counts_ahead=counts_ahead)
 
 
 def make_cache(args: argparse.Namespace, workers: int | None = None) -> StatisticsCache:

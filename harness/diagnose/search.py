@@ -11,6 +11,7 @@ statistics the session counts once per (layout, tokenizer, case).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 from collections.abc import Iterable, Sequence
@@ -31,6 +32,7 @@ from harness.diagnose.preprocess import readings
 from harness.errors import ConfigError, HarnessError
 from harness.progress import ProgressCallback, track
 from harness.session import Session
+from harness.session.parallel import process_pool, resolve_jobs
 
 __all__ = [
     "FRAMEWORK_TOKENIZERS",
@@ -428,19 +430,30 @@ def evaluations(
         tokenizers = _available_tokenizers()
         (given, _), *variants = readings(corpus)
         layouts = {"per-segment": corpus, **misused_corpora(corpus)}
-        # every (layout, tokenizer, case) counted up front, on the session's workers
         search = session.with_corpora(layouts)
-        search.warm(_tokenizations(_layout_tokenizers(tokenizers)), min_order=5)
-        frameworks = [t for t in tokenizers if t in FRAMEWORK_TOKENIZERS]
-        search.with_corpora({"per-segment": corpus}).warm(_tokenizations(frameworks), min_order=5)
-        got = []
-        for layout, c in layouts.items():
-            toks = tokenizers if layout == "per-segment" else _layout_tokenizers(tokenizers)
-            got.extend(_evaluate_layout(c, layout, toks, _MAX_ORDERS, progress, search, given))
-        named = search.with_corpora({"per-segment": corpus})
-        got.extend(_named_readings(corpus, given, got, named))
+        forensic = search.with_corpora({str(i): c for i, (_, c) in enumerate(variants)})
+        with contextlib.ExitStack() as stack:
+            # the preprocessing readings, counted in a worker while this process searches the
+            # files as given, where the session has workers
+            ahead = None
+            if variants and session.backend == "processes" and resolve_jobs(session.jobs) > 1:
+                pool = stack.enter_context(process_pool(1))
+                ahead = forensic.count_ahead(_forensic_configs(), executor=pool, min_order=5)
+            # every (layout, tokenizer, case) counted up front
+            search.warm(_tokenizations(_layout_tokenizers(tokenizers)), min_order=5)
+            frameworks = [t for t in tokenizers if t in FRAMEWORK_TOKENIZERS]
+            search.with_corpora({"per-segment": corpus}).warm(
+                _tokenizations(frameworks), min_order=5
+            )
+            got = []
+            for layout, c in layouts.items():
+                toks = tokenizers if layout == "per-segment" else _layout_tokenizers(tokenizers)
+                got.extend(_evaluate_layout(c, layout, toks, _MAX_ORDERS, progress, search, given))
+            named = search.with_corpora({"per-segment": corpus})
+            got.extend(_named_readings(corpus, given, got, named))
+            if ahead is not None:
+                ahead.finish()
         if variants:
-            forensic = search.with_corpora({str(i): c for i, (_, c) in enumerate(variants)})
             forensic.warm(_forensic_configs(), min_order=5)
             for labels, c in track(variants, progress, "identify: preprocessing"):
                 got.extend(_evaluate_reading(c, labels, forensic))

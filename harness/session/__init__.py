@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +48,7 @@ from harness.bleu.stats import Statistics
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError, HarnessError
 from harness.progress import ProgressCallback
+from harness.session.ahead import CountAhead
 from harness.session.cache import StatisticsCache, default_cache_dir
 from harness.session.parallel import BACKENDS, compute_function
 
@@ -217,6 +219,16 @@ class Session:
             min_order=min_order,
             progress=progress,
             stage=stage,
+        )
+
+    def count_ahead(
+        self, configs: Iterable[BleuConfig], *, executor: Executor, min_order: int = 1
+    ) -> CountAhead:
+        """Start counting what ``configs`` need of every corpus in one task of ``executor``
+        (:class:`~harness.session.ahead.CountAhead`); its ``finish()`` keeps the statistics
+        in the cache, after which :meth:`warm` and :meth:`statistics` find them there."""
+        return CountAhead(
+            self.cache, self.corpora.values(), configs, executor=executor, min_order=min_order
         )
 
     def statistics(

@@ -114,12 +114,14 @@ def resolve_jobs(jobs: int | None) -> int:
     return resources.worker_budget(jobs).workers
 
 
-def auto_jobs(segments: int, library_segments: int) -> int:
+def auto_jobs(segments: int, library_segments: int, *, counts_ahead: bool = False) -> int:
     """The worker processes a run takes when not told how many: one per usable CPU when its
     libraries have at least :data:`AUTO_LIBRARY_SEGMENTS` segments to score
-    (``library_segments``) or its counting reaches :data:`SERIAL_THRESHOLD` segments
-    (``segments``, every corpus once); else 1, no workers. The numbers do not depend on it."""
-    if library_segments >= AUTO_LIBRARY_SEGMENTS or segments >= SERIAL_THRESHOLD:
+    (``library_segments``), when its counting reaches :data:`SERIAL_THRESHOLD` segments
+    (``segments``, every corpus once) or when it counts statistics ahead in a worker while it
+    works on others (``counts_ahead``: :class:`harness.session.ahead.CountAhead`); else 1, no
+    workers. The numbers do not depend on it."""
+    if library_segments >= AUTO_LIBRARY_SEGMENTS or segments >= SERIAL_THRESHOLD or counts_ahead:
         return resources.usable_cpus()
     return 1
 

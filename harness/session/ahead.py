@@ -1,0 +1,90 @@
+"""Statistics counted ahead: what a run needs later, counted in a worker process meanwhile.
+
+A run that knows early which corpora and tokenizations it will need after some other work
+(``identify`` scores the files as given for seconds before it scores their preprocessing
+readings) hands them to :class:`CountAhead`: one task in a worker pool counts every
+(corpus, tokenization) the cache misses, while this process goes on; :meth:`CountAhead.finish`
+waits for it and stores the statistics in the cache, so the later counts are hits. The
+statistics are the engine's own, counted the same way in the worker
+(:func:`count_pairs`); only where they are counted changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from concurrent.futures import Executor, Future
+
+from harness.bleu import engine
+from harness.bleu.config import BleuConfig
+from harness.bleu.stats import Statistics
+from harness.data.corpus import Corpus
+from harness.errors import HarnessError
+from harness.session.cache import StatisticsCache, tokenization_groups
+
+__all__ = ["CountAhead", "count_pairs"]
+
+#: What a worker is asked: the corpora, the tokenization groups (representative, order) and
+#: the (corpus, group) pairs to count, group by group.
+Pairs = Sequence[tuple[int, int]]
+
+
+def count_pairs(
+    corpora: Sequence[Corpus], groups: Sequence[tuple[BleuConfig, int]], pairs: Pairs
+) -> list[Statistics | None]:
+    """Worker function: the statistics of each (corpus, tokenization group) of ``pairs``, in
+    order; ``None`` for a pair whose counting raises a harness error (a tokenizer that cannot
+    run: asking the cache for it later raises the error in the caller's process)."""
+    out: list[Statistics | None] = []
+    for corpus, group in pairs:
+        config, order = groups[group]
+        try:
+            out.append(engine.compute_statistics(corpora[corpus], config, max_order=order))
+        except HarnessError:
+            out.append(None)
+    return out
+
+
+class CountAhead:
+    """Every (corpus, tokenization) of ``configs`` that ``cache`` misses, counted by one task
+    of ``executor`` from now on (orders as :meth:`StatisticsCache.warm` counts them, at least
+    ``min_order``). Nothing is submitted when every pair is cached."""
+
+    def __init__(
+        self,
+        cache: StatisticsCache,
+        corpora: Iterable[Corpus],
+        configs: Iterable[BleuConfig],
+        *,
+        executor: Executor,
+        min_order: int = 1,
+    ) -> None:
+        self.cache = cache
+        self.corpora = list(corpora)
+        self.groups = tokenization_groups(configs, min_order=min_order)
+        self.pairs: list[tuple[int, int]] = []
+        for g, (config, order) in enumerate(self.groups):
+            seen: set[tuple[str, str, str]] = set()
+            for c, corpus in enumerate(self.corpora):
+                key = cache.key(corpus, config)
+                if key not in seen and cache.lookup(corpus, config, max_order=order) is None:
+                    self.pairs.append((c, g))
+                seen.add(key)
+        self._future: Future[list[Statistics | None]] | None = (
+            executor.submit(count_pairs, self.corpora, self.groups, self.pairs)
+            if self.pairs and cache.enabled
+            else None
+        )
+
+    def finish(self) -> int:
+        """Wait for the worker and keep its statistics in the cache; how many it counted."""
+        if self._future is None:
+            return 0
+        results = self._future.result()
+        self._future = None
+        done = 0
+        for (c, g), stats in zip(self.pairs, results, strict=True):
+            if stats is not None:
+                self.cache.stats.computed += 1
+                self.cache.store(self.corpora[c], self.groups[g][0], stats)
+                done += 1
+        return done
