@@ -9,6 +9,7 @@ engine's, that its cache on disk serves a second run, and that ``use_cache``/``j
 
 from __future__ import annotations
 
+from concurrent.futures import Future
 from pathlib import Path
 
 import numpy as np
@@ -28,7 +29,8 @@ from harness.diagnose.identify import identify
 from harness.errors import ConfigError, LibraryWouldRaise
 from harness.session import Session, open_cache
 from harness.session import parallel as par
-from harness.session.cache import StatisticsCache
+from harness.session.ahead import CountAhead, share
+from harness.session.cache import StatisticsCache, tokenizer_signature
 
 from .depth import examples
 from .strategies import corpora
@@ -244,6 +246,32 @@ def test_statistics_counted_ahead_in_a_worker_are_the_engines(calls) -> None:
     assert s.cache.stats.computed == 4 and not calls  # every one a hit
     for (name, cfg), got in kept.items():
         assert_same(got, engine.compute_statistics(systems[name], cfg, max_order=5))
+
+
+def test_a_count_ahead_no_worker_took_is_counted_here(calls) -> None:
+    """A task still waiting for a worker when its statistics are needed is withdrawn and
+    counted in this process (a future no one runs stands for it)."""
+    c = _corpus(20)
+    s = Session({"c": c})
+    waiting: list[Future[object]] = []
+
+    def submit(*_: object) -> Future[object]:
+        waiting.append(Future())
+        return waiting[-1]
+
+    ahead = CountAhead(s.cache, [c], [SACRE, NLTK5], submit=submit, min_order=5)
+    assert ahead.finish() == 0 and waiting[0].cancelled()
+    assert len(calls) == 2  # both tokenizations, here
+    assert_same(s.statistics(SACRE, max_order=5), engine.compute_statistics(c, SACRE, max_order=5))
+
+
+def test_a_worker_counts_ahead_every_other_tokenization_that_needs_no_library() -> None:
+    configs = [PROFILES[p] for p in PROFILES]
+    there, here = share(configs)
+    assert there and here and sorted(map(repr, there + here)) == sorted(map(repr, configs))
+    assert not {tokenizer_signature(c) for c in there} & {tokenizer_signature(c) for c in here}
+    assert all(c.tokenize not in ("nltk-punkt", "evalscope", "ja-mecab") for c in there)
+    assert share([SACRE]) == ([], [SACRE])  # one tokenization: nothing to share
 
 
 def test_identify_counts_its_readings_ahead_with_the_same_result(

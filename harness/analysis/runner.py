@@ -53,6 +53,7 @@ from harness.scorers import (
 )
 from harness.scorers.outcome import LEVELS
 from harness.session import parallel
+from harness.session.ahead import CountAhead, share
 from harness.session.cache import StatisticsCache
 from harness.session.results import ResultsCache, code_fingerprint, library_versions
 
@@ -349,13 +350,14 @@ def run(
         # systems share the references and most words, so each tokenization's vocabulary is
         # learned once, while system by system the vocabularies of many tokenizations would
         # not all stay in memory at once and each system would tokenize its words again.
-        cache.warm(
-            [c for _, _, c in corpora],
-            [*configs, *prefetch],
-            backend=backend,
-            jobs=jobs,
-            client=client,
-        )
+        # With a pool, a worker free after the libraries counts a share of them meanwhile.
+        counted, ahead = [*configs, *prefetch], None
+        if submit is not None and backend == "processes":
+            there, counted = share(counted)
+            ahead = CountAhead(cache, [c for _, _, c in corpora], there, submit=submit)
+        cache.warm([c for _, _, c in corpora], counted, backend=backend, jobs=jobs, client=client)
+        if ahead is not None:
+            ahead.finish()
         for k, (fixture, system, corpus, impl) in enumerate(iterator):
             if k in ready:
                 new = ready.pop(k)

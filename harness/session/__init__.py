@@ -228,7 +228,11 @@ class Session:
         (:class:`~harness.session.ahead.CountAhead`); its ``finish()`` keeps the statistics
         in the cache, after which :meth:`warm` and :meth:`statistics` find them there."""
         return CountAhead(
-            self.cache, self.corpora.values(), configs, executor=executor, min_order=min_order
+            self.cache,
+            self.corpora.values(),
+            configs,
+            submit=executor.submit,
+            min_order=min_order,
         )
 
     def statistics(

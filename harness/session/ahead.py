@@ -11,17 +11,18 @@ statistics are the engine's own, counted the same way in the worker
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from concurrent.futures import Executor, Future
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future
 
 from harness.bleu import engine
 from harness.bleu.config import BleuConfig
 from harness.bleu.stats import Statistics
+from harness.bleu.tokenizers import REGISTRY
 from harness.data.corpus import Corpus
 from harness.errors import HarnessError
-from harness.session.cache import StatisticsCache, tokenization_groups
+from harness.session.cache import StatisticsCache, tokenization_groups, tokenizer_signature
 
-__all__ = ["CountAhead", "count_pairs"]
+__all__ = ["CountAhead", "count_pairs", "share"]
 
 #: What a worker is asked: the corpora, the tokenization groups (representative, order) and
 #: the (corpus, group) pairs to count, group by group.
@@ -46,8 +47,9 @@ def count_pairs(
 
 class CountAhead:
     """Every (corpus, tokenization) of ``configs`` that ``cache`` misses, counted by one task
-    of ``executor`` from now on (orders as :meth:`StatisticsCache.warm` counts them, at least
-    ``min_order``). Nothing is submitted when every pair is cached."""
+    given to ``submit`` (an executor's ``submit``) from now on, at the orders
+    :meth:`StatisticsCache.warm` counts (at least ``min_order``). Nothing is submitted when
+    every pair is cached."""
 
     def __init__(
         self,
@@ -55,7 +57,7 @@ class CountAhead:
         corpora: Iterable[Corpus],
         configs: Iterable[BleuConfig],
         *,
-        executor: Executor,
+        submit: Callable[..., Future[list[Statistics | None]]],
         min_order: int = 1,
     ) -> None:
         self.cache = cache
@@ -69,22 +71,42 @@ class CountAhead:
                 if key not in seen and cache.lookup(corpus, config, max_order=order) is None:
                     self.pairs.append((c, g))
                 seen.add(key)
-        self._future: Future[list[Statistics | None]] | None = (
-            executor.submit(count_pairs, self.corpora, self.groups, self.pairs)
+        self._future = (
+            submit(count_pairs, self.corpora, self.groups, self.pairs)
             if self.pairs and cache.enabled
             else None
         )
 
     def finish(self) -> int:
-        """Wait for the worker and keep its statistics in the cache; how many it counted."""
-        if self._future is None:
+        """Keep the worker's statistics in the cache (waiting for them); how many it counted.
+        A task no worker has taken yet (they are all busy with earlier tasks) is withdrawn and
+        its statistics counted here instead."""
+        future, self._future = self._future, None
+        if future is None:
             return 0
-        results = self._future.result()
-        self._future = None
+        if future.cancel():
+            for config, order in self.groups:
+                self.cache.warm(self.corpora, [config], min_order=order)
+            return 0
         done = 0
-        for (c, g), stats in zip(self.pairs, results, strict=True):
+        for (c, g), stats in zip(self.pairs, future.result(), strict=True):
             if stats is not None:
                 self.cache.stats.computed += 1
                 self.cache.store(self.corpora[c], self.groups[g][0], stats)
                 done += 1
         return done
+
+
+def share(configs: Sequence[BleuConfig]) -> tuple[list[BleuConfig], list[BleuConfig]]:
+    """``configs`` in two parts, by tokenization: a worker's to count ahead and this
+    process's. The worker takes every other tokenization among those whose tokenizer needs no
+    library but ``regex`` (a tokenizer's library would be imported a second time there);
+    this process keeps the rest."""
+    light = [
+        rep
+        for rep, _ in tokenization_groups(configs)
+        if set(REGISTRY[rep.tokenize].distributions) <= {"regex"}
+    ]
+    there = {tokenizer_signature(rep) for rep in light[1::2]}
+    ahead = [c for c in configs if tokenizer_signature(c) in there]
+    return ahead, [c for c in configs if tokenizer_signature(c) not in there]
