@@ -213,9 +213,9 @@ def test_the_code_fingerprint_covers_what_the_rows_are_made_of(tmp_path, monkeyp
         if not any(m == p.removesuffix(".py") or m.startswith(p + "/") or m == p for p in parts)
     )
     # Outside: packages, the progress bars, and where work runs (the corpus digest, workers,
-    # their resources and how a run stops).
+    # what they count ahead, their resources and how a run stops).
     allowed = {"analysis", "progress", "session", "interrupts"} | {
-        f"session/{m}" for m in ("cache", "cluster", "parallel", "resources")
+        f"session/{m}" for m in ("ahead", "cache", "cluster", "parallel", "resources")
     }
     assert set(outside) <= allowed, outside
     assert len(results_mod.code_fingerprint()) == 64
