@@ -158,6 +158,7 @@ def clear_caches() -> None:
     _tok.clear_caches()
     _reference_side.cache_clear()
     _VOCABULARIES.clear()
+    fastcount.forget_references()
 
 
 #: The fast path's vocabularies (every distinct word's tokens, by text rules), kept across
@@ -247,6 +248,7 @@ def compute_statistics(
         # a count cut short (Ctrl-C in a notebook, an error) may leave a vocabulary with
         # words registered and not yet tokenized: none of them is kept
         vocabularies.clear()
+        fastcount.forget_references()
         raise
     if vocabularies is _VOCABULARIES:
         _trim_vocabularies()

@@ -111,32 +111,36 @@ def count_statistics(
     counter = ThreadPoolExecutor(1) if s_count >= _PIPELINE_MIN_SEGMENTS else None
     kernels = native.module()
     counting: list[Future[None]] = []
-    # every reference's token ids at once, kept by its vocabulary: the systems of a test set
-    # are counted one after another against the same references
-    ref_ids, ref_lens = _reference_ids(ref_vocab, references)
-    ref_start = np.cumsum(ref_lens + 1) - (ref_lens + 1)
-    first_ref = np.cumsum(k) - k  # segment s's first reference among all of them
+    # the references' token ids, kept once the same references come a second time: the
+    # systems of a test set are counted one after another against them
+    kept = _kept_reference_ids(ref_vocab, references)
+    if kept is not None:
+        ref_ids, ref_lens = kept
+        ref_start = np.concatenate([[0], np.cumsum(ref_lens + 1)])
+        first_ref = np.concatenate([[0], np.cumsum(k)])  # segment s's first reference
     s0 = 0
     while s0 < s_count:
+        lines: list[str] = []
         budget = chunk * chars_per_token
         s1 = s0
-        chars = 0
         while s1 < s_count and budget > 0:
-            size = len(hypotheses[s1]) + sum(map(len, references[s1])) + 1
-            budget -= size
-            chars += size - 1
+            lines.append(hypotheses[s1])
+            lines += references[s1]
+            budget -= len(hypotheses[s1]) + sum(map(len, references[s1])) + 1
             s1 += 1
         o0 = int(occ_start[s0])
         occ_seg = occ_start[s0:s1] - o0
-        r0, r1 = int(first_ref[s0]), int(first_ref[s1 - 1] + k[s1 - 1])
-        at = int(ref_start[r1]) if r1 < len(ref_start) else len(ref_ids)
-        tokens, chunk_lens = _in_text_order(
-            _line_ids(vocab, list(hypotheses[s0:s1])),
-            (ref_ids[int(ref_start[r0]) if r0 < len(ref_start) else at : at], ref_lens[r0:r1]),
-            occ_seg,
-        )
+        if kept is not None:
+            r0, r1 = first_ref[s0], first_ref[s1]
+            refs = (ref_ids[ref_start[r0] : ref_start[r1]], ref_lens[r0:r1])
+            hyps = _line_ids(vocab, list(hypotheses[s0:s1]))
+            tokens, chunk_lens = _in_text_order(hyps, refs, occ_seg)
+        elif ref_vocab is vocab:
+            tokens, chunk_lens = _line_ids(vocab, lines)
+        else:
+            tokens, chunk_lens = _by_side_ids(vocab, ref_vocab, lines, occ_seg)
         lens[o0 : o0 + len(chunk_lens)] = chunk_lens
-        chars_per_token = max(1.0, chars / max(1, len(tokens)))
+        chars_per_token = max(1.0, sum(map(len, lines)) / max(1, len(tokens)))
         job: tuple[Callable[..., None], tuple[object, ...]]
         if kernels is not None:  # texts per segment are all the compiled counter needs
             texts = np.ascontiguousarray(1 + k[s0:s1])
@@ -289,17 +293,37 @@ def _by_side_ids(
     )
 
 
-def _reference_ids(
+#: The references whose token ids are kept (``(vocabulary, references, ids, lengths)``) and
+#: the last references met once (``(vocabulary, references)``): one set of ids in the process,
+#: so memory holds one test set's references however many tokenizations a run counts.
+_KEPT: list[tuple[Any, ...] | None] = [None, None]
+
+
+def _kept_reference_ids(
     vocab: Vocabulary, references: Sequence[Sequence[str]]
-) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_line_ids` of every reference text, segment by segment in listed order; the
-    last references asked for are kept by ``vocab`` (the same texts give the same ids)."""
-    kept = vocab.last_references
-    if kept is not None and (kept[0] is references or kept[0] == references):
-        return kept[1], kept[2]
-    ids, lens = _line_ids(vocab, [r for refs in references for r in refs])
-    vocab.last_references = (references, ids, lens)
-    return ids, lens
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`_line_ids` of every reference text (segment by segment, in listed order) when
+    ``vocab`` counted the same references just before (the second count makes and keeps them,
+    the next ones reuse them); ``None`` the first time, when the count tokenizes them chunk by
+    chunk with the hypotheses."""
+    for slot in _KEPT:
+        if (
+            slot is not None
+            and slot[0] is vocab
+            and (slot[1] is references or slot[1] == references)
+        ):
+            if len(slot) == 4:
+                return slot[2], slot[3]
+            ids, lens = _line_ids(vocab, [r for refs in references for r in refs])
+            _KEPT[:] = [(vocab, references, ids, lens), None]
+            return ids, lens
+    _KEPT[1] = (vocab, references)
+    return None
+
+
+def forget_references() -> None:
+    """Drop the kept references' token ids (:func:`_kept_reference_ids`)."""
+    _KEPT[:] = [None, None]
 
 
 def _in_text_order(

@@ -165,9 +165,6 @@ class Vocabulary:
         self.flat = np.zeros(4096, dtype=np.int64)
         self.n_words = 1  # words whose tokens are known
         self.n_flat = 1
-        #: (references, their token ids, tokens per text) of the last count's references
-        #: (:func:`harness.bleu.fastcount.count_statistics`), to count other systems against
-        self.last_references: tuple[Sequence[Sequence[str]], np.ndarray, np.ndarray] | None = None
 
     def _words_of(self, lines: Sequence[str], whole: Sequence[bool] | None = None) -> list[str]:
         """Every line's words (or ``_LINE_KEY`` + the line, to be tokenized whole), each line
