@@ -349,8 +349,11 @@ def test_runner_with_processes_runs_the_libraries_in_workers_with_the_same_rows(
     fixture = load_fixture("tutorial_cat_on_the_mat")
     corpora = [("tutorial", s, fixture.corpus(s)) for s in fixture.systems]
     impls = [
-        # tokenizations enough for a worker to count some ahead (harness.session.ahead.share)
-        *(runner.Implementation("profile", p) for p in ("sacrebleu", "nltk", "tensor2tensor")),
+        # tokenizations enough for workers to count some ahead (harness.session.ahead.share)
+        *(
+            runner.Implementation("profile", p)
+            for p in ("sacrebleu", "nltk", "tensor2tensor", "helm-bleu-4")
+        ),
         runner.Implementation("adapter", "sacrebleu"),
         runner.Implementation("adapter", "nltk"),
         runner.Implementation("adapter", "evaluate"),

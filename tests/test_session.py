@@ -23,6 +23,7 @@ from harness.analysis.significance import significance_from_files
 from harness.bleu import engine
 from harness.bleu.config import BleuConfig
 from harness.bleu.profiles import PROFILES
+from harness.bleu.tokenizers import REGISTRY
 from harness.data.corpus import Corpus
 from harness.data.fixtures import load_fixture
 from harness.diagnose.identify import identify
@@ -265,12 +266,17 @@ def test_a_count_ahead_no_worker_took_is_counted_here(calls) -> None:
     assert_same(s.statistics(SACRE, max_order=5), engine.compute_statistics(c, SACRE, max_order=5))
 
 
-def test_a_worker_counts_ahead_every_other_tokenization_that_needs_no_library() -> None:
+def test_workers_count_ahead_the_library_tokenizations_and_a_third_of_the_rest() -> None:
     configs = [PROFILES[p] for p in PROFILES]
-    there, here = share(configs)
-    assert there and here and sorted(map(repr, there + here)) == sorted(map(repr, configs))
-    assert not {tokenizer_signature(c) for c in there} & {tokenizer_signature(c) for c in here}
-    assert all(c.tokenize not in ("nltk-punkt", "evalscope", "ja-mecab") for c in there)
+    tasks, here = share(configs)
+    assert len(tasks) == 2 and here
+    heavy, light = tasks
+    assert sorted(map(repr, heavy + light + here)) == sorted(map(repr, configs))
+    signatures = [{tokenizer_signature(c) for c in part} for part in (heavy, light, here)]
+    assert sum(map(len, signatures)) == len(set().union(*signatures))  # no tokenization twice
+    needs = lambda c: set(REGISTRY[c.tokenize].distributions) - {"regex"}  # noqa: E731
+    assert all(needs(c) for c in heavy) and not any(needs(c) for c in light + here)
+    assert 2 * len(signatures[1]) <= len(signatures[2])  # a third of the others, about
     assert share([SACRE]) == ([], [SACRE])  # one tokenization: nothing to share
 
 

@@ -350,14 +350,14 @@ def run(
         # systems share the references and most words, so each tokenization's vocabulary is
         # learned once, while system by system the vocabularies of many tokenizations would
         # not all stay in memory at once and each system would tokenize its words again.
-        # With a pool, a worker free after the libraries counts a share of them meanwhile.
-        counted, ahead = [*configs, *prefetch], None
+        # With a pool, workers free after the libraries count shares of them meanwhile.
+        texts, counted, ahead = [c for _, _, c in corpora], [*configs, *prefetch], []
         if submit is not None and backend == "processes":
-            there, counted = share(counted)
-            ahead = CountAhead(cache, [c for _, _, c in corpora], there, submit=submit)
-        cache.warm([c for _, _, c in corpora], counted, backend=backend, jobs=jobs, client=client)
-        if ahead is not None:
-            ahead.finish()
+            tasks, counted = share(counted)
+            ahead = [CountAhead(cache, texts, task, submit=submit) for task in tasks]
+        cache.warm(texts, counted, backend=backend, jobs=jobs, client=client)
+        for task in ahead:
+            task.finish()
         for k, (fixture, system, corpus, impl) in enumerate(iterator):
             if k in ready:
                 new = ready.pop(k)

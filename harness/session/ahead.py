@@ -97,16 +97,16 @@ class CountAhead:
         return done
 
 
-def share(configs: Sequence[BleuConfig]) -> tuple[list[BleuConfig], list[BleuConfig]]:
-    """``configs`` in two parts, by tokenization: a worker's to count ahead and this
-    process's. The worker takes every other tokenization among those whose tokenizer needs no
-    library but ``regex`` (a tokenizer's library would be imported a second time there);
-    this process keeps the rest."""
-    light = [
-        rep
-        for rep, _ in tokenization_groups(configs)
-        if set(REGISTRY[rep.tokenize].distributions) <= {"regex"}
-    ]
-    there = {tokenizer_signature(rep) for rep in light[1::2]}
-    ahead = [c for c in configs if tokenizer_signature(c) in there]
+def share(configs: Sequence[BleuConfig]) -> tuple[list[list[BleuConfig]], list[BleuConfig]]:
+    """``configs`` split by tokenization into what workers count ahead (one task each) and
+    what this process counts. One task takes the tokenizations whose tokenizer needs a library
+    of its own (nltk's Punkt, jieba, MeCab: imported there, not here), another every third
+    one of the rest; this process keeps the others."""
+    groups = [rep for rep, _ in tokenization_groups(configs)]
+    heavy = [r for r in groups if not set(REGISTRY[r.tokenize].distributions) <= {"regex"}]
+    light = [r for r in groups if r not in heavy]
+    tasks = [{tokenizer_signature(r) for r in part} for part in (heavy, light[1::3])]
+    tasks = [t for t in tasks if t]
+    there = set().union(*tasks)
+    ahead = [[c for c in configs if tokenizer_signature(c) in task] for task in tasks]
     return ahead, [c for c in configs if tokenizer_signature(c) not in there]
