@@ -341,8 +341,8 @@ def add_perf(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="worker processes for counting and for running the libraries (0 = one per CPU, "
         "1 = none; default: one per CPU when a compare or report run has enough to do to pay "
-        "for them and for identify, which counts the preprocessing readings in one while it "
-        "searches the files as given; else none); the numbers are the same with any",
+        "for them and for identify, which counts ahead in one while it searches the files as "
+        "given; else none); the numbers are the same with any",
     )
     g.add_argument(
         "--backend",

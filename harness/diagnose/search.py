@@ -431,28 +431,39 @@ def evaluations(
         (given, _), *variants = readings(corpus)
         layouts = {"per-segment": corpus, **misused_corpora(corpus)}
         search = session.with_corpora(layouts)
+        named = search.with_corpora({"per-segment": corpus})
         forensic = search.with_corpora({str(i): c for i, (_, c) in enumerate(variants)})
+        frameworks = _tokenizations([t for t in tokenizers if t in FRAMEWORK_TOKENIZERS])
         with contextlib.ExitStack() as stack:
-            # the preprocessing readings, counted in a worker while this process searches the
-            # files as given, where the session has workers
-            ahead = None
-            if variants and session.backend == "processes" and resolve_jobs(session.jobs) > 1:
+            # Where the session has workers, one counts ahead what this process needs after
+            # searching the misused layouts (the framework tokenizers, which import their
+            # libraries there) and then what it needs last (the named profiles' own rules on
+            # the files and on every preprocessing reading).
+            ahead = []
+            if session.backend == "processes" and resolve_jobs(session.jobs) > 1:
                 pool = stack.enter_context(process_pool(1))
-                ahead = forensic.count_ahead(_forensic_configs(), executor=pool, min_order=5)
+                last = search.with_corpora({"per-segment": corpus, **forensic.corpora})
+                for s, configs in ((named, frameworks), (last, _forensic_configs())):
+                    ahead.append(s.count_ahead(configs, executor=pool, min_order=5))
             # every (layout, tokenizer, case) counted up front
             search.warm(_tokenizations(_layout_tokenizers(tokenizers)), min_order=5)
-            frameworks = [t for t in tokenizers if t in FRAMEWORK_TOKENIZERS]
-            search.with_corpora({"per-segment": corpus}).warm(
-                _tokenizations(frameworks), min_order=5
+            found = {
+                layout: _evaluate_layout(
+                    c, layout, _layout_tokenizers(tokenizers), _MAX_ORDERS, progress, search, given
+                )
+                for layout, c in layouts.items()
+                if layout != "per-segment"
+            }
+            for task in ahead[:1]:
+                task.finish()
+            named.warm(frameworks, min_order=5)
+            found["per-segment"] = _evaluate_layout(
+                corpus, "per-segment", tokenizers, _MAX_ORDERS, progress, search, given
             )
-            got = []
-            for layout, c in layouts.items():
-                toks = tokenizers if layout == "per-segment" else _layout_tokenizers(tokenizers)
-                got.extend(_evaluate_layout(c, layout, toks, _MAX_ORDERS, progress, search, given))
-            named = search.with_corpora({"per-segment": corpus})
+            got = [ev for layout in layouts for ev in found[layout]]
+            for task in ahead[1:]:
+                task.finish()
             got.extend(_named_readings(corpus, given, got, named))
-            if ahead is not None:
-                ahead.finish()
         if variants:
             forensic.warm(_forensic_configs(), min_order=5)
             for labels, c in track(variants, progress, "identify: preprocessing"):
