@@ -283,8 +283,9 @@ def test_workers_count_ahead_the_library_tokenizations_and_a_third_of_the_rest()
 def test_identify_counts_its_readings_ahead_with_the_same_result(
     calls, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """With workers, identify counts the preprocessing readings in one (not here) and finds
-    what it finds in one process."""
+    """With workers, identify counts ahead in one (the framework tokenizers, the profiles'
+    own rules on the files and the preprocessing readings: not here) and finds what it finds
+    in one process."""
     from harness.diagnose import search
 
     monkeypatch.setattr(search, "_EVAL_CACHE", {})

@@ -443,8 +443,8 @@ def evaluations(
             if session.backend == "processes" and resolve_jobs(session.jobs) > 1:
                 pool = stack.enter_context(process_pool(1))
                 last = search.with_corpora({"per-segment": corpus, **forensic.corpora})
-                for s, configs in ((named, frameworks), (last, _forensic_configs())):
-                    ahead.append(s.count_ahead(configs, executor=pool, min_order=5))
+                for where, configs in ((named, frameworks), (last, _forensic_configs())):
+                    ahead.append(where.count_ahead(configs, executor=pool, min_order=5))
             # every (layout, tokenizer, case) counted up front
             search.warm(_tokenizations(_layout_tokenizers(tokenizers)), min_order=5)
             found = {
