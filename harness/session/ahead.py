@@ -63,14 +63,11 @@ class CountAhead:
         self.cache = cache
         self.corpora = list(corpora)
         self.groups = tokenization_groups(configs, min_order=min_order)
-        self.pairs: list[tuple[int, int]] = []
-        for g, (config, order) in enumerate(self.groups):
-            seen: set[tuple[str, str, str]] = set()
-            for c, corpus in enumerate(self.corpora):
-                key = cache.key(corpus, config)
-                if key not in seen and cache.lookup(corpus, config, max_order=order) is None:
-                    self.pairs.append((c, g))
-                seen.add(key)
+        self.pairs = [
+            (c, g)
+            for g, (config, order) in enumerate(self.groups)
+            for c in cache.missing(self.corpora, config, order)
+        ]
         self._future = (
             submit(count_pairs, self.corpora, self.groups, self.pairs)
             if self.pairs and cache.enabled

@@ -44,7 +44,7 @@ import tempfile
 import unicodedata
 import warnings
 import weakref
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -460,15 +460,7 @@ class StatisticsCache:
             client = stack.enter_context(parallel.dask_session(None))  # one cluster for all
         done = 0
         for rep, order in groups:
-            todo: list[Corpus] = []
-            seen: set[tuple[str, str, str]] = set()
-            for c in corpora:
-                key = self.key(c, rep)
-                if key in seen:
-                    continue
-                seen.add(key)
-                if self.lookup(c, rep, max_order=order, use_disk=use_disk) is None:
-                    todo.append(c)
+            todo = [corpora[i] for i in self.missing(corpora, rep, order, use_disk=use_disk)]
             if not todo:
                 continue
             if pool is None and backend == "processes" and parallel.resolve_jobs(jobs) > 1:
@@ -490,6 +482,21 @@ class StatisticsCache:
                 self.store(c, rep, s, use_disk=use_disk)
             done += len(todo)
         return done
+
+    def missing(
+        self, corpora: Sequence[Corpus], config: BleuConfig, order: int, *, use_disk: bool = True
+    ) -> list[int]:
+        """Which of ``corpora`` (indices, each content once) the cache holds no statistics of
+        under ``config``'s tokenization at ``order``, in memory or on disk."""
+        out = []
+        seen: set[tuple[str, str, str]] = set()
+        for i, c in enumerate(corpora):
+            key = self.key(c, config)
+            if key not in seen:
+                seen.add(key)
+                if self.lookup(c, config, max_order=order, use_disk=use_disk) is None:
+                    out.append(i)
+        return out
 
     # ------------------------------------------------------------------ disk
     def _load(self, path: Path, key: tuple[str, str, str], corpus: Corpus) -> Statistics | None:
