@@ -5,8 +5,9 @@ import its own layer or a lower one, never a higher one. Imports of the project'
 (nothing hides the import graph inside a function), the graph of module-level imports has no
 cycle, and no module grows past 650 lines (modules follow concepts: one that outgrows it holds
 more than one, and is split by concept, not by line count). The pure statistics
-(:mod:`harness.statistics`) import nothing but the standard library, numpy, scipy and the
-foundation, inside functions too. Optional heavy libraries (the peers, torch,
+(:mod:`harness.statistics`) import nothing but the standard library, numpy, scipy, threadpoolctl
+and the foundation, inside functions too, and every function that calls BLAS runs it on one
+thread. Optional heavy libraries (the peers, torch,
 matplotlib, …) may still be imported inside functions: that is what keeps ``import harness``
 light.
 
@@ -211,10 +212,12 @@ def test_no_import_cycles() -> None:
 
 
 #: What the pure statistics may import, anywhere in a module (inside functions too): the
-#: standard library, numpy, scipy, and of the project only the foundation and themselves.
+#: standard library, numpy, scipy, threadpoolctl (to run BLAS on one thread:
+#: :mod:`harness.statistics.blas`), and of the project only the foundation and themselves.
 STATISTICS_MAY_IMPORT = (
     "numpy",
     "scipy",
+    "threadpoolctl",
     "harness.errors",
     "harness.progress",
     "harness.statistics",
@@ -241,8 +244,9 @@ def test_statistics_depend_only_on_numpy_and_scipy() -> None:
         if name.split(".")[0] not in sys.stdlib_module_names
         and not any(_under(name, allowed) for allowed in STATISTICS_MAY_IMPORT)
     ]
-    assert not outside, "the pure statistics import more than numpy and scipy:\n" + "\n".join(
-        outside
+    assert not outside, (
+        "the pure statistics import more than numpy, scipy and threadpoolctl:\n"
+        + "\n".join(outside)
     )
 
 
@@ -250,3 +254,58 @@ def test_statistics_depend_only_on_numpy_and_scipy() -> None:
 def test_module_size(module: str) -> None:
     lines = MODULES[module].read_text(encoding="utf-8").count("\n")
     assert lines <= MAX_LINES, f"{MODULES[module]} has {lines} lines (at most {MAX_LINES})"
+
+
+#: Calls that reach BLAS on floating-point arrays (``@`` is found as an operator).
+BLAS_CALLS = {"dot", "matmul", "vdot", "inner", "tensordot", "corrcoef", "cov", "norm"}
+BLAS_CALLS |= {"pearsonr", "spearmanr", "lstsq", "solve"}
+
+
+def _blas_uses(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[int]:
+    """Lines of ``func``'s own body (not of the functions it defines) that call BLAS."""
+    lines: list[int] = []
+    todo: list[ast.AST] = list(func.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+            lines.append(node.lineno)
+        elif isinstance(node, ast.Call):
+            f = node.func
+            name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+            if name in BLAS_CALLS:
+                lines.append(node.lineno)
+        todo.extend(ast.iter_child_nodes(node))
+    return lines
+
+
+def _decorated(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return any(
+        (d.attr if isinstance(d, ast.Attribute) else getattr(d, "id", "")) == "single_blas_thread"
+        for d in func.decorator_list
+    )
+
+
+def test_blas_runs_on_one_thread() -> None:
+    """Every function that calls BLAS runs with one BLAS thread (:mod:`harness.statistics.blas`:
+    otherwise its last bits depend on the machine's cores), itself or through a function it
+    is defined in."""
+    bare: list[str] = []
+
+    def visit(node: ast.AST, covered: bool, path: Path) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                inside = covered or _decorated(child)
+                if not inside:
+                    bare.extend(
+                        f"{path.relative_to(ROOT.parent)}:{line} in {child.name}"
+                        for line in _blas_uses(child)
+                    )
+                visit(child, inside, path)
+            else:
+                visit(child, covered, path)
+
+    for path in MODULES.values():
+        visit(ast.parse(path.read_text(encoding="utf-8")), False, path)
+    assert not bare, "BLAS called without single_blas_thread:\n" + "\n".join(sorted(set(bare)))

@@ -75,6 +75,7 @@ from harness.data.corpus import Corpus
 from harness.errors import ConfigError, HarnessError
 from harness.progress import ProgressCallback, track
 from harness.session import Session
+from harness.statistics.blas import single_blas_thread
 from harness.statistics.resampling import counts_from_indices, percentile_interval, resample_indices
 
 __all__ = [
@@ -177,6 +178,7 @@ class _FixtureResamples:
             self._scores[key] = self._compute(system, profile)
         return self._scores[key]
 
+    @single_blas_thread
     def _compute(self, system: str, profile: str) -> np.ndarray | str:
         indices = self.indices[system]
         if indices is None:

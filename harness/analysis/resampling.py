@@ -41,6 +41,7 @@ from harness.bleu.arithmetic import needs_longest, nltk_context
 from harness.bleu.config import BleuConfig
 from harness.bleu.stats import Statistics, Totals
 from harness.errors import ConfigError, LayoutError
+from harness.statistics.blas import single_blas_thread
 from harness.statistics.resampling import counts_from_indices, exact_product_dtype
 
 __all__ = [
@@ -310,6 +311,7 @@ def resampled_scores(
 _BLOCK_ELEMENTS = 4_000_000
 
 
+@single_blas_thread
 def paired_resampled_scores(
     baseline: SegmentTable, system: SegmentTable, indices: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -341,6 +343,7 @@ def paired_resampled_scores(
     )
 
 
+@single_blas_thread
 def swapped_scores(
     baseline: SegmentTable, system: SegmentTable, swap: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:

@@ -100,6 +100,7 @@ from harness.data.textfile import BomRule, line_counts_differ
 from harness.errors import ConfigError, LayoutError
 from harness.progress import ProgressCallback
 from harness.session import Session
+from harness.statistics.blas import single_blas_thread
 from harness.statistics.resampling import (
     DEFAULT_SEED,
     counts_from_indices,
@@ -363,6 +364,7 @@ def paired_bootstrap(
     )
 
 
+@single_blas_thread
 def paired_p_values(
     tables: Mapping[str, SegmentTable],
     pairs: Sequence[tuple[str, str]],

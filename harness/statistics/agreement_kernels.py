@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from harness.errors import ConfigError, InputError, LayoutError
+from harness.statistics.blas import single_blas_thread
 
 __all__ = [
     "Layout",
@@ -389,6 +390,7 @@ def sign_flips(permutations: int, segments: int, seed: int) -> np.ndarray:
     return flips
 
 
+@single_blas_thread
 def p_values(scores: np.ndarray, flips: np.ndarray) -> np.ndarray:
     """For each pair i < j of systems (rows), the share of sign-flip permutations whose summed
     difference is at least the observed one (a one-sided paired permutation test of i > j).

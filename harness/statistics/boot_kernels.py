@@ -37,6 +37,8 @@ from functools import cached_property
 
 import numpy as np
 
+from harness.statistics.blas import single_blas_thread
+
 __all__ = [
     "TAU_BLOCK",
     "Ties",
@@ -121,6 +123,7 @@ def _r(sxy: np.ndarray, sxx: np.ndarray, syy: np.ndarray) -> np.ndarray:
     return np.clip(r, -1.0, 1.0)
 
 
+@single_blas_thread
 def boot_pearson(w: np.ndarray, x: np.ndarray, y: np.ndarray, n: int) -> np.ndarray:
     """Pearson's r of each resample given as count weights ``w`` (k, n): five BLAS
     matrix-vector products on the centred, scaled values."""
@@ -184,6 +187,7 @@ def _square_sums(m: np.ndarray) -> np.ndarray:
     return np.einsum("ij,ij->j", m, m).astype(np.int64)
 
 
+@single_blas_thread
 def _group_sum(group: np.ndarray, n_groups: int, wt: np.ndarray) -> np.ndarray:
     """Rows of ``wt`` summed by ``group`` (one group per row): (n_groups, k)."""
     from scipy import sparse  # slow to import: only once a τ-b is bootstrapped
@@ -273,6 +277,7 @@ class _Blocks:
         return top.astype(dtype), bottom.astype(dtype)
 
 
+@single_blas_thread
 def _quadratic(top: np.ndarray, bottom: np.ndarray, lay: np.ndarray) -> np.ndarray:
     """Σ_ij lay[b, c, i, r] a[b, i, j] lay[b, c, j, r] over blocks ``b``, for every chunk ``c``
     and resample ``r`` of ``lay`` (:meth:`_Blocks.lay`), with ``a`` given as its upper half of
@@ -378,6 +383,7 @@ def _reordered(a: np.ndarray, b: np.ndarray, limit: int) -> tuple[np.ndarray, np
     return order[np.append(u, u2[keep])], order[np.append(v, v2[keep])]
 
 
+@single_blas_thread
 def _moved_sums(
     ranks: Sequence[np.ndarray],
     used: Sequence[int],

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from harness.statistics.blas import single_blas_thread
 from harness.statistics.boot_kernels import (
     _BLOCK,
     Ties,
@@ -28,6 +29,7 @@ from harness.statistics.boot_kernels import (
 __all__ = ["boot_pearson_cells", "boot_pearson_pairs", "boot_spearman_pairs"]
 
 
+@single_blas_thread
 def boot_pearson_pairs(
     vectors: Sequence[np.ndarray], pairs: Sequence[tuple[int, int]], idx: np.ndarray
 ) -> np.ndarray:

@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 
 from harness.errors import ConfigError, LayoutError
+from harness.statistics.blas import single_blas_thread
 from harness.statistics.boot_kernels import boot_values
 from harness.statistics.kendall_interval import tau_b_interval
 
@@ -216,6 +217,7 @@ def _check_boot(n_boot: int, confidence: float) -> None:
         raise ConfigError(f"confidence must be strictly between 0 and 1, got {confidence!r}")
 
 
+@single_blas_thread
 def _point(method: str, x: np.ndarray, y: np.ndarray) -> tuple[float | None, float | None]:
     from scipy import stats as sps  # slow to import: only once a correlation is computed
 

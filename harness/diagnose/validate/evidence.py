@@ -50,6 +50,7 @@ from harness.bleu.config import BleuConfig
 from harness.diagnose.validate.cases import Case
 from harness.diagnose.validate.judge import Judge
 from harness.diagnose.validate.subjects import Outcome
+from harness.statistics.blas import single_blas_thread
 from harness.statistics.resampling import DEFAULT_SEED
 
 __all__ = [
@@ -139,6 +140,7 @@ def average_ranks(values: np.ndarray) -> np.ndarray:
     return out
 
 
+@single_blas_thread
 def _standardized(x: np.ndarray) -> np.ndarray:
     """Each row minus its mean, divided by its norm (rows of zeros stay zero)."""
     centered = x - x.mean(axis=-1, keepdims=True)
@@ -146,6 +148,7 @@ def _standardized(x: np.ndarray) -> np.ndarray:
     return np.divide(centered, norm, out=np.zeros_like(centered), where=norm > 0)
 
 
+@single_blas_thread
 def input_dependence(
     judge: Judge,
     cases: Sequence[Case],
