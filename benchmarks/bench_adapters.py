@@ -5,6 +5,7 @@ Run from the repository root (needs ``BLEU_HARNESS_DATA``; ``evaluate`` also nee
 
     .venv/bin/python benchmarks/bench_adapters.py
     .venv/bin/python benchmarks/bench_adapters.py --adapters lm-eval,nltk --segments 200
+    .venv/bin/python benchmarks/bench_adapters.py --hyps sys/*.txt --refs ref.txt
 
 For each adapter (default: every library the report runs), the time of its corpus-level call
 on each of the WMT21 en→de systems (1,002 segments, references A, C and D) and of its
@@ -13,6 +14,11 @@ the report's work per library, at the speed the library's users get. One untimed
 segments first (imports). A digest of every result (score, counts, totals, lengths, brevity
 penalty, ratio, precisions) is printed per adapter, so a change in how an adapter reads its
 library can be checked to give the same numbers (run the script at both commits).
+
+``--hyps``/``--refs`` time the same calls on your own files instead (one file per system, one
+per reference). The last line sums the corpus-level calls: what a cold ``report`` spends in
+the libraries themselves, which no number of workers brings below that sum divided by the
+usable CPUs.
 """
 
 from __future__ import annotations
@@ -29,8 +35,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from harness.bleu.result import BleuResult
 from harness.data.datasets import load_wmt21_ende
+from harness.data.io import load_text_corpus
 from harness.scorers import DEFAULT_ADAPTERS
 from harness.scorers.registry import get_adapter
+from harness.session.resources import usable_cpus
 
 
 def _fields(r: BleuResult) -> list[object]:
@@ -42,13 +50,21 @@ def main() -> None:
     ap.add_argument("--adapters", default=",".join(DEFAULT_ADAPTERS))
     ap.add_argument("--segments", type=int, default=200)
     ap.add_argument("--segment-systems", type=int, default=5)
+    ap.add_argument("--hyps", nargs="+", metavar="FILE", help="system outputs, one per file")
+    ap.add_argument("--refs", nargs="+", metavar="FILE", help="their references, one per file")
     args = ap.parse_args()
-    if not os.environ.get("BLEU_HARNESS_DATA"):
-        ap.error("set BLEU_HARNESS_DATA to the folder of the shared data")
-    corpora = load_wmt21_ende()
+    if bool(args.hyps) != bool(args.refs):
+        ap.error("--hyps and --refs go together")
+    if args.hyps:
+        corpora = {Path(h).stem: load_text_corpus(h, args.refs) for h in args.hyps}
+    elif not os.environ.get("BLEU_HARNESS_DATA"):
+        ap.error("set BLEU_HARNESS_DATA to the folder of the shared data, or give --hyps/--refs")
+    else:
+        corpora = load_wmt21_ende()
     systems = sorted(corpora)
     first = list(range(args.segments))
     print(f"load average {os.getloadavg()[0]:.2f}; {len(systems)} systems")
+    total = 0.0
     for name in args.adapters.split(","):
         adapter = get_adapter(name)
         if not adapter.available().ok:
@@ -60,6 +76,7 @@ def main() -> None:
         for s in systems:
             digest.update(json.dumps(_fields(adapter.corpus(corpora[s]))).encode())
         corpus_s = time.perf_counter() - t0
+        total += corpus_s
         t0 = time.perf_counter()
         for s in systems[: args.segment_systems]:
             for r in adapter.segments(corpora[s].subset(first)):
@@ -70,6 +87,11 @@ def main() -> None:
             f"{args.segment_systems} × {args.segments}: {segment_s:5.2f} s   "
             f"digest {digest.hexdigest()[:16]}"
         )
+    cpus = usable_cpus()
+    print(
+        f"corpus-level calls in all: {total:.2f} s; on {cpus} usable CPUs at least "
+        f"{total / cpus:.1f} s of wall"
+    )
 
 
 if __name__ == "__main__":
