@@ -381,3 +381,43 @@ def test_a_pool_whose_manager_never_started_is_terminated_without_error() -> Non
     pool = parallel.process_pool(1)
     pool._executor_manager_thread = threading.Thread(target=lambda: None)  # never started
     pool.terminate()
+
+
+def test_report_correlations_in_a_worker_are_the_serial_ones(monkeypatch) -> None:
+    """With workers, :func:`~harness.analysis.study.analyse` computes the correlations in
+    one of them (here from the first score: the threshold set to 0) while it judges the
+    pairs: the report is byte for byte the serial one, and the correlation steps are still
+    reported."""
+    from harness.analysis import study_correlations
+    from harness.analysis.plan import named_corpora
+    from harness.analysis.study import analyse, study
+    from harness.report.schema import render_json
+    from harness.session import Session
+
+    corpora = [("generated", f"system-{s}", _corpus(40, seed=s)) for s in range(3)]
+    impls = ["profile:sacrebleu", "profile:nltk", "profile:tensor2tensor", "profile:evaluate"]
+    serial = study(corpora, impls, n_boot=20)
+    monkeypatch.setattr(study_correlations, "IN_WORKER_FROM", 0)
+    pools = []
+
+    def pool(*args):
+        pools.append(args)
+        return parallel.process_pool(*args)
+
+    monkeypatch.setattr(study_correlations, "process_pool", pool)
+    steps = []
+    session = Session(named_corpora(corpora), jobs=2, backend="processes")
+    rows = _plan_rows(corpora, impls)
+    workers = analyse(
+        rows, session, n_boot=20, progress=lambda stage, done, total: steps.append(stage)
+    )
+    assert pools == [(1, 1)]
+    assert serial.correlations.segment is not None and serial.correlations.corpus is not None
+    assert render_json(workers) == render_json(serial)
+    assert "report: correlations" in steps
+
+
+def _plan_rows(corpora, impls):
+    from harness.analysis.plan import RunPlan
+
+    return RunPlan.of(corpora, impls, levels=("corpus", "segment")).run()

@@ -22,6 +22,7 @@ A notebook gets the whole step in one call, :func:`study`:
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
@@ -36,10 +37,10 @@ from harness.analysis.labels import (
     labels_in,
 )
 from harness.analysis.meta_eval import MetaEvaluation
-from harness.analysis.pivot import from_results
 from harness.analysis.plan import RunPlan
 from harness.analysis.results import Results, as_results
 from harness.analysis.significance import DEFAULT_SEED
+from harness.analysis.study_correlations import CORRELATION_METHODS, correlations_later
 from harness.analysis.study_families import answer_section, overview
 from harness.analysis.study_pairs import default_pairs, judged_pairs
 from harness.analysis.study_significance import default_significance
@@ -49,9 +50,7 @@ from harness.analysis.study_types import (
     SCHEMA_VERSION,
     CorpusAttribution,
     Correlations,
-    CorrelationTable,
     FixtureScores,
-    LevelCorrelations,
     PairVerdict,
     PrecomputedSignificance,
     Report,
@@ -65,7 +64,6 @@ from harness.data.corpus import Corpus
 from harness.errors import ConfigError, HarnessError
 from harness.progress import ProgressCallback, track
 from harness.session import Session
-from harness.statistics import correlation_cells
 
 __all__ = [
     "CORRELATION_METHODS",
@@ -101,8 +99,6 @@ SEGMENT_COLUMNS: tuple[str, ...] = (
     "status",
     "score",
 )
-
-CORRELATION_METHODS: tuple[str, ...] = ("pearson", "kendall")
 
 #: Profile pairs attributed by default (``a`` → ``b``), when both profiles have rows.
 DEFAULT_ATTRIBUTION_PAIRS: tuple[tuple[str, str], ...] = (
@@ -192,38 +188,6 @@ def _fixtures(rows: Results) -> list[FixtureScores]:
         )
         for key in scores
     ]
-
-
-def _correlations(
-    rows: Results,
-    seed: int,
-    n_boot: int,
-    progress: ProgressCallback | None = None,
-) -> Correlations:
-    """Per level, the :data:`CORRELATION_METHODS` matrices of the implementations with two
-    or more scores there (``n_boot`` bootstrap resamples, ``seed``)."""
-    levels: dict[str, LevelCorrelations | None] = {"segment": None, "corpus": None}
-    notes = []
-    for level in track(("segment", "corpus"), progress, "report: correlations"):
-        pivot = from_results(rows, level)
-        usable = {k: v for k, v in pivot.scores.items() if sum(x is not None for x in v) >= 2}
-        if len(usable) < 2:
-            notes.append(f"{level}: fewer than two implementations with two or more scores")
-            continue
-        matrices = {
-            method: from_json(
-                CorrelationTable,
-                to_json(
-                    correlation_cells.correlation_matrix(
-                        usable, method, n_boot=n_boot, seed=seed, progress=progress
-                    )
-                ),
-                f"correlations.{level}.{method}",
-            )
-            for method in CORRELATION_METHODS
-        }
-        levels[level] = LevelCorrelations(len(pivot.keys), pivot.n_skipped, matrices)
-    return Correlations(levels["segment"], levels["corpus"], "; ".join(notes) or None)
 
 
 def _attribution(
@@ -418,39 +382,42 @@ def analyse(
     versions = runner.versions()
     units = _fixtures(rows)
 
-    judged: list[PairVerdict] = []
-    if "pairs" in include and rows:
-        chosen = (
-            default_pairs(rows)
-            if pairs is None
-            else [(implementation_label(a), implementation_label(b)) for a, b in pairs]
+    with contextlib.ExitStack() as stack:
+        # started first: on a large run with workers, one computes them meanwhile
+        correlations = (
+            correlations_later(stack, session, rows, seed, n_boot, progress)
+            if "correlations" in include
+            else lambda: Correlations(None, None, "not included")
         )
-        judged = judged_pairs(rows, chosen, corpora, tolerance, top, progress)
-    gaps = (
-        gap_matters(
-            judged,
-            corpora,
-            session,
-            seed=seed,
-            resamples=gap_resamples,
-            confidence=gap_confidence,
-            meta=meta_evaluation,
-            progress=progress,
+        judged: list[PairVerdict] = []
+        if "pairs" in include and rows:
+            chosen = (
+                default_pairs(rows)
+                if pairs is None
+                else [(implementation_label(a), implementation_label(b)) for a, b in pairs]
+            )
+            judged = judged_pairs(rows, chosen, corpora, tolerance, top, progress)
+        gaps = (
+            gap_matters(
+                judged,
+                corpora,
+                session,
+                seed=seed,
+                resamples=gap_resamples,
+                confidence=gap_confidence,
+                meta=meta_evaluation,
+                progress=progress,
+            )
+            if "pairs" in include
+            else unanswered(
+                'not included (it follows the pairs: include "pairs")',
+                seed=seed,
+                resamples=gap_resamples,
+                confidence=gap_confidence,
+            )
         )
-        if "pairs" in include
-        else unanswered(
-            'not included (it follows the pairs: include "pairs")',
-            seed=seed,
-            resamples=gap_resamples,
-            confidence=gap_confidence,
-        )
-    )
-    segments = _segments(rows)
-    correlations = (
-        _correlations(rows, seed, n_boot, progress)
-        if "correlations" in include
-        else Correlations(None, None, "not included")
-    )
+        segments = _segments(rows)
+        correlated = correlations()
     attributions = (
         _attributions(rows, corpora, attribution_pairs, max_attribution_corpora, session, progress)
         if "attributions" in include
@@ -476,7 +443,7 @@ def analyse(
         gap_matters=gaps,
         overview=overview(units, judged),
         segments=segments,
-        correlations=correlations,
+        correlations=correlated,
         attributions=tuple(attributions),
         human=human_section(to_json(human)) if "human" in include and human is not None else None,
         meta_evaluation=(

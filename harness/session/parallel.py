@@ -61,6 +61,8 @@ __all__ = [
     "dask_session",
     "join_statistics",
     "map_statistics",
+    "portable_call",
+    "process_pool",
     "resolve_jobs",
     "shard_bounds",
     "shard_statistics",
@@ -191,6 +193,15 @@ def _shard_task(shard: Shard, config: BleuConfig, max_order: int) -> list[Statis
     """What the pools and dask run: :func:`shard_statistics`, errors made portable."""
     try:
         return shard_statistics(shard, config, max_order)
+    except HarnessError as exc:
+        raise _Portable(exc) from None
+
+
+def portable_call(func: Callable[..., Any], *args: Any) -> Any:
+    """``func(*args)`` for a worker task: a harness error it raises reaches the caller as
+    itself (:class:`_Portable`)."""
+    try:
+        return func(*args)
     except HarnessError as exc:
         raise _Portable(exc) from None
 
