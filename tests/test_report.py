@@ -13,6 +13,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from harness.analysis import runner
 from harness.analysis.attribution import attribute
@@ -720,3 +722,36 @@ def test_correlation_caption_names_each_kind_of_interval():
     assert caption("kendall", 0).endswith("skipped; no intervals.")
     del scores["short"]
     assert caption("kendall", 30).endswith("skipped; asymptotic (delta method) intervals.")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["f1", "f2"]),
+            st.sampled_from(["s1", "s2"]),
+            st.sampled_from(["0", "1", "2"]),
+            st.sampled_from(["a", "b", "c"]),
+            st.one_of(st.none(), st.floats(0, 100)),
+        ),
+        max_size=40,
+    )
+)
+def test_scatter_points_are_the_segments_both_implementations_scored(rows) -> None:
+    """A scatter's points: per segment (in the order its first row of either side comes), the
+    two sides' scores where both have one; the last row of a side counts."""
+    from types import SimpleNamespace
+
+    from harness.report.figures import pair_points
+
+    columns = ("fixture", "system", "segment_id", "implementation", "score")
+    table = {c: [r[k] for r in rows] for k, c in enumerate(columns)}
+    report = SimpleNamespace(segments=SimpleNamespace(table=table))
+    keys, a, b = [], {}, {}
+    for f, s, sid, impl, score in rows:
+        if impl in ("a", "b") and score is not None:
+            if (f, s, sid) not in keys:
+                keys.append((f, s, sid))
+            (a if impl == "a" else b)[(f, s, sid)] = score
+    both = [k for k in keys if k in a and k in b]
+    assert pair_points(report, "a", "b") == ([a[k] for k in both], [b[k] for k in both])

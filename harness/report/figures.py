@@ -73,17 +73,14 @@ def pair_points(report: Report, first: str, second: str) -> tuple[list[float], l
     table = report.segments.table
     if not table:
         return [], []
+    impls, scores = table["implementation"], table["score"]
+    fixtures, systems, ids = table["fixture"], table["system"], table["segment_id"]
+    # one pass over one column to find the two implementations' rows: the table holds every
+    # implementation's, and a scatter is drawn for a few pairs
     by_key: dict[tuple[str, str, str], dict[str, float]] = {}
-    for f, s, sid, impl, score in zip(
-        table["fixture"],
-        table["system"],
-        table["segment_id"],
-        table["implementation"],
-        table["score"],
-        strict=True,
-    ):
-        if score is not None and impl in (first, second):
-            by_key.setdefault((f, s, sid), {})[impl] = score
+    for i in [i for i, impl in enumerate(impls) if impl == first or impl == second]:
+        if scores[i] is not None:
+            by_key.setdefault((fixtures[i], systems[i], ids[i]), {})[impls[i]] = scores[i]
     both = [v for v in by_key.values() if first in v and second in v]
     return [v[first] for v in both], [v[second] for v in both]
 
