@@ -6,8 +6,8 @@ import its own layer or a lower one, never a higher one. Imports of the project'
 cycle, and no module grows past 650 lines (modules follow concepts: one that outgrows it holds
 more than one, and is split by concept, not by line count). The pure statistics
 (:mod:`harness.statistics`) import nothing but the standard library, numpy, scipy, threadpoolctl
-and the foundation, inside functions too, and every function that calls BLAS runs it on one
-thread. Optional heavy libraries (the peers, torch,
+and the foundation, inside functions too; every function of the package that calls BLAS runs
+it on one thread. Optional heavy libraries (the peers, torch,
 matplotlib, …) may still be imported inside functions: that is what keeps ``import harness``
 light.
 
