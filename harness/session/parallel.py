@@ -189,14 +189,6 @@ class _Portable(Exception):
         return (_rebuild_exception, (type(self.exc), self.exc.args, dict(vars(self.exc))))
 
 
-def _shard_task(shard: Shard, config: BleuConfig, max_order: int) -> list[Statistics]:
-    """What the pools and dask run: :func:`shard_statistics`, errors made portable."""
-    try:
-        return shard_statistics(shard, config, max_order)
-    except HarnessError as exc:
-        raise _Portable(exc) from None
-
-
 def portable_call(func: Callable[..., Any], *args: Any) -> Any:
     """``func(*args)`` for a worker task: a harness error it raises reaches the caller as
     itself (:class:`_Portable`)."""
@@ -204,6 +196,11 @@ def portable_call(func: Callable[..., Any], *args: Any) -> Any:
         return func(*args)
     except HarnessError as exc:
         raise _Portable(exc) from None
+
+
+def _shard_task(shard: Shard, config: BleuConfig, max_order: int) -> list[Statistics]:
+    """What the pools and dask run: :func:`shard_statistics`, errors made portable."""
+    return portable_call(shard_statistics, shard, config, max_order)
 
 
 def join_statistics(parts: Sequence[Statistics]) -> Statistics:
