@@ -55,6 +55,11 @@ class CorrelationInputs:
     notes: tuple[str, ...]
 
     @property
+    def computed(self) -> list[str]:
+        """The levels whose matrices are computed, in report order."""
+        return [lv for lv in LEVELS if lv in self.levels]
+
+    @property
     def size(self) -> int:
         """How many score values the matrices read."""
         return sum(len(v) for _, _, usable in self.levels.values() for v in usable.values())
@@ -84,9 +89,7 @@ def correlation_tables(
     """Per level, the :data:`CORRELATION_METHODS` matrices (``n_boot`` bootstrap resamples,
     ``seed``)."""
     done: dict[str, LevelCorrelations] = {}
-    for level in track(
-        [lv for lv in LEVELS if lv in inputs.levels], progress, "report: correlations"
-    ):
+    for level in track(inputs.computed, progress, "report: correlations"):
         n_keys, n_skipped, usable = inputs.levels[level]
         matrices = {
             method: from_json(
@@ -124,9 +127,7 @@ def correlations_later(
 
     def result() -> Correlations:
         tables = pending.result()
-        for _ in track(
-            [lv for lv in LEVELS if lv in inputs.levels], progress, "report: correlations"
-        ):
+        for _ in track(inputs.computed, progress, "report: correlations"):
             pass  # computed in the worker: the steps are reported as they are collected
         return tables
 

@@ -41,7 +41,7 @@ def _scipy_loaded() -> bool:
 
 def _limit() -> None:
     """Limit every BLAS loaded now to one thread (the controller that finds them is kept per
-    set of loaded libraries: looking them up takes milliseconds, a limit microseconds)."""
+    set of loaded libraries: looking them up costs far more than setting a limit)."""
     global _limited_scipy
     from threadpoolctl import ThreadpoolController
 
