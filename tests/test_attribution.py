@@ -99,6 +99,8 @@ def test_every_config_field_belongs_to_exactly_one_factor() -> None:
         "tokenization",
         "ngram_identity",
         "case",
+        "punctuation",
+        "articles",
         "ref_length",
         "ngram_totals",
         "smoothing",

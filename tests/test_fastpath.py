@@ -44,6 +44,8 @@ from harness.bleu.profiles import PROFILES
 from harness.bleu.sacrebleu_tokenizers import batch_intl, tokens_intl
 from harness.bleu.stats import Statistics, Totals, choose_ref_length
 from harness.bleu.tokenizers import (
+    ARTICLES,
+    PUNCTUATIONS,
     REGISTRY,
     TextRules,
     TokenizerSpec,
@@ -197,6 +199,13 @@ def fast_statistics(corpus: Corpus, config: BleuConfig, order: int, **kw: Any) -
     pipelined=st.booleans(),
     kernels=st.booleans(),
     strip=st.sampled_from(["rstrip", "none"]),
+    normalising=st.fixed_dictionaries(
+        {
+            "lowercase_rule": st.sampled_from(["unicode", "script", "unicode-after", "ascii"]),
+            "punctuation": st.sampled_from(PUNCTUATIONS),
+            "articles": st.sampled_from(ARTICLES),
+        }
+    ),
 )
 def test_fast_statistics_equal_the_reference(
     corpus: tuple[list[str], list[list[str]]],
@@ -207,13 +216,15 @@ def test_fast_statistics_equal_the_reference(
     pipelined: bool,
     kernels: bool,
     strip: str,
+    normalising: dict[str, str],
 ) -> None:
-    """Every tokenizer, case, strip rule, order and chunk size; ``pipelined``: chunks counted
-    in the helper thread while the next is tokenized (large corpora only, forced here);
-    ``kernels``: the compiled word table and counter, or the numpy path."""
+    """Every tokenizer, case rule, punctuation and article rule, strip rule, order and chunk
+    size; ``pipelined``: chunks counted in the helper thread while the next is tokenized (large
+    corpora only, forced here); ``kernels``: the compiled word table and counter, or the numpy
+    path."""
     hyps, refs = corpus
     c = Corpus(hypotheses=hyps, references=refs)
-    config = BleuConfig(tokenize=tok, lowercase=lowercase, strip=strip)
+    config = BleuConfig(tokenize=tok, lowercase=lowercase, strip=strip, **normalising)
     reference = engine._statistics_reference(c, config, max_order=order)
     saved = fastcount._PIPELINE_MIN_SEGMENTS
     fastcount._PIPELINE_MIN_SEGMENTS = 0 if pipelined else 10**9

@@ -45,7 +45,7 @@ from scipy.stats import norm
 
 from harness.analysis import significance as sg
 from harness.bleu import engine
-from harness.bleu.config import BleuConfig
+from harness.bleu.config import ENGINE_VERSION, BleuConfig
 from harness.bleu.profiles import PROFILES, get_profile
 from harness.bleu.stats import Statistics
 from harness.data.corpus import Corpus
@@ -280,7 +280,9 @@ def test_seeded_reproducibility(pair) -> None:
     assert one.to_dict() == two.to_dict()
     other = sg.paired_bootstrap(sa, sb, SACREBLEU, resamples=300, seed=100)
     assert other.ci_system != one.ci_system
-    assert "seed:99" in one.signature and one.signature.endswith("|version:engine=0.1.0")
+    assert "seed:99" in one.signature and one.signature.endswith(
+        f"|version:engine={ENGINE_VERSION}"
+    )
     assert one.signature.startswith(SACREBLEU.signature().rpartition("|version:")[0])
 
     ar1 = sg.approximate_randomization(sa, sb, SACREBLEU, trials=500, seed=3)

@@ -297,7 +297,6 @@ def test_names() -> None:
         "fairseq",
         "keras-hub-re2",  # tests/test_profile_keras.py
         "parlai",  # harness.bleu.normalizers
-        "jury",
         "nltk-word",
         "nltk-punkt",  # harness.bleu.punkt_sentences
         "evalscope",  # tests/test_profile_llm_eval.py (jieba or nltk-punkt)

@@ -101,6 +101,8 @@ FACTORS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "tokenization": ("tokenize", "strip", "whitespace"),
         "ngram_identity": ("ngram_identity",),
         "case": ("lowercase", "lowercase_rule"),
+        "punctuation": ("punctuation",),
+        "articles": ("articles",),
         "ref_length": ("ref_length", "missing_refs"),
         "ngram_totals": ("ngram_totals",),
         "smoothing": ("smooth", "smooth_value", "zero_guard", "empty_order"),

@@ -150,8 +150,10 @@ BUILT_IN: tuple[TokenizerSpec, ...] = (
     TokenizerSpec(
         name="codenn",
         family="framework",
-        summary="CodeNN's normalize (mteval-v11a rules, lowercased), as BLEU-CN runs it",
+        summary="CodeNN's normalize (mteval-v11a rules), as BLEU-CN runs it; its lowercasing "
+        "is lowercase_rule='script'",
         build=_ready(_script.codenn_tokens),
+        lowercased=_script.codenn_lowercased_tokens,
     ),
     # t2t does not pad the line either (a missing neighbour counts as a digit)
     TokenizerSpec(
@@ -186,25 +188,17 @@ BUILT_IN: tuple[TokenizerSpec, ...] = (
         locality="edges",
         whole_line_if=_keras_whole_line_marks,
     ),
-    # parlai and jury: punctuation becomes a space, the articles are whole words and
-    # lowercasing looks no further than the whitespace around a word; parlai's "".split(" ")
-    # is one empty token
+    # what is left of ParlAI's normalize_answer once its lowercasing, punctuation and articles
+    # are text rules of their own: whitespace runs collapsed and the text split on single
+    # spaces, so an empty text is one empty token
     TokenizerSpec(
         name="parlai",
         family="framework",
-        summary="ParlAI normalize_answer, split on single spaces",
+        summary="ParlAI's split of normalize_answer's text: whitespace runs collapsed, split on "
+        "single spaces (no words: one empty token)",
         build=_ready(_norm.parlai_tokens),
         locality="word",
-        batch_words=_norm.batch_parlai_words,
         empty_line_token="",
-    ),
-    TokenizerSpec(
-        name="jury",
-        family="framework",
-        summary="jury DefaultTokenizer: ASCII punctuation to spaces, lowercased, split",
-        build=_ready(_norm.jury_tokens),
-        locality="word",
-        batch_words=_norm.batch_jury_words,
     ),
     # The Treebank rules look one character around a word, but for the final period (anchored
     # at the line's end across closing quotes, brackets and whitespace: a word that does not

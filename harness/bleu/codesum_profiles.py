@@ -66,6 +66,8 @@ CODESUM_PROFILES: tuple[Profile, ...] = tuple(
             "cn",
             BleuConfig(
                 tokenize="codenn",
+                lowercase=True,
+                lowercase_rule="script",  # after unescaping, before the punctuation rules
                 smooth="codexglue",
                 ref_length="shortest",
                 zero_guard="none",

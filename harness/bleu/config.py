@@ -24,7 +24,9 @@ from typing import Any
 from harness.bleu.smoothing import REGISTRY as SMOOTHING_REGISTRY
 from harness.bleu.stats import REF_LENGTH_RULES
 from harness.bleu.tokenizers import (
+    ARTICLES,
     LOWERCASE_RULES,
+    PUNCTUATIONS,
     REGISTRY,
     STRIPS,
     TOKENIZER_NAMES,
@@ -36,7 +38,7 @@ from harness.bleu.zero_length import ZERO_LENGTH_RULES
 from harness.data.corpus import caller_stacklevel
 from harness.errors import ConfigError, SuspectInput
 
-ENGINE_VERSION = "0.1.0"
+ENGINE_VERSION = "0.2.0"
 
 #: The built-in tokenizer names, read from :data:`harness.bleu.tokenizers.REGISTRY` (a
 #: configuration is validated against the registry itself: a tokenizer registered at run time
@@ -154,6 +156,11 @@ class BleuConfig:
         evaluate module, bleuscore, torchmetrics SacreBLEUScore, the Perl scripts).
     whitespace: the token separators of the final split: ``unicode`` (``str.split``) or
         ``perl`` (Perl's ``\\s``, without U+001C..U+001F).
+    punctuation: ``keep``, or ``ascii``: every ASCII punctuation character becomes a space
+        before tokenizing (ParlAI, jury); see
+        :data:`harness.bleu.tokenizers.PUNCTUATIONS`.
+    articles: ``keep``, or ``en``: the whole words ``a``/``an``/``the`` become a space before
+        tokenizing, after lowercasing (ParlAI); see :data:`harness.bleu.tokenizers.ARTICLES`.
     missing_refs: ragged references as given (``skip``), padded with empty references that
         enter the reference-length choice (``empty``, as line-aligned files force), or cut to
         the fewest any segment has (``truncate``, as ``zip(*refs)`` does), or cut to the
@@ -187,6 +194,8 @@ class BleuConfig:
     lowercase_rule: str = "unicode"
     strip: str = "rstrip"
     whitespace: str = "unicode"
+    punctuation: str = "keep"
+    articles: str = "keep"
     missing_refs: str = "skip"
     max_order: int = 4
     weights: tuple[float, ...] | None = None
@@ -212,6 +221,8 @@ class BleuConfig:
         _choices("lowercase_rule", self.lowercase_rule, LOWERCASE_RULES)
         _choices("strip", self.strip, STRIPS)
         _choices("whitespace", self.whitespace, WHITESPACES)
+        _choices("punctuation", self.punctuation, PUNCTUATIONS)
+        _choices("articles", self.articles, ARTICLES)
         _choices("missing_refs", self.missing_refs, MISSING_REFS)
         if self.whitespace not in REGISTRY[self.tokenize].whitespaces:
             supported = tokenizer_names(whitespace=self.whitespace)
@@ -301,13 +312,16 @@ class BleuConfig:
     # ------------------------------------------------------------------ derived values
     @property
     def text_rules(self) -> TextRules:
-        """The factors that turn a segment into tokens (tokenizer, case, strip, whitespace)."""
+        """The factors that turn a segment into tokens (tokenizer, case, punctuation, articles,
+        strip, whitespace)."""
         return TextRules(
             tokenize=self.tokenize,
             lowercase=self.lowercase,
             lowercase_rule=self.lowercase_rule,
             strip=self.strip,
             whitespace=self.whitespace,
+            punctuation=self.punctuation,
+            articles=self.articles,
         )
 
     @property
@@ -394,7 +408,7 @@ class BleuConfig:
         >>> from harness.bleu.profiles import PROFILES
         >>> sb = PROFILES["sacrebleu"]
         >>> sb.replace(tokenize="intl").short_signature(sb, name="sacrebleu", nrefs=2)
-        'nrefs:2|profile:sacrebleu|tok:intl|version:engine=0.1.0'
+        'nrefs:2|profile:sacrebleu|tok:intl|version:engine=0.2.0'
         """
         if kind not in SHORT_SIGNATURE_KINDS:
             raise ConfigError(f"unknown signature kind {kind!r}", valid=SHORT_SIGNATURE_KINDS)
@@ -411,6 +425,8 @@ SHORT_SIGNATURE_KINDS: tuple[str, ...] = ("profile", "lib")
 #: The value a :meth:`BleuConfig.signature` key stands for when the full signature leaves it
 #: out (an optional factor at its default).
 SIGNATURE_OMITTED: dict[str, str] = {
+    "punct": "keep",
+    "art": "keep",
     "strip": "rstrip",
     "ws": "unicode",
     "w": "uniform",

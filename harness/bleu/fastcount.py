@@ -271,8 +271,8 @@ def text_token_ids(
 
 def _line_ids(vocab: Vocabulary, lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """(token ids of ``lines``, each followed by the sentinel 0; tokens per line)."""
-    if vocab.rules.line_case is not None:
-        lines = list(map(vocab.rules.line_case, lines))
+    if vocab.rules.line_text is not None:
+        lines = list(map(vocab.rules.line_text, lines))
     parts = [vocab.ids(lines[i : i + BATCH]) for i in range(0, len(lines), BATCH)]
     if not parts:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)

@@ -4,12 +4,12 @@ Registered by name in :data:`harness.bleu.tokenizers.REGISTRY`. Each is written
 from the published behaviour of the toolkit it is named after and checked against that
 toolkit's own function in ``tests/test_profile_frameworks.py``:
 
-``parlai``    ParlAI 1.7.2 ``normalize_answer`` then ``.split(" ")`` (``BleuMetric.compute``):
-              lowercase, every ASCII punctuation mark becomes a space, the whole words
-              ``a``/``an``/``the`` become a space, whitespace runs collapse to one space; the
-              split on single spaces turns an empty text into one empty token.
-``jury``      jury 2.3.1 ``DefaultTokenizer``: every ASCII punctuation mark becomes a space,
-              whitespace runs collapse, the text is lowercased and split on whitespace.
+``parlai``    ParlAI 1.7.2 ``normalize_answer`` then ``.split(" ")`` (``BleuMetric.compute``),
+              less what the text rules do before it (lowercase, every ASCII punctuation mark
+              a space, the whole words ``a``/``an``/``the`` a space): whitespace runs collapse
+              to one space, and the split on single spaces turns an empty text into one empty
+              token. jury 2.3.1's ``DefaultTokenizer`` is text rules alone (punctuation a
+              space, each token lowercased) around a whitespace split.
 ``nltk-word`` nltk's ``NLTKWordTokenizer`` (what ``word_tokenize`` runs on each sentence) on
               the whole line: ``word_tokenize(text, preserve_line=True)``. ``word_tokenize``
               without ``preserve_line`` first splits sentences with the Punkt model: that is
@@ -20,7 +20,6 @@ toolkit's own function in ``tests/test_profile_frameworks.py``:
 from __future__ import annotations
 
 import re
-import string
 import sys
 from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
@@ -32,13 +31,10 @@ __all__ = [
     "NLTK_CONTRACTIONS",
     "NLTK_OPENING",
     "NLTK_PUNCTUATION",
-    "batch_jury_words",
     "batch_nltk_word",
-    "batch_parlai_words",
     "clear_caches",
     "joined_lines_rule",
     "joined_lines_rules",
-    "jury_tokens",
     "nltk_word_tokens",
     "parlai_tokens",
 ]
@@ -47,38 +43,13 @@ __all__ = [
 #: preprocessing readings and configurations a search scores).
 _LINE_CACHE = 2**16
 
-#: Every ASCII punctuation character, as one character class (both toolkits use this set).
-_ASCII_PUNCT = re.compile(f"[{re.escape(string.punctuation)}]")
-_ARTICLE = re.compile(r"\b(?:a|an|the)\b")
-
 
 def parlai_tokens(line: str) -> list[str]:
-    """ParlAI's answer normalization, split on single spaces ("" gives ``[""]``)."""
-    text = _ASCII_PUNCT.sub(" ", line.lower())
-    text = _ARTICLE.sub(" ", text)
-    return " ".join(text.split()).split(" ")
-
-
-def jury_tokens(line: str) -> list[str]:
-    """jury's default tokenizer: punctuation to spaces, collapsed, lowercased, split."""
-    return " ".join(_ASCII_PUNCT.sub(" ", line).split()).lower().split()
-
-
-# Both toolkits are word-local: a line's tokens are its str.split() words' tokens in order
-# (punctuation becomes a space, the articles are whole words, and lowercasing looks no further
-# than the whitespace around a word), except that parlai gives an empty line one empty token.
-# The fast path tokenizes each distinct word once, many at a time: words joined by " \x00 ",
-# so every word's tokens end with the token "\x00" (no rule touches it).
-def batch_parlai_words(words: Sequence[str]) -> list[str]:
-    """:func:`parlai_tokens` of every word (none holding ``"\\0"``), each followed by ``"\\0"``
-    (a word with no token gives none: the empty-line token is the caller's)."""
-    text = _ASCII_PUNCT.sub(" ", (" \x00 ".join(words) + " \x00").lower())
-    return _ARTICLE.sub(" ", text).split()
-
-
-def batch_jury_words(words: Sequence[str]) -> list[str]:
-    """:func:`jury_tokens` of every word (none holding ``"\\0"``), each followed by ``"\\0"``."""
-    return _ASCII_PUNCT.sub(" ", " \x00 ".join(words) + " \x00").lower().split()
+    """ParlAI's split of ``normalize_answer``'s text: whitespace runs collapsed to one space,
+    then split on single spaces (``""`` gives ``[""]``). Its lowercasing, punctuation and
+    articles are the text rules before it (``lowercase``, ``punctuation="ascii"``,
+    ``articles="en"``)."""
+    return " ".join(line.split()).split(" ")
 
 
 # -------------------------------------------------------------------------------------------

@@ -457,7 +457,12 @@ DECLARED: tuple[Profile, ...] = (
     Profile(
         "jury",
         BleuConfig(
-            tokenize="jury",
+            tokenize="whitespace",
+            # DefaultTokenizer: punctuation to spaces, then the collapsed text lowercased and
+            # split, which is each token lowercased (no lowercasing context crosses a space)
+            punctuation="ascii",
+            lowercase=True,
+            lowercase_rule="unicode-after",
             smooth="none",
             ref_length="shortest",
             zero_guard="none",
@@ -483,6 +488,10 @@ DECLARED: tuple[Profile, ...] = (
         "parlai",
         BleuConfig(
             tokenize="parlai",
+            # normalize_answer: lowercase, punctuation to spaces, articles to spaces, in order
+            lowercase=True,
+            punctuation="ascii",
+            articles="en",
             smooth="nltk-method1",
             smooth_value=1e-12,
             ngram_totals="floor1",

@@ -63,6 +63,7 @@ __all__ = [
     "batch_t2t",
     "build_t2t",
     "clear_caches",
+    "codenn_lowercased_tokens",
     "codenn_tokens",
     "codexglue_tokens",
     "fairseq_reference_tokens",
@@ -122,10 +123,11 @@ _CODENN_RULES = (
 
 
 @lru_cache(maxsize=_LINE_CACHE)
-def _tokens_codenn(line: str) -> tuple[str, ...]:
+def _tokens_codenn(line: str, lowercase: bool) -> tuple[str, ...]:
     text = " ".join(line.split()).replace(_SKIPPED_TAG, "")
-    text = xml.sax.saxutils.unescape(text, {"&quot;": '"'})
-    text = f" {text} ".lower()
+    text = " " + xml.sax.saxutils.unescape(text, {"&quot;": '"'}) + " "
+    if lowercase:  # here, between the unescaping and the rules, as the script does
+        text = text.lower()
     for pattern, replacement in _CODENN_RULES:
         text = pattern.sub(replacement, text)
     return tuple(text.split())
@@ -133,9 +135,17 @@ def _tokens_codenn(line: str) -> tuple[str, ...]:
 
 def codenn_tokens(line: str) -> list[str]:
     """CodeNN's ``normalize`` on the line's words joined by single spaces (what the toolbox
-    passes it): ``"Returns &lt;T&gt; foo_bar()."`` gives ``returns < t > foo _ bar ( ) .``;
-    a line of nothing but ``<skipped>`` tags gives no token."""
-    return list(_tokens_codenn(line))
+    passes it), without its lowercasing: ``"Returns &lt;T&gt; foo_bar()."`` gives
+    ``Returns < T > foo _ bar ( ) .``; a line of nothing but ``<skipped>`` tags gives no
+    token."""
+    return list(_tokens_codenn(line, False))
+
+
+def codenn_lowercased_tokens(line: str) -> list[str]:
+    """CodeNN's whole ``normalize``, lowercasing where the script does (after removing the
+    tag and unescaping entities, so ``&LT;`` and ``<SKIPPED>`` stay as written, lowercased):
+    ``"Returns &lt;T&gt; foo_bar()."`` gives ``returns < t > foo _ bar ( ) .``."""
+    return list(_tokens_codenn(line, True))
 
 
 # --------------------------------------------------------------------------------------------

@@ -92,6 +92,14 @@ class TokenizerSpec:
     tokens. ``revision``: a label for the rules of a tokenizer defined outside the engine, part
     of the statistics cache key — change it whenever its tokens change (the built-in ones leave
     it empty: the engine version covers their code).
+
+    ``lowercased``: the line function with its script's own lowercasing, at the step where the
+    script lowercases (``lowercase_rule="script"``), for a script that lowercases between two
+    of its steps where neither lowercasing the line first nor the tokens after gives the same
+    tokens; ``None``: ``script`` lowercases the line before tokenizing. A tokenizer never
+    lowercases, strips punctuation or drops words inside its line function otherwise: those
+    are factors of their own (:class:`~harness.bleu.tokenizers.TextRules`), so that a signature
+    names them.
     """
 
     name: str
@@ -113,6 +121,7 @@ class TokenizerSpec:
     distributions: tuple[str, ...] = ()
     sacrebleu: str | None = None
     revision: str = ""
+    lowercased: Core | None = None
 
     def __post_init__(self) -> None:
         if self.family not in FAMILIES:
@@ -132,6 +141,8 @@ class TokenizerSpec:
             raise ValueError(f"{self.name}: edge_next_word, edge_batch, whole_line_when need edges")
         if self.edge_next_word and len(self.edge_next_word.split()) != 1:
             raise ValueError(f"{self.name}: edge_next_word is one word")
+        if self.lowercased is not None and (self.locality != "line" or self.batch_lines):
+            raise ValueError(f"{self.name}: a lowercased form is tokenized line by line")
         if self.sides is not None:
             names = tuple(form.name for form in self.sides)
             if names != tuple(f"{self.name}:{side}" for side in SIDES):

@@ -31,6 +31,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
+import re
 import string
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -56,12 +57,14 @@ from harness.bleu.tokenizer_spec import (
 from harness.errors import ConfigError
 
 __all__ = [
+    "ARTICLES",
     "CACHE_LINES",
     "FAMILIES",
     "LOCALITIES",
     "LOWERCASE_RULES",
     "PERL_SPACE_CHARS",
     "PERL_WHITESPACE_TOKENIZERS",
+    "PUNCTUATIONS",
     "PYTHON_ONLY_SPACE",
     "REGISTRY",
     "SIDES",
@@ -73,6 +76,8 @@ __all__ = [
     "ascii_lower",
     "batch_lines_tokens",
     "clear_caches",
+    "drop_articles",
+    "drop_punctuation",
     "get_tokenizer",
     "perl_lc",
     "perl_split",
@@ -239,8 +244,8 @@ def clear_caches() -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# The whole text pipeline: strip -> lowercase (before) -> tokenize (with a whitespace class)
-# -> lowercase (after, on the tokens)
+# The whole text pipeline: lowercase (before) -> punctuation -> articles -> strip -> tokenize
+# (with a whitespace class) -> lowercase (after, on the tokens)
 # --------------------------------------------------------------------------------------------
 
 #: What happens to the raw segment before tokenizing: ``rstrip`` (Python's ``str.rstrip``, as
@@ -259,6 +264,10 @@ STRIPS: tuple[str, ...] = ("rstrip", "none")
 #: ``detok`` = multi-bleu-detok.perl ``-lc``, which lowercases each hypothesis line before
 #: tokenizing it but each reference after (``perl-before`` on hypotheses, ``perl`` on
 #: references: ``&QUOT;`` is unescaped in a hypothesis and never in a reference).
+#: ``script`` = where the tokenizer's own script lowercases, between two of its steps
+#: (CodeNN's ``normalize``: after removing its tag and unescaping entities, before its
+#: punctuation rules; :attr:`TokenizerSpec.lowercased`), and on the line before tokenizing for
+#: a tokenizer whose script does not lowercase.
 LOWERCASE_RULES: tuple[str, ...] = (
     "unicode",
     "ascii",
@@ -266,7 +275,32 @@ LOWERCASE_RULES: tuple[str, ...] = (
     "perl-before",
     "unicode-after",
     "detok",
+    "script",
 )
+
+#: What happens to punctuation before tokenizing: ``keep`` (the tokenizer decides) or
+#: ``ascii`` (every ASCII punctuation character, ``string.punctuation``, becomes a space:
+#: ParlAI's ``normalize_answer``, jury's ``DefaultTokenizer``).
+PUNCTUATIONS: tuple[str, ...] = ("keep", "ascii")
+
+#: Which words are dropped before tokenizing: ``keep`` (none) or ``en`` (the whole words
+#: ``a``, ``an`` and ``the`` become a space, as ParlAI's ``normalize_answer`` drops them after
+#: lowercasing: an article written ``The`` is dropped only when the text is lowercased first).
+ARTICLES: tuple[str, ...] = ("keep", "en")
+
+_ASCII_PUNCTUATION = re.compile(f"[{re.escape(string.punctuation)}]")
+_ENGLISH_ARTICLE = re.compile(r"\b(?:a|an|the)\b")
+
+
+def drop_punctuation(line: str) -> str:
+    """Every ASCII punctuation character of ``line`` made a space (``punctuation="ascii"``)."""
+    return _ASCII_PUNCTUATION.sub(" ", line)
+
+
+def drop_articles(line: str) -> str:
+    """Every whole word ``a``, ``an`` or ``the`` of ``line`` made a space (``articles="en"``)."""
+    return _ENGLISH_ARTICLE.sub(" ", line)
+
 
 _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 
@@ -288,26 +322,38 @@ _AFTER: dict[str, Callable[[str], str]] = {
     "perl": perl_lc,
     "unicode-after": str.lower,
 }
-_BEFORE: dict[str, Callable[[str], str]] = {"unicode": str.lower, "perl-before": perl_lc}
+_BEFORE: dict[str, Callable[[str], str]] = {
+    "unicode": str.lower,
+    "perl-before": perl_lc,
+    "script": str.lower,  # a tokenizer without a lowercased form: its script does not lowercase
+}
 
 
 @dataclass(frozen=True)
 class TextRules:
     """Every choice that turns a segment into tokens: the tokenizer and the text rules around
-    it (see ``STRIPS``, ``LOWERCASE_RULES``, ``WHITESPACES``). ``key()`` is the part of a
-    signature that names them; the defaults give the historical ``tok:…|case:…`` key."""
+    it (see ``STRIPS``, ``LOWERCASE_RULES``, ``PUNCTUATIONS``, ``ARTICLES``, ``WHITESPACES``).
+    ``key()`` is the part of a signature that names them; the defaults give the historical
+    ``tok:…|case:…`` key. Every normalisation that can move a score is one of these rules,
+    never hidden in a tokenizer, so the key names it."""
 
     tokenize: str = "13a"
     lowercase: bool = False
     lowercase_rule: str = "unicode"
     strip: str = "rstrip"
     whitespace: str = "unicode"
+    punctuation: str = "keep"
+    articles: str = "keep"
 
     def key(self) -> str:
         case = "mixed"
         if self.lowercase:
             case = "lc" if self.lowercase_rule == "unicode" else f"lc-{self.lowercase_rule}"
         parts = [f"tok:{self.tokenize}", f"case:{case}"]
+        if self.punctuation != "keep":
+            parts.append(f"punct:{self.punctuation}")
+        if self.articles != "keep":
+            parts.append(f"art:{self.articles}")
         if self.strip != "rstrip":
             parts.append(f"strip:{self.strip}")
         if self.whitespace != "unicode":
@@ -315,10 +361,45 @@ class TextRules:
         return "|".join(parts)
 
     @property
+    def script_case(self) -> bool:
+        """The tokenizer's script lowercases at its own step (``script`` on a tokenizer with a
+        :attr:`TokenizerSpec.lowercased` form)."""
+        return (
+            self.lowercase
+            and self.lowercase_rule == "script"
+            and spec_of(self.tokenize).lowercased is not None
+        )
+
+    @property
     def line_case(self) -> Callable[[str], str] | None:
         """The function lowercasing the line before tokenizing, if any."""
         self._one_side()
-        return _BEFORE.get(self.lowercase_rule) if self.lowercase else None
+        if not self.lowercase or self.script_case:
+            return None
+        return _BEFORE.get(self.lowercase_rule)
+
+    @property
+    def line_text(self) -> Callable[[str], str] | None:
+        """Everything done to the line before it is stripped and tokenized, in order:
+        lowercasing (the rules that lowercase the line), punctuation, articles; ``None`` when
+        nothing is."""
+        steps = [self.line_case]
+        if self.punctuation == "ascii":
+            steps.append(drop_punctuation)
+        if self.articles == "en":
+            steps.append(drop_articles)
+        done = tuple(step for step in steps if step is not None)
+        if not done:
+            return None
+        if len(done) == 1:
+            return done[0]
+
+        def line_text(line: str) -> str:
+            for step in done:
+                line = step(line)
+            return line
+
+        return line_text
 
     @property
     def lowercase_before(self) -> bool:
@@ -383,20 +464,23 @@ def _core(name: str, whitespace: str) -> Core:
 def text_tokenizer(rules: TextRules) -> Tokenizer:
     """The function from one raw segment to its tokens under ``rules``.
 
-    Order: strip (``rstrip``), lowercase the line (``unicode`` rule), tokenize with the
-    whitespace class, lowercase each token (``ascii``/``perl`` rules). With the default rules
+    Order: lowercase the line (``unicode`` rule), punctuation and articles (:attr:`TextRules.
+    line_text`), strip (``rstrip``; none of these makes or removes trailing whitespace that a
+    tokenizer keeps), tokenize with the whitespace class (or the tokenizer's own lowercased
+    form, ``script``), lowercase each token (``ascii``/``perl`` rules). With the default rules
     this is ``get_tokenizer(name)`` (lowercased first when asked), sacrebleu's convention.
     """
-    core = _core(rules.tokenize, rules.whitespace)
+    lowercased = spec_of(rules.tokenize).lowercased if rules.script_case else None
+    core = lowercased or _core(rules.tokenize, rules.whitespace)
     strip = rules.strip == "rstrip"
-    before = rules.line_case
+    before = rules.line_text
     after = rules.token_case
 
     def tokenize_text(line: str) -> list[str]:
-        if strip:
-            line = line.rstrip()
         if before is not None:
             line = before(line)
+        if strip:
+            line = line.rstrip()
         tokens = core(line)
         if after is not None:
             return [after(t) for t in tokens]

@@ -244,6 +244,10 @@ class Vocabulary:
                     tokenize=self.rules.tokenize,
                     strip=self.rules.strip,
                     whitespace=self.rules.whitespace,
+                    # a script's own lowercasing is inside its line function; every other
+                    # rule was applied to the lines or is applied to the tokens
+                    lowercase=self.rules.script_case,
+                    lowercase_rule="script",
                 )
             )
             lines = [w[1:] for w in new_words if w.startswith(_LINE_KEY)]
@@ -379,8 +383,8 @@ def batch_tokens(
         else _tok.TextRules(tokenize=tokenize, lowercase=lowercase)
     )
     vocab = Vocabulary(rules)
-    if rules.line_case is not None:
-        lines = list(map(rules.line_case, lines))
+    if rules.line_text is not None:
+        lines = list(map(rules.line_text, lines))
     tokens, lens = vocab.ids(lines)
     names = vocab.tokens.names()
     out, pos = [], 0
@@ -410,8 +414,8 @@ def shared_token_ids(
                 table = vocab.tokens
             else:  # the sentinel and _SEP are ids 0 and 1 in both
                 vocab.tokens = table
-        if rules.line_case is not None:
-            lines = list(map(rules.line_case, lines))
+        if rules.line_text is not None:
+            lines = list(map(rules.line_text, lines))
         parts = [vocab.ids(lines[i : i + BATCH]) for i in range(0, len(lines), BATCH)]
         if not parts:
             out.append((np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)))

@@ -30,7 +30,7 @@ from harness.bleu.config import (
     BleuConfig,
 )
 from harness.bleu.smoothing import REGISTRY as SMOOTHING_REGISTRY
-from harness.bleu.tokenizers import LOWERCASE_RULES
+from harness.bleu.tokenizers import ARTICLES, LOWERCASE_RULES, PUNCTUATIONS
 from harness.data.corpus import Corpus
 from harness.data.textfile import BOM_RULES
 from harness.progress import ProgressCallback, resolve
@@ -207,6 +207,8 @@ def _smooth_value_help() -> str:
 #: names are read from the registries of :mod:`harness.bleu`, so they cannot drift).
 OVERRIDE_FLAGS: dict[str, Callable[[str], Any]] = {
     "tokenize": one_of("tokenize", TOKENIZERS),
+    "punctuation": one_of("punctuation", PUNCTUATIONS),
+    "articles": one_of("articles", ARTICLES),
     "smooth": one_of("smooth", SMOOTHINGS),
     "smooth_value": finite_float,
     "max_order": int_between(*MAX_ORDER_RANGE, "max_order"),
@@ -219,6 +221,8 @@ OVERRIDE_FLAGS: dict[str, Callable[[str], Any]] = {
 #: The valid values of each override flag whose set is closed (argparse ``choices``).
 OVERRIDE_CHOICES: dict[str, Sequence[Any]] = {
     "tokenize": TOKENIZERS,
+    "punctuation": PUNCTUATIONS,
+    "articles": ARTICLES,
     "smooth": SMOOTHINGS,
     "max_order": range(MAX_ORDER_RANGE[0], MAX_ORDER_RANGE[1] + 1),
     "ref_length": REF_LENGTHS,
@@ -230,6 +234,10 @@ OVERRIDE_CHOICES: dict[str, Sequence[Any]] = {
 #: What each override flag means (its valid values are appended from OVERRIDE_CHOICES).
 OVERRIDE_HELP: dict[str, str] = {
     "tokenize": "tokenizer",
+    "punctuation": "what happens to punctuation before tokenizing (ascii: every ASCII "
+    "punctuation character becomes a space, as ParlAI and jury)",
+    "articles": "words dropped before tokenizing (en: the whole words a, an, the, after "
+    "lowercasing, as ParlAI)",
     "smooth": "smoothing method for zero or low n-gram counts",
     "smooth_value": _smooth_value_help(),
     "max_order": "highest n-gram order N",

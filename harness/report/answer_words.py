@@ -189,6 +189,8 @@ _WORDS = {
     "tokenization": "tokenizing with {tokenize}",
     "ngram_identity": "matching n-grams by {ngram_identity}",
     "case": "lowercasing",
+    "punctuation": "ASCII punctuation made spaces",
+    "articles": "the articles a/an/the dropped",
     "ref_length": "the {ref_length} reference length in the brevity penalty",
     "ngram_totals": "n-gram totals floored at 1",
     "smoothing": "smoothing {smooth}",

@@ -36,7 +36,7 @@ from typing import Any, ClassVar, Protocol
 from harness.bleu.config import BleuConfig
 from harness.bleu.profiles import PROFILES, verification
 from harness.bleu.result import BleuResult
-from harness.bleu.tokenizers import text_tokenizer
+from harness.bleu.tokenizers import ARTICLES, PUNCTUATIONS, text_tokenizer
 from harness.data.corpus import Corpus
 from harness.errors import AdapterUnavailable, UnsupportedSetting
 
@@ -156,6 +156,8 @@ SACREBLEU_TEXT: dict[str, Rule] = {
     "strip": only(("rstrip",), "right-strips each segment before tokenizing"),
     "lowercase_rule": only(("unicode",), "lowercases with str.lower() before tokenizing"),
     "whitespace": only(("unicode",), "splits tokens with str.split()"),
+    "punctuation": only(("keep",), "keeps punctuation for its tokenizer"),
+    "articles": only(("keep",), "keeps every word"),
     "missing_refs": only(("skip",), "takes ragged references as given"),
 }
 
@@ -167,6 +169,8 @@ HARNESS_TOKENS: dict[str, Rule] = {
         ("unicode", "ascii", "perl", "perl-before"), "tokenizes both sides alike"
     ),
     "whitespace": only(("unicode", "perl"), "gets harness tokens"),
+    "punctuation": only(PUNCTUATIONS, "gets harness tokens"),
+    "articles": only(ARTICLES, "gets harness tokens"),
     "missing_refs": only(("skip",), "takes ragged references as given"),
 }
 

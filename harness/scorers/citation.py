@@ -61,7 +61,7 @@ def without_version(signature: str) -> str:
 #: The signature items a citation always carries: how the text was split and cased before
 #: counting, which a library's name alone does not say (nltk counts whatever tokens it is
 #: given).
-PREPROCESSING_ITEMS = ("tok", "case")
+PREPROCESSING_ITEMS = ("tok", "case", "punct", "art")
 
 
 def with_preprocessing(signature: str, config: BleuConfig) -> str:

@@ -59,6 +59,8 @@ _FIXED = (
     "lowercase",
     "strip",
     "whitespace",
+    "punctuation",
+    "articles",
     "missing_refs",
     "max_order",
     "ref_length",
