@@ -51,6 +51,7 @@ from harness.analysis.study_types import (
     CorpusAttribution,
     Correlations,
     FixtureScores,
+    GapMatters,
     PairVerdict,
     PrecomputedSignificance,
     Report,
@@ -226,6 +227,27 @@ def _failed_attribution(
     )
 
 
+def leading_attributions(gaps: GapMatters) -> list[tuple[str, str, str, str]]:
+    """``(profile a, profile b, fixture, system)`` of each pair the summary leads with
+    (``gaps.leading``) whose sides are two different profiles: on the system of its largest
+    corpus gap, so that its waterfall shows the gap the summary gives."""
+    out: list[tuple[str, str, str, str]] = []
+    for k in gaps.leading:
+        p = gaps.pairs[k]
+        if p.profile_a is None or p.profile_b is None or p.profile_a == p.profile_b:
+            continue
+        systems = [
+            (abs(g.gap), f.fixture, g.system)
+            for f in p.fixtures
+            for g in f.systems
+            if g.gap is not None
+        ]
+        if systems:
+            _, fixture, system = max(systems, key=lambda x: x[0])
+            out.append((p.profile_a, p.profile_b, fixture, system))
+    return list(dict.fromkeys(out))
+
+
 def _attributions(
     rows: Results,
     corpora: Mapping[tuple[str, str], Corpus],
@@ -233,9 +255,11 @@ def _attributions(
     max_corpora: int,
     session: Session,
     progress: ProgressCallback | None = None,
+    leading: Sequence[tuple[str, str, str, str]] = (),
 ) -> list[CorpusAttribution]:
     """Each profile pair (``pairs``, default :data:`DEFAULT_ATTRIBUTION_PAIRS` where both have
-    rows) on the first ``max_corpora`` corpora, with the library ``b`` as residual where its
+    rows) on the first ``max_corpora`` corpora, then each of ``leading``
+    (:func:`leading_attributions`) not among them, with the library ``b`` as residual where its
     adapter scored that corpus; statistics from ``session`` (the pairs of one corpus share
     them)."""
     if not corpora:
@@ -256,24 +280,25 @@ def _attributions(
         for r in rows.corpus_rows()
         if r.get("status") == "ok" and r.get("kind") == "adapter"
     }
-    for f, s in track(chosen, progress, "report: attributions"):
+    todo = [(a, b, f, s) for f, s in chosen for a, b in pairs]
+    todo += [x for x in leading if x not in todo and (x[2], x[3]) in corpora]
+    for a, b, f, s in track(todo, progress, "report: attributions"):
         corpus = corpora[(f, s)]
-        for a, b in pairs:
-            known = scored.get((b, f, s))
-            library = b if known is not None else None
+        known = scored.get((b, f, s))
+        library = b if known is not None else None
+        try:
             try:
-                try:
-                    found = attribute(
-                        corpus, a, b, library=library, library_score=known, session=session
-                    )
-                    out.append(_attribution(to_json(found), f, s))
-                except HarnessError as exc:
-                    if library is None:
-                        raise
-                    found = attribute(corpus, a, b, session=session)
-                    out.append(_attribution(to_json(found), f, s, library_error=str(exc)))
+                found = attribute(
+                    corpus, a, b, library=library, library_score=known, session=session
+                )
+                out.append(_attribution(to_json(found), f, s))
             except HarnessError as exc:
-                out.append(_failed_attribution(a, b, corpus, f, s, str(exc)))
+                if library is None:
+                    raise
+                found = attribute(corpus, a, b, session=session)
+                out.append(_attribution(to_json(found), f, s, library_error=str(exc)))
+        except HarnessError as exc:
+            out.append(_failed_attribution(a, b, corpus, f, s, str(exc)))
     return out
 
 
@@ -419,7 +444,15 @@ def analyse(
         segments = _segments(rows)
         correlated = correlations()
     attributions = (
-        _attributions(rows, corpora, attribution_pairs, max_attribution_corpora, session, progress)
+        _attributions(
+            rows,
+            corpora,
+            attribution_pairs,
+            max_attribution_corpora,
+            session,
+            progress,
+            leading_attributions(gaps),
+        )
         if "attributions" in include
         else []
     )
