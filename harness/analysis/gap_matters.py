@@ -93,6 +93,7 @@ __all__ = [
     "THRESHOLDS_METRIC",
     "THRESHOLDS_PACKAGE",
     "gap_matters",
+    "headline",
     "human_agreement",
     "thresholds_version",
     "unanswered",
@@ -319,6 +320,15 @@ def _verdict(pair: PairVerdict, fixtures: Sequence[FixtureGap]) -> tuple[Matters
     if not loud:
         return "no", "no-human-agreement"
     return "no", "humans-do-not-notice"
+
+
+def headline(pair: PairMatters) -> FixtureGap | None:
+    """The fixture where the pair's gap matters most (the one its sentence gives): most
+    flips, then the largest |mean gap|; ``None`` when no fixture has a gap."""
+    scored = [f for f in pair.fixtures if f.mean_gap is not None]
+    if not scored:
+        return None
+    return max(scored, key=lambda f: (len(f.flips), abs(f.mean_gap or 0.0)))
 
 
 def _factors(profile_a: str | None, profile_b: str | None) -> tuple[str, ...]:

@@ -31,7 +31,7 @@ import numpy as np
 from harness.analysis import runner
 from harness.analysis.attribution import attribute
 from harness.analysis.difference import implementation_label
-from harness.analysis.gap_matters import GAP_RESAMPLES, gap_matters, unanswered
+from harness.analysis.gap_matters import GAP_RESAMPLES, gap_matters, headline, unanswered
 from harness.analysis.human_section import human_section, meta_evaluation_section
 from harness.analysis.labels import (
     labels_in,
@@ -229,22 +229,19 @@ def _failed_attribution(
 
 def leading_attributions(gaps: GapMatters) -> list[tuple[str, str, str, str]]:
     """``(profile a, profile b, fixture, system)`` of each pair the summary leads with
-    (``gaps.leading``) whose sides are two different profiles: on the system of its largest
-    corpus gap, so that its waterfall shows the gap the summary gives."""
+    (``gaps.leading``) whose sides are two different profiles: on the system of the largest
+    gap in the fixture its sentence gives (:func:`~harness.analysis.gap_matters.headline`),
+    so that its waterfall shows the gap the summary gives."""
     out: list[tuple[str, str, str, str]] = []
     for k in gaps.leading:
         p = gaps.pairs[k]
-        if p.profile_a is None or p.profile_b is None or p.profile_a == p.profile_b:
+        head = headline(p)
+        if head is None or p.profile_a is None or p.profile_b is None:
             continue
-        systems = [
-            (abs(g.gap), f.fixture, g.system)
-            for f in p.fixtures
-            for g in f.systems
-            if g.gap is not None
-        ]
-        if systems:
-            _, fixture, system = max(systems, key=lambda x: x[0])
-            out.append((p.profile_a, p.profile_b, fixture, system))
+        systems = [(abs(g.gap), g.system) for g in head.systems if g.gap is not None]
+        if systems and p.profile_a != p.profile_b:
+            _, system = max(systems)
+            out.append((p.profile_a, p.profile_b, head.fixture, system))
     return list(dict.fromkeys(out))
 
 

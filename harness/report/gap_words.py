@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from harness.analysis.gap_matters import headline
 from harness.analysis.study_types import (
     FixtureGap,
     GapMatters,
@@ -24,7 +25,6 @@ __all__ = [
     "REASON_WORDS",
     "count_words",
     "fixture_sentence",
-    "headline",
     "leading_pairs",
     "leading_sentences",
     "matters_cell",
@@ -112,14 +112,6 @@ def fixture_sentence(fixture: FixtureGap) -> str:
             "time (MT-Thresholds)"
         )
     return text
-
-
-def headline(pair: PairMatters) -> FixtureGap | None:
-    """The fixture where the gap matters most: most flips, then the largest |mean gap|."""
-    scored = [f for f in pair.fixtures if f.mean_gap is not None]
-    if not scored:
-        return None
-    return max(scored, key=lambda f: (len(f.flips), abs(f.mean_gap or 0.0)))
 
 
 def pair_sentence(pair: PairMatters) -> str:
