@@ -364,8 +364,10 @@ def analyse(
     statistic, and its corpora (named ``fixture/system``, :func:`~harness.analysis.plan.named_corpora`; none for a
     report from a results table) add segment texts to the pairs and enable attributions
     (``attribution_pairs`` of profile names, default :data:`DEFAULT_ATTRIBUTION_PAIRS` where
-    both have rows, on at most ``max_attribution_corpora`` corpora; the library ``b`` gives
-    the residual when its adapter has an ok row there), significance and the answer. ``pairs``
+    both have rows, on at most ``max_attribution_corpora`` corpora, then each pair the
+    summary leads with on the system of its gap, :func:`leading_attributions`; the library
+    ``b`` gives the residual when its adapter has an ok row there), significance and the
+    answer. ``pairs``
     are ``(a, b)`` implementation names (row labels or ``profile:``/``adapter:`` specs;
     default :func:`~harness.analysis.study_pairs.default_pairs`); each pair is judged at
     :func:`~harness.analysis.labels.pair_tolerance` (the less precise side's proven
