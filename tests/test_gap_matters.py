@@ -15,7 +15,7 @@ import pytest
 import sacrebleu
 
 from harness.analysis import runner
-from harness.analysis.gap_matters import META_EVALUATION_NOTE, THRESHOLDS_PACKAGE
+from harness.analysis.gap_matters import THRESHOLDS_PACKAGE
 from harness.analysis.human import wmt21_human_correlations
 from harness.analysis.meta_eval import meta_evaluate
 from harness.analysis.plan import named_corpora
@@ -23,7 +23,12 @@ from harness.analysis.study import analyse
 from harness.data.corpus import Corpus
 from harness.data.fixtures import load_fixture
 from harness.report import render_json, render_markdown, write_report
-from harness.report.gap_words import fixture_sentence, pair_sentence
+from harness.report.gap_words import (
+    META_EVALUATION_NOTE,
+    fixture_sentence,
+    meta_note,
+    pair_sentence,
+)
 from harness.report.schema import validate_report_json
 from harness.session import Session
 
@@ -189,7 +194,8 @@ def test_human_agreement_is_the_packages_own_number(report):
     checked = 0
     for pair in section.pairs:
         assert pair.meta_evaluation_differs is None
-        assert pair.meta_evaluation_note == META_EVALUATION_NOTE
+        assert pair.meta_evaluation.status == "not-computed"
+        assert meta_note(pair) == META_EVALUATION_NOTE
         for found in pair.fixtures:
             if found.mean_gap is None:
                 continue
@@ -269,15 +275,20 @@ def test_a_pair_says_whether_its_meta_evaluation_differs(data_dir, rows, corpora
     expected = (
         f"pairwise accuracy {first['pairwise_accuracy']:.4f} vs {second['pairwise_accuracy']:.4f}"
     )
-    assert expected in pair.meta_evaluation_note
-    assert f"SPA {first['spa']:.4f} vs {second['spa']:.4f}" in pair.meta_evaluation_note
+    said = meta_note(pair)
+    assert expected in said
+    assert f"SPA {first['spa']:.4f} vs {second['spa']:.4f}" in said
+    assert [(n.a, n.b) for n in pair.meta_evaluation.numbers] == [
+        (first[n.statistic], second[n.statistic]) for n in pair.meta_evaluation.numbers
+    ]
     # the library against its own profile is not in this meta-evaluation's comparisons
     library = _pair(found, "harness:sacrebleu", "sacrebleu")
     assert library.meta_evaluation_differs is None
-    assert library.meta_evaluation_note == "both are the sacrebleu profile: one meta-evaluation"
+    assert library.meta_evaluation.status == "one-profile"
+    assert meta_note(library) == "both are the sacrebleu profile: one meta-evaluation"
     stored = json.loads(render_json(found))["meta_evaluation"]
     assert stored["results"]["rows"] == meta.rows()
     assert stored["systems"] == list(meta.systems)
     typed = [{k: v for k, v in row.items() if k in stored["rows"][0]} for row in meta.rows()]
     assert stored["rows"] == typed
-    assert pair.meta_evaluation_note in render_markdown(found)
+    assert said in render_markdown(found)

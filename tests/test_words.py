@@ -109,7 +109,7 @@ def test_the_line_count_error_blames_neither_file(
 
 
 def test_the_headline_counts_a_library_equal_to_its_profile_once() -> None:
-    from harness.analysis.study_types import PairMatters
+    from harness.analysis.study_types import MetaDifference, PairMatters
 
     def pair(a: str, b: str) -> PairMatters:
         return PairMatters(
@@ -128,7 +128,7 @@ def test_the_headline_counts_a_library_equal_to_its_profile_once() -> None:
             factors_differ=(),
             fixtures=(),
             meta_evaluation_differs=None,
-            meta_evaluation_note="",
+            meta_evaluation=MetaDifference("not-computed", None, 0, (), (), 0, ()),
         )
 
     pairs = [pair("sacrebleu", "harness:codexglue"), pair("sacrebleu", "codexglue")]

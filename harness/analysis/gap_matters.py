@@ -43,9 +43,10 @@ the sentences are written by :mod:`harness.report.gap_words`.
 
 4. **Would the WMT Metrics task tell them apart?** With a meta-evaluation of the human
    judgments (:func:`harness.analysis.meta_eval.meta_evaluate`: pairwise accuracy, acc23, soft
-   pairwise accuracy, each against e.g. WMT21 MQM), each pair's note gives both profiles'
-   numbers and whether a permutation test finds them significantly different; without one
-   it says why not (:data:`META_EVALUATION_NOTE`). This answer is the pair's, not a fixture's:
+   pairwise accuracy, each against e.g. WMT21 MQM), each pair records both profiles'
+   numbers and the permutation tests between them
+   (:class:`~harness.analysis.study_types.MetaDifference`); without one its status says why
+   not (``not-computed``). This answer is the pair's, not a fixture's:
    the human judgments are their own data set.
 """
 
@@ -55,7 +56,7 @@ import importlib.metadata
 import math
 import warnings
 from collections.abc import Mapping, Sequence
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -72,6 +73,10 @@ from harness.analysis.study_types import (
     GapMatters,
     MattersReason,
     MattersTally,
+    MetaDifference,
+    MetaNumber,
+    MetaStatus,
+    MetaTest,
     PairMatters,
     PairVerdict,
     SystemGap,
@@ -88,7 +93,7 @@ __all__ = [
     "GAP_RESAMPLES",
     "HUMAN_MAJORITY",
     "LEADING_GAPS",
-    "META_EVALUATION_NOTE",
+    "META_STATISTICS",
     "THRESHOLDS_CITATION",
     "THRESHOLDS_METRIC",
     "THRESHOLDS_PACKAGE",
@@ -120,19 +125,12 @@ Matters = Literal["yes", "no", "n/a"]
 #: section gives every pair.
 LEADING_GAPS = 5
 
-#: Why ``meta_evaluation_differs`` is ``null`` when the report has no meta-evaluation.
-META_EVALUATION_NOTE = (
-    "not computed: the WMT meta-evaluation (pairwise accuracy, acc23, soft pairwise accuracy) "
-    "needs human judgments (report --human)"
-)
-
-#: The statistics of a meta-evaluation named in a pair's note, as ``MetaEvaluation.rows``
-#: names them, with how the note calls them.
-META_STATISTICS: tuple[tuple[str, str], ...] = (
-    ("pairwise_accuracy", "pairwise accuracy"),
-    ("acc23_calibrated", "acc23"),
-    ("spa", "SPA"),
-    ("segment_acc23_calibrated", "segment acc23"),
+#: The statistics of a meta-evaluation a pair records, as ``MetaEvaluation.rows`` names them.
+META_STATISTICS: tuple[str, ...] = (
+    "pairwise_accuracy",
+    "acc23_calibrated",
+    "spa",
+    "segment_acc23_calibrated",
 )
 
 
@@ -365,7 +363,7 @@ def _pair_matters(
         if any(g.fixture == name and g.system in resampled.indices for g in pair.corpora)
     ]
     matters, reason = _verdict(pair, found)
-    differs, note = _meta_difference(meta, pa, pb)
+    differs, facts = _meta_difference(meta, pa, pb)
     na = (pair.na_reason or "no corpus scored by both") if reason == "not-comparable" else None
     return PairMatters(
         a=pair.a,
@@ -383,41 +381,47 @@ def _pair_matters(
         factors_differ=_factors(pa, pb),
         fixtures=tuple(found),
         meta_evaluation_differs=differs,
-        meta_evaluation_note=note,
+        meta_evaluation=facts,
     )
 
 
 def _meta_difference(
     meta: MetaEvaluation | None, profile_a: str | None, profile_b: str | None
-) -> tuple[bool | None, str]:
-    """Whether the meta-evaluation tells the two profiles apart, and both sides' numbers."""
+) -> tuple[bool | None, MetaDifference]:
+    """Whether the meta-evaluation tells the two profiles apart (``None``: it cannot), and
+    what it holds of them."""
+
+    def found(status: MetaStatus, **facts: Any) -> MetaDifference:
+        base: dict[str, Any] = {
+            "dataset": None if meta is None else meta.dataset,
+            "systems": 0 if meta is None else len(meta.systems),
+            "missing": (),
+            "numbers": (),
+            "resamples": 0 if meta is None else meta.resamples,
+            "tests": (),
+        }
+        return MetaDifference(status=status, **{**base, **facts})
+
     if meta is None:
-        return None, META_EVALUATION_NOTE
+        return None, found("not-computed")
     rows = {row["implementation"]: row for row in meta.rows()}
-    absent = [p or "(no profile)" for p in (profile_a, profile_b) if p not in rows]
+    absent = tuple(p or "(no profile)" for p in (profile_a, profile_b) if p not in rows)
     if absent:
-        return None, f"not in the meta-evaluation of {meta.dataset}: {', '.join(absent)}"
+        return None, found("not-in-it", missing=absent)
     assert profile_a is not None and profile_b is not None
     if profile_a == profile_b:
-        return None, f"both are the {profile_a} profile: one meta-evaluation"
-    shown = [
-        f"{label} {_number(rows[profile_a][key])} vs {_number(rows[profile_b][key])}"
-        for key, label in META_STATISTICS
-    ]
-    numbers = f"on {meta.dataset} ({len(meta.systems)} systems): " + ", ".join(shown)
-    tests = [c for c in meta.comparisons if {c.better, c.worse} == {profile_a, profile_b}]
+        return None, found("one-profile")
+    numbers = tuple(
+        MetaNumber(key, rows[profile_a][key], rows[profile_b][key]) for key in META_STATISTICS
+    )
+    tests = tuple(
+        MetaTest(c.statistic, c.p_value, c.significant)
+        for c in meta.comparisons
+        if {c.better, c.worse} == {profile_a, profile_b}
+    )
     if not tests:
-        why = "no permutation resamples" if meta.resamples == 0 else "not a compared pair"
-        return None, numbers + f"; not tested ({why})"
-    found = [c for c in tests if c.significant]
-    if not found:
-        return False, numbers + f"; none of {len(tests)} permutation tests significant"
-    named = ", ".join(f"{c.statistic} (p = {c.p_value:.3g})" for c in found)
-    return True, numbers + f"; significantly different: {named}"
-
-
-def _number(value: float | None) -> str:
-    return "—" if value is None else f"{value:.4f}"
+        return None, found("not-tested", numbers=numbers)
+    return any(t.significant for t in tests), found("tested", numbers=numbers, tests=tests)
 
 
 # ---------------------------------------------------------------------- the section

@@ -13,6 +13,10 @@ __all__ = [
     "GapMatters",
     "MattersReason",
     "MattersTally",
+    "MetaDifference",
+    "MetaNumber",
+    "MetaStatus",
+    "MetaTest",
     "PairMatters",
     "RankFlip",
     "SystemGap",
@@ -80,6 +84,49 @@ MattersReason = Literal[
 ]
 
 
+#: Whether a pair's two implementations could be told apart in the WMT meta-evaluation:
+#: ``not-computed`` (the report has no meta-evaluation), ``not-in-it`` (a side is not in it:
+#: ``missing``), ``one-profile`` (both sides are the same profile), ``not-tested`` (their
+#: numbers, no permutation test between them), ``tested`` (their numbers and tests).
+MetaStatus = Literal["not-computed", "not-in-it", "one-profile", "not-tested", "tested"]
+
+
+@dataclass(frozen=True)
+class MetaNumber:
+    """One statistic of the meta-evaluation (``MetaEvaluation.rows``' key) for side ``a``
+    and side ``b`` (``null``: undefined)."""
+
+    statistic: str
+    a: float | None
+    b: float | None
+
+
+@dataclass(frozen=True)
+class MetaTest:
+    """One permutation test between the pair's two profiles: the ``statistic``, its
+    ``p_value`` and whether it is ``significant``."""
+
+    statistic: str
+    p_value: float
+    significant: bool
+
+
+@dataclass(frozen=True)
+class MetaDifference:
+    """A pair in the WMT meta-evaluation of the human judgments: its ``status``, the
+    ``dataset`` and how many ``systems`` it rates, the sides not in it (``missing``: the
+    profile, or ``(no profile)``), both sides' ``numbers``, its permutation ``resamples`` and
+    the ``tests`` between the two profiles."""
+
+    status: MetaStatus
+    dataset: str | None
+    systems: int
+    missing: tuple[str, ...]
+    numbers: tuple[MetaNumber, ...]
+    resamples: int
+    tests: tuple[MetaTest, ...]
+
+
 @dataclass(frozen=True)
 class PairMatters:
     """Whether a judged pair's gap matters (``matters``: ``yes`` when it reorders systems or
@@ -97,7 +144,7 @@ class PairMatters:
     (:func:`harness.analysis.meta_eval.meta_evaluate` of the human judgments),
     ``meta_evaluation_differs`` says whether the two implementations differ significantly in
     any of its permutation tests (``null``: not tested, or an implementation not in it) and
-    ``meta_evaluation_note`` gives both sides' numbers, or why there are none."""
+    ``meta_evaluation`` holds both sides' numbers and the tests, or why there are none."""
 
     a: str
     b: str
@@ -114,7 +161,7 @@ class PairMatters:
     factors_differ: tuple[str, ...]
     fixtures: tuple[FixtureGap, ...]
     meta_evaluation_differs: bool | None
-    meta_evaluation_note: str
+    meta_evaluation: MetaDifference
 
 
 @dataclass(frozen=True)

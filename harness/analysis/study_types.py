@@ -14,7 +14,8 @@ tolerance on every system while its segment scores differ: ``segments_differ`` s
 share of them, ``factors_differ`` which factors of the two profiles differ), each side's
 profile ``label_a``/``label_b`` (the setting its name does not say), and the section's one
 count (``tally``) and the pairs the summary names (``leading``); the pair's and each
-fixture's ``sentence`` are written by the renderers. Schema 8 against 7: the ``answer`` holds facts only: its ``findings`` in words
+fixture's ``sentence`` are written by the renderers, and its ``meta_evaluation_note`` is
+``meta_evaluation``, the numbers and tests it was written from. Schema 8 against 7: the ``answer`` holds facts only: its ``findings`` in words
 and each family's line as text (``rows``) are written by the renderers from the families.
 Schema 7 against 6: ``human`` and ``meta_evaluation`` are typed sections
 (:mod:`harness.analysis.human_section`): every correlation with human judgments the report
@@ -55,6 +56,10 @@ from harness.analysis.gap_types import (
     GapMatters,
     MattersReason,
     MattersTally,
+    MetaDifference,
+    MetaNumber,
+    MetaStatus,
+    MetaTest,
     PairMatters,
     RankFlip,
     SystemGap,
@@ -84,6 +89,10 @@ __all__ = [
     "Libraries",
     "MattersReason",
     "MattersTally",
+    "MetaDifference",
+    "MetaNumber",
+    "MetaStatus",
+    "MetaTest",
     "Overview",
     "PairCorpus",
     "PairMatters",

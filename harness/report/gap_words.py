@@ -15,6 +15,7 @@ from harness.analysis.study_types import (
     FixtureGap,
     GapMatters,
     MattersTally,
+    MetaDifference,
     PairMatters,
     PairVerdict,
     Report,
@@ -22,12 +23,14 @@ from harness.analysis.study_types import (
 from harness.report.text import fmt_share
 
 __all__ = [
+    "META_EVALUATION_NOTE",
     "REASON_WORDS",
     "count_words",
     "fixture_sentence",
     "leading_pairs",
     "leading_sentences",
     "matters_cell",
+    "meta_note",
     "more_gaps",
     "named",
     "not_comparable",
@@ -205,3 +208,47 @@ def not_comparable(section: GapMatters) -> Sequence[PairMatters]:
         for k in section.tally.counted
         if section.pairs[k].reason == "not-comparable"
     ]
+
+
+#: Why a pair has no meta-evaluation numbers when the report has no meta-evaluation.
+META_EVALUATION_NOTE = (
+    "not computed: the WMT meta-evaluation (pairwise accuracy, acc23, soft pairwise accuracy) "
+    "needs human judgments (report --human)"
+)
+
+#: How a pair's note calls each statistic of the meta-evaluation.
+META_STATISTIC_WORDS: dict[str, str] = {
+    "pairwise_accuracy": "pairwise accuracy",
+    "acc23_calibrated": "acc23",
+    "spa": "SPA",
+    "segment_acc23_calibrated": "segment acc23",
+}
+
+
+def meta_note(pair: PairMatters) -> str:
+    """The pair in the WMT meta-evaluation in words: both sides' numbers and its permutation
+    tests, or why there are none."""
+    meta: MetaDifference = pair.meta_evaluation
+    if meta.status == "not-computed":
+        return META_EVALUATION_NOTE
+    if meta.status == "not-in-it":
+        return f"not in the meta-evaluation of {meta.dataset}: {', '.join(meta.missing)}"
+    if meta.status == "one-profile":
+        return f"both are the {pair.profile_a} profile: one meta-evaluation"
+
+    def number(value: float | None) -> str:
+        return "—" if value is None else f"{value:.4f}"
+
+    shown = [
+        f"{META_STATISTIC_WORDS.get(n.statistic, n.statistic)} {number(n.a)} vs {number(n.b)}"
+        for n in meta.numbers
+    ]
+    text = f"on {meta.dataset} ({meta.systems} systems): " + ", ".join(shown)
+    if meta.status == "not-tested":
+        why = "no permutation resamples" if meta.resamples == 0 else "not a compared pair"
+        return text + f"; not tested ({why})"
+    significant = [t for t in meta.tests if t.significant]
+    if not significant:
+        return text + f"; none of {len(meta.tests)} permutation tests significant"
+    named = ", ".join(f"{t.statistic} (p = {t.p_value:.3g})" for t in significant)
+    return text + f"; significantly different: {named}"

@@ -15,7 +15,7 @@ from harness.analysis.study_types import (
     SignificanceTest,
 )
 from harness.report.answer_words import family_lines
-from harness.report.gap_words import matters_cell, pair_name
+from harness.report.gap_words import matters_cell, meta_note, pair_name
 from harness.report.text import fmt_number, fmt_share
 
 #: The pairs table: the two implementations, the verdict, then :func:`pair_figures`.
@@ -120,13 +120,13 @@ def meta_evaluation_lines(section: GapMatters) -> list[str]:
     sides' numbers; one line when no pair has one (the shared reason)."""
     if not section.pairs:
         return []
-    notes = {p.meta_evaluation_note for p in section.pairs}
+    notes = {meta_note(p) for p in section.pairs}
     if all(p.meta_evaluation_differs is None for p in section.pairs) and len(notes) == 1:
         return [f"WMT meta-evaluation: {notes.pop()}"]
     word = {True: "differ", False: "do not differ", None: "not tested"}
     return [
         f"{pair_name(p)}: {word[p.meta_evaluation_differs]} in the WMT meta-evaluation "
-        f"({p.meta_evaluation_note})"
+        f"({meta_note(p)})"
         for p in section.pairs
     ]
 
