@@ -123,6 +123,10 @@ def test_a_pair_equal_at_corpus_level_is_not_judged_by_mt_thresholds(
         assert pair.factors_differ == expected
         assert all(factor in said for factor in expected)
     assert equal, "the fixture no longer has a pair equal at corpus level"
+    for pair in report.gap_matters.pairs:  # nor is a fixture where no system moves
+        for f in pair.fixtures:
+            if all(abs(s.gap) <= pair.tolerance for s in f.systems if s.gap is not None):
+                assert f.human_agreement is None, (pair.a, pair.b, f.fixture)
 
 
 def test_the_cards_and_the_summary_name_the_same_pairs(written: tuple[Report, Path, str]) -> None:

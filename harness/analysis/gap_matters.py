@@ -277,7 +277,9 @@ def _fixture_gap(
         [s.score_a for s in systems],
         [s.score_b for s in systems],
     )
-    human = human_agreement(mean) if agreement and mean is not None else None
+    # a fixture whose every system gap is within tolerance moves no system: humans are not asked
+    flat = all(abs(s.gap) <= pair.tolerance for s in systems if s.gap is not None)
+    human = human_agreement(mean) if agreement and mean is not None and not flat else None
     note = None if ci is not None else "no interval: " + "; ".join(dict.fromkeys(reasons))
     return FixtureGap(
         fixture=fixture,

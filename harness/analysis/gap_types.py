@@ -54,8 +54,8 @@ class FixtureGap:
     why), the ``flips`` among the ``system_pairs`` both scored (pairs of systems ordered the
     other way: strictly above by one, strictly below by the other) and MT-Thresholds'
     ``human_agreement`` (percent: how often humans agree with a system difference of
-    ``|mean_gap|`` BLEU points; ``null`` when not computed, and for a pair equal at corpus
-    level, whose gap is no system difference at all)."""
+    ``|mean_gap|`` BLEU points; ``null`` when not computed, and when every system gap of the
+    fixture, or of the pair, is within the pair's tolerance: no system difference at all)."""
 
     fixture: str
     systems: tuple[SystemGap, ...]
