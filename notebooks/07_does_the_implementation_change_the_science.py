@@ -56,6 +56,7 @@ from harness.analysis.runner import versions
 from harness.analysis.study import study
 from harness.data.datasets import WMT21_DIR, WMT21_SYSTEMS, load_wmt21_ende
 from harness.data.fixtures import load_fixture
+from harness.report.gap_words import pair_sentence
 from harness.statistics.agreement import pairwise_accuracy
 from harness.statistics.metric_comparison import compare_metrics
 
@@ -94,7 +95,8 @@ if not USE_DATA:
 #
 # `study` runs the implementations on the corpora and analyses the rows with one session;
 # the report's `gap_matters` holds, per pair, the gap with its interval, the system pairs the
-# two order differently and the MT-Thresholds agreement, and one sentence in plain words.
+# two order differently and the MT-Thresholds agreement, as facts; `pair_sentence` says them
+# in plain words, as the report does.
 
 # %%
 if USE_DATA:
@@ -111,7 +113,7 @@ report = study(
     gap_resamples=RESAMPLES,
 )
 for pair in report.gap_matters.pairs:
-    print(f"[{pair.matters}] {pair.sentence}")
+    print(f"[{pair.matters}] {pair_sentence(pair)}")
 
 # %%
 shown = [p for p in report.gap_matters.pairs if p.fixtures and p.fixtures[0].mean_gap is not None]
@@ -274,7 +276,7 @@ else:
 # %%
 assert report.gap_matters.pairs, "every pair of implementations gets an answer"
 for pair in report.gap_matters.pairs:
-    assert pair.sentence.startswith(f"{pair.a} vs {pair.b}")
+    assert pair_sentence(pair).startswith(f"{pair.a} vs {pair.b}")
 assert all(0.0 <= r["pairwise_accuracy"] <= 1.0 for r in rows)
 if USE_DATA:
     assert {r["implementation"] for r in rows} == set(PROFILES_COMPARED)

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from harness.analysis.gap_matters import counted_once
 from harness.analysis.significance import DEFAULT_SEED
 from harness.bleu.profiles import LABELS, PROFILES
 from harness.cli import main
 from harness.cli.app import build_parser
 from harness.data.corpus import Corpus
-from harness.report.summary import one_per_implementation
 from harness.scorers import get_adapter
 from harness.scorers.citation import cite
 
@@ -109,45 +109,62 @@ def test_the_line_count_error_blames_neither_file(
 
 
 def test_the_headline_counts_a_library_equal_to_its_profile_once() -> None:
-    from harness.analysis.study_types import PairMatters
+    from harness.analysis.study_types import MetaDifference, PairMatters
 
     def pair(a: str, b: str) -> PairMatters:
-        return PairMatters(a, b, "yes", "r", None, None, (), "s", None, None)
+        return PairMatters(
+            a=a,
+            b=b,
+            matters="yes",
+            reason="reorders",
+            na_reason=None,
+            label_a=None,
+            label_b=None,
+            profile_a=None,
+            profile_b=None,
+            tolerance=1e-9,
+            segments=0,
+            segments_differ=None,
+            factors_differ=(),
+            fixtures=(),
+            meta_evaluation_differs=None,
+            meta_evaluation=MetaDifference("not-computed", None, 0, (), (), 0, ()),
+        )
 
     pairs = [pair("sacrebleu", "harness:codexglue"), pair("sacrebleu", "codexglue")]
-    assert [p.b for p in one_per_implementation(pairs, ["codexglue"])] == ["harness:codexglue"]
-    assert len(one_per_implementation(pairs, [])) == 2  # not shown equal: both stay
+    assert counted_once(pairs, {"codexglue": "codexglue"}) == [0]
+    assert counted_once(pairs, {}) == [0, 1]  # not shown equal: both stay
 
 
 def test_the_report_headline_leads_with_bleu4(tmp_path: Path) -> None:
     """On a report with HELM's BLEU-1 (the largest gap), the summary's first pair sentence is
-    a BLEU-4 pair, and no two of its sentences name the same two implementations."""
+    a BLEU-4 pair, the summary gives the sentences of the pairs it names in their order, and
+    no two of them name the same two implementations."""
     from harness.analysis.labels import bleu4_label, profile_of
+    from harness.analysis.study_types import Report
+    from harness.analysis.typed_json import from_json
+    from harness.report.gap_words import pair_sentence
 
     out = tmp_path / "rep"
     argv = ["report", "--fixture", "silence_pitfall", "--quiet", "--out", str(out)]
     assert main([*argv, "--formats", "json", "md"]) == 0
-    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
-    verdicts = {(p["a"], p["b"]): p["verdict"] for p in report["pairs"]}
-    gaps = [p for p in report["gap_matters"]["pairs"] if verdicts[(p["a"], p["b"])] == "disagree"]
-    assert any(not (bleu4_label(p["a"]) and bleu4_label(p["b"])) for p in gaps)
+    report = from_json(Report, json.loads((out / "report.json").read_text(encoding="utf-8")))
+    section = report.gap_matters
+    gaps = [p for p in section.pairs if p.reason not in ("agree", "not-comparable")]
+    assert any(not (bleu4_label(p.a) and bleu4_label(p.b)) for p in gaps)
+    named = [section.pairs[k] for k in section.leading]
+    assert named and bleu4_label(named[0].a) and bleu4_label(named[0].b)
     md = (out / "report.md").read_text(encoding="utf-8").splitlines()
     at = next(i for i, x in enumerate(md) if "**Does the gap matter?**" in x)
-    subs = []
-    for line in md[at + 1 :]:
-        if not line.startswith("  - "):
-            break
-        head = line[4:].split(": ", 1)[0]
-        if " vs " in head:
-            subs.append(head.split(" vs "))
-    assert subs and all(bleu4_label(a) and bleu4_label(b) for a, b in subs[:1]), subs
-    equal = set(report["summary"]["libraries"]["equal"])
+    subs = [line[4:] for line in md[at + 1 : at + 1 + len(named)]]
+    assert subs == [pair_sentence(p) for p in named]
+    equal = set(report.summary.libraries.equal)
 
     def same(label: str) -> str:
         return f"harness:{profile_of(label)}" if label in equal else label
 
-    keys = [(same(a), same(b)) for a, b in subs]
-    assert len(keys) == len(set(keys)), subs
+    keys = [(same(p.a), same(p.b)) for p in named]
+    assert len(keys) == len(set(keys)), keys
 
 
 def test_check_states_the_effect_it_measures_on_the_files(tmp_path: Path) -> None:

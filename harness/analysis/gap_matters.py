@@ -1,4 +1,4 @@
-"""Does the gap matter? For every judged pair of implementations, three answers in plain words.
+"""Does the gap matter? For every judged pair of implementations, three answers as facts.
 
 Two implementations that print different BLEU for the same output differ by a *gap*
 (``b − a``, BLEU points). Whether that gap matters is asked three ways, per fixture whose
@@ -28,20 +28,25 @@ corpora the run's :class:`~harness.session.Session` holds:
    The mean gap's size is looked up there: a gap of that size between two *systems* would be
    confirmed by humans that often.
 
-A pair's gap **matters** (``yes``) when it reorders a pair of systems on some fixture, or
-when it is as large as a system difference humans confirm more often than not
-(MT-Thresholds accuracy ≥ :data:`HUMAN_MAJORITY` percent);
-it does **not** (``no``) when it does neither, or when the pair agrees within its tolerance;
-``n/a`` when nothing is comparable. Each pair gets one sentence, e.g. ``nltk vs sacrebleu:
-the gap matters (it reorders systems): +0.90 BLEU [+0.70, +1.10] on wmt21 (mean of 20
-systems), flips 2 of 190 system pairs; mixed in one table, the two move a system by 0.90
-BLEU, a difference between two systems that humans confirm 62% of the time (MT-Thresholds).``
+A pair whose corpus gap is within its tolerance on every system it compared, while its
+segment scores differ, is **equal at corpus level** (``equal-at-corpus``): its gap is no
+difference between systems, so it is never looked up in MT-Thresholds; the share of segments
+that differ and the factors of its two profiles that differ say where it differs. Otherwise a
+pair's gap **matters** (``yes``) when it reorders a pair of systems on some fixture, or when
+it is as large as a system difference humans confirm more often than not (MT-Thresholds
+accuracy ≥ :data:`HUMAN_MAJORITY` percent); it does **not** (``no``) when it does neither, or
+when the pair agrees within its tolerance; ``n/a`` when nothing is comparable. The section's
+one count (:class:`~harness.analysis.study_types.MattersTally`) counts each pair of
+implementations once (a real library the report shows equal to its profile is that profile),
+and ``leading`` names the pairs with a corpus gap the summary gives first. These are facts;
+the sentences are written by :mod:`harness.report.gap_words`.
 
 4. **Would the WMT Metrics task tell them apart?** With a meta-evaluation of the human
    judgments (:func:`harness.analysis.meta_eval.meta_evaluate`: pairwise accuracy, acc23, soft
-   pairwise accuracy, each against e.g. WMT21 MQM), each pair's note gives both profiles'
-   numbers and whether a permutation test finds them significantly different; without one
-   it says why not (:data:`META_EVALUATION_NOTE`). This answer is the pair's, not a fixture's:
+   pairwise accuracy, each against e.g. WMT21 MQM), each pair records both profiles'
+   numbers and the permutation tests between them
+   (:class:`~harness.analysis.study_types.MetaDifference`); without one its status says why
+   not (``not-computed``). This answer is the pair's, not a fixture's:
    the human judgments are their own data set.
 """
 
@@ -51,12 +56,13 @@ import importlib.metadata
 import math
 import warnings
 from collections.abc import Mapping, Sequence
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
 from harness.analysis.answer import rank_flips
-from harness.analysis.labels import library_pair, profile_of
+from harness.analysis.attribution import differing_factors
+from harness.analysis.labels import bleu4_label, library_pair, profile_of
 from harness.analysis.meta_eval import MetaEvaluation
 from harness.analysis.resampling import (
     prepare,
@@ -65,12 +71,17 @@ from harness.analysis.resampling import (
 from harness.analysis.study_types import (
     FixtureGap,
     GapMatters,
+    MattersReason,
+    MattersTally,
+    MetaDifference,
+    MetaNumber,
+    MetaStatus,
+    MetaTest,
     PairMatters,
     PairVerdict,
-    RankFlip,
     SystemGap,
 )
-from harness.bleu.profiles import PROFILES
+from harness.bleu.profiles import LABELS, PROFILES
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError, HarnessError
 from harness.progress import ProgressCallback, track
@@ -81,11 +92,13 @@ from harness.statistics.resampling import counts_from_indices, percentile_interv
 __all__ = [
     "GAP_RESAMPLES",
     "HUMAN_MAJORITY",
-    "META_EVALUATION_NOTE",
+    "LEADING_GAPS",
+    "META_STATISTICS",
     "THRESHOLDS_CITATION",
     "THRESHOLDS_METRIC",
     "THRESHOLDS_PACKAGE",
     "gap_matters",
+    "headline",
     "human_agreement",
     "thresholds_version",
     "unanswered",
@@ -108,19 +121,16 @@ HUMAN_MAJORITY = 50.0
 
 Matters = Literal["yes", "no", "n/a"]
 
-#: Why ``meta_evaluation_differs`` is ``null`` when the report has no meta-evaluation.
-META_EVALUATION_NOTE = (
-    "not computed: the WMT meta-evaluation (pairwise accuracy, acc23, soft pairwise accuracy) "
-    "needs human judgments (report --human)"
-)
+#: The summary names at most this many pairs with a corpus gap (``GapMatters.leading``); the
+#: section gives every pair.
+LEADING_GAPS = 5
 
-#: The statistics of a meta-evaluation named in a pair's note, as ``MetaEvaluation.rows``
-#: names them, with how the note calls them.
-META_STATISTICS: tuple[tuple[str, str], ...] = (
-    ("pairwise_accuracy", "pairwise accuracy"),
-    ("acc23_calibrated", "acc23"),
-    ("spa", "SPA"),
-    ("segment_acc23_calibrated", "segment acc23"),
+#: The statistics of a meta-evaluation a pair records, as ``MetaEvaluation.rows`` names them.
+META_STATISTICS: tuple[str, ...] = (
+    "pairwise_accuracy",
+    "acc23_calibrated",
+    "spa",
+    "segment_acc23_calibrated",
 )
 
 
@@ -267,7 +277,9 @@ def _fixture_gap(
         [s.score_a for s in systems],
         [s.score_b for s in systems],
     )
-    human = human_agreement(mean) if agreement and mean is not None else None
+    # a fixture whose every system gap is within tolerance moves no system: humans are not asked
+    flat = all(abs(s.gap) <= pair.tolerance for s in systems if s.gap is not None)
+    human = human_agreement(mean) if agreement and mean is not None and not flat else None
     note = None if ci is not None else "no interval: " + "; ".join(dict.fromkeys(reasons))
     return FixtureGap(
         fixture=fixture,
@@ -278,91 +290,61 @@ def _fixture_gap(
         system_pairs=system_pairs,
         flips=flips,
         human_agreement=human,
-        sentence=_fixture_sentence(fixture, mean, ci, note, len(gaps), flips, system_pairs, human),
     )
 
 
-# ---------------------------------------------------------------------- plain words
-def _fixture_sentence(
-    fixture: str,
-    mean: float | None,
-    ci: tuple[float, float] | None,
-    note: str | None,
-    systems: int,
-    flips: Sequence[RankFlip],
-    system_pairs: int,
-    human: float | None,
-) -> str:
-    """``+0.90 BLEU [+0.70, +1.10] on wmt21 (mean of 20 systems), flips 2 of 190 system
-    pairs; mixed in one table, the two move a system by 0.90 BLEU, a difference between two
-    systems that humans confirm 62% of the time (MT-Thresholds)``."""
-    if mean is None:
-        return f"nothing to compare on {fixture}: no system scored by both"
-    interval = f"[{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else f"({note})"
-    what = f"mean of {systems} systems" if systems > 1 else "one system"
-    text = f"{mean:+.2f} BLEU {interval} on {fixture} ({what})"
-    if system_pairs:
-        text += f", flips {len(flips)} of {system_pairs} system pair{'s' * (system_pairs != 1)}"
-    else:
-        text += ", no system pair to reorder"
-    if human is not None:
-        text += (
-            f"; mixed in one table, the two move a system by {abs(mean):.2f} BLEU, a difference "
-            f"between two systems that humans confirm {human:.0f}% of the time (MT-Thresholds)"
-        )
-    return text
+# ---------------------------------------------------------------------- the verdict
+def equal_at_corpus(pair: PairVerdict) -> bool:
+    """Whether ``pair`` differs only below the corpus level: judged to differ, while every
+    corpus gap it compared is within its tolerance."""
+    return (
+        pair.verdict == "disagree"
+        and pair.corpus_max_abs is not None
+        and pair.corpus_max_abs <= pair.tolerance
+    )
 
 
-def _verdict(pair: PairVerdict, fixtures: Sequence[FixtureGap]) -> tuple[Matters, str]:
+def _verdict(pair: PairVerdict, fixtures: Sequence[FixtureGap]) -> tuple[Matters, MattersReason]:
     """``(matters, reason)``: module docstring."""
     if pair.verdict == "n/a" or not any(f.mean_gap is not None for f in fixtures):
-        why = pair.na_reason or "no corpus scored by both"
-        return "n/a", f"nothing to compare ({why})"
+        return "n/a", "not-comparable"
     if pair.verdict == "agree":
-        return "no", f"no gap: equal within tolerance {pair.tolerance:g} on every corpus compared"
+        return "no", "agree"
+    if equal_at_corpus(pair):
+        return "no", "equal-at-corpus"
     if any(f.flips for f in fixtures):
-        return "yes", "the gap matters: it reorders systems"
-    loud = [f for f in fixtures if f.human_agreement is not None]
-    if any(f.human_agreement >= HUMAN_MAJORITY for f in loud if f.human_agreement is not None):
-        return "yes", (
-            "the gap matters: it reorders no systems here, but a system difference this large "
-            "agrees with humans more often than not"
-        )
+        return "yes", "reorders"
+    loud = [f.human_agreement for f in fixtures if f.human_agreement is not None]
+    if any(h >= HUMAN_MAJORITY for h in loud):
+        return "yes", "humans-notice"
     if not loud:
-        return "no", "it reorders no systems (human agreement not computed)"
-    return "no", (
-        "the gap does not matter: it reorders no systems, and humans agree with a system "
-        "difference this small less often than not"
-    )
+        return "no", "no-human-agreement"
+    return "no", "humans-do-not-notice"
 
 
-def _headline(fixtures: Sequence[FixtureGap]) -> FixtureGap | None:
-    """The fixture where the gap matters most: most flips, then the largest |mean gap|."""
-    scored = [f for f in fixtures if f.mean_gap is not None]
+def headline(pair: PairMatters) -> FixtureGap | None:
+    """The fixture where the pair's gap matters most (the one its sentence gives): most
+    flips, then the largest |mean gap|; ``None`` when no fixture has a gap."""
+    scored = [f for f in pair.fixtures if f.mean_gap is not None]
     if not scored:
         return None
     return max(scored, key=lambda f: (len(f.flips), abs(f.mean_gap or 0.0)))
 
 
-def _pair_sentence(pair: PairVerdict, reason: str, fixtures: Sequence[FixtureGap]) -> str:
-    head = _headline(fixtures)
-    text = f"{pair.a} vs {pair.b}: {reason}"
-    if head is None or pair.verdict == "agree":  # no gap: its size says nothing
-        return text + "."
-    text += f" — {head.sentence}"
-    others = [f for f in fixtures if f is not head and f.mean_gap is not None]
-    if others:
-        gaps = [f.mean_gap for f in others if f.mean_gap is not None]
-        flips = sum(len(f.flips) for f in others)
-        pairs = sum(f.system_pairs for f in others)
-        span = (
-            f"{min(gaps):+.2f}" if len(gaps) == 1 else f"from {min(gaps):+.2f} to {max(gaps):+.2f}"
-        )
-        text += (
-            f" (on {len(others)} other fixture{'s' * (len(others) != 1)}: mean gap {span}, "
-            f"flips {flips} of {pairs} system pair{'s' * (pairs != 1)})"
-        )
-    return text + "."
+def _factors(profile_a: str | None, profile_b: str | None) -> tuple[str, ...]:
+    """The factors on which the two profiles differ (empty without both)."""
+    if profile_a is None or profile_b is None:
+        return ()
+    return differing_factors(PROFILES[profile_a], PROFILES[profile_b])
+
+
+def profile_label_of(label: str) -> str | None:
+    """What an in-house profile's label adds to its name (``harness:mteval-v13a`` → that it
+    lowercases, the script's default), ``None`` for a real library or a name that says it all:
+    a library runs with its own defaults, which its name says."""
+    if not label.startswith("harness:"):
+        return None
+    return LABELS.get(label.split(":", 1)[1])
 
 
 def _pair_matters(
@@ -375,65 +357,148 @@ def _pair_matters(
 ) -> PairMatters:
     (pa, why_a), (pb, why_b) = _profile(pair.a, libraries), _profile(pair.b, libraries)
     missing = "; ".join(x for x in (why_a, why_b) if x) or None
+    # a gap within tolerance on every system is no system difference: humans are not asked
+    agreement = agreement and not equal_at_corpus(pair)
     found = [
         _fixture_gap(pair, name, resampled, (pa, pb), missing, confidence, agreement)
         for name, resampled in fixtures
         if any(g.fixture == name and g.system in resampled.indices for g in pair.corpora)
     ]
     matters, reason = _verdict(pair, found)
-    differs, note = _meta_difference(meta, pa, pb)
+    differs, facts = _meta_difference(meta, pa, pb)
+    na = (pair.na_reason or "no corpus scored by both") if reason == "not-comparable" else None
     return PairMatters(
         a=pair.a,
         b=pair.b,
         matters=matters,
         reason=reason,
+        na_reason=na,
+        label_a=profile_label_of(pair.a),
+        label_b=profile_label_of(pair.b),
         profile_a=pa,
         profile_b=pb,
+        tolerance=pair.tolerance,
+        segments=pair.segments.n,
+        segments_differ=pair.segments.share_above if pair.segments.n else None,
+        factors_differ=_factors(pa, pb),
         fixtures=tuple(found),
-        sentence=_pair_sentence(pair, reason, found),
         meta_evaluation_differs=differs,
-        meta_evaluation_note=note,
+        meta_evaluation=facts,
     )
 
 
 def _meta_difference(
     meta: MetaEvaluation | None, profile_a: str | None, profile_b: str | None
-) -> tuple[bool | None, str]:
-    """Whether the meta-evaluation tells the two profiles apart, and both sides' numbers."""
+) -> tuple[bool | None, MetaDifference]:
+    """Whether the meta-evaluation tells the two profiles apart (``None``: it cannot), and
+    what it holds of them."""
+
+    def found(status: MetaStatus, **facts: Any) -> MetaDifference:
+        base: dict[str, Any] = {
+            "dataset": None if meta is None else meta.dataset,
+            "systems": 0 if meta is None else len(meta.systems),
+            "missing": (),
+            "numbers": (),
+            "resamples": 0 if meta is None else meta.resamples,
+            "tests": (),
+        }
+        return MetaDifference(status=status, **{**base, **facts})
+
     if meta is None:
-        return None, META_EVALUATION_NOTE
+        return None, found("not-computed")
     rows = {row["implementation"]: row for row in meta.rows()}
-    absent = [p or "(no profile)" for p in (profile_a, profile_b) if p not in rows]
+    absent = tuple(p or "(no profile)" for p in (profile_a, profile_b) if p not in rows)
     if absent:
-        return None, f"not in the meta-evaluation of {meta.dataset}: {', '.join(absent)}"
+        return None, found("not-in-it", missing=absent)
     assert profile_a is not None and profile_b is not None
     if profile_a == profile_b:
-        return None, f"both are the {profile_a} profile: one meta-evaluation"
-    shown = [
-        f"{label} {_number(rows[profile_a][key])} vs {_number(rows[profile_b][key])}"
-        for key, label in META_STATISTICS
-    ]
-    numbers = f"on {meta.dataset} ({len(meta.systems)} systems): " + ", ".join(shown)
-    tests = [c for c in meta.comparisons if {c.better, c.worse} == {profile_a, profile_b}]
+        return None, found("one-profile")
+    numbers = tuple(
+        MetaNumber(key, rows[profile_a][key], rows[profile_b][key]) for key in META_STATISTICS
+    )
+    tests = tuple(
+        MetaTest(c.statistic, c.p_value, c.significant)
+        for c in meta.comparisons
+        if {c.better, c.worse} == {profile_a, profile_b}
+    )
     if not tests:
-        why = "no permutation resamples" if meta.resamples == 0 else "not a compared pair"
-        return None, numbers + f"; not tested ({why})"
-    found = [c for c in tests if c.significant]
-    if not found:
-        return False, numbers + f"; none of {len(tests)} permutation tests significant"
-    named = ", ".join(f"{c.statistic} (p = {c.p_value:.3g})" for c in found)
-    return True, numbers + f"; significantly different: {named}"
-
-
-def _number(value: float | None) -> str:
-    return "—" if value is None else f"{value:.4f}"
+        return None, found("not-tested", numbers=numbers)
+    return any(t.significant for t in tests), found("tested", numbers=numbers, tests=tests)
 
 
 # ---------------------------------------------------------------------- the section
+#: The reasons of a pair with a corpus gap (the others are equal at corpus level, agree, or
+#: have nothing to compare).
+GAP_REASONS: frozenset[str] = frozenset(
+    {"reorders", "humans-notice", "humans-do-not-notice", "no-human-agreement"}
+)
+
+
+def counted_once(pairs: Sequence[PairMatters], libraries: Mapping[str, str]) -> list[int]:
+    """The indices of ``pairs`` with a real library the report shows equal to its profile
+    (``libraries``: library → profile) counted once: of the pairs that name the same two
+    implementations, library or profile, the first."""
+
+    def same(label: str) -> str:
+        return f"harness:{libraries[label]}" if label in libraries else label
+
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for k, p in enumerate(pairs):
+        key = (same(p.a), same(p.b))
+        if key not in seen:
+            seen.add(key)
+            out.append(k)
+    return out
+
+
+def tally(pairs: Sequence[PairMatters], libraries: Mapping[str, str]) -> MattersTally:
+    """The section's one count (:class:`~harness.analysis.study_types.MattersTally`)."""
+    counted = counted_once(pairs, libraries)
+    reasons = [pairs[k].reason for k in counted]
+    return MattersTally(
+        judged=len(pairs),
+        pairs=len(counted),
+        matters=sum(pairs[k].matters == "yes" for k in counted),
+        does_not_matter=sum(
+            pairs[k].matters == "no" and r in GAP_REASONS
+            for k, r in zip(counted, reasons, strict=True)
+        ),
+        equal_at_corpus=reasons.count("equal-at-corpus"),
+        agree=reasons.count("agree"),
+        not_comparable=reasons.count("not-comparable"),
+        counted=tuple(counted),
+    )
+
+
+def _weight(pair: PairMatters) -> tuple[bool, bool, int, float]:
+    """Sort key of the pairs the summary names: BLEU-4 pairs first (another n-gram weighting
+    is far from any BLEU-4 by design, so it never leads), then gaps that matter, then by
+    flips, then by the largest mean gap."""
+    flips = sum(len(f.flips) for f in pair.fixtures)
+    gap = max((abs(f.mean_gap) for f in pair.fixtures if f.mean_gap is not None), default=0.0)
+    bleu4 = bleu4_label(pair.a) and bleu4_label(pair.b)
+    return (not bleu4, pair.matters != "yes", -flips, -gap)
+
+
+def leading(pairs: Sequence[PairMatters], counted: Sequence[int], most: int) -> tuple[int, ...]:
+    """The indices of the counted pairs with a corpus gap the summary names, in its order
+    (:func:`_weight`), at most ``most``."""
+    gaps = [k for k in counted if pairs[k].reason in GAP_REASONS]
+    return tuple(sorted(gaps, key=lambda k: _weight(pairs[k]))[:most])
+
+
 def _section(
-    found: Sequence[PairMatters], note: str | None, *, seed: int, resamples: int, confidence: float
+    found: Sequence[PairMatters],
+    note: str | None,
+    libraries: Mapping[str, str],
+    *,
+    seed: int,
+    resamples: int,
+    confidence: float,
 ) -> GapMatters:
     version = thresholds_version()
+    counts = tally(found, libraries)
     return GapMatters(
         method="paired-bootstrap",
         resamples=resamples,
@@ -442,6 +507,9 @@ def _section(
         thresholds=f"{THRESHOLDS_PACKAGE} {version}" if version else None,
         citation=THRESHOLDS_CITATION,
         pairs=tuple(found),
+        tally=counts,
+        leading=leading(found, counts.counted, LEADING_GAPS),
+        leading_max=LEADING_GAPS,
         note=note,
     )
 
@@ -450,7 +518,7 @@ def unanswered(
     note: str, *, seed: int, resamples: int = GAP_RESAMPLES, confidence: float = 0.95
 ) -> GapMatters:
     """The section when it is not computed, with ``note`` saying why."""
-    return _section((), note, seed=seed, resamples=resamples, confidence=confidence)
+    return _section((), note, {}, seed=seed, resamples=resamples, confidence=confidence)
 
 
 def gap_matters(
@@ -480,9 +548,12 @@ def gap_matters(
     if isinstance(confidence, bool) or not 0.0 < confidence < 1.0:
         raise ConfigError(f"confidence must be strictly between 0 and 1, got {confidence!r}")
     version = thresholds_version()
+    libraries = _profiles_of_libraries(pairs)
 
     def section(found: Sequence[PairMatters], note: str | None) -> GapMatters:
-        return _section(found, note, seed=seed, resamples=resamples, confidence=confidence)
+        return _section(
+            found, note, libraries, seed=seed, resamples=resamples, confidence=confidence
+        )
 
     if not corpora:
         return section((), "not computed: the report was built without the corpora")
@@ -495,7 +566,6 @@ def gap_matters(
         (name, _FixtureResamples(systems, session, resamples, seed))
         for name, systems in by_fixture.items()
     ]
-    libraries = _profiles_of_libraries(pairs)
     found = [
         _pair_matters(p, fixtures, libraries, confidence, version is not None, meta)
         for p in track(pairs, progress, "report: does the gap matter")

@@ -31,7 +31,7 @@ import numpy as np
 from harness.analysis import runner
 from harness.analysis.attribution import attribute
 from harness.analysis.difference import implementation_label
-from harness.analysis.gap_matters import GAP_RESAMPLES, gap_matters, unanswered
+from harness.analysis.gap_matters import GAP_RESAMPLES, gap_matters, headline, unanswered
 from harness.analysis.human_section import human_section, meta_evaluation_section
 from harness.analysis.labels import (
     labels_in,
@@ -51,6 +51,7 @@ from harness.analysis.study_types import (
     CorpusAttribution,
     Correlations,
     FixtureScores,
+    GapMatters,
     PairVerdict,
     PrecomputedSignificance,
     Report,
@@ -226,6 +227,24 @@ def _failed_attribution(
     )
 
 
+def leading_attributions(gaps: GapMatters) -> list[tuple[str, str, str, str]]:
+    """``(profile a, profile b, fixture, system)`` of each pair the summary leads with
+    (``gaps.leading``) whose sides are two different profiles: on the system of the largest
+    gap in the fixture its sentence gives (:func:`~harness.analysis.gap_matters.headline`),
+    so that its waterfall shows the gap the summary gives."""
+    out: list[tuple[str, str, str, str]] = []
+    for k in gaps.leading:
+        p = gaps.pairs[k]
+        head = headline(p)
+        if head is None or p.profile_a is None or p.profile_b is None:
+            continue
+        systems = [(abs(g.gap), g.system) for g in head.systems if g.gap is not None]
+        if systems and p.profile_a != p.profile_b:
+            _, system = max(systems)
+            out.append((p.profile_a, p.profile_b, head.fixture, system))
+    return list(dict.fromkeys(out))
+
+
 def _attributions(
     rows: Results,
     corpora: Mapping[tuple[str, str], Corpus],
@@ -233,9 +252,11 @@ def _attributions(
     max_corpora: int,
     session: Session,
     progress: ProgressCallback | None = None,
+    leading: Sequence[tuple[str, str, str, str]] = (),
 ) -> list[CorpusAttribution]:
     """Each profile pair (``pairs``, default :data:`DEFAULT_ATTRIBUTION_PAIRS` where both have
-    rows) on the first ``max_corpora`` corpora, with the library ``b`` as residual where its
+    rows) on the first ``max_corpora`` corpora, then each of ``leading``
+    (:func:`leading_attributions`) not among them, with the library ``b`` as residual where its
     adapter scored that corpus; statistics from ``session`` (the pairs of one corpus share
     them)."""
     if not corpora:
@@ -256,24 +277,25 @@ def _attributions(
         for r in rows.corpus_rows()
         if r.get("status") == "ok" and r.get("kind") == "adapter"
     }
-    for f, s in track(chosen, progress, "report: attributions"):
+    todo = [(a, b, f, s) for f, s in chosen for a, b in pairs]
+    todo += [x for x in leading if x not in todo and (x[2], x[3]) in corpora]
+    for a, b, f, s in track(todo, progress, "report: attributions"):
         corpus = corpora[(f, s)]
-        for a, b in pairs:
-            known = scored.get((b, f, s))
-            library = b if known is not None else None
+        known = scored.get((b, f, s))
+        library = b if known is not None else None
+        try:
             try:
-                try:
-                    found = attribute(
-                        corpus, a, b, library=library, library_score=known, session=session
-                    )
-                    out.append(_attribution(to_json(found), f, s))
-                except HarnessError as exc:
-                    if library is None:
-                        raise
-                    found = attribute(corpus, a, b, session=session)
-                    out.append(_attribution(to_json(found), f, s, library_error=str(exc)))
+                found = attribute(
+                    corpus, a, b, library=library, library_score=known, session=session
+                )
+                out.append(_attribution(to_json(found), f, s))
             except HarnessError as exc:
-                out.append(_failed_attribution(a, b, corpus, f, s, str(exc)))
+                if library is None:
+                    raise
+                found = attribute(corpus, a, b, session=session)
+                out.append(_attribution(to_json(found), f, s, library_error=str(exc)))
+        except HarnessError as exc:
+            out.append(_failed_attribution(a, b, corpus, f, s, str(exc)))
     return out
 
 
@@ -342,8 +364,10 @@ def analyse(
     statistic, and its corpora (named ``fixture/system``, :func:`~harness.analysis.plan.named_corpora`; none for a
     report from a results table) add segment texts to the pairs and enable attributions
     (``attribution_pairs`` of profile names, default :data:`DEFAULT_ATTRIBUTION_PAIRS` where
-    both have rows, on at most ``max_attribution_corpora`` corpora; the library ``b`` gives
-    the residual when its adapter has an ok row there), significance and the answer. ``pairs``
+    both have rows, on at most ``max_attribution_corpora`` corpora, then each pair the
+    summary leads with on the system of its gap, :func:`leading_attributions`; the library
+    ``b`` gives the residual when its adapter has an ok row there), significance and the
+    answer. ``pairs``
     are ``(a, b)`` implementation names (row labels or ``profile:``/``adapter:`` specs;
     default :func:`~harness.analysis.study_pairs.default_pairs`); each pair is judged at
     :func:`~harness.analysis.labels.pair_tolerance` (the less precise side's proven
@@ -419,7 +443,15 @@ def analyse(
         segments = _segments(rows)
         correlated = correlations()
     attributions = (
-        _attributions(rows, corpora, attribution_pairs, max_attribution_corpora, session, progress)
+        _attributions(
+            rows,
+            corpora,
+            attribution_pairs,
+            max_attribution_corpora,
+            session,
+            progress,
+            leading_attributions(gaps),
+        )
         if "attributions" in include
         else []
     )

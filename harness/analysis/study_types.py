@@ -8,7 +8,14 @@ written next to it as :data:`SCHEMA_FILE` — is
 and class docstrings below are the documentation of every key. All scores and gaps are BLEU
 points on 0–100; every number is finite or ``null``.
 
-Schema 8 (this version) against 7: the ``answer`` holds facts only: its ``findings`` in words
+Schema 9 (this version) against 8: ``gap_matters`` holds facts only: a pair's ``reason`` is
+a word (:data:`MattersReason`; ``equal-at-corpus`` for a pair whose corpus gap is within its
+tolerance on every system while its segment scores differ: ``segments_differ`` says on what
+share of them, ``factors_differ`` which factors of the two profiles differ), each side's
+profile ``label_a``/``label_b`` (the setting its name does not say), and the section's one
+count (``tally``) and the pairs the summary names (``leading``); the pair's and each
+fixture's ``sentence`` are written by the renderers, and its ``meta_evaluation_note`` is
+``meta_evaluation``, the numbers and tests it was written from. Schema 8 against 7: the ``answer`` holds facts only: its ``findings`` in words
 and each family's line as text (``rows``) are written by the renderers from the families.
 Schema 7 against 6: ``human`` and ``meta_evaluation`` are typed sections
 (:mod:`harness.analysis.human_section`): every correlation with human judgments the report
@@ -44,6 +51,19 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from harness.analysis.difference import GapDistribution, Side
+from harness.analysis.gap_types import (
+    FixtureGap,
+    GapMatters,
+    MattersReason,
+    MattersTally,
+    MetaDifference,
+    MetaNumber,
+    MetaStatus,
+    MetaTest,
+    PairMatters,
+    RankFlip,
+    SystemGap,
+)
 from harness.analysis.human_section import HumanSection, MetaEvaluationSection
 from harness.analysis.typed_json import JsonValue, json_fields
 
@@ -67,6 +87,12 @@ __all__ = [
     "LargestGap",
     "LevelCorrelations",
     "Libraries",
+    "MattersReason",
+    "MattersTally",
+    "MetaDifference",
+    "MetaNumber",
+    "MetaStatus",
+    "MetaTest",
     "Overview",
     "PairCorpus",
     "PairMatters",
@@ -87,7 +113,7 @@ __all__ = [
 
 #: The version of ``report.json``'s shape: bumped whenever a key is added, removed or changes
 #: meaning (the module docstring says what changed).
-SCHEMA_VERSION: Literal["8"] = "8"
+SCHEMA_VERSION: Literal["9"] = "9"
 
 #: The JSON Schema of :class:`Report`, written next to ``report.json`` (its ``$schema``).
 SCHEMA_FILE: Literal["report.schema.json"] = "report.schema.json"
@@ -500,94 +526,6 @@ class PrecomputedSignificance:
     precomputed: JsonValue
 
 
-# ---------------------------------------------------------------------- does the gap matter
-@dataclass(frozen=True)
-class SystemGap:
-    """One system of a fixture under both implementations of a pair: their corpus scores
-    (``null`` unless ok), ``gap = score_b − score_a`` and its paired-bootstrap percentile
-    interval ``ci`` (``null`` when it has none: the fixture's ``ci_note`` says why)."""
-
-    system: str
-    score_a: float | None
-    score_b: float | None
-    gap: float | None
-    ci: tuple[float, float] | None
-
-
-@dataclass(frozen=True)
-class RankFlip:
-    """Two systems the implementations order differently: ``systems[0]`` is ranked above
-    ``systems[1]`` by ``a`` and below it by ``b``; ``scores_a`` and ``scores_b`` are each
-    implementation's scores of the two systems, in that order."""
-
-    systems: tuple[str, str]
-    scores_a: tuple[float, float]
-    scores_b: tuple[float, float]
-
-
-@dataclass(frozen=True)
-class FixtureGap:
-    """A pair on one fixture: each system's gap, their ``mean_gap`` over the ``systems``
-    both scored, its paired-bootstrap percentile interval ``ci`` (``null``: ``ci_note`` says
-    why), the ``flips`` among the ``system_pairs`` both scored (pairs of systems ordered the
-    other way: strictly above by one, strictly below by the other), MT-Thresholds'
-    ``human_agreement`` (percent: how often humans agree with a system difference of
-    ``|mean_gap|`` BLEU points) and the fixture's ``sentence``."""
-
-    fixture: str
-    systems: tuple[SystemGap, ...]
-    mean_gap: float | None
-    ci: tuple[float, float] | None
-    ci_note: str | None
-    system_pairs: int
-    flips: tuple[RankFlip, ...]
-    human_agreement: float | None
-    sentence: str
-
-
-@dataclass(frozen=True)
-class PairMatters:
-    """Whether a judged pair's gap matters (``matters``: ``yes`` when it reorders systems or
-    is as large as a system difference humans confirm more often than not, ``no`` when it does
-    neither or the pair agrees within its tolerance, ``n/a`` when nothing is comparable), why
-    (``reason``), the profiles whose cached statistics give the intervals (``profile_a``,
-    ``profile_b``; a library's is the profile the report shows equal to it, ``null`` when there
-    is none), each fixture with corpora, and the pair's one ``sentence``. With a WMT
-    meta-evaluation in the report (:func:`harness.analysis.meta_eval.meta_evaluate` of the
-    human judgments), ``meta_evaluation_differs`` says whether the two implementations differ
-    significantly in any of its permutation tests (``null``: not tested, or an implementation
-    not in it) and ``meta_evaluation_note`` gives both sides' numbers, or why there are none."""
-
-    a: str
-    b: str
-    matters: Literal["yes", "no", "n/a"]
-    reason: str
-    profile_a: str | None
-    profile_b: str | None
-    fixtures: tuple[FixtureGap, ...]
-    sentence: str
-    meta_evaluation_differs: bool | None
-    meta_evaluation_note: str
-
-
-@dataclass(frozen=True)
-class GapMatters:
-    """Does the gap matter? One :class:`PairMatters` per judged pair: a seeded paired bootstrap
-    (``resamples`` resamples of each fixture's segments, drawn once and shared by every pair and
-    both sides; sacrebleu's percentile interval at ``confidence``), the flips of the system
-    rankings and MT-Thresholds (``thresholds``: the package and its version, ``citation``);
-    ``note`` says why nothing was computed."""
-
-    method: Literal["paired-bootstrap"]
-    resamples: int
-    seed: int
-    confidence: float
-    thresholds: str | None
-    citation: str
-    pairs: tuple[PairMatters, ...]
-    note: str | None
-
-
 # ---------------------------------------------------------------------- the report
 @dataclass(frozen=True)
 class Report:
@@ -598,7 +536,7 @@ class Report:
     significance (``null`` when not included)."""
 
     schema: Literal["report.schema.json"] = field(metadata={"json_name": "$schema"})
-    schema_version: Literal["8"]
+    schema_version: Literal["9"]
     summary: Summary
     answer: AnswerSection | None
     signature: str

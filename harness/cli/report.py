@@ -14,11 +14,13 @@ from harness.analysis.meta_eval import meta_evaluate
 from harness.analysis.results import ResultRow, Results
 from harness.analysis.study import analyse
 from harness.analysis.study_pairs import profile_pairs
+from harness.analysis.study_types import Report
 from harness.analysis.typed_json import JsonShapeError, from_json
 from harness.cli import inputs, options
 from harness.data.io import read_lines
 from harness.errors import InputError
 from harness.report import write_report
+from harness.report.gap_words import count_words
 from harness.report.outdir import OutputDir
 from harness.statistics.correlation import KENDALL_FULL_BOOT_MAX
 
@@ -116,9 +118,12 @@ def cmd_report(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     # Claimed (locked, checked) before the run, so a bad --out fails at once.
     with OutputDir(args.out, force=args.force, command="report") as out:
-        rows, written = _report(args, out)
+        rows, report, written = _report(args, out)
     for path in written:
         print(path)
+    if report.gap_matters.pairs:  # the page's one count, in the same words
+        lead, rest = count_words(report.gap_matters.tally)
+        print(f"Does the gap matter? {lead}{rest}")
     print(
         f"report of {len(rows)} rows written to {out.path}/ in {time.perf_counter() - start:.2f} s"
     )
@@ -129,7 +134,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 BASELINE = "sacrebleu"
 
 
-def _report(args: argparse.Namespace, out: OutputDir) -> tuple[Results, list[Path]]:
+def _report(args: argparse.Namespace, out: OutputDir) -> tuple[Results, Report, list[Path]]:
     corpora = [] if args.results else inputs.corpora(args)
     impls = [] if args.results else inputs.implementations(args)
     plan = options.plan(args, corpora, impls, answer_baseline=BASELINE)
@@ -168,7 +173,7 @@ def _report(args: argparse.Namespace, out: OutputDir) -> tuple[Results, list[Pat
         meta_evaluation=meta,
         baseline=BASELINE,
     )
-    return rows, write_report(report, out, formats=args.formats)
+    return rows, report, write_report(report, out, formats=args.formats)
 
 
 # ---------------------------------------------------------------------- reading results

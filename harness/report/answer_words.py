@@ -219,7 +219,8 @@ def _factor_words(factor: str, changes: Mapping[str, tuple[Any, Any]]) -> str:
 def family_names(fam: Family) -> str:
     """A family's names, equal numbers folded; a profile with a setting its name does not say
     labelled with it (:func:`~harness.analysis.answer.profile_label`); a library that ran marked
-    ``(ran: =)``, ``(ran: ≠)`` or ``(no number: see the notes)``."""
+    ``(ran: =)``, ``(ran: ≠)`` or, when only the library failed, :data:`LIBRARY_NO_NUMBER`
+    (the family's number is its profile's)."""
     names = list(dict.fromkeys(fam.names))
     marks = {lib.name: _mark(lib.equal) for lib in fam.libraries}
     for profile in fam.profiles:  # a setting the name alone does not say
@@ -234,10 +235,15 @@ def family_names(fam: Family) -> str:
     return ", ".join(shown)
 
 
+#: The mark of a library that gave no number beside its profile, which did: the family's
+#: number is the profile's, and only the library failed.
+LIBRARY_NO_NUMBER = " (the library gave no number, see the notes; the number is its profile's)"
+
+
 def _mark(equal: bool | None) -> str:
     """How a real library that was asked for fared against its profile."""
     if equal is None:
-        return " (no number: see the notes)"
+        return LIBRARY_NO_NUMBER
     return " (ran: =)" if equal else " (ran: ≠)"
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from harness.analysis.human_section import HumanCorrelation
 from harness.analysis.study_types import CorpusAttribution, PairVerdict, Report
+from harness.report.gap_words import leading_pairs
 
 #: At most this many figures of each repeated kind (the page says when more were left out).
 MAX_SCATTERS = 6
@@ -271,12 +272,66 @@ def _whiskers(records: Sequence[HumanCorrelation]) -> str:
     return " and ".join(named) + " " if named else ""
 
 
+#: Which attributions are drawn as waterfalls, in the page's words.
+WATERFALLS_DRAWN = (
+    "Waterfalls are drawn for the gaps the summary leads with, each on the system of its "
+    f"largest gap (at most {MAX_WATERFALLS}; none for a gap whose every step is zero, one for "
+    "equal ones)."
+)
+
+#: Below this many BLEU points a waterfall's step is drawn as zero.
+_FLAT = 1e-9
+
+
+def _moves(at: CorpusAttribution) -> bool:
+    """Whether a waterfall of ``at`` has a step that is not zero."""
+    steps = [at.gap, at.residual, *at.factors.values()]
+    return any(v is not None and abs(float(v)) > _FLAT for v in steps)
+
+
+def _drawing(at: CorpusAttribution) -> tuple[Any, ...]:
+    """What a waterfall of ``at`` shows, names aside: two equal ones are drawn once."""
+    factors = tuple((k, round(float(v), 6)) for k, v in at.factors.items())
+    numbers = (at.score_a, at.score_b, at.residual, at.library_score)
+    return (
+        at.fixture,
+        at.system,
+        tuple(None if x is None else round(float(x), 6) for x in numbers),
+        factors,
+    )
+
+
+def waterfalls(report: Report) -> list[CorpusAttribution]:
+    """The attributions drawn as waterfalls (:data:`WATERFALLS_DRAWN`): for each pair the
+    summary leads with (``gap_matters.leading``), the attribution of its two profiles with the
+    largest gap; without such pairs, the first of each attributed pair of profiles. None whose
+    every step is zero, none drawn twice, at most :data:`MAX_WATERFALLS`."""
+    usable = [at for at in report.attributions if not at.error and at.score_a is not None]
+    section = report.gap_matters
+    if section.leading:
+        chosen = []
+        for k in section.leading:
+            p = section.pairs[k]
+            found = [at for at in usable if (at.a, at.b) == (p.profile_a, p.profile_b)]
+            if found:
+                chosen.append(max(found, key=lambda at: abs(at.gap or 0.0)))
+    else:
+        chosen = list({(at.a, at.b): at for at in reversed(usable)}.values())[::-1]
+    out: list[CorpusAttribution] = []
+    seen: set[tuple[Any, ...]] = set()
+    for at in chosen:
+        if _moves(at) and _drawing(at) not in seen and len(out) < MAX_WATERFALLS:
+            seen.add(_drawing(at))
+            out.append(at)
+    return out
+
+
 def render_figures(report: Report, directory: str | Path) -> list[Figure]:
     """Draw every figure the report supports into ``directory``; return what was written."""
     directory = Path(directory)
     out: list[Figure] = []
     n = 0
-    for pair in (report.pairs[k] for k in report.overview.details):
+    for pair in leading_pairs(report):
         if n >= MAX_SCATTERS:
             break
         fig = _scatter(report, pair, directory / f"fig-scatter-{n + 1:02d}.png")
@@ -284,13 +339,11 @@ def render_figures(report: Report, directory: str | Path) -> list[Figure]:
             out.append(fig)
             n += 1
     n = 0
-    drawn: set[tuple[str, str]] = set()
-    for i, at in enumerate(report.attributions):
-        if n >= MAX_WATERFALLS or (at.a, at.b) in drawn:
-            continue
-        fig = _waterfall(at, i, directory / f"fig-attribution-{n + 1:02d}.png")
+    for at in waterfalls(report):
+        fig = _waterfall(
+            at, report.attributions.index(at), directory / f"fig-attribution-{n + 1:02d}.png"
+        )
         if fig:
-            drawn.add((at.a, at.b))
             out.append(fig)
             n += 1
     if report.human is not None:

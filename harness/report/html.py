@@ -10,7 +10,8 @@ from typing import Any
 
 from harness.analysis.study_types import PairVerdict, PrecomputedSignificance, Report, Side
 from harness.report import overview
-from harness.report.figures import MAX_HUMAN, MAX_WATERFALLS, Figure
+from harness.report.figures import MAX_HUMAN, WATERFALLS_DRAWN, Figure
+from harness.report.gap_words import count_words, leading_pairs, matters_cell, pair_sentence
 from harness.report.pair_tables import side_statistics
 from harness.report.summary import (
     EMPTY_SECTION,
@@ -216,20 +217,21 @@ def _pair_detail(p: PairVerdict, figs: Sequence[Figure]) -> str:
 
 
 def _pairs(report: Report, figs: Sequence[Figure]) -> str:
-    """A detail for each pair the overview picked (its ``details``); every pair in one folded
-    table."""
+    """A detail for each pair the summary names (``gap_matters.leading``); every pair in one
+    folded table."""
     pairs = report.pairs
     if not pairs:
         return f"<p>{_e(EMPTY_SECTION['pairs'])}</p>"
-    shown = [pairs[k] for k in report.overview.details]
+    shown = leading_pairs(report)
     by_key: dict[str, list[Figure]] = {}
     for f in figs:
         by_key.setdefault(f.key, []).append(f)
-    out = [
-        f"<p>{len(pairs)} pairs compared; details for the {len(shown)} that matter: a real "
-        "library that differs from its own profile (or has no scores), and the largest gaps "
-        "between BLEU-4 implementations. The full table is folded below.</p>"
-    ]
+    what = (
+        f"details for the {len(shown)} the summary names (the gaps it leads with)"
+        if shown
+        else "no corpus gap for the summary to name"
+    )
+    out = [f"<p>{len(pairs)} pairs compared; {what}. The full table is folded below.</p>"]
     cards = [
         '<div class="pair">' + _pair_detail(p, by_key.get(f"{p.a}|{p.b}", [])) + "</div>"
         for p in shown
@@ -260,15 +262,16 @@ def _gap_matters(report: Report) -> str:
         return f"<p>{_e(section.note or 'Not computed')}.</p>"
     items = "".join(
         f'<li><span class="{"no" if p.matters == "yes" else "muted"}">'
-        f"{_e(p.matters)}</span> {_e(p.sentence)}</li>"
+        f"{_e(matters_cell(p))}</span> {_e(pair_sentence(p))}</li>"
         for p in section.pairs
     )
-    yes = sum(p.matters == "yes" for p in section.pairs)
+    lead, rest = count_words(section.tally)
     # folded: the summary above already gives the sentences that matter most
     out = [
         f"<p>{_e(gap_intro(section))}</p>",
-        f"<details><summary>Every pair in one sentence ({len(section.pairs)}; the gap matters "
-        f'for {yes})</summary><ul id="gap-sentences">{items}</ul></details>',
+        f'<p id="gap-count"><strong>{_e(lead[0].upper() + lead[1:])}</strong>{_e(rest)}</p>',
+        f"<details><summary>Every judged pair in one sentence ({section.tally.judged})"
+        f'</summary><ul id="gap-sentences">{items}</ul></details>',
     ]
     rows = [
         [_td(x) if k < 4 or k == 6 else f'<td class="n">{_e(x)}</td>' for k, x in enumerate(r)]
@@ -333,7 +336,7 @@ def _correlations(report: Report) -> str:
 
 def _attributions(report: Report, figs: Sequence[Figure]) -> str:
     """One row per attribution (the factors with their points, largest first), then the
-    waterfalls drawn (the first corpus of each pair) side by side."""
+    waterfalls drawn (:data:`~harness.report.figures.WATERFALLS_DRAWN`) side by side."""
     ats = report.attributions
     if not ats:
         return f"<p>{_e(EMPTY_SECTION['attributions'])}</p>"
@@ -359,10 +362,7 @@ def _attributions(report: Report, figs: Sequence[Figure]) -> str:
     out = [f"<p>{attribution_intro(report, _HTML)}</p>", tab]
     out.append('<div class="grid">' + "".join(_figure(f) for f in figs) + "</div>")
     if sum(1 for at in ats if not at.error) > len(figs):
-        out.append(
-            f'<p class="muted">Waterfalls are drawn for the first corpus of each pair (at most '
-            f"{MAX_WATERFALLS}).</p>"
-        )
+        out.append(f'<p class="muted">{_e(WATERFALLS_DRAWN)}</p>')
     return "\n".join(out)
 
 

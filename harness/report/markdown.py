@@ -7,6 +7,7 @@ from typing import Any
 
 from harness.analysis.human_section import HumanSection
 from harness.analysis.study_types import PairVerdict, PrecomputedSignificance, Report
+from harness.report.gap_words import count_words, pair_sentence
 from harness.report.pair_tables import pair_markdown
 from harness.report.summary import (
     EMPTY_SECTION,
@@ -124,12 +125,14 @@ def _significance(report: Report) -> list[str]:
 
 
 def _gap_matters(report: Report) -> list[str]:
-    """Every pair's sentence, the table per pair and fixture, the flips in words."""
+    """The section's one count, every judged pair's sentence, the table per pair and fixture,
+    the flips in words."""
     section = report.gap_matters
     if not section.pairs:
         return [f"{section.note or 'Not computed'}."]
-    out = [gap_intro(section), ""]
-    out += [f"- {p.sentence}" for p in section.pairs]
+    lead, rest = count_words(section.tally)
+    out = [gap_intro(section), "", f"**{lead[0].upper()}{lead[1:]}**{rest}", ""]
+    out += [f"- {pair_sentence(p)}" for p in section.pairs]
     out += ["", *table(GAP_HEAD, gap_rows(section), "lllllrlrr")]
     flips = flip_lines(section)
     if flips:

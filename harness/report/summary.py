@@ -11,25 +11,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from harness.analysis.labels import bleu4_label, profile_of
 from harness.analysis.study_families import answer_of
 from harness.analysis.study_significance import SIGNIFICANCE_HOW
 from harness.analysis.study_types import (
     LevelCorrelations,
-    PairMatters,
     Report,
     Significance,
     SignificanceTest,
 )
 from harness.report.answer_words import findings
+from harness.report.gap_words import count_words, leading_sentences, more_gaps, not_comparable
 from harness.report.tables import correlation_tables
 from harness.report.text import fmt_number
 from harness.statistics.correlation import ASYMPTOTIC, BOOTSTRAP, KENDALL_FULL_BOOT_MAX
-
-#: The summary gives the sentences of at most this many pairs whose gap is not zero (the
-#: "Does the gap matter?" section gives every pair's).
-SUMMARY_GAPS = 5
-
 
 #: What a section says when it has nothing to show, in both documents.
 EMPTY_SECTION = {
@@ -179,78 +173,31 @@ def _by_test(
     return out
 
 
-def _weight(pair: PairMatters) -> tuple[bool, bool, int, float]:
-    """Sort key: BLEU-4 pairs first (another n-gram weighting is far from any BLEU-4 by
-    design, so it never leads), then gaps that matter, then by flips, then by the largest
-    mean gap."""
-    flips = sum(len(f.flips) for f in pair.fixtures)
-    gap = max((abs(f.mean_gap) for f in pair.fixtures if f.mean_gap is not None), default=0.0)
-    bleu4 = bleu4_label(pair.a) and bleu4_label(pair.b)
-    return (not bleu4, pair.matters != "yes", -flips, -gap)
-
-
-def one_per_implementation(pairs: Sequence[PairMatters], equal: Sequence[str]) -> list[PairMatters]:
-    """``pairs`` with a real library that equals its profile (``equal``) counted once: of the
-    pairs that name the same two implementations, library or profile, the first is kept."""
-
-    def same(label: str) -> str:
-        name = profile_of(label)
-        return f"harness:{name}" if label in equal and name is not None else label
-
-    seen: set[tuple[str, str]] = set()
-    out = []
-    for p in pairs:
-        key = (same(p.a), same(p.b))
-        if key not in seen:
-            seen.add(key)
-            out.append(p)
-    return out
-
-
 def gap_item(report: Report, markup: Markup) -> tuple[str, list[str]]:
-    """The summary's answer to "does the gap matter?": how many pairs' gaps matter, then the
-    sentence of each pair with a gap (those that matter first, at most :data:`SUMMARY_GAPS`),
-    with the pairs that agree within tolerance and those not comparable counted."""
+    """The summary's answer to "does the gap matter?": the section's one count
+    (:func:`~harness.report.gap_words.count_words`), then the sentence of each pair it names
+    (``gap_matters.leading``), how many more have a corpus gap, and the pairs not comparable."""
     section = report.gap_matters
     head = markup.strong("Does the gap matter?")
     if not section.pairs:
         return f"{head} {markup.text(section.note or 'not computed')}.", []
-    verdicts = {(p.a, p.b): p.verdict for p in report.pairs}
-    pairs = one_per_implementation(section.pairs, report.summary.libraries.equal)
-    gaps = [p for p in pairs if verdicts.get((p.a, p.b)) == "disagree"]
-    gaps.sort(key=_weight)
-    yes = sum(p.matters == "yes" for p in pairs)
-    once = (
-        " (a library equal to its profile counted once)" if len(pairs) < len(section.pairs) else ""
-    )
-    text = (
-        f"{head} {markup.label('no', f'yes for {yes}')} of {len(pairs)} pairs{once}: they "
-        "reorder systems, or their gap is as large as a difference between two systems that "
-        "humans confirm more often than not (MT-Thresholds)"
-    )
-    subs = [markup.text(p.sentence) for p in gaps[:SUMMARY_GAPS]]
-    if len(gaps) > SUMMARY_GAPS:
+    lead, rest = count_words(section.tally)
+    text = f"{head} {markup.label('no', markup.text(lead))}{markup.text(rest)}"
+    subs = [markup.text(x) for x in leading_sentences(section)]
+    more = more_gaps(section)
+    if more:
         subs.append(
             markup.text(
-                f"… and {len(gaps) - SUMMARY_GAPS} more pairs with a gap: see "
+                f"… and {more} more pair{'s' * (more != 1)} with a corpus gap: see "
                 "“Does the gap matter?” below."
             )
         )
-    same = sum(verdicts.get((p.a, p.b)) == "agree" for p in pairs)
-    if same:
-        subs.append(
-            markup.text(f"{same} pair(s) agree within tolerance: no gap, so nothing to matter.")
-        )
-    na = [p for p in pairs if p.matters == "n/a"]
+    na = not_comparable(section)
     if na:
         subs.append(
-            markup.text(
-                f"{len(na)} pair(s) not comparable: "
-                + "; ".join(f"{p.a} vs {p.b}" for p in na)
-                + "."
-            )
+            markup.text("Not comparable: " + "; ".join(f"{p.a} vs {p.b}" for p in na) + ".")
         )
-    return text + ".", subs
+    return text, subs
 
 
 def _pairs(items: Sequence[Sequence[Any]], markup: Markup) -> str:

@@ -15,6 +15,7 @@ from harness.analysis.study_types import (
     SignificanceTest,
 )
 from harness.report.answer_words import family_lines
+from harness.report.gap_words import matters_cell, meta_note, pair_name
 from harness.report.text import fmt_number, fmt_share
 
 #: The pairs table: the two implementations, the verdict, then :func:`pair_figures`.
@@ -86,7 +87,7 @@ def gap_rows(section: GapMatters) -> list[list[str]]:
                 [
                     p.a,
                     p.b,
-                    p.matters,
+                    matters_cell(p),
                     f.fixture,
                     str(sum(s.gap is not None for s in f.systems)),
                     fmt_number(f.mean_gap, 2, sign=True),
@@ -108,7 +109,7 @@ def flip_lines(section: GapMatters) -> list[str]:
                 a1, a2 = flip.scores_a
                 b1, b2 = flip.scores_b
                 out.append(
-                    f"{p.a} vs {p.b} on {f.fixture}: {p.a} ranks {first} above {second} "
+                    f"{pair_name(p)} on {f.fixture}: {p.a} ranks {first} above {second} "
                     f"({a1:.2f} vs {a2:.2f}), {p.b} below ({b1:.2f} vs {b2:.2f})"
                 )
     return out
@@ -119,13 +120,13 @@ def meta_evaluation_lines(section: GapMatters) -> list[str]:
     sides' numbers; one line when no pair has one (the shared reason)."""
     if not section.pairs:
         return []
-    notes = {p.meta_evaluation_note for p in section.pairs}
+    notes = {meta_note(p) for p in section.pairs}
     if all(p.meta_evaluation_differs is None for p in section.pairs) and len(notes) == 1:
         return [f"WMT meta-evaluation: {notes.pop()}"]
     word = {True: "differ", False: "do not differ", None: "not tested"}
     return [
-        f"{p.a} vs {p.b}: {word[p.meta_evaluation_differs]} in the WMT meta-evaluation "
-        f"({p.meta_evaluation_note})"
+        f"{pair_name(p)}: {word[p.meta_evaluation_differs]} in the WMT meta-evaluation "
+        f"({meta_note(p)})"
         for p in section.pairs
     ]
 
