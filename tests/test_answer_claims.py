@@ -18,7 +18,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from harness.analysis import runner
-from harness.analysis.answer import FLIP_ALPHA, Answer, Family, answer
+from harness.analysis.answer import (
+    FINDING_POINTS,
+    FLIP_ALPHA,
+    Answer,
+    Family,
+    answer,
+    profile_label,
+)
+from harness.analysis.attribution import hybrid
+from harness.bleu.config import BleuConfig
 from harness.bleu.profiles import PROFILES
 from harness.data.corpus import Corpus
 from harness.report.answer_words import family_lines, family_names, family_why, findings
@@ -54,10 +63,15 @@ def system_sets(draw: st.DrawFn) -> dict[str, Corpus]:
 
 
 def _answer(systems: dict[str, Corpus], seed: int) -> Answer:
+    return _answer_in(Session(systems), seed)
+
+
+def _answer_in(session: Session, seed: int = 0) -> Answer:
+    systems = session.corpora
     rows = runner.run(
         [("files", n, c) for n, c in systems.items()], IMPLEMENTATIONS, progress=False
     )
-    return answer(rows, Session(systems), seed=seed)
+    return answer(rows, session, seed=seed)
 
 
 def _reversed_pairs(names: tuple[str, ...], base: Family, fam: Family) -> set[tuple[str, str]]:
@@ -99,28 +113,37 @@ def test_every_ranking_claim_is_the_rankings(systems: dict[str, Corpus], seed: i
         )
     # the sentence
     (sentence,) = [s for s in findings(ans) if "rank" in s]
-    significant = sum(len(f.significant_flips) for f in ans.reordering)
     if not moved:
         assert sentence.startswith("Every BLEU-4 implementation ranks")
     else:
         others = len([f for f in fams if f is not base])
         assert f"{len(moved)} of {others} BLEU-4 families" in sentence
-        pairs = (
-            "the two systems"
-            if ans.system_pairs == 1
-            else f"some of the {ans.system_pairs} system pairs"
-        )
-        assert f"order {pairs} the other way than {ans.baseline}" in sentence
+        assert "the other way than " + ans.baseline in sentence
         for f in ans.reordering[:4]:
-            count = f"{len(f.flips)}" + (
+            count = f"{len(f.flips)} pair{'s' if len(f.flips) != 1 else ''}" + (
                 f", {len(f.significant_flips)} significant" if f.significant_flips else ""
             )
-            said = rf"{re.escape(f.names[0])}[^;:]*: {re.escape(count)}(;|\))"
+            label = profile_label(f.profiles[0])
+            first = f.names[0] + (f" ({label})" if label else "")
+            said = rf"{re.escape(first)}.*?: {re.escape(count)}(;|\))"
             assert re.search(said, sentence), (said, sentence)
-        if significant:
-            assert f"{significant} of these reversals" in sentence
+        # counted as distinct system pairs, not as family × pair reversals
+        pairs = {p for f in fams if f is not base for p in _reversed_pairs(ans.systems, base, f)}
+        sig = {
+            p
+            for f in ans.reordering
+            for p, pv in zip(f.flips, f.flip_p, strict=True)
+            if pv < FLIP_ALPHA
+        }
+        if ans.system_pairs > 1:
+            assert f"order {len(pairs)} of the {ans.system_pairs} system pairs" in sentence
+        if not sig:
+            assert "no reversal is significant" in sentence
+        elif len(pairs) == 1:
+            assert "the reversal is significant" in sentence
         else:
-            assert "none of these reversals is significant" in sentence
+            verb = "is" if len(sig) == 1 else "are"
+            assert f"; {len(sig)} of these {len(pairs)} pairs {verb} reversed" in sentence
         assert f"seed {seed}," in sentence
     # the console's ranking table: one row per reordering family, its two counts
     text = answer_text(ans)
@@ -181,3 +204,112 @@ def test_every_profile_has_its_own_column_head() -> None:
     assert len(set(heads.values())) == len(heads), heads
     assert all(len(SHORT[name]) <= COLUMN for name in SHORT)
     assert set(SHORT) <= set(PROFILES)
+
+
+# the sentence of one cause: its words, the span of its shares, the baseline, its families
+_CAUSE = re.compile(
+    r"^(?P<words>.+): (?P<lo>[+-]\d+\.\d\d)(?: to (?P<hi>[+-]\d+\.\d\d))? BLEU against "
+    r"(?P<base>\S+) \((?P<names>.*)\)\.$",
+    re.S,
+)
+
+
+def _counts(session: Session, config: BleuConfig) -> list[tuple[bytes, bytes, str]]:
+    """The n-gram counts of every system under ``config``, as comparable values."""
+    out = []
+    for name in session.corpora:
+        st = session.statistics(config, name)
+        out.append((st.hyp_len.tobytes(), st.matches.tobytes(), repr(st.ref_lens)))
+    return out
+
+
+def _check_causes(ans: Answer, session: Session) -> None:
+    """Every cause with a share above FINDING_POINTS is one finding line, the lines go
+    largest first, and no two lines are one cause (the same factor counting alike)."""
+    base = ans.baseline_family
+    lines = [m for line in findings(ans) if (m := _CAUSE.match(line))]
+    assert all(m["base"] == ans.baseline for m in lines)
+    # the facts, recomputed from the families: each family's factor share above the line
+    big = [
+        (f, k, v)
+        for f in _bleu4(ans)
+        if f is not base and f.gap is not None
+        for k, v in f.factors.items()
+        if abs(v) > FINDING_POINTS
+    ]
+    for f, k, v in big:
+        (cause,) = [c for c in ans.by_cause if c.factor == k and f.profiles in c.families]
+        assert cause.shares[cause.families.index(f.profiles)] == v
+        # the one line saying it: the family named, the share inside the printed span
+        said = [
+            m
+            for m in lines
+            if (f.names[0] in m["names"] or re.search(r" and \d+ more$", m["names"]))
+            and float(m["lo"]) - 0.005 <= v <= float(m["hi"] or m["lo"]) + 0.005
+        ]
+        assert len(said) >= 1, (f.names, k, v, findings(ans))
+    shown = [c for c in ans.by_cause if c.size > FINDING_POINTS]
+    if shown:
+        assert len(lines) == len(shown), (shown, findings(ans))
+    # two lines never say the same cause in the same words
+    assert len({m["words"] for m in lines}) == len(lines), findings(ans)
+    # largest first, in the printed numbers
+    sizes = [max(abs(float(m["lo"])), abs(float(m["hi"] or m["lo"]))) for m in lines]
+    assert all(a >= b - 0.01 for a, b in itertools.pairwise(sizes)), sizes
+    # no two lines one cause: two causes of a factor count differently, or (counting as the
+    # baseline does) change different values
+    own = _counts(session, PROFILES[ans.baseline])
+    for c1, c2 in itertools.combinations(shown, 2):
+        if c1.factor != c2.factor:
+            continue
+        h1, h2 = (
+            hybrid(PROFILES[ans.baseline], PROFILES[c.families[0][0]], (c.factor,))
+            for c in (c1, c2)
+        )
+        n1, n2 = _counts(session, h1), _counts(session, h2)
+        assert n1 != n2 or (n1 == own and c1.variants[0] != c2.variants[0]), (c1, c2)
+
+
+@SETTINGS
+@given(system_sets())
+def test_every_cause_is_one_finding_line_largest_first(systems: dict[str, Corpus]) -> None:
+    session = Session(systems)
+    _check_causes(_answer_in(session), session)
+
+
+def test_tokenizers_that_split_alike_are_one_finding() -> None:
+    # punctuation glued to words: 13a splits it off, the space splitters do not, and they all
+    # split this text into the same tokens
+    refs = [
+        ("the cat sat on the mat, quietly.", "a cat is on the mat."),
+        ("he reads a book; she writes.", "he is reading a book, she writes."),
+        ("it rains today, so we stay in.", "today it rains, so we stay home."),
+    ]
+    hyps = {
+        "a": [
+            "the cat is on the mat, quietly.",
+            "he reads a book; she reads.",
+            "it rains, we stay.",
+        ],
+        "b": ["cat on mat.", "he book, she writes.", "it rains today, so we stay in."],
+    }
+    systems = {
+        n: Corpus(hypotheses=tuple(h), references=tuple(refs), check_text=False)
+        for n, h in hyps.items()
+    }
+    session = Session(systems)
+    ans = _answer_in(session)
+    _check_causes(ans, session)
+    splitters = {
+        PROFILES[p].tokenize
+        for p in ("nltk", "multi-bleu", "fairseq")
+        if PROFILES[p].tokenize != "13a"
+    }
+    # they count alike here: the same statistics on every system
+    counted = {
+        name: _counts(session, PROFILES[ans.baseline].replace(tokenize=name)) for name in splitters
+    }
+    assert len({repr(v) for v in counted.values()}) == 1
+    said = [line for line in findings(ans) if any(f"with {name}" in line for name in splitters)]
+    assert len(said) == 1, findings(ans)
+    assert all(name in said[0] for name in splitters), said

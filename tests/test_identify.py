@@ -15,7 +15,6 @@ from harness import PROFILES, Corpus
 from harness.bleu import engine
 from harness.data.fixtures import load_all, load_fixture
 from harness.diagnose.identify import (
-    ROUNDINGS,
     closest_profile,
     default_tolerance,
     identify,
@@ -90,7 +89,11 @@ def test_candidates_reproduce_their_raw_score():
         score = engine.score_statistics(engine.compute_statistics(target, c.config), c.config)
         raw = score.score / 100 if c.scale == "0-1" else score.score
         assert raw == pytest.approx(c.raw, abs=1e-12)
-        assert c.rounding in ROUNDINGS
+        # shown at the decimals of the printed score, counted from its characters
+        printed = str(NASA.claim["printed"]["bleu"]["candidate_2"])
+        places = len(printed.split(".", 1)[1]) if "." in printed else 0
+        assert c.rounding == f"{places} decimal{'' if places == 1 else 's'}"
+        assert c.shown == round(c.raw, places)
         assert c.profile == closest_profile(c.config)[0]
         json.dumps(c.to_dict())
 

@@ -15,6 +15,10 @@ over one or more systems that share their references) and says, as data:
   each with the p-value of the family's own paired bootstrap on the two systems (a flip is
   *significant* below :data:`FLIP_ALPHA`: the family separates the two systems in the order
   opposite to the baseline's);
+* the **causes** of the gaps, one per way a factor moves the score: a factor changed to values
+  that give the same n-gram counts on every system (tokenizers that split this text alike)
+  is one cause, whatever the implementations are called; each with its Shapley share of every
+  family's gap it is part of (:class:`Cause`);
 * the **spread** over BLEU-4 implementations (uniform weights over orders 1–4); profiles that
   weigh other orders (HELM's BLEU-1 and BLEU-4-only) are listed apart, since their distance
   from BLEU-4 says nothing about implementation choices.
@@ -26,8 +30,9 @@ the findings in words written by :mod:`harness.report.answer_words`.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,12 +47,15 @@ from harness.scorers.base import installed_version
 from harness.session import Session
 
 __all__ = [
+    "FINDING_POINTS",
     "FLIP_ALPHA",
     "FLIP_RESAMPLES",
     "Answer",
+    "Cause",
     "Family",
     "LibraryCheck",
     "answer",
+    "causes_of",
     "display_name",
     "profile_label",
     "rank_flips",
@@ -61,6 +69,10 @@ SAME = 1e-9
 FLIP_ALPHA = 0.05
 #: Resamples of that paired bootstrap (sacrebleu's default).
 FLIP_RESAMPLES = 1000
+
+#: A cause moving some family by more than this many BLEU points (its Shapley share) is a
+#: finding of its own; the smaller ones are counted together.
+FINDING_POINTS = 0.5
 
 #: Profile name → the real library that profile reproduces (``nltk`` for ``nltk``).
 LIBRARY_OF: Mapping[str, str] = {p: a for a, p in PROFILE_OF.items()}
@@ -168,8 +180,44 @@ class Family:
 
 
 @dataclass(frozen=True)
+class Cause:
+    """One cause of the BLEU-4 families' gaps: ``factor`` moved from the baseline's values to
+    any of ``variants`` (each field → (baseline value, other value)); several variants when
+    they give the same n-gram counts on every system (``same_counts``: e.g. tokenizers that
+    split this text alike), or when they count as the baseline does and move each family
+    they change by the same points. ``families`` are the
+    families (their profiles) whose gap it is part of, ``shares`` its Shapley share of each
+    of those gaps in BLEU points, in the same order."""
+
+    factor: str
+    variants: tuple[Mapping[str, tuple[Any, Any]], ...]
+    families: tuple[tuple[str, ...], ...]
+    shares: tuple[float, ...]
+    same_counts: bool = False
+
+    @property
+    def size(self) -> float:
+        """How far it moves a family at most: the largest share, in absolute value."""
+        return max((abs(p) for p in self.shares), default=0.0)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "factor": self.factor,
+            "variants": [
+                {k: [_plain(a), _plain(b)] for k, (a, b) in v.items()} for v in self.variants
+            ],
+            "families": [list(f) for f in self.families],
+            "shares": list(self.shares),
+            "same_counts": self.same_counts,
+        }
+
+
+@dataclass(frozen=True)
 class Answer:
-    """Everything the first screen says, as data (see the module docstring)."""
+    """Everything the first screen says, as data (see the module docstring). ``causes``:
+    the causes grouped by their counts (:func:`answer` has the session for that); ``None``
+    when only the families were kept, as in a report (:attr:`by_cause` then groups by the
+    changed values alone)."""
 
     systems: tuple[str, ...]
     segments: int
@@ -177,6 +225,25 @@ class Answer:
     baseline: str
     families: tuple[Family, ...]
     seed: int = DEFAULT_SEED
+    causes: tuple[Cause, ...] | None = None
+
+    @property
+    def by_cause(self) -> tuple[Cause, ...]:
+        """The causes, largest first (:func:`causes_of` when none were grouped by counts)."""
+        found = self.causes if self.causes is not None else causes_of(self)
+        return tuple(sorted(found, key=lambda c: -c.size))
+
+    @property
+    def reversed_pairs(self) -> tuple[tuple[str, str], ...]:
+        """The distinct system pairs some BLEU-4 family orders the other way than the
+        baseline (a pair is named once however many families reverse it)."""
+        return tuple(dict.fromkeys(p for f in self.reordering for p in f.flips))
+
+    @property
+    def significant_pairs(self) -> tuple[tuple[str, str], ...]:
+        """The distinct reversed pairs that at least one family's paired bootstrap finds
+        significant."""
+        return tuple(dict.fromkeys(p for f in self.reordering for p in f.significant_flips))
 
     @property
     def system_pairs(self) -> int:
@@ -205,6 +272,7 @@ class Answer:
             "baseline": self.baseline,
             "seed": self.seed,
             "families": [f.to_dict() for f in self.families],
+            "causes": [c.to_dict() for c in self.by_cause],
         }
 
 
@@ -290,7 +358,7 @@ def answer(
     families.sort(key=_order)
     corpora = [session.corpora[s] for s in systems]
     counts = [len(refs) for refs in corpora[0].references] if corpora else [0]
-    return Answer(
+    ans = Answer(
         systems=systems,
         segments=len(corpora[0]) if corpora else 0,
         references=(min(counts), max(counts)),
@@ -298,6 +366,109 @@ def answer(
         families=tuple(families),
         seed=seed,
     )
+    digest = _counts_digest(session, systems, PROFILES[baseline])
+    return Answer(**{**ans.__dict__, "causes": causes_of(ans, digest)})
+
+
+def causes_of(
+    ans: Answer, counts: Callable[[str, str], str | None] | None = None
+) -> tuple[Cause, ...]:
+    """The causes of the gaps of ``ans``'s BLEU-4 families, in the families' order.
+
+    Each factor of a family's split is one cause per way it changes the score:
+    ``counts(profile, factor)`` is a digest of the n-gram counts on every system of the
+    baseline with that one factor taken from ``profile`` (``None``: the same counts as the
+    baseline's); factors whose digests are equal are one cause, whatever values they name.
+    A factor that leaves the counts alone (or every factor, without ``counts``) is one cause
+    per set of changed values.
+    """
+    Changes = Mapping[str, tuple[Any, Any]]
+    groups: dict[tuple[str, str], list[tuple[Family, list[Changes], float]]] = {}
+    for fam in ans.families:
+        if not fam.bleu4 or fam.gap is None or ans.baseline in fam.profiles:
+            continue
+        for factor, points in fam.factors.items():
+            changes = [fam.changes.get(factor, {})]
+            digest = counts(fam.profiles[0], factor) if counts is not None else None
+            how = f"counts {digest}" if digest else f"values {sorted(changes[0].items())!r}"
+            if digest:  # the family's other members whose values count alike are named too
+                changes += [
+                    _changes(ans.baseline, p, factor)
+                    for p in fam.profiles[1:]
+                    if counts is not None and counts(p, factor) == digest
+                ]
+            groups.setdefault((factor, how), []).append((fam, changes, points))
+    # values that count as the baseline's but move each family they change by the same
+    # points (smoothing methods that all give 0 where an order has no match) are one cause
+    same_effect: dict[tuple[str, str], tuple[str, str]] = {}
+    for key in groups:
+        if key[1].startswith("values"):
+            for other in list(dict.fromkeys(same_effect.values())):
+                mine, theirs = (sorted(p for *_, p in groups[k]) for k in (key, other))
+                if other[0] == key[0] and len(mine) == len(theirs) and _same(mine, theirs):
+                    same_effect[key] = other
+                    break
+            else:
+                same_effect[key] = key
+    for key, into in same_effect.items():
+        if key != into:
+            groups[into] += groups.pop(key)
+    out = []
+    for (factor, how), hits in groups.items():
+        variants: list[Changes] = []
+        for _fam, changes, _points in hits:
+            variants += [ch for ch in changes if ch not in variants]
+        out.append(
+            Cause(
+                factor=factor,
+                variants=tuple(variants),
+                families=tuple(fam.profiles for fam, _, _ in hits),
+                shares=tuple(points for _, _, points in hits),
+                same_counts=how.startswith("counts"),
+            )
+        )
+    return tuple(out)
+
+
+def _changes(baseline: str, profile: str, factor: str) -> Mapping[str, tuple[Any, Any]]:
+    """The fields of ``factor`` on which ``profile`` differs from ``baseline``: field →
+    (baseline value, profile value)."""
+    a, b = PROFILES[baseline], PROFILES[profile]
+    pairs = {f: (getattr(a, f), getattr(b, f)) for f in FACTORS[factor]}
+    return {f: v for f, v in pairs.items() if v[0] != v[1]}
+
+
+def _counts_digest(
+    session: Session, systems: Sequence[str], base: BleuConfig
+) -> Callable[[str, str], str | None]:
+    """``counts(profile, factor)`` for :func:`causes_of`: a digest of the n-gram counts of
+    every system under ``base`` with ``factor`` taken from ``profile``, ``None`` when they
+    are ``base``'s own counts (or cannot be counted)."""
+    memo: dict[BleuConfig, str | None] = {}
+
+    def digest(config: BleuConfig) -> str | None:
+        h = hashlib.blake2b(digest_size=16)
+        try:
+            for name in systems:
+                st = session.statistics(config, name)
+                for part in (st.hyp_len, st.matches):
+                    h.update(repr(part.shape).encode())
+                    h.update(part.astype("int64").tobytes())
+                h.update(repr(st.ref_lens).encode())
+        except HarnessError:
+            return None
+        return h.hexdigest()
+
+    own = digest(base)
+
+    def counts(profile: str, factor: str) -> str | None:
+        config = hybrid(base, PROFILES[profile], (factor,))
+        if config not in memo:
+            found = digest(config)
+            memo[config] = None if found == own else found
+        return memo[config]
+
+    return counts
 
 
 def _order(f: Family) -> tuple[int, float]:

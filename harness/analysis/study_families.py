@@ -101,7 +101,10 @@ def answer_section(
         ans = answer(rows.corpus_rows(), scope, baseline=baseline, seed=seed)
     except HarnessError as exc:
         return None, f"not computed: {exc}"
-    return from_json(AnswerSection, {**to_json(ans), "fixture": fixture}, "answer"), None
+    # the section keeps the families; its causes are grouped again from them when read
+    # back (answer_of), by their changed values
+    kept = {k: v for k, v in to_json(ans).items() if k != "causes"}
+    return from_json(AnswerSection, {**kept, "fixture": fixture}, "answer"), None
 
 
 def answer_of(section: AnswerSection) -> Answer:

@@ -4,8 +4,8 @@ A printed number says no more than its digits: ``31.3`` stands for any reading i
 interval [31.25, 31.35) (:func:`printed_interval`; :func:`default_tolerance` is its half width,
 half a unit in the last digit *as typed*: ``"27"`` is [26.5, 27.5), ``"0.27"`` [0.265, 0.275);
 :func:`as_printed` reads a str, an int or a Decimal with the precision it was printed with,
-and a float through its ``repr``), and a candidate's raw score (0–1 or 0–100, :data:`SCALES`) is compared after the
-:data:`ROUNDINGS` a report may have applied (:func:`reproduces`). :func:`closest_profile` names the profile a
+and a float through its ``repr``), and a candidate's raw score (0–1 or 0–100, :data:`SCALES`) is shown
+with the decimals the score was printed with (:func:`printed_rounding`, :func:`reproduces`). :func:`closest_profile` names the profile a
 configuration is nearest to, and the factors that differ (:mod:`harness.analysis.attribution`).
 The search itself is :func:`harness.diagnose.identify.identify`.
 """
@@ -13,6 +13,7 @@ The search itself is :func:`harness.diagnose.identify.identify`.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -24,9 +25,9 @@ from harness.analysis.attribution import FACTORS
 from harness.bleu.config import BleuConfig
 from harness.bleu.profiles import PROFILES
 from harness.errors import ConfigError
+from harness.scorers.printed import REPR_DIGITS
 
 __all__ = [
-    "ROUNDINGS",
     "SCALES",
     "Candidate",
     "Printed",
@@ -38,13 +39,12 @@ __all__ = [
     "default_tolerance",
     "nearest_choices",
     "printed_interval",
+    "printed_rounding",
     "rank",
     "reproduces",
     "rounded",
 ]
 
-#: How a score may have been displayed.
-ROUNDINGS: tuple[str, ...] = ("none", "2 decimals", "4 decimals", "3 significant")
 #: 0–1 (nltk, the seed tutorials, Google's page) or 0–100 (sacrebleu, evaluate's ×100 habit).
 SCALES: tuple[str, ...] = ("0-1", "0-100")
 
@@ -176,7 +176,7 @@ _ARITHMETIC_FIELDS = (
 )
 
 
-def rank(candidate: Candidate) -> tuple[float, float, int, int, int, int, float]:
+def rank(candidate: Candidate) -> tuple[float, float, int, int, int, float]:
     """The order of explanations.
 
     Candidates that reproduce the printed score (``reproduces``: inside its printed interval)
@@ -188,12 +188,11 @@ def rank(candidate: Candidate) -> tuple[float, float, int, int, int, int, float]
     steps, fewer configuration changes first (a named profile on mistaken text before a
     profile with a factor changed: the profile's code is known, the text was not seen), then a
     number printed at its profile's own precision before one printed at another
-    (:attr:`Candidate.reprinted`), then simpler rounding (:data:`ROUNDINGS` order), then the
-    distance."""
+    (:attr:`Candidate.reprinted`), then the distance."""
     c = candidate
     d = round(c.distance, 12)
     first = (0, 0.0) if c.reproduces else (1, d)
-    return (*first, c.steps, len(c.changes), int(c.reprinted), ROUNDINGS.index(c.rounding), d)
+    return (*first, c.steps, len(c.changes), int(c.reprinted), d)
 
 
 #: A reported score as it may be given: the printed text, an exact decimal, an integer, or a
@@ -205,6 +204,16 @@ def printed_decimals(score: Decimal) -> int:
     """How many decimals ``score`` was printed with (0 for ``27`` and ``2.7e1``)."""
     exponent = score.as_tuple().exponent
     return -exponent if isinstance(exponent, int) and exponent < 0 else 0
+
+
+def printed_rounding(score: Decimal) -> str:
+    """How ``score`` was rounded, read from its digits: ``"1 decimal"`` for ``42.4``,
+    ``"0 decimals"`` for ``27``; ``"none"`` for a float's ``repr`` (at least
+    :data:`~harness.scorers.printed.REPR_DIGITS` significant digits: printed unrounded)."""
+    if len(score.as_tuple().digits) >= REPR_DIGITS:
+        return "none"
+    n = printed_decimals(score)
+    return f"{n} decimal{'' if n == 1 else 's'}"
 
 
 def reprinted(profile: str, scale: str, score: Decimal) -> bool:
@@ -306,22 +315,26 @@ def reproducer(score: Printed, tolerance: float | None = None) -> Callable[[floa
 
 
 def rounded(value: float, rounding: str) -> float:
-    """``value`` as shown with ``rounding`` (one of :data:`ROUNDINGS`)."""
+    """``value`` as shown with ``rounding``: ``"none"`` or ``"N decimals"``
+    (:func:`printed_rounding`)."""
     if rounding == "none" or not math.isfinite(value):
         return value
-    if rounding == "2 decimals":
-        return round(value, 2)
-    if rounding == "4 decimals":
-        return round(value, 4)
-    if rounding == "3 significant":
-        return float(f"{value:.3g}")
-    raise ConfigError(f"unknown rounding {rounding!r}", valid=ROUNDINGS)
+    m = re.fullmatch(r"(\d+) decimals?", rounding)
+    if m is None:
+        raise ConfigError(f"unknown rounding {rounding!r}", valid=["none", "N decimals"])
+    return round(value, int(m[1]))
 
 
 def _value_text(value: Any) -> str:
+    """A field's value as a user writes it: ``None`` (the method's own default) is
+    ``default``, a flag ``true``/``false``, weights ``0.5,0.5``."""
+    if value is None:
+        return "default"
+    if isinstance(value, bool):
+        return "true" if value else "false"
     if isinstance(value, tuple):
         return ",".join(f"{x:g}" if isinstance(x, float) else str(x) for x in value)
-    return str(value).lower() if isinstance(value, bool) else str(value)
+    return str(value)
 
 
 def _json_value(value: Any) -> Any:

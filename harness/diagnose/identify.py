@@ -13,7 +13,8 @@ computed on, :func:`identify` searches the factor space of
   becomes a stream of characters), and when sacrebleu streams are passed to a per-segment
   library (possible silently only when there are as many streams as segments);
 * **scale**: 0–1 or 0–100;
-* **rounding**: none, 2 decimals, 4 decimals, 3 significant digits.
+* **rounding**: the decimals the score was printed with (``42.4``: one; a float's ``repr``:
+  none).
 
 and the text it may have been computed on (**preprocessing mistakes**,
 :mod:`harness.diagnose.preprocess`): the files as given carry the mistakes their markers show
@@ -66,7 +67,6 @@ from harness.bleu.config import BleuConfig
 from harness.bleu.profiles import PROFILES
 from harness.data.corpus import Corpus
 from harness.diagnose.candidates import (
-    ROUNDINGS,
     SCALES,
     Candidate,
     Printed,
@@ -75,6 +75,7 @@ from harness.diagnose.candidates import (
     closest_profile,
     default_tolerance,
     printed_interval,
+    printed_rounding,
     rank,
     reprinted,
     reproducer,
@@ -103,7 +104,6 @@ from harness.session import Session
 
 __all__ = [
     "CHANCE_WINDOWS",
-    "ROUNDINGS",
     "SCALES",
     "Candidate",
     "Chance",
@@ -134,12 +134,12 @@ def _candidates(
     tolerance: float | None = None,
     scales: Sequence[str] = SCALES,
 ) -> list[Candidate]:
-    """Every evaluated configuration × scale with its best rounding, sorted by :func:`rank`.
+    """Every evaluated configuration × scale, sorted by :func:`rank`.
 
-    A candidate ``reproduces`` the score when its display is inside the printed interval
-    (:func:`~harness.diagnose.candidates.reproduces`; within ``tolerance`` when given). Its
-    rounding is the one that reproduces the score, nearest first (ties: :data:`ROUNDINGS`
-    order)."""
+    A candidate ``reproduces`` the score when its display (at the decimals the score was
+    printed with, :func:`~harness.diagnose.candidates.printed_rounding`) is inside the printed
+    interval (:func:`~harness.diagnose.candidates.reproduces`; within ``tolerance`` when
+    given)."""
     score = as_printed(score)  # the printed precision kept, whatever type it came as
     inside = reproducer(score, tolerance)
     out = []
@@ -161,19 +161,12 @@ def _candidate(
     score: Decimal,
     inside: Callable[[float], bool],
 ) -> Candidate:
-    """``ev`` on ``scale`` with the rounding that reproduces the printed score (``inside``:
-    :func:`~harness.diagnose.candidates.reproducer` of it), nearest first (ties:
-    :data:`ROUNDINGS` order)."""
-    target = float(score)
+    """``ev`` on ``scale``, shown with the decimals the score was printed with, and whether
+    that display reproduces it (``inside``: :func:`~harness.diagnose.candidates.reproducer`
+    of it)."""
+    rounding = printed_rounding(score)
     raw = ev.raw100 / 100.0 if scale == "0-1" else ev.raw100
-    best = None
-    for rounding in ROUNDINGS:
-        shown = rounded(raw, rounding)
-        d = abs(shown - target)
-        key = (not inside(shown), d)
-        if best is None or key[0] < best[0][0] or (key[0] == best[0][0] and d < best[0][1] - 1e-15):
-            best = (key, rounding, shown)
-    assert best is not None
+    shown = rounded(raw, rounding)
     return Candidate(
         config=ev.config,
         layout=ev.layout,
@@ -181,12 +174,12 @@ def _candidate(
         changes=changes,
         raw=raw,
         scale=scale,
-        rounding=best[1],
-        shown=best[2],
-        distance=best[0][1],
+        rounding=rounding,
+        shown=shown,
+        distance=abs(shown - float(score)),
         equivalent=ev.equivalent,
         preprocessing=ev.preprocessing,
-        reproduces=not best[0][0],
+        reproduces=inside(shown),
         reprinted=reprinted(profile, scale, score),
     )
 

@@ -7,14 +7,17 @@ answer is read back into one: :func:`harness.analysis.study_families.answer_of`)
 from __future__ import annotations
 
 import math
+import string
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from harness.analysis.answer import (
+    FINDING_POINTS,
     FLIP_ALPHA,
     FLIP_RESAMPLES,
     Answer,
+    Cause,
     Family,
     display_name,
     profile_label,
@@ -30,6 +33,7 @@ __all__ = [
     "family_why",
     "findings",
     "other_factors",
+    "shown_causes",
     "top_factors",
 ]
 
@@ -79,7 +83,11 @@ def top_factors(fam: Family, limit: int = 2) -> list[tuple[str, float]]:
 
 
 def findings(ans: Answer) -> list[str]:
-    """Two to five sentences that answer the question, most important first."""
+    """The sentences that answer the question, most important first: the spread; one
+    sentence per cause of the gaps (:attr:`~harness.analysis.answer.Answer.by_cause`) that
+    moves some family by more than :data:`~harness.analysis.answer.FINDING_POINTS` BLEU (the
+    largest cause when none does), largest first, and how many smaller ones there are;
+    whether the ranking changes; which real libraries ran."""
     out: list[str] = []
     base = ans.baseline_family
     scored = [f for f in ans.families if f.bleu4 and f.mean is not None and f.profiles]
@@ -95,17 +103,19 @@ def findings(ans: Answer) -> list[str]:
             if base.mean is not None
             else f"The {what} ranges {span:.2f} points."
         )
-    # One sentence per cause (a factor with its values), the causes that move most first.
-    by_cause: dict[tuple[str, str], list[tuple[Family, float]]] = {}
-    for f in scored:
-        if f is base or f.gap is None:
-            continue
-        for factor, points in top_factors(f, limit=3):
-            key = (factor, repr(sorted(f.changes.get(factor, {}).items())))
-            by_cause.setdefault(key, []).append((f, points))
-    causes = sorted(by_cause.items(), key=lambda kv: -math.fsum(abs(p) for _, p in kv[1]))
-    for (factor, _values), hits in causes[:4]:
-        out.append(_cause_sentence(factor, hits, ans.baseline))
+    shown = shown_causes(ans)
+    words = [_cause_words(c.factor, c.variants) for c in shown]
+    out += [
+        _cause_sentence(c, ans.baseline, detail=words.count(w) > 1)
+        for c, w in zip(shown, words, strict=True)
+    ]
+    smaller = [c for c in ans.by_cause if c not in shown and c.size >= 0.005]
+    if smaller:
+        n = len(smaller)
+        out.append(
+            f"{n} smaller cause{'s' if n != 1 else ''} (under {FINDING_POINTS:g} BLEU each) "
+            "in the table below."
+        )
     if len(ans.systems) > 1:
         out.append(_ranking_sentence(ans, len([f for f in scored if f is not base])))
     checked = [lib for lib in ans.libraries if lib.equal is not None]
@@ -123,58 +133,102 @@ def findings(ans: Answer) -> list[str]:
     return out
 
 
+def shown_causes(ans: Answer) -> tuple[Cause, ...]:
+    """The causes the findings say one by one, largest first: each that moves some family by
+    more than :data:`~harness.analysis.answer.FINDING_POINTS` BLEU, or the largest one (of
+    at least half a printed digit) when none does."""
+    ranked = ans.by_cause
+    big = tuple(c for c in ranked if c.size > FINDING_POINTS)
+    return big or tuple(c for c in ranked[:1] if c.size >= 0.005)
+
+
 #: How many reordering families the ranking sentence names (the table names every one).
 RANKING_NAMED = 4
 
 
 def _ranking_sentence(ans: Answer, others: int) -> str:
     """Whether any BLEU-4 family orders systems the other way than the baseline: how many
-    families, each one's count of reversed pairs and of significant ones, the total
-    significant, and the test that decides it."""
+    families, how many distinct system pairs they reverse, each family's count of reversed
+    pairs and of significant ones, how many distinct pairs some family reverses
+    significantly, and the test that decides it."""
     moved = ans.reordering
     if not moved:
         return f"Every BLEU-4 implementation ranks the {len(ans.systems)} systems alike."
     shown = "; ".join(
-        f"{_names(f, 2)}: {len(f.flips)}"
+        f"{_names(f, 2)}: {_count(len(f.flips), 'pair')}"
         + (f", {len(f.significant_flips)} significant" if f.significant_flips else "")
         for f in moved[:RANKING_NAMED]
     )
     if len(moved) > RANKING_NAMED:
         shown += f"; {len(moved) - RANKING_NAMED} more below"
-    significant = sum(len(f.significant_flips) for f in moved)
-    verdict = (
-        f"{significant} of these reversals {'is' if significant == 1 else 'are'} significant"
-        if significant
-        else "none of these reversals is significant"
-    )
-    pairs = (
-        "the two systems"
-        if ans.system_pairs == 1
-        else f"some of the {ans.system_pairs} system pairs"
-    )
+    pairs, significant = len(ans.reversed_pairs), len(ans.significant_pairs)
+    if ans.system_pairs == 1:
+        which = "the two systems"
+    else:
+        which = f"{pairs} of the {ans.system_pairs} system pairs"
+    if not significant:
+        verdict = "no reversal is significant"
+    elif pairs == 1:
+        verdict = "the reversal is significant"
+    else:
+        verdict = (
+            f"{significant} of these {pairs} pairs {'is' if significant == 1 else 'are'} "
+            "reversed significantly"
+        )
     return (
-        f"The system ranking changes: {len(moved)} of {others} BLEU-4 families order {pairs} "
+        f"The system ranking changes: {len(moved)} of {others} BLEU-4 families order {which} "
         f"the other way than {ans.baseline} ({shown}); {verdict} (each family's paired "
         f"bootstrap, {FLIP_RESAMPLES} resamples, seed {ans.seed}, p < {FLIP_ALPHA:g})."
     )
 
 
-def _cause_sentence(factor: str, hits: Sequence[tuple[Family, float]], baseline: str) -> str:
-    """One cause in words, the points it moves each family by, and the families."""
-    points = sorted(p for _, p in hits)
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' if n != 1 else ''}"
+
+
+def _cause_sentence(cause: Cause, baseline: str, *, detail: bool = False) -> str:
+    """One cause in words (every value it stands for; with ``detail``, every changed field
+    its words leave out, for two causes whose words alone are the same), the points it moves
+    each family by, and the families, each profile with its label."""
+    # a family it moves by less than half a printed digit is left out, as from its row
+    moved = [(fam, p) for fam, p in zip(cause.families, cause.shares, strict=True)]
+    moved = [(fam, p) for fam, p in moved if abs(p) >= 0.005] or moved
+    points = sorted(p for _, p in moved)
     span = (
         f"{points[0]:+.2f}"
         if points[-1] - points[0] < 0.005
         else f"{points[0]:+.2f} to {points[-1]:+.2f}"
     )
-    names = list(dict.fromkeys(n for f, _ in hits for n in f.names))
+    names = list(dict.fromkeys(_labelled(p) for fam, _ in moved for p in fam))
     shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
-    words = _factor_words(factor, hits[0][0].changes.get(factor, {}))
+    words = _cause_words(cause.factor, cause.variants)
+    if detail:
+        named = {f for _, f, _, _ in string.Formatter().parse(_WORDS.get(cause.factor, "")) if f}
+        rest = [
+            f"{fld}={_word(b)}"
+            for variant in cause.variants
+            for fld, (_a, b) in variant.items()
+            if fld not in named
+        ]
+        words += f" with {', '.join(dict.fromkeys(rest))}" if rest else ""
+    if len(cause.variants) > 1:
+        words += (
+            " (the same n-gram counts on this text)"
+            if cause.same_counts
+            else " (each moves its implementations by the same points here)"
+        )
     return f"{words[:1].upper()}{words[1:]}: {span} BLEU against {baseline} ({shown})."
 
 
+def _labelled(profile: str) -> str:
+    """A profile's display name with its label (the setting its name does not say)."""
+    label = profile_label(profile)
+    return display_name(profile) + (f" ({label})" if label else "")
+
+
 def _distinct_names(f: Family) -> list[str]:
-    return list(dict.fromkeys(f.names)) or [lib.name for lib in f.libraries]
+    names = [_labelled(p) for p in f.profiles]
+    return list(dict.fromkeys(names)) or [lib.name for lib in f.libraries]
 
 
 def _names(f: Family, limit: int = 3) -> str:
@@ -202,16 +256,28 @@ _WORDS = {
 }
 
 
-def _factor_words(factor: str, changes: Mapping[str, tuple[Any, Any]]) -> str:
+def _cause_words(factor: str, variants: Sequence[Mapping[str, tuple[Any, Any]]]) -> str:
+    """A factor's change in plain words, every variant's value of a field joined by "or"
+    (``tokenizing with whitespace or fairseq instead of 13a``)."""
     template = _WORDS.get(factor, factor)
-    values = {fld: _word(b) for fld, (_a, b) in changes.items()}
+    values: dict[str, list[str]] = {}
+    for changes in variants:
+        for fld, (_a, b) in changes.items():
+            values.setdefault(fld, [])
+            if _word(b) not in values[fld]:
+                values[fld].append(_word(b))
+    said = {
+        fld: ", ".join(vs[:-1]) + " or " + vs[-1] if len(vs) > 1 else vs[0]
+        for fld, vs in values.items()
+    }
     try:
-        text = template.format(**values)
+        text = template.format(**said)
     except KeyError:  # the named field did not change; another of the factor's fields did
-        text = factor + " (" + ", ".join(f"{k} {v}" for k, v in values.items()) + ")"
-    if factor == "tokenization" and "tokenize" in changes:
-        text += f" instead of {_word(changes['tokenize'][0])}"
-    if factor == "case" and "lowercase" in changes and not changes["lowercase"][1]:
+        text = factor + " (" + ", ".join(f"{k} {v}" for k, v in said.items()) + ")"
+    first = variants[0] if variants else {}
+    if factor == "tokenization" and "tokenize" in first:
+        text += f" instead of {_word(first['tokenize'][0])}"
+    if factor == "case" and "lowercase" in first and not first["lowercase"][1]:
         text = "keeping case"
     return text
 
