@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -800,15 +801,7 @@ def test_kept_vocabularies_of_tokenizations_sharing_a_side_change_no_count() -> 
             for side in ("hypothesis", "reference"):
                 r = rules.side(side)
                 try:
-                    configs.append(
-                        BleuConfig(
-                            tokenize=r.tokenize,
-                            lowercase=r.lowercase,
-                            lowercase_rule=r.lowercase_rule,
-                            strip=r.strip,
-                            whitespace=r.whitespace,
-                        )
-                    )
+                    configs.append(BleuConfig(**dataclasses.asdict(r)))
                 except HarnessError:
                     pass  # a side's tokenizer that is no configuration's (fairseq's)
     fresh = []

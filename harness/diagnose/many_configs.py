@@ -455,13 +455,8 @@ class CorpusScorer:
 
     def tokenized(self, rules: TextRules, order: int = _MIN_ORDER) -> TokenizedStatistics:
         """The corpus's statistics under the text rules ``rules``, orders 1..max(5, order)."""
-        config = BleuConfig(
-            tokenize=rules.tokenize,
-            lowercase=rules.lowercase,
-            lowercase_rule=rules.lowercase_rule,
-            strip=rules.strip,
-            whitespace=rules.whitespace,
-        )
+        # every text rule is a BleuConfig field of the same name
+        config = BleuConfig(**dataclasses.asdict(rules))
         return self._scorer.tokenized(config, order)
 
     def score(self, config: BleuConfig) -> float:

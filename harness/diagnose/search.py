@@ -137,9 +137,42 @@ def _layout_tokenizers(tokenizers: Sequence[str]) -> list[str]:
     return [t for t in tokenizers if t not in FRAMEWORK_TOKENIZERS]
 
 
-def _tokenizations(tokenizers: Sequence[str]) -> list[BleuConfig]:
+#: The text-rule fields a reading's tokenization sets (the others at their defaults).
+_TEXT_FIELDS = ("tokenize", "lowercase", "lowercase_rule", "punctuation", "articles")
+
+#: One tokenization of the search: a value for each of :data:`_TEXT_FIELDS`.
+TextChoice = dict[str, Any]
+
+
+def _text_of(config: BleuConfig) -> TextChoice:
+    return {f: getattr(config, f) for f in _TEXT_FIELDS}
+
+
+def _choices(tokenizers: Sequence[str]) -> list[TextChoice]:
     """Each tokenizer, cased and lowercased."""
-    return [BleuConfig(tokenize=t, lowercase=lc) for lc in (False, True) for t in tokenizers]
+    return [
+        _text_of(BleuConfig(tokenize=t, lowercase=lc)) for lc in (False, True) for t in tokenizers
+    ]
+
+
+def _normalising(tokenizers: Sequence[str]) -> list[TextChoice]:
+    """The named profiles' own text rules that normalise more than case (punctuation,
+    articles, a script's own lowercasing), on the tokenizers searched: what ParlAI, jury and
+    CodeNN do to a text before their tokens, searched with every other factor. Like the
+    framework tokenizers, they are searched in the per-segment layout only."""
+    out: dict[tuple[Any, ...], TextChoice] = {}
+    for config in PROFILES.values():
+        rules = config.text_rules
+        normalises = rules.punctuation != "keep" or rules.articles != "keep" or rules.script_case
+        if normalises and config.tokenize in tokenizers:
+            choice = _text_of(config)
+            out.setdefault(tuple(choice.values()), choice)
+    return list(out.values())
+
+
+def _tokenizations(choices: Sequence[TextChoice]) -> list[BleuConfig]:
+    """The configurations that count each tokenization's statistics."""
+    return [BleuConfig(**choice) for choice in choices]
 
 
 @dataclass(frozen=True)
@@ -166,7 +199,7 @@ def _smoothing_fields(smooth: str, guard: str, empty: str, eff: bool) -> dict[st
 def _evaluate_layout(
     corpus: Corpus,
     layout: str,
-    tokenizers: Sequence[str],
+    choices: Sequence[TextChoice],
     max_orders: Sequence[int],
     progress: ProgressCallback | None,
     session: Session,
@@ -176,9 +209,7 @@ def _evaluate_layout(
     single = len(corpus) == 1
     out: list[Evaluated] = []
     tok_groups = _unique(
-        (scorer.tokenized(TextRules(tokenize=t, lowercase=lc)).fingerprint(), (t, lc))
-        for lc in (False, True)
-        for t in tokenizers
+        (scorer.tokenized(TextRules(**choice)).fingerprint(), choice) for choice in choices
     )
     smoothings = [
         _smoothing_fields(smooth, guard, empty, eff)
@@ -190,8 +221,8 @@ def _evaluate_layout(
     # interchangeable, so a reading takes the one of its nearest profile (skip, the first, is
     # the one scored)
     layouts = MISSING_REFS if all(len(r) == 1 for r in corpus.references) else ("skip",)
-    for (tok, lc), tok_dupes in track(tok_groups, progress, f"identify: {layout}"):
-        stats = scorer.tokenized(TextRules(tokenize=tok, lowercase=lc))
+    for text, tok_dupes in track(tok_groups, progress, f"identify: {layout}"):
+        stats = scorer.tokenized(TextRules(**text))
         ref_groups = _unique(
             (tuple(ref_length_of(stats.hyp_len, stats.ref_matrix, rule).tolist()), rule)
             for rule in REF_LENGTHS
@@ -218,8 +249,7 @@ def _evaluate_layout(
                     ]
                     cfgs = [
                         BleuConfig(
-                            tokenize=tok,
-                            lowercase=lc,
+                            **text,
                             max_order=n,
                             ref_length=rule,
                             ngram_totals=tot,
@@ -235,8 +265,7 @@ def _evaluate_layout(
                 for tot, tot_dupes in total_groups[n]:
                     for agg in aggregations:
                         base = {
-                            "tokenize": tok,
-                            "lowercase": lc,
+                            **text,
                             "max_order": n,
                             "ref_length": rule,
                             "ngram_totals": tot,
@@ -246,13 +275,7 @@ def _evaluate_layout(
                         # is the one scored; the candidate takes the options of the nearest
                         # named profile and lists the others as equivalent
                         fixed: list[tuple[str, list[dict[str, Any]]]] = [
-                            (
-                                "tokenization",
-                                [
-                                    {"tokenize": t, "lowercase": c}
-                                    for t, c in ((tok, lc), *tok_dupes)
-                                ],
-                            ),
+                            ("tokenization", [dict(c) for c in (text, *tok_dupes)]),
                             (
                                 "ref_length",
                                 [
@@ -383,21 +406,19 @@ def _named_readings(
     read as (:func:`harness.diagnose.preprocess.readings`)."""
     # a reading stands for a profile only with its tokenization (or one it lists as
     # equivalent) and its maximum order (never equivalent): the readings looked at are those
-    given: dict[tuple[str, bool, int], list[Evaluated]] = {}
+    given: dict[tuple[Any, ...], list[Evaluated]] = {}
     for ev in found:
         if ev.layout == "per-segment" and ev.preprocessing == labels:
             tokenizations = [
-                (ev.config.tokenize, ev.config.lowercase),
-                *((o["tokenize"], o["lowercase"]) for o in ev.equivalent.get("tokenization", ())),
+                tuple(_text_of(ev.config).values()),
+                *(tuple(o.values()) for o in ev.equivalent.get("tokenization", ())),
             ]
-            for tokenize, lowercase in dict.fromkeys(tokenizations):
-                given.setdefault((tokenize, lowercase, ev.config.max_order), []).append(ev)
+            for text in dict.fromkeys(tokenizations):
+                given.setdefault((*text, ev.config.max_order), []).append(ev)
     missing = [
         c
         for c in _profile_readings()
-        if not any(
-            _stands_for(ev, c) for ev in given.get((c.tokenize, c.lowercase, c.max_order), ())
-        )
+        if not any(_stands_for(ev, c) for ev in given.get((*_text_of(c).values(), c.max_order), ()))
     ]
     scores = CorpusScorer(corpus, session=session).scores(missing)
     return [
@@ -433,7 +454,14 @@ def evaluations(
         search = session.with_corpora(layouts)
         named = search.with_corpora({"per-segment": corpus})
         forensic = search.with_corpora({str(i): c for i, (_, c) in enumerate(variants)})
-        frameworks = _tokenizations([t for t in tokenizers if t in FRAMEWORK_TOKENIZERS])
+        frameworks = _tokenizations(
+            [
+                *_choices([t for t in tokenizers if t in FRAMEWORK_TOKENIZERS]),
+                *_normalising(tokenizers),
+            ]
+        )
+        per_segment = [*_choices(tokenizers), *_normalising(tokenizers)]
+        in_layouts = _choices(_layout_tokenizers(tokenizers))
         with contextlib.ExitStack() as stack:
             # Where the session has workers, one counts ahead what this process needs after
             # searching the misused layouts (the framework tokenizers, which import their
@@ -446,10 +474,10 @@ def evaluations(
                 for where, configs in ((named, frameworks), (last, _forensic_configs())):
                     ahead.append(where.count_ahead(configs, executor=pool, min_order=5))
             # every (layout, tokenizer, case) counted up front
-            search.warm(_tokenizations(_layout_tokenizers(tokenizers)), min_order=5)
+            search.warm(_tokenizations(in_layouts), min_order=5)
             found = {
                 layout: _evaluate_layout(
-                    c, layout, _layout_tokenizers(tokenizers), _MAX_ORDERS, progress, search, given
+                    c, layout, in_layouts, _MAX_ORDERS, progress, search, given
                 )
                 for layout, c in layouts.items()
                 if layout != "per-segment"
@@ -458,7 +486,7 @@ def evaluations(
                 task.finish()
             named.warm(frameworks, min_order=5)
             found["per-segment"] = _evaluate_layout(
-                corpus, "per-segment", tokenizers, _MAX_ORDERS, progress, search, given
+                corpus, "per-segment", per_segment, _MAX_ORDERS, progress, search, given
             )
             got = [ev for layout in layouts for ev in found[layout]]
             for task in ahead[1:]:
