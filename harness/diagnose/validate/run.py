@@ -14,7 +14,6 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from harness.analysis.attribution import differing_factors
 from harness.bleu.profiles import PROFILES
 from harness.diagnose.validate.bugs import Model
 from harness.diagnose.validate.cases import Case, fixture_cases, generate_cases
@@ -23,6 +22,7 @@ from harness.diagnose.validate.evidence import input_dependence
 from harness.diagnose.validate.fit import fit, fit_summary
 from harness.diagnose.validate.judge import Judge
 from harness.diagnose.validate.probes import run_probes
+from harness.diagnose.validate.readings import find_readings
 from harness.diagnose.validate.results import ValidationReport
 from harness.diagnose.validate.subjects import Impl, Outcome, Subject, run
 from harness.diagnose.validate.variants import pool
@@ -179,26 +179,6 @@ def simplest_profile(
     return min(tied, key=lambda p: (p not in named, scores[p][1], order.index(p)))
 
 
-def nearest_named_profile(
-    model: Model,
-    agreement: dict[str, float],
-    scores: dict[str, tuple[float, float]],
-    named: Sequence[str] = (),
-) -> str:
-    """The best profile: the named profile nearest to the fitted configuration — fewest
-    factors differing from it (``zero_length`` aside) — then the highest agreement, then the
-    one the subject's name mentions, the smallest mean |difference| and
-    :data:`~harness.bleu.profiles.PROFILES` order. When the fit changed nothing this is the
-    profile it started from (:func:`simplest_profile`) or one that computes the same."""
-    order = list(PROFILES)
-
-    def key(p: str) -> tuple[int, float, bool, float, int]:
-        diffs = [f for f in differing_factors(PROFILES[p], model.cfg) if f != "zero_length"]
-        return (len(diffs), -agreement[p], p not in named, scores[p][1], order.index(p))
-
-    return min(PROFILES, key=key)
-
-
 def validate(
     impl: Impl | str | None = None,
     *,
@@ -351,8 +331,13 @@ def validate(
     start = against or simplest_profile(agreement, scores, named)
     step(1)
     fit_model, fit_score = fit(judge, s_cases, s_outs, PROFILES[start], scores[start])
+    readings = find_readings(judge, s_cases, s_outs, fit_model, fit_score[0], named)
     step(2)
-    best_profile = against or nearest_named_profile(fit_model, agreement, scores, named)
+    best_profile = against or readings.lead.profile
+    if against is None:
+        # the answer leads with the nearest reading; the fit is stated as that reading
+        fit_model = readings.lead.model
+        fit_score = judge.agreement(s_cases, s_outs, fit_model)
     best_cfg = PROFILES[best_profile]
     summary = fit_summary(best_profile, best_cfg, fit_model, fit_score)
     rounding = _rounding_explains(judge, scored, fit_model, tolerance)
@@ -374,6 +359,7 @@ def validate(
         best_profile=best_profile,
         matches=matches,
         matched_factors=matched_factors,
+        readings=readings,
         fit=summary,
         deviations=tuple(deviations),
         crashes=tuple(crashes),
