@@ -1,8 +1,8 @@
 """Plain text of a validation report (:class:`harness.diagnose.validate.ValidationReport`).
 
 What ``bleu-harness validate`` prints without ``--json``: the verdict (the nearest reading and
-the readings equal to it, the diagnosed factors, best profile, scale, precision, matches), the fitted configuration, the agreement of the best
-configurations, the shrunk deviations, the failures, the cases without a score and the probes.
+the readings equal to it, the diagnosed factors, best profile, scale, precision, matches), the
+fitted configuration, the agreement of the best configurations, the shrunk deviations, the failures, the cases without a score and the probes.
 Plain text for a terminal: no Markdown markup, every line at most :data:`WIDTH` columns (long
 values wrap under their label).
 """

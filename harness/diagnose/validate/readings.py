@@ -4,10 +4,10 @@ A :class:`Reading` is one way to read the subject's scores: a named profile of
 :data:`~harness.bleu.profiles.PROFILES` with the fewest changes — factors changed and modelled
 mistakes made (:mod:`~harness.diagnose.validate.bugs`) — that give the subject's score on as
 many scored cases as any candidate does. :func:`find_readings` tries every profile as it is,
-with each single-factor change and with each modelled mistake, the fitted model stated
-from every profile, and the fit's mistakes made on every one of those configurations that
-computes as the fit's configuration does; the readings with the highest agreement and, among those, the fewest
-steps are equal, and are all kept (:class:`Readings`).
+with each single-factor change and with each modelled mistake, the fitted model stated from
+every profile, and the fit's mistakes made on every one of those configurations that computes
+as the fit's configuration does; the readings with the highest agreement and, among those,
+the fewest steps are equal, and are all kept (:class:`Readings`).
 
 A factor or bug class is *diagnosed* only when every one of those readings needs it
 (:attr:`Readings.needed`): a home-made BLEU without smoothing reads as sacrebleu with
@@ -156,8 +156,7 @@ def _candidates(fitted: Model) -> list[tuple[str, Model]]:
         ]
         out += [(name, Model(cfg, (b,))) for b in BUG_MODELS]
         out.append((name, fitted))
-    seen: set[tuple[str, Model]] = set()
-    return [c for c in out if not (c in seen or seen.add(c))]
+    return list(dict.fromkeys(out))
 
 
 def find_readings(

@@ -91,11 +91,11 @@ class ValidationReport:
     variant (names like ``sacrebleu+ref_length=shortest``). ``readings``: the equal nearest
     readings (:class:`~harness.diagnose.validate.readings.Readings`), the leading one first;
     ``best_profile``: the leading reading's profile (or the one asked for with ``against``);
-    ``agreement`` that profile's own share. ``matches``: every
-    configuration that agrees on every scored case. ``fit``: the leading reading as changes from the
-    best profile (with ``against``: the configuration reached from it by greedy changes). ``probes``: the probe battery against the
-    fitted configuration. ``crash_count``: cases without a score (``crashes`` lists one
-    example per kind of failure). ``precision``: the decimals the implementation rounds to
+    ``agreement`` that profile's own share. ``matches``: every configuration that agrees on
+    every scored case. ``fit``: the leading reading as changes from the best profile (with
+    ``against``: the configuration reached from it by greedy changes). ``probes``: the probe
+    battery against the fitted configuration. ``crash_count``: cases without a score
+    (``crashes`` lists one example per kind of failure). ``precision``: the decimals the implementation rounds to
     (``None``: full precision); scores are compared within ``compared_within`` (half a unit of
     the last decimal, or ``tolerance``); ``rounding_explains``: scored cases the fit
     reproduces only at that precision. ``withheld``: why there is no diagnosis (too few scored

@@ -2,8 +2,9 @@
 
 Steps: run every case; withhold the diagnosis when too few cases gave a score, or when the
 scores do not depend on the input (:mod:`~harness.diagnose.validate.evidence`); detect the
-printed precision and the scale; measure every configuration of the pool; fit; run the probes;
-explain the first deviations from the best profile; collect the crashes.
+printed precision and the scale; measure every configuration of the pool; fit; read (the
+nearest readings and what every one needs); run the probes; explain the first deviations from
+the leading reading's profile; collect the crashes.
 """
 
 from __future__ import annotations
@@ -208,9 +209,9 @@ def validate(
     have more than ``d`` decimals, ``d`` ≤ :data:`MAX_ROUNDED_DECIMALS`) the comparison
     tolerance is half a unit of the ``d``-th decimal (plus float slack), and ``rounding`` is
     diagnosed when that explains cases the raw tolerance does not. ``against`` names the
-    profile the implementation means to reproduce (default: the profile nearest to the fitted
-    configuration). At most ``max_deviations`` deviations are explained (two per factor, to
-    show variety); ``shrink_budget`` caps the implementation calls per shrink (default 300, 60
+    profile the implementation means to reproduce (default: the leading reading's,
+    :mod:`~harness.diagnose.validate.readings`). At most ``max_deviations`` deviations are
+    explained (two per factor, to show variety); ``shrink_budget`` caps the implementation calls per shrink (default 300, 60
     for a command).
 
     A case on which the implementation gives no finite score in [0, 100] (it raises, exits
