@@ -103,14 +103,18 @@ def _skipped(report: ValidationReport) -> list[str]:
 
 def reading_words(reading: Reading) -> str:
     """A reading in words: ``sacrebleu with smooth=none``, ``torchmetrics-sacrebleu with
-    ref_length=closest and the mistake clip-none``, ``sacrebleu as it is``; the profiles
-    that give the same configuration follow in brackets."""
+    ref_length=closest and the mistake clip-none``, ``sacrebleu as it is``, ``… and rounding
+    to the printed precision``; the profiles that give the same configuration, and how many
+    other values of its factors agree as well, follow in brackets."""
     changes = [f"{k}={v}" for k, v in reading.changes]
     mistakes = ""
     if reading.bugs:
         word = "mistakes" if len(reading.bugs) > 1 else "mistake"
         mistakes = f"the {word} {', '.join(reading.bugs)}"
-    parts = [p for p in (", ".join(changes), mistakes) if p]
+    rounding = ""
+    if "rounding" in reading.needs and "rounding" not in reading.factors:
+        rounding = f"rounding to the printed precision ({reading.rounds} case(s) need it)"
+    parts = [p for p in (", ".join(changes), mistakes, rounding) if p]
     text = f"{reading.profile} with {' and '.join(parts)}" if parts else reading.profile
     if not parts:
         text += " as it is"

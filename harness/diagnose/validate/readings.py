@@ -31,7 +31,7 @@ from harness.diagnose.validate.judge import Judge
 from harness.diagnose.validate.subjects import Outcome
 from harness.diagnose.validate.variants import single_factor_variants
 
-__all__ = ["Reading", "Readings", "find_readings", "reading_of"]
+__all__ = ["Reading", "Readings", "find_readings", "reading_of", "rounded_cases"]
 
 #: Cases every candidate is first scored on: one that fails more of them than the best
 #: candidate so far fails in all is dropped without scoring the rest.
@@ -52,7 +52,9 @@ class Reading:
     profiles from which the same configuration is as many steps away (a port that computes as
     its original does, such as ``compare-mt-sacrebleu``). ``other_values``: how many other
     values of the same factors of the same profile agree as well (``smooth=none`` and
-    ``smooth=nltk-method0`` on cases where nothing is smoothed).
+    ``smooth=nltk-method0`` on cases where nothing is smoothed). ``rounds``: the scored cases
+    it reproduces only at the subject's printed precision (``rounding`` is then one more
+    thing it needs; a profile that rounds as the subject does needs no such step).
     """
 
     profile: str
@@ -63,16 +65,21 @@ class Reading:
     agreement: float
     same: tuple[str, ...] = ()
     other_values: int = 0
+    rounds: int = 0
 
     @property
     def steps(self) -> int:
-        """How far the reading is from its profile: one per factor changed and per mistake."""
-        return len(self.factors) + len(self.bugs)
+        """How far the reading is from its profile: one per factor changed, per mistake, and
+        one for rounding when it reproduces some case only at the printed precision."""
+        rounding = bool(self.rounds) and "rounding" not in self.factors
+        return len(self.factors) + len(self.bugs) + rounding
 
     @property
     def needs(self) -> tuple[str, ...]:
-        """The factors and bug classes this reading needs, factors first."""
-        return tuple(dict.fromkeys(self.factors + self.bug_classes))
+        """The factors and bug classes this reading needs, factors first (``rounding`` when
+        it reproduces some case only at the printed precision)."""
+        extra = ("rounding",) if self.rounds and "rounding" not in self.factors else ()
+        return tuple(dict.fromkeys(self.factors + extra + self.bug_classes))
 
     @property
     def model(self) -> Model:
@@ -91,11 +98,13 @@ class Reading:
             "agreement": self.agreement,
             "same": list(self.same),
             "other_values": self.other_values,
+            "rounds": self.rounds,
         }
 
 
-def reading_of(profile: str, model: Model, agreement: float) -> Reading:
-    """``model`` stated as changes from the named ``profile``."""
+def reading_of(profile: str, model: Model, agreement: float, rounds: int = 0) -> Reading:
+    """``model`` stated as changes from the named ``profile`` (``rounds``: see
+    :class:`Reading`)."""
     base = PROFILES[profile]
     factors = tuple(f for f in differing_factors(base, model.cfg) if f != "zero_length")
     return Reading(
@@ -105,7 +114,27 @@ def reading_of(profile: str, model: Model, agreement: float) -> Reading:
         bugs=model.bugs,
         bug_classes=tuple(dict.fromkeys(model.classes)),
         agreement=agreement,
+        rounds=rounds,
     )
+
+
+def rounded_cases(
+    judge: Judge, cases: Sequence[Case], outs: Sequence[Outcome], model: Model, tolerance: float
+) -> int:
+    """The cases on which ``model`` agrees with ``outs`` at the judge's tolerance (the
+    subject's printed precision) but not within the raw ``tolerance``."""
+    if judge.tolerance <= tolerance:
+        return 0
+    at_precision = judge.tolerance
+    expected = judge.expected_all(cases, model)
+    agreeing = [
+        (o.value, e) for o, e in zip(outs, expected, strict=True) if judge.agrees(o.value, e)
+    ]
+    judge.tolerance = tolerance
+    try:
+        return sum(not judge.agrees(v, e) for v, e in agreeing)
+    finally:
+        judge.tolerance = at_precision
 
 
 @dataclass(frozen=True)
@@ -166,11 +195,14 @@ def find_readings(
     fitted: Model,
     fitted_agreement: float,
     named: Sequence[str] = (),
+    tolerance: float | None = None,
 ) -> Readings:
     """The readings of the subject whose scores are ``outs`` on ``cases``: the candidates of
     the highest agreement (at least ``fitted_agreement``, the fit's) with the fewest steps,
     each configuration once (stated from the first profile that reaches it in the fewest
-    steps), the profiles ``named`` by the subject first, then profile order."""
+    steps), the profiles ``named`` by the subject first, then profile order. ``tolerance``:
+    the raw tolerance, when the judge compares at a printed precision above it (a reading
+    that reproduces some case only at that precision takes a step for ``rounding``)."""
     n = len(cases)
     order = list(PROFILES)
     sample = min(n, _SAMPLE)
@@ -195,22 +227,25 @@ def find_readings(
     )
     allowed = round((1.0 - fitted_agreement) * n)  # the most failures a reading may have
     kept: list[tuple[Model, Reading]] = []
-    fewest, best_share = 0, -1.0
+    best_share = -1.0
     for i in ranked:
         name, model = cands[i]
-        steps = stated[i].steps
-        if kept and steps > fewest and best_share == 1.0:
+        fewest = min((r.steps for _, r in kept), default=None)
+        if fewest is not None and best_share == 1.0 and stated[i].steps > fewest:
             break  # nothing agrees more, and every candidate left takes more steps
         if judge.agreement(cases[:sample], outs[:sample], model, max_fail=allowed)[0] < 0:
             continue
         share = judge.agreement(cases, outs, model, max_fail=allowed)[0]
-        if share < 0 or (share <= best_share + 1e-12 and steps > fewest):
+        if share < best_share - 1e-12:
             continue
         if share > best_share + 1e-12:
             # a higher agreement than the readings so far: those are not readings after all
-            kept, best_share, fewest = [], share, steps
+            kept, best_share = [], share
             allowed = round((1.0 - share) * n)
-        kept.append((model, reading_of(name, model, share)))
+        rounds = 0 if tolerance is None else rounded_cases(judge, cases, outs, model, tolerance)
+        kept.append((model, reading_of(name, model, share, rounds)))
+    fewest = min(r.steps for _, r in kept)
+    kept = [(m, r) for m, r in kept if r.steps == fewest]
     # one reading per configuration (library names aside), from the first profile stating
     # it; then one per profile and changed factors, with the first values found
     by_config: dict[tuple[Any, ...], Reading] = {}

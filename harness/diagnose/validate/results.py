@@ -172,14 +172,12 @@ class ValidationReport:
     def diagnosed_factors(self) -> tuple[str, ...]:
         """Factors and bug classes found: those every nearest reading needs
         (:attr:`~harness.diagnose.validate.readings.Readings.needed`; a factor some equal
-        reading does without is not a finding), and ``rounding`` when the printed precision
-        explains some case. Empty when withheld."""
+        reading does without is not a finding; ``rounding`` when every one reproduces some
+        case only at the printed precision), whichever profile ``against`` asked for. Empty
+        when withheld."""
         if self.withheld is not None:
             return ()
-        seen = list(self.readings.needed) if self.readings is not None else []
-        if self.rounding_explains:
-            seen.append("rounding")
-        return tuple(dict.fromkeys(seen))
+        return () if self.readings is None else self.readings.needed
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""

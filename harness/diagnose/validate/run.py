@@ -16,14 +16,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from harness.bleu.profiles import PROFILES
-from harness.diagnose.validate.bugs import Model
 from harness.diagnose.validate.cases import Case, fixture_cases, generate_cases
 from harness.diagnose.validate.classify import Classifier, find_crashes, find_deviations
 from harness.diagnose.validate.evidence import input_dependence
 from harness.diagnose.validate.fit import fit, fit_summary
 from harness.diagnose.validate.judge import Judge
 from harness.diagnose.validate.probes import run_probes
-from harness.diagnose.validate.readings import find_readings
+from harness.diagnose.validate.readings import find_readings, rounded_cases
 from harness.diagnose.validate.results import ValidationReport
 from harness.diagnose.validate.subjects import Impl, Outcome, Subject, run
 from harness.diagnose.validate.variants import pool
@@ -138,23 +137,6 @@ def _withheld_reason(n_scored: int, n_cases: int) -> str | None:
         f"{need} (at least {MIN_SCORED} and at least {MIN_SCORED_SHARE:.0%} of the cases), so "
         "none is given"
     )
-
-
-def _rounding_explains(
-    judge: Judge, scored: Sequence[tuple[Case, Outcome]], model: Model, tolerance: float
-) -> int:
-    """Scored cases ``model`` reproduces only at the printed precision (``judge.tolerance``),
-    not within the raw ``tolerance``."""
-    rounding = 0
-    if judge.tolerance > tolerance:
-        at_precision = judge.tolerance
-        for c, o in scored:
-            e = judge.expected(c, model)
-            if judge.agrees(o.value, e):
-                judge.tolerance = tolerance
-                rounding += not judge.agrees(o.value, e)
-                judge.tolerance = at_precision
-    return rounding
 
 
 def named_profiles(name: str) -> tuple[str, ...]:
@@ -332,7 +314,9 @@ def validate(
     start = against or simplest_profile(agreement, scores, named)
     step(1)
     fit_model, fit_score = fit(judge, s_cases, s_outs, PROFILES[start], scores[start])
-    readings = find_readings(judge, s_cases, s_outs, fit_model, fit_score[0], named)
+    readings = find_readings(
+        judge, s_cases, s_outs, fit_model, fit_score[0], named, tolerance=tolerance
+    )
     step(2)
     best_profile = against or readings.lead.profile
     if against is None:
@@ -341,7 +325,7 @@ def validate(
         fit_score = judge.agreement(s_cases, s_outs, fit_model)
     best_cfg = PROFILES[best_profile]
     summary = fit_summary(best_profile, best_cfg, fit_model, fit_score)
-    rounding = _rounding_explains(judge, scored, fit_model, tolerance)
+    rounding = rounded_cases(judge, s_cases, s_outs, fit_model, tolerance)
 
     probes = run_probes(subject, judge, fit_model.cfg)
     failing_probes = {p.behaviour for p in probes if not p.ok}
