@@ -275,9 +275,17 @@ def test_module_function_string():
 
 @pytest.mark.parametrize("name", sorted(BUGGY))
 def test_buggy_variant_is_diagnosed(name):
+    """Each reads as sacrebleu with its one change; that change is diagnosed unless an equal
+    reading does without it (then it is listed), and nothing else is."""
     r = validate(BUGGY[name], cases=CASES)
     assert r.scale == SCALE[name]
-    assert EXPECTED_FACTOR[name] in r.diagnosed_factors, validation_text(r)
+    expected = EXPECTED_FACTOR[name]
+    assert r.readings is not None and r.readings.everywhere
+    lead = r.readings.lead
+    assert (lead.profile, lead.needs) == ("sacrebleu", (expected,)), validation_text(r)
+    assert set(r.diagnosed_factors) <= {expected}, validation_text(r)
+    if expected not in r.diagnosed_factors:
+        assert any(expected not in x.needs for x in r.readings.readings)
     assert r.fit["agreement"] == 1.0  # the fitted configuration (with mistakes) explains all
     for d in r.deviations:
         assert d.factor and d.factor != "unexplained"

@@ -59,7 +59,9 @@ def add_validate(sub: options.Subcommands) -> None:
         "validate",
         help="diagnose a BLEU implementation (a Python function or a shell command)",
         description="Run a BLEU implementation on the fixtures and seeded generated corpora, "
-        "name the profile it matches and on what share of cases, and explain each deviation. "
+        "lead with the named profiles with the fewest changes that reproduce it (equal "
+        "readings listed as equal), diagnose only what every one of them needs, and explain "
+        "each deviation. "
         "Exit 0 with a diagnosis, 3 when it could not be validated or its scores do not depend "
         "on its input (not a BLEU implementation: no factor is named), 2 for usage errors.",
     )
@@ -94,7 +96,7 @@ def add_validate(sub: options.Subcommands) -> None:
         "--against",
         metavar="PROFILE",
         help="explain deviations from this profile (one of `bleu-harness profiles`; default: "
-        "the profile nearest to the fitted configuration)",
+        "the leading reading's profile)",
     )
     v.add_argument(
         "--timeout",

@@ -1,8 +1,8 @@
 """Plain text of a validation report (:class:`harness.diagnose.validate.ValidationReport`).
 
-What ``bleu-harness validate`` prints without ``--json``: the verdict (best profile, scale,
-precision, matches, diagnosed factors), the fitted configuration, the agreement of the best
-configurations, the shrunk deviations, the failures, the cases without a score and the probes.
+What ``bleu-harness validate`` prints without ``--json``: the verdict (the nearest reading and
+the readings equal to it, the diagnosed factors, best profile, scale, precision, matches), the
+fitted configuration, the agreement of the best configurations, the shrunk deviations, the failures, the cases without a score and the probes.
 Plain text for a terminal: no Markdown markup, every line at most :data:`WIDTH` columns (long
 values wrap under their label).
 """
@@ -12,8 +12,9 @@ from __future__ import annotations
 import textwrap
 
 from harness.diagnose.validate import ValidationReport
+from harness.diagnose.validate.readings import Reading, Readings
 
-__all__ = ["WIDTH", "validation_text"]
+__all__ = ["WIDTH", "reading_words", "validation_text"]
 
 #: The widest line printed.
 WIDTH = 100
@@ -100,6 +101,55 @@ def _skipped(report: ValidationReport) -> list[str]:
     ]
 
 
+def reading_words(reading: Reading) -> str:
+    """A reading in words: ``sacrebleu with smooth=none``, ``torchmetrics-sacrebleu with
+    ref_length=closest and the mistake clip-none``, ``sacrebleu as it is``, ``… and rounding
+    to the printed precision``; the profiles that give the same configuration, and how many
+    other values of its factors agree as well, follow in brackets."""
+    changes = [f"{k}={v}" for k, v in reading.changes]
+    mistakes = ""
+    if reading.bugs:
+        word = "mistakes" if len(reading.bugs) > 1 else "mistake"
+        mistakes = f"the {word} {', '.join(reading.bugs)}"
+    rounding = ""
+    if "rounding" in reading.needs and "rounding" not in reading.factors:
+        rounding = f"rounding to the printed precision ({reading.rounds} case(s) need it)"
+    parts = [p for p in (", ".join(changes), mistakes, rounding) if p]
+    text = f"{reading.profile} with {' and '.join(parts)}" if parts else reading.profile
+    if not parts:
+        text += " as it is"
+    notes = []
+    if reading.same:
+        notes.append(f"the same as {', '.join(reading.same)}")
+    if reading.other_values:
+        notes.append(f"or {reading.other_values} other value(s) of {', '.join(reading.factors)}")
+    return text + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def _reading_lines(readings: Readings, n_scored: int) -> tuple[list[str], str]:
+    """The nearest reading and the readings equal to it; and, when none of them needs any
+    change, why nothing is diagnosed."""
+    lead = readings.lead
+    where = (
+        f"on all {n_scored} scored cases"
+        if readings.everywhere
+        else f"on {100 * lead.agreement:.1f}% of the {n_scored} scored cases (no candidate "
+        "reproduces every case)"
+    )
+    lines = _field("reads as", f"{reading_words(lead)}, {where}")
+    if len(readings.readings) > 1:
+        lines += _field("equally", "; ".join(reading_words(r) for r in readings.readings[1:]))
+    if lead.steps == 0:
+        diagnosed = "nothing (a named profile as it is)"
+    else:
+        diagnosed = (
+            "nothing (the equal readings need different changes: "
+            + "; ".join(dict.fromkeys(", ".join(r.needs) for r in readings.readings))
+            + ")"
+        )
+    return lines, diagnosed
+
+
 def _fit_text(report: ValidationReport) -> str:
     fit = report.fit
     mad = fit.get("mean_abs_diff")
@@ -131,6 +181,11 @@ def validation_text(report: ValidationReport) -> str:
         lines += _no_score_lines(report) + _crash_lines(report) + _skipped(report)
         return "\n".join(lines) + "\n"
     agreement = report.agreement or 0.0
+    nothing = "nothing"
+    if report.readings is not None:
+        reading_lines, nothing = _reading_lines(report.readings, report.n_scored)
+        lines += reading_lines
+    lines += _field("diagnosed", ", ".join(report.diagnosed_factors) or nothing)
     lines += _field(
         "best profile",
         f"{report.best_profile}, agreement {100 * agreement:.1f}% of the {report.n_scored} "
@@ -140,7 +195,6 @@ def validation_text(report: ValidationReport) -> str:
     lines += _field("cases", _cases(report))
     lines += _field("precision", _precision(report))
     lines += _field("match everywhere", ", ".join(report.matches) or "none")
-    lines += _field("diagnosed", ", ".join(report.diagnosed_factors) or "nothing")
     lines += _field("without a score", f"{report.crash_count} case(s)")
     if report.evidence is not None:
         lines += _field("depends on its input", report.evidence.reason)

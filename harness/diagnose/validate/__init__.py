@@ -18,11 +18,16 @@ references, some empty). It then
    tokenizer, …): the share of cases on which the engine's score equals the implementation's
    (within ``tolerance``, on the implementation's scale) is the profile's *agreement*; a case
    on which both raise agrees;
-3. **fits**: from the best profile, a greedy search over single-factor changes finds the
-   configuration that agrees on the most cases (ties: smallest mean absolute difference);
-4. **explains deviations**: the first failing cases against the best profile, each shrunk to a
-   minimal input (segments, references and tokens are removed greedily while the same
-   disagreement persists) and given a ``factor``:
+3. **fits** and **reads**: from the best profile, a greedy search over single-factor changes
+   and modelled mistakes finds the configuration that agrees on the most cases; then every
+   profile as it is, with one factor changed, with one mistake, and with the fit's
+   configuration, is tried (:mod:`~.readings`): the candidates that agree on the most cases in
+   the fewest steps are the subject's equal *readings*, the answer leads with the first (the
+   profile the subject's name mentions, else profile order), and a factor or mistake is
+   *diagnosed* only when every reading needs it;
+4. **explains deviations**: the first failing cases against the leading reading's profile,
+   each shrunk to a minimal input (segments, references and tokens are removed greedily while
+   the same disagreement persists) and given a ``factor``:
 
    * a factor of :data:`harness.analysis.attribution.FACTORS` when a configuration that
      differs from the best profile in that factor reproduces the case;
@@ -45,7 +50,8 @@ configurations take a second or two for a fast implementation.
 One module per concern, in the order a run uses them: :mod:`~.cases` (the battery),
 :mod:`~.subjects` (calling the implementation), :mod:`~.variants` (the configurations
 compared), :mod:`~.bugs` (modelled mistakes), :mod:`~.judge` (expected scores and agreement),
-:mod:`~.evidence` (whether the scores depend on the input), :mod:`~.fit`, :mod:`~.probes`, :mod:`~.shrink`, :mod:`~.classify` (deviations and crashes),
+:mod:`~.evidence` (whether the scores depend on the input), :mod:`~.fit`, :mod:`~.readings`,
+:mod:`~.probes`, :mod:`~.shrink`, :mod:`~.classify` (deviations and crashes),
 :mod:`~.results` (the report's data) and :mod:`~.run` (:func:`validate`). The plain-text report
 is :func:`harness.report.validation.validation_text`.
 

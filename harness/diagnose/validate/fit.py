@@ -20,7 +20,7 @@ from harness.diagnose.validate.judge import Judge
 from harness.diagnose.validate.subjects import Outcome
 from harness.diagnose.validate.variants import single_factor_variants
 
-__all__ = ["fit", "fit_summary"]
+__all__ = ["changed_fields", "fit", "fit_summary"]
 
 
 def fit(
@@ -95,14 +95,18 @@ _FIELDS = tuple(
 )
 
 
+def changed_fields(base: BleuConfig, cfg: BleuConfig) -> dict[str, Any]:
+    """The factor fields (in :class:`~harness.bleu.config.BleuConfig` order) on which ``cfg``
+    differs from ``base``, with ``cfg``'s values."""
+    return {f: getattr(cfg, f) for f in _FIELDS if getattr(cfg, f) != getattr(base, f)}
+
+
 def fit_summary(
     base_name: str, base: BleuConfig, model: Model, score: tuple[float, float]
 ) -> dict[str, Any]:
     """JSON-ready: the base profile, the changed fields, the mistakes, the factors and bug
     classes involved, the agreement, the mean |difference| and the fitted signature."""
-    changes = {
-        f: getattr(model.cfg, f) for f in _FIELDS if getattr(model.cfg, f) != getattr(base, f)
-    }
+    changes = changed_fields(base, model.cfg)
     factors = [f for f in differing_factors(base, model.cfg) if f != "zero_length"]
     return {
         "base": base_name,

@@ -1,7 +1,7 @@
 """What :func:`~harness.diagnose.validate.validate` found: data only.
 
 :class:`ValidationReport` holds the verdict (scale, best profile, agreement per configuration,
-fit, precision), the :class:`Deviation` cases (shrunk and explained), the :class:`Crash`
+readings, fit, precision), the :class:`Deviation` cases (shrunk and explained), the :class:`Crash`
 examples and the probes; ``to_dict`` is its JSON. The plain-text report is rendered by
 :func:`harness.report.validation.validation_text`.
 """
@@ -13,6 +13,7 @@ from typing import Any
 
 from harness.diagnose.validate.evidence import Evidence
 from harness.diagnose.validate.probes import Probe
+from harness.diagnose.validate.readings import Readings
 
 __all__ = ["Crash", "Deviation", "ValidationReport"]
 
@@ -87,12 +88,14 @@ class ValidationReport:
     ``n_scored`` of ``n_cases`` cases gave a finite score; ``no_score`` lists the others as
     ``(source, "no score: …")``. Every share below is a share of the scored cases.
     ``agreement_by_profile``: share of scored cases agreeing, per profile and sacrebleu
-    variant (names like ``sacrebleu+ref_length=shortest``). ``best_profile``: the named profile
-    (``harness.PROFILES``) nearest to the fit; ``agreement`` its share. ``matches``: every
-    configuration that agrees on every scored case. ``fit``: the configuration reached from the
-    best profile by greedy single-factor changes. ``probes``: the probe battery against the
-    fitted configuration. ``crash_count``: cases without a score (``crashes`` lists one
-    example per kind of failure). ``precision``: the decimals the implementation rounds to
+    variant (names like ``sacrebleu+ref_length=shortest``). ``readings``: the equal nearest
+    readings (:class:`~harness.diagnose.validate.readings.Readings`), the leading one first;
+    ``best_profile``: the leading reading's profile (or the one asked for with ``against``);
+    ``agreement`` that profile's own share. ``matches``: every configuration that agrees on
+    every scored case. ``fit``: the leading reading as changes from the best profile (with
+    ``against``: the configuration reached from it by greedy changes). ``probes``: the probe
+    battery against the fitted configuration. ``crash_count``: cases without a score
+    (``crashes`` lists one example per kind of failure). ``precision``: the decimals the implementation rounds to
     (``None``: full precision); scores are compared within ``compared_within`` (half a unit of
     the last decimal, or ``tolerance``); ``rounding_explains``: scored cases the fit
     reproduces only at that precision. ``withheld``: why there is no diagnosis (too few scored
@@ -134,6 +137,7 @@ class ValidationReport:
     timeout: float | None = None
     not_run: int = 0
     evidence: Evidence | None = None
+    readings: Readings | None = None
 
     @property
     def diagnosable(self) -> bool:
@@ -166,21 +170,14 @@ class ValidationReport:
 
     @property
     def diagnosed_factors(self) -> tuple[str, ...]:
-        """Factors and bug classes found: the deviations' factors, the fit's changes, the
-        factor of every sacrebleu variant that matches on every scored case (unless the best
-        profile does too: then they are merely indistinguishable from it), and
-        ``rounding`` when the printed precision explains some case. Empty when withheld."""
+        """Factors and bug classes found: those every nearest reading needs
+        (:attr:`~harness.diagnose.validate.readings.Readings.needed`; a factor some equal
+        reading does without is not a finding; ``rounding`` when every one reproduces some
+        case only at the printed precision), whichever profile ``against`` asked for. Empty
+        when withheld."""
         if self.withheld is not None:
             return ()
-        seen: list[str] = [f for d in self.deviations for f in d.factors]
-        seen += list(self.fit.get("factors", ()))
-        if self.agreement != 1.0:
-            # when the best profile itself agrees everywhere, variants that also do are only
-            # indistinguishable from it on these cases, not a finding
-            seen += list(self.matched_factors)
-        if self.rounding_explains:
-            seen.append("rounding")
-        return tuple(dict.fromkeys(seen))
+        return () if self.readings is None else self.readings.needed
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
@@ -198,6 +195,7 @@ class ValidationReport:
             "matches": list(self.matches),
             "matched_factors": list(self.matched_factors),
             "diagnosed_factors": list(self.diagnosed_factors),
+            "readings": None if self.readings is None else self.readings.to_dict(),
             "precision": self.precision,
             "precision_reason": self.precision_reason,
             "compared_within": self.compared_within,

@@ -2,8 +2,9 @@
 
 Steps: run every case; withhold the diagnosis when too few cases gave a score, or when the
 scores do not depend on the input (:mod:`~harness.diagnose.validate.evidence`); detect the
-printed precision and the scale; measure every configuration of the pool; fit; run the probes;
-explain the first deviations from the best profile; collect the crashes.
+printed precision and the scale; measure every configuration of the pool; fit; read (the
+nearest readings and what every one needs); run the probes; explain the first deviations from
+the leading reading's profile; collect the crashes.
 """
 
 from __future__ import annotations
@@ -14,15 +15,14 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from harness.analysis.attribution import differing_factors
 from harness.bleu.profiles import PROFILES
-from harness.diagnose.validate.bugs import Model
 from harness.diagnose.validate.cases import Case, fixture_cases, generate_cases
 from harness.diagnose.validate.classify import Classifier, find_crashes, find_deviations
 from harness.diagnose.validate.evidence import input_dependence
 from harness.diagnose.validate.fit import fit, fit_summary
 from harness.diagnose.validate.judge import Judge
 from harness.diagnose.validate.probes import run_probes
+from harness.diagnose.validate.readings import find_readings, rounded_cases
 from harness.diagnose.validate.results import ValidationReport
 from harness.diagnose.validate.subjects import Impl, Outcome, Subject, run
 from harness.diagnose.validate.variants import pool
@@ -139,23 +139,6 @@ def _withheld_reason(n_scored: int, n_cases: int) -> str | None:
     )
 
 
-def _rounding_explains(
-    judge: Judge, scored: Sequence[tuple[Case, Outcome]], model: Model, tolerance: float
-) -> int:
-    """Scored cases ``model`` reproduces only at the printed precision (``judge.tolerance``),
-    not within the raw ``tolerance``."""
-    rounding = 0
-    if judge.tolerance > tolerance:
-        at_precision = judge.tolerance
-        for c, o in scored:
-            e = judge.expected(c, model)
-            if judge.agrees(o.value, e):
-                judge.tolerance = tolerance
-                rounding += not judge.agrees(o.value, e)
-                judge.tolerance = at_precision
-    return rounding
-
-
 def named_profiles(name: str) -> tuple[str, ...]:
     """The profiles the subject's name mentions (its command line or ``module:function``),
     as a whole word: ``perl multi-bleu.perl {ref} < {hyp}`` names ``multi-bleu`` (not
@@ -177,26 +160,6 @@ def simplest_profile(
     tied = [p for p in PROFILES if agreement[p] == top]
     order = list(PROFILES)
     return min(tied, key=lambda p: (p not in named, scores[p][1], order.index(p)))
-
-
-def nearest_named_profile(
-    model: Model,
-    agreement: dict[str, float],
-    scores: dict[str, tuple[float, float]],
-    named: Sequence[str] = (),
-) -> str:
-    """The best profile: the named profile nearest to the fitted configuration — fewest
-    factors differing from it (``zero_length`` aside) — then the highest agreement, then the
-    one the subject's name mentions, the smallest mean |difference| and
-    :data:`~harness.bleu.profiles.PROFILES` order. When the fit changed nothing this is the
-    profile it started from (:func:`simplest_profile`) or one that computes the same."""
-    order = list(PROFILES)
-
-    def key(p: str) -> tuple[int, float, bool, float, int]:
-        diffs = [f for f in differing_factors(PROFILES[p], model.cfg) if f != "zero_length"]
-        return (len(diffs), -agreement[p], p not in named, scores[p][1], order.index(p))
-
-    return min(PROFILES, key=key)
 
 
 def validate(
@@ -228,9 +191,9 @@ def validate(
     have more than ``d`` decimals, ``d`` ≤ :data:`MAX_ROUNDED_DECIMALS`) the comparison
     tolerance is half a unit of the ``d``-th decimal (plus float slack), and ``rounding`` is
     diagnosed when that explains cases the raw tolerance does not. ``against`` names the
-    profile the implementation means to reproduce (default: the profile nearest to the fitted
-    configuration). At most ``max_deviations`` deviations are explained (two per factor, to
-    show variety); ``shrink_budget`` caps the implementation calls per shrink (default 300, 60
+    profile the implementation means to reproduce (default: the leading reading's,
+    :mod:`~harness.diagnose.validate.readings`). At most ``max_deviations`` deviations are
+    explained (two per factor, to show variety); ``shrink_budget`` caps the implementation calls per shrink (default 300, 60
     for a command).
 
     A case on which the implementation gives no finite score in [0, 100] (it raises, exits
@@ -351,11 +314,18 @@ def validate(
     start = against or simplest_profile(agreement, scores, named)
     step(1)
     fit_model, fit_score = fit(judge, s_cases, s_outs, PROFILES[start], scores[start])
+    readings = find_readings(
+        judge, s_cases, s_outs, fit_model, fit_score[0], named, tolerance=tolerance
+    )
     step(2)
-    best_profile = against or nearest_named_profile(fit_model, agreement, scores, named)
+    best_profile = against or readings.lead.profile
+    if against is None:
+        # the answer leads with the nearest reading; the fit is stated as that reading
+        fit_model = readings.lead.model
+        fit_score = judge.agreement(s_cases, s_outs, fit_model)
     best_cfg = PROFILES[best_profile]
     summary = fit_summary(best_profile, best_cfg, fit_model, fit_score)
-    rounding = _rounding_explains(judge, scored, fit_model, tolerance)
+    rounding = rounded_cases(judge, s_cases, s_outs, fit_model, tolerance)
 
     probes = run_probes(subject, judge, fit_model.cfg)
     failing_probes = {p.behaviour for p in probes if not p.ok}
@@ -374,6 +344,7 @@ def validate(
         best_profile=best_profile,
         matches=matches,
         matched_factors=matched_factors,
+        readings=readings,
         fit=summary,
         deviations=tuple(deviations),
         crashes=tuple(crashes),
