@@ -12,7 +12,7 @@ from typing import Any
 
 from harness.bleu.config import NGRAM_TOTALS, ON_ZERO_LENGTH, REF_LENGTHS, BleuConfig
 from harness.bleu.profiles import PROFILES
-from harness.bleu.tokenizers import LOWERCASE_RULES, PERL_WHITESPACE_TOKENIZERS
+from harness.bleu.tokenizers import LOWERCASE_RULES, PERL_WHITESPACE_TOKENIZERS, REGISTRY
 from harness.diagnose.search import SMOOTHING_POLICIES
 
 __all__ = ["pool", "single_factor_variants"]
@@ -30,7 +30,8 @@ def single_factor_variants(
 ) -> list[tuple[str, str, BleuConfig]]:
     """``(factor, name, config)`` for every change of one factor of ``base``.
 
-    Tokenizers (no MeCab), case, each reference-length rule, n-gram totals, the smoothing
+    Tokenizers (no MeCab), case, ASCII punctuation made spaces or kept, the English articles
+    dropped or kept, each reference-length rule, n-gram totals, the smoothing
     policies of :data:`harness.diagnose.search.SMOOTHING_POLICIES`, effective order, aggregation,
     max order 1–5 and the zero-length policies.
     """
@@ -54,8 +55,12 @@ def single_factor_variants(
     add("case", lowercase=not base.lowercase)
     if base.lowercase:
         for case_rule in LOWERCASE_RULES:
-            if case_rule != base.lowercase_rule:
+            # "script" is "unicode" for a tokenizer whose script does not lowercase
+            own = case_rule != "script" or REGISTRY[base.tokenize].lowercased is not None
+            if case_rule != base.lowercase_rule and own:
                 add("case", lowercase_rule=case_rule)
+    add("punctuation", punctuation="ascii" if base.punctuation == "keep" else "keep")
+    add("articles", articles="en" if base.articles == "keep" else "keep")
     for rule in REF_LENGTHS:
         if rule != base.ref_length:
             add("ref_length", ref_length=rule)
