@@ -67,6 +67,22 @@ def test_identify_names_the_decimals_of_a_pasted_sacrebleu_line(capsys, width) -
     said = re.findall(r"\(rounded to ([^)]*)\)", out)
     assert said and set(said) == {_rounding(places)}, out
     assert "significant" not in out
+    # the number shown is written with those decimals too ("29.0", never "29")
+    shown = re.findall(r"shown as (\S+) \(rounded", out)
+    assert shown and {_decimals(x) for x in shown} == {places}, out
+
+
+def test_identify_writes_the_printed_decimals_of_a_round_number(capsys, tmp_path: Path) -> None:
+    """A score printed with a trailing zero is shown with it: hypotheses equal to their
+    references score 100, printed as ``100.00``."""
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    text = "the cat sat on the mat today\na dog ran in the park at noon\n"
+    hyp.write_text(text, "utf-8")
+    ref.write_text(text, "utf-8")
+    assert main(["identify", "--score", "100.00", str(hyp), str(ref)]) == 0
+    out = capsys.readouterr().out
+    shown = re.findall(r"shown as (\S+) \(rounded to 2 decimals\)", out)
+    assert shown and set(shown) == {"100.00"}, out
 
 
 def _no_reprs(text: str) -> None:

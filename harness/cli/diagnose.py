@@ -14,7 +14,7 @@ from typing import Any
 
 from harness import interrupts
 from harness.cli import inputs, options
-from harness.diagnose.candidates import Candidate, printed_interval
+from harness.diagnose.candidates import Candidate, printed_interval, shown_text
 from harness.diagnose.check import check_files
 from harness.diagnose.identify import (
     Chance,
@@ -242,7 +242,8 @@ def _fold(lines: list[list[str]]) -> list[tuple[list[str], int]]:
 def _identify_entry(c: Candidate) -> list[str]:
     """Two lines: the reading (profile and every changed setting by value), then the numbers."""
     how = "no rounding" if c.rounding == "none" else f"rounded to {c.rounding}"
-    numbers = f"{c.raw:.6g} on {c.scale}, shown as {c.shown:g} ({how}); distance {c.distance:.3g}"
+    shown = shown_text(c.shown, c.rounding)
+    numbers = f"{c.raw:.6g} on {c.scale}, shown as {shown} ({how}); distance {c.distance:.3g}"
     return [c.reading, numbers]
 
 
@@ -298,7 +299,8 @@ def identify_text(
                 lines += _wrap(
                     f"The simplest reading near it (at most one step from a named profile): "
                     f"{simple.reading}, {simple.raw:.6g} on {simple.scale}, shown as "
-                    f"{simple.shown:g}; distance {simple.distance:.3g}.",
+                    f"{shown_text(simple.shown, simple.rounding)}; distance "
+                    f"{simple.distance:.3g}.",
                     100,
                 )
     if found:

@@ -43,6 +43,8 @@ __all__ = [
     "rank",
     "reproduces",
     "rounded",
+    "rounding_decimals",
+    "shown_text",
 ]
 
 #: 0–1 (nltk, the seed tutorials, Google's page) or 0–100 (sacrebleu, evaluate's ×100 habit).
@@ -133,7 +135,8 @@ class Candidate:
         """One line: the nearest profile and what differs (named values), scale, rounding and
         distance."""
         return (
-            f"{self.reading}: {self.raw:.6g} on {self.scale}, shown as {self.shown:g} "
+            f"{self.reading}: {self.raw:.6g} on {self.scale}, shown as "
+            f"{shown_text(self.shown, self.rounding)} "
             f"({self.rounding}); distance {self.distance:.3g}"
         )
 
@@ -314,15 +317,33 @@ def reproducer(score: Printed, tolerance: float | None = None) -> Callable[[floa
     return inside
 
 
-def rounded(value: float, rounding: str) -> float:
-    """``value`` as shown with ``rounding``: ``"none"`` or ``"N decimals"``
-    (:func:`printed_rounding`)."""
-    if rounding == "none" or not math.isfinite(value):
-        return value
+def rounding_decimals(rounding: str) -> int | None:
+    """The decimals of a rounding (:func:`printed_rounding`): ``N`` for ``"N decimals"``,
+    ``None`` for ``"none"``."""
+    if rounding == "none":
+        return None
     m = re.fullmatch(r"(\d+) decimals?", rounding)
     if m is None:
         raise ConfigError(f"unknown rounding {rounding!r}", valid=["none", "N decimals"])
-    return round(value, int(m[1]))
+    return int(m[1])
+
+
+def rounded(value: float, rounding: str) -> float:
+    """``value`` as shown with ``rounding``: ``"none"`` or ``"N decimals"``
+    (:func:`printed_rounding`)."""
+    decimals = rounding_decimals(rounding)
+    if decimals is None or not math.isfinite(value):
+        return value
+    return round(value, decimals)
+
+
+def shown_text(value: float, rounding: str) -> str:
+    """``value`` as printed with ``rounding``: its decimals kept (``29.0`` at one decimal, not
+    ``29``); unrounded, its shortest form."""
+    decimals = rounding_decimals(rounding)
+    if decimals is None or not math.isfinite(value):
+        return f"{value:g}"
+    return f"{value:.{decimals}f}"
 
 
 def _value_text(value: Any) -> str:
