@@ -27,6 +27,9 @@ from harness.analysis.answer import (
     profile_label,
 )
 from harness.analysis.attribution import hybrid
+from harness.analysis.study_families import answer_of, answer_section
+from harness.analysis.study_types import AnswerSection
+from harness.analysis.typed_json import from_json, to_json
 from harness.bleu.config import BleuConfig
 from harness.bleu.profiles import PROFILES
 from harness.data.corpus import Corpus
@@ -313,3 +316,31 @@ def test_tokenizers_that_split_alike_are_one_finding() -> None:
     said = [line for line in findings(ans) if any(f"with {name}" in line for name in splitters)]
     assert len(said) == 1, findings(ans)
     assert all(name in said[0] for name in splitters), said
+
+
+def test_the_report_says_compare_s_findings() -> None:
+    """The report's typed answer keeps the causes as compare groups them (by the counts they
+    give): read back from report.json's shape, it writes compare's very finding lines, the
+    tokenizers that split alike as one line."""
+    refs = [
+        ("the cat sat on the mat, quietly.", "a cat is on the mat."),
+        ("he reads a book; she writes.", "he is reading a book, she writes."),
+    ]
+    hyps = {
+        "a": ["the cat is on the mat, quietly.", "he reads a book; she reads."],
+        "b": ["cat on mat.", "he book, she writes."],
+    }
+    systems = {
+        n: Corpus(hypotheses=tuple(h), references=tuple(refs), check_text=False)
+        for n, h in hyps.items()
+    }
+    session = Session(systems)
+    rows = runner.run(
+        [("files", n, c) for n, c in systems.items()], IMPLEMENTATIONS, progress=False
+    )
+    corpora = {("files", n): c for n, c in systems.items()}
+    section, note = answer_section(rows, corpora, session)
+    assert section is not None, note
+    read_back = answer_of(from_json(AnswerSection, to_json(section), "answer"))
+    assert findings(read_back) == findings(answer(rows, session))
+    assert read_back.causes is not None

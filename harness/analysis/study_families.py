@@ -20,7 +20,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness.analysis.answer import Answer, Family, LibraryCheck, answer, display_name
+from harness.analysis.answer import Answer, Cause, Family, LibraryCheck, answer, display_name
 from harness.analysis.labels import (
     bleu4_label,
     labels_in,
@@ -101,10 +101,7 @@ def answer_section(
         ans = answer(rows.corpus_rows(), scope, baseline=baseline, seed=seed)
     except HarnessError as exc:
         return None, f"not computed: {exc}"
-    # the section keeps the families; its causes are grouped again from them when read
-    # back (answer_of), by their changed values
-    kept = {k: v for k, v in to_json(ans).items() if k != "causes"}
-    return from_json(AnswerSection, {**kept, "fixture": fixture}, "answer"), None
+    return from_json(AnswerSection, {**to_json(ans), "fixture": fixture}, "answer"), None
 
 
 def answer_of(section: AnswerSection) -> Answer:
@@ -139,6 +136,18 @@ def answer_of(section: AnswerSection) -> Answer:
             for f in section.families
         ),
         seed=section.seed,
+        causes=tuple(
+            Cause(
+                factor=c.factor,
+                variants=tuple(
+                    {fld: (_tuple(a), _tuple(b)) for fld, (a, b) in v.items()} for v in c.variants
+                ),
+                families=c.families,
+                shares=c.shares,
+                same_counts=c.same_counts,
+            )
+            for c in section.causes
+        ),
     )
 
 

@@ -71,6 +71,7 @@ __all__ = [
     "SCHEMA_FILE",
     "SCHEMA_VERSION",
     "TOP_KEYS",
+    "AnswerCause",
     "AnswerFamily",
     "AnswerLibrary",
     "AnswerSection",
@@ -256,11 +257,26 @@ class AnswerFamily:
 
 
 @dataclass(frozen=True)
+class AnswerCause:
+    """One cause of the families' gaps (:class:`harness.analysis.answer.Cause`): the factor,
+    each way it is changed (field → ``[baseline value, other value]``), the families (their
+    profiles) whose gap it is part of with its Shapley share of each, and whether its values
+    were grouped because they give the same n-gram counts on every system."""
+
+    factor: str
+    variants: tuple[Mapping[str, tuple[JsonValue, JsonValue]], ...]
+    families: tuple[tuple[str, ...], ...]
+    shares: tuple[float, ...]
+    same_counts: bool
+
+
+@dataclass(frozen=True)
 class AnswerSection:
     """The answer ``bleu-harness compare`` prints first (:class:`harness.analysis.answer.
     Answer`), for one fixture's systems scored against the same references: the systems, the
     segment count, the fewest and most references of a segment, the baseline profile, the
-    seed of the flips' paired bootstrap, the families and the fixture (the report writes the
+    seed of the flips' paired bootstrap, the families, the causes of their gaps (grouped by
+    the counts they give, as ``compare`` groups them) and the fixture (the report writes the
     findings in words from these: :mod:`harness.report.answer_words`)."""
 
     systems: tuple[str, ...]
@@ -269,6 +285,7 @@ class AnswerSection:
     baseline: str
     seed: int
     families: tuple[AnswerFamily, ...]
+    causes: tuple[AnswerCause, ...]
     fixture: str
 
 
