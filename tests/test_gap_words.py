@@ -15,12 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from harness.analysis.attribution import differing_factors
+from harness.analysis.attribution import differing_factors, hybrid
 from harness.analysis.gap_matters import GAP_REASONS, headline
 from harness.analysis.study_types import Report
 from harness.analysis.typed_json import from_json
+from harness.api import segment_bleu
 from harness.bleu.profiles import LABELS, PROFILES
 from harness.cli import main
+from harness.data.fixtures import load_fixture
+from harness.errors import HarnessError
 from harness.report.figures import MAX_WATERFALLS, waterfalls
 from harness.report.gap_words import count_words, pair_sentence
 from harness.report.text import fmt_share
@@ -87,6 +90,28 @@ def test_one_count_in_every_document(written: tuple[Report, Path, str]) -> None:
     assert sentence in summary and sentence[0].upper() + sentence[1:] in section_md
 
 
+def _moving(profile_a: str, profile_b: str, tolerance: float) -> tuple[str, ...]:
+    """The differing factors that alone move a segment score of :data:`FIXTURE`'s systems,
+    recounted with the engine: profile a against a with that one factor taken from b."""
+    a, b = PROFILES[profile_a], PROFILES[profile_b]
+    fixture = load_fixture(FIXTURE)
+    out = []
+    for factor in differing_factors(a, b):
+        moved = hybrid(a, b, [factor])
+        for system in fixture.systems:
+            corpus = fixture.corpus(system)
+            text = {"hypotheses": corpus.hypotheses, "references": corpus.references}
+            try:
+                mine = segment_bleu(**text, profile=a).score
+                theirs = segment_bleu(**text, profile=moved).score
+            except HarnessError:
+                continue
+            if any(abs(x - y) > tolerance for x, y in zip(mine, theirs, strict=True)):
+                out.append(factor)
+                break
+    return tuple(out)
+
+
 def test_a_pair_equal_at_corpus_level_is_not_judged_by_mt_thresholds(
     written: tuple[Report, Path, str],
 ) -> None:
@@ -122,6 +147,8 @@ def test_a_pair_equal_at_corpus_level_is_not_judged_by_mt_thresholds(
         expected = differing_factors(PROFILES[pair.profile_a], PROFILES[pair.profile_b])
         assert pair.factors_differ == expected
         assert all(factor in said for factor in expected)
+        assert pair.segment_factors == _moving(pair.profile_a, pair.profile_b, judged.tolerance)
+        assert pair.segment_factors, "some factor alone moves the segment scores that differ"
     assert equal, "the fixture no longer has a pair equal at corpus level"
     for pair in report.gap_matters.pairs:  # nor is a fixture where no system moves
         for f in pair.fixtures:

@@ -126,6 +126,7 @@ def test_the_headline_counts_a_library_equal_to_its_profile_once() -> None:
             segments=0,
             segments_differ=None,
             factors_differ=(),
+            segment_factors=(),
             fixtures=(),
             meta_evaluation_differs=None,
             meta_evaluation=MetaDifference("not-computed", None, 0, (), (), 0, ()),

@@ -61,7 +61,7 @@ from typing import Any, Literal
 import numpy as np
 
 from harness.analysis.answer import rank_flips
-from harness.analysis.attribution import differing_factors
+from harness.analysis.attribution import differing_factors, hybrid
 from harness.analysis.labels import bleu4_label, library_pair, profile_of
 from harness.analysis.meta_eval import MetaEvaluation
 from harness.analysis.resampling import (
@@ -81,6 +81,7 @@ from harness.analysis.study_types import (
     PairVerdict,
     SystemGap,
 )
+from harness.bleu.config import BleuConfig
 from harness.bleu.profiles import LABELS, PROFILES
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError, HarnessError
@@ -338,6 +339,42 @@ def _factors(profile_a: str | None, profile_b: str | None) -> tuple[str, ...]:
     return differing_factors(PROFILES[profile_a], PROFILES[profile_b])
 
 
+def _segment_scores(scope: Session, config: BleuConfig, system: str) -> np.ndarray:
+    return np.array([r.score for r in scope.segments(config, system)], dtype=float)
+
+
+def segment_factors(
+    profile_a: str,
+    profile_b: str,
+    fixtures: Sequence[tuple[str, _FixtureResamples]],
+    tolerance: float,
+) -> tuple[str, ...]:
+    """The factors on which the two profiles differ that alone move a segment score: profile
+    ``a`` with that one factor taken from ``b`` scores some segment of the fixtures' systems
+    more than ``tolerance`` away from ``a`` (a configuration that raises on a system is left
+    out there)."""
+    a, b = PROFILES[profile_a], PROFILES[profile_b]
+    out = []
+    for factor in differing_factors(a, b):
+        moved = hybrid(a, b, [factor])
+        for _, resampled in fixtures:
+            if any(
+                _moves(resampled.scope, a, moved, system, tolerance) for system in resampled.indices
+            ):
+                out.append(factor)
+                break
+    return tuple(out)
+
+
+def _moves(scope: Session, a: BleuConfig, b: BleuConfig, system: str, tolerance: float) -> bool:
+    try:
+        mine, theirs = _segment_scores(scope, a, system), _segment_scores(scope, b, system)
+    except HarnessError:
+        return False
+    same = (np.isnan(mine) & np.isnan(theirs)) | (np.abs(mine - theirs) <= tolerance)
+    return not bool(np.all(same))
+
+
 def profile_label_of(label: str) -> str | None:
     """What an in-house profile's label adds to its name (``harness:mteval-v13a`` → that it
     lowercases, the script's default), ``None`` for a real library or a name that says it all:
@@ -365,6 +402,10 @@ def _pair_matters(
         if any(g.fixture == name and g.system in resampled.indices for g in pair.corpora)
     ]
     matters, reason = _verdict(pair, found)
+    moving: tuple[str, ...] = ()
+    if reason == "equal-at-corpus" and pa is not None and pb is not None:
+        compared = [(name, r) for name, r in fixtures if any(g.fixture == name for g in found)]
+        moving = segment_factors(pa, pb, compared, pair.tolerance)
     differs, facts = _meta_difference(meta, pa, pb)
     na = (pair.na_reason or "no corpus scored by both") if reason == "not-comparable" else None
     return PairMatters(
@@ -381,6 +422,7 @@ def _pair_matters(
         segments=pair.segments.n,
         segments_differ=pair.segments.share_above if pair.segments.n else None,
         factors_differ=_factors(pa, pb),
+        segment_factors=moving,
         fixtures=tuple(found),
         meta_evaluation_differs=differs,
         meta_evaluation=facts,

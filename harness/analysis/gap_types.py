@@ -140,7 +140,10 @@ class PairMatters:
     share of its compared segments (``segments``) whose scores differ beyond it
     (``segments_differ``, ``null`` without segment scores), the factors on which the two
     profiles differ (``factors_differ``, as the attribution names them; empty without both
-    profiles) and each fixture with corpora. With a WMT meta-evaluation in the report
+    profiles), those of them that alone move a segment score of a pair equal at corpus level
+    (``segment_factors``: profile ``a`` with that one factor taken from ``b`` scores some
+    compared segment beyond the tolerance; empty for any other pair) and each fixture with
+    corpora. With a WMT meta-evaluation in the report
     (:func:`harness.analysis.meta_eval.meta_evaluate` of the human judgments),
     ``meta_evaluation_differs`` says whether the two implementations differ significantly in
     any of its permutation tests (``null``: not tested, or an implementation not in it) and
@@ -159,6 +162,7 @@ class PairMatters:
     segments: int
     segments_differ: float | None
     factors_differ: tuple[str, ...]
+    segment_factors: tuple[str, ...]
     fixtures: tuple[FixtureGap, ...]
     meta_evaluation_differs: bool | None
     meta_evaluation: MetaDifference

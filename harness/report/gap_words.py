@@ -75,7 +75,8 @@ def pair_name(pair: PairMatters) -> str:
 
 def reason_words(pair: PairMatters) -> str:
     """Why the pair's gap matters or not, in words; for a pair equal at corpus level also how
-    its segment scores differ (share of segments) and in which factors its profiles differ."""
+    its segment scores differ (share of segments), which factors alone move them and in which
+    others its profiles differ."""
     text = REASON_WORDS[pair.reason].format(tolerance=pair.tolerance, na_reason=pair.na_reason)
     if pair.reason != "equal-at-corpus":
         return text
@@ -86,9 +87,21 @@ def reason_words(pair: PairMatters) -> str:
         )
     else:
         text += "; its segment scores differ"
-    if pair.factors_differ:
-        text += f" (the profiles differ in {', '.join(pair.factors_differ)})"
+    moving = pair.segment_factors
+    rest = [f for f in pair.factors_differ if f not in moving]
+    if moving:
+        each = "alone moves" if len(moving) == 1 else "each alone move"
+        text += f": {_listed(moving)} {each} them"
+        if rest:
+            text += f" (the profiles also differ in {', '.join(rest)})"
+    elif rest:
+        text += f" (the profiles differ in {', '.join(rest)}, none of which alone moves them)"
     return text
+
+
+def _listed(names: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def fixture_sentence(fixture: FixtureGap) -> str:
