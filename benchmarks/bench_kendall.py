@@ -5,7 +5,7 @@ Run from the repository root::
 
     .venv/bin/python benchmarks/bench_kendall.py
     .venv/bin/python benchmarks/bench_kendall.py --resamples 1000 --sizes 20 50 1000
-    .venv/bin/python benchmarks/bench_kendall.py --wmt21 report/segments.csv
+    .venv/bin/python benchmarks/bench_kendall.py --wmt21 report/segments.parquet
 
 Default mode — for each size ``n``: seeded integer scores with many ties (x in 0..19, y = x
 plus noise 0..4) and ``resamples`` bootstrap draws of ``n`` items. Times (best of 3) of
@@ -14,7 +14,7 @@ replaced (a private copy, :func:`_old_boot_tau_b`), and of ``scipy.stats.kendall
 variant="b")`` called on each gathered draw; the script asserts the three agree exactly (NaN
 where a draw is constant on a side).
 
-``--wmt21 FILE`` — the segment scores of a WMT21 run: the ``segments.csv`` that ``report``
+``--wmt21 FILE`` — the segment scores of a WMT21 run: the ``segments.parquet`` that ``report``
 writes, or the ``results.jsonl`` of ``compare --out``. For every pair of the distinct vectors of
 the implementations that scored every segment: τ-b's asymptotic interval (what the report
 gives above ``KENDALL_FULL_BOOT_MAX`` segments) against the percentile bootstrap of
@@ -100,10 +100,16 @@ def _old_boot_tau_b(x: np.ndarray, y: np.ndarray, idx: np.ndarray) -> np.ndarray
 # ---------------------------------------------------------------------------- WMT21 scores
 def _segment_scores(path: Path) -> dict[str, tuple[float | None, ...]]:
     """The segment-level score vector of each implementation: from a report's
-    ``segments.csv`` or from the runner rows of ``compare --out``'s ``results.jsonl``."""
+    ``segments.parquet`` (or its ``segments.csv``) or from the runner rows of
+    ``compare --out``'s ``results.jsonl``."""
     from harness.analysis.pivot import from_results
 
     rows: list[dict[str, Any]] = []
+    if path.suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        rows = [{**r, "level": "segment"} for r in pq.read_table(path).to_pylist()]
+        return dict(from_results(rows, "segment").scores)
     with open(path, encoding="utf-8") as fh:
         if path.suffix == ".csv":
             for row in csv.DictReader(fh):
@@ -227,7 +233,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--resamples", type=int, default=1000)
     parser.add_argument("--sizes", type=int, nargs="+", default=[20, 50, 1000])
-    parser.add_argument("--wmt21", type=Path, help="segments.csv of a report or results.jsonl")
+    parser.add_argument(
+        "--wmt21",
+        type=Path,
+        help="segments.parquet (or segments.csv) of a report, or results.jsonl",
+    )
     parser.add_argument("--n-boot", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--seeds", type=int, default=5, help="with --wmt21: bootstrap seeds")

@@ -17,7 +17,6 @@ is expected; the ``chmod`` row runs only as an ordinary user.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import signal
@@ -36,10 +35,8 @@ from harness.report.outdir import LOCK_FILE, MANIFEST, STAGING_PREFIX
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SMALL = ["--fixture", "edge_identical", "--impl", "profile:sacrebleu"]
 
-#: The tidy segment table a report writes beside every format (Parquet when pyarrow is there).
-SEGMENT_FILES = ["segments.csv"] + (
-    ["segments.parquet"] if importlib.util.find_spec("pyarrow") is not None else []
-)
+#: The tidy segment table a report writes beside every format.
+SEGMENT_FILES = ["segments.parquet"]
 
 
 # ---------------------------------------------------------------------------- helpers

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pyarrow.parquet as pq
 import pytest
 
 from harness.analysis import runner
@@ -78,9 +79,9 @@ class Written:
     md: str
 
 
-def _write(report: Report, tmp: Path) -> Written:
+def _write(report: Report, tmp: Path, formats: tuple[str, ...] = ("md", "json", "html")) -> Written:
     out = tmp / "rep"
-    write_report(report, out)
+    write_report(report, out, formats=formats)
     text = (out / "report.json").read_text(encoding="utf-8")
 
     def no_constants(name: str) -> Any:
@@ -100,7 +101,7 @@ def _write(report: Report, tmp: Path) -> Written:
 def case_no_rows(tmp: Path) -> None:
     w = _write(analysed([]), tmp)
     assert w.json["summary"]["corpora"] == [] and w.json["pairs"] == []
-    assert w.json["segments"]["file"] is None and not (w.dir / "segments.csv").exists()
+    assert w.json["segments"]["file"] is None and not (w.dir / "segments.parquet").exists()
     assert "Compared</strong> 0 in-house profiles and 0 real libraries" in w.html
     assert "<p>No corpora.</p>" in w.html
     assert "<p>No pairs.</p>" in w.html
@@ -207,8 +208,8 @@ def case_huge_segment_count_keeps_json_small(tmp: Path) -> None:
         w = _write(rep, tmp / str(n))
         sizes[n] = len(w.json_text.encode("utf-8"))
         assert w.json["segments"]["n_rows"] == 3 * n
-        with open(w.dir / "segments.csv", encoding="utf-8", newline="") as fh:
-            assert sum(1 for _ in csv.reader(fh)) == 3 * n + 1
+        assert pq.read_metadata(w.dir / "segments.parquet").num_rows == 3 * n
+        assert not (w.dir / "segments.csv").exists()  # written on request only
     assert sizes[6000] < 60_000, sizes  # 18,000 segment scores, none of them in report.json
     assert sizes[6000] < 1.5 * sizes[200], sizes
 
@@ -244,11 +245,18 @@ def case_segment_ids_with_commas_quotes_and_newlines_round_trip(tmp: Path) -> No
         name="odd_ids",
     )
     rows = _run([("odd", "sys", corpus)], ["profile:sacrebleu", "profile:nltk"])
-    w = _write(analysed(rows, include=("pairs",)), tmp)
+    w = _write(analysed(rows, include=("pairs",)), tmp, formats=("md", "json", "html", "csv"))
+    assert (w.json["segments"]["file"], w.json["segments"]["csv"]) == (
+        "segments.parquet",
+        "segments.csv",
+    )
     with open(w.dir / "segments.csv", encoding="utf-8", newline="") as fh:
         got = list(csv.DictReader(fh))
     assert [r["segment_id"] for r in got] == ids * 2
     assert [float(r["score"]) for r in got] == w.report.segments.table["score"]
+    table = pq.read_table(w.dir / "segments.parquet").to_pydict()
+    assert table["segment_id"] == ids * 2
+    assert table["score"] == w.report.segments.table["score"]
 
 
 def case_unknown_section_is_refused(tmp: Path) -> None:

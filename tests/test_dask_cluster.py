@@ -271,7 +271,7 @@ def test_report_on_the_cluster_equals_the_serial_report(
         a = json.loads((dask / name).read_text(encoding="utf-8"))
         b = json.loads((serial / name).read_text(encoding="utf-8"))
         assert _untimed(a) == _untimed(b), name
-    assert (dask / "segments.csv").read_bytes() == (serial / "segments.csv").read_bytes()
+    assert (dask / "segments.parquet").read_bytes() == (serial / "segments.parquet").read_bytes()
     assert (dask / "report.md").read_bytes() == (serial / "report.md").read_bytes()
 
 

@@ -112,7 +112,7 @@ ROWS = [
         "report-force-first-file-unwritable",
         100,
         _earlier("report", "--formats", "md"),
-        ("{tmp}/d/segments.csv: cannot write: File too large", "{tmp}/d was left as it was"),
+        ("{tmp}/d/segments.parquet: cannot write: File too large", "{tmp}/d was left as it was"),
         keep=("d",),
     ),
     Full(

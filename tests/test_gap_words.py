@@ -6,13 +6,13 @@ level, the cards and waterfalls of the pairs the summary names, labels beside na
 from __future__ import annotations
 
 import contextlib
-import csv
 import html
 import io
 import json
 import re
 from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
 
 from harness.analysis.attribution import differing_factors, hybrid
@@ -121,11 +121,11 @@ def test_a_pair_equal_at_corpus_level_is_not_judged_by_mt_thresholds(
     the factors in which its profiles differ."""
     report, out, _ = written
     by_names = {(p.a, p.b): p for p in report.pairs}
-    with (out / "segments.csv").open(encoding="utf-8") as fh:
-        rows = [r for r in csv.DictReader(fh) if r["score"] not in ("", None)]
+    table = pq.read_table(out / "segments.parquet").to_pylist()
     scores = {
-        (r["implementation"], r["fixture"], r["system"], r["segment_id"]): float(r["score"])
-        for r in rows
+        (r["implementation"], r["fixture"], r["system"], r["segment_id"]): r["score"]
+        for r in table
+        if r["score"] is not None
     }
     md = _plain_md((out / "report.md").read_text(encoding="utf-8"))
     equal = 0

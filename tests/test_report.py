@@ -431,14 +431,13 @@ def test_write_report_writes_every_format(written, report):
     assert read_manifest(out) == sorted(names)  # the manifest lists exactly what was written
     assert (out / "report.json").read_text(encoding="utf-8") == render_json(report)
     assert (out / SCHEMA_FILE).read_text(encoding="utf-8") == render_schema()
-    import csv
+    import pyarrow.parquet as pq
 
-    with open(out / "segments.csv", encoding="utf-8", newline="") as fh:
-        table = list(csv.DictReader(fh))
+    table = pq.read_table(out / "segments.parquet").to_pydict()
     mem = report.segments.table
-    assert len(table) == report.segments.n_rows == len(mem["score"])
-    assert [float(r["score"]) if r["score"] else None for r in table] == mem["score"]
-    assert [r["segment_id"] or None for r in table] == mem["segment_id"]
+    assert len(table["score"]) == report.segments.n_rows == len(mem["score"])
+    assert table == {c: mem[c] for c in report.segments.columns}
+    assert not (out / "segments.csv").exists()  # written only with the csv format
     assert (out / "report.md").read_text(encoding="utf-8") == render_markdown(report)
     pngs = sorted(p for p in paths if p.suffix == ".png")
     kinds = {p.name.split("-")[1] for p in pngs}
@@ -488,7 +487,7 @@ def test_force_replaces_only_an_earlier_report(report, tmp_path):
     write_report(report, out, formats=("md",))
     with pytest.raises(InputError, match="--force"):
         write_report(report, out, formats=("json",))
-    segment_files = [x for x in (report.segments.file, report.segments.parquet) if x]
+    segment_files = [x for x in (report.segments.file, report.segments.csv) if x]
     assert sorted(os.listdir(out)) == sorted([MANIFEST, "report.md", *segment_files])
     paths = write_report(report, out, formats=("json",), force=True)
     expected = ["report.json", SCHEMA_FILE, *segment_files]

@@ -48,6 +48,8 @@ from harness.analysis.study_summary import summary
 from harness.analysis.study_types import (
     SCHEMA_FILE,
     SCHEMA_VERSION,
+    SEGMENTS_CSV,
+    SEGMENTS_PARQUET,
     CorpusAttribution,
     Correlations,
     FixtureScores,
@@ -89,8 +91,6 @@ DEFAULT_INCLUDE: tuple[str, ...] = (
 
 #: The tidy segment-level table written next to every report that has segment rows (one row
 #: per implementation and segment), and its Parquet twin when pyarrow is importable.
-SEGMENTS_CSV = "segments.csv"
-SEGMENTS_PARQUET = "segments.parquet"
 SEGMENT_COLUMNS: tuple[str, ...] = (
     "fixture",
     "system",
@@ -299,15 +299,6 @@ def _attributions(
     return out
 
 
-def _parquet_available() -> bool:
-    try:
-        import pyarrow
-        import pyarrow.parquet  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 def _segments(rows: Results) -> SegmentsSection:
     """The segment table's files, columns and size, and the table itself (in memory): one
     entry per segment-level row, columns :data:`SEGMENT_COLUMNS` (``score`` ``None`` unless
@@ -326,8 +317,8 @@ def _segments(rows: Results) -> SegmentsSection:
             table[c] = [v if v is None else str(v) for v in column.tolist()]
     count = len(at)
     return SegmentsSection(
-        file=SEGMENTS_CSV if count else None,
-        parquet=SEGMENTS_PARQUET if count and _parquet_available() else None,
+        file=SEGMENTS_PARQUET if count else None,
+        csv=None,  # the writer names it when it writes one (write_report's "csv" format)
         columns=SEGMENT_COLUMNS,
         n_rows=count,
         implementations=tuple(dict.fromkeys(table["implementation"])),

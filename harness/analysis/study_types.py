@@ -15,7 +15,10 @@ share of them, ``factors_differ`` which factors of the two profiles differ), eac
 profile ``label_a``/``label_b`` (the setting its name does not say), and the section's one
 count (``tally``) and the pairs the summary names (``leading``); the pair's and each
 fixture's ``sentence`` are written by the renderers, and its ``meta_evaluation_note`` is
-``meta_evaluation``, the numbers and tests it was written from. Schema 8 against 7: the ``answer`` holds facts only: its ``findings`` in words
+``meta_evaluation``, the numbers and tests it was written from; a pair equal at corpus level
+names the factors that alone move its segment scores (``segment_factors``); the ``answer``
+keeps its ``causes``; ``segments.file`` is the Parquet table and ``segments.csv`` the CSV
+written on request (it was ``segments.parquet`` beside a CSV ``file``). Schema 8 against 7: the ``answer`` holds facts only: its ``findings`` in words
 and each family's line as text (``rows``) are written by the renderers from the families.
 Schema 7 against 6: ``human`` and ``meta_evaluation`` are typed sections
 (:mod:`harness.analysis.human_section`): every correlation with human judgments the report
@@ -70,6 +73,8 @@ from harness.analysis.typed_json import JsonValue, json_fields
 __all__ = [
     "SCHEMA_FILE",
     "SCHEMA_VERSION",
+    "SEGMENTS_CSV",
+    "SEGMENTS_PARQUET",
     "TOP_KEYS",
     "AnswerCause",
     "AnswerFamily",
@@ -111,6 +116,11 @@ __all__ = [
     "SystemGap",
     "VerificationRecord",
 ]
+
+#: The segment table's files beside a report: the Parquet table every report with segment
+#: rows has, and the CSV written on request.
+SEGMENTS_PARQUET = "segments.parquet"
+SEGMENTS_CSV = "segments.csv"
 
 #: The version of ``report.json``'s shape: bumped whenever a key is added, removed or changes
 #: meaning (the module docstring says what changed).
@@ -398,13 +408,13 @@ class Overview:
 @dataclass(frozen=True)
 class SegmentsSection:
     """The segment-level table, written next to the report (not inside ``report.json``): the
-    CSV ``file`` (``null`` without segment rows), its ``parquet`` twin (``null`` without
-    pyarrow), the ``columns``, ``n_rows`` and the implementations in it. Floats are written
-    with ``repr``, so they read back exactly. The table itself (column → values) is kept in
-    memory only."""
+    Parquet ``file`` (``null`` without segment rows; what pandas and polars read), its ``csv``
+    twin when one was asked for (``null`` otherwise; floats written with ``repr``, so they read
+    back exactly), the ``columns``, ``n_rows`` and the implementations in it. The table itself
+    (column → values) is kept in memory only."""
 
     file: str | None
-    parquet: str | None
+    csv: str | None
     columns: tuple[str, ...]
     n_rows: int
     implementations: tuple[str, ...]

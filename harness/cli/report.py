@@ -71,10 +71,11 @@ def add_report(sub: options.Subcommands) -> None:
     r.add_argument(
         "--formats",
         nargs="+",
-        choices=["md", "json", "html"],
+        choices=["md", "json", "html", "csv"],
         default=["md", "json", "html"],
         help="what to write: report.md, report.json with its schema (report.schema.json), "
-        "index.html with its figures (default all)",
+        "index.html with its figures (default these three); the segment table is always "
+        "segments.parquet, and csv writes it as segments.csv too",
     )
     r.add_argument(
         "--n-boot",

@@ -6,8 +6,8 @@ The analysis step (:func:`harness.analysis.study.analyse`) turns the rows of
 :class:`~harness.analysis.study_types.Report`; this package only renders it and writes it.
 :func:`write_report` renders it into a directory atomically (``report.md``, ``report.json``
 with its JSON Schema ``report.schema.json``, ``index.html``, the PNG figures the page shows,
-and the tidy segment table ``segments.csv`` — plus ``segments.parquet`` when pyarrow is
-importable — whenever there are segment rows). The HTML page is self-contained: no scripts, no
+and the tidy segment table ``segments.parquet`` whenever there are segment rows, with
+``segments.csv`` beside it when the ``csv`` format is asked for). The HTML page is self-contained: no scripts, no
 external URLs, figures next to it. Rendering uses matplotlib's Agg canvas only inside the
 renderer (importing this package imports no matplotlib). Nothing here imports the layers that
 count or score (:mod:`harness.bleu`, :mod:`harness.session`, :mod:`harness.scorers`,

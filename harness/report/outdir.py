@@ -56,6 +56,10 @@ _SHOW = 8  # foreign entries named in a message
 
 
 def _why(exc: OSError) -> str:
+    # the system's words for the error number: pyarrow's writer puts its own in front
+    # ("Error writing bytes to file. Detail: [errno 27] File too large")
+    if exc.errno:
+        return os.strerror(exc.errno)
     return exc.strerror or str(exc)
 
 

@@ -20,7 +20,13 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any
 
-from harness.analysis.study_types import SCHEMA_FILE, SCHEMA_VERSION, TOP_KEYS, Report
+from harness.analysis.study_types import (
+    SCHEMA_FILE,
+    SCHEMA_VERSION,
+    SEGMENTS_CSV,
+    TOP_KEYS,
+    Report,
+)
 from harness.analysis.typed_json import json_schema, to_json
 
 __all__ = [
@@ -36,8 +42,10 @@ __all__ = [
 ]
 
 #: Output formats of :func:`~harness.report.write.write_report` and the file each writes.
+#: ``csv`` writes the segment table as CSV too, beside the Parquet file every report with
+#: segment rows has.
 FORMATS: Mapping[str, str] = MappingProxyType(
-    {"md": "report.md", "json": "report.json", "html": "index.html"}
+    {"md": "report.md", "json": "report.json", "html": "index.html", "csv": SEGMENTS_CSV}
 )
 
 #: Set (to anything but ``""`` or ``0``) to check every ``report.json`` written against its

@@ -262,7 +262,7 @@ def summary_items(report: Report, markup: Markup) -> list[tuple[str, list[str]]]
     seg = report.segments
     t = markup.text
     if seg.file:
-        also = f" and {markup.code(seg.parquet)}" if seg.parquet else ""
+        also = f" and {markup.code(seg.csv)}" if seg.csv else ""
         items.append(
             (
                 f"Segment-level scores ({t(seg.n_rows)} rows): {markup.link(seg.file)}{also}, "

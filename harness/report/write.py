@@ -4,6 +4,7 @@ with its figures, and the tidy segment table."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -43,6 +44,9 @@ def _render_into(
 ) -> list[str]:
     """Render every format into ``directory``; return the file names written
     (``writing.name``: the file being written)."""
+    if "csv" in formats and report.segments.file:  # report.json then names the CSV too
+        segments = dataclasses.replace(report.segments, csv=FORMATS["csv"])
+        report = dataclasses.replace(report, segments=segments)
     names = _write_segments(directory, report, writing)
     if "json" in formats:
         text = render_json(report)
@@ -69,31 +73,31 @@ def _render_into(
 
 
 def _write_segments(directory: Path, report: Report, writing: _Writing) -> list[str]:
-    """Write the tidy segment table (``segments.csv``, and ``segments.parquet`` when the report
+    """Write the tidy segment table (``segments.parquet``, and ``segments.csv`` when the report
     names one) into ``directory``; return the file names written (none without segment rows)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     seg = report.segments
     table = seg.table
     if not seg.file or not table:
         return []
     cols = list(seg.columns)
     writing.name = seg.file
-    with open(directory / seg.file, "w", encoding="utf-8", newline="") as fh:
-        writer = csv.writer(fh, lineterminator="\n")
-        writer.writerow(cols)
-        # column by column: a float as its repr, a missing value as an empty field
-        cells = [
-            ["" if v is None else repr(v) if isinstance(v, float) else v for v in table[c]]
-            for c in cols
-        ]
-        writer.writerows(zip(*cells, strict=True))
+    pq.write_table(pa.table({c: table[c] for c in cols}), directory / seg.file)
     names = [seg.file]
-    if seg.parquet:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        writing.name = seg.parquet
-        pq.write_table(pa.table({c: table[c] for c in cols}), directory / seg.parquet)
-        names.append(seg.parquet)
+    if seg.csv:
+        writing.name = seg.csv
+        with open(directory / seg.csv, "w", encoding="utf-8", newline="") as fh:
+            writer = csv.writer(fh, lineterminator="\n")
+            writer.writerow(cols)
+            # column by column: a float as its repr, a missing value as an empty field
+            cells = [
+                ["" if v is None else repr(v) if isinstance(v, float) else v for v in table[c]]
+                for c in cols
+            ]
+            writer.writerows(zip(*cells, strict=True))
+        names.append(seg.csv)
     return names
 
 
@@ -118,8 +122,8 @@ def write_report(
     ``formats``: ``md`` → ``report.md``, ``json`` → ``report.json`` and its JSON Schema
     ``report.schema.json`` (:func:`harness.report.schema.report_schema`; checked against it
     first when :data:`~harness.report.schema.VALIDATE_ENV` is set), ``html`` → ``index.html``
-    plus its PNG figures; the tidy segment table (``segments.csv``, and ``segments.parquet``
-    when the report names one) is written with every format whenever there are segment rows.
+    plus its PNG figures, ``csv`` → the segment table as ``segments.csv`` too; the tidy segment
+    table ``segments.parquet`` is written with every format whenever there are segment rows.
     ``out_dir`` is a path (claimed here) or an :class:`~harness.report.outdir.OutputDir` the
     caller already holds. Everything is rendered into a private staging folder inside
     ``out_dir`` and moved into place only when every renderer has finished; if one raises, the staging folder is removed and ``out_dir`` is left as it was
