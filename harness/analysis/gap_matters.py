@@ -354,21 +354,35 @@ def segment_factors(
     more than ``tolerance`` away from ``a`` (a configuration that raises on a system is left
     out there)."""
     a, b = PROFILES[profile_a], PROFILES[profile_b]
+    # a's own segment scores, once per system
+    base: dict[tuple[str, str], np.ndarray | None] = {}
+    for name, resampled in fixtures:
+        for system in resampled.indices:
+            try:
+                base[(name, system)] = _segment_scores(resampled.scope, a, system)
+            except HarnessError:
+                base[(name, system)] = None
     out = []
     for factor in differing_factors(a, b):
         moved = hybrid(a, b, [factor])
-        for _, resampled in fixtures:
-            if any(
-                _moves(resampled.scope, a, moved, system, tolerance) for system in resampled.indices
-            ):
-                out.append(factor)
-                break
+        if any(
+            _moves(resampled.scope, base[(name, system)], moved, system, tolerance)
+            for name, resampled in fixtures
+            for system in resampled.indices
+        ):
+            out.append(factor)
     return tuple(out)
 
 
-def _moves(scope: Session, a: BleuConfig, b: BleuConfig, system: str, tolerance: float) -> bool:
+def _moves(
+    scope: Session, mine: np.ndarray | None, config: BleuConfig, system: str, tolerance: float
+) -> bool:
+    """Whether ``config`` scores some segment of ``system`` more than ``tolerance`` away from
+    ``mine`` (``None``, or ``config`` raising: nothing to compare)."""
+    if mine is None:
+        return False
     try:
-        mine, theirs = _segment_scores(scope, a, system), _segment_scores(scope, b, system)
+        theirs = _segment_scores(scope, config, system)
     except HarnessError:
         return False
     same = (np.isnan(mine) & np.isnan(theirs)) | (np.abs(mine - theirs) <= tolerance)

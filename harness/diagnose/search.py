@@ -454,13 +454,11 @@ def evaluations(
         search = session.with_corpora(layouts)
         named = search.with_corpora({"per-segment": corpus})
         forensic = search.with_corpora({str(i): c for i, (_, c) in enumerate(variants)})
+        normalising = _normalising(tokenizers)
         frameworks = _tokenizations(
-            [
-                *_choices([t for t in tokenizers if t in FRAMEWORK_TOKENIZERS]),
-                *_normalising(tokenizers),
-            ]
+            [*_choices([t for t in tokenizers if t in FRAMEWORK_TOKENIZERS]), *normalising]
         )
-        per_segment = [*_choices(tokenizers), *_normalising(tokenizers)]
+        per_segment = [*_choices(tokenizers), *normalising]
         in_layouts = _choices(_layout_tokenizers(tokenizers))
         with contextlib.ExitStack() as stack:
             # Where the session has workers, one counts ahead what this process needs after
