@@ -23,9 +23,9 @@ sys.path[:0] = [str(HERE), str(HERE.parent)]
 
 from corpus_gen import systems as generate_systems  # noqa: E402
 
-from harness.analysis import runner  # noqa: E402
 from harness.bleu.profiles import PROFILES  # noqa: E402
 from harness.data.corpus import Corpus  # noqa: E402
+from harness.run import runner  # noqa: E402
 from harness.scorers import EngineScorer, score  # noqa: E402
 from harness.session.cache import StatisticsCache  # noqa: E402
 

@@ -9,7 +9,7 @@ cache, no earlier process):
 
 * ``serial``, ``processes`` (2 jobs) and ``dask`` (a loopback cluster: ``dask scheduler`` on
   127.0.0.1 and ``--workers`` ``dask worker --nworkers 1 --nthreads 1`` processes, started for
-  the mode and killed after it) time :func:`harness.analysis.runner.run` — what ``compare`` and
+  the mode and killed after it) time :func:`harness.run.runner.run` — what ``compare`` and
   ``report`` call — from loaded corpora to the rows;
 * ``cli-serial``, ``cli-processes`` and ``cli-dask`` (not by default) time
   ``bleu-harness compare HYP... --refs REF... --out DIR --no-cache`` end to end (start, reading,
@@ -115,8 +115,8 @@ def expand_impls(specs: Sequence[str]) -> list[str]:
     """``--impl`` specs, comma-separated or repeated; ``profile:*`` is every profile and
     ``adapter:*`` every library ``compare`` runs by default. Checked by
     :meth:`runner.Implementation.parse`."""
-    from harness.analysis import runner
     from harness.bleu.profiles import PROFILES
+    from harness.run import runner
     from harness.scorers import DEFAULT_ADAPTERS
 
     out: list[str] = []
@@ -272,9 +272,9 @@ def _dispatch_probe(corpora: list[Any], backend: str, jobs: int, client: Any) ->
 
 def child_runner(args: argparse.Namespace) -> dict[str, Any]:
     """One runner mode, timed in this (fresh) process."""
-    from harness.analysis import runner
     from harness.cli.inputs import USER_FILES
     from harness.data.systems import load_text_systems
+    from harness.run import runner
     from harness.session.cache import StatisticsCache, tokenizer_signature
 
     mode = args.child

@@ -38,8 +38,8 @@ from sacrebleu.metrics import BLEU
 
 import harness
 from harness import PROFILES, Corpus, LayoutError
-from harness.analysis.runner import versions
 from harness.data.fixtures import load_fixture
+from harness.run.runner import versions
 from harness.scorers import misuse
 from harness.scorers.sacrebleu_adapter import quiet_sacrebleu
 

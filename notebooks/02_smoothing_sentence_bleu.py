@@ -54,8 +54,8 @@ from sacrebleu.metrics import BLEU
 
 import harness
 from harness import PROFILES, LibraryWouldRaise
-from harness.analysis.runner import versions
 from harness.data.fixtures import list_fixtures, load_fixture
+from harness.run.runner import versions
 from harness.scorers.sacrebleu_adapter import quiet_sacrebleu
 
 for name, version in versions().items():

@@ -44,9 +44,9 @@ from sacrebleu.metrics import BLEU
 
 import harness
 from harness import AdapterUnavailable, resolve_config
-from harness.analysis.runner import versions
 from harness.bleu.tokenizers import get_tokenizer, tokenize
 from harness.data.fixtures import load_fixture
+from harness.run.runner import versions
 from harness.scorers import get_adapter
 from harness.scorers.sacrebleu_adapter import quiet_sacrebleu
 

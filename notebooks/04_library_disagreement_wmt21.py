@@ -47,9 +47,9 @@ import pandas as pd
 
 from harness import PROFILES, Session
 from harness.analysis.attribution import FACTORS, attribute
-from harness.analysis.runner import versions
 from harness.data.datasets import WMT21_DIR, WMT21_SYSTEMS, load_wmt21_ende
 from harness.data.fixtures import load_fixture
+from harness.run.runner import versions
 from harness.scorers import get_adapter
 
 for name, version in versions().items():

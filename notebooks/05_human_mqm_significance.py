@@ -48,11 +48,11 @@ import matplotlib.pyplot as plt
 import harness
 from harness import PROFILES, LibraryWouldRaise, Session
 from harness.analysis.human import wmt21_human_correlations
-from harness.analysis.runner import versions
 from harness.analysis.significance import approximate_randomization, paired_bootstrap, prepare
 from harness.bleu import engine
 from harness.data.datasets import WMT21_DIR, load_wmt21_ende
 from harness.data.fixtures import load_all, load_fixture
+from harness.run.runner import versions
 from harness.statistics.correlation import correlate
 
 for name, version in versions().items():

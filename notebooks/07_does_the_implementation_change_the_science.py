@@ -52,11 +52,11 @@ from harness import Session
 from harness.analysis.gap_matters import human_agreement, thresholds_version
 from harness.analysis.human import load_wmt19_syslevel, wmt21_human_correlations
 from harness.analysis.meta_eval import meta_evaluate
-from harness.analysis.runner import versions
 from harness.analysis.study import study
 from harness.data.datasets import WMT21_DIR, WMT21_SYSTEMS, load_wmt21_ende
 from harness.data.fixtures import load_fixture
 from harness.report.gap_words import pair_sentence
+from harness.run.runner import versions
 from harness.statistics.agreement import pairwise_accuracy
 from harness.statistics.metric_comparison import compare_metrics
 

@@ -17,7 +17,6 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harness.analysis import runner
 from harness.analysis.answer import (
     FINDING_POINTS,
     FLIP_ALPHA,
@@ -35,6 +34,7 @@ from harness.bleu.profiles import PROFILES
 from harness.data.corpus import Corpus
 from harness.report.answer_words import family_lines, family_names, family_why, findings
 from harness.report.console import answer_text
+from harness.run import runner
 from harness.session import Session
 
 from .depth import examples

@@ -43,6 +43,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("harness.bleu",),
     ("harness.scorers", "harness.session"),
     ("harness.api",),
+    ("harness.run",),
     ("harness.analysis",),
     ("harness.diagnose",),
     ("harness.pitfalls",),

@@ -2,7 +2,7 @@
 Markdown and ``report.json`` say — never a silent number, a "no" for a missing side, a NaN in
 the JSON or a report.json that grows with the segment count.
 
-Every report is built from real runs (:func:`harness.analysis.runner.run` on shipped fixtures or on
+Every report is built from real runs (:func:`harness.run.runner.run` on shipped fixtures or on
 generated corpora) and written with :func:`harness.report.write_report`.
 """
 
@@ -19,8 +19,6 @@ from typing import Any
 import pyarrow.parquet as pq
 import pytest
 
-from harness.analysis import runner
-from harness.analysis.plan import named_corpora
 from harness.analysis.significance import DEFAULT_SEED
 from harness.analysis.study import analyse
 from harness.analysis.study_types import Report
@@ -28,6 +26,8 @@ from harness.data.corpus import Corpus
 from harness.data.fixtures import load_fixture
 from harness.errors import ConfigError
 from harness.report import write_report
+from harness.run import runner
+from harness.run.plan import named_corpora
 from harness.session import Session
 
 MISSING_EVALUATE = "/nonexistent/hf-evaluate/bleu"

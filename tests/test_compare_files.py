@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 import sacrebleu
 
-from harness.analysis import runner
 from harness.analysis.answer import answer, display_name
 from harness.bleu.profiles import DEFAULT_PROFILES, PROFILES
 from harness.cli import main
@@ -22,6 +21,7 @@ from harness.data.systems import load_jsonl_systems, load_text_systems, load_tsv
 from harness.errors import InputError, LayoutError
 from harness.report.answer_words import LIBRARY_NO_NUMBER, findings
 from harness.report.console import WIDTH, fixtures_text
+from harness.run import runner
 from harness.session import Session
 
 REFS = [

@@ -399,8 +399,8 @@ def test_from_results_rejects_duplicates_and_unknown_level() -> None:
 
 
 def test_from_results_on_a_real_run() -> None:
-    from harness.analysis.runner import Implementation, run
     from harness.data.fixtures import load_fixture
+    from harness.run.runner import Implementation, run
 
     fx = load_fixture("edge_case_differences")
     corpora = fx.triples()

@@ -1,6 +1,6 @@
 """``harness.analysis.difference``: numbers from the runner's rows, checked against the engine.
 
-Rows come from :func:`harness.analysis.runner.run` on shipped fixtures (the nltk-vs-sacrebleu gap of the
+Rows come from :func:`harness.run.runner.run` on shipped fixtures (the nltk-vs-sacrebleu gap of the
 Google NASA example and the silence pitfall, where nltk's missing 4-gram match drives its score
 to ~1e-76); every expected number is recomputed with direct engine calls, never typed in.
 """
@@ -14,7 +14,6 @@ import statistics
 
 import pytest
 
-from harness.analysis import runner
 from harness.analysis.difference import Difference, difference, implementation_label
 from harness.analysis.study_pairs import judge_pair
 from harness.bleu import engine
@@ -22,6 +21,7 @@ from harness.bleu.profiles import PROFILES
 from harness.data.fixtures import load_fixture
 from harness.errors import ConfigError, InputError
 from harness.report.pair_tables import pair_markdown
+from harness.run import runner
 
 FIXTURES = ("google_nasa_opportunity", "silence_pitfall")
 A, B = "profile:sacrebleu", "profile:nltk"

@@ -14,11 +14,9 @@ import numpy as np
 import pytest
 import sacrebleu
 
-from harness.analysis import runner
 from harness.analysis.gap_matters import THRESHOLDS_PACKAGE
 from harness.analysis.human import wmt21_human_correlations
 from harness.analysis.meta_eval import meta_evaluate
-from harness.analysis.plan import named_corpora
 from harness.analysis.study import analyse
 from harness.data.corpus import Corpus
 from harness.data.fixtures import load_fixture
@@ -30,6 +28,8 @@ from harness.report.gap_words import (
     pair_sentence,
 )
 from harness.report.schema import validate_report_json
+from harness.run import runner
+from harness.run.plan import named_corpora
 from harness.session import Session
 
 SEED = 7

@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 import sacrebleu
 
-from harness.analysis import runner
 from harness.analysis.difference import difference
-from harness.analysis.library_sample import segment_sample
 from harness.analysis.study_pairs import default_pairs
 from harness.analysis.study_summary import library_segments
 from harness.cli import main
 from harness.data.corpus import Corpus
+from harness.run import runner
+from harness.run.library_sample import segment_sample
 from harness.session.results import ResultsCache
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))

@@ -343,8 +343,8 @@ def test_runner_with_processes_runs_the_libraries_in_workers_with_the_same_rows(
     """``run(backend="processes", jobs=2)`` runs the library adapters in worker processes
     while the engine scores in this one: the rows (every field, in order) are the serial
     ones, and on_row sees them in that order."""
-    from harness.analysis import runner
     from harness.data.fixtures import load_fixture
+    from harness.run import runner
 
     fixture = load_fixture("tutorial_cat_on_the_mat")
     corpora = [("tutorial", s, fixture.corpus(s)) for s in fixture.systems]
@@ -389,9 +389,9 @@ def test_report_correlations_in_a_worker_are_the_serial_ones(monkeypatch) -> Non
     pairs: the report is byte for byte the serial one, and the correlation steps are still
     reported."""
     from harness.analysis import study_correlations
-    from harness.analysis.plan import named_corpora
     from harness.analysis.study import analyse, study
     from harness.report.schema import render_json
+    from harness.run.plan import named_corpora
     from harness.session import Session
 
     corpora = [("generated", f"system-{s}", _corpus(40, seed=s)) for s in range(3)]
@@ -418,6 +418,6 @@ def test_report_correlations_in_a_worker_are_the_serial_ones(monkeypatch) -> Non
 
 
 def _plan_rows(corpora, impls):
-    from harness.analysis.plan import RunPlan
+    from harness.run.plan import RunPlan
 
     return RunPlan.of(corpora, impls, levels=("corpus", "segment")).run()

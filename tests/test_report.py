@@ -16,9 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.analysis import runner
 from harness.analysis.attribution import attribute
-from harness.analysis.plan import named_corpora
 from harness.analysis.significance import DEFAULT_SEED
 from harness.analysis.study import analyse
 from harness.analysis.study_families import answer_of
@@ -40,6 +38,8 @@ from harness.report import (
 )
 from harness.report.answer_words import family_lines, findings
 from harness.report.outdir import MANIFEST, read_manifest
+from harness.run import runner
+from harness.run.plan import named_corpora
 from harness.session import Session
 
 FIXTURES = ("google_nasa_opportunity", "silence_pitfall")

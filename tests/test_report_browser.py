@@ -22,13 +22,13 @@ from pathlib import Path
 
 import pytest
 
-from harness.analysis import runner
-from harness.analysis.plan import named_corpora
 from harness.analysis.study import analyse
 from harness.analysis.study_families import answer_of
 from harness.data.fixtures import load_fixture
 from harness.report import write_report
 from harness.report.answer_words import findings
+from harness.run import runner
+from harness.run.plan import named_corpora
 from harness.session import Session
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -20,8 +20,6 @@ from typing import Any, Literal
 import jsonschema
 import pytest
 
-from harness.analysis import results, runner
-from harness.analysis.plan import named_corpora
 from harness.analysis.study import analyse
 from harness.analysis.study_types import TOP_KEYS, Report
 from harness.analysis.typed_json import (
@@ -35,6 +33,8 @@ from harness.analysis.typed_json import (
 from harness.data.fixtures import load_fixture
 from harness.report import SCHEMA_FILE, render_json, write_report
 from harness.report.schema import VALIDATE_ENV, report_schema, validate_report_json
+from harness.run import results, runner
+from harness.run.plan import named_corpora
 from harness.session import Session
 
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.analysis import runner
 from harness.cli import main
 from harness.data.corpus import Corpus
 from harness.data.fixtures import load_fixture
+from harness.run import runner
 from harness.scorers import distributions, get_adapter
 from harness.session import results as results_mod
 from harness.session.cache import CacheWarning, StatisticsCache, content_hash
@@ -196,7 +196,7 @@ def test_the_code_fingerprint_covers_what_the_rows_are_made_of(tmp_path, monkeyp
 
     code = (
         "import sys, json\n"
-        "from harness.analysis import runner\n"
+        "from harness.run import runner\n"
         "from harness.data.fixtures import load_fixture\n"
         "fx = load_fixture('silence_pitfall')\n"
         "impls = [runner.Implementation('adapter', a) for a in ('sacrebleu', 'nltk', 'lm-eval')]\n"

@@ -1,4 +1,4 @@
-"""The run's results table as typed columns (:mod:`harness.analysis.results`).
+"""The run's results table as typed columns (:mod:`harness.run.results`).
 
 An in-house profile's segment rows are built from the engine's arrays, without a result object
 per segment. They must be the very rows the general path writes — each segment's
@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from harness.analysis import runner
-from harness.analysis.results import FLOAT_FIELDS, ROW_FIELDS, Results
 from harness.bleu.profiles import PROFILES
 from harness.data.corpus import Corpus
+from harness.run import runner
+from harness.run.results import FLOAT_FIELDS, ROW_FIELDS, Results
 from harness.scorers import EngineScorer, score
 
 from .depth import examples
@@ -83,9 +83,9 @@ def test_the_columns_hold_the_rows() -> None:
 
 
 def test_a_run_plan_is_checked_once_and_runs_what_it_says() -> None:
-    from harness.analysis.plan import RunPlan
     from harness.data.fixtures import load_fixture
     from harness.errors import ConfigError
+    from harness.run.plan import RunPlan
     from harness.session import Session
 
     fx = load_fixture("silence_pitfall")

@@ -18,12 +18,12 @@ from pathlib import Path
 import pytest
 
 from harness import PROFILES, BleuConfig, Corpus
-from harness.analysis import runner
 from harness.bleu.profiles import VERIFICATION
 from harness.data.fixtures import load_fixture
 from harness.errors import ConfigError, UnsupportedSetting
 from harness.pitfalls import REAL, Measurement, measure_profile
 from harness.pitfalls import STATUSES as PITFALL_STATUSES
+from harness.run import runner
 from harness.scorers import (
     ADAPTERS,
     DEFAULT_ADAPTERS,

@@ -168,9 +168,9 @@ def test_backend_and_jobs_are_checked_and_resolved() -> None:
 def test_a_run_given_no_jobs_takes_workers_only_with_enough_to_do(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from harness.analysis.runner import Implementation
     from harness.cli import options
     from harness.cli.app import build_parser
+    from harness.run.runner import Implementation
 
     monkeypatch.setattr(par.resources, "usable_cpus", lambda: 4)
     enough = par.AUTO_LIBRARY_SEGMENTS
@@ -201,9 +201,9 @@ def test_a_run_given_no_jobs_takes_workers_only_with_enough_to_do(
 
 def test_the_answers_mixed_configurations_are_counted_with_the_run() -> None:
     from harness.analysis.answer import answer, mixed_configs
-    from harness.analysis.runner import Implementation
     from harness.cli import options
     from harness.cli.app import build_parser
+    from harness.run.runner import Implementation
 
     args = build_parser().parse_args(["compare", "h", "--refs", "r", "--jobs", "1"])
     impls = [Implementation.parse(p) for p in ("sacrebleu", "nltk", "tensor2tensor")]

@@ -1,6 +1,6 @@
 """Where and by how much two implementations disagree, from the runner's results table.
 
-:func:`difference` reads the tidy rows of :func:`harness.analysis.runner.run` (no re-scoring) and puts
+:func:`difference` reads the tidy rows of :func:`harness.run.runner.run` (no re-scoring) and puts
 two implementations side by side:
 
 * the **corpus-level gap** ``b − a`` in BLEU points (0–100) for every ``(fixture, system)``
@@ -31,9 +31,9 @@ from typing import Any
 
 import numpy as np
 
-from harness.analysis.results import Results, as_results
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError, InputError
+from harness.run.results import Results, as_results
 
 
 # ---------------------------------------------------------------------- helpers

@@ -1,7 +1,7 @@
 """Implementation labels of the runner's rows, and what the lower layers know about them.
 
 A row's ``implementation`` is ``harness:<profile>`` for an in-house profile or the adapter's
-name for a real library (:attr:`harness.analysis.runner.Implementation.label`). The analysis
+name for a real library (:attr:`harness.run.runner.Implementation.label`). The analysis
 step (:mod:`harness.analysis.study`) asks these functions which profile a label is or
 reproduces, whether it is BLEU-4 and at what tolerance it is proven, and puts the answers into
 the report, so that the renderers need nothing from the layers below.
@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness.analysis.answer import is_bleu4
-from harness.analysis.results import Results, as_results
 from harness.bleu.profiles import PROFILES, VERIFICATION
+from harness.run.results import Results, as_results
 from harness.scorers import PROFILE_OF, tolerance
 
 __all__ = [

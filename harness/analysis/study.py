@@ -5,7 +5,7 @@ corpus scores, the judged pairs, the folded overview, the segment table, the cor
 the attributions, the default significance, the plain-words answer and the summary — and
 returns a :class:`~harness.analysis.study_types.Report`. Statistics are counted by the one
 :class:`~harness.session.Session` of the run, which also holds its corpora (each named
-``fixture/system``: :func:`~harness.analysis.plan.named_corpora`); a session without corpora (a report from a
+``fixture/system``: :func:`~harness.run.plan.named_corpora`); a session without corpora (a report from a
 results table) gives no attributions, significance or answer, and says why. The facts the
 renderers need from the layers below (display names, proofs, tolerances, which library
 reproduces which profile) are in the report, so :mod:`harness.report` only renders.
@@ -28,7 +28,6 @@ from typing import Any, Literal
 
 import numpy as np
 
-from harness.analysis import runner
 from harness.analysis.attribution import attribute
 from harness.analysis.difference import implementation_label
 from harness.analysis.gap_matters import GAP_RESAMPLES, gap_matters, headline, unanswered
@@ -37,8 +36,6 @@ from harness.analysis.labels import (
     labels_in,
 )
 from harness.analysis.meta_eval import MetaEvaluation
-from harness.analysis.plan import RunPlan
-from harness.analysis.results import Results, as_results
 from harness.analysis.significance import DEFAULT_SEED
 from harness.analysis.study_correlations import CORRELATION_METHODS, correlations_later
 from harness.analysis.study_families import answer_section, overview
@@ -66,6 +63,9 @@ from harness.bleu.profiles import verification
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError, HarnessError
 from harness.progress import ProgressCallback, track
+from harness.run import runner
+from harness.run.plan import RunPlan
+from harness.run.results import Results, as_results
 from harness.session import Session
 
 __all__ = [
@@ -119,7 +119,7 @@ def _session_corpora(session: Session) -> dict[tuple[str, str], Corpus]:
         if not sep:
             raise ConfigError(
                 f"the session's corpus {name!r} must be named 'fixture/system' "
-                "(harness.analysis.plan.named_corpora)"
+                "(harness.run.plan.named_corpora)"
             )
         out[(fixture, system)] = corpus
     return out
@@ -352,7 +352,7 @@ def analyse(
     """The report of the runner's ``rows`` (:class:`~harness.analysis.study_types.Report`).
 
     ``session`` is the run's :class:`~harness.session.Session`: it counts and caches every
-    statistic, and its corpora (named ``fixture/system``, :func:`~harness.analysis.plan.named_corpora`; none for a
+    statistic, and its corpora (named ``fixture/system``, :func:`~harness.run.plan.named_corpora`; none for a
     report from a results table) add segment texts to the pairs and enable attributions
     (``attribution_pairs`` of profile names, default :data:`DEFAULT_ATTRIBUTION_PAIRS` where
     both have rows, on at most ``max_attribution_corpora`` corpora, then each pair the
@@ -487,12 +487,12 @@ def study(
     **options: Any,
 ) -> Report:
     """The report of ``implementations`` on ``corpora`` in one call, for a notebook: the rows
-    of its :class:`~harness.analysis.plan.RunPlan` analysed by :func:`analyse` on the plan's
+    of its :class:`~harness.run.plan.RunPlan` analysed by :func:`analyse` on the plan's
     session.
 
     ``corpora`` are ``(fixture, system, corpus)`` triples; ``implementations`` are specs as
     ``compare --impl`` takes them (``sacrebleu``, ``profile:nltk``, ``adapter:evaluate``) or
-    :class:`~harness.analysis.runner.Implementation` values. ``session`` (default: a new one
+    :class:`~harness.run.runner.Implementation` values. ``session`` (default: a new one
     with an in-memory cache) gives the statistics cache and the execution settings; its
     corpora are replaced by ``corpora``. ``options`` go to :func:`analyse`.
     """

@@ -14,7 +14,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from harness.analysis.pivot import from_results
-from harness.analysis.results import Results
 from harness.analysis.study_types import (
     Correlations,
     CorrelationTable,
@@ -22,6 +21,7 @@ from harness.analysis.study_types import (
 )
 from harness.analysis.typed_json import from_json, to_json
 from harness.progress import ProgressCallback, track
+from harness.run.results import Results
 from harness.session import Session
 from harness.session.parallel import portable_call, process_pool, resolve_jobs
 from harness.statistics import correlation_cells

@@ -28,7 +28,6 @@ from harness.analysis.labels import (
     pair_tolerance,
     profile_of,
 )
-from harness.analysis.results import Results, as_results
 from harness.analysis.significance import DEFAULT_SEED
 from harness.analysis.study_types import (
     AnswerSection,
@@ -40,6 +39,7 @@ from harness.analysis.study_types import (
 from harness.analysis.typed_json import from_json, to_json
 from harness.data.corpus import Corpus
 from harness.errors import HarnessError
+from harness.run.results import Results, as_results
 from harness.session import Session
 
 __all__ = [

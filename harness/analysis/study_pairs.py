@@ -20,13 +20,13 @@ from harness.analysis.labels import (
     pair_tolerance,
     profile_of,
 )
-from harness.analysis.results import Results, as_results
 from harness.analysis.study_types import (
     PairVerdict,
 )
 from harness.analysis.typed_json import from_json, to_json
 from harness.data.corpus import Corpus
 from harness.progress import ProgressCallback, track
+from harness.run.results import Results, as_results
 
 
 def default_pairs(rows: Results | Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:

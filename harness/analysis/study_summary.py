@@ -15,7 +15,6 @@ from harness.analysis.labels import (
     labels_in,
     library_pair,
 )
-from harness.analysis.results import Results, as_results
 from harness.analysis.study_pairs import (
     _short_reason,
 )
@@ -30,6 +29,7 @@ from harness.analysis.study_types import (
     Problem,
     Summary,
 )
+from harness.run.results import Results, as_results
 
 
 def _problems(rows: Results) -> list[Problem]:

@@ -1,7 +1,7 @@
 """Frozen dataclasses as JSON: one serialiser, its checked reverse, and a JSON Schema.
 
 The report (:class:`harness.analysis.study_types.Report`) and the runner's results row
-(:class:`harness.analysis.results.ResultRow`) are frozen dataclasses whose type hints say what
+(:class:`harness.run.results.ResultRow`) are frozen dataclasses whose type hints say what
 each field holds. This module reads those hints, so that one declaration is the only owner of
 a shape:
 

@@ -11,9 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from harness.analysis import runner
 from harness.analysis.answer import Answer, answer
-from harness.analysis.plan import RunPlan
 from harness.analysis.typed_json import to_json
 from harness.bleu import native
 from harness.bleu.profiles import (
@@ -31,6 +29,8 @@ from harness.errors import InputError
 from harness.report import console
 from harness.report.answer_words import findings
 from harness.report.outdir import OutputDir
+from harness.run import runner
+from harness.run.plan import RunPlan
 from harness.scorers import DEFAULT_ADAPTERS
 from harness.session import Session, open_cache
 from harness.session.cache import default_cache_dir

@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from harness.analysis import runner
 from harness.cli import options
 from harness.data.corpus import Corpus
 from harness.data.datasets import load_coco_leave_one_out, load_wmt21_ende
@@ -16,6 +15,7 @@ from harness.data.io import load_text_corpus
 from harness.data.systems import load_jsonl_systems, load_text_systems, load_tsv_systems
 from harness.data.textfile import out_of_memory, precheck_line_aligned
 from harness.errors import ConfigError, InputError
+from harness.run import runner
 
 #: The fixture column of rows computed on the user's own files.
 USER_FILES = "files"

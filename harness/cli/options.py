@@ -15,8 +15,6 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 from harness.analysis.answer import mixed_configs
-from harness.analysis.plan import RunPlan
-from harness.analysis.runner import Implementation
 from harness.analysis.significance import DEFAULT_SEED
 from harness.analysis.typed_json import to_json
 from harness.bleu.config import (
@@ -34,6 +32,8 @@ from harness.bleu.tokenizers import ARTICLES, LOWERCASE_RULES, PUNCTUATIONS
 from harness.data.corpus import Corpus
 from harness.data.textfile import BOM_RULES
 from harness.progress import ProgressCallback, resolve
+from harness.run.plan import RunPlan
+from harness.run.runner import Implementation
 from harness.session import Session, open_cache
 from harness.session.cache import StatisticsCache, default_cache_dir
 from harness.session.cluster import command_cluster
@@ -494,7 +494,7 @@ def plan(
     *,
     answer_baseline: str | None = None,
 ) -> RunPlan:
-    """The command's :class:`~harness.analysis.plan.RunPlan` from its flags: ``--level``,
+    """The command's :class:`~harness.run.plan.RunPlan` from its flags: ``--level``,
     the session of :func:`session`, ``--seed``, ``--library-segments`` (where the command has
     it; else every segment), the libraries' results cache and the progress display.
     ``answer_baseline``: the baseline profile of the answer the command gives after the run,

@@ -11,7 +11,6 @@ from typing import Any
 
 from harness.analysis.human import wmt21_human_correlations
 from harness.analysis.meta_eval import meta_evaluate
-from harness.analysis.results import ResultRow, Results
 from harness.analysis.study import analyse
 from harness.analysis.study_pairs import profile_pairs
 from harness.analysis.study_types import Report
@@ -22,6 +21,7 @@ from harness.errors import InputError
 from harness.report import write_report
 from harness.report.gap_words import count_words
 from harness.report.outdir import OutputDir
+from harness.run.results import ResultRow, Results
 from harness.statistics.correlation import KENDALL_FULL_BOOT_MAX
 
 
@@ -184,7 +184,7 @@ def _no_constant(name: str) -> Any:
 
 def _check_row(obj: Any, path: str, line: int) -> dict[str, Any]:
     """``obj`` if it is a results row as `compare --out` writes it (the shape of
-    :class:`harness.analysis.results.ResultRow`); else InputError at ``line``."""
+    :class:`harness.run.results.ResultRow`); else InputError at ``line``."""
     try:
         row = from_json(ResultRow, obj)
     except JsonShapeError as exc:

@@ -16,8 +16,8 @@ from typing import Any
 from harness.analysis.answer import FLIP_ALPHA, FLIP_RESAMPLES, Answer, Family, display_name
 from harness.analysis.attribution import Attribution
 from harness.analysis.labels import bleu4_label
-from harness.analysis.runner import agreement_mark
 from harness.report.answer_words import family_names, family_why, findings
+from harness.run.runner import agreement_mark
 
 __all__ = ["TINY_NOTE", "WIDTH", "answer_text", "fmt_score", "text_table", "wrap"]
 

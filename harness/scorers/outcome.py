@@ -1,7 +1,7 @@
 """What happened when a scorer scored a corpus: one :class:`Outcome` type, one way to get it.
 
 :func:`score` is the single path from a scorer (the in-house engine or a real library) to an
-outcome. The comparison runner (:mod:`harness.analysis.runner`) turns outcomes into table rows
+outcome. The comparison runner (:mod:`harness.run.runner`) turns outcomes into table rows
 and the pitfall experiments (:mod:`harness.pitfalls`) into measurements; both speak the status
 vocabulary of :data:`STATUSES`. Nothing is dropped and nothing crashes the run: a library that
 cannot run here, cannot express the setting, or raises on the input gives an outcome saying so.

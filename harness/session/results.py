@@ -12,7 +12,7 @@ the real libraries are the rest of a comparison's time, and their rows depend on
 * the configuration the adapter runs (its default configuration's signature), the levels
   asked for, and the content hash of the corpus (:func:`~harness.session.cache.content_hash`).
 
-An entry is the rows of one library on one corpus (:func:`harness.analysis.runner.run_one`)
+An entry is the rows of one library on one corpus (:func:`harness.run.runner.run_one`)
 without the fixture and system names, which are put back on a hit. Only outcomes the library
 decided are kept (``ok``, ``raises``, ``non-finite``, ``refused``, ``unsupported``); an
 adapter that is unavailable here or a harness error is never cached.
@@ -75,15 +75,13 @@ SUFFIX = ".rows"
 
 #: The parts of the ``harness`` package a library's rows can depend on: the adapters, the
 #: engine code they borrow (tokenizers, configurations, results), the corpus, the errors they
-#: raise, the runner and the table that turn results into rows, and this module.
+#: raise, the run stage (runner, plan and the table that turn results into rows), and this module.
 CODE_PARTS: tuple[str, ...] = (
     "scorers",
     "bleu",
     "data",
     "errors.py",
-    "analysis/runner.py",
-    "analysis/library_sample.py",
-    "analysis/results.py",
+    "run",
     "session/results.py",
 )
 

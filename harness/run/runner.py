@@ -1,8 +1,8 @@
 """The comparison runner: corpora × implementations × levels → the results table.
 
-A command or a notebook states the run once as a :class:`~harness.analysis.plan.RunPlan`,
+A command or a notebook states the run once as a :class:`~harness.run.plan.RunPlan`,
 whose ``run()`` calls :func:`run`; the table is a typed
-:class:`~harness.analysis.results.Results`.
+:class:`~harness.run.results.Results`.
 
 One row per (fixture, system, implementation, config, level, segment). An implementation is
 either an in-house profile (``profile:NAME``, computed by the engine) or a real library
@@ -11,7 +11,7 @@ either an in-house profile (``profile:NAME``, computed by the engine) or a real 
 unavailable, cannot express the setting, or whose library raises on the input gets a row with
 ``status`` saying so (:data:`harness.scorers.STATUSES`) and ``error`` saying why.
 
-Its rows have the fields of :class:`~harness.analysis.results.ResultRow` (``ROW_FIELDS``) and
+Its rows have the fields of :class:`~harness.run.results.ResultRow` (``ROW_FIELDS``) and
 are written as JSONL and CSV; both load with ``pandas.read_json(path, lines=True)`` /
 ``pandas.read_csv(path)``.
 """
@@ -30,8 +30,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness import progress as _progress
-from harness.analysis.library_sample import sampled, segment_sample
-from harness.analysis.results import ROW_FIELDS, Results, segment_block
 from harness.bleu import engine
 from harness.bleu.config import ENGINE_VERSION, BleuConfig
 from harness.bleu.profiles import DEFAULT_PROFILES, PROFILES
@@ -39,6 +37,8 @@ from harness.bleu.result import BleuResult
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError, HarnessError
 from harness.progress import ProgressCallback
+from harness.run.library_sample import sampled, segment_sample
+from harness.run.results import ROW_FIELDS, Results, segment_block
 from harness.scorers import (
     ADAPTERS,
     DEFAULT_ADAPTERS,
@@ -278,7 +278,7 @@ def run(
     prefetch: Sequence[BleuConfig] = (),
 ) -> Results:
     """Run every implementation on every ``(fixture, system, corpus)``; return the rows
-    (:class:`~harness.analysis.results.Results`).
+    (:class:`~harness.run.results.Results`).
 
     ``progress`` shows a tqdm bar on stderr (``True``; default ``None``: when stderr is a
     terminal) or is a :data:`~harness.progress.ProgressCallback` told of each finished

@@ -7,7 +7,7 @@ arguments — and what a notebook builds in Python — before anything runs: the
 client; the seed of every random draw of the run and what follows it (the libraries' segment
 sample, bootstrap intervals, significance); how many segments the real libraries score at
 segment level; the libraries' results cache; and the progress callback. :meth:`RunPlan.run`
-runs it (:func:`harness.analysis.runner.run`) and returns the typed results table;
+runs it (:func:`harness.run.runner.run`) and returns the typed results table;
 :meth:`RunPlan.corpus_session` is the same session over the run's corpora, named
 ``fixture/system``, which the analysis reads its statistics through.
 
@@ -24,17 +24,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from harness.analysis import runner
-from harness.analysis.results import Results
-from harness.analysis.runner import Implementation
-from harness.analysis.significance import DEFAULT_SEED
 from harness.bleu.config import BleuConfig
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError
 from harness.progress import ProgressCallback, resolve
+from harness.run import runner
+from harness.run.results import Results
+from harness.run.runner import Implementation
 from harness.scorers.outcome import LEVELS
 from harness.session import Session
 from harness.session.results import ResultsCache
+from harness.statistics.resampling import DEFAULT_SEED
 
 __all__ = ["RunPlan", "named_corpora"]
 
