@@ -25,8 +25,9 @@ from corpus_gen import systems as generate_systems  # noqa: E402
 
 from harness.bleu.profiles import PROFILES  # noqa: E402
 from harness.data.corpus import Corpus  # noqa: E402
-from harness.run import runner  # noqa: E402
+from harness.run import RunPlan, run, runner  # noqa: E402
 from harness.scorers import EngineScorer, score  # noqa: E402
+from harness.session import Session  # noqa: E402
 from harness.session.cache import StatisticsCache  # noqa: E402
 
 
@@ -48,7 +49,15 @@ def main() -> None:
     warm = time.perf_counter() - t
 
     t = time.perf_counter()
-    table = runner.run(corpora, impls, levels=("corpus", "segment"), cache=cache, progress=False)
+    table = run(
+        RunPlan.of(
+            corpora,
+            impls,
+            levels=("corpus", "segment"),
+            progress=False,
+            session=Session(cache=cache),
+        )
+    )
     typed = time.perf_counter() - t
     t = time.perf_counter()
     rows = table.rows()

@@ -9,7 +9,7 @@ cache, no earlier process):
 
 * ``serial``, ``processes`` (2 jobs) and ``dask`` (a loopback cluster: ``dask scheduler`` on
   127.0.0.1 and ``--workers`` ``dask worker --nworkers 1 --nthreads 1`` processes, started for
-  the mode and killed after it) time :func:`harness.run.runner.run` — what ``compare`` and
+  the mode and killed after it) time :func:`harness.run.run` — what ``compare`` and
   ``report`` call — from loaded corpora to the rows;
 * ``cli-serial``, ``cli-processes`` and ``cli-dask`` (not by default) time
   ``bleu-harness compare HYP... --refs REF... --out DIR --no-cache`` end to end (start, reading,
@@ -274,7 +274,8 @@ def child_runner(args: argparse.Namespace) -> dict[str, Any]:
     """One runner mode, timed in this (fresh) process."""
     from harness.cli.inputs import USER_FILES
     from harness.data.systems import load_text_systems
-    from harness.run import runner
+    from harness.run import RunPlan, run, runner
+    from harness.session import Session
     from harness.session.cache import StatisticsCache, tokenizer_signature
 
     mode = args.child
@@ -323,16 +324,19 @@ def child_runner(args: argparse.Namespace) -> dict[str, Any]:
         load0 = os.getloadavg()[0]
         cpu0 = _cpu()
         start = time.perf_counter()
-        rows = runner.run(
-            corpora,
-            impls,
-            levels=args.level,
-            progress=lambda stage, done, total: marks.append(time.perf_counter()),
-            cache=cache,
-            results=None,
-            backend="serial" if mode == "serial" else mode,
-            jobs=args.jobs if mode == "processes" else 1,
-            client=client,
+        rows = run(
+            RunPlan.of(
+                corpora,
+                impls,
+                levels=args.level,
+                progress=lambda stage, done, total: marks.append(time.perf_counter()),
+                session=Session(
+                    cache=cache,
+                    backend="serial" if mode == "serial" else mode,
+                    jobs=args.jobs if mode == "processes" else 1,
+                    client=client,
+                ),
+            )
         )
         wall = time.perf_counter() - start
         cpu = _cpu() - cpu0

@@ -34,7 +34,7 @@ from harness.bleu.profiles import PROFILES
 from harness.data.corpus import Corpus
 from harness.report.answer_words import family_lines, family_names, family_why, findings
 from harness.report.console import answer_text
-from harness.run import runner
+from harness.run import RunPlan, run, runner
 from harness.session import Session
 
 from .depth import examples
@@ -71,8 +71,8 @@ def _answer(systems: dict[str, Corpus], seed: int) -> Answer:
 
 def _answer_in(session: Session, seed: int = 0) -> Answer:
     systems = session.corpora
-    rows = runner.run(
-        [("files", n, c) for n, c in systems.items()], IMPLEMENTATIONS, progress=False
+    rows = run(
+        RunPlan.of([("files", n, c) for n, c in systems.items()], IMPLEMENTATIONS, progress=False)
     )
     return answer(rows, session, seed=seed)
 
@@ -335,8 +335,8 @@ def test_the_report_says_compare_s_findings() -> None:
         for n, h in hyps.items()
     }
     session = Session(systems)
-    rows = runner.run(
-        [("files", n, c) for n, c in systems.items()], IMPLEMENTATIONS, progress=False
+    rows = run(
+        RunPlan.of([("files", n, c) for n, c in systems.items()], IMPLEMENTATIONS, progress=False)
     )
     corpora = {("files", n): c for n, c in systems.items()}
     section, note = answer_section(rows, corpora, session)

@@ -26,7 +26,7 @@ from harness.data.corpus import Corpus
 from harness.data.fixtures import load_fixture
 from harness.errors import ConfigError
 from harness.report import write_report
-from harness.run import runner
+from harness.run import RunPlan, run, runner
 from harness.run.plan import named_corpora
 from harness.session import Session
 
@@ -46,7 +46,7 @@ def _run(corpora, specs, levels=("corpus", "segment"), missing_evaluate=False):
         if missing_evaluate:
             mp.setenv("BLEU_HARNESS_EVALUATE_MODULE", MISSING_EVALUATE)
         impls = [runner.Implementation.parse(x) for x in specs]
-        return runner.run(corpora, impls, levels=levels, progress=False)
+        return run(RunPlan.of(corpora, impls, levels=levels, progress=False))
 
 
 def _synthetic(n: int, name: str = "synthetic") -> Corpus:

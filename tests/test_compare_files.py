@@ -21,7 +21,7 @@ from harness.data.systems import load_jsonl_systems, load_text_systems, load_tsv
 from harness.errors import InputError, LayoutError
 from harness.report.answer_words import LIBRARY_NO_NUMBER, findings
 from harness.report.console import WIDTH, fixtures_text
-from harness.run import runner
+from harness.run import RunPlan, run, runner
 from harness.session import Session
 
 REFS = [
@@ -126,7 +126,7 @@ def _answer(files):
     systems = load_text_systems([a, b], [ref])
     impls = [runner.Implementation("profile", p) for p in DEFAULT_PROFILES]
     impls.append(runner.Implementation("adapter", "sacrebleu"))
-    rows = runner.run([("files", n, c) for n, c in systems.items()], impls, progress=False)
+    rows = run(RunPlan.of([("files", n, c) for n, c in systems.items()], impls, progress=False))
     return systems, answer(rows, Session(systems))
 
 
@@ -256,7 +256,7 @@ def test_fixtures_screen_fits_and_counts(capsys) -> None:
     fx = load_fixture("silence_pitfall")
     impls = [runner.Implementation.parse(x) for x in ("sacrebleu", "nltk", "helm-bleu-1")]
     impls += [runner.Implementation("adapter", "sacrebleu")]
-    rows = runner.run(fx.triples(), impls, progress=False)
+    rows = run(RunPlan.of(fx.triples(), impls, progress=False))
     text = fixtures_text(rows, seconds=1.0)
     assert max(len(line) for line in text.splitlines()) <= WIDTH
     assert f"{len(fx.system_names)}/{len(fx.system_names)} real-library results equal" in text

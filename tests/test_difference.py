@@ -21,7 +21,7 @@ from harness.bleu.profiles import PROFILES
 from harness.data.fixtures import load_fixture
 from harness.errors import ConfigError, InputError
 from harness.report.pair_tables import pair_markdown
-from harness.run import runner
+from harness.run import RunPlan, run, runner
 
 FIXTURES = ("google_nasa_opportunity", "silence_pitfall")
 A, B = "profile:sacrebleu", "profile:nltk"
@@ -39,7 +39,7 @@ def corpora():
 @pytest.fixture(scope="module")
 def rows(corpora):
     impls = [runner.Implementation.parse(x) for x in (A, B)]
-    return runner.run(corpora, impls, levels=("corpus", "segment"), progress=False)
+    return run(RunPlan.of(corpora, impls, levels=("corpus", "segment"), progress=False))
 
 
 def _engine_corpus(corpus, profile):
@@ -235,7 +235,7 @@ def test_bad_arguments_are_rejected(rows):
 
 def test_corpus_only_rows_have_no_segment_statistics(corpora):
     impls = [runner.Implementation.parse(x) for x in (A, B)]
-    rows = runner.run(corpora[:1], impls, levels=("corpus",), progress=False)
+    rows = run(RunPlan.of(corpora[:1], impls, levels=("corpus",), progress=False))
     d = difference(rows, A, B)
     assert d.segments.n == 0 and d.segments.median is None and d.top == ()
     assert d.agree is False  # the corpus gap is far above the tolerance

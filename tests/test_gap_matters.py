@@ -28,7 +28,7 @@ from harness.report.gap_words import (
     pair_sentence,
 )
 from harness.report.schema import validate_report_json
-from harness.run import runner
+from harness.run import RunPlan, run, runner
 from harness.run.plan import named_corpora
 from harness.session import Session
 
@@ -46,7 +46,7 @@ def corpora():
 @pytest.fixture(scope="module")
 def rows(corpora):
     impls = [runner.Implementation.parse(x) for x in IMPLS]
-    return runner.run(corpora, impls, levels=("corpus",), progress=False)
+    return run(RunPlan.of(corpora, impls, levels=("corpus",), progress=False))
 
 
 @pytest.fixture(scope="module")
@@ -109,7 +109,7 @@ def test_the_interval_is_the_real_sacrebleu_on_every_resample(shared):
     sacrebleu's percentile interval of the gaps and of their mean over the systems."""
     corpora = _toy(shared)
     impls = [runner.Implementation.parse(x) for x in IMPLS]
-    rows = runner.run(corpora, impls, levels=("corpus",), progress=False)
+    rows = run(RunPlan.of(corpora, impls, levels=("corpus",), progress=False))
     session = Session(named_corpora(corpora))
     rep = analyse(rows, session, include=("pairs",), seed=SEED, gap_resamples=RESAMPLES)
     pair = _pair(rep, "sacrebleu", "harness:sacrebleu-sentence")

@@ -20,7 +20,7 @@ from harness.analysis.study_pairs import default_pairs
 from harness.analysis.study_summary import library_segments
 from harness.cli import main
 from harness.data.corpus import Corpus
-from harness.run import runner
+from harness.run import RunPlan, run, runner
 from harness.run.library_sample import segment_sample
 from harness.session.results import ResultsCache
 
@@ -43,12 +43,14 @@ def corpora() -> list[tuple[str, str, Corpus]]:
 
 @pytest.fixture(scope="module")
 def sampled(corpora) -> list[dict]:
-    return runner.run(corpora, IMPLS, levels=("corpus", "segment"), library_segments=SAMPLE, seed=3)
+    return run(
+        RunPlan.of(corpora, IMPLS, levels=("corpus", "segment"), library_segments=SAMPLE, seed=3)
+    )
 
 
 @pytest.fixture(scope="module")
 def every(corpora) -> list[dict]:
-    return runner.run(corpora, IMPLS, levels=("corpus", "segment"))
+    return run(RunPlan.of(corpora, IMPLS, levels=("corpus", "segment")))
 
 
 def _segment_rows(rows, impl, system):
@@ -165,11 +167,8 @@ def test_the_report_states_the_sample_and_compares_against_the_profile(sampled, 
 
 def test_the_results_cache_keeps_a_sampled_run_apart(corpora, tmp_path: Path) -> None:
     cache = ResultsCache(tmp_path / "results")
-    first = runner.run(
-        corpora[:1], IMPLS[1:], levels=("corpus", "segment"), results=cache,
-        library_segments=SAMPLE, seed=3,
-    )  # fmt: skip
-    whole = runner.run(corpora[:1], IMPLS[1:], levels=("corpus", "segment"), results=cache)
+    first = run(RunPlan.of(corpora[:1], IMPLS[1:], levels=("corpus", "segment"), results=cache, library_segments=SAMPLE, seed=3))  # fmt: skip
+    whole = run(RunPlan.of(corpora[:1], IMPLS[1:], levels=("corpus", "segment"), results=cache))
     assert len(first) == 1 + SAMPLE and len(whole) == 1 + SEGMENTS
 
 

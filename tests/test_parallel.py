@@ -344,7 +344,8 @@ def test_runner_with_processes_runs_the_libraries_in_workers_with_the_same_rows(
     while the engine scores in this one: the rows (every field, in order) are the serial
     ones, and on_row sees them in that order."""
     from harness.data.fixtures import load_fixture
-    from harness.run import runner
+    from harness.run import RunPlan, run, runner
+    from harness.session import Session
 
     fixture = load_fixture("tutorial_cat_on_the_mat")
     corpora = [("tutorial", s, fixture.corpus(s)) for s in fixture.systems]
@@ -359,14 +360,15 @@ def test_runner_with_processes_runs_the_libraries_in_workers_with_the_same_rows(
         runner.Implementation("adapter", "evaluate"),
     ]
     levels = ("corpus", "segment")
-    serial = runner.run(corpora, impls, levels=levels, progress=False)
-    workers = runner.run(
-        corpora,
-        impls,
-        levels=levels,
-        progress=False,
-        backend="processes",
-        jobs=2,
+    serial = run(RunPlan.of(corpora, impls, levels=levels, progress=False))
+    workers = run(
+        RunPlan.of(
+            corpora,
+            impls,
+            levels=levels,
+            progress=False,
+            session=Session(backend="processes", jobs=2),
+        )
     )
     assert len(serial) >= 2 * len(corpora) * len(impls)
     assert runner.rows_to_jsonl(workers) == runner.rows_to_jsonl(serial)
@@ -418,6 +420,6 @@ def test_report_correlations_in_a_worker_are_the_serial_ones(monkeypatch) -> Non
 
 
 def _plan_rows(corpora, impls):
-    from harness.run.plan import RunPlan
+    from harness.run import RunPlan, run
 
-    return RunPlan.of(corpora, impls, levels=("corpus", "segment")).run()
+    return run(RunPlan.of(corpora, impls, levels=("corpus", "segment")))

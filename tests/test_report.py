@@ -38,7 +38,7 @@ from harness.report import (
 )
 from harness.report.answer_words import family_lines, findings
 from harness.report.outdir import MANIFEST, read_manifest
-from harness.run import runner
+from harness.run import RunPlan, run, runner
 from harness.run.plan import named_corpora
 from harness.session import Session
 
@@ -58,7 +58,7 @@ def corpora():
 @pytest.fixture(scope="module")
 def rows(corpora):
     impls = [runner.Implementation.parse(x) for x in IMPLS]
-    return runner.run(corpora, impls, levels=("corpus", "segment"), progress=False)
+    return run(RunPlan.of(corpora, impls, levels=("corpus", "segment"), progress=False))
 
 
 @pytest.fixture(scope="module")
@@ -578,7 +578,7 @@ def test_a_stop_just_after_the_folder_is_made_or_locked_leaves_nothing(tmp_path,
 
 def test_report_without_segments_or_corpora(corpora, tmp_path):
     impls = [runner.Implementation.parse(x) for x in ("profile:sacrebleu", "profile:nltk")]
-    rows = runner.run(corpora[:1], impls, levels=("corpus",), progress=False)
+    rows = run(RunPlan.of(corpora[:1], impls, levels=("corpus",), progress=False))
     rep = analysed(rows)
     json.loads(render_json(rep))
     assert rep.attributions == () and rep.correlations.segment is None
@@ -620,7 +620,7 @@ def test_answer_and_headline_for_systems_that_share_references(tmp_path):
     corpora = fx.triples()
     specs = ("profile:sacrebleu", "adapter:sacrebleu", "profile:nltk", "profile:helm-bleu-4")
     impls = [runner.Implementation.parse(x) for x in specs]
-    rows = runner.run(corpora, impls, levels=("corpus",), progress=False)
+    rows = run(RunPlan.of(corpora, impls, levels=("corpus",), progress=False))
     rep = analysed(rows, corpora=corpora)
     ans = rep.answer
     assert ans is not None and ans.fixture == "silence_pitfall"

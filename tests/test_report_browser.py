@@ -27,7 +27,7 @@ from harness.analysis.study_families import answer_of
 from harness.data.fixtures import load_fixture
 from harness.report import write_report
 from harness.report.answer_words import findings
-from harness.run import runner
+from harness.run import RunPlan, run, runner
 from harness.run.plan import named_corpora
 from harness.session import Session
 
@@ -120,7 +120,7 @@ def report_dir(tmp_path_factory) -> tuple[Path, dict]:
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("BLEU_HARNESS_EVALUATE_MODULE", "/nonexistent/hf-evaluate/bleu")
         impls = [runner.Implementation.parse(x) for x in specs]
-        rows = runner.run(corpora, impls, levels=("corpus", "segment"), progress=False)
+        rows = run(RunPlan.of(corpora, impls, levels=("corpus", "segment"), progress=False))
     report = analyse(rows, Session(named_corpora(corpora)), max_attribution_corpora=1)
     out = tmp_path_factory.mktemp("browser") / "report"
     write_report(report, out)
@@ -170,11 +170,13 @@ def shared_dir(tmp_path_factory) -> tuple[Path, dict]:
     fx = load_fixture("silence_pitfall")
     corpora = fx.triples()
     specs = ("sacrebleu", "adapter:sacrebleu", "nltk", "torchmetrics", "helm-bleu-4")
-    rows = runner.run(
-        corpora,
-        [runner.Implementation.parse(x) for x in specs],
-        levels=("corpus", "segment"),
-        progress=False,
+    rows = run(
+        RunPlan.of(
+            corpora,
+            [runner.Implementation.parse(x) for x in specs],
+            levels=("corpus", "segment"),
+            progress=False,
+        )
     )
     report = analyse(rows, Session(named_corpora(corpora)))
     out = tmp_path_factory.mktemp("browser-shared") / "report"

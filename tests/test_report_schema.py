@@ -33,7 +33,7 @@ from harness.analysis.typed_json import (
 from harness.data.fixtures import load_fixture
 from harness.report import SCHEMA_FILE, render_json, write_report
 from harness.report.schema import VALIDATE_ENV, report_schema, validate_report_json
-from harness.run import results, runner
+from harness.run import RunPlan, results, run, runner
 from harness.run.plan import named_corpora
 from harness.session import Session
 
@@ -167,7 +167,7 @@ def report() -> Report:
     fx = load_fixture("silence_pitfall")
     corpora = fx.triples()
     impls = [runner.Implementation.parse(x) for x in ("profile:sacrebleu", "adapter:sacrebleu")]
-    rows = runner.run(corpora, impls, levels=("corpus", "segment"), progress=False)
+    rows = run(RunPlan.of(corpora, impls, levels=("corpus", "segment"), progress=False))
     return analyse(rows, Session(named_corpora(corpora)), n_boot=20)
 
 
@@ -228,7 +228,7 @@ def test_results_rows_are_checked_through_their_dataclass(report: Report) -> Non
     fx = load_fixture("edge_empty_hypothesis")
     corpora = fx.triples()
     impls = [runner.Implementation.parse(x) for x in ("profile:sacrebleu", "profile:nltk")]
-    rows = runner.run(corpora, impls, levels=("corpus", "segment"), progress=False)
+    rows = run(RunPlan.of(corpora, impls, levels=("corpus", "segment"), progress=False))
     for row in rows:
         line = json.loads(runner.rows_to_jsonl([row]))
         assert dataclasses.asdict(from_json(results.ResultRow, line)) == line

@@ -15,8 +15,9 @@ import pytest
 from harness.cli import main
 from harness.data.corpus import Corpus
 from harness.data.fixtures import load_fixture
-from harness.run import runner
+from harness.run import RunPlan, run, runner
 from harness.scorers import distributions, get_adapter
+from harness.session import Session
 from harness.session import results as results_mod
 from harness.session.cache import CacheWarning, StatisticsCache, content_hash
 from harness.session.results import ResultsCache, prune, usage
@@ -56,7 +57,7 @@ class LibraryCalls:
 
 def _run(cache: ResultsCache, levels=("corpus", "segment"), adapters=ADAPTERS, names=None):
     corpora = _corpora(*(names or ("tutorial_cat_on_the_mat", "silence_pitfall")))
-    return runner.run(corpora, _impls(*adapters), levels=levels, progress=False, results=cache)
+    return run(RunPlan.of(corpora, _impls(*adapters), levels=levels, progress=False, results=cache))
 
 
 def test_a_rerun_calls_no_library_and_gives_the_same_rows(tmp_path, monkeypatch) -> None:
@@ -87,9 +88,9 @@ def test_the_same_library_on_another_fixture_name_reuses_the_entry(tmp_path, mon
     sysname = fx.system_names[0]
     impls = _impls("sacrebleu")
     cache = ResultsCache(tmp_path)
-    first = runner.run([("a", "x", fx.corpus(sysname))], impls, progress=False, results=cache)
+    first = run(RunPlan.of([("a", "x", fx.corpus(sysname))], impls, progress=False, results=cache))
     spy = LibraryCalls(monkeypatch)
-    again = runner.run([("b", "y", fx.corpus(sysname))], impls, progress=False, results=cache)
+    again = run(RunPlan.of([("b", "y", fx.corpus(sysname))], impls, progress=False, results=cache))
     assert spy.calls == []
     assert [(r["fixture"], r["system"]) for r in again] == [("b", "y")] * len(again)
     strip = [{k: v for k, v in r.items() if k not in ("fixture", "system")} for r in first]
@@ -196,12 +197,11 @@ def test_the_code_fingerprint_covers_what_the_rows_are_made_of(tmp_path, monkeyp
 
     code = (
         "import sys, json\n"
-        "from harness.run import runner\n"
+        "from harness.run import RunPlan, run, runner\n"
         "from harness.data.fixtures import load_fixture\n"
         "fx = load_fixture('silence_pitfall')\n"
         "impls = [runner.Implementation('adapter', a) for a in ('sacrebleu', 'nltk', 'lm-eval')]\n"
-        "runner.run(fx.triples(), impls, "
-        "levels=('corpus', 'segment'), progress=False)\n"
+        "run(RunPlan.of(fx.triples(), impls, levels=('corpus', 'segment')))\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.startswith('harness'))))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -212,9 +212,10 @@ def test_the_code_fingerprint_covers_what_the_rows_are_made_of(tmp_path, monkeyp
         for m in used
         if not any(m == p.removesuffix(".py") or m.startswith(p + "/") or m == p for p in parts)
     )
-    # Outside: packages, the progress bars, and where work runs (the corpus digest, workers,
-    # what they count ahead, their resources and how a run stops).
-    allowed = {"analysis", "progress", "session", "interrupts"} | {
+    # Outside: packages, the progress bars, where work runs (the corpus digest, workers, what
+    # they count ahead, their resources and how a run stops), and the home of the default seed
+    # (the seed a sample is drawn with is part of the key, not the module that names it).
+    allowed = {"progress", "session", "interrupts", "statistics", "statistics/resampling"} | {
         f"session/{m}" for m in ("ahead", "cache", "cluster", "parallel", "resources")
     }
     assert set(outside) <= allowed, outside
@@ -302,15 +303,15 @@ def test_processes_backend_fills_and_reads_the_cache_like_serial(tmp_path, monke
     serial = _run(ResultsCache.disabled(), names=("tutorial_cat_on_the_mat",))
     cache = ResultsCache(tmp_path)
     corpora = _corpora("tutorial_cat_on_the_mat")
-    parallel_rows = runner.run(
-        corpora,
-        _impls(*ADAPTERS),
-        levels=("corpus", "segment"),
-        progress=False,
-        results=cache,
-        backend="processes",
-        jobs=2,
-        cache=StatisticsCache(),
+    parallel_rows = run(
+        RunPlan.of(
+            corpora,
+            _impls(*ADAPTERS),
+            levels=("corpus", "segment"),
+            progress=False,
+            results=cache,
+            session=Session(cache=StatisticsCache(), backend="processes", jobs=2),
+        )
     )
     assert runner.rows_to_jsonl(parallel_rows) == runner.rows_to_jsonl(serial)
     assert cache.stats.writes == len(ADAPTERS) * len(corpora)
@@ -363,14 +364,15 @@ def test_dask_runs_the_libraries_as_tasks_with_the_serial_rows(tmp_path) -> None
     ):
         corpora = _corpora("tutorial_cat_on_the_mat", "silence_pitfall")
         with distributed.get_task_stream(client) as stream:
-            rows = runner.run(
-                corpora,
-                _impls(*ADAPTERS),
-                levels=("corpus", "segment"),
-                progress=False,
-                results=ResultsCache(tmp_path),
-                backend="dask",
-                client=client,
+            rows = run(
+                RunPlan.of(
+                    corpora,
+                    _impls(*ADAPTERS),
+                    levels=("corpus", "segment"),
+                    progress=False,
+                    results=ResultsCache(tmp_path),
+                    session=Session(backend="dask", client=client),
+                )
             )
     tasks = [t for t in stream.data if t["key"].startswith("_adapter_rows")]
     assert len(tasks) == len(ADAPTERS) * len(corpora)

@@ -9,6 +9,7 @@ some libraries refuse or score as nan; and the columns must hold what the rows h
 
 from __future__ import annotations
 
+import inspect
 import math
 from typing import Any
 
@@ -18,9 +19,10 @@ from hypothesis import HealthCheck, given, settings
 
 from harness.bleu.profiles import PROFILES
 from harness.data.corpus import Corpus
-from harness.run import runner
+from harness.run import RunPlan, run, runner
 from harness.run.results import FLOAT_FIELDS, ROW_FIELDS, Results
 from harness.scorers import EngineScorer, score
+from harness.statistics.resampling import DEFAULT_SEED
 
 from .depth import examples
 from .strategies import corpora
@@ -60,7 +62,7 @@ def test_the_columns_hold_the_rows() -> None:
     )
     impls = [runner.Implementation("profile", p) for p in ("sacrebleu", "nltk", "keras-hub")]
     impls.append(runner.Implementation("adapter", "sacrebleu"))
-    table = runner.run([("fx", "sys", corpus)], impls, levels=("corpus", "segment"))
+    table = run(RunPlan.of([("fx", "sys", corpus)], impls, levels=("corpus", "segment")))
     rows = table.rows()
     assert len(table) == len(rows) == len(impls) * 4
     for name in ROW_FIELDS:
@@ -95,9 +97,12 @@ def test_a_run_plan_is_checked_once_and_runs_what_it_says() -> None:
         "harness:nltk",
         "sacrebleu",
     ]
-    table = plan.run()
-    direct = runner.run(fx.triples(), list(plan.implementations), progress=False)
+    table = run(plan)
+    direct = run(RunPlan.of(fx.triples(), list(plan.implementations), progress=False))
     assert table == direct
+    # the plan is the run's only input, and its seed the package's one default
+    assert list(inspect.signature(run).parameters) == ["plan"]
+    assert plan.seed == DEFAULT_SEED
     # the analysis reads the statistics the run counted: one cache
     session = plan.corpus_session()
     assert session.cache is plan.session.cache

@@ -203,6 +203,7 @@ def test_the_answers_mixed_configurations_are_counted_with_the_run() -> None:
     from harness.analysis.answer import answer, mixed_configs
     from harness.cli import options
     from harness.cli.app import build_parser
+    from harness.run import run
     from harness.run.runner import Implementation
 
     args = build_parser().parse_args(["compare", "h", "--refs", "r", "--jobs", "1"])
@@ -220,7 +221,7 @@ def test_the_answers_mixed_configurations_are_counted_with_the_run() -> None:
     assert options.plan(args, systems, impls).prefetch == ()  # no answer: nothing fetched
     assert plan.prefetch == mixed_configs(["sacrebleu", "nltk", "tensor2tensor"], "sacrebleu")
     assert plan.prefetch  # the three differ in tokenization, case, smoothing
-    rows = plan.run()
+    rows = run(plan)
     counted = plan.session.cache.stats.computed
     answer(rows, plan.session.with_corpora({s: c for _, s, c in systems}), baseline="sacrebleu")
     assert plan.session.cache.stats.computed == counted  # nothing left to count

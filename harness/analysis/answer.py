@@ -1,6 +1,6 @@
 """The answer to "why do my BLEU numbers differ?" on a user's own systems.
 
-:func:`answer` takes the corpus-level rows of a comparison (:func:`harness.run.runner.run`
+:func:`answer` takes the corpus-level rows of a comparison (:func:`harness.run.run`
 over one or more systems that share their references) and says, as data:
 
 * which implementations give **identical** numbers on every system (a *family*: e.g. sacrebleu,

@@ -1,6 +1,6 @@
 """Where and by how much two implementations disagree, from the runner's results table.
 
-:func:`difference` reads the tidy rows of :func:`harness.run.runner.run` (no re-scoring) and puts
+:func:`difference` reads the tidy rows of :func:`harness.run.run` (no re-scoring) and puts
 two implementations side by side:
 
 * the **corpus-level gap** ``b − a`` in BLEU points (0–100) for every ``(fixture, system)``
@@ -399,7 +399,7 @@ def difference(
     ``corpus`` — one :class:`~harness.data.corpus.Corpus`, or a mapping keyed by
     ``(fixture, system)`` or ``"fixture/system"`` — adds the texts of the top segments. A
     segment one side has no row for, while it has segment rows on that corpus, was not run
-    there (a library run on a sample of the segments, ``runner.run(library_segments=...)``):
+    there (a library run on a sample of the segments, ``RunPlan(library_segments=...)``):
     the segments are compared where both were run; a side whose only segment-level row on a
     corpus says why it has none (an error) leaves every segment there unmatched.
 

@@ -60,7 +60,7 @@ def _sort_key(key: tuple[str, str, str | None]) -> tuple[Any, ...]:
 def from_results(
     rows: Results | Iterable[Mapping[str, Any]], level: str = "segment"
 ) -> ResultsPivot:
-    """Pivot the tidy rows of :func:`harness.run.runner.run` into ``{implementation: vector}``.
+    """Pivot the tidy rows of :func:`harness.run.run` into ``{implementation: vector}``.
 
     Rows of the other level are ignored. Rows whose ``status`` is not ``"ok"`` (or whose score
     is missing) are skipped and reported in ``skipped``. Vectors are aligned on

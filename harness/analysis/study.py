@@ -66,6 +66,7 @@ from harness.progress import ProgressCallback, track
 from harness.run import runner
 from harness.run.plan import RunPlan
 from harness.run.results import Results, as_results
+from harness.run.runner import run
 from harness.session import Session
 
 __all__ = [
@@ -500,4 +501,4 @@ def study(
     plan = RunPlan.of(
         corpora, implementations, levels=tuple(levels), session=session or Session(), seed=seed
     )
-    return analyse(plan.run(), plan.corpus_session(), seed=plan.seed, **options)
+    return analyse(run(plan), plan.corpus_session(), seed=plan.seed, **options)

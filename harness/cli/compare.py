@@ -31,6 +31,7 @@ from harness.report.answer_words import findings
 from harness.report.outdir import OutputDir
 from harness.run import runner
 from harness.run.plan import RunPlan
+from harness.run.runner import run
 from harness.scorers import DEFAULT_ADAPTERS
 from harness.session import Session, open_cache
 from harness.session.cache import default_cache_dir
@@ -143,7 +144,7 @@ def _show(
     """Run ``plan``; answer in sentences when ``baseline`` is given (the ``users`` systems
     share their references), else print the results table; write ``out``."""
     out_dir = None if out is None else out.path
-    rows = plan.run()
+    rows = run(plan)
     ans = None
     if baseline is not None:
         # the run's one session: the statistics the runner counted are the ones the answer reads
@@ -359,7 +360,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         for system in fx.system_names
     ]
     impls = runner.default_implementations()
-    rows = runner.run(corpora, impls, levels=("corpus",), progress=False)
+    rows = run(RunPlan.of(corpora, impls))
     print(console.fixtures_text(rows, seconds=time.perf_counter() - start))
     sources = sorted(
         {(r["implementation"], r["module_source"]) for r in rows if r["module_source"]}

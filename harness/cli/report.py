@@ -22,6 +22,7 @@ from harness.report import write_report
 from harness.report.gap_words import count_words
 from harness.report.outdir import OutputDir
 from harness.run.results import ResultRow, Results
+from harness.run.runner import run
 from harness.statistics.correlation import KENDALL_FULL_BOOT_MAX
 
 
@@ -142,7 +143,7 @@ def _report(args: argparse.Namespace, out: OutputDir) -> tuple[Results, Report, 
     # The run's one session: its corpora, and the statistics cache the runner, the analysis
     # and the human judgments share.
     session = plan.corpus_session()
-    rows = read_rows(args.results) if args.results else plan.run()
+    rows = read_rows(args.results) if args.results else run(plan)
     human = None
     if args.human:
         human = wmt21_human_correlations(

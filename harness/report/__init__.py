@@ -2,7 +2,7 @@
 static HTML page.
 
 The analysis step (:func:`harness.analysis.study.analyse`) turns the rows of
-:func:`harness.run.runner.run` and the run's :class:`~harness.session.Session` into a
+:func:`harness.run.run` and the run's :class:`~harness.session.Session` into a
 :class:`~harness.analysis.study_types.Report`; this package only renders it and writes it.
 :func:`write_report` renders it into a directory atomically (``report.md``, ``report.json``
 with its JSON Schema ``report.schema.json``, ``index.html``, the PNG figures the page shows,

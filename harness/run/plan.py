@@ -6,15 +6,16 @@ arguments — and what a notebook builds in Python — before anything runs: the
 :class:`~harness.session.Session` that holds the run's statistics cache, its backend, jobs and
 client; the seed of every random draw of the run and what follows it (the libraries' segment
 sample, bootstrap intervals, significance); how many segments the real libraries score at
-segment level; the libraries' results cache; and the progress callback. :meth:`RunPlan.run`
-runs it (:func:`harness.run.runner.run`) and returns the typed results table;
+segment level; the libraries' results cache; and the progress callback. :func:`harness.run.run`
+runs it and returns the typed results table;
 :meth:`RunPlan.corpus_session` is the same session over the run's corpora, named
 ``fixture/system``, which the analysis reads its statistics through.
 
 >>> from harness.data.fixtures import load_fixture
 >>> fx = load_fixture("silence_pitfall")
+>>> from harness.run import run
 >>> plan = RunPlan.of(fx.triples(), ["sacrebleu", "adapter:sacrebleu"])
->>> rows = plan.run()
+>>> rows = run(plan)
 >>> sorted({r["implementation"] for r in rows})
 ['harness:sacrebleu', 'sacrebleu']
 """
@@ -28,8 +29,6 @@ from harness.bleu.config import BleuConfig
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError
 from harness.progress import ProgressCallback, resolve
-from harness.run import runner
-from harness.run.results import Results
 from harness.run.runner import Implementation
 from harness.scorers.outcome import LEVELS
 from harness.session import Session
@@ -115,20 +114,3 @@ class RunPlan:
         """The run's progress callback (:func:`harness.progress.resolve` of ``progress``), for
         the steps that follow the run."""
         return self.progress if callable(self.progress) else resolve(self.progress)
-
-    def run(self) -> Results:
-        """Every implementation on every corpus at every level: the results table."""
-        return runner.run(
-            self.corpora,
-            self.implementations,
-            levels=self.levels,
-            progress=self.progress,
-            cache=self.session.cache,
-            results=self.results,
-            backend=self.session.backend,
-            jobs=self.session.jobs if self.session.jobs is not None else 1,
-            client=self.session.client,
-            library_segments=self.library_segments,
-            seed=self.seed,
-            prefetch=self.prefetch,
-        )

@@ -1,7 +1,7 @@
 """The comparison runner: corpora × implementations × levels → the results table.
 
-A command or a notebook states the run once as a :class:`~harness.run.plan.RunPlan`,
-whose ``run()`` calls :func:`run`; the table is a typed
+A command or a notebook states the run once as a :class:`~harness.run.plan.RunPlan` and
+calls :func:`run` on it (also :func:`harness.run.run`); the table is a typed
 :class:`~harness.run.results.Results`.
 
 One row per (fixture, system, implementation, config, level, segment). An implementation is
@@ -27,16 +27,15 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness import progress as _progress
 from harness.bleu import engine
-from harness.bleu.config import ENGINE_VERSION, BleuConfig
+from harness.bleu.config import ENGINE_VERSION
 from harness.bleu.profiles import DEFAULT_PROFILES, PROFILES
 from harness.bleu.result import BleuResult
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError, HarnessError
-from harness.progress import ProgressCallback
 from harness.run.library_sample import sampled, segment_sample
 from harness.run.results import ROW_FIELDS, Results, segment_block
 from harness.scorers import (
@@ -51,11 +50,13 @@ from harness.scorers import (
     score,
     tolerance,
 )
-from harness.scorers.outcome import LEVELS
 from harness.session import parallel
 from harness.session.ahead import CountAhead, share
 from harness.session.cache import StatisticsCache
 from harness.session.results import ResultsCache, code_fingerprint, library_versions
+
+if TYPE_CHECKING:
+    from harness.run.plan import RunPlan
 
 
 @dataclass(frozen=True)
@@ -262,54 +263,40 @@ def _engine_segments(
     )
 
 
-def run(
-    corpora: Iterable[tuple[str, str, Corpus]],
-    implementations: Sequence[Implementation],
-    *,
-    levels: Sequence[str] = ("corpus",),
-    progress: bool | ProgressCallback | None = None,
-    cache: StatisticsCache | None = None,
-    results: ResultsCache | None = None,
-    backend: str = "serial",
-    jobs: int = 1,
-    client: Any = None,
-    library_segments: int | None = None,
-    seed: int = 0,
-    prefetch: Sequence[BleuConfig] = (),
-) -> Results:
-    """Run every implementation on every ``(fixture, system, corpus)``; return the rows
-    (:class:`~harness.run.results.Results`).
+def run(plan: RunPlan) -> Results:
+    """Run ``plan``: every implementation on every ``(fixture, system, corpus)`` at every
+    level; return the rows (:class:`~harness.run.results.Results`). The one way a comparison
+    runs: commands, notebooks and tests state a :class:`~harness.run.plan.RunPlan` and call
+    this.
 
-    ``progress`` shows a tqdm bar on stderr (``True``; default ``None``: when stderr is a
+    The plan's ``progress`` shows a tqdm bar on stderr (``True``; ``None``: when stderr is a
     terminal) or is a :data:`~harness.progress.ProgressCallback` told of each finished
-    (corpus, implementation) run under the stage ``"compare"``. ``cache``
-    (default: a fresh in-memory :class:`~harness.session.cache.StatisticsCache`) lets every profile
-    with the same tokenization reuse one set of statistics. ``results`` (default: none) keeps
-    the real libraries' rows on disk, so a library already run on the same corpus with the
-    same versions is not called again (:mod:`harness.session.results`).
+    (corpus, implementation) run under the stage ``"compare"``. Its session's statistics cache
+    lets every profile with the same tokenization reuse one set of statistics; its ``results``
+    keeps the real libraries' rows on disk, so a library already run on the same corpus with
+    the same versions is not called again (:mod:`harness.session.results`).
 
-    A library on one corpus is one task: ``backend`` ``"processes"`` runs the tasks in
-    ``jobs`` worker processes and ``"dask"`` on the cluster of ``client`` (default the current
-    client, else a private local cluster), while the engine scores here; statistics are then
-    also computed up front in parallel. The rows, their order and their numbers are identical
-    to the serial ones. A library's corpus row is derived from its segment run when both
-    levels are asked for, so a task covers every level of its (library, corpus).
+    A library on one corpus is one task: the session's backend ``"processes"`` runs the tasks
+    in its ``jobs`` worker processes and ``"dask"`` on the cluster of its ``client`` (default
+    the current client, else a private local cluster), while the engine scores here;
+    statistics are then also computed up front in parallel. The rows, their order and their
+    numbers are identical to the serial ones. A library's corpus row is derived from its
+    segment run when both levels are asked for, so a task covers every level of its
+    (library, corpus).
 
-    ``library_segments``: run each real library at segment level on that many segments of
-    each corpus only (:func:`segment_sample` with ``seed``; its corpus row from its own
-    corpus-level call on every segment); the profiles, proven equal to their libraries, give
-    every segment. ``None``: the libraries score every segment too. ``prefetch``: more
+    ``library_segments``: each real library runs at segment level on that many segments of
+    each corpus only (:func:`segment_sample` with the plan's ``seed``; its corpus row from its
+    own corpus-level call on every segment); the profiles, proven equal to their libraries,
+    give every segment. ``None``: the libraries score every segment too. ``prefetch``: more
     configurations to count up front with the profiles' (what the analysis reads next).
     """
-    for lv in levels:
-        if lv not in LEVELS:
-            raise ConfigError(f"unknown level {lv!r}", valid=LEVELS)
+    corpora, implementations, levels = plan.corpora, plan.implementations, plan.levels
+    progress, results, library_segments = plan.progress, plan.results, plan.library_segments
+    seed, prefetch, cache = plan.seed, plan.prefetch, plan.session.cache
+    backend, client = plan.session.backend, plan.session.client
+    jobs = plan.session.jobs if plan.session.jobs is not None else 1
     if backend not in ("serial", "processes", "dask"):
         raise ConfigError(f"unknown backend {backend!r}", valid=("serial", "processes", "dask"))
-    corpora = list(corpora)
-    cache = cache if cache is not None else StatisticsCache()
-    results = results if results is not None else ResultsCache.disabled()
-    levels = tuple(levels)
     work = [(f, s, c, impl) for (f, s, c) in corpora for impl in implementations]
     adapters: dict[str, Any] = {}
     keys: dict[int, dict[str, Any]] = {}
