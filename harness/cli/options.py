@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 from harness.analysis.answer import mixed_configs
-from harness.analysis.significance import DEFAULT_SEED
 from harness.analysis.typed_json import to_json
 from harness.bleu.config import (
     AGGREGATIONS,
@@ -39,6 +38,7 @@ from harness.session.cache import StatisticsCache, default_cache_dir
 from harness.session.cluster import command_cluster
 from harness.session.parallel import auto_jobs
 from harness.session.results import ResultsCache
+from harness.statistics.resampling import DEFAULT_SEED
 
 
 def int_at_least(low: int, what: str = "") -> Callable[[str], int]:
@@ -389,7 +389,7 @@ def add_meta_resamples(parser: argparse.ArgumentParser, tested: str) -> None:
 
 def add_seed(parser: argparse.ArgumentParser, what: str) -> None:
     """``--seed N``: the numpy seed of the command's random procedures (``what``), one default
-    for every command (:data:`harness.analysis.significance.DEFAULT_SEED`, sacrebleu's)."""
+    for every command (:data:`harness.statistics.resampling.DEFAULT_SEED`, sacrebleu's)."""
     parser.add_argument(
         "--seed",
         type=SEED,
