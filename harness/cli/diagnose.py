@@ -31,6 +31,7 @@ from harness.diagnose.identify import (
 from harness.diagnose.lengths import LengthClue, length_clue
 from harness.diagnose.validate import CouldNotValidate, validate
 from harness.errors import ConfigError, InputError
+from harness.report.check_words import check_text, check_words
 from harness.report.identify_words import (
     chance_sentence,
     clue_part,
@@ -424,10 +425,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     """
     report = check_files(args.hyp, args.refs)
     if args.json:
-        options.print_json(report.to_dict())
+        options.print_json(check_words(report))
         return report.exit_code
-    if not report.findings:
-        print(f"no preprocessing problems found in {', '.join(report.files)}")
-    for f in report.findings:
-        print(_fill(f.describe(), 100, initial_indent="- ", subsequent_indent="  "))
+    print(check_text(report, 100))
     return report.exit_code
