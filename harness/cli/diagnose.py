@@ -26,7 +26,7 @@ from harness.diagnose.identify import (
     unmatched,
 )
 from harness.diagnose.lengths import length_clue
-from harness.diagnose.validate import CouldNotValidate, validate
+from harness.diagnose.validate import CouldNotValidate, ValidateOptions, validate
 from harness.errors import ConfigError, InputError
 from harness.report.check_words import check_text, check_words
 from harness.report.identify_words import (
@@ -138,10 +138,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
         report = validate(
             args.impl,
             cmd=args.cmd,
-            cases=args.cases,
-            seed=args.seed,
-            against=args.against,
-            timeout=args.timeout,
+            options=ValidateOptions(
+                cases=args.cases, seed=args.seed, against=args.against, timeout=args.timeout
+            ),
             progress=options.progress(args),
         )
     except CouldNotValidate as exc:
