@@ -15,13 +15,14 @@ from typing import Any
 from harness.diagnose.candidates import Candidate, printed_interval, shown_text
 from harness.diagnose.identify import (
     CHANCE_WINDOWS,
+    EXACT,
+    REPR_DIGITS,
     Chance,
     PrintedLine,
     SignatureReading,
     fewest_steps,
 )
 from harness.diagnose.lengths import LengthClue
-from harness.scorers.printed import EXACT, REPR_DIGITS
 
 __all__ = [
     "IdentifyAnswer",
