@@ -17,6 +17,7 @@ from harness.data.corpus import Corpus
 from harness.data.fixtures import load_fixture
 from harness.diagnose.check import check_files
 from harness.diagnose.identify import identify
+from harness.report.check_words import effect
 from harness.session import Session
 
 NASA = load_fixture("google_nasa_opportunity")
@@ -134,10 +135,10 @@ def test_check_says_matches_are_lost_only_when_its_numbers_show_it(tmp_path, hyp
     hyp.write_text("".join(h + "\n" for h in hyps), "utf-8")
     ref.write_text("".join(r + "\n" for r in refs), "utf-8")
     (finding,) = [f for f in check_files(hyp, [ref]).findings if f.code == "tokenized"]
-    m = _LOSS.search(finding.effect)
-    assert m is not None, finding.effect
+    m = _LOSS.search(effect(finding))
+    assert m is not None, effect(finding)
     as_is, clean = float(m["as_is"]), float(m["clean"])
     corpus = Corpus(hypotheses=tuple(hyps), references=tuple((r,) for r in refs))
     assert as_is == pytest.approx(_sacrebleu(corpus).score, abs=0.005)
-    assert ("loses matches" in finding.effect) == (clean > as_is), finding.effect
-    assert ("loses no matches" in finding.effect) == (clean <= as_is), finding.effect
+    assert ("loses matches" in effect(finding)) == (clean > as_is), effect(finding)
+    assert ("loses no matches" in effect(finding)) == (clean <= as_is), effect(finding)

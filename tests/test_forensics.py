@@ -23,7 +23,7 @@ from harness.data.corpus import Corpus
 from harness.data.datasets import WMT21_SYSTEMS, load_wmt21_ende
 from harness.data.fixtures import load_fixture
 from harness.diagnose.candidates import Candidate, rank
-from harness.diagnose.check import check_files, check_texts
+from harness.diagnose.check import Location, check_files, check_texts
 from harness.diagnose.identify import identify
 from harness.diagnose.preprocess import (
     MISTAKES,
@@ -39,6 +39,7 @@ from harness.diagnose.preprocess import (
 )
 from harness.diagnose.search import misused_corpora
 from harness.diagnose.seeded import KINDS, inject_bpe, named_first, seeded_case
+from harness.report.check_words import effect, message
 from harness.session import Session
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
@@ -242,7 +243,7 @@ def test_check_reports_each_problem_with_lines(tmp_path):
     assert {"bpe-markers", "case-mismatch", "identical-references"} <= codes
     bpe = next(f for f in report.findings if f.code == "bpe-markers")
     first = next(i for i, h in enumerate(FX.systems["bpe_left_in"]) if "@@ " in h)
-    assert bpe.examples[0] == (hyp, first + 1)
+    assert bpe.examples[0] == Location(hyp, first + 1)
     assert report.exit_code == 1
     tok = _write(tmp_path, "tok", list(FX.systems["moses_tokenized"]))
     assert "tokenized" in {f.code for f in check_files(tok, [ref1]).findings}
@@ -296,7 +297,7 @@ def test_check_names_files_passed_the_other_way_round(tmp_path, hyp_name, ref_na
         after = engine.corpus_score(_swapped(corpus), PROFILES["sacrebleu"]).score
         assert found[0].count == flagged
         assert f"sacreBLEU is {before:.2f} as they are and {after:.2f} with the two" in (
-            found[0].effect
+            effect(found[0])
         )
 
 
@@ -308,7 +309,7 @@ def test_check_notices_a_hypothesis_file_that_is_a_reference(tmp_path):
         f for f in check_files(hyp, [ref]).findings if f.code == "hypothesis-is-reference"
     ]
     n = len(refs)
-    assert finding.message.endswith(
+    assert message(finding).endswith(
         f"on {n} of {n} lines ({n - 1} exactly, the rest but for case and spaces)"
     )
     clean = _write(tmp_path, "c.txt", list(FX.systems["clean"]))
@@ -329,8 +330,8 @@ def test_check_texts_markers_and_spm_reading():
     hyp = ("h", ["\u2581The \u2581cat \u2581s at", "a well ##AT##-##AT## known cat"])
     ref = ("r", ["The cat sat", "a well-known cat"])
     codes = {f.code: f for f in check_texts(hyp, [ref])}
-    assert codes["spm-markers"].examples == (("h", 1),)
-    assert codes["compound-split"].examples == (("h", 2),)
+    assert codes["spm-markers"].examples == (Location("h", 1),)
+    assert codes["compound-split"].examples == (Location("h", 2),)
     c = Corpus(tuple(hyp[1]), tuple((r,) for r in ref[1]))
     labels = dict(readings(c))
     assert ("spm-left-in", "compound-split") in labels

@@ -177,6 +177,7 @@ def test_check_states_the_effect_it_measures_on_the_files(tmp_path: Path) -> Non
 
     from harness.data.fixtures import load_fixture
     from harness.diagnose.check import check_files
+    from harness.report.check_words import effect
 
     corpus = load_fixture("forensic_preprocessing").corpus("bpe_left_in")
     hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
@@ -188,6 +189,6 @@ def test_check_states_the_effect_it_measures_on_the_files(tmp_path: Path) -> Non
     merged = [re.sub(r"@@( |$)", "", h) for h in corpus.hypotheses]
     after = sacrebleu.corpus_bleu(merged, refs).score
     assert f"sacreBLEU is {before:.2f} as they are and {after:.2f} with the markers merged" in (
-        found.effect
+        effect(found)
     )
-    assert f"({after - before:+.2f})" in found.effect
+    assert f"({after - before:+.2f})" in effect(found)

@@ -5,19 +5,16 @@ score) and ``check`` (preprocessing mistakes in the files, before scoring)."""
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import signal
 import sys
 import textwrap
-from decimal import Decimal
 from typing import Any
 
 from harness import interrupts
 from harness.cli import inputs, options
-from harness.diagnose.candidates import Candidate, printed_interval, shown_text
+from harness.diagnose.candidates import Candidate
 from harness.diagnose.check import check_files
 from harness.diagnose.identify import (
-    Chance,
     PrintedLine,
     chance,
     fewest_steps,
@@ -28,17 +25,23 @@ from harness.diagnose.identify import (
     simplest,
     unmatched,
 )
-from harness.diagnose.lengths import LengthClue, length_clue
-from harness.diagnose.validate import CouldNotValidate, validate
+from harness.diagnose.lengths import length_clue
+from harness.diagnose.validate import CouldNotValidate, ValidateOptions, validate
 from harness.errors import ConfigError, InputError
+from harness.report.check_words import check_text, check_words
 from harness.report.identify_words import (
-    chance_sentence,
-    clue_part,
-    length_clue_sentence,
+    IdentifyAnswer,
+    identify_json,
+    identify_text,
     signature_reading_sentences,
 )
-from harness.report.validation import validation_text
-from harness.scorers.printed import EXACT, REPR_DIGITS, SIGNATURE
+from harness.report.validation import (
+    could_not_validate_line,
+    interrupted_line,
+    validation_text,
+    withheld_line,
+)
+from harness.scorers.printed import SIGNATURE
 
 
 def _wrap(text: str, width: int = 100, **kw: Any) -> list[str]:
@@ -135,31 +138,25 @@ def cmd_validate(args: argparse.Namespace) -> int:
         report = validate(
             args.impl,
             cmd=args.cmd,
-            cases=args.cases,
-            seed=args.seed,
-            against=args.against,
-            timeout=args.timeout,
+            options=ValidateOptions(
+                cases=args.cases, seed=args.seed, against=args.against, timeout=args.timeout
+            ),
             progress=options.progress(args),
         )
     except CouldNotValidate as exc:
-        print(f"bleu-harness: could not validate: {exc}", file=sys.stderr)
+        print(could_not_validate_line(str(exc)), file=sys.stderr)
         return 3
     except KeyboardInterrupt as exc:
         interrupts.acknowledge()
         signum = exc.signum if isinstance(exc, interrupts.Stopped) else signal.SIGINT
-        print(
-            f"bleu-harness: validate interrupted by {signal.Signals(signum).name}; "
-            "the running command was killed and temporary files removed",
-            file=sys.stderr,
-        )
+        print(interrupted_line(signal.Signals(signum).name), file=sys.stderr)
         return 128 + int(signum)
     if args.json:
         options.print_json(report.to_dict())
     else:
         print(validation_text(report), end="")
     if not report.diagnosable:
-        why = "could not validate" if report.verdict == "no diagnosis" else report.verdict
-        print(f"bleu-harness: {why}: {report.withheld}", file=sys.stderr)
+        print(withheld_line(report), file=sys.stderr)
         return 3
     return 0
 
@@ -231,112 +228,6 @@ def add_identify(sub: options.Subcommands) -> None:
     i.set_defaults(func=cmd_identify)
 
 
-def _fold(lines: list[list[str]]) -> list[tuple[list[str], int]]:
-    """Identical entries folded into one, with their count, in first-seen order."""
-    counts: dict[tuple[str, ...], int] = {}
-    for entry in lines:
-        counts[tuple(entry)] = counts.get(tuple(entry), 0) + 1
-    return [(list(k), n) for k, n in counts.items()]
-
-
-def _identify_entry(c: Candidate) -> list[str]:
-    """Two lines: the reading (profile and every changed setting by value), then the numbers."""
-    how = "no rounding" if c.rounding == "none" else f"rounded to {c.rounding}"
-    shown = shown_text(c.shown, c.rounding)
-    numbers = f"{c.raw:.6g} on {c.scale}, shown as {shown} ({how}); distance {c.distance:.3g}"
-    return [c.reading, numbers]
-
-
-def identify_text(
-    line: PrintedLine,
-    corpus: str,
-    found: list[Candidate],
-    near: list[tuple[Candidate, list[str]]],
-    top: int,
-    tolerance: float | None,
-    odds: Chance | None = None,
-    simple: Candidate | None = None,
-    clue: LengthClue | None = None,
-) -> str:
-    """The plain-text answer of ``identify`` (at most 100 columns). ``near``: the nearest
-    readings when nothing reproduces every printed number, each with what it misses;
-    ``odds``: how many matches the search gives by chance near the score; ``clue``: what the
-    printed lengths say about the text the score was computed on."""
-    score = line.score
-    lines: list[str] = []
-    if line.form != "number":
-        lines += _wrap(line.describe(), 100)
-    if tolerance is None and len(Decimal(score).as_tuple().digits) >= REPR_DIGITS:
-        span = f"printed at full float precision: a reading within {EXACT:g} of it reproduces it"
-    elif tolerance is None:
-        lo, hi = printed_interval(score)
-        span = f"a reading in [{lo}, {hi}) reproduces it"
-    else:
-        span = f"a reading within {tolerance:g} of it reproduces it"
-    lines += _wrap(f"Reported score {score} on {corpus} ({span}).", 100)
-    every = " and every printed number" if line.details or line.settings else ""
-    if odds is not None and not every:
-        # with a whole printed line, every other number must agree too: the score's odds
-        # alone would overstate chance
-        lines += _wrap(chance_sentence(odds, score), 100)
-        few = fewest_steps(found)
-        if found and len(found) <= 2 * odds.expected:
-            many = "1 match is" if len(found) == 1 else f"{len(found)} matches are"
-            lines += _wrap(
-                f"{many} no more than chance gives: each reading below is a coincidence "
-                "until other evidence (the whole printed line, the tool used) agrees.",
-                100,
-            )
-        if few is not None and few > 1:
-            lines += _wrap(
-                f"No reading one step or less from a named profile reproduces {score}: every "
-                f"match takes {few} or more steps (settings changed from the nearest profile, "
-                "text mistakes assumed).",
-                100,
-            )
-        if found and (len(found) <= 2 * odds.expected or (few is not None and few > 1)):
-            if simple is not None and not any(c == simple for c in found[:top]):
-                lines += _wrap(
-                    f"The simplest reading near it (at most one step from a named profile): "
-                    f"{simple.reading}, {simple.raw:.6g} on {simple.scale}, shown as "
-                    f"{shown_text(simple.shown, simple.rounding)}; distance "
-                    f"{simple.distance:.3g}.",
-                    100,
-                )
-    if found:
-        entries = _fold([_identify_entry(c) for c in found])
-        lines += _wrap(
-            f"{len(found)} configuration(s) reproduce {score}{every} ({len(entries)} distinct "
-            "readings), fewest changes from a named profile first:",
-            100,
-        )
-    else:
-        entries = _fold(
-            [_identify_entry(c) + ([f"misses: {'; '.join(w)}"] if w else []) for c, w in near]
-        )
-        lines += _wrap(f"Nothing reproduces {score}{every} on these files.", 100)
-        if clue is not None:
-            lines += _wrap(length_clue_sentence(clue), 100)
-        if clue is not None and clue.matches:
-            entries = _fold([_identify_entry(c) for c in clue.matches])
-            lines.append(f"The readings of {clue_part(clue)} that reproduce every printed number:")
-        elif entries:
-            lines.append("The nearest readings of the whole files:")
-    if entries:
-        lines.append("")
-    width = len(str(min(top, len(entries))))
-    for k, (entry, n) in enumerate(entries[:top], 1):
-        head = f"{k:>{width}}. "
-        pad = " " * len(head)
-        reading = entry[0] + (f"  ({n} configurations)" if n > 1 else "")
-        lines += _wrap(reading, 100, initial_indent=head, subsequent_indent=pad + "  ")
-        for more in entry[1:]:
-            lines += _wrap(more, 100, initial_indent=pad, subsequent_indent=pad)
-    if len(entries) > top:
-        lines += ["", f"... and {len(entries) - top} more (--top N shows more, --json all)"]
-    return "\n".join(lines)
-
-
 def cmd_identify(args: argparse.Namespace) -> int:
     """Which configurations reproduce a reported BLEU result on a corpus, and which
     preprocessing mistakes (subword markers left in, tokenized text, compound splitting,
@@ -366,31 +257,20 @@ def cmd_identify(args: argparse.Namespace) -> int:
         and (len(found) <= 2 * odds.expected or (few is not None and few > 1))
     )
     simple = simplest(line, corpus, session=session) if doubtful else None
-    if args.json:
-        lo, hi = printed_interval(line.score)
-        options.print_json(
-            {
-                "score": float(line.score),
-                "printed": line.score,
-                "read": line.to_dict(),
-                "interval": None if args.tolerance is not None else [float(lo), float(hi)],
-                "tolerance": args.tolerance,
-                "corpus": corpus.name,
-                "matches": [c.to_dict() for c in found],
-                "n_matches": len(found),
-                "nearest": [{**c.to_dict(), "misses": w} for c, w in near],
-                "chance": None if odds is None else dataclasses.asdict(odds),
-                "fewest_steps": few,
-                "simplest": None if simple is None else simple.to_dict(),
-                "lengths": None
-                if clue is None
-                else {**clue.to_dict(), "sentence": length_clue_sentence(clue)},
-            }
-        )
-        return 0
-    print(
-        identify_text(line, corpus.name, found, near, args.top, args.tolerance, odds, simple, clue)
+    answer = IdentifyAnswer(
+        line=line,
+        corpus=corpus.name,
+        found=tuple(found),
+        near=tuple((c, tuple(w)) for c, w in near),
+        tolerance=args.tolerance,
+        odds=odds,
+        simple=simple,
+        clue=clue,
     )
+    if args.json:
+        options.print_json(identify_json(answer))
+        return 0
+    print(identify_text(answer, args.top))
     return 0
 
 
@@ -424,10 +304,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     """
     report = check_files(args.hyp, args.refs)
     if args.json:
-        options.print_json(report.to_dict())
+        options.print_json(check_words(report))
         return report.exit_code
-    if not report.findings:
-        print(f"no preprocessing problems found in {', '.join(report.files)}")
-    for f in report.findings:
-        print(_fill(f.describe(), 100, initial_indent="- ", subsequent_indent="  "))
+    print(check_text(report, 100))
     return report.exit_code

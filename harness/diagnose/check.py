@@ -3,9 +3,10 @@ BLEU without an error (:mod:`harness.diagnose.preprocess`) and the file problems
 
 :func:`check_files` reads each file with :func:`harness.data.io.read_lines` (strict UTF-8,
 Unix line endings, no NUL: its errors name the file and line) and reports a :class:`Finding`
-per problem, each with example ``(file, line)`` locations and what it does to BLEU — measured on
-the files themselves where a repair can be named: sacreBLEU (the in-house ``sacrebleu``
-profile) as the files are and after the repair (:func:`measured`):
+per problem, as facts: example :class:`Location` lines, the files named, and what it does to
+BLEU measured on the files themselves where a repair can be named: sacreBLEU (the in-house
+``sacrebleu`` profile) as the files are and after the repair (:func:`measured`). The words
+(message, effect, the plain text and the JSON) are :mod:`harness.report.check_words`':
 
 * ``unreadable`` / ``line-count`` (errors: nothing can be scored);
 * ``bom`` (a file starts with a UTF-8 byte-order mark: the official scorers keep it as part of
@@ -27,6 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +38,6 @@ from harness.data.corpus import BOM, Corpus
 from harness.data.io import PathLike, read_lines
 from harness.diagnose.preprocess import (
     MIN_SHARE,
-    MISTAKES,
     TOKENIZED_SHARE,
     detokenize,
     has_upper,
@@ -44,39 +45,115 @@ from harness.diagnose.preprocess import (
 )
 from harness.errors import InputError
 
-__all__ = ["CheckReport", "Finding", "check_files", "check_texts"]
+__all__ = [
+    "CheckReport",
+    "Code",
+    "Finding",
+    "Location",
+    "Measured",
+    "Severity",
+    "check_files",
+    "check_texts",
+]
 
 #: Example locations kept per finding.
 EXAMPLES = 5
 
 
+class Code(str, Enum):
+    """What a :class:`Finding` is about (its JSON ``code``)."""
+
+    UNREADABLE = "unreadable"
+    LINE_COUNT = "line-count"
+    BOM = "bom"
+    BPE_MARKERS = "bpe-markers"
+    SPM_MARKERS = "spm-markers"
+    COMPOUND_SPLIT = "compound-split"
+    TOKENIZED = "tokenized"
+    CASE_MISMATCH = "case-mismatch"
+    IDENTICAL_REFERENCES = "identical-references"
+    SWAPPED_FILES = "swapped-files"
+    HYPOTHESIS_IS_REFERENCE = "hypothesis-is-reference"
+    EMPTY_LINES = "empty-lines"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Severity(str, Enum):
+    """``error``: nothing can be scored; ``warning``: the files can be scored, but the number
+    may not mean what one thinks."""
+
+    ERROR = "error"
+    WARNING = "warning"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+#: The preprocessing mistake (:data:`~harness.diagnose.preprocess.MISTAKES`) whose effect a
+#: finding states, by code.
+MISTAKE_OF: dict[Code, str] = {
+    Code.BPE_MARKERS: "bpe-left-in",
+    Code.SPM_MARKERS: "spm-left-in",
+    Code.COMPOUND_SPLIT: "compound-split",
+    Code.CASE_MISMATCH: "lowercased-refs",
+    Code.SWAPPED_FILES: "swapped-files",
+}
+
+
+@dataclass(frozen=True)
+class Location:
+    """A line of a file (1-based)."""
+
+    file: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Measured:
+    """sacreBLEU (the in-house ``sacrebleu`` profile) on the files as they are (``before``)
+    and after the repair the finding names (``after``)."""
+
+    before: float
+    after: float
+
+    @property
+    def change(self) -> float:
+        """``after - before``."""
+        return self.after - self.before
+
+
 @dataclass(frozen=True)
 class Finding:
-    """One problem: ``code``, ``severity`` (``error`` or ``warning``), a message, the number
-    of lines affected, example ``(file, 1-based line)`` locations and its effect on BLEU."""
+    """One problem, as facts: its ``code`` and ``severity``, the number of lines affected
+    (``count``), example ``locations`` and what was measured.
 
-    code: str
-    severity: str
-    message: str
-    effect: str
+    ``files`` are the files it names, in this order per code: the marked or tokenized file,
+    the file without upper case then the cased one (``case-mismatch``), the two references
+    (``identical-references``), the hypothesis file then the reference
+    (``hypothesis-is-reference``), the short file then the hypothesis file (``line-count``),
+    the misnamed files (``swapped-files``: the hypothesis file first when
+    ``hypothesis_named_reference``), the marked files (``bom``). ``line_counts``: the lines
+    that agree, the lines compared and those that agree exactly (``identical-references``,
+    ``hypothesis-is-reference``); the two files' line counts (``line-count``). ``measured``:
+    sacreBLEU before and after the repair the code names (``None`` when none is measured);
+    ``detokenized``: sacreBLEU as the files are and with the file detokenized
+    (``tokenized``); ``sacrebleu``: sacreBLEU on the files (``hypothesis-is-reference``);
+    ``detail``: the reader's error (``unreadable``).
+    """
+
+    code: Code
+    severity: Severity
     count: int = 0
-    examples: tuple[tuple[str, int], ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "code": self.code,
-            "severity": self.severity,
-            "message": self.message,
-            "effect": self.effect,
-            "count": self.count,
-            "examples": [{"file": f, "line": n} for f, n in self.examples],
-        }
-
-    def describe(self) -> str:
-        """One paragraph: severity, message, where, effect."""
-        where = ", ".join(f"{f}:{n}" for f, n in self.examples)
-        more = f" (e.g. {where})" if where else ""
-        return f"{self.severity}: {self.message}{more}. {self.effect[:1].upper()}{self.effect[1:]}."
+    examples: tuple[Location, ...] = ()
+    files: tuple[str, ...] = ()
+    line_counts: tuple[int, ...] = ()
+    measured: Measured | None = None
+    detokenized: Measured | None = None
+    sacrebleu: float | None = None
+    hypothesis_named_reference: bool = False
+    detail: str = ""
 
 
 @dataclass(frozen=True)
@@ -89,40 +166,26 @@ class CheckReport:
     @property
     def exit_code(self) -> int:
         """0 nothing found, 1 warnings only, 2 an error (the files cannot be scored)."""
-        if any(f.severity == "error" for f in self.findings):
+        if any(f.severity == Severity.ERROR for f in self.findings):
             return 2
         return 1 if self.findings else 0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "files": list(self.files),
-            "exit_code": self.exit_code,
-            "findings": [f.to_dict() for f in self.findings],
-        }
 
 
 def _lines_where(
     name: str, lines: Sequence[str], test: Callable[[str], bool]
-) -> tuple[int, list[tuple[str, int]]]:
+) -> tuple[int, tuple[Location, ...]]:
     hits = [i for i, t in enumerate(lines) if test(t)]
-    return len(hits), [(name, i + 1) for i in hits[:EXAMPLES]]
+    return len(hits), tuple(Location(name, i + 1) for i in hits[:EXAMPLES])
 
 
 def _marker(
-    code: str,
-    mistake: str,
-    files: dict[str, list[str]],
-    test: Callable[[str], bool],
-    effect: str,
+    code: Code, files: dict[str, list[str]], test: Callable[[str], bool], measured: Measured
 ) -> list[Finding]:
     out = []
     for name, lines in files.items():
         n, ex = _lines_where(name, lines, test)
         if n:
-            m = MISTAKES[mistake]
-            out.append(
-                Finding(code, "warning", f"{n} line(s) of {name}: {m.what}", effect, n, tuple(ex))
-            )
+            out.append(Finding(code, Severity.WARNING, n, ex, (name,), measured=measured))
     return out
 
 
@@ -130,44 +193,23 @@ Texts = tuple[list[str], list[list[str]]]
 
 
 def measured(
-    hyp: list[str],
-    refs: Sequence[list[str]],
-    repaired: Texts,
-    how: str,
-    **overrides: Any,
-) -> str:
-    """``on these files sacreBLEU is A as they are and B <how> (B − A)``: the ``sacrebleu``
-    profile on the texts as read and on ``repaired`` (with ``overrides`` of the profile for
-    the repaired side)."""
-    before = _sacrebleu(hyp, refs)
-    after = _sacrebleu(repaired[0], repaired[1], **overrides)
-    return (
-        f"on these files sacreBLEU is {before:.2f} as they are and {after:.2f} {how} "
-        f"({after - before:+.2f})"
-    )
+    hyp: list[str], refs: Sequence[list[str]], repaired: Texts, **overrides: Any
+) -> Measured:
+    """The ``sacrebleu`` profile on the texts as read and on ``repaired`` (with ``overrides``
+    of the profile for the repaired side)."""
+    return Measured(_sacrebleu(hyp, refs), _sacrebleu(repaired[0], repaired[1], **overrides))
 
 
-def _tokenized_effect(
+def _detokenized(
     name: str, hyp: tuple[str, list[str]], refs: Sequence[tuple[str, list[str]]]
-) -> str:
-    """What scoring the tokenized-looking file ``name`` as it is does, measured against the
-    same files with ``name`` detokenized (:func:`~harness.diagnose.preprocess.detokenize`):
-    it loses matches only when the numbers show a loss (13a splits most Moses-tokenized text
-    back into the tokens of the raw text)."""
+) -> Measured:
+    """sacreBLEU on the files as they are and with the tokenized-looking file ``name``
+    detokenized (:func:`~harness.diagnose.preprocess.detokenize`): the text loses matches
+    only when the numbers show a loss (13a splits most Moses-tokenized text back into the
+    tokens of the raw text)."""
     h = [detokenize(t) for t in hyp[1]] if name == hyp[0] else hyp[1]
     r = [[detokenize(t) for t in lines] if n == name else lines for n, lines in refs]
-    as_is = _sacrebleu(hyp[1], [lines for _, lines in refs])
-    clean = _sacrebleu(h, r)
-    if round(clean, 2) > round(as_is, 2):
-        return (
-            "tokenizers such as 13a expect raw text; tokenized text scored against raw text "
-            f"(or tokenized twice) loses matches: sacreBLEU is {as_is:.2f} as the files are "
-            f"and {clean:.2f} with {name} detokenized ({clean - as_is:+.2f}); "
-        )
-    return (
-        f"13a splits this text as it splits raw text, so it loses no matches (sacreBLEU "
-        f"{as_is:.2f} as the files are, {clean:.2f} with {name} detokenized); "
-    )
+    return Measured(_sacrebleu(hyp[1], [lines for _, lines in refs]), _sacrebleu(h, r))
 
 
 def _each(fix: Callable[[str], str], hyp: list[str], refs: Sequence[list[str]]) -> Texts:
@@ -186,30 +228,12 @@ def _join_compounds(text: str) -> str:
     return text.replace(" ##AT##-##AT## ", "-")
 
 
-#: Markers left in the text: the finding's code, the mistake, the test of a line, the repair
-#: whose effect is measured, and the repair in words.
-_MARKERS: tuple[tuple[str, str, Callable[[str], bool], Callable[[str], str], str], ...] = (
-    (
-        "bpe-markers",
-        "bpe-left-in",
-        lambda t: bool(re.search(r"@@( |$)", t)),
-        _merge_bpe,
-        "with the markers merged (sed -r 's/(@@ )|(@@ ?$)//g')",
-    ),
-    (
-        "spm-markers",
-        "spm-left-in",
-        lambda t: "\u2581" in t,
-        _decode_spm,
-        "with the pieces decoded (spaces dropped, '\u2581' made a space)",
-    ),
-    (
-        "compound-split",
-        "compound-split",
-        lambda t: "##AT##" in t,
-        _join_compounds,
-        "with the compounds joined (' ##AT##-##AT## ' made '-')",
-    ),
+#: Markers left in the text: the finding's code, the test of a line and the repair whose
+#: effect is measured.
+_MARKERS: tuple[tuple[Code, Callable[[str], bool], Callable[[str], str]], ...] = (
+    (Code.BPE_MARKERS, lambda t: bool(re.search(r"@@( |$)", t)), _merge_bpe),
+    (Code.SPM_MARKERS, lambda t: "\u2581" in t, _decode_spm),
+    (Code.COMPOUND_SPLIT, lambda t: "##AT##" in t, _join_compounds),
 )
 
 
@@ -230,27 +254,21 @@ def check_texts(hyp: tuple[str, list[str]], refs: Sequence[tuple[str, list[str]]
     h, r = hyp[1], [lines for _, lines in refs]
     out: list[Finding] = []
 
-    for code, mistake, test, fix, how in _MARKERS:
+    for code, test, fix in _MARKERS:
         if any(test(t) for lines in files.values() for t in lines):
-            effect = f"{MISTAKES[mistake].effect}; {measured(h, r, _each(fix, h, r), how)}"
-            out += _marker(code, mistake, files, test, effect)
-    shares = {}
+            out += _marker(code, files, test, measured(h, r, _each(fix, h, r)))
     for name, lines in files.items():
         n, ex = _lines_where(name, lines, looks_tokenized)
-        shares[name] = n / max(1, len(lines))
-        if shares[name] >= TOKENIZED_SHARE:
+        if n / max(1, len(lines)) >= TOKENIZED_SHARE:
             out.append(
                 Finding(
-                    "tokenized",
-                    "warning",
-                    f"{n} line(s) of {name} look tokenized (space before punctuation, "
-                    "Moses escapes or @-@)",
-                    _tokenized_effect(name, hyp, refs)
-                    + measured(
-                        h, r, (h, r), "read as already tokenized (tokenize none)", tokenize="none"
-                    ),
+                    Code.TOKENIZED,
+                    Severity.WARNING,
                     n,
-                    tuple(ex),
+                    ex,
+                    (name,),
+                    detokenized=_detokenized(name, hyp, refs),
+                    measured=measured(h, r, (h, r), tokenize="none"),
                 )
             )
     hyp_upper = sum(1 for t in hyp[1] if has_upper(t)) / max(1, len(hyp[1]))
@@ -261,14 +279,12 @@ def check_texts(hyp: tuple[str, list[str]], refs: Sequence[tuple[str, list[str]]
             n, ex = _lines_where(cased, files[cased], has_upper)
             out.append(
                 Finding(
-                    "case-mismatch",
-                    "warning",
-                    f"{lower} has (almost) no upper case while {cased} has it on {n} line(s)",
-                    MISTAKES["lowercased-refs"].effect
-                    + "; score case-insensitively (the lowercase option) or fix the files; "
-                    + measured(h, r, (h, r), "case-insensitively", lowercase=True),
+                    Code.CASE_MISMATCH,
+                    Severity.WARNING,
                     n,
-                    tuple(ex),
+                    ex,
+                    (lower, cased),
+                    measured=measured(h, r, (h, r), lowercase=True),
                 )
             )
     for a in range(len(refs)):
@@ -278,34 +294,20 @@ def check_texts(hyp: tuple[str, list[str]], refs: Sequence[tuple[str, list[str]]
             if len(same) >= 0.5 * max(1, len(la)):
                 out.append(
                     Finding(
-                        "identical-references",
-                        "warning",
-                        f"{na} and {nb} are the same on {len(same)} of {len(la)} lines "
-                        f"({exact} exactly, the rest but for case and spaces)",
-                        "a reference counted twice adds no diversity: BLEU is that of fewer "
-                        "references, and multi-reference claims are overstated; "
-                        + measured(
-                            h, r, (h, [x for k, x in enumerate(r) if k != b]), f"without {nb}"
-                        ),
+                        Code.IDENTICAL_REFERENCES,
+                        Severity.WARNING,
                         len(same),
-                        tuple((nb, i + 1) for i in same[:EXAMPLES]),
+                        tuple(Location(nb, i + 1) for i in same[:EXAMPLES]),
+                        (na, nb),
+                        (len(same), len(la), exact),
+                        measured=measured(h, r, (h, [x for k, x in enumerate(r) if k != b])),
                     )
                 )
     out += _slots(hyp, refs)
     for name, lines in files.items():
         n, ex = _lines_where(name, lines, lambda t: not t.strip())
         if n:
-            out.append(
-                Finding(
-                    "empty-lines",
-                    "warning",
-                    f"{n} empty line(s) in {name}",
-                    "an empty hypothesis adds nothing to the matches but its references add to "
-                    "the reference length (brevity penalty); libraries differ on empty input",
-                    n,
-                    tuple(ex),
-                )
-            )
+            out.append(Finding(Code.EMPTY_LINES, Severity.WARNING, n, ex, (name,)))
     return out
 
 
@@ -336,23 +338,15 @@ def _slots(hyp: tuple[str, list[str]], refs: Sequence[tuple[str, list[str]]]) ->
     wrong = [n for n, _ in refs if named_as(n) == "output"]
     first = [hyp[0]] if named_as(hyp[0]) == "reference" else []
     if first or wrong:
-        said = []
-        if first:
-            said.append(f"the hypothesis file {hyp[0]} is named like a reference")
-        if wrong:
-            said.append(f"{' and '.join(wrong)} (given as reference) like a system output")
-        effect = MISTAKES["swapped-files"].effect
-        if len(refs) == 1:
-            effect += "; " + measured(h, r, (r[0], [h]), "with the two files exchanged")
         out.append(
             Finding(
-                "swapped-files",
-                "warning",
-                f"{', and '.join(said)}: were the files passed the other way round? "
-                "(bleu-harness takes HYP then REF...; sacrebleu's command line REF then -i HYP)",
-                effect,
+                Code.SWAPPED_FILES,
+                Severity.WARNING,
                 len(first) + len(wrong),
-                tuple((n, 1) for n in first + wrong),
+                tuple(Location(n, 1) for n in first + wrong),
+                tuple(first + wrong),
+                measured=measured(h, r, (r[0], [h])) if len(refs) == 1 else None,
+                hypothesis_named_reference=bool(first),
             )
         )
     for name, lines in refs:
@@ -360,14 +354,13 @@ def _slots(hyp: tuple[str, list[str]], refs: Sequence[tuple[str, list[str]]]) ->
         if len(same) >= 0.5 * max(1, len(h)):
             out.append(
                 Finding(
-                    "hypothesis-is-reference",
-                    "warning",
-                    f"{hyp[0]} equals {name} on {len(same)} of {len(h)} lines ({exact} exactly, "
-                    "the rest but for case and spaces)",
-                    "a reference scored against itself (or a system copying it) measures "
-                    f"nothing; on these files sacreBLEU is {_sacrebleu(h, r):.2f}",
+                    Code.HYPOTHESIS_IS_REFERENCE,
+                    Severity.WARNING,
                     len(same),
-                    tuple((hyp[0], i + 1) for i in same[:EXAMPLES]),
+                    tuple(Location(hyp[0], i + 1) for i in same[:EXAMPLES]),
+                    (hyp[0], name),
+                    (len(same), len(h), exact),
+                    sacrebleu=_sacrebleu(h, r),
                 )
             )
     return out
@@ -385,9 +378,7 @@ def check_files(hyp_path: PathLike, ref_paths: Sequence[PathLike]) -> CheckRepor
                 path, what="hypothesis file" if i == 0 else "reference file", bom="keep"
             )
         except InputError as exc:
-            errors.append(
-                Finding("unreadable", "error", str(exc), "the file cannot be scored", 0, ())
-            )
+            errors.append(Finding(Code.UNREADABLE, Severity.ERROR, detail=str(exc)))
     if errors:
         return CheckReport(tuple(names), tuple(errors))
     hyp = (names[0], texts[names[0]])
@@ -396,13 +387,12 @@ def check_files(hyp_path: PathLike, ref_paths: Sequence[PathLike]) -> CheckRepor
         if len(lines) != len(hyp[1]):
             errors.append(
                 Finding(
-                    "line-count",
-                    "error",
-                    f"{name} has {len(lines)} lines but {hyp[0]} has {len(hyp[1])}",
-                    "files must be line-aligned; scorers raise, or zip silently truncates "
-                    "(sacrebleu) and scores misaligned segments",
+                    Code.LINE_COUNT,
+                    Severity.ERROR,
                     abs(len(lines) - len(hyp[1])),
-                    ((name, min(len(lines), len(hyp[1])) + 1),),
+                    (Location(name, min(len(lines), len(hyp[1])) + 1),),
+                    (name, hyp[0]),
+                    (len(lines), len(hyp[1])),
                 )
             )
     if errors:
@@ -427,7 +417,8 @@ def _bom_finding(
     marked: list[str], hyp: tuple[str, list[str]], refs: Sequence[tuple[str, list[str]]]
 ) -> Finding:
     """The ``bom`` warning, with sacreBLEU on the files as the official scorers read them
-    (the mark glued to the first word) beside sacreBLEU with the marks dropped."""
+    (the mark glued to the first word, ``before``) beside sacreBLEU with the marks dropped
+    (``after``)."""
 
     def dropped(lines: list[str]) -> list[str]:
         return [lines[0].removeprefix(BOM), *lines[1:]] if lines else lines
@@ -436,14 +427,10 @@ def _bom_finding(
     kept = _sacrebleu(hyp[1], ref_lines)
     stripped = _sacrebleu(dropped(hyp[1]), [dropped(r) for r in ref_lines])
     return Finding(
-        "bom",
-        "warning",
-        f"{' and '.join(marked)} start{'s' if len(marked) == 1 else ''} with a UTF-8 "
-        "byte-order mark (bytes EF BB BF)",
-        "the official scorers (sacrebleu's command line, mteval-v13a.pl, multi-bleu.perl) keep "
-        f"it as part of the first segment's first word: sacreBLEU is {kept:.2f} on these files as they read "
-        f"them and {stripped:.2f} without the mark ({kept - stripped:+.2f}); the harness "
-        "refuses such a file unless told: --bom keep scores it as they do, --bom strip drops it",
+        Code.BOM,
+        Severity.WARNING,
         len(marked),
-        tuple((n, 1) for n in marked),
+        tuple(Location(n, 1) for n in marked),
+        tuple(marked),
+        measured=Measured(kept, stripped),
     )

@@ -104,6 +104,8 @@ from harness.session import Session
 
 __all__ = [
     "CHANCE_WINDOWS",
+    "EXACT",
+    "REPR_DIGITS",
     "SCALES",
     "Candidate",
     "Chance",

@@ -5,18 +5,60 @@ from the facts :mod:`harness.diagnose.identify` and :mod:`harness.diagnose.lengt
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import textwrap
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
 
-from harness.diagnose.identify import CHANCE_WINDOWS, Chance, SignatureReading
+from harness.diagnose.candidates import Candidate, printed_interval, shown_text
+from harness.diagnose.identify import (
+    CHANCE_WINDOWS,
+    EXACT,
+    REPR_DIGITS,
+    Chance,
+    PrintedLine,
+    SignatureReading,
+    fewest_steps,
+)
 from harness.diagnose.lengths import LengthClue
 
 __all__ = [
+    "IdentifyAnswer",
     "chance_sentence",
     "clue_part",
     "clue_tool",
+    "identify_json",
+    "identify_text",
     "length_clue_sentence",
     "signature_reading_sentences",
 ]
+
+
+@dataclass(frozen=True)
+class IdentifyAnswer:
+    """What ``identify`` found for a printed ``line`` on the corpus named ``corpus``: the
+    readings that reproduce it (``found``, fewest changes first); when none does, the
+    ``near``est readings, each with what it misses; ``tolerance`` asked for (``None``: the
+    printed interval); ``odds``: how many matches the search gives by chance near the score;
+    ``simple``: the simplest reading near it, when the matches are doubtful; ``clue``: what
+    the printed lengths say about the text the score was computed on."""
+
+    line: PrintedLine
+    corpus: str
+    found: tuple[Candidate, ...]
+    near: tuple[tuple[Candidate, tuple[str, ...]], ...] = ()
+    tolerance: float | None = None
+    odds: Chance | None = None
+    simple: Candidate | None = None
+    clue: LengthClue | None = None
+
+
+def _wrap(text: str, width: int = 100, **kw: Any) -> list[str]:
+    """``textwrap.wrap`` that never breaks a word, nor at a hyphen: names such as
+    ``codesum-ncs`` or ``layout=flat-list`` stay whole, so the printed text can be searched."""
+    return textwrap.wrap(text, width, break_on_hyphens=False, break_long_words=False, **kw)
 
 
 def signature_reading_sentences(reading: SignatureReading) -> list[str]:
@@ -124,3 +166,123 @@ def length_clue_sentence(clue: LengthClue) -> str:
 
 def _count(x: float) -> str:
     return f"{int(x):,}" if float(x).is_integer() else f"{x:,.2f}"
+
+
+def _fold(lines: list[list[str]]) -> list[tuple[list[str], int]]:
+    """Identical entries folded into one, with their count, in first-seen order."""
+    counts: dict[tuple[str, ...], int] = {}
+    for entry in lines:
+        counts[tuple(entry)] = counts.get(tuple(entry), 0) + 1
+    return [(list(k), n) for k, n in counts.items()]
+
+
+def _identify_entry(c: Candidate) -> list[str]:
+    """Two lines: the reading (profile and every changed setting by value), then the numbers."""
+    how = "no rounding" if c.rounding == "none" else f"rounded to {c.rounding}"
+    shown = shown_text(c.shown, c.rounding)
+    numbers = f"{c.raw:.6g} on {c.scale}, shown as {shown} ({how}); distance {c.distance:.3g}"
+    return [c.reading, numbers]
+
+
+def identify_text(answer: IdentifyAnswer, top: int) -> str:
+    """The plain-text answer of ``identify`` (at most 100 columns), the ``top`` readings
+    listed."""
+    line, corpus, found, near = answer.line, answer.corpus, answer.found, answer.near
+    tolerance, odds, simple, clue = answer.tolerance, answer.odds, answer.simple, answer.clue
+    score = line.score
+    lines: list[str] = []
+    if line.form != "number":
+        lines += _wrap(line.describe(), 100)
+    if tolerance is None and len(Decimal(score).as_tuple().digits) >= REPR_DIGITS:
+        span = f"printed at full float precision: a reading within {EXACT:g} of it reproduces it"
+    elif tolerance is None:
+        lo, hi = printed_interval(score)
+        span = f"a reading in [{lo}, {hi}) reproduces it"
+    else:
+        span = f"a reading within {tolerance:g} of it reproduces it"
+    lines += _wrap(f"Reported score {score} on {corpus} ({span}).", 100)
+    every = " and every printed number" if line.details or line.settings else ""
+    if odds is not None and not every:
+        # with a whole printed line, every other number must agree too: the score's odds
+        # alone would overstate chance
+        lines += _wrap(chance_sentence(odds, score), 100)
+        few = fewest_steps(found)
+        if found and len(found) <= 2 * odds.expected:
+            many = "1 match is" if len(found) == 1 else f"{len(found)} matches are"
+            lines += _wrap(
+                f"{many} no more than chance gives: each reading below is a coincidence "
+                "until other evidence (the whole printed line, the tool used) agrees.",
+                100,
+            )
+        if few is not None and few > 1:
+            lines += _wrap(
+                f"No reading one step or less from a named profile reproduces {score}: every "
+                f"match takes {few} or more steps (settings changed from the nearest profile, "
+                "text mistakes assumed).",
+                100,
+            )
+        if found and (len(found) <= 2 * odds.expected or (few is not None and few > 1)):
+            if simple is not None and not any(c == simple for c in found[:top]):
+                lines += _wrap(
+                    f"The simplest reading near it (at most one step from a named profile): "
+                    f"{simple.reading}, {simple.raw:.6g} on {simple.scale}, shown as "
+                    f"{shown_text(simple.shown, simple.rounding)}; distance "
+                    f"{simple.distance:.3g}.",
+                    100,
+                )
+    if found:
+        entries = _fold([_identify_entry(c) for c in found])
+        lines += _wrap(
+            f"{len(found)} configuration(s) reproduce {score}{every} ({len(entries)} distinct "
+            "readings), fewest changes from a named profile first:",
+            100,
+        )
+    else:
+        entries = _fold(
+            [_identify_entry(c) + ([f"misses: {'; '.join(w)}"] if w else []) for c, w in near]
+        )
+        lines += _wrap(f"Nothing reproduces {score}{every} on these files.", 100)
+        if clue is not None:
+            lines += _wrap(length_clue_sentence(clue), 100)
+        if clue is not None and clue.matches:
+            entries = _fold([_identify_entry(c) for c in clue.matches])
+            lines.append(f"The readings of {clue_part(clue)} that reproduce every printed number:")
+        elif entries:
+            lines.append("The nearest readings of the whole files:")
+    if entries:
+        lines.append("")
+    width = len(str(min(top, len(entries))))
+    for k, (entry, n) in enumerate(entries[:top], 1):
+        head = f"{k:>{width}}. "
+        pad = " " * len(head)
+        reading = entry[0] + (f"  ({n} configurations)" if n > 1 else "")
+        lines += _wrap(reading, 100, initial_indent=head, subsequent_indent=pad + "  ")
+        for more in entry[1:]:
+            lines += _wrap(more, 100, initial_indent=pad, subsequent_indent=pad)
+    if len(entries) > top:
+        lines += ["", f"... and {len(entries) - top} more (--top N shows more, --json all)"]
+    return "\n".join(lines)
+
+
+def identify_json(answer: IdentifyAnswer) -> dict[str, Any]:
+    """The JSON answer of ``identify --json``: every match, the nearest readings with what
+    they miss, the odds, and the length clue with its sentence."""
+    line, clue = answer.line, answer.clue
+    lo, hi = printed_interval(line.score)
+    return {
+        "score": float(line.score),
+        "printed": line.score,
+        "read": line.to_dict(),
+        "interval": None if answer.tolerance is not None else [float(lo), float(hi)],
+        "tolerance": answer.tolerance,
+        "corpus": answer.corpus,
+        "matches": [c.to_dict() for c in answer.found],
+        "n_matches": len(answer.found),
+        "nearest": [{**c.to_dict(), "misses": list(w)} for c, w in answer.near],
+        "chance": None if answer.odds is None else dataclasses.asdict(answer.odds),
+        "fewest_steps": fewest_steps(answer.found),
+        "simplest": None if answer.simple is None else answer.simple.to_dict(),
+        "lengths": None
+        if clue is None
+        else {**clue.to_dict(), "sentence": length_clue_sentence(clue)},
+    }

@@ -14,7 +14,14 @@ import textwrap
 from harness.diagnose.validate import ValidationReport
 from harness.diagnose.validate.readings import Reading, Readings
 
-__all__ = ["WIDTH", "reading_words", "validation_text"]
+__all__ = [
+    "WIDTH",
+    "could_not_validate_line",
+    "interrupted_line",
+    "reading_words",
+    "validation_text",
+    "withheld_line",
+]
 
 #: The widest line printed.
 WIDTH = 100
@@ -231,3 +238,23 @@ def validation_text(report: ValidationReport) -> str:
         )
     lines += _skipped(report)
     return "\n".join(lines) + "\n"
+
+
+def could_not_validate_line(error: str) -> str:
+    """The standard-error line of a validation that could not start (``error``: why)."""
+    return f"bleu-harness: could not validate: {error}"
+
+
+def interrupted_line(signal_name: str) -> str:
+    """The standard-error line of a validation stopped by the signal ``signal_name``."""
+    return (
+        f"bleu-harness: validate interrupted by {signal_name}; "
+        "the running command was killed and temporary files removed"
+    )
+
+
+def withheld_line(report: ValidationReport) -> str:
+    """The standard-error line of a validation that gives no diagnosis: the verdict (or
+    ``could not validate``) and why."""
+    why = "could not validate" if report.verdict == "no diagnosis" else report.verdict
+    return f"bleu-harness: {why}: {report.withheld}"

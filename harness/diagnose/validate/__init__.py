@@ -81,6 +81,7 @@ from harness.diagnose.validate.run import (
     MIN_SCORED_SHARE,
     STOP_AFTER_FAILURES,
     CouldNotValidate,
+    ValidateOptions,
     validate,
 )
 from harness.diagnose.validate.subjects import (
@@ -109,6 +110,7 @@ __all__ = [
     "Evidence",
     "NoScore",
     "Probe",
+    "ValidateOptions",
     "ValidationReport",
     "generate_cases",
     "input_dependence",

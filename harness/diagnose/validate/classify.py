@@ -194,19 +194,19 @@ class Classifier:
 
 def find_deviations(
     subject: Subject,
-    judge: Judge,
     classifier: Classifier,
     cases: Sequence[Case],
     outs: Sequence[Outcome],
-    best: BleuConfig,
     max_deviations: int,
     shrink_budget: int,
     per_factor: int = 2,
     max_examined: int = 40,
 ) -> list[Deviation]:
-    """The first cases where ``subject`` disagrees with ``best``, each shrunk while the same
-    disagreement keeps the same explanation, then explained; at most ``per_factor`` per
-    factor (to show variety), ``max_deviations`` in all, after ``max_examined`` cases."""
+    """The first cases where ``subject`` disagrees with the classifier's best profile
+    (judged by its judge), each shrunk while the same disagreement keeps the same
+    explanation, then explained; at most ``per_factor`` per factor (to show variety),
+    ``max_deviations`` in all, after ``max_examined`` cases."""
+    judge, best = classifier.judge, classifier.best
     found: list[Deviation] = []
     per: Counter[str] = Counter()
     examined = 0

@@ -41,8 +41,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -89,41 +88,26 @@ class Evidence:
     over ``best_cases`` cases; ``p_value`` is its permutation p-value over ``permutations``
     permutations (seeded by ``seed``); ``compared`` counts the configurations with distinct
     score vectors. ``supports_diagnosis`` and ``verdict`` (``None`` or :data:`IGNORES_INPUT`)
-    apply the module's criterion; ``reason`` says it in words.
+    apply the module's criterion; ``reason`` says it in words. ``min_distinct``,
+    ``min_correlation`` and ``alpha`` are the thresholds applied (the module's constants),
+    so that the JSON states them.
     """
 
-    n_scored: int
-    distinct: int
-    best_correlation: float | None
-    best_configuration: str | None
-    best_cases: int
-    p_value: float | None
-    permutations: int
-    seed: int
-    compared: int
     supports_diagnosis: bool
     verdict: str | None
     reason: str
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready, with the thresholds applied."""
-        return {
-            "supports_diagnosis": self.supports_diagnosis,
-            "verdict": self.verdict,
-            "reason": self.reason,
-            "n_scored": self.n_scored,
-            "distinct_scores": self.distinct,
-            "best_correlation": self.best_correlation,
-            "best_configuration": self.best_configuration,
-            "best_correlation_cases": self.best_cases,
-            "p_value": self.p_value,
-            "permutations": self.permutations,
-            "seed": self.seed,
-            "configurations_compared": self.compared,
-            "min_distinct": MIN_DISTINCT,
-            "min_correlation": MIN_CORRELATION,
-            "alpha": ALPHA,
-        }
+    n_scored: int
+    distinct: int = field(metadata={"json_name": "distinct_scores"})
+    best_correlation: float | None
+    best_configuration: str | None
+    best_cases: int = field(metadata={"json_name": "best_correlation_cases"})
+    p_value: float | None
+    permutations: int
+    seed: int
+    compared: int = field(metadata={"json_name": "configurations_compared"})
+    min_distinct: int = MIN_DISTINCT
+    min_correlation: float = MIN_CORRELATION
+    alpha: float = ALPHA
 
 
 def average_ranks(values: np.ndarray) -> np.ndarray:

@@ -10,7 +10,6 @@ behaviour the case exercises (:func:`features`, in the order of :data:`PROBE_PRI
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from harness.bleu.config import BleuConfig
 from harness.bleu.stats import choose_ref_length
@@ -38,19 +37,6 @@ class Probe:
     expected: float | None = None
     error: str | None = None
     ok: bool | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready."""
-        return {
-            "behaviour": self.behaviour,
-            "description": self.description,
-            "hypotheses": list(self.hypotheses),
-            "references": [list(r) for r in self.references],
-            "score": self.score,
-            "expected": self.expected,
-            "error": self.error,
-            "ok": self.ok,
-        }
 
 
 #: The battery, not yet run.

@@ -2,7 +2,9 @@
 
 :class:`ValidationReport` holds the verdict (scale, best profile, agreement per configuration,
 readings, fit, precision), the :class:`Deviation` cases (shrunk and explained), the :class:`Crash`
-examples and the probes; ``to_dict`` is its JSON. The plain-text report is rendered by
+examples and the probes; :func:`harness.analysis.typed_json.to_json` writes each as JSON, and
+``ValidationReport.to_dict`` the report (it adds the properties: verdict, agreement, diagnosed
+factors, the comparison's tolerance). The plain-text report is rendered by
 :func:`harness.report.validation.validation_text`.
 """
 
@@ -11,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.analysis.typed_json import to_json
 from harness.diagnose.validate.evidence import Evidence
 from harness.diagnose.validate.probes import Probe
 from harness.diagnose.validate.readings import Readings
@@ -43,21 +46,6 @@ class Deviation:
     evidence: str
     original: dict[str, int] = field(default_factory=dict)
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready."""
-        return {
-            "source": self.source,
-            "hypotheses": list(self.hypotheses),
-            "references": [list(r) for r in self.references],
-            "score": self.score,
-            "expected": self.expected,
-            "factor": self.factor,
-            "factors": list(self.factors),
-            "matched_by": self.matched_by,
-            "evidence": self.evidence,
-            "original": dict(self.original),
-        }
-
 
 @dataclass(frozen=True)
 class Crash:
@@ -67,17 +55,7 @@ class Crash:
     hypotheses: tuple[str, ...]
     references: tuple[tuple[str, ...], ...]
     error: str
-    count: int = 1
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready."""
-        return {
-            "source": self.source,
-            "hypotheses": list(self.hypotheses),
-            "references": [list(r) for r in self.references],
-            "error": self.error,
-            "cases_with_this_exception": self.count,
-        }
+    count: int = field(default=1, metadata={"json_name": "cases_with_this_exception"})
 
 
 @dataclass(frozen=True)
@@ -180,13 +158,15 @@ class ValidationReport:
         return () if self.readings is None else self.readings.needed
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready."""
+        """JSON-ready: the fields and the derived properties (``diagnosis``, ``verdict``,
+        ``agreement``, ``diagnosed_factors``, ``compared_within``) in the order the JSON has
+        always had, which is why it is written by hand."""
         return {
             "implementation": self.implementation,
             "diagnosis": self.withheld is None,
             "verdict": self.verdict,
             "withheld": self.withheld,
-            "evidence": None if self.evidence is None else self.evidence.to_dict(),
+            "evidence": to_json(self.evidence),
             "scale": self.scale,
             "scale_reason": self.scale_reason,
             "best_profile": self.best_profile,
@@ -201,12 +181,12 @@ class ValidationReport:
             "compared_within": self.compared_within,
             "rounding_explains": self.rounding_explains,
             "fit": self.fit,
-            "deviations": [d.to_dict() for d in self.deviations],
-            "crashes": [c.to_dict() for c in self.crashes],
+            "deviations": to_json(self.deviations),
+            "crashes": to_json(self.crashes),
             "crash_count": self.crash_count,
             "no_score": [{"source": src, "verdict": v} for src, v in self.no_score],
             "agreement_by_profile": dict(self.agreement_by_profile),
-            "probes": [p.to_dict() for p in self.probes],
+            "probes": to_json(self.probes),
             "n_cases": self.n_cases,
             "n_fixture_cases": self.n_fixture_cases,
             "seed": self.seed,

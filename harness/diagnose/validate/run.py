@@ -9,10 +9,12 @@ the leading reading's profile; collect the crashes.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from harness.bleu.profiles import PROFILES
@@ -38,6 +40,7 @@ __all__ = [
     "MIN_SCORED_SHARE",
     "STOP_AFTER_FAILURES",
     "CouldNotValidate",
+    "ValidateOptions",
     "validate",
 ]
 
@@ -162,21 +165,38 @@ def simplest_profile(
     return min(tied, key=lambda p: (p not in named, scores[p][1], order.index(p)))
 
 
+@dataclass(frozen=True)
+class ValidateOptions:
+    """How :func:`validate` runs: ``cases`` generated corpora (seeded by ``seed``) besides
+    every fixture's systems (``fixtures=False`` leaves those out); ``tolerance``: the absolute
+    difference that still agrees, on the implementation's scale; at most ``max_deviations``
+    deviations explained; ``against``: the profile the implementation means to reproduce
+    (``None``: the leading reading's); ``shrink_budget``: the implementation calls per shrink
+    (``None``: 300, or 60 for a command); ``timeout``: seconds per call of a command
+    (``None``: :data:`~harness.diagnose.validate.subjects.DEFAULT_TIMEOUT`)."""
+
+    cases: int = 300
+    seed: int = DEFAULT_SEED
+    tolerance: float = 1e-6
+    max_deviations: int = 8
+    fixtures: bool = True
+    against: str | None = None
+    shrink_budget: int | None = None
+    timeout: float | None = None
+
+
 def validate(
     impl: Impl | str | None = None,
     *,
     cmd: str | None = None,
-    cases: int = 300,
-    seed: int = DEFAULT_SEED,
-    tolerance: float = 1e-6,
-    max_deviations: int = 8,
-    fixtures: bool = True,
-    against: str | None = None,
-    shrink_budget: int | None = None,
-    timeout: float | None = None,
+    options: ValidateOptions | None = None,
     progress: ProgressCallback | None = None,
+    **settings: Any,
 ) -> ValidationReport:
-    """Validate ``impl`` (or the shell command ``cmd``) against the profiles.
+    """Validate ``impl`` (or the shell command ``cmd``) against the profiles, as ``options``
+    (:class:`ValidateOptions`) say; ``settings`` are :class:`ValidateOptions` fields that
+    replace those of ``options`` (``validate(f, cases=20)``: a short call; an unknown name
+    raises ``TypeError``).
 
     ``impl(hypotheses, references)`` takes a list of strings and per-segment reference lists
     and returns a number (or an object with a ``score``); ``"module:function"`` is imported.
@@ -210,14 +230,18 @@ def validate(
     (:data:`~harness.progress.ProgressCallback`) is told of each case run (stage
     ``"validate: cases"``) and each later step (``"validate: analysis"``).
     """
+    o = dataclasses.replace(options or ValidateOptions(), **settings)
+    cases, seed, tolerance, against = o.cases, o.seed, o.tolerance, o.against
     t0 = time.perf_counter()
-    subject = Subject(impl, cmd, timeout if cmd is not None else None)
+    subject = Subject(impl, cmd, o.timeout if cmd is not None else None)
     if against is not None and against not in PROFILES:
         raise ConfigError(f"unknown profile {against!r}", valid=list(PROFILES))
-    budget = shrink_budget if shrink_budget is not None else (60 if cmd is not None else 300)
+    budget = o.shrink_budget if o.shrink_budget is not None else (60 if cmd is not None else 300)
     # the run's one session: the engine's statistics in memory only, for this run
     judge = Judge(tolerance, Session(cache=StatisticsCache(max_entries=_CACHE_ENTRIES)))
-    battery, skipped = fixture_cases(subject.rectangular, subject.streams) if fixtures else ([], [])
+    battery, skipped = (
+        fixture_cases(subject.rectangular, subject.streams) if o.fixtures else ([], [])
+    )
     n_fixture = len(battery)
     battery = battery + generate_cases(
         cases, seed=seed, rectangular=subject.rectangular, streams=subject.streams
@@ -331,9 +355,7 @@ def validate(
     failing_probes = {p.behaviour for p in probes if not p.ok}
     step(3)
     classifier = Classifier(judge, best_profile, best_cfg, fit_model, configs, failing_probes)
-    deviations = find_deviations(
-        subject, judge, classifier, s_cases, s_outs, best_cfg, max_deviations, budget
-    )
+    deviations = find_deviations(subject, classifier, s_cases, s_outs, o.max_deviations, budget)
     crashes = find_crashes(subject, battery, outs, budget)
     step(4)
 
