@@ -29,6 +29,7 @@ from harness.analysis.study_types import (
     Problem,
     Summary,
 )
+from harness.analysis.why import Why
 from harness.run.results import Results, as_results
 
 
@@ -135,7 +136,7 @@ def summary(
     units: Sequence[FixtureScores],
     pairs: Sequence[PairVerdict],
     attributions: Sequence[CorpusAttribution],
-    answer_note: str | None,
+    answer_note: Why | None,
 ) -> Summary:
     """The ``summary`` section, from the other sections and the rows."""
     return Summary(

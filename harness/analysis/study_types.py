@@ -69,6 +69,7 @@ from harness.analysis.gap_types import (
 )
 from harness.analysis.human_section import HumanSection, MetaEvaluationSection
 from harness.analysis.typed_json import JsonValue, json_fields
+from harness.analysis.why import Why
 
 __all__ = [
     "SCHEMA_FILE",
@@ -226,7 +227,7 @@ class Summary:
     not_comparable: tuple[tuple[str, str, str], ...]
     problems: tuple[Problem, ...]
     libraries: Libraries
-    answer_note: str | None
+    answer_note: Why | None
 
 
 # ---------------------------------------------------------------------- answer
@@ -263,7 +264,7 @@ class AnswerFamily:
     libraries: tuple[AnswerLibrary, ...]
     bleu4: bool
     unverified: tuple[str, ...]
-    attribution_note: str
+    attribution_note: Why | None
 
 
 @dataclass(frozen=True)
@@ -458,11 +459,11 @@ class LevelCorrelations:
 class Correlations:
     """Correlations between implementations, per level (``null`` when fewer than two
     implementations have two or more scores there); ``note`` says why a level is missing, or
-    ``not included``."""
+    that the section was not included (empty when nothing is missing)."""
 
     segment: LevelCorrelations | None
     corpus: LevelCorrelations | None
-    note: str | None
+    note: tuple[Why, ...]
 
 
 # ---------------------------------------------------------------------- attributions
@@ -535,15 +536,14 @@ class Significance:
     """The paired bootstrap (Koehn 2004) the report computes: every system against the best
     of its fixture (``design`` ``against-best``) or a chosen pair (``pair``), under every
     in-house profile while the tests stay few, else the baseline profile; ``note`` says why
-    nothing or not everything was tested, ``how`` the command that gets significance."""
+    nothing or not everything was tested (empty when everything was)."""
 
     method: Literal["paired-bootstrap"]
     resamples: int
     seed: int
     design: Literal["against-best", "pair"]
     results: tuple[SignificanceTest, ...]
-    note: str | None
-    how: str
+    note: tuple[Why, ...]
 
 
 @dataclass(frozen=True)

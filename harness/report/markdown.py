@@ -35,6 +35,7 @@ from harness.report.tables import (
     significance_row,
 )
 from harness.report.text import cell, fmt_number, fmt_value, records_of, table
+from harness.report.why_words import note_text, whys_text
 
 
 def _generic(obj: Any) -> list[str]:
@@ -129,7 +130,7 @@ def _gap_matters(report: Report) -> list[str]:
     the flips in words."""
     section = report.gap_matters
     if not section.pairs:
-        return [f"{section.note or 'Not computed'}."]
+        return [f"{note_text(section.note, 'Not computed')}."]
     lead, rest = count_words(section.tally)
     out = [gap_intro(section), "", f"**{lead[0].upper()}{lead[1:]}**{rest}", ""]
     out += [f"- {pair_sentence(p)}" for p in section.pairs]
@@ -145,7 +146,7 @@ def _gap_matters(report: Report) -> list[str]:
     if lines:
         out += ["", *(f"- {x}." for x in lines)]
     if section.note:
-        out += ["", f"{section.note}."]
+        out += ["", f"{note_text(section.note, '')}."]
     return out
 
 
@@ -163,7 +164,7 @@ def _correlations(report: Report) -> list[str]:
         head, _, rest = correlation_caption(level, method, block).partition(": ")
         out += [f"**{head}**: {rest}", ""]
         out += [*table(["", *block.matrices[method].names], rows), ""]
-    note = report.correlations.note
+    note = whys_text(report.correlations.note)
     if note:
         out.append(f"Note: {note}")
     return out or [EMPTY_SECTION["correlations"]]
