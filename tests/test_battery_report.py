@@ -139,7 +139,9 @@ def case_unavailable_side_is_na_not_no(tmp: Path) -> None:
         "n/a",
         None,
     )
-    assert pair["na_reason"].startswith("evaluate: unavailable (")
+    ((why),) = pair["na_reason"]
+    assert (why["kind"], why["names"]) == ("not-scored", ["evaluate"])
+    assert why["detail"].startswith("unavailable (")
     assert '<td class="na">n/a: evaluate: unavailable (' in w.html
     assert '<td class="no">' not in w.html
     assert "| n/a: evaluate: unavailable (" in w.md
@@ -159,8 +161,10 @@ def case_raising_implementation(tmp: Path) -> None:
     assert (pair["a"], pair["b"], pair["not_compared"]) == ("sacrebleu", "evaluate", 1)
     assert pair["compared"] == len(pair["corpora"]) - 1 >= 1
     assert pair["verdict"] == "agree"  # judged on the compared systems, never "disagree"
-    assert "evaluate: raises (ZeroDivisionError" in pair["na_reason"]
-    assert f"n/a on 1: {pair['na_reason']}" in w.md
+    ((why),) = pair["na_reason"]
+    assert (why["kind"], why["names"]) == ("not-scored", ["evaluate"])
+    assert why["detail"].startswith("raises (ZeroDivisionError")
+    assert f"n/a on 1: evaluate: {why['detail']})" in w.md
     # the raising unit's cell is marked as having no score (class "na"), never as a number
     assert '<td class="na" title="raises">n/a</td>' in w.html
     assert "n/a on 1: evaluate: raises (ZeroDivisionError" in w.html

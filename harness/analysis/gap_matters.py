@@ -206,7 +206,7 @@ class _FixtureResamples:
             last = None if table.context is None else table.context[indices[:, -1]]
             scores = resampled_scores(table, sums, last=last, longest=table.longest(indices))
         except HarnessError as exc:
-            return Why("resample-error", (system, profile), " ".join(str(exc).split()))
+            return Why("resample-error", (system, profile), detail=" ".join(str(exc).split()))
         if not np.all(np.isfinite(scores)):
             return Why("no-finite-resample", (system, profile))
         return scores
@@ -419,7 +419,7 @@ def _pair_matters(
         compared = [(name, r) for name, r in fixtures if any(g.fixture == name for g in found)]
         moving = segment_factors(pa, pb, compared, pair.tolerance)
     differs, facts = _meta_difference(meta, pa, pb)
-    na = (pair.na_reason or "no corpus scored by both") if reason == "not-comparable" else None
+    na = (pair.na_reason or (Why("no-corpus-scored"),)) if reason == "not-comparable" else None
     return PairMatters(
         a=pair.a,
         b=pair.b,

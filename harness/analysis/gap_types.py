@@ -155,7 +155,7 @@ class PairMatters:
     b: str
     matters: Literal["yes", "no", "n/a"]
     reason: MattersReason
-    na_reason: str | None
+    na_reason: tuple[Why, ...] | None
     label_a: str | None
     label_b: str | None
     profile_a: str | None

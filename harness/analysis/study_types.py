@@ -8,7 +8,14 @@ written next to it as :data:`SCHEMA_FILE` — is
 and class docstrings below are the documentation of every key. All scores and gaps are BLEU
 points on 0–100; every number is finite or ``null``.
 
-Schema 9 (this version) against 8: ``gap_matters`` holds facts only: a pair's ``reason`` is
+Schema 10 (this version) against 9: every note that said in a sentence why something is
+missing holds the fact instead, a :class:`~harness.analysis.why.Why` (``kind``, ``names``,
+``numbers``, ``detail``: the error's text) the renderers put in words: ``gap_matters.note``
+(``null`` or one), each fixture's ``ci_note`` (``null`` when it has an interval, else the
+reasons), ``correlations.note`` and ``significance.note`` (a list, empty when nothing is
+missing), ``summary.answer_note`` and each family's ``attribution_note`` (``null`` or one);
+``significance.how`` (a constant sentence) is gone: the renderers write it.
+Schema 9 against 8: ``gap_matters`` holds facts only: a pair's ``reason`` is
 a word (:data:`MattersReason`; ``equal-at-corpus`` for a pair whose corpus gap is within its
 tolerance on every system while its segment scores differ: ``segments_differ`` says on what
 share of them, ``factors_differ`` which factors of the two profiles differ), each side's
@@ -125,7 +132,7 @@ SEGMENTS_CSV = "segments.csv"
 
 #: The version of ``report.json``'s shape: bumped whenever a key is added, removed or changes
 #: meaning (the module docstring says what changed).
-SCHEMA_VERSION: Literal["9"] = "9"
+SCHEMA_VERSION: Literal["10"] = "10"
 
 #: The JSON Schema of :class:`Report`, written next to ``report.json`` (its ``$schema``).
 SCHEMA_FILE: Literal["report.schema.json"] = "report.schema.json"
@@ -199,7 +206,7 @@ class Libraries:
 
     equal: tuple[str, ...]
     differ: tuple[str, ...]
-    not_run: tuple[tuple[str, str], ...]
+    not_run: tuple[tuple[str, tuple[Why, ...]], ...]
     segments_run: int = 0
     segments: int = 0
 
@@ -224,7 +231,7 @@ class Summary:
     largest_attribution: LargestAttribution | None
     agree: tuple[tuple[str, str], ...]
     disagree: tuple[tuple[str, str], ...]
-    not_comparable: tuple[tuple[str, str, str], ...]
+    not_comparable: tuple[tuple[str, str, tuple[Why, ...]], ...]
     problems: tuple[Problem, ...]
     libraries: Libraries
     answer_note: Why | None
@@ -373,7 +380,7 @@ class PairVerdict:
     segments: GapDistribution
     top: tuple[PairSegment, ...]
     verdict: Verdict
-    na_reason: str | None
+    na_reason: tuple[Why, ...] | None
     compared: int
     not_compared: int
 
@@ -563,7 +570,7 @@ class Report:
     significance (``null`` when not included)."""
 
     schema: Literal["report.schema.json"] = field(metadata={"json_name": "$schema"})
-    schema_version: Literal["9"]
+    schema_version: Literal["10"]
     summary: Summary
     answer: AnswerSection | None
     signature: str

@@ -34,7 +34,9 @@ __all__ = ["Why", "WhyKind"]
 #: with two or more scores; ``fixtures-capped``: only the first ``numbers[0]`` of
 #: ``numbers[1]`` multi-system fixtures were tested; ``one-profile``: a fixture (``names``:
 #: fixture, profile) of ``numbers[0]`` systems was tested under one profile only (all
-#: ``numbers[1]`` profiles would be ``numbers[2]`` tests); ``error``: the computation raised (``detail``); ``left-out``: the section was not asked for.
+#: ``numbers[1]`` profiles would be ``numbers[2]`` tests); ``error``: the computation raised (``detail``); ``left-out``: the section was not asked for;
+#: ``not-scored``: a side of a pair (``names``: its label) has no scores (``detail``: its
+#: status and error); ``nothing-scored``: no corpus or segment was scored by both sides.
 WhyKind = Literal[
     "without-corpora",
     "no-pairs",
@@ -57,6 +59,8 @@ WhyKind = Literal[
     "mixed-configuration",
     "too-few-scores",
     "fixtures-capped",
+    "not-scored",
+    "nothing-scored",
     "left-out",
     "error",
     "one-profile",

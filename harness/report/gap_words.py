@@ -21,7 +21,7 @@ from harness.analysis.study_types import (
     Report,
 )
 from harness.report.text import fmt_share
-from harness.report.why_words import interval_note
+from harness.report.why_words import interval_note, whys_text
 
 __all__ = [
     "META_EVALUATION_NOTE",
@@ -78,7 +78,9 @@ def reason_words(pair: PairMatters) -> str:
     """Why the pair's gap matters or not, in words; for a pair equal at corpus level also how
     its segment scores differ (share of segments), which factors alone move them and in which
     others its profiles differ."""
-    text = REASON_WORDS[pair.reason].format(tolerance=pair.tolerance, na_reason=pair.na_reason)
+    text = REASON_WORDS[pair.reason].format(
+        tolerance=pair.tolerance, na_reason=whys_text(pair.na_reason or ())
+    )
     if pair.reason != "equal-at-corpus":
         return text
     if pair.segments_differ is not None:

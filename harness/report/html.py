@@ -114,12 +114,14 @@ def _verdict(p: PairVerdict) -> str:
     """The verdict cell of a pair: yes / no only when both sides have scores to compare,
     "n/a: <reason>" when one side has none (unavailable, unsupported, raises)."""
     if p.verdict == "n/a":
-        return f'<td class="na">n/a: {_e(p.na_reason or "nothing comparable")}</td>'
+        return (
+            f'<td class="na">n/a: {_e(whys_text(p.na_reason or ()) or "nothing comparable")}</td>'
+        )
     cell = '<td class="yes">yes' if p.agree else '<td class="no">no'
     if p.not_compared:
         cell += (
             f' <span class="muted">(on {p.compared} corpora; n/a on '
-            f"{p.not_compared}: {_e(p.na_reason)})</span>"
+            f"{p.not_compared}: {_e(whys_text(p.na_reason or ()))})</span>"
         )
     return cell + "</td>"
 
@@ -161,7 +163,7 @@ def _pair_detail(p: PairVerdict, figs: Sequence[Figure]) -> str:
         f"{_e(fmt_number(p.corpus_gap, sign=True))}.</p>"
     )
     if p.verdict == "n/a":
-        out.append(f'<p class="na">Not comparable: {_e(p.na_reason)}</p>')
+        out.append(f'<p class="na">Not comparable: {_e(whys_text(p.na_reason or ()))}</p>')
     rows = []
     for g in p.corpora:
         cells = [_td(f"{g.fixture}/{g.system}")]

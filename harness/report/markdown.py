@@ -77,10 +77,12 @@ def _fixtures(report: Report) -> list[str]:
 def _verdict(p: PairVerdict) -> str:
     """yes / no when both sides have scores; ``n/a: <reason>`` when one side has none."""
     if p.verdict == "n/a":
-        return f"n/a: {p.na_reason or 'nothing comparable'}"
+        return f"n/a: {whys_text(p.na_reason or ()) or 'nothing comparable'}"
     text = "yes" if p.agree else "no"
     if p.not_compared:
-        text += f" (on {p.compared} corpora; n/a on {p.not_compared}: {p.na_reason})"
+        text += (
+            f" (on {p.compared} corpora; n/a on {p.not_compared}: {whys_text(p.na_reason or ())})"
+        )
     return text
 
 
@@ -200,7 +202,7 @@ def render_markdown(report: Report) -> str:
         for p in report.pairs:
             out += [pair_markdown(p, heading="###")]
             if p.verdict == "n/a":
-                out += [f"Not comparable: {p.na_reason}", ""]
+                out += [f"Not comparable: {whys_text(p.na_reason or ())}", ""]
     else:
         out += [EMPTY_SECTION["pairs"], ""]
     out += ["## Correlations between implementations", "", *_correlations(report), ""]

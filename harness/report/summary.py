@@ -219,7 +219,7 @@ def library_line(report: Report, markup: Markup) -> str | None:
         text += f"; {markup.label('no', 'not')}: {', '.join(markup.code(x) for x in differ)}"
     if not_run:
         text += "; not run: " + "; ".join(
-            f"{markup.code(x)} ({markup.text(why)})" for x, why in not_run
+            f"{markup.code(x)} ({markup.text(whys_text(why))})" for x, why in not_run
         )
     return text + "."
 
@@ -355,7 +355,7 @@ def _problems(report: Report, markup: Markup) -> list[tuple[str, list[str]]]:
     nc = sm.not_comparable
     items: list[tuple[str, list[str]]] = []
     if nc:
-        why = "" if probs else ": " + "; ".join(dict.fromkeys(t(x[2]) for x in nc))
+        why = "" if probs else ": " + "; ".join(dict.fromkeys(t(whys_text(x[2])) for x in nc))
         items.append(
             (
                 f"{markup.label('na', 'Not comparable')} (a side has no scores; n/a, not "

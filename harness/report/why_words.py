@@ -35,6 +35,8 @@ WHY_WORDS: dict[WhyKind, str] = {
     "too-few-scores": "{0}: fewer than two implementations with two or more scores",
     "error": "not computed: {detail}",
     "left-out": "not included",
+    "not-scored": "{0}: {detail}",
+    "nothing-scored": "no corpus or segment scored by both",
     "fixtures-capped": "tested the first {n0} of {n1} multi-system fixtures",
     "one-profile": (
         "{0}: {n0} systems, tested under the {1} profile only "
