@@ -177,10 +177,7 @@ class Family:
             "libraries": [lib.to_dict() for lib in self.libraries],
             "bleu4": self.bleu4,
             "unverified": list(self.unverified),
-            # compare's answer.json keeps "" for none (its shape before the note was a fact)
-            "attribution_note": ""
-            if self.attribution_note is None
-            else to_json(self.attribution_note),
+            "attribution_note": to_json(self.attribution_note),
         }
 
 
