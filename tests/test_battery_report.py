@@ -106,7 +106,8 @@ def case_no_rows(tmp: Path) -> None:
     assert "<p>No corpora.</p>" in w.html
     assert "<p>No pairs.</p>" in w.html
     assert w.json["significance"]["results"] == []
-    assert "without the corpora" in w.json["significance"]["note"]
+    assert [n["kind"] for n in w.json["significance"]["note"]] == ["without-corpora"]
+    assert "without the corpora" in w.md
     assert "- **Compared** 0 in-house profiles and 0 real libraries" in w.md
 
 
@@ -119,7 +120,8 @@ def case_all_unavailable(tmp: Path) -> None:
     assert problem["implementation"] == "evaluate" and problem["status"] == "unavailable"
     assert problem["corpora"] == 2 and MISSING_EVALUATE in problem["reason"]
     assert "Without scores</strong> (shown as n/a, not as disagreement)" in w.html
-    assert "no in-house profile" in w.json["significance"]["note"]
+    assert [n["kind"] for n in w.json["significance"]["note"]] == ["no-in-house-profile"]
+    assert "no in-house profile" in w.md
     assert w.json["summary"]["largest_gap"] is None
     assert w.json["segments"]["n_rows"] == 0 or all(
         s is None for s in w.report.segments.table["score"]
@@ -137,7 +139,9 @@ def case_unavailable_side_is_na_not_no(tmp: Path) -> None:
         "n/a",
         None,
     )
-    assert pair["na_reason"].startswith("evaluate: unavailable (")
+    ((why),) = pair["na_reason"]
+    assert (why["kind"], why["names"]) == ("not-scored", ["evaluate"])
+    assert why["detail"].startswith("unavailable (")
     assert '<td class="na">n/a: evaluate: unavailable (' in w.html
     assert '<td class="no">' not in w.html
     assert "| n/a: evaluate: unavailable (" in w.md
@@ -157,8 +161,10 @@ def case_raising_implementation(tmp: Path) -> None:
     assert (pair["a"], pair["b"], pair["not_compared"]) == ("sacrebleu", "evaluate", 1)
     assert pair["compared"] == len(pair["corpora"]) - 1 >= 1
     assert pair["verdict"] == "agree"  # judged on the compared systems, never "disagree"
-    assert "evaluate: raises (ZeroDivisionError" in pair["na_reason"]
-    assert f"n/a on 1: {pair['na_reason']}" in w.md
+    ((why),) = pair["na_reason"]
+    assert (why["kind"], why["names"]) == ("not-scored", ["evaluate"])
+    assert why["detail"].startswith("raises (ZeroDivisionError")
+    assert f"n/a on 1: evaluate: {why['detail']})" in w.md
     # the raising unit's cell is marked as having no score (class "na"), never as a number
     assert '<td class="na" title="raises">n/a</td>' in w.html
     assert "n/a on 1: evaluate: raises (ZeroDivisionError" in w.html
@@ -171,7 +177,8 @@ def case_one_implementation(tmp: Path) -> None:
     rows = _run(corpora, ["profile:sacrebleu"])
     w = _write(analysed(rows, corpora=corpora), tmp)
     assert w.json["pairs"] == [] and "<p>No pairs.</p>" in w.html
-    assert "fewer than two implementations" in w.json["correlations"]["note"]
+    assert {n["kind"] for n in w.json["correlations"]["note"]} == {"too-few-scores"}
+    assert "fewer than two implementations" in w.md
     assert "Every implementation scored every corpus." in w.html
     (res,) = w.json["significance"]["results"]  # one profile, one two-system fixture
     # B scores higher under sacrebleu, so A is tested against it (the best)

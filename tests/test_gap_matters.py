@@ -18,6 +18,7 @@ from harness.analysis.gap_matters import THRESHOLDS_PACKAGE
 from harness.analysis.human import wmt21_human_correlations
 from harness.analysis.meta_eval import meta_evaluate
 from harness.analysis.study import analyse
+from harness.analysis.why import Why
 from harness.data.corpus import Corpus
 from harness.data.fixtures import load_fixture
 from harness.report import render_json, render_markdown, write_report
@@ -227,16 +228,18 @@ def test_a_library_without_a_proven_profile_has_no_interval(rows, corpora):
     assert (pair.profile_a, pair.profile_b) == ("sacrebleu-sentence", None)
     (found,) = pair.fixtures
     assert found.ci is None and all(s.ci is None for s in found.systems)
-    assert "does not show sacrebleu equal to its profile harness:sacrebleu" in found.ci_note
+    assert found.ci_note == (Why("profile-not-shown", ("sacrebleu", "sacrebleu")),)
+    assert "does not show sacrebleu equal to its profile harness:sacrebleu" in render_markdown(rep)
     # the gap and the flips come from the rows all the same
     assert found.mean_gap is not None and len(found.flips) == 1
 
 
 def test_without_corpora_or_pairs_the_section_says_why(rows):
     bare = analyse(rows, Session(), include=("pairs",))
-    assert bare.gap_matters.pairs == () and "without the corpora" in bare.gap_matters.note
+    assert bare.gap_matters.pairs == () and bare.gap_matters.note == Why("without-corpora")
     left_out = analyse(rows, Session(), include=("correlations",))
-    assert "not included" in left_out.gap_matters.note
+    assert left_out.gap_matters.note == Why("not-included", ("pairs",))
+    assert 'not included (it follows the pairs: include "pairs")' in render_markdown(left_out)
     assert "without the corpora" in render_markdown(bare)
 
 

@@ -262,7 +262,7 @@ def test_mad_outliers_rule_details() -> None:
     assert found["outliers"] == ["8"]
     assert mad_outliers(vals, threshold=2.0)["outliers"] == ["7", "8"]
     flat = mad_outliers([0.1, 0.1, 0.1, 0.5])
-    assert flat["outliers"] == [] and "MAD is 0" in flat["reason"]
+    assert flat["outliers"] == [] and flat["reason"] == "mad-zero"
 
 
 def test_mathur_outliers_on_synthetic_table() -> None:

@@ -23,6 +23,7 @@ from harness.analysis.study_families import answer_of
 from harness.analysis.study_pairs import default_pairs
 from harness.analysis.study_types import PrecomputedSignificance, Significance
 from harness.analysis.typed_json import to_json
+from harness.analysis.why import Why
 from harness.bleu import engine
 from harness.bleu.profiles import PROFILES
 from harness.data.fixtures import load_fixture
@@ -278,7 +279,7 @@ def test_default_significance_tests_every_system_against_the_best(rows, corpora)
     rep = analysed(rows, corpora=corpora, include=("significance",), seed=3)
     sig = rep.significance
     assert isinstance(sig, Significance)
-    assert sig.note is None and sig.method == "paired-bootstrap"
+    assert sig.note == () and sig.method == "paired-bootstrap"
     assert sig.design == "against-best"
     # both fixtures have two systems; every in-house profile of the rows is tested, the
     # baseline being the system that profile scores highest
@@ -307,8 +308,10 @@ def test_default_significance_tests_every_system_against_the_best(rows, corpora)
     # from a results table (no corpora) it says why not and how
     no = analysed(rows, include=("significance",)).significance
     assert isinstance(no, Significance)
-    assert no.results == () and "without the corpora" in no.note
-    assert "bleu-harness significance" in no.how
+    assert no.results == () and no.note == (Why("without-corpora"),)
+    said = render_markdown(analysed(rows, include=("significance",)))
+    assert "without the corpora (from a results table)" in said
+    assert "bleu-harness significance" in said
 
 
 def _section_sentences(text: str, start: str, stop: str) -> list[str]:
@@ -653,14 +656,15 @@ def test_answer_and_headline_for_systems_that_share_references(tmp_path):
 
 def test_fixtures_that_do_not_share_references_say_why_there_is_no_answer(report):
     assert report.answer is None
-    assert "do not share references" in report.summary.answer_note
+    assert report.summary.answer_note == Why("not-shared")
+    assert "do not share references" in render_markdown(report)
 
 
 def test_significance_of_a_chosen_pair(rows, corpora):
     rep = analysed(rows, corpora=corpora, include=("significance",), significance_pair=("B", "A"))
     sig = rep.significance
     assert isinstance(sig, Significance)
-    assert sig.design == "pair" and sig.note is None
+    assert sig.design == "pair" and sig.note == ()
     assert {(r.fixture, r.baseline, r.system) for r in sig.results} == {
         ("silence_pitfall", "B", "A")
     }
@@ -669,7 +673,7 @@ def test_significance_of_a_chosen_pair(rows, corpora):
         rows, corpora=corpora, include=("significance",), significance_pair=("A", "nope")
     ).significance
     assert isinstance(none, Significance)
-    assert none.results == () and "no fixture has both systems A and nope" in none.note
+    assert none.results == () and none.note == (Why("no-fixture-with-pair", ("A", "nope")),)
 
 
 def test_cli_significance_pair(tmp_path, capsys):

@@ -39,6 +39,8 @@ from typing import Any
 from harness.analysis.attribution import FACTORS, differing_factors, hybrid, shapley
 from harness.analysis.significance import DEFAULT_SEED, paired_p_values, prepare
 from harness.analysis.study_types import RankFlip
+from harness.analysis.typed_json import to_json
+from harness.analysis.why import Why
 from harness.bleu.config import BleuConfig
 from harness.bleu.profiles import LABELS, PROFILES, verification
 from harness.errors import HarnessError
@@ -141,7 +143,7 @@ class Family:
     libraries: tuple[LibraryCheck, ...] = ()
     bleu4: bool = True
     unverified: tuple[str, ...] = ()
-    attribution_note: str = ""
+    attribution_note: Why | None = None
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -175,7 +177,7 @@ class Family:
             "libraries": [lib.to_dict() for lib in self.libraries],
             "bleu4": self.bleu4,
             "unverified": list(self.unverified),
-            "attribution_note": self.attribution_note,
+            "attribution_note": to_json(self.attribution_note),
         }
 
 
@@ -536,7 +538,7 @@ def _with_gap(
     a, b = PROFILES[baseline], PROFILES[rep]
     names = differing_factors(a, b)
     factors: dict[str, float] = {}
-    note = ""
+    note = None
     if baseline not in fam.profiles and names:
         configs = _hybrids(a, b)
 
@@ -548,7 +550,7 @@ def _with_gap(
             session.warm(configs)
             factors = dict(zip(names, shapley(len(names), value), strict=True))
         except HarnessError as exc:  # a hybrid no library computes would raise here
-            note = f"not attributed: a mixed configuration has no score ({exc})"
+            note = Why("mixed-configuration", detail=str(exc))
             factors = {}
     changes = {name: {f: (getattr(a, f), getattr(b, f)) for f in FACTORS[name]} for name in names}
     changes = {n: {f: v for f, v in ch.items() if v[0] != v[1]} for n, ch in changes.items()}

@@ -521,8 +521,8 @@ def mad_outliers(
     ``values``: name → score, or a sequence (names ``"0"``, ``"1"``, …). Returns ``median``,
     ``mad`` (unscaled), ``scale``, ``threshold``, ``robust_z`` (name → (v − median) / (scale ·
     MAD)), ``outliers`` (names with ``|robust_z| > threshold``, in input order) and ``reason``
-    — set, with no outliers, when MAD is 0 (more than half the values equal: the rule is
-    undefined).
+    — ``"mad-zero"``, with no outliers, when MAD is 0 (more than half the values equal: the
+    rule is undefined), else ``None``.
 
     >>> mad_outliers({"a": 0.1, "b": 0.2, "c": 0.15, "d": 0.12, "e": -2.0})["outliers"]
     ['e']
@@ -547,7 +547,7 @@ def mad_outliers(
         "reason": None,
     }
     if mad == 0:
-        result["reason"] = "MAD is 0 (more than half of the values are equal): rule undefined"
+        result["reason"] = "mad-zero"
         return result
     z = (v - median) / (scale * mad)
     result["robust_z"] = {n: float(x) for n, x in zip(names, z, strict=True)}

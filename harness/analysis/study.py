@@ -59,6 +59,7 @@ from harness.analysis.study_types import (
     VerificationRecord,
 )
 from harness.analysis.typed_json import JsonValue, from_json, to_json
+from harness.analysis.why import Why
 from harness.bleu.profiles import verification
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError, HarnessError
@@ -403,7 +404,7 @@ def analyse(
         correlations = (
             correlations_later(stack, session, rows, seed, n_boot, progress)
             if "correlations" in include
-            else lambda: Correlations(None, None, "not included")
+            else lambda: Correlations(None, None, (Why("left-out"),))
         )
         judged: list[PairVerdict] = []
         if "pairs" in include and rows:
@@ -426,7 +427,7 @@ def analyse(
             )
             if "pairs" in include
             else unanswered(
-                'not included (it follows the pairs: include "pairs")',
+                Why("not-included", ("pairs",)),
                 seed=seed,
                 resamples=gap_resamples,
                 confidence=gap_confidence,

@@ -37,6 +37,7 @@ from harness.analysis.study_types import (
     PairVerdict,
 )
 from harness.analysis.typed_json import from_json, to_json
+from harness.analysis.why import Why
 from harness.data.corpus import Corpus
 from harness.errors import HarnessError
 from harness.run.results import Results, as_results
@@ -82,25 +83,21 @@ def answer_section(
     session: Session,
     baseline: str = "sacrebleu",
     seed: int = DEFAULT_SEED,
-) -> tuple[AnswerSection | None, str | None]:
+) -> tuple[AnswerSection | None, Why | None]:
     """``(answer, note)``: the report's ``answer`` (the :class:`~harness.analysis.answer.
     Answer` with its fixture), or ``None`` and why not.
     ``session`` counts the statistics (a session over the fixture's systems is made from it)."""
     found = shared_references(rows, corpora) if corpora else None
     if found is None:
-        why = "without the corpora" if not corpora else "the corpora do not share references"
-        return None, (
-            f"not computed: {why} (the answer compares implementations over systems scored "
-            "against the same references, e.g. --wmt21 or your own files)"
-        )
+        return None, Why("without-corpora" if not corpora else "not-shared")
     fixture, by_system = found
     if f"harness:{baseline}" not in labels_in(rows):
-        return None, f"not computed: the baseline profile {baseline} is not in the rows"
+        return None, Why("baseline-missing", (baseline,))
     scope = session.with_corpora(by_system)
     try:
         ans = answer(rows.corpus_rows(), scope, baseline=baseline, seed=seed)
     except HarnessError as exc:
-        return None, f"not computed: {exc}"
+        return None, Why("error", detail=str(exc))
     return from_json(AnswerSection, {**to_json(ans), "fixture": fixture}, "answer"), None
 
 

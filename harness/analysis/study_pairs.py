@@ -24,6 +24,7 @@ from harness.analysis.study_types import (
     PairVerdict,
 )
 from harness.analysis.typed_json import from_json, to_json
+from harness.analysis.why import Why
 from harness.data.corpus import Corpus
 from harness.progress import ProgressCallback, track
 from harness.run.results import Results, as_results
@@ -101,16 +102,17 @@ def judge_pair(found: Difference) -> PairVerdict:
     tol = p["tolerance"]
     compared = [g for g in p["corpora"] if g.get("gap") is not None]
     missing = [g for g in p["corpora"] if g.get("gap") is None]
-    reasons: dict[str, None] = {}
+    reasons: dict[Why, None] = {}
     for g in missing:
         for key in ("a", "b"):
             side = g[key]
             if side.get("status") != "ok":
-                reasons[f"{p[key]}: {_short_reason(side.get('status'), side.get('error'))}"] = None
+                short = _short_reason(side.get("status"), side.get("error"))
+                reasons[Why("not-scored", (p[key],), detail=short)] = None
     seg = p["segments"]
     if not (compared or seg.get("n")):
         p["agree"], p["verdict"] = None, "n/a"
-        p["na_reason"] = "; ".join(reasons) or "no corpus or segment scored by both"
+        p["na_reason"] = to_json(list(reasons) or [Why("nothing-scored")])
     else:
         worst = max(
             [abs(g["gap"]) for g in compared] + ([seg["max_abs"]] if seg.get("max_abs") else []),
@@ -118,7 +120,7 @@ def judge_pair(found: Difference) -> PairVerdict:
         )
         p["agree"] = worst <= tol
         p["verdict"] = "agree" if p["agree"] else "disagree"
-        p["na_reason"] = "; ".join(reasons) or None
+        p["na_reason"] = to_json(list(reasons)) or None
     p["compared"] = len(compared)
     p["not_compared"] = len(missing)
     return from_json(PairVerdict, p, "pairs")

@@ -29,6 +29,7 @@ from harness.analysis.study_types import (
     Problem,
     Summary,
 )
+from harness.analysis.why import Why
 from harness.run.results import Results, as_results
 
 
@@ -76,7 +77,7 @@ def _libraries(pairs: Sequence[PairVerdict], rows: Results) -> Libraries:
         elif p.verdict == "disagree":
             differ.append(p.b)
         else:
-            not_run.append((p.b, p.na_reason or ""))
+            not_run.append((p.b, p.na_reason or ()))
     return Libraries(tuple(equal), tuple(differ), tuple(not_run), *library_segments(rows))
 
 
@@ -135,7 +136,7 @@ def summary(
     units: Sequence[FixtureScores],
     pairs: Sequence[PairVerdict],
     attributions: Sequence[CorpusAttribution],
-    answer_note: str | None,
+    answer_note: Why | None,
 ) -> Summary:
     """The ``summary`` section, from the other sections and the rows."""
     return Summary(
@@ -146,7 +147,7 @@ def summary(
         largest_attribution=_largest_attribution(attributions),
         agree=tuple((p.a, p.b) for p in pairs if p.verdict == "agree"),
         disagree=tuple((p.a, p.b) for p in pairs if p.verdict == "disagree"),
-        not_comparable=tuple((p.a, p.b, p.na_reason or "") for p in pairs if p.verdict == "n/a"),
+        not_comparable=tuple((p.a, p.b, p.na_reason or ()) for p in pairs if p.verdict == "n/a"),
         problems=tuple(_problems(rows)),
         libraries=_libraries(pairs, rows),
         answer_note=answer_note,

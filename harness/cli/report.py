@@ -18,7 +18,7 @@ from harness.analysis.typed_json import JsonShapeError, from_json
 from harness.cli import inputs, options
 from harness.data.io import read_lines
 from harness.errors import InputError
-from harness.report import write_report
+from harness.report import cli_words, write_report
 from harness.report.gap_words import count_words
 from harness.report.outdir import OutputDir
 from harness.run.results import ResultRow, Results
@@ -126,9 +126,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if report.gap_matters.pairs:  # the page's one count, in the same words
         lead, rest = count_words(report.gap_matters.tally)
         print(f"Does the gap matter? {lead}{rest}")
-    print(
-        f"report of {len(rows)} rows written to {out.path}/ in {time.perf_counter() - start:.2f} s"
-    )
+    print(cli_words.report_written(len(rows), str(out.path), time.perf_counter() - start))
     return 0
 
 
