@@ -15,7 +15,7 @@ runs it (:func:`harness.run.runner.run`) and returns the typed results table;
 >>> fx = load_fixture("silence_pitfall")
 >>> plan = RunPlan.of(fx.triples(), ["sacrebleu", "adapter:sacrebleu"])
 >>> rows = plan.run()
->>> sorted({r["implementation"] for r in rows})
+>>> sorted({r.implementation for r in rows})
 ['harness:sacrebleu', 'sacrebleu']
 """
 
