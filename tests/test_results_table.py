@@ -30,8 +30,10 @@ from harness.run.results import (
     Results,
     Status,
     row_from_json,
+    row_to_json,
 )
 from harness.scorers import EngineScorer, score
+from harness.typed_json import to_json
 
 from .depth import examples
 from .strategies import corpora
@@ -115,6 +117,7 @@ def test_rows_are_typed_and_written_as_before() -> None:
         want = None if row.counts is None else " ".join(str(c) for c in row.counts)
         assert line["counts"] == want
         assert row_from_json(line) == row == row_from_json(line, checked=False)
+        assert row_to_json(row) == to_json(row) == line  # the generic serialiser's form
     assert {r.kind for r in table} == {Kind.PROFILE, Kind.ADAPTER}
 
 

@@ -14,16 +14,18 @@ CSV, the libraries' results cache) and :func:`row_from_json` (``report --results
 
 from __future__ import annotations
 
+import gc
 import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
+from enum import Enum
 from functools import cached_property
-from itertools import repeat
+from itertools import repeat, starmap
 from typing import Any, overload
 
 import numpy as np
 
-from harness.typed_json import SPACE_SEPARATED, StrEnum, from_json, to_json
+from harness.typed_json import SPACE_SEPARATED, StrEnum, from_json
 
 __all__ = [
     "FLOAT_FIELDS",
@@ -116,10 +118,23 @@ ROW_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(ResultRow))
 FLOAT_FIELDS: tuple[str, ...] = ("score", "bp", "ratio")
 
 
+#: The fields of a row written through their codec (:data:`SPACE_SEPARATED`).
+_CODED = {f.name: f.metadata["json_codec"] for f in fields(ResultRow) if "json_codec" in f.metadata}
+_ENUMS = ("kind", "level", "status")
+
+
 def row_to_json(row: ResultRow) -> dict[str, Any]:
     """The JSON object of ``row``: its fields in order, the enums as their values, the
-    n-gram counts and totals as space-separated strings."""
-    out: dict[str, Any] = to_json(row)
+    n-gram counts and totals as space-separated strings — :func:`harness.typed_json.to_json`
+    of the row, written here field by field (a results file has millions of rows)."""
+    out = {k: getattr(row, k) for k in ROW_FIELDS}
+    for k in _ENUMS:
+        out[k] = out[k].value if isinstance(out[k], Enum) else out[k]
+    for k, codec in _CODED.items():
+        out[k] = codec.encode(out[k])
+    for k in FLOAT_FIELDS:
+        if out[k] is not None and not math.isfinite(out[k]):
+            out[k] = None
     return out
 
 
@@ -292,7 +307,15 @@ class _Segments:
             repeat(self._constant[k], self._n) if k in self._constant else self._listed(k)
             for k in ROW_FIELDS
         ]
-        return [ResultRow(*values) for values in zip(*columns, strict=True)]
+        # Millions of new objects (each row and its two tuples) would start the cyclic
+        # garbage collector again and again over a heap that holds no cycle from them.
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            return list(starmap(ResultRow, zip(*columns, strict=True)))
+        finally:
+            if paused:
+                gc.enable()
 
     def _listed(self, name: str) -> list[Any]:
         values = self._values(name)
