@@ -28,7 +28,6 @@ from harness.analysis.answer import (
 from harness.analysis.attribution import hybrid
 from harness.analysis.study_families import answer_of, answer_section
 from harness.analysis.study_types import AnswerSection
-from harness.analysis.typed_json import from_json, to_json
 from harness.bleu.config import BleuConfig
 from harness.bleu.profiles import PROFILES
 from harness.data.corpus import Corpus
@@ -36,6 +35,7 @@ from harness.report.answer_words import family_lines, family_names, family_why, 
 from harness.report.console import answer_text
 from harness.run import RunPlan, run, runner
 from harness.session import Session
+from harness.typed_json import from_json, to_json
 
 from .depth import examples
 from .strategies import sentences

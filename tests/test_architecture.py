@@ -39,7 +39,7 @@ MAX_LINES = 650
 
 #: Lowest first. A module may import from its own rank or a lower one.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("harness.errors", "harness.progress", "harness.interrupts"),
+    ("harness.errors", "harness.progress", "harness.interrupts", "harness.typed_json"),
     ("harness.data", "harness.statistics"),
     ("harness.bleu",),
     ("harness.scorers", "harness.session"),
@@ -215,13 +215,15 @@ def test_no_import_cycles() -> None:
 
 #: What the pure statistics may import, anywhere in a module (inside functions too): the
 #: standard library, numpy, scipy, threadpoolctl (to run BLAS on one thread:
-#: :mod:`harness.statistics.blas`), and of the project only the foundation and themselves.
+#: :mod:`harness.statistics.blas`), and of the project only the foundation (its JSON form too)
+#: and themselves.
 STATISTICS_MAY_IMPORT = (
     "numpy",
     "scipy",
     "threadpoolctl",
     "harness.errors",
     "harness.progress",
+    "harness.typed_json",
     "harness.statistics",
 )
 

@@ -9,6 +9,7 @@ generated corpora) and written with :func:`harness.report.write_report`.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import math
 from collections.abc import Callable
@@ -28,6 +29,7 @@ from harness.errors import ConfigError
 from harness.report import write_report
 from harness.run import RunPlan, run, runner
 from harness.run.plan import named_corpora
+from harness.run.results import row_from_json
 from harness.session import Session
 
 MISSING_EVALUATE = "/nonexistent/hf-evaluate/bleu"
@@ -151,7 +153,7 @@ def case_unavailable_side_is_na_not_no(tmp: Path) -> None:
 def case_raising_implementation(tmp: Path) -> None:
     corpora = _fixture_corpora("edge_empty_hypothesis")
     rows = _run(corpora, ["adapter:sacrebleu", "adapter:evaluate"], levels=("corpus",))
-    if any(r["status"] == "unavailable" for r in rows):
+    if any(r.status == "unavailable" for r in rows):
         pytest.skip("the real evaluate module is unavailable (set BLEU_HARNESS_EVALUATE_MODULE)")
     w = _write(analysed(rows, corpora=corpora), tmp)
     (pair,) = w.json["pairs"]
@@ -193,10 +195,13 @@ def case_one_implementation(tmp: Path) -> None:
 def case_nan_score_becomes_null_not_nan(tmp: Path) -> None:
     corpora = _fixture_corpora("silence_pitfall")
     rows = _run(corpora, ["profile:sacrebleu", "profile:nltk"])
-    lying = [dict(r) for r in rows]
-    for r in lying:  # a subject that reports NaN for every corpus score
-        if r["implementation"] == "harness:nltk" and r["level"] == "corpus":
-            r["score"] = math.nan
+    # a subject that reports NaN for every corpus score
+    lying = [
+        dataclasses.replace(r, score=math.nan)
+        if r.implementation == "harness:nltk" and r.level == "corpus"
+        else r
+        for r in rows
+    ]
     w = _write(analysed(lying), tmp)
     assert "NaN" not in w.json_text and "Infinity" not in w.json_text
     assert all(u["scores"]["harness:nltk"] is None for u in w.json["fixtures"])
@@ -235,7 +240,8 @@ def case_torchmetrics_is_judged_at_its_float32_tolerance(tmp: Path) -> None:
 
 def case_results_table_without_corpora_says_how_to_get_significance(tmp: Path) -> None:
     corpora = _fixture_corpora("silence_pitfall")
-    rows = json.loads(json.dumps(_run(corpora, ["profile:sacrebleu", "profile:nltk"]).rows()))
+    written = runner.rows_to_jsonl(_run(corpora, ["profile:sacrebleu", "profile:nltk"]))
+    rows = [row_from_json(json.loads(line)) for line in written.splitlines()]
     w = _write(analysed(rows), tmp)
     assert w.json["significance"]["results"] == []
     assert "`bleu-harness significance BASELINE SYSTEM REF [REF ...] --profile NAME`" in w.md

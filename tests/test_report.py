@@ -22,7 +22,6 @@ from harness.analysis.study import analyse
 from harness.analysis.study_families import answer_of
 from harness.analysis.study_pairs import default_pairs
 from harness.analysis.study_types import PrecomputedSignificance, Significance
-from harness.analysis.typed_json import to_json
 from harness.analysis.why import Why
 from harness.bleu import engine
 from harness.bleu.profiles import PROFILES
@@ -42,6 +41,7 @@ from harness.report.outdir import MANIFEST, read_manifest
 from harness.run import RunPlan, run, runner
 from harness.run.plan import named_corpora
 from harness.session import Session
+from harness.typed_json import to_json
 
 FIXTURES = ("google_nasa_opportunity", "silence_pitfall")
 IMPLS = ("profile:sacrebleu", "profile:nltk", "profile:evaluate", "adapter:nltk")
@@ -78,12 +78,10 @@ def human(rows):
     column (the renderer needs the shape, not real judgments)."""
     from harness.analysis.human import wmt19_bleu_vs_human
 
-    units = [
-        r for r in rows if r["implementation"] == "harness:sacrebleu" and r["level"] == "corpus"
-    ]
-    systems = [f"{r['fixture']}/{r['system']}" for r in units]
-    bleu = [r["score"] for r in units]
-    nltk = [r["score"] for r in rows if r["implementation"] == "nltk" and r["level"] == "corpus"]
+    units = [r for r in rows if r.implementation == "harness:sacrebleu" and r.level == "corpus"]
+    systems = [f"{r.fixture}/{r.system}" for r in units]
+    bleu = [r.score for r in units]
+    nltk = [r.score for r in rows if r.implementation == "nltk" and r.level == "corpus"]
     table = {
         "xx-yy": {
             "systems": systems,
@@ -130,8 +128,8 @@ def test_signature_and_versions(report, rows):
     sig = report.signature
     assert sig.startswith(f"report:{SCHEMA_VERSION}|") and f"|seed:{DEFAULT_SEED}|" in sig
     for r in rows:
-        if r["signature"]:
-            assert f"impl:{r['implementation']}[{r['signature']}]" in sig
+        if r.signature:
+            assert f"impl:{r.implementation}[{r.signature}]" in sig
     assert report.versions == runner.versions()
     assert sig.endswith(",".join(f"{k}={v}" for k, v in runner.versions().items()))
 
@@ -172,11 +170,11 @@ def test_pairs_are_differences(report, rows, corpora):
 
 def test_segment_table_holds_every_segment_row(report, rows):
     seg = report.segments
-    segment_rows = [r for r in rows if r["level"] == "segment"]
+    segment_rows = [r for r in rows if r.level == "segment"]
     assert seg.n_rows == len(segment_rows) > 0
     table = seg.table
-    assert table["implementation"] == [r["implementation"] for r in segment_rows]
-    assert table["score"] == [r["score"] if r["status"] == "ok" else None for r in segment_rows]
+    assert table["implementation"] == [r.implementation for r in segment_rows]
+    assert table["score"] == [r.score if r.status == "ok" else None for r in segment_rows]
     assert "segment_scores" not in to_json(report.pairs[0])
 
 
@@ -241,11 +239,11 @@ def test_attributions_only_with_corpora(rows, report, corpora):
         row = next(
             r
             for r in rows
-            if (r["implementation"], r["level"], r["fixture"], r["system"])
+            if (r.implementation, r.level, r.fixture, r.system)
             == ("nltk", "corpus", at.fixture, at.system)
         )
         fresh = attribute(corpus, at.a, "nltk", library="nltk", session=Session())
-        assert at.library_score == row["score"] == fresh.library_score
+        assert at.library_score == row.score == fresh.library_score
         assert at.residual == fresh.residual
 
 
@@ -692,10 +690,10 @@ def test_correlation_caption_names_each_kind_of_interval():
     """A matrix whose cells differ in size says which cells have a bootstrap and which an
     asymptotic interval, with the counts of its own cells; one kind is named alone."""
     from harness.analysis.study_types import CorrelationTable, LevelCorrelations
-    from harness.analysis.typed_json import from_json
     from harness.report.summary import correlation_caption
     from harness.statistics.correlation import KENDALL_FULL_BOOT_MAX
     from harness.statistics.correlation_cells import correlation_matrix
+    from harness.typed_json import from_json
 
     rng = np.random.default_rng(8)
     n = KENDALL_FULL_BOOT_MAX + 50

@@ -9,12 +9,11 @@ the report, so that the renderers need nothing from the layers below.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from harness.analysis.answer import is_bleu4
 from harness.bleu.profiles import PROFILES, VERIFICATION
-from harness.run.results import Results, as_results
+from harness.run.results import ResultRow, Results, as_results
 from harness.scorers import PROFILE_OF, tolerance
 
 __all__ = [
@@ -28,12 +27,12 @@ __all__ = [
 ]
 
 
-def labels_in(rows: Results | Sequence[Mapping[str, Any]]) -> list[str]:
+def labels_in(rows: Results | Sequence[ResultRow]) -> list[str]:
     """The implementation labels in ``rows``, in first-seen order."""
     return as_results(rows).labels()
 
 
-def kinds_in(rows: Results | Sequence[Mapping[str, Any]]) -> dict[str, str]:
+def kinds_in(rows: Results | Sequence[ResultRow]) -> dict[str, str]:
     """Implementation label → its rows' ``kind`` (``profile``, ``adapter``, …; first seen)."""
     out: dict[str, str] = {}
     for label, kind in as_results(rows).distinct("implementation", "kind"):

@@ -58,7 +58,6 @@ from harness.analysis.study_types import (
     Significance,
     VerificationRecord,
 )
-from harness.analysis.typed_json import JsonValue, from_json, to_json
 from harness.analysis.why import Why
 from harness.bleu.profiles import verification
 from harness.data.corpus import Corpus
@@ -66,9 +65,10 @@ from harness.errors import ConfigError, HarnessError
 from harness.progress import ProgressCallback, track
 from harness.run import runner
 from harness.run.plan import RunPlan
-from harness.run.results import Results, as_results
+from harness.run.results import ResultRow, Results, as_results
 from harness.run.runner import run
 from harness.session import Session
+from harness.typed_json import JsonValue, from_json, to_json
 
 __all__ = [
     "CORRELATION_METHODS",
@@ -129,7 +129,7 @@ def _session_corpora(session: Session) -> dict[tuple[str, str], Corpus]:
 
 # ---------------------------------------------------------------------- sections
 def signature(
-    rows: Results | Sequence[Mapping[str, Any]],
+    rows: Results | Sequence[ResultRow],
     versions: Mapping[str, str],
     seed: int,
     limit: int | None = None,
@@ -171,10 +171,10 @@ def _fixtures(rows: Results) -> list[FixtureScores]:
         scores[(str(f), str(s))] = {}
         status[(str(f), str(s))] = {}
     for r in rows.corpus_rows():
-        key = (str(r["fixture"]), str(r["system"]))
-        label = str(r["implementation"])
-        status[key][label] = str(r.get("status"))
-        value = r.get("score") if r.get("status") == "ok" else None
+        key = (str(r.fixture), str(r.system))
+        label = str(r.implementation)
+        status[key][label] = str(r.status)
+        value = r.score if r.status == "ok" else None
         scores[key][label] = to_json(value)
     segs: dict[tuple[str, str], set[str]] = {}
     for f, s, seg in rows.distinct("fixture", "system", "segment_id", level="segment"):
@@ -275,9 +275,9 @@ def _attributions(
     out: list[CorpusAttribution] = []
     # The library's corpus score is its row's: the library is not run a second time.
     scored = {
-        (r["implementation"], r["fixture"], r["system"]): r["score"]
+        (r.implementation, r.fixture, r.system): r.score
         for r in rows.corpus_rows()
-        if r.get("status") == "ok" and r.get("kind") == "adapter"
+        if r.status == "ok" and r.kind == "adapter"
     }
     todo = [(a, b, f, s) for f, s in chosen for a, b in pairs]
     todo += [x for x in leading if x not in todo and (x[2], x[3]) in corpora]
@@ -330,7 +330,7 @@ def _segments(rows: Results) -> SegmentsSection:
 
 # ---------------------------------------------------------------------- the report
 def analyse(
-    rows: Results | Iterable[Mapping[str, Any]],
+    rows: Results | Iterable[ResultRow],
     session: Session,
     *,
     pairs: Sequence[tuple[str, str]] | None = None,

@@ -19,13 +19,13 @@ from harness.analysis.study_types import (
     CorrelationTable,
     LevelCorrelations,
 )
-from harness.analysis.typed_json import from_json, to_json
 from harness.analysis.why import Why
 from harness.progress import ProgressCallback, track
 from harness.run.results import Results
 from harness.session import Session
 from harness.session.parallel import portable_call, process_pool, resolve_jobs
 from harness.statistics import correlation_cells
+from harness.typed_json import from_json, to_json
 
 __all__ = [
     "CORRELATION_METHODS",

@@ -36,12 +36,12 @@ from harness.analysis.study_types import (
     Overview,
     PairVerdict,
 )
-from harness.analysis.typed_json import from_json, to_json
 from harness.analysis.why import Why
 from harness.data.corpus import Corpus
 from harness.errors import HarnessError
-from harness.run.results import Results, as_results
+from harness.run.results import ResultRow, Results, as_results
 from harness.session import Session
+from harness.typed_json import from_json, to_json
 
 __all__ = [
     "LARGEST_PAIRS",
@@ -61,15 +61,15 @@ LARGEST_PAIRS = 3
 
 # ---------------------------------------------------------------------- the answer
 def shared_references(
-    rows: Results | Sequence[Mapping[str, Any]], corpora: Mapping[tuple[str, str], Corpus]
+    rows: Results | Sequence[ResultRow], corpora: Mapping[tuple[str, str], Corpus]
 ) -> tuple[str, dict[str, Corpus]] | None:
     """``(fixture, {system: corpus})`` when the corpus-level rows come from one fixture whose
     systems all have their corpus here and share their references; else ``None``."""
     corpus_rows = as_results(rows).corpus_rows()
-    fixtures = list(dict.fromkeys(str(r["fixture"]) for r in corpus_rows))
+    fixtures = list(dict.fromkeys(str(r.fixture) for r in corpus_rows))
     if len(fixtures) != 1:
         return None
-    systems = list(dict.fromkeys(str(r["system"]) for r in corpus_rows))
+    systems = list(dict.fromkeys(str(r.system) for r in corpus_rows))
     if not systems or any((fixtures[0], s) not in corpora for s in systems):
         return None
     chosen = {s: corpora[(fixtures[0], s)] for s in systems}

@@ -23,14 +23,14 @@ from harness.analysis.labels import (
 from harness.analysis.study_types import (
     PairVerdict,
 )
-from harness.analysis.typed_json import from_json, to_json
 from harness.analysis.why import Why
 from harness.data.corpus import Corpus
 from harness.progress import ProgressCallback, track
-from harness.run.results import Results, as_results
+from harness.run.results import ResultRow, Results, as_results
+from harness.typed_json import from_json, to_json
 
 
-def default_pairs(rows: Results | Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+def default_pairs(rows: Results | Sequence[ResultRow]) -> list[tuple[str, str]]:
     """Every adapter ``X`` vs its own profile ``harness:X`` (``a`` = the profile), then
     sacrebleu (the adapter if it has an ok row and scored every segment its profile did, else
     ``harness:sacrebleu``) vs every other implementation in the rows; no pair twice (in either
@@ -72,7 +72,7 @@ def _segment_rows(table: Results, labels: Sequence[str]) -> dict[str, int]:
     return {label: int(np.count_nonzero(seg & (impl == label))) for label in labels}
 
 
-def profile_pairs(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+def profile_pairs(rows: Results | Sequence[ResultRow]) -> list[tuple[str, str]]:
     """The :func:`default_pairs` as pairs of the profiles they are or reproduce
     (:func:`~harness.analysis.labels.profile_of`), each once: what a meta-evaluation of the
     report's human judgments tests. A library without a profile and a library against its own

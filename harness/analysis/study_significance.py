@@ -17,12 +17,13 @@ from typing import Any, Literal
 from harness.analysis.labels import labels_in
 from harness.analysis.significance import against_best, paired_bootstrap, prepare
 from harness.analysis.study_types import Significance, SignificanceTest
-from harness.analysis.typed_json import from_json, to_json
 from harness.analysis.why import Why
 from harness.bleu.profiles import PROFILES
 from harness.data.corpus import Corpus
 from harness.errors import HarnessError
+from harness.run.results import ResultRow, Results
 from harness.session import Session
+from harness.typed_json import from_json, to_json
 
 __all__ = [
     "MAX_SIGNIFICANCE_FIXTURES",
@@ -45,7 +46,7 @@ _TEST_KEYS = tuple(
 )
 
 
-def _profiles(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+def _profiles(rows: Results | Sequence[ResultRow]) -> list[str]:
     return [
         lb.split(":", 1)[1]
         for lb in labels_in(rows)
@@ -54,7 +55,7 @@ def _profiles(rows: Sequence[Mapping[str, Any]]) -> list[str]:
 
 
 def default_significance(
-    rows: Sequence[Mapping[str, Any]],
+    rows: Results | Sequence[ResultRow],
     corpora: Mapping[tuple[str, str], Corpus],
     seed: int,
     session: Session,

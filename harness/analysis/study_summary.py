@@ -7,8 +7,7 @@ their profiles.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from harness.analysis.labels import (
     bleu4_label,
@@ -30,7 +29,7 @@ from harness.analysis.study_types import (
     Summary,
 )
 from harness.analysis.why import Why
-from harness.run.results import Results, as_results
+from harness.run.results import ResultRow, Results, as_results
 
 
 def _problems(rows: Results) -> list[Problem]:
@@ -38,16 +37,16 @@ def _problems(rows: Results) -> list[Problem]:
     counts: dict[tuple[str, str], int] = {}
     reasons: dict[tuple[str, str], str] = {}
     for r in rows.corpus_rows():
-        status = str(r.get("status"))
+        status = str(r.status)
         if status == "ok":
             continue
-        key = (str(r["implementation"]), status)
+        key = (str(r.implementation), status)
         counts[key] = counts.get(key, 0) + 1
-        reasons.setdefault(key, _short_reason(status, r.get("error")))
+        reasons.setdefault(key, _short_reason(status, r.error))
     return [Problem(key[0], key[1], n, reasons[key]) for key, n in counts.items()]
 
 
-def library_segments(rows: Results | Sequence[Mapping[str, Any]]) -> tuple[int, int]:
+def library_segments(rows: Results | Sequence[ResultRow]) -> tuple[int, int]:
     """(segments the real libraries were run on at segment level — the most of any one
     library —, segments of the corpora where they were): the profiles give every segment."""
     counts = as_results(rows).segment_counts()

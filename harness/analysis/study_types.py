@@ -2,9 +2,9 @@
 
 :func:`harness.analysis.study.analyse` returns a :class:`Report`; :mod:`harness.report`
 renders it (reading attributes, never string keys) and writes it. ``report.json`` is
-:func:`~harness.analysis.typed_json.to_json` of a :class:`Report`, and its JSON Schema —
+:func:`~harness.typed_json.to_json` of a :class:`Report`, and its JSON Schema —
 written next to it as :data:`SCHEMA_FILE` — is
-:func:`~harness.analysis.typed_json.json_schema` of :class:`Report`: the field names, types
+:func:`~harness.typed_json.json_schema` of :class:`Report`: the field names, types
 and class docstrings below are the documentation of every key. All scores and gaps are BLEU
 points on 0–100; every number is finite or ``null``.
 
@@ -75,8 +75,8 @@ from harness.analysis.gap_types import (
     SystemGap,
 )
 from harness.analysis.human_section import HumanSection, MetaEvaluationSection
-from harness.analysis.typed_json import JsonValue, json_fields
 from harness.analysis.why import Why
+from harness.typed_json import JsonValue, json_fields
 
 __all__ = [
     "SCHEMA_FILE",

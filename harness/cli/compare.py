@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.analysis.answer import Answer, answer
-from harness.analysis.typed_json import to_json
+from harness.analysis.library_agreement import library_agreement
 from harness.bleu import native
 from harness.bleu.profiles import (
     DEFAULT_PROFILES,
@@ -36,6 +36,7 @@ from harness.scorers import DEFAULT_ADAPTERS
 from harness.session import Session, open_cache
 from harness.session.cache import default_cache_dir
 from harness.session.results import ResultsCache
+from harness.typed_json import to_json
 
 
 # ---------------------------------------------------------------------- compare
@@ -177,10 +178,12 @@ def _show(
             f"\n{len(rows)} rows in {took:.2f} s" + (f"; written to {out_dir}/" if out_dir else "")
         )
     else:
-        table = runner.summary_table(rows)
+        table = console.summary_table(rows)
         # A table wider than the console becomes one line per fixture system.
         if max(len(line) for line in table.splitlines()) > console.WIDTH:
-            table = console.fixtures_text(rows, seconds=time.perf_counter() - start)
+            table = console.fixtures_text(
+                rows, seconds=time.perf_counter() - start, agreement=library_agreement(rows)
+            )
         print(table)
         print()
         problems = sorted(
@@ -361,10 +364,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
     ]
     impls = runner.default_implementations()
     rows = run(RunPlan.of(corpora, impls))
-    print(console.fixtures_text(rows, seconds=time.perf_counter() - start))
-    sources = sorted(
-        {(r["implementation"], r["module_source"]) for r in rows if r["module_source"]}
+    print(
+        console.fixtures_text(
+            rows, seconds=time.perf_counter() - start, agreement=library_agreement(rows)
+        )
     )
+    sources = sorted({(r.implementation, r.module_source) for r in rows if r.module_source})
     for impl, source in sources:
         print(f"note: {impl}: module {source}")
     print(f"note: statistics kernels: {native.status()}")

@@ -14,16 +14,16 @@ from harness.analysis.meta_eval import meta_evaluate
 from harness.analysis.study import analyse
 from harness.analysis.study_pairs import profile_pairs
 from harness.analysis.study_types import Report
-from harness.analysis.typed_json import JsonShapeError, from_json
 from harness.cli import inputs, options
 from harness.data.io import read_lines
 from harness.errors import InputError
 from harness.report import cli_words, write_report
 from harness.report.gap_words import count_words
 from harness.report.outdir import OutputDir
-from harness.run.results import ResultRow, Results
+from harness.run.results import ResultRow, Results, row_from_json
 from harness.run.runner import run
 from harness.statistics.correlation import KENDALL_FULL_BOOT_MAX
+from harness.typed_json import JsonShapeError
 
 
 def add_report(sub: options.Subcommands) -> None:
@@ -181,18 +181,18 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number (write null for a missing score)")
 
 
-def _check_row(obj: Any, path: str, line: int) -> dict[str, Any]:
-    """``obj`` if it is a results row as `compare --out` writes it (the shape of
+def _check_row(obj: Any, path: str, line: int) -> ResultRow:
+    """The row of ``obj`` if it is a results row as `compare --out` writes it (the shape of
     :class:`harness.run.results.ResultRow`); else InputError at ``line``."""
     try:
-        row = from_json(ResultRow, obj)
+        row = row_from_json(obj)
     except JsonShapeError as exc:
         raise InputError(f"not a results row: {exc}", file=path, line=line) from None
     if row.status == "ok" and row.score is None:
         raise InputError(
             "not a results row: status is 'ok' but 'score' is null", file=path, line=line
         )
-    return dict(obj)
+    return row
 
 
 def read_rows(path: str) -> Results:

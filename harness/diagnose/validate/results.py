@@ -2,7 +2,7 @@
 
 :class:`ValidationReport` holds the verdict (scale, best profile, agreement per configuration,
 readings, fit, precision), the :class:`Deviation` cases (shrunk and explained), the :class:`Crash`
-examples and the probes; :func:`harness.analysis.typed_json.to_json` writes each as JSON, and
+examples and the probes; :func:`harness.typed_json.to_json` writes each as JSON, and
 ``ValidationReport.to_dict`` the report (it adds the properties: verdict, agreement, diagnosed
 factors, the comparison's tolerance). The plain-text report is rendered by
 :func:`harness.report.validation.validation_text`.
@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.analysis.typed_json import to_json
 from harness.diagnose.validate.evidence import Evidence
 from harness.diagnose.validate.probes import Probe
 from harness.diagnose.validate.readings import Readings
+from harness.typed_json import to_json
 
 __all__ = ["Crash", "Deviation", "ValidationReport"]
 
