@@ -25,6 +25,7 @@ from harness.diagnose.validate.evidence import average_ranks
 from harness.diagnose.validate.judge import Judge
 from harness.diagnose.validate.subjects import Outcome
 from harness.session import Session
+from harness.typed_json import to_json
 
 CASES = generate_cases(40, seed=0)
 CONFIGS = list(PROFILES.items())
@@ -46,7 +47,7 @@ def test_a_constant_ignores_its_input():
     assert not e.supports_diagnosis and e.verdict == IGNORES_INPUT
     assert e.distinct == 1 and e.best_correlation is None and e.p_value is None
     assert e.compared > 0 and "all gave the same score (0.5)" in e.reason
-    d = e.to_dict()
+    d = to_json(e)
     assert d["distinct_scores"] == 1 and d["verdict"] == IGNORES_INPUT
 
 
