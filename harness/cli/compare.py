@@ -26,7 +26,7 @@ from harness.data.corpus import Corpus
 from harness.data.datasets import load_wmt21_ende
 from harness.data.fixtures import list_fixtures, load_fixture
 from harness.errors import InputError
-from harness.report import console
+from harness.report import cli_words, console
 from harness.report.answer_words import findings
 from harness.report.outdir import OutputDir
 from harness.run import runner
@@ -174,9 +174,7 @@ def _show(
         options.print_json(every if ans is None else {"answer": _answer_json(ans), "rows": every})
     elif ans is not None:
         print(console.answer_text(ans, what=_what(users)))
-        print(
-            f"\n{len(rows)} rows in {took:.2f} s" + (f"; written to {out_dir}/" if out_dir else "")
-        )
+        print("\n" + cli_words.rows_footer(len(rows), took, out_dir))
     else:
         table = console.summary_table(rows)
         # A table wider than the console becomes one line per fixture system.
@@ -193,11 +191,9 @@ def _show(
                 if status != "ok"
             }
         )
-        for impl, status, err in problems[:notes]:
-            print(console.wrap(f"note: {impl}: {status}: {err}", indent="  "))
-        if len(problems) > notes:
-            print(f"note: … {len(problems) - notes} more (see the results table)")
-        print(f"{len(rows)} rows in {took:.2f} s" + (f"; written to {out_dir}/" if out_dir else ""))
+        for line in cli_words.run_notes(problems, notes):
+            print(console.wrap(line, indent="  "))
+        print(cli_words.rows_footer(len(rows), took, out_dir))
     return 0
 
 
@@ -336,12 +332,17 @@ def cmd_profiles(args: argparse.Namespace) -> int:
     else:
         width = max(map(len, data))  # the longest name: the columns stay aligned
         for name, row in data.items():
-            print(f"{name:<{width}} {row['status']:<10} {row['signature']}")
-            print(f"{'':<{width}} {'':<10} against {row['oracle']} ({row['evidence']})")
-            if row["field"] != MACHINE_TRANSLATION:
-                print(
-                    f"{'':<{width}} {'':<10} {row['field']}: run by compare and report when named"
-                )
+            other_field = row["field"] if row["field"] != MACHINE_TRANSLATION else None
+            lines = cli_words.profile_lines(
+                name,
+                width,
+                str(row["status"]),
+                str(row["signature"]),
+                str(row["oracle"]),
+                str(row["evidence"]),
+                None if other_field is None else str(other_field),
+            )
+            print("\n".join(lines))
     return 0
 
 
@@ -379,7 +380,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print("\n" + "=" * 36 + " WMT21 en→de newstest2021 " + "=" * 36 + "\n")
         _demo_wmt21(data)
     else:
-        print("\n(WMT21: set BLEU_HARNESS_DATA to ../shared/data to include real MT data)")
+        print(cli_words.WMT21_MISSING)
     return 0
 
 

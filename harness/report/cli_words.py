@@ -4,9 +4,12 @@ in :mod:`harness.cli` pass the facts (names, numbers) and print these words."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 __all__ = [
     "LIBRARY_SIGNATURES_HEAD",
     "NOTHING_SCORED",
+    "WMT21_MISSING",
     "human_heading",
     "library_computed",
     "limited",
@@ -14,11 +17,16 @@ __all__ = [
     "not_scored_citation",
     "not_scored_note",
     "overrides_note",
+    "profile_lines",
     "raw_counts_note",
     "report_written",
+    "rows_footer",
+    "run_notes",
     "significance_heading",
 ]
 
+#: ``demo``: where the real MT data would come from.
+WMT21_MISSING = "\n(WMT21: set BLEU_HARNESS_DATA to ../shared/data to include real MT data)"
 #: ``score``: no implementation gave a number.
 NOTHING_SCORED = "bleu-harness: error: no implementation scored (see the notes)"
 #: ``score``: the heading of the libraries' own signatures.
@@ -93,3 +101,37 @@ def not_scored_citation(name: str, status: str) -> str:
 def not_scored_note(name: str, status: str, why: str) -> str:
     """``score --cite``: why an implementation did not score (stderr)."""
     return f"bleu-harness: note: {name} did not score: {status}: {why}"
+
+
+def rows_footer(rows: int, seconds: float, out_dir: object | None) -> str:
+    """``compare``: how many rows the run made, in how long, and where they were written."""
+    return f"{rows} rows in {seconds:.2f} s" + (f"; written to {out_dir}/" if out_dir else "")
+
+
+def run_notes(problems: Sequence[tuple[str, str, str]], limit: int) -> list[str]:
+    """``compare``'s fixtures table: one note per (implementation, status, error) without a
+    number, at most ``limit`` of them, then how many more there are."""
+    lines = [f"note: {impl}: {status}: {err}" for impl, status, err in problems[:limit]]
+    if len(problems) > limit:
+        lines.append(f"note: … {len(problems) - limit} more (see the results table)")
+    return lines
+
+
+def profile_lines(
+    name: str,
+    width: int,
+    status: str,
+    signature: str,
+    oracle: str,
+    evidence: str,
+    field: str | None,
+) -> list[str]:
+    """``profiles``: a profile's lines — its status and signature, what proves it, and, for a
+    profile of another field than machine translation (``field``), when it runs."""
+    lines = [
+        f"{name:<{width}} {status:<10} {signature}",
+        f"{'':<{width}} {'':<10} against {oracle} ({evidence})",
+    ]
+    if field is not None:
+        lines.append(f"{'':<{width}} {'':<10} {field}: run by compare and report when named")
+    return lines
