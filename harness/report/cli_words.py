@@ -5,6 +5,7 @@ in :mod:`harness.cli` pass the facts (names, numbers) and print these words."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from os import PathLike
 
 __all__ = [
     "LIBRARY_SIGNATURES_HEAD",
@@ -103,7 +104,7 @@ def not_scored_note(name: str, status: str, why: str) -> str:
     return f"bleu-harness: note: {name} did not score: {status}: {why}"
 
 
-def rows_footer(rows: int, seconds: float, out_dir: object | None) -> str:
+def rows_footer(rows: int, seconds: float, out_dir: str | PathLike[str] | None) -> str:
     """``compare``: how many rows the run made, in how long, and where they were written."""
     return f"{rows} rows in {seconds:.2f} s" + (f"; written to {out_dir}/" if out_dir else "")
 
