@@ -52,7 +52,7 @@ from harness import Session
 from harness.analysis.gap_matters import human_agreement, thresholds_version
 from harness.analysis.human import load_wmt19_syslevel, wmt21_human_correlations
 from harness.analysis.meta_eval import meta_evaluate
-from harness.analysis.study import study
+from harness.analysis.study import ReportOptions, study
 from harness.data.datasets import WMT21_DIR, WMT21_SYSTEMS, load_wmt21_ende
 from harness.data.fixtures import load_fixture
 from harness.report.gap_words import pair_sentence
@@ -108,9 +108,7 @@ else:
 report = study(
     triples,
     [f"profile:{p}" for p in PROFILES_COMPARED],
-    include=("pairs",),
-    seed=SEED,
-    gap_resamples=RESAMPLES,
+    options=ReportOptions(include=("pairs",), seed=SEED, gap_resamples=RESAMPLES),
 )
 for pair in report.gap_matters.pairs:
     print(f"[{pair.matters}] {pair_sentence(pair)}")

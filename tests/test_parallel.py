@@ -389,14 +389,14 @@ def test_report_correlations_in_a_worker_are_the_serial_ones(monkeypatch) -> Non
     pairs: the report is byte for byte the serial one, and the correlation steps are still
     reported."""
     from harness.analysis import study_correlations
-    from harness.analysis.study import analyse, study
+    from harness.analysis.study import ReportOptions, analyse, study
     from harness.report.schema import render_json
     from harness.run.plan import named_corpora
     from harness.session import Session
 
     corpora = [("generated", f"system-{s}", _corpus(40, seed=s)) for s in range(3)]
     impls = ["profile:sacrebleu", "profile:nltk", "profile:tensor2tensor", "profile:evaluate"]
-    serial = study(corpora, impls, n_boot=20)
+    serial = study(corpora, impls, options=ReportOptions(n_boot=20))
     monkeypatch.setattr(study_correlations, "IN_WORKER_FROM", 0)
     pools = []
 
@@ -409,7 +409,10 @@ def test_report_correlations_in_a_worker_are_the_serial_ones(monkeypatch) -> Non
     session = Session(named_corpora(corpora), jobs=2, backend="processes")
     rows = _plan_rows(corpora, impls)
     workers = analyse(
-        rows, session, n_boot=20, progress=lambda stage, done, total: steps.append(stage)
+        rows,
+        session,
+        options=ReportOptions(n_boot=20),
+        progress=lambda stage, done, total: steps.append(stage),
     )
     assert pools == [(1, 1)]
     assert serial.correlations.segment is not None and serial.correlations.corpus is not None

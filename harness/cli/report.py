@@ -11,7 +11,7 @@ from typing import Any
 
 from harness.analysis.human import wmt21_human_correlations
 from harness.analysis.meta_eval import meta_evaluate
-from harness.analysis.study import analyse
+from harness.analysis.study import ReportOptions, analyse
 from harness.analysis.study_pairs import profile_pairs
 from harness.analysis.study_types import Report
 from harness.analysis.typed_json import JsonShapeError, from_json
@@ -165,14 +165,16 @@ def _report(args: argparse.Namespace, out: OutputDir) -> tuple[Results, Report, 
     report = analyse(
         rows,
         session,
-        seed=plan.seed,
+        options=ReportOptions(
+            seed=plan.seed,
+            n_boot=args.n_boot,
+            significance_pair=pair,
+            baseline=BASELINE,
+            limit=plan.limit,
+        ),
         human=human,
-        n_boot=args.n_boot,
-        progress=plan.callback(),
-        significance_pair=pair,
-        limit=plan.limit,
         meta_evaluation=meta,
-        baseline=BASELINE,
+        progress=plan.callback(),
     )
     return rows, report, write_report(report, out, formats=args.formats)
 
