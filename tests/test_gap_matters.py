@@ -16,7 +16,7 @@ import sacrebleu
 
 from harness.analysis.gap_matters import THRESHOLDS_PACKAGE
 from harness.analysis.human import wmt21_human_correlations
-from harness.analysis.meta_eval import meta_evaluate
+from harness.analysis.meta_eval import MetaEvalOptions, meta_evaluate
 from harness.analysis.study import ReportOptions, analyse
 from harness.data.corpus import Corpus
 from harness.data.fixtures import load_fixture
@@ -270,7 +270,7 @@ def test_a_pair_says_whether_its_meta_evaluation_differs(data_dir, rows, corpora
     human = wmt21_human_correlations(
         data_dir, ["sacrebleu", "sacrebleu-sentence"], n_boot=0, session=Session()
     )
-    meta = meta_evaluate(human, resamples=100, seed=SEED)
+    meta = meta_evaluate(human, options=MetaEvalOptions(resamples=100, seed=SEED))
     session = Session(named_corpora(corpora))
     found = analyse(
         rows,

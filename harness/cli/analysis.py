@@ -9,7 +9,7 @@ from typing import Any
 
 from harness.analysis.attribution import attribute
 from harness.analysis.human import mathur_outliers, wmt21_human_correlations
-from harness.analysis.meta_eval import meta_evaluate
+from harness.analysis.meta_eval import MetaEvalOptions, meta_evaluate
 from harness.analysis.resampling import prepare
 from harness.analysis.significance import against_best, significance_from_files
 from harness.bleu.profiles import DEFAULT_PROFILES, PROFILES
@@ -327,7 +327,8 @@ def cmd_human(args: argparse.Namespace) -> int:
         progress=options.progress(args),
         session=options.session(args),
     )
-    meta = meta_evaluate(res, resamples=args.meta_resamples, seed=args.seed).to_dict()
+    meta_options = MetaEvalOptions(resamples=args.meta_resamples, seed=args.seed)
+    meta = meta_evaluate(res, options=meta_options).to_dict()
     wmt19 = mathur_outliers(args.data) if args.wmt19 else None
     if args.json:
         options.print_json(

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.analysis.human import wmt21_human_correlations
-from harness.analysis.meta_eval import meta_evaluate
+from harness.analysis.meta_eval import MetaEvalOptions, meta_evaluate
 from harness.analysis.study import ReportOptions, analyse
 from harness.analysis.study_pairs import profile_pairs
 from harness.analysis.study_types import Report
@@ -156,8 +156,7 @@ def _report(args: argparse.Namespace, out: OutputDir) -> tuple[Results, Report, 
     if human is not None:
         meta = meta_evaluate(
             human,
-            resamples=args.meta_resamples,
-            seed=plan.seed,
+            options=MetaEvalOptions(resamples=args.meta_resamples, seed=plan.seed),
             compared=[p for p in profile_pairs(rows) if set(p) <= set(human.segment_scores)],
             progress=plan.callback(),
         )
