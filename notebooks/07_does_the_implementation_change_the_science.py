@@ -58,6 +58,7 @@ from harness.data.fixtures import load_fixture
 from harness.report.gap_words import pair_sentence
 from harness.run.runner import versions
 from harness.statistics.agreement import pairwise_accuracy
+from harness.statistics.correlation import BootstrapOptions
 from harness.statistics.metric_comparison import (
     ComparedStatistic,
     PermutationTest,
@@ -169,7 +170,7 @@ for gap in (0.1, 0.5, 1.0, 2.0):
 # %%
 if USE_DATA:
     human = wmt21_human_correlations(
-        DATA, PROFILES_COMPARED, n_boot=0, seed=SEED, session=Session()
+        DATA, PROFILES_COMPARED, bootstrap=BootstrapOptions(n_boot=0, seed=SEED), session=Session()
     )
     meta_options = MetaEvalOptions(resamples=RESAMPLES // 2 if SMOKE else RESAMPLES, seed=SEED)
     meta = meta_evaluate(human, options=meta_options)

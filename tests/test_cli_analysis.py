@@ -13,6 +13,7 @@ from harness.bleu import engine
 from harness.cli import main
 from harness.data.fixtures import load_fixture
 from harness.session import Session
+from harness.statistics.correlation import NO_INTERVALS
 
 
 def test_explain_json_shape_and_sum(capsys) -> None:
@@ -108,7 +109,7 @@ def test_human_prints_the_meta_evaluation(data_dir, capsys) -> None:
     assert main([*argv, "--meta-resamples", "100", "--seed", "3", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)["wmt21_meta_evaluation"]
     human = wmt21_human_correlations(
-        data_dir, ["sacrebleu", "helm-bleu-1"], n_boot=0, session=Session()
+        data_dir, ["sacrebleu", "helm-bleu-1"], bootstrap=NO_INTERVALS, session=Session()
     )
     expected = meta_evaluate(human, options=MetaEvalOptions(resamples=100, seed=3))
     assert d["rows"] == expected.rows()

@@ -31,6 +31,7 @@ from harness.report.schema import validate_report_json
 from harness.run import runner
 from harness.run.plan import named_corpora
 from harness.session import Session
+from harness.statistics.correlation import NO_INTERVALS
 
 SEED = 7
 RESAMPLES = 200
@@ -268,7 +269,7 @@ def test_a_pair_says_whether_its_meta_evaluation_differs(data_dir, rows, corpora
     meta_evaluate computed them, and ``differs`` is whether one of its tests between the two
     is significant."""
     human = wmt21_human_correlations(
-        data_dir, ["sacrebleu", "sacrebleu-sentence"], n_boot=0, session=Session()
+        data_dir, ["sacrebleu", "sacrebleu-sentence"], bootstrap=NO_INTERVALS, session=Session()
     )
     meta = meta_evaluate(human, options=MetaEvalOptions(resamples=100, seed=SEED))
     session = Session(named_corpora(corpora))

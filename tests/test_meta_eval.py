@@ -40,6 +40,7 @@ from harness.statistics.agreement import (
     soft_pairwise_accuracy,
     tie_calibrated_accuracy,
 )
+from harness.statistics.correlation import NO_INTERVALS
 from harness.statistics.metric_comparison import (
     ComparedStatistic,
     PermutationTest,
@@ -568,7 +569,9 @@ def test_results_are_json_ready() -> None:
         pairwise_accuracy([1, 2, 3], [3, 2, 1]),
         tie_calibrated_accuracy(human, metric, grouping="item"),
         soft_pairwise_accuracy(human, metric, permutations=10),
-        compare_metrics([1, 2, 3, 4], [1, 2, 4, 3], [4, 3, 2, 1], test=PermutationTest(resamples=20)),
+        compare_metrics(
+            [1, 2, 3, 4], [1, 2, 4, 3], [4, 3, 2, 1], test=PermutationTest(resamples=20)
+        ),
     ]
     for result in results:
         json.dumps(result.to_dict(), allow_nan=False)
@@ -584,7 +587,9 @@ def wmt21(data_dir) -> Any:
     from harness.analysis.human import wmt21_human_correlations
     from harness.session import Session
 
-    human = wmt21_human_correlations(data_dir, REAL_PROFILES, n_boot=0, session=Session())
+    human = wmt21_human_correlations(
+        data_dir, REAL_PROFILES, bootstrap=NO_INTERVALS, session=Session()
+    )
     return human, meta_evaluate(human, options=MetaEvalOptions(resamples=40, block_size=1000))
 
 

@@ -231,9 +231,7 @@ def _evaluate_one(
 #: segment matrix, the :func:`compare_metrics` statistic and test (WMT's tasks: ``accuracy`` and ``pce``
 #: with the scores test, segment-level ``KendallWithTiesOpt`` by item with the pairs test), and
 #: where the value that orders the implementations is.
-_COMPARED: tuple[
-    tuple[str, bool, ComparedStatistic, str, Callable[[Any], float | None]], ...
-] = (
+_COMPARED: tuple[tuple[str, bool, ComparedStatistic, str, Callable[[Any], float | None]], ...] = (
     (
         "pairwise_accuracy",
         False,
@@ -283,7 +281,8 @@ def meta_evaluate(
     progress: ProgressCallback | None = None,
 ) -> MetaEvaluation:
     """The WMT Metrics statistics of every implementation of ``human``
-    (:func:`~harness.analysis.human.wmt21_human_correlations`; ``n_boot=0`` is enough).
+    (:func:`~harness.analysis.human.wmt21_human_correlations`;
+    :data:`~harness.statistics.correlation.NO_INTERVALS` is enough).
 
     ``implementations``: a subset of ``human``'s (default: all). ``options``
     (:class:`MetaEvalOptions`): the Kendall variants computed at system level and by item,

@@ -22,7 +22,7 @@ from harness.report import write_report
 from harness.report.gap_words import count_words
 from harness.report.outdir import OutputDir
 from harness.run.results import ResultRow, Results
-from harness.statistics.correlation import KENDALL_FULL_BOOT_MAX
+from harness.statistics.correlation import KENDALL_FULL_BOOT_MAX, BootstrapOptions
 
 
 def add_report(sub: options.Subcommands) -> None:
@@ -147,8 +147,7 @@ def _report(args: argparse.Namespace, out: OutputDir) -> tuple[Results, Report, 
     if args.human:
         human = wmt21_human_correlations(
             args.data,
-            n_boot=args.n_boot,
-            seed=plan.seed,
+            bootstrap=BootstrapOptions(n_boot=args.n_boot, seed=plan.seed),
             progress=plan.callback(),
             session=session,
         )

@@ -201,9 +201,7 @@ def compare_metrics(
     if test.test == "pairs":
         return _pairs_test((h, ma, mb, present), shape, common, random_state, params, checked)
 
-    layout = Layout.build(
-        shape, grouping, present, pairs=kind not in ("spa", "tie_calibrated")
-    )
+    layout = Layout.build(shape, grouping, present, pairs=kind not in ("spa", "tie_calibrated"))
     if kind == "tie_calibrated":
         groups = groups_of(shape, grouping)
         za, zb = zscore(ma, "metric_a"), zscore(mb, "metric_b")
