@@ -273,7 +273,7 @@ def wmt21_human_correlations(
     *,
     reference: str = "sacrebleu",
     ranking_systems: str = "mqm",
-    bootstrap: BootstrapOptions = BootstrapOptions(),
+    bootstrap: BootstrapOptions | None = None,
     progress: ProgressCallback | None = None,
     session: Session,
 ) -> HumanCorrelations:
@@ -283,7 +283,8 @@ def wmt21_human_correlations(
     every profile in :data:`~harness.bleu.profiles.PROFILES`). ``reference``: the profile whose
     system ranking the others are compared with. ``ranking_systems``: ``"mqm"`` ranks the 8
     MQM-rated systems, ``"all"`` the 20 MT systems of the subset (more statistics to count).
-    ``bootstrap`` (:class:`~harness.statistics.correlation.BootstrapOptions`): the
+    ``bootstrap`` (:class:`~harness.statistics.correlation.BootstrapOptions`; ``None``: its
+    defaults): the
     correlations' intervals, as in :func:`~harness.statistics.correlation.correlate`
     (segment-level Kendall's interval is the asymptotic one unless ``n_boot_kendall`` asks for
     a bootstrap).
@@ -299,6 +300,7 @@ def wmt21_human_correlations(
     ``session`` (required): whose cache (memory, disk) and workers count the systems'
     statistics.
     """
+    bootstrap = bootstrap or BootstrapOptions()
     n_boot, n_boot_kendall = bootstrap.n_boot, bootstrap.n_boot_kendall
     seed, confidence = bootstrap.seed, bootstrap.confidence
     if implementations is None:

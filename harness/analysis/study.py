@@ -30,7 +30,7 @@ import numpy as np
 
 from harness.analysis.attribution import attribute
 from harness.analysis.difference import implementation_label
-from harness.analysis.gap_matters import GAP_RESAMPLES, gap_matters, headline, unanswered
+from harness.analysis.gap_matters import gap_matters, headline, unanswered
 from harness.analysis.human_section import human_section, meta_evaluation_section
 from harness.analysis.labels import (
     labels_in,
@@ -323,14 +323,15 @@ def analyse(
     rows: Results | Iterable[Mapping[str, Any]],
     session: Session,
     *,
-    options: ReportOptions = ReportOptions(),
+    options: ReportOptions | None = None,
     human: Precomputed | None = None,
     significance: Precomputed | None = None,
     meta_evaluation: MetaEvaluation | None = None,
     progress: ProgressCallback | None = None,
 ) -> Report:
     """The report of the runner's ``rows`` (:class:`~harness.analysis.study_types.Report`),
-    computed as ``options`` (:class:`~harness.analysis.report_options.ReportOptions`) ask.
+    computed as ``options`` (:class:`~harness.analysis.report_options.ReportOptions`; ``None``:
+    its defaults) ask.
 
     ``session`` is the run's :class:`~harness.session.Session`: it counts and caches every
     statistic, and its corpora (named ``fixture/system``, :func:`~harness.run.plan.named_corpora`; none for a
@@ -372,6 +373,7 @@ def analyse(
         ConfigError: an unknown section in ``include``, an unknown implementation in
             ``pairs``, a session corpus not named ``fixture/system``.
     """
+    options = options or ReportOptions()
     include, seed, pairs = options.include, options.seed, options.pairs
     unknown = sorted(set(include) - set(DEFAULT_INCLUDE))
     if unknown:
@@ -468,7 +470,7 @@ def study(
     *,
     levels: Sequence[str] = ("corpus", "segment"),
     session: Session | None = None,
-    options: ReportOptions = ReportOptions(),
+    options: ReportOptions | None = None,
 ) -> Report:
     """The report of ``implementations`` on ``corpora`` in one call, for a notebook: the rows
     of its :class:`~harness.run.plan.RunPlan` analysed by :func:`analyse` on the plan's
@@ -481,6 +483,7 @@ def study(
     corpora are replaced by ``corpora``. ``options`` go to :func:`analyse`; their seed is the
     run's too.
     """
+    options = options or ReportOptions()
     plan = RunPlan.of(
         corpora,
         implementations,
