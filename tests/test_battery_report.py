@@ -21,7 +21,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from harness.analysis.significance import DEFAULT_SEED
-from harness.analysis.study import analyse
+from harness.analysis.study import ReportOptions, analyse
 from harness.analysis.study_types import Report
 from harness.data.corpus import Corpus
 from harness.data.fixtures import load_fixture
@@ -66,9 +66,10 @@ def _synthetic(n: int, name: str = "synthetic") -> Corpus:
     return Corpus(hypotheses=hyps, references=refs, name=name)
 
 
-def analysed(rows: Any, corpora: Any = (), **kwargs: Any) -> Report:
-    """The report of ``rows``, analysed with a session over ``corpora`` (triples)."""
-    return analyse(rows, Session(named_corpora(corpora)), **kwargs)
+def analysed(rows: Any, corpora: Any = (), **options: Any) -> Report:
+    """The report of ``rows``, analysed with a session over ``corpora`` (triples) as the
+    :class:`ReportOptions` named by ``options`` ask."""
+    return analyse(rows, Session(named_corpora(corpora)), options=ReportOptions(**options))
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from harness.analysis.attribution import attribute
 from harness.analysis.significance import DEFAULT_SEED
-from harness.analysis.study import analyse
+from harness.analysis.study import ReportOptions, analyse
 from harness.analysis.study_families import answer_of
 from harness.analysis.study_pairs import default_pairs
 from harness.analysis.study_types import PrecomputedSignificance, Significance
@@ -95,9 +95,16 @@ def human(rows):
     return wmt19_bleu_vs_human(table=table, metrics=("BLEU", "nltk-BLEU"), n_boot=50, seed=0)
 
 
-def analysed(rows, corpora=(), **kwargs):
-    """The report of ``rows``, analysed with a session over ``corpora`` (triples)."""
-    return analyse(rows, Session(named_corpora(corpora)), **kwargs)
+def analysed(rows, corpora=(), human=None, significance=None, **options):
+    """The report of ``rows``, analysed with a session over ``corpora`` (triples) as the
+    :class:`ReportOptions` named by ``options`` ask."""
+    return analyse(
+        rows,
+        Session(named_corpora(corpora)),
+        options=ReportOptions(**options),
+        human=human,
+        significance=significance,
+    )
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ from typing import Any, Literal
 import jsonschema
 import pytest
 
-from harness.analysis.study import analyse
+from harness.analysis.study import ReportOptions, analyse
 from harness.analysis.study_types import TOP_KEYS, Report
 from harness.data.fixtures import load_fixture
 from harness.report import SCHEMA_FILE, render_json, write_report
@@ -170,7 +170,7 @@ def report() -> Report:
     corpora = fx.triples()
     impls = [runner.Implementation.parse(x) for x in ("profile:sacrebleu", "adapter:sacrebleu")]
     rows = run(RunPlan.of(corpora, impls, levels=("corpus", "segment"), progress=False))
-    return analyse(rows, Session(named_corpora(corpora)), n_boot=20)
+    return analyse(rows, Session(named_corpora(corpora)), options=ReportOptions(n_boot=20))
 
 
 def test_the_report_schema_is_valid_and_covers_every_key(report: Report) -> None:

@@ -68,7 +68,13 @@ from harness.data.datasets import (
 from harness.errors import ConfigError, HarnessError, InputError
 from harness.progress import ProgressCallback, track
 from harness.session import Session
-from harness.statistics.correlation import METHODS, Correlation, correlate, finite
+from harness.statistics.correlation import (
+    METHODS,
+    BootstrapOptions,
+    Correlation,
+    correlate,
+    finite,
+)
 from harness.statistics.correlation_cells import correlate_each
 
 __all__ = [
@@ -267,10 +273,7 @@ def wmt21_human_correlations(
     *,
     reference: str = "sacrebleu",
     ranking_systems: str = "mqm",
-    n_boot: int = 1000,
-    n_boot_kendall: int | None = None,
-    seed: int | None = 0,
-    confidence: float = 0.95,
+    bootstrap: BootstrapOptions | None = None,
     progress: ProgressCallback | None = None,
     session: Session,
 ) -> HumanCorrelations:
@@ -280,9 +283,11 @@ def wmt21_human_correlations(
     every profile in :data:`~harness.bleu.profiles.PROFILES`). ``reference``: the profile whose
     system ranking the others are compared with. ``ranking_systems``: ``"mqm"`` ranks the 8
     MQM-rated systems, ``"all"`` the 20 MT systems of the subset (more statistics to count).
-    ``n_boot``, ``n_boot_kendall``, ``seed``, ``confidence``: as in
-    :func:`~harness.statistics.correlation.correlate` (segment-level Kendall's interval is
-    the asymptotic one unless ``n_boot_kendall`` asks for a bootstrap).
+    ``bootstrap`` (:class:`~harness.statistics.correlation.BootstrapOptions`; ``None``: its
+    defaults): the
+    correlations' intervals, as in :func:`~harness.statistics.correlation.correlate`
+    (segment-level Kendall's interval is the asymptotic one unless ``n_boot_kendall`` asks for
+    a bootstrap).
 
     Each ``rankings`` row: ``ranking`` (best first), ``kendall_tau_vs_reference``,
     ``same_ranking``, ``swapped_pairs`` (``[a, b]``: the reference scores a above b, this
@@ -295,6 +300,9 @@ def wmt21_human_correlations(
     ``session`` (required): whose cache (memory, disk) and workers count the systems'
     statistics.
     """
+    bootstrap = bootstrap or BootstrapOptions()
+    n_boot, n_boot_kendall = bootstrap.n_boot, bootstrap.n_boot_kendall
+    seed, confidence = bootstrap.seed, bootstrap.confidence
     if implementations is None:
         implementations = DEFAULT_PROFILES
     elif isinstance(implementations, str):

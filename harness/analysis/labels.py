@@ -12,11 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from harness.analysis.answer import is_bleu4
-from harness.bleu.profiles import PROFILES, VERIFICATION
+from harness.bleu.profile_spec import SHORT_WIDTH
+from harness.bleu.profiles import PROFILES, SHORT_NAMES, VERIFICATION
 from harness.run.results import ResultRow, Results, as_results
 from harness.scorers import PROFILE_OF, tolerance
 
 __all__ = [
+    "SHORT_WIDTH",
     "bleu4_label",
     "kinds_in",
     "label_tolerance",
@@ -24,7 +26,15 @@ __all__ = [
     "library_pair",
     "pair_tolerance",
     "profile_of",
+    "short_name",
 ]
+
+
+def short_name(name: str) -> str:
+    """The head of profile ``name``'s column in a terminal table (its
+    :attr:`~harness.bleu.profile_spec.Profile.short`, at most :data:`SHORT_WIDTH`
+    characters); a name that is not a profile's, itself."""
+    return SHORT_NAMES.get(name, name)
 
 
 def labels_in(rows: Results | Sequence[ResultRow]) -> list[str]:

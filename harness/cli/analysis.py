@@ -9,16 +9,16 @@ from typing import Any
 
 from harness.analysis.attribution import attribute
 from harness.analysis.human import mathur_outliers, wmt21_human_correlations
-from harness.analysis.meta_eval import meta_evaluate
+from harness.analysis.meta_eval import MetaEvalOptions, meta_evaluate
 from harness.analysis.resampling import prepare
-from harness.analysis.significance import against_best, significance_from_files
+from harness.analysis.significance import PairedTest, against_best, significance_from_files
 from harness.bleu.profiles import DEFAULT_PROFILES, PROFILES
 from harness.cli import inputs, options
 from harness.data.systems import load_human_scores, load_text_systems
 from harness.errors import HarnessError, InputError
 from harness.report import cli_words, console
 from harness.report.human_tables import human_markdown
-from harness.statistics.correlation import KENDALL_FULL_BOOT_MAX, correlate
+from harness.statistics.correlation import KENDALL_FULL_BOOT_MAX, BootstrapOptions, correlate
 
 
 # ---------------------------------------------------------------------- explain
@@ -128,9 +128,7 @@ def cmd_significance(args: argparse.Namespace) -> int:
         system,
         refs,
         profile=args.profile,
-        method=args.method,
-        resamples=args.resamples,
-        seed=args.seed,
+        test=PairedTest(method=args.method, resamples=args.resamples, seed=args.seed),
         progress=options.progress(args),
         session=options.session(args),
         bom=args.bom,
@@ -319,12 +317,12 @@ def cmd_human(args: argparse.Namespace) -> int:
     res = wmt21_human_correlations(
         args.data,
         impls,
-        n_boot=args.n_boot,
-        seed=args.seed,
+        bootstrap=BootstrapOptions(n_boot=args.n_boot, seed=args.seed),
         progress=options.progress(args),
         session=options.session(args),
     )
-    meta = meta_evaluate(res, resamples=args.meta_resamples, seed=args.seed).to_dict()
+    meta_options = MetaEvalOptions(resamples=args.meta_resamples, seed=args.seed)
+    meta = meta_evaluate(res, options=meta_options).to_dict()
     wmt19 = mathur_outliers(args.data) if args.wmt19 else None
     if args.json:
         options.print_json(

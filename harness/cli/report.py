@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from harness.analysis.human import wmt21_human_correlations
-from harness.analysis.meta_eval import meta_evaluate
-from harness.analysis.study import analyse
+from harness.analysis.meta_eval import MetaEvalOptions, meta_evaluate
+from harness.analysis.study import ReportOptions, analyse
 from harness.analysis.study_pairs import profile_pairs
 from harness.analysis.study_types import Report
 from harness.cli import inputs, options
@@ -22,7 +22,7 @@ from harness.report.gap_words import count_words
 from harness.report.outdir import OutputDir
 from harness.run.results import ResultRow, Results, row_from_json
 from harness.run.runner import run
-from harness.statistics.correlation import KENDALL_FULL_BOOT_MAX
+from harness.statistics.correlation import KENDALL_FULL_BOOT_MAX, BootstrapOptions
 from harness.typed_json import JsonShapeError
 
 
@@ -146,8 +146,7 @@ def _report(args: argparse.Namespace, out: OutputDir) -> tuple[Results, Report, 
     if args.human:
         human = wmt21_human_correlations(
             args.data,
-            n_boot=args.n_boot,
-            seed=plan.seed,
+            bootstrap=BootstrapOptions(n_boot=args.n_boot, seed=plan.seed),
             progress=plan.callback(),
             session=session,
         )
@@ -155,8 +154,7 @@ def _report(args: argparse.Namespace, out: OutputDir) -> tuple[Results, Report, 
     if human is not None:
         meta = meta_evaluate(
             human,
-            resamples=args.meta_resamples,
-            seed=plan.seed,
+            options=MetaEvalOptions(resamples=args.meta_resamples, seed=plan.seed),
             compared=[p for p in profile_pairs(rows) if set(p) <= set(human.segment_scores)],
             progress=plan.callback(),
         )
@@ -164,14 +162,16 @@ def _report(args: argparse.Namespace, out: OutputDir) -> tuple[Results, Report, 
     report = analyse(
         rows,
         session,
-        seed=plan.seed,
+        options=ReportOptions(
+            seed=plan.seed,
+            n_boot=args.n_boot,
+            significance_pair=pair,
+            baseline=BASELINE,
+            limit=plan.limit,
+        ),
         human=human,
-        n_boot=args.n_boot,
-        progress=plan.callback(),
-        significance_pair=pair,
-        limit=plan.limit,
         meta_evaluation=meta,
-        baseline=BASELINE,
+        progress=plan.callback(),
     )
     return rows, report, write_report(report, out, formats=args.formats)
 

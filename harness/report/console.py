@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 
 from harness.analysis.answer import FLIP_ALPHA, FLIP_RESAMPLES, Answer, Family, display_name
 from harness.analysis.attribution import Attribution
-from harness.analysis.labels import bleu4_label
+from harness.analysis.labels import SHORT_WIDTH, bleu4_label, short_name
 from harness.analysis.library_agreement import TwinCheck
 from harness.report.answer_words import family_names, family_why, findings
 from harness.run.results import ResultRow, Status
@@ -30,50 +30,8 @@ __all__ = [
     "wrap",
 ]
 
-#: Short column names of implementations whose names are too long for a narrow column.
-#: Column heads of the per-system table for names longer than its columns (at most
-#: :data:`COLUMN` characters, and distinct from every other profile's head).
-SHORT = {
-    "sacrebleu-sentence": "sacre-sent",
-    "torchmetrics": "torchmetr",
-    "torchmetrics-sacrebleu": "tm-sacre",
-    "pycocoevalcap": "coco",
-    "mteval-v13a": "mteval",
-    "multi-bleu-detok": "mbleu-dtk",
-    "tensor2tensor": "t2t",
-    "lm-eval-truthfulqa": "lm-tqa",
-    "helm-bleu-1": "helm-1",
-    "helm-bleu-4": "helm-4",
-    "lighteval-bleu": "lighteval",
-    "lighteval-bleu-1": "lightev-1",
-    "lighteval-bleu-4": "lightev-4",
-    **{f"evalscope-bleu-{n}": f"evalsc-{n}" for n in range(1, 5)},
-    "compare-mt-sacrebleu": "cmt-sacre",
-    "compare-mt-bleu": "cmt-bleu",
-    "compare-mt-sentbleu": "cmt-sent",
-    "opencompass-bleu": "oc-bleu",
-    "unitxt-bleu": "unitxt",
-    "unitxt-sacrebleu": "ux-sacre",
-    "unitxt-normalized-sacrebleu": "ux-norm",
-    "vizseq-bleu": "vizseq",
-    "ragas-bleu": "ragas",
-    "opik-sentence-bleu": "opik-sent",
-    "opik-corpus-bleu": "opik-corp",
-    "torchtext-bleu": "torchtext",
-    "deepeval-bleu1": "de-bleu1",
-    "deepeval-bleu2": "de-bleu2",
-    "deepeval-bleu3": "de-bleu3",
-    "deepeval-bleu4": "de-bleu4",
-    "codesum-dcom": "cs-dcom",
-    "codesum-fc": "cs-fc",
-    "codesum-dc": "cs-dc",
-    "codesum-cn": "cs-cn",
-    "codesum-ncs": "cs-ncs",
-    "codesum-rc": "cs-rc",
-}
-
-#: The width of a column of the per-system table.
-COLUMN = 10
+#: The width of a column of the per-system table: every profile's short name fits it.
+COLUMN = SHORT_WIDTH
 
 #: The widest line a screen prints.
 WIDTH = 100
@@ -339,7 +297,7 @@ def _system_table(ans: Answer, width: int) -> list[str]:
     col_w = COLUMN
     fit = max(1, (width - sys_w) // (col_w + 2))
     fams = every[:fit]
-    head = ["system", *(SHORT.get(f.names[0], f.names[0])[:col_w] for f in fams)]
+    head = ["system", *(short_name(f.names[0])[:col_w] for f in fams)]
     body = [[s[:sys_w], *(fmt_score(f.scores[k]) for f in fams)] for k, s in enumerate(ans.systems)]
     lines = ["Per system (each column is the first of a family above):"]
     lines += text_table(head, body, width=width, wrap_col=0)
@@ -470,7 +428,7 @@ def _extreme(scored: tuple[float, ResultRow], ok: Sequence[tuple[float, ResultRo
     same = [s for s, _ in ok if abs(s - score) <= 1e-9]
     name = display_name(row.implementation.split(":", 1)[1])
     more = f" +{len(same) - 1}" if len(same) > 1 else ""
-    return f"{fmt_score(score)} {SHORT.get(name, name)}{more}"
+    return f"{fmt_score(score)} {short_name(name)}{more}"
 
 
 # ---------------------------------------------------------------------- explain

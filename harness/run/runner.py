@@ -365,7 +365,7 @@ def run(plan: RunPlan) -> Results:
         if submit is not None and backend == "processes":
             tasks, counted = share(counted)
             ahead = [CountAhead(cache, texts, task, submit=submit) for task in tasks]
-        cache.warm(texts, counted, backend=backend, jobs=jobs, client=client)
+        cache.warm(texts, counted, workers=parallel.Workers(backend, jobs, client))
         for task in ahead:
             task.finish()
         for k, (fixture, system, corpus, impl) in enumerate(iterator):
