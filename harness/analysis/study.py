@@ -368,7 +368,7 @@ def analyse(
     :func:`~harness.analysis.difference.difference`. ``include`` chooses the computed sections
     (left-out ones are empty: ``[]``, ``None`` or a ``correlations`` note). ``seed`` and
     ``n_boot`` are the correlations' bootstrap (0 resamples: no intervals). ``human`` and
-    ``significance`` are precomputed results (objects with ``to_dict()`` or JSON values),
+    ``significance`` are precomputed results (result objects :func:`~harness.typed_json.to_json` writes, or JSON values),
     stored as given; without ``significance`` (and with corpora) a paired bootstrap of every
     system against the best (or of ``significance_pair`` = ``(baseline system, system)``) is
     computed (:func:`~harness.analysis.study_significance.default_significance`), else the
