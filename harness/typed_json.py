@@ -22,7 +22,18 @@ declaration is the only owner of a shape:
 A field's JSON key is its name, or ``metadata["json_name"]`` (``"$schema"`` is no Python
 name); a field with ``metadata["json"] = False`` stays in memory only (it is neither written
 nor in the schema); a field with ``metadata["json_codec"]`` (a :class:`JsonCodec`) is written
-in another form than its type's (the n-gram counts of a results row: ``"8 4 2 0"``).
+in another form than its type's (the n-gram counts of a results row: ``"8 4 2 0"``); a
+``Mapping[str, X]`` field with ``metadata["json_flatten"] = True`` writes its items as keys of
+the object itself (a correlation's estimates, one key per method).
+
+Derived values a class computes are written after its fields when the class names them in
+``JSON_PROPERTIES: ClassVar[tuple[str | tuple[str, str], ...]]``: properties (or methods
+taking no argument), each written under its own name, or ``(JSON key, attribute)`` for another
+key; :func:`json_schema` lists them (with the return type of the property), :func:`from_json`
+accepts and ignores them. A class whose JSON keys must come in another order than its fields
+then its properties (an order older readers rely on, which the constructor's positional order
+cannot follow) names every JSON key in that order in ``JSON_ORDER: ClassVar[tuple[str, ...]]``
+(a flattened field by its own key); anything else is a :class:`TypeError` when first written.
 :data:`JsonValue` marks a value kept as given (any JSON). :class:`StrEnum` is the base of the
 enums the result types hold: their members are the strings they stand for.
 """
@@ -31,6 +42,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import inspect
 import math
 import sys
 import types
@@ -144,12 +156,65 @@ def _codecs(cls: type) -> dict[str, JsonCodec]:
     }
 
 
+@cache
+def _flattened(cls: type) -> str | None:
+    """The field of ``cls`` whose items are written as keys of the object itself, if any."""
+    names = [
+        f.name
+        for f in dataclasses.fields(cls)
+        if f.metadata.get("json", True) and f.metadata.get("json_flatten", False)
+    ]
+    if len(names) > 1:
+        raise TypeError(f"{cls.__name__} flattens more than one field: {names}")
+    return names[0] if names else None
+
+
+#: What a JSON key of a dataclass holds: a field, a property, or a method taking no argument.
+_Kind = Literal["field", "property", "method"]
+
+
+@cache
+def _properties(cls: type) -> tuple[tuple[str, str, Any, _Kind], ...]:
+    """``(attribute, JSON key, type hint, kind)`` of every derived value ``cls`` names in
+    ``JSON_PROPERTIES``."""
+    out: list[tuple[str, str, Any, _Kind]] = []
+    for entry in getattr(cls, "JSON_PROPERTIES", ()):
+        key, attr = (entry, entry) if isinstance(entry, str) else entry
+        found = inspect.getattr_static(cls, attr, None)
+        kind: _Kind
+        if isinstance(found, property) and found.fget is not None:
+            func, kind = found.fget, "property"
+        elif inspect.isfunction(found):
+            func, kind = found, "method"
+        else:
+            raise TypeError(f"{cls.__name__}.{attr} in JSON_PROPERTIES is no property or method")
+        hint = typing.get_type_hints(func).get("return", Any)
+        out.append((str(attr), str(key), hint, kind))
+    return tuple(out)
+
+
+@cache
+def _written(cls: type) -> tuple[tuple[str, str, Any, _Kind], ...]:
+    """``(attribute, JSON key, type hint, kind)`` of everything :func:`to_json` writes of
+    ``cls``, in the order written (``JSON_ORDER``, or the fields then the properties)."""
+    fields: list[tuple[str, str, Any, _Kind]] = [(n, k, h, "field") for n, k, h in _fields(cls)]
+    every = (*fields, *_properties(cls))
+    order = getattr(cls, "JSON_ORDER", None)
+    if order is None:
+        return every
+    by_key = {entry[1]: entry for entry in every}
+    if len(by_key) != len(every) or sorted(order) != sorted(by_key):
+        raise TypeError(f"{cls.__name__}.JSON_ORDER must name each JSON key once: {sorted(by_key)}")
+    return tuple(by_key[key] for key in order)
+
+
 # ---------------------------------------------------------------------- to JSON
 def to_json(value: Any) -> Any:
     """Plain JSON values (module docstring): dataclasses → objects of their JSON fields,
     mappings → objects (keys as strings), tuples and lists → arrays, enums → their values,
     numpy scalars and arrays → Python numbers and lists, paths → strings, NaN/±inf →
-    ``None``; an object with a ``to_dict()`` method is converted through it.
+    ``None``; a dataclass's ``JSON_PROPERTIES`` after its fields (or in ``JSON_ORDER``); an
+    object with a ``to_dict()`` method is converted through it.
 
     Raises:
         TypeError: a value with no JSON form.
@@ -165,16 +230,7 @@ def to_json(value: Any) -> Any:
     if hasattr(value, "to_dict") and callable(value.to_dict):
         return to_json(value.to_dict())
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        cls = type(value)
-        codecs = _codecs(cls)
-        if codecs:
-            return {
-                key: to_json(codecs[name].encode(getattr(value, name)))
-                if name in codecs
-                else to_json(getattr(value, name))
-                for name, key, _ in _fields(cls)
-            }
-        return {key: to_json(getattr(value, name)) for name, key, _ in _fields(cls)}
+        return _dataclass_to_json(value)
     if isinstance(value, Mapping):
         return {str(k): to_json(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -186,6 +242,21 @@ def to_json(value: Any) -> Any:
     if isinstance(value, Path):
         return str(value)
     raise TypeError(f"a {type(value).__name__} has no JSON form")
+
+
+def _dataclass_to_json(value: Any) -> dict[str, Any]:
+    cls: type = type(value)
+    codecs, flat = _codecs(cls), _flattened(cls)
+    out: dict[str, Any] = {}
+    for name, key, _, kind in _written(cls):
+        got = getattr(value, name)
+        if kind == "method":
+            got = got()
+        if name == flat and kind == "field":
+            out.update({str(k): to_json(v) for k, v in got.items()})
+        else:
+            out[key] = to_json(codecs[name].encode(got) if name in codecs else got)
+    return out
 
 
 # ---------------------------------------------------------------------- from JSON
@@ -307,13 +378,16 @@ def _dataclass_from_json(cls: type, value: Any, path: str) -> Any:
             f"{'expected' if not path else repr(path) + ' must be'} a JSON object, "
             f"got {type(value).__name__}"
         )
-    fields = _fields(cls)
+    flat = _flattened(cls)
+    fields = [f for f in _fields(cls) if f[0] != flat]
     keys = [key for _, key, _ in fields]
     missing = [k for k in keys if k not in value]
     if missing:
         where = f" in {path!r}" if path else ""
         raise JsonShapeError(f"missing key(s) {', '.join(map(repr, missing))}{where}")
-    unknown = sorted(set(value) - set(keys))
+    derived = {key for _, key, _, _ in _properties(cls)}
+    rest = {k: v for k, v in value.items() if k not in keys and k not in derived}
+    unknown = sorted(rest) if flat is None else []
     if unknown:
         where = f" in {path!r}" if path else ""
         raise JsonShapeError(f"unknown key(s) {', '.join(map(repr, unknown))}{where}")
@@ -324,6 +398,9 @@ def _dataclass_from_json(cls: type, value: Any, path: str) -> Any:
         )
         for name, key, hint in fields
     }
+    if flat is not None:
+        hint = typing.get_type_hints(cls)[flat]
+        kwargs[flat] = from_json(hint, rest, path)
     return cls(**kwargs)
 
 
@@ -374,17 +451,23 @@ def _schema(hint: Any, defs: dict[str, Any]) -> dict[str, Any]:
 
 
 def _object_schema(cls: type, defs: dict[str, Any]) -> dict[str, Any]:
-    fields = _fields(cls)
+    written, flat = _written(cls), _flattened(cls)
     out: dict[str, Any] = {"type": "object"}
     if _doc(cls):
         out["description"] = _doc(cls)
     codecs = _codecs(cls)
+    shown = [w for w in written if not (w[0] == flat and w[3] == "field")]
     out["properties"] = {
-        key: dict(codecs[name].schema) if name in codecs else _schema(hint, defs)
-        for name, key, hint in fields
+        key: dict(codecs[name].schema)
+        if name in codecs and kind == "field"
+        else _schema(hint, defs)
+        for name, key, hint, kind in shown
     }
-    out["required"] = [key for _, key, _ in fields]
-    out["additionalProperties"] = False
+    out["required"] = [key for _, key, _, _ in shown]
+    if flat is None:
+        out["additionalProperties"] = False
+    else:
+        out["additionalProperties"] = _schema(get_args(typing.get_type_hints(cls)[flat])[1], defs)
     return out
 
 
