@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
-from itertools import repeat, starmap
+from itertools import repeat
 from typing import Any, overload
 
 import numpy as np
@@ -37,6 +37,7 @@ from harness.run.rows import (
     Status,
     _collector_paused,
     _json_value,
+    _rows_from_columns,
     row_from_json,
     row_to_json,
 )
@@ -212,7 +213,7 @@ class _Segments:
                 repeat(self._constant[k], self._n) if k in self._constant else self._listed(k)
                 for k in ROW_FIELDS
             ]
-            return list(starmap(ResultRow, zip(*columns, strict=True)))
+            return _rows_from_columns(columns)
 
     def _listed(self, name: str) -> list[Any]:
         values = self._values(name)

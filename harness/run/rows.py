@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import gc
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import MISSING, dataclass, field, fields
 from enum import Enum
-from typing import Any
+from itertools import starmap
+from typing import Any, cast
 
 from harness.typed_json import SPACE_SEPARATED, StrEnum, from_json
 
@@ -119,6 +120,38 @@ setattr(ResultRow, "__init__", _slot_init(ResultRow))  # noqa: B010 - mypy keeps
 
 #: The keys of a results row, in order: the fields of :class:`ResultRow`.
 ROW_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(ResultRow))
+
+
+class _Draft:
+    """A row while it is built in bulk (:func:`_rows_from_columns`): the slots of
+    :class:`ResultRow` in the same order, so the same memory layout, set as plain attributes;
+    its ``__init__`` then makes the object a :class:`ResultRow`."""
+
+    __slots__ = ROW_FIELDS
+
+
+def _draft_init(names: Sequence[str]) -> Callable[..., None]:
+    lines = [f"def __init__(self, {', '.join(names)}):"]
+    lines += [f"    self.{k} = {k}" for k in names]
+    lines.append("    self.__class__ = ResultRow")
+    namespace: dict[str, Any] = {"ResultRow": ResultRow}
+    exec("\n".join(lines), namespace)  # source built from the field names only
+    init: Callable[..., None] = namespace["__init__"]
+    return init
+
+
+setattr(_Draft, "__init__", _draft_init(ROW_FIELDS))  # noqa: B010
+
+
+def _rows_from_columns(columns: Sequence[Iterable[Any]]) -> list[ResultRow]:
+    """The rows whose fields, in ``ROW_FIELDS`` order, are ``columns``' values (a column
+    per field, a value per row): the rows :class:`ResultRow` itself would build, each set as
+    attributes of a draft that then becomes the row (a frozen dataclass sets each field
+    through ``object.__setattr__``)."""
+    build = cast("Callable[..., ResultRow]", _Draft)  # each draft becomes a ResultRow
+    return list(starmap(build, zip(*columns, strict=True)))
+
+
 #: The fields whose column is ``float64`` (``nan`` where the row has ``None``); the others
 #: are object arrays of the rows' own values.
 FLOAT_FIELDS: tuple[str, ...] = ("score", "bp", "ratio")
