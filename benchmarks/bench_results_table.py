@@ -2,19 +2,23 @@
 object and one row object per segment (the general path every library still takes). Not a test.
 
     .venv/bin/python benchmarks/bench_results_table.py [--systems 16] [--segments 3000]
+        [--no-general]
 
 Generated systems (``corpus_gen.systems``, one reference), every profile, corpus and segment
 level. The statistics are counted first (untimed, shared); then, per path, the time to turn
-them into the run's rows: ``runner.run`` (the typed table), the same table's row objects
-(``Results.rows()``: one ``ResultRow`` per row, what results.jsonl is written from), and the
-general path
-(``harness.scorers.score`` → one ``BleuResult`` per segment → ``runner._rows``) for the same
-profiles. Both paths' rows are asserted equal before the times are printed.
+them into the run's rows: ``runner.run`` (the typed table); that table written as
+results.jsonl and results.csv (``runner.rows_to_jsonl`` / ``rows_to_csv``, what ``compare
+--out`` writes; a digest of each file is printed, to compare two checkouts' bytes); a second
+run's row objects (``Results.rows()``: one ``ResultRow`` per row, built on a table that has
+not built them yet); and the general path (``harness.scorers.score`` → one ``BleuResult`` per
+segment → ``runner._rows``) for the same profiles (``--no-general`` leaves it out). Both
+paths' rows are asserted equal before the times are printed.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
 import time
 from pathlib import Path
@@ -36,6 +40,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--systems", type=int, default=16)
     ap.add_argument("--segments", type=int, default=3000)
+    ap.add_argument("--no-general", action="store_true", help="skip the general path")
     args = ap.parse_args()
     hyps, refs = generate_systems(args.systems, args.segments, 1, seed=17)
     references = tuple(tuple(r) for r in zip(*refs, strict=True))
@@ -49,38 +54,57 @@ def main() -> None:
     cache.warm([c for _, _, c in corpora], [PROFILES[p] for p in PROFILES])
     warm = time.perf_counter() - t
 
-    t = time.perf_counter()
-    table = run(
-        RunPlan.of(
-            corpora,
-            impls,
-            levels=("corpus", "segment"),
-            progress=False,
-            session=Session(cache=cache),
+    def run_table() -> tuple[object, float]:
+        t = time.perf_counter()
+        table = run(
+            RunPlan.of(
+                corpora,
+                impls,
+                levels=("corpus", "segment"),
+                progress=False,
+                session=Session(cache=cache),
+            )
         )
-    )
-    typed = time.perf_counter() - t
-    t = time.perf_counter()
-    rows = table.rows()
-    as_dicts = time.perf_counter() - t
+        return table, time.perf_counter() - t
 
+    table, typed = run_table()
     t = time.perf_counter()
-    general = []
-    for fixture, system, corpus in corpora:
-        for impl in impls:
-            scorer = EngineScorer(impl.name, name=impl.label, statistics=cache.get)
-            for level in ("corpus", "segment"):
-                outcome = score(scorer, corpus, level=level)
-                general += runner._rows(fixture, system, impl, level, outcome)
-    old = time.perf_counter() - t
-    assert rows == general, "the two paths' rows differ"
+    jsonl = runner.rows_to_jsonl(table)
+    to_jsonl = time.perf_counter() - t
+    t = time.perf_counter()
+    csv = runner.rows_to_csv(table)
+    to_csv = time.perf_counter() - t
+    fresh, typed2 = run_table()
+    t = time.perf_counter()
+    rows = fresh.rows()
+    as_rows = time.perf_counter() - t
+
+    old = float("nan")
+    if not args.no_general:
+        t = time.perf_counter()
+        general = []
+        for fixture, system, corpus in corpora:
+            for impl in impls:
+                scorer = EngineScorer(impl.name, name=impl.label, statistics=cache.get)
+                for level in ("corpus", "segment"):
+                    outcome = score(scorer, corpus, level=level)
+                    general += runner._rows(fixture, system, impl, level, outcome)
+        old = time.perf_counter() - t
+        assert rows == general, "the two paths' rows differ"
+    assert jsonl == runner.rows_to_jsonl(rows), "results.jsonl differs from the rows' own"
+    assert csv == runner.rows_to_csv(rows), "results.csv differs from the rows' own"
+
+    def digest(text: str) -> str:
+        return hashlib.sha256(text.encode()).hexdigest()[:12]
 
     print(
         f"{args.systems} systems × {args.segments} segments × 1 ref, {len(PROFILES)} profiles, "
         f"corpus + segment level: {len(rows):,} rows (statistics counted first: {warm:.2f} s)"
     )
-    print(f"typed table (runner.run)              {typed:7.2f} s")
-    print(f"  + its row objects (Results.rows)    {as_dicts:7.2f} s")
+    print(f"typed table (runner.run), twice       {typed:7.2f} s {typed2:7.2f} s")
+    print(f"  written as results.jsonl            {to_jsonl:7.2f} s  sha256 {digest(jsonl)}")
+    print(f"  written as results.csv              {to_csv:7.2f} s  sha256 {digest(csv)}")
+    print(f"  its row objects (Results.rows)      {as_rows:7.2f} s")
     print(f"one result and one row per segment    {old:7.2f} s")
     print(f"ratio general / typed                 {old / typed:7.2f}×")
 

@@ -32,6 +32,7 @@ from harness.run.results import (
     Status,
     row_from_json,
     row_to_json,
+    segment_block,
 )
 from harness.scorers import EngineScorer, score
 from harness.statistics.resampling import DEFAULT_SEED
@@ -155,3 +156,79 @@ def test_a_run_plan_is_checked_once_and_runs_what_it_says() -> None:
     assert RunPlan.of(fx.triples(), ["sacrebleu"], session=Session(jobs=2)).session.backend == (
         "processes"
     )
+
+
+def _edge_block(segment_ids: list[Any], fixture: str, system: str) -> Results:
+    """A segment block with a non-finite score, bp and ratio, and the given segment ids."""
+    n = len(segment_ids)
+    rng = np.random.default_rng(DEFAULT_SEED)
+    score = rng.uniform(0, 100, n)
+    score[1] = np.nan
+    score[2] = np.inf
+    bp = rng.uniform(0, 1, n)
+    bp[0] = np.nan
+    ratio = rng.uniform(0, 2, n)
+    ratio[3] = -np.inf
+    counts = rng.integers(0, 9, (n, 4))
+    return segment_block(
+        fixture=fixture,
+        system=system,
+        implementation="harness:x",
+        config="x",
+        signature="sig|é",
+        segment_ids=segment_ids,
+        score=score,
+        bp=bp,
+        ratio=ratio,
+        hyp_len=[int(x) for x in rng.integers(0, 30, n)],
+        ref_len=[float(x) for x in rng.uniform(0, 30, n)],
+        counts=counts,
+        totals=counts + 1,
+    )
+
+
+@pytest.mark.parametrize(
+    ("segment_ids", "fixture", "system"),
+    [
+        (list(range(6)), "fx", "sys"),
+        (["a", "b,c", 'q"uote', "", "é{}", "x"], "fx, {a}", 'sys "b"'),
+        ([0, "1", None, 3, "new\nline", 5], "fx", "sys"),
+        (list(range(6)), "fx", "sys\r\nb"),
+    ],
+)
+def test_a_table_is_written_from_its_columns_as_its_rows_are(
+    segment_ids: list[Any], fixture: str, system: str
+) -> None:
+    """results.jsonl and results.csv written from a table's columns are the bytes its rows
+    give one by one, and each JSON line is the generic serialiser's object of its row."""
+    corpus = Corpus(hypotheses=("the cat sat", ""), references=(("the cat sat down",), ("x",)))
+    impls = [runner.Implementation("profile", p) for p in ("sacrebleu", "nltk", "keras-hub")]
+    impls.append(runner.Implementation("adapter", "sacrebleu"))
+    table = run(RunPlan.of([("fx", "sys", corpus)], impls, levels=("corpus", "segment")))
+    table = table + _edge_block(segment_ids, fixture, system)
+    rows = list(table.rows())
+    assert any(r.status == Status.NON_FINITE for r in rows)
+    written = runner.rows_to_jsonl(table)
+    assert written == runner.rows_to_jsonl(rows)
+    assert runner.rows_to_csv(table) == runner.rows_to_csv(rows)
+    lines = written.splitlines()
+    assert len(lines) == len(rows)
+    for line, row in zip(lines, rows, strict=True):
+        assert json.loads(line) == to_json(row)
+    fresh = Results.concat([_edge_block(segment_ids, fixture, system)])
+    assert runner.rows_to_csv(fresh) == runner.rows_to_csv(list(fresh))
+    assert runner.rows_to_jsonl(Results()) == runner.rows_to_jsonl([]) == ""
+
+
+def test_a_row_is_built_as_the_dataclass_builds_it() -> None:
+    """A row takes its fields in order or by name, every one required, and stays frozen."""
+    corpus = Corpus(hypotheses=("the cat sat",), references=(("the cat sat down",),))
+    table = run(RunPlan.of([("fx", "sys", corpus)], ["sacrebleu"], levels=("segment",)))
+    row = table.rows()[0]
+    values = [getattr(row, k) for k in ROW_FIELDS]
+    assert ResultRow(*values) == row == ResultRow(**dict(zip(ROW_FIELDS, values, strict=True)))
+    assert dataclasses.replace(row, score=1.0).score == 1.0
+    with pytest.raises(TypeError):
+        ResultRow(*values[:-1])
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        row.fixture = "other"  # type: ignore[misc]

@@ -8,28 +8,44 @@ asked for), the real libraries' and the corpus-level rows are row objects — fr
 :meth:`Results.segment_scores` one implementation's segment scores. As a sequence a
 ``Results`` is its rows (:meth:`Results.rows`), in run order.
 
-Rows are dictionaries only where they are written or read: :func:`row_to_json` (results.jsonl,
-CSV, the libraries' results cache) and :func:`row_from_json` (``report --results``, the cache).
+The row type and its JSON form are :mod:`harness.run.rows` (its names are also this module's):
+rows are dictionaries only where they are written or read (:func:`row_to_json`,
+:func:`row_from_json`), and a segment block is written from its columns
+(:meth:`Results.json_blocks`).
 """
 
 from __future__ import annotations
 
-import gc
 import math
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
-from itertools import repeat, starmap
+from itertools import repeat
 from typing import Any, overload
 
 import numpy as np
 
-from harness.typed_json import SPACE_SEPARATED, StrEnum, from_json
+from harness.run.rows import (
+    _ENUMS,
+    FLOAT_FIELDS,
+    ROW_FIELDS,
+    JsonColumns,
+    Kind,
+    Level,
+    ResultRow,
+    Status,
+    _collector_paused,
+    _json_value,
+    _rows_from_columns,
+    row_from_json,
+    row_to_json,
+)
 
 __all__ = [
     "FLOAT_FIELDS",
     "ROW_FIELDS",
+    "JsonColumns",
     "Kind",
     "Level",
     "ResultRow",
@@ -41,132 +57,6 @@ __all__ = [
     "row_to_json",
     "segment_block",
 ]
-
-
-class Status(StrEnum):
-    """Why a row has a score or not (:data:`harness.scorers.STATUSES`, the same values)."""
-
-    OK = "ok"
-    RAISES = "raises"
-    REFUSED = "refused"
-    UNAVAILABLE = "unavailable"
-    UNSUPPORTED = "unsupported"
-    NON_FINITE = "non-finite"
-    ERROR = "error"
-
-
-class Level(StrEnum):
-    """What a row scores: a whole corpus or one segment of it."""
-
-    CORPUS = "corpus"
-    SEGMENT = "segment"
-
-
-class Kind(StrEnum):
-    """What computed a row: an in-house profile (the engine) or a real library's adapter."""
-
-    PROFILE = "profile"
-    ADAPTER = "adapter"
-
-
-@dataclass(frozen=True, slots=True)
-class ResultRow:
-    """One row of the results table: one implementation's score of one corpus (``level``
-    ``corpus``) or segment (``segment``, with its ``segment_id``) of a fixture's system.
-
-    ``implementation`` is the row label (``harness:<profile>`` or the adapter's name), ``kind``
-    ``profile`` or ``adapter`` and ``config`` the profile's or adapter's name. ``status`` is
-    ``ok`` or why there is no score (:data:`harness.scorers.STATUSES`; ``error`` says why);
-    ``score`` (0–100), ``bp``, ``ratio``, ``hyp_len`` and ``ref_len`` (a float for an average
-    reference length) are the result's, ``None`` when there is none (or a library does not
-    expose it); ``counts`` and ``totals`` are the
-    matched and total n-grams per order (in JSON one string, space-separated). ``signature``
-    is the variant's (the ``BleuConfig`` signature or the library's own), ``call`` the library
-    call made and ``module_source`` where a library module was loaded from when it is not the
-    installed one.
-
-    Its JSON form (:func:`row_to_json`) is an object with the keys ``ROW_FIELDS``;
-    ``report --results`` checks every row of a results file against this shape
-    (:func:`row_from_json`).
-    """
-
-    fixture: str
-    system: str
-    implementation: str
-    kind: Kind
-    config: str
-    level: Level
-    segment_id: str | int | None
-    status: Status
-    score: float | None
-    bp: float | None
-    ratio: float | None
-    hyp_len: int | None
-    ref_len: float | None
-    counts: tuple[int, ...] | None = field(metadata={"json_codec": SPACE_SEPARATED})
-    totals: tuple[int, ...] | None = field(metadata={"json_codec": SPACE_SEPARATED})
-    signature: str | None
-    error: str | None
-    call: str | None
-    module_source: str | None
-
-
-#: The keys of a results row, in order: the fields of :class:`ResultRow`.
-ROW_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(ResultRow))
-#: The fields whose column is ``float64`` (``nan`` where the row has ``None``); the others
-#: are object arrays of the rows' own values.
-FLOAT_FIELDS: tuple[str, ...] = ("score", "bp", "ratio")
-
-
-#: The fields of a row written through their codec (:data:`SPACE_SEPARATED`).
-_CODED = {f.name: f.metadata["json_codec"] for f in fields(ResultRow) if "json_codec" in f.metadata}
-_ENUMS = ("kind", "level", "status")
-
-
-def row_to_json(row: ResultRow) -> dict[str, Any]:
-    """The JSON object of ``row``: its fields in order, the enums as their values, the
-    n-gram counts and totals as space-separated strings — :func:`harness.typed_json.to_json`
-    of the row, written here field by field (a results file has millions of rows)."""
-    out = {k: getattr(row, k) for k in ROW_FIELDS}
-    for k in _ENUMS:
-        out[k] = out[k].value if isinstance(out[k], Enum) else out[k]
-    for k, codec in _CODED.items():
-        out[k] = codec.encode(out[k])
-    for k in FLOAT_FIELDS:
-        if out[k] is not None and not math.isfinite(out[k]):
-            out[k] = None
-    return out
-
-
-def row_from_json(obj: Any, *, checked: bool = True) -> ResultRow:
-    """The row of the JSON object ``obj`` (:func:`row_to_json`'s reverse). ``checked``: every
-    key and value is checked (:func:`harness.typed_json.from_json`; raises
-    :class:`~harness.typed_json.JsonShapeError`); else ``obj`` is trusted as written by
-    :func:`row_to_json` (the libraries' results cache)."""
-    if checked:
-        row: ResultRow = from_json(ResultRow, obj)
-        return row
-    return ResultRow(
-        obj["fixture"],
-        obj["system"],
-        obj["implementation"],
-        Kind(obj["kind"]),
-        obj["config"],
-        Level(obj["level"]),
-        obj["segment_id"],
-        Status(obj["status"]),
-        obj["score"],
-        obj["bp"],
-        obj["ratio"],
-        obj["hyp_len"],
-        obj["ref_len"],
-        SPACE_SEPARATED.decode(obj["counts"], "counts"),
-        SPACE_SEPARATED.decode(obj["totals"], "totals"),
-        obj["signature"],
-        obj["error"],
-        obj["call"],
-        obj["module_source"],
-    )
 
 
 class _Rows:
@@ -238,17 +128,32 @@ class _Segments:
         self._constant = constant  # fields equal on every row
         self._columns = columns  # field -> list or float array, one value per row
         self._n = len(columns["segment_id"])
+        self._tuples: dict[str, list[tuple[int, ...]]] = {}
 
     def __len__(self) -> int:
         return self._n
 
     def _values(self, name: str) -> Any:
         """Column ``name``; the n-gram counts and totals, kept as the engine's integer
-        arrays, become the rows' tuples the first time they are read."""
+        arrays, as the rows' tuples (made once, an identical tuple shared between rows)."""
         values = self._columns[name]
         if isinstance(values, np.ndarray) and values.ndim == 2:
-            values = self._columns[name] = list(map(tuple, values.tolist()))
+            if name not in self._tuples:
+                shared: dict[tuple[int, ...], tuple[int, ...]] = {}
+                keep = shared.setdefault
+                self._tuples[name] = [keep(t, t) for t in map(tuple, values.tolist())]
+            return self._tuples[name]
         return values
+
+    def json_columns(self) -> JsonColumns:
+        """The block's rows in their JSON form, column by column (no row object is built)."""
+        constant = {k: _json_value(k, v) for k, v in self._constant.items()}
+        columns: dict[str, Any] = {}
+        for k, values in self._columns.items():
+            if k in _ENUMS:
+                values = [v.value if isinstance(v, Enum) else v for v in values]
+            columns[k] = values
+        return JsonColumns(self._n, constant, columns)
 
     def constant(self, name: str) -> Any:
         return self._constant[name]
@@ -303,24 +208,21 @@ class _Segments:
         )
 
     def rows(self) -> list[ResultRow]:
-        columns = [
-            repeat(self._constant[k], self._n) if k in self._constant else self._listed(k)
-            for k in ROW_FIELDS
-        ]
-        # Millions of new objects (each row and its two tuples) would start the cyclic
-        # garbage collector again and again over a heap that holds no cycle from them.
-        paused = gc.isenabled()
-        gc.disable()
-        try:
-            return list(starmap(ResultRow, zip(*columns, strict=True)))
-        finally:
-            if paused:
-                gc.enable()
+        with _collector_paused():
+            columns = [
+                repeat(self._constant[k], self._n) if k in self._constant else self._listed(k)
+                for k in ROW_FIELDS
+            ]
+            return _rows_from_columns(columns)
 
     def _listed(self, name: str) -> list[Any]:
         values = self._values(name)
         if name in FLOAT_FIELDS:
-            return [None if math.isnan(v) else v for v in np.asarray(values).tolist()]
+            array = np.asarray(values, dtype=np.float64)
+            out: list[Any] = array.tolist()
+            for j in np.flatnonzero(np.isnan(array)).tolist():
+                out[j] = None
+            return out
         return list(values)
 
 
@@ -483,9 +385,16 @@ class Results(Sequence[ResultRow]):
     @cached_property
     def _rows(self) -> list[ResultRow]:
         out: list[ResultRow] = []
-        for block in self._blocks:
-            out += block.rows()
+        with _collector_paused():
+            for block in self._blocks:
+                out += block.rows()
         return out
+
+    def json_blocks(self) -> Iterator[JsonColumns | list[ResultRow]]:
+        """The table in run order as it is written: an in-house profile's segment block as
+        :class:`JsonColumns` (no row object built), any other block as its rows."""
+        for block in self._blocks:
+            yield block.json_columns() if isinstance(block, _Segments) else block.rows()
 
     def column(self, name: str) -> np.ndarray:
         """Field ``name`` of every row: ``float64`` for :data:`FLOAT_FIELDS` (``nan`` for

@@ -12,16 +12,13 @@ unavailable, cannot express the setting, or whose library raises on the input ge
 ``status`` saying so (:data:`harness.scorers.STATUSES`) and ``error`` saying why.
 
 Its rows have the fields of :class:`~harness.run.results.ResultRow` (``ROW_FIELDS``) and
-are written as JSONL and CSV; both load with ``pandas.read_json(path, lines=True)`` /
+are written as JSONL and CSV (:mod:`harness.run.output`); both load with ``pandas.read_json(path, lines=True)`` /
 ``pandas.read_csv(path)``.
 """
 
 from __future__ import annotations
 
 import contextlib
-import csv
-import io
-import json
 import math
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -36,6 +33,8 @@ from harness.bleu.result import BleuResult
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError, HarnessError
 from harness.run.library_sample import sampled, segment_sample
+from harness.run.output import rows_to_csv as rows_to_csv
+from harness.run.output import rows_to_jsonl as rows_to_jsonl
 from harness.run.results import (
     ROW_FIELDS,
     Kind,
@@ -523,30 +522,7 @@ def _same_environment(
     )
 
 
-# ---------------------------------------------------------------------- output
-def rows_to_jsonl(rows: Iterable[ResultRow]) -> str:
-    """JSON Lines, one row per line (:func:`~harness.run.results.row_to_json`), fields in
-    ``ROW_FIELDS`` order."""
-    return "".join(
-        json.dumps(row_to_json(r), ensure_ascii=False, allow_nan=False) + "\n" for r in rows
-    )
-
-
-def rows_to_csv(rows: Iterable[ResultRow]) -> str:
-    """CSV with a header of ``ROW_FIELDS``; floats written with full precision (repr)."""
-    buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=ROW_FIELDS, lineterminator="\n")
-    w.writeheader()
-    for r in rows:
-        w.writerow(
-            {
-                k: "" if v is None else repr(v) if isinstance(v, float) else v
-                for k, v in row_to_json(r).items()
-            }
-        )
-    return buf.getvalue()
-
-
+# ---------------------------------------------------------------------- versions
 def versions() -> dict[str, str]:
     """Versions of the engine and of every peer library importable here."""
     from importlib import metadata  # slow to import: not at startup
