@@ -49,6 +49,7 @@ from harness import PROFILES, Session
 from harness.analysis.attribution import FACTORS, attribute
 from harness.data.datasets import WMT21_DIR, WMT21_SYSTEMS, load_wmt21_ende
 from harness.data.fixtures import load_fixture
+from harness.report.attribution_words import attribution_markdown
 from harness.run.runner import versions
 from harness.scorers import get_adapter
 
@@ -152,7 +153,7 @@ with pd.option_context("display.width", 160, "display.precision", 4):
 # references it takes the first listed one, sacrebleu the shorter (torchmetrics#3504).
 first = attributions[next(iter(corpora)), "nltk"]
 print()
-print(first.to_markdown())
+print(attribution_markdown(first))
 
 # %% [markdown]
 # ## Attribution bars
