@@ -25,10 +25,12 @@ from harness.run import RunPlan, run, runner
 from harness.run.results import (
     FLOAT_FIELDS,
     ROW_FIELDS,
+    BlockOwner,
     Kind,
     Level,
     ResultRow,
     Results,
+    SegmentArrays,
     Status,
     row_from_json,
     row_to_json,
@@ -171,19 +173,17 @@ def _edge_block(segment_ids: list[Any], fixture: str, system: str) -> Results:
     ratio[3] = -np.inf
     counts = rng.integers(0, 9, (n, 4))
     return segment_block(
-        fixture=fixture,
-        system=system,
-        implementation="harness:x",
-        config="x",
-        signature="sig|é",
-        segment_ids=segment_ids,
-        score=score,
-        bp=bp,
-        ratio=ratio,
-        hyp_len=[int(x) for x in rng.integers(0, 30, n)],
-        ref_len=[float(x) for x in rng.uniform(0, 30, n)],
-        counts=counts,
-        totals=counts + 1,
+        BlockOwner(fixture, system, "harness:x", "x", "sig|é"),
+        SegmentArrays(
+            segment_ids=segment_ids,
+            score=score,
+            bp=bp,
+            ratio=ratio,
+            hyp_len=[int(x) for x in rng.integers(0, 30, n)],
+            ref_len=[float(x) for x in rng.uniform(0, 30, n)],
+            counts=counts,
+            totals=counts + 1,
+        ),
     )
 
 

@@ -45,11 +45,13 @@ from harness.run.rows import (
 __all__ = [
     "FLOAT_FIELDS",
     "ROW_FIELDS",
+    "BlockOwner",
     "JsonColumns",
     "Kind",
     "Level",
     "ResultRow",
     "Results",
+    "SegmentArrays",
     "SegmentScores",
     "Status",
     "as_results",
@@ -231,25 +233,38 @@ def _objects(values: Sequence[Any]) -> np.ndarray:
     return np.fromiter(values, dtype=object, count=len(values))
 
 
-def segment_block(
-    *,
-    fixture: str,
-    system: str,
-    implementation: str,
-    config: str,
-    signature: str,
-    segment_ids: Sequence[Any],
-    score: np.ndarray,
-    bp: np.ndarray,
-    ratio: np.ndarray,
-    hyp_len: Sequence[int],
-    ref_len: Sequence[float],
-    counts: np.ndarray,
-    totals: np.ndarray,
-) -> Results:
+@dataclass(frozen=True)
+class BlockOwner:
+    """Whose segment rows a block holds: the fixture's system, the implementation's row label
+    and configuration name, and its configuration's signature."""
+
+    fixture: str
+    system: str
+    implementation: str
+    config: str
+    signature: str
+
+
+@dataclass(frozen=True)
+class SegmentArrays:
+    """The engine's per-segment results on one corpus, as arrays in segment order: ids, scores,
+    brevity penalties, length ratios, lengths, and the matched and total n-grams per order."""
+
+    segment_ids: Sequence[Any]
+    score: np.ndarray
+    bp: np.ndarray
+    ratio: np.ndarray
+    hyp_len: Sequence[int]
+    ref_len: Sequence[float]
+    counts: np.ndarray
+    totals: np.ndarray
+
+
+def segment_block(owner: BlockOwner, arrays: SegmentArrays) -> Results:
     """An in-house profile's segment rows on one corpus, from the engine's arrays: the rows
     the runner would write for each segment's result (a non-finite score has no number, status
     ``non-finite`` and the value as its error; a non-finite ``bp`` or ``ratio`` is ``None``)."""
+    score, bp, ratio = arrays.score, arrays.bp, arrays.ratio
     scores = np.asarray(score, dtype=np.float64)
     bad = ~np.isfinite(scores)
     status: list[Status] | Status = Status.OK
@@ -263,25 +278,25 @@ def segment_block(
         bps = np.where(np.isfinite(bp), bp, np.nan)
         ratios = np.where(np.isfinite(ratio), ratio, np.nan)
     constant: dict[str, Any] = {
-        "fixture": fixture,
-        "system": system,
-        "implementation": implementation,
+        "fixture": owner.fixture,
+        "system": owner.system,
+        "implementation": owner.implementation,
         "kind": Kind.PROFILE,
-        "config": config,
+        "config": owner.config,
         "level": Level.SEGMENT,
-        "signature": signature,
+        "signature": owner.signature,
         "call": "",
         "module_source": None,
     }
     columns: dict[str, Any] = {
-        "segment_id": list(segment_ids),
+        "segment_id": list(arrays.segment_ids),
         "score": scores,
         "bp": bps,
         "ratio": ratios,
-        "hyp_len": list(hyp_len),
-        "ref_len": list(ref_len),
-        "counts": np.asarray(counts),
-        "totals": np.asarray(totals),
+        "hyp_len": list(arrays.hyp_len),
+        "ref_len": list(arrays.ref_len),
+        "counts": np.asarray(arrays.counts),
+        "totals": np.asarray(arrays.totals),
     }
     for name, value in (("status", status), ("error", error)):
         if not isinstance(value, list):

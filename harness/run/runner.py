@@ -37,10 +37,12 @@ from harness.run.output import rows_to_csv as rows_to_csv
 from harness.run.output import rows_to_jsonl as rows_to_jsonl
 from harness.run.results import (
     ROW_FIELDS,
+    BlockOwner,
     Kind,
     Level,
     ResultRow,
     Results,
+    SegmentArrays,
     Status,
     row_from_json,
     row_to_json,
@@ -268,20 +270,19 @@ def _engine_segments(
     if not len(stats):
         return None
     config = scorer.default_config()
+    owner = BlockOwner(fixture, system, impl.label, impl.name, config.signature())
     return segment_block(
-        fixture=fixture,
-        system=system,
-        implementation=impl.label,
-        config=impl.name,
-        signature=config.signature(),
-        segment_ids=stats.ids,
-        score=arrays.score,
-        bp=arrays.bp,
-        ratio=arrays.ratio,
-        hyp_len=stats.hyp_len.tolist(),
-        ref_len=engine.reference_lengths(arrays, config),
-        counts=arrays.counts,
-        totals=arrays.totals,
+        owner,
+        SegmentArrays(
+            segment_ids=stats.ids,
+            score=arrays.score,
+            bp=arrays.bp,
+            ratio=arrays.ratio,
+            hyp_len=stats.hyp_len.tolist(),
+            ref_len=engine.reference_lengths(arrays, config),
+            counts=arrays.counts,
+            totals=arrays.totals,
+        ),
     )
 
 
