@@ -20,7 +20,10 @@ a shape:
 
 A field's JSON key is its name, or ``metadata["json_name"]`` (``"$schema"`` is no Python
 name); a field with ``metadata["json"] = False`` stays in memory only (it is neither written
-nor in the schema). :data:`JsonValue` marks a value kept as given (any JSON).
+nor in the schema); a field with ``metadata["omit_empty"] = True`` is left out when its value
+is empty (``len(value) == 0``: an empty tuple, list, mapping or string), is not ``required``
+in the schema, and takes its default when :func:`from_json` finds no key for it.
+:data:`JsonValue` marks a value kept as given (any JSON).
 """
 
 from __future__ import annotations
@@ -78,6 +81,16 @@ def _fields(cls: type) -> tuple[tuple[str, str, Any], ...]:
     )
 
 
+@cache
+def _omit_empty(cls: type) -> frozenset[str]:
+    """The JSON keys of ``cls`` left out when their value is empty (``omit_empty``)."""
+    return frozenset(
+        _json_key(f)
+        for f in dataclasses.fields(cls)
+        if f.metadata.get("json", True) and f.metadata.get("omit_empty", False)
+    )
+
+
 # ---------------------------------------------------------------------- to JSON
 def to_json(value: Any) -> Any:
     """Plain JSON values (module docstring): dataclasses → objects of their JSON fields,
@@ -97,7 +110,12 @@ def to_json(value: Any) -> Any:
     if hasattr(value, "to_dict") and callable(value.to_dict):
         return to_json(value.to_dict())
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {key: to_json(getattr(value, name)) for name, key, _ in _fields(type(value))}
+        omit = _omit_empty(type(value))
+        return {
+            key: to_json(getattr(value, name))
+            for name, key, _ in _fields(type(value))
+            if key not in omit or len(getattr(value, name))
+        }
     if isinstance(value, Mapping):
         return {str(k): to_json(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -222,7 +240,8 @@ def _dataclass_from_json(cls: type, value: Any, path: str) -> Any:
         )
     fields = _fields(cls)
     keys = [key for _, key, _ in fields]
-    missing = [k for k in keys if k not in value]
+    omit = _omit_empty(cls)
+    missing = [k for k in keys if k not in value and k not in omit]
     if missing:
         where = f" in {path!r}" if path else ""
         raise JsonShapeError(f"missing key(s) {', '.join(map(repr, missing))}{where}")
@@ -233,6 +252,7 @@ def _dataclass_from_json(cls: type, value: Any, path: str) -> Any:
     kwargs = {
         name: from_json(hint, value[key], f"{path}.{key}" if path else key)
         for name, key, hint in fields
+        if key in value
     }
     return cls(**kwargs)
 
@@ -289,7 +309,8 @@ def _object_schema(cls: type, defs: dict[str, Any]) -> dict[str, Any]:
     if _doc(cls):
         out["description"] = _doc(cls)
     out["properties"] = {key: _schema(hint, defs) for _, key, hint in fields}
-    out["required"] = [key for _, key, _ in fields]
+    omit = _omit_empty(cls)
+    out["required"] = [key for _, key, _ in fields if key not in omit]
     out["additionalProperties"] = False
     return out
 
