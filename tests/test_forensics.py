@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.analysis.typed_json import to_json
 from harness.bleu import engine
 from harness.bleu.profiles import PROFILES
 from harness.cli.app import main
@@ -104,7 +105,16 @@ def test_a_single_reference_lowercase_corpus_has_only_the_swap():
 def test_rank_orders_steps_then_config_changes():
     def cand(changes: tuple[str, ...], pre: tuple[str, ...], d: float = 0.0) -> Candidate:
         return Candidate(
-            SACRE, "per-segment", "sacrebleu", changes, 1.0, "0-100", "none", 1.0, d, {}, pre
+            SACRE,
+            "per-segment",
+            "sacrebleu",
+            changes,
+            1.0,
+            "0-100",
+            "none",
+            1.0,
+            d,
+            preprocessing=pre,
         )
 
     exact = cand((), ())
@@ -183,8 +193,8 @@ def test_forensic_candidates_reproduce_their_raw_score():
             target = misused_corpora(target)[c.layout]
         score = engine.corpus_score(target, c.config).score
         assert (score / 100 if c.scale == "0-1" else score) == pytest.approx(c.raw, abs=1e-9)
-        json.dumps(c.to_dict())
-        assert ("preprocessing" in c.to_dict()) == bool(c.preprocessing)
+        json.dumps(to_json(c))
+        assert ("preprocessing" in to_json(c)) == bool(c.preprocessing)
 
 
 # ---------------------------------------------------------------------- seeded evaluation

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import sacrebleu
 
+from harness.analysis.typed_json import to_json
 from harness.data.corpus import Corpus
 from harness.data.datasets import load_wmt21_ende
 from harness.data.fixtures import load_fixture
@@ -535,7 +536,7 @@ def test_a_mistake_on_a_part_of_the_test_set_is_named_on_that_part(
         f"one reading of segments 302–800 does: {clue.matches[0].reading}"
         in length_clue_sentence(clue)
     )
-    assert clue.to_dict()["matches"][0]["preprocessing"] == ["lowercased-hyps"]
+    assert to_json(clue)["matches"][0]["preprocessing"] == ["lowercased-hyps"]
 
 
 # ---------------------------------------------------------------------- a signature alone

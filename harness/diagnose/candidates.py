@@ -64,54 +64,54 @@ class Candidate:
     that never fires): they reproduce the score too and are not listed separately — use
     :meth:`covers` to ask whether a configuration is among them. ``preprocessing`` names the
     text mistakes the candidate assumes (:data:`harness.diagnose.preprocess.MISTAKES`, e.g.
-    ``("bpe-left-in",)``); empty when the files were scored as given and carry no marker.
+    ``("bpe-left-in",)``); empty when the files were scored as given and carry no marker
+    (and then left out of the JSON).
+
+    Derived when it is made, and written to JSON (:func:`~harness.analysis.typed_json.
+    to_json`; ``config`` and ``reprinted`` are not): ``signature``, the configuration's
+    signature (layout, scale and rounding are separate fields); ``changed``, every field that
+    differs from :attr:`profile` with this candidate's value (``{"tokenize": "intl",
+    "smooth": "floor"}``; ``weights`` only when they are not uniform); ``reading``, the
+    profile and every changed field with its value, the layout misuse and the text mistakes
+    (``"sacrebleu + tokenize=intl, smooth=floor"``).
     """
 
-    config: BleuConfig
+    config: BleuConfig = field(metadata={"json": False})
+    signature: str = field(init=False, compare=False)
     layout: str
     profile: str
     changes: tuple[str, ...]
+    changed: dict[str, Any] = field(init=False, compare=False)
+    reading: str = field(init=False, compare=False)
     raw: float
     scale: str
     rounding: str
     shown: float
     distance: float
-    equivalent: dict[str, tuple[dict[str, Any], ...]] = field(default_factory=dict, compare=False)
-    preprocessing: tuple[str, ...] = ()
     reproduces: bool = False
+    equivalent: dict[str, tuple[dict[str, Any], ...]] = field(default_factory=dict, compare=False)
+    preprocessing: tuple[str, ...] = field(default=(), metadata={"omit_empty": True})
     #: The named profile's tool prints its number at a fixed precision (``round_digits``) and
     #: the score was printed at another: the number was rounded again after the tool printed it.
-    reprinted: bool = False
+    reprinted: bool = field(default=False, metadata={"json": False})
+
+    def __post_init__(self) -> None:
+        changed = changed_fields(PROFILES[self.profile], self.config)
+        diffs = [f"{k}={_value_text(v)}" for k, v in changed.items()]
+        if self.layout != "per-segment":
+            diffs.append(f"layout={self.layout}")
+        reading = self.profile + ("" if not diffs else " + " + ", ".join(diffs))
+        if self.preprocessing:
+            reading += " on text with " + ", ".join(self.preprocessing)
+        object.__setattr__(self, "signature", self.config.signature())
+        object.__setattr__(self, "changed", changed)
+        object.__setattr__(self, "reading", reading)
 
     @property
     def steps(self) -> int:
         """How far the reading is from a named profile applied correctly: each factor
         changed (and a reference-layout misuse) and each text mistake assumed is one step."""
         return len(self.changes) + len(self.preprocessing)
-
-    @property
-    def changed(self) -> dict[str, Any]:
-        """Every field that differs from :attr:`profile`, with this candidate's value (the
-        factors of ``changes`` by name and value: ``{"tokenize": "intl", "smooth": "floor"}``);
-        ``weights`` only when they are not uniform."""
-        return changed_fields(PROFILES[self.profile], self.config)
-
-    @property
-    def reading(self) -> str:
-        """The profile and every changed field with its value, the layout misuse and the text
-        mistakes: ``"sacrebleu + tokenize=intl, smooth=floor"``."""
-        diffs = [f"{k}={_value_text(v)}" for k, v in self.changed.items()]
-        if self.layout != "per-segment":
-            diffs.append(f"layout={self.layout}")
-        what = self.profile + ("" if not diffs else " + " + ", ".join(diffs))
-        if self.preprocessing:
-            what += " on text with " + ", ".join(self.preprocessing)
-        return what
-
-    @property
-    def signature(self) -> str:
-        """The configuration's signature (layout, scale and rounding are separate fields)."""
-        return self.config.signature()
 
     def covers(
         self, config: BleuConfig, layout: str = "per-segment", preprocessing: tuple[str, ...] = ()
@@ -139,27 +139,6 @@ class Candidate:
             f"{shown_text(self.shown, self.rounding)} "
             f"({self.rounding}); distance {self.distance:.3g}"
         )
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready fields; ``preprocessing`` only when the candidate assumes a text mistake."""
-        out = {
-            "signature": self.signature,
-            "layout": self.layout,
-            "profile": self.profile,
-            "changes": list(self.changes),
-            "changed": {k: _json_value(v) for k, v in self.changed.items()},
-            "reading": self.reading,
-            "raw": self.raw,
-            "scale": self.scale,
-            "rounding": self.rounding,
-            "shown": self.shown,
-            "distance": self.distance,
-            "reproduces": self.reproduces,
-            "equivalent": {k: [dict(x) for x in v] for k, v in self.equivalent.items()},
-        }
-        if self.preprocessing:
-            out["preprocessing"] = list(self.preprocessing)
-        return out
 
 
 #: The ``BleuConfig`` fields that change the arithmetic (not ``library``/``on_zero_length``).
@@ -356,10 +335,6 @@ def _value_text(value: Any) -> str:
     if isinstance(value, tuple):
         return ",".join(f"{x:g}" if isinstance(x, float) else str(x) for x in value)
     return str(value)
-
-
-def _json_value(value: Any) -> Any:
-    return list(value) if isinstance(value, tuple) else value
 
 
 #: The factors a reading is not compared on: ``zero_length`` (whether a library dies on empty

@@ -58,7 +58,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -338,24 +338,19 @@ class SignatureReading:
     :class:`~harness.bleu.config.BleuConfig` fields), its number of references, sacrebleu's
     configuration with them (``config``), the named profiles with exactly that
     configuration (``profiles``; the library each names aside) and the settings it pins that
-    differ from sacrebleu's defaults (``changed``)."""
+    differ from sacrebleu's defaults (``changed``). The JSON writes the configuration as its
+    signature (``config_signature``, derived) and leaves ``changed`` out."""
 
     signature: str
     settings: dict[str, Any]
     nrefs: int | None
-    config: BleuConfig
+    config: BleuConfig = field(metadata={"json": False})
+    config_signature: str = field(init=False, compare=False, metadata={"json_name": "config"})
     profiles: tuple[str, ...]
-    changed: dict[str, Any]
+    changed: dict[str, Any] = field(metadata={"json": False})
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready."""
-        return {
-            "signature": self.signature,
-            "settings": dict(self.settings),
-            "nrefs": self.nrefs,
-            "config": self.config.signature(),
-            "profiles": list(self.profiles),
-        }
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "config_signature", self.config.signature())
 
 
 def signature_reading(line: PrintedLine | str) -> SignatureReading:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from harness.analysis.typed_json import to_json
 from harness.diagnose.candidates import Candidate, printed_interval, shown_text
 from harness.diagnose.identify import (
     CHANCE_WINDOWS,
@@ -276,13 +277,13 @@ def identify_json(answer: IdentifyAnswer) -> dict[str, Any]:
         "interval": None if answer.tolerance is not None else [float(lo), float(hi)],
         "tolerance": answer.tolerance,
         "corpus": answer.corpus,
-        "matches": [c.to_dict() for c in answer.found],
+        "matches": to_json(answer.found),
         "n_matches": len(answer.found),
-        "nearest": [{**c.to_dict(), "misses": list(w)} for c, w in answer.near],
+        "nearest": [{**to_json(c), "misses": list(w)} for c, w in answer.near],
         "chance": None if answer.odds is None else dataclasses.asdict(answer.odds),
         "fewest_steps": fewest_steps(answer.found),
-        "simplest": None if answer.simple is None else answer.simple.to_dict(),
+        "simplest": to_json(answer.simple),
         "lengths": None
         if clue is None
-        else {**clue.to_dict(), "sentence": length_clue_sentence(clue)},
+        else {**to_json(clue), "sentence": length_clue_sentence(clue)},
     }
