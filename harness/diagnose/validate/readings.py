@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from harness.analysis.attribution import FACTORS, differing_factors
@@ -55,24 +55,29 @@ class Reading:
     ``smooth=nltk-method0`` on cases where nothing is smoothed). ``rounds``: the scored cases
     it reproduces only at the subject's printed precision (``rounding`` is then one more
     thing it needs; a profile that rounds as the subject does needs no such step).
+
+    Derived when it is made (and written to JSON): ``changed``, the changes as a mapping
+    (the JSON's ``changes``), and ``steps``, how far the reading is from its profile: one per
+    factor changed, per mistake, and one for rounding when it reproduces some case only at
+    the printed precision.
     """
 
     profile: str
-    changes: tuple[tuple[str, Any], ...]
+    changes: tuple[tuple[str, Any], ...] = field(metadata={"json": False})
+    changed: dict[str, Any] = field(init=False, compare=False, metadata={"json_name": "changes"})
     factors: tuple[str, ...]
     bugs: tuple[str, ...]
     bug_classes: tuple[str, ...]
+    steps: int = field(init=False, compare=False)
     agreement: float
     same: tuple[str, ...] = ()
     other_values: int = 0
     rounds: int = 0
 
-    @property
-    def steps(self) -> int:
-        """How far the reading is from its profile: one per factor changed, per mistake, and
-        one for rounding when it reproduces some case only at the printed precision."""
+    def __post_init__(self) -> None:
         rounding = bool(self.rounds) and "rounding" not in self.factors
-        return len(self.factors) + len(self.bugs) + rounding
+        object.__setattr__(self, "changed", dict(self.changes))
+        object.__setattr__(self, "steps", len(self.factors) + len(self.bugs) + rounding)
 
     @property
     def needs(self) -> tuple[str, ...]:
@@ -85,21 +90,6 @@ class Reading:
     def model(self) -> Model:
         """The configuration and mistakes the reading scores with."""
         return Model(PROFILES[self.profile].replace(**dict(self.changes)), self.bugs)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready."""
-        return {
-            "profile": self.profile,
-            "changes": dict(self.changes),
-            "factors": list(self.factors),
-            "bugs": list(self.bugs),
-            "bug_classes": list(self.bug_classes),
-            "steps": self.steps,
-            "agreement": self.agreement,
-            "same": list(self.same),
-            "other_values": self.other_values,
-            "rounds": self.rounds,
-        }
 
 
 def reading_of(profile: str, model: Model, agreement: float, rounds: int = 0) -> Reading:
@@ -145,31 +135,22 @@ class Readings:
     those; the leading one is the profile the subject's name mentions, else the first in
     :data:`~harness.bleu.profiles.PROFILES` order (the reference implementations come before
     their ports and wrappers). ``needed``: what every one of them needs — the diagnosis.
-    ``candidates``: how many configurations were tried.
+    ``candidates``: how many configurations were tried. ``everywhere`` (derived): whether
+    the readings reproduce the subject on every scored case.
     """
 
     readings: tuple[Reading, ...]
     needed: tuple[str, ...]
+    everywhere: bool = field(init=False, compare=False)
     candidates: int
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "everywhere", self.readings[0].agreement == 1.0)
 
     @property
     def lead(self) -> Reading:
         """The reading the answer leads with."""
         return self.readings[0]
-
-    @property
-    def everywhere(self) -> bool:
-        """Whether the readings reproduce the subject on every scored case."""
-        return self.lead.agreement == 1.0
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready."""
-        return {
-            "readings": [r.to_dict() for r in self.readings],
-            "needed": list(self.needed),
-            "everywhere": self.everywhere,
-            "candidates": self.candidates,
-        }
 
 
 def _candidates(fitted: Model) -> list[tuple[str, Model]]:
