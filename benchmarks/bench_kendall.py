@@ -103,20 +103,25 @@ def _segment_scores(path: Path) -> dict[str, tuple[float | None, ...]]:
     ``segments.parquet`` (or its ``segments.csv``) or from the runner rows of
     ``compare --out``'s ``results.jsonl``."""
     from harness.analysis.pivot import from_results
+    from harness.run.results import ROW_FIELDS, ResultRow, row_from_json
 
-    rows: list[dict[str, Any]] = []
+    def as_row(record: dict[str, Any]) -> ResultRow:
+        """A segment table's record as a results row (the fields it lacks are ``None``)."""
+        return ResultRow(**{k: record.get(k) for k in ROW_FIELDS})
+
+    rows: list[ResultRow] = []
     if path.suffix == ".parquet":
         import pyarrow.parquet as pq
 
-        rows = [{**r, "level": "segment"} for r in pq.read_table(path).to_pylist()]
+        rows = [as_row({**r, "level": "segment"}) for r in pq.read_table(path).to_pylist()]
         return dict(from_results(rows, "segment").scores)
     with open(path, encoding="utf-8") as fh:
         if path.suffix == ".csv":
             for row in csv.DictReader(fh):
                 score = float(row["score"]) if row["score"] else None
-                rows.append({**row, "level": "segment", "score": score})
+                rows.append(as_row({**row, "level": "segment", "score": score}))
         else:
-            rows = [json.loads(line) for line in fh if line.strip()]
+            rows = [row_from_json(json.loads(line)) for line in fh if line.strip()]
     return dict(from_results(rows, "segment").scores)
 
 

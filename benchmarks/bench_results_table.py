@@ -1,12 +1,13 @@
 """The results table: a profile's segment rows from the engine's arrays against one result
-object and one row dict per segment (the general path every library still takes). Not a test.
+object and one row object per segment (the general path every library still takes). Not a test.
 
     .venv/bin/python benchmarks/bench_results_table.py [--systems 16] [--segments 3000]
 
 Generated systems (``corpus_gen.systems``, one reference), every profile, corpus and segment
 level. The statistics are counted first (untimed, shared); then, per path, the time to turn
-them into the run's rows: ``runner.run`` (the typed table), the same table's row dicts
-(``Results.rows()``, what results.jsonl is written from), and the general path
+them into the run's rows: ``runner.run`` (the typed table), the same table's row objects
+(``Results.rows()``: one ``ResultRow`` per row, what results.jsonl is written from), and the
+general path
 (``harness.scorers.score`` → one ``BleuResult`` per segment → ``runner._rows``) for the same
 profiles. Both paths' rows are asserted equal before the times are printed.
 """
@@ -79,8 +80,8 @@ def main() -> None:
         f"corpus + segment level: {len(rows):,} rows (statistics counted first: {warm:.2f} s)"
     )
     print(f"typed table (runner.run)              {typed:7.2f} s")
-    print(f"  + its row dicts (Results.rows)      {as_dicts:7.2f} s")
-    print(f"one result and one dict per segment   {old:7.2f} s")
+    print(f"  + its row objects (Results.rows)    {as_dicts:7.2f} s")
+    print(f"one result and one row per segment    {old:7.2f} s")
     print(f"ratio general / typed                 {old / typed:7.2f}×")
 
 

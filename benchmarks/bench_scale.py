@@ -358,9 +358,9 @@ def child_runner(args: argparse.Namespace) -> dict[str, Any]:
         impl = impls[k % len(impls)]
         tasks.append((impl.label, impl.kind, corpora[k // len(impls)][1], gap1 - gap0))
     scores = {
-        f"{r['implementation']}|{r['system']}": r["score"]
+        f"{r.implementation}|{r.system}": r.score
         for r in rows
-        if r["level"] == "corpus" and r["implementation"] in ("harness:sacrebleu", "sacrebleu")
+        if r.level == "corpus" and r.implementation in ("harness:sacrebleu", "sacrebleu")
     }
     return {
         "mode": mode,

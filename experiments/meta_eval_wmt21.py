@@ -39,8 +39,9 @@ from types import ModuleType
 from typing import Any
 
 from harness.analysis.human import HumanCorrelations, wmt21_human_correlations
-from harness.analysis.meta_eval import MetaEvaluation, meta_evaluate
+from harness.analysis.meta_eval import MetaEvalOptions, MetaEvaluation, meta_evaluate
 from harness.session import Session
+from harness.statistics.correlation import NO_INTERVALS
 
 REPO = Path(__file__).resolve().parent.parent
 STATISTICS = ("pairwise_accuracy", "spa", "segment_tie_calibrated")
@@ -167,8 +168,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
-    human = wmt21_human_correlations(args.data, args.implementations, n_boot=0, session=Session())
-    meta = meta_evaluate(human, resamples=args.resamples, seed=args.seed)
+    human = wmt21_human_correlations(
+        args.data, args.implementations, bootstrap=NO_INTERVALS, session=Session()
+    )
+    meta = meta_evaluate(human, options=MetaEvalOptions(resamples=args.resamples, seed=args.seed))
     stats = reference_stats()
     reference = None
     if stats is not None:

@@ -53,7 +53,7 @@ from harness.bleu import engine
 from harness.data.datasets import WMT21_DIR, load_wmt21_ende
 from harness.data.fixtures import load_all, load_fixture
 from harness.run.runner import versions
-from harness.statistics.correlation import correlate
+from harness.statistics.correlation import BootstrapOptions, correlate
 
 for name, version in versions().items():
     print(f"{name:>14}: {version}")
@@ -99,7 +99,10 @@ if not USE_DATA:
 # %%
 if USE_DATA:
     human = wmt21_human_correlations(
-        DATA, IMPLEMENTATIONS, n_boot=N_BOOT, seed=SEED, session=Session()
+        DATA,
+        IMPLEMENTATIONS,
+        bootstrap=BootstrapOptions(n_boot=N_BOOT, seed=SEED),
+        session=Session(),
     )
     correlations = {
         name: {level: human.correlations[name][level] for level in ("segment", "system")}

@@ -51,14 +51,19 @@ import matplotlib.pyplot as plt
 from harness import Session
 from harness.analysis.gap_matters import human_agreement, thresholds_version
 from harness.analysis.human import load_wmt19_syslevel, wmt21_human_correlations
-from harness.analysis.meta_eval import meta_evaluate
-from harness.analysis.study import study
+from harness.analysis.meta_eval import MetaEvalOptions, meta_evaluate
+from harness.analysis.study import ReportOptions, study
 from harness.data.datasets import WMT21_DIR, WMT21_SYSTEMS, load_wmt21_ende
 from harness.data.fixtures import load_fixture
 from harness.report.gap_words import pair_sentence
 from harness.run.runner import versions
 from harness.statistics.agreement import pairwise_accuracy
-from harness.statistics.metric_comparison import compare_metrics
+from harness.statistics.correlation import BootstrapOptions
+from harness.statistics.metric_comparison import (
+    ComparedStatistic,
+    PermutationTest,
+    compare_metrics,
+)
 
 for name, version in versions().items():
     print(f"{name:>14}: {version}")
@@ -108,9 +113,7 @@ else:
 report = study(
     triples,
     [f"profile:{p}" for p in PROFILES_COMPARED],
-    include=("pairs",),
-    seed=SEED,
-    gap_resamples=RESAMPLES,
+    options=ReportOptions(include=("pairs",), seed=SEED, gap_resamples=RESAMPLES),
 )
 for pair in report.gap_matters.pairs:
     print(f"[{pair.matters}] {pair_sentence(pair)}")
@@ -167,9 +170,10 @@ for gap in (0.1, 0.5, 1.0, 2.0):
 # %%
 if USE_DATA:
     human = wmt21_human_correlations(
-        DATA, PROFILES_COMPARED, n_boot=0, seed=SEED, session=Session()
+        DATA, PROFILES_COMPARED, bootstrap=BootstrapOptions(n_boot=0, seed=SEED), session=Session()
     )
-    meta = meta_evaluate(human, resamples=RESAMPLES // 2 if SMOKE else RESAMPLES, seed=SEED)
+    meta_options = MetaEvalOptions(resamples=RESAMPLES // 2 if SMOKE else RESAMPLES, seed=SEED)
+    meta = meta_evaluate(human, options=meta_options)
     rows = meta.rows()
     print(f"{'implementation':<20} {'pairwise acc':>12} {'acc23':>7} {'its ε':>8} {'SPA':>7}")
     for row in rows:
@@ -241,9 +245,8 @@ if USE_DATA:
             human19,
             scores["BLEU"],
             scores["sacreBLEU-BLEU"],
-            statistic="pairwise_accuracy",
-            resamples=RESAMPLES,
-            seed=SEED,
+            statistic=ComparedStatistic("pairwise_accuracy"),
+            test=PermutationTest(resamples=RESAMPLES, seed=SEED),
         )
         wmt19_rows.append((lp, len(human19), acc_bleu, acc_sacre, test.p_value))
         print(

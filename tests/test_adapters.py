@@ -32,7 +32,7 @@ from harness.errors import (
 )
 from harness.scorers import ADAPTERS, LIBRARY_ADAPTERS, get_adapter
 from harness.scorers.base import Availability, Support
-from harness.scorers.command import CommandAdapter, CommandError, parse_output
+from harness.scorers.command import CommandAdapter, CommandError, CommandOptions, parse_output
 from harness.scorers.misuse import (
     MISUSES,
     empty_string_padding,
@@ -863,7 +863,7 @@ def test_multi_bleu_ragged_references_need_explicit_padding(multi_bleu):
     template = f"perl {multi_bleu} {{ref_stem}} < {{hyp}}"
     with pytest.raises(UnsupportedSetting, match="padding='empty'"):
         CommandAdapter(template).corpus(RAGGED)
-    got = CommandAdapter(template, padding="empty").corpus(RAGGED)
+    got = CommandAdapter(template, options=CommandOptions(padding="empty")).corpus(RAGGED)
     want = _sacrebleu_as_multibleu(RAGGED, padding="empty")  # '' kept as length-0 references
     assert got.score == pytest.approx(round(want.score, 2), abs=0.006)
 
@@ -874,7 +874,7 @@ def test_multi_bleu_zero_reference_length_exits_1_but_prints_a_score(multi_bleu)
     with pytest.raises(CommandError) as info:
         CommandAdapter(template).corpus(corpus)
     assert info.value.returncode == 1 and "BLEU = 0" in info.value.stdout
-    got = CommandAdapter(template, check=False).corpus(corpus)
+    got = CommandAdapter(template, options=CommandOptions(check=False)).corpus(corpus)
     assert got.score == 0.0 and got.extra["returncode"] == 1
 
 
@@ -894,7 +894,7 @@ def test_command_failures_carry_stderr_and_status():
     with pytest.raises(CommandError, match="boom happened") as info:
         failing.corpus(SMALL)
     assert info.value.returncode == 3
-    slow = CommandAdapter("exec perl -e 'sleep 30' {hyp}", timeout=0.5)
+    slow = CommandAdapter("exec perl -e 'sleep 30' {hyp}", options=CommandOptions(timeout=0.5))
     with pytest.raises(CommandError, match="timed out"):
         slow.corpus(SMALL)
     chatty = CommandAdapter("echo no score here # {hyp}")
@@ -908,8 +908,16 @@ def test_command_failures_carry_stderr_and_status():
 
 
 def test_command_bare_number_scales():
-    assert CommandAdapter("echo 0.25 # {hyp}", scale="0-1").corpus(SMALL).score == 25.0
-    assert CommandAdapter("echo 0.25 # {hyp}", scale="0-100").corpus(SMALL).score == 0.25
+    assert (
+        CommandAdapter("echo 0.25 # {hyp}", options=CommandOptions(scale="0-1")).corpus(SMALL).score
+        == 25.0
+    )
+    assert (
+        CommandAdapter("echo 0.25 # {hyp}", options=CommandOptions(scale="0-100"))
+        .corpus(SMALL)
+        .score
+        == 0.25
+    )
     assert CommandAdapter("echo 31.5 # {hyp}").corpus(SMALL).score == 31.5
     with pytest.raises(CommandError, match="scale"):
         CommandAdapter("echo 0.25 # {hyp}").corpus(SMALL)

@@ -28,7 +28,6 @@ from harness.analysis.answer import (
 from harness.analysis.attribution import hybrid
 from harness.analysis.study_families import answer_of, answer_section
 from harness.analysis.study_types import AnswerSection
-from harness.analysis.typed_json import from_json, to_json
 from harness.bleu.config import BleuConfig
 from harness.bleu.profiles import PROFILES
 from harness.data.corpus import Corpus
@@ -36,6 +35,7 @@ from harness.report.answer_words import family_lines, family_names, family_why, 
 from harness.report.console import answer_text
 from harness.run import RunPlan, run, runner
 from harness.session import Session
+from harness.typed_json import from_json, to_json
 
 from .depth import examples
 from .strategies import sentences
@@ -190,23 +190,12 @@ def test_the_why_terms_add_up_to_the_gap_and_every_family_is_shown(
     shown_or_named = set(header.split())
     if left:
         shown_or_named |= {n.strip() for n in " ".join(left.group(3).split()).split(",")}
-    from harness.report.console import SHORT
+    from harness.analysis.labels import short_name
+    from harness.report.console import COLUMN
 
     for f in _bleu4(ans):
         first = f.names[0]
-        assert SHORT.get(first, first)[:10] in shown_or_named or first in shown_or_named, first
-
-
-def test_every_profile_has_its_own_column_head() -> None:
-    # the per-system table heads a family by its first name, cut to the column: two profiles
-    # cut to the same head (codesum-dc, codesum-dcom) would make a column unreadable
-    from harness.bleu.profiles import PROFILES
-    from harness.report.console import COLUMN, SHORT
-
-    heads = {name: SHORT.get(name, name)[:COLUMN] for name in PROFILES}
-    assert len(set(heads.values())) == len(heads), heads
-    assert all(len(SHORT[name]) <= COLUMN for name in SHORT)
-    assert set(SHORT) <= set(PROFILES)
+        assert short_name(first)[:COLUMN] in shown_or_named or first in shown_or_named, first
 
 
 # the sentence of one cause: its words, the span of its shares, the baseline, its families

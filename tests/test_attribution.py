@@ -42,6 +42,7 @@ from harness.analysis.attribution import (
 from harness.bleu import engine
 from harness.bleu.stats import Statistics
 from harness.data.fixtures import load_fixture
+from harness.report.attribution_words import attribution_markdown
 
 from .depth import examples
 from .strategies import corpora
@@ -394,7 +395,7 @@ def test_dying_hybrids_are_scored_as_zero_length_zero() -> None:
     assert all("zero_length" in s.split("+") and "aggregation" not in s for s in r.substituted)
     assert r.factors["zero_length"] == 0.0
     assert math.fsum(r.factors.values()) == pytest.approx(r.gap, abs=TOL)
-    assert "on_zero_length=zero" in r.to_markdown()
+    assert "on_zero_length=zero" in attribution_markdown(r)
 
     with pytest.raises(AttributionUndefined, match=r"hybrid sacrebleu-sentence.*evaluate raises"):
         attribute(corpus, "sacrebleu-sentence", "evaluate", strict=True, session=Session())
@@ -452,7 +453,7 @@ def test_to_dict_is_json_ready_and_markdown_lists_every_factor() -> None:
     assert d["a"] == "sacrebleu" and d["b"] == "torchmetrics"
     assert d["factors"] == pytest.approx(dict(r.factors))
     assert d["changes"]["tokenization"] == {"tokenize": ["13a", "whitespace"]}
-    md = r.to_markdown()
+    md = attribution_markdown(r)
     assert "| factor | change (a → b) | BLEU points | share of gap |" in md
     for name in r.factors:
         assert f"| {name} |" in md
@@ -466,7 +467,7 @@ def test_identical_configs_have_no_factors() -> None:
         "silence_pitfall", "A", "sacrebleu", PROFILES["sacrebleu"], session=Session()
     )
     assert dict(r.factors) == {} and r.gap == 0.0
-    assert "—" in r.to_markdown()  # no share of a zero gap
+    assert "—" in attribution_markdown(r)  # no share of a zero gap
 
 
 def test_attribute_fixture_needs_a_system_when_there_are_several() -> None:

@@ -542,12 +542,12 @@ def test_force_replaces_only_the_earlier_harness_output(tmp_path: Path, capsys) 
 def test_a_bug_is_reported_as_a_bug(tmp_path: Path, capsys, monkeypatch) -> None:
     """Row: an unexpected exception in harness code: one line saying it is a bug, exit 2, and
     the traceback only with BLEU_HARNESS_DEBUG=1; the output folder is not left behind."""
-    from harness.run import runner
+    from harness.cli import compare
 
     def broken(*args: object, **kwargs: object) -> None:
         raise TypeError("unsupported operand type(s) for +: 'int' and 'str'")
 
-    monkeypatch.setattr(runner, "run", broken)
+    monkeypatch.setattr(compare, "run", broken)
     argv = ["compare", *SMALL, "--out", str(tmp_path / "d")]
     monkeypatch.delenv("BLEU_HARNESS_DEBUG", raising=False)
     assert main(argv) == 2

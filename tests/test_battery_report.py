@@ -9,6 +9,7 @@ generated corpora) and written with :func:`harness.report.write_report`.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import math
 from collections.abc import Callable
@@ -20,7 +21,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from harness.analysis.significance import DEFAULT_SEED
-from harness.analysis.study import analyse
+from harness.analysis.study import ReportOptions, analyse
 from harness.analysis.study_types import Report
 from harness.data.corpus import Corpus
 from harness.data.fixtures import load_fixture
@@ -28,6 +29,7 @@ from harness.errors import ConfigError
 from harness.report import write_report
 from harness.run import RunPlan, run, runner
 from harness.run.plan import named_corpora
+from harness.run.results import row_from_json
 from harness.session import Session
 
 MISSING_EVALUATE = "/nonexistent/hf-evaluate/bleu"
@@ -64,9 +66,10 @@ def _synthetic(n: int, name: str = "synthetic") -> Corpus:
     return Corpus(hypotheses=hyps, references=refs, name=name)
 
 
-def analysed(rows: Any, corpora: Any = (), **kwargs: Any) -> Report:
-    """The report of ``rows``, analysed with a session over ``corpora`` (triples)."""
-    return analyse(rows, Session(named_corpora(corpora)), **kwargs)
+def analysed(rows: Any, corpora: Any = (), **options: Any) -> Report:
+    """The report of ``rows``, analysed with a session over ``corpora`` (triples) as the
+    :class:`ReportOptions` named by ``options`` ask."""
+    return analyse(rows, Session(named_corpora(corpora)), options=ReportOptions(**options))
 
 
 @dataclass(frozen=True)
@@ -106,7 +109,8 @@ def case_no_rows(tmp: Path) -> None:
     assert "<p>No corpora.</p>" in w.html
     assert "<p>No pairs.</p>" in w.html
     assert w.json["significance"]["results"] == []
-    assert "without the corpora" in w.json["significance"]["note"]
+    assert [n["kind"] for n in w.json["significance"]["note"]] == ["without-corpora"]
+    assert "without the corpora" in w.md
     assert "- **Compared** 0 in-house profiles and 0 real libraries" in w.md
 
 
@@ -119,7 +123,8 @@ def case_all_unavailable(tmp: Path) -> None:
     assert problem["implementation"] == "evaluate" and problem["status"] == "unavailable"
     assert problem["corpora"] == 2 and MISSING_EVALUATE in problem["reason"]
     assert "Without scores</strong> (shown as n/a, not as disagreement)" in w.html
-    assert "no in-house profile" in w.json["significance"]["note"]
+    assert [n["kind"] for n in w.json["significance"]["note"]] == ["no-in-house-profile"]
+    assert "no in-house profile" in w.md
     assert w.json["summary"]["largest_gap"] is None
     assert w.json["segments"]["n_rows"] == 0 or all(
         s is None for s in w.report.segments.table["score"]
@@ -137,7 +142,9 @@ def case_unavailable_side_is_na_not_no(tmp: Path) -> None:
         "n/a",
         None,
     )
-    assert pair["na_reason"].startswith("evaluate: unavailable (")
+    ((why),) = pair["na_reason"]
+    assert (why["kind"], why["names"]) == ("not-scored", ["evaluate"])
+    assert why["detail"].startswith("unavailable (")
     assert '<td class="na">n/a: evaluate: unavailable (' in w.html
     assert '<td class="no">' not in w.html
     assert "| n/a: evaluate: unavailable (" in w.md
@@ -147,7 +154,7 @@ def case_unavailable_side_is_na_not_no(tmp: Path) -> None:
 def case_raising_implementation(tmp: Path) -> None:
     corpora = _fixture_corpora("edge_empty_hypothesis")
     rows = _run(corpora, ["adapter:sacrebleu", "adapter:evaluate"], levels=("corpus",))
-    if any(r["status"] == "unavailable" for r in rows):
+    if any(r.status == "unavailable" for r in rows):
         pytest.skip("the real evaluate module is unavailable (set BLEU_HARNESS_EVALUATE_MODULE)")
     w = _write(analysed(rows, corpora=corpora), tmp)
     (pair,) = w.json["pairs"]
@@ -157,8 +164,10 @@ def case_raising_implementation(tmp: Path) -> None:
     assert (pair["a"], pair["b"], pair["not_compared"]) == ("sacrebleu", "evaluate", 1)
     assert pair["compared"] == len(pair["corpora"]) - 1 >= 1
     assert pair["verdict"] == "agree"  # judged on the compared systems, never "disagree"
-    assert "evaluate: raises (ZeroDivisionError" in pair["na_reason"]
-    assert f"n/a on 1: {pair['na_reason']}" in w.md
+    ((why),) = pair["na_reason"]
+    assert (why["kind"], why["names"]) == ("not-scored", ["evaluate"])
+    assert why["detail"].startswith("raises (ZeroDivisionError")
+    assert f"n/a on 1: evaluate: {why['detail']})" in w.md
     # the raising unit's cell is marked as having no score (class "na"), never as a number
     assert '<td class="na" title="raises">n/a</td>' in w.html
     assert "n/a on 1: evaluate: raises (ZeroDivisionError" in w.html
@@ -171,7 +180,8 @@ def case_one_implementation(tmp: Path) -> None:
     rows = _run(corpora, ["profile:sacrebleu"])
     w = _write(analysed(rows, corpora=corpora), tmp)
     assert w.json["pairs"] == [] and "<p>No pairs.</p>" in w.html
-    assert "fewer than two implementations" in w.json["correlations"]["note"]
+    assert {n["kind"] for n in w.json["correlations"]["note"]} == {"too-few-scores"}
+    assert "fewer than two implementations" in w.md
     assert "Every implementation scored every corpus." in w.html
     (res,) = w.json["significance"]["results"]  # one profile, one two-system fixture
     # B scores higher under sacrebleu, so A is tested against it (the best)
@@ -186,10 +196,13 @@ def case_one_implementation(tmp: Path) -> None:
 def case_nan_score_becomes_null_not_nan(tmp: Path) -> None:
     corpora = _fixture_corpora("silence_pitfall")
     rows = _run(corpora, ["profile:sacrebleu", "profile:nltk"])
-    lying = [dict(r) for r in rows]
-    for r in lying:  # a subject that reports NaN for every corpus score
-        if r["implementation"] == "harness:nltk" and r["level"] == "corpus":
-            r["score"] = math.nan
+    # a subject that reports NaN for every corpus score
+    lying = [
+        dataclasses.replace(r, score=math.nan)
+        if r.implementation == "harness:nltk" and r.level == "corpus"
+        else r
+        for r in rows
+    ]
     w = _write(analysed(lying), tmp)
     assert "NaN" not in w.json_text and "Infinity" not in w.json_text
     assert all(u["scores"]["harness:nltk"] is None for u in w.json["fixtures"])
@@ -228,7 +241,8 @@ def case_torchmetrics_is_judged_at_its_float32_tolerance(tmp: Path) -> None:
 
 def case_results_table_without_corpora_says_how_to_get_significance(tmp: Path) -> None:
     corpora = _fixture_corpora("silence_pitfall")
-    rows = json.loads(json.dumps(_run(corpora, ["profile:sacrebleu", "profile:nltk"]).rows()))
+    written = runner.rows_to_jsonl(_run(corpora, ["profile:sacrebleu", "profile:nltk"]))
+    rows = [row_from_json(json.loads(line)) for line in written.splitlines()]
     w = _write(analysed(rows), tmp)
     assert w.json["significance"]["results"] == []
     assert "`bleu-harness significance BASELINE SYSTEM REF [REF ...] --profile NAME`" in w.md

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 
-from harness.analysis.typed_json import to_json
 from harness.diagnose.check import CheckReport, Code, Finding, Location, Measured, Severity
 from harness.diagnose.preprocess import MISTAKES
 from harness.report.check_words import (
@@ -16,6 +15,7 @@ from harness.report.check_words import (
     measured_words,
     message,
 )
+from harness.typed_json import to_json
 
 
 def _bpe(before: float, after: float, count: int = 3) -> Finding:

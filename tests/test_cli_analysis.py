@@ -8,11 +8,12 @@ import pytest
 
 from harness import PROFILES
 from harness.analysis.human import wmt21_human_correlations
-from harness.analysis.meta_eval import meta_evaluate
+from harness.analysis.meta_eval import MetaEvalOptions, meta_evaluate
 from harness.bleu import engine
 from harness.cli import main
 from harness.data.fixtures import load_fixture
 from harness.session import Session
+from harness.statistics.correlation import NO_INTERVALS
 
 
 def test_explain_json_shape_and_sum(capsys) -> None:
@@ -108,9 +109,9 @@ def test_human_prints_the_meta_evaluation(data_dir, capsys) -> None:
     assert main([*argv, "--meta-resamples", "100", "--seed", "3", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)["wmt21_meta_evaluation"]
     human = wmt21_human_correlations(
-        data_dir, ["sacrebleu", "helm-bleu-1"], n_boot=0, session=Session()
+        data_dir, ["sacrebleu", "helm-bleu-1"], bootstrap=NO_INTERVALS, session=Session()
     )
-    expected = meta_evaluate(human, resamples=100, seed=3)
+    expected = meta_evaluate(human, options=MetaEvalOptions(resamples=100, seed=3))
     assert d["rows"] == expected.rows()
     assert [c["p_value"] for c in d["comparisons"]] == [c.p_value for c in expected.comparisons]
     assert main(argv) == 0

@@ -23,6 +23,7 @@ from harness.scorers.command import (
     STDERR_KEPT,
     CommandAdapter,
     CommandError,
+    CommandOptions,
     CommandOutputTooLarge,
     CommandTimeout,
 )
@@ -39,7 +40,9 @@ def test_stdout_flood_is_killed_at_the_cap():
     marker = _marker()
     t0 = time.monotonic()
     with pytest.raises(CommandOutputTooLarge) as info:
-        CommandAdapter(f"yes 99.9 {marker} # {{hyp}}", timeout=60).corpus(SMALL)
+        CommandAdapter(f"yes 99.9 {marker} # {{hyp}}", options=CommandOptions(timeout=60)).corpus(
+            SMALL
+        )
     # a hang guard: without the cap, `yes` runs until the timeout
     assert time.monotonic() - t0 < 30
     exc = info.value
@@ -55,20 +58,24 @@ def test_stdout_flood_is_killed_at_the_cap():
 
 def test_a_smaller_cap_given_to_the_adapter():
     line = "BLEU = 27.23"
-    fits = CommandAdapter(f"echo '{line}' # {{hyp}}", max_output=len(line) + 1)
+    fits = CommandAdapter(
+        f"echo '{line}' # {{hyp}}", options=CommandOptions(max_output=len(line) + 1)
+    )
     assert fits.corpus(SMALL).score == pytest.approx(float(line.split()[-1]))
-    over = CommandAdapter(f"echo '{line}' # {{hyp}}", max_output=len(line))
+    over = CommandAdapter(f"echo '{line}' # {{hyp}}", options=CommandOptions(max_output=len(line)))
     with pytest.raises(CommandOutputTooLarge, match=f"output over {len(line)} bytes on stdout"):
         over.corpus(SMALL)
     for bad in (0, -1, 1.5, True):
         with pytest.raises(ConfigError, match="max_output"):
-            CommandAdapter("cat {hyp}", max_output=bad)
+            CommandAdapter("cat {hyp}", options=CommandOptions(max_output=bad))
 
 
 def test_stderr_flood_is_killed_at_its_own_cap():
     marker = _marker()
     with pytest.raises(CommandOutputTooLarge) as info:
-        CommandAdapter(f"yes {marker} >&2 # {{hyp}}", timeout=60).corpus(SMALL)
+        CommandAdapter(f"yes {marker} >&2 # {{hyp}}", options=CommandOptions(timeout=60)).corpus(
+            SMALL
+        )
     exc = info.value
     assert exc.stream == "stderr" and exc.limit == MAX_STDERR_BYTES
     assert f"output over {MAX_STDERR_BYTES} bytes on stderr" in str(exc)
@@ -98,7 +105,7 @@ def test_score_then_closed_pipes_then_hang_is_a_timeout():
     template = f"echo 'BLEU = 50.0'; exec >&- 2>&-; {hang} # {{hyp}}"
     t0 = time.monotonic()
     with pytest.raises(CommandTimeout, match="timed out after 1 s"):
-        CommandAdapter(template, timeout=1).corpus(SMALL)
+        CommandAdapter(template, options=CommandOptions(timeout=1)).corpus(SMALL)
     assert time.monotonic() - t0 < 30  # a hang guard, not a speed bound
     assert gone(marker)
 
@@ -107,7 +114,9 @@ def test_background_child_holding_the_pipe_is_a_timeout_and_is_killed():
     marker = _marker()
     hang = f"{sys.executable} -c 'import time; time.sleep(300)' {marker}"
     with pytest.raises(CommandTimeout):
-        CommandAdapter(f"{hang} & echo 'BLEU = 50.0' # {{hyp}}", timeout=1).corpus(SMALL)
+        CommandAdapter(
+            f"{hang} & echo 'BLEU = 50.0' # {{hyp}}", options=CommandOptions(timeout=1)
+        ).corpus(SMALL)
     assert gone(marker)
 
 
@@ -115,7 +124,7 @@ def test_background_child_without_the_pipe_is_killed_after_the_score():
     marker = _marker()
     hang = f"{sys.executable} -c 'import time; time.sleep(300)' {marker}"
     template = f"{hang} >/dev/null 2>&1 & echo 'BLEU = 50.0' # {{hyp}}"
-    got = CommandAdapter(template, timeout=30).corpus(SMALL)
+    got = CommandAdapter(template, options=CommandOptions(timeout=30)).corpus(SMALL)
     assert got.score == pytest.approx(50.0)
     assert gone(marker)
 
@@ -134,10 +143,10 @@ def test_memory_stays_bounded_while_a_subject_floods(tmp_path: Path):
     code = (
         "import resource, sys\n"
         "from harness import Corpus\n"
-        "from harness.scorers.command import CommandAdapter, CommandError\n"
+        "from harness.scorers.command import CommandAdapter, CommandError, CommandOptions\n"
         "c = Corpus(hypotheses=('a b',), references=(('a b',),))\n"
         "try:\n"
-        "    CommandAdapter(sys.argv[1], timeout=60).corpus(c)\n"
+        "    CommandAdapter(sys.argv[1], options=CommandOptions(timeout=60)).corpus(c)\n"
         "except CommandError:\n"
         "    pass\n"
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"

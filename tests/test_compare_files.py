@@ -15,6 +15,7 @@ import pytest
 import sacrebleu
 
 from harness.analysis.answer import answer, display_name
+from harness.analysis.library_agreement import library_agreement
 from harness.bleu.profiles import DEFAULT_PROFILES, PROFILES
 from harness.cli import main
 from harness.data.systems import load_jsonl_systems, load_text_systems, load_tsv_systems
@@ -257,7 +258,7 @@ def test_fixtures_screen_fits_and_counts(capsys) -> None:
     impls = [runner.Implementation.parse(x) for x in ("sacrebleu", "nltk", "helm-bleu-1")]
     impls += [runner.Implementation("adapter", "sacrebleu")]
     rows = run(RunPlan.of(fx.triples(), impls, progress=False))
-    text = fixtures_text(rows, seconds=1.0)
+    text = fixtures_text(rows, seconds=1.0, agreement=library_agreement(rows))
     assert max(len(line) for line in text.splitlines()) <= WIDTH
     assert f"{len(fx.system_names)}/{len(fx.system_names)} real-library results equal" in text
     # HELM's BLEU-1 is never an extreme of the BLEU-4 implementations

@@ -13,6 +13,7 @@ import re
 import pytest
 
 from harness.cli import main
+from harness.run.results import row_from_json
 
 from .depth import full
 
@@ -45,13 +46,14 @@ def test_compare_wmt21_corpus_and_segment_level(data_dir, tmp_path, capsys) -> N
     n_rows = 20 * 4 * (1 + segments)
     assert re.search(rf"^{n_rows} rows in \d+\.\d\d s", printed, re.M), printed[-300:]
 
-    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    text = (out / "results.jsonl").read_text()
+    rows = [row_from_json(json.loads(line)) for line in text.splitlines()]
     assert len(rows) == n_rows
-    assert all(r["status"] == "ok" for r in rows)
+    assert all(r.status == "ok" for r in rows)
     by_key: dict[tuple, dict[str, float]] = {}
     for r in rows:
-        key = (r["system"], r["level"], r["segment_id"])
-        by_key.setdefault(key, {})[r["implementation"]] = r["score"]
+        key = (r.system, r.level, r.segment_id)
+        by_key.setdefault(key, {})[r.implementation] = r.score
     worst = {"sacrebleu": 0.0, "nltk": 0.0}
     for scores in by_key.values():
         for lib in worst:

@@ -353,16 +353,29 @@ def test_correlation_matrix_with_bootstrap_records_seed() -> None:
 
 # ---------------------------------------------------------------------------- runner rows
 def _row(impl, system, seg, score, status="ok", level="segment", error=""):
-    return {
-        "fixture": "fx",
-        "system": system,
-        "implementation": impl,
-        "level": level,
-        "segment_id": seg,
-        "status": status,
-        "score": score,
-        "error": error,
-    }
+    from harness.run.results import Kind, Level, ResultRow, Status
+
+    return ResultRow(
+        fixture="fx",
+        system=system,
+        implementation=impl,
+        kind=Kind.PROFILE,
+        config=impl,
+        level=Level(level),
+        segment_id=seg,
+        status=Status(status),
+        score=score,
+        bp=None,
+        ratio=None,
+        hyp_len=None,
+        ref_len=None,
+        counts=None,
+        totals=None,
+        signature=None,
+        error=error,
+        call=None,
+        module_source=None,
+    )
 
 
 def test_from_results_pivots_aligns_and_reports_skips() -> None:
@@ -400,14 +413,15 @@ def test_from_results_rejects_duplicates_and_unknown_level() -> None:
 
 def test_from_results_on_a_real_run() -> None:
     from harness.data.fixtures import load_fixture
-    from harness.run.runner import Implementation, run
+    from harness.run import RunPlan, run
+    from harness.run.runner import Implementation
 
     fx = load_fixture("edge_case_differences")
     corpora = fx.triples()
     impls = [Implementation("profile", p) for p in ("sacrebleu", "nltk", "evaluate")]
-    rows = run(corpora, impls, levels=("segment",), progress=False)
+    rows = run(RunPlan.of(corpora, impls, levels=("segment",)))
     p = from_results(rows)
-    ok = [r for r in rows if r["status"] == "ok"]
+    ok = [r for r in rows if r.status == "ok"]
     assert sum(v is not None for vec in p.scores.values() for v in vec) == len(ok)
     assert p.n_skipped == len(rows) - len(ok)
     m = correlation_matrix(p.scores, "pearson")

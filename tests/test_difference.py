@@ -7,7 +7,7 @@ to ~1e-76); every expected number is recomputed with direct engine calls, never 
 
 from __future__ import annotations
 
-import copy
+import dataclasses
 import json
 import math
 import statistics
@@ -22,6 +22,7 @@ from harness.data.fixtures import load_fixture
 from harness.errors import ConfigError, InputError
 from harness.report.pair_tables import pair_markdown
 from harness.run import RunPlan, run, runner
+from harness.run.results import Status
 
 FIXTURES = ("google_nasa_opportunity", "silence_pitfall")
 A, B = "profile:sacrebleu", "profile:nltk"
@@ -146,12 +147,11 @@ def _relabel(rows, src, dst, shift=0.0, where=None):
     """Copies of ``src``'s rows labelled ``dst``; ``shift`` added to the rows ``where`` picks."""
     out = []
     for r in rows:
-        if r["implementation"] != src:
+        if r.implementation != src:
             continue
-        r = copy.deepcopy(r)
-        r["implementation"] = dst
+        r = dataclasses.replace(r, implementation=dst)
         if where is None or where(r):
-            r["score"] = r["score"] + shift
+            r = dataclasses.replace(r, score=r.score + shift)
         out.append(r)
     return out
 
@@ -163,9 +163,7 @@ def test_agreement_respects_the_tolerance(rows):
     assert d.agree is True and d.segments.share_above == 0 and d.top == ()
 
     def one_segment(r):
-        return (
-            r["level"] == "segment" and r["fixture"] == "silence_pitfall" and r["segment_id"] == "2"
-        )
+        return r.level == "segment" and r.fixture == "silence_pitfall" and r.segment_id == "2"
 
     far = rows + _relabel(rows, "harness:sacrebleu", "copy", shift=2 * tol, where=one_segment)
     d = difference(far, A, "copy", tolerance=tol)
@@ -179,18 +177,21 @@ def test_agreement_respects_the_tolerance(rows):
 
 def test_a_status_mismatch_is_a_disagreement(rows):
     other = _relabel(rows, "harness:sacrebleu", "copy")
-    victim = next(r for r in other if r["level"] == "segment")
-    victim.update(status="raises", score=None, error="ZeroDivisionError: boom")
+    at = next(k for k, r in enumerate(other) if r.level == "segment")
+    other[at] = dataclasses.replace(
+        other[at], status=Status.RAISES, score=None, error="ZeroDivisionError: boom"
+    )
     d = difference(rows + other, A, "copy")
     assert d.agree is False
     assert d.segments.unmatched == 1 and d.segments.max_abs == 0
 
 
 def test_nothing_comparable_gives_agree_none(rows):
-    dead = _relabel(rows, "harness:sacrebleu", "dead")
-    for r in dead:
-        r.update(status="unavailable", score=None)
-    dead2 = [dict(r, implementation="dead2") for r in dead]
+    dead = [
+        dataclasses.replace(r, status=Status.UNAVAILABLE, score=None)
+        for r in _relabel(rows, "harness:sacrebleu", "dead")
+    ]
+    dead2 = [dataclasses.replace(r, implementation="dead2") for r in dead]
     d = difference(dead + dead2, "dead", "dead2")
     assert d.agree is None and d.corpus_gap is None and d.segments.n == 0
     assert d.segments.mean is None
@@ -198,9 +199,9 @@ def test_nothing_comparable_gives_agree_none(rows):
 
 
 def test_to_dict_is_json_without_nan(rows):
-    bad = _relabel(rows, "harness:nltk", "nan-bp")
-    for r in bad:
-        r["bp"] = float("nan")
+    bad = [
+        dataclasses.replace(r, bp=float("nan")) for r in _relabel(rows, "harness:nltk", "nan-bp")
+    ]
     d = difference(rows + bad, A, "nan-bp")
     data = d.to_dict()
     text = json.dumps(data, allow_nan=False)

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from harness.analysis.typed_json import to_json
 from harness.bleu import engine
 from harness.bleu.profiles import PROFILES
 from harness.cli.app import main
@@ -42,6 +41,7 @@ from harness.diagnose.search import misused_corpora
 from harness.diagnose.seeded import KINDS, inject_bpe, named_first, seeded_case
 from harness.report.check_words import effect, message
 from harness.session import Session
+from harness.typed_json import to_json
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
 from corpus_gen import generate

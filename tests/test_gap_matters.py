@@ -16,8 +16,9 @@ import sacrebleu
 
 from harness.analysis.gap_matters import THRESHOLDS_PACKAGE
 from harness.analysis.human import wmt21_human_correlations
-from harness.analysis.meta_eval import meta_evaluate
-from harness.analysis.study import analyse
+from harness.analysis.meta_eval import MetaEvalOptions, meta_evaluate
+from harness.analysis.study import ReportOptions, analyse
+from harness.analysis.why import Why
 from harness.data.corpus import Corpus
 from harness.data.fixtures import load_fixture
 from harness.report import render_json, render_markdown, write_report
@@ -31,9 +32,12 @@ from harness.report.schema import validate_report_json
 from harness.run import RunPlan, run, runner
 from harness.run.plan import named_corpora
 from harness.session import Session
+from harness.statistics.correlation import NO_INTERVALS
 
 SEED = 7
 RESAMPLES = 200
+#: The report options of the gap tests: the pairs section alone, with their seed and resamples.
+GAP_OPTIONS = ReportOptions(include=("pairs",), seed=SEED, gap_resamples=RESAMPLES)
 FIXTURE = "silence_pitfall"
 IMPLS = ("profile:sacrebleu", "adapter:sacrebleu", "profile:sacrebleu-sentence")
 
@@ -52,7 +56,7 @@ def rows(corpora):
 @pytest.fixture(scope="module")
 def report(rows, corpora):
     session = Session(named_corpora(corpora))
-    return analyse(rows, session, include=("pairs",), seed=SEED, gap_resamples=RESAMPLES)
+    return analyse(rows, session, options=GAP_OPTIONS)
 
 
 def _pair(report, a, b):
@@ -111,7 +115,7 @@ def test_the_interval_is_the_real_sacrebleu_on_every_resample(shared):
     impls = [runner.Implementation.parse(x) for x in IMPLS]
     rows = run(RunPlan.of(corpora, impls, levels=("corpus",), progress=False))
     session = Session(named_corpora(corpora))
-    rep = analyse(rows, session, include=("pairs",), seed=SEED, gap_resamples=RESAMPLES)
+    rep = analyse(rows, session, options=GAP_OPTIONS)
     pair = _pair(rep, "sacrebleu", "harness:sacrebleu-sentence")
     assert (pair.profile_a, pair.profile_b) == ("sacrebleu", "sacrebleu-sentence")
     (found,) = pair.fixtures
@@ -219,24 +223,28 @@ def test_a_library_without_a_proven_profile_has_no_interval(rows, corpora):
     rep = analyse(
         rows,
         session,
-        pairs=[("profile:sacrebleu-sentence", "adapter:sacrebleu")],
-        include=("pairs",),
-        gap_resamples=20,
+        options=ReportOptions(
+            pairs=(("profile:sacrebleu-sentence", "adapter:sacrebleu"),),
+            include=("pairs",),
+            gap_resamples=20,
+        ),
     )
     (pair,) = rep.gap_matters.pairs
     assert (pair.profile_a, pair.profile_b) == ("sacrebleu-sentence", None)
     (found,) = pair.fixtures
     assert found.ci is None and all(s.ci is None for s in found.systems)
-    assert "does not show sacrebleu equal to its profile harness:sacrebleu" in found.ci_note
+    assert found.ci_note == (Why("profile-not-shown", ("sacrebleu", "sacrebleu")),)
+    assert "does not show sacrebleu equal to its profile harness:sacrebleu" in render_markdown(rep)
     # the gap and the flips come from the rows all the same
     assert found.mean_gap is not None and len(found.flips) == 1
 
 
 def test_without_corpora_or_pairs_the_section_says_why(rows):
-    bare = analyse(rows, Session(), include=("pairs",))
-    assert bare.gap_matters.pairs == () and "without the corpora" in bare.gap_matters.note
-    left_out = analyse(rows, Session(), include=("correlations",))
-    assert "not included" in left_out.gap_matters.note
+    bare = analyse(rows, Session(), options=ReportOptions(include=("pairs",)))
+    assert bare.gap_matters.pairs == () and bare.gap_matters.note == Why("without-corpora")
+    left_out = analyse(rows, Session(), options=ReportOptions(include=("correlations",)))
+    assert left_out.gap_matters.note == Why("not-included", ("pairs",))
+    assert 'not included (it follows the pairs: include "pairs")' in render_markdown(left_out)
     assert "without the corpora" in render_markdown(bare)
 
 
@@ -264,12 +272,15 @@ def test_a_pair_says_whether_its_meta_evaluation_differs(data_dir, rows, corpora
     meta_evaluate computed them, and ``differs`` is whether one of its tests between the two
     is significant."""
     human = wmt21_human_correlations(
-        data_dir, ["sacrebleu", "sacrebleu-sentence"], n_boot=0, session=Session()
+        data_dir, ["sacrebleu", "sacrebleu-sentence"], bootstrap=NO_INTERVALS, session=Session()
     )
-    meta = meta_evaluate(human, resamples=100, seed=SEED)
+    meta = meta_evaluate(human, options=MetaEvalOptions(resamples=100, seed=SEED))
     session = Session(named_corpora(corpora))
     found = analyse(
-        rows, session, include=("pairs",), seed=SEED, gap_resamples=20, meta_evaluation=meta
+        rows,
+        session,
+        options=ReportOptions(include=("pairs",), seed=SEED, gap_resamples=20),
+        meta_evaluation=meta,
     )
     pair = _pair(found, "sacrebleu", "harness:sacrebleu-sentence")
     tests = [

@@ -18,7 +18,6 @@ import pytest
 from harness.analysis.attribution import differing_factors, hybrid
 from harness.analysis.gap_matters import GAP_REASONS, headline
 from harness.analysis.study_types import Report
-from harness.analysis.typed_json import from_json
 from harness.api import segment_bleu
 from harness.bleu.profiles import LABELS, PROFILES
 from harness.cli import main
@@ -28,6 +27,7 @@ from harness.report.figures import MAX_WATERFALLS, waterfalls
 from harness.report.gap_words import count_words, pair_sentence
 from harness.report.text import fmt_share
 from harness.report.write import write_report
+from harness.typed_json import from_json
 
 #: sacrebleu against a profile it equals at corpus level on this fixture while some segment
 #: scores differ (evaluate), one it does not equal (nltk), and two with a label.

@@ -25,7 +25,7 @@ from harness.cli.options import add_overrides, overrides
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError
 from harness.scorers import get_adapter
-from harness.session.parallel import compute_statistics_parallel, map_statistics
+from harness.session.parallel import Workers, compute_statistics_parallel, map_statistics
 
 from .depth import examples
 from .strategies import corpora, large_vocabulary_corpora
@@ -180,7 +180,7 @@ def test_hashed_statistics_are_never_counted_in_shards() -> None:
     par = compute_statistics_parallel(c, FAIRSEQ, jobs=2, chunk_size=1, min_segments=0)
     assert np.array_equal(serial.matches, par.matches)
     (mapped,) = map_statistics(
-        [c], FAIRSEQ, backend="processes", jobs=2, chunk_size=1, min_segments=0
+        [c], FAIRSEQ, workers=Workers("processes", 2), chunk_size=1, min_segments=0
     )
     assert np.array_equal(serial.matches, mapped.matches)
     # the last segments alone number their words differently: no false match there

@@ -12,7 +12,6 @@ import json
 import pytest
 
 from harness import PROFILES, Corpus
-from harness.analysis.typed_json import to_json
 from harness.bleu import engine
 from harness.data.fixtures import load_all, load_fixture
 from harness.diagnose.identify import (
@@ -26,6 +25,7 @@ from harness.diagnose.identify import (
 from harness.diagnose.many_configs import CorpusScorer
 from harness.scorers import misuse
 from harness.session import Session
+from harness.typed_json import to_json
 
 NASA = load_fixture("google_nasa_opportunity")
 TUTORIAL = load_fixture("tutorial_cat_on_the_mat")

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 import sacrebleu
 
-from harness.analysis.typed_json import to_json
 from harness.data.corpus import Corpus
 from harness.data.datasets import load_wmt21_ende
 from harness.data.fixtures import load_fixture
@@ -25,6 +24,7 @@ from harness.errors import ConfigError
 from harness.report.identify_words import chance_sentence, length_clue_sentence
 from harness.scorers.printed import decode_signature, read_printed
 from harness.session import Session
+from harness.typed_json import to_json
 
 from .published import unavailable
 

@@ -1,14 +1,14 @@
 """Real libraries at segment level on a seeded sample of each corpus's segments.
 
 The report runs every library at corpus level on every system and at segment level on a
-sample (``runner.run(library_segments=N, seed=...)``, ``report --library-segments``); the
+sample (``RunPlan(library_segments=N, seed=...)``, ``report --library-segments``); the
 profiles, each proven equal to its library, give every segment. Expected numbers come from the
 real sacrebleu run here, or from the same run on every segment.
 """
 
 from __future__ import annotations
 
-import copy
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -22,6 +22,7 @@ from harness.cli import main
 from harness.data.corpus import Corpus
 from harness.run import RunPlan, run, runner
 from harness.run.library_sample import segment_sample
+from harness.run.results import Level, Status
 from harness.session.results import ResultsCache
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
@@ -55,9 +56,9 @@ def every(corpora) -> list[dict]:
 
 def _segment_rows(rows, impl, system):
     return {
-        r["segment_id"]: r
+        r.segment_id: r
         for r in rows
-        if r["implementation"] == impl and r["system"] == system and r["level"] == "segment"
+        if r.implementation == impl and r.system == system and r.level == "segment"
     }
 
 
@@ -81,16 +82,16 @@ def test_a_library_runs_every_system_whole_and_the_sample_segment_by_segment(
         assert len(_segment_rows(sampled, "harness:sacrebleu", system)) == SEGMENTS
         full = _segment_rows(every, "sacrebleu", system)
         for sid, row in lib.items():  # the same call on the same segment
-            assert row["score"] == full[sid]["score"]
+            assert row.score == full[sid].score
         (corpus_row,) = [
             r
             for r in sampled
-            if r["implementation"] == "sacrebleu" and r["system"] == system
-            if r["level"] == "corpus"
+            if r.implementation == "sacrebleu" and r.system == system
+            if r.level == "corpus"
         ]
         streams = [list(s) for s in zip(*corpus.references, strict=True)]
         real = sacrebleu.corpus_bleu(list(corpus.hypotheses), streams).score
-        assert corpus_row["score"] == pytest.approx(real, abs=1e-9)
+        assert corpus_row.score == pytest.approx(real, abs=1e-9)
 
 
 @pytest.mark.parametrize("name", ["codexglue", "lm-eval-truthfulqa"])
@@ -129,7 +130,7 @@ def test_a_library_whose_corpus_is_its_segments_mean_is_run_once(corpora, name) 
     apart += runner.run_one(corpus, impl, fixture="gen", system=system, levels=("corpus",)).rows()
 
     def order(row: dict) -> tuple[str, str]:
-        return row["level"], row["segment_id"] or ""
+        return row.level, row.segment_id or ""
 
     assert sorted(once, key=order) == sorted(apart, key=order)
 
@@ -141,18 +142,19 @@ def test_the_library_is_compared_where_it_ran(sampled) -> None:
     d = difference(sampled, "harness:sacrebleu", "sacrebleu")
     assert d.agree is True
     assert d.segments.n == 2 * SAMPLE and d.segments.unmatched == 0
-    failed = [
-        r
-        for r in copy.deepcopy(sampled)
-        if not (r["implementation"] == "sacrebleu" and r["level"] == "segment")
-    ]
+    failed = [r for r in sampled if not (r.implementation == "sacrebleu" and r.level == "segment")]
     failed += [
-        dict(r, segment_id=None, score=None, status="raises", error="boom")
+        dataclasses.replace(
+            r,
+            level=Level.SEGMENT,
+            segment_id=None,
+            score=None,
+            status=Status.RAISES,
+            error="boom",
+        )
         for r in sampled
-        if r["implementation"] == "sacrebleu" and r["level"] == "corpus"
-    ]
-    for r in failed[-2:]:
-        r["level"] = "segment"
+        if r.implementation == "sacrebleu" and r.level == "corpus"
+    ][-2:]
     gone = difference(failed, "harness:sacrebleu", "sacrebleu")
     assert gone.agree is False and gone.segments.unmatched == 2 * SEGMENTS
 

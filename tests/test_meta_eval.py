@@ -30,7 +30,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
 
-from harness.analysis.meta_eval import meta_evaluate
+from harness.analysis.meta_eval import MetaEvalOptions, meta_evaluate
 from harness.errors import ConfigError, InputError, LayoutError
 from harness.statistics.agreement import (
     GROUPINGS,
@@ -40,7 +40,12 @@ from harness.statistics.agreement import (
     soft_pairwise_accuracy,
     tie_calibrated_accuracy,
 )
-from harness.statistics.metric_comparison import compare_metrics
+from harness.statistics.correlation import NO_INTERVALS
+from harness.statistics.metric_comparison import (
+    ComparedStatistic,
+    PermutationTest,
+    compare_metrics,
+)
 
 from . import oracles
 from .depth import cases, examples
@@ -379,9 +384,12 @@ def test_scores_test_equals_permutation_sig_diff(
     )  # fmt: skip
     assume(ref is not None)
     ours = compare_metrics(
-        data["human"], data["metric"], data["metric_b"], statistic="kendall", grouping=grouping,
-        variant=variant, epsilon=epsilon, resamples=resamples, seed=seed, block_size=block,
-        replace_nans_with_zeros=replace,
+        data["human"], data["metric"], data["metric_b"],
+        statistic=ComparedStatistic(
+            "kendall", grouping=grouping, variant=variant, epsilon=epsilon,
+            replace_nans_with_zeros=replace,
+        ),
+        test=PermutationTest(resamples=resamples, seed=seed, block_size=block),
     )  # fmt: skip
     assert (ours.p_value, ours.delta, ours.resamples_used) == tuple(ref[:3])
 
@@ -399,8 +407,8 @@ def test_pairwise_accuracy_test_equals_global_accuracy_test(
     np.random.seed(seed)
     ref = stats.PermutationSigDiff(a, b, _agreement_accuracy(stats), "none", resamples, params)
     ours = compare_metrics(
-        data["human"], data["metric"], data["metric_b"], resamples=resamples, seed=seed,
-        block_size=block,
+        data["human"], data["metric"], data["metric_b"],
+        test=PermutationTest(resamples=resamples, seed=seed, block_size=block),
     )  # fmt: skip
     assert (ours.p_value, ours.delta, ours.resamples_used) == tuple(ref[:3])
 
@@ -434,9 +442,11 @@ def test_tie_calibrated_scores_test_equals_permutation_sig_diff(
 
     def ours() -> Any:
         return compare_metrics(
-            data["human"], metric_a, data["metric_b"], statistic="tie_calibrated",
-            grouping=grouping, variant=variant, sample_rate=sample_rate, resamples=resamples,
-            seed=seed, block_size=block,
+            data["human"], metric_a, data["metric_b"],
+            statistic=ComparedStatistic(
+                "tie_calibrated", grouping=grouping, variant=variant, sample_rate=sample_rate,
+            ),
+            test=PermutationTest(resamples=resamples, seed=seed, block_size=block),
         )  # fmt: skip
 
     if ref is None:  # a search with no pair (a sample drew none): at the same permutation
@@ -479,9 +489,12 @@ def test_pairs_test_equals_pairwise_permutation_sig_diff(
     )  # fmt: skip
     assume(ref is not None)
     ours = compare_metrics(
-        data["human"], data["metric"], data["metric_b"], statistic=statistic, test="pairs",
-        grouping=grouping, variant=variant, epsilon=epsilon, sample_rate=sample_rate,
-        resamples=resamples, seed=seed, block_size=block, replace_nans_with_zeros=replace,
+        data["human"], data["metric"], data["metric_b"],
+        statistic=ComparedStatistic(
+            statistic, grouping=grouping, variant=variant, epsilon=epsilon,
+            sample_rate=sample_rate, replace_nans_with_zeros=replace,
+        ),
+        test=PermutationTest(test="pairs", resamples=resamples, seed=seed, block_size=block),
     )  # fmt: skip
     assert (ours.p_value, ours.delta, ours.resamples_used) == tuple(ref[:3])
 
@@ -505,8 +518,9 @@ def test_spa_test_equals_pce_comparison(mtme, data, permutations, resamples, blo
     np.random.seed(seed)
     ref = stats.PermutationSigDiff(a, b, spa, "none", resamples, params)
     ours = compare_metrics(
-        data["human"], data["metric"], other.reshape(data["shape"]), statistic="spa",
-        permutations=permutations, resamples=resamples, seed=seed, block_size=block,
+        data["human"], data["metric"], other.reshape(data["shape"]),
+        statistic=ComparedStatistic("spa", permutations=permutations),
+        test=PermutationTest(resamples=resamples, seed=seed, block_size=block),
     )  # fmt: skip
     assert (ours.p_value, ours.delta, ours.resamples_used) == tuple(ref[:3])
 
@@ -530,11 +544,14 @@ def test_spa_test_equals_pce_comparison(mtme, data, permutations, resamples, blo
         (lambda: soft_pairwise_accuracy([[1, 2]], [[1, 2]]), LayoutError),
         (lambda: soft_pairwise_accuracy([[1, 2], [3, 4]], [[1, 2], [3, 4]], permutations=0),
          ConfigError),
-        (lambda: compare_metrics([1, 2, 3], [1, 2, 3], [3, 1, 2], statistic="x"), ConfigError),
-        (lambda: compare_metrics([1, 2, 3], [1, 2, 3], [3, 1, 2], test="pairs", statistic="kendall",
-                                 variant="c"), ConfigError),
+        (lambda: compare_metrics([1, 2, 3], [1, 2, 3], [3, 1, 2],
+                                 statistic=ComparedStatistic("x")), ConfigError),
+        (lambda: compare_metrics([1, 2, 3], [1, 2, 3], [3, 1, 2], test=PermutationTest(test="pairs"),
+                                 statistic=ComparedStatistic("kendall", variant="c")),
+         ConfigError),
         (lambda: compare_metrics([1, 2, 3], [1, 1, 1], [3, 1, 2]), InputError),
-        (lambda: compare_metrics([1, 2, 3], [1, 2, 3], [3, 1, 2], resamples=0), ConfigError),
+        (lambda: compare_metrics([1, 2, 3], [1, 2, 3], [3, 1, 2],
+                                 test=PermutationTest(resamples=0)), ConfigError),
     ],
 )  # fmt: skip
 def test_refusals(call, error) -> None:
@@ -552,7 +569,9 @@ def test_results_are_json_ready() -> None:
         pairwise_accuracy([1, 2, 3], [3, 2, 1]),
         tie_calibrated_accuracy(human, metric, grouping="item"),
         soft_pairwise_accuracy(human, metric, permutations=10),
-        compare_metrics([1, 2, 3, 4], [1, 2, 4, 3], [4, 3, 2, 1], resamples=20),
+        compare_metrics(
+            [1, 2, 3, 4], [1, 2, 4, 3], [4, 3, 2, 1], test=PermutationTest(resamples=20)
+        ),
     ]
     for result in results:
         json.dumps(result.to_dict(), allow_nan=False)
@@ -568,8 +587,10 @@ def wmt21(data_dir) -> Any:
     from harness.analysis.human import wmt21_human_correlations
     from harness.session import Session
 
-    human = wmt21_human_correlations(data_dir, REAL_PROFILES, n_boot=0, session=Session())
-    return human, meta_evaluate(human, resamples=40, block_size=1000)
+    human = wmt21_human_correlations(
+        data_dir, REAL_PROFILES, bootstrap=NO_INTERVALS, session=Session()
+    )
+    return human, meta_evaluate(human, options=MetaEvalOptions(resamples=40, block_size=1000))
 
 
 def _vectors(human: Any, name: str) -> tuple[list[Any], list[Any], list[Any], list[Any]]:

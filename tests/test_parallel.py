@@ -23,6 +23,7 @@ from harness.errors import AdapterUnavailable, ConfigError, LayoutError
 from harness.session import parallel
 from harness.session.cache import StatisticsCache
 from harness.session.parallel import (
+    Workers,
     compute_statistics_dask,
     compute_statistics_parallel,
     join_statistics,
@@ -156,7 +157,7 @@ def test_serial_when_one_job_or_small(monkeypatch, jobs, n, min_segments) -> Non
     c = _corpus(n)
     out = compute_statistics_parallel(c, SACRE, jobs=jobs, min_segments=min_segments)
     assert_identical(out, engine.compute_statistics(c, SACRE))
-    assert map_statistics([c], SACRE, backend="processes", jobs=jobs, min_segments=min_segments)
+    assert map_statistics([c], SACRE, workers=Workers("processes", jobs), min_segments=min_segments)
 
 
 def test_map_statistics_many_systems_in_order(pool) -> None:
@@ -165,13 +166,12 @@ def test_map_statistics_many_systems_in_order(pool) -> None:
         refs.with_hypotheses(_corpus(25, seed=10 + k).hypotheses, name=f"sys{k}") for k in range(5)
     ]
     systems.append(_corpus(3, seed=99))  # a differently sized corpus
-    serial = map_statistics(systems, SACRE, backend="serial")
+    serial = map_statistics(systems, SACRE, workers=Workers("serial"))
     for chunk in (None, 4):
         par = map_statistics(
             systems,
             SACRE,
-            backend="processes",
-            jobs=2,
+            workers=Workers("processes", 2),
             executor=pool,
             chunk_size=chunk,
             min_segments=0,
@@ -180,12 +180,12 @@ def test_map_statistics_many_systems_in_order(pool) -> None:
         for a, b, c in zip(par, serial, systems, strict=True):
             assert_identical(a, b)
             assert_identical(a, engine.compute_statistics(c, SACRE))
-    assert map_statistics([], SACRE, backend="processes", jobs=2) == []
+    assert map_statistics([], SACRE, workers=Workers("processes", 2)) == []
 
 
 def test_map_statistics_rejects_unknown_backends() -> None:
     with pytest.raises(ConfigError, match="valid: serial, processes, dask"):
-        map_statistics([_corpus(2)], SACRE, backend="threads")
+        map_statistics([_corpus(2)], SACRE, workers=Workers("threads"))
 
 
 def test_cache_with_a_parallel_compute_function(pool, tmp_path) -> None:
@@ -227,7 +227,7 @@ def test_harness_errors_from_a_thread_executor_are_unwrapped(monkeypatch) -> Non
     monkeypatch.setattr(engine, "compute_statistics", _raise_unavailable)
     with ThreadPoolExecutor(2) as ex, pytest.raises(AdapterUnavailable, match="simulated"):
         map_statistics(
-            [_corpus(20)], SACRE, backend="processes", jobs=2, executor=ex, min_segments=0
+            [_corpus(20)], SACRE, workers=Workers("processes", 2), executor=ex, min_segments=0
         )
 
 
@@ -261,7 +261,7 @@ def test_warm_with_processes_shares_one_pool(monkeypatch) -> None:
     cache = StatisticsCache()
     corpora = [_corpus(30, seed=s) for s in range(3)]
     configs = [SACRE, PROFILES["nltk"], SACRE.replace(tokenize="char")]
-    assert cache.warm(corpora, configs, backend="processes", jobs=2) == 9
+    assert cache.warm(corpora, configs, workers=Workers("processes", 2)) == 9
     assert started == [2]
     for c in corpora:
         for cfg in configs:
@@ -276,7 +276,7 @@ def test_dask_missing_raises_adapter_unavailable_with_hint(monkeypatch) -> None:
         compute_statistics_dask(_corpus(3), SACRE)
     assert info.value.implementation == "dask backend"
     with pytest.raises(AdapterUnavailable):
-        map_statistics([_corpus(3)], SACRE, backend="dask")
+        map_statistics([_corpus(3)], SACRE, workers=Workers("dask"))
 
 
 @pytest.fixture(scope="module")
@@ -308,7 +308,9 @@ def test_dask_equals_serial_bit_for_bit(dask_client, config, shards) -> None:
 
 def test_dask_map_statistics_and_the_current_client(dask_client) -> None:
     corpora = [_corpus(20, seed=s) for s in range(4)]
-    out = map_statistics(corpora, SACRE, backend="dask", chunk_size=6)  # client=None: current
+    out = map_statistics(
+        corpora, SACRE, workers=Workers("dask"), chunk_size=6
+    )  # client=None: current
     for a, c in zip(out, corpora, strict=True):
         assert_identical(a, engine.compute_statistics(c, SACRE))
 
@@ -330,7 +332,7 @@ def test_dask_warm_over_several_tokenizations_of_the_same_shards(dask_client) ->
     corpora = [_corpus(30, seed=s) for s in range(3)]
     configs = [SACRE, SACRE.replace(tokenize="char"), PROFILES["nltk"]]
     cache = StatisticsCache()
-    assert cache.warm(corpora, configs, backend="dask", client=dask_client) == 9
+    assert cache.warm(corpora, configs, workers=Workers("dask", client=dask_client)) == 9
     for c in corpora:
         for cfg in configs:
             assert_identical(cache.get(c, cfg), engine.compute_statistics(c, cfg))
@@ -391,14 +393,14 @@ def test_report_correlations_in_a_worker_are_the_serial_ones(monkeypatch) -> Non
     pairs: the report is byte for byte the serial one, and the correlation steps are still
     reported."""
     from harness.analysis import study_correlations
-    from harness.analysis.study import analyse, study
+    from harness.analysis.study import ReportOptions, analyse, study
     from harness.report.schema import render_json
     from harness.run.plan import named_corpora
     from harness.session import Session
 
     corpora = [("generated", f"system-{s}", _corpus(40, seed=s)) for s in range(3)]
     impls = ["profile:sacrebleu", "profile:nltk", "profile:tensor2tensor", "profile:evaluate"]
-    serial = study(corpora, impls, n_boot=20)
+    serial = study(corpora, impls, options=ReportOptions(n_boot=20))
     monkeypatch.setattr(study_correlations, "IN_WORKER_FROM", 0)
     pools = []
 
@@ -411,7 +413,10 @@ def test_report_correlations_in_a_worker_are_the_serial_ones(monkeypatch) -> Non
     session = Session(named_corpora(corpora), jobs=2, backend="processes")
     rows = _plan_rows(corpora, impls)
     workers = analyse(
-        rows, session, n_boot=20, progress=lambda stage, done, total: steps.append(stage)
+        rows,
+        session,
+        options=ReportOptions(n_boot=20),
+        progress=lambda stage, done, total: steps.append(stage),
     )
     assert pools == [(1, 1)]
     assert serial.correlations.segment is not None and serial.correlations.corpus is not None

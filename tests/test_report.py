@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 
 from harness.analysis.attribution import attribute
 from harness.analysis.significance import DEFAULT_SEED
-from harness.analysis.study import analyse
+from harness.analysis.study import ReportOptions, analyse
 from harness.analysis.study_families import answer_of
 from harness.analysis.study_pairs import default_pairs
 from harness.analysis.study_types import PrecomputedSignificance, Significance
-from harness.analysis.typed_json import to_json
+from harness.analysis.why import Why
 from harness.bleu import engine
 from harness.bleu.profiles import PROFILES
 from harness.data.fixtures import load_fixture
@@ -41,6 +41,7 @@ from harness.report.outdir import MANIFEST, read_manifest
 from harness.run import RunPlan, run, runner
 from harness.run.plan import named_corpora
 from harness.session import Session
+from harness.typed_json import to_json
 
 FIXTURES = ("google_nasa_opportunity", "silence_pitfall")
 IMPLS = ("profile:sacrebleu", "profile:nltk", "profile:evaluate", "adapter:nltk")
@@ -77,12 +78,10 @@ def human(rows):
     column (the renderer needs the shape, not real judgments)."""
     from harness.analysis.human import wmt19_bleu_vs_human
 
-    units = [
-        r for r in rows if r["implementation"] == "harness:sacrebleu" and r["level"] == "corpus"
-    ]
-    systems = [f"{r['fixture']}/{r['system']}" for r in units]
-    bleu = [r["score"] for r in units]
-    nltk = [r["score"] for r in rows if r["implementation"] == "nltk" and r["level"] == "corpus"]
+    units = [r for r in rows if r.implementation == "harness:sacrebleu" and r.level == "corpus"]
+    systems = [f"{r.fixture}/{r.system}" for r in units]
+    bleu = [r.score for r in units]
+    nltk = [r.score for r in rows if r.implementation == "nltk" and r.level == "corpus"]
     table = {
         "xx-yy": {
             "systems": systems,
@@ -96,9 +95,16 @@ def human(rows):
     return wmt19_bleu_vs_human(table=table, metrics=("BLEU", "nltk-BLEU"), n_boot=50, seed=0)
 
 
-def analysed(rows, corpora=(), **kwargs):
-    """The report of ``rows``, analysed with a session over ``corpora`` (triples)."""
-    return analyse(rows, Session(named_corpora(corpora)), **kwargs)
+def analysed(rows, corpora=(), human=None, significance=None, **options):
+    """The report of ``rows``, analysed with a session over ``corpora`` (triples) as the
+    :class:`ReportOptions` named by ``options`` ask."""
+    return analyse(
+        rows,
+        Session(named_corpora(corpora)),
+        options=ReportOptions(**options),
+        human=human,
+        significance=significance,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -129,8 +135,8 @@ def test_signature_and_versions(report, rows):
     sig = report.signature
     assert sig.startswith(f"report:{SCHEMA_VERSION}|") and f"|seed:{DEFAULT_SEED}|" in sig
     for r in rows:
-        if r["signature"]:
-            assert f"impl:{r['implementation']}[{r['signature']}]" in sig
+        if r.signature:
+            assert f"impl:{r.implementation}[{r.signature}]" in sig
     assert report.versions == runner.versions()
     assert sig.endswith(",".join(f"{k}={v}" for k, v in runner.versions().items()))
 
@@ -171,11 +177,11 @@ def test_pairs_are_differences(report, rows, corpora):
 
 def test_segment_table_holds_every_segment_row(report, rows):
     seg = report.segments
-    segment_rows = [r for r in rows if r["level"] == "segment"]
+    segment_rows = [r for r in rows if r.level == "segment"]
     assert seg.n_rows == len(segment_rows) > 0
     table = seg.table
-    assert table["implementation"] == [r["implementation"] for r in segment_rows]
-    assert table["score"] == [r["score"] if r["status"] == "ok" else None for r in segment_rows]
+    assert table["implementation"] == [r.implementation for r in segment_rows]
+    assert table["score"] == [r.score if r.status == "ok" else None for r in segment_rows]
     assert "segment_scores" not in to_json(report.pairs[0])
 
 
@@ -240,11 +246,11 @@ def test_attributions_only_with_corpora(rows, report, corpora):
         row = next(
             r
             for r in rows
-            if (r["implementation"], r["level"], r["fixture"], r["system"])
+            if (r.implementation, r.level, r.fixture, r.system)
             == ("nltk", "corpus", at.fixture, at.system)
         )
         fresh = attribute(corpus, at.a, "nltk", library="nltk", session=Session())
-        assert at.library_score == row["score"] == fresh.library_score
+        assert at.library_score == row.score == fresh.library_score
         assert at.residual == fresh.residual
 
 
@@ -278,7 +284,7 @@ def test_default_significance_tests_every_system_against_the_best(rows, corpora)
     rep = analysed(rows, corpora=corpora, include=("significance",), seed=3)
     sig = rep.significance
     assert isinstance(sig, Significance)
-    assert sig.note is None and sig.method == "paired-bootstrap"
+    assert sig.note == () and sig.method == "paired-bootstrap"
     assert sig.design == "against-best"
     # both fixtures have two systems; every in-house profile of the rows is tested, the
     # baseline being the system that profile scores highest
@@ -307,8 +313,10 @@ def test_default_significance_tests_every_system_against_the_best(rows, corpora)
     # from a results table (no corpora) it says why not and how
     no = analysed(rows, include=("significance",)).significance
     assert isinstance(no, Significance)
-    assert no.results == () and "without the corpora" in no.note
-    assert "bleu-harness significance" in no.how
+    assert no.results == () and no.note == (Why("without-corpora"),)
+    said = render_markdown(analysed(rows, include=("significance",)))
+    assert "without the corpora (from a results table)" in said
+    assert "bleu-harness significance" in said
 
 
 def _section_sentences(text: str, start: str, stop: str) -> list[str]:
@@ -653,14 +661,15 @@ def test_answer_and_headline_for_systems_that_share_references(tmp_path):
 
 def test_fixtures_that_do_not_share_references_say_why_there_is_no_answer(report):
     assert report.answer is None
-    assert "do not share references" in report.summary.answer_note
+    assert report.summary.answer_note == Why("not-shared")
+    assert "do not share references" in render_markdown(report)
 
 
 def test_significance_of_a_chosen_pair(rows, corpora):
     rep = analysed(rows, corpora=corpora, include=("significance",), significance_pair=("B", "A"))
     sig = rep.significance
     assert isinstance(sig, Significance)
-    assert sig.design == "pair" and sig.note is None
+    assert sig.design == "pair" and sig.note == ()
     assert {(r.fixture, r.baseline, r.system) for r in sig.results} == {
         ("silence_pitfall", "B", "A")
     }
@@ -669,7 +678,7 @@ def test_significance_of_a_chosen_pair(rows, corpora):
         rows, corpora=corpora, include=("significance",), significance_pair=("A", "nope")
     ).significance
     assert isinstance(none, Significance)
-    assert none.results == () and "no fixture has both systems A and nope" in none.note
+    assert none.results == () and none.note == (Why("no-fixture-with-pair", ("A", "nope")),)
 
 
 def test_cli_significance_pair(tmp_path, capsys):
@@ -688,10 +697,10 @@ def test_correlation_caption_names_each_kind_of_interval():
     """A matrix whose cells differ in size says which cells have a bootstrap and which an
     asymptotic interval, with the counts of its own cells; one kind is named alone."""
     from harness.analysis.study_types import CorrelationTable, LevelCorrelations
-    from harness.analysis.typed_json import from_json
     from harness.report.summary import correlation_caption
     from harness.statistics.correlation import KENDALL_FULL_BOOT_MAX
     from harness.statistics.correlation_cells import correlation_matrix
+    from harness.typed_json import from_json
 
     rng = np.random.default_rng(8)
     n = KENDALL_FULL_BOOT_MAX + 50

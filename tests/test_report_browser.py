@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.analysis.study import analyse
+from harness.analysis.study import ReportOptions, analyse
 from harness.analysis.study_families import answer_of
 from harness.data.fixtures import load_fixture
 from harness.report import write_report
@@ -121,7 +121,9 @@ def report_dir(tmp_path_factory) -> tuple[Path, dict]:
         mp.setenv("BLEU_HARNESS_EVALUATE_MODULE", "/nonexistent/hf-evaluate/bleu")
         impls = [runner.Implementation.parse(x) for x in specs]
         rows = run(RunPlan.of(corpora, impls, levels=("corpus", "segment"), progress=False))
-    report = analyse(rows, Session(named_corpora(corpora)), max_attribution_corpora=1)
+    report = analyse(
+        rows, Session(named_corpora(corpora)), options=ReportOptions(max_attribution_corpora=1)
+    )
     out = tmp_path_factory.mktemp("browser") / "report"
     write_report(report, out)
     return out, report

@@ -1,6 +1,6 @@
 """The report's shape has one owner: typed dataclasses, their serialiser and their JSON Schema.
 
-:mod:`harness.analysis.typed_json` turns frozen dataclasses into JSON values, back again with
+:mod:`harness.typed_json` turns frozen dataclasses into JSON values, back again with
 checks, and into a JSON Schema read from their type hints; :mod:`harness.report.schema` writes
 that schema next to every ``report.json``. The suite validates every report it writes against
 it (``tests/conftest.py`` sets :data:`harness.report.schema.VALIDATE_ENV`): these tests show
@@ -20,22 +20,24 @@ from typing import Any, Literal
 import jsonschema
 import pytest
 
-from harness.analysis.study import analyse
+from harness.analysis.study import ReportOptions, analyse
 from harness.analysis.study_types import TOP_KEYS, Report
-from harness.analysis.typed_json import (
-    JSON_SCHEMA_DIALECT,
-    JsonShapeError,
-    JsonValue,
-    from_json,
-    json_schema,
-    to_json,
-)
 from harness.data.fixtures import load_fixture
 from harness.report import SCHEMA_FILE, render_json, write_report
 from harness.report.schema import VALIDATE_ENV, report_schema, validate_report_json
 from harness.run import RunPlan, results, run, runner
 from harness.run.plan import named_corpora
 from harness.session import Session
+from harness.typed_json import (
+    JSON_SCHEMA_DIALECT,
+    SPACE_SEPARATED,
+    JsonShapeError,
+    JsonValue,
+    StrEnum,
+    from_json,
+    json_schema,
+    to_json,
+)
 
 
 @dataclass(frozen=True)
@@ -168,7 +170,7 @@ def report() -> Report:
     corpora = fx.triples()
     impls = [runner.Implementation.parse(x) for x in ("profile:sacrebleu", "adapter:sacrebleu")]
     rows = run(RunPlan.of(corpora, impls, levels=("corpus", "segment"), progress=False))
-    return analyse(rows, Session(named_corpora(corpora)), n_boot=20)
+    return analyse(rows, Session(named_corpora(corpora)), options=ReportOptions(n_boot=20))
 
 
 def test_the_report_schema_is_valid_and_covers_every_key(report: Report) -> None:
@@ -231,9 +233,42 @@ def test_results_rows_are_checked_through_their_dataclass(report: Report) -> Non
     rows = run(RunPlan.of(corpora, impls, levels=("corpus", "segment"), progress=False))
     for row in rows:
         line = json.loads(runner.rows_to_jsonl([row]))
-        assert dataclasses.asdict(from_json(results.ResultRow, line)) == line
+        assert from_json(results.ResultRow, line) == row
+        assert to_json(from_json(results.ResultRow, line)) == line
     with pytest.raises(JsonShapeError, match="'level' must be 'corpus' or 'segment'"):
         from_json(results.ResultRow, {**json.loads(runner.rows_to_jsonl(rows[:1])), "level": "x"})
+    with pytest.raises(JsonShapeError, match="'counts' must be integers separated by spaces"):
+        from_json(results.ResultRow, {**json.loads(runner.rows_to_jsonl(rows[:1])), "counts": "a"})
+
+
+class Colour(StrEnum):
+    RED = "red"
+    DARK_BLUE = "dark-blue"
+
+
+@dataclass(frozen=True)
+class Painted:
+    colour: Colour
+    counts: tuple[int, ...] | None = field(metadata={"json_codec": SPACE_SEPARATED})
+
+
+def test_enums_are_written_as_their_values_and_codecs_in_their_form() -> None:
+    value = Painted(Colour.DARK_BLUE, (8, 4, 0))
+    data = to_json(value)
+    assert data == {"colour": "dark-blue", "counts": "8 4 0"}
+    assert type(data["colour"]) is str
+    assert json.dumps(data) == '{"colour": "dark-blue", "counts": "8 4 0"}'
+    back = from_json(Painted, data)
+    assert back == value and type(back.colour) is Colour
+    assert from_json(Painted, {"colour": "red", "counts": None}).counts is None
+    with pytest.raises(JsonShapeError, match="'colour' must be 'red' or 'dark-blue'"):
+        from_json(Painted, {"colour": "green", "counts": None})
+    with pytest.raises(JsonShapeError, match="'counts' must be integers separated by spaces"):
+        from_json(Painted, {"colour": "red", "counts": [8, 4]})
+    schema = json_schema(Painted)
+    assert schema["properties"]["colour"] == {"enum": ["red", "dark-blue"]}
+    assert schema["properties"]["counts"]["type"] == ["string", "null"]
+    _validator(schema).validate(data)
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ the directory keeps to its size bound; concurrent writers never leave a broken e
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import multiprocessing
 import shutil
@@ -92,9 +93,8 @@ def test_the_same_library_on_another_fixture_name_reuses_the_entry(tmp_path, mon
     spy = LibraryCalls(monkeypatch)
     again = run(RunPlan.of([("b", "y", fx.corpus(sysname))], impls, progress=False, results=cache))
     assert spy.calls == []
-    assert [(r["fixture"], r["system"]) for r in again] == [("b", "y")] * len(again)
-    strip = [{k: v for k, v in r.items() if k not in ("fixture", "system")} for r in first]
-    assert strip == [{k: v for k, v in r.items() if k not in ("fixture", "system")} for r in again]
+    assert [(r.fixture, r.system) for r in again] == [("b", "y")] * len(again)
+    assert [dataclasses.replace(r, fixture="b", system="y") for r in first] == list(again)
 
 
 @pytest.mark.parametrize(
@@ -237,7 +237,7 @@ def test_an_unavailable_library_is_not_cached(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("BLEU_HARNESS_EVALUATE_MODULE", str(tmp_path / "missing"))
     cache = ResultsCache(tmp_path / "c")
     rows = _run(cache, adapters=("evaluate",), names=("tutorial_cat_on_the_mat",))
-    assert {r["status"] for r in rows if r["kind"] == "adapter"} == {"unavailable"}
+    assert {r.status for r in rows if r.kind == "adapter"} == {"unavailable"}
     assert cache.stats.writes == 0 and usage(tmp_path / "c")[0] == 0
 
 

@@ -9,7 +9,9 @@ some libraries refuse or score as nan; and the columns must hold what the rows h
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
+import json
 import math
 from typing import Any
 
@@ -20,9 +22,20 @@ from hypothesis import HealthCheck, given, settings
 from harness.bleu.profiles import PROFILES
 from harness.data.corpus import Corpus
 from harness.run import RunPlan, run, runner
-from harness.run.results import FLOAT_FIELDS, ROW_FIELDS, Results
+from harness.run.results import (
+    FLOAT_FIELDS,
+    ROW_FIELDS,
+    Kind,
+    Level,
+    ResultRow,
+    Results,
+    Status,
+    row_from_json,
+    row_to_json,
+)
 from harness.scorers import EngineScorer, score
 from harness.statistics.resampling import DEFAULT_SEED
+from harness.typed_json import to_json
 
 from .depth import examples
 from .strategies import corpora
@@ -31,7 +44,7 @@ from .strategies import corpora
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
 
-def _general_rows(corpus: Corpus, profile: str) -> list[dict[str, Any]]:
+def _general_rows(corpus: Corpus, profile: str) -> list[ResultRow]:
     """The segment rows the runner writes for any scorer: one per result, or one saying why
     there is none."""
     impl = runner.Implementation("profile", profile)
@@ -51,8 +64,10 @@ def test_engine_segment_rows_equal_the_general_path(profile: str, drawn: Any) ->
     assert got.rows() == want
     # the same values and types, field by field (1 == 1.0 would hide an int turned float)
     for a, b in zip(got.rows(), want, strict=True):
-        assert list(a) == list(ROW_FIELDS)
-        assert [type(a[k]) for k in ROW_FIELDS] == [type(b[k]) for k in ROW_FIELDS]
+        assert type(a) is ResultRow
+        assert [type(getattr(a, k)) for k in ROW_FIELDS] == [
+            type(getattr(b, k)) for k in ROW_FIELDS
+        ]
 
 
 def test_the_columns_hold_the_rows() -> None:
@@ -67,21 +82,45 @@ def test_the_columns_hold_the_rows() -> None:
     assert len(table) == len(rows) == len(impls) * 4
     for name in ROW_FIELDS:
         column = table.column(name)
-        values = [r[name] for r in rows]
+        values = [getattr(r, name) for r in rows]
         if name in FLOAT_FIELDS:
             assert column.dtype == np.float64
             assert [None if math.isnan(v) else v for v in column.tolist()] == values
         else:
             assert column.tolist() == values
-    assert table.corpus_rows() == [r for r in rows if r["level"] == "corpus"]
+    assert table.corpus_rows() == [r for r in rows if r.level == "corpus"]
     seg = table.segment_scores("harness:nltk")
-    mine = [r for r in rows if r["implementation"] == "harness:nltk" and r["level"] == "segment"]
-    assert seg.keys == [(r["fixture"], r["system"], r["segment_id"]) for r in mine]
-    assert seg.status.tolist() == [r["status"] for r in mine]
+    mine = [r for r in rows if r.implementation == "harness:nltk" and r.level == "segment"]
+    assert seg.keys == [(r.fixture, r.system, r.segment_id) for r in mine]
+    assert seg.status.tolist() == [r.status for r in mine]
     # a table read back from its rows is the same table
     again = Results.from_rows(rows)
     assert again == table and again.rows() == rows
     assert runner.rows_to_jsonl(again) == runner.rows_to_jsonl(table)
+
+
+def test_rows_are_typed_and_written_as_before() -> None:
+    """Rows are frozen objects with enums and integer tuples; their JSON keeps the strings
+    a results file has always had (``"kind": "profile"``, ``"counts": "8 4 2 0"``), and reads
+    back to the same rows."""
+    corpus = Corpus(hypotheses=("the cat sat", ""), references=(("the cat sat down",), ("x",)))
+    impls = [runner.Implementation("profile", "sacrebleu")]
+    impls.append(runner.Implementation("adapter", "sacrebleu"))
+    table = run(RunPlan.of([("fx", "sys", corpus)], impls, levels=("corpus", "segment")))
+    for row in table:
+        assert type(row) is ResultRow
+        assert type(row.status) is Status and type(row.level) is Level and type(row.kind) is Kind
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            row.score = 0.0  # type: ignore[misc]
+        assert row.counts is None or all(type(c) is int for c in row.counts)
+        line = json.loads(runner.rows_to_jsonl([row]))
+        assert list(line) == list(ROW_FIELDS)
+        assert line["kind"] == str(row.kind) and line["status"] == str(row.status)
+        want = None if row.counts is None else " ".join(str(c) for c in row.counts)
+        assert line["counts"] == want
+        assert row_from_json(line) == row == row_from_json(line, checked=False)
+        assert row_to_json(row) == to_json(row) == line  # the generic serialiser's form
+    assert {r.kind for r in table} == {Kind.PROFILE, Kind.ADAPTER}
 
 
 def test_a_run_plan_is_checked_once_and_runs_what_it_says() -> None:

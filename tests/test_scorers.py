@@ -201,8 +201,8 @@ def test_engine_scorer_is_the_engine() -> None:
         direct = runner.run_one(
             corpus, runner.Implementation("profile", name), fixture="f", system="s"
         )[0]
-        assert outcome.ok and outcome.result.score == direct["score"]
-        assert outcome.result.implementation == f"harness:{name}" == direct["implementation"]
+        assert outcome.ok and outcome.result.score == direct.score
+        assert outcome.result.implementation == f"harness:{name}" == direct.implementation
         segs = score(scorer, corpus, level="segment")
         assert [r.segment_id for r in segs.results] == list(corpus.ids)
 
@@ -228,8 +228,8 @@ def test_the_library_raising_is_one_outcome_for_runner_and_pitfalls(evaluate_mod
     ) + runner.run_one(
         corpus, runner.Implementation("profile", "evaluate"), fixture="f", system="s"
     )
-    assert [r["status"] for r in rows] == ["raises", "raises"]
-    assert rows[0]["error"] == observed.message and rows[1]["error"] == predicted.message
+    assert [r.status for r in rows] == ["raises", "raises"]
+    assert rows[0].error == observed.message and rows[1].error == predicted.message
     m = Measurement.of("evaluate", "all empty", observed)
     p = measure_profile("evaluate", corpus, case="all empty")
     assert (m.status, p.status) == ("raises", "raises")
@@ -242,7 +242,7 @@ def test_unavailable_unsupported_and_refused_outcomes(tmp_path: Path) -> None:
     assert gone.status == "unavailable" and gone.fix and gone.message.endswith(f"(fix: {gone.fix})")
     assert Measurement.of("evaluate", "c", gone).detail == gone.message
     row = runner._rows("f", "s", runner.Implementation("adapter", "evaluate"), "corpus", gone)[0]
-    assert (row["status"], row["error"], row["signature"]) == ("unavailable", gone.message, "")
+    assert (row.status, row.error, row.signature) == ("unavailable", gone.message, "")
 
     sacrebleu = get_adapter("sacrebleu")
     unsupported = score(sacrebleu, SMALL, PROFILES["sacrebleu"].replace(ref_length="shortest"))
@@ -282,11 +282,11 @@ def test_a_non_finite_score_is_its_own_status_everywhere() -> None:
     outcome = score(_NanAdapter(), SMALL)
     assert outcome.status == "non-finite" and outcome.reason == "nan"
     row = runner._rows("f", "s", runner.Implementation("adapter", "x"), "corpus", outcome)[0]
-    assert row["status"] == "non-finite" and row["score"] is None
+    assert row.status == "non-finite" and row.score is None
     assert Measurement.of("x", "c", outcome).status == "non-finite"
     segments = score(_NanAdapter(), SMALL, level="segment")
     rows = runner._rows("f", "s", runner.Implementation("adapter", "x"), "segment", segments)
-    assert [r["status"] for r in rows] == ["non-finite"] * len(SMALL)
+    assert [r.status for r in rows] == ["non-finite"] * len(SMALL)
     runner.rows_to_jsonl(rows)  # strict JSON: no NaN
 
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from harness.analysis.attribution import attribute
 from harness.analysis.human import wmt21_human_correlations
-from harness.analysis.significance import significance_from_files
+from harness.analysis.significance import PairedTest, significance_from_files
 from harness.bleu import engine
 from harness.bleu.config import BleuConfig
 from harness.bleu.profiles import PROFILES
@@ -32,6 +32,7 @@ from harness.session import Session, open_cache
 from harness.session import parallel as par
 from harness.session.ahead import CountAhead, share
 from harness.session.cache import StatisticsCache, tokenizer_signature
+from harness.statistics.correlation import BootstrapOptions
 
 from .depth import examples
 from .strategies import corpora
@@ -331,7 +332,7 @@ def test_significance_from_files_counts_through_the_session(tmp_path: Path, call
         (tmp_path / f"{name}.txt").write_text("".join(x + "\n" for x in lines), encoding="utf-8")
     paths = [tmp_path / f"{n}.txt" for n in ("base", "sys", "ref0", "ref1")]
     cache = tmp_path / "cache"
-    kw = {"resamples": 50, "session": Session(cache_dir=cache)}
+    kw = {"test": PairedTest(resamples=50), "session": Session(cache_dir=cache)}
     first = significance_from_files(paths[0], paths[1], paths[2:], **kw)
     assert len(calls) == 2
     second = significance_from_files(paths[0], paths[1], paths[2:], **kw)
@@ -340,7 +341,7 @@ def test_significance_from_files_counts_through_the_session(tmp_path: Path, call
 
 @pytest.mark.realdata
 def test_human_counts_through_the_session(data_dir: Path, tmp_path: Path, calls) -> None:
-    kw = {"implementations": ["sacrebleu", "nltk"], "n_boot": 0}
+    kw = {"implementations": ["sacrebleu", "nltk"], "bootstrap": BootstrapOptions(n_boot=0)}
     first = wmt21_human_correlations(data_dir, **kw, session=Session(cache_dir=tmp_path))
     n = len(calls)
     assert n == 2 * len(first.systems)  # two tokenizations, every system once

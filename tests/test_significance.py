@@ -402,7 +402,7 @@ def test_significance_from_files(tmp_path) -> None:
         paths[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
     refs = [paths["ref0"], paths["ref1"]]
     res = sg.significance_from_files(
-        paths["base"], paths["sys"], refs, resamples=200, session=Session()
+        paths["base"], paths["sys"], refs, test=sg.PairedTest(resamples=200), session=Session()
     )
     direct = sg.paired_bootstrap(
         engine.compute_statistics(a, SACREBLEU),
@@ -412,13 +412,21 @@ def test_significance_from_files(tmp_path) -> None:
     )
     assert res.to_dict() == direct.to_dict()
     ar = sg.significance_from_files(
-        paths["base"], paths["sys"], refs, method="ar", seed=4, session=Session()
+        paths["base"],
+        paths["sys"],
+        refs,
+        test=sg.PairedTest(method="ar", seed=4),
+        session=Session(),
     )
     assert ar.resamples == 10000 and ar.seed == 4
     assert json.loads(json.dumps(ar.to_dict()))["p_value"] == ar.p_value
     with pytest.raises(ConfigError, match="unknown method"):
         sg.significance_from_files(
-            paths["base"], paths["sys"], refs, method="t-test", session=Session()
+            paths["base"],
+            paths["sys"],
+            refs,
+            test=sg.PairedTest(method="t-test"),
+            session=Session(),
         )
     with pytest.raises(ConfigError, match="unknown profile"):
         sg.significance_from_files(

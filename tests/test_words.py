@@ -143,8 +143,8 @@ def test_the_report_headline_leads_with_bleu4(tmp_path: Path) -> None:
     no two of them name the same two implementations."""
     from harness.analysis.labels import bleu4_label, profile_of
     from harness.analysis.study_types import Report
-    from harness.analysis.typed_json import from_json
     from harness.report.gap_words import pair_sentence
+    from harness.typed_json import from_json
 
     out = tmp_path / "rep"
     argv = ["report", "--fixture", "silence_pitfall", "--quiet", "--out", str(out)]

@@ -39,12 +39,15 @@ from typing import Any
 from harness.analysis.attribution import FACTORS, differing_factors, hybrid, shapley
 from harness.analysis.significance import DEFAULT_SEED, paired_p_values, prepare
 from harness.analysis.study_types import RankFlip
+from harness.analysis.why import Why
 from harness.bleu.config import BleuConfig
 from harness.bleu.profiles import LABELS, PROFILES, verification
 from harness.errors import HarnessError
+from harness.run.results import ResultRow
 from harness.scorers import ADAPTERS, PROFILE_OF, tolerance
 from harness.scorers.base import installed_version
 from harness.session import Session
+from harness.typed_json import to_json
 
 __all__ = [
     "FINDING_POINTS",
@@ -141,7 +144,7 @@ class Family:
     libraries: tuple[LibraryCheck, ...] = ()
     bleu4: bool = True
     unverified: tuple[str, ...] = ()
-    attribution_note: str = ""
+    attribution_note: Why | None = None
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -175,7 +178,7 @@ class Family:
             "libraries": [lib.to_dict() for lib in self.libraries],
             "bleu4": self.bleu4,
             "unverified": list(self.unverified),
-            "attribution_note": self.attribution_note,
+            "attribution_note": to_json(self.attribution_note),
         }
 
 
@@ -282,7 +285,7 @@ def _plain(x: Any) -> Any:
 
 # ---------------------------------------------------------------------- building it
 def answer(
-    rows: Sequence[Mapping[str, Any]],
+    rows: Sequence[ResultRow],
     session: Session,
     *,
     baseline: str = "sacrebleu",
@@ -294,22 +297,22 @@ def answer(
     ``baseline`` must be one of the profiles in the rows; gaps are measured from it. ``seed``
     seeds the paired bootstrap of every flip.
     """
-    corpus_rows = [r for r in rows if r["level"] == "corpus"]
-    systems = tuple(dict.fromkeys(r["system"] for r in corpus_rows))
+    corpus_rows = [r for r in rows if r.level == "corpus"]
+    systems = tuple(dict.fromkeys(r.system for r in corpus_rows))
     profile_scores: dict[str, list[float | None]] = {}
     profile_status: dict[str, str] = {}
-    library_rows: dict[str, dict[str, Mapping[str, Any]]] = {}
+    library_rows: dict[str, dict[str, ResultRow]] = {}
     for r in corpus_rows:
-        name = r["implementation"]
-        if r["kind"] == "profile":
+        name = r.implementation
+        if r.kind == "profile":
             prof = name.split(":", 1)[1]
             profile_scores.setdefault(prof, [None] * len(systems))
-            k = systems.index(r["system"])
-            profile_scores[prof][k] = r["score"] if r["status"] == "ok" else None
-            if r["status"] != "ok":
-                profile_status.setdefault(prof, f"{r['status']}: {r['error']}")
+            k = systems.index(r.system)
+            profile_scores[prof][k] = r.score if r.status == "ok" else None
+            if r.status != "ok":
+                profile_status.setdefault(prof, f"{r.status}: {r.error}")
         else:
-            library_rows.setdefault(name, {})[r["system"]] = r
+            library_rows.setdefault(name, {})[r.system] = r
     if baseline not in profile_scores:
         raise HarnessError(f"the baseline profile {baseline!r} is not among the implementations")
     groups = _group(profile_scores)
@@ -499,14 +502,14 @@ def _same(a: Sequence[float | None], b: Sequence[float | None]) -> bool:
 
 def _library_check(
     name: str,
-    by_system: Mapping[str, Mapping[str, Any]],
+    by_system: Mapping[str, ResultRow],
     systems: Sequence[str],
     profile_scores: Sequence[float | None] | None,
 ) -> LibraryCheck:
     rows = [by_system.get(s) for s in systems]
-    scores = tuple(r["score"] if r is not None and r["status"] == "ok" else None for r in rows)
-    bad = next((r for r in rows if r is not None and r["status"] != "ok"), None)
-    note = f"{bad['status']}: {bad['error']}" if bad is not None else ""
+    scores = tuple(r.score if r is not None and r.status == "ok" else None for r in rows)
+    bad = next((r for r in rows if r is not None and r.status != "ok"), None)
+    note = f"{bad.status}: {bad.error}" if bad is not None else ""
     equal: bool | None = None
     if profile_scores is not None and all(s is not None for s in scores):
         tol = tolerance(name) if name in ADAPTERS else SAME
@@ -536,7 +539,7 @@ def _with_gap(
     a, b = PROFILES[baseline], PROFILES[rep]
     names = differing_factors(a, b)
     factors: dict[str, float] = {}
-    note = ""
+    note = None
     if baseline not in fam.profiles and names:
         configs = _hybrids(a, b)
 
@@ -548,7 +551,7 @@ def _with_gap(
             session.warm(configs)
             factors = dict(zip(names, shapley(len(names), value), strict=True))
         except HarnessError as exc:  # a hybrid no library computes would raise here
-            note = f"not attributed: a mixed configuration has no score ({exc})"
+            note = Why("mixed-configuration", detail=str(exc))
             factors = {}
     changes = {name: {f: (getattr(a, f), getattr(b, f)) for f in FACTORS[name]} for name in names}
     changes = {n: {f: v for f, v in ch.items() if v[0] != v[1]} for n, ch in changes.items()}

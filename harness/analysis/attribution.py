@@ -266,48 +266,9 @@ class Attribution:
             "substituted": list(self.substituted),
         }
 
-    def to_markdown(self, digits: int = 4) -> str:
-        """A Markdown table: factor, fields changed, BLEU points, share of the gap."""
-        where = f"segment {self.segment}" if self.segment is not None else "corpus"
-        title = f"{self.corpus} ({where})" if self.corpus else where
-        lines = [
-            f"**{self.a}** → **{self.b}** on {title}: "
-            f"{self.score_a:.{digits}f} → {self.score_b:.{digits}f} "
-            f"(gap {self.gap:+.{digits}f} BLEU)",
-            "",
-            "| factor | change (a → b) | BLEU points | share of gap |",
-            "| --- | --- | ---: | ---: |",
-        ]
-        for name, value in self.factors.items():
-            change = "; ".join(
-                f"{k}: {_show(x)} → {_show(y)}" for k, (x, y) in self.changes.get(name, {}).items()
-            )
-            lines.append(f"| {name} | {change} | {value:+.{digits}f} | {_pct(self.share(name))} |")
-        lines.append(f"| **total** | | {self.explained:+.{digits}f} | {_pct(self.share_total)} |")
-        if self.residual is not None:
-            lines.append(
-                f"| unexplained ({self.library} − engine) | | {self.residual:+.{digits}f} | "
-                f"{_pct(None if self.gap == 0 else self.residual / self.gap)} |"
-            )
-        if self.substituted:
-            lines += [
-                "",
-                "Hybrids scored with `on_zero_length=zero` because they would raise: "
-                + ", ".join(f"`{s}`" for s in self.substituted),
-            ]
-        return "\n".join(lines) + "\n"
-
     @property
     def share_total(self) -> float | None:
         return None if self.gap == 0 else self.explained / self.gap
-
-
-def _pct(x: float | None) -> str:
-    return "—" if x is None else f"{100 * x + 0.0:.1f}%"
-
-
-def _show(x: Any) -> str:
-    return "default" if x is None else str(x)
 
 
 def _jsonable(x: Any) -> Any:

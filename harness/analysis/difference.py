@@ -33,7 +33,7 @@ import numpy as np
 
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError, InputError
-from harness.run.results import Results, as_results
+from harness.run.results import ResultRow, Results, as_results
 
 
 # ---------------------------------------------------------------------- helpers
@@ -64,22 +64,6 @@ def _finite(x: Any) -> float | None:
     return f if math.isfinite(f) else None
 
 
-def _ints(field_value: Any) -> tuple[int, ...] | None:
-    """Rows store ``counts``/``totals`` as space-separated strings (``"8 4 2 0"``)."""
-    if field_value is None or field_value == "":
-        return None
-    if isinstance(field_value, str):
-        return tuple(int(x) for x in field_value.split())
-    return tuple(int(x) for x in field_value)
-
-
-def _ok_score(row: Mapping[str, Any] | None) -> float | None:
-    """The score of a row that has one (what :attr:`Side.ok` means), else ``None``."""
-    if row is None or row.get("status") != "ok":
-        return None
-    return _finite(row.get("score"))
-
-
 # ---------------------------------------------------------------------- data
 @dataclass(frozen=True)
 class Side:
@@ -100,23 +84,23 @@ class Side:
     error: str = ""
 
     @classmethod
-    def from_row(cls, row: Mapping[str, Any] | None) -> Side:
+    def from_row(cls, row: ResultRow | None) -> Side:
+        """The side of one results row (``missing`` for none)."""
         if row is None:
             return cls("missing", None, None, None, None, None, None, "no row")
-        ok = row.get("status") == "ok"
-        hyp = row.get("hyp_len")
-        ref = _finite(row.get("ref_len"))
+        ok = row.status == "ok"
+        ref = _finite(row.ref_len)
         if ref is not None and float(ref).is_integer():
             ref = int(ref)
         return cls(
-            status=str(row.get("status")),
-            score=_finite(row.get("score")) if ok else None,
-            bp=_finite(row.get("bp")) if ok else None,
-            hyp_len=int(hyp) if hyp is not None else None,
+            status=str(row.status),
+            score=_finite(row.score) if ok else None,
+            bp=_finite(row.bp) if ok else None,
+            hyp_len=int(row.hyp_len) if row.hyp_len is not None else None,
             ref_len=ref,
-            counts=_ints(row.get("counts")),
-            totals=_ints(row.get("totals")),
-            error=str(row.get("error") or ""),
+            counts=row.counts or None,
+            totals=row.totals or None,
+            error=str(row.error or ""),
         )
 
     @property
@@ -299,14 +283,14 @@ def _texts_for(
 
 
 def _enter(
-    index: dict[tuple[str, str, str, str, str | None], Mapping[str, Any]],
+    index: dict[tuple[str, str, str, str, str | None], ResultRow],
     impl: str,
-    row: Mapping[str, Any],
+    row: ResultRow,
     level: str,
     seg: str | None,
     here: Any,
 ) -> None:
-    f, s = str(row["fixture"]), str(row["system"])
+    f, s = str(row.fixture), str(row.system)
     if not here(f, s):
         return
     key = (impl, f, s, level, seg)
@@ -333,7 +317,7 @@ def _segment_side(
     table: Results,
     impl: str,
     here: Any,
-    index: dict[tuple[str, str, str, str, str | None], Mapping[str, Any]],
+    index: dict[tuple[str, str, str, str, str | None], ResultRow],
     everywhere: bool,
 ) -> _SegmentSide:
     """``impl``'s segment rows on the corpora ``here`` accepts (every one: ``everywhere``)."""
@@ -381,7 +365,7 @@ def _first_seen(sides: Iterable[_SegmentSide]) -> list[tuple[str, str, str]]:
 
 
 def difference(
-    rows: Results | Iterable[Mapping[str, Any]],
+    rows: Results | Iterable[ResultRow],
     impl_a: str,
     impl_b: str,
     *,
@@ -436,10 +420,10 @@ def difference(
 
     both = table.select((a, b))
     units = [(str(f), str(s)) for f, s in both.distinct("fixture", "system") if here(f, s)]
-    # Corpus rows and the rows that say why there are no segment scores are few: as dicts.
-    index: dict[tuple[str, str, str, str, str | None], Mapping[str, Any]] = {}
+    # Corpus rows and the rows that say why there are no segment scores are few: as rows.
+    index: dict[tuple[str, str, str, str, str | None], ResultRow] = {}
     for r in both.corpus_rows():
-        _enter(index, r["implementation"], r, "corpus", None, here)
+        _enter(index, r.implementation, r, "corpus", None, here)
     # Segments are many: only their scores are read here, and Sides are built for the top.
     # The full table's index of each side is made once for all the pairs compared in it.
     everywhere = fixture is None and system is None
@@ -532,9 +516,9 @@ def difference(
     )
 
 
-def implementations_in(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+def implementations_in(rows: Sequence[ResultRow]) -> list[str]:
     """The implementation labels in ``rows``, in first-seen order."""
-    return list(dict.fromkeys(str(r["implementation"]) for r in rows))
+    return list(dict.fromkeys(str(r.implementation) for r in rows))
 
 
 __all__ = [

@@ -81,6 +81,7 @@ from harness.analysis.study_types import (
     PairVerdict,
     SystemGap,
 )
+from harness.analysis.why import Why
 from harness.bleu.config import BleuConfig
 from harness.bleu.profiles import LABELS, PROFILES
 from harness.data.corpus import Corpus
@@ -180,9 +181,9 @@ class _FixtureResamples:
                     resample_indices(len(corpus), resamples, rng) if len(corpus) else None
                 )
         self._counts: dict[str, np.ndarray] = {}
-        self._scores: dict[tuple[str, str], np.ndarray | str] = {}
+        self._scores: dict[tuple[str, str], np.ndarray | Why] = {}
 
-    def scores(self, system: str, profile: str) -> np.ndarray | str:
+    def scores(self, system: str, profile: str) -> np.ndarray | Why:
         """The resampled corpus scores of ``system`` under ``profile``, or why there are none."""
         key = (system, profile)
         if key not in self._scores:
@@ -190,10 +191,10 @@ class _FixtureResamples:
         return self._scores[key]
 
     @single_blas_thread
-    def _compute(self, system: str, profile: str) -> np.ndarray | str:
+    def _compute(self, system: str, profile: str) -> np.ndarray | Why:
         indices = self.indices[system]
         if indices is None:
-            return f"{system} has no segments to resample"
+            return Why("no-segments", (system,))
         config = PROFILES[profile]
         try:
             table = prepare(self.scope.statistics(config, system), config)
@@ -205,9 +206,9 @@ class _FixtureResamples:
             last = None if table.context is None else table.context[indices[:, -1]]
             scores = resampled_scores(table, sums, last=last, longest=table.longest(indices))
         except HarnessError as exc:
-            return f"{system} under {profile}: {' '.join(str(exc).split())}"
+            return Why("resample-error", (system, profile), detail=" ".join(str(exc).split()))
         if not np.all(np.isfinite(scores)):
-            return f"{system} under {profile}: a resample has no finite score"
+            return Why("no-finite-resample", (system, profile))
         return scores
 
 
@@ -222,20 +223,17 @@ def _profiles_of_libraries(pairs: Sequence[PairVerdict]) -> dict[str, str]:
     return out
 
 
-def _profile(label: str, libraries: Mapping[str, str]) -> tuple[str | None, str | None]:
+def _profile(label: str, libraries: Mapping[str, str]) -> tuple[str | None, Why | None]:
     """``(profile, None)`` whose statistics stand for ``label``, or ``(None, why not)``."""
     if label.startswith("harness:"):
         own = label.split(":", 1)[1]
-        return (own, None) if own in PROFILES else (None, f"{label} is not a known profile")
+        return (own, None) if own in PROFILES else (None, Why("unknown-profile", (label,)))
     if label in libraries:
         return libraries[label], None
     name = profile_of(label)
     if name is None:
-        return None, f"{label} has no in-house profile, so its statistics cannot be resampled"
-    return None, (
-        f"the report does not show {label} equal to its profile harness:{name} (their pair "
-        "was not judged, or differs), so its statistics cannot be resampled"
-    )
+        return None, Why("no-profile", (label,))
+    return None, Why("profile-not-shown", (label, name))
 
 
 def _fixture_gap(
@@ -243,22 +241,22 @@ def _fixture_gap(
     fixture: str,
     resampled: _FixtureResamples,
     profiles: tuple[str | None, str | None],
-    missing: str | None,
+    missing: tuple[Why, ...],
     confidence: float,
     agreement: bool,
 ) -> FixtureGap:
     corpora = [g for g in pair.corpora if g.fixture == fixture and g.system in resampled.indices]
     systems: list[SystemGap] = []
     diffs: list[np.ndarray] = []
-    reasons: list[str] = [missing] if missing else []
+    reasons: list[Why] = list(missing)
     for g in corpora:
         ci = None
         if g.gap is not None and profiles[0] is not None and profiles[1] is not None:
             ra = resampled.scores(g.system, profiles[0])
             rb = resampled.scores(g.system, profiles[1])
-            bad = [x for x in (ra, rb) if isinstance(x, str)]
+            bad = [x for x in (ra, rb) if isinstance(x, Why)]
             if bad:
-                reasons += [str(x) for x in bad]
+                reasons += bad
             else:
                 assert isinstance(ra, np.ndarray) and isinstance(rb, np.ndarray)
                 diffs.append(rb - ra)
@@ -270,9 +268,9 @@ def _fixture_gap(
     if mean is not None and len(diffs) == len(gaps):
         ci = percentile_interval(np.mean(np.vstack(diffs), axis=0), confidence)
     elif mean is not None and not reasons:
-        reasons.append("a system has no interval")
+        reasons.append(Why("system-without-interval"))
     if mean is None:
-        reasons = ["no system scored by both"]
+        reasons = [Why("no-system-scored")]
     flips, system_pairs = rank_flips(
         [s.system for s in systems],
         [s.score_a for s in systems],
@@ -281,7 +279,7 @@ def _fixture_gap(
     # a fixture whose every system gap is within tolerance moves no system: humans are not asked
     flat = all(abs(s.gap) <= pair.tolerance for s in systems if s.gap is not None)
     human = human_agreement(mean) if agreement and mean is not None and not flat else None
-    note = None if ci is not None else "no interval: " + "; ".join(dict.fromkeys(reasons))
+    note = None if ci is not None else tuple(reasons)
     return FixtureGap(
         fixture=fixture,
         systems=tuple(systems),
@@ -407,7 +405,7 @@ def _pair_matters(
     meta: MetaEvaluation | None,
 ) -> PairMatters:
     (pa, why_a), (pb, why_b) = _profile(pair.a, libraries), _profile(pair.b, libraries)
-    missing = "; ".join(x for x in (why_a, why_b) if x) or None
+    missing = tuple(x for x in (why_a, why_b) if x is not None)
     # a gap within tolerance on every system is no system difference: humans are not asked
     agreement = agreement and not equal_at_corpus(pair)
     found = [
@@ -421,7 +419,7 @@ def _pair_matters(
         compared = [(name, r) for name, r in fixtures if any(g.fixture == name for g in found)]
         moving = segment_factors(pa, pb, compared, pair.tolerance)
     differs, facts = _meta_difference(meta, pa, pb)
-    na = (pair.na_reason or "no corpus scored by both") if reason == "not-comparable" else None
+    na = (pair.na_reason or (Why("no-corpus-scored"),)) if reason == "not-comparable" else None
     return PairMatters(
         a=pair.a,
         b=pair.b,
@@ -546,7 +544,7 @@ def leading(pairs: Sequence[PairMatters], counted: Sequence[int], most: int) -> 
 
 def _section(
     found: Sequence[PairMatters],
-    note: str | None,
+    note: Why | None,
     libraries: Mapping[str, str],
     *,
     seed: int,
@@ -571,7 +569,7 @@ def _section(
 
 
 def unanswered(
-    note: str, *, seed: int, resamples: int = GAP_RESAMPLES, confidence: float = 0.95
+    note: Why, *, seed: int, resamples: int = GAP_RESAMPLES, confidence: float = 0.95
 ) -> GapMatters:
     """The section when it is not computed, with ``note`` saying why."""
     return _section((), note, {}, seed=seed, resamples=resamples, confidence=confidence)
@@ -606,15 +604,15 @@ def gap_matters(
     version = thresholds_version()
     libraries = _profiles_of_libraries(pairs)
 
-    def section(found: Sequence[PairMatters], note: str | None) -> GapMatters:
+    def section(found: Sequence[PairMatters], note: Why | None) -> GapMatters:
         return _section(
             found, note, libraries, seed=seed, resamples=resamples, confidence=confidence
         )
 
     if not corpora:
-        return section((), "not computed: the report was built without the corpora")
+        return section((), Why("without-corpora"))
     if not pairs:
-        return section((), "not computed: no pairs were judged")
+        return section((), Why("no-pairs"))
     by_fixture: dict[str, dict[str, Corpus]] = {}
     for (fixture, system), corpus in corpora.items():
         by_fixture.setdefault(fixture, {})[system] = corpus
@@ -628,5 +626,5 @@ def gap_matters(
     ]
     note = None
     if version is None:
-        note = f"human agreement not computed: {THRESHOLDS_PACKAGE} is not installed"
+        note = Why("not-installed", (THRESHOLDS_PACKAGE,))
     return section(found, note)

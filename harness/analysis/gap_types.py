@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from harness.analysis.why import Why
+
 __all__ = [
     "FixtureGap",
     "GapMatters",
@@ -61,7 +63,7 @@ class FixtureGap:
     systems: tuple[SystemGap, ...]
     mean_gap: float | None
     ci: tuple[float, float] | None
-    ci_note: str | None
+    ci_note: tuple[Why, ...] | None
     system_pairs: int
     flips: tuple[RankFlip, ...]
     human_agreement: float | None
@@ -153,7 +155,7 @@ class PairMatters:
     b: str
     matters: Literal["yes", "no", "n/a"]
     reason: MattersReason
-    na_reason: str | None
+    na_reason: tuple[Why, ...] | None
     label_a: str | None
     label_b: str | None
     profile_a: str | None
@@ -210,4 +212,4 @@ class GapMatters:
     tally: MattersTally
     leading: tuple[int, ...]
     leading_max: int
-    note: str | None
+    note: Why | None

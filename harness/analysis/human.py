@@ -68,7 +68,13 @@ from harness.data.datasets import (
 from harness.errors import ConfigError, HarnessError, InputError
 from harness.progress import ProgressCallback, track
 from harness.session import Session
-from harness.statistics.correlation import METHODS, Correlation, correlate, finite
+from harness.statistics.correlation import (
+    METHODS,
+    BootstrapOptions,
+    Correlation,
+    correlate,
+    finite,
+)
 from harness.statistics.correlation_cells import correlate_each
 
 __all__ = [
@@ -267,10 +273,7 @@ def wmt21_human_correlations(
     *,
     reference: str = "sacrebleu",
     ranking_systems: str = "mqm",
-    n_boot: int = 1000,
-    n_boot_kendall: int | None = None,
-    seed: int | None = 0,
-    confidence: float = 0.95,
+    bootstrap: BootstrapOptions | None = None,
     progress: ProgressCallback | None = None,
     session: Session,
 ) -> HumanCorrelations:
@@ -280,9 +283,11 @@ def wmt21_human_correlations(
     every profile in :data:`~harness.bleu.profiles.PROFILES`). ``reference``: the profile whose
     system ranking the others are compared with. ``ranking_systems``: ``"mqm"`` ranks the 8
     MQM-rated systems, ``"all"`` the 20 MT systems of the subset (more statistics to count).
-    ``n_boot``, ``n_boot_kendall``, ``seed``, ``confidence``: as in
-    :func:`~harness.statistics.correlation.correlate` (segment-level Kendall's interval is
-    the asymptotic one unless ``n_boot_kendall`` asks for a bootstrap).
+    ``bootstrap`` (:class:`~harness.statistics.correlation.BootstrapOptions`; ``None``: its
+    defaults): the
+    correlations' intervals, as in :func:`~harness.statistics.correlation.correlate`
+    (segment-level Kendall's interval is the asymptotic one unless ``n_boot_kendall`` asks for
+    a bootstrap).
 
     Each ``rankings`` row: ``ranking`` (best first), ``kendall_tau_vs_reference``,
     ``same_ranking``, ``swapped_pairs`` (``[a, b]``: the reference scores a above b, this
@@ -295,6 +300,9 @@ def wmt21_human_correlations(
     ``session`` (required): whose cache (memory, disk) and workers count the systems'
     statistics.
     """
+    bootstrap = bootstrap or BootstrapOptions()
+    n_boot, n_boot_kendall = bootstrap.n_boot, bootstrap.n_boot_kendall
+    seed, confidence = bootstrap.seed, bootstrap.confidence
     if implementations is None:
         implementations = DEFAULT_PROFILES
     elif isinstance(implementations, str):
@@ -521,8 +529,8 @@ def mad_outliers(
     ``values``: name → score, or a sequence (names ``"0"``, ``"1"``, …). Returns ``median``,
     ``mad`` (unscaled), ``scale``, ``threshold``, ``robust_z`` (name → (v − median) / (scale ·
     MAD)), ``outliers`` (names with ``|robust_z| > threshold``, in input order) and ``reason``
-    — set, with no outliers, when MAD is 0 (more than half the values equal: the rule is
-    undefined).
+    — ``"mad-zero"``, with no outliers, when MAD is 0 (more than half the values equal: the
+    rule is undefined), else ``None``.
 
     >>> mad_outliers({"a": 0.1, "b": 0.2, "c": 0.15, "d": 0.12, "e": -2.0})["outliers"]
     ['e']
@@ -547,7 +555,7 @@ def mad_outliers(
         "reason": None,
     }
     if mad == 0:
-        result["reason"] = "MAD is 0 (more than half of the values are equal): rule undefined"
+        result["reason"] = "mad-zero"
         return result
     z = (v - median) / (scale * mad)
     result["robust_z"] = {n: float(x) for n, x in zip(names, z, strict=True)}

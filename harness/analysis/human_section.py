@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from harness.analysis.typed_json import JsonValue
+from harness.typed_json import JsonValue
 
 __all__ = [
     "HumanCorrelation",

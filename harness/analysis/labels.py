@@ -9,15 +9,16 @@ the report, so that the renderers need nothing from the layers below.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from harness.analysis.answer import is_bleu4
-from harness.bleu.profiles import PROFILES, VERIFICATION
-from harness.run.results import Results, as_results
+from harness.bleu.profile_spec import SHORT_WIDTH
+from harness.bleu.profiles import PROFILES, SHORT_NAMES, VERIFICATION
+from harness.run.results import ResultRow, Results, as_results
 from harness.scorers import PROFILE_OF, tolerance
 
 __all__ = [
+    "SHORT_WIDTH",
     "bleu4_label",
     "kinds_in",
     "label_tolerance",
@@ -25,15 +26,23 @@ __all__ = [
     "library_pair",
     "pair_tolerance",
     "profile_of",
+    "short_name",
 ]
 
 
-def labels_in(rows: Results | Sequence[Mapping[str, Any]]) -> list[str]:
+def short_name(name: str) -> str:
+    """The head of profile ``name``'s column in a terminal table (its
+    :attr:`~harness.bleu.profile_spec.Profile.short`, at most :data:`SHORT_WIDTH`
+    characters); a name that is not a profile's, itself."""
+    return SHORT_NAMES.get(name, name)
+
+
+def labels_in(rows: Results | Sequence[ResultRow]) -> list[str]:
     """The implementation labels in ``rows``, in first-seen order."""
     return as_results(rows).labels()
 
 
-def kinds_in(rows: Results | Sequence[Mapping[str, Any]]) -> dict[str, str]:
+def kinds_in(rows: Results | Sequence[ResultRow]) -> dict[str, str]:
     """Implementation label → its rows' ``kind`` (``profile``, ``adapter``, …; first seen)."""
     out: dict[str, str] = {}
     for label, kind in as_results(rows).distinct("implementation", "kind"):

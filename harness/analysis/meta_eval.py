@@ -12,7 +12,7 @@ tie-calibrated accuracy, soft pairwise accuracy) and :mod:`harness.statistics.me
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +34,14 @@ from harness.statistics.agreement import (
     tie_calibrated_accuracy,
 )
 from harness.statistics.agreement_kernels import check_choice
-from harness.statistics.metric_comparison import MetricComparison, compare_metrics
+from harness.statistics.metric_comparison import (
+    EARLY_MAX,
+    EARLY_MIN,
+    ComparedStatistic,
+    MetricComparison,
+    PermutationTest,
+    compare_metrics,
+)
 
 if TYPE_CHECKING:
     from harness.analysis.human import HumanCorrelations
@@ -42,6 +49,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ImplementationComparison",
     "ImplementationMetaEvaluation",
+    "MetaEvalOptions",
     "MetaEvaluation",
     "meta_evaluate",
 ]
@@ -220,54 +228,73 @@ def _evaluate_one(
 
 
 #: The comparisons :func:`meta_evaluate` tests: the statistic's name, whether it reads the
-#: segment matrix, the :func:`compare_metrics` settings (WMT's tasks: ``accuracy`` and ``pce``
+#: segment matrix, the :func:`compare_metrics` statistic and test (WMT's tasks: ``accuracy`` and ``pce``
 #: with the scores test, segment-level ``KendallWithTiesOpt`` by item with the pairs test), and
 #: where the value that orders the implementations is.
-_COMPARED: tuple[tuple[str, bool, dict[str, Any], Callable[[Any], float | None]], ...] = (
+_COMPARED: tuple[tuple[str, bool, ComparedStatistic, str, Callable[[Any], float | None]], ...] = (
     (
         "pairwise_accuracy",
         False,
-        {"statistic": "pairwise_accuracy"},
+        ComparedStatistic("pairwise_accuracy"),
+        "scores",
         lambda r: r.pairwise_accuracy and r.pairwise_accuracy.accuracy,
     ),
-    ("spa", True, {"statistic": "spa"}, lambda r: r.spa and r.spa.spa),
+    ("spa", True, ComparedStatistic("spa"), "scores", lambda r: r.spa and r.spa.spa),
     (
         "segment_tie_calibrated",
         True,
-        {"statistic": "tie_calibrated", "grouping": "item", "test": "pairs"},
+        ComparedStatistic("tie_calibrated", grouping="item"),
+        "pairs",
         lambda r: r.segment_tie_calibrated and r.segment_tie_calibrated.value,
     ),
 )
+
+
+@dataclass(frozen=True, kw_only=True)
+class MetaEvalOptions:
+    """What :func:`meta_evaluate` computes: ``variants``, the Kendall variants at system level
+    and by item; ``permutations`` and ``spa_seed``, SPA's; ``resamples`` > 0, the permutation
+    test of every pair of implementations (:func:`compare_metrics` seeded with ``seed``, in
+    blocks of ``block_size`` stopping early outside ``early_min``..``early_max``: WMT's task
+    defaults), each significant at level ``alpha``."""
+
+    variants: tuple[str, ...] = VARIANTS
+    permutations: int = SPA_PERMUTATIONS
+    spa_seed: int = SPA_SEED
+    resamples: int = 0
+    seed: int = 0
+    block_size: int = 100
+    early_min: float = EARLY_MIN
+    early_max: float = EARLY_MAX
+    alpha: float = 0.05
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "variants", tuple(self.variants))
 
 
 def meta_evaluate(
     human: HumanCorrelations,
     implementations: Sequence[str] | None = None,
     *,
-    variants: Sequence[str] = VARIANTS,
-    permutations: int = SPA_PERMUTATIONS,
-    spa_seed: int = SPA_SEED,
-    resamples: int = 0,
-    seed: int = 0,
+    options: MetaEvalOptions = MetaEvalOptions(),
     compared: Sequence[tuple[str, str]] | None = None,
-    block_size: int = 100,
-    early_min: float = 0.02,
-    early_max: float = 0.5,
-    alpha: float = 0.05,
     progress: ProgressCallback | None = None,
 ) -> MetaEvaluation:
     """The WMT Metrics statistics of every implementation of ``human``
-    (:func:`~harness.analysis.human.wmt21_human_correlations`; ``n_boot=0`` is enough).
+    (:func:`~harness.analysis.human.wmt21_human_correlations`;
+    :data:`~harness.statistics.correlation.NO_INTERVALS` is enough).
 
-    ``implementations``: a subset of ``human``'s (default: all). ``variants``: the Kendall
-    variants computed at system level and by item. ``permutations``, ``spa_seed``: SPA's.
-    ``resamples`` > 0 adds, for every pair of implementations, the permutation test of each of
-    pairwise accuracy, SPA and segment-level tie-calibrated accuracy (:func:`compare_metrics`
-    with ``seed``; ``block_size``, ``early_min`` and ``early_max`` are WMT's task defaults),
-    testing the higher-scoring implementation against the other at level ``alpha``;
-    ``compared`` limits the tests to those pairs (each of ``implementations``).
+    ``implementations``: a subset of ``human``'s (default: all). ``options``
+    (:class:`MetaEvalOptions`): the Kendall variants computed at system level and by item,
+    SPA's permutations and seed, and with ``resamples`` > 0, for every pair of
+    implementations, the permutation test of each of pairwise accuracy, SPA and segment-level
+    tie-calibrated accuracy (:func:`compare_metrics`), testing the higher-scoring
+    implementation against the other at level ``alpha``; ``compared`` limits the tests to
+    those pairs (each of ``implementations``).
     ``progress`` is told of each comparison (stage ``"meta-evaluation: comparisons"``).
     """
+    variants, permutations, spa_seed = options.variants, options.permutations, options.spa_seed
+    resamples, seed = options.resamples, options.seed
     for v in variants:
         check_choice("variant", v, VARIANTS)
     names = list(human.segment_scores) if implementations is None else list(implementations)
@@ -294,7 +321,7 @@ def meta_evaluate(
                     f"compared names {name!r}, not one of the implementations", valid=names
                 )
     todo = [(spec, a, b) for spec in _COMPARED for a, b in chosen if resamples > 0]
-    for (statistic, segment, settings, value_of), a, b in track(
+    for (statistic, segment, compared_statistic, kind, value_of), a, b in track(
         todo, progress, "meta-evaluation: comparisons"
     ):
         va, vb = value_of(results[a]), value_of(results[b])
@@ -308,14 +335,15 @@ def meta_evaluate(
             human_seg if segment else human_sys,
             metrics[worse][level],
             metrics[better][level],
-            resamples=resamples,
-            seed=seed,
-            block_size=block_size,
-            early_min=early_min,
-            early_max=early_max,
-            permutations=permutations,
-            spa_seed=spa_seed,
-            **settings,
+            statistic=replace(compared_statistic, permutations=permutations, spa_seed=spa_seed),
+            test=PermutationTest(
+                test=kind,
+                resamples=resamples,
+                seed=seed,
+                block_size=options.block_size,
+                early_min=options.early_min,
+                early_max=options.early_max,
+            ),
         )
         comparisons.append(
             ImplementationComparison(
@@ -325,8 +353,8 @@ def meta_evaluate(
                 value_better=v_better,
                 value_worse=v_worse,
                 p_value=test.p_value,
-                alpha=alpha,
-                significant=test.p_value <= alpha,
+                alpha=options.alpha,
+                significant=test.p_value <= options.alpha,
                 comparison=test,
             )
         )

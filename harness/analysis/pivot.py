@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from harness.errors import ConfigError, LayoutError
-from harness.run.results import Results, as_results
+from harness.run.results import ResultRow, Results, as_results
 from harness.statistics.correlation import finite
 
 __all__ = ["ResultsPivot", "from_results"]
@@ -57,9 +57,7 @@ def _sort_key(key: tuple[str, str, str | None]) -> tuple[Any, ...]:
         return (key[0], key[1], 2, 0, seg)
 
 
-def from_results(
-    rows: Results | Iterable[Mapping[str, Any]], level: str = "segment"
-) -> ResultsPivot:
+def from_results(rows: Results | Iterable[ResultRow], level: str = "segment") -> ResultsPivot:
     """Pivot the tidy rows of :func:`harness.run.run` into ``{implementation: vector}``.
 
     Rows of the other level are ignored. Rows whose ``status`` is not ``"ok"`` (or whose score

@@ -111,6 +111,7 @@ from harness.statistics.resampling import (
 
 __all__ = [
     "DEFAULT_SEED",
+    "PairedTest",
     "SegmentTable",
     "SignificanceResult",
     "against_best",
@@ -472,17 +473,28 @@ def approximate_randomization(
 
 
 # ====================================================================== from files
+@dataclass(frozen=True, kw_only=True)
+class PairedTest:
+    """Which paired test :func:`significance_from_files` runs, and how: ``method``
+    ``"bootstrap"`` (alias ``"bs"``) or ``"ar"`` (``"approximate-randomization"``);
+    ``resamples``, its bootstrap resamples or AR trials (``None``: 1000 / 10000, as
+    sacrebleu); ``seed``; ``confidence``, of the interval; ``ties``, how a resample equal to the
+    observed difference counts in the p-value."""
+
+    method: str = "bootstrap"
+    resamples: int | None = None
+    seed: int | None = DEFAULT_SEED
+    confidence: float = 0.95
+    ties: str = "count"
+
+
 def significance_from_files(
     baseline_hyp: PathLike,
     system_hyp: PathLike,
     ref_files: Sequence[PathLike],
     *,
     profile: str | BleuConfig = "sacrebleu",
-    method: str = "bootstrap",
-    resamples: int | None = None,
-    seed: int | None = DEFAULT_SEED,
-    confidence: float = 0.95,
-    ties: str = "count",
+    test: PairedTest = PairedTest(),
     progress: ProgressCallback | None = None,
     session: Session,
     bom: BomRule = "refuse",
@@ -490,8 +502,7 @@ def significance_from_files(
     """A paired test of two line-aligned hypothesis files against the same reference files.
 
     ``profile``: a profile name (:mod:`harness.bleu.profiles`) or a :class:`BleuConfig`.
-    ``method``: ``"bootstrap"`` (alias ``"bs"``) or ``"ar"`` (``"approximate-randomization"``).
-    ``resamples``: bootstrap resamples or AR trials (default 1000 / 10000, as sacrebleu).
+    ``test``: the :class:`PairedTest` (default: sacrebleu's paired bootstrap).
     Files are read with :func:`harness.data.io.load_text_corpus` (line ``i`` of every file is
     segment ``i``; a leading byte-order mark by ``bom``). ``progress`` (:data:`~harness.progress.ProgressCallback`) is told of the
     three steps (stage ``"significance"``: each file's statistics, then the test).
@@ -501,6 +512,7 @@ def significance_from_files(
         InputError: a file cannot be read. LayoutError: line counts differ.
         ConfigError: an unknown profile, method or option.
     """
+    method, resamples, seed = test.method, test.resamples, test.seed
     kind = _METHODS.get(method) if isinstance(method, str) else None
     if kind is None:
         raise ConfigError(f"unknown method {method!r}", valid=sorted(_METHODS))
@@ -523,8 +535,8 @@ def significance_from_files(
             config,
             resamples=1000 if resamples is None else resamples,
             seed=seed,
-            confidence=confidence,
-            ties=ties,
+            confidence=test.confidence,
+            ties=test.ties,
         )
     else:
         result = approximate_randomization(
@@ -533,8 +545,8 @@ def significance_from_files(
             config,
             trials=10000 if resamples is None else resamples,
             seed=seed,
-            confidence=confidence,
-            ties=ties,
+            confidence=test.confidence,
+            ties=test.ties,
         )
     step(3)
     return result

@@ -14,7 +14,7 @@ A notebook gets the whole step in one call, :func:`study`:
 
 >>> from harness.data.fixtures import load_fixture
 >>> fx = load_fixture("silence_pitfall")
->>> report = study(fx.triples(), ("sacrebleu", "nltk"), include=("pairs",))
+>>> report = study(fx.triples(), ("sacrebleu", "nltk"), options=ReportOptions(include=("pairs",)))
 >>> pair = report.pairs[0]
 >>> pair.a, pair.b, pair.verdict
 ('harness:sacrebleu', 'harness:nltk', 'disagree')
@@ -30,13 +30,13 @@ import numpy as np
 
 from harness.analysis.attribution import attribute
 from harness.analysis.difference import implementation_label
-from harness.analysis.gap_matters import GAP_RESAMPLES, gap_matters, headline, unanswered
+from harness.analysis.gap_matters import gap_matters, headline, unanswered
 from harness.analysis.human_section import human_section, meta_evaluation_section
 from harness.analysis.labels import (
     labels_in,
 )
 from harness.analysis.meta_eval import MetaEvaluation
-from harness.analysis.significance import DEFAULT_SEED
+from harness.analysis.report_options import DEFAULT_INCLUDE, Precomputed, ReportOptions
 from harness.analysis.study_correlations import CORRELATION_METHODS, correlations_later
 from harness.analysis.study_families import answer_section, overview
 from harness.analysis.study_pairs import default_pairs, judged_pairs
@@ -58,16 +58,17 @@ from harness.analysis.study_types import (
     Significance,
     VerificationRecord,
 )
-from harness.analysis.typed_json import JsonValue, from_json, to_json
+from harness.analysis.why import Why
 from harness.bleu.profiles import verification
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError, HarnessError
 from harness.progress import ProgressCallback, track
 from harness.run import runner
 from harness.run.plan import RunPlan
-from harness.run.results import Results, as_results
+from harness.run.results import ResultRow, Results, as_results
 from harness.run.runner import run
 from harness.session import Session
+from harness.typed_json import JsonValue, from_json, to_json
 
 __all__ = [
     "CORRELATION_METHODS",
@@ -76,19 +77,11 @@ __all__ = [
     "SEGMENTS_CSV",
     "SEGMENTS_PARQUET",
     "SEGMENT_COLUMNS",
+    "ReportOptions",
     "analyse",
     "signature",
     "study",
 ]
-
-#: The sections :func:`analyse` computes by default.
-DEFAULT_INCLUDE: tuple[str, ...] = (
-    "pairs",
-    "correlations",
-    "attributions",
-    "human",
-    "significance",
-)
 
 #: The tidy segment-level table written next to every report that has segment rows (one row
 #: per implementation and segment), and its Parquet twin when pyarrow is importable.
@@ -128,7 +121,7 @@ def _session_corpora(session: Session) -> dict[tuple[str, str], Corpus]:
 
 # ---------------------------------------------------------------------- sections
 def signature(
-    rows: Results | Sequence[Mapping[str, Any]],
+    rows: Results | Sequence[ResultRow],
     versions: Mapping[str, str],
     seed: int,
     limit: int | None = None,
@@ -170,10 +163,10 @@ def _fixtures(rows: Results) -> list[FixtureScores]:
         scores[(str(f), str(s))] = {}
         status[(str(f), str(s))] = {}
     for r in rows.corpus_rows():
-        key = (str(r["fixture"]), str(r["system"]))
-        label = str(r["implementation"])
-        status[key][label] = str(r.get("status"))
-        value = r.get("score") if r.get("status") == "ok" else None
+        key = (str(r.fixture), str(r.system))
+        label = str(r.implementation)
+        status[key][label] = str(r.status)
+        value = r.score if r.status == "ok" else None
         scores[key][label] = to_json(value)
     segs: dict[tuple[str, str], set[str]] = {}
     for f, s, seg in rows.distinct("fixture", "system", "segment_id", level="segment"):
@@ -274,9 +267,9 @@ def _attributions(
     out: list[CorpusAttribution] = []
     # The library's corpus score is its row's: the library is not run a second time.
     scored = {
-        (r["implementation"], r["fixture"], r["system"]): r["score"]
+        (r.implementation, r.fixture, r.system): r.score
         for r in rows.corpus_rows()
-        if r.get("status") == "ok" and r.get("kind") == "adapter"
+        if r.status == "ok" and r.kind == "adapter"
     }
     todo = [(a, b, f, s) for f, s in chosen for a, b in pairs]
     todo += [x for x in leading if x not in todo and (x[2], x[3]) in corpora]
@@ -329,67 +322,61 @@ def _segments(rows: Results) -> SegmentsSection:
 
 # ---------------------------------------------------------------------- the report
 def analyse(
-    rows: Results | Iterable[Mapping[str, Any]],
+    rows: Results | Iterable[ResultRow],
     session: Session,
     *,
-    pairs: Sequence[tuple[str, str]] | None = None,
-    include: Sequence[str] = DEFAULT_INCLUDE,
-    seed: int = DEFAULT_SEED,
-    human: Any = None,
-    significance: Any = None,
-    tolerance: float = 1e-9,
-    top: int = 5,
-    n_boot: int = 0,
-    attribution_pairs: Sequence[tuple[str, str]] | None = None,
-    max_attribution_corpora: int = 4,
-    progress: ProgressCallback | None = None,
-    significance_pair: tuple[str, str] | None = None,
-    baseline: str = "sacrebleu",
-    limit: int | None = None,
-    gap_resamples: int = GAP_RESAMPLES,
-    gap_confidence: float = 0.95,
+    options: ReportOptions | None = None,
+    human: Precomputed | None = None,
+    significance: Precomputed | None = None,
     meta_evaluation: MetaEvaluation | None = None,
+    progress: ProgressCallback | None = None,
 ) -> Report:
-    """The report of the runner's ``rows`` (:class:`~harness.analysis.study_types.Report`).
+    """The report of the runner's ``rows`` (:class:`~harness.analysis.study_types.Report`),
+    computed as ``options`` (:class:`~harness.analysis.report_options.ReportOptions`; ``None``:
+    its defaults) ask.
 
     ``session`` is the run's :class:`~harness.session.Session`: it counts and caches every
     statistic, and its corpora (named ``fixture/system``, :func:`~harness.run.plan.named_corpora`; none for a
     report from a results table) add segment texts to the pairs and enable attributions
-    (``attribution_pairs`` of profile names, default :data:`DEFAULT_ATTRIBUTION_PAIRS` where
-    both have rows, on at most ``max_attribution_corpora`` corpora, then each pair the
+    (``options.attribution_pairs`` of profile names, default :data:`DEFAULT_ATTRIBUTION_PAIRS` where
+    both have rows, on at most ``options.max_attribution_corpora`` corpora, then each pair the
     summary leads with on the system of its gap, :func:`leading_attributions`; the library
     ``b`` gives the residual when its adapter has an ok row there), significance and the
-    answer. ``pairs``
+    answer. ``options.pairs``
     are ``(a, b)`` implementation names (row labels or ``profile:``/``adapter:`` specs;
     default :func:`~harness.analysis.study_pairs.default_pairs`); each pair is judged at
     :func:`~harness.analysis.labels.pair_tolerance` (the less precise side's proven
-    tolerance, at least ``tolerance``); ``top`` goes to
-    :func:`~harness.analysis.difference.difference`. ``include`` chooses the computed sections
-    (left-out ones are empty: ``[]``, ``None`` or a ``correlations`` note). ``seed`` and
-    ``n_boot`` are the correlations' bootstrap (0 resamples: no intervals). ``human`` and
+    tolerance, at least ``options.tolerance``); ``options.top`` goes to
+    :func:`~harness.analysis.difference.difference`. ``options.include`` chooses the computed
+    sections (left-out ones are empty: ``[]``, ``None`` or a ``correlations`` note).
+    ``options.seed`` and ``options.n_boot`` are the correlations' bootstrap (0 resamples: no
+    intervals). ``human`` and
     ``significance`` are precomputed results (objects with ``to_dict()`` or JSON values),
     stored as given; without ``significance`` (and with corpora) a paired bootstrap of every
-    system against the best (or of ``significance_pair`` = ``(baseline system, system)``) is
-    computed (:func:`~harness.analysis.study_significance.default_significance`), else the
-    section says why not and how to get one. With ``pairs`` included and corpora, every judged
-    pair says whether its gap matters (:func:`~harness.analysis.gap_matters.gap_matters`:
-    ``gap_resamples`` paired-bootstrap resamples per fixture drawn with ``seed``, intervals at
-    ``gap_confidence``, ranking flips, MT-Thresholds, and with ``meta_evaluation`` —
+    system against the best (or of ``options.significance_pair`` = ``(baseline system,
+    system)``) is computed (:func:`~harness.analysis.study_significance.default_significance`),
+    else the section says why not and how to get one. With ``pairs`` included and corpora,
+    every judged pair says whether its gap matters
+    (:func:`~harness.analysis.gap_matters.gap_matters`: ``options.gap_resamples``
+    paired-bootstrap resamples per fixture drawn with the seed, intervals at
+    ``options.gap_confidence``, ranking flips, MT-Thresholds, and with ``meta_evaluation`` —
     :func:`~harness.analysis.meta_eval.meta_evaluate` of ``human`` — whether the pair's
     profiles differ in the WMT meta-evaluation, which the report also stores); else that
     section says why not. When the corpora are one fixture's systems
     sharing their references, ``answer`` is
     :func:`~harness.analysis.study_families.answer_section` (families of equal numbers, gaps
-    to the ``baseline`` profile split into factors, ranking changes). ``limit`` says that
-    every corpus was cut to its first ``limit`` segments (``--limit``); it goes into the
-    signature. ``progress`` (:data:`~harness.progress.ProgressCallback`) is told of each
-    finished pair, correlation level and attributed corpus.
+    to the ``options.baseline`` profile split into factors, ranking changes).
+    ``options.limit`` says that every corpus was cut to its first ``limit`` segments
+    (``--limit``); it goes into the signature. ``progress``
+    (:data:`~harness.progress.ProgressCallback`) is told of each finished pair, correlation
+    level and attributed corpus.
 
     Raises:
         ConfigError: an unknown section in ``include``, an unknown implementation in
             ``pairs``, a session corpus not named ``fixture/system``.
     """
-    include = tuple(include)
+    options = options or ReportOptions()
+    include, seed, pairs = options.include, options.seed, options.pairs
     unknown = sorted(set(include) - set(DEFAULT_INCLUDE))
     if unknown:
         raise ConfigError(f"unknown report section(s) {', '.join(unknown)}", valid=DEFAULT_INCLUDE)
@@ -401,9 +388,9 @@ def analyse(
     with contextlib.ExitStack() as stack:
         # started first: on a large run with workers, one computes them meanwhile
         correlations = (
-            correlations_later(stack, session, rows, seed, n_boot, progress)
+            correlations_later(stack, session, rows, seed, options.n_boot, progress)
             if "correlations" in include
-            else lambda: Correlations(None, None, "not included")
+            else lambda: Correlations(None, None, (Why("left-out"),))
         )
         judged: list[PairVerdict] = []
         if "pairs" in include and rows:
@@ -412,24 +399,24 @@ def analyse(
                 if pairs is None
                 else [(implementation_label(a), implementation_label(b)) for a, b in pairs]
             )
-            judged = judged_pairs(rows, chosen, corpora, tolerance, top, progress)
+            judged = judged_pairs(rows, chosen, corpora, options.tolerance, options.top, progress)
         gaps = (
             gap_matters(
                 judged,
                 corpora,
                 session,
                 seed=seed,
-                resamples=gap_resamples,
-                confidence=gap_confidence,
+                resamples=options.gap_resamples,
+                confidence=options.gap_confidence,
                 meta=meta_evaluation,
                 progress=progress,
             )
             if "pairs" in include
             else unanswered(
-                'not included (it follows the pairs: include "pairs")',
+                Why("not-included", ("pairs",)),
                 seed=seed,
-                resamples=gap_resamples,
-                confidence=gap_confidence,
+                resamples=options.gap_resamples,
+                confidence=options.gap_confidence,
             )
         )
         segments = _segments(rows)
@@ -438,8 +425,8 @@ def analyse(
         _attributions(
             rows,
             corpora,
-            attribution_pairs,
-            max_attribution_corpora,
+            options.attribution_pairs,
+            options.max_attribution_corpora,
             session,
             progress,
             leading_attributions(gaps),
@@ -452,14 +439,14 @@ def analyse(
         if significance is not None:
             sig = PrecomputedSignificance(JsonValue(to_json(significance)))
         else:
-            sig = default_significance(rows, corpora, seed, session, pair=significance_pair)
-    answer, note = answer_section(rows, corpora, session, baseline, seed)
+            sig = default_significance(rows, corpora, seed, session, pair=options.significance_pair)
+    answer, note = answer_section(rows, corpora, session, options.baseline, seed)
     return Report(
         schema=SCHEMA_FILE,
         schema_version=SCHEMA_VERSION,
         summary=summary(rows, units, judged, attributions, note),
         answer=answer,
-        signature=signature(rows, versions, seed, limit),
+        signature=signature(rows, versions, seed, options.limit),
         versions=versions,
         verification=_verification(rows),
         fixtures=tuple(units),
@@ -485,7 +472,7 @@ def study(
     *,
     levels: Sequence[str] = ("corpus", "segment"),
     session: Session | None = None,
-    **options: Any,
+    options: ReportOptions | None = None,
 ) -> Report:
     """The report of ``implementations`` on ``corpora`` in one call, for a notebook: the rows
     of its :class:`~harness.run.plan.RunPlan` analysed by :func:`analyse` on the plan's
@@ -495,10 +482,15 @@ def study(
     ``compare --impl`` takes them (``sacrebleu``, ``profile:nltk``, ``adapter:evaluate``) or
     :class:`~harness.run.runner.Implementation` values. ``session`` (default: a new one
     with an in-memory cache) gives the statistics cache and the execution settings; its
-    corpora are replaced by ``corpora``. ``options`` go to :func:`analyse`.
+    corpora are replaced by ``corpora``. ``options`` go to :func:`analyse`; their seed is the
+    run's too.
     """
-    seed = int(options.pop("seed", DEFAULT_SEED))
+    options = options or ReportOptions()
     plan = RunPlan.of(
-        corpora, implementations, levels=tuple(levels), session=session or Session(), seed=seed
+        corpora,
+        implementations,
+        levels=tuple(levels),
+        session=session or Session(),
+        seed=options.seed,
     )
-    return analyse(run(plan), plan.corpus_session(), seed=plan.seed, **options)
+    return analyse(run(plan), plan.corpus_session(), options=options)

@@ -19,12 +19,13 @@ from harness.analysis.study_types import (
     CorrelationTable,
     LevelCorrelations,
 )
-from harness.analysis.typed_json import from_json, to_json
+from harness.analysis.why import Why
 from harness.progress import ProgressCallback, track
 from harness.run.results import Results
 from harness.session import Session
 from harness.session.parallel import portable_call, process_pool, resolve_jobs
 from harness.statistics import correlation_cells
+from harness.typed_json import from_json, to_json
 
 __all__ = [
     "CORRELATION_METHODS",
@@ -52,7 +53,7 @@ class CorrelationInputs:
     skipped, and each implementation's scores; ``notes`` say why a level has none."""
 
     levels: Mapping[str, tuple[int, int, Mapping[str, Sequence[float | None]]]]
-    notes: tuple[str, ...]
+    notes: tuple[Why, ...]
 
     @property
     def computed(self) -> list[str]:
@@ -74,7 +75,7 @@ def correlation_inputs(rows: Results) -> CorrelationInputs:
         pivot = from_results(rows, level)
         usable = {k: v for k, v in pivot.scores.items() if sum(x is not None for x in v) >= 2}
         if len(usable) < 2:
-            notes.append(f"{level}: fewer than two implementations with two or more scores")
+            notes.append(Why("too-few-scores", (level,)))
             continue
         levels[level] = (len(pivot.keys), pivot.n_skipped, usable)
     return CorrelationInputs(levels, tuple(notes))
@@ -104,7 +105,7 @@ def correlation_tables(
             for method in CORRELATION_METHODS
         }
         done[level] = LevelCorrelations(n_keys, n_skipped, matrices)
-    return Correlations(done.get("segment"), done.get("corpus"), "; ".join(inputs.notes) or None)
+    return Correlations(done.get("segment"), done.get("corpus"), inputs.notes)
 
 
 def correlations_later(

@@ -36,11 +36,12 @@ from harness.analysis.study_types import (
     Overview,
     PairVerdict,
 )
-from harness.analysis.typed_json import from_json, to_json
+from harness.analysis.why import Why
 from harness.data.corpus import Corpus
 from harness.errors import HarnessError
-from harness.run.results import Results, as_results
+from harness.run.results import ResultRow, Results, as_results
 from harness.session import Session
+from harness.typed_json import from_json, to_json
 
 __all__ = [
     "LARGEST_PAIRS",
@@ -60,15 +61,15 @@ LARGEST_PAIRS = 3
 
 # ---------------------------------------------------------------------- the answer
 def shared_references(
-    rows: Results | Sequence[Mapping[str, Any]], corpora: Mapping[tuple[str, str], Corpus]
+    rows: Results | Sequence[ResultRow], corpora: Mapping[tuple[str, str], Corpus]
 ) -> tuple[str, dict[str, Corpus]] | None:
     """``(fixture, {system: corpus})`` when the corpus-level rows come from one fixture whose
     systems all have their corpus here and share their references; else ``None``."""
     corpus_rows = as_results(rows).corpus_rows()
-    fixtures = list(dict.fromkeys(str(r["fixture"]) for r in corpus_rows))
+    fixtures = list(dict.fromkeys(str(r.fixture) for r in corpus_rows))
     if len(fixtures) != 1:
         return None
-    systems = list(dict.fromkeys(str(r["system"]) for r in corpus_rows))
+    systems = list(dict.fromkeys(str(r.system) for r in corpus_rows))
     if not systems or any((fixtures[0], s) not in corpora for s in systems):
         return None
     chosen = {s: corpora[(fixtures[0], s)] for s in systems}
@@ -82,25 +83,21 @@ def answer_section(
     session: Session,
     baseline: str = "sacrebleu",
     seed: int = DEFAULT_SEED,
-) -> tuple[AnswerSection | None, str | None]:
+) -> tuple[AnswerSection | None, Why | None]:
     """``(answer, note)``: the report's ``answer`` (the :class:`~harness.analysis.answer.
     Answer` with its fixture), or ``None`` and why not.
     ``session`` counts the statistics (a session over the fixture's systems is made from it)."""
     found = shared_references(rows, corpora) if corpora else None
     if found is None:
-        why = "without the corpora" if not corpora else "the corpora do not share references"
-        return None, (
-            f"not computed: {why} (the answer compares implementations over systems scored "
-            "against the same references, e.g. --wmt21 or your own files)"
-        )
+        return None, Why("without-corpora" if not corpora else "not-shared")
     fixture, by_system = found
     if f"harness:{baseline}" not in labels_in(rows):
-        return None, f"not computed: the baseline profile {baseline} is not in the rows"
+        return None, Why("baseline-missing", (baseline,))
     scope = session.with_corpora(by_system)
     try:
         ans = answer(rows.corpus_rows(), scope, baseline=baseline, seed=seed)
     except HarnessError as exc:
-        return None, f"not computed: {exc}"
+        return None, Why("error", detail=str(exc))
     return from_json(AnswerSection, {**to_json(ans), "fixture": fixture}, "answer"), None
 
 

@@ -23,13 +23,14 @@ from harness.analysis.labels import (
 from harness.analysis.study_types import (
     PairVerdict,
 )
-from harness.analysis.typed_json import from_json, to_json
+from harness.analysis.why import Why
 from harness.data.corpus import Corpus
 from harness.progress import ProgressCallback, track
-from harness.run.results import Results, as_results
+from harness.run.results import ResultRow, Results, as_results
+from harness.typed_json import from_json, to_json
 
 
-def default_pairs(rows: Results | Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+def default_pairs(rows: Results | Sequence[ResultRow]) -> list[tuple[str, str]]:
     """Every adapter ``X`` vs its own profile ``harness:X`` (``a`` = the profile), then
     sacrebleu (the adapter if it has an ok row and scored every segment its profile did, else
     ``harness:sacrebleu``) vs every other implementation in the rows; no pair twice (in either
@@ -71,7 +72,7 @@ def _segment_rows(table: Results, labels: Sequence[str]) -> dict[str, int]:
     return {label: int(np.count_nonzero(seg & (impl == label))) for label in labels}
 
 
-def profile_pairs(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+def profile_pairs(rows: Results | Sequence[ResultRow]) -> list[tuple[str, str]]:
     """The :func:`default_pairs` as pairs of the profiles they are or reproduce
     (:func:`~harness.analysis.labels.profile_of`), each once: what a meta-evaluation of the
     report's human judgments tests. A library without a profile and a library against its own
@@ -101,16 +102,17 @@ def judge_pair(found: Difference) -> PairVerdict:
     tol = p["tolerance"]
     compared = [g for g in p["corpora"] if g.get("gap") is not None]
     missing = [g for g in p["corpora"] if g.get("gap") is None]
-    reasons: dict[str, None] = {}
+    reasons: dict[Why, None] = {}
     for g in missing:
         for key in ("a", "b"):
             side = g[key]
             if side.get("status") != "ok":
-                reasons[f"{p[key]}: {_short_reason(side.get('status'), side.get('error'))}"] = None
+                short = _short_reason(side.get("status"), side.get("error"))
+                reasons[Why("not-scored", (p[key],), detail=short)] = None
     seg = p["segments"]
     if not (compared or seg.get("n")):
         p["agree"], p["verdict"] = None, "n/a"
-        p["na_reason"] = "; ".join(reasons) or "no corpus or segment scored by both"
+        p["na_reason"] = to_json(list(reasons) or [Why("nothing-scored")])
     else:
         worst = max(
             [abs(g["gap"]) for g in compared] + ([seg["max_abs"]] if seg.get("max_abs") else []),
@@ -118,7 +120,7 @@ def judge_pair(found: Difference) -> PairVerdict:
         )
         p["agree"] = worst <= tol
         p["verdict"] = "agree" if p["agree"] else "disagree"
-        p["na_reason"] = "; ".join(reasons) or None
+        p["na_reason"] = to_json(list(reasons)) or None
     p["compared"] = len(compared)
     p["not_compared"] = len(missing)
     return from_json(PairVerdict, p, "pairs")

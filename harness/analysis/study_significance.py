@@ -17,16 +17,17 @@ from typing import Any, Literal
 from harness.analysis.labels import labels_in
 from harness.analysis.significance import against_best, paired_bootstrap, prepare
 from harness.analysis.study_types import Significance, SignificanceTest
-from harness.analysis.typed_json import from_json, to_json
+from harness.analysis.why import Why
 from harness.bleu.profiles import PROFILES
 from harness.data.corpus import Corpus
 from harness.errors import HarnessError
+from harness.run.results import ResultRow, Results
 from harness.session import Session
+from harness.typed_json import from_json, to_json
 
 __all__ = [
     "MAX_SIGNIFICANCE_FIXTURES",
     "MAX_TESTS",
-    "SIGNIFICANCE_HOW",
     "SIGNIFICANCE_RESAMPLES",
     "default_significance",
 ]
@@ -38,13 +39,6 @@ MAX_SIGNIFICANCE_FIXTURES = 4
 #: A fixture is tested under every profile while (systems − 1) × profiles stays within this.
 MAX_TESTS = 60
 
-#: How to get a significance section when a report has none (the section's ``how``).
-SIGNIFICANCE_HOW = (
-    "run `bleu-harness report` on the corpora (not from --results) with a fixture that has "
-    "two or more systems (e.g. --fixture silence_pitfall, or --wmt21), or test two hypothesis "
-    "files directly: `bleu-harness significance BASELINE SYSTEM REF [REF ...] --profile NAME`"
-)
-
 _TEST_KEYS = tuple(
     key
     for key in SignificanceTest.__dataclass_fields__
@@ -52,7 +46,7 @@ _TEST_KEYS = tuple(
 )
 
 
-def _profiles(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+def _profiles(rows: Results | Sequence[ResultRow]) -> list[str]:
     return [
         lb.split(":", 1)[1]
         for lb in labels_in(rows)
@@ -61,7 +55,7 @@ def _profiles(rows: Sequence[Mapping[str, Any]]) -> list[str]:
 
 
 def default_significance(
-    rows: Sequence[Mapping[str, Any]],
+    rows: Results | Sequence[ResultRow],
     corpora: Mapping[tuple[str, str], Corpus],
     seed: int,
     session: Session,
@@ -74,10 +68,8 @@ def default_significance(
     design: Literal["against-best", "pair"] = "against-best" if pair is None else "pair"
     results: list[SignificanceTest] = []
 
-    def section(note: str | None) -> Significance:
-        return Significance(
-            "paired-bootstrap", resamples, seed, design, tuple(results), note, SIGNIFICANCE_HOW
-        )
+    def section(*notes: Why) -> Significance:
+        return Significance("paired-bootstrap", resamples, seed, design, tuple(results), notes)
 
     profiles = _profiles(rows)
     systems: dict[str, list[str]] = {}
@@ -87,34 +79,26 @@ def default_significance(
     if pair is not None:
         multi = [(f, list(pair)) for f, ss in multi if set(pair) <= set(ss)]
     if not corpora:
-        return section(
-            "not computed: the report was built without the corpora (from a results table)"
-        )
+        return section(Why("without-corpora"))
     if not profiles:
-        return section("not computed: no in-house profile (harness:NAME) in the rows")
+        return section(Why("no-in-house-profile"))
     if not multi:
         return section(
-            "not computed: no fixture has two or more systems"
-            if pair is None
-            else f"not computed: no fixture has both systems {pair[0]} and {pair[1]}"
+            Why("no-multi-system-fixture") if pair is None else Why("no-fixture-with-pair", pair)
         )
     notes = []
     if len(multi) > MAX_SIGNIFICANCE_FIXTURES:
-        notes.append(
-            f"tested the first {MAX_SIGNIFICANCE_FIXTURES} of {len(multi)} multi-system fixtures"
-        )
+        notes.append(Why("fixtures-capped", numbers=(MAX_SIGNIFICANCE_FIXTURES, len(multi))))
     base_profile = "sacrebleu" if "sacrebleu" in profiles else profiles[0]
     for f, names in multi[:MAX_SIGNIFICANCE_FIXTURES]:
         chosen = profiles if (len(names) - 1) * len(profiles) <= MAX_TESTS else [base_profile]
         if len(chosen) < len(profiles):
-            notes.append(
-                f"{f}: {len(names)} systems, tested under the {base_profile} profile only "
-                f"(all {len(profiles)} profiles would be {(len(names) - 1) * len(profiles)} tests)"
-            )
+            tests = (len(names) - 1) * len(profiles)
+            notes.append(Why("one-profile", (f, base_profile), (len(names), len(profiles), tests)))
         scope = session.with_corpora({s: corpora[(f, s)] for s in names})
         for name in chosen:
             results += _tests(f, names, name, scope, resamples, seed, pair is None)
-    return section("; ".join(notes) or None)
+    return section(*notes)
 
 
 def _tests(

@@ -7,8 +7,7 @@ their profiles.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from harness.analysis.labels import (
     bleu4_label,
@@ -29,7 +28,8 @@ from harness.analysis.study_types import (
     Problem,
     Summary,
 )
-from harness.run.results import Results, as_results
+from harness.analysis.why import Why
+from harness.run.results import ResultRow, Results, as_results
 
 
 def _problems(rows: Results) -> list[Problem]:
@@ -37,16 +37,16 @@ def _problems(rows: Results) -> list[Problem]:
     counts: dict[tuple[str, str], int] = {}
     reasons: dict[tuple[str, str], str] = {}
     for r in rows.corpus_rows():
-        status = str(r.get("status"))
+        status = str(r.status)
         if status == "ok":
             continue
-        key = (str(r["implementation"]), status)
+        key = (str(r.implementation), status)
         counts[key] = counts.get(key, 0) + 1
-        reasons.setdefault(key, _short_reason(status, r.get("error")))
+        reasons.setdefault(key, _short_reason(status, r.error))
     return [Problem(key[0], key[1], n, reasons[key]) for key, n in counts.items()]
 
 
-def library_segments(rows: Results | Sequence[Mapping[str, Any]]) -> tuple[int, int]:
+def library_segments(rows: Results | Sequence[ResultRow]) -> tuple[int, int]:
     """(segments the real libraries were run on at segment level — the most of any one
     library —, segments of the corpora where they were): the profiles give every segment."""
     counts = as_results(rows).segment_counts()
@@ -76,7 +76,7 @@ def _libraries(pairs: Sequence[PairVerdict], rows: Results) -> Libraries:
         elif p.verdict == "disagree":
             differ.append(p.b)
         else:
-            not_run.append((p.b, p.na_reason or ""))
+            not_run.append((p.b, p.na_reason or ()))
     return Libraries(tuple(equal), tuple(differ), tuple(not_run), *library_segments(rows))
 
 
@@ -135,7 +135,7 @@ def summary(
     units: Sequence[FixtureScores],
     pairs: Sequence[PairVerdict],
     attributions: Sequence[CorpusAttribution],
-    answer_note: str | None,
+    answer_note: Why | None,
 ) -> Summary:
     """The ``summary`` section, from the other sections and the rows."""
     return Summary(
@@ -146,7 +146,7 @@ def summary(
         largest_attribution=_largest_attribution(attributions),
         agree=tuple((p.a, p.b) for p in pairs if p.verdict == "agree"),
         disagree=tuple((p.a, p.b) for p in pairs if p.verdict == "disagree"),
-        not_comparable=tuple((p.a, p.b, p.na_reason or "") for p in pairs if p.verdict == "n/a"),
+        not_comparable=tuple((p.a, p.b, p.na_reason or ()) for p in pairs if p.verdict == "n/a"),
         problems=tuple(_problems(rows)),
         libraries=_libraries(pairs, rows),
         answer_note=answer_note,

@@ -2,13 +2,20 @@
 
 :func:`harness.analysis.study.analyse` returns a :class:`Report`; :mod:`harness.report`
 renders it (reading attributes, never string keys) and writes it. ``report.json`` is
-:func:`~harness.analysis.typed_json.to_json` of a :class:`Report`, and its JSON Schema —
+:func:`~harness.typed_json.to_json` of a :class:`Report`, and its JSON Schema —
 written next to it as :data:`SCHEMA_FILE` — is
-:func:`~harness.analysis.typed_json.json_schema` of :class:`Report`: the field names, types
+:func:`~harness.typed_json.json_schema` of :class:`Report`: the field names, types
 and class docstrings below are the documentation of every key. All scores and gaps are BLEU
 points on 0–100; every number is finite or ``null``.
 
-Schema 9 (this version) against 8: ``gap_matters`` holds facts only: a pair's ``reason`` is
+Schema 10 (this version) against 9: every note that said in a sentence why something is
+missing holds the fact instead, a :class:`~harness.analysis.why.Why` (``kind``, ``names``,
+``numbers``, ``detail``: the error's text) the renderers put in words: ``gap_matters.note``
+(``null`` or one), each fixture's ``ci_note`` (``null`` when it has an interval, else the
+reasons), ``correlations.note`` and ``significance.note`` (a list, empty when nothing is
+missing), ``summary.answer_note`` and each family's ``attribution_note`` (``null`` or one);
+``significance.how`` (a constant sentence) is gone: the renderers write it.
+Schema 9 against 8: ``gap_matters`` holds facts only: a pair's ``reason`` is
 a word (:data:`MattersReason`; ``equal-at-corpus`` for a pair whose corpus gap is within its
 tolerance on every system while its segment scores differ: ``segments_differ`` says on what
 share of them, ``factors_differ`` which factors of the two profiles differ), each side's
@@ -68,7 +75,8 @@ from harness.analysis.gap_types import (
     SystemGap,
 )
 from harness.analysis.human_section import HumanSection, MetaEvaluationSection
-from harness.analysis.typed_json import JsonValue, json_fields
+from harness.analysis.why import Why
+from harness.typed_json import JsonValue, json_fields
 
 __all__ = [
     "SCHEMA_FILE",
@@ -124,7 +132,7 @@ SEGMENTS_CSV = "segments.csv"
 
 #: The version of ``report.json``'s shape: bumped whenever a key is added, removed or changes
 #: meaning (the module docstring says what changed).
-SCHEMA_VERSION: Literal["9"] = "9"
+SCHEMA_VERSION: Literal["10"] = "10"
 
 #: The JSON Schema of :class:`Report`, written next to ``report.json`` (its ``$schema``).
 SCHEMA_FILE: Literal["report.schema.json"] = "report.schema.json"
@@ -198,7 +206,7 @@ class Libraries:
 
     equal: tuple[str, ...]
     differ: tuple[str, ...]
-    not_run: tuple[tuple[str, str], ...]
+    not_run: tuple[tuple[str, tuple[Why, ...]], ...]
     segments_run: int = 0
     segments: int = 0
 
@@ -223,10 +231,10 @@ class Summary:
     largest_attribution: LargestAttribution | None
     agree: tuple[tuple[str, str], ...]
     disagree: tuple[tuple[str, str], ...]
-    not_comparable: tuple[tuple[str, str, str], ...]
+    not_comparable: tuple[tuple[str, str, tuple[Why, ...]], ...]
     problems: tuple[Problem, ...]
     libraries: Libraries
-    answer_note: str | None
+    answer_note: Why | None
 
 
 # ---------------------------------------------------------------------- answer
@@ -263,7 +271,7 @@ class AnswerFamily:
     libraries: tuple[AnswerLibrary, ...]
     bleu4: bool
     unverified: tuple[str, ...]
-    attribution_note: str
+    attribution_note: Why | None
 
 
 @dataclass(frozen=True)
@@ -372,7 +380,7 @@ class PairVerdict:
     segments: GapDistribution
     top: tuple[PairSegment, ...]
     verdict: Verdict
-    na_reason: str | None
+    na_reason: tuple[Why, ...] | None
     compared: int
     not_compared: int
 
@@ -458,11 +466,11 @@ class LevelCorrelations:
 class Correlations:
     """Correlations between implementations, per level (``null`` when fewer than two
     implementations have two or more scores there); ``note`` says why a level is missing, or
-    ``not included``."""
+    that the section was not included (empty when nothing is missing)."""
 
     segment: LevelCorrelations | None
     corpus: LevelCorrelations | None
-    note: str | None
+    note: tuple[Why, ...]
 
 
 # ---------------------------------------------------------------------- attributions
@@ -535,15 +543,14 @@ class Significance:
     """The paired bootstrap (Koehn 2004) the report computes: every system against the best
     of its fixture (``design`` ``against-best``) or a chosen pair (``pair``), under every
     in-house profile while the tests stay few, else the baseline profile; ``note`` says why
-    nothing or not everything was tested, ``how`` the command that gets significance."""
+    nothing or not everything was tested (empty when everything was)."""
 
     method: Literal["paired-bootstrap"]
     resamples: int
     seed: int
     design: Literal["against-best", "pair"]
     results: tuple[SignificanceTest, ...]
-    note: str | None
-    how: str
+    note: tuple[Why, ...]
 
 
 @dataclass(frozen=True)
@@ -563,7 +570,7 @@ class Report:
     significance (``null`` when not included)."""
 
     schema: Literal["report.schema.json"] = field(metadata={"json_name": "$schema"})
-    schema_version: Literal["9"]
+    schema_version: Literal["10"]
     summary: Summary
     answer: AnswerSection | None
     signature: str

@@ -189,6 +189,7 @@ def _as_rows(values: npt.ArrayLike, orders: int) -> np.ndarray:
     return (out[None, :] if out.ndim == 1 else out)[:, :orders]
 
 
+# params: the four statistic columns are the engine's own arrays, scored where they lie
 def bleu_rows(
     sys_len: npt.ArrayLike,
     ref_len: npt.ArrayLike,

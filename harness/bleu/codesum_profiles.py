@@ -37,6 +37,7 @@ CODESUM_PROFILES: tuple[Profile, ...] = tuple(
         ref_length=ref_length,
         smoothing=smoothing,
         field=CODE_SUMMARIZATION,
+        short=f"cs-{variant}",
     )
     for variant, config, reproduces, ref_length, smoothing in (
         (

@@ -47,6 +47,7 @@ LLM_EVAL_PROFILES: tuple[Profile, ...] = (
         ref_length='closest; **the first gold only** (`missing_refs="first"`)',
         smoothing="as sacrebleu",
         field=LLM_EVALUATION,
+        short="lighteval",
     ),
     *(
         Profile(
@@ -71,6 +72,7 @@ LLM_EVAL_PROFILES: tuple[Profile, ...] = (
             ref_length="closest; every gold at once",
             smoothing="none (nltk method0); 0 with no unigram match",
             field=LLM_EVALUATION,
+            short=f"lightev-{n}",
         )
         for n in (1, 4)
     ),
@@ -106,6 +108,7 @@ LLM_EVAL_PROFILES: tuple[Profile, ...] = (
             smoothing="none (nltk method0); 0 with no unigram match; the 0–1 mean rounded to "
             "4 decimals",
             field=LLM_EVALUATION,
+            short=f"evalsc-{n}",
         )
         for n in range(1, 5)
     ),
@@ -124,6 +127,7 @@ LLM_EVAL_PROFILES: tuple[Profile, ...] = (
         ref_length="closest (one reference)",
         smoothing="as sacrebleu",
         field=LLM_EVALUATION,
+        short="cmt-sacre",
     ),
     Profile(
         "compare-mt-bleu",
@@ -142,6 +146,7 @@ LLM_EVAL_PROFILES: tuple[Profile, ...] = (
         smoothing="none, but a zero-match order counts as precision 1 (`drop-zero`: "
         "'the cat' against 'the dog' scores 84.09); 0 with no unigram match",
         field=LLM_EVALUATION,
+        short="cmt-bleu",
     ),
     Profile(
         "compare-mt-sentbleu",
@@ -163,6 +168,7 @@ LLM_EVAL_PROFILES: tuple[Profile, ...] = (
         ref_length="one reference (compare-mt reads one file); several as nltk",
         smoothing="nltk method2 (+1 on orders >= 2); 0 with no unigram match",
         field=LLM_EVALUATION,
+        short="cmt-sent",
     ),
     Profile(
         "opencompass-bleu",
@@ -179,6 +185,7 @@ LLM_EVAL_PROFILES: tuple[Profile, ...] = (
         ref_length='closest; **ragged references raise** `ValueError` (`missing_refs="refuse"`)',
         smoothing="as sacrebleu",
         field=LLM_EVALUATION,
+        short="oc-bleu",
     ),
     Profile(
         "unitxt-bleu",
@@ -195,6 +202,7 @@ LLM_EVAL_PROFILES: tuple[Profile, ...] = (
         ref_length="shortest",
         smoothing="none; a zero length raises, as `evaluate`",
         field=LLM_EVALUATION,
+        short="unitxt",
     ),
     Profile(
         "unitxt-sacrebleu",
@@ -213,6 +221,7 @@ LLM_EVAL_PROFILES: tuple[Profile, ...] = (
         ref_length='closest; **ragged references raise** `ValueError` (`missing_refs="refuse"`)',
         smoothing="as sacrebleu",
         field=LLM_EVALUATION,
+        short="ux-sacre",
     ),
     Profile(
         "unitxt-normalized-sacrebleu",
@@ -233,6 +242,7 @@ LLM_EVAL_PROFILES: tuple[Profile, ...] = (
         smoothing="exp; **effective order on the corpus sums** (an order no hypothesis "
         'reaches is left out); printed as `round(score / 100, 2)` (`round_rule="python-unit"`)',
         field=LLM_EVALUATION,
+        short="ux-norm",
     ),
     Profile(
         "vizseq-bleu",
@@ -249,6 +259,7 @@ LLM_EVAL_PROFILES: tuple[Profile, ...] = (
         ref_length="closest",
         smoothing='as sacrebleu; printed with `numpy.round(score, 3)` (`round_rule="numpy"`)',
         field=LLM_EVALUATION,
+        short="vizseq",
     ),
     Profile(
         "ragas-bleu",
@@ -268,6 +279,7 @@ LLM_EVAL_PROFILES: tuple[Profile, ...] = (
         smoothing="as sacrebleu, per row without effective order (a first sentence of fewer "
         "than 4 tokens scores 0)",
         field=LLM_EVALUATION,
+        short="ragas",
     ),
     Profile(
         "opik-sentence-bleu",
@@ -294,6 +306,7 @@ LLM_EVAL_PROFILES: tuple[Profile, ...] = (
         "item whose output or a reference has no words raises and is **left out of the "
         "mean** (`nonempty-mean`; opik prints no mean when every item fails, the profile 0)",
         field=LLM_EVALUATION,
+        short="opik-sent",
     ),
     Profile(
         "opik-corpus-bleu",
@@ -317,6 +330,7 @@ LLM_EVAL_PROFILES: tuple[Profile, ...] = (
         "length (a corpus of outputs under 4 words is BLEU-M, M the longest); an output or a "
         'reference without words raises `MetricComputationError` (`on_zero_length="opik"`)',
         field=LLM_EVALUATION,
+        short="opik-corp",
     ),
     Profile(
         "torchtext-bleu",
@@ -341,6 +355,7 @@ LLM_EVAL_PROFILES: tuple[Profile, ...] = (
         ref_length="closest, ties to first",
         smoothing="none; 0 if any order has no match",
         field=LLM_EVALUATION,
+        short="torchtext",
     ),
     *(
         Profile(
@@ -361,6 +376,7 @@ LLM_EVAL_PROFILES: tuple[Profile, ...] = (
             ref_length="closest; every reference at once",
             smoothing="none (nltk method0); 0 with no unigram match",
             field=LLM_EVALUATION,
+            short=f"de-bleu{n}",
         )
         for n in range(1, 5)
     ),

@@ -17,6 +17,7 @@ __all__ = [
     "MACHINE_TRANSLATION",
     "NLTK",
     "REF_IMPLS",
+    "SHORT_WIDTH",
     "Profile",
     "Verification",
 ]
@@ -28,6 +29,8 @@ CODE_SUMMARIZATION = "code summarization"
 #: The field of the LLM-evaluation frameworks' BLEU metrics (lighteval, compare-mt, …), which
 #: ``compare`` and ``report`` run only when asked too.
 LLM_EVALUATION = "LLM evaluation"
+#: The longest :attr:`Profile.short`: the width of a column of a terminal table.
+SHORT_WIDTH = 10
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,13 @@ class Profile:
     #: The field whose papers report it: :data:`MACHINE_TRANSLATION`, :data:`LLM_EVALUATION`
     #: or :data:`CODE_SUMMARIZATION`.
     field: str = MACHINE_TRANSLATION
+    #: The head of its column in a terminal table (at most :data:`SHORT_WIDTH` characters,
+    #: distinct from every other profile's); ``""``: the name itself.
+    short: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.short:
+            object.__setattr__(self, "short", self.name)
 
 
 #: nltk's ``corpus_bleu`` defaults (the ``nltk`` profile), which several profiles start from.

@@ -75,6 +75,7 @@ DECLARED: tuple[Profile, ...] = (
         tokens="13a",
         ref_length="closest",
         smoothing="exp, effective order",
+        short="sacre-sent",
     ),
     Profile(
         "nltk",
@@ -135,6 +136,7 @@ DECLARED: tuple[Profile, ...] = (
         tokens="whitespace",
         ref_length="closest, ties to first",
         smoothing="0 if any order has no match",
+        short="torchmetr",
     ),
     Profile(
         "torchmetrics-sacrebleu",
@@ -157,6 +159,7 @@ DECLARED: tuple[Profile, ...] = (
         tokens="13a on the raw string, lowercased after tokenizing",
         ref_length="closest, ties to first",
         smoothing="as torchmetrics",
+        short="tm-sacre",
     ),
     Profile(
         "ignite",
@@ -203,6 +206,7 @@ DECLARED: tuple[Profile, ...] = (
         tokens="whitespace",
         ref_length="closest",
         smoothing="(m + 1e-15)/(t + 1e-9), also in the BP ratio",
+        short="coco",
     ),
     Profile(
         "mteval-v13a",
@@ -233,6 +237,7 @@ DECLARED: tuple[Profile, ...] = (
             "total length or a BP that underflows to 0 (segment scores never do)"
         ),
         label="lowercased, the script's default; WMT's official scores use -c: --no-lowercase",
+        short="mteval",
     ),
     Profile(
         "multi-bleu",
@@ -279,6 +284,7 @@ DECLARED: tuple[Profile, ...] = (
         ),
         ref_length="closest; ragged refs as empty lines",
         smoothing="none; perl dies on an empty hypothesis side",
+        short="mbleu-dtk",
     ),
     Profile(
         "codexglue",
@@ -334,6 +340,7 @@ DECLARED: tuple[Profile, ...] = (
             "exp; orders without n-grams left out but still divided by N; no n-gram at all = 0"
         ),
         label="BLEU_uncased; t2t-bleu prints BLEU_cased too: --no-lowercase",
+        short="t2t",
     ),
     Profile(
         "fairseq",
@@ -424,6 +431,7 @@ DECLARED: tuple[Profile, ...] = (
             'each reference alone (`aggregation="best-ref-mean"`: best per question, then the mean)'
         ),
         smoothing="as sacrebleu",
+        short="lm-tqa",
     ),
     *(
         Profile(
@@ -451,6 +459,7 @@ DECLARED: tuple[Profile, ...] = (
             ),
             ref_length="each gold alone, max per instance, mean (`best-ref-mean`)",
             smoothing="as nltk (method0)",
+            short=f"helm-{n}",
         )
         for n in (1, 4)
     ),
@@ -537,6 +546,9 @@ FIELDS = MappingProxyType({p.name: p.field for p in DECLARED})
 
 #: Profile name → what a label of it adds to its name (:attr:`Profile.label`; read-only).
 LABELS = MappingProxyType({p.name: p.label for p in DECLARED if p.label})
+
+#: Profile name → the head of its column in a terminal table (:attr:`Profile.short`; read-only).
+SHORT_NAMES = MappingProxyType({p.name: p.short for p in DECLARED})
 
 #: Profile name → :class:`Verification` (read-only).
 VERIFICATION = MappingProxyType({p.name: p.verification for p in DECLARED})

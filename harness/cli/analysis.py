@@ -9,16 +9,16 @@ from typing import Any
 
 from harness.analysis.attribution import attribute
 from harness.analysis.human import mathur_outliers, wmt21_human_correlations
-from harness.analysis.meta_eval import meta_evaluate
+from harness.analysis.meta_eval import MetaEvalOptions, meta_evaluate
 from harness.analysis.resampling import prepare
-from harness.analysis.significance import against_best, significance_from_files
+from harness.analysis.significance import PairedTest, against_best, significance_from_files
 from harness.bleu.profiles import DEFAULT_PROFILES, PROFILES
 from harness.cli import inputs, options
 from harness.data.systems import load_human_scores, load_text_systems
 from harness.errors import HarnessError, InputError
-from harness.report import console
+from harness.report import cli_words, console
 from harness.report.human_tables import human_markdown
-from harness.statistics.correlation import KENDALL_FULL_BOOT_MAX, correlate
+from harness.statistics.correlation import KENDALL_FULL_BOOT_MAX, BootstrapOptions, correlate
 
 
 # ---------------------------------------------------------------------- explain
@@ -128,9 +128,7 @@ def cmd_significance(args: argparse.Namespace) -> int:
         system,
         refs,
         profile=args.profile,
-        method=args.method,
-        resamples=args.resamples,
-        seed=args.seed,
+        test=PairedTest(method=args.method, resamples=args.resamples, seed=args.seed),
         progress=options.progress(args),
         session=options.session(args),
         bom=args.bom,
@@ -176,13 +174,16 @@ def _significance_many(args: argparse.Namespace) -> int:
         )
         return 0
     first = next(iter(results.values()))
-    how = "the best" if args.baseline is None else "the baseline"
-    print(
-        console.wrap(
-            f"Every system against {how}, {base} ({scores[base]:.2f} {args.profile} BLEU): "
-            f"{first.method}, {first.resamples} resamples, seed {first.seed}; p < 0.05 marked *."
-        )
+    heading = cli_words.significance_heading(
+        args.baseline is None,
+        base,
+        scores[base],
+        args.profile,
+        first.method,
+        first.resamples,
+        first.seed,
     )
+    print(console.wrap(heading))
     print()
     body = []
     for name, r in sorted(results.items(), key=lambda kv: -kv[1].score_system):
@@ -246,13 +247,7 @@ def _human_files(args: argparse.Namespace, systems: dict[str, Any], impls: list[
             }
         )
         return 0
-    print(
-        console.wrap(
-            f"System-level BLEU of {len(systems)} systems against {args.scores} "
-            f"({args.n_boot} bootstrap resamples over systems, seed {args.seed}); profiles that "
-            "give the same numbers share a row."
-        )
-    )
+    print(console.wrap(cli_words.human_heading(len(systems), args.scores, args.n_boot, args.seed)))
     print()
     body = []
     for members, corr in sorted(results, key=lambda mc: -(mc[1].pearson.value or -2.0)):
@@ -322,12 +317,12 @@ def cmd_human(args: argparse.Namespace) -> int:
     res = wmt21_human_correlations(
         args.data,
         impls,
-        n_boot=args.n_boot,
-        seed=args.seed,
+        bootstrap=BootstrapOptions(n_boot=args.n_boot, seed=args.seed),
         progress=options.progress(args),
         session=options.session(args),
     )
-    meta = meta_evaluate(res, resamples=args.meta_resamples, seed=args.seed).to_dict()
+    meta_options = MetaEvalOptions(resamples=args.meta_resamples, seed=args.seed)
+    meta = meta_evaluate(res, options=meta_options).to_dict()
     wmt19 = mathur_outliers(args.data) if args.wmt19 else None
     if args.json:
         options.print_json(

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.analysis.answer import Answer, answer
-from harness.analysis.typed_json import to_json
+from harness.analysis.library_agreement import library_agreement
 from harness.bleu import native
 from harness.bleu.profiles import (
     DEFAULT_PROFILES,
@@ -26,7 +26,7 @@ from harness.data.corpus import Corpus
 from harness.data.datasets import load_wmt21_ende
 from harness.data.fixtures import list_fixtures, load_fixture
 from harness.errors import InputError
-from harness.report import console
+from harness.report import cli_words, console
 from harness.report.answer_words import findings
 from harness.report.outdir import OutputDir
 from harness.run import runner
@@ -36,6 +36,7 @@ from harness.scorers import DEFAULT_ADAPTERS
 from harness.session import Session, open_cache
 from harness.session.cache import default_cache_dir
 from harness.session.results import ResultsCache
+from harness.typed_json import to_json
 
 
 # ---------------------------------------------------------------------- compare
@@ -173,14 +174,14 @@ def _show(
         options.print_json(every if ans is None else {"answer": _answer_json(ans), "rows": every})
     elif ans is not None:
         print(console.answer_text(ans, what=_what(users)))
-        print(
-            f"\n{len(rows)} rows in {took:.2f} s" + (f"; written to {out_dir}/" if out_dir else "")
-        )
+        print("\n" + cli_words.rows_footer(len(rows), took, out_dir))
     else:
-        table = runner.summary_table(rows)
+        table = console.summary_table(rows)
         # A table wider than the console becomes one line per fixture system.
         if max(len(line) for line in table.splitlines()) > console.WIDTH:
-            table = console.fixtures_text(rows, seconds=time.perf_counter() - start)
+            table = console.fixtures_text(
+                rows, seconds=time.perf_counter() - start, agreement=library_agreement(rows)
+            )
         print(table)
         print()
         problems = sorted(
@@ -190,11 +191,9 @@ def _show(
                 if status != "ok"
             }
         )
-        for impl, status, err in problems[:notes]:
-            print(console.wrap(f"note: {impl}: {status}: {err}", indent="  "))
-        if len(problems) > notes:
-            print(f"note: … {len(problems) - notes} more (see the results table)")
-        print(f"{len(rows)} rows in {took:.2f} s" + (f"; written to {out_dir}/" if out_dir else ""))
+        for line in cli_words.run_notes(problems, notes):
+            print(console.wrap(line, indent="  "))
+        print(cli_words.rows_footer(len(rows), took, out_dir))
     return 0
 
 
@@ -333,12 +332,17 @@ def cmd_profiles(args: argparse.Namespace) -> int:
     else:
         width = max(map(len, data))  # the longest name: the columns stay aligned
         for name, row in data.items():
-            print(f"{name:<{width}} {row['status']:<10} {row['signature']}")
-            print(f"{'':<{width}} {'':<10} against {row['oracle']} ({row['evidence']})")
-            if row["field"] != MACHINE_TRANSLATION:
-                print(
-                    f"{'':<{width}} {'':<10} {row['field']}: run by compare and report when named"
-                )
+            other_field = row["field"] if row["field"] != MACHINE_TRANSLATION else None
+            lines = cli_words.profile_lines(
+                name,
+                width,
+                str(row["status"]),
+                str(row["signature"]),
+                str(row["oracle"]),
+                str(row["evidence"]),
+                None if other_field is None else str(other_field),
+            )
+            print("\n".join(lines))
     return 0
 
 
@@ -361,10 +365,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
     ]
     impls = runner.default_implementations()
     rows = run(RunPlan.of(corpora, impls))
-    print(console.fixtures_text(rows, seconds=time.perf_counter() - start))
-    sources = sorted(
-        {(r["implementation"], r["module_source"]) for r in rows if r["module_source"]}
+    print(
+        console.fixtures_text(
+            rows, seconds=time.perf_counter() - start, agreement=library_agreement(rows)
+        )
     )
+    sources = sorted({(r.implementation, r.module_source) for r in rows if r.module_source})
     for impl, source in sources:
         print(f"note: {impl}: module {source}")
     print(f"note: statistics kernels: {native.status()}")
@@ -374,7 +380,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print("\n" + "=" * 36 + " WMT21 en→de newstest2021 " + "=" * 36 + "\n")
         _demo_wmt21(data)
     else:
-        print("\n(WMT21: set BLEU_HARNESS_DATA to ../shared/data to include real MT data)")
+        print(cli_words.WMT21_MISSING)
     return 0
 
 

@@ -15,6 +15,7 @@ from harness.data.io import load_text_corpus
 from harness.data.systems import load_jsonl_systems, load_text_systems, load_tsv_systems
 from harness.data.textfile import out_of_memory, precheck_line_aligned
 from harness.errors import ConfigError, InputError
+from harness.report import cli_words
 from harness.run import runner
 
 #: The fixture column of rows computed on the user's own files.
@@ -115,7 +116,7 @@ def corpora(args: argparse.Namespace) -> list[tuple[str, str, Corpus]]:
             out.append(("wmt21_ende", system, corpus))
     limit = getattr(args, "limit", None)
     if limit is not None:
-        print(f"--limit {limit}: the first {limit} segments of each corpus", file=sys.stderr)
+        print(cli_words.limited(limit), file=sys.stderr)
         out = [(f, s, c.subset(range(min(limit, len(c))))) for f, s, c in out]
     return out
 

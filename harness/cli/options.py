@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 from harness.analysis.answer import mixed_configs
-from harness.analysis.typed_json import to_json
 from harness.bleu.config import (
     AGGREGATIONS,
     MAX_ORDER_RANGE,
@@ -39,6 +38,7 @@ from harness.session.cluster import command_cluster
 from harness.session.parallel import auto_jobs
 from harness.session.results import ResultsCache
 from harness.statistics.resampling import DEFAULT_SEED
+from harness.typed_json import to_json
 
 
 def int_at_least(low: int, what: str = "") -> Callable[[str], int]:
@@ -554,6 +554,6 @@ def cluster(args: argparse.Namespace) -> AbstractContextManager[Any]:
 
 
 def print_json(obj: Any) -> None:
-    """Print ``obj`` as indented JSON (:func:`harness.analysis.typed_json.to_json` first:
+    """Print ``obj`` as indented JSON (:func:`harness.typed_json.to_json` first:
     mappings as objects, tuples as lists; UTF-8 characters kept)."""
     print(json.dumps(to_json(obj), ensure_ascii=False, indent=2, allow_nan=False))

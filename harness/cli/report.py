@@ -10,20 +10,20 @@ from pathlib import Path
 from typing import Any
 
 from harness.analysis.human import wmt21_human_correlations
-from harness.analysis.meta_eval import meta_evaluate
-from harness.analysis.study import analyse
+from harness.analysis.meta_eval import MetaEvalOptions, meta_evaluate
+from harness.analysis.study import ReportOptions, analyse
 from harness.analysis.study_pairs import profile_pairs
 from harness.analysis.study_types import Report
-from harness.analysis.typed_json import JsonShapeError, from_json
 from harness.cli import inputs, options
 from harness.data.io import read_lines
 from harness.errors import InputError
-from harness.report import write_report
+from harness.report import cli_words, write_report
 from harness.report.gap_words import count_words
 from harness.report.outdir import OutputDir
-from harness.run.results import ResultRow, Results
+from harness.run.results import ResultRow, Results, row_from_json
 from harness.run.runner import run
-from harness.statistics.correlation import KENDALL_FULL_BOOT_MAX
+from harness.statistics.correlation import KENDALL_FULL_BOOT_MAX, BootstrapOptions
+from harness.typed_json import JsonShapeError
 
 
 def add_report(sub: options.Subcommands) -> None:
@@ -126,9 +126,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if report.gap_matters.pairs:  # the page's one count, in the same words
         lead, rest = count_words(report.gap_matters.tally)
         print(f"Does the gap matter? {lead}{rest}")
-    print(
-        f"report of {len(rows)} rows written to {out.path}/ in {time.perf_counter() - start:.2f} s"
-    )
+    print(cli_words.report_written(len(rows), str(out.path), time.perf_counter() - start))
     return 0
 
 
@@ -148,8 +146,7 @@ def _report(args: argparse.Namespace, out: OutputDir) -> tuple[Results, Report, 
     if args.human:
         human = wmt21_human_correlations(
             args.data,
-            n_boot=args.n_boot,
-            seed=plan.seed,
+            bootstrap=BootstrapOptions(n_boot=args.n_boot, seed=plan.seed),
             progress=plan.callback(),
             session=session,
         )
@@ -157,8 +154,7 @@ def _report(args: argparse.Namespace, out: OutputDir) -> tuple[Results, Report, 
     if human is not None:
         meta = meta_evaluate(
             human,
-            resamples=args.meta_resamples,
-            seed=plan.seed,
+            options=MetaEvalOptions(resamples=args.meta_resamples, seed=plan.seed),
             compared=[p for p in profile_pairs(rows) if set(p) <= set(human.segment_scores)],
             progress=plan.callback(),
         )
@@ -166,14 +162,16 @@ def _report(args: argparse.Namespace, out: OutputDir) -> tuple[Results, Report, 
     report = analyse(
         rows,
         session,
-        seed=plan.seed,
+        options=ReportOptions(
+            seed=plan.seed,
+            n_boot=args.n_boot,
+            significance_pair=pair,
+            baseline=BASELINE,
+            limit=plan.limit,
+        ),
         human=human,
-        n_boot=args.n_boot,
-        progress=plan.callback(),
-        significance_pair=pair,
-        limit=plan.limit,
         meta_evaluation=meta,
-        baseline=BASELINE,
+        progress=plan.callback(),
     )
     return rows, report, write_report(report, out, formats=args.formats)
 
@@ -183,18 +181,18 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number (write null for a missing score)")
 
 
-def _check_row(obj: Any, path: str, line: int) -> dict[str, Any]:
-    """``obj`` if it is a results row as `compare --out` writes it (the shape of
+def _check_row(obj: Any, path: str, line: int) -> ResultRow:
+    """The row of ``obj`` if it is a results row as `compare --out` writes it (the shape of
     :class:`harness.run.results.ResultRow`); else InputError at ``line``."""
     try:
-        row = from_json(ResultRow, obj)
+        row = row_from_json(obj)
     except JsonShapeError as exc:
         raise InputError(f"not a results row: {exc}", file=path, line=line) from None
     if row.status == "ok" and row.score is None:
         raise InputError(
             "not a results row: status is 'ok' but 'score' is null", file=path, line=line
         )
-    return dict(obj)
+    return row
 
 
 def read_rows(path: str) -> Results:

@@ -19,6 +19,7 @@ from harness.cli import options
 from harness.data.corpus import Corpus
 from harness.data.io import load_text_corpus
 from harness.errors import AdapterUnavailable, HarnessError, InputError
+from harness.report import cli_words
 from harness.scorers import LIBRARY_ADAPTERS, EngineScorer, Outcome, Scorer, get_adapter, score
 from harness.scorers.citation import PROGRAM, cite, library_signature, short_signature
 
@@ -139,7 +140,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     else:
         _table(rows, corpus, overrides)
     if not any(r.outcome.ok for r in rows):
-        print("bleu-harness: error: no implementation scored (see the notes)", file=sys.stderr)
+        print(cli_words.NOTHING_SCORED, file=sys.stderr)
         return 2
     return 0
 
@@ -213,7 +214,7 @@ def _single(
 def _verification_note(scorer: Scorer, overrides: dict[str, Any]) -> str:
     """How the number just printed is proven: the real library ran, or the profile's status."""
     if scorer.runs_library_code:
-        return f"the real library ({scorer.name}) computed this score"
+        return cli_words.library_computed(scorer.name)
     name = str(getattr(scorer, "profile", scorer.name))
     note = verification(name).label()
     if overrides:
@@ -267,15 +268,11 @@ def _mark_notes(marks: dict[str, list[str]]) -> list[str]:
     """The footnotes for the marks :func:`_summary` made."""
     out = []
     if marks.get("raw"):
-        out.append(
-            f"* {', '.join(marks['raw'])}: the library returns no precisions; shown are the "
-            "matched/total n-grams it counted (its own counting, summed over the corpus), "
-            "before any smoothing"
-        )
+        out.append(cli_words.raw_counts_note(", ".join(marks["raw"])))
     for what in ("precisions", "BP"):
         who = marks.get(f"n/a {what}")
         if who:
-            out.append(f"n/a {what}: not returned by the library ({', '.join(who)})")
+            out.append(cli_words.not_returned_note(what, ", ".join(who)))
     return out
 
 
@@ -351,9 +348,7 @@ def _table(rows: list[Row], corpus: Corpus, overrides: dict[str, Any]) -> None:
         footer.append(f"scored {len(scored)} of {len(rows)}; not scored: {', '.join(missing)}")
     if overrides:
         changed = ", ".join(f"{k}={v}" for k, v in sorted(overrides.items()))
-        footer.append(
-            f"overrides {changed} apply to every row; a profile's status is that of its defaults"
-        )
+        footer.append(cli_words.overrides_note(changed))
     if footer:
         print("\nnotes:")
         for line in footer:
@@ -370,7 +365,7 @@ def _table(rows: list[Row], corpus: Corpus, overrides: dict[str, Any]) -> None:
         (r.name, str(s)) for r in scored if (s := r.outcome.result.extra.get("library_signature"))
     ]
     if own:
-        print("\nlibrary signatures (the calls made to the other libraries: --json):")
+        print(cli_words.LIBRARY_SIGNATURES_HEAD)
     for name, sig in own:
         print(f"  {name:<{width}}  {sig}")
 
@@ -407,9 +402,8 @@ def _print_citations(rows: list[Row], corpus: Corpus) -> None:
         if r.outcome.ok and r.config is not None:
             print(cite(r.scorer, r.config, corpus, r.outcome.result))
         else:
-            print(f"BLEU = n/a ({r.name} did not score: {r.outcome.status}; why on stderr)")
+            print(cli_words.not_scored_citation(r.name, r.outcome.status))
             print(
-                f"bleu-harness: note: {r.name} did not score: {r.outcome.status}: "
-                f"{_with_fix(r.outcome)}",
+                cli_words.not_scored_note(r.name, r.outcome.status, _with_fix(r.outcome)),
                 file=sys.stderr,
             )

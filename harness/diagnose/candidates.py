@@ -67,7 +67,7 @@ class Candidate:
     ``("bpe-left-in",)``); empty when the files were scored as given and carry no marker
     (and then left out of the JSON).
 
-    Derived when it is made, and written to JSON (:func:`~harness.analysis.typed_json.
+    Derived when it is made, and written to JSON (:func:`~harness.typed_json.
     to_json`; ``config`` and ``reprinted`` are not): ``signature``, the configuration's
     signature (layout, scale and rounding are separate fields); ``changed``, every field that
     differs from :attr:`profile` with this candidate's value (``{"tokenize": "intl",

@@ -27,6 +27,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from harness.bleu.tokenizers import get_tokenizer
 
@@ -182,21 +183,35 @@ def _tok13a(text: str) -> list[str]:
     return get_tokenizer("13a")(text)
 
 
+@dataclass(frozen=True, kw_only=True)
+class _Bugs:
+    """The switches of :func:`_corpus_bleu`, one per bug (the defaults are correct): ``clip``
+    against the ``"max"``, ``"sum"`` or ``"none"`` of the references' counts; ``ref_length``
+    ``"closest"`` or ``"shortest"``; ``bp_formula`` ``"standard"`` or ``"swapped"``;
+    ``ngram_stop`` 1, or 0 to lose each text's last n-gram; ``counting`` ``"ngram"`` or
+    ``"substring"``; ``lowercase``; ``smoothing`` ``"exp"`` or ``"none"``; the ``scale`` of
+    the score; ``max_n``, the highest order."""
+
+    clip: str = "max"
+    ref_length: str = "closest"
+    bp_formula: str = "standard"
+    ngram_stop: int = 1
+    counting: str = "ngram"
+    lowercase: bool = False
+    smoothing: str = "exp"
+    scale: float = 100.0
+    max_n: int = 4
+
+
 def _corpus_bleu(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str]],
-    *,
-    clip: str = "max",
-    ref_length: str = "closest",
-    bp_formula: str = "standard",
-    ngram_stop: int = 1,
-    counting: str = "ngram",
-    lowercase: bool = False,
-    smoothing: str = "exp",
-    scale: float = 100.0,
-    max_n: int = 4,
+    bugs: _Bugs = _Bugs(),
 ) -> float:
-    """A sacrebleu-like corpus BLEU with switches for the bugs (the defaults are correct)."""
+    """A sacrebleu-like corpus BLEU with ``bugs`` switched on (none by default)."""
+    clip, ref_length, bp_formula = bugs.clip, bugs.ref_length, bugs.bp_formula
+    ngram_stop, counting, lowercase = bugs.ngram_stop, bugs.counting, bugs.lowercase
+    smoothing, scale, max_n = bugs.smoothing, bugs.scale, bugs.max_n
     _check_layout(hypotheses, references)
     correct = [0] * max_n
     total = [0] * max_n
@@ -263,7 +278,7 @@ def wrong_clipping(hypotheses: Sequence[str], references: Sequence[Sequence[str]
     Scale 0–100. With several references that share an n-gram, repeats of it are credited
     too often. Outside the factor space; should be diagnosed as ``clipping``.
     """
-    return _corpus_bleu(hypotheses, references, clip="sum")
+    return _corpus_bleu(hypotheses, references, _Bugs(clip="sum"))
 
 
 def no_clipping(hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> float:
@@ -272,7 +287,7 @@ def no_clipping(hypotheses: Sequence[str], references: Sequence[Sequence[str]]) 
     Scale 0–1 (the ``the the the the`` problem of Papineni et al. 2002). Should be diagnosed
     as ``clipping``.
     """
-    return _corpus_bleu(hypotheses, references, clip="none", scale=1.0)
+    return _corpus_bleu(hypotheses, references, _Bugs(clip="none", scale=1.0))
 
 
 def shortest_ref(hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> float:
@@ -281,7 +296,7 @@ def shortest_ref(hypotheses: Sequence[str], references: Sequence[Sequence[str]])
     Scale 0–100. This is a point of the factor space (tensorflow-nmt / evaluate's rule);
     should be diagnosed as ``ref_length``.
     """
-    return _corpus_bleu(hypotheses, references, ref_length="shortest")
+    return _corpus_bleu(hypotheses, references, _Bugs(ref_length="shortest"))
 
 
 def bp_swapped(hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> float:
@@ -289,7 +304,7 @@ def bp_swapped(hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -
 
     Scale 0–1. Too mild a penalty; should be diagnosed as ``brevity_penalty``.
     """
-    return _corpus_bleu(hypotheses, references, bp_formula="swapped", scale=1.0)
+    return _corpus_bleu(hypotheses, references, _Bugs(bp_formula="swapped", scale=1.0))
 
 
 def ngram_off_by_one(hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> float:
@@ -298,7 +313,7 @@ def ngram_off_by_one(hypotheses: Sequence[str], references: Sequence[Sequence[st
     Scale 0–100. The last n-gram of every hypothesis and reference is lost, so a segment of
     exactly n tokens has no n-gram of order n. Should be diagnosed as ``ngram_extraction``.
     """
-    return _corpus_bleu(hypotheses, references, ngram_stop=0)
+    return _corpus_bleu(hypotheses, references, _Bugs(ngram_stop=0))
 
 
 def substring_counting(hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> float:
@@ -308,7 +323,7 @@ def substring_counting(hypotheses: Sequence[str], references: Sequence[Sequence[
     ``004_ccc28872d55e65c5.txt``'s regex counting, without its other bugs). Should be
     diagnosed as ``substring_counting``.
     """
-    return _corpus_bleu(hypotheses, references, counting="substring", scale=1.0)
+    return _corpus_bleu(hypotheses, references, _Bugs(counting="substring", scale=1.0))
 
 
 def lowercase_everything(hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> float:
@@ -317,7 +332,7 @@ def lowercase_everything(hypotheses: Sequence[str], references: Sequence[Sequenc
     Scale 0–100. A point of the factor space (``lowercase=True``); should be diagnosed as
     ``case``.
     """
-    return _corpus_bleu(hypotheses, references, lowercase=True)
+    return _corpus_bleu(hypotheses, references, _Bugs(lowercase=True))
 
 
 def no_smoothing(hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> float:
@@ -326,7 +341,7 @@ def no_smoothing(hypotheses: Sequence[str], references: Sequence[Sequence[str]])
     Scale 0–1. A point of the factor space (``smooth="none"``); should be diagnosed as
     ``smoothing``.
     """
-    return _corpus_bleu(hypotheses, references, smoothing="none", scale=1.0)
+    return _corpus_bleu(hypotheses, references, _Bugs(smoothing="none", scale=1.0))
 
 
 #: Buggy variant name → implementation (``f(hypotheses, references) -> float``).

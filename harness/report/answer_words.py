@@ -22,6 +22,7 @@ from harness.analysis.answer import (
     display_name,
     profile_label,
 )
+from harness.report.why_words import why_text
 
 __all__ = [
     "RANKING_NAMED",
@@ -322,7 +323,8 @@ def family_why(fam: Family, baseline: str) -> str:
         return ""
     tops = top_factors(fam, limit=WHY_FACTORS)
     if not tops:
-        return " — " + (fam.attribution_note or "within 0.005")
+        note = fam.attribution_note
+        return " — " + (why_text(note) if note is not None else "within 0.005")
     parts = [f"{factor_phrase(k, fam.changes.get(k, {}), baseline)} {v:+.2f}" for k, v in tops]
     rest = other_factors(fam, [k for k, _ in tops])
     if rest is not None:

@@ -192,7 +192,7 @@ def describe(f: Finding) -> str:
 
 def check_words(report: CheckReport) -> CheckWords:
     """The report as ``check --json`` writes it (serialise with
-    :func:`harness.analysis.typed_json.to_json`)."""
+    :func:`harness.typed_json.to_json`)."""
     return CheckWords(
         report.files,
         report.exit_code,

@@ -10,61 +10,28 @@ files (:class:`harness.analysis.answer.Answer`).
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from harness.analysis.answer import FLIP_ALPHA, FLIP_RESAMPLES, Answer, Family, display_name
 from harness.analysis.attribution import Attribution
-from harness.analysis.labels import bleu4_label
+from harness.analysis.labels import SHORT_WIDTH, bleu4_label, short_name
+from harness.analysis.library_agreement import TwinCheck
 from harness.report.answer_words import family_names, family_why, findings
-from harness.run.runner import agreement_mark
+from harness.run.results import ResultRow, Status
 
-__all__ = ["TINY_NOTE", "WIDTH", "answer_text", "fmt_score", "text_table", "wrap"]
+__all__ = [
+    "TINY_NOTE",
+    "WIDTH",
+    "agreement_mark",
+    "answer_text",
+    "fmt_score",
+    "summary_table",
+    "text_table",
+    "wrap",
+]
 
-#: Short column names of implementations whose names are too long for a narrow column.
-#: Column heads of the per-system table for names longer than its columns (at most
-#: :data:`COLUMN` characters, and distinct from every other profile's head).
-SHORT = {
-    "sacrebleu-sentence": "sacre-sent",
-    "torchmetrics": "torchmetr",
-    "torchmetrics-sacrebleu": "tm-sacre",
-    "pycocoevalcap": "coco",
-    "mteval-v13a": "mteval",
-    "multi-bleu-detok": "mbleu-dtk",
-    "tensor2tensor": "t2t",
-    "lm-eval-truthfulqa": "lm-tqa",
-    "helm-bleu-1": "helm-1",
-    "helm-bleu-4": "helm-4",
-    "lighteval-bleu": "lighteval",
-    "lighteval-bleu-1": "lightev-1",
-    "lighteval-bleu-4": "lightev-4",
-    **{f"evalscope-bleu-{n}": f"evalsc-{n}" for n in range(1, 5)},
-    "compare-mt-sacrebleu": "cmt-sacre",
-    "compare-mt-bleu": "cmt-bleu",
-    "compare-mt-sentbleu": "cmt-sent",
-    "opencompass-bleu": "oc-bleu",
-    "unitxt-bleu": "unitxt",
-    "unitxt-sacrebleu": "ux-sacre",
-    "unitxt-normalized-sacrebleu": "ux-norm",
-    "vizseq-bleu": "vizseq",
-    "ragas-bleu": "ragas",
-    "opik-sentence-bleu": "opik-sent",
-    "opik-corpus-bleu": "opik-corp",
-    "torchtext-bleu": "torchtext",
-    "deepeval-bleu1": "de-bleu1",
-    "deepeval-bleu2": "de-bleu2",
-    "deepeval-bleu3": "de-bleu3",
-    "deepeval-bleu4": "de-bleu4",
-    "codesum-dcom": "cs-dcom",
-    "codesum-fc": "cs-fc",
-    "codesum-dc": "cs-dc",
-    "codesum-cn": "cs-cn",
-    "codesum-ncs": "cs-ncs",
-    "codesum-rc": "cs-rc",
-}
-
-#: The width of a column of the per-system table.
-COLUMN = 10
+#: The width of a column of the per-system table: every profile's short name fits it.
+COLUMN = SHORT_WIDTH
 
 #: The widest line a screen prints.
 WIDTH = 100
@@ -147,6 +114,79 @@ def _line(cells: Sequence[str], widths: Sequence[int], spec: str) -> str:
         c.rjust(widths[j]) if spec[j] == "r" else c.ljust(widths[j]) for j, c in enumerate(cells)
     ]
     return "  ".join(out).rstrip()
+
+
+# ---------------------------------------------------------------------- the results table
+#: What a cell of :func:`summary_table` shows for a row without a score, by status.
+SHORT_STATUS = {
+    Status.RAISES: "raises",
+    Status.REFUSED: "refused",
+    Status.UNAVAILABLE: "n/a",
+    Status.UNSUPPORTED: "unsupp",
+    Status.NON_FINITE: "nan",
+    Status.ERROR: "ERR",
+}
+
+
+def _fixed_score(score: float, width: int) -> str:
+    """Fixed decimals, except tiny positive scores (nltk's 1e-76 "zeros"), shown as such."""
+    if 0 < score < 0.5 * 10**-width:
+        return f"{score:.1e}"
+    return f"{score:.{width}f}"
+
+
+def agreement_mark(check: TwinCheck | None) -> str:
+    """The suffix of a library's cell: `` =`` when it equals its in-house profile there,
+    `` ≠`` when it does not, nothing where there is no check (in-house columns)."""
+    if check is None:
+        return ""
+    return " =" if check.equal else " ≠"
+
+
+def summary_table(
+    rows: Sequence[ResultRow],
+    *,
+    width: int = 2,
+    labels: Mapping[str, str] | None = None,
+    agreement: Mapping[tuple[str, str, str], TwinCheck] | None = None,
+) -> str:
+    """A console table of corpus-level scores: one line per (fixture, system), one column per
+    implementation; ``raises``/``n/a``/``unsupp``/``ERR`` where there is no number.
+
+    ``labels`` renames columns (implementation → header); ``agreement``
+    (:func:`harness.analysis.library_agreement.library_agreement`) marks each library's cell
+    with whether it equals its profile (:func:`agreement_mark`).
+    """
+    impls: list[str] = []
+    keys: list[tuple[str, str]] = []
+    cell: dict[tuple[str, str, str], str] = {}
+    for r in rows:
+        if r.level != "corpus":
+            continue
+        if r.implementation not in impls:
+            impls.append(r.implementation)
+        key = (r.fixture, r.system)
+        if key not in keys:
+            keys.append(key)
+        if r.status == Status.OK and r.score is not None:
+            val = _fixed_score(r.score, width)
+        else:
+            val = SHORT_STATUS.get(r.status, "?")
+        if agreement is not None:
+            val += agreement_mark(agreement.get((r.fixture, r.system, r.implementation)))
+        cell[(r.fixture, r.system, r.implementation)] = val
+    names = labels or {}
+    head = ["fixture/system", *(names.get(i, i) for i in impls)]
+    body = [[f"{f}/{s}", *(cell.get((f, s, i), "") for i in impls)] for f, s in keys]
+    widths = [max(len(str(x[j])) for x in [head, *body]) for j in range(len(head))]
+    lines = [
+        "  ".join(
+            str(v).rjust(widths[j]) if j else str(v).ljust(widths[j]) for j, v in enumerate(line)
+        )
+        for line in [head, *body]
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------- compare's first screen
@@ -257,7 +297,7 @@ def _system_table(ans: Answer, width: int) -> list[str]:
     col_w = COLUMN
     fit = max(1, (width - sys_w) // (col_w + 2))
     fams = every[:fit]
-    head = ["system", *(SHORT.get(f.names[0], f.names[0])[:col_w] for f in fams)]
+    head = ["system", *(short_name(f.names[0])[:col_w] for f in fams)]
     body = [[s[:sys_w], *(fmt_score(f.scores[k]) for f in fams)] for k, s in enumerate(ans.systems)]
     lines = ["Per system (each column is the first of a family above):"]
     lines += text_table(head, body, width=width, wrap_col=0)
@@ -288,16 +328,22 @@ def _notes(ans: Answer) -> list[str]:
 
 
 # ---------------------------------------------------------------------- the demo's fixtures
-def fixtures_text(rows: Sequence[dict[str, Any]], *, seconds: float, width: int = WIDTH) -> str:
+def fixtures_text(
+    rows: Sequence[ResultRow],
+    *,
+    seconds: float,
+    agreement: Mapping[tuple[str, str, str], TwinCheck],
+    width: int = WIDTH,
+) -> str:
     """The fixtures part of ``demo``: findings, then one line per fixture system — sacrebleu's
     score, the lowest and the highest implementation, and how many real libraries equal their
-    profiles there."""
-    corpus = [r for r in rows if r["level"] == "corpus"]
-    keys = list(dict.fromkeys((r["fixture"], r["system"]) for r in corpus))
-    impls = list(dict.fromkeys(r["implementation"] for r in corpus))
+    profiles there (``agreement``:
+    :func:`harness.analysis.library_agreement.library_agreement` of ``rows``)."""
+    corpus = [r for r in rows if r.level == "corpus"]
+    keys = list(dict.fromkeys((r.fixture, r.system) for r in corpus))
+    impls = list(dict.fromkeys(r.implementation for r in corpus))
     profiles = [i for i in impls if i.startswith("harness:")]
     libraries = [i for i in impls if not i.startswith("harness:")]
-    mark = agreement_mark(rows)
     # The extremes are BLEU-4 implementations: HELM's BLEU-1 is far from any BLEU-4 by design.
     bleu4 = {i for i in profiles if bleu4_label(i)}
     checks = equal = 0
@@ -306,29 +352,35 @@ def fixtures_text(rows: Sequence[dict[str, Any]], *, seconds: float, width: int 
     widest: tuple[float, str] = (-1.0, "")
     tiny = False
     for fixture, system in keys:
-        here = [r for r in corpus if (r["fixture"], r["system"]) == (fixture, system)]
-        ok = [r for r in here if r["status"] == "ok" and r["implementation"] in bleu4]
-        ok.sort(key=lambda r: r["score"])
-        base = next((r for r in here if r["implementation"] == "harness:sacrebleu"), None)
-        lib_marks = [mark(r) for r in here if r["kind"] == "adapter"]
-        n_eq = sum(m == " =" for m in lib_marks)
-        n_chk = sum(m in (" =", " ≠") for m in lib_marks)
+        here = [r for r in corpus if (r.fixture, r.system) == (fixture, system)]
+        ok = [
+            (r.score, r)
+            for r in here
+            if r.status == Status.OK and r.score is not None and r.implementation in bleu4
+        ]
+        ok.sort(key=lambda pair: pair[0])
+        base = next((r for r in here if r.implementation == "harness:sacrebleu"), None)
+        lib_checks = [
+            agreement.get((fixture, system, r.implementation)) for r in here if r.kind == "adapter"
+        ]
+        n_eq = sum(c is not None and c.equal for c in lib_checks)
+        n_chk = sum(c is not None for c in lib_checks)
         checks, equal = checks + n_chk, equal + n_eq
         differ += [
-            f"{r['implementation']} on {fixture}/{system}"
-            for r in here
-            if r["kind"] == "adapter" and mark(r) == " ≠"
+            f"{c.library} on {fixture}/{system}"
+            for c in lib_checks
+            if c is not None and not c.equal
         ]
         if not ok:
             continue
         lo, hi = ok[0], ok[-1]
-        tiny |= any(0 < r["score"] < 0.005 for r in ok)
-        if hi["score"] - lo["score"] > widest[0]:
-            widest = (hi["score"] - lo["score"], f"{fixture}/{system}")
+        tiny |= any(0 < score < 0.005 for score, _ in ok)
+        if hi[0] - lo[0] > widest[0]:
+            widest = (hi[0] - lo[0], f"{fixture}/{system}")
         body.append(
             [
                 _fit(f"{fixture}/{system}", 36),
-                fmt_score(base["score"]) if base and base["status"] == "ok" else "raises",
+                fmt_score(base.score) if base and base.status == Status.OK else "raises",
                 _extreme(lo, ok),
                 _extreme(hi, ok),
                 f"{n_eq}/{n_chk}",
@@ -370,12 +422,13 @@ def _fit(text: str, width: int) -> str:
     return text[: keep - keep // 2] + "…" + text[len(text) - keep // 2 :]
 
 
-def _extreme(row: dict[str, Any], ok: Sequence[dict[str, Any]]) -> str:
+def _extreme(scored: tuple[float, ResultRow], ok: Sequence[tuple[float, ResultRow]]) -> str:
     """``score name`` of an extreme row, ``+N`` for the others at the same number."""
-    same = [r for r in ok if abs(r["score"] - row["score"]) <= 1e-9]
-    name = display_name(row["implementation"].split(":", 1)[1])
+    score, row = scored
+    same = [s for s, _ in ok if abs(s - score) <= 1e-9]
+    name = display_name(row.implementation.split(":", 1)[1])
     more = f" +{len(same) - 1}" if len(same) > 1 else ""
-    return f"{fmt_score(row['score'])} {SHORT.get(name, name)}{more}"
+    return f"{fmt_score(score)} {short_name(name)}{more}"
 
 
 # ---------------------------------------------------------------------- explain

@@ -21,6 +21,7 @@ from harness.analysis.study_types import (
     Report,
 )
 from harness.report.text import fmt_share
+from harness.report.why_words import interval_note, whys_text
 
 __all__ = [
     "META_EVALUATION_NOTE",
@@ -77,7 +78,9 @@ def reason_words(pair: PairMatters) -> str:
     """Why the pair's gap matters or not, in words; for a pair equal at corpus level also how
     its segment scores differ (share of segments), which factors alone move them and in which
     others its profiles differ."""
-    text = REASON_WORDS[pair.reason].format(tolerance=pair.tolerance, na_reason=pair.na_reason)
+    text = REASON_WORDS[pair.reason].format(
+        tolerance=pair.tolerance, na_reason=whys_text(pair.na_reason or ())
+    )
     if pair.reason != "equal-at-corpus":
         return text
     if pair.segments_differ is not None:
@@ -112,7 +115,7 @@ def fixture_sentence(fixture: FixtureGap) -> str:
     if mean is None:
         return f"nothing to compare on {fixture.fixture}: no system scored by both"
     ci = fixture.ci
-    interval = f"[{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else f"({fixture.ci_note})"
+    interval = f"[{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else f"({interval_note(fixture.ci_note)})"
     systems = sum(s.gap is not None for s in fixture.systems)
     what = f"mean of {systems} systems" if systems > 1 else "one system"
     text = f"{mean:+.2f} BLEU {interval} on {fixture.fixture} ({what})"

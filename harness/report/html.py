@@ -38,6 +38,7 @@ from harness.report.tables import (
     significance_row,
 )
 from harness.report.text import breakable, fmt_number, fmt_share, fmt_value, records_of
+from harness.report.why_words import note_text, whys_text
 
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto;
@@ -113,12 +114,14 @@ def _verdict(p: PairVerdict) -> str:
     """The verdict cell of a pair: yes / no only when both sides have scores to compare,
     "n/a: <reason>" when one side has none (unavailable, unsupported, raises)."""
     if p.verdict == "n/a":
-        return f'<td class="na">n/a: {_e(p.na_reason or "nothing comparable")}</td>'
+        return (
+            f'<td class="na">n/a: {_e(whys_text(p.na_reason or ()) or "nothing comparable")}</td>'
+        )
     cell = '<td class="yes">yes' if p.agree else '<td class="no">no'
     if p.not_compared:
         cell += (
             f' <span class="muted">(on {p.compared} corpora; n/a on '
-            f"{p.not_compared}: {_e(p.na_reason)})</span>"
+            f"{p.not_compared}: {_e(whys_text(p.na_reason or ()))})</span>"
         )
     return cell + "</td>"
 
@@ -160,7 +163,7 @@ def _pair_detail(p: PairVerdict, figs: Sequence[Figure]) -> str:
         f"{_e(fmt_number(p.corpus_gap, sign=True))}.</p>"
     )
     if p.verdict == "n/a":
-        out.append(f'<p class="na">Not comparable: {_e(p.na_reason)}</p>')
+        out.append(f'<p class="na">Not comparable: {_e(whys_text(p.na_reason or ()))}</p>')
     rows = []
     for g in p.corpora:
         cells = [_td(f"{g.fixture}/{g.system}")]
@@ -259,7 +262,7 @@ def _gap_matters(report: Report) -> str:
     table per pair and fixture and the flips, each folded."""
     section = report.gap_matters
     if not section.pairs:
-        return f"<p>{_e(section.note or 'Not computed')}.</p>"
+        return f"<p>{_e(note_text(section.note, 'Not computed'))}.</p>"
     items = "".join(
         f'<li><span class="{"no" if p.matters == "yes" else "muted"}">'
         f"{_e(matters_cell(p))}</span> {_e(pair_sentence(p))}</li>"
@@ -304,7 +307,7 @@ def _gap_matters(report: Report) -> str:
     elif lines:
         out.append("".join(f'<p class="muted">{_e(x)}.</p>' for x in lines))
     if section.note:
-        out.append(f'<p class="muted">{_e(section.note)}.</p>')
+        out.append(f'<p class="muted">{_e(note_text(section.note, ""))}.</p>')
     return "\n".join(out)
 
 
@@ -320,7 +323,7 @@ def _correlations(report: Report) -> str:
             for name, *xs in rows
         ]
         out.append(_table(["", *(str(name) for name, *_ in rows)], cells, num_from=1))
-    note = report.correlations.note
+    note = whys_text(report.correlations.note)
     if note:
         out.append(f'<p class="muted">Note: {_e(note)}</p>')
     if not out:

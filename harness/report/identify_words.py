@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from harness.analysis.typed_json import to_json
 from harness.diagnose.candidates import Candidate, printed_interval, shown_text
 from harness.diagnose.identify import (
     CHANCE_WINDOWS,
@@ -24,6 +23,7 @@ from harness.diagnose.identify import (
     fewest_steps,
 )
 from harness.diagnose.lengths import LengthClue
+from harness.typed_json import to_json
 
 __all__ = [
     "IdentifyAnswer",

@@ -35,6 +35,7 @@ from harness.report.tables import (
     significance_row,
 )
 from harness.report.text import cell, fmt_number, fmt_value, records_of, table
+from harness.report.why_words import note_text, whys_text
 
 
 def _generic(obj: Any) -> list[str]:
@@ -76,10 +77,12 @@ def _fixtures(report: Report) -> list[str]:
 def _verdict(p: PairVerdict) -> str:
     """yes / no when both sides have scores; ``n/a: <reason>`` when one side has none."""
     if p.verdict == "n/a":
-        return f"n/a: {p.na_reason or 'nothing comparable'}"
+        return f"n/a: {whys_text(p.na_reason or ()) or 'nothing comparable'}"
     text = "yes" if p.agree else "no"
     if p.not_compared:
-        text += f" (on {p.compared} corpora; n/a on {p.not_compared}: {p.na_reason})"
+        text += (
+            f" (on {p.compared} corpora; n/a on {p.not_compared}: {whys_text(p.na_reason or ())})"
+        )
     return text
 
 
@@ -129,7 +132,7 @@ def _gap_matters(report: Report) -> list[str]:
     the flips in words."""
     section = report.gap_matters
     if not section.pairs:
-        return [f"{section.note or 'Not computed'}."]
+        return [f"{note_text(section.note, 'Not computed')}."]
     lead, rest = count_words(section.tally)
     out = [gap_intro(section), "", f"**{lead[0].upper()}{lead[1:]}**{rest}", ""]
     out += [f"- {pair_sentence(p)}" for p in section.pairs]
@@ -145,7 +148,7 @@ def _gap_matters(report: Report) -> list[str]:
     if lines:
         out += ["", *(f"- {x}." for x in lines)]
     if section.note:
-        out += ["", f"{section.note}."]
+        out += ["", f"{note_text(section.note, '')}."]
     return out
 
 
@@ -163,7 +166,7 @@ def _correlations(report: Report) -> list[str]:
         head, _, rest = correlation_caption(level, method, block).partition(": ")
         out += [f"**{head}**: {rest}", ""]
         out += [*table(["", *block.matrices[method].names], rows), ""]
-    note = report.correlations.note
+    note = whys_text(report.correlations.note)
     if note:
         out.append(f"Note: {note}")
     return out or [EMPTY_SECTION["correlations"]]
@@ -199,7 +202,7 @@ def render_markdown(report: Report) -> str:
         for p in report.pairs:
             out += [pair_markdown(p, heading="###")]
             if p.verdict == "n/a":
-                out += [f"Not comparable: {p.na_reason}", ""]
+                out += [f"Not comparable: {whys_text(p.na_reason or ())}", ""]
     else:
         out += [EMPTY_SECTION["pairs"], ""]
     out += ["## Correlations between implementations", "", *_correlations(report), ""]

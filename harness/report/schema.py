@@ -27,7 +27,7 @@ from harness.analysis.study_types import (
     TOP_KEYS,
     Report,
 )
-from harness.analysis.typed_json import json_schema, to_json
+from harness.typed_json import json_schema, to_json
 
 __all__ = [
     "FORMATS",
@@ -56,7 +56,7 @@ VALIDATE_ENV = "BLEU_HARNESS_VALIDATE_REPORTS"
 @cache
 def report_schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of :class:`~harness.analysis.study_types.Report`,
-    generated from its type hints (:func:`harness.analysis.typed_json.json_schema`)."""
+    generated from its type hints (:func:`harness.typed_json.json_schema`)."""
     return json_schema(Report, schema_id=SCHEMA_FILE)
 
 

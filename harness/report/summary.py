@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.analysis.study_families import answer_of
-from harness.analysis.study_significance import SIGNIFICANCE_HOW
 from harness.analysis.study_types import (
     LevelCorrelations,
     Report,
@@ -23,6 +22,7 @@ from harness.report.answer_words import findings
 from harness.report.gap_words import count_words, leading_sentences, more_gaps, not_comparable
 from harness.report.tables import correlation_tables
 from harness.report.text import fmt_number
+from harness.report.why_words import SIGNIFICANCE_HOW, note_text, why_text, whys_text
 from harness.statistics.correlation import ASYMPTOTIC, BOOTSTRAP, KENDALL_FULL_BOOT_MAX
 
 #: What a section says when it has nothing to show, in both documents.
@@ -68,7 +68,8 @@ def significance_line(report: Report, markup: Markup) -> str:
     if isinstance(sig, Significance):
         ok = [r for r in sig.results if not r.error]
         if not ok:
-            return markup.text(f"{sig.note or 'not computed'}. To get it, {sig.how}.")
+            why = whys_text(sig.note, "significance") or "not computed"
+            return markup.text(f"{why}. To get it, {SIGNIFICANCE_HOW}.")
         head = f"paired bootstrap ({sig.resamples} resamples, seed {sig.seed})"
         if sig.design == "pair":
             parts = [
@@ -108,7 +109,7 @@ def significance_sentences(report: Report, markup: Markup) -> tuple[list[str], l
         "BLEU points; p is two-sided (p < 0.05: the system is significantly below the "
         "baseline); CI is the system's 95% percentile interval."
     )
-    return [before], [markup.text(f"{sig.note}.")] if sig.note else []
+    return [before], [markup.text(f"{whys_text(sig.note, 'significance')}.")] if sig.note else []
 
 
 def correlation_caption(level: str, method: str, block: LevelCorrelations) -> str:
@@ -180,7 +181,7 @@ def gap_item(report: Report, markup: Markup) -> tuple[str, list[str]]:
     section = report.gap_matters
     head = markup.strong("Does the gap matter?")
     if not section.pairs:
-        return f"{head} {markup.text(section.note or 'not computed')}.", []
+        return f"{head} {markup.text(note_text(section.note, 'not computed'))}.", []
     lead, rest = count_words(section.tally)
     text = f"{head} {markup.label('no', markup.text(lead))}{markup.text(rest)}"
     subs = [markup.text(x) for x in leading_sentences(section)]
@@ -218,7 +219,7 @@ def library_line(report: Report, markup: Markup) -> str | None:
         text += f"; {markup.label('no', 'not')}: {', '.join(markup.code(x) for x in differ)}"
     if not_run:
         text += "; not run: " + "; ".join(
-            f"{markup.code(x)} ({markup.text(why)})" for x, why in not_run
+            f"{markup.code(x)} ({markup.text(whys_text(why))})" for x, why in not_run
         )
     return text + "."
 
@@ -305,7 +306,7 @@ def _without_answer(report: Report, markup: Markup) -> list[tuple[str, list[str]
             (
                 t(
                     "No per-family answer (gaps split into causes, ranking changes): "
-                    + sm.answer_note.removeprefix("not computed: ")
+                    + why_text(sm.answer_note, "answer").removeprefix("not computed: ")
                     + ". The gap matrix below compares every implementation."
                 ),
                 [],
@@ -354,7 +355,7 @@ def _problems(report: Report, markup: Markup) -> list[tuple[str, list[str]]]:
     nc = sm.not_comparable
     items: list[tuple[str, list[str]]] = []
     if nc:
-        why = "" if probs else ": " + "; ".join(dict.fromkeys(t(x[2]) for x in nc))
+        why = "" if probs else ": " + "; ".join(dict.fromkeys(t(whys_text(x[2])) for x in nc))
         items.append(
             (
                 f"{markup.label('na', 'Not comparable')} (a side has no scores; n/a, not "

@@ -17,6 +17,7 @@ from harness.analysis.study_types import (
 from harness.report.answer_words import family_lines
 from harness.report.gap_words import matters_cell, meta_note, pair_name
 from harness.report.text import fmt_number, fmt_share
+from harness.report.why_words import interval_note
 
 #: The pairs table: the two implementations, the verdict, then :func:`pair_figures`.
 PAIR_HEAD: tuple[str, ...] = (
@@ -78,7 +79,7 @@ def gap_rows(section: GapMatters) -> list[list[str]]:
     rows = []
     for p in section.pairs:
         for f in p.fixtures:
-            ci = f.ci_note or "—"
+            ci = interval_note(f.ci_note) or "—"
             if f.ci is not None:
                 low, high = f.ci
                 ci = f"[{fmt_number(low, 2, sign=True)}, {fmt_number(high, 2, sign=True)}]"

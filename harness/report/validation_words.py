@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.analysis.typed_json import to_json
 from harness.diagnose.validate import ValidationReport
 from harness.diagnose.validate.cases import SkipBecause, SkippedFixture
 from harness.diagnose.validate.evidence import Evidence, EvidenceFinding, Verdict
@@ -28,6 +27,7 @@ from harness.diagnose.validate.results import (
     ScaleBy,
     WithheldBecause,
 )
+from harness.typed_json import to_json
 
 __all__ = [
     "VERDICT_WORDS",

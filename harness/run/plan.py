@@ -16,7 +16,7 @@ runs it and returns the typed results table;
 >>> from harness.run import run
 >>> plan = RunPlan.of(fx.triples(), ["sacrebleu", "adapter:sacrebleu"])
 >>> rows = run(plan)
->>> sorted({r["implementation"] for r in rows})
+>>> sorted({r.implementation for r in rows})
 ['harness:sacrebleu', 'sacrebleu']
 """
 

@@ -1,37 +1,75 @@
 """The results table of a run, as typed columns.
 
-One row per (fixture, system, implementation, config, level, segment): the fields of
+One row per (fixture, system, implementation, config, level, segment): a frozen
 :class:`ResultRow`. The runner returns a :class:`Results`: blocks of rows kept as columns — an
-in-house profile's segment scores stay the engine's arrays (no object per segment), the real
-libraries' and the corpus-level rows are row dicts — from which :meth:`Results.column` gives
-one numpy array per field over every row and :meth:`Results.segment_scores` one
-implementation's segment scores. The same table as row dicts (``results.jsonl``, ``report
---results``, and the consumers that read a few rows) is :meth:`Results.rows`, which a
-``Results`` also is as a sequence.
+in-house profile's segment scores stay the engine's arrays (no object per segment until one is
+asked for), the real libraries' and the corpus-level rows are row objects — from which
+:meth:`Results.column` gives one numpy array per field over every row and
+:meth:`Results.segment_scores` one implementation's segment scores. As a sequence a
+``Results`` is its rows (:meth:`Results.rows`), in run order.
+
+Rows are dictionaries only where they are written or read: :func:`row_to_json` (results.jsonl,
+CSV, the libraries' results cache) and :func:`row_from_json` (``report --results``, the cache).
 """
 
 from __future__ import annotations
 
+import gc
 import math
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, fields
+from enum import Enum
 from functools import cached_property
-from typing import Any, Literal, overload
+from itertools import repeat, starmap
+from typing import Any, overload
 
 import numpy as np
+
+from harness.typed_json import SPACE_SEPARATED, StrEnum, from_json
 
 __all__ = [
     "FLOAT_FIELDS",
     "ROW_FIELDS",
+    "Kind",
+    "Level",
     "ResultRow",
     "Results",
     "SegmentScores",
+    "Status",
     "as_results",
+    "row_from_json",
+    "row_to_json",
     "segment_block",
 ]
 
 
-@dataclass(frozen=True)
+class Status(StrEnum):
+    """Why a row has a score or not (:data:`harness.scorers.STATUSES`, the same values)."""
+
+    OK = "ok"
+    RAISES = "raises"
+    REFUSED = "refused"
+    UNAVAILABLE = "unavailable"
+    UNSUPPORTED = "unsupported"
+    NON_FINITE = "non-finite"
+    ERROR = "error"
+
+
+class Level(StrEnum):
+    """What a row scores: a whole corpus or one segment of it."""
+
+    CORPUS = "corpus"
+    SEGMENT = "segment"
+
+
+class Kind(StrEnum):
+    """What computed a row: an in-house profile (the engine) or a real library's adapter."""
+
+    PROFILE = "profile"
+    ADAPTER = "adapter"
+
+
+@dataclass(frozen=True, slots=True)
 class ResultRow:
     """One row of the results table: one implementation's score of one corpus (``level``
     ``corpus``) or segment (``segment``, with its ``segment_id``) of a fixture's system.
@@ -39,32 +77,34 @@ class ResultRow:
     ``implementation`` is the row label (``harness:<profile>`` or the adapter's name), ``kind``
     ``profile`` or ``adapter`` and ``config`` the profile's or adapter's name. ``status`` is
     ``ok`` or why there is no score (:data:`harness.scorers.STATUSES`; ``error`` says why);
-    ``score`` (0–100), ``bp``, ``ratio``, ``hyp_len`` and ``ref_len`` are the result's, ``null``
-    when there is none (or a library does not expose it); ``counts`` and ``totals`` are the
-    matched and total n-grams per order, space-separated. ``signature`` is the variant's (the
-    ``BleuConfig`` signature or the library's own), ``call`` the library call made and
-    ``module_source`` where a library module was loaded from when it is not the installed one.
+    ``score`` (0–100), ``bp``, ``ratio``, ``hyp_len`` and ``ref_len`` (a float for an average
+    reference length) are the result's, ``None`` when there is none (or a library does not
+    expose it); ``counts`` and ``totals`` are the
+    matched and total n-grams per order (in JSON one string, space-separated). ``signature``
+    is the variant's (the ``BleuConfig`` signature or the library's own), ``call`` the library
+    call made and ``module_source`` where a library module was loaded from when it is not the
+    installed one.
 
-    :meth:`Results.rows` are dicts with these keys (``ROW_FIELDS``); ``report --results``
-    checks every row of a results file against this shape
-    (:func:`harness.analysis.typed_json.from_json`).
+    Its JSON form (:func:`row_to_json`) is an object with the keys ``ROW_FIELDS``;
+    ``report --results`` checks every row of a results file against this shape
+    (:func:`row_from_json`).
     """
 
     fixture: str
     system: str
     implementation: str
-    kind: str
+    kind: Kind
     config: str
-    level: Literal["corpus", "segment"]
+    level: Level
     segment_id: str | int | None
-    status: str
+    status: Status
     score: float | None
     bp: float | None
     ratio: float | None
     hyp_len: int | None
-    ref_len: int | None
-    counts: str | None
-    totals: str | None
+    ref_len: float | None
+    counts: tuple[int, ...] | None = field(metadata={"json_codec": SPACE_SEPARATED})
+    totals: tuple[int, ...] | None = field(metadata={"json_codec": SPACE_SEPARATED})
     signature: str | None
     error: str | None
     call: str | None
@@ -78,23 +118,74 @@ ROW_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(ResultRow))
 FLOAT_FIELDS: tuple[str, ...] = ("score", "bp", "ratio")
 
 
+#: The fields of a row written through their codec (:data:`SPACE_SEPARATED`).
+_CODED = {f.name: f.metadata["json_codec"] for f in fields(ResultRow) if "json_codec" in f.metadata}
+_ENUMS = ("kind", "level", "status")
+
+
+def row_to_json(row: ResultRow) -> dict[str, Any]:
+    """The JSON object of ``row``: its fields in order, the enums as their values, the
+    n-gram counts and totals as space-separated strings — :func:`harness.typed_json.to_json`
+    of the row, written here field by field (a results file has millions of rows)."""
+    out = {k: getattr(row, k) for k in ROW_FIELDS}
+    for k in _ENUMS:
+        out[k] = out[k].value if isinstance(out[k], Enum) else out[k]
+    for k, codec in _CODED.items():
+        out[k] = codec.encode(out[k])
+    for k in FLOAT_FIELDS:
+        if out[k] is not None and not math.isfinite(out[k]):
+            out[k] = None
+    return out
+
+
+def row_from_json(obj: Any, *, checked: bool = True) -> ResultRow:
+    """The row of the JSON object ``obj`` (:func:`row_to_json`'s reverse). ``checked``: every
+    key and value is checked (:func:`harness.typed_json.from_json`; raises
+    :class:`~harness.typed_json.JsonShapeError`); else ``obj`` is trusted as written by
+    :func:`row_to_json` (the libraries' results cache)."""
+    if checked:
+        row: ResultRow = from_json(ResultRow, obj)
+        return row
+    return ResultRow(
+        obj["fixture"],
+        obj["system"],
+        obj["implementation"],
+        Kind(obj["kind"]),
+        obj["config"],
+        Level(obj["level"]),
+        obj["segment_id"],
+        Status(obj["status"]),
+        obj["score"],
+        obj["bp"],
+        obj["ratio"],
+        obj["hyp_len"],
+        obj["ref_len"],
+        SPACE_SEPARATED.decode(obj["counts"], "counts"),
+        SPACE_SEPARATED.decode(obj["totals"], "totals"),
+        obj["signature"],
+        obj["error"],
+        obj["call"],
+        obj["module_source"],
+    )
+
+
 class _Rows:
-    """A block of row dicts (the libraries', the corpus level, the rows without a score).
+    """A block of row objects (the libraries', the corpus level, the rows without a score).
 
     A table's rows are not changed once it is built, so what the block derives from them
     (the rows of each implementation, the distinct combinations of fields) is kept."""
 
-    def __init__(self, rows: Sequence[dict[str, Any]]) -> None:
+    def __init__(self, rows: Sequence[ResultRow]) -> None:
         self._rows = list(rows)
         self._distinct: dict[tuple[tuple[str, ...], str | None], list[tuple[Any, ...]]] = {}
 
     def __len__(self) -> int:
         return len(self._rows)
 
-    def rows(self) -> list[dict[str, Any]]:
+    def rows(self) -> list[ResultRow]:
         return self._rows
 
-    def row(self, j: int) -> dict[str, Any]:
+    def row(self, j: int) -> ResultRow:
         return self._rows[j]
 
     def distinct(self, names: Sequence[str], level: str | None) -> Iterable[tuple[Any, ...]]:
@@ -102,9 +193,9 @@ class _Rows:
         if key not in self._distinct:
             self._distinct[key] = list(
                 dict.fromkeys(
-                    tuple(r.get(k) for k in names)
+                    tuple(getattr(r, k) for k in names)
                     for r in self._rows
-                    if level is None or r.get("level") == level
+                    if level is None or r.level == level
                 )
             )
         return self._distinct[key]
@@ -113,7 +204,7 @@ class _Rows:
     def _positions(self) -> dict[Any, list[int]]:
         out: dict[Any, list[int]] = {}
         for j, r in enumerate(self._rows):
-            out.setdefault(r.get("implementation"), []).append(j)
+            out.setdefault(r.implementation, []).append(j)
         return out
 
     def of(self, implementations: set[str]) -> _Rows:
@@ -126,20 +217,18 @@ class _Rows:
     def segment_counts(self) -> dict[tuple[str, str, str], list[Any]]:
         out: dict[tuple[str, str, str], list[Any]] = {}
         for r in self._rows:
-            if r.get("level") == "segment" and r.get("segment_id") is not None:
-                key = (str(r["implementation"]), str(r["fixture"]), str(r["system"]))
-                entry = out.setdefault(key, [0, r.get("kind")])
+            if r.level == "segment" and r.segment_id is not None:
+                key = (str(r.implementation), str(r.fixture), str(r.system))
+                entry = out.setdefault(key, [0, r.kind])
                 entry[0] += 1
-                entry[1] = r.get("kind")
+                entry[1] = r.kind
         return out
 
     def column(self, name: str) -> np.ndarray:
-        values = [r.get(name) for r in self._rows]
+        values = [getattr(r, name) for r in self._rows]
         if name in FLOAT_FIELDS:
             return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
-        out = np.empty(len(values), dtype=object)
-        out[:] = values
-        return out
+        return _objects(values)
 
 
 class _Segments:
@@ -155,10 +244,10 @@ class _Segments:
 
     def _values(self, name: str) -> Any:
         """Column ``name``; the n-gram counts and totals, kept as the engine's integer
-        arrays, are written out as the rows' strings the first time they are read."""
+        arrays, become the rows' tuples the first time they are read."""
         values = self._columns[name]
         if isinstance(values, np.ndarray) and values.ndim == 2:
-            values = self._columns[name] = [" ".join(map(str, r)) for r in values.tolist()]
+            values = self._columns[name] = list(map(tuple, values.tolist()))
         return values
 
     def constant(self, name: str) -> Any:
@@ -175,25 +264,23 @@ class _Segments:
             value = self._constant[name]
             if name in FLOAT_FIELDS:
                 return np.full(self._n, np.nan if value is None else value, dtype=np.float64)
-            out = np.empty(self._n, dtype=object)
-            out[:] = [value] * self._n
-            return out
+            return _objects([value] * self._n)
         if name in FLOAT_FIELDS:
             return np.asarray(self._values(name), dtype=np.float64)
-        out = np.empty(self._n, dtype=object)
-        out[:] = self._values(name)
-        return out
+        return _objects(self._values(name))
 
-    def row(self, j: int) -> dict[str, Any]:
-        return {
-            k: self._constant[k] if k in self._constant else self._listed_one(k, j)
-            for k in ROW_FIELDS
-        }
+    def row(self, j: int) -> ResultRow:
+        return ResultRow(
+            *(
+                self._constant[k] if k in self._constant else self._listed_one(k, j)
+                for k in ROW_FIELDS
+            )
+        )
 
     def _listed_one(self, name: str, j: int) -> Any:
         value = self._columns[name][j]
         if isinstance(value, np.ndarray):  # one row of the counts or totals
-            return " ".join(map(str, value.tolist()))
+            return tuple(value.tolist())
         if name in FLOAT_FIELDS:
             value = float(value)
             return None if math.isnan(value) else value
@@ -215,22 +302,31 @@ class _Segments:
             )
         )
 
-    def rows(self) -> list[dict[str, Any]]:
-        names = [k for k in ROW_FIELDS if k not in self._constant]
-        lists = [self._listed(k) for k in names]
-        base = {k: self._constant.get(k) for k in ROW_FIELDS}
-        out = []
-        for values in zip(*lists, strict=True):
-            row = dict(base)
-            row.update(zip(names, values, strict=True))
-            out.append(row)
-        return out
+    def rows(self) -> list[ResultRow]:
+        columns = [
+            repeat(self._constant[k], self._n) if k in self._constant else self._listed(k)
+            for k in ROW_FIELDS
+        ]
+        # Millions of new objects (each row and its two tuples) would start the cyclic
+        # garbage collector again and again over a heap that holds no cycle from them.
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            return list(starmap(ResultRow, zip(*columns, strict=True)))
+        finally:
+            if paused:
+                gc.enable()
 
     def _listed(self, name: str) -> list[Any]:
         values = self._values(name)
         if name in FLOAT_FIELDS:
             return [None if math.isnan(v) else v for v in np.asarray(values).tolist()]
         return list(values)
+
+
+def _objects(values: Sequence[Any]) -> np.ndarray:
+    """An object array of ``values`` (tuples stay elements, not a second axis)."""
+    return np.fromiter(values, dtype=object, count=len(values))
 
 
 def segment_block(
@@ -254,11 +350,11 @@ def segment_block(
     ``non-finite`` and the value as its error; a non-finite ``bp`` or ``ratio`` is ``None``)."""
     scores = np.asarray(score, dtype=np.float64)
     bad = ~np.isfinite(scores)
-    status: list[str] | str = "ok"
+    status: list[Status] | Status = Status.OK
     error: list[str] | str = ""
     if bad.any():
         values = scores.tolist()
-        status = ["non-finite" if b else "ok" for b in bad.tolist()]
+        status = [Status.NON_FINITE if b else Status.OK for b in bad.tolist()]
         error = [repr(v) if b else "" for v, b in zip(values, bad.tolist(), strict=True)]
         scores = np.where(bad, np.nan, scores)
     with np.errstate(invalid="ignore"):
@@ -268,9 +364,9 @@ def segment_block(
         "fixture": fixture,
         "system": system,
         "implementation": implementation,
-        "kind": "profile",
+        "kind": Kind.PROFILE,
         "config": config,
-        "level": "segment",
+        "level": Level.SEGMENT,
         "signature": signature,
         "call": "",
         "module_source": None,
@@ -286,7 +382,7 @@ def segment_block(
         "totals": np.asarray(totals),
     }
     for name, value in (("status", status), ("error", error)):
-        if isinstance(value, str):
+        if not isinstance(value, list):
             constant[name] = value
         else:
             columns[name] = value
@@ -322,10 +418,10 @@ class SegmentIndex:
     unnamed: np.ndarray
 
 
-class Results(Sequence[dict[str, Any]]):
+class Results(Sequence[ResultRow]):
     """The results table of a run: its rows as typed columns (see the module's docstring).
 
-    As a sequence it is the row dicts (:meth:`rows`), in run order.
+    As a sequence it is its rows (:meth:`rows`), in run order.
     """
 
     def __init__(self, blocks: Iterable[Any] = ()) -> None:
@@ -334,14 +430,13 @@ class Results(Sequence[dict[str, Any]]):
         self._indexes: dict[str, SegmentIndex] = {}
 
     @classmethod
-    def from_rows(cls, rows: Iterable[Mapping[str, Any]]) -> Results:
-        """A table of row dicts (a results.jsonl, rows built by hand); the dicts are kept,
-        other mappings copied into dicts."""
-        return cls([_Rows([r if type(r) is dict else dict(r) for r in rows])])
+    def from_rows(cls, rows: Iterable[ResultRow]) -> Results:
+        """A table of rows (read from a results.jsonl, built by hand)."""
+        return cls([_Rows(list(rows))])
 
     @classmethod
-    def concat(cls, parts: Iterable[Results | Sequence[dict[str, Any]]]) -> Results:
-        """The rows of ``parts`` in order (a part may be a list of row dicts)."""
+    def concat(cls, parts: Iterable[Results | Sequence[ResultRow]]) -> Results:
+        """The rows of ``parts`` in order (a part may be a list of rows)."""
         blocks: list[Any] = []
         for part in parts:
             if isinstance(part, Results):
@@ -354,13 +449,13 @@ class Results(Sequence[dict[str, Any]]):
         return sum(len(b) for b in self._blocks)
 
     @overload
-    def __getitem__(self, index: int) -> dict[str, Any]: ...
+    def __getitem__(self, index: int) -> ResultRow: ...
     @overload
-    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
-    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+    def __getitem__(self, index: slice) -> list[ResultRow]: ...
+    def __getitem__(self, index: int | slice) -> ResultRow | list[ResultRow]:
         return self.rows()[index]
 
-    def __iter__(self) -> Iterator[dict[str, Any]]:
+    def __iter__(self) -> Iterator[ResultRow]:
         return iter(self.rows())
 
     def __eq__(self, other: object) -> bool:
@@ -372,22 +467,22 @@ class Results(Sequence[dict[str, Any]]):
 
     __hash__ = None  # type: ignore[assignment]
 
-    def __add__(self, other: Results | Sequence[dict[str, Any]]) -> Results:
+    def __add__(self, other: Results | Sequence[ResultRow]) -> Results:
         return Results.concat([self, other])
 
-    def __radd__(self, other: Sequence[dict[str, Any]]) -> Results:
+    def __radd__(self, other: Sequence[ResultRow]) -> Results:
         return Results.concat([other, self])
 
     def __repr__(self) -> str:
         return f"Results({len(self)} rows in {len(self._blocks)} blocks)"
 
-    def rows(self) -> list[dict[str, Any]]:
-        """Every row as a dict with the keys of ``ROW_FIELDS``, built once."""
+    def rows(self) -> list[ResultRow]:
+        """Every row (:class:`ResultRow`), built once."""
         return self._rows
 
     @cached_property
-    def _rows(self) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
+    def _rows(self) -> list[ResultRow]:
+        out: list[ResultRow] = []
         for block in self._blocks:
             out += block.rows()
         return out
@@ -403,19 +498,19 @@ class Results(Sequence[dict[str, Any]]):
             self._columns[name] = np.concatenate(parts) if parts else empty
         return self._columns[name]
 
-    def corpus_rows(self) -> list[dict[str, Any]]:
-        """The corpus-level rows as dicts, in run order (few: one per corpus and
-        implementation; an engine block holds segment rows only)."""
+    def corpus_rows(self) -> list[ResultRow]:
+        """The corpus-level rows, in run order (few: one per corpus and implementation; an
+        engine block holds segment rows only)."""
         return [
             r
             for block in self._blocks
             if isinstance(block, _Rows)
             for r in block.rows()
-            if r.get("level") == "corpus"
+            if r.level == "corpus"
         ]
 
-    def row(self, index: int) -> dict[str, Any]:
-        """Row ``index`` as a dict (built alone: the table's other rows stay columns)."""
+    def row(self, index: int) -> ResultRow:
+        """Row ``index`` (built alone: the table's other rows stay columns)."""
         if index < 0:
             index += len(self)
         for block in self._blocks:
@@ -435,7 +530,7 @@ class Results(Sequence[dict[str, Any]]):
             seen.update(dict.fromkeys(block.distinct(names, level)))
         return list(seen)
 
-    def segment_counts(self) -> dict[tuple[str, str, str], tuple[int, str]]:
+    def segment_counts(self) -> dict[tuple[str, str, str], tuple[int, Kind]]:
         """Per ``(implementation, fixture, system)`` with segment rows that name a segment,
         in first-seen order: how many, and the implementation's ``kind`` there (its last
         row's)."""
@@ -445,7 +540,7 @@ class Results(Sequence[dict[str, Any]]):
                 entry = out.setdefault(key, [0, kind])
                 entry[0] += n
                 entry[1] = kind
-        return {key: (int(n), str(kind)) for key, (n, kind) in out.items()}
+        return {key: (int(n), Kind(kind)) for key, (n, kind) in out.items()}
 
     def labels(self) -> list[str]:
         """The implementation labels, in first-seen order."""
@@ -496,6 +591,6 @@ class Results(Sequence[dict[str, Any]]):
         return Results(blocks)
 
 
-def as_results(rows: Results | Iterable[Mapping[str, Any]]) -> Results:
+def as_results(rows: Results | Iterable[ResultRow]) -> Results:
     """``rows`` as a :class:`Results` (itself if it is one)."""
     return rows if isinstance(rows, Results) else Results.from_rows(rows)

@@ -24,8 +24,7 @@ import io
 import json
 import math
 import sys
-import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -37,7 +36,17 @@ from harness.bleu.result import BleuResult
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError, HarnessError
 from harness.run.library_sample import sampled, segment_sample
-from harness.run.results import ROW_FIELDS, Results, segment_block
+from harness.run.results import (
+    ROW_FIELDS,
+    Kind,
+    Level,
+    ResultRow,
+    Results,
+    Status,
+    row_from_json,
+    row_to_json,
+    segment_block,
+)
 from harness.scorers import (
     ADAPTERS,
     DEFAULT_ADAPTERS,
@@ -48,7 +57,6 @@ from harness.scorers import (
     distributions,
     get_adapter,
     score,
-    tolerance,
 )
 from harness.session import parallel
 from harness.session.ahead import CountAhead, share
@@ -118,41 +126,56 @@ def _row(
     status: str = "ok",
     error: str = "",
     signature: str = "",
-) -> dict[str, Any]:
-    row: dict[str, Any] = dict.fromkeys(ROW_FIELDS)
-    row.update(
+) -> ResultRow:
+    if result is None:
+        return ResultRow(
+            fixture=fixture,
+            system=system,
+            implementation=impl.label,
+            kind=Kind(impl.kind),
+            config=impl.name,
+            level=Level(level),
+            segment_id=None,
+            status=Status(status),
+            score=None,
+            bp=None,
+            ratio=None,
+            hyp_len=None,
+            ref_len=None,
+            counts=None,
+            totals=None,
+            signature=signature,
+            error=error,
+            call=None,
+            module_source=None,
+        )
+    finite = math.isfinite(result.score)  # no number: the status and the value say why
+    return ResultRow(
         fixture=fixture,
         system=system,
         implementation=impl.label,
-        kind=impl.kind,
+        kind=Kind(impl.kind),
         config=impl.name,
-        level=level,
-        status=status,
-        error=error,
-        signature=signature,
+        level=Level(level),
+        segment_id=result.segment_id,
+        status=Status(status) if finite else Status.NON_FINITE,
+        score=result.score if finite else None,
+        bp=_finite(result.bp),
+        ratio=_finite(result.ratio),
+        hyp_len=result.hyp_len,
+        ref_len=result.ref_len,
+        counts=tuple(result.counts) if result.counts is not None else None,
+        totals=tuple(result.totals) if result.totals is not None else None,
+        signature=result.signature,
+        error=error if finite else repr(result.score),
+        call=result.call,
+        module_source=result.extra.get("module_source"),
     )
-    if result is not None:
-        row.update(
-            segment_id=result.segment_id,
-            score=result.score,
-            bp=_finite(result.bp),
-            ratio=_finite(result.ratio),
-            hyp_len=result.hyp_len,
-            ref_len=result.ref_len,
-            counts=" ".join(map(str, result.counts)) if result.counts is not None else None,
-            totals=" ".join(map(str, result.totals)) if result.totals is not None else None,
-            signature=result.signature,
-            call=result.call,
-            module_source=result.extra.get("module_source"),
-        )
-        if not math.isfinite(result.score):  # no number: the status and the value say why
-            row.update(score=None, status="non-finite", error=repr(result.score))
-    return row
 
 
 def _rows(
     fixture: str, system: str, impl: Implementation, level: str, outcome: Outcome
-) -> list[dict[str, Any]]:
+) -> list[ResultRow]:
     """The rows of one outcome: one per result, or one saying why there is none. A failed
     in-house profile keeps the signature of the variant it computed; a library that could not
     run or raised has no result to sign."""
@@ -221,7 +244,7 @@ def run_one(
             derived = scorer.corpus_from_segments(every.results, scorer.default_config())
             if derived is not None:
                 outcomes["corpus"] = Outcome.scored([derived])
-    parts: list[Results | list[dict[str, Any]]] = []
+    parts: list[Results | list[ResultRow]] = []
     for level in levels:
         if level == "segment" and isinstance(scorer, EngineScorer):
             block = _engine_segments(scorer, corpus, fixture, system, impl)
@@ -300,7 +323,7 @@ def run(plan: RunPlan) -> Results:
     work = [(f, s, c, impl) for (f, s, c) in corpora for impl in implementations]
     adapters: dict[str, Any] = {}
     keys: dict[int, dict[str, Any]] = {}
-    ready: dict[int, Sequence[dict[str, Any]]] = {}
+    ready: dict[int, Sequence[ResultRow]] = {}
 
     def sample(corpus: Corpus, impl: Implementation) -> tuple[int, ...] | None:
         if impl.kind != "adapter" or "segment" not in levels or not _samplable(impl):
@@ -321,7 +344,7 @@ def run(plan: RunPlan) -> Results:
     configs = [PROFILES[i.name] for i in implementations if i.kind == "profile"]
     callback = progress if callable(progress) else _progress.resolve(progress)
     iterator: Iterable[Any] = _progress.track(work, callback, "compare")
-    parts: list[Results | Sequence[dict[str, Any]]] = []
+    parts: list[Results | Sequence[ResultRow]] = []
     with contextlib.ExitStack() as stack:
         # The libraries run in the workers while the engine counts and scores here; rows keep
         # work order.
@@ -342,7 +365,7 @@ def run(plan: RunPlan) -> Results:
         if submit is not None and backend == "processes":
             tasks, counted = share(counted)
             ahead = [CountAhead(cache, texts, task, submit=submit) for task in tasks]
-        cache.warm(texts, counted, backend=backend, jobs=jobs, client=client)
+        cache.warm(texts, counted, workers=parallel.Workers(backend, jobs, client))
         for task in ahead:
             task.finish()
         for k, (fixture, system, corpus, impl) in enumerate(iterator):
@@ -425,13 +448,15 @@ _NAMES = ("fixture", "system")
 _STORED = tuple(k for k in ROW_FIELDS if k not in _NAMES)
 
 
-def _strip(row: dict[str, Any]) -> dict[str, Any]:
-    return {k: row.get(k) for k in _STORED}
+def _strip(row: ResultRow) -> dict[str, Any]:
+    """A row as the results cache stores it: its JSON object without the corpus's names."""
+    stored = row_to_json(row)
+    return {k: stored[k] for k in _STORED}
 
 
-def _restore(row: dict[str, Any], fixture: str, system: str) -> dict[str, Any]:
-    names = {"fixture": fixture, "system": system}
-    return {k: names[k] if k in names else row[k] for k in ROW_FIELDS}
+def _restore(row: dict[str, Any], fixture: str, system: str) -> ResultRow:
+    """A row the results cache stored, on the corpus named ``fixture``/``system``."""
+    return row_from_json({**row, "fixture": fixture, "system": system}, checked=False)
 
 
 #: A worker process's adapters, built once per worker (:func:`_adapter_rows`).
@@ -445,10 +470,9 @@ def _adapter_rows(
     system: str,
     levels: tuple[str, ...],
     segments: tuple[int, ...] | None = None,
-) -> tuple[list[dict[str, Any]], tuple[Any, ...]]:
-    """:func:`run_one` of a library adapter in a worker (its rows as dicts, which travel
-    back to the caller), with the worker's
-    :func:`_environment` for that library."""
+) -> tuple[list[ResultRow], tuple[Any, ...]]:
+    """:func:`run_one` of a library adapter in a worker (its rows, which travel back to the
+    caller), with the worker's :func:`_environment` for that library."""
     rows = run_one(
         corpus,
         impl,
@@ -500,15 +524,15 @@ def _same_environment(
 
 
 # ---------------------------------------------------------------------- output
-def rows_to_jsonl(rows: Iterable[dict[str, Any]]) -> str:
-    """JSON Lines, one row per line, fields in ``ROW_FIELDS`` order."""
+def rows_to_jsonl(rows: Iterable[ResultRow]) -> str:
+    """JSON Lines, one row per line (:func:`~harness.run.results.row_to_json`), fields in
+    ``ROW_FIELDS`` order."""
     return "".join(
-        json.dumps({k: r.get(k) for k in ROW_FIELDS}, ensure_ascii=False, allow_nan=False) + "\n"
-        for r in rows
+        json.dumps(row_to_json(r), ensure_ascii=False, allow_nan=False) + "\n" for r in rows
     )
 
 
-def rows_to_csv(rows: Iterable[dict[str, Any]]) -> str:
+def rows_to_csv(rows: Iterable[ResultRow]) -> str:
     """CSV with a header of ``ROW_FIELDS``; floats written with full precision (repr)."""
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=ROW_FIELDS, lineterminator="\n")
@@ -516,92 +540,11 @@ def rows_to_csv(rows: Iterable[dict[str, Any]]) -> str:
     for r in rows:
         w.writerow(
             {
-                k: ("" if r.get(k) is None else repr(r[k]) if isinstance(r.get(k), float) else r[k])
-                for k in ROW_FIELDS
+                k: "" if v is None else repr(v) if isinstance(v, float) else v
+                for k, v in row_to_json(r).items()
             }
         )
     return buf.getvalue()
-
-
-def _fmt_score(score: float, width: int) -> str:
-    """Fixed decimals, except tiny positive scores (nltk's 1e-76 "zeros"), shown as such."""
-    if 0 < score < 0.5 * 10**-width:
-        return f"{score:.1e}"
-    return f"{score:.{width}f}"
-
-
-def summary_table(
-    rows: Sequence[dict[str, Any]],
-    *,
-    width: int = 2,
-    labels: Mapping[str, str] | None = None,
-    annotate: Callable[[dict[str, Any]], str] | None = None,
-) -> str:
-    """A console table of corpus-level scores: one line per (fixture, system), one column per
-    implementation; ``raises``/``n/a``/``unsupp``/``ERR`` where there is no number.
-
-    ``labels`` renames columns (implementation → header); ``annotate`` returns a suffix for a
-    cell (e.g. a mark saying whether a library equals its profile).
-    """
-    corpus_rows = [r for r in rows if r["level"] == "corpus"]
-    impls: list[str] = []
-    keys: list[tuple[str, str]] = []
-    cell: dict[tuple[str, str, str], str] = {}
-    short = {
-        "raises": "raises",
-        "refused": "refused",
-        "unavailable": "n/a",
-        "unsupported": "unsupp",
-        "non-finite": "nan",
-        "error": "ERR",
-    }
-    for r in corpus_rows:
-        if r["implementation"] not in impls:
-            impls.append(r["implementation"])
-        key = (r["fixture"], r["system"])
-        if key not in keys:
-            keys.append(key)
-        val = _fmt_score(r["score"], width) if r["status"] == "ok" else short.get(r["status"], "?")
-        if annotate is not None:
-            val += annotate(r)
-        cell[(key[0], key[1], r["implementation"])] = val
-    names = labels or {}
-    head = ["fixture/system", *(names.get(i, i) for i in impls)]
-    body = [[f"{f}/{s}", *(cell.get((f, s, i), "") for i in impls)] for f, s in keys]
-    widths = [max(len(str(x[j])) for x in [head, *body]) for j in range(len(head))]
-    lines = [
-        "  ".join(
-            str(v).rjust(widths[j]) if j else str(v).ljust(widths[j]) for j, v in enumerate(line)
-        )
-        for line in [head, *body]
-    ]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
-
-
-def agreement_mark(rows: Sequence[dict[str, Any]]) -> Callable[[dict[str, Any]], str]:
-    """An ``annotate`` function for :func:`summary_table`: `` =`` when a library's corpus score
-    equals its in-house profile's (within the profile's verification tolerance: 1e-9 BLEU
-    points; torchmetrics 1e-4, it computes in float32) on the same fixture and system, `` ≠``
-    when it does not, nothing for in-house columns."""
-    index = {
-        (r["fixture"], r["system"], r["implementation"]): r for r in rows if r["level"] == "corpus"
-    }
-
-    def mark(row: dict[str, Any]) -> str:
-        name = row["implementation"]
-        if row["kind"] != "adapter" or name not in ADAPTERS or not ADAPTERS[name].profile:
-            return ""
-        twin = index.get((row["fixture"], row["system"], f"harness:{ADAPTERS[name].profile}"))
-        if twin is None:
-            return ""
-        if row["status"] == "ok" and twin["status"] == "ok":
-            return " =" if abs(row["score"] - twin["score"]) <= tolerance(name) else " ≠"
-        if row["status"] in ("raises", "ok") and twin["status"] in ("raises", "ok"):
-            return " =" if row["status"] == twin["status"] else " ≠"
-        return ""
-
-    return mark
 
 
 def versions() -> dict[str, str]:
@@ -615,8 +558,3 @@ def versions() -> dict[str, str]:
         except metadata.PackageNotFoundError:
             pass
     return out
-
-
-def elapsed(start: float) -> str:
-    """Seconds since ``start`` (from ``time.perf_counter``), formatted."""
-    return f"{time.perf_counter() - start:.2f} s"

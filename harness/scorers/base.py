@@ -193,6 +193,30 @@ def smoothing_decides(config: BleuConfig) -> bool:
     return config.smooth == "none" and config.empty_order == "zero" and not config.effective_order
 
 
+def nmt_compute_bleu_rules(
+    config: BleuConfig, *, tokenize: Rule, lowercase: Rule, ref_length: Rule, on_zero_length: Rule
+) -> dict[str, Rule]:
+    """The rules of tensorflow/nmt's ``compute_bleu`` (which the Hub ``bleu`` module and
+    bleuscore both run), in the order checked, around the four an adapter of it says itself:
+    its ``tokenize``, ``lowercase``, ``ref_length`` and ``on_zero_length``."""
+    guards = ("unigram", "any-order", "none") if smoothing_decides(config) else ("none",)
+    return {
+        "tokenize": tokenize,
+        "lowercase": lowercase,
+        "max_order": follows("passed as max_order="),
+        "ref_length": ref_length,
+        "ngram_totals": only(("plain",), "counts max(0, len - n + 1) n-grams per segment"),
+        "smooth": only(("none", "plus-one"), "has smooth=False or smooth=True (plus-one)"),
+        "smooth_value": follows("cannot be set for the smoothings it offers"),
+        "weights": uniform_weights("has no weights argument"),
+        "effective_order": only((False,), "has no effective order"),
+        "empty_order": only(("zero",), "gives an empty order precision 0"),
+        "zero_guard": only(guards, "lets smoothing decide (0 when a precision is 0)"),
+        "on_zero_length": on_zero_length,
+        "extra": extras((), "no extra factors"),
+    }
+
+
 def undeclared(config: BleuConfig, declared: Sequence[str] | dict[str, Any]) -> list[str]:
     """The fields of ``config`` (of its own class: a subclass may add factors) that are not
     in ``declared``."""

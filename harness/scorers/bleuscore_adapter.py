@@ -22,15 +22,7 @@ from typing import Any, ClassVar
 from harness.bleu.config import BleuConfig
 from harness.bleu.result import BleuResult
 from harness.data.corpus import Corpus
-from harness.scorers.base import (
-    Adapter,
-    Rule,
-    extras,
-    follows,
-    only,
-    smoothing_decides,
-    uniform_weights,
-)
+from harness.scorers.base import Adapter, Rule, nmt_compute_bleu_rules, only
 
 REF_LEN = {"shortest": "shortest", "closest": "closest"}
 
@@ -66,22 +58,15 @@ class BleuscoreAdapter(Adapter):
     install_hint = "pip install bleuscore==0.2.0  (or: pip install 'bleu-harness[peers]')"
 
     def rules(self, config: BleuConfig) -> dict[str, Rule]:
-        guards = ("unigram", "any-order", "none") if smoothing_decides(config) else ("none",)
         return {
             **self.base_rules(config),
-            "tokenize": only(("13a",), "always tokenizes with its built-in 13a tokenizer"),
-            "lowercase": only((False,), "has no lowercase option"),
-            "max_order": follows("passed as max_order="),
-            "ref_length": only(tuple(REF_LEN), "offers ref_len_method shortest or closest"),
-            "ngram_totals": only(("plain",), "counts max(0, len - n + 1) n-grams per segment"),
-            "smooth": only(("none", "plus-one"), "has smooth=False or smooth=True (plus-one)"),
-            "smooth_value": follows("cannot be set for the smoothings it offers"),
-            "weights": uniform_weights("has no weights argument"),
-            "effective_order": only((False,), "has no effective order"),
-            "empty_order": only(("zero",), "gives an empty order precision 0"),
-            "zero_guard": only(guards, "lets smoothing decide (0 when a precision is 0)"),
-            "on_zero_length": only(("zero",), "returns 0 for zero lengths"),
-            "extra": extras((), "no extra factors"),
+            **nmt_compute_bleu_rules(
+                config,
+                tokenize=only(("13a",), "always tokenizes with its built-in 13a tokenizer"),
+                lowercase=only((False,), "has no lowercase option"),
+                ref_length=only(tuple(REF_LEN), "offers ref_len_method shortest or closest"),
+                on_zero_length=only(("zero",), "returns 0 for zero lengths"),
+            ),
         }
 
     def _corpus(self, corpus: Corpus, config: BleuConfig) -> BleuResult:

@@ -13,7 +13,8 @@ separated by spaces; ``{ref_stem}`` a stem such that ``{ref_stem}0``, ``{ref_ste
 reference files (multi-bleu.perl's multi-reference convention). Paths are shell-quoted.
 
 Ragged references (segments with different numbers of references) cannot be written as
-aligned files: the adapter raises ``UnsupportedSetting`` unless ``padding="empty"`` says to
+aligned files: the adapter raises ``UnsupportedSetting`` unless ``padding="empty"`` (a field of
+its :class:`CommandOptions`, as are ``scale``, ``timeout``, ``max_output`` and ``check``) says to
 write empty lines for missing references (which most programs count as references of length
 0 — an explicit choice, never a default).
 
@@ -49,6 +50,8 @@ import string
 import subprocess
 import tempfile
 import time
+from collections.abc import Mapping
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
@@ -336,8 +339,35 @@ def _fields(template: str) -> list[str]:
     return names
 
 
+@dataclass(frozen=True, kw_only=True)
+class CommandOptions:
+    """How a :class:`CommandAdapter` runs its program and reads it (the module's docstring):
+    ``scale`` of the printed score (one of :data:`SCALES`), ``timeout`` in seconds,
+    ``padding`` (``"empty"``: ragged references written as empty lines), ``cwd`` and ``env``
+    (added to this process's environment), ``check`` (``False``: a non-zero exit is accepted
+    when the output holds a score) and ``max_output``, the stdout bytes read at most."""
+
+    scale: str = "auto"
+    timeout: float = 120.0
+    padding: str | None = None
+    cwd: str | os.PathLike[str] | None = None
+    env: Mapping[str, str] | None = None
+    check: bool = True
+    max_output: int = MAX_STDOUT_BYTES
+
+    def __post_init__(self) -> None:
+        if self.scale not in SCALES:
+            raise ConfigError(f"unknown scale {self.scale!r}", valid=SCALES)
+        if self.padding not in (None, "empty"):
+            raise ConfigError(f"unknown padding {self.padding!r}", valid=(None, "empty"))
+        size = self.max_output
+        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+            raise ConfigError(f"max_output must be a positive number of bytes, got {size!r}")
+
+
 class CommandAdapter(Adapter):
-    """Any BLEU program run through the shell on temporary line-aligned files."""
+    """Any BLEU program run through the shell on temporary line-aligned files, run and read as
+    its :class:`CommandOptions` say."""
 
     name = "command"
     distribution = ""
@@ -350,22 +380,12 @@ class CommandAdapter(Adapter):
         name: str = "command",
         profile: str | None = None,
         config: BleuConfig | None = None,
-        scale: str = "auto",
-        timeout: float = 120.0,
-        padding: str | None = None,
         version: str | None = None,
-        cwd: str | os.PathLike[str] | None = None,
-        env: dict[str, str] | None = None,
-        check: bool = True,
-        max_output: int = MAX_STDOUT_BYTES,
+        options: CommandOptions = CommandOptions(),
     ) -> None:
         if not isinstance(template, str) or not template.strip():
             raise ConfigError("command template must be a non-empty string")
         self.fields = _fields(template)
-        if scale not in SCALES:
-            raise ConfigError(f"unknown scale {scale!r}", valid=SCALES)
-        if padding not in (None, "empty"):
-            raise ConfigError(f"unknown padding {padding!r}", valid=(None, "empty"))
         if profile is not None and config is not None:
             raise ConfigError("pass profile= or config=, not both")
         if profile is not None:
@@ -373,16 +393,8 @@ class CommandAdapter(Adapter):
         self.template = template
         self.name = name
         self.declared = config
-        self.scale = scale
-        self.timeout = timeout
-        self.padding = padding
         self._version = version
-        self.cwd = cwd
-        self.env = env
-        self.check = check
-        if isinstance(max_output, bool) or not isinstance(max_output, int) or max_output < 1:
-            raise ConfigError(f"max_output must be a positive number of bytes, got {max_output!r}")
-        self.max_output = max_output
+        self.options = options
 
     # ------------------------------------------------------------------ identity
     def version(self) -> str | None:
@@ -465,7 +477,7 @@ class CommandAdapter(Adapter):
         ]
 
     def _streams(self, corpus: Corpus) -> list[list[str]]:
-        if corpus.is_ragged and self.padding is None:
+        if corpus.is_ragged and self.options.padding is None:
             raise UnsupportedSetting(
                 self.name,
                 "ragged references cannot be written as aligned reference files; pass "
@@ -543,12 +555,12 @@ class CommandAdapter(Adapter):
             command = self._command(tmp, len(streams))
             proc = _run_group(
                 command,
-                timeout=self.timeout,
-                cwd=self.cwd,
-                env=None if self.env is None else {**os.environ, **self.env},
-                max_stdout=self.max_output,
+                timeout=self.options.timeout,
+                cwd=self.options.cwd,
+                env=None if self.options.env is None else {**os.environ, **self.options.env},
+                max_stdout=self.options.max_output,
             )
-        if proc.returncode != 0 and (self.check or not proc.stdout.strip()):
+        if proc.returncode != 0 and (self.options.check or not proc.stdout.strip()):
             raise CommandError(
                 f"exited with status {proc.returncode}",
                 command=command,
@@ -557,7 +569,7 @@ class CommandAdapter(Adapter):
                 stderr=proc.stderr,
             )
         try:
-            parsed = parse_output(proc.stdout, self.scale)
+            parsed = parse_output(proc.stdout, self.options.scale)
         except ValueError as exc:
             raise CommandError(
                 f"cannot read a BLEU score from the output ({exc}); stdout was: "
@@ -584,7 +596,7 @@ class CommandAdapter(Adapter):
                 "stderr": proc.stderr.strip(),
                 "format": parsed["format"],
                 "scale": parsed["scale"],
-                "padding": self.padding,
+                "padding": self.options.padding,
                 "command": command,
                 "returncode": proc.returncode,
                 "decimals": parsed.get("decimals"),

@@ -50,11 +50,8 @@ from harness.scorers.base import (
     Availability,
     Rule,
     as_segment,
-    extras,
-    follows,
+    nmt_compute_bleu_rules,
     only,
-    smoothing_decides,
-    uniform_weights,
 )
 
 ENV_MODULE = "BLEU_HARNESS_EVALUATE_MODULE"
@@ -230,7 +227,6 @@ class EvaluateAdapter(Adapter):
     def rules(self, config: BleuConfig) -> dict[str, Rule]:
         # The module's Tokenizer13a gets the raw string; any other tokenizer is the harness's,
         # passed as a callable, and then follows every text rule of the config.
-        guards = ("unigram", "any-order", "none") if smoothing_decides(config) else ("none",)
         own = config.tokenize == "13a"
         return {
             **self.base_rules(config),
@@ -242,23 +238,17 @@ class EvaluateAdapter(Adapter):
                 ("unicode",) if own else ("unicode", "perl"),
                 "splits its 13a tokens with str.split()",
             ),
-            "tokenize": only(TOKENIZERS, "takes a tokenizer callable"),
-            "lowercase": only(
-                (False,), "has no lowercase option (lowercase the text before calling it)"
+            **nmt_compute_bleu_rules(
+                config,
+                tokenize=only(TOKENIZERS, "takes a tokenizer callable"),
+                lowercase=only(
+                    (False,), "has no lowercase option (lowercase the text before calling it)"
+                ),
+                ref_length=only(("shortest",), "always uses the shortest reference length"),
+                on_zero_length=only(
+                    ("raise",), "divides by zero on a zero hypothesis or reference length"
+                ),
             ),
-            "max_order": follows("passed as max_order="),
-            "ref_length": only(("shortest",), "always uses the shortest reference length"),
-            "ngram_totals": only(("plain",), "counts max(0, len - n + 1) n-grams per segment"),
-            "smooth": only(("none", "plus-one"), "has smooth=False or smooth=True (plus-one)"),
-            "smooth_value": follows("cannot be set for the smoothings it offers"),
-            "weights": uniform_weights("has no weights argument"),
-            "effective_order": only((False,), "has no effective order"),
-            "empty_order": only(("zero",), "gives an empty order precision 0"),
-            "zero_guard": only(guards, "lets smoothing decide (0 when a precision is 0)"),
-            "on_zero_length": only(
-                ("raise",), "divides by zero on a zero hypothesis or reference length"
-            ),
-            "extra": extras((), "no extra factors"),
         }
 
     def _kwargs(self, config: BleuConfig) -> tuple[dict[str, Any], str]:

@@ -50,7 +50,7 @@ from harness.errors import ConfigError, HarnessError
 from harness.progress import ProgressCallback
 from harness.session.ahead import CountAhead
 from harness.session.cache import StatisticsCache, default_cache_dir
-from harness.session.parallel import BACKENDS, compute_function
+from harness.session.parallel import BACKENDS, Workers, compute_function
 
 __all__ = ["ConfigScores", "Session", "default_cache_dir", "open_cache"]
 
@@ -213,9 +213,7 @@ class Session:
         return self.cache.warm(
             corpora,
             configs,
-            backend=self.backend,
-            jobs=self.jobs,
-            client=self.client,
+            workers=Workers(self.backend, self.jobs, self.client),
             min_order=min_order,
             progress=progress,
             stage=stage,

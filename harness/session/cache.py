@@ -48,7 +48,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -413,9 +412,7 @@ class StatisticsCache:
         corpora: Iterable[Corpus],
         configs: Iterable[BleuConfig],
         *,
-        backend: str = "serial",
-        jobs: int | None = 1,
-        client: Any = None,
+        workers: parallel.Workers = parallel.SERIAL,
         use_disk: bool = True,
         min_order: int = 1,
         progress: ProgressCallback | None = None,
@@ -425,7 +422,7 @@ class StatisticsCache:
 
         Configs are grouped by :func:`tokenization_groups` (counted to the highest order any
         of them needs, at least ``min_order``); the missing corpora of each group go to
-        :func:`harness.session.parallel.map_statistics` with ``backend`` (``serial``,
+        :func:`harness.session.parallel.map_statistics` on ``workers`` (``serial``,
         ``processes`` with ``jobs`` workers, or ``dask``). This is where many systems are
         scored in parallel; later :meth:`get` calls are hits. A group whose counting fails
         (e.g. an unavailable tokenizer) is skipped: :meth:`get` raises its error per call.
@@ -439,9 +436,7 @@ class StatisticsCache:
                 stack,
                 list(corpora),
                 track(groups, progress, stage),
-                backend,
-                jobs,
-                client,
+                workers,
                 use_disk,
             )
 
@@ -450,28 +445,30 @@ class StatisticsCache:
         stack: contextlib.ExitStack,
         corpora: list[Corpus],
         groups: Iterable[tuple[BleuConfig, int]],
-        backend: str,
-        jobs: int | None,
-        client: Any,
+        workers: parallel.Workers,
         use_disk: bool,
     ) -> int:
         pool = None  # one pool for every tokenization group, started only if needed
-        if backend == "dask" and client is None:
-            client = stack.enter_context(parallel.dask_session(None))  # one cluster for all
+        if workers.backend == "dask" and workers.client is None:
+            # one cluster for all
+            cluster = stack.enter_context(parallel.dask_session(None))
+            workers = dataclasses.replace(workers, client=cluster)
         done = 0
         for rep, order in groups:
             todo = [corpora[i] for i in self.missing(corpora, rep, order, use_disk=use_disk)]
             if not todo:
                 continue
-            if pool is None and backend == "processes" and parallel.resolve_jobs(jobs) > 1:
-                pool = stack.enter_context(parallel.process_pool(jobs))
+            if (
+                pool is None
+                and workers.backend == "processes"
+                and parallel.resolve_jobs(workers.jobs) > 1
+            ):
+                pool = stack.enter_context(parallel.process_pool(workers.jobs))
             try:
                 results = parallel.map_statistics(
                     todo,
                     rep,
-                    backend=backend,
-                    jobs=jobs,
-                    client=client,
+                    workers=workers,
                     max_order=order,
                     executor=pool,
                 )

@@ -37,6 +37,7 @@ import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, InvalidStateError, ProcessPoolExecutor
 from concurrent.futures import process as futures_process
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -52,8 +53,10 @@ from harness.session.cluster import dask_session
 
 __all__ = [
     "BACKENDS",
+    "SERIAL",
     "SERIAL_THRESHOLD",
     "ComputeFn",
+    "Workers",
     "auto_jobs",
     "compute_function",
     "compute_statistics_dask",
@@ -535,13 +538,26 @@ def compute_statistics_dask(
 
 
 # ====================================================================== many corpora
+@dataclass(frozen=True)
+class Workers:
+    """Where statistics are counted: ``backend`` (one of :data:`BACKENDS`), ``jobs`` local
+    worker processes for ``processes`` (``0`` or ``None``: one per usable CPU) and the Dask
+    ``client`` for ``dask`` (``None``: the current one, or a local cluster)."""
+
+    backend: str = "serial"
+    jobs: int | None = 1
+    client: Any = None  # a dask.distributed.Client; dask is an optional dependency
+
+
+SERIAL = Workers()
+"""Counting in this process, with no workers."""
+
+
 def map_statistics(
     corpora: Sequence[Corpus],
     config: BleuConfig,
     *,
-    backend: str = "serial",
-    jobs: int | None = 1,
-    client: Any = None,
+    workers: Workers = SERIAL,
     max_order: int | None = None,
     chunk_size: int | None = None,
     executor: Executor | None = None,
@@ -549,8 +565,8 @@ def map_statistics(
 ) -> list[Statistics]:
     """The statistics of every corpus under ``config``, in input order.
 
-    ``backend``: ``serial`` (this process), ``processes`` (``jobs`` local workers, or
-    ``executor``) or ``dask`` (``client``, as in :func:`compute_statistics_dask`). Systems
+    ``workers`` (:class:`Workers`): ``serial`` (this process), ``processes`` (``jobs`` local
+    workers, or ``executor``) or ``dask`` (``client``, as in :func:`compute_statistics_dask`). Systems
     that share references and ids (WMT: every system of a language pair) travel together: a
     task is a range of ``chunk_size`` segments with its references once and every system's
     hypotheses, so each worker tokenizes those references once. Each corpus's shards are
@@ -558,6 +574,7 @@ def map_statistics(
     backend stays serial below ``min_segments`` segments in all (default
     :data:`SERIAL_THRESHOLD`).
     """
+    backend, jobs = workers.backend, workers.jobs
     if backend not in BACKENDS:
         raise ConfigError(f"unknown backend {backend!r}", valid=BACKENDS)
     order = _order(config, max_order)
@@ -573,7 +590,7 @@ def map_statistics(
     ):
         return [_serial(c, config, order) for c in corpora]
     if backend == "dask":
-        with dask_session(client) as c:
+        with dask_session(workers.client) as c:
             groups, tasks, shards = _plan(corpora, chunk_size, _dask_threads(c))
             return _regroup(len(corpora), groups, tasks, _dask_run(c, shards, config, order))
     n_jobs = resolve_jobs(jobs)

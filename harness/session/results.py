@@ -75,12 +75,14 @@ SUFFIX = ".rows"
 
 #: The parts of the ``harness`` package a library's rows can depend on: the adapters, the
 #: engine code they borrow (tokenizers, configurations, results), the corpus, the errors they
-#: raise, the run stage (runner, plan and the table that turn results into rows), and this module.
+#: raise, the run stage (runner, plan and the table that turn results into rows), the JSON form
+#: the rows are stored in, and this module.
 CODE_PARTS: tuple[str, ...] = (
     "scorers",
     "bleu",
     "data",
     "errors.py",
+    "typed_json.py",
     "run",
     "session/results.py",
 )

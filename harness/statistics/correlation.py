@@ -57,6 +57,8 @@ __all__ = [
     "KENDALL_FULL_BOOT_MAX",
     "KENDALL_VECTOR_MAX",
     "METHODS",
+    "NO_INTERVALS",
+    "BootstrapOptions",
     "Correlation",
     "Estimate",
     "correlate",
@@ -243,6 +245,23 @@ def _undefined_reason(x: np.ndarray, y: np.ndarray) -> str | None:
 
 
 # ---------------------------------------------------------------------------- correlate
+@dataclass(frozen=True, kw_only=True)
+class BootstrapOptions:
+    """The intervals of a correlation: ``n_boot`` percentile-bootstrap resamples (0: no
+    interval) drawn with ``seed`` (``numpy.random.default_rng``) at ``confidence``;
+    ``n_boot_kendall``, τ-b's resamples (``None``: all of them up to
+    :data:`KENDALL_FULL_BOOT_MAX` pairs, above that the asymptotic interval)."""
+
+    n_boot: int = 1000
+    seed: int | None = 0
+    confidence: float = 0.95
+    n_boot_kendall: int | None = None
+
+
+NO_INTERVALS = BootstrapOptions(n_boot=0)
+"""Correlations without intervals (what a meta-evaluation reads: the values alone)."""
+
+
 def correlate(
     x: Sequence[float | None] | np.ndarray,
     y: Sequence[float | None] | np.ndarray,
@@ -268,7 +287,10 @@ def correlate(
         raise LayoutError(
             "x and y differ in length", what="correlate", expected=xa.shape[0], got=ya.shape[0]
         )
-    return _correlate(xa, ya, n_boot, seed, confidence, methods, n_boot_kendall)
+    boot = BootstrapOptions(
+        n_boot=n_boot, seed=seed, confidence=confidence, n_boot_kendall=n_boot_kendall
+    )
+    return _correlate(xa, ya, boot, methods)
 
 
 def _kendall_rows(n_boot: int, n: int, n_boot_kendall: int | None) -> int:
@@ -296,11 +318,8 @@ def _draws(n_boot: int, n: int, seed: int | None) -> np.ndarray:
 def _correlate(
     xa: np.ndarray,
     ya: np.ndarray,
-    n_boot: int,
-    seed: int | None,
-    confidence: float,
+    boot_options: BootstrapOptions,
     methods: tuple[str, ...],
-    n_boot_kendall: int | None,
     draws: dict[int, np.ndarray] | None = None,
     given: Mapping[str, np.ndarray] | None = None,
     points: Mapping[str, tuple[float | None, float | None]] | None = None,
@@ -309,6 +328,8 @@ def _correlate(
     """:func:`correlate` of two checked arrays. ``draws`` caches resample indices by length
     (a matrix shares them); ``given`` holds bootstrap values and ``points`` (value, p-value)
     already computed per method, ``kendall_interval`` τ-b's asymptotic interval."""
+    n_boot, seed, confidence = boot_options.n_boot, boot_options.seed, boot_options.confidence
+    n_boot_kendall = boot_options.n_boot_kendall
     keep = np.isfinite(xa) & np.isfinite(ya)
     xa, ya = xa[keep], ya[keep]
     n, dropped = int(keep.sum()), int((~keep).sum())

@@ -30,6 +30,7 @@ from harness.statistics.correlation import (
     BOOTSTRAP,
     KENDALL_VECTOR_MAX,
     METHODS,
+    BootstrapOptions,
     Correlation,
     _as_array,
     _check_boot,
@@ -275,11 +276,8 @@ def correlation_matrix(
             c = _correlate(
                 arrays[a],
                 arrays[b],
-                n_boot,
-                seed,
-                confidence,
+                BootstrapOptions(n_boot=n_boot, seed=seed, confidence=confidence),
                 (method,),
-                None,
                 draws,
                 None if boot is None else {method: boot},
                 None if point is None else {method: point},
@@ -333,17 +331,17 @@ def correlate_each(
     content = {name: v.tobytes() for name, v in every.items()}
     done: dict[tuple[bytes, bytes], Correlation] = {}
     out: dict[str, Correlation] = {}
+    boot = BootstrapOptions(
+        n_boot=n_boot, seed=seed, confidence=confidence, n_boot_kendall=n_boot_kendall
+    )
     for name in arrays:
         key = (content[name], content[other])
         if key not in done:
             done[key] = _correlate(
                 arrays[name],
                 target,
-                n_boot,
-                seed,
-                confidence,
+                boot,
                 methods,
-                n_boot_kendall,
                 draws,
                 {m: found[key] for m, found in given.items() if key in found},
                 {"kendall": points[key]} if key in points else None,

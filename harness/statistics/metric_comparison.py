@@ -13,7 +13,7 @@ checks the p-values against the original, bit for bit.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -47,12 +47,25 @@ from harness.statistics.agreement_kernels import (
     zscore,
 )
 
-__all__ = ["STATISTICS", "TESTS", "MetricComparison", "compare_metrics"]
+__all__ = [
+    "EARLY_MAX",
+    "EARLY_MIN",
+    "STATISTICS",
+    "TESTS",
+    "ComparedStatistic",
+    "MetricComparison",
+    "PermutationTest",
+    "compare_metrics",
+]
 
 STATISTICS: tuple[str, ...] = ("pairwise_accuracy", "kendall", "tie_calibrated", "spa")
 """What :func:`compare_metrics` can compare."""
 TESTS: tuple[str, ...] = ("scores", "pairs")
 """Permutation tests of :func:`compare_metrics`."""
+EARLY_MIN = 0.02
+"""A permutation test stops early below this running p-value (WMT's task default)."""
+EARLY_MAX = 0.5
+"""A permutation test stops early above this running p-value (WMT's task default)."""
 _PAIR_CHUNK = 1 << 22  # pairs × resamples handled at once by the vectorised permutation tests
 
 
@@ -85,33 +98,56 @@ class MetricComparison(JsonResult):
     epsilons: tuple[float, float] | None = None
 
 
+@dataclass(frozen=True)
+class ComparedStatistic:
+    """The agreement statistic :func:`compare_metrics` compares, with its settings.
+
+    ``statistic``: one of :data:`STATISTICS`. ``grouping``, ``variant`` and ``epsilon``: the
+    Kendall variant's (``tie_calibrated``: ``variant`` ``"acc23"``/``"23"``, and
+    ``sample_rate`` of its threshold search); ``permutations`` and ``spa_seed``: SPA's;
+    ``replace_nans_with_zeros``: a group whose statistic is undefined counts as 0.
+    """
+
+    statistic: str = "pairwise_accuracy"
+    grouping: str = "none"
+    variant: str = "acc23"
+    epsilon: float = 0.0
+    sample_rate: float = 1.0
+    permutations: int = SPA_PERMUTATIONS
+    spa_seed: int = SPA_SEED
+    replace_nans_with_zeros: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class PermutationTest:
+    """How :func:`compare_metrics` tests: ``test`` (one of :data:`TESTS`), ``resamples``
+    permutations seeded with ``seed``, stopping early at a multiple of ``block_size`` when the
+    running p-value is below ``early_min`` or above ``early_max``."""
+
+    test: str = "scores"
+    resamples: int = 1000
+    seed: int = 0
+    block_size: int = 1000
+    early_min: float = EARLY_MIN
+    early_max: float = EARLY_MAX
+
+
 def compare_metrics(
     human: Any,
     metric_a: Any,
     metric_b: Any,
     *,
-    statistic: str = "pairwise_accuracy",
-    grouping: str = "none",
-    variant: str = "acc23",
-    epsilon: float = 0.0,
-    sample_rate: float = 1.0,
-    test: str = "scores",
-    resamples: int = 1000,
-    seed: int = 0,
-    block_size: int = 1000,
-    early_min: float = 0.02,
-    early_max: float = 0.5,
-    permutations: int = SPA_PERMUTATIONS,
-    spa_seed: int = SPA_SEED,
-    replace_nans_with_zeros: bool = False,
+    statistic: ComparedStatistic = ComparedStatistic(),
+    test: PermutationTest = PermutationTest(),
 ) -> MetricComparison:
     """Is metric B's agreement with the humans significantly above metric A's? A one-sided
     permutation test (mt-metrics-eval: ``PermutationSigDiff``, ``PairwisePermutationSigDiff``).
 
-    ``statistic``: ``"pairwise_accuracy"`` (system level; what ``CompareMetricsWithGlobalAccuracy``
-    tests), ``"kendall"`` (``variant``, ``epsilon``, ``grouping``), ``"tie_calibrated"``
-    (``variant`` ``"acc23"``/``"23"``, ``sample_rate``, ``grouping``) or ``"spa"``
-    (``permutations``, ``spa_seed``; what ``CompareMetricsWithPairwiseConfidenceError`` tests).
+    ``statistic`` (:class:`ComparedStatistic`): ``"pairwise_accuracy"`` (system level; what
+    ``CompareMetricsWithGlobalAccuracy`` tests), ``"kendall"`` (``variant``, ``epsilon``,
+    ``grouping``), ``"tie_calibrated"`` (``variant`` ``"acc23"``/``"23"``, ``sample_rate``,
+    ``grouping``) or ``"spa"`` (``permutations``, ``spa_seed``; what
+    ``CompareMetricsWithPairwiseConfidenceError`` tests). ``test``: a :class:`PermutationTest`.
 
     ``test="scores"`` (PERM-BOTH, Deutsch et al. 2021): both metrics are z-scored (over the cells
     with a human score; over all of them for ``tie_calibrated``), and each of ``resamples``
@@ -126,49 +162,47 @@ def compare_metrics(
     ``seed`` seeds the permutations (and any pair sampling) as ``np.random.seed`` does for
     mt-metrics-eval.
     """
-    check_choice("statistic", statistic, STATISTICS)
-    check_choice("test", test, TESTS)
+    kind, grouping, variant, epsilon = (
+        statistic.statistic,
+        statistic.grouping,
+        statistic.variant,
+        statistic.epsilon,
+    )
+    resamples, seed, block_size = test.resamples, test.seed, test.block_size
+    check_choice("statistic", kind, STATISTICS)
+    check_choice("test", test.test, TESTS)
     check_choice("grouping", grouping, GROUPINGS)
-    if statistic == "pairwise_accuracy":
+    if kind == "pairwise_accuracy":
         variant, epsilon, grouping = "acc23", 0.0, "none"
-    check_choice("variant", variant, ("23", "acc23") if statistic == "tie_calibrated" else VARIANTS)
+    check_choice("variant", variant, ("23", "acc23") if kind == "tie_calibrated" else VARIANTS)
     epsilon = check_epsilon(variant, epsilon)
-    if statistic == "spa" and (test != "scores" or grouping != "none"):
+    if kind == "spa" and (test.test != "scores" or grouping != "none"):
         raise ConfigError("spa is compared with test='scores' and grouping='none'")
-    if test == "pairs" and variant == "c":
+    if test.test == "pairs" and variant == "c":
         raise ConfigError("tau-c is not defined once pairs are swapped (test='pairs')")
     if resamples < 1 or block_size < 1:
         raise ConfigError("resamples and block_size must be positive")
+    sample_rate = statistic.sample_rate
     if not 0 < sample_rate <= 1:
         raise ConfigError(f"sample_rate must be in (0, 1], not {sample_rate!r}")
-    complete = statistic == "tie_calibrated" and test == "scores"
+    complete = kind == "tie_calibrated" and test.test == "scores"
     h, ma, present, shape = flat_inputs(human, metric_a, metric_complete=complete)
     mb = flat_inputs(human, metric_b, metric_complete=complete)[1]
     random_state = np.random.RandomState(seed)
-    params = (block_size, early_min, early_max)
+    params = (block_size, test.early_min, test.early_max)
     common: dict[str, Any] = dict(
-        statistic=statistic, test=test, grouping=grouping, variant=variant, resamples=resamples
+        statistic=kind, test=test.test, grouping=grouping, variant=variant, resamples=resamples
     )
-    common.update(seed=seed, block_size=block_size, early_min=early_min, early_max=early_max)
-    if test == "pairs":
-        return _pairs_test(
-            h,
-            ma,
-            mb,
-            present,
-            shape,
-            common,
-            random_state,
-            params,
-            epsilon,
-            sample_rate,
-            replace_nans_with_zeros,
-        )
+    common.update(
+        seed=seed, block_size=block_size, early_min=test.early_min, early_max=test.early_max
+    )
+    # the statistic as checked (pairwise accuracy fixes its variant, ε and grouping)
+    checked = replace(statistic, grouping=grouping, variant=variant, epsilon=epsilon)
+    if test.test == "pairs":
+        return _pairs_test((h, ma, mb, present), shape, common, random_state, params, checked)
 
-    layout = Layout.build(
-        shape, grouping, present, pairs=statistic not in ("spa", "tie_calibrated")
-    )
-    if statistic == "tie_calibrated":
+    layout = Layout.build(shape, grouping, present, pairs=kind not in ("spa", "tie_calibrated"))
+    if kind == "tie_calibrated":
         groups = groups_of(shape, grouping)
         za, zb = zscore(ma, "metric_a"), zscore(mb, "metric_b")
 
@@ -180,10 +214,10 @@ def compare_metrics(
 
     za = zscore(ma[layout.positions], "metric_a")
     zb = zscore(mb[layout.positions], "metric_b")
-    if statistic == "spa":
+    if kind == "spa":
         keep = spa_columns(h, present, shape)
         rows = (shape[0], int(keep.sum()))
-        flips = sign_flips(permutations, rows[1], spa_seed)
+        flips = sign_flips(statistic.permutations, rows[1], statistic.spa_seed)
         human_p = p_values(h[layout.positions].reshape(rows), flips)
 
         def spa(values: np.ndarray) -> float:
@@ -199,7 +233,7 @@ def compare_metrics(
         taus, _ = group_values(
             values, human_kept, layout, variant, epsilon, human_signs, agreements_only=fast
         )
-        return group_means(taus, layout, replace_nans_with_zeros)
+        return group_means(taus, layout, statistic.replace_nans_with_zeros)
 
     chunk = max(1, _PAIR_CHUNK // max(1, len(layout.first)))
     return _scores_test(
@@ -245,23 +279,19 @@ def _scores_test(
 
 
 def _pairs_test(
-    h: np.ndarray,
-    ma: np.ndarray,
-    mb: np.ndarray,
-    present: np.ndarray,
+    arrays: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     shape: tuple[int, int],
     common: dict[str, Any],
     random_state: np.random.RandomState,
     params: tuple[int, float, float],
-    epsilon: float,
-    sample_rate: float,
-    replace_nans_with_zeros: bool,
+    statistic: ComparedStatistic,
 ) -> MetricComparison:
     """``PairwisePermutationSigDiff``: each metric's pairwise judgments (sign of the difference,
     0 within its ε) are fixed; each permutation takes pair by pair A's or B's judgment."""
-    grouping, variant = common["grouping"], common["variant"]
-    eps_a = eps_b = epsilon
-    if common["statistic"] == "tie_calibrated":
+    h, ma, mb, present = arrays  # human, metric A, metric B, which cells hold a human score
+    grouping, variant, sample_rate = statistic.grouping, statistic.variant, statistic.sample_rate
+    eps_a = eps_b = statistic.epsilon
+    if statistic.statistic == "tie_calibrated":
         groups = groups_of(shape, grouping)
         eps_a = tie_search(h, ma, present, groups, variant, sample_rate, random_state)[1]
         eps_b = tie_search(h, mb, present, groups, variant, sample_rate, random_state)[1]
@@ -270,12 +300,12 @@ def _pairs_test(
     signs_a = pair_signs(ma[layout.positions], layout.first, layout.second, eps_a)
     signs_b = pair_signs(mb[layout.positions], layout.first, layout.second, eps_b)
 
-    def statistic(signs: np.ndarray) -> np.ndarray:
+    def agreement(signs: np.ndarray) -> np.ndarray:
         counts = pair_counts(signs, human_signs, layout, agreements_only=variant != "b")
         taus = taus_from_counts(counts, variant)  # tau-c is refused above
-        return group_means(taus, layout, replace_nans_with_zeros)
+        return group_means(taus, layout, statistic.replace_nans_with_zeros)
 
-    value_a, value_b = float(statistic(signs_a[None])[0]), float(statistic(signs_b[None])[0])
+    value_a, value_b = float(agreement(signs_a[None])[0]), float(agreement(signs_b[None])[0])
     delta = value_b - value_a
     # Each permutation draws a full n × n matrix per group (pair (i, j) reads entry i·n + j).
     squares = layout.sizes**2
@@ -291,8 +321,8 @@ def _pairs_test(
     while i < resamples and not stopped:
         size = min(chunk, resamples - i)
         take_a = random_state.binomial(1, 0.5, (size, per_draw))[:, draw_at].astype(bool)
-        c1 = statistic(np.where(take_a, signs_a, signs_b))
-        c2 = statistic(np.where(take_a, signs_b, signs_a))
+        c1 = agreement(np.where(take_a, signs_a, signs_b))
+        c2 = agreement(np.where(take_a, signs_b, signs_a))
         count, i, stopped = early_stop_pairs((c2 - c1 >= delta).tolist(), i, count, params)
     return MetricComparison(
         **common,

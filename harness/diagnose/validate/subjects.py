@@ -23,7 +23,13 @@ import numpy as np
 
 from harness.diagnose.validate.cases import Case
 from harness.errors import AdapterUnavailable, ConfigError
-from harness.scorers.command import CommandAdapter, CommandError, CommandTimeout, _decimals
+from harness.scorers.command import (
+    CommandAdapter,
+    CommandError,
+    CommandOptions,
+    CommandTimeout,
+    _decimals,
+)
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -75,7 +81,9 @@ class Subject:
         if cmd is not None:
             # scale="0-100" keeps the printed number as it is: the validator detects the scale
             self.adapter = CommandAdapter(
-                cmd, name="validated-command", scale="0-100", timeout=self.timeout
+                cmd,
+                name="validated-command",
+                options=CommandOptions(scale="0-100", timeout=self.timeout),
             )
             availability = self.adapter.available()
             if not availability.ok:  # a usage error, not 300 cases without a score

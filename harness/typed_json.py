@@ -1,39 +1,45 @@
 """Frozen dataclasses as JSON: one serialiser, its checked reverse, and a JSON Schema.
 
-The report (:class:`harness.analysis.study_types.Report`) and the runner's results row
-(:class:`harness.run.results.ResultRow`) are frozen dataclasses whose type hints say what
-each field holds. This module reads those hints, so that one declaration is the only owner of
-a shape:
+Every layer's result types — the report (:class:`harness.analysis.study_types.Report`), the
+runner's results row (:class:`harness.run.results.ResultRow`), a BLEU result, a fixture, a
+correlation — are frozen dataclasses whose type hints say what each field holds. This module
+(of the foundation, so that every layer can use it) reads those hints, so that one
+declaration is the only owner of a shape:
 
 * :func:`to_json` turns a value into plain JSON values: a dataclass into an object of its
   fields, in declaration order (an object with a ``to_dict()`` method is converted through
-  it), mappings into objects, tuples into arrays, numpy numbers into Python numbers, NaN and
-  ±inf into ``None``;
+  it), mappings into objects, tuples into arrays, enums into their values, numpy numbers into
+  Python numbers, NaN and ±inf into ``None``;
 * :func:`from_json` builds a dataclass (or any hinted type) from JSON values and raises
   :class:`JsonShapeError`, naming the key, on a value of the wrong kind, a missing or an
   unknown key;
 * :func:`json_schema` writes the JSON Schema (draft 2020-12) of a dataclass: ``str``,
-  ``int``, ``float``, ``bool`` and ``None`` (and unions of them) as ``type``, ``Literal`` as
-  ``enum``, tuples and lists as arrays (a fixed-length tuple with ``prefixItems``),
+  ``int``, ``float``, ``bool`` and ``None`` (and unions of them) as ``type``, ``Literal`` and
+  enums as ``enum``, tuples and lists as arrays (a fixed-length tuple with ``prefixItems``),
   ``Mapping[str, X]`` as an object with ``additionalProperties``, nested dataclasses under
   ``$defs``; every field is ``required`` and no other key is allowed.
 
 A field's JSON key is its name, or ``metadata["json_name"]`` (``"$schema"`` is no Python
 name); a field with ``metadata["json"] = False`` stays in memory only (it is neither written
-nor in the schema); a field with ``metadata["omit_empty"] = True`` is left out when its value
-is empty (``len(value) == 0``: an empty tuple, list, mapping or string), is not ``required``
-in the schema, and takes its default when :func:`from_json` finds no key for it.
-:data:`JsonValue` marks a value kept as given (any JSON).
+nor in the schema); a field with ``metadata["json_codec"]`` (a :class:`JsonCodec`) is written
+in another form than its type's (the n-gram counts of a results row: ``"8 4 2 0"``); a field
+with ``metadata["omit_empty"] = True`` is left out when its value is empty (``len(value) ==
+0``: an empty tuple, list, mapping or string), is not ``required`` in the schema, and takes its
+default when :func:`from_json` finds no key for it. :data:`JsonValue` marks a value kept as
+given (any JSON). :class:`StrEnum` is the base of the enums the result types hold: their
+members are the strings they stand for.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import enum
 import math
+import sys
 import types
 import typing
-from collections.abc import Mapping, Sequence
-from functools import cache
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache, partial
 from pathlib import Path
 from typing import Any, Literal, NewType, Union, get_args, get_origin
 
@@ -41,8 +47,11 @@ import numpy as np
 
 __all__ = [
     "JSON_SCHEMA_DIALECT",
+    "SPACE_SEPARATED",
+    "JsonCodec",
     "JsonShapeError",
     "JsonValue",
+    "StrEnum",
     "from_json",
     "json_fields",
     "json_schema",
@@ -58,6 +67,53 @@ JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 class JsonShapeError(ValueError):
     """A JSON value does not have the shape a type asks for (the message names the key)."""
+
+
+if sys.version_info >= (3, 11):
+    from enum import StrEnum
+else:  # pragma: no cover - the standard library's from Python 3.11
+
+    class StrEnum(str, enum.Enum):
+        """An enum whose members are strings: equal to, hashed and printed as their value."""
+
+        def __str__(self) -> str:
+            return str(self.value)
+
+        def __format__(self, spec: str) -> str:
+            return str(self.value).__format__(spec)
+
+
+@dataclasses.dataclass(frozen=True)
+class JsonCodec:
+    """A field's JSON form when it is not its type's: ``encode`` turns the field's value into
+    JSON values, ``decode`` (``decode(json, path)``) reads it back and raises
+    :class:`JsonShapeError` on a wrong one, ``schema`` is the JSON Schema of that form."""
+
+    encode: Callable[[Any], Any]
+    decode: Callable[[Any, str], Any]
+    schema: Mapping[str, Any]
+
+
+def _encode_spaced(value: Sequence[int] | None) -> str | None:
+    return None if value is None else " ".join(map(str, value))
+
+
+def _decode_spaced(value: Any, path: str) -> tuple[int, ...] | None:
+    if value is None:
+        return None
+    words = value.split(" ") if isinstance(value, str) else None
+    if words is None or not all(w.isdecimal() for w in words if value):
+        raise JsonShapeError(
+            f"{_where(path)} must be integers separated by spaces or null, "
+            f"got {type(value).__name__} {value!r:.40}"
+        )
+    return tuple(int(w) for w in words) if value else ()
+
+
+#: Integers as one string, separated by spaces (``(8, 4, 2, 0)`` ↔ ``"8 4 2 0"``), or null.
+SPACE_SEPARATED = JsonCodec(
+    _encode_spaced, _decode_spaced, {"type": ["string", "null"], "pattern": "^[0-9 ]*$"}
+)
 
 
 # ---------------------------------------------------------------------- fields
@@ -82,6 +138,16 @@ def _fields(cls: type) -> tuple[tuple[str, str, Any], ...]:
 
 
 @cache
+def _codecs(cls: type) -> dict[str, JsonCodec]:
+    """The fields of ``cls`` written in another form than their type's, by field name."""
+    return {
+        f.name: f.metadata["json_codec"]
+        for f in dataclasses.fields(cls)
+        if f.metadata.get("json", True) and "json_codec" in f.metadata
+    }
+
+
+@cache
 def _omit_empty(cls: type) -> frozenset[str]:
     """The JSON keys of ``cls`` left out when their value is empty (``omit_empty``)."""
     return frozenset(
@@ -94,13 +160,15 @@ def _omit_empty(cls: type) -> frozenset[str]:
 # ---------------------------------------------------------------------- to JSON
 def to_json(value: Any) -> Any:
     """Plain JSON values (module docstring): dataclasses → objects of their JSON fields,
-    mappings → objects (keys as strings), tuples and lists → arrays, numpy scalars and arrays
-    → Python numbers and lists, paths → strings, NaN/±inf → ``None``; an object with a
-    ``to_dict()`` method is converted through it.
+    mappings → objects (keys as strings), tuples and lists → arrays, enums → their values,
+    numpy scalars and arrays → Python numbers and lists, paths → strings, NaN/±inf →
+    ``None``; an object with a ``to_dict()`` method is converted through it.
 
     Raises:
         TypeError: a value with no JSON form.
     """
+    if isinstance(value, enum.Enum):
+        return to_json(value.value)
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, int):
@@ -110,12 +178,18 @@ def to_json(value: Any) -> Any:
     if hasattr(value, "to_dict") and callable(value.to_dict):
         return to_json(value.to_dict())
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        omit = _omit_empty(type(value))
-        return {
-            key: to_json(getattr(value, name))
-            for name, key, _ in _fields(type(value))
-            if key not in omit or len(getattr(value, name))
-        }
+        cls = type(value)
+        codecs = _codecs(cls)
+        omit = _omit_empty(cls)
+        if codecs or omit:
+            return {
+                key: to_json(codecs[name].encode(getattr(value, name)))
+                if name in codecs
+                else to_json(getattr(value, name))
+                for name, key, _ in _fields(cls)
+                if key not in omit or len(getattr(value, name))
+            }
+        return {key: to_json(getattr(value, name)) for name, key, _ in _fields(cls)}
     if isinstance(value, Mapping):
         return {str(k): to_json(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -147,8 +221,9 @@ def _describe(hint: Any) -> str:
         return "null"
     if hint is Any or hint is JsonValue:
         return "any JSON value"
-    if get_origin(hint) is Literal:
-        shown = [repr(x) for x in get_args(hint)]
+    if get_origin(hint) is Literal or _is_enum(hint):
+        values = [m.value for m in hint] if _is_enum(hint) else get_args(hint)
+        shown = [repr(x) for x in values]
         return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
     simple = {str: "a string", bool: "true or false", int: "an integer", float: "a number"}
     if hint in simple:
@@ -156,6 +231,10 @@ def _describe(hint: Any) -> str:
     if dataclasses.is_dataclass(hint) or get_origin(hint) in (dict, Mapping):
         return "an object"
     return "an array"
+
+
+def _is_enum(hint: Any) -> bool:
+    return isinstance(hint, type) and issubclass(hint, enum.Enum)
 
 
 def _where(path: str) -> str:
@@ -196,6 +275,11 @@ def from_json(hint: Any, value: Any, path: str = "") -> Any:
         if not any(value == x and type(value) is type(x) for x in get_args(hint)):
             raise _wrong(hint, value, path)
         return value
+    if _is_enum(hint):
+        for member in hint:
+            if value == member.value and type(value) is type(member.value):
+                return member
+        raise _wrong(hint, value, path)
     if hint in (str, bool):
         if not isinstance(value, hint):
             raise _wrong(hint, value, path)
@@ -249,8 +333,11 @@ def _dataclass_from_json(cls: type, value: Any, path: str) -> Any:
     if unknown:
         where = f" in {path!r}" if path else ""
         raise JsonShapeError(f"unknown key(s) {', '.join(map(repr, unknown))}{where}")
+    codecs = _codecs(cls)
     kwargs = {
-        name: from_json(hint, value[key], f"{path}.{key}" if path else key)
+        name: (codecs[name].decode if name in codecs else partial(from_json, hint))(
+            value[key], f"{path}.{key}" if path else key
+        )
         for name, key, hint in fields
         if key in value
     }
@@ -277,8 +364,8 @@ def _schema(hint: Any, defs: dict[str, Any]) -> dict[str, Any]:
         return {}
     if hint in _SIMPLE:
         return {"type": _SIMPLE[hint]}
-    if get_origin(hint) is Literal:
-        values = list(get_args(hint))
+    if get_origin(hint) is Literal or _is_enum(hint):
+        values = [m.value for m in hint] if _is_enum(hint) else list(get_args(hint))
         return {"const": values[0]} if len(values) == 1 else {"enum": values}
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         name = hint.__name__
@@ -308,7 +395,11 @@ def _object_schema(cls: type, defs: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"type": "object"}
     if _doc(cls):
         out["description"] = _doc(cls)
-    out["properties"] = {key: _schema(hint, defs) for _, key, hint in fields}
+    codecs = _codecs(cls)
+    out["properties"] = {
+        key: dict(codecs[name].schema) if name in codecs else _schema(hint, defs)
+        for name, key, hint in fields
+    }
     omit = _omit_empty(cls)
     out["required"] = [key for _, key, _ in fields if key not in omit]
     out["additionalProperties"] = False
