@@ -42,6 +42,7 @@ from harness.analysis.human import HumanCorrelations, wmt21_human_correlations
 from harness.analysis.meta_eval import MetaEvalOptions, MetaEvaluation, meta_evaluate
 from harness.session import Session
 from harness.statistics.correlation import NO_INTERVALS
+from harness.typed_json import to_json
 
 REPO = Path(__file__).resolve().parent.parent
 STATISTICS = ("pairwise_accuracy", "spa", "segment_tie_calibrated")
@@ -164,7 +165,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--implementations", nargs="+", default=None, help="profiles (all)")
     parser.add_argument("--resamples", type=int, default=1000, help="per test (0: no tests)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the permutation tests")
-    parser.add_argument("--json", default=None, help="write MetaEvaluation.to_dict() here")
+    parser.add_argument(
+        "--json", default=None, help="write the MetaEvaluation (harness.typed_json.to_json) here"
+    )
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
@@ -187,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         print(significance(meta))
     print(f"\n({time.perf_counter() - started:.0f} s)")
     if args.json:
-        Path(args.json).write_text(json.dumps(meta.to_dict(), indent=1, allow_nan=False))
+        Path(args.json).write_text(json.dumps(to_json(meta), indent=1, allow_nan=False))
     return 0
 
 

@@ -22,18 +22,30 @@ declaration is the only owner of a shape:
 A field's JSON key is its name, or ``metadata["json_name"]`` (``"$schema"`` is no Python
 name); a field with ``metadata["json"] = False`` stays in memory only (it is neither written
 nor in the schema); a field with ``metadata["json_codec"]`` (a :class:`JsonCodec`) is written
-in another form than its type's (the n-gram counts of a results row: ``"8 4 2 0"``); a field
-with ``metadata["omit_empty"] = True`` is left out when its value is empty (``len(value) ==
-0``: an empty tuple, list, mapping or string), is not ``required`` in the schema, and takes its
-default when :func:`from_json` finds no key for it. :data:`JsonValue` marks a value kept as
-given (any JSON). :class:`StrEnum` is the base of the enums the result types hold: their
-members are the strings they stand for.
+in another form than its type's (the n-gram counts of a results row: ``"8 4 2 0"``); a
+``Mapping[str, X]`` field with ``metadata["json_flatten"] = True`` writes its items as keys of
+the object itself (a correlation's estimates, one key per method); a field with
+``metadata["omit_empty"] = True`` is left out when its value is empty (``len(value) == 0``: an
+empty tuple, list, mapping or string), is not ``required`` in the schema, and takes its
+default when :func:`from_json` finds no key for it.
+
+Derived values a class computes are written after its fields when the class names them in
+``JSON_PROPERTIES: ClassVar[tuple[str | tuple[str, str], ...]]``: properties (or methods
+taking no argument), each written under its own name, or ``(JSON key, attribute)`` for another
+key; :func:`json_schema` lists them (with the return type of the property), :func:`from_json`
+accepts and ignores them. A class whose JSON keys must come in another order than its fields
+then its properties (an order older readers rely on, which the constructor's positional order
+cannot follow) names every JSON key in that order in ``JSON_ORDER: ClassVar[tuple[str, ...]]``
+(a flattened field by its own key); anything else is a :class:`TypeError` when first written.
+:data:`JsonValue` marks a value kept as given (any JSON). :class:`StrEnum` is the base of the
+enums the result types hold: their members are the strings they stand for.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
+import inspect
 import math
 import sys
 import types
@@ -148,6 +160,58 @@ def _codecs(cls: type) -> dict[str, JsonCodec]:
 
 
 @cache
+def _flattened(cls: type) -> str | None:
+    """The field of ``cls`` whose items are written as keys of the object itself, if any."""
+    names = [
+        f.name
+        for f in dataclasses.fields(cls)
+        if f.metadata.get("json", True) and f.metadata.get("json_flatten", False)
+    ]
+    if len(names) > 1:
+        raise TypeError(f"{cls.__name__} flattens more than one field: {names}")
+    return names[0] if names else None
+
+
+#: What a JSON key of a dataclass holds: a field, a property, or a method taking no argument.
+_Kind = Literal["field", "property", "method"]
+
+
+@cache
+def _properties(cls: type) -> tuple[tuple[str, str, Any, _Kind], ...]:
+    """``(attribute, JSON key, type hint, kind)`` of every derived value ``cls`` names in
+    ``JSON_PROPERTIES``."""
+    out: list[tuple[str, str, Any, _Kind]] = []
+    for entry in getattr(cls, "JSON_PROPERTIES", ()):
+        key, attr = (entry, entry) if isinstance(entry, str) else entry
+        found = inspect.getattr_static(cls, attr, None)
+        kind: _Kind
+        if isinstance(found, property) and found.fget is not None:
+            func, kind = found.fget, "property"
+        elif inspect.isfunction(found):
+            func, kind = found, "method"
+        else:
+            raise TypeError(f"{cls.__name__}.{attr} in JSON_PROPERTIES is no property or method")
+        hint = typing.get_type_hints(func).get("return", Any)
+        out.append((str(attr), str(key), hint, kind))
+    return tuple(out)
+
+
+@cache
+def _written(cls: type) -> tuple[tuple[str, str, Any, _Kind], ...]:
+    """``(attribute, JSON key, type hint, kind)`` of everything :func:`to_json` writes of
+    ``cls``, in the order written (``JSON_ORDER``, or the fields then the properties)."""
+    fields: list[tuple[str, str, Any, _Kind]] = [(n, k, h, "field") for n, k, h in _fields(cls)]
+    every = (*fields, *_properties(cls))
+    order = getattr(cls, "JSON_ORDER", None)
+    if order is None:
+        return every
+    by_key = {entry[1]: entry for entry in every}
+    if len(by_key) != len(every) or sorted(order) != sorted(by_key):
+        raise TypeError(f"{cls.__name__}.JSON_ORDER must name each JSON key once: {sorted(by_key)}")
+    return tuple(by_key[key] for key in order)
+
+
+@cache
 def _omit_empty(cls: type) -> frozenset[str]:
     """The JSON keys of ``cls`` left out when their value is empty (``omit_empty``)."""
     return frozenset(
@@ -162,7 +226,8 @@ def to_json(value: Any) -> Any:
     """Plain JSON values (module docstring): dataclasses → objects of their JSON fields,
     mappings → objects (keys as strings), tuples and lists → arrays, enums → their values,
     numpy scalars and arrays → Python numbers and lists, paths → strings, NaN/±inf →
-    ``None``; an object with a ``to_dict()`` method is converted through it.
+    ``None``; a dataclass's ``JSON_PROPERTIES`` after its fields (or in ``JSON_ORDER``); an
+    object with a ``to_dict()`` method is converted through it.
 
     Raises:
         TypeError: a value with no JSON form.
@@ -178,18 +243,7 @@ def to_json(value: Any) -> Any:
     if hasattr(value, "to_dict") and callable(value.to_dict):
         return to_json(value.to_dict())
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        cls = type(value)
-        codecs = _codecs(cls)
-        omit = _omit_empty(cls)
-        if codecs or omit:
-            return {
-                key: to_json(codecs[name].encode(getattr(value, name)))
-                if name in codecs
-                else to_json(getattr(value, name))
-                for name, key, _ in _fields(cls)
-                if key not in omit or len(getattr(value, name))
-            }
-        return {key: to_json(getattr(value, name)) for name, key, _ in _fields(cls)}
+        return _dataclass_to_json(value)
     if isinstance(value, Mapping):
         return {str(k): to_json(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -201,6 +255,23 @@ def to_json(value: Any) -> Any:
     if isinstance(value, Path):
         return str(value)
     raise TypeError(f"a {type(value).__name__} has no JSON form")
+
+
+def _dataclass_to_json(value: Any) -> dict[str, Any]:
+    cls: type = type(value)
+    codecs, flat, omit = _codecs(cls), _flattened(cls), _omit_empty(cls)
+    out: dict[str, Any] = {}
+    for name, key, _, kind in _written(cls):
+        got = getattr(value, name)
+        if kind == "method":
+            got = got()
+        if key in omit and kind == "field" and not len(got):
+            continue
+        if name == flat and kind == "field":
+            out.update({str(k): to_json(v) for k, v in got.items()})
+        else:
+            out[key] = to_json(codecs[name].encode(got) if name in codecs else got)
+    return out
 
 
 # ---------------------------------------------------------------------- from JSON
@@ -322,14 +393,17 @@ def _dataclass_from_json(cls: type, value: Any, path: str) -> Any:
             f"{'expected' if not path else repr(path) + ' must be'} a JSON object, "
             f"got {type(value).__name__}"
         )
-    fields = _fields(cls)
+    flat = _flattened(cls)
+    fields = [f for f in _fields(cls) if f[0] != flat]
     keys = [key for _, key, _ in fields]
     omit = _omit_empty(cls)
     missing = [k for k in keys if k not in value and k not in omit]
     if missing:
         where = f" in {path!r}" if path else ""
         raise JsonShapeError(f"missing key(s) {', '.join(map(repr, missing))}{where}")
-    unknown = sorted(set(value) - set(keys))
+    derived = {key for _, key, _, _ in _properties(cls)}
+    rest = {k: v for k, v in value.items() if k not in keys and k not in derived}
+    unknown = sorted(rest) if flat is None else []
     if unknown:
         where = f" in {path!r}" if path else ""
         raise JsonShapeError(f"unknown key(s) {', '.join(map(repr, unknown))}{where}")
@@ -341,6 +415,9 @@ def _dataclass_from_json(cls: type, value: Any, path: str) -> Any:
         for name, key, hint in fields
         if key in value
     }
+    if flat is not None:
+        hint = typing.get_type_hints(cls)[flat]
+        kwargs[flat] = from_json(hint, rest, path)
     return cls(**kwargs)
 
 
@@ -391,18 +468,24 @@ def _schema(hint: Any, defs: dict[str, Any]) -> dict[str, Any]:
 
 
 def _object_schema(cls: type, defs: dict[str, Any]) -> dict[str, Any]:
-    fields = _fields(cls)
+    written, flat = _written(cls), _flattened(cls)
     out: dict[str, Any] = {"type": "object"}
     if _doc(cls):
         out["description"] = _doc(cls)
     codecs = _codecs(cls)
+    shown = [w for w in written if not (w[0] == flat and w[3] == "field")]
     out["properties"] = {
-        key: dict(codecs[name].schema) if name in codecs else _schema(hint, defs)
-        for name, key, hint in fields
+        key: dict(codecs[name].schema)
+        if name in codecs and kind == "field"
+        else _schema(hint, defs)
+        for name, key, hint, kind in shown
     }
     omit = _omit_empty(cls)
-    out["required"] = [key for _, key, _ in fields if key not in omit]
-    out["additionalProperties"] = False
+    out["required"] = [key for _, key, _, _ in shown if key not in omit]
+    if flat is None:
+        out["additionalProperties"] = False
+    else:
+        out["additionalProperties"] = _schema(get_args(typing.get_type_hints(cls)[flat])[1], defs)
     return out
 
 

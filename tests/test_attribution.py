@@ -43,6 +43,7 @@ from harness.bleu import engine
 from harness.bleu.stats import Statistics
 from harness.data.fixtures import load_fixture
 from harness.report.attribution_words import attribution_markdown
+from harness.typed_json import to_json
 
 from .depth import examples
 from .strategies import corpora
@@ -444,11 +445,11 @@ def test_statistics_are_computed_once_per_tokenization(monkeypatch: pytest.Monke
     assert {order for _, order in calls} == {5}  # method 5 looks at order 5
 
 
-def test_to_dict_is_json_ready_and_markdown_lists_every_factor() -> None:
+def test_json_is_ready_and_markdown_lists_every_factor() -> None:
     r = attribute_fixture(
         "tutorial_cat_on_the_mat", None, "sacrebleu", "torchmetrics", session=Session()
     )
-    d = json.loads(json.dumps(r.to_dict()))
+    d = json.loads(json.dumps(to_json(r)))
     assert {"a", "b", "score_a", "score_b", "gap", "factors", "residual"} <= set(d)
     assert d["a"] == "sacrebleu" and d["b"] == "torchmetrics"
     assert d["factors"] == pytest.approx(dict(r.factors))

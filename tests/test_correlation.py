@@ -26,6 +26,7 @@ from harness.statistics.correlation import (
     correlate,
 )
 from harness.statistics.correlation_cells import correlate_each, correlation_matrix
+from harness.typed_json import to_json
 
 from .depth import examples
 
@@ -200,7 +201,7 @@ def test_matrix_cells_with_missing_values_equal_correlate_alone() -> None:
                 if not (np.isnan(scores[a]).any() or np.isnan(scores[b]).any()):
                     continue  # complete pairs: the matrix-product kernel, within 1e-12
                 alone = correlate(scores[a], scores[b], n_boot=80, seed=3, methods=(method,))
-                assert m.cells[a][b].to_dict() == alone.to_dict(), (method, a, b)
+                assert to_json(m.cells[a][b]) == to_json(alone), (method, a, b)
 
 
 def test_matrix_computes_equal_vectors_once_with_the_same_cells() -> None:
@@ -225,8 +226,8 @@ def test_bootstrap_ci_contains_estimate_and_is_reproducible() -> None:
     a = correlate(x, y, n_boot=500, seed=11)
     b = correlate(x, y, n_boot=500, seed=11)
     c = correlate(x, y, n_boot=500, seed=12)
-    assert a.to_dict() == b.to_dict()
-    assert a.seed == 11 and a.to_dict()["seed"] == 11
+    assert to_json(a) == to_json(b)
+    assert a.seed == 11 and to_json(a)["seed"] == 11
     for m in METHODS:
         e = a[m]
         assert e.ci_low < e.value < e.ci_high
@@ -272,7 +273,7 @@ def test_nan_none_inf_pairs_are_dropped_and_counted() -> None:
     keep = [0, 2, 5, 6, 7]
     clean = correlate([x[i] for i in keep], [y[i] for i in keep], n_boot=100, seed=4)
     assert c.n == 5 and c.n_dropped == 3
-    assert c.to_dict() | {"n_dropped": 0} == clean.to_dict()
+    assert to_json(c) | {"n_dropped": 0} == to_json(clean)
 
 
 def test_constant_input_gives_none_with_reason_and_no_warning() -> None:
@@ -283,7 +284,7 @@ def test_constant_input_gives_none_with_reason_and_no_warning() -> None:
     assert c.reason == "y is constant (every value is 5.0)"
     assert all(c[m].value is None and c[m].p_value is None for m in METHODS)
     assert short.reason.startswith("fewer than 2 complete pairs") and short.n == 1
-    json.dumps(c.to_dict(), allow_nan=False)
+    json.dumps(to_json(c), allow_nan=False)
 
 
 def test_resamples_that_are_constant_are_counted_not_warned() -> None:
@@ -308,9 +309,9 @@ def test_bad_arguments_raise() -> None:
         correlate([1, 2, 3], [1, 2, 3], methods=("pearson", "cosine"))
 
 
-def test_to_dict_is_json_ready() -> None:
+def test_json_is_ready() -> None:
     x, y = _correlated(20, 5)
-    d = correlate(x, y, n_boot=100, seed=3).to_dict()
+    d = to_json(correlate(x, y, n_boot=100, seed=3))
     text = json.dumps(d, allow_nan=False)
     assert json.loads(text)["pearson"]["value"] == pytest.approx(sps.pearsonr(x, y).statistic)
     assert d["seed"] == 3 and d["ci"] == 0.95 and d["n_boot"] == 100
@@ -337,7 +338,7 @@ def test_correlation_matrix_equals_scipy_pairwise() -> None:
         want = sps.spearmanr([scores[p][i] for i in keep], [scores[q][i] for i in keep])
         assert values[p][q] == values[q][p] == pytest.approx(want.statistic, abs=1e-12)
     assert m.n["a"]["c"] == 29 and m.n["a"]["b"] == 30
-    json.dumps(m.to_dict(), allow_nan=False)
+    json.dumps(to_json(m), allow_nan=False)
     with pytest.raises(LayoutError):
         correlation_matrix({"a": [1, 2], "b": [1, 2, 3]})
     with pytest.raises(ConfigError):
@@ -346,7 +347,7 @@ def test_correlation_matrix_equals_scipy_pairwise() -> None:
 
 def test_correlation_matrix_with_bootstrap_records_seed() -> None:
     x, y = _correlated(25, 1)
-    d = correlation_matrix({"x": x, "y": y}, "kendall", n_boot=200, seed=5).to_dict()
+    d = to_json(correlation_matrix({"x": x, "y": y}, "kendall", n_boot=200, seed=5))
     assert d["seed"] == 5 and d["n_boot"] == 200
     assert d["ci_low"]["x"]["y"] < d["values"]["x"]["y"] < d["ci_high"]["x"]["y"]
 
@@ -397,7 +398,7 @@ def test_from_results_pivots_aligns_and_reports_skips() -> None:
         ("B", "raises", 1),
     }
     assert p.n_skipped == 2
-    json.dumps(p.to_dict(), allow_nan=False)
+    json.dumps(to_json(p), allow_nan=False)
     c = correlate(p.scores["A"], p.scores["B"], n_boot=0)
     assert c.n == 2 and c.n_dropped == 1
     corpus = from_results(rows, level="corpus")
@@ -449,6 +450,6 @@ def test_correlate_each_is_correlate_of_each(n) -> None:
         assert list(got) == list(xs)
         for name, x in xs.items():
             alone = correlate(x, human, n_boot=60, seed=4, n_boot_kendall=kendall)
-            assert got[name].to_dict() == alone.to_dict(), (name, kendall)
+            assert to_json(got[name]) == to_json(alone), (name, kendall)
     with pytest.raises(LayoutError):
         correlate_each({"short": human[:-1]}, human)

@@ -23,6 +23,7 @@ from harness.errors import ConfigError, InputError
 from harness.report.pair_tables import pair_markdown
 from harness.run import RunPlan, run, runner
 from harness.run.results import Status
+from harness.typed_json import to_json
 
 FIXTURES = ("google_nasa_opportunity", "silence_pitfall")
 A, B = "profile:sacrebleu", "profile:nltk"
@@ -131,8 +132,8 @@ def test_fixture_and_system_restrict_the_comparison(rows, corpora):
 def test_specs_and_labels_name_the_same_implementation(rows):
     assert implementation_label("profile:nltk") == "harness:nltk"
     assert implementation_label("adapter:nltk") == "nltk"
-    one = difference(rows, "profile:sacrebleu", "harness:nltk").to_dict()
-    two = difference(rows, "harness:sacrebleu", "profile:nltk").to_dict()
+    one = to_json(difference(rows, "profile:sacrebleu", "harness:nltk"))
+    two = to_json(difference(rows, "harness:sacrebleu", "profile:nltk"))
     assert one == two
 
 
@@ -195,15 +196,15 @@ def test_nothing_comparable_gives_agree_none(rows):
     d = difference(dead + dead2, "dead", "dead2")
     assert d.agree is None and d.corpus_gap is None and d.segments.n == 0
     assert d.segments.mean is None
-    json.dumps(d.to_dict(), allow_nan=False)
+    json.dumps(to_json(d), allow_nan=False)
 
 
-def test_to_dict_is_json_without_nan(rows):
+def test_json_has_no_nan(rows):
     bad = [
         dataclasses.replace(r, bp=float("nan")) for r in _relabel(rows, "harness:nltk", "nan-bp")
     ]
     d = difference(rows + bad, A, "nan-bp")
-    data = d.to_dict()
+    data = to_json(d)
     text = json.dumps(data, allow_nan=False)
     assert json.loads(text) == data
     assert all(g["b"]["bp"] is None for g in data["corpora"])

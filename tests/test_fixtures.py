@@ -28,6 +28,7 @@ from harness.data.fixtures import (
     load_fixture,
 )
 from harness.errors import ConfigError, InputError
+from harness.typed_json import to_json
 
 SEED_FILE = re.compile(r"^\d{3}_[0-9a-f]{16}\.txt$")
 
@@ -110,7 +111,7 @@ def test_fixture_loads_and_validates(name: str) -> None:
         assert corpus.provenance["system"] == system
         assert corpus.provenance["kind"] == fx.provenance["kind"]
     # the dict form validates back to the same fixture
-    assert _from_dict(fx.to_dict(), "roundtrip") == fx
+    assert _from_dict(to_json(fx), "roundtrip") == fx
     assert fx.corpora().keys() == set(fx.system_names)
 
 
@@ -369,7 +370,7 @@ def test_edge_single_token_and_identical() -> None:
 
 # ---------------------------------------------------------------------------- bad files
 def _valid() -> dict:
-    return load_fixture("edge_ragged_references").to_dict()
+    return to_json(load_fixture("edge_ragged_references"))
 
 
 def _mutate(change):

@@ -105,16 +105,7 @@ def test_a_single_reference_lowercase_corpus_has_only_the_swap():
 def test_rank_orders_steps_then_config_changes():
     def cand(changes: tuple[str, ...], pre: tuple[str, ...], d: float = 0.0) -> Candidate:
         return Candidate(
-            SACRE,
-            "per-segment",
-            "sacrebleu",
-            changes,
-            1.0,
-            "0-100",
-            "none",
-            1.0,
-            d,
-            preprocessing=pre,
+            SACRE, "per-segment", "sacrebleu", changes, 1.0, "0-100", "none", 1.0, d, {}, pre
         )
 
     exact = cand((), ())

@@ -33,6 +33,7 @@ from harness.analysis.human import (
 from harness.errors import ConfigError
 from harness.session import Session
 from harness.statistics.correlation import NO_INTERVALS, BootstrapOptions
+from harness.typed_json import to_json
 
 README_TOL = 5e-4
 PROFILES_TESTED = ("sacrebleu", "sacrebleu-sentence", "nltk", "evaluate", "mteval-v13a")
@@ -167,7 +168,7 @@ def test_wmt21_rankings_are_consistent(wmt21) -> None:
 
 @pytest.mark.realdata
 def test_wmt21_output_is_json_ready_and_records_the_seed(wmt21) -> None:
-    d = json.loads(json.dumps(wmt21.to_dict(), allow_nan=False))
+    d = json.loads(json.dumps(to_json(wmt21), allow_nan=False))
     assert d["seed"] == 3 and d["n_boot"] == 200
     assert {(r["implementation"], r["level"]) for r in d["rows"]} == {
         (p, lv) for p in PROFILES_TESTED for lv in ("segment", "system")

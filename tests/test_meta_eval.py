@@ -46,6 +46,7 @@ from harness.statistics.metric_comparison import (
     PermutationTest,
     compare_metrics,
 )
+from harness.typed_json import to_json
 
 from . import oracles
 from .depth import cases, examples
@@ -574,8 +575,10 @@ def test_results_are_json_ready() -> None:
         ),
     ]
     for result in results:
-        json.dumps(result.to_dict(), allow_nan=False)
-    assert "thresholds" in results[2].to_dict(curve=True)
+        json.dumps(to_json(result), allow_nan=False)
+    calibrated = to_json(results[2])  # the curve stays in memory
+    assert "thresholds" not in calibrated
+    assert calibrated["n_candidates"] == len(results[2].thresholds) > 0
 
 
 # ---------------------------------------------------------------------- WMT21 en→de MQM
@@ -638,7 +641,7 @@ def test_wmt21_statistics_equal_mt_metrics_eval(mtme, wmt21, name) -> None:
         by_item = segment.KendallVariants("item", variant)
         assert result.segment_kendall[variant].value == by_item[0]
         assert result.segment_kendall[variant].n_groups == by_item[2]
-    json.dumps(meta.to_dict(), allow_nan=False)
+    json.dumps(to_json(meta), allow_nan=False)
 
 
 @oracle

@@ -31,6 +31,7 @@ from harness.pitfalls import (
 )
 from harness.report.pitfalls import format_table
 from harness.scorers import get_adapter
+from harness.typed_json import to_json
 
 
 # ------------------------------------------------------------------------------ helpers
@@ -65,9 +66,9 @@ def test_every_experiment_runs(results: dict[str, ExperimentResult]) -> None:
         assert r.table.rows, r.name
 
 
-def test_to_dict_is_strict_json(results: dict[str, ExperimentResult]) -> None:
+def test_json_is_strict_json(results: dict[str, ExperimentResult]) -> None:
     for r in results.values():
-        d = r.to_dict()
+        d = to_json(r)
         text = json.dumps(d, allow_nan=False)
         back = json.loads(text)
         for key in ("name", "claim", "source", "verdict", "reason", "numbers", "signatures"):
@@ -128,7 +129,7 @@ def test_crashing_experiment_becomes_an_error_verdict() -> None:
     exp = Experiment("x", "c.", "s", (), (), (), boom, lambda t: Verdict("reproduced", "r"))
     r = run_experiment(exp)
     assert r.verdict.status == "error" and "kaput" in (r.error or "")
-    json.dumps(r.to_dict(), allow_nan=False)
+    json.dumps(to_json(r), allow_nan=False)
 
 
 def test_verdict_split() -> None:

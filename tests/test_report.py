@@ -167,7 +167,7 @@ def test_pairs_are_differences(report, rows, corpora):
 
     cmap = {(f, s): c for f, s, c in corpora}
     expected = difference(rows, "harness:sacrebleu", "harness:nltk", top=5, corpus=cmap)
-    d = json.loads(json.dumps(expected.to_dict()))
+    d = json.loads(json.dumps(to_json(expected)))
     d.pop("segment_scores")  # schema 2: in the segment table
     got = to_json(report.pairs[1])
     assert (got.pop("verdict"), got.pop("na_reason")) == ("disagree", None)
@@ -274,8 +274,8 @@ def test_human_and_significance_are_stored_as_given(report, human, significance)
             row[f"{m}_interval"],
         )
     assert isinstance(report.significance, PrecomputedSignificance)
-    assert report.significance.precomputed == [s.to_dict() for s in significance]
-    assert to_json(report)["significance"] == {"precomputed": [s.to_dict() for s in significance]}
+    assert report.significance.precomputed == [to_json(s) for s in significance]
+    assert to_json(report)["significance"] == {"precomputed": [to_json(s) for s in significance]}
 
 
 def test_default_significance_tests_every_system_against_the_best(rows, corpora):
@@ -713,7 +713,7 @@ def test_correlation_caption_names_each_kind_of_interval():
 
     def caption(method: str, n_boot: int) -> str:
         m = correlation_matrix(scores, method, n_boot=n_boot, seed=2)
-        table = from_json(CorrelationTable, m.to_dict(), "table")
+        table = from_json(CorrelationTable, to_json(m), "table")
         return correlation_caption("segment", method, LevelCorrelations(n, 0, {method: table}))
 
     small = sum(  # cells with at most KENDALL_FULL_BOOT_MAX complete pairs

@@ -52,6 +52,7 @@ from harness.data.corpus import Corpus
 from harness.errors import ConfigError, LayoutError, LibraryWouldRaise
 from harness.session import Session
 from harness.statistics import resampling as rs
+from harness.typed_json import to_json
 from tests.depth import cases
 
 SACREBLEU = get_profile("sacrebleu")
@@ -277,7 +278,7 @@ def test_seeded_reproducibility(pair) -> None:
     sa, sb = pair
     one = sg.paired_bootstrap(sa, sb, SACREBLEU, resamples=300, seed=99)
     two = sg.paired_bootstrap(sa, sb, SACREBLEU, resamples=300, seed=99)
-    assert one.to_dict() == two.to_dict()
+    assert to_json(one) == to_json(two)
     other = sg.paired_bootstrap(sa, sb, SACREBLEU, resamples=300, seed=100)
     assert other.ci_system != one.ci_system
     assert "seed:99" in one.signature and one.signature.endswith(
@@ -287,12 +288,12 @@ def test_seeded_reproducibility(pair) -> None:
 
     ar1 = sg.approximate_randomization(sa, sb, SACREBLEU, trials=500, seed=3)
     ar2 = sg.approximate_randomization(sa, sb, SACREBLEU, trials=500, seed=3)
-    assert ar1.to_dict() == ar2.to_dict()
+    assert to_json(ar1) == to_json(ar2)
     assert "test:paired-ar|ar:500|seed:3" in ar1.signature
 
     fresh = sg.paired_bootstrap(sa, sb, SACREBLEU, resamples=100, seed=None)
     again = sg.paired_bootstrap(sa, sb, SACREBLEU, resamples=100, seed=fresh.seed)
-    assert isinstance(fresh.seed, int) and fresh.to_dict() == again.to_dict()
+    assert isinstance(fresh.seed, int) and to_json(fresh) == to_json(again)
     assert sg.DEFAULT_SEED == 12345
     assert sg.paired_bootstrap(sa, sb, SACREBLEU, resamples=10).seed == 12345
 
@@ -350,13 +351,13 @@ def test_close_systems_are_not_significant(pair) -> None:
     assert res.ci_system[0] < res.score_system < res.ci_system[1]
 
 
-def test_result_to_dict_is_json(pair) -> None:
+def test_result_json_is_plain_json(pair) -> None:
     sa, sb = pair
     for res in (
         sg.paired_bootstrap(sa, sb, SACREBLEU, resamples=100),
         sg.approximate_randomization(sa, sb, SACREBLEU, trials=100, ci_resamples=0),
     ):
-        d = json.loads(json.dumps(res.to_dict()))
+        d = json.loads(json.dumps(to_json(res)))
         for key in ("score_baseline", "score_system", "delta", "p_value", "ci_system", "seed"):
             assert key in d
         assert d["delta"] == pytest.approx(d["score_system"] - d["score_baseline"])
@@ -366,8 +367,8 @@ def test_result_to_dict_is_json(pair) -> None:
 def test_prepared_tables_are_reused(pair) -> None:
     sa, sb = pair
     ta, tb = sg.prepare(sa, SACREBLEU), sg.prepare(sb, SACREBLEU)
-    assert sg.paired_bootstrap(ta, tb, SACREBLEU, resamples=200).to_dict() == (
-        sg.paired_bootstrap(sa, sb, SACREBLEU, resamples=200).to_dict()
+    assert to_json(sg.paired_bootstrap(ta, tb, SACREBLEU, resamples=200)) == (
+        to_json(sg.paired_bootstrap(sa, sb, SACREBLEU, resamples=200))
     )
     with pytest.raises(ConfigError, match="another config"):
         sg.paired_bootstrap(ta, tb, SACREBLEU.replace(smooth="floor"))
@@ -410,7 +411,7 @@ def test_significance_from_files(tmp_path) -> None:
         SACREBLEU,
         resamples=200,
     )
-    assert res.to_dict() == direct.to_dict()
+    assert to_json(res) == to_json(direct)
     ar = sg.significance_from_files(
         paths["base"],
         paths["sys"],
@@ -419,7 +420,7 @@ def test_significance_from_files(tmp_path) -> None:
         session=Session(),
     )
     assert ar.resamples == 10000 and ar.seed == 4
-    assert json.loads(json.dumps(ar.to_dict()))["p_value"] == ar.p_value
+    assert json.loads(json.dumps(to_json(ar)))["p_value"] == ar.p_value
     with pytest.raises(ConfigError, match="unknown method"):
         sg.significance_from_files(
             paths["base"],

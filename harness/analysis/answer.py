@@ -34,7 +34,7 @@ import hashlib
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from harness.analysis.attribution import FACTORS, differing_factors, hybrid, shapley
 from harness.analysis.significance import DEFAULT_SEED, paired_p_values, prepare
@@ -47,7 +47,6 @@ from harness.run.results import ResultRow
 from harness.scorers import ADAPTERS, PROFILE_OF, tolerance
 from harness.scorers.base import installed_version
 from harness.session import Session
-from harness.typed_json import to_json
 
 __all__ = [
     "FINDING_POINTS",
@@ -108,17 +107,8 @@ class LibraryCheck:
     name: str
     version: str | None
     scores: tuple[float | None, ...]
-    equal: bool | None  # None: it gave no number
+    equal: bool | None = field(metadata={"json_name": "equal_to_profile"})  # None: no number
     note: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "version": self.version,
-            "scores": list(self.scores),
-            "equal_to_profile": self.equal,
-            "note": self.note,
-        }
 
 
 @dataclass(frozen=True)
@@ -146,6 +136,24 @@ class Family:
     unverified: tuple[str, ...] = ()
     attribution_note: Why | None = None
 
+    JSON_PROPERTIES: ClassVar[tuple[str, ...]] = ("names", "mean")
+    JSON_ORDER: ClassVar[tuple[str, ...]] = (
+        "profiles",
+        "names",
+        "scores",
+        "mean",
+        "status",
+        "gap",
+        "factors",
+        "changes",
+        "flips",
+        "flip_p",
+        "libraries",
+        "bleu4",
+        "unverified",
+        "attribution_note",
+    )
+
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(display_name(p) for p in self.profiles)
@@ -159,27 +167,6 @@ class Family:
     def significant_flips(self) -> tuple[tuple[str, str], ...]:
         """The flips whose p-value is below :data:`FLIP_ALPHA`."""
         return tuple(f for f, p in zip(self.flips, self.flip_p, strict=True) if p < FLIP_ALPHA)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "profiles": list(self.profiles),
-            "names": list(self.names),
-            "scores": list(self.scores),
-            "mean": self.mean,
-            "status": self.status,
-            "gap": self.gap,
-            "factors": dict(self.factors),
-            "changes": {
-                f: {k: [_plain(v[0]), _plain(v[1])] for k, v in ch.items()}
-                for f, ch in self.changes.items()
-            },
-            "flips": [list(p) for p in self.flips],
-            "flip_p": list(self.flip_p),
-            "libraries": [lib.to_dict() for lib in self.libraries],
-            "bleu4": self.bleu4,
-            "unverified": list(self.unverified),
-            "attribution_note": to_json(self.attribution_note),
-        }
 
 
 @dataclass(frozen=True)
@@ -203,17 +190,6 @@ class Cause:
         """How far it moves a family at most: the largest share, in absolute value."""
         return max((abs(p) for p in self.shares), default=0.0)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "factor": self.factor,
-            "variants": [
-                {k: [_plain(a), _plain(b)] for k, (a, b) in v.items()} for v in self.variants
-            ],
-            "families": [list(f) for f in self.families],
-            "shares": list(self.shares),
-            "same_counts": self.same_counts,
-        }
-
 
 @dataclass(frozen=True)
 class Answer:
@@ -228,7 +204,19 @@ class Answer:
     baseline: str
     families: tuple[Family, ...]
     seed: int = DEFAULT_SEED
-    causes: tuple[Cause, ...] | None = None
+    causes: tuple[Cause, ...] | None = field(default=None, metadata={"json": False})
+
+    #: Its JSON's ``causes`` are :attr:`by_cause`, after the seed (the order readers know).
+    JSON_PROPERTIES: ClassVar[tuple[tuple[str, str], ...]] = (("causes", "by_cause"),)
+    JSON_ORDER: ClassVar[tuple[str, ...]] = (
+        "systems",
+        "segments",
+        "references",
+        "baseline",
+        "seed",
+        "families",
+        "causes",
+    )
 
     @property
     def by_cause(self) -> tuple[Cause, ...]:
@@ -266,21 +254,6 @@ class Answer:
     @property
     def libraries(self) -> tuple[LibraryCheck, ...]:
         return tuple(lib for f in self.families for lib in f.libraries)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "systems": list(self.systems),
-            "segments": self.segments,
-            "references": list(self.references),
-            "baseline": self.baseline,
-            "seed": self.seed,
-            "families": [f.to_dict() for f in self.families],
-            "causes": [c.to_dict() for c in self.by_cause],
-        }
-
-
-def _plain(x: Any) -> Any:
-    return list(x) if isinstance(x, tuple) else x
 
 
 # ---------------------------------------------------------------------- building it

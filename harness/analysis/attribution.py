@@ -72,7 +72,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
 from harness.api import resolve_config
 from harness.bleu.config import BleuConfig
@@ -231,6 +231,26 @@ class Attribution:
     )
     substituted: tuple[str, ...] = ()
 
+    JSON_PROPERTIES: ClassVar[tuple[str, ...]] = ("shares",)
+    JSON_ORDER: ClassVar[tuple[str, ...]] = (
+        "a",
+        "b",
+        "corpus",
+        "segment",
+        "score_a",
+        "score_b",
+        "gap",
+        "factors",
+        "shares",
+        "changes",
+        "residual",
+        "library",
+        "library_score",
+        "signature_a",
+        "signature_b",
+        "substituted",
+    )
+
     @property
     def explained(self) -> float:
         """The sum of the factor values (equals ``gap`` up to rounding)."""
@@ -242,37 +262,14 @@ class Attribution:
             return None
         return self.factors[factor] / self.gap
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict (plain dicts and lists)."""
-        return {
-            "a": self.a,
-            "b": self.b,
-            "corpus": self.corpus,
-            "segment": self.segment,
-            "score_a": self.score_a,
-            "score_b": self.score_b,
-            "gap": self.gap,
-            "factors": dict(self.factors),
-            "shares": {f: self.share(f) for f in self.factors},
-            "changes": {
-                f: {k: [_jsonable(x) for x in v] for k, v in ch.items()}
-                for f, ch in self.changes.items()
-            },
-            "residual": self.residual,
-            "library": self.library,
-            "library_score": self.library_score,
-            "signature_a": self.signature_a,
-            "signature_b": self.signature_b,
-            "substituted": list(self.substituted),
-        }
+    @property
+    def shares(self) -> dict[str, float | None]:
+        """:meth:`share` of every factor."""
+        return {f: self.share(f) for f in self.factors}
 
     @property
     def share_total(self) -> float | None:
         return None if self.gap == 0 else self.explained / self.gap
-
-
-def _jsonable(x: Any) -> Any:
-    return list(x) if isinstance(x, tuple) else x
 
 
 # ====================================================================== attribution

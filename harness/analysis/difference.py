@@ -27,13 +27,14 @@ import statistics as _stats
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError, InputError
 from harness.run.results import ResultRow, Results, as_results
+from harness.typed_json import JsonCodec, JsonShapeError
 
 
 # ---------------------------------------------------------------------- helpers
@@ -62,6 +63,45 @@ def _finite(x: Any) -> float | None:
     except (TypeError, ValueError):
         return None
     return f if math.isfinite(f) else None
+
+
+_COLUMNS = ("fixture", "system", "segment_id", "a", "b")
+
+
+def _to_columns(points: Sequence[tuple[str, str, str, float, float]]) -> dict[str, list[Any]]:
+    cols = list(zip(*points, strict=True)) if points else [()] * 5
+    return {
+        "fixture": list(cols[0]),
+        "system": list(cols[1]),
+        "segment_id": list(cols[2]),
+        "a": [_finite(x) for x in cols[3]],
+        "b": [_finite(x) for x in cols[4]],
+    }
+
+
+def _from_columns(value: Any, path: str) -> tuple[tuple[str, str, str, float, float], ...]:
+    if not isinstance(value, dict) or sorted(value) != sorted(_COLUMNS):
+        raise JsonShapeError(f"{path!r} must be an object of the lists {', '.join(_COLUMNS)}")
+    cols = [value[k] for k in _COLUMNS]
+    if not all(isinstance(c, list) and len(c) == len(cols[0]) for c in cols):
+        raise JsonShapeError(f"{path!r} must hold lists of one length")
+    return tuple((f, s, i, float(x), float(y)) for f, s, i, x, y in zip(*cols, strict=True))
+
+
+#: A difference's segment scores as parallel lists, one per column.
+SEGMENT_COLUMNS = JsonCodec(
+    _to_columns,
+    _from_columns,
+    {
+        "type": "object",
+        "properties": {
+            **{k: {"type": "array", "items": {"type": "string"}} for k in _COLUMNS[:3]},
+            **{k: {"type": "array", "items": {"type": ["number", "null"]}} for k in _COLUMNS[3:]},
+        },
+        "required": list(_COLUMNS),
+        "additionalProperties": False,
+    },
+)
 
 
 # ---------------------------------------------------------------------- data
@@ -107,18 +147,6 @@ class Side:
     def ok(self) -> bool:
         return self.status == "ok" and self.score is not None
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "status": self.status,
-            "score": self.score,
-            "bp": self.bp,
-            "hyp_len": self.hyp_len,
-            "ref_len": self.ref_len,
-            "counts": list(self.counts) if self.counts is not None else None,
-            "totals": list(self.totals) if self.totals is not None else None,
-            "error": self.error,
-        }
-
 
 @dataclass(frozen=True)
 class CorpusGap:
@@ -129,20 +157,14 @@ class CorpusGap:
     a: Side
     b: Side
 
+    JSON_PROPERTIES: ClassVar[tuple[str, ...]] = ("gap",)
+    JSON_ORDER: ClassVar[tuple[str, ...]] = ("fixture", "system", "gap", "a", "b")
+
     @property
     def gap(self) -> float | None:
         if self.a.ok and self.b.ok:
             return self.b.score - self.a.score  # type: ignore[operator]
         return None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "fixture": self.fixture,
-            "system": self.system,
-            "gap": _finite(self.gap),
-            "a": self.a.to_dict(),
-            "b": self.b.to_dict(),
-        }
 
 
 @dataclass(frozen=True)
@@ -160,23 +182,23 @@ class SegmentGap:
     hypothesis: str | None = None
     references: tuple[str, ...] | None = None
 
+    JSON_PROPERTIES: ClassVar[tuple[str, ...]] = ("delta",)
+    JSON_ORDER: ClassVar[tuple[str, ...]] = (
+        "fixture",
+        "system",
+        "segment_id",
+        "delta",
+        "a",
+        "b",
+        "hypothesis",
+        "references",
+    )
+
     @property
     def delta(self) -> float | None:
         if self.a.ok and self.b.ok:
             return self.b.score - self.a.score  # type: ignore[operator]
         return None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "fixture": self.fixture,
-            "system": self.system,
-            "segment_id": self.segment_id,
-            "delta": _finite(self.delta),
-            "a": self.a.to_dict(),
-            "b": self.b.to_dict(),
-            "hypothesis": self.hypothesis,
-            "references": list(self.references) if self.references is not None else None,
-        }
 
 
 @dataclass(frozen=True)
@@ -194,16 +216,6 @@ class GapDistribution:
     max_abs: float | None
     share_above: float | None
     unmatched: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "n": self.n,
-            "mean": _finite(self.mean),
-            "median": _finite(self.median),
-            "max_abs": _finite(self.max_abs),
-            "share_above": _finite(self.share_above),
-            "unmatched": self.unmatched,
-        }
 
 
 @dataclass(frozen=True)
@@ -226,46 +238,30 @@ class Difference:
     segments: GapDistribution
     top: tuple[SegmentGap, ...]
     agree: bool | None
-    segment_scores: tuple[tuple[str, str, str, float, float], ...] = field(default=(), repr=False)
+    segment_scores: tuple[tuple[str, str, str, float, float], ...] = field(
+        default=(), repr=False, metadata={"json_codec": SEGMENT_COLUMNS}
+    )
+
+    JSON_PROPERTIES: ClassVar[tuple[str, ...]] = ("corpus_max_abs",)
+    JSON_ORDER: ClassVar[tuple[str, ...]] = (
+        "a",
+        "b",
+        "fixture",
+        "system",
+        "tolerance",
+        "agree",
+        "corpus_gap",
+        "corpus_max_abs",
+        "corpora",
+        "segments",
+        "top",
+        "segment_scores",
+    )
 
     @property
     def corpus_max_abs(self) -> float | None:
         gaps = [abs(g.gap) for g in self.corpora if g.gap is not None]
         return max(gaps) if gaps else None
-
-    def to_dict(self, *, segment_scores: bool = True) -> dict[str, Any]:
-        """A JSON-ready dict (``None`` for every missing, NaN or infinite number); without
-        ``segment_scores`` (a caller that keeps them elsewhere) that key is left out.
-
-        Keys: ``a``, ``b``, ``fixture``, ``system``, ``tolerance``, ``agree``, ``corpus_gap``,
-        ``corpus_max_abs``, ``corpora`` (list of :meth:`CorpusGap.to_dict`), ``segments``
-        (:meth:`GapDistribution.to_dict`), ``top`` (list of :meth:`SegmentGap.to_dict`),
-        ``segment_scores`` (``{"fixture": [...], "system": [...], "segment_id": [...],
-        "a": [...], "b": [...]}``, parallel lists).
-        """
-        out = {
-            "a": self.a,
-            "b": self.b,
-            "fixture": self.fixture,
-            "system": self.system,
-            "tolerance": self.tolerance,
-            "agree": self.agree,
-            "corpus_gap": _finite(self.corpus_gap),
-            "corpus_max_abs": _finite(self.corpus_max_abs),
-            "corpora": [g.to_dict() for g in self.corpora],
-            "segments": self.segments.to_dict(),
-            "top": [s.to_dict() for s in self.top],
-        }
-        if segment_scores:
-            cols = list(zip(*self.segment_scores, strict=True)) if self.segment_scores else [()] * 5
-            out["segment_scores"] = {
-                "fixture": list(cols[0]),
-                "system": list(cols[1]),
-                "segment_id": list(cols[2]),
-                "a": [_finite(x) for x in cols[3]],
-                "b": [_finite(x) for x in cols[4]],
-            }
-        return out
 
 
 # ---------------------------------------------------------------------- computation

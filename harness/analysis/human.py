@@ -37,7 +37,8 @@ text rounds b to 1.483, which changes no decision on these files (tested). Outli
 detected on the human scores only, per language pair, and the correlation is recomputed on the
 remaining systems.
 
-Every function returns JSON-ready rows or an object with ``to_dict()`` (``None``, never NaN).
+Every function returns JSON-ready rows or a frozen dataclass that
+:func:`harness.typed_json.to_json` writes (``None``, never NaN).
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import combinations
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -197,8 +198,9 @@ class HumanCorrelations:
     :func:`wmt21_human_correlations`); ``failures`` the segments or systems a profile could
     not score, with the error. ``segment_keys`` lists the ``(system, seg_id)`` of the
     segment-level pairs, aligned with ``segment_scores[implementation]`` (sentence scores,
-    ``None`` where the profiled library raises) and ``human_segment`` (MQM). ``rows()``
-    flattens the correlations to one JSON-ready row per implementation and level.
+    ``None`` where the profiled library raises) and ``human_segment`` (MQM): these three are
+    not in its JSON. ``rows()`` flattens the correlations to one JSON-ready row per
+    implementation and level.
     """
 
     dataset: str
@@ -213,12 +215,34 @@ class HumanCorrelations:
     rankings: tuple[Mapping[str, Any], ...] = field(repr=False)
     failures: tuple[Mapping[str, Any], ...]
     signatures: Mapping[str, str] = field(repr=False)
-    segment_keys: tuple[tuple[str, str], ...] = field(repr=False)
-    segment_scores: Mapping[str, tuple[float | None, ...]] = field(repr=False)
-    human_segment: tuple[float, ...] = field(repr=False)
+    segment_keys: tuple[tuple[str, str], ...] = field(repr=False, metadata={"json": False})
+    segment_scores: Mapping[str, tuple[float | None, ...]] = field(
+        repr=False, metadata={"json": False}
+    )
+    human_segment: tuple[float, ...] = field(repr=False, metadata={"json": False})
     seed: int | None
     n_boot: int
     ci: float
+
+    JSON_PROPERTIES: ClassVar[tuple[str, ...]] = ("rows",)
+    JSON_ORDER: ClassVar[tuple[str, ...]] = (
+        "dataset",
+        "systems",
+        "ranking_systems",
+        "refs",
+        "reference",
+        "n_rated_segments",
+        "seed",
+        "n_boot",
+        "ci",
+        "rows",
+        "correlations",
+        "system_scores",
+        "human_system",
+        "rankings",
+        "failures",
+        "signatures",
+    )
 
     def rows(self) -> list[dict[str, Any]]:
         """One flat row per (implementation, level): n, and per method the value, p-value and
@@ -230,40 +254,6 @@ class HumanCorrelations:
                 row.update(signature=self.signatures[name], **corr.flat())
                 row.update(seed=self.seed, n_boot=self.n_boot, ci=self.ci)
                 out.append(row)
-        return out
-
-    def to_dict(self, *, vectors: bool = False) -> dict[str, Any]:
-        """JSON-ready; ``vectors=True`` adds the segment-level vectors (4216 pairs)."""
-        out: dict[str, Any] = {
-            "dataset": self.dataset,
-            "systems": list(self.systems),
-            "ranking_systems": list(self.ranking_systems),
-            "refs": list(self.refs),
-            "reference": self.reference,
-            "n_rated_segments": dict(self.n_rated_segments),
-            "seed": self.seed,
-            "n_boot": self.n_boot,
-            "ci": self.ci,
-            "rows": self.rows(),
-            "correlations": {
-                name: {level: c.to_dict() for level, c in levels.items()}
-                for name, levels in self.correlations.items()
-            },
-            "system_scores": {
-                name: {s: finite(v) for s, v in scores.items()}
-                for name, scores in self.system_scores.items()
-            },
-            "human_system": dict(self.human_system),
-            "rankings": [dict(r) for r in self.rankings],
-            "failures": [dict(f) for f in self.failures],
-            "signatures": dict(self.signatures),
-        }
-        if vectors:
-            out["segment_keys"] = [list(k) for k in self.segment_keys]
-            out["segment_scores"] = {
-                n: [finite(v) for v in vec] for n, vec in self.segment_scores.items()
-            }
-            out["human_segment"] = list(self.human_segment)
         return out
 
 

@@ -2,7 +2,7 @@
 the report shows, and the WMT meta-evaluation's headline numbers per implementation.
 
 A report takes precomputed human results in the forms :mod:`harness.analysis.human` returns
-(:meth:`~harness.analysis.human.HumanCorrelations.to_dict`, the flat rows of
+(the JSON of a :class:`~harness.analysis.human.HumanCorrelations`, the flat rows of
 :func:`~harness.analysis.human.wmt19_bleu_vs_human`, or a dict of those by name) and a
 :class:`~harness.analysis.meta_eval.MetaEvaluation`; :func:`human_section` and
 :func:`meta_evaluation_section` read them once into the dataclasses below, which the renderers
@@ -79,7 +79,7 @@ class MetaEvaluationRow:
 class MetaEvaluationSection:
     """The WMT meta-evaluation of the human judgments' implementations: the ``systems`` rated,
     one :class:`MetaEvaluationRow` per implementation, and the full results as given
-    (:meth:`harness.analysis.meta_eval.MetaEvaluation.to_dict`: every Kendall variant and the
+    (the JSON of a :class:`harness.analysis.meta_eval.MetaEvaluation`: every Kendall variant and the
     permutation tests between implementations)."""
 
     systems: tuple[str, ...]
@@ -149,8 +149,8 @@ def human_section(results: Any) -> HumanSection:
 
 
 def meta_evaluation_section(results: Any) -> MetaEvaluationSection:
-    """The section of a meta-evaluation given as the JSON of
-    :meth:`~harness.analysis.meta_eval.MetaEvaluation.to_dict`."""
+    """The section of a meta-evaluation given as the JSON of a
+    :class:`~harness.analysis.meta_eval.MetaEvaluation`."""
     found = results if isinstance(results, Mapping) else {}
     rows = tuple(
         MetaEvaluationRow(

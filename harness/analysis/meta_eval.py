@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from harness.errors import ConfigError, HarnessError
 from harness.progress import ProgressCallback, track
@@ -22,7 +22,6 @@ from harness.statistics.agreement import (
     SPA_PERMUTATIONS,
     SPA_SEED,
     VARIANTS,
-    JsonResult,
     KendallResult,
     PairwiseAccuracy,
     SoftPairwiseAccuracy,
@@ -76,24 +75,9 @@ class ImplementationMetaEvaluation:
     segment_tie_calibrated: TieCalibration | None
     reason: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        def one(result: Any) -> Any:
-            return None if result is None else result.to_dict()
-
-        return {
-            "implementation": self.implementation,
-            "pairwise_accuracy": one(self.pairwise_accuracy),
-            "tie_calibrated": one(self.tie_calibrated),
-            "spa": one(self.spa),
-            "system_kendall": {v: r.to_dict() for v, r in self.system_kendall.items()},
-            "segment_kendall": {v: r.to_dict() for v, r in self.segment_kendall.items()},
-            "segment_tie_calibrated": one(self.segment_tie_calibrated),
-            "reason": self.reason,
-        }
-
 
 @dataclass(frozen=True)
-class ImplementationComparison(JsonResult):
+class ImplementationComparison:
     """Whether ``better`` (the higher ``statistic``; names break ties, as mt-metrics-eval
     orders metrics) is significantly above ``worse``: ``p_value`` ≤ ``alpha``, the rule of
     mt-metrics-eval's ``AssignRanks``. ``comparison`` holds the test's details."""
@@ -125,6 +109,20 @@ class MetaEvaluation:
     implementations: Mapping[str, ImplementationMetaEvaluation] = field(repr=False)
     comparisons: tuple[ImplementationComparison, ...] = field(repr=False)
 
+    JSON_PROPERTIES: ClassVar[tuple[str, ...]] = ("rows",)
+    JSON_ORDER: ClassVar[tuple[str, ...]] = (
+        "dataset",
+        "systems",
+        "n_segments",
+        "permutations",
+        "spa_seed",
+        "resamples",
+        "seed",
+        "rows",
+        "implementations",
+        "comparisons",
+    )
+
     def rows(self) -> list[dict[str, Any]]:
         """Per implementation: ``pairwise_accuracy``, ``acc23_calibrated``/``acc23_epsilon``
         (system level), ``spa``, ``segment_acc23_calibrated``/``segment_acc23_epsilon`` (by
@@ -147,20 +145,6 @@ class MetaEvaluation:
             row["reason"] = r.reason
             out.append({k: json_ready(v) for k, v in row.items()})
         return out
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "dataset": self.dataset,
-            "systems": list(self.systems),
-            "n_segments": self.n_segments,
-            "permutations": self.permutations,
-            "spa_seed": self.spa_seed,
-            "resamples": self.resamples,
-            "seed": self.seed,
-            "rows": self.rows(),
-            "implementations": {n: r.to_dict() for n, r in self.implementations.items()},
-            "comparisons": [c.to_dict() for c in self.comparisons],
-        }
 
 
 def _human_matrices(

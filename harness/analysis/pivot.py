@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -33,18 +33,12 @@ class ResultsPivot:
     scores: Mapping[str, tuple[float | None, ...]]
     skipped: tuple[Mapping[str, Any], ...]
 
+    JSON_PROPERTIES: ClassVar[tuple[str, ...]] = ("n_skipped",)
+
     @property
     def n_skipped(self) -> int:
+        """How many rows were left out."""
         return sum(int(s["rows"]) for s in self.skipped)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "level": self.level,
-            "keys": [list(k) for k in self.keys],
-            "scores": {name: [finite(v) for v in vec] for name, vec in self.scores.items()},
-            "skipped": [dict(s) for s in self.skipped],
-            "n_skipped": self.n_skipped,
-        }
 
 
 def _sort_key(key: tuple[str, str, str | None]) -> tuple[Any, ...]:

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from harness.analysis.gap_matters import GAP_RESAMPLES
 from harness.statistics.resampling import DEFAULT_SEED
 
-__all__ = ["DEFAULT_INCLUDE", "Precomputed", "ReportOptions", "SupportsToDict"]
+__all__ = ["DEFAULT_INCLUDE", "Precomputed", "ReportOptions", "ResultDataclass"]
 
 #: The sections :func:`~harness.analysis.study.analyse` computes by default.
 DEFAULT_INCLUDE: tuple[str, ...] = (
@@ -31,15 +31,15 @@ DEFAULT_INCLUDE: tuple[str, ...] = (
 )
 
 
-class SupportsToDict(Protocol):
-    """A result that gives its own JSON form (the harness's result dataclasses)."""
+class ResultDataclass(Protocol):
+    """A result of the harness: a dataclass, which :func:`harness.typed_json.to_json` writes."""
 
-    def to_dict(self) -> Mapping[str, Any]: ...
+    __dataclass_fields__: ClassVar[dict[str, Any]]
 
 
-#: A result computed before the report and stored in it as given: an object with
-#: ``to_dict()``, a JSON object, or a list of either (e.g. one significance result per pair).
-Precomputed = SupportsToDict | Mapping[str, object] | Sequence[object]
+#: A result computed before the report and stored in it as given: a result dataclass, a JSON
+#: object, or a list of either (e.g. one significance result per pair).
+Precomputed = ResultDataclass | Mapping[str, object] | Sequence[object]
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ takes it from multeval). The confidence interval of each system is the percentil
 its resampled scores: sorted scores ``s_(0) ≤ … ≤ s_(R-1)``, ``k = floor(R (1 - confidence) / 2)``,
 ``(s_(k), s_(R-1-k))``; for ``confidence=0.95`` this is sacrebleu's ``k = R // 40``. sacrebleu reports
 ``mean ± (s_(R-1-k) - s_(k)) / 2``; :attr:`SignificanceResult.ci_system` is the interval itself
-and ``to_dict()`` adds that half-width.
+and its JSON adds that half-width.
 
 **Approximate randomisation** (Riezler & Maxwell 2005, "On some pitfalls in automatic
 evaluation and significance testing for MT"): each of ``T`` trials swaps every segment's two
@@ -78,7 +78,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -177,6 +177,28 @@ class SignificanceResult:
     n_segments: int
     signature: str
 
+    JSON_PROPERTIES: ClassVar[tuple[str, ...]] = ("ci_halfwidth_baseline", "ci_halfwidth_system")
+    JSON_ORDER: ClassVar[tuple[str, ...]] = (
+        "method",
+        "score_baseline",
+        "score_system",
+        "delta",
+        "p_value",
+        "mean_baseline",
+        "mean_system",
+        "ci_baseline",
+        "ci_system",
+        "ci_halfwidth_baseline",
+        "ci_halfwidth_system",
+        "ci_level",
+        "resamples",
+        "ci_resamples",
+        "seed",
+        "ties",
+        "n_segments",
+        "signature",
+    )
+
     @property
     def ci_halfwidth_system(self) -> float | None:
         """sacrebleu's "± 95% CI": half the width of :attr:`ci_system`."""
@@ -186,29 +208,6 @@ class SignificanceResult:
     def ci_halfwidth_baseline(self) -> float | None:
         """Half the width of :attr:`ci_baseline`."""
         return None if self.ci_baseline is None else (self.ci_baseline[1] - self.ci_baseline[0]) / 2
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict: plain floats and ints, intervals as ``[lo, hi]`` lists."""
-        return {
-            "method": self.method,
-            "score_baseline": self.score_baseline,
-            "score_system": self.score_system,
-            "delta": self.delta,
-            "p_value": self.p_value,
-            "mean_baseline": self.mean_baseline,
-            "mean_system": self.mean_system,
-            "ci_baseline": None if self.ci_baseline is None else list(self.ci_baseline),
-            "ci_system": None if self.ci_system is None else list(self.ci_system),
-            "ci_halfwidth_baseline": self.ci_halfwidth_baseline,
-            "ci_halfwidth_system": self.ci_halfwidth_system,
-            "ci_level": self.ci_level,
-            "resamples": self.resamples,
-            "ci_resamples": self.ci_resamples,
-            "seed": self.seed,
-            "ties": self.ties,
-            "n_segments": self.n_segments,
-            "signature": self.signature,
-        }
 
 
 # ====================================================================== shared checks

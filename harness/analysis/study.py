@@ -350,8 +350,8 @@ def analyse(
     :func:`~harness.analysis.difference.difference`. ``options.include`` chooses the computed
     sections (left-out ones are empty: ``[]``, ``None`` or a ``correlations`` note).
     ``options.seed`` and ``options.n_boot`` are the correlations' bootstrap (0 resamples: no
-    intervals). ``human`` and
-    ``significance`` are precomputed results (objects with ``to_dict()`` or JSON values),
+    intervals). ``human`` and ``significance`` are precomputed results (result objects
+    :func:`~harness.typed_json.to_json` writes, or JSON values),
     stored as given; without ``significance`` (and with corpora) a paired bootstrap of every
     system against the best (or of ``options.significance_pair`` = ``(baseline system,
     system)``) is computed (:func:`~harness.analysis.study_significance.default_significance`),

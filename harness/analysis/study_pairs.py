@@ -98,7 +98,8 @@ def judge_pair(found: Difference) -> PairVerdict:
     ``agree`` from the comparable corpora and segments only — a side without scores
     (unavailable, unsupported, raises, error) is "n/a", never a disagreement. Its segment
     scores are left out (they are in the report's segment table)."""
-    p = to_json(found.to_dict(segment_scores=False))
+    p = to_json(found)
+    del p["segment_scores"]
     tol = p["tolerance"]
     compared = [g for g in p["corpora"] if g.get("gap") is not None]
     missing = [g for g in p["corpora"] if g.get("gap") is None]

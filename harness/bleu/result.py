@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,14 +36,6 @@ class BleuResult:
     segment_id: str | None = None
     call: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict (tuples become lists)."""
-        d = dataclasses.asdict(self)
-        for key in ("precisions", "counts", "totals"):
-            if d[key] is not None:
-                d[key] = list(d[key])
-        return d
 
     def format(self, width: int = 2) -> str:
         """A sacrebleu-like one-line summary: ``BLEU = 27.23 81.8/50.0/22.2/12.5 (BP = …)``."""

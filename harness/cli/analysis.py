@@ -19,6 +19,7 @@ from harness.errors import HarnessError, InputError
 from harness.report import cli_words, console
 from harness.report.human_tables import human_markdown
 from harness.statistics.correlation import KENDALL_FULL_BOOT_MAX, BootstrapOptions, correlate
+from harness.typed_json import to_json
 
 
 # ---------------------------------------------------------------------- explain
@@ -52,7 +53,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
         session=options.session(args),
     )
     if args.json:
-        options.print_json(att.to_dict())
+        options.print_json(att)
     else:
         print(console.attribution_text(att))
     return 0
@@ -133,7 +134,7 @@ def cmd_significance(args: argparse.Namespace) -> int:
         session=options.session(args),
         bom=args.bom,
     )
-    d = result.to_dict()
+    d = to_json(result)
     if args.json:
         options.print_json(d)
     else:
@@ -169,9 +170,7 @@ def _significance_many(args: argparse.Namespace) -> int:
     )
     scores = {name: tables[name].score for name in systems}
     if args.json:
-        options.print_json(
-            {"baseline": base, "tests": {n: r.to_dict() for n, r in results.items()}}
-        )
+        options.print_json({"baseline": base, "tests": results})
         return 0
     first = next(iter(results.values()))
     heading = cli_words.significance_heading(
@@ -243,7 +242,7 @@ def _human_files(args: argparse.Namespace, systems: dict[str, Any], impls: list[
                 "systems": list(systems),
                 "human": human,
                 "bleu": {n: list(v) for n, v in vectors.items()},
-                "correlations": [{"profiles": m, **c.to_dict()} for m, c in results],
+                "correlations": [{"profiles": m, **to_json(c)} for m, c in results],
             }
         )
         return 0
@@ -322,12 +321,10 @@ def cmd_human(args: argparse.Namespace) -> int:
         session=options.session(args),
     )
     meta_options = MetaEvalOptions(resamples=args.meta_resamples, seed=args.seed)
-    meta = meta_evaluate(res, options=meta_options).to_dict()
+    meta = to_json(meta_evaluate(res, options=meta_options))
     wmt19 = mathur_outliers(args.data) if args.wmt19 else None
     if args.json:
-        options.print_json(
-            {"wmt21": res.to_dict(), "wmt21_meta_evaluation": meta, "wmt19_outliers": wmt19}
-        )
+        options.print_json({"wmt21": res, "wmt21_meta_evaluation": meta, "wmt19_outliers": wmt19})
     else:
         print(human_markdown(res, wmt19, meta))
     return 0

@@ -222,7 +222,7 @@ def _baseline(wanted: str, impls: list[runner.Implementation]) -> str:
 
 def _answer_json(ans: Answer) -> dict[str, Any]:
     """The answer as data, with its findings in words before the families."""
-    items = list(ans.to_dict().items())
+    items = list(to_json(ans).items())
     at = [k for k, _ in items].index("families")
     return dict([*items[:at], ("findings", findings(ans)), *items[at:]])
 

@@ -33,6 +33,7 @@ from harness.report.identify_words import (
     IdentifyAnswer,
     identify_json,
     identify_text,
+    printed_json,
     signature_reading_sentences,
 )
 from harness.report.validation import (
@@ -237,7 +238,7 @@ def cmd_identify(args: argparse.Namespace) -> int:
     if line.form == SIGNATURE:  # no score to search: the configuration it names
         reading = signature_reading(line)
         if args.json:
-            options.print_json({"read": line.to_dict(), "signature": reading})
+            options.print_json({"read": printed_json(line), "signature": reading})
         else:
             print("\n".join(_fill(x, 100) for x in signature_reading_sentences(reading)))
         return 0

@@ -24,7 +24,7 @@ def cmd_pitfalls(args: argparse.Namespace) -> int:
     names = [x for item in args.name or [] for x in item.split(",") if x] or None
     results = run_pitfalls(names, progress=options.progress(args))
     if args.json:
-        options.print_json([r.to_dict() for r in results])
+        options.print_json(results)
     else:
         print(format_table(results))
     return 0

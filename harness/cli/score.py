@@ -22,6 +22,7 @@ from harness.errors import AdapterUnavailable, HarnessError, InputError
 from harness.report import cli_words
 from harness.scorers import LIBRARY_ADAPTERS, EngineScorer, Outcome, Scorer, get_adapter, score
 from harness.scorers.citation import PROGRAM, cite, library_signature, short_signature
+from harness.typed_json import to_json
 
 #: The widest line the side-by-side table aims at.
 TABLE_WIDTH = 100
@@ -188,7 +189,7 @@ def _single(
             row = Row(scorer.name, scorer, config, Outcome.scored(results))
             options.print_json(_row_json(row, corpus, overrides))
         else:
-            options.print_json([r.to_dict() for r in results])
+            options.print_json(results)
         return 0
     if args.cite:
         print(cite(scorer, config, corpus, results[0]))
@@ -382,7 +383,7 @@ def _row_json(row: Row, corpus: Corpus, overrides: dict[str, Any]) -> dict[str, 
     }
     if o.results:
         r = o.result
-        out.update(r.to_dict())
+        out.update(to_json(r))
         out["library_signature"] = library_signature(row.scorer, r)
         out["cite"] = cite(row.scorer, row.config, corpus, r) if row.config else None
     else:

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -67,51 +67,74 @@ class Candidate:
     ``("bpe-left-in",)``); empty when the files were scored as given and carry no marker
     (and then left out of the JSON).
 
-    Derived when it is made, and written to JSON (:func:`~harness.typed_json.
-    to_json`; ``config`` and ``reprinted`` are not): ``signature``, the configuration's
-    signature (layout, scale and rounding are separate fields); ``changed``, every field that
-    differs from :attr:`profile` with this candidate's value (``{"tokenize": "intl",
-    "smooth": "floor"}``; ``weights`` only when they are not uniform); ``reading``, the
-    profile and every changed field with its value, the layout misuse and the text mistakes
-    (``"sacrebleu + tokenize=intl, smooth=floor"``).
+    Its JSON (:func:`~harness.typed_json.to_json`) is the fields but ``config`` and
+    ``reprinted``, with the derived :attr:`signature`, :attr:`changed` and :attr:`reading`,
+    in :attr:`JSON_ORDER`.
     """
 
+    JSON_PROPERTIES: ClassVar[tuple[str, ...]] = ("signature", "changed", "reading")
+    JSON_ORDER: ClassVar[tuple[str, ...]] = (
+        "signature",
+        "layout",
+        "profile",
+        "changes",
+        "changed",
+        "reading",
+        "raw",
+        "scale",
+        "rounding",
+        "shown",
+        "distance",
+        "reproduces",
+        "equivalent",
+        "preprocessing",
+    )
+
     config: BleuConfig = field(metadata={"json": False})
-    signature: str = field(init=False, compare=False)
     layout: str
     profile: str
     changes: tuple[str, ...]
-    changed: dict[str, Any] = field(init=False, compare=False)
-    reading: str = field(init=False, compare=False)
     raw: float
     scale: str
     rounding: str
     shown: float
     distance: float
-    reproduces: bool = False
     equivalent: dict[str, tuple[dict[str, Any], ...]] = field(default_factory=dict, compare=False)
     preprocessing: tuple[str, ...] = field(default=(), metadata={"omit_empty": True})
+    reproduces: bool = False
     #: The named profile's tool prints its number at a fixed precision (``round_digits``) and
     #: the score was printed at another: the number was rounded again after the tool printed it.
     reprinted: bool = field(default=False, metadata={"json": False})
-
-    def __post_init__(self) -> None:
-        changed = changed_fields(PROFILES[self.profile], self.config)
-        diffs = [f"{k}={_value_text(v)}" for k, v in changed.items()]
-        if self.layout != "per-segment":
-            diffs.append(f"layout={self.layout}")
-        reading = self.profile + ("" if not diffs else " + " + ", ".join(diffs))
-        if self.preprocessing:
-            reading += " on text with " + ", ".join(self.preprocessing)
-        object.__setattr__(self, "signature", self.config.signature())
-        object.__setattr__(self, "changed", changed)
-        object.__setattr__(self, "reading", reading)
 
     @property
     def steps(self) -> int:
         """How far the reading is from a named profile applied correctly: each factor
         changed (and a reference-layout misuse) and each text mistake assumed is one step."""
         return len(self.changes) + len(self.preprocessing)
+
+    @property
+    def changed(self) -> dict[str, Any]:
+        """Every field that differs from :attr:`profile`, with this candidate's value (the
+        factors of ``changes`` by name and value: ``{"tokenize": "intl", "smooth": "floor"}``);
+        ``weights`` only when they are not uniform."""
+        return changed_fields(PROFILES[self.profile], self.config)
+
+    @property
+    def reading(self) -> str:
+        """The profile and every changed field with its value, the layout misuse and the text
+        mistakes: ``"sacrebleu + tokenize=intl, smooth=floor"``."""
+        diffs = [f"{k}={_value_text(v)}" for k, v in self.changed.items()]
+        if self.layout != "per-segment":
+            diffs.append(f"layout={self.layout}")
+        what = self.profile + ("" if not diffs else " + " + ", ".join(diffs))
+        if self.preprocessing:
+            what += " on text with " + ", ".join(self.preprocessing)
+        return what
+
+    @property
+    def signature(self) -> str:
+        """The configuration's signature (layout, scale and rounding are separate fields)."""
+        return self.config.signature()
 
     def covers(
         self, config: BleuConfig, layout: str = "per-segment", preprocessing: tuple[str, ...] = ()

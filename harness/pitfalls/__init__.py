@@ -25,7 +25,7 @@ Entry points for the CLI (``bleu-harness pitfalls [--json] [--name N]``)::
 
     results = run_pitfalls()            # or run_pitfalls(["silence", "reference_layout"])
     print(harness.report.pitfalls.format_table(results))
-    json.dumps([r.to_dict() for r in results], allow_nan=False)
+    json.dumps(to_json(results), allow_nan=False)
 
 Scores in tables are on 0–100 (the harness convention); seed articles print 0–1, and
 experiments that compare with a printed number convert it explicitly.

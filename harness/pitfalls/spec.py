@@ -12,7 +12,7 @@ import math
 import numbers
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from harness.bleu.result import BleuResult
 from harness.scorers import STATUSES, Outcome
@@ -62,14 +62,6 @@ class Measurement:
     @property
     def ok(self) -> bool:
         return self.status == "ok"
-
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"score": self.score, "status": self.status}
-        if self.detail:
-            d["detail"] = self.detail
-        if self.extra:
-            d["extra"] = dict(self.extra)
-        return d
 
 
 def _jsonable(value: Any) -> Any:
@@ -137,7 +129,12 @@ class Table:
         """``{implementation: {case: {"score", "status", ["detail"], ["extra"]}}}``."""
         out: dict[str, dict[str, dict[str, Any]]] = {}
         for m in self.rows:
-            out.setdefault(m.implementation, {})[m.case] = m.to_dict()
+            entry: dict[str, Any] = {"score": m.score, "status": m.status}
+            if m.detail:
+                entry["detail"] = m.detail
+            if m.extra:
+                entry["extra"] = dict(m.extra)
+            out.setdefault(m.implementation, {})[m.case] = entry
         return out
 
     def signatures(self) -> dict[str, list[str]]:
@@ -223,37 +220,99 @@ class Experiment:
 
 @dataclass(frozen=True)
 class ExperimentResult:
-    """An experiment's table and computed verdict (``error`` set when the run crashed)."""
+    """An experiment's table and computed verdict (``error`` set when the run crashed).
 
-    experiment: Experiment
-    table: Table
-    verdict: Verdict
-    seconds: float
+    Its JSON: the spec's name, claim and source, the verdict (its text, status, ``under`` and
+    reason), the table's numbers (per implementation and case: score and status), signatures
+    and notes, the spec's fixtures/implementations/configs, the scale, the seconds (to the
+    millisecond) and the error."""
+
+    experiment: Experiment = field(metadata={"json": False})
+    table: Table = field(metadata={"json": False})
+    verdict: Verdict = field(metadata={"json": False})
+    seconds: float = field(metadata={"json": False})
     error: str | None = None
+
+    JSON_PROPERTIES: ClassVar[tuple[str | tuple[str, str], ...]] = (
+        "name",
+        "claim",
+        "source",
+        ("verdict", "verdict_text"),
+        "verdict_status",
+        "under",
+        "reason",
+        "numbers",
+        "signatures",
+        "notes",
+        "fixtures",
+        "implementations",
+        "configs",
+        "scale",
+        ("seconds", "rounded_seconds"),
+    )
+    JSON_ORDER: ClassVar[tuple[str, ...]] = (
+        *(k if isinstance(k, str) else k[0] for k in JSON_PROPERTIES),
+        "error",
+    )
 
     @property
     def name(self) -> str:
         return self.experiment.name
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: name, claim, source, verdict, reason, numbers (per implementation and
-        case: score and status), signatures, and the spec's fixtures/implementations/configs."""
-        e = self.experiment
-        return {
-            "name": e.name,
-            "claim": e.claim,
-            "source": e.source,
-            "verdict": self.verdict.text,
-            "verdict_status": self.verdict.status,
-            "under": list(self.verdict.under),
-            "reason": self.verdict.reason,
-            "numbers": self.table.numbers(),
-            "signatures": self.table.signatures(),
-            "notes": _jsonable(self.table.notes),
-            "fixtures": list(e.fixtures),
-            "implementations": list(e.implementations),
-            "configs": list(e.configs),
-            "scale": "0-100",
-            "seconds": round(self.seconds, 3),
-            "error": self.error,
-        }
+    @property
+    def claim(self) -> str:
+        return self.experiment.claim
+
+    @property
+    def source(self) -> str:
+        return self.experiment.source
+
+    @property
+    def verdict_text(self) -> str:
+        return self.verdict.text
+
+    @property
+    def verdict_status(self) -> str:
+        return self.verdict.status
+
+    @property
+    def under(self) -> tuple[str, ...]:
+        return self.verdict.under
+
+    @property
+    def reason(self) -> str:
+        return self.verdict.reason
+
+    @property
+    def numbers(self) -> dict[str, dict[str, dict[str, Any]]]:
+        return self.table.numbers()
+
+    @property
+    def signatures(self) -> dict[str, list[str]]:
+        return self.table.signatures()
+
+    @property
+    def notes(self) -> Any:
+        """The table's notes as plain JSON values."""
+        return _jsonable(self.table.notes)
+
+    @property
+    def fixtures(self) -> tuple[str, ...]:
+        return self.experiment.fixtures
+
+    @property
+    def implementations(self) -> tuple[str, ...]:
+        return self.experiment.implementations
+
+    @property
+    def configs(self) -> tuple[str, ...]:
+        return self.experiment.configs
+
+    @property
+    def scale(self) -> str:
+        """The scale of every score: ``"0-100"``."""
+        return "0-100"
+
+    @property
+    def rounded_seconds(self) -> float:
+        return round(self.seconds, 3)

@@ -33,6 +33,7 @@ __all__ = [
     "identify_json",
     "identify_text",
     "length_clue_sentence",
+    "printed_json",
     "signature_reading_sentences",
 ]
 
@@ -265,6 +266,21 @@ def identify_text(answer: IdentifyAnswer, top: int) -> str:
     return "\n".join(lines)
 
 
+def printed_json(line: PrintedLine) -> dict[str, Any]:
+    """What ``identify --json`` says it read: the form, the score and its scale, the
+    precisions and their scale when printed, each other number printed, and the signature with
+    the settings it pins when printed."""
+    out: dict[str, Any] = {"form": line.form, "score": line.score, "scale": line.scale}
+    if line.precisions:
+        out["precisions"] = list(line.precisions)
+        out["precision_scale"] = line.precision_scale
+    out.update({k: v for k, v in line.details.items() if not k.startswith("precision")})
+    if line.signature:
+        out["signature"] = line.signature
+        out["settings"] = dict(line.settings)
+    return out
+
+
 def identify_json(answer: IdentifyAnswer) -> dict[str, Any]:
     """The JSON answer of ``identify --json``: every match, the nearest readings with what
     they miss, the odds, and the length clue with its sentence."""
@@ -273,7 +289,7 @@ def identify_json(answer: IdentifyAnswer) -> dict[str, Any]:
     return {
         "score": float(line.score),
         "printed": line.score,
-        "read": line.to_dict(),
+        "read": printed_json(line),
         "interval": None if answer.tolerance is not None else [float(lo), float(hi)],
         "tolerance": answer.tolerance,
         "corpus": answer.corpus,

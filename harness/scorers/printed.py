@@ -89,18 +89,6 @@ class PrintedLine:
             parts.append(f"signature {self.signature}")
         return f"Read as {self.form} output: " + ", ".join(parts) + "."
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: the form and every number as printed."""
-        out: dict[str, Any] = {"form": self.form, "score": self.score, "scale": self.scale}
-        if self.precisions:
-            out["precisions"] = list(self.precisions)
-            out["precision_scale"] = self.precision_scale
-        out.update({k: v for k, v in self.details.items() if not k.startswith("precision")})
-        if self.signature:
-            out["signature"] = self.signature
-            out["settings"] = dict(self.settings)
-        return out
-
 
 # ---------------------------------------------------------------------- signatures
 _SACREBLEU_TOKENIZERS = {"13a", "intl", "char", "zh", "none", "ja-mecab", "ko-mecab"}

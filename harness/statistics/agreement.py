@@ -52,7 +52,8 @@ Conventions (mt-metrics-eval's, unless said otherwise):
   own SPA is 0.8254 from a C-ordered matrix and 0.8255 from the same numbers in Fortran order.
   The matrices here reach BLAS in C order, as ``pce.py``'s do.
 
-Results are frozen dataclasses with ``to_dict()`` (JSON-ready: ``None``, never NaN).
+Results are frozen dataclasses, written as JSON by :func:`harness.typed_json.to_json` (``None``,
+never NaN).
 
 >>> round(pairwise_accuracy([1, 2, 3, 4], [1, 3, 2, 4]).accuracy, 4)
 0.8333
@@ -65,8 +66,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -91,7 +92,6 @@ __all__ = [
     "SPA_PERMUTATIONS",
     "SPA_SEED",
     "VARIANTS",
-    "JsonResult",
     "KendallResult",
     "PairwiseAccuracy",
     "SoftPairwiseAccuracy",
@@ -114,13 +114,6 @@ SPA_SEED = 4
 
 
 # ============================================================================ results
-class JsonResult:
-    """``to_dict()`` for the frozen result dataclasses: JSON-ready, ``None`` for NaN."""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {k: json_ready(v) for k, v in asdict(self).items()}  # type: ignore[call-overload]
-
-
 def json_ready(value: Any) -> Any:
     """``value`` with every float made JSON-safe (``None`` for NaN and ±inf), through mappings
     and sequences."""
@@ -134,7 +127,7 @@ def json_ready(value: Any) -> Any:
 
 
 @dataclass(frozen=True)
-class KendallResult(JsonResult):
+class KendallResult:
     """A Kendall variant averaged over groups (:func:`kendall_variant`).
 
     ``value``: the mean over the ``n_groups`` groups averaged (``None`` when there is none;
@@ -160,7 +153,7 @@ class KendallResult(JsonResult):
 
 
 @dataclass(frozen=True)
-class PairwiseAccuracy(JsonResult):
+class PairwiseAccuracy:
     """System-level pairwise accuracy (:func:`pairwise_accuracy`): ``agreements`` of
     ``n_pairs`` pairs of the ``n_systems`` systems with a human score; ``None`` below two."""
 
@@ -176,7 +169,7 @@ class PairwiseAccuracy(JsonResult):
 
 
 @dataclass(frozen=True)
-class TieCalibration(JsonResult):
+class TieCalibration:
     """Tie-calibrated τ_23 or acc_23 (:func:`tie_calibrated_accuracy`).
 
     ``value`` is the best average over the ``n_groups`` groups with pairs, reached by treating
@@ -194,20 +187,19 @@ class TieCalibration(JsonResult):
     n_pairs: int
     sample_rate: float
     seed: int | None
-    thresholds: tuple[float, ...] = field(repr=False)
-    values: tuple[float, ...] = field(repr=False)
+    thresholds: tuple[float, ...] = field(repr=False, metadata={"json": False})
+    values: tuple[float, ...] = field(repr=False, metadata={"json": False})
 
-    def to_dict(self, *, curve: bool = False) -> dict[str, Any]:
-        """JSON-ready; ``curve=True`` keeps ``thresholds`` and ``values`` (one per candidate)."""
-        out = super().to_dict()
-        out["n_candidates"] = len(self.thresholds)
-        if not curve:
-            del out["thresholds"], out["values"]
-        return out
+    JSON_PROPERTIES: ClassVar[tuple[str, ...]] = ("n_candidates",)
+
+    @property
+    def n_candidates(self) -> int:
+        """How many thresholds were tried (the curve's length; the curve is not in JSON)."""
+        return len(self.thresholds)
 
 
 @dataclass(frozen=True)
-class SoftPairwiseAccuracy(JsonResult):
+class SoftPairwiseAccuracy:
     """Soft pairwise accuracy (:func:`soft_pairwise_accuracy`).
 
     ``human_p_values[i][j]`` (``i < j``; ``None`` elsewhere) is the p-value that system i's

@@ -27,7 +27,7 @@ Conventions:
 
 :mod:`harness.statistics.correlation_cells` correlates many pairs of named vectors at once
 (:func:`harness.analysis.pivot.from_results` pivots a run's results table into such vectors). Results are frozen dataclasses (data only: the report
-renders them); ``to_dict()`` gives JSON-ready dicts (no NaN: ``None``).
+renders them), written as JSON by :func:`harness.typed_json.to_json` (no NaN: ``None``).
 
 >>> c = correlate([1, 2, 3, 4, 5], [2, 1, 4, 3, 5], n_boot=200, seed=1)
 >>> round(c.pearson.value, 3), round(c.kendall.value, 3), c.n, c.seed
@@ -41,8 +41,8 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -108,18 +108,17 @@ class Estimate:
     reason: str | None = None
     interval: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "method": self.method,
-            "value": finite(self.value),
-            "p_value": finite(self.p_value),
-            "ci_low": finite(self.ci_low),
-            "ci_high": finite(self.ci_high),
-            "interval": self.interval,
-            "n_boot": self.n_boot,
-            "n_boot_undefined": self.n_boot_undefined,
-            "reason": self.reason,
-        }
+    JSON_ORDER: ClassVar[tuple[str, ...]] = (
+        "method",
+        "value",
+        "p_value",
+        "ci_low",
+        "ci_high",
+        "interval",
+        "n_boot",
+        "n_boot_undefined",
+        "reason",
+    )
 
 
 @dataclass(frozen=True)
@@ -128,17 +127,29 @@ class Correlation:
 
     ``n``: pairs used; ``n_dropped``: pairs dropped for a missing or non-finite value;
     ``ci``: the confidence level of the intervals; ``seed``: the bootstrap seed; ``reason``:
-    why no coefficient could be computed (``None`` when they could).
+    why no coefficient could be computed (``None`` when they could). In JSON each estimate is
+    a key of its own, named by its method, after the other keys.
     """
 
     n: int
     n_dropped: int
-    estimates: Mapping[str, Estimate]
+    estimates: Mapping[str, Estimate] = field(metadata={"json_flatten": True})
     ci: float
     seed: int | None
     n_boot: int
     reason: str | None = None
     bootstrap: str = "percentile bootstrap over pairs"
+
+    JSON_ORDER: ClassVar[tuple[str, ...]] = (
+        "n",
+        "n_dropped",
+        "ci",
+        "seed",
+        "n_boot",
+        "bootstrap",
+        "reason",
+        "estimates",
+    )
 
     def __getitem__(self, method: str) -> Estimate:
         try:
@@ -159,18 +170,6 @@ class Correlation:
     @property
     def kendall(self) -> Estimate:
         return self["kendall"]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "n": self.n,
-            "n_dropped": self.n_dropped,
-            "ci": self.ci,
-            "seed": self.seed,
-            "n_boot": self.n_boot,
-            "bootstrap": self.bootstrap,
-            "reason": self.reason,
-            **{m: e.to_dict() for m, e in self.estimates.items()},
-        }
 
     def flat(self, prefix: str = "") -> dict[str, Any]:
         """One flat JSON-ready row: ``n``, ``n_dropped`` and ``{method}``, ``{method}_p``,

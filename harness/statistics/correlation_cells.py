@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -53,13 +53,24 @@ class CorrelationMatrix:
 
     ``values[a][b]`` is the coefficient (``None`` if undefined), ``n[a][b]`` the pairs used
     (missing values dropped pairwise) and ``cells[a][b]`` the full :class:`Correlation`.
-    Unpacks as ``values, names = correlation_matrix(...)``. ``to_dict()``'s ``n_boot`` is the
-    most resamples a cell's interval used, ``intervals`` how many cells have each kind.
+    Unpacks as ``values, names = correlation_matrix(...)``. Its JSON holds the grids of
+    ``values``, ``n``, ``ci_low`` and ``ci_high`` rather than the cells.
     """
 
     method: str
     names: tuple[str, ...]
-    cells: Mapping[str, Mapping[str, Correlation]] = field(repr=False)
+    cells: Mapping[str, Mapping[str, Correlation]] = field(repr=False, metadata={"json": False})
+
+    JSON_PROPERTIES: ClassVar[tuple[str, ...]] = (
+        "values",
+        "n",
+        "ci_low",
+        "ci_high",
+        "seed",
+        "n_boot",
+        "intervals",
+        "ci",
+    )
 
     @property
     def values(self) -> dict[str, dict[str, float | None]]:
@@ -85,23 +96,35 @@ class CorrelationMatrix:
         kinds = [self.cells[a][b][m].interval for i, a in enumerate(names) for b in names[i + 1 :]]
         return {k: kinds.count(k) for k in (BOOTSTRAP, ASYMPTOTIC) if k in kinds}
 
-    def to_dict(self) -> dict[str, Any]:
-        first = next((c for row in self.cells.values() for c in row.values()), None)
+    @property
+    def ci_low(self) -> dict[str, dict[str, float | None]]:
+        return self._grid("ci_low")
+
+    @property
+    def ci_high(self) -> dict[str, dict[str, float | None]]:
+        return self._grid("ci_high")
+
+    @property
+    def _first(self) -> Correlation | None:
+        return next((c for row in self.cells.values() for c in row.values()), None)
+
+    @property
+    def seed(self) -> int | None:
+        """The bootstrap seed of the cells."""
+        first = self._first
+        return first.seed if first else None
+
+    @property
+    def n_boot(self) -> int:
+        """The most resamples a cell's interval used."""
         m = self.method
-        return {
-            "method": m,
-            "names": list(self.names),
-            "values": self._grid("value"),
-            "n": self.n,
-            "ci_low": self._grid("ci_low"),
-            "ci_high": self._grid("ci_high"),
-            "seed": first.seed if first else None,
-            "n_boot": max(
-                (c[m].n_boot for r in self.cells.values() for c in r.values()), default=0
-            ),
-            "intervals": self.intervals,
-            "ci": first.ci if first else None,
-        }
+        return max((c[m].n_boot for r in self.cells.values() for c in r.values()), default=0)
+
+    @property
+    def ci(self) -> float | None:
+        """The confidence level of the intervals."""
+        first = self._first
+        return first.ci if first else None
 
 
 def _matrix_pearson(

@@ -24,7 +24,6 @@ from harness.statistics.agreement import (
     SPA_PERMUTATIONS,
     SPA_SEED,
     VARIANTS,
-    JsonResult,
 )
 from harness.statistics.agreement_kernels import (
     Layout,
@@ -70,7 +69,7 @@ _PAIR_CHUNK = 1 << 22  # pairs × resamples handled at once by the vectorised pe
 
 
 @dataclass(frozen=True)
-class MetricComparison(JsonResult):
+class MetricComparison:
     """Is metric B's statistic significantly above metric A's (:func:`compare_metrics`)?
 
     ``p_value``: the share of the ``resamples_used`` permutations (out of ``resamples``; early

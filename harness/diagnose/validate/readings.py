@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from harness.analysis.attribution import FACTORS, differing_factors
 from harness.bleu.profiles import PROFILES
@@ -56,28 +56,48 @@ class Reading:
     it reproduces only at the subject's printed precision (``rounding`` is then one more
     thing it needs; a profile that rounds as the subject does needs no such step).
 
-    Derived when it is made (and written to JSON): ``changed``, the changes as a mapping
-    (the JSON's ``changes``), and ``steps``, how far the reading is from its profile: one per
-    factor changed, per mistake, and one for rounding when it reproduces some case only at
-    the printed precision.
+    Its JSON writes ``changes`` as a mapping (:attr:`changed`) and the derived :attr:`steps`
+    after ``bug_classes`` (:attr:`JSON_ORDER`).
     """
+
+    JSON_PROPERTIES: ClassVar[tuple[str | tuple[str, str], ...]] = (
+        ("changes", "changed"),
+        "steps",
+    )
+    JSON_ORDER: ClassVar[tuple[str, ...]] = (
+        "profile",
+        "changes",
+        "factors",
+        "bugs",
+        "bug_classes",
+        "steps",
+        "agreement",
+        "same",
+        "other_values",
+        "rounds",
+    )
 
     profile: str
     changes: tuple[tuple[str, Any], ...] = field(metadata={"json": False})
-    changed: dict[str, Any] = field(init=False, compare=False, metadata={"json_name": "changes"})
     factors: tuple[str, ...]
     bugs: tuple[str, ...]
     bug_classes: tuple[str, ...]
-    steps: int = field(init=False, compare=False)
     agreement: float
     same: tuple[str, ...] = ()
     other_values: int = 0
     rounds: int = 0
 
-    def __post_init__(self) -> None:
+    @property
+    def changed(self) -> dict[str, Any]:
+        """The changes as a mapping: configuration field → value."""
+        return dict(self.changes)
+
+    @property
+    def steps(self) -> int:
+        """How far the reading is from its profile: one per factor changed, per mistake, and
+        one for rounding when it reproduces some case only at the printed precision."""
         rounding = bool(self.rounds) and "rounding" not in self.factors
-        object.__setattr__(self, "changed", dict(self.changes))
-        object.__setattr__(self, "steps", len(self.factors) + len(self.bugs) + rounding)
+        return len(self.factors) + len(self.bugs) + rounding
 
     @property
     def needs(self) -> tuple[str, ...]:
@@ -135,22 +155,26 @@ class Readings:
     those; the leading one is the profile the subject's name mentions, else the first in
     :data:`~harness.bleu.profiles.PROFILES` order (the reference implementations come before
     their ports and wrappers). ``needed``: what every one of them needs — the diagnosis.
-    ``candidates``: how many configurations were tried. ``everywhere`` (derived): whether
-    the readings reproduce the subject on every scored case.
+    ``candidates``: how many configurations were tried. Its JSON writes the derived
+    :attr:`everywhere` after ``needed``.
     """
+
+    JSON_PROPERTIES: ClassVar[tuple[str, ...]] = ("everywhere",)
+    JSON_ORDER: ClassVar[tuple[str, ...]] = ("readings", "needed", "everywhere", "candidates")
 
     readings: tuple[Reading, ...]
     needed: tuple[str, ...]
-    everywhere: bool = field(init=False, compare=False)
     candidates: int
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "everywhere", self.readings[0].agreement == 1.0)
 
     @property
     def lead(self) -> Reading:
         """The reading the answer leads with."""
         return self.readings[0]
+
+    @property
+    def everywhere(self) -> bool:
+        """Whether the readings reproduce the subject on every scored case."""
+        return self.lead.agreement == 1.0
 
 
 def _candidates(fitted: Model) -> list[tuple[str, Model]]:
