@@ -24,7 +24,10 @@ name); a field with ``metadata["json"] = False`` stays in memory only (it is nei
 nor in the schema); a field with ``metadata["json_codec"]`` (a :class:`JsonCodec`) is written
 in another form than its type's (the n-gram counts of a results row: ``"8 4 2 0"``); a
 ``Mapping[str, X]`` field with ``metadata["json_flatten"] = True`` writes its items as keys of
-the object itself (a correlation's estimates, one key per method).
+the object itself (a correlation's estimates, one key per method); a field with
+``metadata["omit_empty"] = True`` is left out when its value is empty (``len(value) == 0``: an
+empty tuple, list, mapping or string), is not ``required`` in the schema, and takes its
+default when :func:`from_json` finds no key for it.
 
 Derived values a class computes are written after its fields when the class names them in
 ``JSON_PROPERTIES: ClassVar[tuple[str | tuple[str, str], ...]]``: properties (or methods
@@ -208,6 +211,16 @@ def _written(cls: type) -> tuple[tuple[str, str, Any, _Kind], ...]:
     return tuple(by_key[key] for key in order)
 
 
+@cache
+def _omit_empty(cls: type) -> frozenset[str]:
+    """The JSON keys of ``cls`` left out when their value is empty (``omit_empty``)."""
+    return frozenset(
+        _json_key(f)
+        for f in dataclasses.fields(cls)
+        if f.metadata.get("json", True) and f.metadata.get("omit_empty", False)
+    )
+
+
 # ---------------------------------------------------------------------- to JSON
 def to_json(value: Any) -> Any:
     """Plain JSON values (module docstring): dataclasses → objects of their JSON fields,
@@ -246,12 +259,14 @@ def to_json(value: Any) -> Any:
 
 def _dataclass_to_json(value: Any) -> dict[str, Any]:
     cls: type = type(value)
-    codecs, flat = _codecs(cls), _flattened(cls)
+    codecs, flat, omit = _codecs(cls), _flattened(cls), _omit_empty(cls)
     out: dict[str, Any] = {}
     for name, key, _, kind in _written(cls):
         got = getattr(value, name)
         if kind == "method":
             got = got()
+        if key in omit and kind == "field" and not len(got):
+            continue
         if name == flat and kind == "field":
             out.update({str(k): to_json(v) for k, v in got.items()})
         else:
@@ -381,7 +396,8 @@ def _dataclass_from_json(cls: type, value: Any, path: str) -> Any:
     flat = _flattened(cls)
     fields = [f for f in _fields(cls) if f[0] != flat]
     keys = [key for _, key, _ in fields]
-    missing = [k for k in keys if k not in value]
+    omit = _omit_empty(cls)
+    missing = [k for k in keys if k not in value and k not in omit]
     if missing:
         where = f" in {path!r}" if path else ""
         raise JsonShapeError(f"missing key(s) {', '.join(map(repr, missing))}{where}")
@@ -397,6 +413,7 @@ def _dataclass_from_json(cls: type, value: Any, path: str) -> Any:
             value[key], f"{path}.{key}" if path else key
         )
         for name, key, hint in fields
+        if key in value
     }
     if flat is not None:
         hint = typing.get_type_hints(cls)[flat]
@@ -463,7 +480,8 @@ def _object_schema(cls: type, defs: dict[str, Any]) -> dict[str, Any]:
         else _schema(hint, defs)
         for name, key, hint, kind in shown
     }
-    out["required"] = [key for _, key, _, _ in shown]
+    omit = _omit_empty(cls)
+    out["required"] = [key for _, key, _, _ in shown if key not in omit]
     if flat is None:
         out["additionalProperties"] = False
     else:

@@ -47,14 +47,23 @@ from harness.diagnose.validate import (
     generate_cases,
     validate,
 )
+from harness.diagnose.validate.evidence import Verdict
 from harness.errors import ConfigError
 from harness.report.validation import validation_text
+from harness.report.validation_words import (
+    VERDICT_WORDS,
+    evidence_reason,
+    validation_json,
+    withheld_words,
+)
 from harness.scorers.command import MAX_STDERR_BYTES, MAX_STDOUT_BYTES
 from harness.session import Session
 from harness.statistics.resampling import DEFAULT_SEED
 from tests.processes import gone, marked
 
 ROOT = Path(__file__).resolve().parents[1]
+#: The verdict on a subject that ignores its input, as the report words it.
+IGNORES_WORDS = VERDICT_WORDS[IGNORES_INPUT]
 SACREBLEU = Path(sys.executable).parent / "sacrebleu"
 CASES = 8  # generated corpora per row (fixtures off): enough for MIN_SCORED, fast
 
@@ -68,7 +77,7 @@ def _hang(marker: str) -> str:
 def _assert_honest(r: ValidationReport) -> None:
     """Nothing invented: no diagnosis without enough scored cases, no inf/nan as a number."""
     md = validation_text(r)
-    d = r.to_dict()
+    d = validation_json(r)
     assert not re.search(r"mean \|difference\| (inf|nan)", md), md
     assert not re.search(r"agreement (inf|nan)", md), md
     assert d["fit"].get("mean_abs_diff") is None or d["fit"]["mean_abs_diff"] < float("inf")
@@ -80,20 +89,20 @@ def _assert_honest(r: ValidationReport) -> None:
         assert r.diagnosed_factors == () and r.best_profile is None and r.agreement is None
         assert r.fit == {} and r.deviations == () and r.probes == ()
         assert "no diagnosis" in md and "diagnosed:" not in md and "best profile" not in md
-        assert d["diagnosed_factors"] == [] and d["verdict"] == r.verdict
+        assert d["diagnosed_factors"] == [] and d["verdict"] == VERDICT_WORDS[r.verdict]
     if r.n_scored < need:
-        assert not r.diagnosable and r.verdict == "no diagnosis" and r.evidence is None
+        assert not r.diagnosable and r.verdict is Verdict.NO_DIAGNOSIS and r.evidence is None
         assert f"only {r.n_scored} of {r.n_cases} cases gave a finite score" in md
     elif r.diagnosable:
-        assert r.withheld is None and r.verdict == "diagnosed"
+        assert r.withheld is None and r.verdict is Verdict.DIAGNOSED
         assert r.evidence is not None and r.evidence.supports_diagnosis
         assert f"of the {r.n_scored} scored cases" in md and "depends on its input:" in md
     else:  # enough scores, but they do not show that they depend on the input
         assert r.evidence is not None and not r.evidence.supports_diagnosis
-        assert r.withheld == r.evidence.reason and d["evidence"]["reason"] == r.withheld
+        assert withheld_words(r) == evidence_reason(r.evidence) == d["evidence"]["reason"]
         assert d["evidence"]["distinct_scores"] == r.evidence.distinct
         if r.verdict == IGNORES_INPUT:
-            assert f"verdict: {IGNORES_INPUT}" in md
+            assert f"verdict: {IGNORES_WORDS}" in md
 
 
 # ---------------------------------------------------------------------- lying Python subjects
@@ -187,7 +196,7 @@ class Row:
     diagnosed: tuple[str, ...] | None = None  # expected diagnosed_factors when diagnosable
     precision: int | str | None = "any"
     kwargs: dict[str, Any] = field(default_factory=dict)
-    verdict: str | None = None  # expected ValidationReport.verdict (None: don't check)
+    verdict: Verdict | None = None  # expected ValidationReport.verdict (None: don't check)
 
 
 def _n_short(cases: int) -> int:
@@ -302,7 +311,7 @@ ROWS = {
 }
 
 
-IGNORING = f"verdict: {IGNORES_INPUT}"
+IGNORING = f"verdict: {IGNORES_WORDS}"
 NOT_FOLLOWED = f"below {MIN_CORRELATION:.2f}, its scores do not follow the input"
 
 # subjects that ignore their input, in different ways: none gets a diagnosis
@@ -646,16 +655,16 @@ FAULT_CLI_ROWS = {
     "cli-echo-constant-exits-3": CliRow(
         ["validate", "--cmd", "echo 0.5 # MARKER {hyp}", "--cases", "3"],
         3,
-        err=(f"bleu-harness: {IGNORES_INPUT}: its", "all gave the same score (0.5)"),
+        err=(f"bleu-harness: {IGNORES_WORDS}: its", "all gave the same score (0.5)"),
         out=(IGNORING,),
         absent=_NO_DIAGNOSIS,
     ),
     "cli-echo-constant-json-exits-3": CliRow(
         ["validate", "--cmd", "echo 0.5 # MARKER {hyp}", "--cases", "3", "--json"],
         3,
-        err=(IGNORES_INPUT,),
+        err=(IGNORES_WORDS,),
         out=(
-            f'"verdict": "{IGNORES_INPUT}"',
+            f'"verdict": "{IGNORES_WORDS}"',
             '"distinct_scores": 1,',
             '"best_correlation": null,',
             '"diagnosed_factors": []',
@@ -665,7 +674,7 @@ FAULT_CLI_ROWS = {
     "cli-shuf-random-exits-3": CliRow(
         ["validate", "--cmd", "shuf -n1 -i 0-100 # MARKER {hyp}", "--cases", "60"],
         3,
-        err=(IGNORES_INPUT, NOT_FOLLOWED),
+        err=(IGNORES_WORDS, NOT_FOLLOWED),
         out=(IGNORING,),
         absent=_NO_DIAGNOSIS,
     ),
@@ -680,7 +689,7 @@ FAULT_CLI_ROWS = {
     "cli-impl-constant-exits-3": CliRow(
         ["validate", "--impl", "battery_subject:score", "--cases", "3"],
         3,
-        err=(IGNORES_INPUT, "all gave the same score (0.25)"),
+        err=(IGNORES_WORDS, "all gave the same score (0.25)"),
         out=(IGNORING,),
         absent=_NO_DIAGNOSIS,
         module="def score(hypotheses, references):\n    return 0.25\n",
@@ -731,7 +740,7 @@ def test_cli_faults(row: CliRow, tmp_path: Path) -> None:
         assert w not in p.stdout, p.stdout[-3000:]
     if "--json" in row.args:
         d = json.loads(p.stdout)
-        assert d["verdict"] == IGNORES_INPUT and d["evidence"]["verdict"] == IGNORES_INPUT
+        assert d["verdict"] == IGNORES_WORDS and d["evidence"]["verdict"] == IGNORES_WORDS
     assert gone(marker) and list(tmp.iterdir()) == []
 
 

@@ -29,6 +29,7 @@ from harness.diagnose.validate.bugs import Model
 from harness.diagnose.validate.classify import Classifier
 from harness.diagnose.validate.judge import Judge
 from harness.diagnose.validate.run import named_profiles, simplest_profile
+from harness.report.validation_words import withheld_words
 from harness.session import Session
 
 from .depth import examples
@@ -203,9 +204,9 @@ def _always_raises(hypotheses: list[str], references: list[list[str]]) -> float:
 def test_a_broken_subject_stops_early():
     r = validate(cmd="false {hyp}", cases=50)
     assert not r.diagnosable and r.n_cases == STOP_AFTER_FAILURES and r.calls == r.n_cases
-    assert r.not_run > 0 and "exited with status 1" in (r.withheld or "")
+    assert r.not_run > 0 and "exited with status 1" in (withheld_words(r) or "")
     r = validate(_always_raises, cases=50)
-    assert r.calls == STOP_AFTER_FAILURES and "broken on purpose" in (r.withheld or "")
+    assert r.calls == STOP_AFTER_FAILURES and "broken on purpose" in (withheld_words(r) or "")
 
 
 def test_cli_broken_command_exits_3_with_the_first_error(capsys):

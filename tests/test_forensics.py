@@ -41,6 +41,7 @@ from harness.diagnose.search import misused_corpora
 from harness.diagnose.seeded import KINDS, inject_bpe, named_first, seeded_case
 from harness.report.check_words import effect, message
 from harness.session import Session
+from harness.typed_json import to_json
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
 from corpus_gen import generate
@@ -183,8 +184,8 @@ def test_forensic_candidates_reproduce_their_raw_score():
             target = misused_corpora(target)[c.layout]
         score = engine.corpus_score(target, c.config).score
         assert (score / 100 if c.scale == "0-1" else score) == pytest.approx(c.raw, abs=1e-9)
-        json.dumps(c.to_dict())
-        assert ("preprocessing" in c.to_dict()) == bool(c.preprocessing)
+        json.dumps(to_json(c))
+        assert ("preprocessing" in to_json(c)) == bool(c.preprocessing)
 
 
 # ---------------------------------------------------------------------- seeded evaluation

@@ -25,6 +25,7 @@ from harness.diagnose.identify import (
 from harness.diagnose.many_configs import CorpusScorer
 from harness.scorers import misuse
 from harness.session import Session
+from harness.typed_json import to_json
 
 NASA = load_fixture("google_nasa_opportunity")
 TUTORIAL = load_fixture("tutorial_cat_on_the_mat")
@@ -95,7 +96,7 @@ def test_candidates_reproduce_their_raw_score():
         assert c.rounding == f"{places} decimal{'' if places == 1 else 's'}"
         assert c.shown == round(c.raw, places)
         assert c.profile == closest_profile(c.config)[0]
-        json.dumps(c.to_dict())
+        json.dumps(to_json(c))
 
 
 def test_per_segment_lists_as_streams_is_what_sacrebleu_scores():
@@ -129,7 +130,7 @@ def test_corpus_and_fixture_name_and_pair_agree():
     c = identify(
         printed, (list(corpus.hypotheses), [list(r) for r in corpus.references]), session=Session()
     )
-    assert [x.to_dict() for x in a] == [x.to_dict() for x in b] == [x.to_dict() for x in c]
+    assert [to_json(x) for x in a] == [to_json(x) for x in b] == [to_json(x) for x in c]
 
 
 def test_scorer_equals_engine_on_every_fixture():

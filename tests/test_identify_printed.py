@@ -24,6 +24,7 @@ from harness.errors import ConfigError
 from harness.report.identify_words import chance_sentence, length_clue_sentence
 from harness.scorers.printed import decode_signature, read_printed
 from harness.session import Session
+from harness.typed_json import to_json
 
 from .published import unavailable
 
@@ -535,7 +536,7 @@ def test_a_mistake_on_a_part_of_the_test_set_is_named_on_that_part(
         f"one reading of segments 302–800 does: {clue.matches[0].reading}"
         in length_clue_sentence(clue)
     )
-    assert clue.to_dict()["matches"][0]["preprocessing"] == ["lowercased-hyps"]
+    assert to_json(clue)["matches"][0]["preprocessing"] == ["lowercased-hyps"]
 
 
 # ---------------------------------------------------------------------- a signature alone

@@ -269,3 +269,24 @@ def test_enums_are_written_as_their_values_and_codecs_in_their_form() -> None:
     assert schema["properties"]["colour"] == {"enum": ["red", "dark-blue"]}
     assert schema["properties"]["counts"]["type"] == ["string", "null"]
     _validator(schema).validate(data)
+
+
+@dataclass(frozen=True)
+class Sometimes:
+    """An object whose ``extras`` key is written only when it has items."""
+
+    name: str
+    extras: tuple[str, ...] = field(default=(), metadata={"omit_empty": True})
+
+
+def test_an_omit_empty_field_is_left_out_when_empty_and_optional_in_the_schema() -> None:
+    schema = json_schema(Sometimes)
+    assert schema["required"] == ["name"] and "extras" in schema["properties"]
+    empty, full = Sometimes("a"), Sometimes("b", ("x",))
+    assert to_json(empty) == {"name": "a"}
+    assert to_json(full) == {"name": "b", "extras": ["x"]}
+    for value in (empty, full):
+        _validator(schema).validate(to_json(value))
+        assert from_json(Sometimes, json.loads(json.dumps(to_json(value)))) == value
+    with pytest.raises(JsonShapeError, match="missing key"):
+        from_json(Sometimes, {"extras": []})

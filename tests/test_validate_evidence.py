@@ -24,8 +24,8 @@ from harness.diagnose.validate import (
 from harness.diagnose.validate.evidence import average_ranks
 from harness.diagnose.validate.judge import Judge
 from harness.diagnose.validate.subjects import Outcome
+from harness.report.validation_words import VERDICT_WORDS, evidence_json, evidence_reason
 from harness.session import Session
-from harness.typed_json import to_json
 
 CASES = generate_cases(40, seed=0)
 CONFIGS = list(PROFILES.items())
@@ -46,9 +46,10 @@ def test_a_constant_ignores_its_input():
     e = input_dependence(Judge(1e-6, Session()), CASES, _outs([0.5] * len(CASES)), CONFIGS)
     assert not e.supports_diagnosis and e.verdict == IGNORES_INPUT
     assert e.distinct == 1 and e.best_correlation is None and e.p_value is None
-    assert e.compared > 0 and "all gave the same score (0.5)" in e.reason
-    d = to_json(e)
-    assert d["distinct_scores"] == 1 and d["verdict"] == IGNORES_INPUT
+    assert e.compared > 0 and "all gave the same score (0.5)" in evidence_reason(e)
+    d = evidence_json(e)
+    assert d is not None and d["distinct_scores"] == 1
+    assert d["verdict"] == VERDICT_WORDS[IGNORES_INPUT] and d["reason"] == evidence_reason(e)
 
 
 def test_the_engine_itself_supports_a_diagnosis():
@@ -64,14 +65,14 @@ def test_ranks_make_the_test_blind_to_scale_and_monotone_distortion():
     values = _engine()
     for f in (lambda v: v / 100, math.sqrt, lambda v: round(v, 1)):
         e = input_dependence(Judge(1e-6, Session()), CASES, _outs([f(v) for v in values]), CONFIGS)
-        assert e.supports_diagnosis, e.reason
+        assert e.supports_diagnosis, evidence_reason(e)
 
 
 def test_reversed_scores_are_not_bleu():
     values = _engine()
     e = input_dependence(Judge(1e-6, Session()), CASES, _outs([100 - v for v in values]), CONFIGS)
     assert e.verdict == IGNORES_INPUT and e.best_correlation is not None
-    assert e.best_correlation < MIN_CORRELATION and "do not follow the input" in e.reason
+    assert e.best_correlation < MIN_CORRELATION and "do not follow the input" in evidence_reason(e)
 
 
 def test_the_correlation_is_spearmans_rho():
@@ -94,7 +95,7 @@ def test_too_few_cases_withhold_without_the_verdict():
     e = input_dependence(Judge(1e-6, Session()), cases, _outs(values), CONFIGS[:1])
     assert e.best_correlation == pytest.approx(1.0)
     assert e.p_value is not None and e.p_value > ALPHA
-    assert not e.supports_diagnosis and e.verdict is None and "run more cases" in e.reason
+    assert not e.supports_diagnosis and e.verdict is None and "run more cases" in evidence_reason(e)
 
 
 def test_seeded_and_reproducible():

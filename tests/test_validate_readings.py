@@ -26,6 +26,7 @@ from harness.diagnose.validate.bugs import Model
 from harness.diagnose.validate.cases import Case
 from harness.diagnose.validate.judge import Judge
 from harness.report.validation import reading_words, validation_text
+from harness.report.validation_words import validation_json
 from harness.session import Session
 
 from .depth import examples
@@ -126,7 +127,7 @@ def test_unclipped_homemade_is_diagnosed_with_clipping_only(unclipped_report):
 
 
 def test_readings_json(clipped_report):
-    d = clipped_report.to_dict()
+    d = validation_json(clipped_report)
     assert d["readings"]["everywhere"] is True
     assert d["readings"]["readings"][0]["profile"] == "sacrebleu"
     assert d["diagnosed_factors"] == list(d["readings"]["needed"]) == []

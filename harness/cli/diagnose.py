@@ -42,6 +42,7 @@ from harness.report.validation import (
     validation_text,
     withheld_line,
 )
+from harness.report.validation_words import validation_json
 from harness.scorers.printed import SIGNATURE
 
 
@@ -153,7 +154,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         print(interrupted_line(signal.Signals(signum).name), file=sys.stderr)
         return 128 + int(signum)
     if args.json:
-        options.print_json(report.to_dict())
+        options.print_json(validation_json(report))
     else:
         print(validation_text(report), end="")
     if not report.diagnosable:
@@ -237,7 +238,7 @@ def cmd_identify(args: argparse.Namespace) -> int:
     if line.form == SIGNATURE:  # no score to search: the configuration it names
         reading = signature_reading(line)
         if args.json:
-            options.print_json({"read": printed_json(line), "signature": reading.to_dict()})
+            options.print_json({"read": printed_json(line), "signature": reading})
         else:
             print("\n".join(_fill(x, 100) for x in signature_reading_sentences(reading)))
         return 0

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -64,10 +64,33 @@ class Candidate:
     that never fires): they reproduce the score too and are not listed separately — use
     :meth:`covers` to ask whether a configuration is among them. ``preprocessing`` names the
     text mistakes the candidate assumes (:data:`harness.diagnose.preprocess.MISTAKES`, e.g.
-    ``("bpe-left-in",)``); empty when the files were scored as given and carry no marker.
+    ``("bpe-left-in",)``); empty when the files were scored as given and carry no marker
+    (and then left out of the JSON).
+
+    Its JSON (:func:`~harness.typed_json.to_json`) is the fields but ``config`` and
+    ``reprinted``, with the derived :attr:`signature`, :attr:`changed` and :attr:`reading`,
+    in :attr:`JSON_ORDER`.
     """
 
-    config: BleuConfig
+    JSON_PROPERTIES: ClassVar[tuple[str, ...]] = ("signature", "changed", "reading")
+    JSON_ORDER: ClassVar[tuple[str, ...]] = (
+        "signature",
+        "layout",
+        "profile",
+        "changes",
+        "changed",
+        "reading",
+        "raw",
+        "scale",
+        "rounding",
+        "shown",
+        "distance",
+        "reproduces",
+        "equivalent",
+        "preprocessing",
+    )
+
+    config: BleuConfig = field(metadata={"json": False})
     layout: str
     profile: str
     changes: tuple[str, ...]
@@ -77,11 +100,11 @@ class Candidate:
     shown: float
     distance: float
     equivalent: dict[str, tuple[dict[str, Any], ...]] = field(default_factory=dict, compare=False)
-    preprocessing: tuple[str, ...] = ()
+    preprocessing: tuple[str, ...] = field(default=(), metadata={"omit_empty": True})
     reproduces: bool = False
     #: The named profile's tool prints its number at a fixed precision (``round_digits``) and
     #: the score was printed at another: the number was rounded again after the tool printed it.
-    reprinted: bool = False
+    reprinted: bool = field(default=False, metadata={"json": False})
 
     @property
     def steps(self) -> int:
@@ -139,27 +162,6 @@ class Candidate:
             f"{shown_text(self.shown, self.rounding)} "
             f"({self.rounding}); distance {self.distance:.3g}"
         )
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready fields; ``preprocessing`` only when the candidate assumes a text mistake."""
-        out = {
-            "signature": self.signature,
-            "layout": self.layout,
-            "profile": self.profile,
-            "changes": list(self.changes),
-            "changed": {k: _json_value(v) for k, v in self.changed.items()},
-            "reading": self.reading,
-            "raw": self.raw,
-            "scale": self.scale,
-            "rounding": self.rounding,
-            "shown": self.shown,
-            "distance": self.distance,
-            "reproduces": self.reproduces,
-            "equivalent": {k: [dict(x) for x in v] for k, v in self.equivalent.items()},
-        }
-        if self.preprocessing:
-            out["preprocessing"] = list(self.preprocessing)
-        return out
 
 
 #: The ``BleuConfig`` fields that change the arithmetic (not ``library``/``on_zero_length``).
@@ -356,10 +358,6 @@ def _value_text(value: Any) -> str:
     if isinstance(value, tuple):
         return ",".join(f"{x:g}" if isinstance(x, float) else str(x) for x in value)
     return str(value)
-
-
-def _json_value(value: Any) -> Any:
-    return list(value) if isinstance(value, tuple) else value
 
 
 #: The factors a reading is not compared on: ``zero_length`` (whether a library dies on empty

@@ -58,9 +58,9 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, ClassVar
 
 from harness.bleu import engine
 from harness.bleu.config import BleuConfig
@@ -338,24 +338,23 @@ class SignatureReading:
     :class:`~harness.bleu.config.BleuConfig` fields), its number of references, sacrebleu's
     configuration with them (``config``), the named profiles with exactly that
     configuration (``profiles``; the library each names aside) and the settings it pins that
-    differ from sacrebleu's defaults (``changed``)."""
+    differ from sacrebleu's defaults (``changed``). Its JSON writes the configuration as its
+    signature (:attr:`config_signature`, under ``config``) and leaves ``changed`` out."""
+
+    JSON_PROPERTIES: ClassVar[tuple[tuple[str, str], ...]] = (("config", "config_signature"),)
+    JSON_ORDER: ClassVar[tuple[str, ...]] = ("signature", "settings", "nrefs", "config", "profiles")
 
     signature: str
     settings: dict[str, Any]
     nrefs: int | None
-    config: BleuConfig
+    config: BleuConfig = field(metadata={"json": False})
     profiles: tuple[str, ...]
-    changed: dict[str, Any]
+    changed: dict[str, Any] = field(metadata={"json": False})
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready."""
-        return {
-            "signature": self.signature,
-            "settings": dict(self.settings),
-            "nrefs": self.nrefs,
-            "config": self.config.signature(),
-            "profiles": list(self.profiles),
-        }
+    @property
+    def config_signature(self) -> str:
+        """The configuration's signature."""
+        return self.config.signature()
 
 
 def signature_reading(line: PrintedLine | str) -> SignatureReading:

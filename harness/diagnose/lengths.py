@@ -12,8 +12,7 @@ side (the hypotheses' length agrees and the references' does not: other referenc
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -44,7 +43,8 @@ class LengthClue:
     settings a signature pinned that the profile does not have (``tokenize=intl``).
     ``matches``: when the tool's profile on the span does not reproduce the line, the readings
     of the span that do (:func:`~harness.diagnose.identify.identify` on it: a mistake made on
-    that part of the test set).
+    that part of the test set). Its JSON is its fields (the report layer adds the clue in
+    words, :func:`harness.report.identify_words.length_clue_sentence`).
     """
 
     profile: str
@@ -57,15 +57,6 @@ class LengthClue:
     reproduces: bool
     pinned: tuple[str, ...] = ()
     matches: tuple[Candidate, ...] = field(default=(), compare=False)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: the fields (the report layer adds the clue in words,
-        :func:`harness.report.identify_words.length_clue_sentence`)."""
-        out = {k: v for k, v in asdict(self).items() if k != "matches"}
-        out["span"] = None if self.span is None else list(self.span)
-        out["pinned"] = list(self.pinned)
-        out["matches"] = [c.to_dict() for c in self.matches]
-        return out
 
 
 def _runs(hyp: np.ndarray, ref: np.ndarray, h: int, r: float) -> list[tuple[int, int]]:

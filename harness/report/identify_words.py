@@ -23,6 +23,7 @@ from harness.diagnose.identify import (
     fewest_steps,
 )
 from harness.diagnose.lengths import LengthClue
+from harness.typed_json import to_json
 
 __all__ = [
     "IdentifyAnswer",
@@ -292,13 +293,13 @@ def identify_json(answer: IdentifyAnswer) -> dict[str, Any]:
         "interval": None if answer.tolerance is not None else [float(lo), float(hi)],
         "tolerance": answer.tolerance,
         "corpus": answer.corpus,
-        "matches": [c.to_dict() for c in answer.found],
+        "matches": to_json(answer.found),
         "n_matches": len(answer.found),
-        "nearest": [{**c.to_dict(), "misses": list(w)} for c, w in answer.near],
+        "nearest": [{**to_json(c), "misses": list(w)} for c, w in answer.near],
         "chance": None if answer.odds is None else dataclasses.asdict(answer.odds),
         "fewest_steps": fewest_steps(answer.found),
-        "simplest": None if answer.simple is None else answer.simple.to_dict(),
+        "simplest": to_json(answer.simple),
         "lengths": None
         if clue is None
-        else {**clue.to_dict(), "sentence": length_clue_sentence(clue)},
+        else {**to_json(clue), "sentence": length_clue_sentence(clue)},
     }

@@ -2,7 +2,9 @@
 
 What ``bleu-harness validate`` prints without ``--json``: the verdict (the nearest reading and
 the readings equal to it, the diagnosed factors, best profile, scale, precision, matches), the
-fitted configuration, the agreement of the best configurations, the shrunk deviations, the failures, the cases without a score and the probes.
+fitted configuration, the agreement of the best configurations, the shrunk deviations, the
+failures, the cases without a score and the probes; the reasons and explanations in words are
+:mod:`harness.report.validation_words`'s.
 Plain text for a terminal: no Markdown markup, every line at most :data:`WIDTH` columns (long
 values wrap under their label).
 """
@@ -12,7 +14,17 @@ from __future__ import annotations
 import textwrap
 
 from harness.diagnose.validate import ValidationReport
+from harness.diagnose.validate.evidence import Verdict
 from harness.diagnose.validate.readings import Reading, Readings
+from harness.report.validation_words import (
+    VERDICT_WORDS,
+    evidence_reason,
+    how_found_words,
+    precision_reason,
+    scale_reason,
+    skipped_words,
+    withheld_words,
+)
 
 __all__ = [
     "WIDTH",
@@ -53,9 +65,9 @@ def _section(title: str) -> list[str]:
 
 def _precision(report: ValidationReport) -> str:
     if report.precision is None:
-        return f"{report.precision_reason}; compared within {report.tolerance:g}"
+        return f"{precision_reason(report)}; compared within {report.tolerance:g}"
     text = (
-        f"{report.precision} decimal(s) ({report.precision_reason}); compared within half a "
+        f"{report.precision} decimal(s) ({precision_reason(report)}); compared within half a "
         f"unit of the last decimal ({report.compared_within:.3g})"
     )
     if report.withheld is None:
@@ -104,7 +116,7 @@ def _skipped(report: ValidationReport) -> list[str]:
     if not report.skipped:
         return []
     return _section(f"Skipped ({len(report.skipped)})") + [
-        line for s in report.skipped for line in _item(s)
+        line for s in report.skipped for line in _item(skipped_words(s))
     ]
 
 
@@ -177,10 +189,11 @@ def validation_text(report: ValidationReport) -> str:
     deviations, failures, cases without a score, probes (or, when the diagnosis is withheld,
     the verdict when the subject ignores its input, why, and the failures: never a factor)."""
     lines = [f"Validation of {report.implementation}", ""]
-    if report.withheld is not None:
-        if report.verdict != "no diagnosis":
-            lines += _field("verdict", report.verdict)
-        lines += _field("no diagnosis", report.withheld)
+    withheld = withheld_words(report)
+    if withheld is not None:
+        if report.verdict is not Verdict.NO_DIAGNOSIS:
+            lines += _field("verdict", VERDICT_WORDS[report.verdict])
+        lines += _field("no diagnosis", withheld)
         lines += _field("cases", _cases(report, scored=False))
         lines += _field("without a score", f"{report.crash_count} case(s)")
         if report.n_scored:
@@ -198,13 +211,13 @@ def validation_text(report: ValidationReport) -> str:
         f"{report.best_profile}, agreement {100 * agreement:.1f}% of the {report.n_scored} "
         "scored cases",
     )
-    lines += _field("scale", f"{report.scale}: {report.scale_reason}")
+    lines += _field("scale", f"{report.scale}: {scale_reason(report)}")
     lines += _field("cases", _cases(report))
     lines += _field("precision", _precision(report))
     lines += _field("match everywhere", ", ".join(report.matches) or "none")
     lines += _field("without a score", f"{report.crash_count} case(s)")
     if report.evidence is not None:
-        lines += _field("depends on its input", report.evidence.reason)
+        lines += _field("depends on its input", evidence_reason(report.evidence))
     lines += _section("Fitted configuration") + _item(_fit_text(report))
 
     lines += _section("Agreement per configuration (share of scored cases, best 15)")
@@ -222,7 +235,7 @@ def validation_text(report: ValidationReport) -> str:
         exp = "raises" if d.expected is None else f"{d.expected:.6g}"
         lines += _item(
             f"{i}. {', '.join(d.factors) or d.factor} ({d.source}): implementation "
-            f"{d.score:.6g}, {report.best_profile} {exp}. {d.evidence}",
+            f"{d.score:.6g}, {report.best_profile} {exp}. {how_found_words(d.how)}",
             f"hypotheses {list(d.hypotheses)}",
             f"references {[list(r) for r in d.references]}",
         )
@@ -256,5 +269,6 @@ def interrupted_line(signal_name: str) -> str:
 def withheld_line(report: ValidationReport) -> str:
     """The standard-error line of a validation that gives no diagnosis: the verdict (or
     ``could not validate``) and why."""
-    why = "could not validate" if report.verdict == "no diagnosis" else report.verdict
-    return f"bleu-harness: {why}: {report.withheld}"
+    nothing = report.verdict is Verdict.NO_DIAGNOSIS
+    why = "could not validate" if nothing else VERDICT_WORDS[report.verdict]
+    return f"bleu-harness: {why}: {withheld_words(report)}"

@@ -52,8 +52,10 @@ One module per concern, in the order a run uses them: :mod:`~.cases` (the batter
 compared), :mod:`~.bugs` (modelled mistakes), :mod:`~.judge` (expected scores and agreement),
 :mod:`~.evidence` (whether the scores depend on the input), :mod:`~.fit`, :mod:`~.readings`,
 :mod:`~.probes`, :mod:`~.shrink`, :mod:`~.classify` (deviations and crashes),
-:mod:`~.results` (the report's data) and :mod:`~.run` (:func:`validate`). The plain-text report
-is :func:`harness.report.validation.validation_text`.
+:mod:`~.results` (the report's facts) and :mod:`~.run` (:func:`validate`). The report returns
+facts (reason enums with their numbers and names); the plain-text report is
+:func:`harness.report.validation.validation_text`, the words of each fact and the JSON
+:mod:`harness.report.validation_words`.
 
 >>> from harness.diagnose.homemade import sacrebleu_like
 >>> r = validate(sacrebleu_like, cases=20)
@@ -71,10 +73,18 @@ from harness.diagnose.validate.evidence import (
     MIN_CORRELATION,
     MIN_DISTINCT,
     Evidence,
+    EvidenceFinding,
+    Verdict,
     input_dependence,
 )
 from harness.diagnose.validate.probes import Probe
-from harness.diagnose.validate.results import Crash, Deviation, ValidationReport
+from harness.diagnose.validate.results import (
+    Crash,
+    Deviation,
+    HowFound,
+    ValidationReport,
+    Withheld,
+)
 from harness.diagnose.validate.run import (
     MAX_ROUNDED_DECIMALS,
     MIN_SCORED,
@@ -108,10 +118,14 @@ __all__ = [
     "Crash",
     "Deviation",
     "Evidence",
+    "EvidenceFinding",
+    "HowFound",
     "NoScore",
     "Probe",
     "ValidateOptions",
     "ValidationReport",
+    "Verdict",
+    "Withheld",
     "generate_cases",
     "input_dependence",
     "single_factor_variants",

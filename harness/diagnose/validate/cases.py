@@ -4,13 +4,15 @@ A :class:`Case` is one corpus (hypotheses and per-segment references) and where 
 :func:`generate_cases` draws reproducible corpora that exercise what home-made BLEUs get wrong:
 short and long segments, repeated words and bigrams (clipping), words inside other words
 (substring counting), glued punctuation, mixed case, CJK, 1–3 ragged references, some empty.
-:func:`fixture_cases` takes every system of every shipped fixture.
+:func:`fixture_cases` takes every system of every shipped fixture (a :class:`SkippedFixture`
+says which it leaves out and why; the words are :func:`harness.report.validation_words.
+skipped_words`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from enum import Enum
 
 import numpy as np
 
@@ -18,7 +20,7 @@ from harness.data.corpus import Corpus
 from harness.data.fixtures import load_all
 from harness.statistics.resampling import DEFAULT_SEED
 
-__all__ = ["Case", "fixture_cases", "generate_cases"]
+__all__ = ["Case", "SkipBecause", "SkippedFixture", "fixture_cases", "generate_cases"]
 
 
 @dataclass(frozen=True)
@@ -46,13 +48,26 @@ class Case:
             len(r.split()) for refs in self.references for r in refs
         )
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready."""
-        return {
-            "source": self.source,
-            "hypotheses": list(self.hypotheses),
-            "references": [list(r) for r in self.references],
-        }
+
+class SkipBecause(Enum):
+    """Why a fixture's system is not in a command's battery."""
+
+    #: its segments have different numbers of references, which files cannot hold
+    RAGGED = "ragged"
+    #: it has another number of reference streams than the command template names
+    STREAMS = "streams"
+
+
+@dataclass(frozen=True)
+class SkippedFixture:
+    """A fixture's system left out of the battery (``name``: ``fixture:NAME/SYSTEM``):
+    ``because`` says why; for :attr:`SkipBecause.STREAMS`, ``streams`` is its number of
+    reference streams and ``named`` the number the command template names."""
+
+    name: str
+    because: SkipBecause
+    streams: int = 0
+    named: int = 0
 
 
 _COMMON = (
@@ -144,24 +159,26 @@ def generate_cases(
     return [_generate(rng, i, rectangular or streams is not None, streams) for i in range(count)]
 
 
-def fixture_cases(rectangular: bool, streams: int | None = None) -> tuple[list[Case], list[str]]:
+def fixture_cases(
+    rectangular: bool, streams: int | None = None
+) -> tuple[list[Case], list[SkippedFixture]]:
     """Every shipped fixture's systems as cases, and the ones left out with the reason.
 
     ``rectangular``: ragged fixtures are left out (a command reads references from files);
     ``streams``: so are fixtures with another number of reference streams.
     """
-    out, skipped = [], []
+    out: list[Case] = []
+    skipped: list[SkippedFixture] = []
     for fx in load_all():
         for system in fx.system_names:
             c = fx.corpus(system)
             name = f"fixture:{fx.name}/{system}"
             if rectangular and c.is_ragged:
-                skipped.append(f"{name} (ragged references cannot be written as files)")
+                skipped.append(SkippedFixture(name, SkipBecause.RAGGED))
                 continue
             if streams is not None and len(c.references[0]) != streams:
                 skipped.append(
-                    f"{name} ({len(c.references[0])} reference streams; the command template "
-                    f"names {streams})"
+                    SkippedFixture(name, SkipBecause.STREAMS, len(c.references[0]), streams)
                 )
                 continue
             out.append(Case(name, c.hypotheses, c.references))

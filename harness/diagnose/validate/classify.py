@@ -4,6 +4,8 @@
 a modelled mistake, the fit, another configuration, or a failing probe the case exercises).
 :func:`find_deviations` explains the first disagreeing cases, each shrunk to a minimal input
 with the same explanation; :func:`find_crashes` keeps one shrunk example per kind of failure.
+How a case was explained is a :class:`~harness.diagnose.validate.results.HowFound`; its words
+are :func:`harness.report.validation_words.how_found_words`.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from harness.diagnose.validate.bugs import BUG_MODELS, Model
 from harness.diagnose.validate.cases import Case
 from harness.diagnose.validate.judge import Judge
 from harness.diagnose.validate.probes import PROBE_PRIORITY, features
-from harness.diagnose.validate.results import Crash, Deviation
+from harness.diagnose.validate.results import Crash, Deviation, FoundBy, HowFound, MistakesOn
 from harness.diagnose.validate.shrink import shrink
 from harness.diagnose.validate.subjects import Outcome, Subject, run
 from harness.diagnose.validate.variants import single_factor_variants
@@ -32,12 +34,12 @@ __all__ = ["Classifier", "Explanation", "find_crashes", "find_deviations"]
 class Explanation:
     """Why a case disagrees: the main ``factor``, every factor or bug class involved, the
     configuration or mistakes that reproduce it (``matched_by``, ``model``; ``None`` when a
-    probe points to it) and the ``evidence`` in words."""
+    probe points to it) and ``how`` it was found."""
 
     factor: str
     factors: tuple[str, ...]
     matched_by: str | None
-    evidence: str
+    how: HowFound
     model: BleuConfig | Model | None  # what reproduces the case (None: a probe)
 
 
@@ -63,16 +65,17 @@ class Classifier:
         self.failing_probes = failing_probes
         # modelled mistakes: the fit's own mistakes one at a time, then all of them, then
         # every mistake and pair of mistakes on the best profile and on the fitted configuration
-        tries: list[tuple[str, Model]] = []
+        on_best, on_fit = MistakesOn.BEST_PROFILE, MistakesOn.FITTED
+        tries: list[tuple[MistakesOn, Model]] = []
         if fit.bugs:
-            tries += [("best profile", Model(best, (b,))) for b in fit.bugs]
+            tries += [(on_best, Model(best, (b,))) for b in fit.bugs]
             if fit.cfg != best:
-                tries += [("fitted configuration", Model(fit.cfg, (b,))) for b in fit.bugs]
-            tries.append(("best profile", Model(best, fit.bugs)))
-            tries.append(("fitted configuration", fit))
-        bases = [("best profile", Model(best))]
+                tries += [(on_fit, Model(fit.cfg, (b,))) for b in fit.bugs]
+            tries.append((on_best, Model(best, fit.bugs)))
+            tries.append((on_fit, fit))
+        bases = [(on_best, Model(best))]
         if fit.cfg != best:
-            bases.append(("fitted configuration", Model(fit.cfg)))
+            bases.append((on_fit, Model(fit.cfg)))
         names = list(BUG_MODELS)
         for label, base in bases:
             for b in names:
@@ -114,22 +117,18 @@ class Classifier:
             if judge.agrees(value, judge.expected(case, m)):
                 classes = tuple(dict.fromkeys(m.classes))
                 where, extra = self.blame(m.cfg)
-                whose = f"the {label}'s" if where == self.best_name else f"`{where}`'s"
-                return Explanation(
-                    classes[0],
-                    classes + extra,
-                    "+".join(m.bugs),
-                    f"no configuration of the fitted kind reproduces it; {whose} "
-                    f"arithmetic with the mistake(s) {', '.join(m.bugs)} does",
-                    m,
+                how = HowFound(
+                    FoundBy.MISTAKES,
+                    name=None if where == self.best_name else where,
+                    on=label,
+                    mistakes=m.bugs,
                 )
+                return Explanation(classes[0], classes + extra, "+".join(m.bugs), how, m)
         if judge.agrees(value, judge.expected(case, self.fit)) and self.fit.cfg != self.best:
             facs = tuple(
                 f for f in differing_factors(self.best, self.fit.cfg) if f != "zero_length"
             )
-            return Explanation(
-                facs[0], facs, "fit", "the fitted configuration reproduces it", self.fit
-            )
+            return Explanation(facs[0], facs, "fit", HowFound(FoundBy.FIT), self.fit)
         if hits:
             return self._config_hit(hits, hits)
         near = [
@@ -141,27 +140,16 @@ class Classifier:
             near.sort(key=lambda x: x[0])
             _, name, cfg = near[0]
             facs = tuple(differing_factors(self.best, cfg))
-            return Explanation(
-                "+".join(facs),
-                facs,
-                name,
-                f"`{name}` reproduces it (differs from {self.best_name} in {', '.join(facs)})",
-                cfg,
+            how = HowFound(
+                FoundBy.OTHER_CONFIGURATION, name=name, factors=facs, best_profile=self.best_name
             )
+            return Explanation("+".join(facs), facs, name, how, cfg)
         feats = features(case, self.fit.cfg)
         for behaviour in PROBE_PRIORITY:
             if behaviour in self.failing_probes and behaviour in feats:
-                return Explanation(
-                    behaviour,
-                    (behaviour,),
-                    None,
-                    f"no configuration or modelled mistake reproduces it; the '{behaviour}' "
-                    "probe fails and this input exercises it",
-                    None,
-                )
-        return Explanation(
-            "unexplained", (), None, "nothing reproduces it and no probe points to it", None
-        )
+                how = HowFound(FoundBy.PROBE, name=behaviour)
+                return Explanation(behaviour, (behaviour,), None, how, None)
+        return Explanation("unexplained", (), None, HowFound(FoundBy.NOTHING), None)
 
     def blame(self, cfg: BleuConfig) -> tuple[str, tuple[str, ...]]:
         """The named profile a configuration is blamed against and the factors that differ
@@ -184,12 +172,8 @@ class Classifier:
         factor, name, cfg = chosen[0]
         factors = tuple(dict.fromkeys(h[0] for h in chosen))
         others = sorted({h[0] for h in hits} - set(factors), key=order.index)
-        evidence = f"`{name}` reproduces it"
-        if len(factors) > 1:
-            evidence += f" (so do changes of {', '.join(factors[1:])})"
-        if others:
-            evidence += f"; on this input so do changes of {', '.join(others)}"
-        return Explanation(factor, factors, name, evidence, cfg)
+        how = HowFound(FoundBy.VARIANT, name=name, factors=factors[1:], also=tuple(others))
+        return Explanation(factor, factors, name, how, cfg)
 
 
 def find_deviations(
@@ -259,7 +243,7 @@ def find_deviations(
                 factor=why.factor,
                 factors=why.factors,
                 matched_by=why.matched_by,
-                evidence=why.evidence,
+                how=why.how,
                 original={"segments": len(case.hypotheses), "tokens": case.n_tokens},
             )
         )

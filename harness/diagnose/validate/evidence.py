@@ -26,7 +26,9 @@ The evidence supports a diagnosis when the scores have at least :data:`MIN_DISTI
 values, the best ρ is at least :data:`MIN_CORRELATION` and ``p`` is at most :data:`ALPHA`.
 A low ρ, or none, is the verdict :data:`IGNORES_INPUT`: the numbers do not come from the text
 as BLEU's do. A high ρ that is not significant (``p`` above :data:`ALPHA`: too few scored
-cases to tell) withholds the diagnosis without that verdict.
+cases to tell) withholds the diagnosis without that verdict. :class:`Evidence` holds the
+numbers and which of these outcomes they are (:class:`EvidenceFinding`); the words are
+:func:`harness.report.validation_words.evidence_reason`.
 
 Cost: every configuration is compared on every scored case, and its scores are the judge's
 (:meth:`~harness.diagnose.validate.judge.Judge.expected_all`: the statistics counted once per
@@ -42,6 +44,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 
 import numpy as np
 
@@ -59,11 +62,41 @@ __all__ = [
     "MIN_DISTINCT",
     "PERMUTATIONS",
     "Evidence",
+    "EvidenceFinding",
+    "Verdict",
     "input_dependence",
 ]
 
+
+class Verdict(Enum):
+    """What a validation concludes: a diagnosis, none (too few scores, or too little
+    evidence), or that the subject is not a BLEU implementation (its scores ignore its
+    input)."""
+
+    DIAGNOSED = "diagnosed"
+    NO_DIAGNOSIS = "no diagnosis"
+    IGNORES_INPUT = "ignores input"
+
+
 #: The verdict on a subject whose scores do not follow its input.
-IGNORES_INPUT = "not a BLEU implementation / ignores its input"
+IGNORES_INPUT = Verdict.IGNORES_INPUT
+
+
+class EvidenceFinding(Enum):
+    """Which outcome of the module's criterion the scored cases give."""
+
+    #: no compared configuration's scores vary over the cases: nothing can be shown
+    NOTHING_VARIES = "nothing varies"
+    #: one distinct score: a constant
+    CONSTANT = "constant"
+    #: the best rank correlation is below :data:`MIN_CORRELATION`
+    NOT_FOLLOWED = "not followed"
+    #: a high correlation with a p-value above :data:`ALPHA`: too few cases to tell
+    NOT_SIGNIFICANT = "not significant"
+    #: the scores follow a configuration: a diagnosis may be given
+    FOLLOWED = "followed"
+
+
 #: Fewer distinct scores than this over the scored cases is a constant.
 MIN_DISTINCT = 2
 #: The smallest best rank correlation that counts as following some configuration: ρ² ≥ ½,
@@ -87,15 +120,16 @@ class Evidence:
     scores, or no configuration varies over these cases), reached by ``best_configuration``
     over ``best_cases`` cases; ``p_value`` is its permutation p-value over ``permutations``
     permutations (seeded by ``seed``); ``compared`` counts the configurations with distinct
-    score vectors. ``supports_diagnosis`` and ``verdict`` (``None`` or :data:`IGNORES_INPUT`)
-    apply the module's criterion; ``reason`` says it in words. ``min_distinct``,
-    ``min_correlation`` and ``alpha`` are the thresholds applied (the module's constants),
-    so that the JSON states them.
+    score vectors. ``supports_diagnosis`` and ``finding`` apply the module's criterion
+    (``verdict``: ``None`` or :data:`IGNORES_INPUT`); ``constant``: the one score of a
+    constant; ``correlation``: the best ρ unrounded (``best_correlation`` keeps six
+    decimals). ``min_distinct``, ``min_correlation`` and ``alpha`` are the thresholds applied
+    (the module's constants), so that the JSON states them. The JSON's ``verdict`` and
+    ``reason`` are written by :func:`harness.report.validation_words.evidence_json`.
     """
 
     supports_diagnosis: bool
-    verdict: str | None
-    reason: str
+    finding: EvidenceFinding = field(metadata={"json": False})
     n_scored: int
     distinct: int = field(metadata={"json_name": "distinct_scores"})
     best_correlation: float | None
@@ -108,6 +142,15 @@ class Evidence:
     min_distinct: int = MIN_DISTINCT
     min_correlation: float = MIN_CORRELATION
     alpha: float = ALPHA
+    constant: float | None = field(default=None, metadata={"json": False})
+    correlation: float | None = field(default=None, metadata={"json": False})
+
+    @property
+    def verdict(self) -> Verdict | None:
+        """:data:`IGNORES_INPUT` for a constant or scores no configuration's follow, else
+        ``None``."""
+        ignores = (EvidenceFinding.CONSTANT, EvidenceFinding.NOT_FOLLOWED)
+        return IGNORES_INPUT if self.finding in ignores else None
 
 
 def average_ranks(values: np.ndarray) -> np.ndarray:
@@ -190,7 +233,7 @@ def input_dependence(
     if measured is not None:
         p_value = float((1 + np.sum(null >= measured[0] - 1e-12)) / (1 + permutations))
 
-    def evidence(supports: bool, verdict: str | None, reason: str) -> Evidence:
+    def evidence(supports: bool, finding: EvidenceFinding) -> Evidence:
         return Evidence(
             n_scored=n,
             distinct=distinct,
@@ -202,44 +245,18 @@ def input_dependence(
             seed=seed,
             compared=compared,
             supports_diagnosis=supports,
-            verdict=verdict,
-            reason=reason,
+            finding=finding,
+            constant=float(values[0]) if n and distinct < MIN_DISTINCT else None,
+            correlation=None if measured is None else measured[0],
         )
 
     if best is None:
-        return evidence(
-            False,
-            None,
-            f"no compared configuration's scores vary over these {n} cases: they cannot show "
-            "what the scores depend on",
-        )
+        return evidence(False, EvidenceFinding.NOTHING_VARIES)
     if distinct < MIN_DISTINCT:
-        return evidence(
-            False,
-            IGNORES_INPUT,
-            f"its {n} scored cases all gave the same score ({values[0]:g}) while the scores "
-            f"of {compared} compared configurations vary over them: a constant does not "
-            "depend on the input",
-        )
+        return evidence(False, EvidenceFinding.CONSTANT)
     assert p_value is not None
-    rho, name, m = best
-    stated = (
-        f"{distinct} distinct scores over {n} scored cases; the best rank correlation with any "
-        f"of {compared} configurations is {rho:.2f} ({name}, over {m} cases), permutation "
-        f"p = {p_value:.3g} ({permutations} permutations)"
-    )
-    if rho < MIN_CORRELATION:
-        return evidence(
-            False,
-            IGNORES_INPUT,
-            f"{stated}: below {MIN_CORRELATION:.2f}, its scores do not follow the input as "
-            "any BLEU configuration's do",
-        )
+    if best[0] < MIN_CORRELATION:
+        return evidence(False, EvidenceFinding.NOT_FOLLOWED)
     if p_value > ALPHA:
-        return evidence(
-            False,
-            None,
-            f"{stated}: on so few cases a correlation this high is no evidence (p above "
-            f"{ALPHA:g}); run more cases",
-        )
-    return evidence(True, None, stated)
+        return evidence(False, EvidenceFinding.NOT_SIGNIFICANT)
+    return evidence(True, EvidenceFinding.FOLLOWED)

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from harness.analysis.attribution import FACTORS, differing_factors
 from harness.bleu.profiles import PROFILES
@@ -55,10 +55,30 @@ class Reading:
     ``smooth=nltk-method0`` on cases where nothing is smoothed). ``rounds``: the scored cases
     it reproduces only at the subject's printed precision (``rounding`` is then one more
     thing it needs; a profile that rounds as the subject does needs no such step).
+
+    Its JSON writes ``changes`` as a mapping (:attr:`changed`) and the derived :attr:`steps`
+    after ``bug_classes`` (:attr:`JSON_ORDER`).
     """
 
+    JSON_PROPERTIES: ClassVar[tuple[str | tuple[str, str], ...]] = (
+        ("changes", "changed"),
+        "steps",
+    )
+    JSON_ORDER: ClassVar[tuple[str, ...]] = (
+        "profile",
+        "changes",
+        "factors",
+        "bugs",
+        "bug_classes",
+        "steps",
+        "agreement",
+        "same",
+        "other_values",
+        "rounds",
+    )
+
     profile: str
-    changes: tuple[tuple[str, Any], ...]
+    changes: tuple[tuple[str, Any], ...] = field(metadata={"json": False})
     factors: tuple[str, ...]
     bugs: tuple[str, ...]
     bug_classes: tuple[str, ...]
@@ -66,6 +86,11 @@ class Reading:
     same: tuple[str, ...] = ()
     other_values: int = 0
     rounds: int = 0
+
+    @property
+    def changed(self) -> dict[str, Any]:
+        """The changes as a mapping: configuration field → value."""
+        return dict(self.changes)
 
     @property
     def steps(self) -> int:
@@ -85,21 +110,6 @@ class Reading:
     def model(self) -> Model:
         """The configuration and mistakes the reading scores with."""
         return Model(PROFILES[self.profile].replace(**dict(self.changes)), self.bugs)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready."""
-        return {
-            "profile": self.profile,
-            "changes": dict(self.changes),
-            "factors": list(self.factors),
-            "bugs": list(self.bugs),
-            "bug_classes": list(self.bug_classes),
-            "steps": self.steps,
-            "agreement": self.agreement,
-            "same": list(self.same),
-            "other_values": self.other_values,
-            "rounds": self.rounds,
-        }
 
 
 def reading_of(profile: str, model: Model, agreement: float, rounds: int = 0) -> Reading:
@@ -145,8 +155,12 @@ class Readings:
     those; the leading one is the profile the subject's name mentions, else the first in
     :data:`~harness.bleu.profiles.PROFILES` order (the reference implementations come before
     their ports and wrappers). ``needed``: what every one of them needs — the diagnosis.
-    ``candidates``: how many configurations were tried.
+    ``candidates``: how many configurations were tried. Its JSON writes the derived
+    :attr:`everywhere` after ``needed``.
     """
+
+    JSON_PROPERTIES: ClassVar[tuple[str, ...]] = ("everywhere",)
+    JSON_ORDER: ClassVar[tuple[str, ...]] = ("readings", "needed", "everywhere", "candidates")
 
     readings: tuple[Reading, ...]
     needed: tuple[str, ...]
@@ -161,15 +175,6 @@ class Readings:
     def everywhere(self) -> bool:
         """Whether the readings reproduce the subject on every scored case."""
         return self.lead.agreement == 1.0
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready."""
-        return {
-            "readings": [r.to_dict() for r in self.readings],
-            "needed": list(self.needed),
-            "everywhere": self.everywhere,
-            "candidates": self.candidates,
-        }
 
 
 def _candidates(fitted: Model) -> list[tuple[str, Model]]:

@@ -1,24 +1,162 @@
-"""What :func:`~harness.diagnose.validate.validate` found: data only.
+"""What :func:`~harness.diagnose.validate.validate` found: facts only.
 
 :class:`ValidationReport` holds the verdict (scale, best profile, agreement per configuration,
 readings, fit, precision), the :class:`Deviation` cases (shrunk and explained), the :class:`Crash`
-examples and the probes; :func:`harness.typed_json.to_json` writes each as JSON, and
-``ValidationReport.to_dict`` the report (it adds the properties: verdict, agreement, diagnosed
-factors, the comparison's tolerance). The plain-text report is rendered by
-:func:`harness.report.validation.validation_text`.
+examples and the probes; why a diagnosis is withheld (:class:`Withheld`), how the scale and the
+precision were detected (:class:`ScaleFinding`, :class:`PrecisionFinding`) and how a deviation
+was explained (:class:`HowFound`) are reason enums with the numbers and names they need. The
+words, the plain-text report and the JSON (with the derived properties: verdict, agreement,
+diagnosed factors, the comparison's tolerance) are written by :mod:`harness.report.validation`
+and :mod:`harness.report.validation_words`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
-from harness.diagnose.validate.evidence import Evidence
+from harness.diagnose.validate.cases import SkippedFixture
+from harness.diagnose.validate.evidence import Evidence, Verdict
 from harness.diagnose.validate.probes import Probe
 from harness.diagnose.validate.readings import Readings
-from harness.typed_json import to_json
 
-__all__ = ["Crash", "Deviation", "ValidationReport"]
+__all__ = [
+    "Crash",
+    "Deviation",
+    "FoundBy",
+    "HowFound",
+    "MistakesOn",
+    "PrecisionBy",
+    "PrecisionFinding",
+    "ScaleBy",
+    "ScaleFinding",
+    "ValidationReport",
+    "Withheld",
+    "WithheldBecause",
+]
+
+
+class FoundBy(Enum):
+    """What reproduces a deviation (the order :class:`~harness.diagnose.validate.classify.
+    Classifier` tries them in)."""
+
+    #: a single-factor variant of the best profile (``name``)
+    VARIANT = "variant"
+    #: modelled mistakes on the best profile or the fitted configuration
+    MISTAKES = "mistakes"
+    #: the fitted configuration
+    FIT = "fit"
+    #: another configuration of the pool (``name``), nearest to the best profile
+    OTHER_CONFIGURATION = "other configuration"
+    #: nothing does, but a failing probe (``name``) the input exercises points to it
+    PROBE = "probe"
+    #: nothing does and no probe points to it
+    NOTHING = "nothing"
+
+
+class MistakesOn(Enum):
+    """The configuration modelled mistakes were made on."""
+
+    BEST_PROFILE = "best profile"
+    FITTED = "fitted configuration"
+
+
+@dataclass(frozen=True)
+class HowFound:
+    """How a deviation was explained. ``by``: what reproduces it. ``name``: the variant or
+    configuration (``VARIANT``, ``OTHER_CONFIGURATION``), the probe's behaviour (``PROBE``), or
+    for ``MISTAKES`` the named profile the mistakes' configuration is blamed against when it
+    is not the best profile (``None``: the configuration ``on``). ``mistakes``: the mistakes
+    made. ``factors``: for ``VARIANT`` the other factors whose change reproduces it too, for
+    ``OTHER_CONFIGURATION`` those it differs from ``best_profile`` in; ``also``: for
+    ``VARIANT`` the factors whose change reproduces it on this input only."""
+
+    by: FoundBy
+    name: str | None = None
+    on: MistakesOn | None = None
+    mistakes: tuple[str, ...] = ()
+    factors: tuple[str, ...] = ()
+    also: tuple[str, ...] = ()
+    best_profile: str | None = None
+
+
+class WithheldBecause(Enum):
+    """Why a validation gives no diagnosis."""
+
+    #: fewer cases gave a finite score than a diagnosis needs
+    TOO_FEW_SCORED = "too few scored"
+    #: the first cases all failed alike, and the others were not run
+    ALL_FAILED_ALIKE = "all failed alike"
+    #: the scores do not show that they depend on the input (the report's ``evidence``)
+    EVIDENCE = "evidence"
+
+
+@dataclass(frozen=True)
+class Withheld:
+    """Why there is no diagnosis: ``because``, with ``n_scored`` of ``n_cases`` cases scored.
+    ``TOO_FEW_SCORED``: a diagnosis needs ``need`` (at least ``min_scored`` and
+    ``min_share`` of the cases). ``ALL_FAILED_ALIKE``: the first ``n_cases`` failed alike,
+    ``not_run`` more were not run; ``first_error`` is the first one's error."""
+
+    because: WithheldBecause
+    n_scored: int
+    n_cases: int
+    need: int = 0
+    min_scored: int = 0
+    min_share: float = 0.0
+    not_run: int = 0
+    first_error: str | None = None
+
+
+class ScaleBy(Enum):
+    """How the scale was detected."""
+
+    #: a perfect match scored 1.0
+    PERFECT_ONE = "perfect one"
+    #: a perfect match scored 100
+    PERFECT_HUNDRED = "perfect hundred"
+    #: a perfect match scored neither: the scale on which more cases agree with some profile
+    AGREEMENT = "agreement"
+    #: not detected: the diagnosis is withheld
+    NOT_DETECTED = "not detected"
+
+
+@dataclass(frozen=True)
+class ScaleFinding:
+    """How the scale was detected (``by``). For ``AGREEMENT``: the perfect match's ``score``
+    (or its ``error`` when it gave none), the highest ``share`` of cases agreeing with some
+    profile on the chosen scale, and the ``largest`` score seen."""
+
+    by: ScaleBy
+    score: float | None = None
+    error: str | None = None
+    share: float = 0.0
+    largest: float | None = None
+
+
+class PrecisionBy(Enum):
+    """How the printed precision was read from the scores."""
+
+    #: no case gave a score
+    NO_SCORE = "no score"
+    #: more decimals than a rounding subject prints: full precision
+    FULL = "full"
+    #: every score has exactly ``decimals`` decimals
+    ALL_EXACT = "all exact"
+    #: no score has more than ``decimals`` decimals (the others end in unprinted zeros)
+    AT_MOST = "at most"
+
+
+@dataclass(frozen=True)
+class PrecisionFinding:
+    """How the precision was read (``by``): the most ``decimals`` of any of the ``scores``
+    scored cases, and how many have exactly that many (``exact``)."""
+
+    by: PrecisionBy
+    decimals: int = 0
+    scores: int = 0
+    exact: int = 0
 
 
 @dataclass(frozen=True)
@@ -32,7 +170,7 @@ class Deviation:
     profile in it reproduces the case) or a bug class outside the factor space
     (``clipping``, ``ngram_extraction``, ``brevity_penalty``, ``substring_counting``, or a
     probe behaviour); ``factors`` lists every factor or bug involved; ``matched_by`` names the
-    configuration or bug model that reproduces the case; ``evidence`` says how it was found.
+    configuration or bug model that reproduces the case; ``how`` says how it was found.
     """
 
     source: str
@@ -43,7 +181,7 @@ class Deviation:
     factor: str
     factors: tuple[str, ...]
     matched_by: str | None
-    evidence: str
+    how: HowFound = field(metadata={"json": False})
     original: dict[str, int] = field(default_factory=dict)
 
 
@@ -89,7 +227,7 @@ class ValidationReport:
 
     implementation: str
     scale: str
-    scale_reason: str
+    scale_found: ScaleFinding
     n_cases: int
     n_fixture_cases: int
     seed: int
@@ -103,15 +241,15 @@ class ValidationReport:
     crashes: tuple[Crash, ...]
     crash_count: int
     probes: tuple[Probe, ...]
-    skipped: tuple[str, ...] = ()
+    skipped: tuple[SkippedFixture, ...] = ()
     seconds: float = 0.0
     calls: int = 0
     n_scored: int = 0
     no_score: tuple[tuple[str, str], ...] = ()
     precision: int | None = None
-    precision_reason: str = ""
+    precision_found: PrecisionFinding = PrecisionFinding(PrecisionBy.NO_SCORE)
     rounding_explains: int = 0
-    withheld: str | None = None
+    withheld: Withheld | None = None
     timeout: float | None = None
     not_run: int = 0
     evidence: Evidence | None = None
@@ -123,14 +261,14 @@ class ValidationReport:
         return self.withheld is None
 
     @property
-    def verdict(self) -> str:
-        """``"diagnosed"``, :data:`~harness.diagnose.validate.evidence.IGNORES_INPUT` when
-        the scores do not depend on the input, else ``"no diagnosis"``."""
+    def verdict(self) -> Verdict:
+        """``DIAGNOSED``, :data:`~harness.diagnose.validate.evidence.IGNORES_INPUT` when the
+        scores do not depend on the input, else ``NO_DIAGNOSIS``."""
         if self.withheld is None:
-            return "diagnosed"
+            return Verdict.DIAGNOSED
         if self.evidence is not None and self.evidence.verdict is not None:
             return self.evidence.verdict
-        return "no diagnosis"
+        return Verdict.NO_DIAGNOSIS
 
     @property
     def compared_within(self) -> float:
@@ -156,44 +294,3 @@ class ValidationReport:
         if self.withheld is not None:
             return ()
         return () if self.readings is None else self.readings.needed
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: the fields and the derived properties (``diagnosis``, ``verdict``,
-        ``agreement``, ``diagnosed_factors``, ``compared_within``) in the order the JSON has
-        always had, which is why it is written by hand."""
-        return {
-            "implementation": self.implementation,
-            "diagnosis": self.withheld is None,
-            "verdict": self.verdict,
-            "withheld": self.withheld,
-            "evidence": to_json(self.evidence),
-            "scale": self.scale,
-            "scale_reason": self.scale_reason,
-            "best_profile": self.best_profile,
-            "agreement": self.agreement,
-            "n_scored": self.n_scored,
-            "matches": list(self.matches),
-            "matched_factors": list(self.matched_factors),
-            "diagnosed_factors": list(self.diagnosed_factors),
-            "readings": None if self.readings is None else self.readings.to_dict(),
-            "precision": self.precision,
-            "precision_reason": self.precision_reason,
-            "compared_within": self.compared_within,
-            "rounding_explains": self.rounding_explains,
-            "fit": self.fit,
-            "deviations": to_json(self.deviations),
-            "crashes": to_json(self.crashes),
-            "crash_count": self.crash_count,
-            "no_score": [{"source": src, "verdict": v} for src, v in self.no_score],
-            "agreement_by_profile": dict(self.agreement_by_profile),
-            "probes": to_json(self.probes),
-            "n_cases": self.n_cases,
-            "n_fixture_cases": self.n_fixture_cases,
-            "seed": self.seed,
-            "tolerance": self.tolerance,
-            "timeout": self.timeout,
-            "skipped": list(self.skipped),
-            "not_run": self.not_run,
-            "seconds": self.seconds,
-            "implementation_calls": self.calls,
-        }

@@ -25,7 +25,15 @@ from harness.diagnose.validate.fit import fit, fit_summary
 from harness.diagnose.validate.judge import Judge
 from harness.diagnose.validate.probes import run_probes
 from harness.diagnose.validate.readings import find_readings, rounded_cases
-from harness.diagnose.validate.results import ValidationReport
+from harness.diagnose.validate.results import (
+    PrecisionBy,
+    PrecisionFinding,
+    ScaleBy,
+    ScaleFinding,
+    ValidationReport,
+    Withheld,
+    WithheldBecause,
+)
 from harness.diagnose.validate.subjects import Impl, Outcome, Subject, run
 from harness.diagnose.validate.variants import pool
 from harness.errors import ConfigError, HarnessError
@@ -78,8 +86,8 @@ _FATAL_FIRST = {
 
 def _detect_scale(
     subject: Subject, judge: Judge, cases: Sequence[Case], outs: Sequence[Outcome]
-) -> tuple[str, str]:
-    """``("0-1" | "0-100", reason)``: from a perfect match, else from whichever scale agrees
+) -> tuple[str, ScaleFinding]:
+    """``("0-1" | "0-100", how)``: from a perfect match, else from whichever scale agrees
     with more profiles (``judge.factor`` is left at the last scale tried)."""
     perfect = Case(
         "scale-probe",
@@ -88,10 +96,9 @@ def _detect_scale(
     )
     out = run(subject, perfect)
     if out.value is not None and abs(out.value - 1.0) <= 1e-6:
-        return "0-1", "a perfect match (hypotheses identical to their references) scores 1.0"
+        return "0-1", ScaleFinding(ScaleBy.PERFECT_ONE)
     if out.value is not None and abs(out.value - 100.0) <= 1e-4:
-        return "0-100", "a perfect match (hypotheses identical to their references) scores 100"
-    got = out.error if out.value is None else f"{out.value:g}"
+        return "0-100", ScaleFinding(ScaleBy.PERFECT_HUNDRED)
     best = ("0-100", -1.0)
     for scale, factor in (("0-1", 0.01), ("0-100", 1.0)):
         judge.factor = factor
@@ -99,29 +106,23 @@ def _detect_scale(
         if share > best[1]:
             best = (scale, share)
     top = max((o.value for o in outs if o.value is not None), default=None)
-    return best[0], (
-        f"a perfect match scores {got} (neither 1 nor 100); on {best[0]} more cases agree "
-        f"with some profile ({100 * best[1]:.0f}%); the largest score seen is {top}"
-    )
+    error = out.error if out.value is None else None
+    return best[0], ScaleFinding(ScaleBy.AGREEMENT, out.value, error, best[1], top)
 
 
-def _detect_precision(outs: Sequence[Outcome]) -> tuple[int | None, str]:
+def _detect_precision(outs: Sequence[Outcome]) -> tuple[int | None, PrecisionFinding]:
     """The number of decimals the implementation gives its scores with (``None``: full
     precision): the most decimals of any scored case, when that is at most
-    :data:`MAX_ROUNDED_DECIMALS`."""
+    :data:`MAX_ROUNDED_DECIMALS`; and how it was read."""
     decs = [o.decimals for o in outs if o.value is not None and o.decimals is not None]
     if not decs:
-        return None, "no case gave a score"
+        return None, PrecisionFinding(PrecisionBy.NO_SCORE)
     d = max(decs)
     if d > MAX_ROUNDED_DECIMALS:
-        return None, f"full precision (up to {d} decimals)"
+        return None, PrecisionFinding(PrecisionBy.FULL, d, len(decs))
     exact = sum(1 for x in decs if x == d)
-    if exact == len(decs):
-        return d, f"all {len(decs)} scores have exactly {d} decimal(s)"
-    return d, (
-        f"none of {len(decs)} scores has more than {d} decimal(s) ({exact} have exactly {d}; "
-        "the others end in zeros that are not printed)"
-    )
+    by = PrecisionBy.ALL_EXACT if exact == len(decs) else PrecisionBy.AT_MOST
+    return d, PrecisionFinding(by, d, len(decs), exact)
 
 
 def _all_fail_alike(outs: Sequence[Outcome]) -> bool:
@@ -131,14 +132,17 @@ def _all_fail_alike(outs: Sequence[Outcome]) -> bool:
     return len(kinds) == 1 and all(o.value is None for o in outs)
 
 
-def _withheld_reason(n_scored: int, n_cases: int) -> str | None:
+def _too_few_scored(n_scored: int, n_cases: int) -> Withheld | None:
     need = max(MIN_SCORED, math.ceil(MIN_SCORED_SHARE * n_cases))
     if n_scored >= need:
         return None
-    return (
-        f"only {n_scored} of {n_cases} cases gave a finite score; a diagnosis needs at least "
-        f"{need} (at least {MIN_SCORED} and at least {MIN_SCORED_SHARE:.0%} of the cases), so "
-        "none is given"
+    return Withheld(
+        WithheldBecause.TOO_FEW_SCORED,
+        n_scored,
+        n_cases,
+        need=need,
+        min_scored=MIN_SCORED,
+        min_share=MIN_SCORED_SHARE,
     )
 
 
@@ -250,7 +254,7 @@ def validate(
         raise ConfigError("nothing to validate on: no fixtures and cases=0")
     n_battery = len(battery)
     outs: list[Outcome] = []
-    stopped: str | None = None
+    stopped: Withheld | None = None
     for c in track(battery, progress, "validate: cases"):
         out = run(subject, c)
         if not outs and out.exc_type in _FATAL_FIRST:
@@ -259,10 +263,12 @@ def validate(
             )
         outs.append(out)
         if len(outs) == STOP_AFTER_FAILURES < len(battery) and _all_fail_alike(outs):
-            stopped = (
-                f"only 0 of {len(outs)} cases gave a finite score: the first {len(outs)} all "
-                f"failed the same way, so the other {len(battery) - len(outs)} were not run; "
-                f"the first error: {outs[0].error}"
+            stopped = Withheld(
+                WithheldBecause.ALL_FAILED_ALIKE,
+                0,
+                len(outs),
+                not_run=len(battery) - len(outs),
+                first_error=outs[0].error,
             )
             battery = battery[: len(outs)]
             break
@@ -273,8 +279,8 @@ def validate(
     scored = [(c, o) for c, o in zip(battery, outs, strict=True) if o.value is not None]
     s_cases = [c for c, _ in scored]
     s_outs = [o for _, o in scored]
-    withheld = stopped or _withheld_reason(len(scored), len(battery))
-    precision, precision_reason = _detect_precision(s_outs)
+    withheld = stopped or _too_few_scored(len(scored), len(battery))
+    precision, precision_found = _detect_precision(s_outs)
     common: dict[str, Any] = {
         "implementation": subject.name,
         "n_cases": len(battery),
@@ -284,7 +290,7 @@ def validate(
         "n_scored": len(scored),
         "no_score": no_score,
         "precision": precision,
-        "precision_reason": precision_reason,
+        "precision_found": precision_found,
         "timeout": subject.timeout if cmd is not None else None,
         "skipped": tuple(skipped),
         "not_run": n_battery - len(battery),
@@ -297,13 +303,13 @@ def validate(
             judge, s_cases, s_outs, [(name, cfg) for name, cfg, _ in configs], seed=seed
         )
         if not evidence.supports_diagnosis:
-            withheld = evidence.reason
+            withheld = Withheld(WithheldBecause.EVIDENCE, len(scored), len(battery))
         common["evidence"] = evidence
     if withheld is not None:
         crashes = find_crashes(subject, battery, outs, budget, shrink_them=False)
         return ValidationReport(
             scale="unknown",
-            scale_reason="not detected: " + withheld,
+            scale_found=ScaleFinding(ScaleBy.NOT_DETECTED),
             agreement_by_profile={},
             best_profile=None,
             matches=(),
@@ -325,7 +331,7 @@ def validate(
 
     if precision is not None:
         judge.tolerance = max(tolerance, 0.5 * 10.0**-precision + 1e-9)
-    scale, reason = _detect_scale(subject, judge, s_cases, s_outs)
+    scale, scale_found = _detect_scale(subject, judge, s_cases, s_outs)
     judge.factor = 0.01 if scale == "0-1" else 1.0
 
     scores = {name: judge.agreement(s_cases, s_outs, cfg) for name, cfg, _ in configs}
@@ -361,7 +367,7 @@ def validate(
 
     return ValidationReport(
         scale=scale,
-        scale_reason=reason,
+        scale_found=scale_found,
         agreement_by_profile=agreement,
         best_profile=best_profile,
         matches=matches,
