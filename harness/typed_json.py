@@ -7,8 +7,7 @@ correlation — are frozen dataclasses whose type hints say what each field hold
 declaration is the only owner of a shape:
 
 * :func:`to_json` turns a value into plain JSON values: a dataclass into an object of its
-  fields, in declaration order (an object with a ``to_dict()`` method is converted through
-  it), mappings into objects, tuples into arrays, enums into their values, numpy numbers into
+  fields, in declaration order, mappings into objects, tuples into arrays, enums into their values, numpy numbers into
   Python numbers, NaN and ±inf into ``None``;
 * :func:`from_json` builds a dataclass (or any hinted type) from JSON values and raises
   :class:`JsonShapeError`, naming the key, on a value of the wrong kind, a missing or an
@@ -226,8 +225,8 @@ def to_json(value: Any) -> Any:
     """Plain JSON values (module docstring): dataclasses → objects of their JSON fields,
     mappings → objects (keys as strings), tuples and lists → arrays, enums → their values,
     numpy scalars and arrays → Python numbers and lists, paths → strings, NaN/±inf →
-    ``None``; a dataclass's ``JSON_PROPERTIES`` after its fields (or in ``JSON_ORDER``); an
-    object with a ``to_dict()`` method is converted through it.
+    ``None``; a dataclass's ``JSON_PROPERTIES`` after its fields (or in ``JSON_ORDER``). It is
+    the one serialiser: no result type writes its own dictionary.
 
     Raises:
         TypeError: a value with no JSON form.
@@ -240,8 +239,6 @@ def to_json(value: Any) -> Any:
         return int(value)
     if isinstance(value, float):
         return value if math.isfinite(value) else None
-    if hasattr(value, "to_dict") and callable(value.to_dict):
-        return to_json(value.to_dict())
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return _dataclass_to_json(value)
     if isinstance(value, Mapping):

@@ -329,8 +329,8 @@ SENTENCE_FREE: tuple[str, ...] = (
     "harness.analysis",
     "harness.session",
     "harness.statistics",
+    "harness.diagnose",
     "harness.cli",
-    # harness.diagnose, harness.cli.diagnose, harness.cli.compare: added when converted
 )
 #: Modules under :data:`SENTENCE_FREE` that are not yet checked.
 SENTENCE_PENDING: tuple[str, ...] = ()
@@ -346,6 +346,14 @@ SENTENCE_DATA: dict[tuple[str, str], str] = {
     ("harness.cli.options", "_smooth_value_help"): "argparse help of --smooth-value",
     ("harness.cli.score", "CITE_HELP"): "argparse help: the closing paragraph of score's help",
     ("harness.run.runner", "_same_environment"): "the ConfigError it raises, built in steps",
+    ("harness.diagnose.preprocess", "MISTAKES"): (
+        "data: the catalogue of cited preprocessing mistakes (what, effect, source)"
+    ),
+    ("harness.diagnose.validate.probes", "PROBES"): "data: each probe's behaviour and corpus",
+    ("harness.diagnose.validate.cases", "_COMMON"): "data: the generated corpora's words",
+    ("harness.diagnose.validate.cases", "_TRICKY"): "data: the generated corpora's words",
+    ("harness.diagnose.validate.run", "_FATAL_FIRST"): "the CouldNotValidate messages it raises",
+    ("harness.diagnose.validate.run", "_SCALE_PROBE"): "data: the scale probe's corpus",
     ("harness.session.cache", "_save"): "the CacheWarning it warns, built in steps",
     ("harness.session.cluster", "_connect"): "the hint of the AdapterUnavailable it raises",
     ("harness.session.cluster", "_cluster_failure"): "the AdapterUnavailable it returns",
@@ -587,3 +595,17 @@ def test_the_parameter_check_finds_a_planted_long_signature() -> None:
         "m.Holder.empty_reason": 9,
         "m.outer.inner": 9,
     }
+
+
+def test_one_serialiser_writes_every_result() -> None:
+    """Results are written by :func:`harness.typed_json.to_json` from their declared fields (and
+    ``JSON_PROPERTIES``): no type writes its own dictionary."""
+    found = [
+        f"{MODULES[m].relative_to(ROOT.parent)}:{node.lineno}"
+        for m in sorted(MODULES)
+        for node in ast.walk(ast.parse(MODULES[m].read_text(encoding="utf-8")))
+        if isinstance(node, ast.FunctionDef) and node.name == "to_dict"
+    ]
+    assert not found, "hand-written to_dict (declare the JSON on the dataclass):\n" + "\n".join(
+        found
+    )

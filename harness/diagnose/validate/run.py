@@ -84,16 +84,21 @@ _FATAL_FIRST = {
 }
 
 
+#: A perfect match (each hypothesis its own reference), which a BLEU scores at the top of its
+#: scale.
+_SCALE_PROBE = Case(
+    "scale-probe",
+    ("the cat sat on the mat today", "a dog ran in the big park"),
+    (("the cat sat on the mat today",), ("a dog ran in the big park",)),
+)
+
+
 def _detect_scale(
     subject: Subject, judge: Judge, cases: Sequence[Case], outs: Sequence[Outcome]
 ) -> tuple[str, ScaleFinding]:
     """``("0-1" | "0-100", how)``: from a perfect match, else from whichever scale agrees
     with more profiles (``judge.factor`` is left at the last scale tried)."""
-    perfect = Case(
-        "scale-probe",
-        ("the cat sat on the mat today", "a dog ran in the big park"),
-        (("the cat sat on the mat today",), ("a dog ran in the big park",)),
-    )
+    perfect = _SCALE_PROBE
     out = run(subject, perfect)
     if out.value is not None and abs(out.value - 1.0) <= 1e-6:
         return "0-1", ScaleFinding(ScaleBy.PERFECT_ONE)
