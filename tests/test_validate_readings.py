@@ -202,3 +202,27 @@ def test_a_profile_with_one_change_is_diagnosed_with_that_change(change, seed):
         got = [judge.expected(c, x.model) for c in cases]
         scored = [(w, g) for w, g in zip(want, got, strict=True) if w is not None]
         assert all(g is not None and abs(w - g) <= 1e-6 for w, g in scored), (x, text)
+
+
+@pytest.mark.parametrize("bug", ["no-bp", "clip-none"])
+def test_a_mistake_is_scored_on_the_references_its_profile_counts(bug):
+    """lm-eval counts only as many references per segment as the fewest segment has; a modelled
+    mistake on lm-eval is scored on those, whatever the judge scored before (the statistics it
+    keeps are keyed by what decides the counting, not by the text rules alone)."""
+    hyps = ("the cat sat on the mat today", "a dog ran in the big park")
+    refs = (
+        ("a cat sat on a mat", "the cat sat on the mat today"),
+        ("the dog ran in the big park",),
+    )
+    case = Case("ragged", hyps, refs)
+    cut = Case("cut", hyps, tuple(r[:1] for r in refs))
+    sacrebleu = Model(PROFILES["sacrebleu"], (bug,))
+    lm_eval = Model(PROFILES["lm-eval"], (bug,))
+    judge = Judge(1e-9, Session())
+    before = judge.expected(case, sacrebleu)
+    after = judge.expected(case, lm_eval)
+    alone = Judge(1e-9, Session()).expected(case, lm_eval)
+    assert after == alone
+    assert alone == pytest.approx(Judge(1e-9, Session()).expected(cut, sacrebleu), abs=1e-9)
+    assert before is not None and alone is not None and abs(before - alone) > 1e-6
+    assert judge.expected_all([case], lm_eval) == [alone]

@@ -32,6 +32,7 @@ import numpy as np
 from harness.bleu.arithmetic import bleu_rows, nltk_context
 from harness.bleu.config import BleuConfig
 from harness.bleu.engine import compute_statistics
+from harness.bleu.layouts import counted_corpus
 from harness.bleu.stats import (
     apply_total_rule,
     corpus_ref_length,
@@ -184,7 +185,9 @@ def segment_statistics(case: Case, cfg: BleuConfig, switches: dict[str, Any]) ->
         ]
     hyp_tok, ref_tok = tokenizers(cfg)
     out: list[Segment] = []
-    for hyp, refs in zip(case.hypotheses, case.references, strict=True):
+    # the references the configuration counts: ragged ones cut, sentences split, as the engine
+    counted = counted_corpus(case.corpus(), cfg)
+    for hyp, refs in zip(counted.hypotheses, counted.references, strict=True):
         h = hyp_tok(hyp)
         rs = [ref_tok(r) for r in refs]
         correct, total = count_segment(h, rs, order, switches)

@@ -71,12 +71,16 @@ class Judge:
         return got
 
     def bug_segments(self, case: Case, cfg: BleuConfig, switches: dict[str, Any]) -> list[Segment]:
-        """:func:`~harness.diagnose.validate.bugs.segment_statistics`, cached by content,
-        text rules and the ``switches`` that change the counting."""
+        """:func:`~harness.diagnose.validate.bugs.segment_statistics`, cached by content, the
+        factors that decide what is counted (text rules, the references kept, sentence split,
+        n-gram identity) and the ``switches`` that change the counting."""
         key = (
             case.hypotheses,
             case.references,
             cfg.text_rules,
+            cfg.missing_refs,
+            cfg.sentence_split,
+            cfg.ngram_identity,
             max(5, cfg.max_order),
             tuple(sorted((k, v) for k, v in switches.items() if k != "bp")),
         )
