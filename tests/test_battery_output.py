@@ -577,7 +577,7 @@ def _start(*argv: str) -> subprocess.Popen[str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=_env(),
+        env={**_env(), "PYTHONFAULTHANDLER": "1"},
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
 
@@ -640,7 +640,14 @@ def _feed(fifo: Path, data: bytes) -> None:
 
 def _assert_interrupted(proc: subprocess.Popen[str]) -> str:
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        # a run that outlives its stop says where it is: faulthandler (PYTHONFAULTHANDLER, set
+        # by _start) prints every thread's stack on SIGABRT
+        proc.send_signal(signal.SIGABRT)
+        _out, err = proc.communicate(timeout=60)
+        pytest.fail(f"still running 60 s after SIGINT; where its threads were:\n{err}")
     assert proc.returncode == 130, err
     assert "Traceback" not in err
     assert err == "bleu-harness: interrupted by SIGINT; incomplete output was discarded\n"
