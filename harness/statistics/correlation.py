@@ -54,6 +54,7 @@ from harness.statistics.kendall_interval import tau_b_interval
 __all__ = [
     "ASYMPTOTIC",
     "BOOTSTRAP",
+    "DEFAULT_BOOTSTRAP",
     "KENDALL_FULL_BOOT_MAX",
     "KENDALL_VECTOR_MAX",
     "METHODS",
@@ -257,6 +258,9 @@ class BootstrapOptions:
     n_boot_kendall: int | None = None
 
 
+#: The intervals when nothing else is asked for: the defaults of every correlation function.
+DEFAULT_BOOTSTRAP = BootstrapOptions()
+
 NO_INTERVALS = BootstrapOptions(n_boot=0)
 """Correlations without intervals (what a meta-evaluation reads: the values alone)."""
 
@@ -265,11 +269,11 @@ def correlate(
     x: Sequence[float | None] | np.ndarray,
     y: Sequence[float | None] | np.ndarray,
     *,
-    n_boot: int = 1000,
-    seed: int | None = 0,
-    confidence: float = 0.95,
+    n_boot: int = DEFAULT_BOOTSTRAP.n_boot,
+    seed: int | None = DEFAULT_BOOTSTRAP.seed,
+    confidence: float = DEFAULT_BOOTSTRAP.confidence,
     methods: Sequence[str] = METHODS,
-    n_boot_kendall: int | None = None,
+    n_boot_kendall: int | None = DEFAULT_BOOTSTRAP.n_boot_kendall,
 ) -> Correlation:
     """Pearson, Spearman and Kendall τ-b of ``x`` and ``y`` with p-values and confidence
     intervals (percentile bootstrap; τ-b's asymptotic above :data:`KENDALL_FULL_BOOT_MAX` pairs).

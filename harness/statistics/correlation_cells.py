@@ -28,6 +28,7 @@ from harness.statistics.boot_matrix import (
 from harness.statistics.correlation import (
     ASYMPTOTIC,
     BOOTSTRAP,
+    DEFAULT_BOOTSTRAP,
     KENDALL_VECTOR_MAX,
     METHODS,
     BootstrapOptions,
@@ -316,11 +317,11 @@ def correlate_each(
     xs: Mapping[str, Sequence[float | None] | np.ndarray],
     y: Sequence[float | None] | np.ndarray,
     *,
-    n_boot: int = 1000,
-    seed: int | None = 0,
-    confidence: float = 0.95,
+    n_boot: int = DEFAULT_BOOTSTRAP.n_boot,
+    seed: int | None = DEFAULT_BOOTSTRAP.seed,
+    confidence: float = DEFAULT_BOOTSTRAP.confidence,
     methods: Sequence[str] = METHODS,
-    n_boot_kendall: int | None = None,
+    n_boot_kendall: int | None = DEFAULT_BOOTSTRAP.n_boot_kendall,
 ) -> dict[str, Correlation]:
     """:func:`~harness.statistics.correlation.correlate` of each named vector of ``xs`` with
     ``y``, the same :class:`~harness.statistics.correlation.Correlation` for each to the last
