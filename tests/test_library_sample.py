@@ -1,14 +1,16 @@
-"""Real libraries at segment level on a seeded sample of each corpus's segments.
+"""Real libraries on a seeded sample: of each test set's systems, and of their segments.
 
-The report runs every library at corpus level on every system and at segment level on a
-sample (``RunPlan(library_segments=N, seed=...)``, ``report --library-segments``); the
-profiles, each proven equal to its library, give every segment. Expected numbers come from the
-real sacrebleu run here, or from the same run on every segment.
+The report runs every library on a spot check (``RunPlan(libraries=LibrarySample(...))``,
+``report --real sample``, the default): at corpus level on a seeded sample of the systems and
+at segment level on a seeded sample of those systems' segments; the profiles, each proven
+equal to its library, give every number. Expected numbers come from the real sacrebleu run
+here, or from the same run on every segment.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import sys
 from pathlib import Path
 
@@ -16,13 +18,16 @@ import pytest
 import sacrebleu
 
 from harness.analysis.difference import difference
+from harness.analysis.study import ReportOptions, analyse
 from harness.analysis.study_pairs import default_pairs
 from harness.analysis.study_summary import library_segments
 from harness.cli import main
 from harness.data.corpus import Corpus
+from harness.report import render_markdown
 from harness.run import RunPlan, run, runner
-from harness.run.library_sample import segment_sample
+from harness.run.library_sample import LibrarySample, segment_sample, system_sample
 from harness.run.results import Level, Status
+from harness.session import Session
 from harness.session.results import ResultsCache
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
@@ -45,7 +50,13 @@ def corpora() -> list[tuple[str, str, Corpus]]:
 @pytest.fixture(scope="module")
 def sampled(corpora) -> list[dict]:
     return run(
-        RunPlan.of(corpora, IMPLS, levels=("corpus", "segment"), library_segments=SAMPLE, seed=3)
+        RunPlan.of(
+            corpora,
+            IMPLS,
+            levels=("corpus", "segment"),
+            libraries=LibrarySample(segments=SAMPLE),
+            seed=3,
+        )
     )
 
 
@@ -169,7 +180,7 @@ def test_the_report_states_the_sample_and_compares_against_the_profile(sampled, 
 
 def test_the_results_cache_keeps_a_sampled_run_apart(corpora, tmp_path: Path) -> None:
     cache = ResultsCache(tmp_path / "results")
-    first = run(RunPlan.of(corpora[:1], IMPLS[1:], levels=("corpus", "segment"), results=cache, library_segments=SAMPLE, seed=3))  # fmt: skip
+    first = run(RunPlan.of(corpora[:1], IMPLS[1:], levels=("corpus", "segment"), results=cache, libraries=LibrarySample(segments=SAMPLE), seed=3))  # fmt: skip
     whole = run(RunPlan.of(corpora[:1], IMPLS[1:], levels=("corpus", "segment"), results=cache))
     assert len(first) == 1 + SAMPLE and len(whole) == 1 + SEGMENTS
 
@@ -187,16 +198,169 @@ def test_report_says_what_the_libraries_ran_on(
     out = tmp_path / "rep"
     argv = ["report", *files, "--refs", str(ref), "--impl", "profile:sacrebleu",
             "--impl", "adapter:sacrebleu", "--no-cache", "--quiet", "--formats", "md",
-            "--n-boot", "0", "--library-segments", str(SAMPLE), "--out", str(out)]  # fmt: skip
+            "--n-boot", "0", "--real-segments", str(SAMPLE), "--out", str(out)]  # fmt: skip
     assert main(argv) == 0
     text = (out / "report.md").read_text(encoding="utf-8")
     share = f"{2 * SAMPLE / (2 * SEGMENTS):.0%}"
     assert (
-        f"at segment level on a seeded sample of {2 * SAMPLE} of the {2 * SEGMENTS} segments "
-        f"({share};"
+        f"at corpus level on every system (2), and at segment level on a seeded sample of "
+        f"{2 * SAMPLE} of their {2 * SEGMENTS} segments ({share}) (seed"
     ) in text
     capsys.readouterr()
     for bad in ("0", "-3", "some"):
         with pytest.raises(SystemExit):
-            main([*argv[:-4], "--library-segments", bad, "--out", str(tmp_path / "x")])
-        assert "expected a positive number or 'all'" in capsys.readouterr().err
+            main([*argv[:-4], "--real-segments", bad, "--out", str(tmp_path / "x")])
+        assert "--real-segments" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------- systems sampled
+SYSTEMS, DRAWN = 4, 2
+
+
+@pytest.fixture(scope="module")
+def four(corpora) -> list[tuple[str, str, Corpus]]:
+    """Four generated systems of one test set (more than the systems drawn)."""
+    outputs, streams = corpus_gen.systems(SYSTEMS, SEGMENTS, 1, seed=corpus_gen.SEED + 1)
+    refs = tuple(zip(*streams, strict=True))
+    return [
+        ("gen", f"sys{k}", Corpus(tuple(h), refs, name=f"sys{k}")) for k, h in enumerate(outputs)
+    ]
+
+
+def test_the_systems_are_a_seeded_draw_whatever_order_they_come_in() -> None:
+    names = [f"sys{k:02d}" for k in range(16)]
+    drawn = system_sample(names, 3, 7)
+    assert drawn == system_sample(list(reversed(names)), 3, 7)
+    assert len(drawn) == 3 and drawn <= set(names)
+    assert any(system_sample(names, 3, seed) != drawn for seed in range(8, 12))
+    assert system_sample(names, 16, 7) == system_sample(names, None, 7) == frozenset(names)
+
+
+def test_a_library_runs_on_the_drawn_systems_only(four) -> None:
+    rows = run(
+        RunPlan.of(
+            four,
+            IMPLS,
+            levels=("corpus", "segment"),
+            libraries=LibrarySample(systems=DRAWN, segments=SAMPLE),
+            seed=5,
+        )
+    )
+    drawn = system_sample([s for _, s, _ in four], DRAWN, 5)
+    ran = {r.system for r in rows if r.implementation == "sacrebleu"}
+    assert ran == drawn
+    assert {r.system for r in rows if r.implementation == "harness:sacrebleu"} == {
+        s for _, s, _ in four
+    }
+    for _, system, corpus in four:
+        if system not in drawn:
+            continue
+        (row,) = [
+            r
+            for r in rows
+            if r.implementation == "sacrebleu" and r.system == system and r.level == "corpus"
+        ]
+        streams = [list(x) for x in zip(*corpus.references, strict=True)]
+        real = sacrebleu.corpus_bleu(list(corpus.hypotheses), streams).score
+        assert row.score == pytest.approx(real, abs=1e-9)
+    # compared where it ran: agreement, no corpus or segment left unmatched
+    d = difference(rows, "harness:sacrebleu", "sacrebleu")
+    assert d.agree is True and len(d.corpora) == DRAWN and d.segments.unmatched == 0
+    assert d.segments.n == DRAWN * SAMPLE
+    assert default_pairs(rows)[0] == ("harness:sacrebleu", "sacrebleu")
+    assert all(a == "harness:sacrebleu" for a, _ in default_pairs(rows)[1:])
+
+
+def test_the_sample_is_keyed_in_the_results_cache_by_its_seed(four, tmp_path: Path) -> None:
+    """A sample drawn with another seed is other segments: the cache does not hand back the
+    first seed's rows."""
+    cache = ResultsCache(tmp_path / "results")
+    sample = LibrarySample(systems=SYSTEMS, segments=SAMPLE)
+    plans = {
+        seed: RunPlan.of(
+            four[:1],
+            IMPLS[1:],
+            levels=("corpus", "segment"),
+            results=cache,
+            libraries=sample,
+            seed=seed,
+        )
+        for seed in (3, 4)
+    }
+    _, _, corpus = four[0]
+    for seed in (3, 4, 3):
+        rows = run(plans[seed])
+        picked = segment_sample(SEGMENTS, SAMPLE, seed)
+        assert picked is not None
+        got = {r.segment_id for r in rows if r.level == "segment"}
+        assert got == {corpus.ids[i] for i in picked}
+
+
+def _report_files(four, tmp_path: Path) -> tuple[list[str], str]:
+    files = []
+    for _, system, corpus in four:
+        path = tmp_path / f"{system}.txt"
+        path.write_text("".join(f"{h}\n" for h in corpus.hypotheses), encoding="utf-8")
+        files.append(str(path))
+    ref = tmp_path / "ref.txt"
+    ref.write_text("".join(f"{r[0]}\n" for r in four[0][2].references), encoding="utf-8")
+    return files, str(ref)
+
+
+def test_the_report_names_the_sample_in_every_format(four, tmp_path: Path) -> None:
+    files, ref = _report_files(four, tmp_path)
+    out = tmp_path / "rep"
+    argv = ["report", *files, "--refs", ref, "--impl", "profile:sacrebleu",
+            "--impl", "adapter:sacrebleu", "--no-cache", "--quiet", "--formats", "md", "json",
+            "html", "--n-boot", "0", "--real-systems", str(DRAWN), "--real-segments",
+            str(SAMPLE), "--seed", "9", "--out", str(out)]  # fmt: skip
+    assert main(argv) == 0
+    drawn = sorted(system_sample([s for _, s, _ in four], DRAWN, 9))
+    libs = json.loads((out / "report.json").read_text(encoding="utf-8"))["summary"]["libraries"]
+    assert libs["corpora_run"] == [f"files/{s}" for s in drawn]
+    assert libs["corpora"] == SYSTEMS and libs["seed"] == 9
+    assert (libs["segments_run"], libs["segments"]) == (DRAWN * SAMPLE, DRAWN * SEGMENTS)
+    md = (out / "report.md").read_text(encoding="utf-8")
+    names = ", ".join(f"`{s}`" for s in drawn)
+    assert f"at corpus level on {DRAWN} of the {SYSTEMS} systems ({names})" in md
+    assert "Every implementation scored every corpus it ran on." in md
+    html = (out / "index.html").read_text(encoding="utf-8")
+    assert all(f"<code>{s}</code>" in html for s in drawn) and "a spot check" in html
+    # --real all: no sample, no sentence about one
+    every = tmp_path / "every"
+    assert main([*argv[:-2], "--real", "all", "--out", str(every)]) == 0
+    libs = json.loads((every / "report.json").read_text(encoding="utf-8"))["summary"]["libraries"]
+    assert len(libs["corpora_run"]) == libs["corpora"] == SYSTEMS
+    assert "a spot check" not in (every / "report.md").read_text(encoding="utf-8")
+
+
+def test_a_library_that_leaves_its_profile_is_the_reports_first_finding(sampled) -> None:
+    """The library's rows moved off the profile's (as a broken release would): the summary
+    leads with it, and says how far, from the rows."""
+    bump, seg_bump = 0.5, 2.0
+    system = "sys1"
+    moved = []
+    first_segment = None
+    for r in sampled:
+        if r.implementation == "sacrebleu" and r.system == system:
+            if r.level == "corpus":
+                r = dataclasses.replace(r, score=r.score + bump)
+            elif first_segment is None:
+                first_segment = r.segment_id
+                r = dataclasses.replace(r, score=r.score + seg_bump)
+        moved.append(r)
+    report = analyse(moved, Session(), options=ReportOptions(n_boot=0))
+    (d,) = report.summary.libraries.disagreements
+    assert (d.library, d.profile) == ("sacrebleu", "harness:sacrebleu")
+    assert (d.corpora, d.corpora_beyond) == (2, 1)
+    assert d.corpus_max_abs == pytest.approx(bump, abs=1e-9)
+    assert (d.segments, d.segments_beyond) == (2 * SAMPLE, 1)
+    assert d.segment_max_abs == pytest.approx(seg_bump, abs=1e-9)
+    assert report.summary.libraries.differ == ("sacrebleu",)
+    summary = render_markdown(report).split("## Summary", 1)[1].lstrip().splitlines()
+    assert summary[0].startswith("- **Finding:**") or "Finding:" in summary[0]
+    assert "`sacrebleu`" in summary[0] and "1 of the 2 systems" in summary[0]
+    assert f"1 of the {2 * SAMPLE} segments" in summary[0]
+    clean = analyse(sampled, Session(), options=ReportOptions(n_boot=0))
+    assert clean.summary.libraries.disagreements == ()
+    assert "Finding:" not in render_markdown(clean)

@@ -641,6 +641,10 @@ def test_answer_and_headline_for_systems_that_share_references(tmp_path):
         "not_run": [],
         "segments_run": 0,  # corpus level only
         "segments": 0,
+        "corpora_run": [f"silence_pitfall/{s}" for s in fx.system_names],
+        "corpora": len(fx.system_names),
+        "seed": DEFAULT_SEED,
+        "disagreements": [],
     }
     gap = rep.summary.largest_gap
     assert gap is not None and "helm-bleu-4" not in (gap.a + gap.b)

@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from harness.bleu.profiles import PROFILES
 from harness.data.corpus import Corpus
 from harness.run import RunPlan, run, runner
+from harness.run.library_sample import LibrarySample
 from harness.run.results import (
     FLOAT_FIELDS,
     ROW_FIELDS,
@@ -153,8 +154,12 @@ def test_a_run_plan_is_checked_once_and_runs_what_it_says() -> None:
         RunPlan.of(fx.triples(), ["sacrebleu"], levels=("document",))
     with pytest.raises(ConfigError, match="two corpora are named"):
         RunPlan.of([*fx.triples(), fx.triples()[0]], ["sacrebleu"])
-    with pytest.raises(ConfigError, match="library_segments"):
-        RunPlan.of(fx.triples(), ["sacrebleu"], library_segments=0)
+    with pytest.raises(ConfigError, match="segments must be a positive number"):
+        RunPlan.of(fx.triples(), ["sacrebleu"], libraries=LibrarySample(segments=0))
+    with pytest.raises(ConfigError, match="systems must be a positive number"):
+        RunPlan.of(fx.triples(), ["sacrebleu"], libraries=LibrarySample(systems=0))
+    with pytest.raises(ConfigError, match="libraries must be a LibrarySample"):
+        RunPlan.of(fx.triples(), ["sacrebleu"], libraries=3)
     assert RunPlan.of(fx.triples(), ["sacrebleu"], session=Session(jobs=2)).session.backend == (
         "processes"
     )

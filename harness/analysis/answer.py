@@ -101,8 +101,9 @@ def is_bleu4(config: BleuConfig) -> bool:
 
 @dataclass(frozen=True)
 class LibraryCheck:
-    """One real library run on every system: its scores, and whether they equal its profile's
-    (within the profile's proven tolerance), or why it gave no number."""
+    """One real library on the systems: its scores (``None`` on a system it was not run on, a
+    spot check running it on a sample, or where it gave no number), and whether they equal its
+    profile's where it ran (within the profile's proven tolerance), or why it gave no number."""
 
     name: str
     version: str | None
@@ -484,11 +485,17 @@ def _library_check(
     bad = next((r for r in rows if r is not None and r.status != "ok"), None)
     note = f"{bad.status}: {bad.error}" if bad is not None else ""
     equal: bool | None = None
-    if profile_scores is not None and all(s is not None for s in scores):
+    # compared on the systems it ran on (a spot check runs it on a sample of them)
+    ran = [
+        (s, p)
+        for r, s, p in zip(rows, scores, profile_scores or scores, strict=True)
+        if r is not None
+    ]
+    if profile_scores is not None and ran and all(s is not None for s, _ in ran):
         tol = tolerance(name) if name in ADAPTERS else SAME
         equal = all(
             p is not None and abs(s - p) <= tol  # type: ignore[operator]
-            for s, p in zip(scores, profile_scores, strict=True)
+            for s, p in ran
         )
     cls = ADAPTERS.get(name)
     version = installed_version(cls.distribution) if cls is not None else None

@@ -373,14 +373,15 @@ def difference(
 ) -> Difference:
     """Compare ``impl_b`` against ``impl_a`` in the runner's rows (gap = b − a, BLEU points).
 
-    ``fixture``/``system`` restrict the comparison (default: every ``(fixture, system)`` either
-    side has rows for). ``tolerance`` (BLEU points, ≥ 0) decides ``agree`` and which segments
+    ``fixture``/``system`` restrict the comparison (default: every ``(fixture, system)`` both
+    sides have rows for). ``tolerance`` (BLEU points, ≥ 0) decides ``agree`` and which segments
     count as disagreeing; ``top`` is how many of those to list, largest ``|Δ|`` first.
     ``corpus`` — one :class:`~harness.data.corpus.Corpus`, or a mapping keyed by
     ``(fixture, system)`` or ``"fixture/system"`` — adds the texts of the top segments. A
     segment one side has no row for, while it has segment rows on that corpus, was not run
-    there (a library run on a sample of the segments, ``RunPlan(library_segments=...)``):
-    the segments are compared where both were run; a side whose only segment-level row on a
+    there (a library run on a sample of the segments, ``RunPlan(libraries=...)``), and a
+    corpus only one side has rows on was not run by the other (a sample of the systems):
+    the corpora and segments are compared where both were run; a side whose only segment-level row on a
     corpus says why it has none (an error) leaves every segment there unmatched.
 
     Raises:
@@ -415,7 +416,18 @@ def difference(
         return (fixture is None or str(f) == fixture) and (system is None or str(s) == system)
 
     both = table.select((a, b))
-    units = [(str(f), str(s)) for f, s in both.distinct("fixture", "system") if here(f, s)]
+    # A corpus only one side has rows on was not run by the other (a library's spot check
+    # runs on a sample of the systems): the sides are compared where both ran.
+    ran = {
+        (str(impl), str(f), str(s))
+        for impl, f, s in both.distinct("implementation", "fixture", "system")
+    }
+    units = [
+        (str(f), str(s))
+        for f, s in both.distinct("fixture", "system")
+        if here(f, s) and (a, str(f), str(s)) in ran and (b, str(f), str(s)) in ran
+    ]
+    compared = set(units)
     # Corpus rows and the rows that say why there are no segment scores are few: as rows.
     index: dict[tuple[str, str, str, str, str | None], ResultRow] = {}
     for r in both.corpus_rows():
@@ -442,7 +454,9 @@ def difference(
     ia = np.array([side_a.index.get(k, -1) for k in seg_keys], dtype=np.int64)
     ib = np.array([side_b.index.get(k, -1) for k in seg_keys], dtype=np.int64)
     skipped = [
-        (i < 0 and (f, s) in side_a.sampled) or (j < 0 and (f, s) in side_b.sampled)
+        (f, s) not in compared
+        or (i < 0 and (f, s) in side_a.sampled)
+        or (j < 0 and (f, s) in side_b.sampled)
         for (f, s, _), i, j in zip(seg_keys, ia.tolist(), ib.tolist(), strict=True)
     ]
     keep = ~np.array(skipped, dtype=bool)

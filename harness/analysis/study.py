@@ -444,7 +444,7 @@ def analyse(
     return Report(
         schema=SCHEMA_FILE,
         schema_version=SCHEMA_VERSION,
-        summary=summary(rows, units, judged, attributions, note),
+        summary=summary(rows, units, judged, attributions, note, seed),
         answer=answer,
         signature=signature(rows, versions, seed, options.limit),
         versions=versions,

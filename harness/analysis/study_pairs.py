@@ -32,8 +32,8 @@ from harness.typed_json import from_json, to_json
 
 def default_pairs(rows: Results | Sequence[ResultRow]) -> list[tuple[str, str]]:
     """Every adapter ``X`` vs its own profile ``harness:X`` (``a`` = the profile), then
-    sacrebleu (the adapter if it has an ok row and scored every segment its profile did, else
-    ``harness:sacrebleu``) vs every other implementation in the rows; no pair twice (in either
+    sacrebleu (the adapter if it has an ok row and ran on every corpus and segment its profile
+    did, else ``harness:sacrebleu``) vs every other implementation in the rows; no pair twice (in either
     order)."""
     table = as_results(rows)
     labels = labels_in(table)
@@ -54,8 +54,12 @@ def default_pairs(rows: Results | Sequence[ResultRow]) -> list[tuple[str, str]]:
         str(impl) for impl, status in table.distinct("implementation", "status") if status == "ok"
     }
     segment_rows = _segment_rows(table, ("sacrebleu", "harness:sacrebleu"))
-    if segment_rows["sacrebleu"] < segment_rows["harness:sacrebleu"]:
-        ok.discard("sacrebleu")  # run on a sample of the segments: its profile gives them all
+    ran = _corpora_run(table, ("sacrebleu", "harness:sacrebleu"))
+    if (
+        segment_rows["sacrebleu"] < segment_rows["harness:sacrebleu"]
+        or ran["sacrebleu"] < ran["harness:sacrebleu"]
+    ):
+        ok.discard("sacrebleu")  # run on a sample: its profile gives every number
     ref = next((x for x in ("sacrebleu", "harness:sacrebleu") if x in ok), None)
     if ref is None:
         ref = next((x for x in ("sacrebleu", "harness:sacrebleu") if x in labels), None)
@@ -70,6 +74,12 @@ def _segment_rows(table: Results, labels: Sequence[str]) -> dict[str, int]:
     impl = table.column("implementation")
     seg = (table.column("level") == "segment") & (table.column("segment_id") != None)  # noqa: E711
     return {label: int(np.count_nonzero(seg & (impl == label))) for label in labels}
+
+
+def _corpora_run(table: Results, labels: Sequence[str]) -> dict[str, int]:
+    """On how many corpora each of ``labels`` has rows."""
+    ran = table.select(labels).distinct("implementation", "fixture", "system")
+    return {label: sum(1 for impl, _, _ in ran if impl == label) for label in labels}
 
 
 def profile_pairs(rows: Results | Sequence[ResultRow]) -> list[tuple[str, str]]:

@@ -24,6 +24,7 @@ from harness.analysis.study_types import (
     LargestAttribution,
     LargestGap,
     Libraries,
+    LibraryDisagreement,
     PairVerdict,
     Problem,
     Summary,
@@ -65,9 +66,41 @@ def library_segments(rows: Results | Sequence[ResultRow]) -> tuple[int, int]:
     return max(run.values(), default=(0, 0))
 
 
-def _libraries(pairs: Sequence[PairVerdict], rows: Results) -> Libraries:
-    """Each real library against its own profile, and how many segments they were run on."""
-    equal, differ, not_run = [], [], []
+def library_corpora(rows: Results | Sequence[ResultRow]) -> tuple[tuple[str, ...], int]:
+    """(the corpora ``fixture/system`` a real library has rows on, in run order; how many
+    corpora the rows have): fewer when the libraries ran on a sample of the systems."""
+    table = as_results(rows)
+    every = [(str(f), str(s)) for f, s in table.distinct("fixture", "system")]
+    ran = {
+        (str(f), str(s))
+        for k, f, s in table.distinct("kind", "fixture", "system")
+        if k == "adapter"
+    }
+    return tuple(f"{f}/{s}" for f, s in every if (f, s) in ran), len(every)
+
+
+def _disagreement(p: PairVerdict) -> LibraryDisagreement:
+    """Where a library's numbers leave its profile's: the pair's corpora and segments beyond
+    its tolerance."""
+    gaps = [abs(g.gap) for g in p.corpora if g.gap is not None]
+    seg = p.segments
+    beyond = round((seg.share_above or 0.0) * seg.n)
+    return LibraryDisagreement(
+        library=p.b,
+        profile=p.a,
+        tolerance=p.tolerance,
+        corpora=len(gaps),
+        corpora_beyond=sum(1 for g in gaps if g > p.tolerance),
+        corpus_max_abs=max(gaps) if gaps else None,
+        segments=seg.n,
+        segments_beyond=beyond,
+        segment_max_abs=seg.max_abs,
+    )
+
+
+def _libraries(pairs: Sequence[PairVerdict], rows: Results, seed: int | None) -> Libraries:
+    """Each real library against its own profile, and what they were run on."""
+    equal, differ, not_run, disagreements = [], [], [], []
     for p in pairs:
         if not library_pair(p.a, p.b):
             continue
@@ -75,9 +108,22 @@ def _libraries(pairs: Sequence[PairVerdict], rows: Results) -> Libraries:
             equal.append(p.b)
         elif p.verdict == "disagree":
             differ.append(p.b)
+            disagreements.append(_disagreement(p))
         else:
             not_run.append((p.b, p.na_reason or ()))
-    return Libraries(tuple(equal), tuple(differ), tuple(not_run), *library_segments(rows))
+    done, of = library_segments(rows)
+    corpora_run, corpora = library_corpora(rows)
+    return Libraries(
+        tuple(equal),
+        tuple(differ),
+        tuple(not_run),
+        segments_run=done,
+        segments=of,
+        corpora_run=corpora_run,
+        corpora=corpora,
+        seed=seed,
+        disagreements=tuple(disagreements),
+    )
 
 
 def _bare(label: str) -> str:
@@ -136,8 +182,10 @@ def summary(
     pairs: Sequence[PairVerdict],
     attributions: Sequence[CorpusAttribution],
     answer_note: Why | None,
+    seed: int | None = None,
 ) -> Summary:
-    """The ``summary`` section, from the other sections and the rows."""
+    """The ``summary`` section, from the other sections and the rows (``seed``: the run's,
+    which drew the libraries' sample)."""
     return Summary(
         corpora=tuple(f"{u.fixture}/{u.system}" for u in units),
         n_segments=sum(u.segments or 0 for u in units),
@@ -148,6 +196,6 @@ def summary(
         disagree=tuple((p.a, p.b) for p in pairs if p.verdict == "disagree"),
         not_comparable=tuple((p.a, p.b, p.na_reason or ()) for p in pairs if p.verdict == "n/a"),
         problems=tuple(_problems(rows)),
-        libraries=_libraries(pairs, rows),
+        libraries=_libraries(pairs, rows, seed),
         answer_note=answer_note,
     )

@@ -132,7 +132,7 @@ SEGMENTS_CSV = "segments.csv"
 
 #: The version of ``report.json``'s shape: bumped whenever a key is added, removed or changes
 #: meaning (the module docstring says what changed).
-SCHEMA_VERSION: Literal["10"] = "10"
+SCHEMA_VERSION: Literal["11"] = "11"
 
 #: The JSON Schema of :class:`Report`, written next to ``report.json`` (its ``$schema``).
 SCHEMA_FILE: Literal["report.schema.json"] = "report.schema.json"
@@ -197,23 +197,47 @@ class Problem:
 
 
 @dataclass(frozen=True)
+class LibraryDisagreement:
+    """A real library whose numbers are not its in-house profile's where it ran (beyond the
+    pair's ``tolerance``, BLEU points): the corpora compared and those whose gap is beyond it
+    with the largest ``|gap|``, and the segments compared and those beyond it with the largest
+    ``|Δ|`` (``None`` where nothing was compared at that level)."""
+
+    library: str
+    profile: str
+    tolerance: float
+    corpora: int
+    corpora_beyond: int
+    corpus_max_abs: float | None
+    segments: int
+    segments_beyond: int
+    segment_max_abs: float | None
+
+
+@dataclass(frozen=True)
 class Libraries:
     """Each real library against its own in-house profile: the names that give ``equal``
-    numbers, those that ``differ``, and ``[name, reason]`` of those that did not run.
-    ``segments_run`` of the ``segments`` of the corpora they ran on at segment level were run
-    through the libraries (the most any one library was run on; fewer than ``segments`` when
-    they were run on a seeded sample, both 0 when no library ran at segment level)."""
+    numbers, those that ``differ`` (each with where, in ``disagreements``), and
+    ``[name, reason]`` of those that did not run. What they ran on: ``corpora_run``
+    (``fixture/system``) of the ``corpora`` at corpus level, and ``segments_run`` of the
+    ``segments`` of those corpora at segment level (the most any one library was run on;
+    both 0 when no library ran at segment level); fewer than all when they ran on a seeded
+    sample (``seed``)."""
 
     equal: tuple[str, ...]
     differ: tuple[str, ...]
     not_run: tuple[tuple[str, tuple[Why, ...]], ...]
     segments_run: int = 0
     segments: int = 0
+    corpora_run: tuple[str, ...] = ()
+    corpora: int = 0
+    seed: int | None = None
+    disagreements: tuple[LibraryDisagreement, ...] = ()
 
     @property
     def sampled(self) -> bool:
-        """Whether the libraries were run on a sample of the segments only."""
-        return self.segments_run < self.segments
+        """Whether the libraries were run on a sample of the systems or the segments only."""
+        return self.segments_run < self.segments or 0 < len(self.corpora_run) < self.corpora
 
 
 @dataclass(frozen=True)
@@ -570,7 +594,7 @@ class Report:
     significance (``null`` when not included)."""
 
     schema: Literal["report.schema.json"] = field(metadata={"json_name": "$schema"})
-    schema_version: Literal["10"]
+    schema_version: Literal["11"]
     summary: Summary
     answer: AnswerSection | None
     signature: str

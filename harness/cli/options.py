@@ -30,6 +30,7 @@ from harness.bleu.tokenizers import ARTICLES, LOWERCASE_RULES, PUNCTUATIONS
 from harness.data.corpus import Corpus
 from harness.data.textfile import BOM_RULES
 from harness.progress import ProgressCallback, resolve
+from harness.run.library_sample import EVERYTHING, LibrarySample
 from harness.run.plan import RunPlan
 from harness.run.runner import Implementation
 from harness.session import Session, open_cache
@@ -495,8 +496,8 @@ def plan(
     answer_baseline: str | None = None,
 ) -> RunPlan:
     """The command's :class:`~harness.run.plan.RunPlan` from its flags: ``--level``,
-    the session of :func:`session`, ``--seed``, ``--library-segments`` (where the command has
-    it; else every segment), the libraries' results cache and the progress display.
+    the session of :func:`session`, ``--seed``, what the real libraries run on
+    (:func:`libraries`), the libraries' results cache and the progress display.
     ``answer_baseline``: the baseline profile of the answer the command gives after the run,
     if it gives one (its mixed configurations are then counted with the run's own)."""
     return RunPlan(
@@ -505,12 +506,21 @@ def plan(
         levels=tuple(args.level),
         session=session(args, jobs(args, corpora, implementations)),
         seed=args.seed,
-        library_segments=getattr(args, "library_segments", None),
+        libraries=libraries(args),
         results=results_cache(args),
         progress=progress(args) or False,  # resolved once: no bar is no bar
         limit=getattr(args, "limit", None),
         prefetch=_answer_configs(args, corpora, implementations, answer_baseline),
     )
+
+
+def libraries(args: argparse.Namespace) -> LibrarySample:
+    """What the real libraries run on: the spot check of ``--real sample`` sized by
+    ``--real-systems`` and ``--real-segments`` (a report's default), else every system and
+    segment (``--real all``, and every command without the flag)."""
+    if getattr(args, "real_mode", "all") != "sample":
+        return EVERYTHING
+    return LibrarySample(systems=args.real_systems, segments=args.real_segments)
 
 
 def _answer_configs(

@@ -20,6 +20,7 @@ from harness.errors import InputError
 from harness.report import cli_words, write_report
 from harness.report.gap_words import count_words
 from harness.report.outdir import OutputDir
+from harness.run.library_sample import SPOT_CHECK
 from harness.run.results import ResultRow, Results, row_from_json
 from harness.run.runner import run
 from harness.statistics.correlation import KENDALL_FULL_BOOT_MAX, BootstrapOptions
@@ -58,13 +59,28 @@ def add_report(sub: options.Subcommands) -> None:
     )
     options.add_meta_resamples(r, "the judged pairs' profiles (with --human)")
     r.add_argument(
-        "--library-segments",
-        type=_library_segments,
-        default=LIBRARY_SEGMENTS,
-        metavar="N|all",
-        help="run each real library at segment level on a seeded sample of N segments per "
-        f"system (--seed), 'all' on every one (default {LIBRARY_SEGMENTS}; at corpus level "
-        "they run on every system; the profiles, proven equal to them, give every segment)",
+        "--real",
+        dest="real_mode",
+        choices=["sample", "all"],
+        default="sample",
+        help="what the real libraries run on: 'sample' (default) a seeded spot check of "
+        "--real-systems systems per test set at corpus level and --real-segments segments of "
+        "each at segment level (--seed), each compared with its in-house profile; 'all' every "
+        "system and segment (the profiles, proven equal to them, give every number either way)",
+    )
+    r.add_argument(
+        "--real-systems",
+        type=options.int_at_least(1),
+        default=SPOT_CHECK.systems,
+        metavar="N",
+        help=f"systems per test set in the spot check (default {SPOT_CHECK.systems})",
+    )
+    r.add_argument(
+        "--real-segments",
+        type=options.int_at_least(1),
+        default=SPOT_CHECK.segments,
+        metavar="N",
+        help=f"segments per sampled system in the spot check (default {SPOT_CHECK.segments})",
     )
     r.add_argument("--data", help="data directory (default: $BLEU_HARNESS_DATA)")
     inputs.add_limit(r)
@@ -95,24 +111,6 @@ def add_report(sub: options.Subcommands) -> None:
     options.add_perf(r)
     options.add_progress(r)
     r.set_defaults(func=cmd_report)
-
-
-#: Segments per system each real library is run on at segment level by default: the rest of
-#: a report's segment numbers come from the profiles, each proven equal to its library.
-LIBRARY_SEGMENTS = 200
-
-
-def _library_segments(text: str) -> int | None:
-    """An argparse type: a positive number of segments, or ``all`` (``None``)."""
-    if text == "all":
-        return None
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive number or 'all', got {text!r}")
-    return n
 
 
 def cmd_report(args: argparse.Namespace) -> int:

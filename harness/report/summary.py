@@ -224,20 +224,81 @@ def library_line(report: Report, markup: Markup) -> str | None:
     return text + "."
 
 
+#: At most this many sampled systems are named in the summary line (the JSON names all).
+NAMED_SYSTEMS = 12
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'s' * (n != 1)}"
+
+
 def library_sample_line(report: Report, markup: Markup) -> str | None:
-    """What the real libraries were run on when they ran on a sample of the segments
-    (``None`` otherwise): every system at corpus level, the sample at segment level."""
+    """What the real libraries were run on when they ran on a sample of the systems or of
+    their segments (``None`` when they ran on everything): which systems at corpus level,
+    how many segments of each at segment level, the seed, and the flag that runs them on
+    everything."""
     libs = report.summary.libraries
     if not libs.sampled:
         return None
+    t = markup.text
+    run, total = libs.corpora_run, libs.corpora
+    if len(run) < total:
+        fixtures = {name.split("/", 1)[0] for name in run}
+        names = [name.split("/", 1)[1] if len(fixtures) == 1 else name for name in run]
+        listed = (
+            f" ({', '.join(markup.code(x) for x in names)})" if len(run) <= NAMED_SYSTEMS else ""
+        )
+        where = f"at corpus level on {len(run):,} of the {_plural(total, 'system')}{listed}"
+    else:
+        where = f"at corpus level on every system ({total:,})"
+    if libs.segments_run < libs.segments:
+        share = f"{libs.segments_run / libs.segments:.0%}"
+        per = f"at segment level on a seeded sample of {t(f'{libs.segments_run:,}')} of " + (
+            f"their {t(f'{libs.segments:,}')} segments ({t(share)})"
+        )
+    elif libs.segments:
+        per = "at segment level on every segment of " + ("those" if len(run) < total else "them")
+    else:
+        per = "not at segment level"
+    seed = f" (seed {t(libs.seed)})" if libs.seed is not None else ""
     return (
-        f"{markup.strong('Real libraries:')} run at corpus level on every system and at segment "
-        f"level on a seeded sample of {markup.text(f'{libs.segments_run:,}')} of the "
-        f"{markup.text(f'{libs.segments:,}')} segments "
-        f"({markup.text(f'{libs.segments_run / libs.segments:.0%}')}; "
-        f"{markup.code('--library-segments all')} runs every one); where they ran, they are "
-        "compared with their in-house profiles, which give every segment number."
+        f"{markup.strong('Real libraries, a spot check:')} run {where}, and {per}{seed}; each "
+        "is compared with its in-house profile there, and the profiles, proven equal to "
+        f"them, give every number in this {markup.where} ({markup.code('--real all')} runs "
+        "the libraries on everything)."
     )
+
+
+def library_disagreement_items(report: Report, markup: Markup) -> list[tuple[str, list[str]]]:
+    """The summary's first items when a real library's numbers are not its in-house
+    profile's where it ran: which library, on how many systems and segments, by how much."""
+    t = markup.text
+    items: list[tuple[str, list[str]]] = []
+    for d in report.summary.libraries.disagreements:
+        parts = []
+        if d.corpora_beyond:
+            parts.append(
+                f"on {d.corpora_beyond:,} of the {_plural(d.corpora, 'system')} it ran on "
+                f"(corpus gap up to {t(fmt_number(d.corpus_max_abs, 4))} BLEU points)"
+            )
+        if d.segments_beyond:
+            parts.append(
+                f"on {d.segments_beyond:,} of the {_plural(d.segments, 'segment')} it scored "
+                f"(up to {t(fmt_number(d.segment_max_abs, 4))} points)"
+            )
+        where = " and ".join(parts) or "where it ran"
+        items.append(
+            (
+                f"{markup.label('no', 'Finding:')} the real {markup.code(d.library)} "
+                f"{markup.strong('disagrees with its in-house profile')} "
+                f"{markup.code(d.profile)} {where}, beyond the tolerance of "
+                f"{t(fmt_number(d.tolerance, 4))} points its agreement is proven to; the "
+                f"profile's numbers in this {markup.where} are not that library's on these "
+                "files.",
+                [],
+            )
+        )
+    return items
 
 
 def summary_items(report: Report, markup: Markup) -> list[tuple[str, list[str]]]:
@@ -247,9 +308,11 @@ def summary_items(report: Report, markup: Markup) -> list[tuple[str, list[str]]]
     points, whether the ranking changes, whether the real libraries equal their profiles).
     Otherwise: why there is no such answer, the libraries against their profiles, the largest
     gap between BLEU-4 implementations and the factor behind it, how many pairs agree. Then
-    what has no scores and why, significance, and where the segment table is."""
+    what has no scores and why, significance, and where the segment table is. A real library
+    that disagrees with its profile comes first (:func:`library_disagreement_items`)."""
     ans = report.answer
-    items: list[tuple[str, list[str]]] = [(_compared(report, markup), [])]
+    items = library_disagreement_items(report, markup)
+    items.append((_compared(report, markup), []))
     items.append(gap_item(report, markup))
     if ans:
         items += [(markup.text(x), []) for x in findings(answer_of(ans))]
@@ -375,5 +438,6 @@ def _problems(report: Report, markup: Markup) -> list[tuple[str, list[str]]]:
             )
         )
     elif sm.implementations:
-        items.append(("Every implementation scored every corpus.", []))
+        ran = " it ran on" if sm.libraries.sampled else ""
+        items.append((f"Every implementation scored every corpus{ran}.", []))
     return items

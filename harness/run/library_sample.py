@@ -1,22 +1,75 @@
-"""The segments a real library is run on at segment level, and its outcomes on them.
+"""What the real libraries are run on in a comparison, and their outcomes there.
 
-A report runs each real library at corpus level on every system and at segment level on a
-seeded sample of each corpus's segments (``report --library-segments``); every segment number
-the report shows comes from a profile proven equal to its library, and the sample checks that
-library on segments of this very data.
+Every in-house profile is proven equal to its library by the test suite; in a report the
+libraries show that the proof holds on the user's own files. By default
+(:data:`SPOT_CHECK`, ``report --real sample``) each library runs on a seeded sample: at corpus
+level on a few systems of each test set, and at segment level on a few hundred segments of
+each of those systems; the profiles give every number the report shows. :data:`EVERYTHING`
+(``report --real all``, and what ``compare`` runs) is every system and every segment.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from harness.data.corpus import Corpus
+from harness.errors import ConfigError
 from harness.scorers import Adapter
 from harness.scorers.outcome import Outcome, score
 
-__all__ = ["sampled", "segment_sample"]
+__all__ = [
+    "EVERYTHING",
+    "SPOT_CHECK",
+    "LibrarySample",
+    "sampled",
+    "segment_sample",
+    "system_sample",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class LibrarySample:
+    """What each real library is run on: ``systems`` systems of each test set (a fixture:
+    the systems that share its references) at corpus level, and ``segments`` segments of each
+    of those systems at segment level, both drawn with the run's seed (``None``: every one).
+    A library whose score of a segment depends on the others (fairseq numbers words over the
+    whole corpus) scores every segment of the systems it runs on."""
+
+    systems: int | None = None
+    segments: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("systems", "segments"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or value < 1):
+                raise ConfigError(f"{name} must be a positive number or None, got {value!r}")
+
+    @property
+    def everything(self) -> bool:
+        """Whether the libraries run on every system and every segment."""
+        return self.systems is None and self.segments is None
+
+
+#: Every system, every segment: what ``compare`` and ``report --real all`` run.
+EVERYTHING = LibrarySample()
+
+#: The report's default spot check: three systems per test set, 200 segments of each.
+SPOT_CHECK = LibrarySample(systems=3, segments=200)
+
+
+def system_sample(systems: Sequence[str], size: int | None, seed: int) -> frozenset[str]:
+    """The systems of one test set the libraries run on: ``size`` of ``systems`` drawn without
+    replacement by ``numpy``'s generator seeded with ``seed`` (every one when ``size`` is
+    ``None`` or not below their number). The draw is over the names sorted, so it does not
+    depend on the order the files were given in."""
+    names = sorted(set(systems))
+    if size is None or size >= len(names):
+        return frozenset(names)
+    drawn = np.random.default_rng(seed).choice(len(names), size=size, replace=False)
+    return frozenset(names[int(i)] for i in drawn)
 
 
 def segment_sample(n: int, size: int | None, seed: int) -> tuple[int, ...] | None:

@@ -5,8 +5,9 @@ arguments — and what a notebook builds in Python — before anything runs: the
 ``(fixture, system, corpus)`` triples, the implementations, the levels, and the one
 :class:`~harness.session.Session` that holds the run's statistics cache, its backend, jobs and
 client; the seed of every random draw of the run and what follows it (the libraries' segment
-sample, bootstrap intervals, significance); how many segments the real libraries score at
-segment level; the libraries' results cache; and the progress callback. :func:`harness.run.run`
+sample, bootstrap intervals, significance); what the real libraries run on (every system and
+segment, or a seeded sample: :class:`~harness.run.library_sample.LibrarySample`); the
+libraries' results cache; and the progress callback. :func:`harness.run.run`
 runs it and returns the typed results table;
 :meth:`RunPlan.corpus_session` is the same session over the run's corpora, named
 ``fixture/system``, which the analysis reads its statistics through.
@@ -29,6 +30,7 @@ from harness.bleu.config import BleuConfig
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError
 from harness.progress import ProgressCallback, resolve
+from harness.run.library_sample import EVERYTHING, LibrarySample
 from harness.run.runner import Implementation
 from harness.scorers.outcome import LEVELS
 from harness.session import Session
@@ -53,9 +55,10 @@ def named_corpora(
 class RunPlan:
     """Corpora × implementations × levels on one session (see the module's docstring).
 
-    ``library_segments``: each real library scores that many segments of each corpus at
-    segment level (drawn with ``seed``; its corpus score is its own call on every segment);
-    ``None``: every segment. ``results``: the real libraries' rows kept on disk (default: none).
+    ``libraries``: what each real library runs on (:class:`~harness.run.library_sample.
+    LibrarySample`: a seeded sample of each test set's systems at corpus level and of their
+    segments at segment level, drawn with ``seed``; default every system and segment).
+    ``results``: the real libraries' rows kept on disk (default: none).
     ``progress``: a callback, ``True`` for a progress bar, ``None`` for one when stderr is a
     terminal, ``False`` for none. ``limit``: the corpora were cut to their first ``limit``
     segments (a quick look; recorded in what the run writes). ``prefetch``: configurations the
@@ -68,7 +71,7 @@ class RunPlan:
     levels: tuple[str, ...] = ("corpus",)
     session: Session = field(default_factory=Session)
     seed: int = DEFAULT_SEED
-    library_segments: int | None = None
+    libraries: LibrarySample = EVERYTHING
     results: ResultsCache = field(default_factory=ResultsCache.disabled)
     progress: ProgressCallback | bool | None = False
     limit: int | None = None
@@ -85,10 +88,8 @@ class RunPlan:
         twice = sorted({n for n in names if names.count(n) > 1})
         if twice:
             raise ConfigError(f"two corpora are named {twice[0]!r} (fixture/system)")
-        if self.library_segments is not None and self.library_segments < 1:
-            raise ConfigError(
-                f"library_segments must be a positive number or None, got {self.library_segments}"
-            )
+        if not isinstance(self.libraries, LibrarySample):
+            raise ConfigError(f"libraries must be a LibrarySample, got {self.libraries!r}")
 
     @classmethod
     def of(

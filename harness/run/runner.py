@@ -32,7 +32,7 @@ from harness.bleu.profiles import DEFAULT_PROFILES, PROFILES
 from harness.bleu.result import BleuResult
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError, HarnessError
-from harness.run.library_sample import sampled, segment_sample
+from harness.run.library_sample import sampled, segment_sample, system_sample
 from harness.run.output import rows_to_csv as rows_to_csv
 from harness.run.output import rows_to_jsonl as rows_to_jsonl
 from harness.run.results import (
@@ -307,20 +307,28 @@ def run(plan: RunPlan) -> Results:
     segment run when both levels are asked for, so a task covers every level of its
     (library, corpus).
 
-    ``library_segments``: each real library runs at segment level on that many segments of
-    each corpus only (:func:`segment_sample` with the plan's ``seed``; its corpus row from its
-    own corpus-level call on every segment); the profiles, proven equal to their libraries,
-    give every segment. ``None``: the libraries score every segment too. ``prefetch``: more
+    The plan's ``libraries`` (:class:`~harness.run.library_sample.LibrarySample`) says what
+    each real library runs on: the systems of each fixture drawn by :func:`system_sample`
+    (a library has no rows on the others) and, on those, the segments drawn by
+    :func:`segment_sample` at segment level (its corpus row from its own corpus-level call on
+    every segment), both with the plan's ``seed``; the profiles, proven equal to their
+    libraries, give every system and segment. ``prefetch``: more
     configurations to count up front with the profiles' (what the analysis reads next).
     """
     corpora, implementations, levels = plan.corpora, plan.implementations, plan.levels
-    progress, results, library_segments = plan.progress, plan.results, plan.library_segments
+    progress, results, libraries = plan.progress, plan.results, plan.libraries
     seed, prefetch, cache = plan.seed, plan.prefetch, plan.session.cache
     backend, client = plan.session.backend, plan.session.client
     jobs = plan.session.jobs if plan.session.jobs is not None else 1
     if backend not in ("serial", "processes", "dask"):
         raise ConfigError(f"unknown backend {backend!r}", valid=("serial", "processes", "dask"))
-    work = [(f, s, c, impl) for (f, s, c) in corpora for impl in implementations]
+    chosen = _chosen_systems(corpora, libraries.systems, seed)
+    work = [
+        (f, s, c, impl)
+        for (f, s, c) in corpora
+        for impl in implementations
+        if impl.kind != "adapter" or s in chosen[f]
+    ]
     adapters: dict[str, Any] = {}
     keys: dict[int, dict[str, Any]] = {}
     ready: dict[int, Sequence[ResultRow]] = {}
@@ -328,7 +336,7 @@ def run(plan: RunPlan) -> Results:
     def sample(corpus: Corpus, impl: Implementation) -> tuple[int, ...] | None:
         if impl.kind != "adapter" or "segment" not in levels or not _samplable(impl):
             return None
-        return segment_sample(len(corpus), library_segments, seed)
+        return segment_sample(len(corpus), libraries.segments, seed)
 
     for k, (fixture, system, corpus, impl) in enumerate(work):
         if impl.kind == "adapter" and results.enabled:
@@ -390,6 +398,16 @@ def run(plan: RunPlan) -> Results:
                     results.put(keys[k], [_strip(r) for r in new])
             parts.append(new)
     return Results.concat(parts)
+
+
+def _chosen_systems(
+    corpora: Sequence[tuple[str, str, Corpus]], size: int | None, seed: int
+) -> dict[str, frozenset[str]]:
+    """Per fixture, the systems the real libraries run on (:func:`system_sample`)."""
+    systems: dict[str, list[str]] = {}
+    for fixture, system, _ in corpora:
+        systems.setdefault(fixture, []).append(system)
+    return {f: system_sample(names, size, seed) for f, names in systems.items()}
 
 
 def _submitter(
