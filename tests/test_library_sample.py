@@ -24,6 +24,7 @@ from harness.analysis.study_summary import library_segments
 from harness.cli import main
 from harness.data.corpus import Corpus
 from harness.report import render_markdown
+from harness.report.summary import terminal_findings
 from harness.run import RunPlan, run, runner
 from harness.run.library_sample import LibrarySample, segment_sample, system_sample
 from harness.run.results import Level, Status
@@ -307,7 +308,9 @@ def _report_files(four, tmp_path: Path) -> tuple[list[str], str]:
     return files, str(ref)
 
 
-def test_the_report_names_the_sample_in_every_format(four, tmp_path: Path) -> None:
+def test_the_report_names_the_sample_in_every_format(
+    four, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     files, ref = _report_files(four, tmp_path)
     out = tmp_path / "rep"
     argv = ["report", *files, "--refs", ref, "--impl", "profile:sacrebleu",
@@ -315,7 +318,12 @@ def test_the_report_names_the_sample_in_every_format(four, tmp_path: Path) -> No
             "html", "--n-boot", "0", "--real-systems", str(DRAWN), "--real-segments",
             str(SAMPLE), "--seed", "9", "--out", str(out)]  # fmt: skip
     assert main(argv) == 0
+    printed = capsys.readouterr().out
     drawn = sorted(system_sample([s for _, s, _ in four], DRAWN, 9))
+    said = ", ".join(drawn)
+    assert (
+        f"a spot check: run at corpus level on {DRAWN} of the {SYSTEMS} systems ({said})" in printed
+    )
     libs = json.loads((out / "report.json").read_text(encoding="utf-8"))["summary"]["libraries"]
     assert libs["corpora_run"] == [f"files/{s}" for s in drawn]
     assert libs["corpora"] == SYSTEMS and libs["seed"] == 9
@@ -361,6 +369,7 @@ def test_a_library_that_leaves_its_profile_is_the_reports_first_finding(sampled)
     assert summary[0].startswith("- **Finding:**") or "Finding:" in summary[0]
     assert "`sacrebleu`" in summary[0] and "1 of the 2 systems" in summary[0]
     assert f"1 of the {2 * SAMPLE} segments" in summary[0]
+    assert terminal_findings(report)[0].startswith("Finding: the real sacrebleu disagrees")
     clean = analyse(sampled, Session(), options=ReportOptions(n_boot=0))
     assert clean.summary.libraries.disagreements == ()
     assert "Finding:" not in render_markdown(clean)

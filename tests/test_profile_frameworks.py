@@ -52,6 +52,7 @@ from harness.bleu.profiles import PROFILES, VERIFICATION
 from harness.bleu.tokenizers import get_tokenizer, text_tokenizer
 from harness.data.corpus import Corpus
 from harness.errors import LibraryWouldRaise
+from harness.scorers.engine_scorer import EngineScorer
 from harness.session import Session
 
 from .depth import examples
@@ -176,6 +177,20 @@ def test_lm_eval_ragged_references_are_truncated(
     assert got == pytest.approx(cut.score, abs=EXACT)
     whole = corpus_bleu(hypotheses=hyps, references=refs, profile="sacrebleu").score
     assert (lib != pytest.approx(whole, abs=EXACT)) == matters  # whether the cut changes BLEU
+
+
+@PROPS
+@given(corpora())
+def test_lm_eval_segment_scores_are_its_bleu_on_each_segment_alone(
+    lm_eval: dict[str, Any], corpus: tuple[list[str], list[list[str]]]
+) -> None:
+    """A segment's score is lm-eval's ``bleu`` on that one item: its own references, however
+    few another segment has (the corpus-wide cut is the corpus score's, not the segment's)."""
+    hyps, refs = corpus
+    rows = EngineScorer("lm-eval").segments(Corpus.from_evaluate(hypotheses=hyps, references=refs))
+    for h, r, row in zip(hyps, refs, rows, strict=True):
+        assert row.score == pytest.approx(_lm_eval_bleu(lm_eval, [h], [r]), abs=EXACT, nan_ok=True)
+        assert row.signature == PROFILES["lm-eval"].signature()
 
 
 def test_truncation_reaches_cache_keys_and_parallel_shards() -> None:

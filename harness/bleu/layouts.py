@@ -11,7 +11,7 @@ import dataclasses
 from harness.bleu.config import BleuConfig
 from harness.data.corpus import Corpus
 
-__all__ = ["CUT_BEFORE_COUNTING", "counted_corpus"]
+__all__ = ["CUT_BEFORE_COUNTING", "counted_corpus", "sentence_config"]
 
 #: The ``missing_refs`` rules that cut each segment's references before counting.
 CUT_BEFORE_COUNTING: tuple[str, ...] = ("truncate", "first", "joined")
@@ -45,6 +45,16 @@ def counted_corpus(corpus: Corpus, config: BleuConfig) -> Corpus:
     return dataclasses.replace(
         corpus, references=tuple(r[:k] for r in corpus.references), check_text=False
     )
+
+
+def sentence_config(config: BleuConfig) -> BleuConfig:
+    """``config`` as it scores one segment on its own, which is what a library gives as a
+    segment's score (its function called on that segment): ``missing_refs="truncate"`` cuts
+    to the fewest references of the corpus, and a corpus of one segment is never cut, so each
+    segment keeps its own references (``skip``). Every other rule is the same alone."""
+    if config.missing_refs == "truncate":
+        return dataclasses.replace(config, missing_refs="skip")
+    return config
 
 
 def _sentences(corpus: Corpus, rule: str) -> Corpus:

@@ -20,6 +20,7 @@ from harness.errors import InputError
 from harness.report import cli_words, write_report
 from harness.report.gap_words import count_words
 from harness.report.outdir import OutputDir
+from harness.report.summary import terminal_findings
 from harness.run.library_sample import SPOT_CHECK
 from harness.run.results import ResultRow, Results, row_from_json
 from harness.run.runner import run
@@ -121,6 +122,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         rows, report, written = _report(args, out)
     for path in written:
         print(path)
+    for line in terminal_findings(report):
+        print(line)
     if report.gap_matters.pairs:  # the page's one count, in the same words
         lead, rest = count_words(report.gap_matters.tally)
         print(f"Does the gap matter? {lead}{rest}")

@@ -441,3 +441,23 @@ def _problems(report: Report, markup: Markup) -> list[tuple[str, list[str]]]:
         ran = " it ran on" if sm.libraries.sampled else ""
         items.append((f"Every implementation scored every corpus{ran}.", []))
     return items
+
+
+#: The summary's words as plain terminal text.
+PLAIN = Markup(
+    text=str,
+    code=str,
+    strong=str,
+    label=lambda _kind, word: word,
+    link=str,
+    where="report",
+)
+
+
+def terminal_findings(report: Report) -> list[str]:
+    """What the terminal says of the report before where it was written: a real library that
+    leaves its profile (:func:`library_disagreement_items`), then what the libraries ran on
+    when they ran on a sample (:func:`library_sample_line`)."""
+    lines = [text for text, _ in library_disagreement_items(report, PLAIN)]
+    sample = library_sample_line(report, PLAIN)
+    return [*lines, sample] if sample else lines

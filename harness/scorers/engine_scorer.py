@@ -16,6 +16,7 @@ from typing import ClassVar
 
 from harness.bleu import engine
 from harness.bleu.config import ENGINE_VERSION, BleuConfig
+from harness.bleu.layouts import sentence_config
 from harness.bleu.profiles import get_profile
 from harness.bleu.result import BleuResult
 from harness.bleu.stats import Statistics
@@ -87,16 +88,24 @@ class EngineScorer:
         return engine.score_statistics(stats, cfg, implementation=self.name)
 
     def segments(self, corpus: Corpus, config: BleuConfig | None = None) -> list[BleuResult]:
-        """One sentence-level result per segment."""
+        """One sentence-level result per segment: each segment scored on its own, as the
+        library's function called on that segment scores it
+        (:func:`~harness.bleu.layouts.sentence_config`)."""
         cfg = self._config(config)
-        stats = self._statistics(corpus, cfg)
-        return engine.segment_results(stats, cfg, implementation=self.name)
+        alone = sentence_config(cfg)
+        results = engine.segment_results(
+            self._statistics(corpus, alone), alone, implementation=self.name
+        )
+        if alone is cfg:
+            return results
+        sig = cfg.signature()  # the configuration asked for, not its one-segment form
+        return [dataclasses.replace(r, signature=sig) for r in results]
 
     def segment_arrays(
         self, corpus: Corpus, config: BleuConfig | None = None
     ) -> tuple[Statistics, engine.SegmentArrays]:
         """Every segment's score at once, with the statistics behind them: what
         :meth:`segments` holds, as arrays (raises where it raises)."""
-        cfg = self._config(config)
+        cfg = sentence_config(self._config(config))
         stats = self._statistics(corpus, cfg)
         return stats, engine.segment_arrays(stats, cfg)
