@@ -16,9 +16,10 @@ penalty, ratio, precisions) is printed per adapter, so a change in how an adapte
 library can be checked to give the same numbers (run the script at both commits).
 
 ``--hyps``/``--refs`` time the same calls on your own files instead (one file per system, one
-per reference). The last line sums the calls: what a cold ``report`` spends in the libraries
-themselves (with ``--segments`` its ``--library-segments``, 200, and ``--segment-systems``
-every system), which no number of workers brings below that sum divided by the usable CPUs.
+per reference). The last line sums the calls: what a cold ``report --real all`` spends in the
+libraries themselves (with ``--segments`` 200 and ``--segment-systems`` every system), which no
+number of workers brings below that sum divided by the usable CPUs; the default spot check runs
+them on three systems of each test set (:mod:`bench_spot_check` measures it).
 """
 
 from __future__ import annotations

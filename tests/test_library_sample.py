@@ -268,8 +268,8 @@ def test_a_library_runs_on_the_drawn_systems_only(four) -> None:
     d = difference(rows, "harness:sacrebleu", "sacrebleu")
     assert d.agree is True and len(d.corpora) == DRAWN and d.segments.unmatched == 0
     assert d.segments.n == DRAWN * SAMPLE
-    assert default_pairs(rows)[0] == ("harness:sacrebleu", "sacrebleu")
-    assert all(a == "harness:sacrebleu" for a, _ in default_pairs(rows)[1:])
+    # the library is checked against its profile; the comparison is the profiles'
+    assert default_pairs(rows) == [("harness:sacrebleu", "sacrebleu")]
 
 
 def test_the_sample_is_keyed_in_the_results_cache_by_its_seed(four, tmp_path: Path) -> None:
@@ -373,3 +373,20 @@ def test_a_library_that_leaves_its_profile_is_the_reports_first_finding(sampled)
     clean = analyse(sampled, Session(), options=ReportOptions(n_boot=0))
     assert clean.summary.libraries.disagreements == ()
     assert "Finding:" not in render_markdown(clean)
+
+
+def test_a_spot_checked_library_is_paired_with_its_profile_only(four) -> None:
+    """The comparison between implementations is the profiles' on every system; a library
+    that ran on some of them is judged against its own profile there, and with --real all
+    against the others as before."""
+    impls = ["profile:sacrebleu", "adapter:sacrebleu", "profile:nltk", "adapter:nltk"]
+    levels = ("corpus",)
+    spot = run(RunPlan.of(four, impls, levels=levels, libraries=LibrarySample(systems=DRAWN)))
+    assert default_pairs(spot) == [
+        ("harness:sacrebleu", "sacrebleu"),
+        ("harness:nltk", "nltk"),
+        ("harness:sacrebleu", "harness:nltk"),
+    ]
+    every = run(RunPlan.of(four, impls, levels=levels))
+    assert ("sacrebleu", "nltk") in default_pairs(every)
+    assert ("sacrebleu", "harness:nltk") in default_pairs(every)
