@@ -221,6 +221,10 @@ def _evaluate_layout(
     # interchangeable, so a reading takes the one of its nearest profile (skip, the first, is
     # the one scored)
     layouts = MISSING_REFS if all(len(r) == 1 for r in corpus.references) else ("skip",)
+    # every configuration of every tokenization, scored at once: those that differ only in
+    # reference length, n-gram totals and tokenization in one arithmetic call
+    searched = []
+    every: list[BleuConfig] = []
     for text, tok_dupes in track(tok_groups, progress, f"identify: {layout}"):
         stats = scorer.tokenized(TextRules(**text))
         ref_groups = _unique(
@@ -234,32 +238,31 @@ def _evaluate_layout(
             )
             for n in max_orders
         }
-
-        # every configuration's score: those that differ only in reference length and n-gram
-        # totals in one arithmetic call
-        values: dict[tuple[Any, ...], float | None] = {}
-        configs: dict[tuple[Any, ...], BleuConfig] = {}
-        for n in max_orders:
-            for agg in aggregations:
-                for k, sm in enumerate(smoothings):
-                    keys = [
-                        (rule, n, tot, agg, k)
-                        for rule, _ in ref_groups
-                        for tot, _ in total_groups[n]
-                    ]
-                    cfgs = [
-                        BleuConfig(
-                            **text,
-                            max_order=n,
-                            ref_length=rule,
-                            ngram_totals=tot,
-                            aggregation=agg,
-                            **sm,
-                        )
-                        for rule, n, tot, agg, _ in keys
-                    ]
-                    configs.update(zip(keys, cfgs, strict=True))
-                    values.update(zip(keys, scorer.scores(cfgs), strict=True))
+        keys = [
+            (rule, n, tot, agg, k)
+            for n in max_orders
+            for agg in aggregations
+            for k in range(len(smoothings))
+            for rule, _ in ref_groups
+            for tot, _ in total_groups[n]
+        ]
+        cfgs = [
+            BleuConfig(
+                **text,
+                max_order=n,
+                ref_length=rule,
+                ngram_totals=tot,
+                aggregation=agg,
+                **smoothings[k],
+            )
+            for rule, n, tot, agg, k in keys
+        ]
+        searched.append((text, tok_dupes, ref_groups, total_groups, keys, cfgs, len(every)))
+        every.extend(cfgs)
+    scores = scorer.scores(every)
+    for text, tok_dupes, ref_groups, total_groups, keys, cfgs, at in searched:
+        configs = dict(zip(keys, cfgs, strict=True))
+        values = dict(zip(keys, scores[at : at + len(cfgs)], strict=True))
         for rule, rule_dupes in ref_groups:
             for n in max_orders:
                 for tot, tot_dupes in total_groups[n]:
