@@ -40,6 +40,8 @@ __all__ = [
     "SMOOTHING_POLICIES",
     "Evaluated",
     "as_corpus",
+    "corpus_layouts",
+    "corpus_readings",
     "evaluations",
     "misused_corpora",
 ]
@@ -332,6 +334,35 @@ _SMOOTHING_KEYS = ("smooth", "zero_guard", "empty_order", "effective_order")
 
 _EVAL_CACHE: dict[tuple[Any, ...], list[Evaluated]] = {}
 
+#: A corpus's preprocessing readings (:func:`harness.diagnose.preprocess.readings`) and
+#: misused layouts (:func:`misused_corpora`).
+_Texts = tuple[list[tuple[tuple[str, ...], Corpus]], dict[str, Corpus]]
+
+#: Each corpus's :data:`_Texts`, by its text and name: the search, the checks of a printed
+#: line and every candidate's own text (identify's ``unmatched``) read them, and building them
+#: tokenizes the whole corpus again.
+_TEXT_CACHE: dict[tuple[Any, ...], _Texts] = {}
+
+
+def _texts(corpus: Corpus) -> _Texts:
+    key = (corpus.name, corpus.hypotheses, corpus.references)
+    got = _TEXT_CACHE.get(key)
+    if got is None:
+        if len(_TEXT_CACHE) >= 8:
+            _TEXT_CACHE.clear()
+        got = _TEXT_CACHE[key] = (readings(corpus), misused_corpora(corpus))
+    return got
+
+
+def corpus_readings(corpus: Corpus) -> list[tuple[tuple[str, ...], Corpus]]:
+    """:func:`harness.diagnose.preprocess.readings` of ``corpus``, built once per corpus."""
+    return list(_texts(corpus)[0])
+
+
+def corpus_layouts(corpus: Corpus) -> dict[str, Corpus]:
+    """:func:`misused_corpora` of ``corpus``, built once per corpus."""
+    return dict(_texts(corpus)[1])
+
 
 def as_corpus(corpus: Corpus | str | tuple[Sequence[str], Sequence[Sequence[str]]]) -> Corpus:
     if isinstance(corpus, Corpus):
@@ -452,8 +483,8 @@ def evaluations(
     got = _EVAL_CACHE.get(key)
     if got is None:
         tokenizers = _available_tokenizers()
-        (given, _), *variants = readings(corpus)
-        layouts = {"per-segment": corpus, **misused_corpora(corpus)}
+        (given, _), *variants = corpus_readings(corpus)
+        layouts = {"per-segment": corpus, **corpus_layouts(corpus)}
         search = session.with_corpora(layouts)
         named = search.with_corpora({"per-segment": corpus})
         forensic = search.with_corpora({str(i): c for i, (_, c) in enumerate(variants)})
