@@ -18,11 +18,11 @@ from harness.diagnose.identify import (
     closest_profile,
     default_tolerance,
     identify,
-    misused_corpora,
     nearest,
     reading_corpus,
 )
 from harness.diagnose.many_configs import CorpusScorer
+from harness.diagnose.search import misused_corpora
 from harness.scorers import misuse
 from harness.session import Session
 from harness.typed_json import to_json

@@ -49,6 +49,7 @@ from harness.data.corpus import Corpus
 from harness.errors import HarnessError
 
 __all__ = [
+    "FAST_MIN_REFERENCES",
     "FAST_MIN_SEGMENTS",
     "NltkContext",
     "Scored",
@@ -202,6 +203,11 @@ def _clipped_matches(
 #: "Moved from code comments").
 FAST_MIN_SEGMENTS = 2
 
+#: A corpus of fewer segments with at least this many references in all (one hypothesis
+#: against a whole reference file: identify's reference-layout misuses) takes the vectorised
+#: path too: the Python path tokenizes and counts every reference alone.
+FAST_MIN_REFERENCES = 16
+
 
 def compute_statistics(
     corpus: Corpus, config: BleuConfig, *, max_order: int | None = None
@@ -215,9 +221,9 @@ def compute_statistics(
 
     Uses the vectorised counter of :mod:`harness.bleu.fastcount` (each distinct word or line
     tokenized once, exact packed n-gram keys, one sort per order) and, for corpora below
-    ``FAST_MIN_SEGMENTS`` segments or keys that cannot be packed, the per-segment Python
-    reference :func:`_statistics_reference`; both give identical statistics
-    (``tests/test_fastpath.py``).
+    ``FAST_MIN_SEGMENTS`` segments (and ``FAST_MIN_REFERENCES`` references) or keys that
+    cannot be packed, the per-segment Python reference :func:`_statistics_reference`; both
+    give identical statistics (``tests/test_fastpath.py``).
     """
     order = max_order or orders_needed(config)
     corpus = counted_corpus(corpus, config)
@@ -300,7 +306,7 @@ def _count(
     ``vocabularies``: the fast path's token tables, shared between calls. ``per_reference``:
     also each (hypothesis, one reference) pair's matches where the fast path counts them from
     the same tokens (``ref_matches``; left ``None`` otherwise)."""
-    if len(corpus) >= FAST_MIN_SEGMENTS:
+    if len(corpus) >= FAST_MIN_SEGMENTS or sum(map(len, corpus.references)) >= FAST_MIN_REFERENCES:
         pairs = None
         if per_reference and fastcount.counts_pairs():
             n_refs = sum(map(len, corpus.references))

@@ -82,12 +82,12 @@ from harness.diagnose.candidates import (
     rounded,
 )
 from harness.diagnose.many_configs import CorpusScorer
-from harness.diagnose.preprocess import readings
 from harness.diagnose.search import (
     Evaluated,
     as_corpus,
+    corpus_layouts,
+    corpus_readings,
     evaluations,
-    misused_corpora,
 )
 from harness.errors import ConfigError, HarnessError
 from harness.progress import ProgressCallback
@@ -200,8 +200,8 @@ def reading_corpus(corpus: Corpus, layout: str, preprocessing: tuple[str, ...]) 
     """The text a candidate scores: the files in its reference layout, or its preprocessing
     reading."""
     if layout != "per-segment":
-        return misused_corpora(corpus)[layout]
-    for labels, c in readings(corpus):
+        return corpus_layouts(corpus)[layout]
+    for labels, c in corpus_readings(corpus):
         if labels == preprocessing:
             return c
     raise KeyError(preprocessing)
@@ -249,7 +249,7 @@ def _printed_by(
     for name in FORM_PROFILES.get(line.form, ()):
         cfg = PROFILES[name].replace(**line.settings)
         changes = tuple(closest_changes(name, cfg))
-        for labels, text in readings(corpus):
+        for labels, text in corpus_readings(corpus):
             try:
                 value = CorpusScorer(text, session=session).try_score(cfg)
             except HarnessError:

@@ -157,14 +157,22 @@ def _concatenated(parts: Sequence[Statistics], order: int) -> Statistics:
 
 
 #: The factors that only build a configuration's rows of statistics (which reference length,
-#: which n-gram totals, padded references; the arithmetic reads none of them), with the values
-#: :meth:`CorporaScorer.table` groups configurations under.
+#: which n-gram totals, padded references; the arithmetic reads none of them).
 _ROW_STANDARD = {"ref_length": "closest", "ngram_totals": "plain", "missing_refs": "skip"}
 
-#: A configuration's fields but :data:`_ROW_STANDARD`'s: two configurations equal in them are
-#: equal once their rows are built the standard way (``c.replace(**_ROW_STANDARD)``).
-_beyond_rows = operator.attrgetter(
-    *(f.name for f in dataclasses.fields(BleuConfig) if f.name not in _ROW_STANDARD)
+#: The fields that say how a segment becomes tokens (:attr:`BleuConfig.text_rules`): they
+#: choose the statistics a configuration's rows are built from, and the arithmetic reads none.
+_TEXT_RULE_FIELDS = frozenset(f.name for f in dataclasses.fields(TextRules))
+
+#: A configuration's fields but :data:`_ROW_STANDARD`'s and its text rules': configurations
+#: equal in them run the same arithmetic on their own rows, so :meth:`CorporaScorer.table`
+#: scores them in one call whatever statistics each reads.
+_arithmetic = operator.attrgetter(
+    *(
+        f.name
+        for f in dataclasses.fields(BleuConfig)
+        if f.name not in _ROW_STANDARD and f.name not in _TEXT_RULE_FIELDS
+    )
 )
 
 #: Rows of statistics: (sys_len, ref_len, correct, total), one per segment or per corpus.
@@ -210,6 +218,8 @@ class CorporaScorer:
         self._joined: Session | None = None
         self._tokenized: dict[str, TokenizedStatistics] = {}
         self._rows: dict[tuple[Any, ...], Rows] = {}
+        # the rows and contexts stacked last, by kind (see _stacked)
+        self._last: dict[str, tuple[tuple[Any, ...], list[Any], Any]] = {}
 
     def __len__(self) -> int:
         return len(self.corpora)
@@ -276,28 +286,33 @@ class CorporaScorer:
     # ------------------------------------------------------------------ scores
     def _batch(self, configs: Sequence[BleuConfig], lo: int, hi: int) -> list[list[float | None]]:
         """The scores of corpora ``lo..hi-1`` under each of ``configs`` (equal but for
-        :data:`_ROW_STANDARD`, of one tokenization), all in one arithmetic call; ``None``
-        where the arithmetic refuses a corpus (one of its rows)."""
+        :data:`_ROW_STANDARD` and their text rules, each scored on its own statistics), all in
+        one arithmetic call; ``None`` where the arithmetic refuses a corpus (one of its
+        rows)."""
         first = configs[0]
-        stats = self.tokenized(first)
+        each = [self.tokenized(c) for c in configs]
+        stats = each[0]
         if first.aggregation == "best-ref-mean":
-            return [self._best_reference(c, stats, lo, hi) for c in configs]
+            return [self._best_reference(c, s, lo, hi) for c, s in zip(configs, each, strict=True)]
         corpus = first.aggregation == "corpus"
         seg_lo, seg_hi = int(self.starts[lo]), int(stats.stops[hi - 1])
         part = slice(lo, hi) if corpus else slice(seg_lo, seg_hi)
-        rows = [(self._corpus_rows if corpus else self._segment_rows)(c, stats) for c in configs]
-        sys_len, ref_len, correct, total = (
-            np.concatenate([r[i][part] for r in rows]) for i in range(4)
+        rows = [
+            (self._corpus_rows if corpus else self._segment_rows)(c, s)
+            for c, s in zip(configs, each, strict=True)
+        ]
+        sys_len, ref_len, correct, total = self._stacked(
+            ("rows", part.start, part.stop), rows, lambda: _stack(rows, part)
         )
         context = None
         if get_smoothing(first.smooth).context:
-            one = stats.corpus_contexts if corpus else stats.segment_contexts
-            context = NltkContext(
-                *(np.tile(getattr(one, f)[part], len(configs)) for f in _CONTEXT_FIELDS)
+            ones = [s.corpus_contexts if corpus else s.segment_contexts for s in each]
+            context = self._stacked(
+                ("context", part.start, part.stop), ones, lambda: _stack_contexts(ones, part)
             )
         longest = None
         if corpus and needs_longest(first):
-            longest = np.tile(np.maximum.reduceat(stats.hyp_len, stats.starts)[part], len(configs))
+            longest = np.concatenate([np.maximum.reduceat(s.hyp_len, s.starts)[part] for s in each])
         scored = bleu_rows(
             sys_len,
             ref_len,
@@ -317,9 +332,12 @@ class CorporaScorer:
         else:  # a corpus's sentence mean is refused when any of its sentences is
             firsts = self.starts[lo:hi] - seg_lo
             refused = np.logical_or.reduceat(refused, firsts, axis=1)
-            weights = engine.mean_weights(stats.statistics, first)
-            kept = None if weights is None else weights[seg_lo:seg_hi] > 0
-            values = [_means(row, firsts[1:].tolist(), kept) for row in per_config]
+            bounds = firsts[1:].tolist()
+            values = []
+            for row, c, s in zip(per_config, configs, each, strict=True):
+                weights = engine.mean_weights(s.statistics, c)
+                kept = None if weights is None else weights[seg_lo:seg_hi] > 0
+                values.append(_means(row, bounds, kept))
         values = [
             [engine.reported(v, c) for v in row] for row, c in zip(values, configs, strict=True)
         ]
@@ -327,6 +345,23 @@ class CorporaScorer:
             [None if no else v for v, no in zip(row, mask.tolist(), strict=True)]
             for row, mask in zip(values, refused, strict=True)
         ]
+
+    def _stacked(self, key: tuple[Any, ...], parts: list[Any], build: Callable[[], Any]) -> Any:
+        """``build()``, the arrays of ``parts`` (rows or contexts, one per configuration) one
+        after the other, or the arrays built last when they were built from the very same
+        parts: the configurations :meth:`table` scores one group after another differ in
+        their smoothing alone, and read the same rows."""
+        last = self._last.get(key[0])
+        if (
+            last is not None
+            and last[0] == key
+            and len(last[1]) == len(parts)
+            and all(a is b for a, b in zip(last[1], parts, strict=True))
+        ):
+            return last[2]
+        got = build()
+        self._last[key[0]] = (key, parts, got)
+        return got
 
     def _best_reference(
         self, config: BleuConfig, stats: TokenizedStatistics, lo: int, hi: int
@@ -393,11 +428,11 @@ class CorporaScorer:
     def table(self, configs: Sequence[BleuConfig]) -> list[list[float | None]]:
         """Every corpus's score under each of ``configs`` (``None`` where the engine raises):
         configurations that differ only in how their rows are built (:data:`_ROW_STANDARD`)
-        in one arithmetic call."""
+        and in their text rules (each on its own statistics) in one arithmetic call."""
         groups: dict[tuple[Any, ...], list[int]] = {}
         for i, c in enumerate(configs):
             # effective order reads the rows' totals or their longest hypothesis, by total rule
-            key = (_beyond_rows(c), engine.tokenization_key(c), needs_longest(c))
+            key = (_arithmetic(c), needs_longest(c))
             groups.setdefault(key, []).append(i)
         out: list[list[float | None]] = [[] for _ in configs]
         for members in groups.values():
@@ -425,6 +460,26 @@ def _rows_key(config: BleuConfig) -> tuple[Any, ...]:
 
 
 _CONTEXT_FIELDS = ("hyp_len", "last_hyp_len", "last_correct5", "last_total5")
+
+
+def _stack(rows: Sequence[Rows], part: slice) -> Rows:
+    """The ``part`` of each configuration's rows, one configuration after the other."""
+    sys_len, ref_len, correct, total = (
+        np.concatenate([r[i][part] for r in rows]) for i in range(4)
+    )
+    return sys_len, ref_len, correct, total
+
+
+def _stack_contexts(ones: Sequence[NltkContext], part: slice) -> NltkContext:
+    """The ``part`` of each configuration's nltk context, one configuration after the other
+    (one context repeated when every configuration reads the same statistics)."""
+    if all(one is ones[0] for one in ones):
+        return NltkContext(
+            *(np.tile(getattr(ones[0], f)[part], len(ones)) for f in _CONTEXT_FIELDS)
+        )
+    return NltkContext(
+        *(np.concatenate([getattr(one, f)[part] for one in ones]) for f in _CONTEXT_FIELDS)
+    )
 
 
 def _means(scores: np.ndarray, bounds: list[int], kept: np.ndarray | None = None) -> list[float]:

@@ -40,6 +40,8 @@ __all__ = [
     "SMOOTHING_POLICIES",
     "Evaluated",
     "as_corpus",
+    "corpus_layouts",
+    "corpus_readings",
     "evaluations",
     "misused_corpora",
 ]
@@ -221,6 +223,10 @@ def _evaluate_layout(
     # interchangeable, so a reading takes the one of its nearest profile (skip, the first, is
     # the one scored)
     layouts = MISSING_REFS if all(len(r) == 1 for r in corpus.references) else ("skip",)
+    # every configuration of every tokenization, scored at once: those that differ only in
+    # reference length, n-gram totals and tokenization in one arithmetic call
+    searched = []
+    every: list[BleuConfig] = []
     for text, tok_dupes in track(tok_groups, progress, f"identify: {layout}"):
         stats = scorer.tokenized(TextRules(**text))
         ref_groups = _unique(
@@ -234,32 +240,31 @@ def _evaluate_layout(
             )
             for n in max_orders
         }
-
-        # every configuration's score: those that differ only in reference length and n-gram
-        # totals in one arithmetic call
-        values: dict[tuple[Any, ...], float | None] = {}
-        configs: dict[tuple[Any, ...], BleuConfig] = {}
-        for n in max_orders:
-            for agg in aggregations:
-                for k, sm in enumerate(smoothings):
-                    keys = [
-                        (rule, n, tot, agg, k)
-                        for rule, _ in ref_groups
-                        for tot, _ in total_groups[n]
-                    ]
-                    cfgs = [
-                        BleuConfig(
-                            **text,
-                            max_order=n,
-                            ref_length=rule,
-                            ngram_totals=tot,
-                            aggregation=agg,
-                            **sm,
-                        )
-                        for rule, n, tot, agg, _ in keys
-                    ]
-                    configs.update(zip(keys, cfgs, strict=True))
-                    values.update(zip(keys, scorer.scores(cfgs), strict=True))
+        keys = [
+            (rule, n, tot, agg, k)
+            for n in max_orders
+            for agg in aggregations
+            for k in range(len(smoothings))
+            for rule, _ in ref_groups
+            for tot, _ in total_groups[n]
+        ]
+        cfgs = [
+            BleuConfig(
+                **text,
+                max_order=n,
+                ref_length=rule,
+                ngram_totals=tot,
+                aggregation=agg,
+                **smoothings[k],
+            )
+            for rule, n, tot, agg, k in keys
+        ]
+        searched.append((text, tok_dupes, ref_groups, total_groups, keys, cfgs, len(every)))
+        every.extend(cfgs)
+    scores = scorer.scores(every)
+    for text, tok_dupes, ref_groups, total_groups, keys, cfgs, at in searched:
+        configs = dict(zip(keys, cfgs, strict=True))
+        values = dict(zip(keys, scores[at : at + len(cfgs)], strict=True))
         for rule, rule_dupes in ref_groups:
             for n in max_orders:
                 for tot, tot_dupes in total_groups[n]:
@@ -328,6 +333,35 @@ _SMOOTHING_KEYS = ("smooth", "zero_guard", "empty_order", "effective_order")
 
 
 _EVAL_CACHE: dict[tuple[Any, ...], list[Evaluated]] = {}
+
+#: A corpus's preprocessing readings (:func:`harness.diagnose.preprocess.readings`) and
+#: misused layouts (:func:`misused_corpora`).
+_Texts = tuple[list[tuple[tuple[str, ...], Corpus]], dict[str, Corpus]]
+
+#: Each corpus's :data:`_Texts`, by its text and name: the search, the checks of a printed
+#: line and every candidate's own text (identify's ``unmatched``) read them, and building them
+#: tokenizes the whole corpus again.
+_TEXT_CACHE: dict[tuple[Any, ...], _Texts] = {}
+
+
+def _texts(corpus: Corpus) -> _Texts:
+    key = (corpus.name, corpus.hypotheses, corpus.references)
+    got = _TEXT_CACHE.get(key)
+    if got is None:
+        if len(_TEXT_CACHE) >= 8:
+            _TEXT_CACHE.clear()
+        got = _TEXT_CACHE[key] = (readings(corpus), misused_corpora(corpus))
+    return got
+
+
+def corpus_readings(corpus: Corpus) -> list[tuple[tuple[str, ...], Corpus]]:
+    """:func:`harness.diagnose.preprocess.readings` of ``corpus``, built once per corpus."""
+    return list(_texts(corpus)[0])
+
+
+def corpus_layouts(corpus: Corpus) -> dict[str, Corpus]:
+    """:func:`misused_corpora` of ``corpus``, built once per corpus."""
+    return dict(_texts(corpus)[1])
 
 
 def as_corpus(corpus: Corpus | str | tuple[Sequence[str], Sequence[Sequence[str]]]) -> Corpus:
@@ -449,8 +483,8 @@ def evaluations(
     got = _EVAL_CACHE.get(key)
     if got is None:
         tokenizers = _available_tokenizers()
-        (given, _), *variants = readings(corpus)
-        layouts = {"per-segment": corpus, **misused_corpora(corpus)}
+        (given, _), *variants = corpus_readings(corpus)
+        layouts = {"per-segment": corpus, **corpus_layouts(corpus)}
         search = session.with_corpora(layouts)
         named = search.with_corpora({"per-segment": corpus})
         forensic = search.with_corpora({str(i): c for i, (_, c) in enumerate(variants)})
@@ -464,7 +498,8 @@ def evaluations(
             # Where the session has workers, one counts ahead what this process needs after
             # searching the misused layouts (the framework tokenizers, which import their
             # libraries there) and then what it needs last (the named profiles' own rules on
-            # the files and on every preprocessing reading).
+            # the files and on every preprocessing reading), which this process counts itself
+            # when it gets there while the worker is still on the first.
             ahead = []
             if session.backend == "processes" and resolve_jobs(session.jobs) > 1:
                 pool = stack.enter_context(process_pool(1))
@@ -480,6 +515,10 @@ def evaluations(
                 for layout, c in layouts.items()
                 if layout != "per-segment"
             }
+            if len(ahead) > 1 and not ahead[0].ready:
+                # the worker is still on the framework tokenizers: what it would count next
+                # (not taken yet, so withdrawn) is counted here meanwhile
+                ahead[1].finish()
             for task in ahead[:1]:
                 task.finish()
             named.warm(frameworks, min_order=5)
