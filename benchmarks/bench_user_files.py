@@ -7,9 +7,10 @@ minutes, the commands of the table that opened issue 38 — ``compare`` cold, ag
 1`` (the default takes a worker per CPU for a run this size), on 2 of the systems, and warm (a
 second run on the cache of an untimed first, a cache of its own);
 ``report`` cold, warm (a second run on the first run's cache) and with ``--level corpus``;
-``score --impl`` every library on one system — and ``sacrebleu REF -i HYP…`` on the same files
-(16 systems, 2, 1). Wall seconds; ``--skip-report`` leaves out the three report runs (several
-minutes)::
+``score --impl`` every library on one system; ``identify`` on one system (the first) given the
+score the sacrebleu CLI prints for it, cold (an empty statistics cache of its own) and warm (a
+second run on that cache) — and ``sacrebleu REF -i HYP…`` on the same files (16 systems, 2, 1).
+Wall seconds; ``--skip-report`` leaves out the three report runs (several minutes)::
 
     .venv/bin/python benchmarks/bench_user_files.py [--skip-report]
 """
@@ -67,33 +68,42 @@ def main() -> None:
         warm_compare = [harness, "compare", *hyps, "--refs", str(ref)]
         compare_env = {**env, "BLEU_HARNESS_CACHE_DIR": str(folder / "compare-cache")}
         subprocess.run(warm_compare, check=True, capture_output=True, env=compare_env)
-        rows: list[tuple[str, list[str], list[str]]] = [
+        rows: list[tuple[str, list[str], list[str], dict[str, str]]] = [
             (
                 "`compare` the 16 systems (cold)",
                 [harness, "compare", *hyps, "--refs", str(ref), "--no-cache"],
                 [*cli, *hyps],
+                env,
             ),
             (
                 "the same with `--jobs 1` (one process)",
                 [harness, "compare", *hyps, "--refs", str(ref), "--no-cache", "--jobs", "1"],
                 [*cli, *hyps],
+                env,
             ),
             (
                 "`compare` on 2 of the systems (cold)",
                 [harness, "compare", *hyps[:2], "--refs", str(ref), "--no-cache"],
                 [*cli, *hyps[:2]],
+                env,
             ),
-            ("`compare` the 16 systems (warm)", warm_compare, [*cli, *hyps]),
+            ("`compare` the 16 systems (warm)", warm_compare, [*cli, *hyps], compare_env),
         ]
         if not args.skip_report:
             report = [harness, "report", *hyps, "--refs", str(ref), "--quiet"]
             rows += [
-                ("`report` the 16 systems (cold)", [*report, "--out", f"{tmp}/r1"], [*cli, *hyps]),
-                ("the same report warm", [*report, "--out", f"{tmp}/r2"], [*cli, *hyps]),
+                (
+                    "`report` the 16 systems (cold)",
+                    [*report, "--out", f"{tmp}/r1"],
+                    [*cli, *hyps],
+                    env,
+                ),
+                ("the same report warm", [*report, "--out", f"{tmp}/r2"], [*cli, *hyps], env),
                 (
                     "the report with `--level corpus` (cold)",
                     [*report, "--out", f"{tmp}/r3", "--level", "corpus", "--no-cache"],
                     [*cli, *hyps],
+                    env,
                 ),
             ]
         rows.append(
@@ -101,13 +111,30 @@ def main() -> None:
                 "`score --impl` every library on one system",
                 [harness, "score", hyps[0], str(ref), "--impl", ",".join(DEFAULT_ADAPTERS)],
                 [*cli, hyps[0]],
+                env,
             )
         )
+        # identify one system given the score the CLI prints for it, on a cache of its own:
+        # empty for the cold run, filled by it for the warm one
+        printed = subprocess.run(
+            [*cli, hyps[0], "-b"], check=True, capture_output=True, text=True, env=env
+        ).stdout.strip()
+        identify = [harness, "identify", hyps[0], str(ref), "--score", printed]
+        identify_env = {**env, "BLEU_HARNESS_CACHE_DIR": str(folder / "identify-cache")}
+        rows += [
+            (
+                f"`identify` one system, `--score {printed}` (cold)",
+                identify,
+                [*cli, hyps[0]],
+                identify_env,
+            ),
+            ("the same identify warm", identify, [*cli, hyps[0]], identify_env),
+        ]
         print()
         print("| command | bleu-harness | sacrebleu CLI, same files | ratio |")
         print("|---|---:|---:|---:|")
-        for label, ours, theirs in rows:
-            a = _wall(ours, compare_env if ours is warm_compare else env)
+        for label, ours, theirs, ours_env in rows:
+            a = _wall(ours, ours_env)
             b = _wall(theirs, env)
             print(f"| {label} | {a:.1f} s | {b:.1f} s | {a / b:.1f}× |", flush=True)
 

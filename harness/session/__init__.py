@@ -155,6 +155,10 @@ class Session:
         elif not cache.enabled:
             cache = StatisticsCache(None, compute=cache.compute)
         self.cache = cache
+        # corpus_scores already given: (config, names) → (the corpora scored, the scores)
+        self._scored: dict[
+            tuple[BleuConfig, tuple[str, ...]], tuple[tuple[Corpus, ...], list[float]]
+        ] = {}
 
     def __repr__(self) -> str:
         names = ", ".join(self.corpora) or "no corpora"
@@ -256,8 +260,17 @@ class Session:
     def corpus_scores(self, config: BleuConfig, names: Sequence[str]) -> list[float]:
         """The corpus-level score of each corpus of ``names`` under ``config`` (what
         :meth:`score` gives each), in one arithmetic call where the aggregation allows
-        (:func:`harness.bleu.engine.corpus_scores`)."""
-        return engine.corpus_scores([self.statistics(config, n) for n in names], config)
+        (:func:`harness.bleu.engine.corpus_scores`). Asked again for the same corpora under
+        the same config, the session gives the scores it gave (an answer's families share
+        configurations)."""
+        key = (config, tuple(names))
+        corpora = tuple(self.corpora[self._name(n)] for n in names)
+        kept = self._scored.get(key)
+        if kept is not None and all(a is b for a, b in zip(kept[0], corpora, strict=True)):
+            return list(kept[1])
+        scores = engine.corpus_scores([self.statistics(config, n) for n in names], config)
+        self._scored[key] = (corpora, list(scores))
+        return scores
 
     def segments(
         self, config: BleuConfig, which: str | None = None, *, implementation: str = "harness"

@@ -102,13 +102,18 @@ class CountAhead:
 
 def share(configs: Sequence[BleuConfig]) -> tuple[list[list[BleuConfig]], list[BleuConfig]]:
     """``configs`` split by tokenization into what workers count ahead (one task each) and
-    what this process counts. One task takes the tokenizations whose tokenizer needs a library
-    of its own (nltk's Punkt, jieba, MeCab: imported there, not here), another every third
-    one of the rest; this process keeps the others."""
+    what this process counts. This process keeps half of the tokenizations whose tokenizer
+    needs no library of its own (every other one); one task takes those that do (nltk's Punkt,
+    jieba, MeCab: imported there, not here) and every third of the other half, another task
+    the rest, so that each process counts about a third (this one also scores the rows and
+    the answer after)."""
     groups = [rep for rep, _ in tokenization_groups(configs)]
     heavy = [r for r in groups if not set(REGISTRY[r.tokenize].distributions) <= {"regex"}]
     light = [r for r in groups if r not in heavy]
-    tasks = [{tokenizer_signature(r) for r in part} for part in (heavy, light[1::3])]
+    given = light[1::2]
+    lighter = [r for r in given if r not in given[::3]]
+    parts = (heavy + given[::3], lighter)
+    tasks = [{tokenizer_signature(r) for r in part} for part in parts]
     tasks = [t for t in tasks if t]
     there = set().union(*tasks)
     ahead = [[c for c in configs if tokenizer_signature(c) in task] for task in tasks]

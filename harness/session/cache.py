@@ -587,11 +587,10 @@ def _read_npz(
     if meta.get("checksum") != _checksum(arrays):
         raise ValueError("checksum mismatch")
     counts = arrays["ref_counts"]
-    flat = arrays["ref_lens_flat"].tolist()
+    flat = arrays["ref_lens_flat"]
     if counts.shape != (n_segments,) or int(counts.sum()) != len(flat):
         raise ValueError("reference-length arrays disagree")
-    bounds = np.concatenate([[0], np.cumsum(counts)]).tolist()
-    ref_lens = tuple(tuple(flat[bounds[i] : bounds[i + 1]]) for i in range(n_segments))
+    ref_lens = _ref_rows(flat, counts)
     stats = Statistics(
         hyp_len=arrays["hyp_len"],
         ref_lens=ref_lens,
@@ -603,6 +602,28 @@ def _read_npz(
     if stats.max_order != meta.get("max_order"):
         raise ValueError("order disagrees with metadata")
     return _frozen(stats)
+
+
+#: Reference lengths read from the cache, by their bytes: the systems of a test set share
+#: them under each tokenization, so a warm run builds each set of tuples once.
+_REF_ROWS: dict[bytes, tuple[tuple[int, ...], ...]] = {}
+_REF_ROWS_KEPT = 64
+
+
+def _ref_rows(flat: np.ndarray, counts: np.ndarray) -> tuple[tuple[int, ...], ...]:
+    """Each segment's reference lengths, from their flat array and each segment's count (the
+    tuples an earlier file with the same arrays gave, when there was one)."""
+    key = b"%d:%s:%s:" % (len(counts), counts.dtype.str.encode(), flat.dtype.str.encode())
+    key += counts.tobytes() + flat.tobytes()
+    rows = _REF_ROWS.get(key)
+    if rows is None:
+        values = flat.tolist()
+        bounds = np.concatenate([[0], np.cumsum(counts)]).tolist()
+        rows = tuple(tuple(values[bounds[i] : bounds[i + 1]]) for i in range(len(counts)))
+        if len(_REF_ROWS) >= _REF_ROWS_KEPT:
+            _REF_ROWS.pop(next(iter(_REF_ROWS)))
+        _REF_ROWS[key] = rows
+    return rows
 
 
 # ====================================================================== convenience
