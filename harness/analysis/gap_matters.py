@@ -338,7 +338,7 @@ def _factors(profile_a: str | None, profile_b: str | None) -> tuple[str, ...]:
 
 
 def _segment_scores(scope: Session, config: BleuConfig, system: str) -> np.ndarray:
-    return np.array([r.score for r in scope.segments(config, system)], dtype=float)
+    return np.asarray(scope.segment_scores(config, system), dtype=float)
 
 
 def segment_factors(

@@ -8,6 +8,7 @@ against every other implementation); :func:`judged_pairs` computes each pair's
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -109,7 +110,8 @@ def judge_pair(found: Difference) -> PairVerdict:
     ``agree`` from the comparable corpora and segments only — a side without scores
     (unavailable, unsupported, raises, error) is "n/a", never a disagreement. Its segment
     scores are left out (they are in the report's segment table)."""
-    p = to_json(found)
+    # the segment scores are many and left out: not serialised only to be dropped
+    p = to_json(dataclasses.replace(found, segment_scores=()))
     del p["segment_scores"]
     tol = p["tolerance"]
     compared = [g for g in p["corpora"] if g.get("gap") is not None]

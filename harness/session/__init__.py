@@ -35,14 +35,18 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from harness.bleu import engine
 from harness.bleu.config import BleuConfig
+from harness.bleu.layouts import sentence_config
 from harness.bleu.result import BleuResult
 from harness.bleu.stats import Statistics
 from harness.data.corpus import Corpus
@@ -275,9 +279,23 @@ class Session:
     def segments(
         self, config: BleuConfig, which: str | None = None, *, implementation: str = "harness"
     ) -> list[BleuResult]:
-        """Every segment's sentence-level result (:func:`harness.bleu.engine.segment_results`)."""
-        stats = self.statistics(config, which)
-        return engine.segment_results(stats, config, implementation=implementation)
+        """Every segment's sentence-level result (:func:`harness.bleu.engine.segment_results`),
+        each segment scored on its own (:func:`~harness.bleu.layouts.sentence_config`), under
+        ``config``'s signature."""
+        alone = sentence_config(config)
+        results = engine.segment_results(
+            self.statistics(alone, which), alone, implementation=implementation
+        )
+        if alone is config:
+            return results
+        sig = config.signature()
+        return [dataclasses.replace(r, signature=sig) for r in results]
+
+    def segment_scores(self, config: BleuConfig, which: str | None = None) -> np.ndarray:
+        """Every segment's sentence-level score, as :meth:`segments` gives them, without a
+        result object per segment."""
+        alone = sentence_config(config)
+        return engine.segment_arrays(self.statistics(alone, which), alone).score
 
     def scores(
         self,
