@@ -23,7 +23,11 @@ with an error otherwise):
    implementation with its default cases, cold (empty caches), each in its own process
    (``bench_commands.py``'s runner); the report again warm (the cold run's statistics and
    library results on disk) and cold with ``--jobs 1`` (one process: the default takes a
-   worker per CPU for a run this size), with the default's speed-up over it.
+   worker per CPU for a run this size), with the default's speed-up over it;
+6. on a researcher's own files (``bench_user_files.py``: 16 generated systems × 3,000
+   segments × 1 reference), ``compare`` cold and warm, ``report`` cold, warm and with
+   ``--level corpus``, and ``identify`` on one system cold and warm, each beside the sacrebleu
+   CLI on the same files in the same minutes (``--no-user-files`` leaves them out).
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ sys.path[:0] = [str(HERE), str(REPO)]
 
 import bench_commands  # noqa: E402
 import bench_engine  # noqa: E402
+import bench_user_files  # noqa: E402
 from corpus_gen import generate  # noqa: E402
 
 import harness  # noqa: E402
@@ -298,6 +303,25 @@ def command_targets() -> list[dict]:
     return rows
 
 
+def user_files_targets() -> list[dict]:
+    """Target 6: the rows of :func:`bench_user_files.measure` that have a goal, each with the
+    CLI's seconds beside it."""
+    rows = []
+    for r in bench_user_files.measure():
+        label, ours, theirs = r["label"], r["ours"], r["theirs"]
+        if label not in bench_user_files.GOALS:
+            continue
+        rows.append(
+            _row(
+                f"{label}, 16 files × 3,000",
+                bench_user_files.goal_text(label),
+                f"{ours / theirs:.1f}× ({ours:.1f} s vs the CLI's {theirs:.1f} s)",
+                bench_user_files.met(label, ours, theirs),
+            )
+        )
+    return rows
+
+
 def _markdown(rows: list[dict], header: str) -> str:
     mark = {True: "met", False: "**missed**", None: "—"}
     lines = [header, "", "| target | goal | measured | |", "|---|---|---|---|"]
@@ -323,7 +347,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="small sizes, no commands (~1 min)")
     ap.add_argument("--no-commands", action="store_true", help="skip target 5")
-    ap.add_argument("--commands-only", action="store_true", help="only target 5")
+    ap.add_argument("--commands-only", action="store_true", help="only targets 5 and 6")
+    ap.add_argument("--no-user-files", action="store_true", help="skip target 6")
     ap.add_argument("--repeat", type=int, default=3, help="runs per corpus measurement (median)")
     ap.add_argument("--json", type=Path, help="also write the rows to this file")
     ap.add_argument("--readme", action="store_true", help="rewrite README.md's table")
@@ -332,7 +357,7 @@ def main() -> None:
     if args.profiles_target:  # target 2 alone, in the fresh process main() starts for it
         print(json.dumps(all_profiles_target(args.profiles_target), ensure_ascii=False))
         return
-    if args.readme and (args.commands_only or args.quick or args.no_commands):
+    if args.readme and (args.commands_only or args.quick or args.no_commands or args.no_user_files):
         ap.error("--readme rewrites the whole table: run every target at full size")
     import sacrebleu
 
@@ -348,6 +373,8 @@ def main() -> None:
         rows += pairwise_target(300 if args.quick else 1_000)
     if not (args.quick or args.no_commands):
         rows += command_targets()
+    if not (args.quick or args.no_user_files):
+        rows += user_files_targets()
     header = (
         f"Measured {started} by `benchmarks/bench_targets.py`{' --quick' if args.quick else ''}"
         f" ({os.cpu_count()} cores, Python {platform.python_version()}, sacrebleu "
