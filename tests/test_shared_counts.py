@@ -46,7 +46,7 @@ _TEXTS = st.lists(_TEXT, min_size=1, max_size=5)
 
 
 def _configs() -> list:
-    return [p.config if hasattr(p, "config") else p for p in PROFILES.values()]
+    return list(PROFILES.values())
 
 
 def _rules() -> list[TextRules]:
@@ -203,6 +203,26 @@ def test_every_profile_counts_as_from_empty_caches(tail: str) -> None:
     assert not isinstance(sacrebleu, type) and not isinstance(evaluate, type)
     if tail:  # "-\n" is joined away without the right-strip: other tokens, counted apart
         assert not np.array_equal(sacrebleu.hyp_len, evaluate.hyp_len)
-    else:  # one count for both
-        assert evaluate.matches is sacrebleu.matches
+    else:  # one count for both, each with arrays of its own
+        assert evaluate.matches is not sacrebleu.matches
+        assert engine._SHARED._entries[0].statistics  # kept
         assert evaluate.tokenization != sacrebleu.tokenization
+
+
+def test_a_count_is_reused_with_arrays_of_its_own(monkeypatch) -> None:
+    """evaluate after sacrebleu on plain text: one count, and changing the arrays handed out
+    changes neither the kept count nor the next one handed out."""
+    corpus = _corpus(30, 5)
+    engine.clear_caches()
+    counted = []
+    count = engine._count
+    monkeypatch.setattr(engine, "_count", lambda *a, **k: counted.append(1) or count(*a, **k))
+    first = engine.compute_statistics(corpus, PROFILES["sacrebleu"])
+    expected = first.matches.copy()
+    first.matches[:] = -1
+    second = engine.compute_statistics(corpus, PROFILES["evaluate"])
+    assert len(counted) == 1
+    np.testing.assert_array_equal(second.matches, expected)
+    second.matches.setflags(write=False)
+    third = engine.compute_statistics(corpus, PROFILES["multi-bleu-detok"])
+    assert len(counted) == 1 and third.matches.flags.writeable

@@ -234,7 +234,7 @@ def compute_statistics(
         entry, plain = _SHARED.key(corpus.hypotheses, corpus.references, config.text_rules, extra)
         kept, done = entry.statistics, entry.statistics.get(plain)
         if done is not None:
-            return dataclasses.replace(done, ids=corpus.ids, tokenization=tokenization_key(config))
+            return shared_counts.copied(done, ids=corpus.ids, tokenization=tokenization_key(config))
     # kept across calls only where both sides have the same rules: two-sided tokenizations
     # (a script lowercasing one side its own way) pair vocabularies whose token ids must agree;
     # the hashed identity numbers tokens afresh per corpus, so only its strings are reused
@@ -266,8 +266,8 @@ def compute_statistics(
         raise
     if vocabularies is _VOCABULARIES:
         _trim_vocabularies()
-    if kept is not None:
-        kept[plain] = stats
+    if kept is not None:  # a copy: callers may change or freeze the arrays they are given
+        kept[plain] = shared_counts.copied(stats)
     return stats
 
 

@@ -22,8 +22,9 @@ from typing import Any
 
 from harness.bleu import sacrebleu_tokenizers as _sb
 from harness.bleu import tokenizers as _tok
+from harness.bleu.stats import Statistics
 
-__all__ = ["SharedCounts", "TextFacts", "plain_rules", "text_facts"]
+__all__ = ["SharedCounts", "TextFacts", "copied", "plain_rules", "text_facts"]
 
 
 @dataclass(frozen=True)
@@ -161,3 +162,16 @@ class SharedCounts:
         """The kept entry of the corpus (made when new) and the plain key of ``rules``."""
         entry = self._entry(hypotheses, references)
         return entry, (plain_rules(rules, entry.facts), *extra)
+
+
+def copied(stats: Statistics, **changes: Any) -> Statistics:
+    """``stats`` with arrays of its own (and ``changes``): what is kept and what is handed out
+    are never the same arrays, since callers may change or freeze the ones they are given."""
+    ref = None if stats.ref_matches is None else stats.ref_matches.copy()
+    return dataclasses.replace(
+        stats,
+        hyp_len=stats.hyp_len.copy(),
+        matches=stats.matches.copy(),
+        ref_matches=ref,
+        **changes,
+    )
