@@ -15,6 +15,7 @@ Each equivalence is checked against the tokenizers in ``tests/test_shared_counts
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,9 +28,9 @@ from harness.bleu.stats import Statistics
 __all__ = ["SharedCounts", "TextFacts", "copied", "plain_rules", "text_facts"]
 
 
-@dataclass(frozen=True)
 class TextFacts:
-    """What a corpus's texts hold that decides which text rules tokenize them alike.
+    """What a corpus's texts hold that decides which text rules tokenize them alike, each
+    found when first asked for (most rules ask for none).
 
     ``ends_in_space``: some text ends in whitespace (``rstrip`` changes it). ``perl_apart``:
     some text holds U+001C..U+001F (``str.split`` separates there, Perl's ``\\s`` does not).
@@ -38,35 +39,46 @@ class TextFacts:
     non-empty, its only whitespace single spaces between other characters (``split(" ")``
     gives ``str.split()``'s tokens)."""
 
-    ends_in_space: bool
-    perl_apart: bool
-    unicode_space: bool
-    single_spaced: bool
+    def __init__(self, texts: Sequence[str]) -> None:
+        self._texts = texts
+
+    def _joined(self) -> str:
+        return "".join(self._texts)
+
+    @functools.cached_property
+    def ends_in_space(self) -> bool:
+        return _SPACE.search("".join([t[-1:] for t in self._texts])) is not None
+
+    @functools.cached_property
+    def perl_apart(self) -> bool:
+        joined = self._joined()
+        return any(c in joined for c in _sb.PYTHON_ONLY_SPACE)
+
+    @functools.cached_property
+    def unicode_space(self) -> bool:
+        joined = self._joined()
+        if any(c in joined for c in _sb.PYTHON_ONLY_SPACE):
+            return True
+        return not joined.isascii() and any(c in joined for c in _sb.unicode_only_spaces())
+
+    @functools.cached_property
+    def single_spaced(self) -> bool:
+        texts = self._texts
+        if not all(texts):
+            return False
+        joined = self._joined()
+        ends = "".join([t[0] + t[-1] for t in texts])
+        if " " in ends or "  " in joined or any(c in joined for c in "\t\n\r\x0b\x0c"):
+            return False
+        return not self.unicode_space
 
 
-#: What is known of texts holding NUL (the separator :func:`text_facts` joins them with):
-#: nothing, so no rule is taken for another.
-_UNKNOWN = TextFacts(ends_in_space=True, perl_apart=True, unicode_space=True, single_spaced=False)
-_ENDS_IN_SPACE = re.compile(r"\s(?:\x00|\Z)")
-_PERL_APART = re.compile(f"[{_sb.PYTHON_ONLY_SPACE}]")
-_NOT_SINGLE = re.compile(r"[^\S ]|  |(?:\A|\x00)(?: |\x00|\Z)| (?:\x00|\Z)")
+_SPACE = re.compile(r"\s")
 
 
 def text_facts(texts: Sequence[str]) -> TextFacts:
-    """:class:`TextFacts` of ``texts``, from one join of them."""
-    joined = "\x00".join(texts)
-    if joined.count("\x00") != max(0, len(texts) - 1):
-        return _UNKNOWN
-    perl_apart = _PERL_APART.search(joined) is not None
-    unicode_space = perl_apart or (
-        not joined.isascii() and any(c in joined for c in _sb.unicode_only_spaces())
-    )
-    return TextFacts(
-        ends_in_space=_ENDS_IN_SPACE.search(joined) is not None,
-        perl_apart=perl_apart,
-        unicode_space=unicode_space,
-        single_spaced=bool(texts) and _NOT_SINGLE.search(joined) is None,
-    )
+    """:class:`TextFacts` of ``texts``."""
+    return TextFacts(texts)
 
 
 #: Tokenizers whose ``whitespace="perl"`` form is their tokens split on Perl's ``\s`` instead
