@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from harness.bleu import fastcount, hashed
+from harness.bleu import fastcount, hashed, shared_counts
 from harness.bleu import tokenizers as _tok
 from harness.bleu.arithmetic import (
     NltkContext,
@@ -159,7 +159,13 @@ def clear_caches() -> None:
     _tok.clear_caches()
     _reference_side.cache_clear()
     _VOCABULARIES.clear()
+    _SHARED.clear()
     fastcount.forget_references()
+
+
+#: Statistics kept in the main thread per counted corpus and plain text rules: a profile whose
+#: rules tokenize the corpus as another's did reuses that count (:mod:`.shared_counts`).
+_SHARED = shared_counts.SharedCounts(corpora=6)
 
 
 #: The fast path's vocabularies (every distinct word's tokens, by text rules), kept across
@@ -227,6 +233,14 @@ def compute_statistics(
     """
     order = max_order or orders_needed(config)
     corpus = counted_corpus(corpus, config)
+    kept: dict[tuple[Any, ...], Statistics] | None = None
+    plain: tuple[Any, ...] = ()
+    if threading.current_thread() is threading.main_thread():
+        extra = (config.ngram_identity, needs_ref_matches(config), order)
+        entry, plain = _SHARED.key(corpus.hypotheses, corpus.references, config.text_rules, extra)
+        kept, done = entry.statistics, entry.statistics.get(plain)
+        if done is not None:
+            return shared_counts.copied(done, ids=corpus.ids, tokenization=tokenization_key(config))
     # kept across calls only where both sides have the same rules: two-sided tokenizations
     # (a script lowercasing one side its own way) pair vocabularies whose token ids must agree;
     # the hashed identity numbers tokens afresh per corpus, so only its strings are reused
@@ -258,6 +272,8 @@ def compute_statistics(
         raise
     if vocabularies is _VOCABULARIES:
         _trim_vocabularies()
+    if kept is not None:  # a copy: callers may change or freeze the arrays they are given
+        kept[plain] = shared_counts.copied(stats)
     return stats
 
 

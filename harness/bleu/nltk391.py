@@ -37,6 +37,7 @@ from harness.bleu.punkt_sentences import (
     maybe_sentence_end,
     one_sentence,
     punkt_parameters,
+    remember_decisions,
     require_punkt,
     sentence_lines,
     whole_lines_by,
@@ -168,6 +169,7 @@ def _splitter() -> Callable[[str], list[str]]:
     tokenizer = PunktSentenceTokenizer(
         punkt_parameters(), lang_vars=LanguageVars(), token_cls=Token
     )
+    remember_decisions(tokenizer)
     split: Callable[[str], list[str]] = tokenizer.tokenize
     return split
 
@@ -215,6 +217,9 @@ def build_nltk391_punkt() -> Callable[[str], list[str]]:
 
 
 def clear_caches() -> None:
-    """Forget the per-line token caches of ``nltk-punkt-3.9.1``."""
+    """Forget the per-line token caches of ``nltk-punkt-3.9.1`` and its Punkt's remembered
+    decisions."""
     _word.cache_clear()
     _tokens.cache_clear()
+    if _splitter.cache_info().currsize:
+        _splitter().__self__.text_contains_sentbreak.cache_clear()  # type: ignore[attr-defined]

@@ -18,7 +18,11 @@ Where each half comes from:
   dependency of the harness (pinned, it is also the nltk peer), and Punkt is a trained
   decision procedure of many interacting rules; the package's own tokenizer is a separate
   implementation that decides differently around runs of bare punctuation (``"? ?"`` is one
-  sentence there, two in nltk), so it is not used.
+  sentence there, two in nltk), so it is not used. Its patterns are compiled from the same
+  sources by the same engine without nltk's timeout guard, and its decisions are remembered
+  per context, a plain context decided without running its rules
+  (:func:`remember_decisions`, :func:`plain_decision`; ``tests/test_tokenizer_shortcuts.py``
+  checks both against nltk).
 * The words: the harness's own re-derivation of the Treebank rules
   (:func:`harness.bleu.normalizers.nltk_word_tokens`), per sentence.
 
@@ -57,8 +61,11 @@ __all__ = [
     "clear_caches",
     "maybe_sentence_end",
     "nltk_punkt_tokens",
+    "number_type",
     "one_sentence",
+    "plain_decision",
     "punkt_parameters",
+    "remember_decisions",
     "require_punkt",
     "sentence_lines",
     "sentences",
@@ -105,10 +112,147 @@ def punkt_parameters() -> Any:
 
 @cache
 def _splitter() -> Callable[[str], list[str]]:
-    from nltk.tokenize.punkt import PunktSentenceTokenizer
+    """nltk's ``PunktSentenceTokenizer`` on the English model, its patterns unguarded and its
+    decisions remembered (:func:`remember_decisions`)."""
+    from nltk.tokenize.punkt import PunktLanguageVars, PunktSentenceTokenizer, PunktToken
 
-    tokenize: Callable[[str], list[str]] = PunktSentenceTokenizer(punkt_parameters()).tokenize
+    base = PunktLanguageVars()
+    word_tokenizer = _unguarded(base._word_tokenizer_re())
+    period_context = _candidate_finder()
+    realignment = _unguarded(base.re_boundary_realignment)
+    non_punct = _unguarded(_nltk_non_punct())
+
+    class LanguageVars(PunktLanguageVars):
+        """nltk's language variables, its patterns compiled by the same engine unguarded."""
+
+        __slots__ = ()
+        re_boundary_realignment = realignment
+
+        def _word_tokenizer_re(self) -> Any:
+            return word_tokenizer
+
+        def period_context_re(self) -> Any:
+            return period_context
+
+    class Token(PunktToken):
+        """nltk's token class, its shape tests compiled by the same engine unguarded."""
+
+        __slots__ = ()
+        _RE_ELLIPSIS = _unguarded(PunktToken._RE_ELLIPSIS)
+        _RE_NUMERIC = _unguarded(PunktToken._RE_NUMERIC)
+        _RE_INITIAL = _unguarded(PunktToken._RE_INITIAL)
+        _RE_ALPHA = _unguarded(PunktToken._RE_ALPHA)
+
+        def _get_type(self, tok: str) -> str:
+            # nltk substitutes its anchored number pattern, which matches once at the start
+            # or not at all: the same type without a substitution's cost
+            return number_type(tok, self._RE_NUMERIC)
+
+        @property
+        def is_non_punct(self) -> Any:
+            return non_punct.search(self.type)
+
+    params = punkt_parameters()
+    tokenizer = PunktSentenceTokenizer(params, lang_vars=LanguageVars(), token_cls=Token)
+    remember_decisions(tokenizer, plain_decision(params))
+    tokenize: Callable[[str], list[str]] = tokenizer.tokenize
     return tokenize
+
+
+def number_type(tok: str, numeric: Any) -> str:
+    """Punkt's type of ``tok`` (``PunktToken._get_type``): ``tok`` lowercased, a number's
+    match of ``numeric`` (Punkt's number pattern, anchored at the start) replaced by
+    ``##number##``."""
+    lowered = tok.lower()
+    match = numeric.match(lowered)
+    return lowered if match is None else "##number##" + lowered[match.end() :]
+
+
+def _nltk_non_punct() -> Any:
+    from nltk.tokenize import punkt
+
+    return punkt._re_non_punct
+
+
+def _unguarded(pattern: Any) -> Any:
+    """``pattern`` (one of nltk's patterns, which it compiles with the ``regex`` module and
+    guards every match of with a timeout) compiled from the same source and flags by the same
+    engine, without the guard: the same matches, without the guard's cost on every token."""
+    import regex  # type: ignore[import-untyped]
+
+    compiled = getattr(pattern, "_rx", pattern)
+    return regex.compile(compiled.pattern, compiled.flags)
+
+
+#: How many of Punkt's decisions (one per potential sentence end's context) are remembered.
+_DECISIONS = 2**16
+
+
+def remember_decisions(
+    tokenizer: Any, shortcut: Callable[[str], bool | None] | None = None
+) -> None:
+    """Make ``tokenizer`` (a ``PunktSentenceTokenizer``) remember its decisions.
+
+    Punkt splits a text where :meth:`text_contains_sentbreak` says so of the context of a
+    potential sentence end (the word before it, the match and the token after it); that method
+    is a pure function of the context string under fixed parameters, so a context met again
+    (the same words at the end of one reference and the start of the next) is decided once.
+    ``shortcut``: decides a context first where it can (``None`` where it cannot), as
+    :func:`plain_decision`. The instance's attribute shadows the class's method, which
+    ``_slices_from_text`` calls; its ``cache_clear`` forgets the decisions."""
+    remembered = lru_cache(maxsize=_DECISIONS)(tokenizer.text_contains_sentbreak)
+    if shortcut is None:
+        tokenizer.text_contains_sentbreak = remembered
+        return
+
+    def decide(context: str) -> bool:
+        quick = shortcut(context)
+        return remembered(context) if quick is None else quick
+
+    decide.cache_clear = remembered.cache_clear  # type: ignore[attr-defined]
+    decide.cache_info = remembered.cache_info  # type: ignore[attr-defined]
+    tokenizer.text_contains_sentbreak = decide
+
+
+def plain_decision(params: Any) -> Callable[[str], bool | None]:
+    """nltk 3.10's Punkt decision (``text_contains_sentbreak``) on the English model
+    ``params`` of a plain context, ``None`` for any other.
+
+    A plain context is a word of two or more letters, ``.``, ``?`` or ``!``, whitespace and a
+    word of letters (:func:`_plain_context`, whose letters and whitespace are the ``regex``
+    engine's, as Punkt's). Punkt's word split makes it two tokens (``word.``, ``Next``) or
+    three (``word``, ``?``, ``Next``). ``?`` and ``!`` are sentence breaks in Punkt's first
+    pass, which its second pass leaves (it only revisits tokens ending in a period): a break.
+    ``word.`` is a break in the first pass unless its lowercase form is an abbreviation of the
+    model; the second pass keeps the break unless the lowercase pair is one of the model's
+    collocations (the word is neither an initial, being two letters or more, nor a number):
+    a break, or ``None`` for an abbreviation or a collocation (Punkt decides those itself).
+    ``tests/test_tokenizer_shortcuts.py`` checks this against Punkt's own decision."""
+    abbreviations = frozenset(params.abbrev_types)
+    collocations = frozenset(params.collocations)
+
+    def decide(context: str) -> bool | None:
+        match = _plain_context().fullmatch(context)
+        if match is None:
+            return None
+        word, end, following = match.groups()
+        if end != ".":
+            return True
+        lowered = word.lower()
+        if lowered in abbreviations or (lowered, following.lower()) in collocations:
+            return None
+        return True
+
+    return decide
+
+
+@cache
+def _plain_context() -> Any:
+    """:func:`plain_decision`'s plain context: two or more letters, a sentence end,
+    whitespace, letters (``regex``'s classes, Unicode)."""
+    import regex
+
+    return regex.compile(r"([^\W\d_]{2,})([.?!])\s+([^\W\d_]+)")
 
 
 @cache
@@ -116,14 +260,12 @@ def _candidate_finder() -> Any:
     """The search for a potential sentence end that Punkt itself runs first (its language
     variables' ``period_context_re``: ``.``, ``?`` or ``!`` followed by punctuation or by
     whitespace and a token), as a compiled pattern."""
-    import regex  # type: ignore[import-untyped]
     from nltk.tokenize.punkt import PunktLanguageVars
 
     # nltk compiles it with the regex module and guards every search with a timeout; the same
     # source and flags compiled by the same engine find the same matches, without the guard's
     # cost on every line of a corpus
-    guarded = PunktLanguageVars().period_context_re()
-    return regex.compile(guarded.pattern, guarded.flags)
+    return _unguarded(PunktLanguageVars().period_context_re())
 
 
 #: What Punkt's search for a potential sentence end finds, or more: ``.``, ``?`` or ``!``
@@ -218,13 +360,14 @@ def batch_nltk_punkt(lines: Sequence[str]) -> list[list[str]]:
     there, since the batch joins sentences with newlines: the word rules treat the two alike
     (whitespace, not a space, in no character class), and the final split drops both."""
     split = [sentences(line) for line in lines]
-    words = iter(batch_nltk_word(sentence_lines(split)))
+    words = batch_nltk_word(sentence_lines(split))
     out: list[list[str]] = []
+    at = 0
     for line in split:
-        tokens: list[str] = []
-        for _ in line:
-            tokens += next(words)
-        out.append(tokens)
+        n = len(line)
+        # the batch's lists are new and used once: a line of one sentence takes its list
+        out.append(words[at] if n == 1 else list(itertools.chain.from_iterable(words[at : at + n])))
+        at += n
     return out
 
 
@@ -235,8 +378,10 @@ def sentence_lines(split: Sequence[Sequence[str]]) -> list[str]:
 
 
 def clear_caches() -> None:
-    """Forget the per-line token cache of ``nltk-punkt``."""
+    """Forget the per-line token cache of ``nltk-punkt`` and Punkt's remembered decisions."""
     _tokens.cache_clear()
+    if _splitter.cache_info().currsize:
+        _splitter().__self__.text_contains_sentbreak.cache_clear()  # type: ignore[attr-defined]
 
 
 def require_punkt() -> None:

@@ -113,13 +113,36 @@ def codexglue_tokens(line: str) -> list[str]:
 _SKIPPED_TAG = "<skipped>"
 # ASCII punctuation but the apostrophe, comma, hyphen and period (and the space itself):
 # each becomes a token
-_CODENN_MARKS = re.compile("([" + re.escape(' !"#$%&()*+/:;<=>?@[\\]^_`{|}~') + "])")
-_CODENN_RULES = (
-    (_CODENN_MARKS, r" \1 "),
+_CODENN_MARKS = ' !"#$%&()*+/:;<=>?@[\\]^_`{|}~'
+#: The script's four substitutions, in order, each left to right over the previous one's
+#: result (what :func:`codenn_rules` runs faster).
+CODENN_RULES = (
+    (re.compile("([" + re.escape(_CODENN_MARKS) + "])"), r" \1 "),
     (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),  # period or comma not after a digit
     (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),  # period or comma not before a digit
     (re.compile(r"([0-9])(-)"), r"\1 \2 "),  # hyphen after a digit
 )
+# The first rule pads each mark with a space on either side: for the marks but the space, the
+# text split at them (the marks kept) and joined again with spaces. A space padded with spaces
+# stays a run of spaces, which no later rule tells from one space (each sees one character
+# before or after a period, comma or hyphen, never two spaces) and the final split drops.
+_CODENN_SPLIT = re.compile("([" + re.escape(_CODENN_MARKS.replace(" ", "")) + "])")
+# The other three, each match two characters, rewritten by a function of them (the
+# templates' group references expanded in Python per match are the rules' main cost)
+_CODENN_PAIRS = (
+    (CODENN_RULES[1][0], lambda m: f"{m[1]} {m[2]} "),
+    (CODENN_RULES[2][0], lambda m: f" {m[1]} {m[2]}"),
+    (CODENN_RULES[3][0], lambda m: f"{m[1]} {m[2]} "),
+)
+
+
+def codenn_rules(text: str) -> str:
+    """:data:`CODENN_RULES` applied to ``text`` in order, as the script applies them, but for
+    runs of spaces (a space becomes three): the same words once split on whitespace."""
+    text = " ".join(_CODENN_SPLIT.split(text))
+    for pattern, rewrite in _CODENN_PAIRS:
+        text = pattern.sub(rewrite, text)
+    return text
 
 
 @lru_cache(maxsize=_LINE_CACHE)
@@ -128,9 +151,7 @@ def _tokens_codenn(line: str, lowercase: bool) -> tuple[str, ...]:
     text = " " + xml.sax.saxutils.unescape(text, {"&quot;": '"'}) + " "
     if lowercase:  # here, between the unescaping and the rules, as the script does
         text = text.lower()
-    for pattern, replacement in _CODENN_RULES:
-        text = pattern.sub(replacement, text)
-    return tuple(text.split())
+    return tuple(codenn_rules(text).split())
 
 
 def codenn_tokens(line: str) -> list[str]:
