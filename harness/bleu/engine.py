@@ -163,8 +163,7 @@ def clear_caches() -> None:
     fastcount.forget_references()
 
 
-#: Statistics kept in the main thread per counted corpus and plain text rules: a profile whose
-#: rules tokenize the corpus as another's did reuses that count (:mod:`.shared_counts`).
+#: Statistics per counted corpus and plain text rules (main thread; :mod:`.shared_counts`).
 _SHARED = shared_counts.SharedCounts(corpora=6)
 
 
@@ -210,8 +209,7 @@ def _clipped_matches(
 FAST_MIN_SEGMENTS = 2
 
 #: A corpus of fewer segments with at least this many references in all (one hypothesis
-#: against a whole reference file: identify's reference-layout misuses) takes the vectorised
-#: path too: the Python path tokenizes and counts every reference alone.
+#: against a whole reference file: identify's layout misuses) is counted vectorised too.
 FAST_MIN_REFERENCES = 16
 
 
