@@ -336,7 +336,10 @@ def test_the_report_names_the_sample_in_every_format(
     assert all(f"<code>{s}</code>" in html for s in drawn) and "a spot check" in html
     # --real all: no sample, no sentence about one
     every = tmp_path / "every"
-    assert main([*argv[:-2], "--real", "all", "--out", str(every)]) == 0
+    sized = argv.index("--real-systems")
+    unsized = [*argv[:sized], *argv[sized + 4 : -2]]
+    assert "--real-segments" not in unsized and "--seed" in unsized
+    assert main([*unsized, "--real", "all", "--out", str(every)]) == 0
     libs = json.loads((every / "report.json").read_text(encoding="utf-8"))["summary"]["libraries"]
     assert len(libs["corpora_run"]) == libs["corpora"] == SYSTEMS
     assert "a spot check" not in (every / "report.md").read_text(encoding="utf-8")
@@ -390,3 +393,14 @@ def test_a_spot_checked_library_is_paired_with_its_profile_only(four) -> None:
     every = run(RunPlan.of(four, impls, levels=levels))
     assert ("sacrebleu", "nltk") in default_pairs(every)
     assert ("sacrebleu", "harness:nltk") in default_pairs(every)
+
+
+def test_the_spot_checks_sizes_are_refused_with_real_all(
+    four, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files, ref = _report_files(four, tmp_path)
+    argv = ["report", *files, "--refs", ref, "--impl", "adapter:sacrebleu", "--no-cache",
+            "--quiet", "--real", "all", "--real-systems", "2", "--out", str(tmp_path / "x")]  # fmt: skip
+    assert main(argv) != 0
+    assert "--real-systems size the spot check: not with --real all" in capsys.readouterr().err
+    assert not (tmp_path / "x" / "report.md").exists()

@@ -29,8 +29,9 @@ from harness.bleu.smoothing import REGISTRY as SMOOTHING_REGISTRY
 from harness.bleu.tokenizers import ARTICLES, LOWERCASE_RULES, PUNCTUATIONS
 from harness.data.corpus import Corpus
 from harness.data.textfile import BOM_RULES
+from harness.errors import ConfigError
 from harness.progress import ProgressCallback, resolve
-from harness.run.library_sample import EVERYTHING, LibrarySample
+from harness.run.library_sample import EVERYTHING, SPOT_CHECK, LibrarySample
 from harness.run.plan import RunPlan
 from harness.run.runner import Implementation
 from harness.session import Session, open_cache
@@ -518,9 +519,18 @@ def libraries(args: argparse.Namespace) -> LibrarySample:
     """What the real libraries run on: the spot check of ``--real sample`` sized by
     ``--real-systems`` and ``--real-segments`` (a report's default), else every system and
     segment (``--real all``, and every command without the flag)."""
-    if getattr(args, "real_mode", "all") != "sample":
+    mode = getattr(args, "real_mode", "all")
+    sizes = {"systems": getattr(args, "real_systems", None)}
+    sizes["segments"] = getattr(args, "real_segments", None)
+    if mode != "sample":
+        given = [f"--real-{k}" for k, v in sizes.items() if v is not None]
+        if given:
+            raise ConfigError(f"{' and '.join(given)} size the spot check: not with --real {mode}")
         return EVERYTHING
-    return LibrarySample(systems=args.real_systems, segments=args.real_segments)
+    return LibrarySample(
+        systems=sizes["systems"] or SPOT_CHECK.systems,
+        segments=sizes["segments"] or SPOT_CHECK.segments,
+    )
 
 
 def _answer_configs(

@@ -72,14 +72,12 @@ def add_report(sub: options.Subcommands) -> None:
     r.add_argument(
         "--real-systems",
         type=options.int_at_least(1),
-        default=SPOT_CHECK.systems,
         metavar="N",
         help=f"systems per test set in the spot check (default {SPOT_CHECK.systems})",
     )
     r.add_argument(
         "--real-segments",
         type=options.int_at_least(1),
-        default=SPOT_CHECK.segments,
         metavar="N",
         help=f"segments per sampled system in the spot check (default {SPOT_CHECK.segments})",
     )

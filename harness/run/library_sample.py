@@ -47,11 +47,6 @@ class LibrarySample:
             if value is not None and (isinstance(value, bool) or value < 1):
                 raise ConfigError(f"{name} must be a positive number or None, got {value!r}")
 
-    @property
-    def everything(self) -> bool:
-        """Whether the libraries run on every system and every segment."""
-        return self.systems is None and self.segments is None
-
 
 #: Every system, every segment: what ``compare`` and ``report --real all`` run.
 EVERYTHING = LibrarySample()
