@@ -498,8 +498,7 @@ def evaluations(
             # Where the session has workers, one counts ahead what this process needs after
             # searching the misused layouts (the framework tokenizers, which import their
             # libraries there) and then what it needs last (the named profiles' own rules on
-            # the files and on every preprocessing reading), which this process counts itself
-            # when it gets there while the worker is still on the first.
+            # the files and on every preprocessing reading).
             ahead = []
             if session.backend == "processes" and resolve_jobs(session.jobs) > 1:
                 pool = stack.enter_context(process_pool(1))
@@ -515,10 +514,6 @@ def evaluations(
                 for layout, c in layouts.items()
                 if layout != "per-segment"
             }
-            if len(ahead) > 1 and not ahead[0].ready:
-                # the worker is still on the framework tokenizers: what it would count next
-                # (not taken yet, so withdrawn) is counted here meanwhile
-                ahead[1].finish()
             for task in ahead[:1]:
                 task.finish()
             named.warm(frameworks, min_order=5)

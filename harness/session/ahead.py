@@ -74,12 +74,6 @@ class CountAhead:
             else None
         )
 
-    @property
-    def ready(self) -> bool:
-        """Whether :meth:`finish` would not wait: nothing was submitted, or the worker is
-        done with it."""
-        return self._future is None or self._future.done()
-
     def finish(self) -> int:
         """Keep the worker's statistics in the cache (waiting for them); how many it counted.
         A task no worker has taken yet (they are all busy with earlier tasks) is withdrawn and
