@@ -189,15 +189,9 @@ def test_the_results_cache_keeps_a_sampled_run_apart(corpora, tmp_path: Path) ->
 def test_report_says_what_the_libraries_ran_on(
     corpora, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    files = []
-    for _, system, corpus in corpora:
-        path = tmp_path / f"{system}.txt"
-        path.write_text("".join(f"{h}\n" for h in corpus.hypotheses), encoding="utf-8")
-        files.append(str(path))
-    ref = tmp_path / "ref.txt"
-    ref.write_text("".join(f"{r[0]}\n" for r in corpora[0][2].references), encoding="utf-8")
+    files, ref = _report_files(corpora, tmp_path)
     out = tmp_path / "rep"
-    argv = ["report", *files, "--refs", str(ref), "--impl", "profile:sacrebleu",
+    argv = ["report", *files, "--refs", ref, "--impl", "profile:sacrebleu",
             "--impl", "adapter:sacrebleu", "--no-cache", "--quiet", "--formats", "md",
             "--n-boot", "0", "--real-segments", str(SAMPLE), "--out", str(out)]  # fmt: skip
     assert main(argv) == 0
@@ -297,14 +291,15 @@ def test_the_sample_is_keyed_in_the_results_cache_by_its_seed(four, tmp_path: Pa
         assert got == {corpus.ids[i] for i in picked}
 
 
-def _report_files(four, tmp_path: Path) -> tuple[list[str], str]:
+def _report_files(corpora, tmp_path: Path) -> tuple[list[str], str]:
+    """Each system's hypotheses and the shared first references written one segment a line."""
     files = []
-    for _, system, corpus in four:
+    for _, system, corpus in corpora:
         path = tmp_path / f"{system}.txt"
         path.write_text("".join(f"{h}\n" for h in corpus.hypotheses), encoding="utf-8")
         files.append(str(path))
     ref = tmp_path / "ref.txt"
-    ref.write_text("".join(f"{r[0]}\n" for r in four[0][2].references), encoding="utf-8")
+    ref.write_text("".join(f"{r[0]}\n" for r in corpora[0][2].references), encoding="utf-8")
     return files, str(ref)
 
 

@@ -20,6 +20,7 @@ from harness.scorers import PROFILE_OF, tolerance
 __all__ = [
     "SHORT_WIDTH",
     "bleu4_label",
+    "corpora_in",
     "kinds_in",
     "label_tolerance",
     "labels_in",
@@ -47,6 +48,15 @@ def kinds_in(rows: Results | Sequence[ResultRow]) -> dict[str, str]:
     out: dict[str, str] = {}
     for label, kind in as_results(rows).distinct("implementation", "kind"):
         out.setdefault(str(label), str(kind or ""))
+    return out
+
+
+def corpora_in(rows: Results | Sequence[ResultRow]) -> dict[str, set[tuple[str, str]]]:
+    """Implementation label → the ``(fixture, system)`` corpora it has rows on (fewer than the
+    others' for a library run on a sample of the systems)."""
+    out: dict[str, set[tuple[str, str]]] = {}
+    for label, fixture, system in as_results(rows).distinct("implementation", "fixture", "system"):
+        out.setdefault(str(label), set()).add((str(fixture), str(system)))
     return out
 
 

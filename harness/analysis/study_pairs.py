@@ -16,6 +16,7 @@ import numpy as np
 
 from harness.analysis.difference import Difference, difference
 from harness.analysis.labels import (
+    corpora_in,
     kinds_in,
     labels_in,
     pair_tolerance,
@@ -55,7 +56,7 @@ def default_pairs(rows: Results | Sequence[ResultRow]) -> list[tuple[str, str]]:
     ok = {
         str(impl) for impl, status in table.distinct("implementation", "status") if status == "ok"
     }
-    ran = _corpora_run(table, labels)
+    ran = {label: len(where) for label, where in corpora_in(table).items()}
     corpora = max(ran.values(), default=0)
     spot = {x for x in labels if kinds.get(x) == "adapter" and ran[x] < corpora}
     segment_rows = _segment_rows(table, ("sacrebleu", "harness:sacrebleu"))
@@ -76,12 +77,6 @@ def _segment_rows(table: Results, labels: Sequence[str]) -> dict[str, int]:
     impl = table.column("implementation")
     seg = (table.column("level") == "segment") & (table.column("segment_id") != None)  # noqa: E711
     return {label: int(np.count_nonzero(seg & (impl == label))) for label in labels}
-
-
-def _corpora_run(table: Results, labels: Sequence[str]) -> dict[str, int]:
-    """On how many corpora each of ``labels`` has rows."""
-    ran = table.select(labels).distinct("implementation", "fixture", "system")
-    return {label: sum(1 for impl, _, _ in ran if impl == label) for label in labels}
 
 
 def profile_pairs(rows: Results | Sequence[ResultRow]) -> list[tuple[str, str]]:

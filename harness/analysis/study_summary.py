@@ -11,6 +11,8 @@ from collections.abc import Sequence
 
 from harness.analysis.labels import (
     bleu4_label,
+    corpora_in,
+    kinds_in,
     labels_in,
     library_pair,
 )
@@ -71,11 +73,8 @@ def library_corpora(rows: Results | Sequence[ResultRow]) -> tuple[tuple[str, ...
     corpora the rows have): fewer when the libraries ran on a sample of the systems."""
     table = as_results(rows)
     every = [(str(f), str(s)) for f, s in table.distinct("fixture", "system")]
-    ran = {
-        (str(f), str(s))
-        for k, f, s in table.distinct("kind", "fixture", "system")
-        if k == "adapter"
-    }
+    kinds = kinds_in(table)
+    ran = set().union(*(w for x, w in corpora_in(table).items() if kinds.get(x) == "adapter"))
     return tuple(f"{f}/{s}" for f, s in every if (f, s) in ran), len(every)
 
 
