@@ -1,9 +1,9 @@
 """Real libraries on a seeded sample: of each test set's systems, and of their segments.
 
 The report runs every library on a spot check (``RunPlan(libraries=LibrarySample(...))``,
-``report --real sample``, the default): at corpus level on a seeded sample of the systems and
-at segment level on a seeded sample of those systems' segments; the profiles, each proven
-equal to its library, give every number. Expected numbers come from the real sacrebleu run
+``report --real sample``, the default): on a seeded sample of the systems and of those
+systems' segments, scored one by one and as a corpus of their own, beside its profile on the
+same segments; the profiles, each proven equal to its library, give every number. Expected numbers come from the real sacrebleu run
 here, or from the same run on every segment.
 """
 
@@ -83,9 +83,24 @@ def test_the_sample_is_seeded_the_same_for_every_system_and_none_when_small() ->
     assert segment_sample(SEGMENTS, None, 3) is None
 
 
-def test_a_library_runs_every_system_whole_and_the_sample_segment_by_segment(
-    corpora, sampled, every
-) -> None:
+def _real_corpus_bleu(corpus: Corpus) -> float:
+    streams = [list(s) for s in zip(*corpus.references, strict=True)]
+    return sacrebleu.corpus_bleu(list(corpus.hypotheses), streams).score
+
+
+def _sample_rows(rows, system):
+    """The ``sample`` rows on ``system``, by implementation."""
+    out = {}
+    for r in rows:
+        if r.system == system and r.level == "sample":
+            assert r.implementation not in out
+            out[r.implementation] = r
+    return out
+
+
+def test_a_library_scores_the_sample_one_by_one_and_as_a_corpus(corpora, sampled, every) -> None:
+    """The library's corpus-level call is made on the sampled segments, not the whole system,
+    and its profile scores the same segments beside it: both the real sacrebleu's number."""
     picked = segment_sample(SEGMENTS, SAMPLE, 3)
     assert picked is not None
     for _, system, corpus in corpora:
@@ -95,21 +110,24 @@ def test_a_library_runs_every_system_whole_and_the_sample_segment_by_segment(
         full = _segment_rows(every, "sacrebleu", system)
         for sid, row in lib.items():  # the same call on the same segment
             assert row.score == full[sid].score
-        (corpus_row,) = [
+        assert not [
             r
             for r in sampled
-            if r.implementation == "sacrebleu" and r.system == system
-            if r.level == "corpus"
+            if r.implementation == "sacrebleu" and r.system == system and r.level == "corpus"
         ]
-        streams = [list(s) for s in zip(*corpus.references, strict=True)]
-        real = sacrebleu.corpus_bleu(list(corpus.hypotheses), streams).score
-        assert corpus_row.score == pytest.approx(real, abs=1e-9)
+        real = _real_corpus_bleu(corpus.subset(picked))
+        assert real != pytest.approx(_real_corpus_bleu(corpus), abs=1e-6)
+        rows = _sample_rows(sampled, system)
+        assert set(rows) == {"sacrebleu", "harness:sacrebleu"}
+        for row in rows.values():
+            assert row.score == pytest.approx(real, abs=1e-9)
+        assert _sample_rows(every, system) == {}
 
 
 @pytest.mark.parametrize("name", ["codexglue", "lm-eval-truthfulqa"])
 def test_a_library_whose_corpus_is_its_segments_mean_is_run_once(corpora, name) -> None:
-    """Its corpus row is built from every segment's result, so the sample's rows are taken
-    from that one run: the rows a separate run on the sample and a corpus call give."""
+    """Its corpus result is the mean of its segment results: the sample is scored once,
+    and its ``sample`` row is the one a corpus call on the sample gives."""
     pytest.importorskip("lm_eval")
     from harness.scorers.registry import get_adapter
 
@@ -135,11 +153,15 @@ def test_a_library_whose_corpus_is_its_segments_mean_is_run_once(corpora, name) 
         adapter_cache={name: adapter},
         segments=picked,
     ).rows()
-    assert calls == [SEGMENTS]  # every segment, once
-    apart = runner.run_one(
-        corpus.subset(picked), impl, fixture="gen", system=system, levels=("segment",)
-    ).rows()
-    apart += runner.run_one(corpus, impl, fixture="gen", system=system, levels=("corpus",)).rows()
+    assert calls == [SAMPLE]  # the sample's segments, once
+    sample = corpus.subset(picked)
+    apart = runner.run_one(sample, impl, fixture="gen", system=system, levels=("segment",)).rows()
+    apart += [
+        dataclasses.replace(r, level=Level.SAMPLE)
+        for r in runner.run_one(
+            sample, impl, fixture="gen", system=system, levels=("corpus",)
+        ).rows()
+    ]
 
     def order(row: dict) -> tuple[str, str]:
         return row.level, row.segment_id or ""
@@ -165,7 +187,7 @@ def test_the_library_is_compared_where_it_ran(sampled) -> None:
             error="boom",
         )
         for r in sampled
-        if r.implementation == "sacrebleu" and r.level == "corpus"
+        if r.implementation == "sacrebleu" and r.level == "sample"
     ][-2:]
     gone = difference(failed, "harness:sacrebleu", "sacrebleu")
     assert gone.agree is False and gone.segments.unmatched == 2 * SEGMENTS
@@ -198,9 +220,10 @@ def test_report_says_what_the_libraries_ran_on(
     text = (out / "report.md").read_text(encoding="utf-8")
     share = f"{2 * SAMPLE / (2 * SEGMENTS):.0%}"
     assert (
-        f"at corpus level on every system (2), and at segment level on a seeded sample of "
-        f"{2 * SAMPLE} of their {2 * SEGMENTS} segments ({share}) (seed"
+        f"run on every system (2), on a seeded sample of {2 * SAMPLE} of their {2 * SEGMENTS} "
+        f"segments ({share}), scored one by one and as a corpus of their own (seed"
     ) in text
+    assert "| files/sys0 (spot-checked segments) |" in text
     capsys.readouterr()
     for bad in ("0", "-3", "some"):
         with pytest.raises(SystemExit):
@@ -247,17 +270,14 @@ def test_a_library_runs_on_the_drawn_systems_only(four) -> None:
     assert {r.system for r in rows if r.implementation == "harness:sacrebleu"} == {
         s for _, s, _ in four
     }
+    picked = segment_sample(SEGMENTS, SAMPLE, 5)
+    assert picked is not None
     for _, system, corpus in four:
         if system not in drawn:
+            assert _sample_rows(rows, system) == {}
             continue
-        (row,) = [
-            r
-            for r in rows
-            if r.implementation == "sacrebleu" and r.system == system and r.level == "corpus"
-        ]
-        streams = [list(x) for x in zip(*corpus.references, strict=True)]
-        real = sacrebleu.corpus_bleu(list(corpus.hypotheses), streams).score
-        assert row.score == pytest.approx(real, abs=1e-9)
+        row = _sample_rows(rows, system)["sacrebleu"]
+        assert row.score == pytest.approx(_real_corpus_bleu(corpus.subset(picked)), abs=1e-9)
     # compared where it ran: agreement, no corpus or segment left unmatched
     d = difference(rows, "harness:sacrebleu", "sacrebleu")
     assert d.agree is True and len(d.corpora) == DRAWN and d.segments.unmatched == 0
@@ -316,16 +336,14 @@ def test_the_report_names_the_sample_in_every_format(
     printed = capsys.readouterr().out
     drawn = sorted(system_sample([s for _, s, _ in four], DRAWN, 9))
     said = ", ".join(drawn)
-    assert (
-        f"a spot check: run at corpus level on {DRAWN} of the {SYSTEMS} systems ({said})" in printed
-    )
+    assert f"a spot check: run on {DRAWN} of the {SYSTEMS} systems ({said})" in printed
     libs = json.loads((out / "report.json").read_text(encoding="utf-8"))["summary"]["libraries"]
     assert libs["corpora_run"] == [f"files/{s}" for s in drawn]
     assert libs["corpora"] == SYSTEMS and libs["seed"] == 9
     assert (libs["segments_run"], libs["segments"]) == (DRAWN * SAMPLE, DRAWN * SEGMENTS)
     md = (out / "report.md").read_text(encoding="utf-8")
     names = ", ".join(f"`{s}`" for s in drawn)
-    assert f"at corpus level on {DRAWN} of the {SYSTEMS} systems ({names})" in md
+    assert f"run on {DRAWN} of the {SYSTEMS} systems ({names})" in md
     assert "Every implementation scored every corpus it ran on." in md
     html = (out / "index.html").read_text(encoding="utf-8")
     assert all(f"<code>{s}</code>" in html for s in drawn) and "a spot check" in html
@@ -349,7 +367,7 @@ def test_a_library_that_leaves_its_profile_is_the_reports_first_finding(sampled)
     first_segment = None
     for r in sampled:
         if r.implementation == "sacrebleu" and r.system == system:
-            if r.level == "corpus":
+            if r.level == "sample":
                 r = dataclasses.replace(r, score=r.score + bump)
             elif first_segment is None:
                 first_segment = r.segment_id
@@ -365,7 +383,8 @@ def test_a_library_that_leaves_its_profile_is_the_reports_first_finding(sampled)
     assert report.summary.libraries.differ == ("sacrebleu",)
     summary = render_markdown(report).split("## Summary", 1)[1].lstrip().splitlines()
     assert summary[0].startswith("- **Finding:**") or "Finding:" in summary[0]
-    assert "`sacrebleu`" in summary[0] and "1 of the 2 systems" in summary[0]
+    assert "`sacrebleu`" in summary[0]
+    assert "on the spot-checked segments of 1 of the 2 systems" in summary[0]
     assert f"1 of the {2 * SAMPLE} segments" in summary[0]
     assert terminal_findings(report)[0].startswith("Finding: the real sacrebleu disagrees")
     clean = analyse(sampled, Session(), options=ReportOptions(n_boot=0))

@@ -645,6 +645,7 @@ def test_answer_and_headline_for_systems_that_share_references(tmp_path):
         "corpora": len(fx.system_names),
         "seed": DEFAULT_SEED,
         "disagreements": [],
+        "corpus_sample": False,
     }
     gap = rep.summary.largest_gap
     assert gap is not None and "helm-bleu-4" not in (gap.a + gap.b)

@@ -235,7 +235,7 @@ def test_results_rows_are_checked_through_their_dataclass(report: Report) -> Non
         line = json.loads(runner.rows_to_jsonl([row]))
         assert from_json(results.ResultRow, line) == row
         assert to_json(from_json(results.ResultRow, line)) == line
-    with pytest.raises(JsonShapeError, match="'level' must be 'corpus' or 'segment'"):
+    with pytest.raises(JsonShapeError, match="'level' must be 'corpus', 'segment' or 'sample'"):
         from_json(results.ResultRow, {**json.loads(runner.rows_to_jsonl(rows[:1])), "level": "x"})
     with pytest.raises(JsonShapeError, match="'counts' must be integers separated by spaces"):
         from_json(results.ResultRow, {**json.loads(runner.rows_to_jsonl(rows[:1])), "counts": "a"})

@@ -150,15 +150,18 @@ class Side:
 
 @dataclass(frozen=True)
 class CorpusGap:
-    """Corpus-level results of both sides on one ``(fixture, system)``; ``gap = b − a``."""
+    """Corpus-level results of both sides on one ``(fixture, system)``; ``gap = b − a``.
+    ``sample``: both are corpus scores of the segments a library was spot-checked on (rows of
+    level ``sample``), not of the whole system."""
 
     fixture: str
     system: str
     a: Side
     b: Side
+    sample: bool = False
 
     JSON_PROPERTIES: ClassVar[tuple[str, ...]] = ("gap",)
-    JSON_ORDER: ClassVar[tuple[str, ...]] = ("fixture", "system", "gap", "a", "b")
+    JSON_ORDER: ClassVar[tuple[str, ...]] = ("fixture", "system", "sample", "gap", "a", "b")
 
     @property
     def gap(self) -> float | None:
@@ -430,8 +433,9 @@ def difference(
     compared = set(units)
     # Corpus rows and the rows that say why there are no segment scores are few: as rows.
     index: dict[tuple[str, str, str, str, str | None], ResultRow] = {}
-    for r in both.corpus_rows():
-        _enter(index, r.implementation, r, "corpus", None, here)
+    for level in ("corpus", "sample"):
+        for r in both.corpus_rows(level):
+            _enter(index, r.implementation, r, level, None, here)
     # Segments are many: only their scores are read here, and Sides are built for the top.
     # The full table's index of each side is made once for all the pairs compared in it.
     everywhere = fixture is None and system is None
@@ -443,8 +447,18 @@ def difference(
     corpora: list[CorpusGap] = []
     for f, s in units:
         ra, rb = index.get((a, f, s, "corpus", None)), index.get((b, f, s, "corpus", None))
-        if ra is None and rb is None:
+        qa, qb = index.get((a, f, s, "sample", None)), index.get((b, f, s, "sample", None))
+        if (ra is None or rb is None) and qa is not None and qb is not None:
+            # a library spot-checked on a sample of the system's segments: its corpus call
+            # on them against its profile's score of the same segments
+            corpora.append(CorpusGap(f, s, Side.from_row(qa), Side.from_row(qb), sample=True))
             continue
+        if (
+            (ra is None and rb is None)
+            or (ra is None and qa is not None)
+            or (rb is None and qb is not None)
+        ):
+            continue  # nothing at corpus level, or one side scored only a sample there
         corpora.append(CorpusGap(f, s, Side.from_row(ra), Side.from_row(rb)))
     gaps = [g.gap for g in corpora if g.gap is not None]
     corpus_gap = math.fsum(gaps) / len(gaps) if gaps else None

@@ -39,7 +39,7 @@ def _problems(rows: Results) -> list[Problem]:
     """Per implementation and non-ok status: how many corpus-level rows, and the first reason."""
     counts: dict[tuple[str, str], int] = {}
     reasons: dict[tuple[str, str], str] = {}
-    for r in rows.corpus_rows():
+    for r in [*rows.corpus_rows(), *rows.corpus_rows("sample")]:
         status = str(r.status)
         if status == "ok":
             continue
@@ -94,6 +94,7 @@ def _disagreement(p: PairVerdict) -> LibraryDisagreement:
         segments=seg.n,
         segments_beyond=beyond,
         segment_max_abs=seg.max_abs,
+        sample=bool(p.corpora) and all(g.sample for g in p.corpora),
     )
 
 
@@ -122,6 +123,7 @@ def _libraries(pairs: Sequence[PairVerdict], rows: Results, seed: int | None) ->
         corpora=corpora,
         seed=seed,
         disagreements=tuple(disagreements),
+        corpus_sample=any(r.kind == "adapter" for r in rows.corpus_rows("sample")),
     )
 
 

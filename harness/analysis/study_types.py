@@ -8,7 +8,13 @@ written next to it as :data:`SCHEMA_FILE` — is
 and class docstrings below are the documentation of every key. All scores and gaps are BLEU
 points on 0–100; every number is finite or ``null``.
 
-Schema 10 (this version) against 9: every note that said in a sentence why something is
+Schema 12 (this version) against 11: a real library spot-checked on a sample of a system's
+segments is compared at corpus level on those segments as a corpus of their own: the pairs'
+``corpora`` entries gain ``sample`` (both scores are of the sampled segments),
+``summary.libraries`` gains ``corpus_sample`` and each of its ``disagreements`` ``sample``.
+Schema 11 against 10: ``summary.libraries`` says what the real libraries ran on
+(``corpora_run``, ``corpora``, ``seed``) and where one left its profile (``disagreements``).
+Schema 10 against 9: every note that said in a sentence why something is
 missing holds the fact instead, a :class:`~harness.analysis.why.Why` (``kind``, ``names``,
 ``numbers``, ``detail``: the error's text) the renderers put in words: ``gap_matters.note``
 (``null`` or one), each fixture's ``ci_note`` (``null`` when it has an interval, else the
@@ -132,7 +138,7 @@ SEGMENTS_CSV = "segments.csv"
 
 #: The version of ``report.json``'s shape: bumped whenever a key is added, removed or changes
 #: meaning (the module docstring says what changed).
-SCHEMA_VERSION: Literal["11"] = "11"
+SCHEMA_VERSION: Literal["12"] = "12"
 
 #: The JSON Schema of :class:`Report`, written next to ``report.json`` (its ``$schema``).
 SCHEMA_FILE: Literal["report.schema.json"] = "report.schema.json"
@@ -201,7 +207,9 @@ class LibraryDisagreement:
     """A real library whose numbers are not its in-house profile's where it ran (beyond the
     pair's ``tolerance``, BLEU points): the corpora compared and those whose gap is beyond it
     with the largest ``|gap|``, and the segments compared and those beyond it with the largest
-    ``|Δ|`` (``None`` where nothing was compared at that level)."""
+    ``|Δ|`` (``None`` where nothing was compared at that level). ``sample``: the corpora
+    compared are the segments the library was spot-checked on, each as a corpus of its own
+    (rows of level ``sample``), not whole systems."""
 
     library: str
     profile: str
@@ -212,6 +220,7 @@ class LibraryDisagreement:
     segments: int
     segments_beyond: int
     segment_max_abs: float | None
+    sample: bool = False
 
 
 @dataclass(frozen=True)
@@ -222,7 +231,8 @@ class Libraries:
     (``fixture/system``) of the ``corpora`` at corpus level, and ``segments_run`` of the
     ``segments`` of those corpora at segment level (the most any one library was run on;
     both 0 when no library ran at segment level); fewer than all when they ran on a seeded
-    sample (``seed``)."""
+    sample (``seed``). ``corpus_sample``: their corpus-level calls were on those sampled
+    segments as a corpus of their own (rows of level ``sample``), not on whole systems."""
 
     equal: tuple[str, ...]
     differ: tuple[str, ...]
@@ -233,11 +243,16 @@ class Libraries:
     corpora: int = 0
     seed: int | None = None
     disagreements: tuple[LibraryDisagreement, ...] = ()
+    corpus_sample: bool = False
 
     @property
     def sampled(self) -> bool:
         """Whether the libraries were run on a sample of the systems or the segments only."""
-        return self.segments_run < self.segments or 0 < len(self.corpora_run) < self.corpora
+        return (
+            self.corpus_sample
+            or self.segments_run < self.segments
+            or 0 < len(self.corpora_run) < self.corpora
+        )
 
 
 @dataclass(frozen=True)
@@ -360,13 +375,15 @@ class FixtureScores:
 @dataclass(frozen=True)
 class PairCorpus:
     """Both sides of a pair on one ``(fixture, system)``; ``gap = b − a`` (``null`` unless
-    both scored)."""
+    both scored). ``sample``: both are corpus scores of the segments a library was
+    spot-checked on, not of the whole system."""
 
     fixture: str
     system: str
     gap: float | None
     a: Side
     b: Side
+    sample: bool = False
 
 
 @dataclass(frozen=True)
@@ -594,7 +611,7 @@ class Report:
     significance (``null`` when not included)."""
 
     schema: Literal["report.schema.json"] = field(metadata={"json_name": "$schema"})
-    schema_version: Literal["11"]
+    schema_version: Literal["12"]
     summary: Summary
     answer: AnswerSection | None
     signature: str

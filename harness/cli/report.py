@@ -65,9 +65,10 @@ def add_report(sub: options.Subcommands) -> None:
         choices=["sample", "all"],
         default="sample",
         help="what the real libraries run on: 'sample' (default) a seeded spot check of "
-        "--real-systems systems per test set at corpus level and --real-segments segments of "
-        "each at segment level (--seed), each compared with its in-house profile; 'all' every "
-        "system and segment (the profiles, proven equal to them, give every number either way)",
+        "--real-segments segments of --real-systems systems per test set (--seed), scored one "
+        "by one and as a corpus of their own, each compared with its in-house profile on the "
+        "same segments; 'all' every system and segment (the profiles, proven equal to them, "
+        "give every number either way)",
     )
     r.add_argument(
         "--real-systems",

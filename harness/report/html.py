@@ -12,7 +12,7 @@ from harness.analysis.study_types import PairVerdict, PrecomputedSignificance, R
 from harness.report import overview
 from harness.report.figures import MAX_HUMAN, WATERFALLS_DRAWN, Figure
 from harness.report.gap_words import count_words, leading_pairs, matters_cell, pair_sentence
-from harness.report.pair_tables import side_statistics
+from harness.report.pair_tables import pair_corpus_name, side_statistics
 from harness.report.summary import (
     EMPTY_SECTION,
     Markup,
@@ -166,7 +166,7 @@ def _pair_detail(p: PairVerdict, figs: Sequence[Figure]) -> str:
         out.append(f'<p class="na">Not comparable: {_e(whys_text(p.na_reason or ()))}</p>')
     rows = []
     for g in p.corpora:
-        cells = [_td(f"{g.fixture}/{g.system}")]
+        cells = [_td(pair_corpus_name(g))]
         for side in (g.a, g.b):
             if side.status == "ok":
                 cells.append(_num_cell(side.score))

@@ -5,7 +5,7 @@ segments' statistics side by side."""
 
 from __future__ import annotations
 
-from harness.analysis.study_types import PairVerdict, Side
+from harness.analysis.study_types import PairCorpus, PairVerdict, Side
 from harness.report.text import NO_VALUE, escape_cell, fmt_number, fmt_share
 
 
@@ -46,6 +46,13 @@ def side_statistics(
     return rows
 
 
+def pair_corpus_name(g: PairCorpus) -> str:
+    """A pair's corpus as its tables name it: ``fixture/system``, and when both scores are of
+    the segments a library was spot-checked on, says so."""
+    name = f"{g.fixture}/{g.system}"
+    return f"{name} (spot-checked segments)" if g.sample else name
+
+
 def pair_markdown(pair: PairVerdict, *, heading: str = "###") -> str:
     """Markdown tables for one judged pair: corpus gaps, the segment-gap summary, the top
     segments' statistics side by side."""
@@ -69,8 +76,7 @@ def pair_markdown(pair: PairVerdict, *, heading: str = "###") -> str:
         va = fmt_number(sa.score) if sa.status == "ok" else sa.status
         vb = fmt_number(sb.score) if sb.status == "ok" else sb.status
         out.append(
-            f"| {escape_cell(g.fixture)}/{escape_cell(g.system)} | {va} | {vb} | "
-            f"{fmt_number(g.gap, sign=True)} |"
+            f"| {escape_cell(pair_corpus_name(g))} | {va} | {vb} | {fmt_number(g.gap, sign=True)} |"
         )
     seg = pair.segments
     out.append("")

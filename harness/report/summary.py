@@ -234,9 +234,9 @@ def _plural(n: int, word: str) -> str:
 
 def library_sample_line(report: Report, markup: Markup) -> str | None:
     """What the real libraries were run on when they ran on a sample of the systems or of
-    their segments (``None`` when they ran on everything): which systems at corpus level,
-    how many segments of each at segment level, the seed, and the flag that runs them on
-    everything."""
+    their segments (``None`` when they ran on everything): which systems, how many of their
+    segments and how they were scored (one by one, and as a corpus of their own), the seed,
+    and the flag that runs them on everything."""
     libs = report.summary.libraries
     if not libs.sampled:
         return None
@@ -248,24 +248,28 @@ def library_sample_line(report: Report, markup: Markup) -> str | None:
         listed = (
             f" ({', '.join(markup.code(x) for x in names)})" if len(run) <= NAMED_SYSTEMS else ""
         )
-        where = f"at corpus level on {len(run):,} of the {_plural(total, 'system')}{listed}"
+        where = f"on {len(run):,} of the {_plural(total, 'system')}{listed}"
     else:
-        where = f"at corpus level on every system ({total:,})"
+        where = f"on every system ({total:,})"
     if libs.segments_run < libs.segments:
         share = f"{libs.segments_run / libs.segments:.0%}"
-        per = f"at segment level on a seeded sample of {t(f'{libs.segments_run:,}')} of " + (
-            f"their {t(f'{libs.segments:,}')} segments ({t(share)})"
+        per = (
+            f"on a seeded sample of {t(f'{libs.segments_run:,}')} of their "
+            f"{t(f'{libs.segments:,}')} segments ({t(share)}), scored one by one"
+            + (" and as a corpus of their own" if libs.corpus_sample else "")
         )
+    elif libs.corpus_sample:
+        per = "on a seeded sample of the segments of each, scored as a corpus of their own"
     elif libs.segments:
-        per = "at segment level on every segment of " + ("those" if len(run) < total else "them")
+        per = "at corpus level and on every segment of " + ("those" if len(run) < total else "them")
     else:
-        per = "not at segment level"
+        per = "at corpus level"
     seed = f" (seed {t(libs.seed)})" if libs.seed is not None else ""
     return (
-        f"{markup.strong('Real libraries, a spot check:')} run {where}, and {per}{seed}; each "
-        "is compared with its in-house profile there, and the profiles, proven equal to "
-        f"them, give every number in this {markup.where} ({markup.code('--real all')} runs "
-        "the libraries on everything)."
+        f"{markup.strong('Real libraries, a spot check:')} run {where}, {per}{seed}; each "
+        "is compared with its in-house profile on the same text, and the profiles, proven "
+        f"equal to them, give every number in this {markup.where} "
+        f"({markup.code('--real all')} runs the libraries on everything)."
     )
 
 
@@ -277,9 +281,10 @@ def library_disagreement_items(report: Report, markup: Markup) -> list[tuple[str
     for d in report.summary.libraries.disagreements:
         parts = []
         if d.corpora_beyond:
+            whose = "the spot-checked segments of " if d.sample else ""
             parts.append(
-                f"on {d.corpora_beyond:,} of the {_plural(d.corpora, 'system')} it ran on "
-                f"(corpus gap up to {t(fmt_number(d.corpus_max_abs, 4))} BLEU points)"
+                f"on {whose}{d.corpora_beyond:,} of the {_plural(d.corpora, 'system')} it ran "
+                f"on (corpus gap up to {t(fmt_number(d.corpus_max_abs, 4))} BLEU points)"
             )
         if d.segments_beyond:
             parts.append(

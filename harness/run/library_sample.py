@@ -2,9 +2,10 @@
 
 Every in-house profile is proven equal to its library by the test suite; in a report the
 libraries show that the proof holds on the user's own files. By default
-(:data:`SPOT_CHECK`, ``report --real sample``) each library runs on a seeded sample: at corpus
-level on a few systems of each test set, and at segment level on a few hundred segments of
-each of those systems; the profiles give every number the report shows. :data:`EVERYTHING`
+(:data:`SPOT_CHECK`, ``report --real sample``) each library runs on a seeded sample: a few
+systems of each test set, and a few hundred segments of each of those systems, scored one by
+one and as a corpus of their own (compared with the library's profile on the same segments);
+the profiles give every number the report shows. :data:`EVERYTHING`
 (``report --real all``, and what ``compare`` runs) is every system and every segment.
 """
 
@@ -33,10 +34,12 @@ __all__ = [
 @dataclass(frozen=True, slots=True)
 class LibrarySample:
     """What each real library is run on: ``systems`` systems of each test set (a fixture:
-    the systems that share its references) at corpus level, and ``segments`` segments of each
-    of those systems at segment level, both drawn with the run's seed (``None``: every one).
-    A library whose score of a segment depends on the others (fairseq numbers words over the
-    whole corpus) scores every segment of the systems it runs on."""
+    the systems that share its references), and ``segments`` segments of each of those
+    systems, both drawn with the run's seed (``None``: every one). On a sample of the
+    segments, the library's corpus-level call is made on those segments (a row of level
+    ``sample``), not on the whole system. A library whose score of a segment depends on the
+    others (fairseq numbers words over the whole corpus) scores every segment of the systems
+    it runs on."""
 
     systems: int | None = None
     segments: int | None = None
@@ -82,20 +85,28 @@ def segment_sample(n: int, size: int | None, seed: int) -> tuple[int, ...] | Non
 def sampled(
     scorer: Adapter, corpus: Corpus, levels: Sequence[str], segments: Sequence[int]
 ) -> dict[str, Outcome]:
-    """A library's outcomes when it is run at segment level on ``segments`` only. One whose
-    corpus result is the mean of its segment results scores every segment anyway for its
-    corpus row: it is run once, the corpus row built from all its segment results and the
-    segment rows those of the sample (each segment is scored alone, so they are the results a
-    run on the sample gives). Otherwise the sample is run, and the corpus row by itself."""
+    """A library's outcomes when it is spot-checked on ``segments`` of ``corpus``: its
+    segment results there and, when ``levels`` asks for the corpus level, its corpus-level
+    result of those segments as a corpus of their own (``"sample"``), which its profile's
+    score of the same segments is compared with; it is not the system's corpus score. A
+    library whose corpus result is the mean of its segment results is run once, that result
+    built from its segment results of the sample, as the library itself would build it."""
+    sample = corpus.subset(segments)
+    outcomes: dict[str, Outcome] = {}
     config = scorer.default_config()
-    if "corpus" in levels and scorer.derives_corpus(config):
-        every = score(scorer, corpus, level="segment")
+    derives = "corpus" in levels and scorer.derives_corpus(config)
+    if "segment" in levels or derives:
+        outcomes["segment"] = score(scorer, sample, level="segment")
+    if "corpus" in levels:
+        every = outcomes.get("segment")
         derived = (
-            scorer.corpus_from_segments(every.results, config) if every.status == "ok" else None
+            scorer.corpus_from_segments(every.results, config)
+            if derives and every is not None and every.status == "ok"
+            else None
         )
-        if derived is not None:
-            return {
-                "corpus": Outcome.scored([derived]),
-                "segment": Outcome.scored([every.results[i] for i in segments]),
-            }
-    return {"segment": score(scorer, corpus.subset(segments), level="segment")}
+        outcomes["sample"] = (
+            Outcome.scored([derived])
+            if derived is not None
+            else score(scorer, sample, level="corpus")
+        )
+    return outcomes

@@ -422,15 +422,16 @@ class Results(Sequence[ResultRow]):
             self._columns[name] = np.concatenate(parts) if parts else empty
         return self._columns[name]
 
-    def corpus_rows(self) -> list[ResultRow]:
+    def corpus_rows(self, level: str = "corpus") -> list[ResultRow]:
         """The corpus-level rows, in run order (few: one per corpus and implementation; an
-        engine block holds segment rows only)."""
+        engine block holds segment rows only); ``level="sample"``: the spot check's corpus
+        scores of its sampled segments instead."""
         return [
             r
             for block in self._blocks
             if isinstance(block, _Rows)
             for r in block.rows()
-            if r.level == "corpus"
+            if r.level == level
         ]
 
     def row(self, index: int) -> ResultRow:

@@ -44,10 +44,13 @@ class Status(StrEnum):
 
 
 class Level(StrEnum):
-    """What a row scores: a whole corpus or one segment of it."""
+    """What a row scores: a whole corpus, one segment of it, or (``sample``) the corpus-level
+    score of the segments of a system a real library was spot-checked on
+    (:mod:`harness.run.library_sample`), for the library and for its own profile."""
 
     CORPUS = "corpus"
     SEGMENT = "segment"
+    SAMPLE = "sample"
 
 
 class Kind(StrEnum):
@@ -60,7 +63,8 @@ class Kind(StrEnum):
 @dataclass(frozen=True, slots=True)
 class ResultRow:
     """One row of the results table: one implementation's score of one corpus (``level``
-    ``corpus``) or segment (``segment``, with its ``segment_id``) of a fixture's system.
+    ``corpus``) or segment (``segment``, with its ``segment_id``) of a fixture's system, or of
+    the segments a library was spot-checked on (``sample``, :class:`Level`).
 
     ``implementation`` is the row label (``harness:<profile>`` or the adapter's name), ``kind``
     ``profile`` or ``adapter`` and ``config`` the profile's or adapter's name. ``status`` is

@@ -229,13 +229,13 @@ def run_one(
     straight from the engine's arrays, the rows the same).
 
     ``stats_cache`` shares statistics between profiles of the same tokenization (and, with a
-    directory, across runs). ``segments`` (a library only): the segments it is run on at
-    segment level (:func:`segment_sample`; ``None``: every one); its corpus row is then its
-    own corpus-level call on the whole corpus.
+    directory, across runs). ``segments`` (a library only): the segments it is spot-checked
+    on (:func:`segment_sample`; ``None``: every one); in place of its corpus row it then has a
+    ``sample`` row, its corpus-level call on those segments (:func:`sampled`).
     """
     scorer = scorer_for(impl, adapter_cache=adapter_cache, stats_cache=stats_cache)
     outcomes: dict[str, Outcome] = {}
-    if segments is not None and isinstance(scorer, Adapter) and "segment" in levels:
+    if segments is not None and isinstance(scorer, Adapter):
         outcomes = sampled(scorer, corpus, levels, segments)
     elif isinstance(scorer, Adapter) and {"corpus", "segment"} <= set(levels):
         # A library whose corpus score is the mean of its segment scores is run once: the
@@ -247,6 +247,9 @@ def run_one(
                 outcomes["corpus"] = Outcome.scored([derived])
     parts: list[Results | list[ResultRow]] = []
     for level in levels:
+        if level == "corpus" and "sample" in outcomes:
+            parts.append(_rows(fixture, system, impl, "sample", outcomes["sample"]))
+            continue
         if level == "segment" and isinstance(scorer, EngineScorer):
             block = _engine_segments(scorer, corpus, fixture, system, impl)
             if block is not None:
@@ -310,9 +313,10 @@ def run(plan: RunPlan) -> Results:
     The plan's ``libraries`` (:class:`~harness.run.library_sample.LibrarySample`) says what
     each real library runs on: the systems of each fixture drawn by :func:`system_sample`
     (a library has no rows on the others) and, on those, the segments drawn by
-    :func:`segment_sample` at segment level (its corpus row from its own corpus-level call on
-    every segment), both with the plan's ``seed``; the profiles, proven equal to their
-    libraries, give every system and segment. ``prefetch``: more
+    :func:`segment_sample`, both with the plan's ``seed``: the library scores them one by one
+    and, in place of a corpus row, as a corpus of their own (a ``sample`` row, beside one of
+    its profile's on the same segments); the profiles, proven equal to their libraries, give
+    every system and segment. ``prefetch``: more
     configurations to count up front with the profiles' (what the analysis reads next).
     """
     corpora, implementations, levels = plan.corpora, plan.implementations, plan.levels
@@ -334,7 +338,7 @@ def run(plan: RunPlan) -> Results:
     ready: dict[int, Sequence[ResultRow]] = {}
 
     def sample(corpus: Corpus, impl: Implementation) -> tuple[int, ...] | None:
-        if impl.kind != "adapter" or "segment" not in levels or not _samplable(impl):
+        if impl.kind != "adapter" or not _samplable(impl):
             return None
         return segment_sample(len(corpus), libraries.segments, seed)
 
@@ -397,7 +401,23 @@ def run(plan: RunPlan) -> Results:
                 if k in keys:
                     results.put(keys[k], [_strip(r) for r in new])
             parts.append(new)
+            own = _own_profile(impl, implementations)
+            segments = sample(corpus, impl)
+            if own is not None and segments is not None and "corpus" in levels:
+                outcome = score(scorer_for(own), corpus.subset(segments), level="corpus")
+                parts.append(_rows(fixture, system, own, "sample", outcome))
     return Results.concat(parts)
+
+
+def _own_profile(
+    impl: Implementation, implementations: Sequence[Implementation]
+) -> Implementation | None:
+    """The in-house profile of library ``impl`` among ``implementations`` (the one its
+    spot check is compared with), else ``None``."""
+    if impl.kind != "adapter":
+        return None
+    own = Implementation("profile", impl.name)
+    return own if own in implementations else None
 
 
 def _chosen_systems(

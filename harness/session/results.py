@@ -176,8 +176,8 @@ class ResultsCache:
         """Everything the rows of the adapter named ``adapter`` (whose
         :meth:`~harness.scorers.base.Adapter.cache_fingerprint` is ``fingerprint``) on a
         corpus depend on, as a JSON object (``distributions``: the peer libraries whose
-        versions count; ``segments``: the sampled segments it ran on at segment level, when
-        not every one)."""
+        versions count; ``segments``: the sampled segments it was spot-checked on, when not
+        every one: its segment rows and its ``sample`` row are theirs)."""
         key = {
             "format": FORMAT_VERSION,
             "adapter": adapter,
