@@ -18,6 +18,7 @@ import pytest
 import sacrebleu
 
 from harness.analysis.difference import difference
+from harness.analysis.library_check import library_check, spot_checks
 from harness.analysis.study import ReportOptions, analyse
 from harness.analysis.study_pairs import default_pairs
 from harness.analysis.study_summary import library_segments
@@ -341,6 +342,10 @@ def test_the_report_names_the_sample_in_every_format(
     assert libs["corpora_run"] == [f"files/{s}" for s in drawn]
     assert libs["corpora"] == SYSTEMS and libs["seed"] == 9
     assert (libs["segments_run"], libs["segments"]) == (DRAWN * SAMPLE, DRAWN * SEGMENTS)
+    answer = json.loads((out / "report.json").read_text(encoding="utf-8"))["answer"]
+    (lib,) = [x for f in answer["families"] for x in f["libraries"]]
+    assert lib["name"] == "sacrebleu" and lib["sampled"] == drawn
+    assert lib["equal_to_profile"] is True and lib["scores"] == [None] * SYSTEMS
     md = (out / "report.md").read_text(encoding="utf-8")
     names = ", ".join(f"`{s}`" for s in drawn)
     assert f"run on {DRAWN} of the {SYSTEMS} systems ({names})" in md
@@ -390,6 +395,23 @@ def test_a_library_that_leaves_its_profile_is_the_reports_first_finding(sampled)
     clean = analyse(sampled, Session(), options=ReportOptions(n_boot=0))
     assert clean.summary.libraries.disagreements == ()
     assert "Finding:" not in render_markdown(clean)
+
+
+def test_the_answer_checks_a_library_on_its_spot_check(sampled) -> None:
+    """The answer's check of a library against its family compares the library's ``sample``
+    rows with its profile's; a library moved on one sample is not equal."""
+    systems = ("sys0", "sys1")
+    samples: dict[str, dict[str, object]] = {}
+    for r in sampled:
+        if r.level == "sample":
+            samples.setdefault(r.implementation, {})[r.system] = r
+    scores = [None, None]
+    check = library_check("sacrebleu", {}, systems, scores, spot_checks("sacrebleu", samples))
+    assert check.equal is True and check.sampled == systems
+    row = samples["sacrebleu"]["sys1"]
+    samples["sacrebleu"]["sys1"] = dataclasses.replace(row, score=row.score + 1e-6)
+    moved = library_check("sacrebleu", {}, systems, scores, spot_checks("sacrebleu", samples))
+    assert moved.equal is False
 
 
 def test_a_spot_checked_library_is_paired_with_its_profile_only(four) -> None:

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from harness.analysis.attribution import FACTORS, differing_factors, hybrid, shapley
+from harness.analysis.library_check import SAME, LibraryCheck, library_check, spot_checks
 from harness.analysis.significance import DEFAULT_SEED, paired_p_values, prepare
 from harness.analysis.study_types import RankFlip
 from harness.analysis.why import Why
@@ -44,8 +45,7 @@ from harness.bleu.config import BleuConfig
 from harness.bleu.profiles import LABELS, PROFILES, verification
 from harness.errors import HarnessError
 from harness.run.results import ResultRow
-from harness.scorers import ADAPTERS, PROFILE_OF, tolerance
-from harness.scorers.base import installed_version
+from harness.scorers import ADAPTERS, PROFILE_OF
 from harness.session import Session
 
 __all__ = [
@@ -63,8 +63,6 @@ __all__ = [
     "rank_flips",
 ]
 
-#: Scores closer than this (BLEU points) are one number when families are formed.
-SAME = 1e-9
 
 #: A flip is significant when the family's paired bootstrap gives the two systems a p-value
 #: below this.
@@ -97,19 +95,6 @@ def is_bleu4(config: BleuConfig) -> bool:
     if config.max_order != 4:
         return False
     return config.weights is None or all(abs(w - 0.25) < 1e-12 for w in config.weights)
-
-
-@dataclass(frozen=True)
-class LibraryCheck:
-    """One real library on the systems: its scores (``None`` on a system it was not run on, a
-    spot check running it on a sample, or where it gave no number), and whether they equal its
-    profile's where it ran (within the profile's proven tolerance), or why it gave no number."""
-
-    name: str
-    version: str | None
-    scores: tuple[float | None, ...]
-    equal: bool | None = field(metadata={"json_name": "equal_to_profile"})  # None: no number
-    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -273,6 +258,10 @@ def answer(
     """
     corpus_rows = [r for r in rows if r.level == "corpus"]
     systems = tuple(dict.fromkeys(r.system for r in corpus_rows))
+    samples: dict[str, dict[str, ResultRow]] = {}
+    for r in rows:
+        if r.level == "sample":
+            samples.setdefault(r.implementation, {})[r.system] = r
     profile_scores: dict[str, list[float | None]] = {}
     profile_status: dict[str, str] = {}
     library_rows: dict[str, dict[str, ResultRow]] = {}
@@ -287,6 +276,9 @@ def answer(
                 profile_status.setdefault(prof, f"{r.status}: {r.error}")
         else:
             library_rows.setdefault(name, {})[r.system] = r
+    for name in samples:
+        if name in ADAPTERS:
+            library_rows.setdefault(name, {})
     if baseline not in profile_scores:
         raise HarnessError(f"the baseline profile {baseline!r} is not among the implementations")
     groups = _group(profile_scores)
@@ -309,7 +301,7 @@ def answer(
         scores = tuple(profile_scores[rep])
         status = profile_status.get(rep, "ok")
         libs = tuple(
-            _library_check(lib, library_rows[lib], systems, scores)
+            library_check(lib, library_rows[lib], systems, scores, spot_checks(lib, samples))
             for p in members
             if (lib := LIBRARY_OF.get(p)) in library_rows
         )
@@ -328,7 +320,7 @@ def answer(
     listed = {lib.name for f in families for lib in f.libraries}
     for lib, by_system in library_rows.items():
         if lib not in listed:
-            check = _library_check(lib, by_system, systems, None)
+            check = library_check(lib, by_system, systems, None)
             families.append(
                 Family(profiles=(), scores=check.scores, status="ok", libraries=(check,))
             )
@@ -472,34 +464,6 @@ def _same(a: Sequence[float | None], b: Sequence[float | None]) -> bool:
         (x is None and y is None) or (x is not None and y is not None and abs(x - y) <= SAME)
         for x, y in zip(a, b, strict=True)
     )
-
-
-def _library_check(
-    name: str,
-    by_system: Mapping[str, ResultRow],
-    systems: Sequence[str],
-    profile_scores: Sequence[float | None] | None,
-) -> LibraryCheck:
-    rows = [by_system.get(s) for s in systems]
-    scores = tuple(r.score if r is not None and r.status == "ok" else None for r in rows)
-    bad = next((r for r in rows if r is not None and r.status != "ok"), None)
-    note = f"{bad.status}: {bad.error}" if bad is not None else ""
-    equal: bool | None = None
-    # compared on the systems it ran on (a spot check runs it on a sample of them)
-    ran = [
-        (s, p)
-        for r, s, p in zip(rows, scores, profile_scores or scores, strict=True)
-        if r is not None
-    ]
-    if profile_scores is not None and ran and all(s is not None for s, _ in ran):
-        tol = tolerance(name) if name in ADAPTERS else SAME
-        equal = all(
-            p is not None and abs(s - p) <= tol  # type: ignore[operator]
-            for s, p in ran
-        )
-    cls = ADAPTERS.get(name)
-    version = installed_version(cls.distribution) if cls is not None else None
-    return LibraryCheck(name=name, version=version, scores=scores, equal=equal, note=note)
 
 
 def _with_gap(

@@ -95,7 +95,9 @@ def answer_section(
         return None, Why("baseline-missing", (baseline,))
     scope = session.with_corpora(by_system)
     try:
-        ans = answer(rows.corpus_rows(), scope, baseline=baseline, seed=seed)
+        ans = answer(
+            [*rows.corpus_rows(), *rows.corpus_rows("sample")], scope, baseline=baseline, seed=seed
+        )
     except HarnessError as exc:
         return None, Why("error", detail=str(exc))
     return from_json(AnswerSection, {**to_json(ans), "fixture": fixture}, "answer"), None
@@ -123,7 +125,14 @@ def answer_of(section: AnswerSection) -> Answer:
                 flips=f.flips,
                 flip_p=f.flip_p,
                 libraries=tuple(
-                    LibraryCheck(lib.name, lib.version, lib.scores, lib.equal_to_profile, lib.note)
+                    LibraryCheck(
+                        lib.name,
+                        lib.version,
+                        lib.scores,
+                        lib.equal_to_profile,
+                        lib.note,
+                        lib.sampled,
+                    )
                     for lib in f.libraries
                 ),
                 bleu4=f.bleu4,

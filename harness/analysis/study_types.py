@@ -11,7 +11,8 @@ points on 0–100; every number is finite or ``null``.
 Schema 12 (this version) against 11: a real library spot-checked on a sample of a system's
 segments is compared at corpus level on those segments as a corpus of their own: the pairs'
 ``corpora`` entries gain ``sample`` (both scores are of the sampled segments),
-``summary.libraries`` gains ``corpus_sample`` and each of its ``disagreements`` ``sample``.
+``summary.libraries`` gains ``corpus_sample`` and each of its ``disagreements`` ``sample``,
+and each library of an answer's family ``sampled`` (the systems compared that way).
 Schema 11 against 10: ``summary.libraries`` says what the real libraries ran on
 (``corpora_run``, ``corpora``, ``seed``) and where one left its profile (``disagreements``).
 Schema 10 against 9: every note that said in a sentence why something is
@@ -279,14 +280,16 @@ class Summary:
 # ---------------------------------------------------------------------- answer
 @dataclass(frozen=True)
 class AnswerLibrary:
-    """A real library run on every system (:class:`harness.analysis.answer.LibraryCheck`):
-    its scores, whether they equal its profile's (``null``: it gave no number) and why not."""
+    """A real library on the systems (:class:`harness.analysis.answer.LibraryCheck`): its
+    scores, whether they equal its profile's (``null``: it gave no number) and why not, and
+    the systems where it was compared on the segments of its spot check (``sampled``)."""
 
     name: str
     version: str | None
     scores: tuple[float | None, ...]
     equal_to_profile: bool | None
     note: str
+    sampled: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
