@@ -6,6 +6,7 @@ level, the cards and waterfalls of the pairs the summary names, labels beside na
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import html
 import io
 import json
@@ -24,7 +25,8 @@ from harness.cli import main
 from harness.data.fixtures import load_fixture
 from harness.errors import HarnessError
 from harness.report.figures import MAX_WATERFALLS, waterfalls
-from harness.report.gap_words import count_words, pair_sentence
+from harness.report.gap_words import count_words, leading_sentences, pair_finding, pair_sentence
+from harness.report.gap_words import named as named_in
 from harness.report.text import fmt_share
 from harness.report.write import write_report
 from harness.typed_json import from_json
@@ -170,7 +172,42 @@ def test_the_cards_and_the_summary_name_the_same_pairs(written: tuple[Report, Pa
     assert f"details for the {len(named)} the summary names" in page
     md = (out / "report.md").read_text(encoding="utf-8").splitlines()
     at = next(i for i, x in enumerate(md) if "**Does the gap matter?**" in x)
-    assert [x[4:] for x in md[at + 1 : at + 1 + len(named)]] == [pair_sentence(p) for p in named]
+    said = leading_sentences(section)
+    assert [x[4:] for x in md[at + 1 : at + 1 + len(said)]] == said
+    # every named pair is in exactly one sentence: its own, or one it shares with pairs of
+    # the same first side whose findings read the same
+    for pair in named:
+        assert sum(_says(x, pair) for x in said) == 1
+
+
+def _says(sentence: str, pair) -> bool:
+    """Whether ``sentence`` is ``pair``'s own or one naming it among others against its base."""
+    if sentence == pair_sentence(pair):
+        return True
+    start = f"{named_in(pair.a, pair.label_a)} vs each of "
+    end = f": {pair_finding(pair)}"
+    if not (sentence.startswith(start) and sentence.endswith(end)):
+        return False
+    listed = sentence[len(start) : len(sentence) - len(end)]
+    head, _, last = listed.rpartition(" and ")
+    return named_in(pair.b, pair.label_b) in [*head.split(", "), last]
+
+
+def test_pairs_that_say_the_same_share_one_sentence(written: tuple[Report, Path, str]) -> None:
+    """Two named pairs against one base whose findings are the same words are one sentence
+    naming both second sides; a pair whose finding differs keeps its own."""
+    report, _, _ = written
+    section = report.gap_matters
+    first = section.pairs[section.leading[0]]
+    twin = dataclasses.replace(first, b="harness:twin", label_b=None)
+    reason = "reorders" if first.reason != "reorders" else "humans-notice"
+    other = dataclasses.replace(first, b="harness:other", label_b=None, reason=reason)
+    assert pair_finding(twin) == pair_finding(first) != pair_finding(other)
+    grown = dataclasses.replace(section, pairs=(first, twin, other), leading=(0, 1, 2))
+    same = f"{named_in(first.a, first.label_a)} vs each of {named_in(first.b, first.label_b)}"
+    said = leading_sentences(grown)
+    assert said[0] == f"{same} and harness:twin: {pair_finding(first)}"
+    assert said[1:] == [pair_sentence(other)]
 
 
 def test_labels_travel_with_names(written: tuple[Report, Path, str]) -> None:

@@ -143,7 +143,7 @@ def test_the_report_headline_leads_with_bleu4(tmp_path: Path) -> None:
     no two of them name the same two implementations."""
     from harness.analysis.labels import bleu4_label, profile_of
     from harness.analysis.study_types import Report
-    from harness.report.gap_words import pair_sentence
+    from harness.report.gap_words import leading_sentences
     from harness.typed_json import from_json
 
     out = tmp_path / "rep"
@@ -157,8 +157,8 @@ def test_the_report_headline_leads_with_bleu4(tmp_path: Path) -> None:
     assert named and bleu4_label(named[0].a) and bleu4_label(named[0].b)
     md = (out / "report.md").read_text(encoding="utf-8").splitlines()
     at = next(i for i, x in enumerate(md) if "**Does the gap matter?**" in x)
-    subs = [line[4:] for line in md[at + 1 : at + 1 + len(named)]]
-    assert subs == [pair_sentence(p) for p in named]
+    said = leading_sentences(section)
+    assert [line[4:] for line in md[at + 1 : at + 1 + len(said)]] == said
     equal = set(report.summary.libraries.equal)
 
     def same(label: str) -> str:

@@ -35,6 +35,7 @@ __all__ = [
     "more_gaps",
     "named",
     "not_comparable",
+    "pair_finding",
     "pair_name",
     "pair_sentence",
     "reason_words",
@@ -138,7 +139,12 @@ def pair_sentence(pair: PairMatters) -> str:
     for a pair with a corpus gap the fixture where it matters most, the others summed up. A
     pair without a corpus gap (agreeing, equal at corpus level, not comparable) gives no gap
     size: it has none that a system difference could be compared with."""
-    text = f"{pair_name(pair)}: {reason_words(pair)}"
+    return f"{pair_name(pair)}: {pair_finding(pair)}"
+
+
+def pair_finding(pair: PairMatters) -> str:
+    """What :func:`pair_sentence` says of the pair after its names."""
+    text = reason_words(pair)
     head = headline(pair)
     if head is None or pair.reason in ("agree", "equal-at-corpus", "not-comparable"):
         return text + "."
@@ -207,8 +213,22 @@ def leading_pairs(report: Report) -> list[PairVerdict]:
 
 
 def leading_sentences(section: GapMatters) -> list[str]:
-    """The sentences of the pairs the summary names, in its order."""
-    return [pair_sentence(section.pairs[k]) for k in section.leading]
+    """The sentences of the pairs the summary names, in its order; pairs with the same first
+    side of which :func:`pair_finding` says the same (implementations with equal numbers
+    against one base) share one sentence that names every second side."""
+    groups: dict[tuple[str, str], list[PairMatters]] = {}
+    for k in section.leading:
+        pair = section.pairs[k]
+        groups.setdefault((named(pair.a, pair.label_a), pair_finding(pair)), []).append(pair)
+    out = []
+    for (first, finding), pairs in groups.items():
+        if len(pairs) == 1:
+            out.append(pair_sentence(pairs[0]))
+            continue
+        seconds = [named(p.b, p.label_b) for p in pairs]
+        each = ", ".join(seconds[:-1]) + f" and {seconds[-1]}"
+        out.append(f"{first} vs each of {each}: {finding}")
+    return out
 
 
 def more_gaps(section: GapMatters) -> int:
