@@ -334,7 +334,7 @@ def test_the_report_names_the_sample_in_every_format(
             "html", "--n-boot", "0", "--real-systems", str(DRAWN), "--real-segments",
             str(SAMPLE), "--seed", "9", "--out", str(out)]  # fmt: skip
     assert main(argv) == 0
-    printed = capsys.readouterr().out
+    printed = " ".join(capsys.readouterr().out.split())  # wrapped to the terminal's width
     drawn = sorted(system_sample([s for _, s, _ in four], DRAWN, 9))
     said = ", ".join(drawn)
     assert f"a spot check: run on {DRAWN} of the {SYSTEMS} systems ({said})" in printed

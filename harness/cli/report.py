@@ -18,6 +18,7 @@ from harness.cli import inputs, options
 from harness.data.io import read_lines
 from harness.errors import InputError
 from harness.report import cli_words, write_report
+from harness.report.console import wrap
 from harness.report.gap_words import count_words
 from harness.report.outdir import OutputDir
 from harness.report.summary import terminal_findings
@@ -122,10 +123,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     for path in written:
         print(path)
     for line in terminal_findings(report):
-        print(line)
+        print(wrap(line, indent="  ", first=""))
     if report.gap_matters.pairs:  # the page's one count, in the same words
         lead, rest = count_words(report.gap_matters.tally)
-        print(f"Does the gap matter? {lead}{rest}")
+        print(wrap(f"Does the gap matter? {lead}{rest}", indent="  ", first=""))
     print(cli_words.report_written(len(rows), str(out.path), time.perf_counter() - start))
     return 0
 

@@ -50,7 +50,7 @@ code, .sig { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size
 .scroll { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; margin: .6rem 0; font-size: .85rem; }
 th, td { border: 1px solid #ddd; padding: .2rem .45rem; vertical-align: top; }
-th { overflow-wrap: anywhere; }
+th { overflow-wrap: break-word; }
 td.wrap { overflow-wrap: anywhere; }
 th { background: #f0f0f0; text-align: left; max-width: 11rem; }
 th.n { text-align: right; }
