@@ -5,7 +5,8 @@ On 16 seeded generated systems × 3,000 segments × 1 reference (:mod:`corpus_ge
 WMT17 newstest2017 en→de), each in a fresh process, one worker, nothing cached: the default
 profiles at corpus and segment level on every system (what a report's numbers come from),
 every default library on the spot check (``SPOT_CHECK``: the systems and segments it draws
-with the default seed), and with ``--all`` every library on every system and segment
+with the default seed, each library scoring those segments one by one and as a corpus of
+their own), and with ``--all`` every library on every system and segment
 (``report --real all``); beside them ``sacrebleu.corpus_bleu`` on the 16 systems in its own
 process. The spot check is sized to cost less than the profiles::
 
