@@ -352,6 +352,8 @@ def _first_seen(sides: Iterable[_SegmentSide]) -> list[tuple[str, str, str]]:
     if len(sides) == 1:
         return sides[0].order
     first, second = sides
+    if first.order == second.order:  # the same segments (each once): in either side's order
+        return first.order
     if not first.order or not second.order or int(first.at[-1]) < int(second.at[0]):
         return list(dict.fromkeys(first.order + second.order))
     rows = sorted(
@@ -451,17 +453,23 @@ def difference(
 
     # Each segment either side scored, in the table's order; a segment one side has no row
     # for, where that side has segment rows on the corpus, was left out of its sample.
-    ia = np.array([side_a.index.get(k, -1) for k in seg_keys], dtype=np.int64)
-    ib = np.array([side_b.index.get(k, -1) for k in seg_keys], dtype=np.int64)
-    skipped = [
-        (f, s) not in compared
-        or (i < 0 and (f, s) in side_a.sampled)
-        or (j < 0 and (f, s) in side_b.sampled)
-        for (f, s, _), i, j in zip(seg_keys, ia.tolist(), ib.tolist(), strict=True)
-    ]
-    keep = ~np.array(skipped, dtype=bool)
-    kept = [k for k, drop in zip(seg_keys, skipped, strict=True) if not drop]
-    ia, ib = ia[keep], ib[keep]
+    if side_a.order == side_b.order and side_a.sampled <= compared:
+        # the common case, two sides with the same segments on corpora both ran: each
+        # segment at its own place on either side, and none left out
+        kept = seg_keys
+        ia = ib = np.arange(len(seg_keys), dtype=np.int64)
+    else:
+        ia = np.array([side_a.index.get(k, -1) for k in seg_keys], dtype=np.int64)
+        ib = np.array([side_b.index.get(k, -1) for k in seg_keys], dtype=np.int64)
+        skipped = [
+            (f, s) not in compared
+            or (i < 0 and (f, s) in side_a.sampled)
+            or (j < 0 and (f, s) in side_b.sampled)
+            for (f, s, _), i, j in zip(seg_keys, ia.tolist(), ib.tolist(), strict=True)
+        ]
+        keep = ~np.array(skipped, dtype=bool)
+        kept = [k for k, drop in zip(seg_keys, skipped, strict=True) if not drop]
+        ia, ib = ia[keep], ib[keep]
     sa, sb = _scores_at(side_a.score, ia), _scores_at(side_b.score, ib)
     has_a, has_b = ~np.isnan(sa), ~np.isnan(sb)
     both_scored = has_a & has_b

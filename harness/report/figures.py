@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from harness.analysis.human_section import HumanCorrelation
 from harness.analysis.study_types import CorpusAttribution, PairVerdict, Report
 from harness.report.gap_words import leading_pairs
@@ -79,7 +81,8 @@ def pair_points(report: Report, first: str, second: str) -> tuple[list[float], l
     # one pass over one column to find the two implementations' rows: the table holds every
     # implementation's, and a scatter is drawn for a few pairs
     by_key: dict[tuple[str, str, str], dict[str, float]] = {}
-    for i in [i for i, impl in enumerate(impls) if impl == first or impl == second]:
+    wanted = {first, second}
+    for i in [i for i, impl in enumerate(impls) if impl in wanted]:
         if scores[i] is not None:
             by_key.setdefault((fixtures[i], systems[i], ids[i]), {})[impls[i]] = scores[i]
     both = [v for v in by_key.values() if first in v and second in v]
@@ -95,7 +98,16 @@ def _scatter(report: Report, pair: PairVerdict, path: Path) -> Figure | None:
     ax = fig.add_subplot()
     ax.plot([0, 100], [0, 100], linestyle="--", color="#888888", linewidth=1, label="y = x")
     size = 14 if len(xs) < 500 else 5
-    ax.scatter(xs, ys, s=size, alpha=0.6, color=_LIB, edgecolors="none", label="segment")
+    # as float arrays: matplotlib reads a list element by element for masks
+    ax.scatter(
+        np.asarray(xs, dtype=np.float64),
+        np.asarray(ys, dtype=np.float64),
+        s=size,
+        alpha=0.6,
+        color=_LIB,
+        edgecolors="none",
+        label="segment",
+    )
     ax.set_xlim(-3, 103)
     ax.set_ylim(-3, 103)
     ax.set_aspect("equal")
