@@ -33,7 +33,7 @@ import numpy as np
 
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError, InputError
-from harness.run.results import ResultRow, Results, as_results
+from harness.run.results import ResultRow, Results, SegmentIndex, as_results
 from harness.typed_json import JsonCodec, JsonShapeError
 
 
@@ -315,9 +315,11 @@ def _segment_side(
     here: Any,
     index: dict[tuple[str, str, str, str, str | None], ResultRow],
     everywhere: bool,
+    known: SegmentIndex | None = None,
 ) -> _SegmentSide:
-    """``impl``'s segment rows on the corpora ``here`` accepts (every one: ``everywhere``)."""
-    ix = table.segment_index(impl)
+    """``impl``'s segment rows on the corpora ``here`` accepts (every one: ``everywhere``);
+    ``known``: their index in ``table``, when the caller has it."""
+    ix = table.segment_index(impl) if known is None else known
     for j in ix.unnamed.tolist():  # why the implementation has no segment scores there
         _enter(index, impl, table.row(j), "segment", None, here)
     if everywhere:
@@ -372,6 +374,7 @@ def difference(
     tolerance: float = 1e-9,
     top: int = 10,
     corpus: Corpus | Mapping[Any, Corpus] | None = None,
+    indexes: Mapping[str, SegmentIndex] | None = None,
 ) -> Difference:
     """Compare ``impl_b`` against ``impl_a`` in the runner's rows (gap = b − a, BLEU points).
 
@@ -385,6 +388,8 @@ def difference(
     corpus only one side has rows on was not run by the other (a sample of the systems):
     the corpora and segments are compared where both were run; a side whose only segment-level row on a
     corpus says why it has none (an error) leaves every segment there unmatched.
+    ``indexes``: an implementation's :meth:`~harness.run.results.Results.segment_index` in
+    ``rows`` the caller already has (a side judged against many others).
 
     Raises:
         ConfigError: an implementation, fixture or system that is not in the rows, or a
@@ -437,8 +442,10 @@ def difference(
     # Segments are many: only their scores are read here, and Sides are built for the top.
     # The full table's index of each side is made once for all the pairs compared in it.
     everywhere = fixture is None and system is None
+    known = indexes or {}
     sides = {
-        impl: _segment_side(table, impl, here, index, everywhere) for impl in dict.fromkeys((a, b))
+        impl: _segment_side(table, impl, here, index, everywhere, known.get(impl))
+        for impl in dict.fromkeys((a, b))
     }
     side_a, side_b = sides[a], sides[b]
     seg_keys = _first_seen(sides.values())

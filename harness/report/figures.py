@@ -70,27 +70,41 @@ def _short(x: float | None, digits: int = 2) -> str:
     return f"{x:.{digits}f}"
 
 
-def pair_points(report: Report, first: str, second: str) -> tuple[list[float], list[float]]:
+def _rows_by_implementation(report: Report) -> dict[str, list[int]]:
+    """Each implementation's rows in the report's segment table, in table order (one pass
+    over one column for every scatter drawn)."""
+    out: dict[str, list[int]] = {}
+    for i, impl in enumerate(report.segments.table.get("implementation", ())):
+        out.setdefault(impl, []).append(i)
+    return out
+
+
+def pair_points(
+    report: Report, first: str, second: str, rows: dict[str, list[int]] | None = None
+) -> tuple[list[float], list[float]]:
     """``(xs, ys)``: the segment scores of ``first`` and ``second`` on every segment both
-    scored, from the report's in-memory segment table (empty when the report has none)."""
+    scored, from the report's in-memory segment table (empty when the report has none).
+    ``rows``: each implementation's rows in the table, when already found."""
     table = report.segments.table
     if not table:
         return [], []
     impls, scores = table["implementation"], table["score"]
     fixtures, systems, ids = table["fixture"], table["system"], table["segment_id"]
-    # one pass over one column to find the two implementations' rows: the table holds every
-    # implementation's, and a scatter is drawn for a few pairs
+    if rows is None:
+        rows = _rows_by_implementation(report)
+    wanted = rows.get(first, []) + (rows.get(second, []) if second != first else [])
     by_key: dict[tuple[str, str, str], dict[str, float]] = {}
-    wanted = {first, second}
-    for i in [i for i, impl in enumerate(impls) if impl in wanted]:
+    for i in sorted(wanted):
         if scores[i] is not None:
             by_key.setdefault((fixtures[i], systems[i], ids[i]), {})[impls[i]] = scores[i]
     both = [v for v in by_key.values() if first in v and second in v]
     return [v[first] for v in both], [v[second] for v in both]
 
 
-def _scatter(report: Report, pair: PairVerdict, path: Path) -> Figure | None:
-    xs, ys = pair_points(report, pair.a, pair.b)
+def _scatter(
+    report: Report, pair: PairVerdict, path: Path, rows: dict[str, list[int]]
+) -> Figure | None:
+    xs, ys = pair_points(report, pair.a, pair.b, rows)
     if not xs:
         return None
     a, b = pair.a, pair.b
@@ -343,10 +357,12 @@ def render_figures(report: Report, directory: str | Path) -> list[Figure]:
     directory = Path(directory)
     out: list[Figure] = []
     n = 0
-    for pair in leading_pairs(report):
+    pairs = leading_pairs(report)
+    rows = _rows_by_implementation(report) if pairs else {}
+    for pair in pairs:
         if n >= MAX_SCATTERS:
             break
-        fig = _scatter(report, pair, directory / f"fig-scatter-{n + 1:02d}.png")
+        fig = _scatter(report, pair, directory / f"fig-scatter-{n + 1:02d}.png", rows)
         if fig:
             out.append(fig)
             n += 1
