@@ -70,13 +70,12 @@ def _short(x: float | None, digits: int = 2) -> str:
     return f"{x:.{digits}f}"
 
 
-def _rows_by_implementation(report: Report) -> dict[str, list[int]]:
-    """Each implementation's rows in the report's segment table, in table order (one pass
-    over one column for every scatter drawn)."""
-    out: dict[str, list[int]] = {}
-    for i, impl in enumerate(report.segments.table.get("implementation", ())):
-        out.setdefault(impl, []).append(i)
-    return out
+def _rows_of(impls: Sequence[str], name: str, rows: dict[str, list[int]]) -> list[int]:
+    """Implementation ``name``'s rows in a segment table's column ``impls``, in table order,
+    found once for every scatter that draws it (kept in ``rows``)."""
+    if name not in rows:
+        rows[name] = [i for i, impl in enumerate(impls) if impl == name]
+    return rows[name]
 
 
 def pair_points(
@@ -84,15 +83,16 @@ def pair_points(
 ) -> tuple[list[float], list[float]]:
     """``(xs, ys)``: the segment scores of ``first`` and ``second`` on every segment both
     scored, from the report's in-memory segment table (empty when the report has none).
-    ``rows``: each implementation's rows in the table, when already found."""
+    ``rows``: the implementations' rows in the table found so far (filled here)."""
     table = report.segments.table
     if not table:
         return [], []
     impls, scores = table["implementation"], table["score"]
     fixtures, systems, ids = table["fixture"], table["system"], table["segment_id"]
-    if rows is None:
-        rows = _rows_by_implementation(report)
-    wanted = rows.get(first, []) + (rows.get(second, []) if second != first else [])
+    rows = {} if rows is None else rows
+    wanted = _rows_of(impls, first, rows)
+    if second != first:
+        wanted = wanted + _rows_of(impls, second, rows)
     by_key: dict[tuple[str, str, str], dict[str, float]] = {}
     for i in sorted(wanted):
         if scores[i] is not None:
@@ -357,9 +357,8 @@ def render_figures(report: Report, directory: str | Path) -> list[Figure]:
     directory = Path(directory)
     out: list[Figure] = []
     n = 0
-    pairs = leading_pairs(report)
-    rows = _rows_by_implementation(report) if pairs else {}
-    for pair in pairs:
+    rows: dict[str, list[int]] = {}
+    for pair in leading_pairs(report):
         if n >= MAX_SCATTERS:
             break
         fig = _scatter(report, pair, directory / f"fig-scatter-{n + 1:02d}.png", rows)
