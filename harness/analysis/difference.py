@@ -364,6 +364,7 @@ def _first_seen(sides: Iterable[_SegmentSide]) -> list[tuple[str, str, str]]:
     return list(dict.fromkeys(k for _, k in rows))
 
 
+# params: a report's pairs pass a side's segment index, made once for every pair it leads
 def difference(
     rows: Results | Iterable[ResultRow],
     impl_a: str,
