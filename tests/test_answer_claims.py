@@ -333,3 +333,56 @@ def test_the_report_says_compare_s_findings() -> None:
     read_back = answer_of(from_json(AnswerSection, to_json(section), "answer"))
     assert findings(read_back) == findings(answer(rows, session))
     assert read_back.causes is not None
+
+
+def test_the_answer_in_a_worker_is_the_answer_here(tmp_path, monkeypatch) -> None:
+    """On a run with workers and statistics on disk, the answer is computed in a worker (its
+    own session over the disk cache, counting there) and equals the answer computed here."""
+    import contextlib
+    import json
+
+    from harness.analysis import study_families
+
+    refs = [
+        ("the cat sat on the mat, quietly.", "a cat is on the mat."),
+        ("he reads a book; she writes.", "he is reading a book, she writes."),
+        ("it rained all day in the old town.", "it was raining the whole day."),
+    ]
+    hyps = {
+        "a": ["the cat is on the mat, quietly.", "he reads a book; she reads.", "it rained."],
+        "b": ["cat on mat.", "he book, she writes.", "it rained all day in town."],
+        "c": ["a cat sat on a mat.", "she writes a book.", "all day it was raining."],
+    }
+    systems = {
+        n: Corpus(hypotheses=tuple(h), references=tuple(refs), check_text=False)
+        for n, h in hyps.items()
+    }
+    rows = run(
+        RunPlan.of([("files", n, c) for n, c in systems.items()], IMPLEMENTATIONS, progress=False)
+    )
+    corpora = {("files", n): c for n, c in systems.items()}
+    here = answer_section(rows, corpora, Session(systems))
+    assert here[0] is not None, here[1]
+    pools: list[tuple[object, ...]] = []
+    real_pool = study_families.process_pool
+
+    def pool(*args: object) -> object:
+        pools.append(args)
+        return real_pool(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(study_families, "ANSWER_IN_WORKER_FROM", 0)
+    monkeypatch.setattr(study_families, "process_pool", pool)
+    session = Session(systems, cache_dir=tmp_path, jobs=2)
+    with contextlib.ExitStack() as stack:
+        there = study_families.answer_later(stack, rows, corpora, session)()
+    assert pools == [(1, 1)]  # the worker's path
+
+    def text(found: tuple[object, object]) -> str:
+        return json.dumps(to_json(found), sort_keys=True)
+
+    assert text(there) == text(here)
+    # without a disk cache the worker would count everything again: computed here
+    pools.clear()
+    with contextlib.ExitStack() as stack:
+        memory = study_families.answer_later(stack, rows, corpora, Session(systems, jobs=2))()
+    assert pools == [] and text(memory) == text(here)

@@ -405,6 +405,40 @@ def test_from_results_pivots_aligns_and_reports_skips() -> None:
     assert corpus.keys == (("fx", "s1", None),) and corpus.scores == {"A": (55.0,)}
 
 
+def test_from_results_by_columns_as_row_by_row() -> None:
+    """The pivot of the ok rows grouped by implementation (the fast path) is the row-by-row
+    pivot: keys, each vector, the implementations' order and the skipped rows, on rows out of
+    order, a library on a sample of the segments, errors, a non-finite score, an ok row that
+    names no segment and ids that are not numbers."""
+    from harness.analysis import pivot
+    from harness.run.results import Results
+
+    rows = [
+        _row("B", "s2", "3", 1.5),
+        _row("A", "s1", "2", 20.0),
+        _row("A", "s1", "10", 30.0),
+        _row("A", "s2", "x", 7.0),
+        _row("A", "s1", "1", float("nan")),
+        _row("C", "s1", None, None, status="raises", error="ZeroDivisionError"),
+        _row("B", "s1", "10", 29.0),
+        _row("A", "s2", "3", 3.0),
+        _row("D", "s1", None, 4.0),
+        _row("C", "s1", "2", None, status="raises", error="second"),
+        _row("A", "s1", None, 55.0, level="corpus"),
+        _row("B", "s1", None, 54.0, level="corpus"),
+    ]
+    table = Results.from_rows(rows)
+    for level in ("segment", "corpus"):
+        at = np.flatnonzero(table.column("level") == level)
+        fast = pivot._pivot_columns(table, at, level)
+        assert fast is not None
+        slow = pivot._pivot_rows(table, at, level)
+        assert fast == slow and list(fast.scores) == list(slow.scores)
+    assert list(fast.scores) == ["A", "B"]
+    twice = Results.from_rows([_row("A", "s", "1", 1.0), _row("A", "s", "1", 2.0)])
+    assert pivot._pivot_columns(twice, np.arange(2), "segment") is None
+
+
 def test_from_results_rejects_duplicates_and_unknown_level() -> None:
     with pytest.raises(LayoutError):
         from_results([_row("A", "s", "1", 1.0), _row("A", "s", "1", 2.0)])

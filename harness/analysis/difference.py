@@ -33,7 +33,7 @@ import numpy as np
 
 from harness.data.corpus import Corpus
 from harness.errors import ConfigError, InputError
-from harness.run.results import ResultRow, Results, as_results
+from harness.run.results import ResultRow, Results, SegmentIndex, as_results
 from harness.typed_json import JsonCodec, JsonShapeError
 
 
@@ -318,9 +318,11 @@ def _segment_side(
     here: Any,
     index: dict[tuple[str, str, str, str, str | None], ResultRow],
     everywhere: bool,
+    known: SegmentIndex | None = None,
 ) -> _SegmentSide:
-    """``impl``'s segment rows on the corpora ``here`` accepts (every one: ``everywhere``)."""
-    ix = table.segment_index(impl)
+    """``impl``'s segment rows on the corpora ``here`` accepts (every one: ``everywhere``);
+    ``known``: their index in ``table``, when the caller has it."""
+    ix = table.segment_index(impl) if known is None else known
     for j in ix.unnamed.tolist():  # why the implementation has no segment scores there
         _enter(index, impl, table.row(j), "segment", None, here)
     if everywhere:
@@ -355,6 +357,8 @@ def _first_seen(sides: Iterable[_SegmentSide]) -> list[tuple[str, str, str]]:
     if len(sides) == 1:
         return sides[0].order
     first, second = sides
+    if first.order == second.order:  # the same segments (each once): in either side's order
+        return first.order
     if not first.order or not second.order or int(first.at[-1]) < int(second.at[0]):
         return list(dict.fromkeys(first.order + second.order))
     rows = sorted(
@@ -363,6 +367,7 @@ def _first_seen(sides: Iterable[_SegmentSide]) -> list[tuple[str, str, str]]:
     return list(dict.fromkeys(k for _, k in rows))
 
 
+# params: a report's pairs pass a side's segment index, made once for every pair it leads
 def difference(
     rows: Results | Iterable[ResultRow],
     impl_a: str,
@@ -373,6 +378,7 @@ def difference(
     tolerance: float = 1e-9,
     top: int = 10,
     corpus: Corpus | Mapping[Any, Corpus] | None = None,
+    indexes: Mapping[str, SegmentIndex] | None = None,
 ) -> Difference:
     """Compare ``impl_b`` against ``impl_a`` in the runner's rows (gap = b − a, BLEU points).
 
@@ -386,6 +392,8 @@ def difference(
     corpus only one side has rows on was not run by the other (a sample of the systems):
     the corpora and segments are compared where both were run; a side whose only segment-level row on a
     corpus says why it has none (an error) leaves every segment there unmatched.
+    ``indexes``: an implementation's :meth:`~harness.run.results.Results.segment_index` in
+    ``rows`` the caller already has (a side judged against many others).
 
     Raises:
         ConfigError: an implementation, fixture or system that is not in the rows, or a
@@ -439,8 +447,10 @@ def difference(
     # Segments are many: only their scores are read here, and Sides are built for the top.
     # The full table's index of each side is made once for all the pairs compared in it.
     everywhere = fixture is None and system is None
+    known = indexes or {}
     sides = {
-        impl: _segment_side(table, impl, here, index, everywhere) for impl in dict.fromkeys((a, b))
+        impl: _segment_side(table, impl, here, index, everywhere, known.get(impl))
+        for impl in dict.fromkeys((a, b))
     }
     side_a, side_b = sides[a], sides[b]
     seg_keys = _first_seen(sides.values())
@@ -465,17 +475,23 @@ def difference(
 
     # Each segment either side scored, in the table's order; a segment one side has no row
     # for, where that side has segment rows on the corpus, was left out of its sample.
-    ia = np.array([side_a.index.get(k, -1) for k in seg_keys], dtype=np.int64)
-    ib = np.array([side_b.index.get(k, -1) for k in seg_keys], dtype=np.int64)
-    skipped = [
-        (f, s) not in compared
-        or (i < 0 and (f, s) in side_a.sampled)
-        or (j < 0 and (f, s) in side_b.sampled)
-        for (f, s, _), i, j in zip(seg_keys, ia.tolist(), ib.tolist(), strict=True)
-    ]
-    keep = ~np.array(skipped, dtype=bool)
-    kept = [k for k, drop in zip(seg_keys, skipped, strict=True) if not drop]
-    ia, ib = ia[keep], ib[keep]
+    if side_a.order == side_b.order and side_a.sampled <= compared:
+        # the common case, two sides with the same segments on corpora both ran: each
+        # segment at its own place on either side, and none left out
+        kept = seg_keys
+        ia = ib = np.arange(len(seg_keys), dtype=np.int64)
+    else:
+        ia = np.array([side_a.index.get(k, -1) for k in seg_keys], dtype=np.int64)
+        ib = np.array([side_b.index.get(k, -1) for k in seg_keys], dtype=np.int64)
+        skipped = [
+            (f, s) not in compared
+            or (i < 0 and (f, s) in side_a.sampled)
+            or (j < 0 and (f, s) in side_b.sampled)
+            for (f, s, _), i, j in zip(seg_keys, ia.tolist(), ib.tolist(), strict=True)
+        ]
+        keep = ~np.array(skipped, dtype=bool)
+        kept = [k for k, drop in zip(seg_keys, skipped, strict=True) if not drop]
+        ia, ib = ia[keep], ib[keep]
     sa, sb = _scores_at(side_a.score, ia), _scores_at(side_b.score, ib)
     has_a, has_b = ~np.isnan(sa), ~np.isnan(sb)
     both_scored = has_a & has_b

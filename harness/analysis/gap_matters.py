@@ -89,7 +89,12 @@ from harness.errors import ConfigError, HarnessError
 from harness.progress import ProgressCallback, track
 from harness.session import Session
 from harness.statistics.blas import single_blas_thread
-from harness.statistics.resampling import counts_from_indices, percentile_interval, resample_indices
+from harness.statistics.resampling import (
+    counts_from_indices,
+    exact_product_dtype,
+    percentile_interval,
+    resample_indices,
+)
 
 __all__ = [
     "GAP_RESAMPLES",
@@ -180,7 +185,7 @@ class _FixtureResamples:
                 self.indices[name] = (
                     resample_indices(len(corpus), resamples, rng) if len(corpus) else None
                 )
-        self._counts: dict[str, np.ndarray] = {}
+        self._counts: dict[tuple[str, type], np.ndarray] = {}
         self._scores: dict[tuple[str, str], np.ndarray | Why] = {}
 
     def scores(self, system: str, profile: str) -> np.ndarray | Why:
@@ -198,11 +203,13 @@ class _FixtureResamples:
         config = PROFILES[profile]
         try:
             table = prepare(self.scope.statistics(config, system), config)
-            # one count matrix per index matrix: the systems that share theirs share it
-            where = "shared" if self.shared else system
+            # one count matrix per index matrix (the systems that share theirs share it) and
+            # precision: single where the product is exact in it (the same sums, half the work)
+            dtype = exact_product_dtype(table.matrix, len(table))
+            where = ("shared" if self.shared else system, dtype)
             if where not in self._counts:
-                self._counts[where] = counts_from_indices(indices, len(table))
-            sums = self._counts[where] @ table.matrix
+                self._counts[where] = counts_from_indices(indices, len(table), dtype=dtype)
+            sums = (self._counts[where] @ table.matrix.astype(dtype)).astype(np.float64)
             last = None if table.context is None else table.context[indices[:, -1]]
             scores = resampled_scores(table, sums, last=last, longest=table.longest(indices))
         except HarnessError as exc:

@@ -64,6 +64,12 @@ def from_results(rows: Results | Iterable[ResultRow], level: str = "segment") ->
         raise ConfigError(f"unknown level {level!r}", valid=("segment", "corpus"))
     results = as_results(rows)
     at = np.flatnonzero(results.column("level") == level)
+    fast = _pivot_columns(results, at, level)
+    return fast if fast is not None else _pivot_rows(results, at, level)
+
+
+def _pivot_rows(results: Results, at: np.ndarray, level: str) -> ResultsPivot:
+    """:func:`from_results` of the rows ``at``, row by row."""
 
     def values(name: str) -> list[Any]:
         return results.column(name)[at].tolist()
@@ -111,3 +117,91 @@ def from_results(rows: Results | Iterable[ResultRow], level: str = "segment") ->
     keys = tuple(sorted({k for col in table.values() for k in col}, key=_sort_key))
     scores = {impl: tuple(col.get(k) for k in keys) for impl, col in table.items()}
     return ResultsPivot(level, keys, scores, tuple(skipped.values()))
+
+
+def _all_str(values: list[Any], none: bool = False) -> bool:
+    """Whether every one of ``values`` is a ``str`` (or ``None``, with ``none``)."""
+    return all(type(v) is str or (none and v is None) for v in set(values))
+
+
+def _pivot_columns(results: Results, at: np.ndarray, level: str) -> ResultsPivot | None:
+    """:func:`from_results` of the rows ``at`` column by column: the ok rows grouped by
+    implementation at once, the others (few) row by row; ``None`` where only the row-by-row
+    pivot says what the rows hold (a field that is not a string, two ok rows of one
+    implementation at one key)."""
+    score = results.column("score")[at]
+    ok = (results.column("status")[at] == "ok") & np.isfinite(score)
+    good = at[ok]
+
+    def values(name: str, where: np.ndarray) -> list[Any]:
+        return results.column(name)[where].tolist()
+
+    impls = values("implementation", good)
+    fields = [results.column(name)[good] for name in ("fixture", "system")]
+    fields.append(
+        results.column("segment_id")[good]
+        if level == "segment"
+        else np.full(len(good), None, dtype=object)
+    )
+    if not (
+        _all_str(impls) and all(_all_str(f.tolist(), none=i == 2) for i, f in enumerate(fields))
+    ):
+        return None
+    codes: dict[str, int] = {}  # each implementation, in the order of its first ok row
+    code = np.array([codes.setdefault(x, len(codes)) for x in impls], dtype=np.int64)
+    order = np.argsort(code, kind="stable")
+    bounds = np.searchsorted(code[order], np.arange(len(codes) + 1))
+    numbers = score[ok]
+    table: dict[str, dict[tuple[str, str, str | None], float]] = {}
+    for impl, k in codes.items():
+        rows = order[bounds[k] : bounds[k + 1]]
+        keys = list(zip(*(f[rows].tolist() for f in fields), strict=True))
+        column = dict(zip(keys, numbers[rows].tolist(), strict=True))
+        if len(column) < len(keys):
+            return None  # two ok rows at one key: the row-by-row pivot raises
+        table[impl] = column
+    union: set[tuple[str, str, str | None]] = set()
+    for column in table.values():
+        union.update(column)
+    keys_sorted = sorted(union, key=_sort_key)
+    scores: dict[str, tuple[float | None, ...]] = {}
+    for impl, column in table.items():
+        if len(column) == len(keys_sorted) and list(column) == keys_sorted:
+            scores[impl] = tuple(column.values())
+        else:
+            scores[impl] = tuple(column.get(key) for key in keys_sorted)
+    skipped = _skipped_rows(results, at[~ok])
+    return ResultsPivot(level, tuple(keys_sorted), scores, skipped)
+
+
+def _skipped_rows(results: Results, rows: np.ndarray) -> tuple[Mapping[str, Any], ...]:
+    """The ``skipped`` entries of the table's rows ``rows`` (none of them ok with a finite
+    score), in first-seen order."""
+    skipped: dict[tuple[str, str, str, str], dict[str, Any]] = {}
+
+    def values(name: str) -> list[Any]:
+        return results.column(name)[rows].tolist()
+
+    for impl, f, s, status, error in zip(
+        values("implementation"),
+        values("fixture"),
+        values("system"),
+        values("status"),
+        values("error"),
+        strict=True,
+    ):
+        impl, f, s = str(impl), str(f), str(s)
+        why = status if status != "ok" else "no-score"
+        entry = skipped.setdefault(
+            (impl, f, s, why),
+            {
+                "implementation": impl,
+                "fixture": f,
+                "system": s,
+                "status": why,
+                "rows": 0,
+                "error": error or "",
+            },
+        )
+        entry["rows"] += 1
+    return tuple(skipped.values())

@@ -163,12 +163,14 @@ def prepare(stats: Statistics, config: BleuConfig) -> SegmentTable:
     """Cache ``stats`` as a :class:`SegmentTable` (do this once per system and config)."""
     _check_stats(stats, config)
     if config.aggregation != "corpus":  # a mean of per-segment scores
-        segs = engine.segment_results(stats, config)
-        matrix = np.array([[r.score] for r in segs], dtype=np.float64)
+        # each segment's sentence score, as engine.segment_results reports it (its arrays
+        # without a result object per segment)
+        scores = engine.segment_arrays(stats, config).score
+        matrix = np.array(scores, dtype=np.float64).reshape(-1, 1)
         weights = engine.mean_weights(stats, config)
         if weights is None:
             # as engine.score_statistics
-            score = engine.reported(float(sum(r.score for r in segs) / len(segs)), config)
+            score = engine.reported(float(sum(scores.tolist()) / len(scores)), config)
         else:  # a mean over some segments: their scores and how many, summed by a resample
             matrix = np.column_stack([matrix[:, 0] * weights, weights])
             score = engine.score_statistics(stats, config).score

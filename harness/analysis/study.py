@@ -38,7 +38,7 @@ from harness.analysis.labels import (
 from harness.analysis.meta_eval import MetaEvaluation
 from harness.analysis.report_options import DEFAULT_INCLUDE, Precomputed, ReportOptions
 from harness.analysis.study_correlations import CORRELATION_METHODS, correlations_later
-from harness.analysis.study_families import answer_section, overview
+from harness.analysis.study_families import answer_later, overview
 from harness.analysis.study_pairs import default_pairs, judged_pairs
 from harness.analysis.study_significance import default_significance
 from harness.analysis.study_summary import summary
@@ -365,7 +365,9 @@ def analyse(
     section says why not. When the corpora are one fixture's systems
     sharing their references, ``answer`` is
     :func:`~harness.analysis.study_families.answer_section` (families of equal numbers, gaps
-    to the ``options.baseline`` profile split into factors, ranking changes).
+    to the ``options.baseline`` profile split into factors, ranking changes; on a large run
+    with workers and statistics on disk, computed in a worker meanwhile:
+    :func:`~harness.analysis.study_families.answer_later`).
     ``options.limit`` says that every corpus was cut to its first ``limit`` segments
     (``--limit``); it goes into the signature. ``progress``
     (:data:`~harness.progress.ProgressCallback`) is told of each finished pair, correlation
@@ -386,7 +388,9 @@ def analyse(
     units = _fixtures(rows)
 
     with contextlib.ExitStack() as stack:
-        # started first: on a large run with workers, one computes them meanwhile
+        # started first: on a large run with workers, one worker computes the answer and
+        # another the correlations meanwhile
+        answered = answer_later(stack, rows, corpora, session, options.baseline, seed)
         correlations = (
             correlations_later(stack, session, rows, seed, options.n_boot, progress)
             if "correlations" in include
@@ -421,26 +425,28 @@ def analyse(
         )
         segments = _segments(rows)
         correlated = correlations()
-    attributions = (
-        _attributions(
-            rows,
-            corpora,
-            options.attribution_pairs,
-            options.max_attribution_corpora,
-            session,
-            progress,
-            leading_attributions(gaps),
+        attributions = (
+            _attributions(
+                rows,
+                corpora,
+                options.attribution_pairs,
+                options.max_attribution_corpora,
+                session,
+                progress,
+                leading_attributions(gaps),
+            )
+            if "attributions" in include
+            else []
         )
-        if "attributions" in include
-        else []
-    )
-    sig: Significance | PrecomputedSignificance | None = None
-    if "significance" in include:
-        if significance is not None:
-            sig = PrecomputedSignificance(JsonValue(to_json(significance)))
-        else:
-            sig = default_significance(rows, corpora, seed, session, pair=options.significance_pair)
-    answer, note = answer_section(rows, corpora, session, options.baseline, seed)
+        sig: Significance | PrecomputedSignificance | None = None
+        if "significance" in include:
+            if significance is not None:
+                sig = PrecomputedSignificance(JsonValue(to_json(significance)))
+            else:
+                sig = default_significance(
+                    rows, corpora, seed, session, pair=options.significance_pair
+                )
+        answer, note = answered()
     return Report(
         schema=SCHEMA_FILE,
         schema_version=SCHEMA_VERSION,

@@ -16,8 +16,9 @@ groups and the pairs worth a detail.
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from harness.analysis.answer import Answer, Cause, Family, LibraryCheck, answer, display_name
@@ -41,11 +42,14 @@ from harness.data.corpus import Corpus
 from harness.errors import HarnessError
 from harness.run.results import ResultRow, Results, as_results
 from harness.session import Session
+from harness.session.parallel import portable_call, process_pool, resolve_jobs
 from harness.typed_json import from_json, to_json
 
 __all__ = [
+    "ANSWER_IN_WORKER_FROM",
     "LARGEST_PAIRS",
     "LIB_EQUAL",
+    "answer_later",
     "answer_of",
     "answer_section",
     "overview",
@@ -87,20 +91,86 @@ def answer_section(
     """``(answer, note)``: the report's ``answer`` (the :class:`~harness.analysis.answer.
     Answer` with its fixture), or ``None`` and why not.
     ``session`` counts the statistics (a session over the fixture's systems is made from it)."""
+    with contextlib.ExitStack() as stack:
+        return answer_later(stack, rows, corpora, session, baseline, seed)()
+
+
+#: Segments (over the fixture's systems) from which a run with workers and a statistics cache
+#: on disk computes its answer in a worker: below it, the worker's start, its imports and its
+#: reading of the statistics cost more than the answer.
+ANSWER_IN_WORKER_FROM = 20_000
+
+Answered = tuple[AnswerSection | None, Why | None]
+
+
+def answer_later(
+    stack: contextlib.ExitStack,
+    rows: Results,
+    corpora: Mapping[tuple[str, str], Corpus],
+    session: Session,
+    baseline: str = "sacrebleu",
+    seed: int = DEFAULT_SEED,
+) -> Callable[[], Answered]:
+    """:func:`answer_section`, to be asked for later: started now in a worker process (which
+    lives until ``stack`` closes) when ``session`` runs with workers and keeps its statistics
+    on disk, and the fixture's systems number :data:`ANSWER_IN_WORKER_FROM` segments or more;
+    else computed here when asked for. The worker reads the statistics this process counted
+    from the disk cache and counts the hybrids' own, as this process would: the same
+    numbers."""
     found = shared_references(rows, corpora) if corpora else None
     if found is None:
-        return None, Why("without-corpora" if not corpora else "not-shared")
+        why = Why("without-corpora" if not corpora else "not-shared")
+        return lambda: (None, why)
     fixture, by_system = found
     if f"harness:{baseline}" not in labels_in(rows):
-        return None, Why("baseline-missing", (baseline,))
-    scope = session.with_corpora(by_system)
+        return lambda: (None, Why("baseline-missing", (baseline,)))
+    # a spot-checked library's sample rows, beside its profile's, check it against its family
+    corpus_rows = [*rows.corpus_rows(), *rows.corpus_rows("sample")]
+    directory = session.cache.directory if session.cache.enabled else None
+    workers = session.backend == "processes" and resolve_jobs(session.jobs) > 1
+    size = sum(len(c) for c in by_system.values())
+    if not workers or directory is None or size < ANSWER_IN_WORKER_FROM:
+        scope = session.with_corpora(by_system)
+        return lambda: _answered(corpus_rows, scope, baseline, seed, fixture)
+    pool = stack.enter_context(process_pool(1, 1))
+    pending = pool.submit(
+        portable_call, _answer_in_worker, corpus_rows, by_system, str(directory), baseline, seed
+    )
+    return lambda: _with_fixture(pending.result(), fixture)
+
+
+def _answer_in_worker(
+    corpus_rows: Sequence[ResultRow],
+    by_system: Mapping[str, Corpus],
+    directory: str,
+    baseline: str,
+    seed: int,
+) -> tuple[Answer | None, Why | None]:
+    """Worker function: the answer over ``by_system`` on a session of its own over the
+    statistics cache in ``directory``, counting in this process."""
+    return _answer(corpus_rows, Session(dict(by_system), cache_dir=directory), baseline, seed)
+
+
+def _answer(
+    corpus_rows: Sequence[ResultRow], scope: Session, baseline: str, seed: int
+) -> tuple[Answer | None, Why | None]:
     try:
-        ans = answer(
-            [*rows.corpus_rows(), *rows.corpus_rows("sample")], scope, baseline=baseline, seed=seed
-        )
+        return answer(corpus_rows, scope, baseline=baseline, seed=seed), None
     except HarnessError as exc:
         return None, Why("error", detail=str(exc))
+
+
+def _with_fixture(found: tuple[Answer | None, Why | None], fixture: str) -> Answered:
+    ans, why = found
+    if ans is None:
+        return None, why
     return from_json(AnswerSection, {**to_json(ans), "fixture": fixture}, "answer"), None
+
+
+def _answered(
+    corpus_rows: Sequence[ResultRow], scope: Session, baseline: str, seed: int, fixture: str
+) -> Answered:
+    return _with_fixture(_answer(corpus_rows, scope, baseline, seed), fixture)
 
 
 def answer_of(section: AnswerSection) -> Answer:

@@ -28,7 +28,7 @@ from harness.analysis.study_types import (
 from harness.analysis.why import Why
 from harness.data.corpus import Corpus
 from harness.progress import ProgressCallback, track
-from harness.run.results import ResultRow, Results, as_results
+from harness.run.results import ResultRow, Results, SegmentIndex, as_results
 from harness.typed_json import from_json, to_json
 
 
@@ -145,14 +145,23 @@ def judged_pairs(
 ) -> list[PairVerdict]:
     present = set(rows.labels())
     out = []
+    # a's segment index in a table that starts with a's rows, the same in every such table:
+    # made once for the pairs that share their first side
+    first_sides: dict[str, SegmentIndex] = {}
     for a, b in track(chosen, progress, "report: pairs"):
         tol = pair_tolerance(a, b, tolerance)
         # a pair's difference reads only its two implementations' rows, a's then b's (else
         # all of them, for the full error)
+        known = None
         if a in present and b in present:
             both = Results.concat([rows.select((a,)), *([rows.select((b,))] if b != a else [])])
+            if a not in first_sides:
+                first_sides[a] = both.segment_index(a)
+            known = {a: first_sides[a]}
         else:
             both = rows
-        found = difference(both, a, b, tolerance=tol, top=top, corpus=dict(corpora) or None)
+        found = difference(
+            both, a, b, tolerance=tol, top=top, corpus=dict(corpora) or None, indexes=known
+        )
         out.append(judge_pair(found))
     return out

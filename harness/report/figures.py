@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from harness.analysis.human_section import HumanCorrelation
 from harness.analysis.study_types import CorpusAttribution, PairVerdict, Report
 from harness.report.gap_words import leading_pairs
@@ -68,26 +70,41 @@ def _short(x: float | None, digits: int = 2) -> str:
     return f"{x:.{digits}f}"
 
 
-def pair_points(report: Report, first: str, second: str) -> tuple[list[float], list[float]]:
+def _rows_of(impls: Sequence[str], name: str, rows: dict[str, list[int]]) -> list[int]:
+    """Implementation ``name``'s rows in a segment table's column ``impls``, in table order,
+    found once for every scatter that draws it (kept in ``rows``)."""
+    if name not in rows:
+        rows[name] = [i for i, impl in enumerate(impls) if impl == name]
+    return rows[name]
+
+
+def pair_points(
+    report: Report, first: str, second: str, rows: dict[str, list[int]] | None = None
+) -> tuple[list[float], list[float]]:
     """``(xs, ys)``: the segment scores of ``first`` and ``second`` on every segment both
-    scored, from the report's in-memory segment table (empty when the report has none)."""
+    scored, from the report's in-memory segment table (empty when the report has none).
+    ``rows``: the implementations' rows in the table found so far (filled here)."""
     table = report.segments.table
     if not table:
         return [], []
     impls, scores = table["implementation"], table["score"]
     fixtures, systems, ids = table["fixture"], table["system"], table["segment_id"]
-    # one pass over one column to find the two implementations' rows: the table holds every
-    # implementation's, and a scatter is drawn for a few pairs
+    rows = {} if rows is None else rows
+    wanted = _rows_of(impls, first, rows)
+    if second != first:
+        wanted = wanted + _rows_of(impls, second, rows)
     by_key: dict[tuple[str, str, str], dict[str, float]] = {}
-    for i in [i for i, impl in enumerate(impls) if impl == first or impl == second]:
+    for i in sorted(wanted):
         if scores[i] is not None:
             by_key.setdefault((fixtures[i], systems[i], ids[i]), {})[impls[i]] = scores[i]
     both = [v for v in by_key.values() if first in v and second in v]
     return [v[first] for v in both], [v[second] for v in both]
 
 
-def _scatter(report: Report, pair: PairVerdict, path: Path) -> Figure | None:
-    xs, ys = pair_points(report, pair.a, pair.b)
+def _scatter(
+    report: Report, pair: PairVerdict, path: Path, rows: dict[str, list[int]]
+) -> Figure | None:
+    xs, ys = pair_points(report, pair.a, pair.b, rows)
     if not xs:
         return None
     a, b = pair.a, pair.b
@@ -95,7 +112,16 @@ def _scatter(report: Report, pair: PairVerdict, path: Path) -> Figure | None:
     ax = fig.add_subplot()
     ax.plot([0, 100], [0, 100], linestyle="--", color="#888888", linewidth=1, label="y = x")
     size = 14 if len(xs) < 500 else 5
-    ax.scatter(xs, ys, s=size, alpha=0.6, color=_LIB, edgecolors="none", label="segment")
+    # as float arrays: matplotlib reads a list element by element for masks
+    ax.scatter(
+        np.asarray(xs, dtype=np.float64),
+        np.asarray(ys, dtype=np.float64),
+        s=size,
+        alpha=0.6,
+        color=_LIB,
+        edgecolors="none",
+        label="segment",
+    )
     ax.set_xlim(-3, 103)
     ax.set_ylim(-3, 103)
     ax.set_aspect("equal")
@@ -331,10 +357,11 @@ def render_figures(report: Report, directory: str | Path) -> list[Figure]:
     directory = Path(directory)
     out: list[Figure] = []
     n = 0
+    rows: dict[str, list[int]] = {}
     for pair in leading_pairs(report):
         if n >= MAX_SCATTERS:
             break
-        fig = _scatter(report, pair, directory / f"fig-scatter-{n + 1:02d}.png")
+        fig = _scatter(report, pair, directory / f"fig-scatter-{n + 1:02d}.png", rows)
         if fig:
             out.append(fig)
             n += 1
