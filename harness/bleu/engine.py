@@ -164,7 +164,7 @@ def clear_caches() -> None:
 
 
 #: Statistics per counted corpus and plain text rules (main thread; :mod:`.shared_counts`).
-_SHARED = shared_counts.SharedCounts(corpora=6)
+_SHARED = shared_counts.SharedCounts(corpora=24)
 
 
 #: The fast path's vocabularies (every distinct word's tokens, by text rules), kept across
@@ -231,12 +231,12 @@ def compute_statistics(
     """
     order = max_order or orders_needed(config)
     corpus = counted_corpus(corpus, config)
-    kept: dict[tuple[Any, ...], Statistics] | None = None
+    entry: shared_counts.Counted | None = None
     plain: tuple[Any, ...] = ()
     if threading.current_thread() is threading.main_thread():
         extra = (config.ngram_identity, needs_ref_matches(config), order)
         entry, plain = _SHARED.key(corpus.hypotheses, corpus.references, config.text_rules, extra)
-        kept, done = entry.statistics, entry.statistics.get(plain)
+        done = entry.statistics.get(plain)
         if done is not None:
             return shared_counts.copied(done, ids=corpus.ids, tokenization=tokenization_key(config))
     # kept across calls only where both sides have the same rules: two-sided tokenizations
@@ -270,8 +270,8 @@ def compute_statistics(
         raise
     if vocabularies is _VOCABULARIES:
         _trim_vocabularies()
-    if kept is not None:  # a copy: callers may change or freeze the arrays they are given
-        kept[plain] = shared_counts.copied(stats)
+    if entry is not None:  # a copy: callers may change or freeze the arrays they are given
+        _SHARED.store(entry, plain, stats)
     return stats
 
 
