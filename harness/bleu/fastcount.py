@@ -290,10 +290,9 @@ def text_token_ids(
     return tokens[tokens != 0], lens, refs_mask, names
 
 
-def _line_ids(vocab: Vocabulary, lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
+def _line_ids(vocab: Vocabulary, lines: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     """(token ids of ``lines``, each followed by the sentinel 0; tokens per line)."""
-    if vocab.rules.line_text is not None:
-        lines = list(map(vocab.rules.line_text, lines))
+    lines = vocab.texts(lines)
     parts = [vocab.ids(lines[i : i + BATCH]) for i in range(0, len(lines), BATCH)]
     if not parts:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)

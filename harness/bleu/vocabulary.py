@@ -149,6 +149,10 @@ class Vocabulary:
         # Lowercasing rules that act on the tokens (ascii, perl) are applied when a token
         # gets its id; the unicode rule lowercases the lines before (count_statistics).
         self.token_case = rules.token_case
+        # What is done to a line before it is tokenized (:meth:`texts`), or to each distinct
+        # word instead (``word_text``) where that gives the same tokens (:func:`per_word`)
+        self.line_text = rules.line_text
+        self.word_text = self.line_text if per_word(rules) else None
         self.empty_line = spec.empty_line_token if self.word_local else None
         self.kernels = kernels = native.module()
         self.tokens = TokenTable(kernels)
@@ -228,7 +232,9 @@ class Vocabulary:
                 (w.startswith(_LINE_KEY) for w in new_words), dtype=bool, count=len(new_words)
             )
             plain = [w for w in new_words if not w.startswith(_LINE_KEY)]
-        if self.split_word is not None and plain:
+        if self.word_text is not None and plain:
+            plain_len, plain_ids = self._word_text_ids(plain)
+        elif self.split_word is not None and plain:
             ids = self.token_ids(self.split_word(plain))
             ends = np.flatnonzero(ids == self.separator)
             plain_len = np.diff(ends, prepend=-1) - 1
@@ -251,6 +257,8 @@ class Vocabulary:
                 )
             )
             lines = [w[1:] for w in new_words if w.startswith(_LINE_KEY)]
+            if self.word_text is not None:
+                lines = list(map(self.word_text, lines))
             batch = self.spec.batch_lines is not None and self.rules.whitespace == "unicode"
             if self.rules.strip == "rstrip":
                 lines = list(map(str.rstrip, lines))
@@ -282,6 +290,35 @@ class Vocabulary:
         self.word_start[lo:hi] = self.n_flat + np.cumsum(lens) - lens
         self.flat[self.n_flat : self.n_flat + len(ids)] = ids
         self.n_words, self.n_flat = hi, self.n_flat + len(ids)
+
+    def _word_text_ids(self, words: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """(tokens per word, their ids) of ``words`` after :attr:`word_text`, which may leave
+        none or several words of text: one pass of it over the words joined by `` _SEP ``
+        (whitespace, which it keeps and never looks across), one call of the batch word
+        tokenizer on the resulting words."""
+        assert self.word_text is not None
+        flat = self.word_text(f" {_SEP} ".join(words) + f" {_SEP}").split()
+        ends = [i for i, part in enumerate(flat) if part == _SEP]
+        per_word = np.diff(np.asarray(ends, dtype=np.int64), prepend=-1) - 1
+        parts = [part for part in flat if part != _SEP]
+        if self.split_word is None:  # a part is one token
+            part_len = np.ones(len(parts), dtype=np.int64)
+            ids = self.token_ids(parts)
+        else:
+            ids = self.token_ids(self.split_word(parts))
+            part_ends = np.flatnonzero(ids == self.separator)
+            part_len = np.diff(part_ends, prepend=-1) - 1
+            ids = np.delete(ids, part_ends)
+        before = np.concatenate([[0], np.cumsum(part_len)])
+        last = np.cumsum(per_word)
+        return before[last] - before[last - per_word], ids
+
+    def texts(self, lines: Sequence[str]) -> Sequence[str]:
+        """``lines`` as :meth:`ids` takes them: after the rules' line text (lowercasing,
+        punctuation, articles), unless this vocabulary applies it to each word."""
+        if self.line_text is None or self.word_text is not None:
+            return lines
+        return list(map(self.line_text, lines))
 
     def token_ids(self, tokens: list[str]) -> np.ndarray:
         """The ids of ``tokens``, lowercased first where the rules lowercase tokens."""
@@ -383,9 +420,7 @@ def batch_tokens(
         else _tok.TextRules(tokenize=tokenize, lowercase=lowercase)
     )
     vocab = Vocabulary(rules)
-    if rules.line_text is not None:
-        lines = list(map(rules.line_text, lines))
-    tokens, lens = vocab.ids(lines)
+    tokens, lens = vocab.ids(vocab.texts(lines))
     names = vocab.tokens.names()
     out, pos = [], 0
     for n in lens.tolist():
@@ -414,14 +449,26 @@ def shared_token_ids(
                 table = vocab.tokens
             else:  # the sentinel and _SEP are ids 0 and 1 in both
                 vocab.tokens = table
-        if rules.line_text is not None:
-            lines = list(map(rules.line_text, lines))
+        lines = vocab.texts(lines)
         parts = [vocab.ids(lines[i : i + BATCH]) for i in range(0, len(lines), BATCH)]
         if not parts:
             out.append((np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)))
             continue
         out.append((np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])))
     return out
+
+
+def per_word(rules: _tok.TextRules) -> bool:
+    """Whether ``rules``' line text (:attr:`TextRules.line_text`) gives every line the tokens
+    it gives when applied to each of the line's ``str.split`` words alone: for a word-local
+    tokenizer splitting on ``str.split``'s whitespace, with steps that neither make nor remove
+    whitespace and never look across it (``str.lower``, whose Final_Sigma context stops at
+    whitespace; ASCII punctuation made a space; the whole words ``a``, ``an``, ``the`` made a
+    space, ``\\b`` seeing whitespace as the text's edge). Checked against the line pipeline
+    in ``tests/test_fastpath.py``."""
+    if rules.by_side or rules.line_text is None or rules.whitespace != "unicode":
+        return False
+    return _tok.spec_of(rules.tokenize).locality == "word" and rules.line_case in (None, str.lower)
 
 
 def _interleave(first: np.ndarray, second: np.ndarray, from_second: np.ndarray) -> np.ndarray:
