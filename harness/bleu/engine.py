@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from harness.bleu import fastcount, hashed, shared_counts
+from harness.bleu import fastcount, hashed, shared_counts, vocabulary
 from harness.bleu import tokenizers as _tok
 from harness.bleu.arithmetic import (
     NltkContext,
@@ -171,7 +171,7 @@ _SHARED = shared_counts.SharedCounts(corpora=24)
 #: calls in this process's main thread: the systems of a comparison share most of their words
 #: and all of their references, which are then tokenized once per tokenization, not once per
 #: system. At most :data:`VOCABULARY_WORDS` words in all; the oldest rules go first.
-_VOCABULARIES: dict[_tok.TextRules, Any] = {}
+_VOCABULARIES = vocabulary.Vocabularies()
 VOCABULARY_WORDS = 250_000
 
 
@@ -184,10 +184,7 @@ def _vocabularies() -> dict[_tok.TextRules, Any]:
 
 
 def _trim_vocabularies() -> None:
-    while len(_VOCABULARIES) > 1 and (
-        sum(v.n_words for v in _VOCABULARIES.values()) > VOCABULARY_WORDS
-    ):
-        del _VOCABULARIES[next(iter(_VOCABULARIES))]
+    _VOCABULARIES.trim(VOCABULARY_WORDS)
 
 
 def _clipped_matches(

@@ -53,6 +53,7 @@ from harness.bleu import tokenizers as _tok
 from harness.bleu.sortcount import DoesNotFit, count_range
 from harness.bleu.vocabulary import (
     BATCH,
+    Vocabularies,
     Vocabulary,
 )
 
@@ -146,7 +147,8 @@ def count_statistics(
         else:
             tokens, chunk_lens = _by_side_ids(vocab, ref_vocab, lines, occ_seg)
         lens[o0 : o0 + len(chunk_lens)] = chunk_lens
-        chars_per_token = max(1.0, chunk_chars / max(1, len(tokens)))
+        if vocab.shared is None:  # a shared table's batches are cut alike for all rules
+            chars_per_token = max(1.0, chunk_chars / max(1, len(tokens)))
         job: tuple[Callable[..., None], tuple[object, ...]]
         if kernels is not None:  # texts per segment are all the compiled counter needs
             texts = np.ascontiguousarray(1 + k[s0:s1])
@@ -251,7 +253,8 @@ def _side_vocabularies(
     def vocabulary(side_rules: _tok.TextRules, table: Vocabulary | None = None) -> Vocabulary:
         found = vocabs.get(side_rules)
         if found is None or (table is not None and found.tokens is not table.tokens):
-            found = vocabs[side_rules] = Vocabulary(side_rules)
+            words = vocabs.shared_words() if isinstance(vocabs, Vocabularies) else None
+            found = vocabs[side_rules] = Vocabulary(side_rules, words)
             if table is not None:  # the sentinel and _SEP are ids 0 and 1 in both
                 found.tokens = table.tokens
         return found
