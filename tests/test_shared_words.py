@@ -94,7 +94,7 @@ def test_the_shared_table_goes_with_the_vocabularies() -> None:
     kept = engine._VOCABULARIES
     n = len(kept.words.words) if kept.words is not None else 0
     assert n > 1 and len(kept) == 2
-    assert all(v.n_words == n for v in kept.values())  # each learnt every listed word
+    assert all(v.n_words == n for v in kept.values())  # each learnt every word it met
     kept.trim(2 * n - 1)
     assert len(kept) == 1 and kept.words is not None
     kept.trim(n - 1)

@@ -149,7 +149,7 @@ class SharedCounts:
     per-reference matches, the order). A run counts tokenization by tokenization, each over
     all its systems, so a corpus's count is met again only after every other system's."""
 
-    def __init__(self, corpora: int = 4, kept_bytes: int = 1 << 26) -> None:
+    def __init__(self, corpora: int = 4, kept_bytes: int = 1 << 28) -> None:
         self.corpora = corpora
         self.kept_bytes = kept_bytes
         self._entries: list[Counted] = []

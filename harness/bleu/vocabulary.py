@@ -432,11 +432,13 @@ class Vocabulary:
     def _lookup(self, texts: Sequence[str], by_word: bool) -> np.ndarray:
         """The word ids of ``texts`` (split first where ``by_word``) from the compiled word
         table, its own or the shared one, learning the words not yet tokenized (in id order:
-        from the shared table, also those other vocabularies added)."""
+        from the shared table, also those other vocabularies added before its last word)."""
         if self.shared is not None:
             ids = self.shared.ids(texts, by_word)
-            if len(self.shared.words) > self.n_words:
-                self._learn(self.shared.words[self.n_words :])
+            # up to the batch's last word (ids count up in order of first appearance)
+            last = int(ids.max()) + 1 if len(ids) else 0
+            if last > self.n_words:
+                self._learn(self.shared.words[self.n_words : last])
             return ids
         assert self.table is not None  # the compiled word table's path
         raw, fresh = self.table.ids(texts, by_word)
