@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 
 from harness import PROFILES
 from harness.bleu import engine
-from harness.bleu.shared_counts import plain_rules, text_facts
+from harness.bleu.shared_counts import SharedCounts, plain_rules, text_facts
+from harness.bleu.stats import Statistics
 from harness.bleu.tokenizers import TextRules, text_tokenizer
 from harness.data.corpus import Corpus
 
@@ -223,3 +224,56 @@ def test_a_count_is_reused_with_arrays_of_its_own(monkeypatch) -> None:
     second.matches.setflags(write=False)
     third = engine.compute_statistics(corpus, PROFILES["multi-bleu-detok"])
     assert len(counted) == 1 and third.matches.flags.writeable
+
+
+def test_a_count_is_reused_after_every_system_of_a_comparison(monkeypatch) -> None:
+    """Sixteen systems counted under sacrebleu's rules, then under evaluate's (the same plain
+    rules, counted tokenization by tokenization as a run does): the second pass counts none
+    of them again."""
+    systems = [_corpus(20, seed) for seed in range(16)]
+    engine.clear_caches()
+    counted = []
+    count = engine._count
+    monkeypatch.setattr(engine, "_count", lambda *a, **k: counted.append(1) or count(*a, **k))
+    first = [engine.compute_statistics(c, PROFILES["sacrebleu"]) for c in systems]
+    second = [engine.compute_statistics(c, PROFILES["evaluate"]) for c in systems]
+    assert len(counted) == len(systems)
+    for a, b in zip(first, second, strict=True):
+        np.testing.assert_array_equal(a.matches, b.matches)
+
+
+def _stats(n: int, fill: int) -> Statistics:
+    return Statistics(
+        hyp_len=np.full(n, fill, dtype=np.int64),
+        ref_lens=tuple((fill,) for _ in range(n)),
+        matches=np.full((n, 4), fill, dtype=np.int64),
+        ids=tuple(map(str, range(n))),
+        tokenization="tok:13a|case:mixed",
+    )
+
+
+def test_kept_counts_stay_within_their_bytes_and_corpora() -> None:
+    """Beyond ``kept_bytes`` the oldest statistics go first; a corpus dropped by the
+    ``corpora`` bound takes its statistics (and their bytes) with it."""
+    one = _stats(10, 0)
+    size = one.hyp_len.nbytes + one.matches.nbytes
+    shared = SharedCounts(corpora=2, kept_bytes=3 * size)
+    rules = PROFILES["sacrebleu"].text_rules
+    corpora = [_corpus(10, seed) for seed in range(3)]
+    keys = []
+    for k, c in enumerate(corpora[:2]):
+        for order in (1, 2):
+            entry, key = shared.key(c.hypotheses, c.references, rules, (order,))
+            shared.store(entry, key, _stats(10, 2 * k + order))
+            keys.append((entry, key))
+    # four stored, three fit: the first is gone, the others are as stored
+    assert keys[0][1] not in keys[0][0].statistics
+    assert [int(e.statistics[key].hyp_len[0]) for e, key in keys[1:]] == [2, 3, 4]
+    assert shared._bytes == 3 * size
+    entry, key = shared.key(corpora[2].hypotheses, corpora[2].references, rules, (1,))
+    assert not keys[1][0].statistics  # the first corpus is dropped with its count
+    assert shared._bytes == 2 * size
+    shared.store(entry, key, _stats(10, 9))
+    assert shared._bytes == 3 * size and int(entry.statistics[key].hyp_len[0]) == 9
+    shared.store(keys[1][0], keys[1][1], _stats(10, 7))  # a dropped corpus keeps nothing
+    assert shared._bytes == 3 * size

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from harness.bleu import fastcount, hashed, shared_counts
+from harness.bleu import fastcount, hashed, shared_counts, vocabulary
 from harness.bleu import tokenizers as _tok
 from harness.bleu.arithmetic import (
     NltkContext,
@@ -164,14 +164,14 @@ def clear_caches() -> None:
 
 
 #: Statistics per counted corpus and plain text rules (main thread; :mod:`.shared_counts`).
-_SHARED = shared_counts.SharedCounts(corpora=6)
+_SHARED = shared_counts.SharedCounts(corpora=24)
 
 
 #: The fast path's vocabularies (every distinct word's tokens, by text rules), kept across
 #: calls in this process's main thread: the systems of a comparison share most of their words
 #: and all of their references, which are then tokenized once per tokenization, not once per
 #: system. At most :data:`VOCABULARY_WORDS` words in all; the oldest rules go first.
-_VOCABULARIES: dict[_tok.TextRules, Any] = {}
+_VOCABULARIES = vocabulary.Vocabularies()
 VOCABULARY_WORDS = 250_000
 
 
@@ -184,10 +184,7 @@ def _vocabularies() -> dict[_tok.TextRules, Any]:
 
 
 def _trim_vocabularies() -> None:
-    while len(_VOCABULARIES) > 1 and (
-        sum(v.n_words for v in _VOCABULARIES.values()) > VOCABULARY_WORDS
-    ):
-        del _VOCABULARIES[next(iter(_VOCABULARIES))]
+    _VOCABULARIES.trim(VOCABULARY_WORDS)
 
 
 def _clipped_matches(
@@ -231,12 +228,12 @@ def compute_statistics(
     """
     order = max_order or orders_needed(config)
     corpus = counted_corpus(corpus, config)
-    kept: dict[tuple[Any, ...], Statistics] | None = None
+    entry: shared_counts.Counted | None = None
     plain: tuple[Any, ...] = ()
     if threading.current_thread() is threading.main_thread():
         extra = (config.ngram_identity, needs_ref_matches(config), order)
         entry, plain = _SHARED.key(corpus.hypotheses, corpus.references, config.text_rules, extra)
-        kept, done = entry.statistics, entry.statistics.get(plain)
+        done = entry.statistics.get(plain)
         if done is not None:
             return shared_counts.copied(done, ids=corpus.ids, tokenization=tokenization_key(config))
     # kept across calls only where both sides have the same rules: two-sided tokenizations
@@ -270,8 +267,8 @@ def compute_statistics(
         raise
     if vocabularies is _VOCABULARIES:
         _trim_vocabularies()
-    if kept is not None:  # a copy: callers may change or freeze the arrays they are given
-        kept[plain] = shared_counts.copied(stats)
+    if entry is not None:  # a copy: callers may change or freeze the arrays they are given
+        _SHARED.store(entry, plain, stats)
     return stats
 
 

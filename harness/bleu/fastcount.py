@@ -41,6 +41,7 @@ Measured dead ends: ``benchmarks/README.md`` ("How the fast path works").
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
@@ -52,6 +53,7 @@ from harness.bleu import tokenizers as _tok
 from harness.bleu.sortcount import DoesNotFit, count_range
 from harness.bleu.vocabulary import (
     BATCH,
+    Vocabularies,
     Vocabulary,
 )
 
@@ -118,16 +120,21 @@ def count_statistics(
         ref_ids, ref_lens = kept
         ref_start = np.concatenate([[0], np.cumsum(ref_lens + 1)])
         first_ref = np.concatenate([[0], np.cumsum(k)])  # segment s's first reference
+    # characters before each segment (its texts' lengths and one), to cut chunks by budget
+    seg_end = _segment_chars(hypotheses, references, k)
     s0 = 0
     while s0 < s_count:
-        lines: list[str] = []
+        # the segments while the budget left is positive: s1 is the first segment whose end
+        # reaches the budget (the sums are exact integers, so this is the budget counted down)
         budget = chunk * chars_per_token
-        s1 = s0
-        while s1 < s_count and budget > 0:
-            lines.append(hypotheses[s1])
-            lines += references[s1]
-            budget -= len(hypotheses[s1]) + sum(map(len, references[s1])) + 1
-            s1 += 1
+        ahead = seg_end[s0 + 1 :] - seg_end[s0]
+        s1 = s0 + 1 + min(int(np.searchsorted(ahead, budget, side="left")), s_count - s0 - 1)
+        chunk_chars = int(seg_end[s1] - seg_end[s0]) - (s1 - s0)
+        lines: list[str] = []
+        if kept is None:
+            for s in range(s0, s1):
+                lines.append(hypotheses[s])
+                lines += references[s]
         o0 = int(occ_start[s0])
         occ_seg = occ_start[s0:s1] - o0
         if kept is not None:
@@ -140,7 +147,8 @@ def count_statistics(
         else:
             tokens, chunk_lens = _by_side_ids(vocab, ref_vocab, lines, occ_seg)
         lens[o0 : o0 + len(chunk_lens)] = chunk_lens
-        chars_per_token = max(1.0, sum(map(len, lines)) / max(1, len(tokens)))
+        if vocab.shared is None:  # a shared table's batches are cut alike for all rules
+            chars_per_token = max(1.0, chunk_chars / max(1, len(tokens)))
         job: tuple[Callable[..., None], tuple[object, ...]]
         if kernels is not None:  # texts per segment are all the compiled counter needs
             texts = np.ascontiguousarray(1 + k[s0:s1])
@@ -174,6 +182,21 @@ def count_statistics(
     is_ref = np.ones(n_occ, dtype=bool)
     is_ref[occ_start] = False
     return lens[occ_start], lens[is_ref], k, matches
+
+
+def _segment_chars(
+    hypotheses: Sequence[str], references: Sequence[Sequence[str]], k: np.ndarray
+) -> np.ndarray:
+    """``(S + 1,)``: the characters of the segments before each one (and of all at the end),
+    a segment's being its hypothesis's, its references' and one."""
+    hyp_chars = np.fromiter(map(len, hypotheses), np.int64, len(hypotheses))
+    ref_chars = np.fromiter(
+        map(len, itertools.chain.from_iterable(references)), np.int64, int(k.sum())
+    )
+    ref_before = np.concatenate([[0], np.cumsum(ref_chars)])
+    first_ref = np.concatenate([[0], np.cumsum(k)])
+    per_segment = hyp_chars + (ref_before[first_ref[1:]] - ref_before[first_ref[:-1]]) + 1
+    return np.concatenate([[0], np.cumsum(per_segment)])
 
 
 def counts_pairs() -> bool:
@@ -230,7 +253,8 @@ def _side_vocabularies(
     def vocabulary(side_rules: _tok.TextRules, table: Vocabulary | None = None) -> Vocabulary:
         found = vocabs.get(side_rules)
         if found is None or (table is not None and found.tokens is not table.tokens):
-            found = vocabs[side_rules] = Vocabulary(side_rules)
+            words = vocabs.shared_words() if isinstance(vocabs, Vocabularies) else None
+            found = vocabs[side_rules] = Vocabulary(side_rules, words)
             if table is not None:  # the sentinel and _SEP are ids 0 and 1 in both
                 found.tokens = table.tokens
         return found
@@ -269,10 +293,9 @@ def text_token_ids(
     return tokens[tokens != 0], lens, refs_mask, names
 
 
-def _line_ids(vocab: Vocabulary, lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
+def _line_ids(vocab: Vocabulary, lines: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     """(token ids of ``lines``, each followed by the sentinel 0; tokens per line)."""
-    if vocab.rules.line_text is not None:
-        lines = list(map(vocab.rules.line_text, lines))
+    lines = vocab.texts(lines)
     parts = [vocab.ids(lines[i : i + BATCH]) for i in range(0, len(lines), BATCH)]
     if not parts:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +26,7 @@ from harness.bleu import sacrebleu_tokenizers as _sb
 from harness.bleu import tokenizers as _tok
 from harness.bleu.stats import Statistics
 
-__all__ = ["SharedCounts", "TextFacts", "copied", "plain_rules", "text_facts"]
+__all__ = ["Counted", "SharedCounts", "TextFacts", "copied", "plain_rules", "text_facts"]
 
 
 class TextFacts:
@@ -39,8 +40,14 @@ class TextFacts:
     non-empty, its only whitespace single spaces between other characters (``split(" ")``
     gives ``str.split()``'s tokens)."""
 
-    def __init__(self, texts: Sequence[str]) -> None:
-        self._texts = texts
+    def __init__(self, texts: Sequence[str] | Callable[[], Sequence[str]]) -> None:
+        """``texts``: the corpus's texts, or a function listing them."""
+        self._given = texts
+
+    @functools.cached_property
+    def _texts(self) -> Sequence[str]:
+        """The texts (listed when first needed, when given as a function that lists them)."""
+        return self._given() if callable(self._given) else self._given
 
     def _joined(self) -> str:
         return "".join(self._texts)
@@ -123,9 +130,10 @@ def plain_rules(rules: _tok.TextRules, facts: TextFacts) -> _tok.TextRules:
     return dataclasses.replace(rules, **changes) if changes else rules
 
 
-@dataclass
-class _Counted:
-    """One counted corpus's texts, their facts, and its statistics by plain key."""
+@dataclass(eq=False)
+class Counted:
+    """One counted corpus's texts, their facts, and its statistics by plain key (equal only
+    to itself)."""
 
     hypotheses: tuple[str, ...]
     references: tuple[tuple[str, ...], ...]
@@ -135,21 +143,28 @@ class _Counted:
 
 class SharedCounts:
     """Statistics kept per counted corpus (by content) and plain key, for the last
-    ``corpora`` corpora: the key is the plain rules (:func:`plain_rules`) with whatever else
-    decides the count besides the counted corpus (the caller's ``extra``: the n-gram identity,
-    per-reference matches, the order)."""
+    ``corpora`` corpora and at most ``kept_bytes`` bytes of arrays (the oldest statistics go
+    first): the key is the plain rules (:func:`plain_rules`) with whatever else decides the
+    count besides the counted corpus (the caller's ``extra``: the n-gram identity,
+    per-reference matches, the order). A run counts tokenization by tokenization, each over
+    all its systems, so a corpus's count is met again only after every other system's."""
 
-    def __init__(self, corpora: int = 4) -> None:
+    def __init__(self, corpora: int = 4, kept_bytes: int = 1 << 28) -> None:
         self.corpora = corpora
-        self._entries: list[_Counted] = []
+        self.kept_bytes = kept_bytes
+        self._entries: list[Counted] = []
+        self._stored: list[tuple[Counted, tuple[Any, ...]]] = []  # oldest first
+        self._bytes = 0
 
     def clear(self) -> None:
         """Forget every kept count."""
         self._entries.clear()
+        self._stored.clear()
+        self._bytes = 0
 
     def _entry(
         self, hypotheses: tuple[str, ...], references: tuple[tuple[str, ...], ...]
-    ) -> _Counted:
+    ) -> Counted:
         for k, entry in enumerate(self._entries):
             if (
                 len(entry.hypotheses) == len(hypotheses)
@@ -158,10 +173,17 @@ class SharedCounts:
             ):
                 self._entries.append(self._entries.pop(k))  # most recently used last
                 return entry
-        texts = [*hypotheses, *(r for refs in references for r in refs)]
-        entry = _Counted(hypotheses, references, text_facts(texts), {})
+
+        def texts() -> list[str]:
+            return [*hypotheses, *itertools.chain.from_iterable(references)]
+
+        entry = Counted(hypotheses, references, TextFacts(texts), {})
         self._entries.append(entry)
-        del self._entries[: -self.corpora]
+        if len(self._entries) > self.corpora:
+            gone = self._entries.pop(0)
+            self._bytes -= sum(map(_nbytes, gone.statistics.values()))
+            gone.statistics.clear()
+            self._stored = [(e, key) for e, key in self._stored if e is not gone]
         return entry
 
     def key(
@@ -170,10 +192,32 @@ class SharedCounts:
         references: tuple[tuple[str, ...], ...],
         rules: _tok.TextRules,
         extra: tuple[Any, ...],
-    ) -> tuple[_Counted, tuple[Any, ...]]:
+    ) -> tuple[Counted, tuple[Any, ...]]:
         """The kept entry of the corpus (made when new) and the plain key of ``rules``."""
         entry = self._entry(hypotheses, references)
         return entry, (plain_rules(rules, entry.facts), *extra)
+
+    def store(self, entry: Counted, key: tuple[Any, ...], stats: Statistics) -> None:
+        """Keep a copy of ``stats`` as ``entry``'s count under ``key`` (:meth:`key`'s),
+        dropping the oldest kept statistics beyond ``kept_bytes``."""
+        if not any(e is entry for e in self._entries):  # its corpus was dropped meanwhile
+            return
+        old = entry.statistics.pop(key, None)
+        if old is not None:
+            self._bytes -= _nbytes(old)
+            self._stored.remove((entry, key))
+        entry.statistics[key] = kept = copied(stats)
+        self._stored.append((entry, key))
+        self._bytes += _nbytes(kept)
+        while self._bytes > self.kept_bytes and len(self._stored) > 1:
+            first, first_key = self._stored.pop(0)
+            self._bytes -= _nbytes(first.statistics.pop(first_key))
+
+
+def _nbytes(stats: Statistics) -> int:
+    """The bytes of the arrays of ``stats`` that a kept copy owns."""
+    ref = 0 if stats.ref_matches is None else stats.ref_matches.nbytes
+    return int(stats.hyp_len.nbytes + stats.matches.nbytes + ref)
 
 
 def copied(stats: Statistics, **changes: Any) -> Statistics:

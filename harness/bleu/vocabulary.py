@@ -5,6 +5,9 @@ gives each word an id, tokenizes only the words it has not seen (many at a time,
 tokenizer entry's batch forms, :class:`harness.bleu.tokenizer_spec.TokenizerSpec`), stores a
 word's token ids once and gathers a line's token ids from them; lines a word cannot stand for
 are tokenized whole, and tokenizers that are not word-local tokenize each distinct line once.
+Vocabularies kept across counts (:class:`Vocabularies`) whose rules split the lines as given
+with ``str.split`` share one word table and the word ids of the batches it split
+(:class:`SharedWords`); each still tokenizes every word by its own rules.
 How the rules decide what is word-local: :mod:`harness.bleu.fastcount`, which counts n-grams
 over these ids, and ``docs/profiles.md``. :func:`batch_tokens` shows the tokens as strings
 (the tests compare them with the line tokenizers).
@@ -104,6 +107,72 @@ class TokenTable:
         return list(self._dict) if self._table is None else self._table.keys()
 
 
+#: Word ids of line batches kept by a :class:`SharedWords` (8 bytes each).
+SHARED_BATCH_IDS = 1 << 22
+
+
+class SharedWords:
+    """One compiled word table for the vocabularies that split the lines as given with
+    ``str.split`` (:attr:`Vocabulary.shared`), every word it holds listed in id order (each
+    vocabulary learns the words it has not yet tokenized from the list), and the word ids of
+    line batches it split, by the batch's lines: a run counts each system under many such text
+    rules in the same batches, and splits and looks up its words once."""
+
+    def __init__(self, kernels: Any) -> None:
+        self.table = kernels.WordTable()
+        self.table.ids([_SEP], False)  # word id 0
+        self.words: list[str] = [_SEP]
+        self._batches: dict[tuple[str, ...], np.ndarray] = {}
+        self._batch_ids = 0
+
+    def ids(self, texts: Sequence[str], by_word: bool) -> np.ndarray:
+        """The word ids of ``texts`` (split first where ``by_word``), new words listed."""
+        if by_word:
+            key = tuple(texts)
+            found = self._batches.get(key)
+            if found is not None:
+                return found
+        raw, fresh = self.table.ids(texts, by_word)
+        if fresh:
+            self.words += fresh
+        ids = np.frombuffer(raw, dtype=np.int64)
+        if by_word:
+            self._batches[key] = ids
+            self._batch_ids += len(ids)
+            while self._batch_ids > SHARED_BATCH_IDS and len(self._batches) > 1:
+                self._batch_ids -= len(self._batches.pop(next(iter(self._batches))))
+        return ids
+
+
+class Vocabularies(dict[_tok.TextRules, "Vocabulary"]):
+    """Vocabularies kept across counts, by text rules, with the word table the ones that
+    split lines alike share (:class:`SharedWords`, made with the first that needs it)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.words: SharedWords | None = None
+
+    def shared_words(self) -> SharedWords | None:
+        """The shared word table (``None`` without the compiled kernels)."""
+        kernels = native.module()
+        if self.words is None and kernels is not None:
+            self.words = SharedWords(kernels)
+        return self.words
+
+    def clear(self) -> None:
+        """Forget every vocabulary and the shared word table."""
+        super().clear()
+        self.words = None
+
+    def trim(self, limit: int) -> None:
+        """Keep at most ``limit`` words: everything is dropped once the shared table holds
+        more, else the oldest vocabularies go first."""
+        if self.words is not None and len(self.words.words) > limit:
+            self.clear()
+        while len(self) > 1 and sum(v.n_words for v in self.values()) > limit:
+            del self[next(iter(self))]
+
+
 class Vocabulary:
     """Token ids of a corpus, and every distinct word's (or whole line's) token ids.
 
@@ -113,7 +182,10 @@ class Vocabulary:
     never a token).
     """
 
-    def __init__(self, rules: _tok.TextRules) -> None:
+    def __init__(self, rules: _tok.TextRules, words: SharedWords | None = None) -> None:
+        """``words``: a word table to share, used when these rules split lines as given
+        with ``str.split`` (a word-local tokenizer, ``str.split``'s whitespace, and no line
+        text or one applied to each word)."""
         spec = self.spec = _tok.spec_of(rules.tokenize)
         self.rules = rules
         # edge-aware word-local tokenizers split with str.split only
@@ -149,6 +221,10 @@ class Vocabulary:
         # Lowercasing rules that act on the tokens (ascii, perl) are applied when a token
         # gets its id; the unicode rule lowercases the lines before (count_statistics).
         self.token_case = rules.token_case
+        # What is done to a line before it is tokenized (:meth:`texts`), or to each distinct
+        # word instead (``word_text``) where that gives the same tokens (:func:`per_word`)
+        self.line_text = rules.line_text
+        self.word_text = self.line_text if per_word(rules) else None
         self.empty_line = spec.empty_line_token if self.word_local else None
         self.kernels = kernels = native.module()
         self.tokens = TokenTable(kernels)
@@ -156,7 +232,16 @@ class Vocabulary:
         self.words: defaultdict[str, int] = defaultdict(itertools.count().__next__)
         self.words[_SEP]  # word id 0
         # the compiled word table, when built: ids without a str object per known word
-        self.table = None if kernels is None else kernels.WordTable()
+        self.shared = (
+            words
+            if words is not None
+            and kernels is not None
+            and spec.locality == "word"
+            and rules.whitespace == "unicode"
+            and (self.line_text is None or self.word_text is not None)
+            else None
+        )
+        self.table = None if kernels is None or self.shared else kernels.WordTable()
         if self.table is not None:
             self.table.ids([_SEP], False)  # word id 0
         self.word_start = np.zeros(1024, dtype=np.int64)
@@ -228,7 +313,9 @@ class Vocabulary:
                 (w.startswith(_LINE_KEY) for w in new_words), dtype=bool, count=len(new_words)
             )
             plain = [w for w in new_words if not w.startswith(_LINE_KEY)]
-        if self.split_word is not None and plain:
+        if self.word_text is not None and plain:
+            plain_len, plain_ids = self._word_text_ids(plain)
+        elif self.split_word is not None and plain:
             ids = self.token_ids(self.split_word(plain))
             ends = np.flatnonzero(ids == self.separator)
             plain_len = np.diff(ends, prepend=-1) - 1
@@ -251,6 +338,8 @@ class Vocabulary:
                 )
             )
             lines = [w[1:] for w in new_words if w.startswith(_LINE_KEY)]
+            if self.word_text is not None:
+                lines = list(map(self.word_text, lines))
             batch = self.spec.batch_lines is not None and self.rules.whitespace == "unicode"
             if self.rules.strip == "rstrip":
                 lines = list(map(str.rstrip, lines))
@@ -283,6 +372,35 @@ class Vocabulary:
         self.flat[self.n_flat : self.n_flat + len(ids)] = ids
         self.n_words, self.n_flat = hi, self.n_flat + len(ids)
 
+    def _word_text_ids(self, words: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """(tokens per word, their ids) of ``words`` after :attr:`word_text`, which may leave
+        none or several words of text: one pass of it over the words joined by `` _SEP ``
+        (whitespace, which it keeps and never looks across), one call of the batch word
+        tokenizer on the resulting words."""
+        assert self.word_text is not None
+        flat = self.word_text(f" {_SEP} ".join(words) + f" {_SEP}").split()
+        ends = [i for i, part in enumerate(flat) if part == _SEP]
+        per_word = np.diff(np.asarray(ends, dtype=np.int64), prepend=-1) - 1
+        parts = [part for part in flat if part != _SEP]
+        if self.split_word is None:  # a part is one token
+            part_len = np.ones(len(parts), dtype=np.int64)
+            ids = self.token_ids(parts)
+        else:
+            ids = self.token_ids(self.split_word(parts))
+            part_ends = np.flatnonzero(ids == self.separator)
+            part_len = np.diff(part_ends, prepend=-1) - 1
+            ids = np.delete(ids, part_ends)
+        before = np.concatenate([[0], np.cumsum(part_len)])
+        last = np.cumsum(per_word)
+        return before[last] - before[last - per_word], ids
+
+    def texts(self, lines: Sequence[str]) -> Sequence[str]:
+        """``lines`` as :meth:`ids` takes them: after the rules' line text (lowercasing,
+        punctuation, articles), unless this vocabulary applies it to each word."""
+        if self.line_text is None or self.word_text is not None:
+            return lines
+        return list(map(self.line_text, lines))
+
     def token_ids(self, tokens: list[str]) -> np.ndarray:
         """The ids of ``tokens``, lowercased first where the rules lowercase tokens."""
         if self.token_case is not None:
@@ -291,7 +409,7 @@ class Vocabulary:
 
     def _word_ids(self, lines: Sequence[str]) -> np.ndarray:
         """The word ids of ``lines`` (:meth:`_words_of`'s words), learning new words."""
-        if self.table is not None:
+        if self.table is not None or self.shared is not None:
             joined = "".join(lines)
             whole = None
             split = self.word_local and _SEP not in joined
@@ -299,14 +417,10 @@ class Vocabulary:
                 whole = self._whole_lines(lines, joined)
                 split = whole is None
             if split:  # split in C, no str per known word
-                raw, fresh = self.table.ids(self._marked(lines), True)
-            elif whole is not None:  # the lines tokenized word by word still split in C
+                return self._lookup(self._marked(lines), True)
+            if whole is not None:  # the lines tokenized word by word still split in C
                 return self._mixed_ids(lines, whole)
-            else:
-                raw, fresh = self.table.ids(self._words_of(lines, whole), False)
-            if fresh:  # new words, in id order
-                self._learn(fresh, words_only=split)
-            return np.frombuffer(raw, dtype=np.int64)
+            return self._lookup(self._words_of(lines, whole), False)
         words = self._words_of(lines)
         wids = np.fromiter(map(self.words.__getitem__, words), np.int64, len(words))
         if len(self.words) > self.n_words:
@@ -315,12 +429,27 @@ class Vocabulary:
             self._learn([words[i] for i in fresh_at[first].tolist()])
         return wids
 
+    def _lookup(self, texts: Sequence[str], by_word: bool) -> np.ndarray:
+        """The word ids of ``texts`` (split first where ``by_word``) from the compiled word
+        table, its own or the shared one, learning the words not yet tokenized (in id order:
+        from the shared table, also those other vocabularies added before its last word)."""
+        if self.shared is not None:
+            ids = self.shared.ids(texts, by_word)
+            # up to the batch's last word (ids count up in order of first appearance)
+            last = int(ids.max()) + 1 if len(ids) else 0
+            if last > self.n_words:
+                self._learn(self.shared.words[self.n_words : last])
+            return ids
+        assert self.table is not None  # the compiled word table's path
+        raw, fresh = self.table.ids(texts, by_word)
+        if fresh:  # new words, in id order
+            self._learn(fresh, words_only=by_word)
+        return np.frombuffer(raw, dtype=np.int64)
+
     def _mixed_ids(self, lines: Sequence[str], whole: Sequence[bool]) -> np.ndarray:
         """:meth:`_word_ids` of lines (none holding ``_SEP``) of which those marked ``whole``
         are tokenized whole: the others are split in C, each part's new words learnt in turn,
         and the two parts' ids put back in line order."""
-        table = self.table
-        assert table is not None  # the compiled word table's path
         second = np.asarray(whole, dtype=bool)
         parts = []
         split = [line for line, w in zip(lines, whole, strict=True) if not w]
@@ -334,10 +463,7 @@ class Vocabulary:
             if not texts:
                 parts.append(np.zeros(0, dtype=np.int64))
                 continue
-            raw, fresh = table.ids(self._marked(texts) if by_word else texts, by_word)
-            if fresh:
-                self._learn(fresh, words_only=by_word)
-            parts.append(np.frombuffer(raw, dtype=np.int64))
+            parts.append(self._lookup(self._marked(texts) if by_word else texts, by_word))
         return _interleave(parts[0], parts[1], second)
 
     def ids(self, lines: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -383,9 +509,7 @@ def batch_tokens(
         else _tok.TextRules(tokenize=tokenize, lowercase=lowercase)
     )
     vocab = Vocabulary(rules)
-    if rules.line_text is not None:
-        lines = list(map(rules.line_text, lines))
-    tokens, lens = vocab.ids(lines)
+    tokens, lens = vocab.ids(vocab.texts(lines))
     names = vocab.tokens.names()
     out, pos = [], 0
     for n in lens.tolist():
@@ -414,14 +538,26 @@ def shared_token_ids(
                 table = vocab.tokens
             else:  # the sentinel and _SEP are ids 0 and 1 in both
                 vocab.tokens = table
-        if rules.line_text is not None:
-            lines = list(map(rules.line_text, lines))
+        lines = vocab.texts(lines)
         parts = [vocab.ids(lines[i : i + BATCH]) for i in range(0, len(lines), BATCH)]
         if not parts:
             out.append((np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)))
             continue
         out.append((np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])))
     return out
+
+
+def per_word(rules: _tok.TextRules) -> bool:
+    """Whether ``rules``' line text (:attr:`TextRules.line_text`) gives every line the tokens
+    it gives when applied to each of the line's ``str.split`` words alone: for a word-local
+    tokenizer splitting on ``str.split``'s whitespace, with steps that neither make nor remove
+    whitespace and never look across it (``str.lower``, whose Final_Sigma context stops at
+    whitespace; ASCII punctuation made a space; the whole words ``a``, ``an``, ``the`` made a
+    space, ``\\b`` seeing whitespace as the text's edge). Checked against the line pipeline
+    in ``tests/test_fastpath.py``."""
+    if rules.by_side or rules.line_text is None or rules.whitespace != "unicode":
+        return False
+    return _tok.spec_of(rules.tokenize).locality == "word" and rules.line_case in (None, str.lower)
 
 
 def _interleave(first: np.ndarray, second: np.ndarray, from_second: np.ndarray) -> np.ndarray:
