@@ -1,7 +1,7 @@
 """One word table for the vocabularies that split lines alike (:class:`harness.bleu.vocabulary.
 SharedWords`): counts made one tokenization after another over several corpora, as a run makes
-them, equal the per-segment reference; a second tokenization of the same lines splits nothing
-again; the table is dropped with the vocabularies."""
+them, equal the per-segment reference; a third tokenization of the same lines splits nothing
+again (a single count keeps no batch's ids); the table is dropped with the vocabularies."""
 
 from __future__ import annotations
 
@@ -61,10 +61,12 @@ def _corpus(n: int) -> Corpus:
     )
 
 
-def test_a_second_tokenization_splits_no_line_again() -> None:
-    """13a's count then whitespace's with lowercasing and punctuation of the same corpus: the
-    second finds every batch split and every word listed (it tokenizes the words for its own
-    rules, nothing else); a tokenizer with its own rules keeps a table of its own."""
+def test_a_third_tokenization_splits_no_line_again() -> None:
+    """13a's count of a corpus keeps no batch's ids (a single count holds nothing more); the
+    second count of the same lines, whitespace's with lowercasing and punctuation, lists no
+    new word and keeps each batch's ids; the third, 13a lowercased, finds every batch split
+    (it tokenizes the words for its own rules, nothing else); a tokenizer with its own rules
+    keeps a table of its own."""
     if native.module() is None:
         return  # the numpy path has no compiled word table to share
     corpus = _corpus(300)
@@ -72,9 +74,13 @@ def test_a_second_tokenization_splits_no_line_again() -> None:
     engine.compute_statistics(corpus, BleuConfig())
     shared = engine._VOCABULARIES.words
     assert shared is not None
-    batches, words = dict(shared._batches), list(shared.words)
+    assert not shared._batches and shared._seen
+    words = list(shared.words)
     config = BleuConfig(tokenize="whitespace", lowercase=True, punctuation="ascii")
     engine.compute_statistics(corpus, config)
+    assert shared.words == words and shared._batches.keys() == shared._seen.keys()
+    batches = dict(shared._batches)
+    engine.compute_statistics(corpus, BleuConfig(lowercase=True))
     assert shared._batches.keys() == batches.keys() and shared.words == words
     assert all(shared._batches[k] is batches[k] for k in batches)
     engine.compute_statistics(corpus, BleuConfig(tokenize="intl"))

@@ -110,6 +110,9 @@ class TokenTable:
 #: Word ids of line batches kept by a :class:`SharedWords` (8 bytes each).
 SHARED_BATCH_IDS = 1 << 22
 
+#: Line batches a :class:`SharedWords` remembers having split once (their lines, not ids).
+SHARED_BATCHES_SEEN = 4096
+
 
 class SharedWords:
     """One compiled word table for the vocabularies that split the lines as given with
@@ -124,9 +127,13 @@ class SharedWords:
         self.words: list[str] = [_SEP]
         self._batches: dict[tuple[str, ...], np.ndarray] = {}
         self._batch_ids = 0
+        self._seen: dict[tuple[str, ...], None] = {}
 
     def ids(self, texts: Sequence[str], by_word: bool) -> np.ndarray:
-        """The word ids of ``texts`` (split first where ``by_word``), new words listed."""
+        """The word ids of ``texts`` (split first where ``by_word``), new words listed. A
+        batch's ids are kept from its second split on: a batch split once (one count of a
+        corpus) keeps nothing beyond the count, one split twice is a run's, split again by
+        its next text rules."""
         if by_word:
             key = tuple(texts)
             found = self._batches.get(key)
@@ -137,6 +144,11 @@ class SharedWords:
             self.words += fresh
         ids = np.frombuffer(raw, dtype=np.int64)
         if by_word:
+            if key not in self._seen:
+                self._seen[key] = None
+                if len(self._seen) > SHARED_BATCHES_SEEN:
+                    del self._seen[next(iter(self._seen))]
+                return ids
             self._batches[key] = ids
             self._batch_ids += len(ids)
             while self._batch_ids > SHARED_BATCH_IDS and len(self._batches) > 1:
