@@ -448,7 +448,7 @@ CASES = [
     Case(
         "results-bad-level",
         _results(1, edit_row(level="document")),
-        ("{tmp}/bad.jsonl, line 1", "'level' must be 'corpus' or 'segment'"),
+        ("{tmp}/bad.jsonl, line 1", "'level' must be 'corpus', 'segment' or 'sample'"),
         absent=("rep",),
     ),
     Case(
