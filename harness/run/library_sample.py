@@ -98,10 +98,10 @@ def sampled(
     if "segment" in levels or derives:
         outcomes["segment"] = score(scorer, sample, level="segment")
     if "corpus" in levels:
-        every = outcomes.get("segment")
+        one_by_one = outcomes.get("segment")
         derived = (
-            scorer.corpus_from_segments(every.results, config)
-            if derives and every is not None and every.status == "ok"
+            scorer.corpus_from_segments(one_by_one.results, config)
+            if derives and one_by_one is not None and one_by_one.status == "ok"
             else None
         )
         outcomes["sample"] = (
