@@ -228,7 +228,7 @@ def test_limit_is_recorded_where_the_numbers_are(files, capsys, tmp_path) -> Non
 
 def test_compare_files_real_libraries(files, capsys) -> None:
     a, _b, ref = files
-    argv = ["compare", str(a), "--refs", str(ref), "--real", "--json", "--no-progress"]
+    argv = ["compare", str(a), "--refs", str(ref), "--all-libraries", "--json", "--no-progress"]
     assert main(argv) == 0
     ans = json.loads(capsys.readouterr().out)["answer"]
     checks = [lib for fam in ans["families"] for lib in fam["libraries"]]

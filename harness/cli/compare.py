@@ -30,6 +30,7 @@ from harness.report import cli_words, console
 from harness.report.answer_words import findings
 from harness.report.outdir import OutputDir
 from harness.run import runner
+from harness.run.library_sample import SPOT_CHECK
 from harness.run.plan import RunPlan
 from harness.run.runner import run
 from harness.scorers import DEFAULT_ADAPTERS
@@ -46,18 +47,20 @@ def add_compare(sub: options.Subcommands) -> None:
         "compare",
         help="your files (or the fixtures) × every implementation: scores, gaps and why",
         description="On your files (HYP ... --refs REF ..., --jsonl, --tsv): every library's "
-        "BLEU (its verified in-house profile; --real also runs the installed libraries), "
+        "BLEU (its verified in-house profile; the real sacrebleu, or with --all-libraries every "
+        "installed library, spot-checked against it), "
         "implementations that print the same number folded together, each gap to the "
         "baseline split into the factors that cause it, and whether the system ranking "
         "changes. Without files: the built-in fixtures (or --wmt21) as a results table.",
     )
     inputs.add_user_files(c)
     c.add_argument(
-        "--real",
+        "--all-libraries",
         action="store_true",
-        help="on your files: also run every installed library (default: the real sacrebleu "
-        "only; every other number comes from the library's profile, proven equal to it)",
+        help="on your files: run every installed library (default: the real sacrebleu only; "
+        "every other number comes from the library's profile, proven equal to it)",
     )
+    options.add_real(c, default=None)
     c.add_argument(
         "--baseline",
         default="sacrebleu",
@@ -98,7 +101,9 @@ def add_compare(sub: options.Subcommands) -> None:
         help="fixtures table: print at most this many notes on implementations without a "
         "number (default 20; the rest are counted)",
     )
-    options.add_seed(c, "the paired bootstrap of each reversed system pair")
+    options.add_seed(
+        c, "the spot check's draw and the paired bootstrap of each reversed system pair"
+    )
     options.add_perf(c)
     options.add_progress(c)
     c.set_defaults(func=cmd_compare)
@@ -121,12 +126,12 @@ def _compare(args: argparse.Namespace, out: OutputDir | None) -> int:
     groups = {f for f, _, _ in corpora}
     users = corpora if groups in ({inputs.USER_FILES}, {"wmt21_ende"}) else []
     impls = (
-        _user_implementations(args.real)
+        _user_implementations(args.all_libraries)
         if users and not args.impl
         else inputs.implementations(args)
     )
     baseline = _baseline(args.baseline, impls) if users and "corpus" in args.level else None
-    plan = options.plan(args, corpora, impls, answer_baseline=baseline)
+    plan = options.plan(args, corpora, impls, answer_baseline=baseline, fixtures=not users)
     return _show(
         plan, users, baseline, start=start, out=out, as_json=args.json, notes=args.max_notes
     )
@@ -197,10 +202,10 @@ def _show(
     return 0
 
 
-def _user_implementations(real: bool) -> list[runner.Implementation]:
-    """On the user's files: every default profile, the real sacrebleu, and with ``--real``
-    every library adapter."""
-    adapters = DEFAULT_ADAPTERS if real else ("sacrebleu",)
+def _user_implementations(every_library: bool) -> list[runner.Implementation]:
+    """On the user's files: every default profile, the real sacrebleu, and with
+    ``--all-libraries`` every library adapter."""
+    adapters = DEFAULT_ADAPTERS if every_library else ("sacrebleu",)
     return [runner.Implementation("profile", p) for p in DEFAULT_PROFILES] + [
         runner.Implementation("adapter", a) for a in adapters
     ]
@@ -386,16 +391,18 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def _demo_wmt21(data: str) -> int:
     """``compare --wmt21`` as the demo runs it: the answer screen over the 20 systems (every
-    profile and the real sacrebleu), with the statistics and results caches on disk."""
+    profile, and the real sacrebleu on compare's default spot check), with the statistics and
+    results caches on disk."""
     start = time.perf_counter()
     corpora = [("wmt21_ende", s, c) for s, c in load_wmt21_ende(data).items()]
-    impls = _user_implementations(real=False)
+    impls = _user_implementations(every_library=False)
     cache_dir = default_cache_dir()
     plan = RunPlan(
         tuple(corpora),
         tuple(impls),
         session=Session(cache=open_cache(cache_dir)),
         results=ResultsCache(Path(cache_dir) / "results"),
+        libraries=SPOT_CHECK,
         progress=None,
     )
     baseline = _baseline("sacrebleu", impls)

@@ -29,7 +29,7 @@ from harness.bleu.smoothing import REGISTRY as SMOOTHING_REGISTRY
 from harness.bleu.tokenizers import ARTICLES, LOWERCASE_RULES, PUNCTUATIONS
 from harness.data.corpus import Corpus
 from harness.data.textfile import BOM_RULES
-from harness.errors import ConfigError
+from harness.errors import ConfigError, InputError
 from harness.progress import ProgressCallback, resolve
 from harness.run.library_sample import EVERYTHING, SPOT_CHECK, LibrarySample
 from harness.run.plan import RunPlan
@@ -331,6 +331,45 @@ class _Where(argparse.Action):
         namespace.backend = "dask"
 
 
+#: What a bare ``--real`` parses to (not a string, so argparse leaves it to
+#: :func:`libraries`, whose error names the two values: ``--real`` was once a switch).
+_BARE_REAL = object()
+
+
+def add_real(parser: argparse.ArgumentParser, *, default: str | None) -> None:
+    """``--real {sample,all}`` (what the real libraries run on), ``--real-systems`` and
+    ``--real-segments`` (the spot check's size). ``default``: ``sample``, or ``None`` for a
+    command that spot-checks on the user's files and runs the libraries on every fixture."""
+    parser.add_argument(
+        "--real",
+        dest="real_mode",
+        nargs="?",
+        const=_BARE_REAL,
+        choices=["sample", "all"],
+        default=default,
+        help="what the real libraries run on: 'sample' "
+        + ("(default)" if default == "sample" else "(default on your files)")
+        + " a seeded spot check of "
+        "--real-segments segments of --real-systems systems per test set (--seed), scored one "
+        "by one and as a corpus of their own, each compared with its in-house profile on the "
+        "same segments; 'all' every system and segment"
+        + ("" if default == "sample" else " (default on the fixtures)")
+        + " (the profiles, proven equal to them, give every number either way)",
+    )
+    parser.add_argument(
+        "--real-systems",
+        type=int_at_least(1),
+        metavar="N",
+        help=f"systems per test set in the spot check (default {SPOT_CHECK.systems})",
+    )
+    parser.add_argument(
+        "--real-segments",
+        type=int_at_least(1),
+        metavar="N",
+        help=f"segments per sampled system in the spot check (default {SPOT_CHECK.segments})",
+    )
+
+
 def add_perf(parser: argparse.ArgumentParser) -> None:
     """``--no-cache``, ``--cache-dir``, ``--jobs``, ``--backend``, ``--scheduler``."""
     g = parser.add_argument_group("caches and parallelism")
@@ -495,19 +534,21 @@ def plan(
     implementations: Sequence[Implementation],
     *,
     answer_baseline: str | None = None,
+    fixtures: bool = False,
 ) -> RunPlan:
     """The command's :class:`~harness.run.plan.RunPlan` from its flags: ``--level``,
     the session of :func:`session`, ``--seed``, what the real libraries run on
     (:func:`libraries`), the libraries' results cache and the progress display.
     ``answer_baseline``: the baseline profile of the answer the command gives after the run,
-    if it gives one (its mixed configurations are then counted with the run's own)."""
+    if it gives one (its mixed configurations are then counted with the run's own);
+    ``fixtures``: the run is on fixtures, not the user's files (:func:`libraries`)."""
     return RunPlan(
         tuple(corpora),
         tuple(implementations),
         levels=tuple(args.level),
         session=session(args, jobs(args, corpora, implementations)),
         seed=args.seed,
-        libraries=libraries(args),
+        libraries=libraries(args, fixtures=fixtures),
         results=results_cache(args),
         progress=progress(args) or False,  # resolved once: no bar is no bar
         limit=getattr(args, "limit", None),
@@ -515,13 +556,28 @@ def plan(
     )
 
 
-def libraries(args: argparse.Namespace) -> LibrarySample:
+def libraries(args: argparse.Namespace, *, fixtures: bool = False) -> LibrarySample:
     """What the real libraries run on: the spot check of ``--real sample`` sized by
-    ``--real-systems`` and ``--real-segments`` (a report's default), else every system and
-    segment (``--real all``, and every command without the flag)."""
+    ``--real-systems`` and ``--real-segments``, else every system and segment (``--real
+    all``, and every command without the flag). A command whose ``--real`` has no default
+    spot-checks the user's files and runs the libraries on every system of the fixtures
+    (``fixtures``: the run is on fixtures) unless the spot check is sized."""
     mode = getattr(args, "real_mode", "all")
+    if mode is _BARE_REAL:
+        raise InputError(
+            "--real takes what the real libraries run on: --real sample (a seeded spot check) "
+            "or --real all (every system and segment)"
+            + (
+                "; every installed library: --all-libraries"
+                if hasattr(args, "all_libraries")
+                else ""
+            )
+        )
     sizes = {"systems": getattr(args, "real_systems", None)}
     sizes["segments"] = getattr(args, "real_segments", None)
+    if mode is None:
+        sized = any(v is not None for v in sizes.values())
+        mode = "all" if fixtures and not sized else "sample"
     if mode != "sample":
         given = [f"--real-{k}" for k, v in sizes.items() if v is not None]
         if given:

@@ -22,7 +22,6 @@ from harness.report.console import wrap
 from harness.report.gap_words import count_words
 from harness.report.outdir import OutputDir
 from harness.report.summary import terminal_findings
-from harness.run.library_sample import SPOT_CHECK
 from harness.run.results import ResultRow, Results, row_from_json
 from harness.run.runner import run
 from harness.statistics.correlation import KENDALL_FULL_BOOT_MAX, BootstrapOptions
@@ -60,29 +59,7 @@ def add_report(sub: options.Subcommands) -> None:
         help="add BLEU vs WMT21 MQM and each profile's WMT meta-evaluation (data dir)",
     )
     options.add_meta_resamples(r, "the judged pairs' profiles (with --human)")
-    r.add_argument(
-        "--real",
-        dest="real_mode",
-        choices=["sample", "all"],
-        default="sample",
-        help="what the real libraries run on: 'sample' (default) a seeded spot check of "
-        "--real-segments segments of --real-systems systems per test set (--seed), scored one "
-        "by one and as a corpus of their own, each compared with its in-house profile on the "
-        "same segments; 'all' every system and segment (the profiles, proven equal to them, "
-        "give every number either way)",
-    )
-    r.add_argument(
-        "--real-systems",
-        type=options.int_at_least(1),
-        metavar="N",
-        help=f"systems per test set in the spot check (default {SPOT_CHECK.systems})",
-    )
-    r.add_argument(
-        "--real-segments",
-        type=options.int_at_least(1),
-        metavar="N",
-        help=f"segments per sampled system in the spot check (default {SPOT_CHECK.segments})",
-    )
+    options.add_real(r, default="sample")
     r.add_argument("--data", help="data directory (default: $BLEU_HARNESS_DATA)")
     inputs.add_limit(r)
     inputs.add_user_files(r)
@@ -108,7 +85,10 @@ def add_report(sub: options.Subcommands) -> None:
         metavar=("BASELINE", "SYSTEM"),
         help="test this pair of systems (default: every system against the best)",
     )
-    options.add_seed(r, "every resampling: intervals, significance, reversed system pairs")
+    options.add_seed(
+        r,
+        "the spot check's draw and every resampling: intervals, significance, reversed system pairs",
+    )
     options.add_perf(r)
     options.add_progress(r)
     r.set_defaults(func=cmd_report)

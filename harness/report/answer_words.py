@@ -19,6 +19,7 @@ from harness.analysis.answer import (
     Answer,
     Cause,
     Family,
+    LibraryCheck,
     display_name,
     profile_label,
 )
@@ -125,13 +126,37 @@ def findings(ans: Answer) -> list[str]:
     if len(checked) == 1 and equal:
         lib = equal[0]
         out.append(
-            f"The real {lib.name} {lib.version or ''} ran and equals its profile; every other "
-            "number is a library's in-house profile (--real runs the installed libraries)."
+            f"The real {lib.name}{' ' + lib.version if lib.version else ''} "
+            f"{_where_ran(lib, ans.systems)}; every other number is a library's in-house "
+            "profile, proven equal to it."
         )
     elif checked:
         line = f"{len(equal)}/{len(checked)} real libraries that ran equal their in-house profiles"
         out.append(line + (f"; not: {', '.join(differ)}." if differ else "."))
     return out
+
+
+#: Up to how many systems a sentence on where a real library ran names them.
+_NAMED_RAN = 5
+
+
+def _where_ran(lib: LibraryCheck, systems: Sequence[str]) -> str:
+    """Where a real library ran and equals its profile: on every system whole, on some of
+    them, or on a seeded sample of their segments (a spot check)."""
+    ran = [s for s, x in zip(systems, lib.scores, strict=True) if x is not None or s in lib.sampled]
+    named = f" ({', '.join(ran)})" if len(ran) <= _NAMED_RAN else ""
+    if lib.sampled:
+        return (
+            f"ran on a seeded sample of the segments of {len(ran)} of the "
+            f"{_count(len(systems), 'system')}{named}, scored as a corpus of their own, and "
+            "equals its profile there (--real all runs it on everything)"
+        )
+    if len(ran) < len(systems):
+        return (
+            f"ran on {len(ran)} of the {_count(len(systems), 'system')}{named} and equals its "
+            "profile there (--real all runs it on every system)"
+        )
+    return "ran and equals its profile"
 
 
 def shown_causes(ans: Answer) -> tuple[Cause, ...]:
