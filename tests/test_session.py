@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from harness.analysis.attribution import attribute
 from harness.analysis.human import wmt21_human_correlations
 from harness.analysis.significance import PairedTest, significance_from_files
-from harness.bleu import engine
+from harness.bleu import batch_scores, engine
 from harness.bleu.config import BleuConfig
 from harness.bleu.profiles import PROFILES
 from harness.bleu.tokenizers import REGISTRY
@@ -377,7 +377,7 @@ def test_corpus_scores_are_each_corpus_scored_alone(
         engine.compute_statistics(Corpus(hypotheses=h, references=r, check_text=False), config)
         for h, r in systems
     ]
-    together = _scores_or_error(lambda: engine.corpus_scores(stats, config))
+    together = _scores_or_error(lambda: batch_scores.corpus_scores(stats, config))
     alone = _scores_or_error(lambda: [engine.score_statistics(s, config).score for s in stats])
     # NaN where a profile gives it (keras-hub on a corpus of empty texts) on both sides
     assert repr(together) == repr(alone)

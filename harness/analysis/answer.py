@@ -43,6 +43,7 @@ from harness.analysis.study_types import RankFlip
 from harness.analysis.why import Why
 from harness.bleu.config import BleuConfig
 from harness.bleu.profiles import LABELS, PROFILES, verification
+from harness.bleu.stats import Statistics
 from harness.errors import HarnessError
 from harness.run.results import ResultRow
 from harness.scorers import ADAPTERS, PROFILE_OF
@@ -415,15 +416,23 @@ def _counts_digest(
     are ``base``'s own counts (or cannot be counted)."""
     memo: dict[BleuConfig, str | None] = {}
 
+    def part(st: Statistics) -> bytes:
+        # configurations of one tokenization share their statistics: each digested once
+        def make() -> bytes:
+            h = hashlib.blake2b(digest_size=16)
+            for array in (st.hyp_len, st.matches):
+                h.update(repr(array.shape).encode())
+                h.update(array.astype("int64").tobytes())
+            h.update(repr(st.ref_lens).encode())
+            return h.digest()
+
+        return st.memo("answer-counts-digest", make)
+
     def digest(config: BleuConfig) -> str | None:
         h = hashlib.blake2b(digest_size=16)
         try:
             for name in systems:
-                st = session.statistics(config, name)
-                for part in (st.hyp_len, st.matches):
-                    h.update(repr(part.shape).encode())
-                    h.update(part.astype("int64").tobytes())
-                h.update(repr(st.ref_lens).encode())
+                h.update(part(session.statistics(config, name)))
         except HarnessError:
             return None
         return h.hexdigest()

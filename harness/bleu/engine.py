@@ -46,7 +46,6 @@ from harness.bleu.stats import Statistics, Totals, corpus_ref_length
 from harness.bleu.tokenizers import TextRules, text_tokenizer
 from harness.bleu.zero_length import zero_length_rule
 from harness.data.corpus import Corpus
-from harness.errors import HarnessError
 
 __all__ = [
     "FAST_MIN_REFERENCES",
@@ -55,14 +54,15 @@ __all__ = [
     "Scored",
     "SegmentArrays",
     "best_reference",
+    "checked_totals",
     "clear_caches",
     "compute_statistics",
     "corpus_score",
-    "corpus_scores",
     "counted_corpus",
     "counts_whole_corpus",
     "empty_segment_refusal",
     "first_segment_refusal",
+    "mean_rows",
     "mean_weights",
     "needs_ref_matches",
     "orders_needed",
@@ -74,6 +74,7 @@ __all__ = [
     "score_statistics",
     "score_totals",
     "segment_arrays",
+    "segment_mean",
     "segment_results",
     "segment_scores",
     "tokenization_key",
@@ -377,16 +378,22 @@ def _statistics_reference(
 
 # ====================================================================== scoring
 def totals_of(stats: Statistics, config: BleuConfig) -> Totals:
-    """Corpus sums of ``stats`` under ``config``'s reference-length and n-gram total rules."""
-    n = config.max_order
-    ref = stats.ref_length(config.ref_length, missing=config.missing_refs)
-    tot = stats.totals(config.ngram_totals, n)
-    return Totals(
-        sys_len=int(stats.hyp_len.sum()),
-        ref_len=corpus_ref_length(ref, config.ref_length),
-        correct=tuple(int(x) for x in stats.matches[:, :n].sum(axis=0)),
-        total=tuple(int(x) for x in tot.sum(axis=0)),
-    )
+    """Corpus sums of ``stats`` under ``config``'s reference-length and n-gram total rules
+    (made once per rules for the statistics, which every configuration of the tokenization
+    shares)."""
+    n, rule, missing = config.max_order, config.ref_length, config.missing_refs
+
+    def make() -> Totals:
+        ref = stats.ref_length(rule, missing=missing)
+        tot = stats.totals(config.ngram_totals, n)
+        return Totals(
+            sys_len=int(stats.hyp_len.sum()),
+            ref_len=corpus_ref_length(ref, rule),
+            correct=tuple(int(x) for x in stats.matches[:, :n].sum(axis=0)),
+            total=tuple(int(x) for x in tot.sum(axis=0)),
+        )
+
+    return stats.memo(("totals_of", rule, missing, config.ngram_totals, n), make)
 
 
 # ====================================================================== aggregation
@@ -552,12 +559,7 @@ def score_statistics(
     scored alone), ``score``, ``precisions`` and ``bp`` are means over segments; lengths,
     counts and totals are corpus sums (of the multi-reference statistics).
     """
-    if len(stats) == 0:
-        raise ValueError("no segments")
-    first_segment_refusal(stats, config)
-    empty_segment_refusal(stats, config)
-    ragged_refusal(stats, config)
-    t = totals_of(stats, config)
+    t = checked_totals(stats, config)
     sig = config.signature()
     if config.aggregation == "corpus":
         ctx = context_of(stats) if get_smoothing(config.smooth).context else None
@@ -565,59 +567,39 @@ def score_statistics(
         scored = dataclasses.replace(scored, score=reported(scored.score, config))
         return _result(scored, t, sig, implementation, "corpus")
     arr = segment_arrays(stats, config)
-    weights = mean_weights(stats, config)
-    rows = None if weights is None else np.flatnonzero(weights)
-    k = len(stats) if rows is None else len(rows)
-
-    def mean(values: np.ndarray) -> float:
-        # Python's sum over the segments in order, as the libraries add their sentence scores
-        kept = values if rows is None else values[rows]
-        return sum(kept.tolist()) / k if k else 0.0
-
+    rows = mean_rows(stats, config)
     scored = Scored(
-        score=reported(mean(arr.score), config),
-        precisions=tuple(mean(col) for col in arr.precisions.T),
-        bp=mean(arr.bp),
+        score=reported(segment_mean(arr.score, rows), config),
+        precisions=tuple(segment_mean(col, rows) for col in arr.precisions.T),
+        bp=segment_mean(arr.bp, rows),
         ratio=t.sys_len / t.ref_len if t.ref_len > 0 else 0.0,
     )
     return _result(scored, t, sig, implementation, "corpus")
 
 
-def corpus_scores(stats: Sequence[Statistics], config: BleuConfig) -> list[float]:
-    """The reported score :func:`score_statistics` gives each of ``stats`` (one corpus each)
-    under ``config``; under corpus aggregation all in one arithmetic call (equal row by row:
-    ``tests/test_arithmetic.py``). Whatever raises is raised as scoring them one by one
-    raises it."""
-    if config.aggregation != "corpus" or not stats or any(len(s) == 0 for s in stats):
-        return [score_statistics(s, config).score for s in stats]
-    try:
-        for s in stats:
-            first_segment_refusal(s, config)
-            empty_segment_refusal(s, config)
-            ragged_refusal(s, config)
-        totals = [totals_of(s, config) for s in stats]
-        ctx = None
-        if get_smoothing(config.smooth).context:
-            parts = [context_of(s) for s in stats]
-            ctx = NltkContext(
-                *(np.concatenate([getattr(p, f.name) for p in parts]) for f in _NLTK_FIELDS)
-            )
-        rows = bleu_rows(
-            [t.sys_len for t in totals],
-            [t.ref_len for t in totals],
-            [t.correct for t in totals],
-            [t.total for t in totals],
-            config,
-            context=ctx,
-            corpus=True,
-            longest=[int(s.hyp_len.max()) for s in stats],
-        )
-    except HarnessError:  # the first corpus that raises, as one by one
-        return [score_statistics(s, config).score for s in stats]
-    return [reported(x, config) for x in rows.score.tolist()]
+def checked_totals(stats: Statistics, config: BleuConfig) -> Totals:
+    """:func:`totals_of`, once what the profiled library raises before it scores is raised
+    (no segments, a refused first or empty segment, ragged references)."""
+    if len(stats) == 0:
+        raise ValueError("no segments")
+    first_segment_refusal(stats, config)
+    empty_segment_refusal(stats, config)
+    ragged_refusal(stats, config)
+    return totals_of(stats, config)
 
 
-_NLTK_FIELDS = dataclasses.fields(NltkContext)
+def mean_rows(stats: Statistics, config: BleuConfig) -> np.ndarray | None:
+    """The segments a sentence mean is taken over: ``None`` for every one, else their rows
+    (:func:`mean_weights`)."""
+    weights = mean_weights(stats, config)
+    return None if weights is None else np.flatnonzero(weights)
+
+
+def segment_mean(values: np.ndarray, rows: np.ndarray | None) -> float:
+    """The mean of the segments' ``values`` over ``rows`` (:func:`mean_rows`); 0 over none."""
+    # Python's sum over the segments in order, as the libraries add their sentence scores
+    kept = values if rows is None else values[rows]
+    return sum(kept.tolist()) / len(kept) if len(kept) else 0.0
 
 
 def mean_weights(stats: Statistics, config: BleuConfig) -> np.ndarray | None:

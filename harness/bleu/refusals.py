@@ -26,7 +26,7 @@ def first_segment_refusal(stats: Statistics, config: BleuConfig) -> None:
         return
     if stats.hyp_len[0] == 0:
         side = "hypothesis"
-    elif all(len(r) == 1 for r in stats.ref_lens) and stats.ref_lens[0][0] == 0:
+    elif bool((stats.ref_counts == 1).all()) and stats.ref_lens[0][0] == 0:
         side = "only reference"
     else:
         return
@@ -43,9 +43,10 @@ def ragged_refusal(stats: Statistics, config: BleuConfig) -> None:
     if config.missing_refs != "refuse" or len(stats) == 0:
         return
     first = len(stats.ref_lens[0])
-    other = next((i for i, r in enumerate(stats.ref_lens) if len(r) != first), None)
-    if other is None:
+    others = np.flatnonzero(stats.ref_counts != first)
+    if not others.size:
         return
+    other = int(others[0])
     raise LibraryWouldRaise(
         config.library,
         "ValueError",

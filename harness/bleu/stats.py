@@ -21,13 +21,16 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any, TypeVar
 
 import numpy as np
 
 from harness.errors import LayoutError
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True, eq=False)
@@ -142,8 +145,34 @@ class Statistics:
 
     # ------------------------------------------------------------------ derived arrays
     def totals(self, rule: str = "plain", max_order: int | None = None) -> np.ndarray:
-        """(S, N) order-n totals: ``max(0, len - n + 1)``; ``floor1`` floors each at 1 (nltk)."""
-        return totals_of_lengths(self.hyp_len, rule, max_order or self.max_order)
+        """(S, N) order-n totals: ``max(0, len - n + 1)``; ``floor1`` floors each at 1 (nltk).
+        Made once per rule and order (read-only)."""
+        n = max_order or self.max_order
+        return self.memo(("totals", rule, n), lambda: totals_of_lengths(self.hyp_len, rule, n))
+
+    def memo(self, key: Hashable, make: Callable[[], _T]) -> _T:
+        """A value derived from these statistics alone, made by ``make`` the first time
+        ``key`` is asked for and kept with them (the arrays are read-only, and every
+        configuration of the tokenization reads the same statistics); an array is kept
+        read-only."""
+        kept = self._memo
+        if key not in kept:
+            value = make()
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False
+            kept[key] = value
+        return kept[key]
+
+    @functools.cached_property
+    def _memo(self) -> dict[Hashable, Any]:
+        return {}
+
+    @functools.cached_property
+    def ref_counts(self) -> np.ndarray:
+        """(S,) int64: how many references each segment has (read-only)."""
+        out = np.fromiter(map(len, self.ref_lens), np.int64, len(self.ref_lens))
+        out.flags.writeable = False
+        return out
 
     def ref_length(self, rule: str, *, missing: str = "skip") -> np.ndarray:
         """(S,) the reference length each segment's brevity penalty uses under ``rule``:

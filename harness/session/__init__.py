@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from harness.bleu import engine
+from harness.bleu import batch_scores, engine
 from harness.bleu.config import BleuConfig
 from harness.bleu.layouts import sentence_config
 from harness.bleu.result import BleuResult
@@ -264,7 +264,7 @@ class Session:
     def corpus_scores(self, config: BleuConfig, names: Sequence[str]) -> list[float]:
         """The corpus-level score of each corpus of ``names`` under ``config`` (what
         :meth:`score` gives each), in one arithmetic call where the aggregation allows
-        (:func:`harness.bleu.engine.corpus_scores`). Asked again for the same corpora under
+        (:func:`harness.bleu.batch_scores.corpus_scores`). Asked again for the same corpora under
         the same config, the session gives the scores it gave (an answer's families share
         configurations)."""
         key = (config, tuple(names))
@@ -272,7 +272,7 @@ class Session:
         kept = self._scored.get(key)
         if kept is not None and all(a is b for a, b in zip(kept[0], corpora, strict=True)):
             return list(kept[1])
-        scores = engine.corpus_scores([self.statistics(config, n) for n in names], config)
+        scores = batch_scores.corpus_scores([self.statistics(config, n) for n in names], config)
         self._scored[key] = (corpora, list(scores))
         return scores
 
