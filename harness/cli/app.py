@@ -82,6 +82,11 @@ COMMANDS: dict[str, Command] = {
         "harness.cli.diagnose",
         "add_check",
     ),
+    "releases": Command(
+        "which releases of a library change which calls, with the smallest example",
+        "harness.cli.releases",
+        "add_releases",
+    ),
     "fixtures": Command("list or show the shipped fixtures", "harness.cli.compare", "add_fixtures"),
     "profiles": Command(
         "list the profiles and their signatures", "harness.cli.compare", "add_profiles"

@@ -1,0 +1,240 @@
+"""Which releases of a library change which calls: the drift report.
+
+Every release of a library found in the folder of published releases
+(:func:`harness.scorers.releases.cached_releases`) and the installed one each answer the same
+calls (:data:`~harness.scorers.releases.CALLS`) on the same corpora: the shipped fixtures (the
+seed articles' worked examples and pitfalls) and seeded generated corpora, rectangular and
+ragged (:mod:`harness.diagnose.validate.cases`). A call's releases are grouped into runs of
+consecutive releases that answer every corpus alike; a run that answers some corpus otherwise
+than the installed release is a drift, shown on the smallest corpus where it does, shrunk
+further while it still does (:func:`~harness.diagnose.validate.shrink.shrink`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from harness.diagnose.validate.cases import Case, fixture_cases, generate_cases
+from harness.diagnose.validate.shrink import shrink
+from harness.errors import HarnessError
+from harness.progress import ProgressCallback, track
+from harness.scorers.releases import (
+    CALLS,
+    Answer,
+    Release,
+    ReleaseProcess,
+    cached_releases,
+    installed_release,
+    version_key,
+)
+from harness.statistics.resampling import DEFAULT_SEED
+
+__all__ = [
+    "KINDS",
+    "DriftReport",
+    "NotRun",
+    "ReleaseDrift",
+    "drift_kind",
+    "drift_report",
+    "same_answer",
+]
+
+#: Scores closer than this (BLEU points) are the same answer.
+SAME_POINTS = 1e-9
+#: Calls of the release and of the installed one a drift's example may cost to shrink.
+SHRINK_BUDGET = 60
+
+
+@dataclass(frozen=True)
+class ReleaseDrift:
+    """Releases ``releases`` (consecutive, oldest first) answer ``call`` alike, and otherwise
+    than the installed release in one way (``kind``, :data:`KINDS`) on ``differing`` of the
+    ``cases`` corpora; ``example`` is the smallest such corpus, shrunk while the release still
+    differs that way, with the releases' answer ``got`` and the installed one's ``today``."""
+
+    call: str
+    releases: tuple[str, ...]
+    kind: str
+    differing: int
+    cases: int
+    example: Case
+    got: Answer
+    today: Answer
+
+
+@dataclass(frozen=True)
+class NotRun:
+    """A release found in the release folder that was not run: ``reason`` is
+    ``"source-archive"`` (published as a source archive whose package must be built) or
+    ``"failed"`` (its process did not start: ``detail`` says why)."""
+
+    version: str
+    reason: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class DriftReport:
+    """``distribution``'s releases ``run`` beside the ``installed`` one on ``cases`` corpora
+    (``generated`` of them drawn with ``seed``) for each of ``calls`` (name, the call in the
+    library's words), the releases found that were not run, and every drift, by call then
+    release."""
+
+    distribution: str
+    installed: str
+    calls: tuple[tuple[str, str], ...]
+    run: tuple[str, ...]
+    not_run: tuple[NotRun, ...]
+    cases: int
+    generated: int
+    seed: int
+    drifts: tuple[ReleaseDrift, ...]
+
+
+#: How a release's answer can differ from the installed one's: it raises where that scores,
+#: scores where that raises, raises another exception, or gives another number.
+KINDS = ("raises", "scores", "other error", "number")
+
+
+def drift_kind(got: Answer, today: Answer) -> str:
+    """Which of :data:`KINDS` two different answers are."""
+    if "error" in got:
+        return "other error" if "error" in today else "raises"
+    return "scores" if "error" in today else "number"
+
+
+def same_answer(a: Answer, b: Answer) -> bool:
+    """Whether two answers are one: the same exception type, or scores within
+    :data:`SAME_POINTS` (NaN equal to NaN)."""
+    if "error" in a or "error" in b:
+        return a.get("error") == b.get("error")
+    xs = a["scores"] if "scores" in a else [a["score"]]
+    ys = b["scores"] if "scores" in b else [b["score"]]
+    return len(xs) == len(ys) and all(_same(x, y) for x, y in zip(xs, ys, strict=True))
+
+
+def _same(x: float | None, y: float | None) -> bool:
+    if x is None or y is None:
+        return x is y
+    if math.isnan(x) or math.isnan(y):
+        return math.isnan(x) and math.isnan(y)
+    return abs(x - y) <= SAME_POINTS
+
+
+def battery(generated: int, seed: int) -> list[Case]:
+    """The corpora releases are compared on: the fixtures, then ``generated`` seeded corpora
+    (half with as many references on every segment, half ragged)."""
+    fixtures, _ = fixture_cases(rectangular=False)
+    half = generated // 2
+    return [
+        *fixtures,
+        *generate_cases(generated - half, seed=seed, rectangular=True),
+        *generate_cases(half, seed=seed + 1),
+    ]
+
+
+def drift_report(
+    distribution: str,
+    *,
+    generated: int = 100,
+    seed: int = DEFAULT_SEED,
+    progress: ProgressCallback | None = None,
+) -> DriftReport:
+    """Every cached release of ``distribution`` beside the installed one (the module
+    docstring); ``progress`` is told of each release run, under the stage ``"releases"``."""
+    today = installed_release(distribution)
+    found, unbuilt = cached_releases(distribution)
+    found = [r for r in found if r.version != today.version]
+    cases = battery(generated, seed)
+    calls = list(CALLS[distribution])
+    not_run = [NotRun(v, "source-archive") for v in unbuilt]
+    answers: dict[str, list[list[Answer]]] = {}
+    with ReleaseProcess(today) as now:
+        base = _answers(now, calls, cases)
+        for release in track(found, progress, "releases"):
+            try:
+                with ReleaseProcess(release) as proc:
+                    answers[release.version] = _answers(proc, calls, cases)
+            except HarnessError as exc:
+                not_run.append(NotRun(release.version, "failed", str(exc)))
+        ran = [r for r in found if r.version in answers]
+        drifts = [
+            drift
+            for c, call in enumerate(calls)
+            for drift in _drifts(
+                call, [(r, answers[r.version][c]) for r in ran], base[c], cases, now
+            )
+        ]
+    return DriftReport(
+        distribution=distribution,
+        installed=today.version,
+        run=tuple(r.version for r in ran),
+        calls=tuple(CALLS[distribution].items()),
+        not_run=tuple(sorted(not_run, key=lambda x: version_key(x.version))),
+        cases=len(cases),
+        generated=generated,
+        seed=seed,
+        drifts=tuple(drifts),
+    )
+
+
+def _answers(
+    proc: ReleaseProcess, calls: Sequence[str], cases: Sequence[Case]
+) -> list[list[Answer]]:
+    """Per call, the release's answer on each case (one batch)."""
+    got = proc.run([(c, case.hypotheses, case.references) for c in calls for case in cases])
+    n = len(cases)
+    return [got[k * n : (k + 1) * n] for k in range(len(calls))]
+
+
+def _drifts(
+    call: str,
+    ran: Sequence[tuple[Release, list[Answer]]],
+    base: Sequence[Answer],
+    cases: Sequence[Case],
+    now: ReleaseProcess,
+) -> list[ReleaseDrift]:
+    """The runs of consecutive releases answering ``call`` alike that differ from ``base``."""
+    runs: list[list[tuple[Release, list[Answer]]]] = []
+    for release, got in ran:
+        if runs and all(same_answer(a, b) for a, b in zip(runs[-1][0][1], got, strict=True)):
+            runs[-1].append((release, got))
+        else:
+            runs.append([(release, got)])
+    out = []
+    for run in runs:
+        first, got = run[0]
+        kinds: dict[str, list[int]] = {}
+        for i, (a, b) in enumerate(zip(got, base, strict=True)):
+            if not same_answer(a, b):
+                kinds.setdefault(drift_kind(a, b), []).append(i)
+        for kind in KINDS:
+            if kind not in kinds:
+                continue
+            differ = kinds[kind]
+            i = min(differ, key=lambda k: (cases[k].n_tokens, k))
+            with ReleaseProcess(first) as old:
+
+                def keep(case: Case, old: ReleaseProcess = old, kind: str = kind) -> bool:
+                    (a,) = old.run([(call, case.hypotheses, case.references)])
+                    (b,) = now.run([(call, case.hypotheses, case.references)])
+                    return not same_answer(a, b) and drift_kind(a, b) == kind
+
+                example = shrink(cases[i], keep, budget=SHRINK_BUDGET)
+                (got_example,) = old.run([(call, example.hypotheses, example.references)])
+            (today,) = now.run([(call, example.hypotheses, example.references)])
+            out.append(
+                ReleaseDrift(
+                    call=call,
+                    releases=tuple(r.version for r, _ in run),
+                    kind=kind,
+                    differing=len(differ),
+                    cases=len(cases),
+                    example=example,
+                    got=got_example,
+                    today=today,
+                )
+            )
+    return out

@@ -1,0 +1,105 @@
+"""The drift report in words: which releases of a library change which calls, and the smallest
+example of each (:mod:`harness.diagnose.releases`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from harness.diagnose.releases import DriftReport, ReleaseDrift
+from harness.diagnose.validate.cases import Case
+from harness.report.console import wrap
+
+__all__ = ["drift_text", "releases_span"]
+
+
+def releases_span(versions: Sequence[str]) -> str:
+    """``1.2.12`` or ``1.2.12 to 1.4.14 (8 cached releases)``: a run of the releases that
+    were run."""
+    if len(versions) == 1:
+        return versions[0]
+    return f"{versions[0]} to {versions[-1]} ({len(versions)} cached releases)"
+
+
+def _answer(a: Mapping[str, Any]) -> str:
+    if "error" in a:
+        message = a.get("message") or ""
+        return f"{a['error']}: {message}" if message else str(a["error"])
+    scores = a["scores"] if "scores" in a else [a["score"]]
+    return ", ".join("nan" if s != s else f"{s:.4f}" for s in scores)
+
+
+def _corpus(case: Case) -> str:
+    hyps = repr(list(case.hypotheses))
+    refs = repr([list(r) for r in case.references])
+    return f"hypotheses {hyps}, references {refs}"
+
+
+def _how(d: ReleaseDrift, installed: str) -> str:
+    error = d.got.get("error")
+    if d.kind == "raises":
+        return f"raises {error} where {installed} scores"
+    if d.kind == "scores":
+        return f"scores where {installed} raises {d.today.get('error')}"
+    if d.kind == "other error":
+        return f"raises {error} where {installed} raises {d.today.get('error')}"
+    return f"another number than {installed}"
+
+
+def _drift_line(d: ReleaseDrift, installed: str) -> str:
+    return (
+        f"{releases_span(d.releases)}: {_how(d, installed)}, on {d.differing} of the {d.cases} "
+        f"corpora; smallest: {_corpus(d.example)} gives {_answer(d.got)} ({installed}: "
+        f"{_answer(d.today)})"
+    )
+
+
+def drift_text(report: DriftReport) -> str:
+    """The drift report for a terminal: what was run on what, then per call its drifts (or
+    that every release run answers as the installed one)."""
+    r = report
+    head = (
+        f"{r.distribution}: {len(r.run)} cached release{'s' * (len(r.run) != 1)}"
+        + (f" ({', '.join(r.run)})" if r.run else "")
+        + f" beside the installed {r.installed}, each run as published in a process of its "
+        f"own, on {r.cases} corpora: {r.cases - r.generated} fixtures and {r.generated} "
+        f"generated (seed {r.seed}; half with as many references on every segment, half "
+        "ragged). A drift is a run of consecutive releases that answer every corpus alike and "
+        f"some corpus otherwise than {r.installed}."
+    )
+    lines = [wrap(head)]
+    unbuilt = [n.version for n in r.not_run if n.reason == "source-archive"]
+    if unbuilt:
+        lines.append(
+            wrap(
+                "Not run (published as a source archive whose package must be built): "
+                f"{', '.join(unbuilt)}."
+            )
+        )
+    lines += [
+        wrap(f"Not run: {n.version} ({n.detail}).") for n in r.not_run if n.reason == "failed"
+    ]
+    if not r.run:
+        lines.append(
+            wrap(
+                "No other release is in the release folder: the test suite fills it when it "
+                "proves the versioned profiles (make test), or point BLEU_HARNESS_RELEASES to "
+                "a folder of published wheels."
+            )
+        )
+        return "\n".join(lines)
+    unchanged = []
+    for call, what in r.calls:
+        drifts = [d for d in r.drifts if d.call == call]
+        if not drifts:
+            unchanged.append(call)
+            continue
+        lines += ["", wrap(f"{call} — {what}")]
+        lines += [wrap(_drift_line(d, r.installed), indent="    ", first="  - ") for d in drifts]
+        moved = {v for d in drifts for v in d.releases}
+        same = [v for v in r.run if v not in moved]
+        if same:
+            lines.append(wrap(f"as {r.installed}: {', '.join(same)}", indent="    ", first="  - "))
+    if unchanged:
+        lines += ["", wrap(f"Every release run answers as {r.installed}: {', '.join(unchanged)}.")]
+    return "\n".join(lines)

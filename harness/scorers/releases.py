@@ -1,0 +1,328 @@
+"""Old releases of a library, each run as published in a process of its own.
+
+A paper of 2019 ran the sacrebleu or nltk of 2019. The harness installs one release of each; the
+others are read from a folder of releases as the package index publishes them
+(:data:`RELEASES_ENV`, default the wheel cache the test suite fills when it proves the
+versioned profiles): a wheel unpacked beside itself, or, for a release published only as a
+source archive holding one module (sacrebleu 1.2–1.3), that module taken out of it. Nothing is
+downloaded here.
+
+:class:`ReleaseProcess` starts a Python process whose ``sys.path`` begins with the release's
+folder (the installed release: none), checks that it imported that release from there, and
+answers batches of calls (:data:`CALLS`), one JSON line each way: each answer is the number the
+call returned, or the exception it raised (type and message).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import zipfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import IO, Any
+
+from harness.errors import ConfigError, HarnessError
+
+__all__ = [
+    "CALLS",
+    "RELEASES_ENV",
+    "Answer",
+    "Release",
+    "ReleaseProcess",
+    "cached_releases",
+    "installed_release",
+    "releases_folder",
+    "version_key",
+]
+
+#: The environment variable naming the folder of published releases.
+RELEASES_ENV = "BLEU_HARNESS_RELEASES"
+
+#: One call's answer: ``{"score": float}`` or ``{"scores": [float, ...]}`` (one per segment),
+#: or ``{"error": type name, "message": str}``.
+Answer = dict[str, Any]
+
+#: The calls each library's releases are compared on, by name: what the call is, in the
+#: library's own words (every argument at the release's default unless named).
+CALLS: Mapping[str, Mapping[str, str]] = {
+    "sacrebleu": {
+        "corpus_bleu": "sacrebleu.corpus_bleu(hypotheses, reference_streams)",
+        "sentence_bleu": "sacrebleu.sentence_bleu(hypothesis, references), each segment",
+    },
+    "nltk": {
+        **{
+            f"corpus_bleu method{k}": "nltk.translate.bleu_score.corpus_bleu(references, "
+            f"hypotheses, smoothing_function=SmoothingFunction().method{k}) on str.split tokens"
+            for k in range(8)
+        },
+        **{
+            f"sentence_bleu method{k}": "nltk.translate.bleu_score.sentence_bleu(references, "
+            f"hypothesis, smoothing_function=SmoothingFunction().method{k}) on str.split "
+            "tokens, each segment"
+            for k in range(8)
+        },
+    },
+}
+
+_COMMON = """
+import json, logging, sys, warnings
+logging.disable(logging.CRITICAL)
+warnings.simplefilter("ignore")
+
+def guarded(fn, *args):
+    try:
+        return fn(*args)
+    except Exception as exc:
+        return {"error": type(exc).__name__, "message": str(exc)[:300]}
+"""
+
+_SACREBLEU = """
+import inspect
+import sacrebleu
+version = getattr(sacrebleu, "__version__", None) or getattr(sacrebleu, "VERSION", None)
+print(json.dumps({"version": version, "file": sacrebleu.__file__}), flush=True)
+one_reference = list(inspect.signature(sacrebleu.sentence_bleu).parameters)[1] == "reference"
+
+def corpus(hyps, refs):
+    width = max(len(r) for r in refs)
+    streams = [[r[k] if k < len(r) else None for r in refs] for k in range(width)]
+    return {"score": sacrebleu.corpus_bleu(hyps, streams).score}
+
+def sentence(hyps, refs):
+    out = []
+    for h, r in zip(hyps, refs):
+        got = sacrebleu.sentence_bleu(h, r[0] if one_reference else list(r))
+        out.append(got if isinstance(got, float) else got.score)
+    return {"scores": out}
+
+CALLS = {"corpus_bleu": corpus, "sentence_bleu": sentence}
+"""
+
+_NLTK = """
+import nltk
+from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu, sentence_bleu
+print(json.dumps({"version": nltk.__version__, "file": nltk.__file__}), flush=True)
+smooth = SmoothingFunction()
+
+def corpus(k):
+    def call(hyps, refs):
+        return {"score": 100 * corpus_bleu(
+            [[x.split() for x in r] for r in refs], [h.split() for h in hyps],
+            smoothing_function=getattr(smooth, f"method{k}"))}
+    return call
+
+def sentence(k):
+    def call(hyps, refs):
+        return {"scores": [100 * sentence_bleu(
+            [x.split() for x in r], h.split(), smoothing_function=getattr(smooth, f"method{k}"))
+            for h, r in zip(hyps, refs)]}
+    return call
+
+CALLS = {**{f"corpus_bleu method{k}": corpus(k) for k in range(8)},
+         **{f"sentence_bleu method{k}": sentence(k) for k in range(8)}}
+"""
+
+_SERVE = """
+for line in sys.stdin:
+    batch = json.loads(line)
+    print(json.dumps([guarded(CALLS[name], h, r) for name, h, r in batch]), flush=True)
+"""
+
+_DRIVERS = {"sacrebleu": _SACREBLEU, "nltk": _NLTK}
+
+#: Where each library's module lives inside its published archive, for the releases published
+#: as a source archive holding one module (``None``: such releases are not run).
+_SDIST_MODULE = {"sacrebleu": "sacrebleu.py", "nltk": None}
+
+
+@dataclass(frozen=True)
+class Release:
+    """One release of ``distribution``: ``folder`` goes first on ``sys.path`` (``None`` for
+    the installed release, which needs none); ``installed`` says it is the harness's own."""
+
+    distribution: str
+    version: str
+    folder: Path | None
+    installed: bool = False
+
+    @property
+    def key(self) -> tuple[int, ...]:
+        """The version as numbers, for ordering releases."""
+        return version_key(self.version)
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    """``"1.4.14"`` → ``(1, 4, 14)`` (a pre-release's letters are dropped)."""
+    return tuple(int(x) for x in re.findall(r"\d+", version))
+
+
+def releases_folder() -> Path:
+    """The folder of published releases: ``$BLEU_HARNESS_RELEASES``, else the wheel cache the
+    test suite fills (``~/.cache/bleu-harness/wheels``)."""
+    given = os.environ.get(RELEASES_ENV)
+    return Path(given) if given else Path.home() / ".cache" / "bleu-harness" / "wheels"
+
+
+def installed_release(distribution: str) -> Release:
+    """The release installed with the harness."""
+    try:
+        version = metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        raise ConfigError(f"{distribution} is not installed") from None
+    return Release(distribution, version, None, installed=True)
+
+
+def cached_releases(
+    distribution: str, folder: Path | None = None
+) -> tuple[list[Release], list[str]]:
+    """The releases of ``distribution`` in ``folder`` (:func:`releases_folder`) that can run
+    here, oldest first, and the versions found there that cannot (a source archive whose
+    package must be built). A wheel not yet unpacked is unpacked beside itself."""
+    if distribution not in _DRIVERS:
+        raise ConfigError(f"no release driver for {distribution!r}", valid=sorted(_DRIVERS))
+    root = folder or releases_folder()
+    found: dict[str, Path] = {}
+    skipped: set[str] = set()
+    pattern = re.compile(rf"^{re.escape(distribution)}-(\d[\w.]*?)(-py\S*\.whl|\.tar\.gz|\.zip)$")
+    for path in sorted(root.glob(f"{distribution}-*")) if root.is_dir() else []:
+        m = pattern.match(path.name)
+        if not m or not path.is_file():
+            continue
+        version, kind = m.group(1), m.group(2)
+        if kind.endswith(".whl"):
+            found[version] = _unpacked(path)
+        else:
+            module = _SDIST_MODULE.get(distribution)
+            tree = _module_tree(path, distribution, version, module) if module else None
+            if tree is None:
+                skipped.add(version)
+            else:
+                found.setdefault(version, tree)
+    releases = [Release(distribution, v, p) for v, p in found.items()]
+    releases.sort(key=lambda r: r.key)
+    return releases, sorted(skipped - set(found), key=version_key)
+
+
+def _unpacked(wheel: Path) -> Path:
+    """The wheel unpacked once beside itself (a folder of the same name)."""
+    tree = wheel.with_name(wheel.name[: -len(".whl")])
+    if not tree.is_dir():
+        partial = Path(tempfile.mkdtemp(prefix=f".{tree.name}-", dir=wheel.parent))
+        with zipfile.ZipFile(wheel) as zf:
+            zf.extractall(partial)
+        try:
+            partial.rename(tree)
+        except OSError:  # another process unpacked it first
+            shutil.rmtree(partial, ignore_errors=True)
+    return tree
+
+
+def _module_tree(archive: Path, distribution: str, version: str, module: str) -> Path | None:
+    """A folder holding the one ``module`` of a source archive, taken out once beside it
+    (``None`` when the archive holds no such module at its top)."""
+    tree = archive.with_name(f"{distribution}-{version}-module")
+    if (tree / module).is_file():
+        return tree
+    if not archive.name.endswith(".tar.gz"):
+        return None
+    with tarfile.open(archive) as tf:
+        member = next(
+            (
+                m
+                for m in tf.getmembers()
+                if m.name.count("/") == 1 and m.name.endswith("/" + module)
+            ),
+            None,
+        )
+        handle = tf.extractfile(member) if member is not None else None
+        if handle is None:
+            return None
+        text = handle.read()
+    partial = Path(tempfile.mkdtemp(prefix=f".{tree.name}-", dir=archive.parent))
+    (partial / module).write_bytes(text)
+    try:
+        partial.rename(tree)
+    except OSError:
+        shutil.rmtree(partial, ignore_errors=True)
+    return tree
+
+
+class ReleaseProcess:
+    """A process running ``release``: :meth:`run` answers calls; :meth:`close` ends it (also
+    on leaving a ``with`` block). Raises :class:`~harness.errors.HarnessError` when the
+    release does not import here, or imports from somewhere else."""
+
+    def __init__(self, release: Release) -> None:
+        self.release = release
+        env = dict(os.environ)
+        if release.folder is not None:
+            env["PYTHONPATH"] = os.pathsep.join(
+                [str(release.folder), *filter(None, [env.get("PYTHONPATH")])]
+            )
+        code = _COMMON + _DRIVERS[release.distribution] + _SERVE
+        self._proc = subprocess.Popen(
+            [sys.executable, "-c", code],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+            env=env,
+        )
+        hello = self._read()
+        if hello is None:
+            err = self._proc.stderr.read() if self._proc.stderr else ""
+            self.close()
+            last = err.strip().splitlines()[-1:] or ["no output"]
+            raise HarnessError(
+                f"{release.distribution} {release.version} does not import here: {last[0]}"
+            )
+        where = str(hello.get("file", ""))
+        if release.folder is not None and not where.startswith(str(release.folder)):
+            self.close()
+            raise HarnessError(
+                f"{release.distribution} {release.version} imported from {where}, not from "
+                f"{release.folder}"
+            )
+
+    def _read(self) -> Any:
+        out: IO[str] | None = self._proc.stdout
+        line = out.readline() if out is not None else ""
+        return json.loads(line) if line else None
+
+    def run(
+        self, calls: Sequence[tuple[str, Sequence[str], Sequence[Sequence[str]]]]
+    ) -> list[Answer]:
+        """Each ``(call name, hypotheses, per-segment references)`` answered by the release."""
+        stdin = self._proc.stdin
+        assert stdin is not None
+        stdin.write(json.dumps([[n, list(h), [list(r) for r in refs]] for n, h, refs in calls]))
+        stdin.write("\n")
+        stdin.flush()
+        got = self._read()
+        if got is None:
+            raise HarnessError(
+                f"{self.release.distribution} {self.release.version}'s process ended"
+            )
+        return list(got)
+
+    def close(self) -> None:
+        for stream in (self._proc.stdin, self._proc.stdout, self._proc.stderr):
+            if stream is not None:
+                stream.close()
+        self._proc.wait()
+
+    def __enter__(self) -> ReleaseProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
