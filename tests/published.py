@@ -16,17 +16,17 @@ from __future__ import annotations
 
 import ast
 import os
-import shutil
 import subprocess
 import sys
 import tarfile
-import tempfile
 import zipfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from harness.scorers.releases import unpacked_wheel
 
 WHEEL_DIR = Path.home() / ".cache" / "bleu-harness" / "wheels"
 
@@ -108,16 +108,7 @@ def published_tree(name: str, version: str) -> Path:
     archive = published_archive(name, version)
     if not archive.name.endswith(".whl"):
         unavailable(f"{name}=={version}", f"{archive.name} is not a wheel")
-    tree = archive.with_name(archive.name[: -len(".whl")])
-    if not tree.is_dir():
-        partial = Path(tempfile.mkdtemp(prefix=f".{tree.name}-", dir=archive.parent))
-        with zipfile.ZipFile(archive) as zf:
-            zf.extractall(partial)
-        try:
-            partial.rename(tree)
-        except OSError:  # another worker unpacked it first
-            shutil.rmtree(partial, ignore_errors=True)
-    return tree
+    return unpacked_wheel(archive)
 
 
 def load_definitions(

@@ -41,6 +41,7 @@ __all__ = [
     "cached_releases",
     "installed_release",
     "releases_folder",
+    "unpacked_wheel",
     "version_key",
 ]
 
@@ -199,7 +200,7 @@ def cached_releases(
             continue
         version, kind = m.group(1), m.group(2)
         if kind.endswith(".whl"):
-            found[version] = _unpacked(path)
+            found[version] = unpacked_wheel(path)
         else:
             module = _SDIST_MODULE.get(distribution)
             tree = _module_tree(path, distribution, version, module) if module else None
@@ -212,7 +213,7 @@ def cached_releases(
     return releases, sorted(skipped - set(found), key=version_key)
 
 
-def _unpacked(wheel: Path) -> Path:
+def unpacked_wheel(wheel: Path) -> Path:
     """The wheel unpacked once beside itself (a folder of the same name)."""
     tree = wheel.with_name(wheel.name[: -len(".whl")])
     if not tree.is_dir():
