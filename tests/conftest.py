@@ -224,6 +224,7 @@ ORACLE_FIXTURES = frozenset({"moses_scripts", "mteval_script", "evaluate_module"
 #: files, TensorFlow's keras-hub) against the engine: ``oracle`` tests all.
 ORACLE_MODULES = frozenset(
     {
+        "test_releases",
         "test_oracle_moses",
         "test_oracle_evaluate",
         "test_profile_codesum",

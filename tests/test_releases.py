@@ -1,14 +1,16 @@
 """The drift report: old releases run as published, each drift recomputed from the releases.
 
-Two sacrebleu releases from the package index (``tests.published``; downloaded once, skipped
-without the network, failed under ``CI=true``) are put in a release folder of their own; every
-drift the report gives is run again on its example, through the release's own process and the
-installed sacrebleu, and every release a call does not drift in answers every corpus as the
-installed one.
+Releases from the package index (``tests.published``; downloaded once, skipped without the
+network, failed under ``CI=true``) are put in a release folder of their own: two sacrebleu
+wheels, and for nltk a source archive (3.2.5, whose package does not import on this Python: its
+``bleu_score.py`` is run from its file) and a wheel. Every drift the report gives is run again
+on its example, through the release's own process and the installed library called here, and
+every release a call does not drift in answers every corpus as the installed one.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import zipfile
@@ -16,10 +18,12 @@ from pathlib import Path
 
 import pytest
 import sacrebleu
+from nltk.translate import bleu_score
 
 from harness.cli import main
 from harness.diagnose.releases import battery, drift_kind, drift_report, same_answer
 from harness.scorers.releases import (
+    CALLS,
     RELEASES_ENV,
     ReleaseProcess,
     cached_releases,
@@ -28,98 +32,133 @@ from harness.scorers.releases import (
 
 from .published import published_archive
 
-RELEASES = ("1.4.14", "2.0.0")
+RELEASES = {"sacrebleu": ("1.4.14", "2.0.0"), "nltk": ("3.2.5", "3.6.5")}
 GENERATED, SEED = 12, 7
 
 
+@pytest.fixture(scope="module", params=sorted(RELEASES))
+def library(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
 @pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A release folder holding the wheels of :data:`RELEASES` only."""
-    root = tmp_path_factory.mktemp("releases")
-    for version in RELEASES:
-        wheel = published_archive("sacrebleu", version)
-        shutil.copy(wheel, root / wheel.name)
+def folder(library: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A release folder holding the published archives of the library's :data:`RELEASES`."""
+    root = tmp_path_factory.mktemp(f"releases-{library}")
+    for version in RELEASES[library]:
+        archive = published_archive(library, version)
+        shutil.copy(archive, root / archive.name)
     return root
 
 
 @pytest.fixture(scope="module")
-def report(folder: Path):
+def report(library: str, folder: Path):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv(RELEASES_ENV, str(folder))
-        return drift_report("sacrebleu", generated=GENERATED, seed=SEED)
+        return drift_report(library, generated=GENERATED, seed=SEED)
 
 
 def _installed(call: str, hyps, refs) -> dict:
-    """The installed sacrebleu's answer to ``call``, computed here."""
+    """The installed library's answer to ``call``, computed here."""
     try:
         if call == "corpus_bleu":
             width = max(len(r) for r in refs)
             streams = [[r[k] if k < len(r) else None for r in refs] for k in range(width)]
             return {"score": sacrebleu.corpus_bleu(list(hyps), streams).score}
+        if call == "sentence_bleu":
+            pairs = zip(hyps, refs, strict=True)
+            return {"scores": [sacrebleu.sentence_bleu(h, list(r)).score for h, r in pairs]}
+        name, method = call.split()
+        smooth = getattr(bleu_score.SmoothingFunction(), method)
+        if name == "corpus_bleu":
+            split_refs = [[x.split() for x in r] for r in refs]
+            got = bleu_score.corpus_bleu(
+                split_refs, [h.split() for h in hyps], smoothing_function=smooth
+            )
+            return {"score": 100 * got}
         return {
             "scores": [
-                sacrebleu.sentence_bleu(h, list(r)).score for h, r in zip(hyps, refs, strict=True)
+                100
+                * bleu_score.sentence_bleu(
+                    [x.split() for x in r], h.split(), smoothing_function=smooth
+                )
+                for h, r in zip(hyps, refs, strict=True)
             ]
         }
     except Exception as exc:
         return {"error": type(exc).__name__}
 
 
-def test_the_cached_releases_are_found_and_run_as_published(folder: Path) -> None:
-    found, unbuilt = cached_releases("sacrebleu", folder)
-    assert [r.version for r in found] == list(RELEASES) and unbuilt == []
+def test_the_cached_releases_are_found_and_run_as_published(library, folder: Path) -> None:
+    found, unbuilt = cached_releases(library, folder)
+    assert [r.version for r in found] == list(RELEASES[library]) and unbuilt == []
+    call = next(iter(CALLS[library]))
     for release in found:
         with ReleaseProcess(release) as proc:
-            (got,) = proc.run([("corpus_bleu", ["a b c d"], [["a b c d"]])])
-        assert got == {"score": pytest.approx(100.0)}
+            (got,) = proc.run([(call, ["a b c d"], [["a b c d"]])])
+        assert same_answer(got, _installed(call, ["a b c d"], [["a b c d"]]))
 
 
-def test_every_drift_is_what_the_releases_answer(report, folder: Path) -> None:
-    assert report.run == RELEASES and report.installed == sacrebleu.__version__
-    assert report.drifts, "1.4.14's sentence_bleu is unsmoothed: some drift must be found"
-    found = {r.version: r for r in cached_releases("sacrebleu", folder)[0]}
-    for d in report.drifts:
-        ex = d.example
-        with ReleaseProcess(found[d.releases[0]]) as proc:
-            (got,) = proc.run([(d.call, ex.hypotheses, ex.references)])
-        today = _installed(d.call, ex.hypotheses, ex.references)
-        assert same_answer(got, d.got) and same_answer(today, d.today)
-        assert not same_answer(got, today) and drift_kind(got, today) == d.kind
-        assert ex.n_tokens <= min(
-            c.n_tokens for c in battery(GENERATED, SEED) if c.source == ex.source
-        )
+def test_every_drift_is_what_the_releases_answer(library, report, folder: Path) -> None:
+    assert report.run == RELEASES[library]
+    assert report.installed == installed_release(library).version
+    assert report.drifts, "each library's oldest release here drifts somewhere"
+    found = {r.version: r for r in cached_releases(library, folder)[0]}
+    sources = {c.source: c for c in battery(GENERATED, SEED)}
+    with contextlib.ExitStack() as stack:
+        procs = {v: stack.enter_context(ReleaseProcess(r)) for v, r in found.items()}
+        for d in report.drifts:
+            ex = d.example
+            (got,) = procs[d.releases[0]].run([(d.call, ex.hypotheses, ex.references)])
+            today = _installed(d.call, ex.hypotheses, ex.references)
+            assert same_answer(got, d.got) and same_answer(today, d.today)
+            assert not same_answer(got, today) and drift_kind(got, today) == d.kind
+            assert ex.n_tokens <= sources[ex.source].n_tokens
 
 
-def test_a_release_without_a_drift_answers_every_corpus_as_installed(report, folder) -> None:
+def test_a_release_without_a_drift_answers_every_corpus_as_installed(
+    library, report, folder
+) -> None:
     cases = battery(GENERATED, SEED)
-    found = {r.version: r for r in cached_releases("sacrebleu", folder)[0]}
-    today = installed_release("sacrebleu")
-    for call in ("corpus_bleu", "sentence_bleu"):
-        drifted = {v for d in report.drifts if d.call == call for v in d.releases}
-        for version in set(RELEASES) - drifted:
-            with ReleaseProcess(found[version]) as old, ReleaseProcess(today) as now:
-                batch = [(call, c.hypotheses, c.references) for c in cases]
-                assert all(
-                    same_answer(a, b) for a, b in zip(old.run(batch), now.run(batch), strict=True)
-                )
+    found = {r.version: r for r in cached_releases(library, folder)[0]}
+    others = set(RELEASES[library])
+    with ReleaseProcess(installed_release(library)) as now:
+        for version in sorted(others):
+            with ReleaseProcess(found[version]) as old:
+                for call in CALLS[library]:
+                    if version in {v for d in report.drifts if d.call == call for v in d.releases}:
+                        continue
+                    batch = [(call, c.hypotheses, c.references) for c in cases]
+                    pairs = zip(old.run(batch), now.run(batch), strict=True)
+                    assert all(same_answer(a, b) for a, b in pairs), (version, call)
 
 
-def test_the_command_prints_and_writes_the_report(folder: Path, monkeypatch, capsys) -> None:
+def test_the_command_prints_the_report(library, folder, report, monkeypatch, capsys) -> None:
+    """The command's words name what was run and every drift of the same run's report."""
     monkeypatch.setenv(RELEASES_ENV, str(folder))
-    argv = ["releases", "sacrebleu", "--generated", str(GENERATED), "--seed", str(SEED)]
+    argv = ["releases", library, "--generated", str(GENERATED), "--seed", str(SEED)]
     assert main([*argv, "--no-progress"]) == 0
     printed = " ".join(capsys.readouterr().out.split())
     n = len(battery(GENERATED, SEED))
-    assert (
-        f"sacrebleu: 2 cached releases (1.4.14, 2.0.0) beside the installed {sacrebleu.__version__}"
-        in printed
-    )
-    assert f"on {n} corpora" in printed
-    assert main([*argv, "--no-progress", "--json"]) == 0
+    versions = ", ".join(RELEASES[library])
+    said = f"{library}: 2 cached releases ({versions}) beside the installed {report.installed}"
+    assert said in printed and f"on {n} corpora" in printed
+    for d in report.drifts:
+        assert f"on {d.differing} of the {n} corpora" in printed
+    for version in report.module_only:
+        assert f"{version}: published as source archives" in printed
+    assert report.module_only == (("3.2.5",) if library == "nltk" else ())
+
+
+def test_the_report_as_json(folder, report, library, monkeypatch, capsys) -> None:
+    monkeypatch.setenv(RELEASES_ENV, str(folder))
+    argv = ["releases", library, "--generated", str(GENERATED), "--seed", str(SEED), "--json"]
+    assert main([*argv, "--no-progress"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["run"] == list(RELEASES) and len(data["drifts"]) >= 1
-    for d in data["drifts"]:
-        assert f"on {d['differing']} of the {n} corpora" in printed
+    assert data["run"] == list(RELEASES[library])
+    assert [(d["call"], d["kind"], d["releases"]) for d in data["drifts"]] == [
+        (d.call, d.kind, list(d.releases)) for d in report.drifts
+    ]
 
 
 def test_an_empty_folder_and_a_release_that_does_not_import(tmp_path, monkeypatch, capsys) -> None:

@@ -12,6 +12,7 @@ further while it still does (:func:`~harness.diagnose.validate.shrink.shrink`).
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -87,6 +88,9 @@ class DriftReport:
     calls: tuple[tuple[str, str], ...]
     run: tuple[str, ...]
     not_run: tuple[NotRun, ...]
+    #: the releases run whose package does not import here: their one BLEU module was run
+    #: from its file, with the installed release's other modules
+    module_only: tuple[str, ...]
     cases: int
     generated: int
     seed: int
@@ -151,26 +155,31 @@ def drift_report(
     calls = list(CALLS[distribution])
     not_run = [NotRun(v, "source-archive") for v in unbuilt]
     answers: dict[str, list[list[Answer]]] = {}
-    with ReleaseProcess(today) as now:
+    procs: dict[str, ReleaseProcess] = {}
+    with contextlib.ExitStack() as stack:
+        now = stack.enter_context(ReleaseProcess(today))
         base = _answers(now, calls, cases)
         for release in track(found, progress, "releases"):
             try:
-                with ReleaseProcess(release) as proc:
-                    answers[release.version] = _answers(proc, calls, cases)
+                proc = stack.enter_context(ReleaseProcess(release))
             except HarnessError as exc:
                 not_run.append(NotRun(release.version, "failed", str(exc)))
+                continue
+            procs[release.version] = proc
+            answers[release.version] = _answers(proc, calls, cases)
         ran = [r for r in found if r.version in answers]
         drifts = [
             drift
             for c, call in enumerate(calls)
             for drift in _drifts(
-                call, [(r, answers[r.version][c]) for r in ran], base[c], cases, now
+                call, [(r, answers[r.version][c]) for r in ran], base[c], cases, now, procs
             )
         ]
     return DriftReport(
         distribution=distribution,
         installed=today.version,
         run=tuple(r.version for r in ran),
+        module_only=tuple(r.version for r in ran if r.module is not None),
         calls=tuple(CALLS[distribution].items()),
         not_run=tuple(sorted(not_run, key=lambda x: version_key(x.version))),
         cases=len(cases),
@@ -195,6 +204,7 @@ def _drifts(
     base: Sequence[Answer],
     cases: Sequence[Case],
     now: ReleaseProcess,
+    procs: dict[str, ReleaseProcess],
 ) -> list[ReleaseDrift]:
     """The runs of consecutive releases answering ``call`` alike that differ from ``base``."""
     runs: list[list[tuple[Release, list[Answer]]]] = []
@@ -215,15 +225,15 @@ def _drifts(
                 continue
             differ = kinds[kind]
             i = min(differ, key=lambda k: (cases[k].n_tokens, k))
-            with ReleaseProcess(first) as old:
+            old = procs[first.version]
 
-                def keep(case: Case, old: ReleaseProcess = old, kind: str = kind) -> bool:
-                    (a,) = old.run([(call, case.hypotheses, case.references)])
-                    (b,) = now.run([(call, case.hypotheses, case.references)])
-                    return not same_answer(a, b) and drift_kind(a, b) == kind
+            def keep(case: Case, old: ReleaseProcess = old, kind: str = kind) -> bool:
+                (a,) = old.run([(call, case.hypotheses, case.references)])
+                (b,) = now.run([(call, case.hypotheses, case.references)])
+                return not same_answer(a, b) and drift_kind(a, b) == kind
 
-                example = shrink(cases[i], keep, budget=SHRINK_BUDGET)
-                (got_example,) = old.run([(call, example.hypotheses, example.references)])
+            example = shrink(cases[i], keep, budget=SHRINK_BUDGET)
+            (got_example,) = old.run([(call, example.hypotheses, example.references)])
             (today,) = now.run([(call, example.hypotheses, example.references)])
             out.append(
                 ReleaseDrift(

@@ -68,6 +68,14 @@ def drift_text(report: DriftReport) -> str:
         f"some corpus otherwise than {r.installed}."
     )
     lines = [wrap(head)]
+    if r.module_only:
+        lines.append(
+            wrap(
+                f"{', '.join(r.module_only)}: published as source archives whose package does "
+                f"not import on this Python; their BLEU module was run from its file, with the "
+                f"installed {r.installed}'s other modules."
+            )
+        )
     unbuilt = [n.version for n in r.not_run if n.reason == "source-archive"]
     if unbuilt:
         lines.append(

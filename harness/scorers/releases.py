@@ -4,8 +4,9 @@ A paper of 2019 ran the sacrebleu or nltk of 2019. The harness installs one rele
 others are read from a folder of releases as the package index publishes them
 (:data:`RELEASES_ENV`, default the wheel cache the test suite fills when it proves the
 versioned profiles): a wheel unpacked beside itself, or, for a release published only as a
-source archive holding one module (sacrebleu 1.2–1.3), that module taken out of it. Nothing is
-downloaded here.
+source archive, the module that is run taken out of it (sacrebleu 1.2–1.3 is one module;
+nltk ≤ 3.5, whose package does not import on this Python, has its ``bleu_score.py`` run from
+its file with the installed nltk's other modules). Nothing is downloaded here.
 
 :class:`ReleaseProcess` starts a Python process whose ``sys.path`` begins with the release's
 folder (the installed release: none), checks that it imported that release from there, and
@@ -109,9 +110,19 @@ CALLS = {"corpus_bleu": corpus, "sentence_bleu": sentence}
 """
 
 _NLTK = """
-import nltk
-from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu, sentence_bleu
-print(json.dumps({"version": nltk.__version__, "file": nltk.__file__}), flush=True)
+import importlib.util, os
+module = os.environ.get("BLEU_HARNESS_RELEASE_MODULE")
+if module:
+    spec = importlib.util.spec_from_file_location("nltk_release_bleu_score", module)
+    bs = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bs)
+    hello = {"version": os.environ["BLEU_HARNESS_RELEASE_VERSION"], "file": bs.__file__}
+else:
+    import nltk
+    from nltk.translate import bleu_score as bs
+    hello = {"version": nltk.__version__, "file": bs.__file__}
+print(json.dumps(hello), flush=True)
+SmoothingFunction, corpus_bleu, sentence_bleu = bs.SmoothingFunction, bs.corpus_bleu, bs.sentence_bleu
 smooth = SmoothingFunction()
 
 def corpus(k):
@@ -139,21 +150,33 @@ for line in sys.stdin:
 """
 
 _DRIVERS = {"sacrebleu": _SACREBLEU, "nltk": _NLTK}
+#: What a driver is told of a release whose one module is run from its file.
+_MODULE_ENV, _VERSION_ENV = "BLEU_HARNESS_RELEASE_MODULE", "BLEU_HARNESS_RELEASE_VERSION"
 
-#: Where each library's module lives inside its published archive, for the releases published
-#: as a source archive holding one module (``None``: such releases are not run).
-_SDIST_MODULE = {"sacrebleu": "sacrebleu.py", "nltk": None}
+#: For the releases published only as a source archive, the one module that is run: its path
+#: inside the archive's top folder, and whether it is the whole package (sacrebleu 1.2–1.3,
+#: imported as the package) or one module of it, run from its file with the installed
+#: release's other modules (nltk ≤ 3.5's ``bleu_score.py``, whose package does not import on
+#: this Python; the module itself imports only ``nltk.util.ngrams``).
+_SDIST_MODULE: Mapping[str, tuple[str, bool]] = {
+    "sacrebleu": ("sacrebleu.py", True),
+    "nltk": ("nltk/translate/bleu_score.py", False),
+}
 
 
 @dataclass(frozen=True)
 class Release:
     """One release of ``distribution``: ``folder`` goes first on ``sys.path`` (``None`` for
-    the installed release, which needs none); ``installed`` says it is the harness's own."""
+    the installed release, which needs none); ``installed`` says it is the harness's own;
+    ``module``: see below."""
 
     distribution: str
     version: str
     folder: Path | None
     installed: bool = False
+    #: a release published as a source archive whose package is not run: the file of its one
+    #: module that is, with the installed release's other modules
+    module: Path | None = None
 
     @property
     def key(self) -> tuple[int, ...]:
@@ -186,12 +209,14 @@ def cached_releases(
     distribution: str, folder: Path | None = None
 ) -> tuple[list[Release], list[str]]:
     """The releases of ``distribution`` in ``folder`` (:func:`releases_folder`) that can run
-    here, oldest first, and the versions found there that cannot (a source archive whose
-    package must be built). A wheel not yet unpacked is unpacked beside itself."""
+    here, oldest first, and the versions found there that cannot (a source archive without
+    the module that is run). A wheel not yet unpacked is unpacked beside itself; a source
+    archive's module (:data:`_SDIST_MODULE`) is taken out of it once."""
     if distribution not in _DRIVERS:
         raise ConfigError(f"no release driver for {distribution!r}", valid=sorted(_DRIVERS))
     root = folder or releases_folder()
     found: dict[str, Path] = {}
+    alone: dict[str, Path] = {}
     skipped: set[str] = set()
     pattern = re.compile(rf"^{re.escape(distribution)}-(\d[\w.]*?)(-py\S*\.whl|\.tar\.gz|\.zip)$")
     for path in sorted(root.glob(f"{distribution}-*")) if root.is_dir() else []:
@@ -202,13 +227,15 @@ def cached_releases(
         if kind.endswith(".whl"):
             found[version] = unpacked_wheel(path)
         else:
-            module = _SDIST_MODULE.get(distribution)
-            tree = _module_tree(path, distribution, version, module) if module else None
+            member, whole = _SDIST_MODULE[distribution]
+            tree = _module_tree(path, distribution, version, member)
             if tree is None:
                 skipped.add(version)
-            else:
-                found.setdefault(version, tree)
-    releases = [Release(distribution, v, p) for v, p in found.items()]
+            elif version not in found:
+                found[version] = tree
+                if not whole:
+                    alone[version] = tree / Path(member).name
+    releases = [Release(distribution, v, p, module=alone.get(v)) for v, p in found.items()]
     releases.sort(key=lambda r: r.key)
     return releases, sorted(skipped - set(found), key=version_key)
 
@@ -227,34 +254,40 @@ def unpacked_wheel(wheel: Path) -> Path:
     return tree
 
 
-def _module_tree(archive: Path, distribution: str, version: str, module: str) -> Path | None:
-    """A folder holding the one ``module`` of a source archive, taken out once beside it
-    (``None`` when the archive holds no such module at its top)."""
+def _module_tree(archive: Path, distribution: str, version: str, member: str) -> Path | None:
+    """A folder holding the module ``member`` (a path inside the archive's top folder) of a
+    source archive, taken out once beside it under its file name (``None`` when the archive
+    holds no such file)."""
     tree = archive.with_name(f"{distribution}-{version}-module")
-    if (tree / module).is_file():
+    name = Path(member).name
+    if (tree / name).is_file():
         return tree
-    if not archive.name.endswith(".tar.gz"):
+    text = _archive_member(archive, member)
+    if text is None:
         return None
-    with tarfile.open(archive) as tf:
-        member = next(
-            (
-                m
-                for m in tf.getmembers()
-                if m.name.count("/") == 1 and m.name.endswith("/" + module)
-            ),
-            None,
-        )
-        handle = tf.extractfile(member) if member is not None else None
-        if handle is None:
-            return None
-        text = handle.read()
     partial = Path(tempfile.mkdtemp(prefix=f".{tree.name}-", dir=archive.parent))
-    (partial / module).write_bytes(text)
+    (partial / name).write_bytes(text)
     try:
         partial.rename(tree)
-    except OSError:
+    except OSError:  # another process took it out first
         shutil.rmtree(partial, ignore_errors=True)
     return tree
+
+
+def _archive_member(archive: Path, member: str) -> bytes | None:
+    """The bytes of ``<top folder>/member`` in a ``.tar.gz`` or ``.zip`` source archive."""
+
+    def wanted(name: str) -> bool:
+        return name.count("/") == member.count("/") + 1 and name.endswith("/" + member)
+
+    if archive.name.endswith(".zip"):
+        with zipfile.ZipFile(archive) as zf:
+            hit = next((n for n in zf.namelist() if wanted(n)), None)
+            return zf.read(hit) if hit is not None else None
+    with tarfile.open(archive) as tf:
+        found = next((m for m in tf.getmembers() if wanted(m.name)), None)
+        handle = tf.extractfile(found) if found is not None else None
+        return handle.read() if handle is not None else None
 
 
 class ReleaseProcess:
@@ -269,6 +302,9 @@ class ReleaseProcess:
             env["PYTHONPATH"] = os.pathsep.join(
                 [str(release.folder), *filter(None, [env.get("PYTHONPATH")])]
             )
+        if release.module is not None:
+            env[_MODULE_ENV] = str(release.module)
+            env[_VERSION_ENV] = release.version
         code = _COMMON + _DRIVERS[release.distribution] + _SERVE
         self._proc = subprocess.Popen(
             [sys.executable, "-c", code],
