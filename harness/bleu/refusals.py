@@ -82,8 +82,8 @@ def empty_segment_refusal(stats: Statistics, config: BleuConfig) -> None:
         raise LibraryWouldRaise(
             config.library,
             "MetricComputationError",
-            f"on every segment, and the mean leaves each out (segment {i + 1}'s {side} has no "
-            "words, …): there is no mean to print",
+            f"every segment raises it — segment {i + 1}'s {side} has no words, and so on — "
+            "and the mean leaves each out: there is no mean to print",
         )
 
 
