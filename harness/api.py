@@ -16,6 +16,7 @@ import numpy as np
 
 from harness.bleu import engine, pairwise
 from harness.bleu.config import BleuConfig, check_override_names
+from harness.bleu.layouts import given_references
 from harness.bleu.profiles import get_profile
 from harness.bleu.result import BleuResult, SegmentBleu
 from harness.data.corpus import Corpus
@@ -82,6 +83,7 @@ def corpus_bleu(
     (100.0, 'tok:13a')
     """
     config = resolve_config(profile, **overrides)
+    references = given_references(references, config)
     corpus = Corpus.from_evaluate(hypotheses=hypotheses, references=references)
     return engine.score_statistics(
         _STATISTICS.get(corpus, config), config, implementation=_label(profile, overrides)
@@ -116,7 +118,8 @@ def sentence_bleu(
             got=type(references).__name__,
         )
     config = resolve_config(profile, **overrides)
-    corpus = Corpus(hypotheses=(hypothesis,), references=(tuple(references),))
+    (refs,) = given_references([tuple(references)], config)
+    corpus = Corpus(hypotheses=(hypothesis,), references=(refs,))
     (result,) = engine.segment_scores(corpus, config, implementation=_label(profile, overrides))
     return result
 
@@ -143,6 +146,7 @@ def segment_bleu(
     [100.0, 50.0]
     """
     config = resolve_config(profile, **overrides)
+    references = given_references(references, config)
     corpus = Corpus.from_evaluate(hypotheses=hypotheses, references=references)
     stats = _STATISTICS.get(corpus, config)
     arr = engine.segment_arrays(stats, config)

@@ -352,3 +352,28 @@ NLTK_PIECES = st.sampled_from(
         "K",
     ]
 )
+
+
+#: What an item's text is when it has no words: empty, or whitespace only.
+BLANKS = ["", " ", "  ", "\t"]
+
+
+@st.composite
+def corpora_with_wordless_items(
+    draw: st.DrawFn, *, max_refs: int = 3
+) -> tuple[list[str], list[list[str]]]:
+    """:func:`corpora` in which some segments — often every one — have an output or a
+    reference without words (empty or whitespace only): the items an evaluation framework's
+    metric raises on, so that a corpus may have none left to average."""
+    hyps, refs = draw(corpora(max_refs=max_refs))
+    every = draw(st.booleans())
+    for i in range(len(hyps)):
+        if not (every or draw(st.booleans())):
+            continue
+        k = draw(st.integers(-1, len(refs[i]) - 1))  # -1: the output
+        blank = draw(st.sampled_from(BLANKS))
+        if k < 0:
+            hyps[i] = blank
+        else:
+            refs[i][k] = blank
+    return hyps, refs

@@ -25,14 +25,17 @@ exception.
 * unitxt 1.26.10: ``unitxt-bleu``, ``-sacrebleu``, ``-normalized-sacrebleu`` its catalog
   metrics as its ``apply_metric`` runs them (Hugging Face's modules read from a folder: the
   shared Hub ``bleu`` module and opencompass's copy of ``sacrebleu``).
-* vizseq 0.2.1: ``vizseq-bleu`` its ``BLEUScorer`` corpus score.
+* vizseq 0.2.1: ``vizseq-bleu`` its ``BLEUScorer`` corpus score; ``vizseq-sent-bleu`` its
+  sentence scores (``sent_scores``, each rounded to 3 decimals), segment by segment, and their
+  mean (vizseq prints none).
 * evalscope 1.14.1: ``evalscope-bleu-1`` … ``-4`` its ``bleu_ngram_one_sample`` on each
-  sample's ``Target`` (the answers joined with newlines), ``mean`` and the report's
-  ``normalize_score``, with jieba 0.42.1.
+  sample's ``Target`` (the answers joined with newlines; none for a sample without
+  references), ``mean`` and the report's ``normalize_score``, with jieba 0.42.1.
 * ragas 0.4.3: ``ragas-bleu`` its ``BleuScore`` of both APIs (legacy and collections) per
   row, averaged with its ``safe_nanmean``.
-* opik 2.2.122: ``opik-sentence-bleu`` its ``SentenceBLEU`` (averaged as ``opik.evaluate``
-  does) and ``opik-corpus-bleu`` its ``CorpusBLEU``.
+* opik 2.2.122: ``opik-sentence-bleu`` its ``SentenceBLEU`` (averaged by the statistics of
+  ``opik.evaluate``, which have no mean when every item fails) and ``opik-corpus-bleu`` its
+  ``CorpusBLEU``.
 """
 
 from __future__ import annotations
@@ -43,7 +46,6 @@ import functools
 import importlib
 import json
 import logging
-import statistics
 import types
 import typing
 from abc import ABC, abstractmethod
@@ -56,15 +58,15 @@ import pytest
 import sacrebleu
 from hypothesis import HealthCheck, given, settings
 
-from harness.api import corpus_bleu
+from harness.api import corpus_bleu, segment_bleu, sentence_bleu
 from harness.bleu.profiles import FIELDS, PROFILES, VERIFICATION
-from harness.errors import LibraryWouldRaise
+from harness.errors import LayoutError, LibraryWouldRaise
 
 from .depth import examples
 from .helm_oracle import punkt_tab_on_nltk_path
 from .nltk391_oracle import Nltk391
 from .published import load_definitions, load_methods, published_file, published_tree
-from .strategies import corpora, sentence_end_corpora
+from .strategies import corpora, corpora_with_wordless_items, sentence_end_corpora
 
 EXACT = 1e-9
 LIGHTEVAL = ("lighteval", "0.13.0")
@@ -330,10 +332,10 @@ def unitxt_metric(
 
 
 @pytest.fixture(scope="module")
-def vizseq_bleu() -> Scorer:
-    """vizseq's ``BLEUScorer().score`` corpus score (one worker, as it runs a corpus of at most
-    1,000 samples), with the references as the streams it takes (``None`` where a segment has
-    fewer: sacrebleu leaves those out); its scorer registry is the only name provided."""
+def vizseq_scorer() -> Callable[..., Any]:
+    """vizseq's ``BLEUScorer`` class (``scorers/bleu.py`` with its base ``VizSeqScorer`` and
+    result ``VizSeqScore`` of ``scorers/__init__.py``); its scorer registry is the only name
+    provided."""
     optional = load_definitions(
         published_file(*VIZSEQ, "vizseq/_utils/optional.py"),
         ["get_optional_dict", "map_optional"],
@@ -361,7 +363,7 @@ def vizseq_bleu() -> Scorer:
     )
     env = load_definitions(
         published_file(*VIZSEQ, "vizseq/scorers/bleu.py"),
-        ["_project", "BLEUScorer"],
+        ["_project", "_get_sent_bleu", "BLEUScorer"],
         imports="from typing import List, Optional, Dict\nfrom sacrebleu.metrics import BLEU\n",
         namespace={
             "register_scorer": lambda *names: lambda cls: cls,
@@ -370,12 +372,48 @@ def vizseq_bleu() -> Scorer:
         },
         filename="vizseq/scorers/bleu.py",
     )
-    scorer = env["BLEUScorer"](n_workers=1)
+    return typing.cast(Callable[..., Any], env["BLEUScorer"])
+
+
+def _vizseq_streams(refs: list[list[str]]) -> list[list[str | None]]:
+    # the references as the streams vizseq takes (None where a segment has fewer: sacrebleu
+    # leaves those out)
+    width = max(map(len, refs))
+    return [[r[k] if k < len(r) else None for r in refs] for k in range(width)]
+
+
+@pytest.fixture(scope="module")
+def vizseq_bleu(vizseq_scorer: Callable[..., Any]) -> Scorer:
+    """vizseq's ``BLEUScorer().score`` corpus score (one worker, as it runs a corpus of at most
+    1,000 samples)."""
+    scorer = vizseq_scorer(n_workers=1)
 
     def score(hyps: list[str], refs: list[list[str]]) -> float:
-        width = max(map(len, refs))
-        streams = [[r[k] if k < len(r) else None for r in refs] for k in range(width)]
-        return float(scorer.score(list(hyps), streams).corpus_score)
+        return float(scorer.score(list(hyps), _vizseq_streams(refs)).corpus_score)
+
+    return score
+
+
+@pytest.fixture(scope="module")
+def vizseq_sent_scores(vizseq_scorer: Callable[..., Any]) -> Callable[..., list[float]]:
+    """vizseq's ``BLEUScorer(sent_level=True).score`` sentence scores (``sent_scores``: its
+    ``_get_sent_bleu``, each rounded by ``VizSeqScore.make``), one worker."""
+    scorer = vizseq_scorer(n_workers=1, sent_level=True, corpus_level=False)
+
+    def scores(hyps: list[str], refs: list[list[str]]) -> list[float]:
+        return [float(x) for x in scorer.score(list(hyps), _vizseq_streams(refs)).sent_scores]
+
+    return scores
+
+
+@pytest.fixture(scope="module")
+def vizseq_sent_bleu(vizseq_sent_scores: Callable[..., list[float]]) -> Scorer:
+    """The mean of vizseq's ``sent_scores`` (vizseq prints none: summed in order and divided
+    by their number, as the harness's sentence mean is)."""
+
+    def score(hyps: list[str], refs: list[list[str]]) -> float:
+        each = vizseq_sent_scores(hyps, refs)
+        return sum(each) / len(each)
 
     return score
 
@@ -488,13 +526,19 @@ class MetricComputationError(Exception):
     """opik's exception (``opik.exceptions``), which its BLEU metrics raise on empty text."""
 
 
+class NoMean(Exception):
+    """opik's aggregated statistics hold no mean for the metric: every item's score failed."""
+
+
 @pytest.fixture(scope="module")
 def opik_bleu() -> dict[str, Scorer]:
     """opik's ``SentenceBLEU`` and ``CorpusBLEU`` (``opik/evaluation/metrics/heuristics/
     bleu.py``; the SDK's import starts its client, so the metric's base class and result type
     are the only names provided, untracked), scaled to 0–100. ``SentenceBLEU`` is scored per
-    item and averaged as ``opik.evaluate`` averages (``statistics.mean`` over the items whose
-    metric did not raise)."""
+    item and averaged by opik's published ``calculate_aggregated_statistics``
+    (``evaluation/score_statistics.py``) as ``opik.evaluate`` runs it: an item whose metric
+    raised is a failed score, left out of the mean; when every item failed, the statistics
+    hold no entry for the metric, and the scorer raises :class:`NoMean`."""
     member = "opik/evaluation/metrics/heuristics/bleu.py"
 
     class BaseMetric:
@@ -506,6 +550,7 @@ def opik_bleu() -> dict[str, Scorer]:
         value: float
         name: str
         reason: str | None = None
+        scoring_failed: bool = False
 
     env = load_definitions(
         published_file(*OPIK, member),
@@ -521,15 +566,39 @@ def opik_bleu() -> dict[str, Scorer]:
         filename=member,
     )
     sentence, corpus = env["SentenceBLEU"](track=False), env["CorpusBLEU"](track=False)
+    statistics_file = "opik/evaluation/score_statistics.py"
+    aggregate = load_definitions(
+        published_file(*OPIK, statistics_file),
+        [
+            "LOGGER",
+            "FAILED_SCORES_MESSAGE",
+            "ScoreStatistics",
+            "calculate_aggregated_statistics",
+            "_is_valid_score_value",
+        ],
+        imports="import dataclasses\nimport logging\nimport math\nimport statistics\n"
+        "from collections import defaultdict\nfrom typing import List, Optional, Dict\n",
+        namespace={
+            "_logging": types.SimpleNamespace(log_once_at_level=lambda *args: None),
+            "test_result": types.SimpleNamespace(TestResult=Any),
+        },
+        filename=statistics_file,
+    )["calculate_aggregated_statistics"]
+
+    def item(h: str, r: list[str]) -> types.SimpleNamespace:
+        # engine/metrics_evaluator.py: a metric that raises gives a failed score of 0.0
+        try:
+            result = sentence.score(h, list(r))
+        except MetricComputationError as exc:
+            result = ScoreResult(value=0.0, name=sentence.name, reason=str(exc))
+            result.scoring_failed = True
+        return types.SimpleNamespace(score_results=[result])
 
     def sentence_mean(hyps: list[str], refs: list[list[str]]) -> float:
-        values = []
-        for h, r in zip(hyps, refs, strict=True):
-            try:
-                values.append(sentence.score(h, list(r)).value)
-            except MetricComputationError:
-                continue  # a failed item: left out of the experiment's mean
-        return 100 * statistics.mean(values) if values else 0.0
+        aggregated = aggregate([item(h, r) for h, r in zip(hyps, refs, strict=True)])
+        if sentence.name not in aggregated:
+            raise NoMean(f"every item's {sentence.name} failed")
+        return 100 * aggregated[sentence.name].mean
 
     def corpus_score(hyps: list[str], refs: list[list[str]]) -> float:
         return 100 * corpus.score(list(hyps), [list(r) for r in refs]).value
@@ -704,12 +773,26 @@ def test_lighteval_bleu_n_tokenizes_as_its_pinned_nltk(
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
 @PROPS
-@given(corpus=corpora(max_refs=3))
+@given(corpus=corpora(min_refs=0, max_refs=3))
 def test_evalscope_bleu(
     evalscope_bleu: Callable[[int], Scorer], corpus: tuple[list[str], list[list[str]]], n: int
 ) -> None:
+    """Samples with no reference at all among them (a ``Target`` of no answers)."""
     hyps, refs = corpus
     _agree(evalscope_bleu(n)(hyps, refs), hyps, refs, f"evalscope-bleu-{n}")
+
+
+def test_evalscope_bleu_scores_a_sample_without_references_0(
+    evalscope_bleu: Callable[[int], Scorer],
+) -> None:
+    hyps, refs = ["the cat sat", "a dog"], [["the cat sat"], []]
+    theirs = evalscope_bleu(1)(hyps, refs)
+    ours = corpus_bleu(hypotheses=hyps, references=refs, profile="evalscope-bleu-1").score
+    assert abs(ours - theirs) <= EXACT and ours == 50.0
+    alone = sentence_bleu(hypothesis="a dog", references=[], profile="evalscope-bleu-1")
+    assert alone.score == 0.0 == evalscope_bleu(1)(["a dog"], [[]])
+    with pytest.raises(LayoutError, match="at least one reference"):  # no joining rule
+        corpus_bleu(hypotheses=hyps, references=refs, profile="nltk")
 
 
 @pytest.mark.parametrize(
@@ -845,13 +928,77 @@ def test_vizseq_bleu(vizseq_bleu: Scorer, corpus: tuple[list[str], list[list[str
     _agree(vizseq_bleu(hyps, refs), hyps, refs, "vizseq-bleu")
 
 
+def _agree_or_no_mean(theirs: Scorer, hyps: list[str], refs: list[list[str]], profile: str) -> None:
+    """Equal means, or, where opik has no mean (every item's metric raised), the profile
+    refuses with the exception each item raised."""
+    try:
+        score = theirs(hyps, refs)
+    except NoMean:
+        with pytest.raises(LibraryWouldRaise) as refused:
+            corpus_bleu(hypotheses=hyps, references=refs, profile=profile)
+        assert refused.value.library_exception == "MetricComputationError", refused.value
+        return
+    _agree(score, hyps, refs, profile)
+
+
+@PROPS
+@given(corpora(max_refs=3))
+def test_vizseq_sent_bleu(
+    vizseq_sent_scores: Callable[..., list[float]], corpus: tuple[list[str], list[list[str]]]
+) -> None:
+    """Each segment's score is vizseq's ``sent_scores`` entry (rounded to 3 decimals), and the
+    corpus value their mean."""
+    hyps, refs = corpus
+    theirs = vizseq_sent_scores(hyps, refs)
+    ours = segment_bleu(hypotheses=hyps, references=refs, profile="vizseq-sent-bleu")
+    assert np.abs(ours.score - np.array(theirs)).max() <= EXACT, (ours.score, theirs, corpus)
+    _agree(sum(theirs) / len(theirs), hyps, refs, "vizseq-sent-bleu")
+
+
+def test_vizseq_sent_bleu_rounds_each_segment(
+    vizseq_sent_scores: Callable[..., list[float]],
+) -> None:
+    hyps, refs = ["the cat sat on a mat", "a dog"], [["the cat sat on the mat"], ["a dog ran"]]
+    theirs = vizseq_sent_scores(hyps, refs)
+    ours = segment_bleu(hypotheses=hyps, references=refs, profile="vizseq-sent-bleu").score
+    unrounded = segment_bleu(
+        hypotheses=hyps, references=refs, profile="vizseq-sent-bleu", round_digits=None
+    ).score
+    assert np.abs(ours - np.array(theirs)).max() <= EXACT
+    assert (ours == np.round(unrounded, 3)).all() and (ours != unrounded).any()
+
+
 @PROPS
 @given(corpora(max_refs=3))
 def test_opik_sentence_bleu(
     opik_bleu: dict[str, Scorer], corpus: tuple[list[str], list[list[str]]]
 ) -> None:
     hyps, refs = corpus
-    _agree(opik_bleu["sentence"](hyps, refs), hyps, refs, "opik-sentence-bleu")
+    _agree_or_no_mean(opik_bleu["sentence"], hyps, refs, "opik-sentence-bleu")
+
+
+@PROPS
+@given(corpora_with_wordless_items())
+def test_opik_sentence_bleu_of_failing_items(
+    opik_bleu: dict[str, Scorer], corpus: tuple[list[str], list[list[str]]]
+) -> None:
+    """Items without words fail and are left out of opik's mean; often every item fails."""
+    hyps, refs = corpus
+    _agree_or_no_mean(opik_bleu["sentence"], hyps, refs, "opik-sentence-bleu")
+
+
+def test_opik_sentence_bleu_has_no_mean_when_every_item_fails(
+    opik_bleu: dict[str, Scorer],
+) -> None:
+    hyps, refs = ["", "the cat"], [["the cat"], ["  "]]
+    with pytest.raises(NoMean):
+        opik_bleu["sentence"](hyps, refs)
+    with pytest.raises(LibraryWouldRaise, match="MetricComputationError"):
+        corpus_bleu(hypotheses=hyps, references=refs, profile="opik-sentence-bleu")
+    # one item left: the mean is its score, as opik's
+    hyps, refs = [*hyps, "the cat sat"], [*refs, ["the cat sat"]]
+    ours = corpus_bleu(hypotheses=hyps, references=refs, profile="opik-sentence-bleu").score
+    assert abs(ours - opik_bleu["sentence"](hyps, refs)) <= EXACT and ours == 100.0
 
 
 @PROPS
@@ -953,6 +1100,7 @@ _FRAMEWORK: dict[str, tuple[str, Callable[[Any], Scorer], float, bool]] = {
         False,
     ),
     "vizseq-bleu": ("vizseq_bleu", lambda f: f, EXACT, False),
+    "vizseq-sent-bleu": ("vizseq_sent_bleu", lambda f: f, EXACT, False),
     "ragas-bleu": ("ragas_bleu", lambda f: f["legacy"], EXACT, True),
     "opik-sentence-bleu": ("opik_bleu", lambda f: f["sentence"], EXACT, False),
     "opik-corpus-bleu": ("opik_bleu", lambda f: f["corpus"], EXACT, False),
@@ -1003,6 +1151,7 @@ def test_declared_in_their_field() -> None:
         "unitxt-sacrebleu",
         "unitxt-normalized-sacrebleu",
         "vizseq-bleu",
+        "vizseq-sent-bleu",
         "lighteval-bleu-1",
         "lighteval-bleu-4",
         *(f"evalscope-bleu-{n}" for n in range(1, 5)),
@@ -1030,6 +1179,16 @@ def test_declared_in_their_field() -> None:
     )
     assert PROFILES["vizseq-bleu"] == PROFILES["sacrebleu"].replace(
         tokenize="none", round_digits=3, round_rule="numpy", library="vizseq"
+    )
+    assert PROFILES["vizseq-sent-bleu"] == PROFILES["sacrebleu-sentence"].replace(
+        tokenize="none",
+        smooth="floor",
+        round_digits=3,
+        round_rule="numpy-segment",
+        library="vizseq",
+    )
+    assert PROFILES["opik-sentence-bleu"] == PROFILES["opik-corpus-bleu"].replace(
+        ngram_totals="plain", aggregation="nonempty-mean"
     )
     assert PROFILES["torchtext-bleu"] == PROFILES["torchmetrics"].replace(library="torchtext")
     assert VERIFICATION["torchtext-bleu"].tolerance == FLOAT32

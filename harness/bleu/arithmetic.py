@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from harness.bleu.config import BleuConfig
+from harness.bleu.reported import reported_segments
 from harness.bleu.smoothing import (
     NltkContext,
     Orders,
@@ -213,6 +214,8 @@ def bleu_rows(
     are floored (a floored total is never 0: the orders without a hypothesis n-gram are those
     above the longest hypothesis); a segment row's own length unless given, and required for
     corpus rows under that rule (:func:`needs_longest`).
+    Segment rows (not ``corpus``) are rounded where the config's library prints its segment
+    scores rounded (:func:`~harness.bleu.reported.reported_segments`).
     ``on_refusal``: ``"raise"`` the first refused row's
     :class:`~harness.errors.LibraryWouldRaise`, or ``"mark"`` the refused rows in
     :attr:`ScoredRows.refused` and score the others (many corpora in one call).
@@ -300,6 +303,8 @@ def bleu_rows(
         if done is not None:
             score = np.where(done, 0.0, score)
             precisions = np.where(done[:, None], 0.0, precisions)
+        if not corpus:  # a segment's score as a library that prints it rounded prints it
+            score = reported_segments(score, config)
     return ScoredRows(score=score, precisions=precisions, bp=bp, ratio=ratio, refused=refused)
 
 

@@ -65,8 +65,14 @@ SENTENCE_SPLITS: tuple[str, ...] = ("none", "ragas")
 #: Python's ``round`` on the 0–100 score; ``python-unit`` — Python's ``round`` on the 0–1 score
 #: with two more digits, times 100 (a tool that rounds its 0–1 number: 16.5 becomes 0.17, not
 #: 0.16); ``numpy`` — ``numpy.round`` on the 0–100 score (it scales by a power of ten first, so
-#: a tie such as 12.7285 to three digits rounds down where Python's rounds up).
-ROUND_RULES: tuple[str, ...] = ("python", "python-unit", "numpy")
+#: a tie such as 12.7285 to three digits rounds down where Python's rounds up);
+#: ``numpy-segment`` — ``numpy.round`` on **each segment's** score instead, and not on the
+#: corpus-level score (a library that prints its sentence scores rounded: a sentence mean is
+#: the mean of the rounded scores, not rounded again; vizseq's ``sent_scores``).
+ROUND_RULES: tuple[str, ...] = ("python", "python-unit", "numpy", "numpy-segment")
+
+#: The :data:`ROUND_RULES` that round each segment's score rather than the corpus-level score.
+SEGMENT_ROUND_RULES: tuple[str, ...] = ("numpy-segment",)
 
 NGRAM_TOTALS: tuple[str, ...] = (
     "plain",  # a segment adds max(0, len - n + 1) to the order-n total
@@ -104,7 +110,8 @@ MISSING_REFS: tuple[str, ...] = (
     # BLEU); applied before counting too
     "joined",  # every segment's references stripped, the empty and repeated ones dropped,
     # and the rest joined with a newline into one reference (evalscope's Target.display);
-    # applied before counting too
+    # applied before counting too; a segment given no reference at all joins to the empty
+    # one (harness.bleu.layouts.given_references), where every other rule refuses it
     "refuse",  # as skip, but a corpus whose segments do not all have as many references as
     # the first raises ValueError (Hugging Face's sacrebleu module, as unitxt and opencompass
     # load it); a segment scored alone is never refused
@@ -117,7 +124,8 @@ AGGREGATIONS: tuple[str, ...] = (
     # the mean over segments (TruthfulQA's bleu_max in lm-eval, HELM's bleu_1/bleu_4)
     "nonempty-mean",  # mean of per-segment scores over the segments whose hypothesis and every
     # reference have tokens, 0 when none has (CodeNN's script, which reads the first reference,
-    # skips the others; opik leaves the items its metric raises on out of its mean)
+    # skips the others; opik leaves the items its metric raises on out of its mean, and a
+    # corpus of nothing else is refused under on_zero_length="opik": opik prints no mean)
 )
 
 NGRAM_IDENTITIES: tuple[str, ...] = (
@@ -182,7 +190,9 @@ class BleuConfig:
     round_digits: the corpus-level score as its library reports it, rounded to this many
         decimals on the 0–100 scale by ``round_rule`` (``None``: full precision). Only the
         aggregated score is rounded: segment scores, and the sentence scores a mean is taken
-        over, keep full precision.
+        over, keep full precision — except under a rule of :data:`SEGMENT_ROUND_RULES`,
+        which rounds each segment's score (and the mean is taken over the rounded ones)
+        and leaves the aggregated score as it is.
     round_rule: how ``round_digits`` rounds (:data:`ROUND_RULES`; unused without it).
     sentence_split: what the segments are before tokenizing (:data:`SENTENCE_SPLITS`).
     library: the library whose error messages a profile speaks for (used only to name it in

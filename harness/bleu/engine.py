@@ -38,7 +38,12 @@ from harness.bleu.arithmetic import (
 )
 from harness.bleu.config import BleuConfig
 from harness.bleu.layouts import CUT_BEFORE_COUNTING, counted_corpus
-from harness.bleu.refusals import empty_segment_refusal, first_segment_refusal, ragged_refusal
+from harness.bleu.refusals import (
+    empty_segment_refusal,
+    first_segment_refusal,
+    ragged_refusal,
+    segments_refused_alone,
+)
 from harness.bleu.reported import reported, reported_array
 from harness.bleu.result import BleuResult
 from harness.bleu.smoothing import get_smoothing
@@ -467,11 +472,9 @@ def _first_segment_refusals(stats: Statistics, config: BleuConfig) -> None:
     rule = zero_length_rule(config.on_zero_length)
     k = np.fromiter(map(len, stats.ref_lens), np.int64, len(stats))
     first_ref = np.fromiter((r[0] if r else -1 for r in stats.ref_lens), np.int64, len(stats))
-    refused = np.zeros(len(stats), dtype=bool)
+    refused = segments_refused_alone(stats, config)  # opik's, unless a mean leaves them out
     if rule.first_segment_refusal:
         refused |= (stats.hyp_len == 0) | ((k == 1) & (first_ref == 0))
-    if rule.empty_segment_refusal:
-        refused |= stats.has_empty_side
     if not refused.any():
         return
     row = int(np.argmax(refused))

@@ -7,11 +7,13 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
+from typing import Any
 
 from harness.bleu.config import BleuConfig
 from harness.data.corpus import Corpus
 
-__all__ = ["CUT_BEFORE_COUNTING", "counted_corpus", "sentence_config"]
+__all__ = ["CUT_BEFORE_COUNTING", "counted_corpus", "given_references", "sentence_config"]
 
 #: The ``missing_refs`` rules that cut each segment's references before counting.
 CUT_BEFORE_COUNTING: tuple[str, ...] = ("truncate", "first", "joined")
@@ -45,6 +47,22 @@ def counted_corpus(corpus: Corpus, config: BleuConfig) -> Corpus:
     return dataclasses.replace(
         corpus, references=tuple(r[:k] for r in corpus.references), check_text=False
     )
+
+
+def given_references(references: Any, config: BleuConfig) -> Any:
+    """Per-segment ``references`` as ``config`` reads them before a corpus is made of them:
+    under ``missing_refs="joined"`` a segment without references is a segment whose one
+    reference is empty, since both join to the same empty reference (evalscope's
+    ``Target([])`` and ``Target([""])`` display ``""``, a sample it scores 0). Under every
+    other rule, and for anything but a list of lists, ``references`` as given (the corpus
+    refuses a segment without references)."""
+    if config.missing_refs != "joined" or not _is_list(references):
+        return references
+    return [("",) if _is_list(refs) and len(refs) == 0 else refs for refs in references]
+
+
+def _is_list(value: Any) -> bool:
+    return isinstance(value, Sequence) and not isinstance(value, str | bytes)
 
 
 def sentence_config(config: BleuConfig) -> BleuConfig:

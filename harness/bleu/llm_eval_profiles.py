@@ -104,7 +104,8 @@ LLM_EVAL_PROFILES: tuple[Profile, ...] = (
             "spaces), nltk `word_tokenize` otherwise (`evalscope`), decided for each side; the "
             "output is not stripped",
             ref_length="**one reference**: the references stripped, the empty and repeated "
-            'ones dropped, joined with a newline (`missing_refs="joined"`)',
+            'ones dropped, joined with a newline (`missing_refs="joined"`); a sample without '
+            "references has the empty one, and scores 0",
             smoothing="none (nltk method0); 0 with no unigram match; the 0–1 mean rounded to "
             "4 decimals",
             field=LLM_EVALUATION,
@@ -262,6 +263,36 @@ LLM_EVAL_PROFILES: tuple[Profile, ...] = (
         short="vizseq",
     ),
     Profile(
+        "vizseq-sent-bleu",
+        BleuConfig(
+            tokenize="none",
+            smooth="floor",
+            effective_order=True,
+            aggregation="sentence-mean",
+            round_digits=3,
+            round_rule="numpy-segment",
+            library="vizseq",
+        ),
+        Verification(
+            "verified",
+            "vizseq 0.2.1 scorers/bleu.py BLEUScorer(sent_level=True).score sent_scores "
+            "(_get_sent_bleu, one worker; scorers/__init__.py VizSeqScore.make rounds them), "
+            "with sacrebleu 2.6.0; the mean is the harness's, of those scores",
+            _TESTS,
+        ),
+        reproduces="vizseq `BLEUScorer` sentence scores (`sent_scores`: sacrebleu's "
+        "`sentence_score` with `tokenize='none'`, floor smoothing and effective order, each "
+        "`numpy.round` to 3 decimals); vizseq prints no mean of them (its corpus score is "
+        "`vizseq-bleu`): the corpus value is the harness's sentence mean of the rounded scores",
+        tokens="**none**: whitespace only (vizseq never passes a tokenizer)",
+        ref_length="closest",
+        smoothing="floor (0.1), effective order; 0 with no unigram match; each segment's "
+        'score printed with `numpy.round(score, 3)` (`round_rule="numpy-segment"`), the mean '
+        "not rounded again",
+        field=LLM_EVALUATION,
+        short="vizseq-snt",
+    ),
+    Profile(
         "ragas-bleu",
         BleuConfig(sentence_split="ragas", aggregation="sentence-mean", library="ragas"),
         Verification(
@@ -288,14 +319,15 @@ LLM_EVAL_PROFILES: tuple[Profile, ...] = (
             smooth="nltk-method1",
             ngram_totals="plain",
             effective_order=True,
+            on_zero_length="opik",
             aggregation="nonempty-mean",
             library="opik",
         ),
         Verification(
             "verified",
-            "opik 2.2.122 heuristics/bleu.py SentenceBLEU.score per item, averaged as "
-            "evaluation/score_statistics.py does (the items it raises on left out), with nltk "
-            "3.10.4",
+            "opik 2.2.122 heuristics/bleu.py SentenceBLEU.score per item, averaged by "
+            "evaluation/score_statistics.py calculate_aggregated_statistics (the items it "
+            "raises on left out; no mean when every item raises), with nltk 3.10.4",
             _TESTS,
         ),
         reproduces="opik `SentenceBLEU` per item (nltk `sentence_bleu`, method1, the weights "
@@ -303,8 +335,9 @@ LLM_EVAL_PROFILES: tuple[Profile, ...] = (
         tokens="`str.lower().split()`",
         ref_length="closest; every reference",
         smoothing="nltk method1 (epsilon 0.1); effective order on the output's length; an "
-        "item whose output or a reference has no words raises and is **left out of the "
-        "mean** (`nonempty-mean`; opik prints no mean when every item fails, the profile 0)",
+        "item whose output or a reference has no words raises `MetricComputationError` "
+        '(`on_zero_length="opik"`) and is **left out of the mean** (`nonempty-mean`); when '
+        "every item raises, opik prints no mean and the profile refuses the corpus",
         field=LLM_EVALUATION,
         short="opik-sent",
     ),

@@ -14,7 +14,12 @@ from harness.bleu.stats import Statistics
 from harness.bleu.zero_length import zero_length_rule
 from harness.errors import LibraryWouldRaise
 
-__all__ = ["empty_segment_refusal", "first_segment_refusal", "ragged_refusal"]
+__all__ = [
+    "empty_segment_refusal",
+    "first_segment_refusal",
+    "ragged_refusal",
+    "segments_refused_alone",
+]
 
 
 def first_segment_refusal(stats: Statistics, config: BleuConfig) -> None:
@@ -57,13 +62,37 @@ def ragged_refusal(stats: Statistics, config: BleuConfig) -> None:
 
 def empty_segment_refusal(stats: Statistics, config: BleuConfig) -> None:
     """Raise what opik raises (``on_zero_length="opik"``) when a segment's hypothesis or one
-    of its references has no tokens: ``MetricComputationError``, for the first such segment."""
+    of its references has no tokens: ``MetricComputationError``, for the first such segment.
+
+    Under ``aggregation="nonempty-mean"`` each segment is a call of its own and the mean
+    leaves out the segments it raises on (:func:`segments_refused_alone` refuses none of
+    them): a corpus is refused only when every segment is, since there is no mean then
+    (``opik.evaluate`` prints none)."""
     if not zero_length_rule(config.on_zero_length).empty_segment_refusal:
         return
-    if not stats.has_empty_side.any():
+    empty = stats.has_empty_side
+    if not empty.any():
         return
-    i = int(np.argmax(stats.has_empty_side))
+    i = int(np.argmax(empty))
     side = "output" if stats.hyp_len[i] == 0 else "reference"
-    raise LibraryWouldRaise(
-        config.library, "MetricComputationError", f"segment {i + 1}'s {side} has no words"
-    )
+    if config.aggregation != "nonempty-mean":
+        raise LibraryWouldRaise(
+            config.library, "MetricComputationError", f"segment {i + 1}'s {side} has no words"
+        )
+    if empty.all():
+        raise LibraryWouldRaise(
+            config.library,
+            "MetricComputationError",
+            f"every segment raises it — segment {i + 1}'s {side} has no words, and so on — "
+            "and the mean leaves each out: there is no mean to print",
+        )
+
+
+def segments_refused_alone(stats: Statistics, config: BleuConfig) -> np.ndarray:
+    """(S,) bool: the segments opik refuses when each is scored alone
+    (``on_zero_length="opik"``: a hypothesis or a reference without tokens), except under
+    ``aggregation="nonempty-mean"``, whose mean leaves them out instead."""
+    rule = zero_length_rule(config.on_zero_length)
+    if not rule.empty_segment_refusal or config.aggregation == "nonempty-mean":
+        return np.zeros(len(stats), dtype=bool)
+    return stats.has_empty_side.copy()

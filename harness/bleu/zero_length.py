@@ -198,7 +198,9 @@ _RULES: tuple[ZeroLengthRule, ...] = (
     ZeroLengthRule(
         "opik",
         "opik's BLEU metrics: an output or a reference without words raises "
-        "MetricComputationError, wherever it is; otherwise as zero",
+        "MetricComputationError, wherever it is (under aggregation nonempty-mean the mean "
+        "leaves such segments out, as opik.evaluate does, and has none when every segment "
+        "is one); otherwise as zero",
         empty_segment_refusal=True,
     ),
     ZeroLengthRule(
