@@ -239,7 +239,11 @@ class SignalRow:
 
 HYP, REF = "{hyp}", "{ref}"
 REPORT = ("report", HYP, "--refs", REF, "--quiet", "--impl", "profile:sacrebleu,adapter:nltk")
-COMPARE = ("compare", HYP, "--refs", REF, "--quiet", "--impl", "profile:sacrebleu,adapter:nltk")
+# the real nltk on every segment (--real all): long enough a run to be stopped in its work
+COMPARE = (
+    "compare", HYP, "--refs", REF, "--quiet", "--impl", "profile:sacrebleu,adapter:nltk",
+    "--real", "all",
+)  # fmt: skip
 IDENTIFY = ("identify", HYP, REF, "--score", "27", "--quiet")
 SIGNAL_ROWS = {
     "report-jobs2-sigterm": SignalRow((*REPORT, "--jobs", "2"), out=True),

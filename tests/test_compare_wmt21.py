@@ -36,6 +36,8 @@ def test_compare_wmt21_corpus_and_segment_level(data_dir, tmp_path, capsys) -> N
             "--level",
             "corpus",
             "segment",
+            "--real",
+            "all",
             "--no-progress",
             "--out",
             str(out),

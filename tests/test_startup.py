@@ -29,7 +29,7 @@ HEAVY = ("scipy", "matplotlib", "pandas", "torch", "sacrebleu", "nltk", "evaluat
 #: The order ``bleu-harness --help`` has always listed the commands in.
 ORDER = (
     "score compare explain significance human report pitfalls validate identify check "
-    "fixtures profiles demo cache"
+    "releases fixtures profiles demo cache"
 ).split()
 
 
