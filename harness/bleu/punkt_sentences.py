@@ -59,6 +59,7 @@ __all__ = [
     "batch_nltk_punkt",
     "build_nltk_punkt",
     "clear_caches",
+    "evalscope_sentences",
     "maybe_sentence_end",
     "nltk_punkt_tokens",
     "number_type",
@@ -464,4 +465,14 @@ def batch_evalscope(lines: Sequence[str]) -> list[list[str]]:
     return [
         list(segmenter.cut(line)) if c else next(others)
         for line, c in zip(lines, chinese, strict=True)
+    ]
+
+
+def evalscope_sentences(lines: Sequence[str]) -> list[list[str] | None]:
+    """Each text's sentences as ``evalscope`` tokenizes them with ``nltk-word``'s rules (the
+    tokens of a text without a Chinese character are those of its Punkt sentences in order,
+    a newline inside a sentence written as a vertical tab, :func:`sentence_lines`), ``None``
+    for a text jieba segments."""
+    return [
+        None if evalscope_chinese(line) else sentence_lines([sentences(line)]) for line in lines
     ]

@@ -261,6 +261,7 @@ class Vocabulary:
         self.word_len[0] = 1  # _SEP ends every line as token 0
         self.flat = np.zeros(4096, dtype=np.int64)
         self.n_words = 1  # words whose tokens are known
+        self._sentences: Vocabulary | None = None  # the sentences' words (_sentence_ids)
         self.n_flat = 1
 
     def _words_of(self, lines: Sequence[str], whole: Sequence[bool] | None = None) -> list[str]:
@@ -355,23 +356,15 @@ class Vocabulary:
             batch = self.spec.batch_lines is not None and self.rules.whitespace == "unicode"
             if self.rules.strip == "rstrip":
                 lines = list(map(str.rstrip, lines))
-            if batch and (self.spec.batch_newlines or not any("\n" in line for line in lines)):
-                line_tokens = _tok.batch_lines_tokens(self.rules.tokenize, lines)
+            if batch and self.spec.sentences is not None and self.token_case is None:
+                line_len, line_ids = self._sentence_ids(lines)
             else:
-                line_tokens = [line_tok(line) for line in lines]
-            line_len = np.fromiter(map(len, line_tokens), np.int64, len(line_tokens))
-            line_ids = self.token_ids(list(itertools.chain.from_iterable(line_tokens)))
-            lens = np.empty(len(new_words), dtype=np.int64)
-            lens[~is_line] = plain_len
-            lens[is_line] = line_len
-            ids = np.empty(int(lens.sum()), dtype=np.int64)
-            start = np.cumsum(lens) - lens  # where each new word's ids go
-            for where, n, values in (
-                (~is_line, plain_len, plain_ids),
-                (is_line, line_len, line_ids),
-            ):
-                offset = np.arange(len(values)) - np.repeat(np.cumsum(n) - n, n)
-                ids[np.repeat(start[where], n) + offset] = values
+                if batch and (self.spec.batch_newlines or all("\n" not in x for x in lines)):
+                    line_tokens = _tok.batch_lines_tokens(self.rules.tokenize, lines)
+                else:
+                    line_tokens = [line_tok(line) for line in lines]
+                line_len, line_ids = self._string_ids(line_tokens)
+            lens, ids = _merged(is_line, (plain_len, plain_ids), (line_len, line_ids))
         lo, hi = self.n_words, self.n_words + len(new_words)
         if hi > len(self.word_len):
             size = max(hi, 2 * len(self.word_len))
@@ -383,6 +376,36 @@ class Vocabulary:
         self.word_start[lo:hi] = self.n_flat + np.cumsum(lens) - lens
         self.flat[self.n_flat : self.n_flat + len(ids)] = ids
         self.n_words, self.n_flat = hi, self.n_flat + len(ids)
+
+    def _string_ids(self, line_tokens: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.ndarray]:
+        """(tokens per line, their ids) of lines given as token strings."""
+        line_len = np.fromiter(map(len, line_tokens), np.int64, len(line_tokens))
+        return line_len, self.token_ids(list(itertools.chain.from_iterable(line_tokens)))
+
+    def _sentence_ids(self, lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """(tokens per line, their ids) of whole texts of a tokenizer with ``sentences``
+        (:class:`~harness.bleu.tokenizer_spec.TokenizerSpec`): each text's sentences through a
+        vocabulary of ``sentence_words`` sharing this one's token table (every distinct word
+        tokenized once), the texts it gives no sentences for by ``batch_lines``."""
+        split = self.spec.sentences(lines)  # type: ignore[misc]
+        inner = self._sentences
+        if inner is None or inner.tokens is not self.tokens:
+            rules = _tok.TextRules(tokenize=self.spec.sentence_words, strip="none")
+            inner = self._sentences = Vocabulary(rules)
+            inner.tokens = self.tokens
+        whole = np.fromiter((s is None for s in split), dtype=bool, count=len(split))
+        counts = np.fromiter((len(s) for s in split if s is not None), np.int64)
+        flat = [sentence for s in split if s is not None for sentence in s]
+        tokens, sent_len = inner.ids(flat) if flat else (np.zeros(0, np.int64),) * 2
+        before = np.concatenate([[0], np.cumsum(sent_len)])
+        last = np.cumsum(counts)
+        text_len = before[last] - before[last - counts]
+        text_ids = tokens[tokens != 0]  # each sentence's tokens, without its sentinel
+        rest = [line for line, s in zip(lines, split, strict=True) if s is None]
+        if not rest:
+            return text_len, text_ids
+        rest_len, rest_ids = self._string_ids(_tok.batch_lines_tokens(self.rules.tokenize, rest))
+        return _merged(whole, (text_len, text_ids), (rest_len, rest_ids))
 
     def _word_text_ids(self, words: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """(tokens per word, their ids) of ``words`` after :attr:`word_text`, which may leave
@@ -570,6 +593,25 @@ def per_word(rules: _tok.TextRules) -> bool:
     if rules.by_side or rules.line_text is None or rules.whitespace != "unicode":
         return False
     return _tok.spec_of(rules.tokenize).locality == "word" and rules.line_case in (None, str.lower)
+
+
+def _merged(
+    second: np.ndarray,
+    first_part: tuple[np.ndarray, np.ndarray],
+    second_part: tuple[np.ndarray, np.ndarray],
+) -> tuple[np.ndarray, np.ndarray]:
+    """(ids per item, flat ids) of items from two parts, each (ids per item, flat ids) of its
+    items in order, merged into item order: item ``k`` is the second part's next where
+    ``second[k]``, else the first's."""
+    lens = np.empty(len(second), dtype=np.int64)
+    lens[~second] = first_part[0]
+    lens[second] = second_part[0]
+    ids = np.empty(int(lens.sum()), dtype=np.int64)
+    start = np.cumsum(lens) - lens  # where each item's ids go
+    for where, (n, values) in ((~second, first_part), (second, second_part)):
+        offset = np.arange(len(values)) - np.repeat(np.cumsum(n) - n, n)
+        ids[np.repeat(start[where], n) + offset] = values
+    return lens, ids
 
 
 def _interleave(first: np.ndarray, second: np.ndarray, from_second: np.ndarray) -> np.ndarray:
