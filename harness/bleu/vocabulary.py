@@ -230,6 +230,11 @@ class Vocabulary:
             if others and not self._other_marks
             else None
         )
+        self._mark_class = (
+            re.compile(f"[{re.escape(''.join(self.avoid))}]")
+            if self.avoid and all(len(c) == 1 for c in self.avoid)
+            else None
+        )
         # Lowercasing rules that act on the tokens (ascii, perl) are applied when a token
         # gets its id; the unicode rule lowercases the lines before (count_statistics).
         self.token_case = rules.token_case
@@ -301,10 +306,21 @@ class Vocabulary:
         marked = self._has_mark(joined)
         if not marked and self.whole_line is None:
             return None
-        whole = [self._has_mark(line) for line in lines] if marked else [False] * len(lines)
+        whole = self._lines_with_marks(lines) if marked else [False] * len(lines)
         if self.whole_line is not None:
             whole = [a or b for a, b in zip(whole, self.whole_line(lines), strict=True)]
         return whole if any(whole) else None
+
+    def _lines_with_marks(self, lines: Sequence[str]) -> list[bool]:
+        """:meth:`_has_mark` of each line: single-character marks found in one pass over the
+        lines' text, each found mark's line looked up by its offset."""
+        if self._mark_class is None:
+            return [self._has_mark(line) for line in lines]
+        ends = np.cumsum(np.fromiter(map(len, lines), np.int64, len(lines)))
+        at = [m.start() for m in self._mark_class.finditer("".join(lines))]
+        whole = np.zeros(len(lines), dtype=bool)
+        whole[np.searchsorted(ends, np.asarray(at, dtype=np.int64), side="right")] = True
+        return whole.tolist()
 
     def _marked(self, lines: Sequence[str]) -> Sequence[str]:
         """``lines`` as they are split into words: for an ``edges`` tokenizer, (right-
@@ -617,15 +633,5 @@ def _merged(
 def _interleave(first: np.ndarray, second: np.ndarray, from_second: np.ndarray) -> np.ndarray:
     """Two id arrays of lines (each line ended by 0) merged into line order: line ``k`` is the
     next line of ``second`` where ``from_second[k]``, else the next of ``first``."""
-    lens = np.empty(len(from_second), dtype=np.int64)
-    spans = []
-    for ids, where in ((first, ~from_second), (second, from_second)):
-        n = np.diff(np.flatnonzero(ids == 0), prepend=-1)
-        lens[where] = n
-        spans.append((ids, n, where))
-    start = np.cumsum(lens) - lens
-    out = np.empty(int(lens.sum()), dtype=np.int64)
-    for ids, n, where in spans:
-        offset = np.arange(len(ids)) - np.repeat(np.cumsum(n) - n, n)
-        out[np.repeat(start[where], n) + offset] = ids
-    return out
+    parts = [(np.diff(np.flatnonzero(ids == 0), prepend=-1), ids) for ids in (first, second)]
+    return _merged(from_second, parts[0], parts[1])[1]
