@@ -121,11 +121,16 @@ _LETTERS = st.sampled_from(list("abzAZéÉßİıΣσςǅ́"))
 _PLAIN_WORD = st.sampled_from(["the", "The", "end", "He", "etc", "Inc", "ΑΣ", "İstanbul"]) | (
     st.lists(_LETTERS, min_size=1, max_size=5).map("".join)
 )
+#: Tokens after a sentence end other than words of letters (evalscope's joined references
+#: put a reference's first token there).
+_NEXT_TOKEN = st.sampled_from(
+    ["(x)", "5,443", '"the"', "...", "the-nyx", "24.0", "&quot;o&quot;", ",", "x.", "'s", "1926"]
+)
 _CONTEXT = st.tuples(
     _PLAIN_WORD | st.sampled_from(_model_words()) | st.text(max_size=3),
     st.sampled_from([".", "?", "!", "..", ".?", ".\u201d", ","]),
     st.sampled_from([" ", "\n", "\n\n", "\t ", "\u00a0", "\x1c", "\u2028", ""]),
-    _PLAIN_WORD | st.sampled_from(_model_words()) | st.text(max_size=3),
+    _PLAIN_WORD | st.sampled_from(_model_words()) | st.text(max_size=3) | _NEXT_TOKEN,
 ).map("".join)
 
 
@@ -135,6 +140,9 @@ _CONTEXT = st.tuples(
 @example("Dr.\nSmith")
 @example("zung?\nKing")
 @example("ΑΣ.\nΣας")
+@example("the.\n(x)")
+@example("of?\n5,443")
+@example("et.\n1926")
 def test_plain_decisions_are_punkts(fresh_nltk: Callable[[str], list[str]], context: str) -> None:
     """:func:`harness.bleu.punkt_sentences.plain_decision` decides a context as nltk's
     ``text_contains_sentbreak`` does, or leaves it to Punkt."""
@@ -153,6 +161,9 @@ def test_plain_decisions_decide_the_common_contexts() -> None:
     assert decide("Dr.\nSmith") is None
     assert decide("b.\nLevine") is None  # an initial: one letter
     assert decide("5.\nThe") is None
+    assert decide("the.\n(hien)") is True
+    assert decide("nyx?\n2006") is True
+    assert decide("a.\nThe") is None  # one letter
 
 
 @PROPS

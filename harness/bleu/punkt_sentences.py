@@ -221,17 +221,21 @@ def plain_decision(params: Any) -> Callable[[str], bool | None]:
     ``params`` of a plain context, ``None`` for any other.
 
     A plain context is a word of two or more letters, ``.``, ``?`` or ``!``, whitespace and a
-    word of letters (:func:`_plain_context`, whose letters and whitespace are the ``regex``
-    engine's, as Punkt's). Punkt's word split makes it two tokens (``word.``, ``Next``) or
-    three (``word``, ``?``, ``Next``). ``?`` and ``!`` are sentence breaks in Punkt's first
-    pass, which its second pass leaves (it only revisits tokens ending in a period): a break.
+    token (:func:`_plain_context`, whose letters and whitespace are the ``regex`` engine's, as
+    Punkt's). Punkt's word split makes the word ``word.``, or ``word`` and ``?``, then at least
+    one token of what follows. ``?`` and ``!`` are sentence breaks in Punkt's first pass,
+    which its second pass leaves (it only revisits tokens ending in a period): a break.
     ``word.`` is a break in the first pass unless its lowercase form is an abbreviation of the
-    model; the second pass keeps the break unless the lowercase pair is one of the model's
-    collocations (the word is neither an initial, being two letters or more, nor a number):
-    a break, or ``None`` for an abbreviation or a collocation (Punkt decides those itself).
-    ``tests/test_tokenizer_shortcuts.py`` checks this against Punkt's own decision."""
+    model; the second pass keeps the break unless the lowercase word and the next token's type
+    are one of the model's collocations (the word is neither an initial, being two letters or
+    more, nor a number): a break when no collocation starts with the word, or when the next
+    token is a word of letters (its type: the word lowercased) making none; ``None`` for an
+    abbreviation, a collocation, and a collocation's first word before any other token
+    (Punkt decides those itself). ``tests/test_tokenizer_shortcuts.py`` checks this against
+    Punkt's own decision."""
     abbreviations = frozenset(params.abbrev_types)
     collocations = frozenset(params.collocations)
+    firsts = frozenset(first for first, _ in collocations)
 
     def decide(context: str) -> bool | None:
         match = _plain_context().fullmatch(context)
@@ -241,7 +245,11 @@ def plain_decision(params: Any) -> Callable[[str], bool | None]:
         if end != ".":
             return True
         lowered = word.lower()
-        if lowered in abbreviations or (lowered, following.lower()) in collocations:
+        if lowered in abbreviations:
+            return None
+        if lowered in firsts and (
+            _letters().fullmatch(following) is None or (lowered, following.lower()) in collocations
+        ):
             return None
         return True
 
@@ -251,10 +259,18 @@ def plain_decision(params: Any) -> Callable[[str], bool | None]:
 @cache
 def _plain_context() -> Any:
     """:func:`plain_decision`'s plain context: two or more letters, a sentence end,
-    whitespace, letters (``regex``'s classes, Unicode)."""
+    whitespace, a token (``regex``'s classes, Unicode)."""
     import regex
 
-    return regex.compile(r"([^\W\d_]{2,})([.?!])\s+([^\W\d_]+)")
+    return regex.compile(r"([^\W\d_]{2,})([.?!])\s+(\S+)")
+
+
+@cache
+def _letters() -> Any:
+    """A word of letters (``regex``'s class, as Punkt's)."""
+    import regex
+
+    return regex.compile(r"[^\W\d_]+")
 
 
 @cache
