@@ -154,6 +154,7 @@ BUILT_IN: tuple[TokenizerSpec, ...] = (
         "is lowercase_rule='script'",
         build=_ready(_script.codenn_tokens),
         lowercased=_script.codenn_lowercased_tokens,
+        lowercased_batch=_script.batch_codenn_lowercased,
     ),
     # t2t does not pad the line either (a missing neighbour counts as a digit)
     TokenizerSpec(

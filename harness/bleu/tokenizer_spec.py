@@ -105,7 +105,7 @@ class TokenizerSpec:
     tokens; ``None``: ``script`` lowercases the line before tokenizing. A tokenizer never
     lowercases, strips punctuation or drops words inside its line function otherwise: those
     are factors of their own (:class:`~harness.bleu.tokenizers.TextRules`), so that a signature
-    names them.
+    names them. ``lowercased_batch``: that form on many lines at once, equal line by line.
     """
 
     name: str
@@ -130,6 +130,7 @@ class TokenizerSpec:
     sacrebleu: str | None = None
     revision: str = ""
     lowercased: Core | None = None
+    lowercased_batch: BatchLines | None = None
 
     def __post_init__(self) -> None:
         if self.family not in FAMILIES:
@@ -155,6 +156,8 @@ class TokenizerSpec:
             raise ValueError(f"{self.name}: sentences and sentence_words go together, on lines")
         if self.lowercased is not None and (self.locality != "line" or self.batch_lines):
             raise ValueError(f"{self.name}: a lowercased form is tokenized line by line")
+        if self.lowercased_batch is not None and self.lowercased is None:
+            raise ValueError(f"{self.name}: lowercased_batch is a lowercased form's batch")
         if self.sides is not None:
             names = tuple(form.name for form in self.sides)
             if names != tuple(f"{self.name}:{side}" for side in SIDES):

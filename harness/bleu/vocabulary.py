@@ -372,7 +372,10 @@ class Vocabulary:
             batch = self.spec.batch_lines is not None and self.rules.whitespace == "unicode"
             if self.rules.strip == "rstrip":
                 lines = list(map(str.rstrip, lines))
-            if batch and self.spec.sentences is not None and self.token_case is None:
+            lowercased = self.spec.lowercased_batch if self.rules.script_case else None
+            if lowercased is not None and self.rules.whitespace == "unicode":
+                line_len, line_ids = self._string_ids(lowercased(lines))
+            elif batch and self.spec.sentences is not None and self.token_case is None:
                 line_len, line_ids = self._sentence_ids(lines)
             else:
                 if batch and (self.spec.batch_newlines or all("\n" not in x for x in lines)):
