@@ -331,12 +331,15 @@ class Vocabulary:
             return [f"{_FIRST}{line.rstrip()}{_LAST}" for line in lines]
         return [f"{_FIRST}{line}{_LAST}" for line in lines]
 
-    def _learn(self, new_words: list[str], words_only: bool = False) -> None:
+    def _learn(self, new_words: list[str], words_only: bool = False, whole: bool = False) -> None:
         """Tokenize words seen for the first time (in word-id order) and store their ids;
-        ``words_only``: none of them is a whole line (the caller split every line)."""
+        ``words_only``: none is a whole line (the caller split every line); ``whole``: all."""
         if words_only:
             plain = new_words
             is_line = np.zeros(len(new_words), dtype=bool)
+        elif not self.word_local or whole:  # every key a whole line's
+            plain = []
+            is_line = np.ones(len(new_words), dtype=bool)
         else:
             is_line = np.fromiter(
                 (w.startswith(_LINE_KEY) for w in new_words), dtype=bool, count=len(new_words)
@@ -416,8 +419,7 @@ class Vocabulary:
         counts = np.fromiter((len(s) for s in split if s is not None), np.int64)
         flat = [sentence for s in split if s is not None for sentence in s]
         tokens, sent_len = inner.ids(flat) if flat else (np.zeros(0, np.int64),) * 2
-        before = np.concatenate([[0], np.cumsum(sent_len)])
-        last = np.cumsum(counts)
+        before, last = np.concatenate([[0], np.cumsum(sent_len)]), np.cumsum(counts)
         text_len = before[last] - before[last - counts]
         text_ids = tokens[tokens != 0]  # each sentence's tokens, without its sentinel
         rest = [line for line, s in zip(lines, split, strict=True) if s is None]
@@ -483,10 +485,11 @@ class Vocabulary:
             self._learn([words[i] for i in fresh_at[first].tolist()])
         return wids
 
-    def _lookup(self, texts: Sequence[str], by_word: bool) -> np.ndarray:
+    def _lookup(self, texts: Sequence[str], by_word: bool, lines: bool = False) -> np.ndarray:
         """The word ids of ``texts`` (split first where ``by_word``) from the compiled word
         table, its own or the shared one, learning the words not yet tokenized (in id order:
-        from the shared table, also those other vocabularies added before its last word)."""
+        from the shared table, also those other vocabularies added before its last word);
+        ``lines``: every text is a whole line's key."""
         if self.shared is not None:
             ids = self.shared.ids(texts, by_word)
             # up to the batch's last word (ids count up in order of first appearance)
@@ -497,7 +500,7 @@ class Vocabulary:
         assert self.table is not None  # the compiled word table's path
         raw, fresh = self.table.ids(texts, by_word)
         if fresh:  # new words, in id order
-            self._learn(fresh, words_only=by_word)
+            self._learn(fresh, words_only=by_word, whole=lines)
         return np.frombuffer(raw, dtype=np.int64)
 
     def _mixed_ids(self, lines: Sequence[str], whole: Sequence[bool]) -> np.ndarray:
@@ -517,7 +520,9 @@ class Vocabulary:
             if not texts:
                 parts.append(np.zeros(0, dtype=np.int64))
                 continue
-            parts.append(self._lookup(self._marked(texts) if by_word else texts, by_word))
+            parts.append(
+                self._lookup(self._marked(texts) if by_word else texts, by_word, not by_word)
+            )
         return _interleave(parts[0], parts[1], second)
 
     def ids(self, lines: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
