@@ -6,6 +6,7 @@ Run from the repository root (``make bench`` runs it; the commands need the real
     ... bench_targets.py --quick            # small sizes, no commands (~1 min)
     ... bench_targets.py --readme           # also rewrite README.md's performance table
     ... bench_targets.py --commands-only    # only the commands (target 5)
+    ... bench_targets.py --profiles-target 20000 --breakdown   # target 2 alone, CPU s per profile
 
 Every ratio is measured in the same run against the real library (sacrebleu 2.x), and every
 harness number is checked against it before it is reported (1e-9 BLEU points; the script stops
@@ -136,9 +137,11 @@ def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
     return time.perf_counter() - start, value
 
 
-def all_profiles_target(size: int) -> list[dict]:
+def all_profiles_target(size: int, breakdown: bool = False) -> list[dict]:
     """Target 2: a corpus_bleu call per profile, fresh lists each, against one sacrebleu run:
-    the profiles ``compare`` and ``report`` run by default, and every profile."""
+    the profiles ``compare`` and ``report`` run by default, and every profile. ``breakdown``:
+    also print each profile's CPU seconds (``time.process_time``, what a shared machine does
+    not inflate as much as wall seconds) to stderr, slowest first, beside sacrebleu's."""
     from sacrebleu.metrics.bleu import BLEU
     from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
@@ -152,10 +155,13 @@ def all_profiles_target(size: int) -> list[dict]:
         harness.corpus_bleu(hypotheses=warm_hyps, references=warm_refs, profile=name)
     harness.statistics_cache().clear()
     Tokenizer13a.__call__.cache_clear()
+    cpu_start = time.process_time()
     theirs, value = _timed(lambda: BLEU().corpus_score(hyps, streams).score)
+    cpu = [(time.process_time() - cpu_start, "(sacrebleu corpus_score)")]
     slowest = []
     for name in PROFILES:
         h, r = [str(x) for x in hyps], [list(x) for x in refs]
+        cpu_start = time.process_time()
         seconds, result = _timed(
             lambda h=h, r=r, name=name: harness.corpus_bleu(
                 hypotheses=h, references=r, profile=name
@@ -164,6 +170,16 @@ def all_profiles_target(size: int) -> list[dict]:
         if name == "sacrebleu":
             assert abs(result.score - value) <= TOL, (result.score, value)
         slowest.append((seconds, name))
+        cpu.append((time.process_time() - cpu_start, name))
+    if breakdown:
+        total = sum(c for c, n in cpu[1:])
+        print(
+            f"CPU s per profile, {size} x 4: all {total:.2f} / sacrebleu {cpu[0][0]:.2f}"
+            f" = {total / cpu[0][0]:.2f}",
+            file=sys.stderr,
+        )
+        for c, n in sorted(cpu, reverse=True):
+            print(f"{c:8.3f}  {n}", file=sys.stderr)
     rows = []
     for label, names in (
         (f"the {len(DEFAULT_PROFILES)} default profiles", set(DEFAULT_PROFILES)),
@@ -353,9 +369,15 @@ def main() -> None:
     ap.add_argument("--json", type=Path, help="also write the rows to this file")
     ap.add_argument("--readme", action="store_true", help="rewrite README.md's table")
     ap.add_argument("--profiles-target", type=int, help=argparse.SUPPRESS)
+    ap.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="with --profiles-target N: each profile's CPU seconds on stderr",
+    )
     args = ap.parse_args()
     if args.profiles_target:  # target 2 alone, in the fresh process main() starts for it
-        print(json.dumps(all_profiles_target(args.profiles_target), ensure_ascii=False))
+        rows = all_profiles_target(args.profiles_target, args.breakdown)
+        print(json.dumps(rows, ensure_ascii=False))
         return
     if args.readme and (args.commands_only or args.quick or args.no_commands or args.no_user_files):
         ap.error("--readme rewrites the whole table: run every target at full size")

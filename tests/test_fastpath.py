@@ -500,6 +500,81 @@ def test_batch_nltk_punkt_equals_nltk_punkt_line_by_line(text: list[str]) -> Non
     assert batch_nltk_punkt(text) == [nltk_punkt_tokens(line) for line in text]
 
 
+@SETTINGS
+@given(
+    text=st.lists(
+        st.lists(
+            st.tuples(
+                NLTK_PIECES | st.sampled_from([*SENTENCE_END_WORDS, "北京", "我."]),
+                st.sampled_from([" ", " ", "\n", " \n", "", "\t"]),
+            )
+        ).map(lambda pairs: "".join(piece + gap for piece, gap in pairs)),
+        min_size=1,
+        max_size=8,
+    ),
+    strip=st.sampled_from(["rstrip", "none"]),
+)
+@example(
+    text=["end. Next x.\nY z", 'a\n"b', "x.\nY z:\n", "我 x. Y", "", "\n", "'tis\n'twas"],
+    strip="none",
+)
+def test_evalscope_texts_by_their_sentences_equal_the_line_function(
+    text: list[str], strip: str
+) -> None:
+    """evalscope on the fast path (each text's Punkt sentences through an nltk-word vocabulary,
+    every distinct word tokenized once; jieba's texts by the batch form) equals its line
+    function, texts of several lines (its references joined) among them; the batch form sees
+    only the texts jieba segments."""
+    pytest.importorskip("jieba", reason="jieba comes with the cjk extra (make installs it)")
+    from harness.bleu import punkt_sentences
+
+    seen: list[str] = []
+    spec = REGISTRY["evalscope"]
+    batch = spec.batch_lines
+    assert batch is not None
+
+    def spy(lines: Sequence[str]) -> list[list[str]]:
+        seen.extend(lines)
+        return batch(lines)
+
+    rules = TextRules(tokenize="evalscope", strip=strip)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(
+            vocabulary._tok._SPECS, "evalscope", dataclasses.replace(spec, batch_lines=spy)
+        )
+        patch.setattr(vocabulary._tok, "_memory", {})
+        got = vocabulary.batch_tokens(text, rules)
+    assert got == [text_tokenizer(rules)(x) for x in text]
+    assert all(map(punkt_sentences.evalscope_chinese, seen))
+
+
+@SETTINGS
+@given(
+    st.lists(
+        st.tuples(
+            NLTK_PIECES | st.sampled_from(["x.", "Mr.", "can", "not", "'s", "n't", "'re"]),
+            st.sampled_from([" ", "\n", "\n", " \n", "", "\t", "\n\n"]),
+        )
+    ).map(lambda pairs: "".join(piece + gap for piece, gap in pairs).strip())
+)
+@example("x.\n»")
+@example('a\n"b')
+@example("a\n''b")
+@example("'re.\n’\"")
+@example("Mr.)\n)")
+def test_a_sentence_across_lines_has_nltks_tokens(sentence: str) -> None:
+    """A sentence spanning evalscope's joined references, its newlines made spaces where the
+    word rules cannot tell them apart (else vertical tabs), has the tokens nltk's own
+    ``NLTKWordTokenizer`` gives the sentence as it is; the examples are sentences that nltk
+    tokenizes otherwise with a space for the newline."""
+    from nltk.tokenize import NLTKWordTokenizer
+
+    from harness.bleu.punkt_sentences import words_across_lines
+
+    words = NLTKWordTokenizer().tokenize
+    assert words(words_across_lines(sentence)) == words(sentence)
+
+
 def test_batch_tokens_are_remembered_by_line(monkeypatch: pytest.MonkeyPatch) -> None:
     """Lines tokenized by a batch tokenizer before are not tokenized again; the memory keeps
     the newest ``CACHE_LINES`` lines; results equal the batch tokenizer's."""

@@ -109,6 +109,17 @@ def test_batch_equals_the_line_form(text: list[str]) -> None:
 
 
 @PROPS
+@given(st.lists(_TEXT.map(lambda text: text.replace("\n", " ")), min_size=1, max_size=8))
+@example(["'a b", "a b", "x\x1cy", "a—b", "'hello"])
+def test_word_batch_equals_the_word_rules(text: list[str]) -> None:
+    """The word rules' batch (3.10's batch for the lines both releases' rules tokenize alike,
+    3.9.1's own for the rest) equals 3.9.1's word rules line by line."""
+    from harness.bleu.nltk391 import nltk391_word_tokens, nltk391_words
+
+    assert nltk391_words(text) == [nltk391_word_tokens(line) for line in text]
+
+
+@PROPS
 @given(
     st.lists(
         st.tuples(

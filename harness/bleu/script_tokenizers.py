@@ -169,6 +169,21 @@ def codenn_lowercased_tokens(line: str) -> list[str]:
     return list(_tokens_codenn(line, True))
 
 
+def batch_codenn_lowercased(lines: Sequence[str]) -> list[list[str]]:
+    """:func:`codenn_lowercased_tokens` of every line, all at once: each line's words joined
+    by single spaces, the lines by newlines, then the tag, the entities, the padding (a space
+    either side of each newline), the lowercasing and the rules over the whole text. No step
+    sees across a line's end: the tag and the entities hold no newline, no character
+    lowercases to one and ``str.lower``'s Final_Sigma context stops at the padding, and each
+    rule reads one character either side of a mark, period, comma or hyphen, none of which a
+    newline is, and the padding stands beside every newline."""
+    if not lines:
+        return []
+    text = "\n".join(" ".join(line.split()) for line in lines).replace(_SKIPPED_TAG, "")
+    text = " " + xml.sax.saxutils.unescape(text, {"&quot;": '"'}).replace("\n", " \n ") + " "
+    return [piece.split() for piece in codenn_rules(text.lower()).split("\n")]
+
+
 # --------------------------------------------------------------------------------------------
 # t2t
 # --------------------------------------------------------------------------------------------

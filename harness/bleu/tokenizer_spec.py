@@ -84,6 +84,12 @@ class TokenizerSpec:
     ``batch_lines``. ``whole_line_when`` (``edges`` only): returns, on first use, the test of
     many lines that says which are tokenized whole (what strings alone cannot say).
 
+    ``sentences`` and ``sentence_words``: a tokenizer whose tokens of a text are the tokens
+    the tokenizer ``sentence_words`` (under ``str.split`` whitespace, no strip) gives each of
+    the text's sentences, in order; ``sentences`` maps many texts to each one's sentences, or
+    to ``None`` for a text the entry's ``batch_lines`` tokenizes whole. The fast path then
+    tokenizes the sentences word by word (``sentence_words``' locality), not text by text.
+
     ``sides``: the hypothesis and reference forms (:data:`SIDES` order, named
     ``<name>:hypothesis`` and ``<name>:reference``) when the two sides are tokenized
     differently. ``distributions``: the PyPI distributions whose installed versions the tokens
@@ -99,7 +105,7 @@ class TokenizerSpec:
     tokens; ``None``: ``script`` lowercases the line before tokenizing. A tokenizer never
     lowercases, strips punctuation or drops words inside its line function otherwise: those
     are factors of their own (:class:`~harness.bleu.tokenizers.TextRules`), so that a signature
-    names them.
+    names them. ``lowercased_batch``: that form on many lines at once, equal line by line.
     """
 
     name: str
@@ -117,11 +123,14 @@ class TokenizerSpec:
     edge_next_word: str = ""
     edge_batch: BatchLines | None = None
     whole_line_when: Callable[[], Callable[[Sequence[str]], list[bool]]] | None = None
+    sentences: Callable[[Sequence[str]], list[list[str] | None]] | None = None
+    sentence_words: str = ""
     sides: tuple[TokenizerSpec, TokenizerSpec] | None = None
     distributions: tuple[str, ...] = ()
     sacrebleu: str | None = None
     revision: str = ""
     lowercased: Core | None = None
+    lowercased_batch: BatchLines | None = None
 
     def __post_init__(self) -> None:
         if self.family not in FAMILIES:
@@ -141,8 +150,14 @@ class TokenizerSpec:
             raise ValueError(f"{self.name}: edge_next_word, edge_batch, whole_line_when need edges")
         if self.edge_next_word and len(self.edge_next_word.split()) != 1:
             raise ValueError(f"{self.name}: edge_next_word is one word")
+        if (self.sentences is None) != (not self.sentence_words) or (
+            self.sentences is not None and (self.locality != "line" or self.batch_lines is None)
+        ):
+            raise ValueError(f"{self.name}: sentences and sentence_words go together, on lines")
         if self.lowercased is not None and (self.locality != "line" or self.batch_lines):
             raise ValueError(f"{self.name}: a lowercased form is tokenized line by line")
+        if self.lowercased_batch is not None and self.lowercased is None:
+            raise ValueError(f"{self.name}: lowercased_batch is a lowercased form's batch")
         if self.sides is not None:
             names = tuple(form.name for form in self.sides)
             if names != tuple(f"{self.name}:{side}" for side in SIDES):

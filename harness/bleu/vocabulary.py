@@ -230,6 +230,11 @@ class Vocabulary:
             if others and not self._other_marks
             else None
         )
+        self._mark_class = (
+            re.compile(f"[{re.escape(''.join(self.avoid))}]")
+            if self.avoid and all(len(c) == 1 for c in self.avoid)
+            else None
+        )
         # Lowercasing rules that act on the tokens (ascii, perl) are applied when a token
         # gets its id; the unicode rule lowercases the lines before (count_statistics).
         self.token_case = rules.token_case
@@ -261,6 +266,7 @@ class Vocabulary:
         self.word_len[0] = 1  # _SEP ends every line as token 0
         self.flat = np.zeros(4096, dtype=np.int64)
         self.n_words = 1  # words whose tokens are known
+        self._sentences: Vocabulary | None = None  # the sentences' words (_sentence_ids)
         self.n_flat = 1
 
     def _words_of(self, lines: Sequence[str], whole: Sequence[bool] | None = None) -> list[str]:
@@ -300,10 +306,21 @@ class Vocabulary:
         marked = self._has_mark(joined)
         if not marked and self.whole_line is None:
             return None
-        whole = [self._has_mark(line) for line in lines] if marked else [False] * len(lines)
+        whole = self._lines_with_marks(lines) if marked else [False] * len(lines)
         if self.whole_line is not None:
             whole = [a or b for a, b in zip(whole, self.whole_line(lines), strict=True)]
         return whole if any(whole) else None
+
+    def _lines_with_marks(self, lines: Sequence[str]) -> list[bool]:
+        """:meth:`_has_mark` of each line: single-character marks found in one pass over the
+        lines' text, each found mark's line looked up by its offset."""
+        if self._mark_class is None:
+            return [self._has_mark(line) for line in lines]
+        ends = np.cumsum(np.fromiter(map(len, lines), np.int64, len(lines)))
+        at = [m.start() for m in self._mark_class.finditer("".join(lines))]
+        whole = np.zeros(len(lines), dtype=bool)
+        whole[np.searchsorted(ends, np.asarray(at, dtype=np.int64), side="right")] = True
+        return whole.tolist()
 
     def _marked(self, lines: Sequence[str]) -> Sequence[str]:
         """``lines`` as they are split into words: for an ``edges`` tokenizer, (right-
@@ -314,12 +331,15 @@ class Vocabulary:
             return [f"{_FIRST}{line.rstrip()}{_LAST}" for line in lines]
         return [f"{_FIRST}{line}{_LAST}" for line in lines]
 
-    def _learn(self, new_words: list[str], words_only: bool = False) -> None:
+    def _learn(self, new_words: list[str], words_only: bool = False, whole: bool = False) -> None:
         """Tokenize words seen for the first time (in word-id order) and store their ids;
-        ``words_only``: none of them is a whole line (the caller split every line)."""
+        ``words_only``: none is a whole line (the caller split every line); ``whole``: all."""
         if words_only:
             plain = new_words
             is_line = np.zeros(len(new_words), dtype=bool)
+        elif not self.word_local or whole:  # every key a whole line's
+            plain = []
+            is_line = np.ones(len(new_words), dtype=bool)
         else:
             is_line = np.fromiter(
                 (w.startswith(_LINE_KEY) for w in new_words), dtype=bool, count=len(new_words)
@@ -355,23 +375,18 @@ class Vocabulary:
             batch = self.spec.batch_lines is not None and self.rules.whitespace == "unicode"
             if self.rules.strip == "rstrip":
                 lines = list(map(str.rstrip, lines))
-            if batch and (self.spec.batch_newlines or not any("\n" in line for line in lines)):
-                line_tokens = _tok.batch_lines_tokens(self.rules.tokenize, lines)
+            lowercased = self.spec.lowercased_batch if self.rules.script_case else None
+            if lowercased is not None and self.rules.whitespace == "unicode":
+                line_len, line_ids = self._string_ids(lowercased(lines))
+            elif batch and self.spec.sentences is not None and self.token_case is None:
+                line_len, line_ids = self._sentence_ids(lines)
             else:
-                line_tokens = [line_tok(line) for line in lines]
-            line_len = np.fromiter(map(len, line_tokens), np.int64, len(line_tokens))
-            line_ids = self.token_ids(list(itertools.chain.from_iterable(line_tokens)))
-            lens = np.empty(len(new_words), dtype=np.int64)
-            lens[~is_line] = plain_len
-            lens[is_line] = line_len
-            ids = np.empty(int(lens.sum()), dtype=np.int64)
-            start = np.cumsum(lens) - lens  # where each new word's ids go
-            for where, n, values in (
-                (~is_line, plain_len, plain_ids),
-                (is_line, line_len, line_ids),
-            ):
-                offset = np.arange(len(values)) - np.repeat(np.cumsum(n) - n, n)
-                ids[np.repeat(start[where], n) + offset] = values
+                if batch and (self.spec.batch_newlines or all("\n" not in x for x in lines)):
+                    line_tokens = _tok.batch_lines_tokens(self.rules.tokenize, lines)
+                else:
+                    line_tokens = [line_tok(line) for line in lines]
+                line_len, line_ids = self._string_ids(line_tokens)
+            lens, ids = _merged(is_line, (plain_len, plain_ids), (line_len, line_ids))
         lo, hi = self.n_words, self.n_words + len(new_words)
         if hi > len(self.word_len):
             size = max(hi, 2 * len(self.word_len))
@@ -383,6 +398,35 @@ class Vocabulary:
         self.word_start[lo:hi] = self.n_flat + np.cumsum(lens) - lens
         self.flat[self.n_flat : self.n_flat + len(ids)] = ids
         self.n_words, self.n_flat = hi, self.n_flat + len(ids)
+
+    def _string_ids(self, line_tokens: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.ndarray]:
+        """(tokens per line, their ids) of lines given as token strings."""
+        line_len = np.fromiter(map(len, line_tokens), np.int64, len(line_tokens))
+        return line_len, self.token_ids(list(itertools.chain.from_iterable(line_tokens)))
+
+    def _sentence_ids(self, lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """(tokens per line, their ids) of whole texts of a tokenizer with ``sentences``
+        (:class:`~harness.bleu.tokenizer_spec.TokenizerSpec`): each text's sentences through a
+        vocabulary of ``sentence_words`` sharing this one's token table (every distinct word
+        tokenized once), the texts it gives no sentences for by ``batch_lines``."""
+        split = self.spec.sentences(lines)  # type: ignore[misc]
+        inner = self._sentences
+        if inner is None or inner.tokens is not self.tokens:
+            rules = _tok.TextRules(tokenize=self.spec.sentence_words, strip="none")
+            inner = self._sentences = Vocabulary(rules)
+            inner.tokens = self.tokens
+        whole = np.fromiter((s is None for s in split), dtype=bool, count=len(split))
+        counts = np.fromiter((len(s) for s in split if s is not None), np.int64)
+        flat = [sentence for s in split if s is not None for sentence in s]
+        tokens, sent_len = inner.ids(flat) if flat else (np.zeros(0, np.int64),) * 2
+        before, last = np.concatenate([[0], np.cumsum(sent_len)]), np.cumsum(counts)
+        text_len = before[last] - before[last - counts]
+        text_ids = tokens[tokens != 0]  # each sentence's tokens, without its sentinel
+        rest = [line for line, s in zip(lines, split, strict=True) if s is None]
+        if not rest:
+            return text_len, text_ids
+        rest_len, rest_ids = self._string_ids(_tok.batch_lines_tokens(self.rules.tokenize, rest))
+        return _merged(whole, (text_len, text_ids), (rest_len, rest_ids))
 
     def _word_text_ids(self, words: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """(tokens per word, their ids) of ``words`` after :attr:`word_text`, which may leave
@@ -441,10 +485,11 @@ class Vocabulary:
             self._learn([words[i] for i in fresh_at[first].tolist()])
         return wids
 
-    def _lookup(self, texts: Sequence[str], by_word: bool) -> np.ndarray:
+    def _lookup(self, texts: Sequence[str], by_word: bool, lines: bool = False) -> np.ndarray:
         """The word ids of ``texts`` (split first where ``by_word``) from the compiled word
         table, its own or the shared one, learning the words not yet tokenized (in id order:
-        from the shared table, also those other vocabularies added before its last word)."""
+        from the shared table, also those other vocabularies added before its last word);
+        ``lines``: every text is a whole line's key."""
         if self.shared is not None:
             ids = self.shared.ids(texts, by_word)
             # up to the batch's last word (ids count up in order of first appearance)
@@ -455,7 +500,7 @@ class Vocabulary:
         assert self.table is not None  # the compiled word table's path
         raw, fresh = self.table.ids(texts, by_word)
         if fresh:  # new words, in id order
-            self._learn(fresh, words_only=by_word)
+            self._learn(fresh, words_only=by_word, whole=lines)
         return np.frombuffer(raw, dtype=np.int64)
 
     def _mixed_ids(self, lines: Sequence[str], whole: Sequence[bool]) -> np.ndarray:
@@ -475,7 +520,9 @@ class Vocabulary:
             if not texts:
                 parts.append(np.zeros(0, dtype=np.int64))
                 continue
-            parts.append(self._lookup(self._marked(texts) if by_word else texts, by_word))
+            parts.append(
+                self._lookup(self._marked(texts) if by_word else texts, by_word, not by_word)
+            )
         return _interleave(parts[0], parts[1], second)
 
     def ids(self, lines: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -572,18 +619,27 @@ def per_word(rules: _tok.TextRules) -> bool:
     return _tok.spec_of(rules.tokenize).locality == "word" and rules.line_case in (None, str.lower)
 
 
+def _merged(
+    second: np.ndarray,
+    first_part: tuple[np.ndarray, np.ndarray],
+    second_part: tuple[np.ndarray, np.ndarray],
+) -> tuple[np.ndarray, np.ndarray]:
+    """(ids per item, flat ids) of items from two parts, each (ids per item, flat ids) of its
+    items in order, merged into item order: item ``k`` is the second part's next where
+    ``second[k]``, else the first's."""
+    lens = np.empty(len(second), dtype=np.int64)
+    lens[~second] = first_part[0]
+    lens[second] = second_part[0]
+    ids = np.empty(int(lens.sum()), dtype=np.int64)
+    start = np.cumsum(lens) - lens  # where each item's ids go
+    for where, (n, values) in ((~second, first_part), (second, second_part)):
+        offset = np.arange(len(values)) - np.repeat(np.cumsum(n) - n, n)
+        ids[np.repeat(start[where], n) + offset] = values
+    return lens, ids
+
+
 def _interleave(first: np.ndarray, second: np.ndarray, from_second: np.ndarray) -> np.ndarray:
     """Two id arrays of lines (each line ended by 0) merged into line order: line ``k`` is the
     next line of ``second`` where ``from_second[k]``, else the next of ``first``."""
-    lens = np.empty(len(from_second), dtype=np.int64)
-    spans = []
-    for ids, where in ((first, ~from_second), (second, from_second)):
-        n = np.diff(np.flatnonzero(ids == 0), prepend=-1)
-        lens[where] = n
-        spans.append((ids, n, where))
-    start = np.cumsum(lens) - lens
-    out = np.empty(int(lens.sum()), dtype=np.int64)
-    for ids, n, where in spans:
-        offset = np.arange(len(ids)) - np.repeat(np.cumsum(n) - n, n)
-        out[np.repeat(start[where], n) + offset] = ids
-    return out
+    parts = [(np.diff(np.flatnonzero(ids == 0), prepend=-1), ids) for ids in (first, second)]
+    return _merged(from_second, parts[0], parts[1])[1]
