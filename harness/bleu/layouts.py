@@ -1,20 +1,21 @@
 """The corpus a configuration counts: its segments after the sentence split
 (``sentence_split``) and the reference layouts applied before counting (``missing_refs``
-``truncate``, ``first``, ``joined``). :mod:`harness.bleu.engine` counts what
-:func:`counted_corpus` returns.
+``truncate``, ``first``, ``joined``, ``drop-empty``, ``drop-empty-eof``). :mod:`harness.bleu.engine`
+counts what :func:`counted_corpus` returns.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-from harness.bleu.config import BleuConfig
+from harness.bleu.config import EMPTY_REFERENCE_DROPS, BleuConfig
 from harness.data.corpus import Corpus
+from harness.errors import LibraryWouldRaise
 
 __all__ = ["CUT_BEFORE_COUNTING", "counted_corpus", "sentence_config"]
 
 #: The ``missing_refs`` rules that cut each segment's references before counting.
-CUT_BEFORE_COUNTING: tuple[str, ...] = ("truncate", "first", "joined")
+CUT_BEFORE_COUNTING: tuple[str, ...] = ("truncate", "first", "joined", *EMPTY_REFERENCE_DROPS)
 
 
 def counted_corpus(corpus: Corpus, config: BleuConfig) -> Corpus:
@@ -23,7 +24,10 @@ def counted_corpus(corpus: Corpus, config: BleuConfig) -> Corpus:
     segment has (``zip(*refs)`` on per-segment references, as lm-eval's ``bleu`` does), with
     ``missing_refs="first"`` to its first reference, or with ``missing_refs="joined"`` to one
     reference, its references stripped, the empty and repeated ones dropped, joined with
-    newlines.
+    newlines, or with ``missing_refs="drop-empty"`` (``drop-empty-eof``) without its references
+    that are the empty string; a segment left without any raises
+    :class:`~harness.errors.LibraryWouldRaise` (the exception named by
+    :data:`~harness.bleu.config.EMPTY_REFERENCE_DROPS`), as sacrebleu 2.0.0–2.1.0 (1.5.x) does.
 
     Before any of these, ``sentence_split="ragas"`` keeps each hypothesis's first ``". "``
     piece and makes every piece of the references a reference. The cut depends on the whole
@@ -32,6 +36,8 @@ def counted_corpus(corpus: Corpus, config: BleuConfig) -> Corpus:
     corpus = _sentences(corpus, config.sentence_split)
     if config.missing_refs not in CUT_BEFORE_COUNTING:
         return corpus
+    if config.missing_refs in EMPTY_REFERENCE_DROPS:
+        return _without_empty_references(corpus, config)
     if config.missing_refs == "joined":
         joined = tuple(
             ("\n".join(dict.fromkeys(t for t in (r.strip() for r in refs) if t)),)
@@ -69,3 +75,21 @@ def _sentences(corpus: Corpus, rule: str) -> Corpus:
         ),
         check_text=False,
     )
+
+
+def _without_empty_references(corpus: Corpus, config: BleuConfig) -> Corpus:
+    """``corpus`` without the references that are the empty string (before any strip or
+    lowercasing: a reference of spaces stays); the first segment left without a reference
+    raises what the library raises."""
+    if not any("" in refs for refs in corpus.references):
+        return corpus
+    kept = tuple(tuple(r for r in refs if r != "") for refs in corpus.references)
+    bare = next((i for i, refs in enumerate(kept) if not refs), None)
+    if bare is not None:
+        raise LibraryWouldRaise(
+            config.library,
+            EMPTY_REFERENCE_DROPS[config.missing_refs],
+            f"segment {bare + 1} has no reference that is not empty (empty references are "
+            "left out, and a segment needs one)",
+        )
+    return dataclasses.replace(corpus, references=kept, check_text=False)

@@ -1,7 +1,7 @@
 """What a library raises on a whole corpus before it scores it, as the profiles declare it:
 jury's first segment without tokens (``on_zero_length="jury"``), opik's any segment without
-tokens (``on_zero_length="opik"``) and Hugging Face's sacrebleu module on ragged references
-(``missing_refs="refuse"``). :mod:`harness.bleu.engine` calls
+tokens (``on_zero_length="opik"``), Hugging Face's sacrebleu module on ragged references
+(``missing_refs="refuse"``) and sacrebleu 1.2.x–1.4.14 on them (``missing_refs="refuse-eof"``). :mod:`harness.bleu.engine` calls
 these before it scores a corpus; a segment scored alone is its own corpus.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from harness.bleu.config import BleuConfig
+from harness.bleu.config import RAGGED_REFUSALS, BleuConfig
 from harness.bleu.stats import Statistics
 from harness.bleu.zero_length import zero_length_rule
 from harness.errors import LibraryWouldRaise
@@ -38,9 +38,13 @@ def first_segment_refusal(stats: Statistics, config: BleuConfig) -> None:
 
 
 def ragged_refusal(stats: Statistics, config: BleuConfig) -> None:
-    """Raise what Hugging Face's ``sacrebleu`` module raises (``missing_refs="refuse"``) on a
-    corpus whose segments do not all have as many references as the first."""
-    if config.missing_refs != "refuse" or len(stats) == 0:
+    """Raise what a library that needs every segment to have as many references raises on a
+    corpus whose segments do not all have as many references as the first: Hugging Face's
+    ``sacrebleu`` module (``missing_refs="refuse"``: ``ValueError``), sacrebleu 1.2.x–1.4.14,
+    whose ``zip_longest`` over the reference streams meets a missing reference
+    (``missing_refs="refuse-eof"``: ``EOFError``)."""
+    exception = RAGGED_REFUSALS.get(config.missing_refs)
+    if exception is None or len(stats) == 0:
         return
     first = len(stats.ref_lens[0])
     other = next((i for i, r in enumerate(stats.ref_lens) if len(r) != first), None)
@@ -48,7 +52,7 @@ def ragged_refusal(stats: Statistics, config: BleuConfig) -> None:
         return
     raise LibraryWouldRaise(
         config.library,
-        "ValueError",
+        exception,
         f"every prediction needs as many references as the first ({first}); segment "
         f"{other + 1} has {len(stats.ref_lens[other])}",
     )
