@@ -23,7 +23,6 @@ from types import MappingProxyType
 from harness.bleu.codesum_profiles import CODESUM_PROFILES
 from harness.bleu.config import BleuConfig
 from harness.bleu.llm_eval_profiles import LLM_EVAL_PROFILES
-from harness.bleu.release_profiles import RELEASE_PROFILES
 from harness.bleu.profile_spec import (
     EVALUATE,
     MACHINE_TRANSLATION,
@@ -32,6 +31,7 @@ from harness.bleu.profile_spec import (
     Profile,
     Verification,
 )
+from harness.bleu.release_profiles import RELEASE_PROFILES
 from harness.errors import ConfigError
 
 _FRAMEWORK_TESTS = "tests/test_profile_frameworks.py"
@@ -548,9 +548,13 @@ DEFAULT_PROFILES: tuple[str, ...] = tuple(
     p.name for p in DECLARED if p.field == MACHINE_TRANSLATION and not p.versioned
 )
 
+#: The versioned profiles (:attr:`Profile.versioned`: an older release's defaults, run only
+#: when named).
+VERSIONED: frozenset[str] = frozenset(p.name for p in DECLARED if p.versioned)
+
 #: The profiles of the libraries' current releases: every profile but the versioned ones
 #: (:attr:`Profile.versioned`, ``NAME@RELEASE``).
-CURRENT_PROFILES: tuple[str, ...] = tuple(p.name for p in DECLARED if not p.versioned)
+CURRENT_PROFILES: tuple[str, ...] = tuple(p.name for p in DECLARED if p.name not in VERSIONED)
 
 #: Profile name → the releases it reproduces (:attr:`Profile.releases`, where established;
 #: read-only).

@@ -9,7 +9,7 @@ today's release is a factor of the engine, measured by running the releases them
 
 * no zero-match rule before 2.0.0: a corpus whose hypotheses match no reference n-gram still
   scores (exp smoothing gives every order a precision): ``zero_guard="none"``;
-* ``sentence_bleu`` smoothing: ``floor`` 0.01 in 1.2.x, ``floor`` 0 (unsmoothed) in
+* ``sentence_bleu`` smoothing: ``floor`` 0.01 in 1.2.11–1.2.21, ``floor`` 0 (unsmoothed) in
   1.3.1–1.4.14, then ``exp``, always with effective order; before 1.4.0 it takes one
   reference string;
 * references: up to 1.4.14 the reference streams are read with ``zip_longest``, so a missing
@@ -24,6 +24,9 @@ reads ``\\]`` as an escaped bracket); the profiles reproduce the default 13a tok
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from harness.bleu.config import BleuConfig
 from harness.bleu.profile_spec import Profile, Verification, release_extra
 
@@ -32,186 +35,134 @@ __all__ = ["RELEASE_PROFILES"]
 _TESTS = "tests/test_profile_sacrebleu_releases.py"
 
 
-def _oracle(call: str, tested: str, also: str) -> str:
-    return (
-        f"sacrebleu {tested} {call} (the release from the package index, run in a process of "
-        f"its own; {also} under BLEU_HARNESS_TEST_DEPTH=full)"
-    )
+@dataclass(frozen=True)
+class _Range:
+    """A range of releases with the same number: its tag (``1.4``), first and last release,
+    the release the tests run at every depth and the others they run at full depth."""
+
+    tag: str
+    first: str
+    last: str
+    tested: str
+    also: str
+
+    @property
+    def releases(self) -> str:
+        return f"{self.first}–{self.last}"
+
+    def verification(self, call: str) -> Verification:
+        return Verification(
+            "verified",
+            f"sacrebleu {self.tested} {call} (the release from the package index, run in a "
+            f"process of its own; {self.also} under BLEU_HARNESS_TEST_DEPTH=full)",
+            _TESTS,
+        )
 
 
-def _corpus(
-    tag: str,
-    span: tuple[str, str],
-    releases: str,
-    tested: str,
-    also: str,
-    *,
-    zero_guard: str,
-    missing_refs: str,
-    ref_length: str,
-    smoothing: str,
-) -> Profile:
+def _corpus(r: _Range, factors: dict[str, Any], *, ref_length: str, smoothing: str) -> Profile:
+    """``corpus_bleu`` of the releases ``r``: today's ``sacrebleu`` profile with ``factors``."""
     return Profile(
-        f"sacrebleu@{tag}",
+        f"sacrebleu@{r.tag}",
         BleuConfig(
             tokenize="13a",
             smooth="exp",
             ref_length="closest",
-            zero_guard=zero_guard,
-            missing_refs=missing_refs,
             library="sacrebleu",
-            extra=release_extra("sacrebleu", *span),
+            extra=release_extra("sacrebleu", r.first, r.last),
+            **factors,
         ),
-        Verification("verified", _oracle("corpus_bleu", tested, also), _TESTS),
-        reproduces=f"sacrebleu {releases} `corpus_bleu` (`BLEU().corpus_score`)",
+        r.verification("corpus_bleu"),
+        reproduces=f"sacrebleu {r.releases} `corpus_bleu` (`BLEU().corpus_score`)",
         tokens="13a",
         ref_length=ref_length,
         smoothing=smoothing,
-        short=f"sb@{tag}",
-        releases=releases,
+        short=f"sb@{r.tag}",
+        releases=r.releases,
         versioned=True,
     )
 
 
-def _sentence(
-    tag: str,
-    span: tuple[str, str],
-    releases: str,
-    tested: str,
-    also: str,
-    *,
-    smooth: str,
-    smooth_value: float | None,
-    zero_guard: str,
-    missing_refs: str,
-    ref_length: str,
-    smoothing: str,
-) -> Profile:
+def _sentence(r: _Range, factors: dict[str, Any], *, ref_length: str, smoothing: str) -> Profile:
+    """``sentence_bleu`` of the releases ``r``, averaged: effective order with ``factors``."""
     return Profile(
-        f"sacrebleu-sentence@{tag}",
+        f"sacrebleu-sentence@{r.tag}",
         BleuConfig(
             tokenize="13a",
-            smooth=smooth,
-            smooth_value=smooth_value,
             ref_length="closest",
-            zero_guard=zero_guard,
             effective_order=True,
-            missing_refs=missing_refs,
             aggregation="sentence-mean",
             library="sacrebleu",
-            extra=release_extra("sacrebleu", *span),
+            extra=release_extra("sacrebleu", r.first, r.last),
+            **factors,
         ),
-        Verification("verified", _oracle("sentence_bleu", tested, also), _TESTS),
-        reproduces=f"sacrebleu {releases} `sentence_bleu` defaults, averaged",
+        r.verification("sentence_bleu"),
+        reproduces=f"sacrebleu {r.releases} `sentence_bleu` defaults, averaged",
         tokens="13a",
         ref_length=ref_length,
         smoothing=smoothing,
-        short=f"sbsent@{tag}",
-        releases=releases,
+        short=f"sbsent@{r.tag}",
+        releases=r.releases,
         versioned=True,
     )
 
 
+_V12 = _Range("1.2", "1.2.11", "1.2.21", "1.2.20", "1.2.11, 1.2.21")
+_V14 = _Range("1.4", "1.3.1", "1.4.14", "1.4.14", "1.3.1, 1.3.7, 1.4.0, 1.4.4, 1.4.10")
+_V15 = _Range("1.5", "1.5.0", "1.5.1", "1.5.1", "1.5.0")
+_V20 = _Range("2.0", "2.0.0", "2.1.0", "2.0.0", "2.1.0")
+
 _RAGGED_EOF = "closest; a missing reference (`None`) raises `EOFError` (`refuse-eof`)"
-_ONE_REF = "closest; one reference (the release takes a string)"
 _DROP = "closest; an empty reference is left out, none left raises `{}` (`{}`)"
 _NO_GUARD = "no zero-match rule: nothing matching still scores"
+_OLD = {"zero_guard": "none"}
 
 #: The versioned sacrebleu profiles, oldest first: corpus, then sentence, per release range.
 RELEASE_PROFILES: tuple[Profile, ...] = (
     _corpus(
-        "1.2",
-        ("1.2.10", "1.2.21"),
-        "1.2.10–1.2.21",
-        "1.2.20",
-        "1.2.12, 1.2.21",
-        zero_guard="none",
-        missing_refs="refuse-eof",
+        _V12,
+        {**_OLD, "missing_refs": "refuse-eof"},
         ref_length=_RAGGED_EOF,
         smoothing=f"exp; {_NO_GUARD}",
     ),
     _sentence(
-        "1.2",
-        ("1.2.10", "1.2.21"),
-        "1.2.10–1.2.21",
-        "1.2.20",
-        "1.2.12, 1.2.21",
-        smooth="floor",
-        smooth_value=0.01,
-        zero_guard="none",
-        missing_refs="skip",
-        ref_length=_ONE_REF,
+        _V12,
+        {**_OLD, "smooth": "floor", "smooth_value": 0.01},
+        ref_length="closest; one reference (the release takes a string)",
         smoothing=f"floor 0.01, effective order; {_NO_GUARD}",
     ),
     _corpus(
-        "1.4",
-        ("1.3.1", "1.4.14"),
-        "1.3.1–1.4.14",
-        "1.4.14",
-        "1.3.1, 1.3.7, 1.4.0, 1.4.4, 1.4.10",
-        zero_guard="none",
-        missing_refs="refuse-eof",
+        _V14,
+        {**_OLD, "missing_refs": "refuse-eof"},
         ref_length=_RAGGED_EOF,
         smoothing=f"exp; {_NO_GUARD}",
     ),
     _sentence(
-        "1.4",
-        ("1.3.1", "1.4.14"),
-        "1.3.1–1.4.14",
-        "1.4.14",
-        "1.3.1, 1.3.7, 1.4.0, 1.4.4, 1.4.10",
-        smooth="floor",
-        smooth_value=0.0,
-        zero_guard="none",
-        missing_refs="skip",
+        _V14,
+        {**_OLD, "smooth": "floor", "smooth_value": 0.0},
         ref_length="closest (1.3.x: one reference, a string)",
         smoothing="floor 0 (unsmoothed: an order without a match scores 0), effective order",
     ),
     _corpus(
-        "1.5",
-        ("1.5.0", "1.5.1"),
-        "1.5.0–1.5.1",
-        "1.5.1",
-        "1.5.0",
-        zero_guard="none",
-        missing_refs="drop-empty-eof",
+        _V15,
+        {**_OLD, "missing_refs": "drop-empty-eof"},
         ref_length=_DROP.format("EOFError", "drop-empty-eof"),
         smoothing=f"exp; {_NO_GUARD}",
     ),
     _sentence(
-        "1.5",
-        ("1.5.0", "1.5.1"),
-        "1.5.0–1.5.1",
-        "1.5.1",
-        "1.5.0",
-        smooth="exp",
-        smooth_value=None,
-        zero_guard="none",
-        missing_refs="drop-empty-eof",
+        _V15,
+        {**_OLD, "smooth": "exp", "missing_refs": "drop-empty-eof"},
         ref_length=_DROP.format("EOFError", "drop-empty-eof"),
         smoothing=f"exp, effective order; {_NO_GUARD}",
     ),
     _corpus(
-        "2.0",
-        ("2.0.0", "2.1.0"),
-        "2.0.0–2.1.0",
-        "2.0.0",
-        "2.1.0",
-        zero_guard="unigram",
-        missing_refs="drop-empty",
+        _V20,
+        {"zero_guard": "unigram", "missing_refs": "drop-empty"},
         ref_length=_DROP.format("RuntimeError", "drop-empty"),
         smoothing="exp; 0 if no unigram matches",
     ),
     _sentence(
-        "2.0",
-        ("2.0.0", "2.1.0"),
-        "2.0.0–2.1.0",
-        "2.0.0",
-        "2.1.0",
-        smooth="exp",
-        smooth_value=None,
-        zero_guard="unigram",
-        missing_refs="drop-empty",
+        _V20,
+        {"zero_guard": "unigram", "smooth": "exp", "missing_refs": "drop-empty"},
         ref_length=_DROP.format("RuntimeError", "drop-empty"),
         smoothing="exp, effective order",
     ),
