@@ -38,7 +38,13 @@ from harness.bleu.arithmetic import (
 )
 from harness.bleu.config import BleuConfig
 from harness.bleu.layouts import CUT_BEFORE_COUNTING, counted_corpus
-from harness.bleu.refusals import empty_segment_refusal, first_segment_refusal, ragged_refusal
+from harness.bleu.refusals import (
+    corpus_refusals,
+    empty_references_refusal,
+    empty_segment_refusal,
+    first_segment_refusal,
+    ragged_refusal,
+)
 from harness.bleu.reported import reported, reported_array
 from harness.bleu.result import BleuResult
 from harness.bleu.smoothing import get_smoothing
@@ -441,6 +447,7 @@ def segment_arrays(stats: Statistics, config: BleuConfig) -> SegmentArrays:
     rule = zero_length_rule(config.on_zero_length)
     if rule.first_segment_refusal or rule.empty_segment_refusal:
         _first_segment_refusals(stats, config)
+    empty_references_refusal(stats, config)  # each segment scored alone raises as in a corpus
     n = config.max_order
     ref = stats.ref_length(config.ref_length, missing=config.missing_refs)
     tot = stats.totals(config.ngram_totals, n)
@@ -554,9 +561,7 @@ def score_statistics(
     """
     if len(stats) == 0:
         raise ValueError("no segments")
-    first_segment_refusal(stats, config)
-    empty_segment_refusal(stats, config)
-    ragged_refusal(stats, config)
+    corpus_refusals(stats, config)
     t = totals_of(stats, config)
     sig = config.signature()
     if config.aggregation == "corpus":
@@ -592,9 +597,7 @@ def corpus_scores(stats: Sequence[Statistics], config: BleuConfig) -> list[float
         return [score_statistics(s, config).score for s in stats]
     try:
         for s in stats:
-            first_segment_refusal(s, config)
-            empty_segment_refusal(s, config)
-            ragged_refusal(s, config)
+            corpus_refusals(s, config)
         totals = [totals_of(s, config) for s in stats]
         ctx = None
         if get_smoothing(config.smooth).context:

@@ -10,7 +10,6 @@ import dataclasses
 
 from harness.bleu.config import EMPTY_REFERENCE_DROPS, BleuConfig
 from harness.data.corpus import Corpus
-from harness.errors import LibraryWouldRaise
 
 __all__ = ["CUT_BEFORE_COUNTING", "counted_corpus", "sentence_config"]
 
@@ -25,9 +24,8 @@ def counted_corpus(corpus: Corpus, config: BleuConfig) -> Corpus:
     ``missing_refs="first"`` to its first reference, or with ``missing_refs="joined"`` to one
     reference, its references stripped, the empty and repeated ones dropped, joined with
     newlines, or with ``missing_refs="drop-empty"`` (``drop-empty-eof``) without its references
-    that are the empty string; a segment left without any raises
-    :class:`~harness.errors.LibraryWouldRaise` (the exception named by
-    :data:`~harness.bleu.config.EMPTY_REFERENCE_DROPS`), as sacrebleu 2.0.0–2.1.0 (1.5.x) does.
+    that are the empty string (a segment whose references are all empty keeps them: scoring
+    it raises, as sacrebleu 2.0.0–2.1.0 and 1.5.x do).
 
     Before any of these, ``sentence_split="ragas"`` keeps each hypothesis's first ``". "``
     piece and makes every piece of the references a reference. The cut depends on the whole
@@ -37,7 +35,7 @@ def counted_corpus(corpus: Corpus, config: BleuConfig) -> Corpus:
     if config.missing_refs not in CUT_BEFORE_COUNTING:
         return corpus
     if config.missing_refs in EMPTY_REFERENCE_DROPS:
-        return _without_empty_references(corpus, config)
+        return _without_empty_references(corpus)
     if config.missing_refs == "joined":
         joined = tuple(
             ("\n".join(dict.fromkeys(t for t in (r.strip() for r in refs) if t)),)
@@ -77,19 +75,15 @@ def _sentences(corpus: Corpus, rule: str) -> Corpus:
     )
 
 
-def _without_empty_references(corpus: Corpus, config: BleuConfig) -> Corpus:
+def _without_empty_references(corpus: Corpus) -> Corpus:
     """``corpus`` without the references that are the empty string (before any strip or
-    lowercasing: a reference of spaces stays); the first segment left without a reference
-    raises what the library raises."""
-    if not any("" in refs for refs in corpus.references):
+    lowercasing: a reference of spaces stays), in the segments that keep another; a segment
+    whose references are all empty keeps them, and is refused when it is scored
+    (:func:`harness.bleu.refusals.empty_references_refusal`), never when it is counted."""
+    kept = tuple(
+        tuple(r for r in refs if r != "") or refs if "" in refs else refs
+        for refs in corpus.references
+    )
+    if kept == corpus.references:
         return corpus
-    kept = tuple(tuple(r for r in refs if r != "") for refs in corpus.references)
-    bare = next((i for i, refs in enumerate(kept) if not refs), None)
-    if bare is not None:
-        raise LibraryWouldRaise(
-            config.library,
-            EMPTY_REFERENCE_DROPS[config.missing_refs],
-            f"segment {bare + 1} has no reference that is not empty (empty references are "
-            "left out, and a segment needs one)",
-        )
     return dataclasses.replace(corpus, references=kept, check_text=False)
