@@ -13,7 +13,11 @@ tree, before it answers; then it answers batches of calls, one JSON line each wa
 * ``("corpus", hyps, streams)``: ``sacrebleu.corpus_bleu(hyps, streams)`` with the release's
   defaults (``streams``: reference streams, a missing reference ``None``);
 * ``("sentence", hyp, refs)``: ``sacrebleu.sentence_bleu(hyp, refs)`` with the release's
-  defaults (up to 1.3.x it takes one reference string: ``refs[0]``).
+  defaults. Up to 1.4.0 it takes one reference string (``refs[0]``); from 1.4.1 to 1.4.10 or so
+  it hands ``references`` to ``corpus_bleu`` as reference *streams*, so a list of strings
+  raises ``EOFError`` (or, of one-character strings, scores the characters): the references
+  are passed as streams of one segment each (``[[r] for r in refs]``), the call that works
+  (the server reads which form from the release's own ``sentence_bleu``).
 
 A request may end with a dictionary of keyword arguments for the call (``smooth_method``, …).
 
@@ -39,8 +43,14 @@ import inspect, json, logging, sys
 logging.disable(logging.CRITICAL)  # 'That's 100 lines that end in a tokenized period'
 import sacrebleu
 version = getattr(sacrebleu, "__version__", None) or getattr(sacrebleu, "VERSION", None)
-print(json.dumps({"version": version, "file": sacrebleu.__file__}), flush=True)
-one_reference = list(inspect.signature(sacrebleu.sentence_bleu).parameters)[1] == "reference"
+if list(inspect.signature(sacrebleu.sentence_bleu).parameters)[1] == "reference":
+    form = "string"
+elif "corpus_bleu(hypothesis, references" in inspect.getsource(sacrebleu.sentence_bleu):
+    form = "streams"
+else:
+    form = "list"
+hello = {"version": version, "file": sacrebleu.__file__, "references": form}
+print(json.dumps(hello), flush=True)
 
 def answer(result):
     if isinstance(result, float):
@@ -58,7 +68,11 @@ def call(request):
     try:
         if kind == "corpus":
             return answer(sacrebleu.corpus_bleu(request[1], request[2], **kwargs))
-        refs = request[2][0] if one_reference else request[2]
+        refs = request[2]
+        if form == "string":
+            refs = refs[0]
+        elif form == "streams":
+            refs = [[r] for r in refs]
         return answer(sacrebleu.sentence_bleu(request[1], refs, **kwargs))
     except Exception as exc:
         return {"error": type(exc).__name__, "message": str(exc)}
@@ -94,8 +108,6 @@ class SacrebleuRelease:
 
     def __init__(self, version: str) -> None:
         self.version = version
-        #: Whether ``sentence_bleu`` takes one reference string (before 1.4.0).
-        self.one_reference = version.startswith(("1.2.", "1.3."))
         tree = release_tree(version)
         self._log = tempfile.TemporaryFile("w+", encoding="utf-8")
         self._proc = subprocess.Popen(
@@ -111,6 +123,8 @@ class SacrebleuRelease:
         if hello.get("version") != version or not str(hello.get("file")).startswith(str(tree)):
             self.close()
             unavailable(f"sacrebleu=={version}", f"the oracle process imported {hello}")
+        #: Whether ``sentence_bleu`` takes one reference string (up to 1.4.0).
+        self.one_reference = hello.get("references") == "string"
 
     def _read(self) -> Any:
         out: IO[str] | None = self._proc.stdout

@@ -5,8 +5,10 @@ of its own (:class:`tests.sacrebleu_releases.SacrebleuRelease`): ``sacrebleu@R``
 release's ``corpus_bleu(hyps, streams)`` (streams padded with ``None``), and
 ``sacrebleu-sentence@R`` its ``sentence_bleu(hyp, refs)`` per segment and their mean, at 1e-9
 BLEU points with the same statistics, or raise :class:`~harness.errors.LibraryWouldRaise` naming
-the exception the release raises. Releases before 1.4.0 take one reference string in
-``sentence_bleu``: their sentence profiles are compared on first references only.
+the exception the release raises. Releases up to 1.4.0 take one reference string in
+``sentence_bleu``: their sentence profiles are compared on first references only; 1.4.1–1.4.10
+are given the references as streams of one segment, the form they accept
+(:mod:`tests.sacrebleu_releases`).
 
 One release per range runs at the default depth; the range's other releases (and 2.2.0, the
 first release today's profiles reproduce) under ``BLEU_HARNESS_TEST_DEPTH=full``. Calls are
@@ -48,7 +50,7 @@ SETTINGS = settings(max_examples=examples(60), deadline=None)
 #: Profile tag → (the release run at every depth, the range's others run at full depth).
 RANGES: dict[str, tuple[str, tuple[str, ...]]] = {
     "1.2": ("1.2.20", ("1.2.11", "1.2.21")),
-    "1.4": ("1.4.14", ("1.3.1", "1.3.7", "1.4.0", "1.4.4", "1.4.10")),
+    "1.4": ("1.4.14", ("1.3.1", "1.3.7", "1.4.0", "1.4.4", "1.4.10", "1.4.13")),
     "1.5": ("1.5.1", ("1.5.0",)),
     "2.0": ("2.0.0", ("2.1.0",)),
     "": ("2.2.0", ()),  # today's profiles, from their first release; full depth only

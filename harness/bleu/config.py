@@ -111,8 +111,8 @@ MISSING_REFS: tuple[str, ...] = (
     "refuse-eof",  # as refuse, raising EOFError: sacrebleu 1.2.x-1.4.14 reads the reference
     # streams with zip_longest, and a missing reference (None) ends them early
     "drop-empty",  # as skip, and a reference that is the empty string is left out as a
-    # missing one is (so it is never the closest length); a segment left without any raises
-    # RuntimeError (sacrebleu 2.0.0-2.1.0); applied before counting
+    # missing one is (so it is never the closest length), before counting; a segment whose
+    # references are all empty raises RuntimeError when scored (sacrebleu 2.0.0-2.1.0)
     "drop-empty-eof",  # as drop-empty, raising EOFError (sacrebleu 1.5.x)
 )
 
@@ -121,7 +121,8 @@ MISSING_REFS: tuple[str, ...] = (
 RAGGED_REFUSALS: dict[str, str] = {"refuse": "ValueError", "refuse-eof": "EOFError"}
 
 #: The ``missing_refs`` rules that leave out empty references, with the exception the library
-#: raises on a segment left without any (:func:`harness.bleu.layouts.counted_corpus`).
+#: raises on a segment left without any (:func:`harness.bleu.layouts.counted_corpus`,
+#: :func:`harness.bleu.refusals.empty_references_refusal`).
 EMPTY_REFERENCE_DROPS: dict[str, str] = {
     "drop-empty": "RuntimeError",
     "drop-empty-eof": "EOFError",

@@ -10,13 +10,18 @@ today's release is a factor of the engine, measured by running the releases them
 * no zero-match rule before 2.0.0: a corpus whose hypotheses match no reference n-gram still
   scores (exp smoothing gives every order a precision): ``zero_guard="none"``;
 * ``sentence_bleu`` smoothing: ``floor`` 0.01 in 1.2.11–1.2.21, ``floor`` 0 (unsmoothed) in
-  1.3.1–1.4.14, then ``exp``, always with effective order; before 1.4.0 it takes one
-  reference string;
+  1.3.1–1.4.14, then ``exp``, always with effective order; up to 1.4.0 it takes one
+  reference string, and 1.4.1–1.4.10 hand its references to ``corpus_bleu`` as reference
+  streams (``[[ref], …]``; a list of strings raises ``EOFError`` there);
 * references: up to 1.4.14 the reference streams are read with ``zip_longest``, so a missing
   reference (``None``) raises ``EOFError`` (``missing_refs="refuse-eof"``); 1.5.x and
   2.0.0–2.1.0 leave out a reference that is the empty string, as a missing one, and raise on a
   segment left without any (``EOFError``, ``RuntimeError``: ``missing_refs="drop-empty-eof"``,
   ``"drop-empty"``); from 2.2.0 an empty reference counts, with length 0.
+
+Known divergence: the refusal is read from the statistics, so a segment whose references all
+have no tokens but are not all ``""`` (spaces only) is refused where 1.5.x–2.1.0 score it with
+reference length 0 (:func:`harness.bleu.refusals.empty_references_refusal`).
 
 Not covered: ``tokenize="intl"`` of 1.2.x, which does not split ``\\`` (its character class
 reads ``\\]`` as an escaped bracket); the profiles reproduce the default 13a tokenizer.
@@ -107,7 +112,7 @@ def _sentence(r: _Range, factors: dict[str, Any], *, ref_length: str, smoothing:
 
 
 _V12 = _Range("1.2", "1.2.11", "1.2.21", "1.2.20", "1.2.11, 1.2.21")
-_V14 = _Range("1.4", "1.3.1", "1.4.14", "1.4.14", "1.3.1, 1.3.7, 1.4.0, 1.4.4, 1.4.10")
+_V14 = _Range("1.4", "1.3.1", "1.4.14", "1.4.14", "1.3.1, 1.3.7, 1.4.0, 1.4.4, 1.4.10, 1.4.13")
 _V15 = _Range("1.5", "1.5.0", "1.5.1", "1.5.1", "1.5.0")
 _V20 = _Range("2.0", "2.0.0", "2.1.0", "2.0.0", "2.1.0")
 
@@ -139,7 +144,10 @@ RELEASE_PROFILES: tuple[Profile, ...] = (
     _sentence(
         _V14,
         {**_OLD, "smooth": "floor", "smooth_value": 0.0},
-        ref_length="closest (1.3.x: one reference, a string)",
+        ref_length=(
+            "closest (up to 1.4.0 one reference string; 1.4.1–1.4.10 take the references as "
+            "streams, `[[ref], …]`: a list of strings raises `EOFError`)"
+        ),
         smoothing="floor 0 (unsmoothed: an order without a match scores 0), effective order",
     ),
     _corpus(
