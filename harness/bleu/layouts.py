@@ -1,7 +1,7 @@
 """The corpus a configuration counts: its segments after the sentence split
 (``sentence_split``) and the reference layouts applied before counting (``missing_refs``
-``truncate``, ``first``, ``joined``, ``drop-empty``, ``drop-empty-eof``). :mod:`harness.bleu.engine`
-counts what :func:`counted_corpus` returns.
+``truncate``, ``first``, ``joined``, ``drop-empty``, ``drop-empty-eof``).
+:mod:`harness.bleu.engine` counts what :func:`counted_corpus` returns.
 """
 
 from __future__ import annotations

@@ -158,8 +158,8 @@ def pairwise_scores(
 def _pairs_alone(config: BleuConfig) -> bool:
     """Whether each pair must be scored by the engine as a corpus of its own: an n-gram
     identity that numbers words over the scored corpus (``fairseq-hash``), text changed before
-    counting (a sentence split, references joined: stripped, or empty ones left out), or a library that refuses a
-    corpus holding an empty text (opik)."""
+    counting (a sentence split, references joined: stripped, or empty ones left out), or a
+    library that refuses a corpus holding an empty text (opik)."""
     return (
         counts_whole_corpus(config)
         or config.sentence_split != "none"

@@ -1,9 +1,10 @@
 """What a library raises on a whole corpus before it scores it, as the profiles declare it:
 jury's first segment without tokens (``on_zero_length="jury"``), opik's any segment without
 tokens (``on_zero_length="opik"``), Hugging Face's sacrebleu module on ragged references
-(``missing_refs="refuse"``), sacrebleu 1.2.x–1.4.14 on them (``missing_refs="refuse-eof"``) and
-sacrebleu 1.5.x–2.1.0 on a segment without a non-empty reference (``missing_refs="drop-empty"``). :mod:`harness.bleu.engine` calls
-these before it scores a corpus; a segment scored alone is its own corpus.
+(``missing_refs="refuse"``), sacrebleu 1.2.x–1.4.14 on them (``missing_refs="refuse-eof"``)
+and sacrebleu 1.5.x–2.1.0 on a segment without a non-empty reference
+(``missing_refs="drop-empty"``, ``"drop-empty-eof"``). :mod:`harness.bleu.engine` calls these
+before it scores a corpus (:func:`corpus_refusals`); a segment scored alone is its own corpus.
 """
 
 from __future__ import annotations
