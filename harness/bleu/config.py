@@ -454,6 +454,7 @@ SIGNATURE_OMITTED: dict[str, str] = {
     "ngram": "tokens",
     "round": "none",
     "split": "none",
+    "release": "current",  # a profile of the library's current release names none
 }
 
 
