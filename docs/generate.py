@@ -83,27 +83,37 @@ def render_profiles(doc: Path) -> str:
     readme = doc.resolve() == (REPO / "README.md").resolve()
     shown = [p for p in DECLARED if p.name in DEFAULT_PROFILES] if readme else list(DECLARED)
     rows = [
-        "| profile | reproduces | tokens | ref length | smoothing / zero handling "
+        "| profile | releases | reproduces | tokens | ref length | smoothing / zero handling "
         "| proven against |",
-        "|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|",
     ]
     for p in shown:
         v = p.verification
         proof = v.oracle if v.verified else f"unverified: {v.evidence}"
         if v.verified and v.tolerance != 1e-9:
             proof += f" (within {_tolerance(v.tolerance)})"
-        cells = [f"`{p.name}`", p.reproduces, p.tokens, p.ref_length, p.smoothing, proof]
+        cells = [
+            f"`{p.name}`",
+            p.releases or "—",
+            p.reproduces,
+            p.tokens,
+            p.ref_length,
+            p.smoothing,
+            proof,
+        ]
         rows.append("| " + " | ".join(_cell(c) for c in cells) + " |")
     rest: dict[str, list[str]] = {}
     for p in DECLARED:
         if p not in shown:
-            rest.setdefault(p.field, []).append(f"`{p.name}`")
+            group = "older releases" if p.versioned else p.field
+            rest.setdefault(group, []).append(f"`{p.name}`")
     if rest:
         fields = "; ".join(f"{field}: {', '.join(names)}" for field, names in rest.items())
         rows.append("")
         rows.append(
-            f"The profiles of other fields ({fields}) are in [docs/profiles.md](docs/profiles.md); "
-            "`compare` and `report` run them when named (`--impl profile:NAME`)."
+            f"The profiles of other fields and of older releases ({fields}) are in "
+            "[docs/profiles.md](docs/profiles.md); `compare` and `report` run them when named "
+            "(`--impl profile:NAME`)."
         )
     return "\n".join(rows) + "\n"
 

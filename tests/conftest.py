@@ -236,6 +236,7 @@ ORACLE_MODULES = frozenset(
         "test_profile_nltk",
         "test_profile_peers",
         "test_profile_sacrebleu",
+        "test_profile_sacrebleu_releases",
         "test_profile_scripts",
         "test_peer_suites",
         "test_adapters_lmeval",

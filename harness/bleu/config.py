@@ -115,7 +115,25 @@ MISSING_REFS: tuple[str, ...] = (
     "refuse",  # as skip, but a corpus whose segments do not all have as many references as
     # the first raises ValueError (Hugging Face's sacrebleu module, as unitxt and opencompass
     # load it); a segment scored alone is never refused
+    "refuse-eof",  # as refuse, raising EOFError: sacrebleu 1.2.x-1.4.14 reads the reference
+    # streams with zip_longest, and a missing reference (None) ends them early
+    "drop-empty",  # as skip, and a reference that is the empty string is left out as a
+    # missing one is (so it is never the closest length), before counting; a segment whose
+    # references are all empty raises RuntimeError when scored (sacrebleu 2.0.0-2.1.0)
+    "drop-empty-eof",  # as drop-empty, raising EOFError (sacrebleu 1.5.x)
 )
+
+#: The ``missing_refs`` rules that refuse a ragged corpus, with the exception the library
+#: raises (:func:`harness.bleu.refusals.ragged_refusal`).
+RAGGED_REFUSALS: dict[str, str] = {"refuse": "ValueError", "refuse-eof": "EOFError"}
+
+#: The ``missing_refs`` rules that leave out empty references, with the exception the library
+#: raises on a segment left without any (:func:`harness.bleu.layouts.counted_corpus`,
+#: :func:`harness.bleu.refusals.empty_references_refusal`).
+EMPTY_REFERENCE_DROPS: dict[str, str] = {
+    "drop-empty": "RuntimeError",
+    "drop-empty-eof": "EOFError",
+}
 
 AGGREGATIONS: tuple[str, ...] = (
     "corpus",  # sum statistics over segments, then score
@@ -364,7 +382,9 @@ class BleuConfig:
         if self.weights is not None:
             parts.append("w:" + ",".join(f"{x:g}" for x in self.weights))
         parts.append(f"ref:{self.ref_length}")
-        if self.missing_refs in ("truncate", "first", "joined", "refuse"):
+        if self.missing_refs in ("truncate", "first", "joined", *RAGGED_REFUSALS) or (
+            self.missing_refs in EMPTY_REFERENCE_DROPS
+        ):
             parts.append(f"refs:{self.missing_refs}")
         elif self.missing_refs != "skip":
             parts.append(f"refs:pad-{self.missing_refs}")
@@ -444,6 +464,7 @@ SIGNATURE_OMITTED: dict[str, str] = {
     "ngram": "tokens",
     "round": "none",
     "split": "none",
+    "release": "current",  # a profile of the library's current release names none
 }
 
 

@@ -39,6 +39,8 @@ from harness.bleu.arithmetic import (
 from harness.bleu.config import BleuConfig
 from harness.bleu.layouts import CUT_BEFORE_COUNTING, counted_corpus
 from harness.bleu.refusals import (
+    corpus_refusals,
+    empty_references_refusal,
     empty_segment_refusal,
     first_segment_refusal,
     ragged_refusal,
@@ -453,6 +455,7 @@ def segment_arrays(stats: Statistics, config: BleuConfig) -> SegmentArrays:
     rule = zero_length_rule(config.on_zero_length)
     if rule.first_segment_refusal or rule.empty_segment_refusal:
         _first_segment_refusals(stats, config)
+    empty_references_refusal(stats, config)  # each segment scored alone raises as in a corpus
     n = config.max_order
     ref = stats.ref_length(config.ref_length, missing=config.missing_refs)
     tot = stats.totals(config.ngram_totals, n)
@@ -582,12 +585,10 @@ def score_statistics(
 
 def checked_totals(stats: Statistics, config: BleuConfig) -> Totals:
     """:func:`totals_of`, once what the profiled library raises before it scores is raised
-    (no segments, a refused first or empty segment, ragged references)."""
+    (no segments, :func:`~harness.bleu.refusals.corpus_refusals`)."""
     if len(stats) == 0:
         raise ValueError("no segments")
-    first_segment_refusal(stats, config)
-    empty_segment_refusal(stats, config)
-    ragged_refusal(stats, config)
+    corpus_refusals(stats, config)
     return totals_of(stats, config)
 
 

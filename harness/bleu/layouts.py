@@ -1,7 +1,7 @@
 """The corpus a configuration counts: its segments after the sentence split
 (``sentence_split``) and the reference layouts applied before counting (``missing_refs``
-``truncate``, ``first``, ``joined``). :mod:`harness.bleu.engine` counts what
-:func:`counted_corpus` returns.
+``truncate``, ``first``, ``joined``, ``drop-empty``, ``drop-empty-eof``).
+:mod:`harness.bleu.engine` counts what :func:`counted_corpus` returns.
 """
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from harness.bleu.config import BleuConfig
+from harness.bleu.config import EMPTY_REFERENCE_DROPS, BleuConfig
 from harness.data.corpus import Corpus
 
 __all__ = ["CUT_BEFORE_COUNTING", "counted_corpus", "given_references", "sentence_config"]
 
 #: The ``missing_refs`` rules that cut each segment's references before counting.
-CUT_BEFORE_COUNTING: tuple[str, ...] = ("truncate", "first", "joined")
+CUT_BEFORE_COUNTING: tuple[str, ...] = ("truncate", "first", "joined", *EMPTY_REFERENCE_DROPS)
 
 
 def counted_corpus(corpus: Corpus, config: BleuConfig) -> Corpus:
@@ -25,7 +25,9 @@ def counted_corpus(corpus: Corpus, config: BleuConfig) -> Corpus:
     segment has (``zip(*refs)`` on per-segment references, as lm-eval's ``bleu`` does), with
     ``missing_refs="first"`` to its first reference, or with ``missing_refs="joined"`` to one
     reference, its references stripped, the empty and repeated ones dropped, joined with
-    newlines.
+    newlines, or with ``missing_refs="drop-empty"`` (``drop-empty-eof``) without its references
+    that are the empty string (a segment whose references are all empty keeps them: scoring
+    it raises, as sacrebleu 2.0.0–2.1.0 and 1.5.x do).
 
     Before any of these, ``sentence_split="ragas"`` keeps each hypothesis's first ``". "``
     piece and makes every piece of the references a reference. The cut depends on the whole
@@ -34,6 +36,8 @@ def counted_corpus(corpus: Corpus, config: BleuConfig) -> Corpus:
     corpus = _sentences(corpus, config.sentence_split)
     if config.missing_refs not in CUT_BEFORE_COUNTING:
         return corpus
+    if config.missing_refs in EMPTY_REFERENCE_DROPS:
+        return _without_empty_references(corpus)
     if config.missing_refs == "joined":
         joined = tuple(
             ("\n".join(dict.fromkeys(t for t in (r.strip() for r in refs) if t)),)
@@ -87,3 +91,17 @@ def _sentences(corpus: Corpus, rule: str) -> Corpus:
         ),
         check_text=False,
     )
+
+
+def _without_empty_references(corpus: Corpus) -> Corpus:
+    """``corpus`` without the references that are the empty string (before any strip or
+    lowercasing: a reference of spaces stays), in the segments that keep another; a segment
+    whose references are all empty keeps them, and is refused when it is scored
+    (:func:`harness.bleu.refusals.empty_references_refusal`), never when it is counted."""
+    kept = tuple(
+        tuple(r for r in refs if r != "") or refs if "" in refs else refs
+        for refs in corpus.references
+    )
+    if kept == corpus.references:
+        return corpus
+    return dataclasses.replace(corpus, references=kept, check_text=False)

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from harness.bleu.arithmetic import bleu_rows, nltk_context
-from harness.bleu.config import BleuConfig
+from harness.bleu.config import EMPTY_REFERENCE_DROPS, BleuConfig
 from harness.bleu.engine import counts_whole_corpus, orders_needed, segment_scores
 from harness.bleu.smoothing import get_smoothing
 from harness.bleu.stats import ref_length_of, totals_of_lengths
@@ -158,12 +158,12 @@ def pairwise_scores(
 def _pairs_alone(config: BleuConfig) -> bool:
     """Whether each pair must be scored by the engine as a corpus of its own: an n-gram
     identity that numbers words over the scored corpus (``fairseq-hash``), text changed before
-    counting (a sentence split, references joined: stripped), or a library that refuses a
-    corpus holding an empty text (opik)."""
+    counting (a sentence split, references joined: stripped, or empty ones left out), or a
+    library that refuses a corpus holding an empty text (opik)."""
     return (
         counts_whole_corpus(config)
         or config.sentence_split != "none"
-        or config.missing_refs == "joined"
+        or config.missing_refs in ("joined", *EMPTY_REFERENCE_DROPS)
         or zero_length_rule(config.on_zero_length).empty_segment_refusal
     )
 

@@ -20,6 +20,7 @@ __all__ = [
     "SHORT_WIDTH",
     "Profile",
     "Verification",
+    "release_extra",
 ]
 
 #: The field of the machine-translation libraries' profiles, and of the code-summarization
@@ -87,10 +88,28 @@ class Profile:
     #: The head of its column in a terminal table (at most :data:`SHORT_WIDTH` characters,
     #: distinct from every other profile's); ``""``: the name itself.
     short: str = ""
+    #: The releases of the library whose defaults it reproduces (``"≥ 2.2.0"``,
+    #: ``"1.3.1–1.4.14"``); ``""`` where no range has been established.
+    releases: str = ""
+    #: An older release's defaults, named ``<profile>@<release>`` (``sacrebleu@1.4``): run only
+    #: when named (never among the default profiles), and its configuration's signature names
+    #: the release (a ``release`` item: :func:`release_extra`).
+    versioned: bool = False
 
     def __post_init__(self) -> None:
         if not self.short:
             object.__setattr__(self, "short", self.name)
+        if self.versioned != ("@" in self.name):
+            raise ValueError(f"{self.name}: a profile is versioned exactly when named NAME@RELEASE")
+        if self.versioned and not any(k == "release" for k, _ in self.config.extra):
+            raise ValueError(f"{self.name}: a versioned profile's signature must name its release")
+
+
+def release_extra(library: str, first: str, last: str | None = None) -> tuple[tuple[str, str]]:
+    """The ``extra`` item of a versioned profile's configuration: ``release:LIB=FIRST..LAST``
+    (``release:LIB=FIRST`` for one release) in its signature."""
+    span = first if last is None else f"{first}..{last}"
+    return (("release", f"{library}={span}"),)
 
 
 #: nltk's ``corpus_bleu`` defaults (the ``nltk`` profile), which several profiles start from.

@@ -31,6 +31,7 @@ from harness.bleu.profile_spec import (
     Profile,
     Verification,
 )
+from harness.bleu.release_profiles import RELEASE_PROFILES
 from harness.errors import ConfigError
 
 _FRAMEWORK_TESTS = "tests/test_profile_frameworks.py"
@@ -54,6 +55,7 @@ DECLARED: tuple[Profile, ...] = (
         tokens="13a",
         ref_length="closest, ties shorter",
         smoothing="exp; 0 if no unigram matches",
+        releases="≥ 2.2.0",
     ),
     Profile(
         "sacrebleu-sentence",
@@ -76,6 +78,7 @@ DECLARED: tuple[Profile, ...] = (
         ref_length="closest",
         smoothing="exp, effective order",
         short="sacre-sent",
+        releases="≥ 2.2.0",
     ),
     Profile(
         "nltk",
@@ -87,6 +90,7 @@ DECLARED: tuple[Profile, ...] = (
         tokens="whitespace",
         ref_length="closest",
         smoothing="per-segment totals floored at 1; zero precision → float min",
+        releases="≥ 3.6.6",
     ),
     Profile(
         "evaluate",
@@ -137,6 +141,7 @@ DECLARED: tuple[Profile, ...] = (
         ref_length="closest, ties to first",
         smoothing="0 if any order has no match",
         short="torchmetr",
+        releases="0.5–1.9",
     ),
     Profile(
         "torchmetrics-sacrebleu",
@@ -189,6 +194,7 @@ DECLARED: tuple[Profile, ...] = (
             "`smooth=nltk-method1`/`nltk-method2`/`plus-one-high` with `zero_guard=unigram`: "
             "smoothed, it is 0 only when no unigram matches)"
         ),
+        releases="≥ 0.4.7",
     ),
     Profile(
         "pycocoevalcap",
@@ -528,18 +534,31 @@ DECLARED: tuple[Profile, ...] = (
     ),
     *LLM_EVAL_PROFILES,
     *CODESUM_PROFILES,
+    *RELEASE_PROFILES,
 )
 
 #: Profile name → configuration (read-only).
 PROFILES = MappingProxyType({p.name: p.config for p in DECLARED})
 
 #: The profiles ``compare``, ``report`` and ``human`` run unless told otherwise: the
-#: machine-translation libraries'. The code-summarization variants (``codesum-*``) are run when
-#: named (``--impl profile:codesum-fc``); ``identify``, ``validate`` and ``score`` know every
-#: profile.
+#: machine-translation libraries' current releases. The code-summarization variants
+#: (``codesum-*``) and the older releases (``sacrebleu@1.4``) are run when named
+#: (``--impl profile:codesum-fc``); ``identify``, ``validate`` and ``score`` know every profile.
 DEFAULT_PROFILES: tuple[str, ...] = tuple(
-    p.name for p in DECLARED if p.field == MACHINE_TRANSLATION
+    p.name for p in DECLARED if p.field == MACHINE_TRANSLATION and not p.versioned
 )
+
+#: The versioned profiles (:attr:`Profile.versioned`: an older release's defaults, run only
+#: when named).
+VERSIONED: frozenset[str] = frozenset(p.name for p in DECLARED if p.versioned)
+
+#: The profiles of the libraries' current releases: every profile but the versioned ones
+#: (:attr:`Profile.versioned`, ``NAME@RELEASE``).
+CURRENT_PROFILES: tuple[str, ...] = tuple(p.name for p in DECLARED if p.name not in VERSIONED)
+
+#: Profile name → the releases it reproduces (:attr:`Profile.releases`, where established;
+#: read-only).
+RELEASES = MappingProxyType({p.name: p.releases for p in DECLARED if p.releases})
 
 #: Profile name → the field whose papers report it (:attr:`Profile.field`; read-only).
 FIELDS = MappingProxyType({p.name: p.field for p in DECLARED})

@@ -1,20 +1,24 @@
 """What a library raises on a whole corpus before it scores it, as the profiles declare it:
 jury's first segment without tokens (``on_zero_length="jury"``), opik's any segment without
-tokens (``on_zero_length="opik"``) and Hugging Face's sacrebleu module on ragged references
-(``missing_refs="refuse"``). :mod:`harness.bleu.engine` calls
-these before it scores a corpus; a segment scored alone is its own corpus.
+tokens (``on_zero_length="opik"``), Hugging Face's sacrebleu module on ragged references
+(``missing_refs="refuse"``), sacrebleu 1.2.x–1.4.14 on them (``missing_refs="refuse-eof"``)
+and sacrebleu 1.5.x–2.1.0 on a segment without a non-empty reference
+(``missing_refs="drop-empty"``, ``"drop-empty-eof"``). :mod:`harness.bleu.engine` calls these
+before it scores a corpus (:func:`corpus_refusals`); a segment scored alone is its own corpus.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from harness.bleu.config import BleuConfig
+from harness.bleu.config import EMPTY_REFERENCE_DROPS, RAGGED_REFUSALS, BleuConfig
 from harness.bleu.stats import Statistics
 from harness.bleu.zero_length import zero_length_rule
 from harness.errors import LibraryWouldRaise
 
 __all__ = [
+    "corpus_refusals",
+    "empty_references_refusal",
     "empty_segment_refusal",
     "first_segment_refusal",
     "ragged_refusal",
@@ -43,9 +47,13 @@ def first_segment_refusal(stats: Statistics, config: BleuConfig) -> None:
 
 
 def ragged_refusal(stats: Statistics, config: BleuConfig) -> None:
-    """Raise what Hugging Face's ``sacrebleu`` module raises (``missing_refs="refuse"``) on a
-    corpus whose segments do not all have as many references as the first."""
-    if config.missing_refs != "refuse" or len(stats) == 0:
+    """Raise what a library that needs every segment to have as many references raises on a
+    corpus whose segments do not all have as many references as the first: Hugging Face's
+    ``sacrebleu`` module (``missing_refs="refuse"``: ``ValueError``), sacrebleu 1.2.x–1.4.14,
+    whose ``zip_longest`` over the reference streams meets a missing reference
+    (``missing_refs="refuse-eof"``: ``EOFError``)."""
+    exception = RAGGED_REFUSALS.get(config.missing_refs)
+    if exception is None or len(stats) == 0:
         return
     first = len(stats.ref_lens[0])
     others = np.flatnonzero(stats.ref_counts != first)
@@ -54,7 +62,7 @@ def ragged_refusal(stats: Statistics, config: BleuConfig) -> None:
     other = int(others[0])
     raise LibraryWouldRaise(
         config.library,
-        "ValueError",
+        exception,
         f"every prediction needs as many references as the first ({first}); segment "
         f"{other + 1} has {len(stats.ref_lens[other])}",
     )
@@ -96,3 +104,36 @@ def segments_refused_alone(stats: Statistics, config: BleuConfig) -> np.ndarray:
     if not rule.empty_segment_refusal or config.aggregation == "nonempty-mean":
         return np.zeros(len(stats), dtype=bool)
     return stats.has_empty_side.copy()
+
+
+def empty_references_refusal(stats: Statistics, config: BleuConfig) -> None:
+    """Raise what sacrebleu 1.5.x (``missing_refs="drop-empty-eof"``: ``EOFError``) and
+    2.0.0–2.1.0 (``drop-empty``: ``RuntimeError``) raise on a segment whose references are all
+    empty strings, for the first such segment: every other empty reference was left out before
+    counting (:func:`harness.bleu.layouts.counted_corpus`).
+
+    Read from the statistics, a segment whose references all have no tokens: also one whose
+    references are spaces only (or text its tokenizer removes), which the release keeps and
+    scores with reference length 0, where this refuses."""
+    exception = EMPTY_REFERENCE_DROPS.get(config.missing_refs)
+    if exception is None or len(stats) == 0:
+        return
+    bare = (stats.ref_matrix <= 0).all(axis=1)
+    if not bare.any():
+        return
+    i = int(np.argmax(bare))
+    raise LibraryWouldRaise(
+        config.library,
+        exception,
+        f"segment {i + 1} has no reference that is not empty (empty references are left "
+        "out, and a segment needs one)",
+    )
+
+
+def corpus_refusals(stats: Statistics, config: BleuConfig) -> None:
+    """Every refusal a library makes on a whole corpus before it scores it, in the order
+    :mod:`harness.bleu.engine` checks them."""
+    first_segment_refusal(stats, config)
+    empty_segment_refusal(stats, config)
+    ragged_refusal(stats, config)
+    empty_references_refusal(stats, config)

@@ -273,21 +273,37 @@ def ref_matrix(ref_lens: Sequence[Sequence[int]]) -> np.ndarray:
     return out
 
 
+#: The missing-reference rules under which the brevity penalty chooses among the references
+#: as counted (:func:`padded_ref_matrix`).
+PASSED_THROUGH: tuple[str, ...] = (
+    "skip",
+    "truncate",
+    "first",
+    "joined",
+    "refuse",
+    "refuse-eof",
+    "drop-empty",
+    "drop-empty-eof",
+)
+
+
 def padded_ref_matrix(
     ref_matrix: np.ndarray, missing: str, widths: np.ndarray | None = None
 ) -> np.ndarray:
     """The (S, K) reference lengths (-1 pads) the brevity penalty chooses among under the
     missing-reference rule ``missing``: the one implementation of the rules.
 
-    ``skip``: as counted. ``truncate``, ``first`` and ``joined``: as counted too (the references were cut
-    before counting, :func:`harness.bleu.engine.counted_corpus`). ``refuse``: as counted (a
-    ragged corpus is refused before, :func:`harness.bleu.engine.ragged_refusal`). ``empty``: a segment with fewer
-    references than its corpus's most is padded with empty references (length 0) that take
-    part in the choice, as happens when ragged references are written to line-aligned files
-    (one per reference) for the Perl scripts. ``widths`` (S,): each segment's corpus's most
-    references, when the rows hold several corpora (default: ``K``, one corpus).
+    ``skip``: as counted. ``truncate``, ``first`` and ``joined``: as counted too (the
+    references were cut before counting, :func:`harness.bleu.engine.counted_corpus`), and so
+    are ``drop-empty`` and ``drop-empty-eof`` (the empty references left out before counting).
+    ``refuse`` and ``refuse-eof``: as counted (a ragged corpus is refused before,
+    :func:`harness.bleu.engine.ragged_refusal`). ``empty``: a segment with fewer references
+    than its corpus's most is padded with empty references (length 0) that take part in the
+    choice, as happens when ragged references are written to line-aligned files (one per
+    reference) for the Perl scripts. ``widths`` (S,): each segment's corpus's most references,
+    when the rows hold several corpora (default: ``K``, one corpus).
     """
-    if missing not in ("skip", "empty", "truncate", "first", "joined", "refuse"):
+    if missing not in PASSED_THROUGH and missing != "empty":
         raise ValueError(f"unknown missing-reference rule {missing!r}")
     matrix = np.asarray(ref_matrix, dtype=np.int64)
     if missing != "empty":

@@ -19,6 +19,8 @@ from harness.bleu.profiles import (
     FIELDS,
     MACHINE_TRANSLATION,
     PROFILES,
+    RELEASES,
+    VERSIONED,
     verification,
 )
 from harness.cli import inputs, options
@@ -327,6 +329,8 @@ def cmd_profiles(args: argparse.Namespace) -> int:
         data[name] = {
             "signature": cfg.signature(),
             "field": FIELDS[name],
+            "releases": RELEASES.get(name, ""),
+            "versioned": name in VERSIONED,
             "status": v.status,
             "oracle": v.oracle,
             "evidence": v.evidence,
@@ -338,6 +342,8 @@ def cmd_profiles(args: argparse.Namespace) -> int:
         width = max(map(len, data))  # the longest name: the columns stay aligned
         for name, row in data.items():
             other_field = row["field"] if row["field"] != MACHINE_TRANSLATION else None
+            if row["versioned"]:
+                other_field = "an older release"
             lines = cli_words.profile_lines(
                 name,
                 width,
@@ -346,6 +352,7 @@ def cmd_profiles(args: argparse.Namespace) -> int:
                 str(row["oracle"]),
                 str(row["evidence"]),
                 None if other_field is None else str(other_field),
+                releases=str(row["releases"]),
             )
             print("\n".join(lines))
     return 0

@@ -46,7 +46,7 @@ from harness.bleu.arithmetic import (
     needs_longest,
     segment_contexts,
 )
-from harness.bleu.config import BleuConfig
+from harness.bleu.config import EMPTY_REFERENCE_DROPS, RAGGED_REFUSALS, BleuConfig
 from harness.bleu.smoothing import get_smoothing
 from harness.bleu.stats import (
     Statistics,
@@ -393,12 +393,16 @@ class CorporaScorer:
         """The corpora a library may refuse before scoring, which the engine scores itself:
         jury's (an empty hypothesis or first reference somewhere: a superset of
         :func:`harness.bleu.engine.first_segment_refusal` and its per-segment form), opik's
-        (an empty hypothesis or reference somewhere), and a corpus of ragged references under
-        ``missing_refs="refuse"``
-        (:func:`harness.bleu.engine.ragged_refusal`)."""
+        (an empty hypothesis or reference somewhere), a corpus of ragged references under
+        ``missing_refs="refuse"`` or ``"refuse-eof"``
+        (:func:`harness.bleu.engine.ragged_refusal`), and one with a segment whose references
+        all have no tokens under ``missing_refs="drop-empty"`` or ``"drop-empty-eof"``
+        (:func:`harness.bleu.refusals.empty_references_refusal`)."""
         rule = zero_length_rule(config.on_zero_length)
         jury, opik = rule.first_segment_refusal, rule.empty_segment_refusal
-        if not (jury or opik) and config.missing_refs != "refuse":
+        ragged = config.missing_refs in RAGGED_REFUSALS
+        bare = config.missing_refs in EMPTY_REFERENCE_DROPS
+        if not (jury or opik or ragged or bare):
             return []
         stats = self.tokenized(config)
         refs = (stats.ref_matrix >= 0).sum(axis=1)
@@ -407,8 +411,10 @@ class CorporaScorer:
             flags |= (stats.hyp_len == 0) | (stats.ref_matrix[:, 0] == 0)
         if opik:
             flags |= stats.statistics.has_empty_side
-        if config.missing_refs == "refuse":
+        if ragged:
             flags |= refs != np.repeat(refs[stats.starts], stats.stops - stats.starts)
+        if bare:  # every reference without tokens (harness.bleu.refusals)
+            flags |= (stats.ref_matrix <= 0).all(axis=1)
         return np.flatnonzero(np.add.reduceat(flags, stats.starts)).tolist()
 
     def score(self, config: BleuConfig, index: int) -> float:

@@ -126,13 +126,17 @@ def profile_lines(
     oracle: str,
     evidence: str,
     field: str | None,
+    releases: str = "",
 ) -> list[str]:
-    """``profiles``: a profile's lines — its status and signature, what proves it, and, for a
-    profile of another field than machine translation (``field``), when it runs."""
+    """``profiles``: a profile's lines — its status and signature, what proves it, the
+    library releases it reproduces (where established), and, for a profile of another field
+    than machine translation or of an older release (``field``: which), when it runs."""
     lines = [
         f"{name:<{width}} {status:<10} {signature}",
         f"{'':<{width}} {'':<10} against {oracle} ({evidence})",
     ]
+    if releases:
+        lines.append(f"{'':<{width}} {'':<10} releases {releases}")
     if field is not None:
         lines.append(f"{'':<{width}} {'':<10} {field}: run by compare and report when named")
     return lines
