@@ -225,6 +225,7 @@ ORACLE_FIXTURES = frozenset({"moses_scripts", "mteval_script", "evaluate_module"
 ORACLE_MODULES = frozenset(
     {
         "test_releases",
+        "test_identify_release",
         "test_oracle_moses",
         "test_oracle_evaluate",
         "test_profile_codesum",

@@ -18,6 +18,7 @@ here, and ``docs/generate.py`` renders the profile tables of ``README.md`` and
 
 from __future__ import annotations
 
+import re
 from types import MappingProxyType
 
 from harness.bleu.codesum_profiles import CODESUM_PROFILES
@@ -578,6 +579,34 @@ if len(PROFILES) != len(DECLARED):
 # the names the lookups below use
 _PROFILES = PROFILES
 _VERIFICATION = VERIFICATION
+
+
+def _release_key(version: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in re.findall(r"\d+", version))
+
+
+def _covers(releases: str, key: tuple[int, ...]) -> bool:
+    """Whether a profile's release range (``"≥ 2.2.0"``, ``"1.3.1–1.4.14"``) holds ``key``."""
+    if releases.startswith("≥"):
+        return key >= _release_key(releases)
+    first, sep, last = releases.partition("–")
+    if not sep:
+        return False
+    return _release_key(first) <= key <= _release_key(last)
+
+
+def profile_of_release(name: str, version: str) -> str | None:
+    """The profile of ``name``'s defaults as release ``version`` of its library had them:
+    ``name`` itself when its releases (:data:`RELEASES`) cover ``version``, else the
+    versioned profile ``name@…`` that does; ``None`` when none does (a release no profile
+    reproduces)."""
+    key = _release_key(version)
+    for p in DECLARED:
+        if (p.name == name or (p.name.split("@", 1)[0] == name and p.versioned)) and _covers(
+            p.releases, key
+        ):
+            return p.name
+    return None
 
 
 def verification(name: str) -> Verification:

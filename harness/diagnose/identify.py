@@ -64,7 +64,7 @@ from typing import Any, ClassVar
 
 from harness.bleu import engine
 from harness.bleu.config import BleuConfig
-from harness.bleu.profiles import PROFILES
+from harness.bleu.profiles import PROFILES, RELEASES, VERSIONED, profile_of_release
 from harness.data.corpus import Corpus
 from harness.diagnose.candidates import (
     SCALES,
@@ -99,6 +99,7 @@ from harness.scorers.printed import (
     agrees,
     pinned,
     read_printed,
+    signature_version,
 )
 from harness.session import Session
 
@@ -246,7 +247,8 @@ def _printed_by(
     tolerance = _tolerance(line, tolerance)
     inside = reproducer(score, tolerance)
     out = []
-    for name in FORM_PROFILES.get(line.form, ()):
+    for tool in FORM_PROFILES.get(line.form, ()):
+        name = release_profile(tool, line)
         cfg = PROFILES[name].replace(**line.settings)
         changes = tuple(closest_changes(name, cfg))
         for labels, text in corpus_readings(corpus):
@@ -328,7 +330,19 @@ def identify(
         found = [x for x in found if not unmatched(line, x, text, session)]
     own = _printed_by(line, text, session, tolerance)
     return own + [
-        x for x in found if not any(o.covers(x.config, x.layout, x.preprocessing) for o in own)
+        x
+        for x in _fold_releases(found)
+        if not any(o.covers(x.config, x.layout, x.preprocessing) for o in own)
+    ]
+
+
+def _fold_releases(found: list[Candidate]) -> list[Candidate]:
+    """``found`` without the readings of an older release's profile (``sacrebleu@1.4``) on
+    text and a layout where a reading of today's profiles reproduces the line too: an old
+    release is named where it alone reproduces it."""
+    today = {(x.layout, x.preprocessing) for x in found if x.profile not in VERSIONED}
+    return [
+        x for x in found if x.profile not in VERSIONED or (x.layout, x.preprocessing) not in today
     ]
 
 
@@ -338,11 +352,21 @@ class SignatureReading:
     :class:`~harness.bleu.config.BleuConfig` fields), its number of references, sacrebleu's
     configuration with them (``config``), the named profiles with exactly that
     configuration (``profiles``; the library each names aside) and the settings it pins that
-    differ from sacrebleu's defaults (``changed``). Its JSON writes the configuration as its
-    signature (:attr:`config_signature`, under ``config``) and leaves ``changed`` out."""
+    differ from sacrebleu's defaults (``changed``). The defaults are those of the release the
+    signature names (``version``, ``release_profile``). Its JSON writes the configuration as
+    its signature (:attr:`config_signature`, under ``config``) and leaves ``changed`` out."""
 
     JSON_PROPERTIES: ClassVar[tuple[tuple[str, str], ...]] = (("config", "config_signature"),)
-    JSON_ORDER: ClassVar[tuple[str, ...]] = ("signature", "settings", "nrefs", "config", "profiles")
+    JSON_ORDER: ClassVar[tuple[str, ...]] = (
+        "signature",
+        "settings",
+        "nrefs",
+        "config",
+        "profiles",
+        "version",
+        "release_profile",
+        "releases",
+    )
 
     signature: str
     settings: dict[str, Any]
@@ -350,6 +374,11 @@ class SignatureReading:
     config: BleuConfig = field(metadata={"json": False})
     profiles: tuple[str, ...]
     changed: dict[str, Any] = field(metadata={"json": False})
+    #: the sacrebleu release the signature names, the profile of that release's defaults the
+    #: signature is read on (``None``: none reproduces it; today's is used) and its releases
+    version: str | None = None
+    release_profile: str | None = "sacrebleu"
+    releases: str = ""
 
     @property
     def config_signature(self) -> str:
@@ -369,13 +398,37 @@ def signature_reading(line: PrintedLine | str) -> SignatureReading:
         line = read_printed(line)
     if line.form != SIGNATURE or line.signature is None:
         raise ConfigError(f"not a sacrebleu signature alone: {line.text[:80]!r}")
-    cfg = PROFILES["sacrebleu"].replace(**line.settings)
+    version = signature_version(line.signature)
+    known = profile_of_release("sacrebleu", version) if version else "sacrebleu"
+    on = known or "sacrebleu"
+    base = PROFILES[on]
+    cfg = base.replace(**line.settings)
     equal = tuple(
         name for name, p in PROFILES.items() if dataclasses.replace(p, library=cfg.library) == cfg
     )
-    base = PROFILES["sacrebleu"]
     changed = {k: v for k, v in line.settings.items() if getattr(base, k) != v}
-    return SignatureReading(line.signature, dict(line.settings), line.nrefs, cfg, equal, changed)
+    return SignatureReading(
+        line.signature,
+        dict(line.settings),
+        line.nrefs,
+        cfg,
+        equal,
+        changed,
+        version=version,
+        release_profile=known,
+        releases=RELEASES.get(on, ""),
+    )
+
+
+def release_profile(tool: str, line: PrintedLine) -> str:
+    """The profile that printed ``line`` as ``tool``: the profile of the release its
+    signature names (``version:1.4.14`` → ``sacrebleu@1.4``,
+    :func:`~harness.bleu.profiles.profile_of_release`), else ``tool``'s own (no version
+    named, or a release no profile reproduces)."""
+    version = signature_version(line.signature) if line.signature else None
+    if version is None:
+        return tool
+    return profile_of_release(tool, version) or tool
 
 
 #: How many windows of the printed width, either side of the score, :func:`chance` counts in.

@@ -68,14 +68,27 @@ def signature_reading_sentences(reading: SignatureReading) -> list[str]:
     pinned = ", ".join(f"{k}={v}" for k, v in reading.settings.items()) or "nothing"
     refs = "" if reading.nrefs is None else f" with {reading.nrefs} reference(s)"
     changed = [f"{k}={v}" for k, v in reading.changed.items()]
-    how = "sacrebleu's defaults" if not changed else f"sacrebleu + {', '.join(changed)}"
+    base = reading.release_profile or "sacrebleu"
+    how = f"{base}'s defaults" if not changed else f"{base} + {', '.join(changed)}"
     named = (
         f"The named profiles with exactly this configuration: {', '.join(reading.profiles)}."
         if reading.profiles
         else "No named profile has exactly this configuration."
     )
+    release = []
+    if reading.version is not None and reading.release_profile is None:
+        release = [
+            f"It names sacrebleu {reading.version}, a release no profile reproduces: read on "
+            f"today's defaults ({reading.releases})."
+        ]
+    elif reading.version is not None:
+        release = [
+            f"It names sacrebleu {reading.version}: that release's defaults are profile "
+            f"{reading.release_profile}'s (sacrebleu {reading.releases})."
+        ]
     return [
         f"Read as a sacrebleu signature alone: it pins {pinned}{refs}.",
+        *release,
         f"The configuration: {how} (engine signature {reading.config.signature()}).",
         named,
         "A signature has no score: to ask which configuration printed a number on your "

@@ -33,7 +33,15 @@ from typing import Any
 
 from harness.errors import ConfigError
 
-__all__ = ["SIGNATURE", "PrintedLine", "agrees", "decode_signature", "read_printed", "shows"]
+__all__ = [
+    "SIGNATURE",
+    "PrintedLine",
+    "agrees",
+    "decode_signature",
+    "read_printed",
+    "shows",
+    "signature_version",
+]
 
 _NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 #: A printed number with at least this many significant digits is a float's repr: it stands
@@ -95,6 +103,23 @@ _SACREBLEU_TOKENIZERS = {"13a", "intl", "char", "zh", "none", "ja-mecab", "ko-me
 _SMOOTHS = {"exp", "floor", "add-k", "none"}
 
 
+def _signature_fields(signature: str) -> dict[str, str]:
+    """A 2.x (``key:value|…``) or 1.x (``BLEU+key.value+…``) signature's fields, by key."""
+    sep, kv = ("|", ":") if "|" in signature or ":" in signature else ("+", ".")
+    fields: dict[str, str] = {}
+    for part in signature.split(sep):
+        key, found, value = part.strip().partition(kv)
+        if found:
+            fields[key.strip().lower()] = value.strip()
+    return fields
+
+
+def signature_version(signature: str) -> str | None:
+    """The sacrebleu release a signature names (``version:2.4.0``, ``version.1.4.14``)."""
+    version = _signature_fields(signature).get("version")
+    return version if version and version[0].isdigit() else None
+
+
 def decode_signature(signature: str) -> tuple[dict[str, Any], int | None]:
     """The :class:`~harness.bleu.config.BleuConfig` fields a sacrebleu signature pins, and
     its number of references.
@@ -103,12 +128,7 @@ def decode_signature(signature: str) -> tuple[dict[str, Any], int | None]:
     (``BLEU+case.mixed+numrefs.1+smooth.exp+tok.13a+version.1.4.14``) signatures. A tokenizer
     the harness does not implement (``spm``, ``flores101``) is an error that names it.
     """
-    sep, kv = ("|", ":") if "|" in signature or ":" in signature else ("+", ".")
-    fields: dict[str, str] = {}
-    for part in signature.split(sep):
-        key, found, value = part.strip().partition(kv)
-        if found:
-            fields[key.strip().lower()] = value.strip()
+    fields = _signature_fields(signature)
     settings: dict[str, Any] = {}
     case = fields.get("case") or fields.get("c")
     if case is not None:

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from harness.bleu.profiles import PROFILES
+from harness.bleu.profiles import CURRENT_PROFILES, PROFILES
 from harness.errors import ConfigError
 from harness.scorers.base import Adapter
 
@@ -76,8 +76,11 @@ DEFAULT_ADAPTERS: tuple[str, ...] = tuple(
 #: Library adapter → the profile that reproduces its defaults.
 PROFILE_OF: Mapping[str, str] = MappingProxyType({c.name: c.profile for c in _CLASSES if c.profile})
 
-#: Profiles that no adapter runs (scripts with no Python package): in-house numbers only.
-PROFILE_ONLY: tuple[str, ...] = tuple(p for p in PROFILES if p not in set(PROFILE_OF.values()))
+#: Profiles of today's releases that no adapter runs (scripts with no Python package):
+#: in-house numbers only. An older release's profile (``sacrebleu@1.4``) is run when named.
+PROFILE_ONLY: tuple[str, ...] = tuple(
+    p for p in CURRENT_PROFILES if p not in set(PROFILE_OF.values())
+)
 
 
 def get_adapter(name: str, /, **options: Any) -> Adapter:
