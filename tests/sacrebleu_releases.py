@@ -31,10 +31,11 @@ import json
 import os
 import subprocess
 import sys
-import tarfile
 import tempfile
 from pathlib import Path
 from typing import IO, Any
+
+from harness.scorers.releases import module_tree
 
 from .published import published_archive, published_tree, unavailable
 
@@ -88,17 +89,10 @@ def release_tree(version: str) -> Path:
     archive = published_archive("sacrebleu", version)
     if archive.name.endswith(".whl"):
         return published_tree("sacrebleu", version)
-    tree = archive.with_name(f"sacrebleu-{version}-module")
-    if not (tree / "sacrebleu.py").is_file():
-        tree.mkdir(exist_ok=True)
-        with tarfile.open(archive) as tf:
-            member = tf.getmember(f"sacrebleu-{version}/sacrebleu.py")
-            handle = tf.extractfile(member)
-            assert handle is not None
-            partial = tempfile.NamedTemporaryFile("wb", dir=tree, delete=False, suffix=".part")
-            with partial:
-                partial.write(handle.read())
-            Path(partial.name).rename(tree / "sacrebleu.py")
+    tree = module_tree(archive, "sacrebleu", version, "sacrebleu.py")
+    if tree is None:
+        unavailable(f"sacrebleu=={version}", f"{archive.name} holds no sacrebleu.py")
+    assert tree is not None
     return tree
 
 

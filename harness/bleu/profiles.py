@@ -581,18 +581,20 @@ _PROFILES = PROFILES
 _VERIFICATION = VERIFICATION
 
 
-def _release_key(version: str) -> tuple[int, ...]:
+def release_key(version: str) -> tuple[int, ...]:
+    """A release as numbers, for ordering releases: ``"1.4.14"`` → ``(1, 4, 14)`` (a
+    pre-release's letters are dropped)."""
     return tuple(int(x) for x in re.findall(r"\d+", version))
 
 
 def _covers(releases: str, key: tuple[int, ...]) -> bool:
     """Whether a profile's release range (``"≥ 2.2.0"``, ``"1.3.1–1.4.14"``) holds ``key``."""
     if releases.startswith("≥"):
-        return key >= _release_key(releases)
+        return key >= release_key(releases)
     first, sep, last = releases.partition("–")
     if not sep:
         return False
-    return _release_key(first) <= key <= _release_key(last)
+    return release_key(first) <= key <= release_key(last)
 
 
 def profile_of_release(name: str, version: str) -> str | None:
@@ -600,7 +602,7 @@ def profile_of_release(name: str, version: str) -> str | None:
     ``name`` itself when its releases (:data:`RELEASES`) cover ``version``, else the
     versioned profile ``name@…`` that does; ``None`` when none does (a release no profile
     reproduces)."""
-    key = _release_key(version)
+    key = release_key(version)
     for p in DECLARED:
         if (p.name == name or (p.name.split("@", 1)[0] == name and p.versioned)) and _covers(
             p.releases, key

@@ -17,6 +17,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from harness.bleu.profiles import release_key
 from harness.diagnose.validate.cases import Case, fixture_cases, generate_cases
 from harness.diagnose.validate.shrink import shrink
 from harness.errors import HarnessError
@@ -28,7 +29,6 @@ from harness.scorers.releases import (
     ReleaseProcess,
     cached_releases,
     installed_release,
-    version_key,
 )
 from harness.statistics.resampling import DEFAULT_SEED
 
@@ -181,7 +181,7 @@ def drift_report(
         run=tuple(r.version for r in ran),
         module_only=tuple(r.version for r in ran if r.module is not None),
         calls=tuple(CALLS[distribution].items()),
-        not_run=tuple(sorted(not_run, key=lambda x: version_key(x.version))),
+        not_run=tuple(sorted(not_run, key=lambda x: release_key(x.version))),
         cases=len(cases),
         generated=generated,
         seed=seed,

@@ -31,6 +31,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import IO, Any
 
+from harness.bleu.profiles import release_key
 from harness.errors import ConfigError, HarnessError
 
 __all__ = [
@@ -41,9 +42,9 @@ __all__ = [
     "ReleaseProcess",
     "cached_releases",
     "installed_release",
+    "module_tree",
     "releases_folder",
     "unpacked_wheel",
-    "version_key",
 ]
 
 #: The environment variable naming the folder of published releases.
@@ -181,12 +182,7 @@ class Release:
     @property
     def key(self) -> tuple[int, ...]:
         """The version as numbers, for ordering releases."""
-        return version_key(self.version)
-
-
-def version_key(version: str) -> tuple[int, ...]:
-    """``"1.4.14"`` → ``(1, 4, 14)`` (a pre-release's letters are dropped)."""
-    return tuple(int(x) for x in re.findall(r"\d+", version))
+        return release_key(self.version)
 
 
 def releases_folder() -> Path:
@@ -228,7 +224,7 @@ def cached_releases(
             found[version] = unpacked_wheel(path)
         else:
             member, whole = _SDIST_MODULE[distribution]
-            tree = _module_tree(path, distribution, version, member)
+            tree = module_tree(path, distribution, version, member)
             if tree is None:
                 skipped.add(version)
             elif version not in found:
@@ -237,7 +233,7 @@ def cached_releases(
                     alone[version] = tree / Path(member).name
     releases = [Release(distribution, v, p, module=alone.get(v)) for v, p in found.items()]
     releases.sort(key=lambda r: r.key)
-    return releases, sorted(skipped - set(found), key=version_key)
+    return releases, sorted(skipped - set(found), key=release_key)
 
 
 def unpacked_wheel(wheel: Path) -> Path:
@@ -254,7 +250,7 @@ def unpacked_wheel(wheel: Path) -> Path:
     return tree
 
 
-def _module_tree(archive: Path, distribution: str, version: str, member: str) -> Path | None:
+def module_tree(archive: Path, distribution: str, version: str, member: str) -> Path | None:
     """A folder holding the module ``member`` (a path inside the archive's top folder) of a
     source archive, taken out once beside it under its file name (``None`` when the archive
     holds no such file)."""
