@@ -20,8 +20,11 @@ import pytest
 import sacrebleu
 from nltk.translate import bleu_score
 
+import harness
+from harness.bleu.profiles import profile_of_release
 from harness.cli import main
 from harness.diagnose.releases import battery, drift_kind, drift_report, same_answer
+from harness.errors import LibraryWouldRaise
 from harness.scorers.releases import (
     CALLS,
     RELEASES_ENV,
@@ -147,6 +150,11 @@ def test_the_command_prints_the_report(library, folder, report, monkeypatch, cap
         assert f"on {d.differing} of the {n} corpora" in printed
     for version in report.module_only:
         assert f"{version}: published as source archives" in printed
+    for c in report.checks:
+        if c.profile is not None and c.example is not None:
+            assert "does not reproduce" in printed and f"on {n - c.agree} of the {n}" in printed
+    if any(c.profile is not None and c.example is None for c in report.checks):
+        assert "reproduces" in printed and f"on all {n} corpora" in printed
     assert report.module_only == (("3.2.5",) if library == "nltk" else ())
 
 
@@ -158,6 +166,9 @@ def test_the_report_as_json(folder, report, library, monkeypatch, capsys) -> Non
     assert data["run"] == list(RELEASES[library])
     assert [(d["call"], d["kind"], d["releases"]) for d in data["drifts"]] == [
         (d.call, d.kind, list(d.releases)) for d in report.drifts
+    ]
+    assert [(c["call"], c["profile"], c["releases"], c["agree"]) for c in data["checks"]] == [
+        (c.call, c.profile, list(c.releases), c.agree) for c in report.checks
     ]
 
 
@@ -172,3 +183,78 @@ def test_an_empty_folder_and_a_release_that_does_not_import(tmp_path, monkeypatc
     assert report.run == () and (failed.version, failed.reason) == ("9.9.9", "failed")
     assert "does not import here" in failed.detail
     assert "built for another Python" in failed.detail
+
+
+def _profile_says(call: str, version: str, library: str, case, first_only: bool) -> dict:
+    """What the profile of ``version`` answers to ``call`` on ``case``, computed here through
+    the public scoring functions, one segment at a time for a per-segment call."""
+    tool, what = ("sacrebleu", call) if library == "sacrebleu" else ("nltk", call.split()[0])
+    overrides = {} if library == "sacrebleu" else {"smooth": f"nltk-{call.split()[1]}"}
+    if what == "sentence_bleu" and library == "sacrebleu":
+        tool = "sacrebleu-sentence"
+    name = profile_of_release(tool, version)
+    if name is None:
+        return {"error": "no profile"}
+    refs = [r[:1] for r in case.references] if first_only else case.references
+    try:
+        if what == "corpus_bleu":
+            return {
+                "score": harness.corpus_bleu(
+                    hypotheses=case.hypotheses, references=refs, profile=name, **overrides
+                ).score
+            }
+        return {
+            "scores": [
+                harness.sentence_bleu(hypothesis=h, references=r, profile=name, **overrides).score
+                for h, r in zip(case.hypotheses, refs, strict=True)
+            ]
+        }
+    except LibraryWouldRaise as exc:
+        return {"error": exc.library_exception}
+
+
+def test_each_release_is_checked_against_its_profile(library, report, folder) -> None:
+    """Every release run (and the installed one) is in one check per call, and the check's
+    count of agreeing corpora is recomputed here from the release's answers and the scores of
+    its profile."""
+    cases = battery(GENERATED, SEED)
+    found = {r.version: r for r in cached_releases(library, folder)[0]}
+    found[report.installed] = installed_release(library)
+    with contextlib.ExitStack() as stack:
+        procs = {v: stack.enter_context(ReleaseProcess(r)) for v, r in found.items()}
+        for call in CALLS[library]:
+            checks = [c for c in report.checks if c.call == call]
+            assert [v for c in checks for v in c.releases] == [*report.run, report.installed]
+            assert [c.installed for c in checks] == [False] * (len(checks) - 1) + [True]
+            for check in checks:
+                for version in check.releases:
+                    proc = procs[version]
+                    theirs = proc.run([(call, c.hypotheses, c.references) for c in cases])
+                    first_only = call in proc.first_reference_only
+                    ours = [_profile_says(call, version, library, c, first_only) for c in cases]
+                    if check.profile is None:
+                        assert all(o == {"error": "no profile"} for o in ours), (call, version)
+                        continue
+                    agree = [same_answer(a, b) for a, b in zip(theirs, ours, strict=True)]
+                    assert sum(agree) == check.agree, (call, version, check)
+                    if check.example is not None:
+                        assert not agree[cases.index(check.example)], (call, version, check)
+
+
+def test_the_proven_profiles_reproduce_their_releases(report, library) -> None:
+    """The installed release is its library's profile on every corpus, and sacrebleu 1.4.14
+    and 2.0.0 their versioned profiles, proven against them."""
+    for check in report.checks:
+        if check.installed:
+            assert check.profile == (
+                "sacrebleu-sentence" if check.call == "sentence_bleu" else library
+            )
+            assert check.example is None, check
+    if library != "sacrebleu":
+        return
+    for check in report.checks:
+        assert check.profile is not None and check.example is None, check
+    named = {(c.call, v): c.profile for c in report.checks for v in c.releases}
+    assert named[("corpus_bleu", "1.4.14")] == "sacrebleu@1.4"
+    assert named[("sentence_bleu", "2.0.0")] == "sacrebleu-sentence@2.0"
+    assert named[("corpus_bleu", report.installed)] == "sacrebleu"

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from harness.bleu.profiles import release_key
+from harness.diagnose.release_check import ProfileCheck, profile_checks
 from harness.diagnose.validate.cases import Case, fixture_cases, generate_cases
 from harness.diagnose.validate.shrink import shrink
 from harness.errors import HarnessError
@@ -95,6 +96,9 @@ class DriftReport:
     generated: int
     seed: int
     drifts: tuple[ReleaseDrift, ...]
+    #: per call, whether the profile of each release run (and of the installed one)
+    #: reproduces its answers on every corpus (:mod:`harness.diagnose.release_check`)
+    checks: tuple[ProfileCheck, ...] = ()
 
 
 #: How a release's answer can differ from the installed one's: it raises where that scores,
@@ -175,6 +179,28 @@ def drift_report(
                 call, [(r, answers[r.version][c]) for r in ran], base[c], cases, now, procs
             )
         ]
+        checks = [
+            check
+            for c, call in enumerate(calls)
+            for check in profile_checks(
+                distribution,
+                call,
+                [
+                    *(
+                        (
+                            r.version,
+                            False,
+                            call in procs[r.version].first_reference_only,
+                            answers[r.version][c],
+                        )
+                        for r in ran
+                    ),
+                    (today.version, True, call in now.first_reference_only, base[c]),
+                ],
+                cases,
+                same_answer,
+            )
+        ]
     return DriftReport(
         distribution=distribution,
         installed=today.version,
@@ -186,6 +212,7 @@ def drift_report(
         generated=generated,
         seed=seed,
         drifts=tuple(drifts),
+        checks=tuple(checks),
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from harness.diagnose.release_check import ProfileCheck
 from harness.diagnose.releases import DriftReport, ReleaseDrift
 from harness.diagnose.validate.cases import Case
 from harness.report.console import wrap
@@ -52,6 +53,34 @@ def _drift_line(d: ReleaseDrift, installed: str) -> str:
         f"corpora; smallest: {_corpus(d.example)} gives {_answer(d.got)} ({installed}: "
         f"{_answer(d.today)})"
     )
+
+
+def _releases(c: ProfileCheck, installed: str) -> str:
+    old = [v for v in c.releases if not (c.installed and v == installed)]
+    named = releases_span(old) if old else ""
+    if c.installed:
+        named = f"{named} and the installed {installed}" if named else f"the installed {installed}"
+    return named
+
+
+def _check_line(c: ProfileCheck, installed: str) -> str:
+    """Whether the profile of releases ``c.releases`` reproduces their answers."""
+    if c.profile is None:
+        return f"no profile covers {_releases(c, installed)}"
+    name = c.profile + "".join(f", {k}={v}" for k, v in c.overrides.items())
+    if c.example is None:
+        return f"{name} reproduces {_releases(c, installed)} on all {c.cases} corpora"
+    assert c.theirs is not None and c.ours is not None
+    return (
+        f"{name} does not reproduce {_releases(c, installed)} on {c.cases - c.agree} of the "
+        f"{c.cases} corpora; smallest: {_corpus(c.example)}: the release gives "
+        f"{_answer(c.theirs)}, the profile {_answer(c.ours)}"
+    )
+
+
+def _checks(report: DriftReport, call: str) -> list[str]:
+    checks = [c for c in report.checks if c.call == call]
+    return [wrap(_check_line(c, report.installed), indent="      ", first="    ") for c in checks]
 
 
 def drift_text(report: DriftReport) -> str:
@@ -108,6 +137,29 @@ def drift_text(report: DriftReport) -> str:
         same = [v for v in r.run if v not in moved]
         if same:
             lines.append(wrap(f"as {r.installed}: {', '.join(same)}", indent="    ", first="  - "))
+        if r.checks:
+            lines += ["  The profiles, each scored on every corpus:", *_checks(r, call)]
     if unchanged:
         lines += ["", wrap(f"Every release run answers as {r.installed}: {', '.join(unchanged)}.")]
+        lines += _unchanged_checks(r, unchanged)
     return "\n".join(lines)
+
+
+def _unchanged_checks(report: DriftReport, calls: Sequence[str]) -> list[str]:
+    """For calls no release changes: one line when each call's profiles reproduce every
+    release on every corpus, else the calls' checks."""
+    checks = [c for c in report.checks if c.call in calls]
+    if not checks:
+        return []
+    if all(c.profile is not None and c.example is None for c in checks):
+        names = sorted({c.profile for c in checks if c.profile is not None})
+        return [
+            wrap(
+                f"Their profiles ({', '.join(names)}) reproduce every release run and the "
+                f"installed {report.installed} on all {checks[0].cases} corpora."
+            )
+        ]
+    out = []
+    for call in calls:
+        out += [wrap(f"{call}:", first="  "), *_checks(report, call)]
+    return out

@@ -92,8 +92,9 @@ _SACREBLEU = """
 import inspect
 import sacrebleu
 version = getattr(sacrebleu, "__version__", None) or getattr(sacrebleu, "VERSION", None)
-print(json.dumps({"version": version, "file": sacrebleu.__file__}), flush=True)
 one_reference = list(inspect.signature(sacrebleu.sentence_bleu).parameters)[1] == "reference"
+print(json.dumps({"version": version, "file": sacrebleu.__file__,
+                  "first_reference_only": ["sentence_bleu"] if one_reference else []}), flush=True)
 
 def corpus(hyps, refs):
     width = max(len(r) for r in refs)
@@ -319,6 +320,9 @@ class ReleaseProcess:
             raise HarnessError(
                 f"{release.distribution} {release.version} does not import here: {last[0]}"
             )
+        #: the calls given each segment's first reference alone (a ``sentence_bleu`` that
+        #: takes one reference string, sacrebleu up to 1.4.0)
+        self.first_reference_only: frozenset[str] = frozenset(hello.get("first_reference_only", ()))
         where = str(hello.get("file", ""))
         if release.folder is not None and not where.startswith(str(release.folder)):
             self.close()
