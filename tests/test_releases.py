@@ -11,10 +11,13 @@ every release a call does not drift in answers every corpus as the installed one
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
+import re
 import shutil
 import zipfile
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 import sacrebleu
@@ -33,6 +36,7 @@ from harness.scorers.releases import (
     installed_release,
 )
 
+from .depth import depth
 from .published import published_archive
 
 RELEASES = {"sacrebleu": ("1.4.14", "2.0.0"), "nltk": ("3.2.5", "3.6.5")}
@@ -258,3 +262,27 @@ def test_the_proven_profiles_reproduce_their_releases(report, library) -> None:
     assert named[("corpus_bleu", "1.4.14")] == "sacrebleu@1.4"
     assert named[("sentence_bleu", "2.0.0")] == "sacrebleu-sentence@2.0"
     assert named[("corpus_bleu", report.installed)] == "sacrebleu"
+
+
+def _release_page() -> ModuleType:
+    path = Path(__file__).resolve().parent.parent / "tools" / "release_page.py"
+    spec = importlib.util.spec_from_file_location("release_page", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.skipif(depth() != "full", reason="downloads every release the page names (full)")
+def test_the_release_page_is_what_its_releases_answer(tmp_path, monkeypatch) -> None:
+    """docs/releases.md, regenerated from the releases it names, downloaded here."""
+    tool = _release_page()
+    text = tool.PAGE.read_text(encoding="utf-8")
+    for library in CALLS:
+        named = re.search(rf"### {library}\n\n\d+ releases \(([^)]*)\)", text)
+        assert named, library
+        for version in named.group(1).split(", "):
+            archive = published_archive(library, version)
+            shutil.copy(archive, tmp_path / archive.name)
+    monkeypatch.setenv(RELEASES_ENV, str(tmp_path))
+    assert tool.page() == text

@@ -6,7 +6,7 @@ import argparse
 
 from harness.cli import options
 from harness.diagnose.releases import drift_report
-from harness.report.release_words import drift_text
+from harness.report.release_words import drift_markdown, drift_text
 from harness.scorers.releases import CALLS, RELEASES_ENV
 from harness.typed_json import to_json
 
@@ -31,7 +31,9 @@ def add_releases(sub: options.Subcommands) -> None:
         help="generated corpora beside the fixtures (default 100)",
     )
     options.add_seed(r, "the generated corpora")
-    r.add_argument("--json", action="store_true", help="print the report as JSON")
+    form = r.add_mutually_exclusive_group()
+    form.add_argument("--json", action="store_true", help="print the report as JSON")
+    form.add_argument("--markdown", action="store_true", help="print the report as Markdown tables")
     options.add_progress(r)
     r.set_defaults(func=cmd_releases)
 
@@ -43,6 +45,8 @@ def cmd_releases(args: argparse.Namespace) -> int:
     )
     if args.json:
         options.print_json(to_json(report))
+    elif args.markdown:
+        print(drift_markdown(report))
     else:
         print(drift_text(report))
     return 0

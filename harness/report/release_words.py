@@ -11,7 +11,7 @@ from harness.diagnose.releases import DriftReport, ReleaseDrift
 from harness.diagnose.validate.cases import Case
 from harness.report.console import wrap
 
-__all__ = ["drift_text", "releases_span"]
+__all__ = ["drift_markdown", "drift_text", "releases_span"]
 
 
 def releases_span(versions: Sequence[str]) -> str:
@@ -163,3 +163,58 @@ def _unchanged_checks(report: DriftReport, calls: Sequence[str]) -> list[str]:
     for call in calls:
         out += [wrap(f"{call}:", first="  "), *_checks(report, call)]
     return out
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _span(versions: Sequence[str]) -> str:
+    return versions[0] if len(versions) == 1 else f"{versions[0]}–{versions[-1]}"
+
+
+def drift_markdown(report: DriftReport) -> str:
+    """The drift report as Markdown: what was run, a table of the drifts (one row each, with
+    its smallest example) and a table of the profile checks."""
+    r = report
+    lines = [
+        f"### {r.distribution}",
+        "",
+        f"{len(r.run)} releases ({', '.join(r.run)}) beside the installed {r.installed}, on "
+        f"{r.cases} corpora ({r.cases - r.generated} fixtures, {r.generated} generated with "
+        f"seed {r.seed})"
+        + (
+            f"; {', '.join(r.module_only)} run as their BLEU module alone (the package does "
+            "not import on this Python)"
+            if r.module_only
+            else ""
+        )
+        + ".",
+        "",
+        f"| call | releases | otherwise than {r.installed} | corpora | smallest example | "
+        f"release | {r.installed} |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for d in r.drifts:
+        how = _how(d, r.installed).replace(f" where {r.installed} scores", "")
+        how = how.replace(f" than {r.installed}", "")
+        lines.append(
+            f"| `{d.call}` | {_span(d.releases)} | {_cell(how)} | {d.differing}/{d.cases} | "
+            f"{_cell(_corpus(d.example))} | {_cell(_answer(d.got))} | "
+            f"{_cell(_answer(d.today))} |"
+        )
+    lines += [
+        "",
+        "| call | releases | profile | corpora reproduced |",
+        "| --- | --- | --- | --- |",
+    ]
+    for c in r.checks:
+        who = [v if v != r.installed or not c.installed else f"{v} (installed)" for v in c.releases]
+        name = (
+            "none covers them"
+            if c.profile is None
+            else f"`{c.profile}`" + "".join(f" {k}={v}" for k, v in c.overrides.items())
+        )
+        got = "–" if c.profile is None else f"{c.agree}/{c.cases}"
+        lines.append(f"| `{c.call}` | {_span(who)} | {name} | {got} |")
+    return "\n".join(lines)
