@@ -26,7 +26,14 @@ from nltk.translate import bleu_score
 import harness
 from harness.bleu.profiles import profile_of_release
 from harness.cli import main
-from harness.diagnose.releases import battery, drift_kind, drift_report, same_answer
+from harness.diagnose.releases import (
+    battery,
+    drift_kind,
+    drift_report,
+    same_answer,
+    wmt21_cases,
+)
+from harness.diagnose.validate.cases import Case
 from harness.errors import LibraryWouldRaise
 from harness.scorers.releases import (
     CALLS,
@@ -41,6 +48,12 @@ from .published import published_archive
 
 RELEASES = {"sacrebleu": ("1.4.14", "2.0.0"), "nltk": ("3.2.5", "3.6.5")}
 GENERATED, SEED = 12, 7
+#: A corpus the report fixture sizes every drift on.
+SIZED = Case(
+    "a corpus to size on",
+    ("the cat sat on the mat .", "a dog barked at 5.", "yes"),
+    (("the cat sat on a mat .", "a cat sat on the mat"), ("the dog barked at 5 .",), ("no",)),
+)
 
 
 @pytest.fixture(scope="module", params=sorted(RELEASES))
@@ -62,7 +75,7 @@ def folder(library: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
 def report(library: str, folder: Path):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv(RELEASES_ENV, str(folder))
-        return drift_report(library, generated=GENERATED, seed=SEED)
+        return drift_report(library, generated=GENERATED, seed=SEED, sized=[SIZED])
 
 
 def _installed(call: str, hyps, refs) -> dict:
@@ -286,3 +299,34 @@ def test_the_release_page_is_what_its_releases_answer(tmp_path, monkeypatch) -> 
             shutil.copy(archive, tmp_path / archive.name)
     monkeypatch.setenv(RELEASES_ENV, str(tmp_path))
     assert tool.page() == text
+
+
+def test_each_drift_is_sized_on_the_corpora_given(library, folder, report) -> None:
+    """A drift's size on a given corpus is its first release's answer there and the installed
+    one's, a per-segment call as its mean, computed here through the release's process and the
+    installed library."""
+    found = {r.version: r for r in cached_releases(library, folder)[0]}
+    with contextlib.ExitStack() as stack:
+        procs = {v: stack.enter_context(ReleaseProcess(r)) for v, r in found.items()}
+        got = [
+            procs[d.releases[0]].run([(d.call, SIZED.hypotheses, SIZED.references)])[0]
+            for d in report.drifts
+        ]
+    for d, theirs_then in zip(report.drifts, got, strict=True):
+        (size,) = d.sizes
+        assert size.source == SIZED.source
+        today = _installed(d.call, SIZED.hypotheses, SIZED.references)
+        for mine, theirs in ((size.got, theirs_then), (size.today, today)):
+            if "scores" in theirs:
+                theirs = {"score": sum(theirs["scores"]) / len(theirs["scores"])}
+            assert same_answer(mine, theirs), (d.call, d.releases, mine, theirs)
+    assert any(not same_answer(d.sizes[0].got, d.sizes[0].today) for d in report.drifts)
+
+
+def test_the_drifts_are_sized_on_wmt21(data_dir) -> None:
+    """WMT21 en→de's first system against three references and against one."""
+    three, one = wmt21_cases(str(data_dir))
+    assert len(three.hypotheses) == len(one.hypotheses) == 1002
+    assert {len(r) for r in three.references} == {3} and {len(r) for r in one.references} == {1}
+    assert [r[0] for r in three.references] == [r[0] for r in one.references]
+    assert three.hypotheses == one.hypotheses and "3 references" in three.source

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from harness.cli import options
-from harness.diagnose.releases import drift_report
+from harness.diagnose.releases import drift_report, wmt21_cases
 from harness.report.release_words import drift_markdown, drift_text
 from harness.scorers.releases import CALLS, RELEASES_ENV
 from harness.typed_json import to_json
@@ -31,6 +31,12 @@ def add_releases(sub: options.Subcommands) -> None:
         help="generated corpora beside the fixtures (default 100)",
     )
     options.add_seed(r, "the generated corpora")
+    r.add_argument(
+        "--wmt21",
+        action="store_true",
+        help="also measure each drift on WMT21 en→de (its first system, 1002 segments, against "
+        "three references and against one; the data folder from $BLEU_HARNESS_DATA)",
+    )
     form = r.add_mutually_exclusive_group()
     form.add_argument("--json", action="store_true", help="print the report as JSON")
     form.add_argument("--markdown", action="store_true", help="print the report as Markdown tables")
@@ -41,7 +47,11 @@ def add_releases(sub: options.Subcommands) -> None:
 def cmd_releases(args: argparse.Namespace) -> int:
     """The drift report of ``args.library``, printed."""
     report = drift_report(
-        args.library, generated=args.generated, seed=args.seed, progress=options.progress(args)
+        args.library,
+        generated=args.generated,
+        seed=args.seed,
+        sized=wmt21_cases() if args.wmt21 else (),
+        progress=options.progress(args),
     )
     if args.json:
         options.print_json(to_json(report))

@@ -13,11 +13,13 @@ further while it still does (:func:`~harness.diagnose.validate.shrink.shrink`).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from harness.bleu.profiles import release_key
+from harness.data.datasets import WMT21_REFS, WMT21_SYSTEMS, load_wmt21_ende
 from harness.diagnose.release_check import ProfileCheck, profile_checks
 from harness.diagnose.validate.cases import Case, fixture_cases, generate_cases
 from harness.diagnose.validate.shrink import shrink
@@ -38,9 +40,11 @@ __all__ = [
     "DriftReport",
     "NotRun",
     "ReleaseDrift",
+    "Size",
     "drift_kind",
     "drift_report",
     "same_answer",
+    "wmt21_cases",
 ]
 
 #: Scores closer than this (BLEU points) are the same answer.
@@ -62,6 +66,19 @@ class ReleaseDrift:
     differing: int
     cases: int
     example: Case
+    got: Answer
+    today: Answer
+    #: the drift's size on real corpora (:func:`drift_report`'s ``sized``)
+    sizes: tuple[Size, ...] = ()
+
+
+@dataclass(frozen=True)
+class Size:
+    """How large a drift is on the real corpus ``source``: the release's answer ``got`` and
+    the installed one's ``today``, a per-segment call's scores given as their mean
+    (``{"score": mean}``)."""
+
+    source: str
     got: Answer
     today: Answer
 
@@ -148,10 +165,13 @@ def drift_report(
     *,
     generated: int = 100,
     seed: int = DEFAULT_SEED,
+    sized: Sequence[Case] = (),
     progress: ProgressCallback | None = None,
 ) -> DriftReport:
     """Every cached release of ``distribution`` beside the installed one (the module
-    docstring); ``progress`` is told of each release run, under the stage ``"releases"``."""
+    docstring); each drift is also measured on the real corpora ``sized`` (its first
+    release's answer and the installed one's, :class:`Size`); ``progress`` is told of each
+    release run, under the stage ``"releases"``."""
     today = installed_release(distribution)
     found, unbuilt = cached_releases(distribution)
     found = [r for r in found if r.version != today.version]
@@ -172,8 +192,9 @@ def drift_report(
             procs[release.version] = proc
             answers[release.version] = _answers(proc, calls, cases)
         ran = [r for r in found if r.version in answers]
+        memo: dict[tuple[str, str], tuple[Size, ...]] = {}
         drifts = [
-            drift
+            _sized(drift, sized, procs[drift.releases[0]], now, memo)
             for c, call in enumerate(calls)
             for drift in _drifts(
                 call, [(r, answers[r.version][c]) for r in ran], base[c], cases, now, procs
@@ -214,6 +235,55 @@ def drift_report(
         drifts=tuple(drifts),
         checks=tuple(checks),
     )
+
+
+def wmt21_cases(data: str | None = None) -> list[Case]:
+    """The real corpora a drift is sized on: WMT21 en→de newstest2021's first system
+    (:data:`~harness.data.datasets.WMT21_SYSTEMS`), 1002 segments, against its three
+    references and against reference A alone (``data``: the data folder, else
+    ``$BLEU_HARNESS_DATA``)."""
+    system = WMT21_SYSTEMS[0]
+    out = []
+    for refs in (WMT21_REFS, WMT21_REFS[:1]):
+        corpus = load_wmt21_ende(data, systems=[system], refs=refs)[system]
+        n = len(refs)
+        out.append(
+            Case(
+                f"WMT21 en→de {system}, {n} reference{'s' * (n != 1)}",
+                tuple(corpus.hypotheses),
+                tuple(tuple(r) for r in corpus.references),
+            )
+        )
+    return out
+
+
+def _sized(
+    drift: ReleaseDrift,
+    sized: Sequence[Case],
+    old: ReleaseProcess,
+    now: ReleaseProcess,
+    memo: dict[tuple[str, str], tuple[Size, ...]],
+) -> ReleaseDrift:
+    """``drift`` with its size on each of the real corpora ``sized`` (one measure per call
+    and release run, kept in ``memo``: a run's drifts of several kinds share it)."""
+    if not sized:
+        return drift
+    key = (drift.call, drift.releases[0])
+    if key not in memo:
+        batch = [(drift.call, case.hypotheses, case.references) for case in sized]
+        memo[key] = tuple(
+            Size(case.source, _mean(a), _mean(b))
+            for case, a, b in zip(sized, old.run(batch), now.run(batch), strict=True)
+        )
+    return dataclasses.replace(drift, sizes=memo[key])
+
+
+def _mean(a: Answer) -> Answer:
+    """A per-segment answer as the mean of its scores; any other as it is."""
+    if "scores" not in a:
+        return a
+    scores = a["scores"]
+    return {"score": math.fsum(scores) / len(scores) if scores else math.nan}
 
 
 def _answers(

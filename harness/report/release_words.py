@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness.diagnose.release_check import ProfileCheck
-from harness.diagnose.releases import DriftReport, ReleaseDrift
+from harness.diagnose.releases import DriftReport, ReleaseDrift, same_answer
 from harness.diagnose.validate.cases import Case
 from harness.report.console import wrap
 
@@ -47,11 +47,27 @@ def _how(d: ReleaseDrift, installed: str) -> str:
     return f"another number than {installed}"
 
 
-def _drift_line(d: ReleaseDrift, installed: str) -> str:
+def _sizes(d: ReleaseDrift, installed: str) -> str:
+    """The drift on the real corpora it was sized on (a per-segment call as its mean)."""
+    mean = d.call.split()[0] == "sentence_bleu"
+
+    def said(a: Mapping[str, Any]) -> str:
+        return ("mean " if mean and "error" not in a else "") + _answer(a)
+
+    return "; ".join(
+        f"{s.source}: {said(s.got)}, as {installed}"
+        if same_answer(s.got, s.today)
+        else f"{s.source}: {said(s.got)} ({installed}: {said(s.today)})"
+        for s in d.sizes
+    )
+
+
+def _drift_line(d: ReleaseDrift, installed: str, sizes: bool) -> str:
+    """One drift; ``sizes``: with its size on real text (the first drift of its releases)."""
     return (
         f"{releases_span(d.releases)}: {_how(d, installed)}, on {d.differing} of the {d.cases} "
         f"corpora; smallest: {_corpus(d.example)} gives {_answer(d.got)} ({installed}: "
-        f"{_answer(d.today)})"
+        f"{_answer(d.today)})" + (f"; on {_sizes(d, installed)}" if d.sizes and sizes else "")
     )
 
 
@@ -132,7 +148,14 @@ def drift_text(report: DriftReport) -> str:
             unchanged.append(call)
             continue
         lines += ["", wrap(f"{call} — {what}")]
-        lines += [wrap(_drift_line(d, r.installed), indent="    ", first="  - ") for d in drifts]
+        lines += [
+            wrap(
+                _drift_line(d, r.installed, i == 0 or drifts[i - 1].releases != d.releases),
+                indent="    ",
+                first="  - ",
+            )
+            for i, d in enumerate(drifts)
+        ]
         moved = {v for d in drifts for v in d.releases}
         same = [v for v in r.run if v not in moved]
         if same:
@@ -177,6 +200,7 @@ def drift_markdown(report: DriftReport) -> str:
     """The drift report as Markdown: what was run, a table of the drifts (one row each, with
     its smallest example) and a table of the profile checks."""
     r = report
+    sized = any(d.sizes for d in r.drifts)
     lines = [
         f"### {r.distribution}",
         "",
@@ -192,8 +216,8 @@ def drift_markdown(report: DriftReport) -> str:
         + ".",
         "",
         f"| call | releases | otherwise than {r.installed} | corpora | smallest example | "
-        f"release | {r.installed} |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        f"release | {r.installed} |" + (" on real text |" if sized else ""),
+        "| --- | --- | --- | --- | --- | --- | --- |" + (" --- |" if sized else ""),
     ]
     for d in r.drifts:
         how = _how(d, r.installed).replace(f" where {r.installed} scores", "")
@@ -202,6 +226,7 @@ def drift_markdown(report: DriftReport) -> str:
             f"| `{d.call}` | {_span(d.releases)} | {_cell(how)} | {d.differing}/{d.cases} | "
             f"{_cell(_corpus(d.example))} | {_cell(_answer(d.got))} | "
             f"{_cell(_answer(d.today))} |"
+            + (f" {_cell(_sizes(d, r.installed))} |" if sized else "")
         )
     lines += [
         "",
