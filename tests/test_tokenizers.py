@@ -282,6 +282,7 @@ def test_import_does_not_load_mecab_or_sacrebleu() -> None:
 def test_names() -> None:
     assert set(TOKENIZER_NAMES) == {
         "13a",
+        "13a-unpadded",  # tests/test_profile_peer_releases.py (torchmetrics 0.6-0.11)
         "intl",
         "char",
         "zh",

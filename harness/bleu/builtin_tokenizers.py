@@ -60,6 +60,18 @@ BUILT_IN: tuple[TokenizerSpec, ...] = (
         whole_line_if=("\n",),
         sacrebleu="13a",
     ),
+    # torchmetrics 0.6-0.11's 13a: the same rules on the line as it is, without the padding;
+    # a mark at either end sees a missing neighbour (tokenized line by line)
+    TokenizerSpec(
+        name="13a-unpadded",
+        family="sacrebleu",
+        summary=(
+            "mteval-v13a without its padding: a line-final `5.` or line-initial `.5` stays one "
+            "token (torchmetrics 0.6-0.11 SacreBLEUScore)"
+        ),
+        build=_ready(_sb.tokenize_13a_unpadded),
+        core=_sb.tokens_13a_unpadded,
+    ),
     # intl does not pad the line: a mark at either end sees a missing neighbour, which counts
     # as a number
     TokenizerSpec(

@@ -121,6 +121,9 @@ MISSING_REFS: tuple[str, ...] = (
     # missing one is (so it is never the closest length), before counting; a segment whose
     # references are all empty raises RuntimeError when scored (sacrebleu 2.0.0-2.1.0)
     "drop-empty-eof",  # as drop-empty, raising EOFError (sacrebleu 1.5.x)
+    "empty-if-none",  # as skip, and a segment given no reference at all is read as one whose
+    # one reference is empty (harness.bleu.layouts.given_references): pytorch-ignite
+    # 0.4.5-0.4.6 scores it 0 (no unigram matches), where every other rule but joined refuses it
 )
 
 #: The ``missing_refs`` rules that refuse a ragged corpus, with the exception the library
@@ -382,9 +385,13 @@ class BleuConfig:
         if self.weights is not None:
             parts.append("w:" + ",".join(f"{x:g}" for x in self.weights))
         parts.append(f"ref:{self.ref_length}")
-        if self.missing_refs in ("truncate", "first", "joined", *RAGGED_REFUSALS) or (
-            self.missing_refs in EMPTY_REFERENCE_DROPS
-        ):
+        if self.missing_refs in (
+            "truncate",
+            "first",
+            "joined",
+            "empty-if-none",
+            *RAGGED_REFUSALS,
+        ) or (self.missing_refs in EMPTY_REFERENCE_DROPS):
             parts.append(f"refs:{self.missing_refs}")
         elif self.missing_refs != "skip":
             parts.append(f"refs:pad-{self.missing_refs}")

@@ -57,10 +57,11 @@ def given_references(references: Any, config: BleuConfig) -> Any:
     """Per-segment ``references`` as ``config`` reads them before a corpus is made of them:
     under ``missing_refs="joined"`` a segment without references is a segment whose one
     reference is empty, since both join to the same empty reference (evalscope's
-    ``Target([])`` and ``Target([""])`` display ``""``, a sample it scores 0). Under every
-    other rule, and for anything but a list of lists, ``references`` as given (the corpus
-    refuses a segment without references)."""
-    if config.missing_refs != "joined" or not _is_list(references):
+    ``Target([])`` and ``Target([""])`` display ``""``, a sample it scores 0); so it is under
+    ``"empty-if-none"`` (pytorch-ignite 0.4.5–0.4.6 counts no match against no reference, as
+    against an empty one). Under every other rule, and for anything but a list of lists,
+    ``references`` as given (the corpus refuses a segment without references)."""
+    if config.missing_refs not in ("joined", "empty-if-none") or not _is_list(references):
         return references
     return [("",) if _is_list(refs) and len(refs) == 0 else refs for refs in references]
 

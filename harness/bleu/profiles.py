@@ -24,6 +24,7 @@ from types import MappingProxyType
 from harness.bleu.codesum_profiles import CODESUM_PROFILES
 from harness.bleu.config import BleuConfig
 from harness.bleu.llm_eval_profiles import LLM_EVAL_PROFILES
+from harness.bleu.peer_release_profiles import PEER_RELEASE_PROFILES
 from harness.bleu.profile_spec import (
     EVALUATE,
     MACHINE_TRANSLATION,
@@ -536,6 +537,7 @@ DECLARED: tuple[Profile, ...] = (
     *LLM_EVAL_PROFILES,
     *CODESUM_PROFILES,
     *RELEASE_PROFILES,
+    *PEER_RELEASE_PROFILES,
 )
 
 #: Profile name → configuration (read-only).

@@ -39,6 +39,7 @@ __all__ = [
     "clear_caches",
     "perl_split",
     "tokenize_13a",
+    "tokenize_13a_unpadded",
     "tokenize_ascii_whitespace",
     "tokenize_char",
     "tokenize_intl",
@@ -48,6 +49,7 @@ __all__ = [
     "tokenize_zh",
     "tokens_13a",
     "tokens_13a_perl",
+    "tokens_13a_unpadded",
     "tokens_intl",
     "unicode_only_spaces",
 ]
@@ -129,14 +131,14 @@ def _western_punctuation(text: str) -> str:
     return _V13A_DIGIT_HYPHEN_RE.sub(" - ", text)
 
 
-def _normalised_13a(line: str) -> str:
+def _normalised_13a(line: str, pad: str = " ") -> str:
     for old, new in _V13A_NORMALISE:
         line = line.replace(old, new)
     if "&" in line:
         for old, new in _V13A_ENTITIES:
             line = line.replace(old, new)
     # mteval pads the segment with one space on each side before its regexes.
-    return _western_punctuation(f" {line} ")
+    return _western_punctuation(f"{pad}{line}{pad}")
 
 
 @lru_cache(maxsize=_LINE_CACHE)
@@ -152,6 +154,14 @@ def tokens_13a_perl(line: str) -> tuple[str, ...]:
     return tuple(perl_split(_normalised_13a(line)))
 
 
+@lru_cache(maxsize=_LINE_CACHE)
+def tokens_13a_unpadded(line: str) -> tuple[str, ...]:
+    """:func:`tokens_13a` without mteval's padding: a ``.`` or ``,`` at either end of the line
+    has a missing neighbour, which counts as a number, so a line-final ``5.`` and a line-initial
+    ``.5`` stay one token (torchmetrics 0.6–0.11's port of sacrebleu's 13a)."""
+    return tuple(_normalised_13a(line, pad="").split())
+
+
 def tokenize_13a(line: str) -> list[str]:
     """mteval-v13a.pl tokenization (sacrebleu's default ``13a``, WMT's official one).
 
@@ -161,6 +171,11 @@ def tokenize_13a(line: str) -> list[str]:
     runs such as ``.,``), separates ``-`` after a digit, and splits on whitespace.
     """
     return list(tokens_13a(line.rstrip()))
+
+
+def tokenize_13a_unpadded(line: str) -> list[str]:
+    """:func:`tokenize_13a` without mteval's padding (:func:`tokens_13a_unpadded`)."""
+    return list(tokens_13a_unpadded(line.rstrip()))
 
 
 # 13a over a whole batch of words (or lines) at once. Every step of tokens_13a is either
@@ -432,5 +447,5 @@ def build_ko_mecab() -> Tokenizer:
 
 def clear_caches() -> None:
     """Forget the per-line token caches of the tokenizers that keep one."""
-    for cached in (tokens_13a, tokens_13a_perl, tokens_intl, _tokens_zh):
+    for cached in (tokens_13a, tokens_13a_perl, tokens_13a_unpadded, tokens_intl, _tokens_zh):
         cached.cache_clear()

@@ -284,6 +284,7 @@ PASSED_THROUGH: tuple[str, ...] = (
     "refuse-eof",
     "drop-empty",
     "drop-empty-eof",
+    "empty-if-none",
 )
 
 
