@@ -42,7 +42,8 @@ class RecentCorpora:
         if max_entries < 1:
             raise ValueError(f"max_entries must be >= 1, got {max_entries}")
         self.max_entries = max_entries
-        self._kept: list[tuple[Corpus, list[int]]] = []
+        # each corpus with its segments' reference counts and its references in one list
+        self._kept: list[tuple[Corpus, list[int], list[str]]] = []
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -65,11 +66,10 @@ class RecentCorpora:
         )
         if warn_unreadable(corpus):
             return corpus
-        if _all_str(corpus.hypotheses) and _all_str(
-            itertools.chain.from_iterable(corpus.references)
-        ):
+        flat = list(itertools.chain.from_iterable(corpus.references))
+        if _all_str(corpus.hypotheses) and _all_str(flat):
             with self._lock:
-                self._kept.append((corpus, list(map(len, corpus.references))))
+                self._kept.append((corpus, list(map(len, corpus.references)), flat))
                 del self._kept[: -self.max_entries]
         return corpus
 
@@ -82,7 +82,7 @@ class RecentCorpora:
         with self._lock:
             kept = list(self._kept)
         for entry in reversed(kept):
-            corpus, lengths = entry
+            corpus, lengths, flat = entry
             if len(corpus.hypotheses) != n or not all(
                 map(operator.is_, hypotheses, corpus.hypotheses)
             ):
@@ -91,11 +91,7 @@ class RecentCorpora:
                 return None
             segments = cast(Sequence[Sequence[str]], references)
             if list(map(len, segments)) != lengths or not all(
-                map(
-                    operator.is_,
-                    itertools.chain.from_iterable(segments),
-                    itertools.chain.from_iterable(corpus.references),
-                )
+                map(operator.is_, itertools.chain.from_iterable(segments), flat)
             ):
                 continue
             with self._lock:  # most recently used last
