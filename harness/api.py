@@ -20,6 +20,7 @@ from harness.bleu.layouts import given_references
 from harness.bleu.profiles import get_profile
 from harness.bleu.result import BleuResult, SegmentBleu
 from harness.data.corpus import Corpus
+from harness.data.recent import RecentCorpora
 from harness.errors import ConfigError, InputError, LayoutError
 from harness.session.cache import StatisticsCache
 
@@ -32,6 +33,11 @@ API_CACHE_BYTES = 256 * 2**20
 # content (see statistics_cache): scoring one corpus under several profiles, or again, counts it
 # once per tokenization, even when each call is given new list objects.
 _STATISTICS = StatisticsCache(max_entries=API_CACHE_ENTRIES, max_bytes=API_CACHE_BYTES)
+
+#: How many corpora of recent calls the public functions keep, to be found again (without
+#: building and hashing them anew) by a call given the very same string objects.
+API_RECENT_CORPORA = 4
+_CORPORA = RecentCorpora(max_entries=API_RECENT_CORPORA)
 
 
 def statistics_cache() -> StatisticsCache:
@@ -84,7 +90,7 @@ def corpus_bleu(
     """
     config = resolve_config(profile, **overrides)
     references = given_references(references, config)
-    corpus = Corpus.from_evaluate(hypotheses=hypotheses, references=references)
+    corpus = _CORPORA.corpus(hypotheses, references)
     return engine.score_statistics(
         _STATISTICS.get(corpus, config), config, implementation=_label(profile, overrides)
     )
@@ -147,7 +153,7 @@ def segment_bleu(
     """
     config = resolve_config(profile, **overrides)
     references = given_references(references, config)
-    corpus = Corpus.from_evaluate(hypotheses=hypotheses, references=references)
+    corpus = _CORPORA.corpus(hypotheses, references)
     stats = _STATISTICS.get(corpus, config)
     arr = engine.segment_arrays(stats, config)
     return SegmentBleu(
@@ -288,7 +294,7 @@ def truthfulqa_bleu(
         )
     best = []
     for refs in (correct_references, incorrect_references):
-        corpus = Corpus.from_evaluate(hypotheses=hypotheses, references=refs)
+        corpus = _CORPORA.corpus(hypotheses, refs)
         best.append(
             [r.score for r in engine.segment_results(_STATISTICS.get(corpus, config), config)]
         )

@@ -9,6 +9,7 @@
   also with every n-gram hash forced equal.
 * ``gather`` gives the token ids and line lengths of the numpy formula it replaces.
 * ``framing`` gives the lengths and UTF-8 that ``content_hash`` frames in Python.
+* ``fnv_ngrams`` gives the hashes of fairseq's n-grams that ``hashed.fnv1a_hash`` defines.
 * The statistics of whole corpora are the same with and without the kernels is checked by
   ``tests/test_fastpath.py`` (each property test draws both); what the kernels refuse, and
   how they behave when user code or threads interfere, by ``tests/test_native_hardening.py``.
@@ -209,6 +210,57 @@ def test_gather_rejects_unknown_words() -> None:
     flat = np.array([0, 5, 6], dtype=np.int64)
     with pytest.raises(IndexError, match="word id 2"):
         kernels.gather(np.array([1, 2, 0], np.int64), start, lens, flat)
+
+
+# ---------------------------------------------------------------------------- fnv_ngrams
+ids_text = st.lists(
+    st.integers(-(2**31), 2**31 - 1) | st.integers(-1000, 1000) | st.sampled_from([127, 128, 255]),
+    max_size=9,
+)
+
+
+@SETTINGS
+@given(lines=st.lists(ids_text, max_size=6), order=st.integers(1, 6))
+def test_fnv_ngrams_equal_the_scalar_hash_line_by_line(lines: list[list[int]], order: int) -> None:
+    """Entry n - 1: every line's n-grams hashed by fairseq's FNV-1a (one byte at a time,
+    ``hashed.fnv1a_hash``), each line followed by 0."""
+    from harness.bleu.hashed import fnv1a_hash
+
+    ids = np.array([i for line in lines for i in line], dtype=np.int64)
+    lens = np.array(list(map(len, lines)), dtype=np.int64)
+    got = kernels.fnv_ngrams(ids, lens, order)
+    want = [
+        [
+            h
+            for line in lines
+            for h in (*(fnv1a_hash(line[i : i + n]) for i in range(len(line) - n + 1)), 0)
+        ]
+        for n in range(1, order + 1)
+    ]
+    assert got is not None  # no n-gram of these hashes to 0
+    assert [np.frombuffer(raw, np.int64).view(np.uint64).tolist() for raw in got] == want
+
+
+def test_fnv_ngrams_read_an_id_as_its_int32() -> None:
+    from harness.bleu.hashed import fnv1a_hash
+
+    ids = np.array([2**32 + 5, -(2**31) - 1], dtype=np.int64)
+    (raw,) = kernels.fnv_ngrams(ids, np.array([2], np.int64), 1)
+    got = np.frombuffer(raw, np.int64).view(np.uint64).tolist()
+    assert got == [fnv1a_hash([5]), fnv1a_hash([2**31 - 1]), 0]
+
+
+def test_fnv_ngrams_reject_lengths_that_do_not_add_up() -> None:
+    ids = np.array([1, 2, 3], dtype=np.int64)
+    for lens in ([1, 1], [2, 2], [-1, 4]):
+        with pytest.raises(ValueError, match="add up"):
+            kernels.fnv_ngrams(ids, np.array(lens, np.int64), 2)
+    with pytest.raises(ValueError, match="at least 1"):
+        kernels.fnv_ngrams(ids, np.array([3], np.int64), 0)
+    with pytest.raises(TypeError, match="int64"):
+        kernels.fnv_ngrams(ids.astype(np.int32), np.array([3], np.int64), 2)
+    empty = kernels.fnv_ngrams(np.zeros(0, np.int64), np.array([0, 0], np.int64), 2)
+    assert [np.frombuffer(raw, np.int64).tolist() for raw in empty] == [[0, 0], [0, 0]]
 
 
 # ---------------------------------------------------------------------------- framing

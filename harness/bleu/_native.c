@@ -49,6 +49,14 @@
  *     little-endian int64, in order, and the texts' UTF-8 concatenated; None when a text holds
  *     a lone surrogate (the caller then encodes with surrogatepass).
  *
+ * fnv_ngrams(ids, lens, max_order) -> tuple[bytes, ...] or None
+ *     ids, lens: 1-D int64; lens[l] >= 0 the ids of line l, adding up to len(ids) (else
+ *     ValueError). Entry n - 1 of the tuple holds, line after line, the hash of every n-gram
+ *     inside the line, then 0, as native int64 bytes: fairseq's FNV-1a (64-bit) over the
+ *     n ids' int32 little-endian bytes (an id's low 32 bits), each byte sign-extended as a
+ *     signed char is before the XOR (harness/bleu/hashed.py's fnv1a_hash). None when an
+ *     n-gram hashes to 0, which count_segments would read as a text's end.
+ *
  * _int64_format(format) -> bool
  *     Whether a buffer format string is accepted as int64 (the check every array argument
  *     passes, with 8-byte items): one signed 8-byte integer in the host's byte order as the
@@ -1142,11 +1150,122 @@ done:
     return result;
 }
 
+/* ===================================================================== fairseq hashes */
+#define FNV_OFFSET 14695981039346656037ULL
+#define FNV_PRIME 0x100000001b3ULL
+
+/* FNV-1a continued over the 4 little-endian bytes of the id's low 32 bits (its int32 form),
+ * each byte read as a signed char and sign-extended before the XOR. */
+static inline uint64_t
+fnv_id(uint64_t h, int64_t id)
+{
+    uint32_t v = (uint32_t)(uint64_t)id;
+    for (int k = 0; k < 4; k++) {
+        int64_t b = (int64_t)((v >> (8 * k)) & 0xffu);
+        if (b >= 0x80) b -= 0x100;
+        h = (h ^ (uint64_t)b) * FNV_PRIME;
+    }
+    return h;
+}
+
+PyDoc_STRVAR(fnv_ngrams_doc,
+             "fnv_ngrams(ids, lens, max_order) -> tuple[bytes, ...] or None\n\n"
+             "fairseq's n-gram hashes by line: ``ids`` (int64, read as int32) holds the lines'\n"
+             "ids concatenated, ``lens`` (int64) each line's count. Entry n - 1 holds, line by\n"
+             "line, the FNV-1a hash of each n-gram inside the line followed by 0, as native\n"
+             "int64 bytes. None when an n-gram hashes to 0.");
+
+static PyObject *
+fnv_ngrams(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *ids_obj, *lens_obj, *result = NULL, *parts = NULL;
+    int max_order;
+    Py_buffer ids = {0}, lens = {0};
+    int64_t **out = NULL;
+    Py_ssize_t *size = NULL, *at = NULL;
+    if (!PyArg_ParseTuple(args, "OOi", &ids_obj, &lens_obj, &max_order)) return NULL;
+    if (max_order < 1) {
+        PyErr_SetString(PyExc_ValueError, "max_order must be at least 1");
+        return NULL;
+    }
+    if (int64_array(ids_obj, &ids, 0, 1, "ids") < 0 ||
+        int64_array(lens_obj, &lens, 0, 1, "lens") < 0)
+        goto done;
+    const int64_t *id = ids.buf, *len = lens.buf;
+    Py_ssize_t n_ids = ids.shape[0], n_lines = lens.shape[0], line, i;
+    int n;
+    out = PyMem_Calloc((size_t)max_order, sizeof(int64_t *));
+    size = PyMem_Calloc((size_t)max_order, sizeof(Py_ssize_t));
+    at = PyMem_Calloc((size_t)max_order, sizeof(Py_ssize_t));
+    parts = PyTuple_New(max_order);
+    if (out == NULL || size == NULL || at == NULL || parts == NULL) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        goto done;
+    }
+    /* Two passes: the sizes, then the hashes written within what the first pass measured,
+     * so that arrays changed in between give an error, never an overflow. */
+    Py_ssize_t pos = 0;
+    for (line = 0; line < n_lines; line++) {
+        int64_t l = len[line];
+        if (l < 0 || l > n_ids - pos) {
+            PyErr_SetString(PyExc_ValueError, "lens must be counts that add up to len(ids)");
+            goto done;
+        }
+        pos += (Py_ssize_t)l;
+        for (n = 1; n <= max_order; n++) size[n - 1] += (l >= n ? (Py_ssize_t)l - n + 1 : 0) + 1;
+    }
+    if (pos != n_ids) {
+        PyErr_SetString(PyExc_ValueError, "lens must be counts that add up to len(ids)");
+        goto done;
+    }
+    for (n = 0; n < max_order; n++) {
+        PyObject *b = PyBytes_FromStringAndSize(NULL, size[n] * (Py_ssize_t)sizeof(int64_t));
+        if (b == NULL) goto done;
+        PyTuple_SET_ITEM(parts, n, b);
+        out[n] = (int64_t *)PyBytes_AS_STRING(b);
+    }
+    int zero = 0;
+    pos = 0;
+    for (line = 0; line < n_lines; line++) {
+        int64_t l = len[line];
+        if (l < 0 || l > n_ids - pos) break;
+        for (i = 0; i < (Py_ssize_t)l; i++) {
+            uint64_t h = FNV_OFFSET;
+            for (n = 1; n <= max_order && i + n <= (Py_ssize_t)l; n++) {
+                if (at[n - 1] >= size[n - 1]) goto changed;
+                h = fnv_id(h, id[pos + i + n - 1]);
+                zero |= h == 0;
+                out[n - 1][at[n - 1]++] = (int64_t)h;
+            }
+        }
+        for (n = 0; n < max_order; n++) {
+            if (at[n] >= size[n]) goto changed;
+            out[n][at[n]++] = 0;
+        }
+        pos += (Py_ssize_t)l;
+    }
+    for (n = 0; n < max_order; n++)
+        if (line < n_lines || at[n] != size[n]) goto changed;
+    result = zero ? Py_NewRef(Py_None) : Py_NewRef(parts);
+    goto done;
+changed:
+    PyErr_SetString(PyExc_RuntimeError, "fnv_ngrams: the arrays changed during the call");
+done:
+    Py_XDECREF(parts);
+    PyMem_Free(out);
+    PyMem_Free(size);
+    PyMem_Free(at);
+    release(&ids);
+    release(&lens);
+    return result;
+}
+
 /* ===================================================================== module */
 static PyMethodDef module_methods[] = {
     {"count_segments", count_segments, METH_VARARGS, count_segments_doc},
     {"gather", gather, METH_VARARGS, gather_doc},
     {"framing", framing, METH_O, framing_doc},
+    {"fnv_ngrams", fnv_ngrams, METH_VARARGS, fnv_ngrams_doc},
     {"_int64_format", int64_format_py, METH_O, int64_format_doc},
     {NULL, NULL, 0, NULL},
 };

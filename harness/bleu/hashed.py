@@ -176,6 +176,13 @@ def numbered(
     ids of :data:`SPECIAL_SYMBOLS` (in order), ``unmatchable`` the id of
     :data:`~harness.bleu.script_tokenizers.UNMATCHABLE`, ``on_reference`` marks the tokens of
     references. Every other token is numbered by its first appearance, from 4."""
+    return _numbered(tokens, on_reference, special, unmatchable).astype(np.int32)
+
+
+def _numbered(
+    tokens: np.ndarray, on_reference: np.ndarray, special: np.ndarray, unmatchable: int
+) -> np.ndarray:
+    """:func:`numbered` as int64."""
     out = np.full(len(tokens), -1, dtype=np.int64)
     for number, token in enumerate(special.tolist()):
         out[tokens == token] = number
@@ -184,7 +191,7 @@ def numbered(
     plain = out == -1
     kept = tokens[plain]
     if len(kept) == 0:
-        return out.astype(np.int32)
+        return out
     # each token's first position (the ids are small: an array indexed by id, no sort of
     # the tokens), then the tokens numbered in the order of those positions
     first = np.full(int(kept.max()) + 1, len(kept), dtype=np.int64)
@@ -193,31 +200,30 @@ def numbered(
     rank = np.zeros(len(first), dtype=np.int64)
     rank[seen[np.argsort(first[seen])]] = np.arange(len(seen))
     out[plain] = len(SPECIAL_SYMBOLS) + rank[kept]
-    return out.astype(np.int32)
+    return out
+
+
+def line_hashes(kernels: Any, ids: np.ndarray, lens: np.ndarray, max_order: int) -> Any:
+    """The compiled ``fnv_ngrams``: per order, every line's n-gram hashes followed by 0 (as
+    int64 bytes), or ``None`` when an n-gram hashes to 0."""
+    return kernels.fnv_ngrams(ids, lens, max_order)
 
 
 def _native_matches(
     kernels: Any, ids: np.ndarray, lens: np.ndarray, texts: np.ndarray, max_order: int
 ) -> np.ndarray | None:
     """The clipped matches by hash, order by order, from the compiled counter: at order n each
-    text becomes the sequence of its n-grams' hashes (read as int64), whose unigrams the
-    counter clips exactly as the n-grams' hashes are clipped. ``None`` when a hash is 0, the
-    counter's end-of-text mark (the caller then counts with numpy)."""
-    line_end = np.cumsum(lens)
-    tok_line = np.repeat(np.arange(len(lens)), lens)
-    tok_end = line_end[tok_line]
+    text becomes the sequence of its n-grams' hashes (read as int64, :func:`line_hashes`),
+    whose unigrams the counter clips exactly as the n-grams' hashes are clipped. ``None`` when
+    a hash is 0, the counter's end-of-text mark (the caller then counts with numpy)."""
+    sequences = line_hashes(kernels, ids, lens, max_order)
+    if sequences is None:
+        return None
     matches = np.zeros((len(texts), max_order), dtype=np.int64)
     column = np.zeros((len(texts), 1), dtype=np.int64)
-    for n, hashes in enumerate(ngram_hashes(ids, max_order), start=1):
-        starts = np.flatnonzero(np.arange(len(hashes)) + n <= tok_end[: len(hashes)])
-        values = hashes[starts].view(np.int64)
-        if not values.all():
-            return None
-        seq = np.zeros(len(starts) + len(lens), dtype=np.int64)
-        # the j-th n-gram kept, in text t, follows the end marks of the t texts before it
-        seq[np.arange(len(starts)) + tok_line[starts]] = values
+    for n, raw in enumerate(sequences, start=1):
         column[:] = 0
-        kernels.count_segments(seq, texts, 1, column)
+        kernels.count_segments(np.frombuffer(raw, dtype=np.int64), texts, 1, column)
         matches[:, n - 1] = column[:, 0]
     return matches
 
@@ -244,7 +250,7 @@ def count_statistics(
         vocabularies=vocabularies,
     )
     line_seg = np.repeat(np.arange(s), [1 + len(r) for r in references])
-    ids = numbered(tokens, np.repeat(ref_line, lens), named[:-1], int(named[-1]))
+    ids = _numbered(tokens, np.repeat(ref_line, lens), named[:-1], int(named[-1]))
     hyp_len = lens[~ref_line]
     ref_flat = lens[ref_line]
     k = [len(r) for r in references]

@@ -3,7 +3,8 @@
 ``harness/bleu/_native.c`` (built by ``pip install`` through ``setup.py``) gives
 :mod:`harness.bleu.fastcount` its kernels: word ids without a str object per known word
 (``WordTable``), a line's token ids gathered from its words' (``gather``), exact per-segment
-n-gram clipping in a hash table compared token by token (``count_segments``), and the framing
+n-gram clipping in a hash table compared token by token (``count_segments``), fairseq's
+n-gram hashes line by line (``fnv_ngrams``, for :mod:`harness.bleu.hashed`), and the framing
 of a corpus's content hash (``framing``). Without them — no C compiler at install time, or
 ``BLEU_HARNESS_NATIVE=0`` — the numpy path counts instead. Both give the same statistics
 (``tests/test_native.py`` and ``tests/test_fastpath.py`` run them side by side on generated

@@ -97,16 +97,17 @@ def _may_hold_unreadable(text: str) -> bool:
 
 def _warn_unreadable(
     hypotheses: Sequence[str], references: Sequence[Sequence[str]], ids: Sequence[str]
-) -> None:
+) -> bool:
     """One :class:`SuspectInput` warning per corpus listing up to :data:`MAX_EXAMPLES` strings
-    with characters the file reader refuses; the strings are still scored as given."""
+    with characters the file reader refuses; the strings are still scored as given. Returns
+    whether it warned."""
     # one pass over all the text finds out cheaply whether any string needs a closer look
     joined = "\n".join(itertools.chain(hypotheses, itertools.chain.from_iterable(references)))
     if not _may_hold_unreadable(joined):
-        return
+        return False
     found = list(_suspect_strings(hypotheses, references, ids))
     if not found:
-        return
+        return False
     shown = "; ".join(found[:MAX_EXAMPLES])
     more = f"; and {len(found) - MAX_EXAMPLES} more" if len(found) > MAX_EXAMPLES else ""
     warnings.warn(
@@ -116,6 +117,13 @@ def _warn_unreadable(
         SuspectInput,
         stacklevel=caller_stacklevel(),
     )
+    return True
+
+
+def warn_unreadable(corpus: Corpus) -> bool:
+    """The :class:`SuspectInput` warning a corpus built with ``check_text=True`` gives about
+    its strings (see :data:`UNREADABLE_CHARS`), given for ``corpus``; whether it was given."""
+    return _warn_unreadable(corpus.hypotheses, corpus.references, corpus.ids)
 
 
 def caller_stacklevel() -> int:
