@@ -32,6 +32,7 @@ from harness.bleu.profile_spec import (
     Profile,
     Verification,
 )
+from harness.bleu.nltk_release_profiles import NLTK_RELEASE_PROFILES
 from harness.bleu.release_profiles import RELEASE_PROFILES
 from harness.errors import ConfigError
 
@@ -536,6 +537,7 @@ DECLARED: tuple[Profile, ...] = (
     *LLM_EVAL_PROFILES,
     *CODESUM_PROFILES,
     *RELEASE_PROFILES,
+    *NLTK_RELEASE_PROFILES,
 )
 
 #: Profile name → configuration (read-only).
@@ -583,18 +585,19 @@ _VERIFICATION = VERIFICATION
 
 def release_key(version: str) -> tuple[int, ...]:
     """A release as numbers, for ordering releases: ``"1.4.14"`` → ``(1, 4, 14)`` (a
-    pre-release's letters are dropped)."""
-    return tuple(int(x) for x in re.findall(r"\d+", version))
+    pre-release's letters are dropped; trailing zeros too, as ``3.3.0`` is ``3.3``)."""
+    key = [int(x) for x in re.findall(r"\d+", version)]
+    while len(key) > 1 and key[-1] == 0:
+        key.pop()
+    return tuple(key)
 
 
 def _covers(releases: str, key: tuple[int, ...]) -> bool:
     """Whether a profile's release range (``"≥ 2.2.0"``, ``"1.3.1–1.4.14"``) holds ``key``."""
     if releases.startswith("≥"):
         return key >= release_key(releases)
-    first, sep, last = releases.partition("–")
-    if not sep:
-        return False
-    return release_key(first) <= key <= release_key(last)
+    first, _, last = releases.partition("–")  # one release: first alone
+    return release_key(first) <= key <= release_key(last or first)
 
 
 def profile_of_release(name: str, version: str) -> str | None:
