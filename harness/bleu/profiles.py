@@ -24,6 +24,7 @@ from types import MappingProxyType
 from harness.bleu.codesum_profiles import CODESUM_PROFILES
 from harness.bleu.config import BleuConfig
 from harness.bleu.llm_eval_profiles import LLM_EVAL_PROFILES
+from harness.bleu.nltk_release_profiles import NLTK_RELEASE_PROFILES
 from harness.bleu.profile_spec import (
     EVALUATE,
     MACHINE_TRANSLATION,
@@ -32,7 +33,6 @@ from harness.bleu.profile_spec import (
     Profile,
     Verification,
 )
-from harness.bleu.nltk_release_profiles import NLTK_RELEASE_PROFILES
 from harness.bleu.release_profiles import RELEASE_PROFILES
 from harness.errors import ConfigError
 
