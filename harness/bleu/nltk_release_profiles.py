@@ -80,7 +80,7 @@ NLTK_RELEASE_PROFILES: tuple[Profile, ...] = (
         f"(`sentence_bleu([['a']], ['a'])` = 1); {_OLD_2}; method4/7 `1 / (i + k / ln L)`, "
         f"L the last segment's length; {_DIV}; {_RAISES}"
     ),
-    _Range("3.3", "3.3", None, "3.3", "").profile(
+    _Range("3.3", "3.3", None, "3.3.0", "").profile(
         f"method0 as today; {_OLD_2}; method4/7 `1 / (i + k / ln L)`, L the last segment's "
         f"length; {_DIV}; {_RAISES}"
     ),
