@@ -128,7 +128,7 @@ def _variant(
         out += refusals(o) if refusals is not None else []
         if not dropping:
             used = np.arange(o.orders)[None, :] < o.used[:, None]
-            zero = ((precisions(o) <= 0) & used).any(axis=1)
+            zero = np.any((precisions(o) <= 0) & used, axis=1)
             reason = "an order's smoothed precision is 0 (math.log(0): math domain error)"
             out.append((zero, "nltk", "ValueError", reason))
         return out
