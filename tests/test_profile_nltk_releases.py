@@ -21,6 +21,7 @@ batched: one round trip per batch of generated corpora.
 from __future__ import annotations
 
 import math
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -42,8 +43,9 @@ from harness.bleu.profiles import (
     profile_of_release,
 )
 from harness.bleu.result import BleuResult
+from harness.diagnose.releases import DriftReport, drift_report, same_answer
 from harness.errors import LibraryWouldRaise
-from harness.scorers.releases import Release, ReleaseProcess, module_tree
+from harness.scorers.releases import RELEASES_ENV, Release, ReleaseProcess, module_tree
 
 from .depth import depth, examples
 from .published import published_archive, published_tree, unavailable
@@ -277,3 +279,55 @@ def test_the_forms_are_validated() -> None:
     assert set(FORMS) == {"current", *(f"nltk-{tag}" for tag in RANGES if tag)}
     with pytest.raises(Exception, match="unknown smooth_forms"):
         BleuConfig(smooth_forms="nltk-9.9")
+
+
+# ---------------------------------------------------------------------------- the drift report
+#: The releases the drift report is run on: one per range, and the first of today's.
+DRIFT_RELEASES = tuple(first for first, _ in RANGES.values())
+
+
+@pytest.fixture(scope="module")
+def drift(tmp_path_factory: pytest.TempPathFactory) -> DriftReport:
+    """``bleu-harness releases nltk`` on a release folder of :data:`DRIFT_RELEASES`."""
+    root = tmp_path_factory.mktemp("nltk-releases")
+    for version in DRIFT_RELEASES:
+        archive = published_archive("nltk", version)
+        shutil.copy(archive, root / archive.name)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(RELEASES_ENV, str(root))
+        return drift_report("nltk", generated=examples(40), seed=11)
+
+
+def profile_answer(call: str, hyps: Hyps, refs: Refs, profile: str) -> Reply:
+    """The drift report's ``call`` (``"sentence_bleu method4"``) answered by ``profile``."""
+    what, method = call.split()
+    smooth = f"nltk-{method}"
+    try:
+        if what == "corpus_bleu":
+            got = corpus_bleu(hypotheses=hyps, references=refs, profile=profile, smooth=smooth)
+            return {"score": got.score}
+        pairs = zip(hyps, refs, strict=True)
+        return {
+            "scores": [
+                sentence_bleu(hypothesis=h, references=r, profile=profile, smooth=smooth).score
+                for h, r in pairs
+            ]
+        }
+    except LibraryWouldRaise as exc:
+        return {"error": exc.library_exception}
+
+
+def test_every_drift_the_report_finds_is_its_release_profile(drift: DriftReport) -> None:
+    """Each drift's example, as every release of the drift answered it, is what the versioned
+    profile of that release answers (and not today's ``nltk``): the report is explained."""
+    assert drift.run == DRIFT_RELEASES and drift.drifts
+    for d in drift.drifts:
+        ex = d.example
+        for version in d.releases:
+            profile = profile_of_release("nltk", version)
+            assert profile is not None and profile != "nltk", (version, d.call)
+            got = profile_answer(d.call, ex.hypotheses, ex.references, profile)
+            assert same_answer(got, d.got), (version, profile, d.call, ex, got, d.got)
+    drifting = {v for d in drift.drifts for v in d.releases}
+    assert set(DRIFT_RELEASES) - drifting == {RANGES[""][0]}
+    assert profile_of_release("nltk", RANGES[""][0]) == "nltk"
