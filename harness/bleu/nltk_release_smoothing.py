@@ -11,8 +11,8 @@ a configuration's method up with. Every difference, by the releases it holds in:
 
 * **log of a zero precision** (≤ 3.6.5): ``corpus_bleu`` takes ``math.log`` of every order's
   smoothed precision; an order left at 0 raises ``ValueError`` (math domain error), where
-  3.6.6 on leaves it out (``if p_i > 0``). Only method 4 (and, in 3.2.5–3.3, method 4 after
-  an empty last segment) leaves an order at 0.
+  3.6.6 on leaves it out (``if p_i > 0``). Only method 4 leaves an order at 0: on a length of
+  1 in 3.6.x, after an empty last segment (``L = 0``) in 3.2.2–3.3's ``corpus_bleu``.
 * **method 0 drops orders** (3.2.x): an order without matches ends the list of precisions
   (``break``), so it and every higher order are left out of the weighted log sum, weights
   not renormalised: ``sentence_bleu([['a']], ['a'])`` is 1, where 3.3 on gives
@@ -27,7 +27,8 @@ a configuration's method up with. Every difference, by the releases it holds in:
   by ``log(1) = 0`` (``ZeroDivisionError``); 3.6.x skips the smoothing there, which leaves
   the order at 0 (the log above). Method 7 is method 4, then method 5, in every release.
 
-Methods 1, 3, 5 and 6 are today's in every release from 3.2.5 on.
+Methods 1, 3, 5 and 6 are today's in every release from 3.2.2 on (3.2 and 3.2.1 differ
+again, and have no profile).
 """
 
 from __future__ import annotations
