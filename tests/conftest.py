@@ -235,6 +235,7 @@ ORACLE_MODULES = frozenset(
         "test_profile_keras",
         "test_profile_llm_eval",
         "test_profile_nltk",
+        "test_profile_nltk_releases",
         "test_profile_peers",
         "test_profile_sacrebleu",
         "test_profile_sacrebleu_releases",

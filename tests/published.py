@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import subprocess
 import sys
 import tarfile
@@ -40,11 +41,13 @@ def unavailable(what: str, reason: str) -> None:
 
 def _archives(name: str, version: str) -> list[Path]:
     stems = {name.replace("-", "_").lower(), name.lower()}
+    # exactly this version: "nltk-3.2" is not "nltk-3.2.5.tar.gz"
+    exact = [re.compile(rf"{re.escape(stem)}-{re.escape(version)}(-|\.[a-z])") for stem in stems]
     found = [
         p
         for p in WHEEL_DIR.glob("*")
         if p.is_file()
-        and any(p.name.lower().startswith(f"{stem}-{version}") for stem in stems)
+        and any(x.match(p.name.lower()) for x in exact)
         and p.name.endswith((".whl", ".tar.gz", ".zip"))
     ]
     return sorted(found, key=lambda p: (not p.name.endswith(".whl"), p.name))

@@ -26,7 +26,7 @@ A factor is a set of ``BleuConfig`` fields that move together. Fields are groupe
 that splits them would be a variant no library implements *and* splitting them would assign
 points to artefacts of the split:
 
-* ``smoothing`` = ``smooth``, ``smooth_value``, ``zero_guard``, ``empty_order``: together they
+* ``smoothing`` = ``smooth``, ``smooth_value``, ``smooth_forms``, ``zero_guard``, ``empty_order``: together they
   are one library's *zero-count policy*. sacrebleu's unigram guard (sacrebleu#141) exists
   because ``exp`` smoothing would otherwise score a hypothesis with no matching word above 0.
   Splitting them breaks sacrebleu→evaluate on such a corpus: both score 0, yet the hybrid
@@ -105,7 +105,7 @@ FACTORS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "articles": ("articles",),
         "ref_length": ("ref_length", "missing_refs"),
         "ngram_totals": ("ngram_totals",),
-        "smoothing": ("smooth", "smooth_value", "zero_guard", "empty_order"),
+        "smoothing": ("smooth", "smooth_value", "smooth_forms", "zero_guard", "empty_order"),
         "effective_order": ("effective_order",),
         "aggregation": ("aggregation",),
         "order": ("max_order", "weights"),

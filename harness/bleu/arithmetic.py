@@ -25,13 +25,13 @@ import numpy as np
 import numpy.typing as npt
 
 from harness.bleu.config import BleuConfig
+from harness.bleu.nltk_release_smoothing import smoothing_of
 from harness.bleu.reported import reported_segments
 from harness.bleu.smoothing import (
     NltkContext,
     Orders,
     Refusal,
     Smoothing,
-    get_smoothing,
     nltk_context,
 )
 from harness.bleu.stats import Statistics, Totals
@@ -222,7 +222,7 @@ def bleu_rows(
     """
     if on_refusal not in ("raise", "mark"):
         raise ValueError(f"on_refusal must be 'raise' or 'mark', got {on_refusal!r}")
-    spec = get_smoothing(config.smooth)
+    spec = smoothing_of(config.smooth, config.smooth_forms)
     n = config.max_order
     sys_f = np.asarray(sys_len, dtype=np.float64).reshape(-1)
     count = len(sys_f)

@@ -21,6 +21,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.bleu.nltk_release_smoothing import SMOOTH_FORMS
 from harness.bleu.smoothing import REGISTRY as SMOOTHING_REGISTRY
 from harness.bleu.stats import REF_LENGTH_RULES
 from harness.bleu.tokenizers import (
@@ -199,6 +200,9 @@ class BleuConfig:
     ref_length: how a segment's reference length for the brevity penalty is chosen.
     ngram_totals: how each segment contributes to the order-n denominator.
     smooth: smoothing method for zero or low counts; ``smooth_value`` its parameter.
+    smooth_forms: which release's forms of the smoothing methods run: ``current`` (today's),
+        or an older release's (``nltk-3.5``: nltk 3.5's method 2, 4 and 7, …; see
+        :mod:`harness.bleu.nltk_release_smoothing`).
     effective_order: ignore orders that have no hypothesis n-grams at all (sacrebleu).
     empty_order: the precision of an order with no hypothesis n-grams when not ignored.
     zero_guard: when a zero match count ends the computation with score 0.
@@ -234,6 +238,7 @@ class BleuConfig:
     ngram_totals: str = "plain"
     smooth: str = "exp"
     smooth_value: float | None = None
+    smooth_forms: str = "current"
     effective_order: bool = False
     empty_order: str = "zero"
     zero_guard: str = "unigram"
@@ -265,6 +270,7 @@ class BleuConfig:
         _choices("ref_length", self.ref_length, REF_LENGTHS)
         _choices("ngram_totals", self.ngram_totals, NGRAM_TOTALS)
         _choices("smooth", self.smooth, SMOOTHINGS)
+        _choices("smooth_forms", self.smooth_forms, SMOOTH_FORMS)
         _choices("empty_order", self.empty_order, EMPTY_ORDER)
         _choices("zero_guard", self.zero_guard, ZERO_GUARD)
         _choices("on_zero_length", self.on_zero_length, ON_ZERO_LENGTH)
@@ -402,6 +408,8 @@ class BleuConfig:
         value = self.effective_smooth_value
         if value is not None:
             parts[-1] += f"[{value:g}]"
+        if self.smooth_forms != "current":  # left out at its default: older signatures stand
+            parts.append(f"forms:{self.smooth_forms}")
         parts += [
             f"eff:{'yes' if self.effective_order else 'no'}",
             f"empty:{self.empty_order}",
@@ -471,6 +479,7 @@ SIGNATURE_OMITTED: dict[str, str] = {
     "ngram": "tokens",
     "round": "none",
     "split": "none",
+    "forms": "current",
     "release": "current",  # a profile of the library's current release names none
 }
 

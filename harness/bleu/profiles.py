@@ -24,6 +24,7 @@ from types import MappingProxyType
 from harness.bleu.codesum_profiles import CODESUM_PROFILES
 from harness.bleu.config import BleuConfig
 from harness.bleu.llm_eval_profiles import LLM_EVAL_PROFILES
+from harness.bleu.nltk_release_profiles import NLTK_RELEASE_PROFILES
 from harness.bleu.peer_release_profiles import PEER_RELEASE_PROFILES
 from harness.bleu.profile_spec import (
     EVALUATE,
@@ -538,6 +539,7 @@ DECLARED: tuple[Profile, ...] = (
     *CODESUM_PROFILES,
     *RELEASE_PROFILES,
     *PEER_RELEASE_PROFILES,
+    *NLTK_RELEASE_PROFILES,
 )
 
 #: Profile name → configuration (read-only).
@@ -585,18 +587,19 @@ _VERIFICATION = VERIFICATION
 
 def release_key(version: str) -> tuple[int, ...]:
     """A release as numbers, for ordering releases: ``"1.4.14"`` → ``(1, 4, 14)`` (a
-    pre-release's letters are dropped)."""
-    return tuple(int(x) for x in re.findall(r"\d+", version))
+    pre-release's letters are dropped; trailing zeros too, as ``3.3.0`` is ``3.3``)."""
+    key = [int(x) for x in re.findall(r"\d+", version)]
+    while len(key) > 1 and key[-1] == 0:
+        key.pop()
+    return tuple(key)
 
 
 def _covers(releases: str, key: tuple[int, ...]) -> bool:
     """Whether a profile's release range (``"≥ 2.2.0"``, ``"1.3.1–1.4.14"``) holds ``key``."""
     if releases.startswith("≥"):
         return key >= release_key(releases)
-    first, sep, last = releases.partition("–")
-    if not sep:
-        return False
-    return release_key(first) <= key <= release_key(last)
+    first, _, last = releases.partition("–")  # one release: first alone
+    return release_key(first) <= key <= release_key(last or first)
 
 
 def profile_of_release(name: str, version: str) -> str | None:

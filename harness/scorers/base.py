@@ -372,6 +372,7 @@ class Adapter:
             ),
             **text,
             "ngram_identity": only(("tokens",), "matches n-grams by their tokens"),
+            "smooth_forms": only(("current",), "runs its installed release's smoothing methods"),
             "sentence_split": only(("none",), "scores each segment whole"),
             "round_digits": only((None,), "reports its number at full precision"),
             "round_rule": follows("is unused without round_digits"),

@@ -1,0 +1,333 @@
+"""Differential tests: the versioned nltk profiles against the old releases themselves.
+
+Each release is downloaded from the package index (``tests/published.py``) and run in a process
+of its own (:class:`harness.scorers.releases.ReleaseProcess`, the drift report's): up to 3.5
+the package does not import on this Python (``inspect.formatargspec``), so its
+``nltk/translate/bleu_score.py``, taken out of the source archive, is run from its file with the
+installed nltk's other modules (it imports only ``nltk.util.ngrams``); from 3.6 on the wheel is
+imported whole. ``nltk@R`` with ``smooth="nltk-methodK"`` must equal that release's
+``corpus_bleu(references, hypotheses, smoothing_function=SmoothingFunction().methodK)`` on
+``str.split`` tokens, and with ``aggregation="sentence-mean"`` the mean of its
+``sentence_bleu`` (each segment's own score too, through the harness's ``sentence_bleu``), for
+every method 0–7, at 1e-9 BLEU points (absolute and relative; nltk's 0–1 times 100), or raise
+:class:`~harness.errors.LibraryWouldRaise` naming the exception the release raises. The
+release's defaults are method 0 (each release's source says so: checked).
+
+One release per range runs at the default depth; the range's others (and 3.6.6, the first
+release today's ``nltk`` reproduces) under ``BLEU_HARNESS_TEST_DEPTH=full``. Calls are
+batched: one round trip per batch of generated corpora.
+"""
+
+from __future__ import annotations
+
+import math
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from harness import corpus_bleu, sentence_bleu
+from harness.bleu.config import BleuConfig
+from harness.bleu.nltk_release_smoothing import FORMS
+from harness.bleu.profiles import (
+    CURRENT_PROFILES,
+    DECLARED,
+    DEFAULT_PROFILES,
+    PROFILES,
+    RELEASES,
+    VERIFICATION,
+    profile_of_release,
+)
+from harness.bleu.result import BleuResult
+from harness.diagnose.releases import DriftReport, drift_report, same_answer
+from harness.errors import LibraryWouldRaise
+from harness.scorers.releases import RELEASES_ENV, Release, ReleaseProcess, module_tree
+
+from .depth import depth, examples
+from .published import published_archive, published_tree, unavailable
+from .strategies import corpora
+
+# the generated words include a byte-order mark, which the corpus warns about
+pytestmark = pytest.mark.filterwarnings("ignore::harness.errors.SuspectInput")
+
+TOL = 1e-9  # BLEU points on the 0–100 scale, absolute and relative
+BATCH = 8  # generated corpora per round trip to a release's process
+METHODS = range(8)
+MODULE = "nltk/translate/bleu_score.py"
+
+#: Profile tag → (the release run at every depth, the range's others run at full depth).
+RANGES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "3.2": ("3.2.5", ("3.2.2", "3.2.3", "3.2.4")),
+    "3.3": ("3.3.0", ()),
+    "3.4": ("3.4.5", ("3.4",)),
+    "3.5": ("3.5", ()),
+    "3.6": ("3.6.5", ("3.6", "3.6.2")),
+    "": ("3.6.6", ()),  # today's profile, from its first release; full depth only
+}
+
+
+def _cases() -> Iterator[tuple[str, str]]:
+    full = depth() == "full"
+    for tag, (first, others) in RANGES.items():
+        if tag or full:
+            yield tag, first
+        if full:
+            yield from ((tag, v) for v in others)
+
+
+CASES = list(_cases())
+
+Hyps = list[str]
+Refs = list[list[str]]
+Reply = dict[str, Any]
+
+_RUNNING: dict[str, ReleaseProcess] = {}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _close_releases() -> Iterator[None]:
+    yield
+    while _RUNNING:
+        _RUNNING.popitem()[1].close()
+
+
+def published_release(version: str) -> Release:
+    """nltk ``version`` as published: its wheel unpacked, or (a source archive) its
+    ``bleu_score.py`` taken out, to be run from its file."""
+    archive = published_archive("nltk", version)
+    if archive.name.endswith(".whl"):
+        return Release("nltk", version, published_tree("nltk", version))
+    tree = module_tree(archive, "nltk", version, MODULE)
+    if tree is None:
+        unavailable(f"nltk=={version}", f"{archive.name} holds no {MODULE}")
+    assert tree is not None
+    return Release("nltk", version, tree, module=tree / Path(MODULE).name)
+
+
+def release(version: str) -> ReleaseProcess:
+    """The running process of nltk ``version`` (started once per module)."""
+    if version not in _RUNNING:
+        _RUNNING[version] = ReleaseProcess(published_release(version))
+    return _RUNNING[version]
+
+
+def name(tag: str) -> str:
+    """The profile of ``tag`` (``""``: today's)."""
+    return f"nltk@{tag}" if tag else "nltk"
+
+
+def ours(**kwargs: Any) -> BleuResult | LibraryWouldRaise:
+    """The harness's ``corpus_bleu`` (or, given ``hypothesis``, ``sentence_bleu``), or the
+    refusal it raises."""
+    score = sentence_bleu if "hypothesis" in kwargs else corpus_bleu
+    try:
+        return score(**kwargs)
+    except LibraryWouldRaise as exc:
+        return exc
+
+
+def assert_same(mine: BleuResult | LibraryWouldRaise, theirs: Reply, what: object) -> None:
+    """A score within ``TOL`` (absolute and relative), or the same exception."""
+    if "error" in theirs:
+        assert isinstance(mine, LibraryWouldRaise), (what, mine, theirs)
+        assert mine.library_exception == theirs["error"], (what, mine, theirs)
+        return
+    assert isinstance(mine, BleuResult), (what, mine, theirs)
+    a, b = mine.score, theirs["score"]
+    diff = abs(a - b)
+    assert diff <= TOL and diff <= TOL * max(abs(a), abs(b)), (what, a, b)
+
+
+def check(tag: str, version: str, batch: list[tuple[Hyps, Refs]]) -> None:
+    """Every corpus of ``batch`` scored by the release and by the profile of ``tag``, with every
+    smoothing method: the corpus score, each segment's sentence score and their mean."""
+    requests: list[tuple[str, list[str], list[list[str]]]] = []
+    for hyps, refs in batch:
+        for k in METHODS:
+            requests.append((f"corpus_bleu method{k}", hyps, refs))
+            pairs = zip(hyps, refs, strict=True)
+            requests += [(f"sentence_bleu method{k}", [h], [r]) for h, r in pairs]
+    replies = iter(release(version).run(requests))
+    profile = name(tag)
+    for hyps, refs in batch:
+        for k in METHODS:
+            smooth = f"nltk-method{k}"
+            corpus = next(replies)
+            if "score" in corpus:
+                corpus = {"score": corpus["score"]}
+            what = (version, profile, smooth, hyps, refs)
+            mine = ours(hypotheses=hyps, references=refs, profile=profile, smooth=smooth)
+            assert_same(mine, corpus, (*what, "corpus"))
+            sentences = []
+            for h, r in zip(hyps, refs, strict=True):
+                reply = next(replies)
+                reply = {"score": reply["scores"][0]} if "scores" in reply else reply
+                sentences.append(reply)
+                mine = ours(hypothesis=h, references=r, profile=profile, smooth=smooth)
+                assert_same(mine, reply, (*what, "sentence", h, r))
+            failed = next((s for s in sentences if "error" in s), None)
+            expected = failed or {"score": math.fsum(s["score"] for s in sentences) / len(hyps)}
+            mean = ours(
+                hypotheses=hyps,
+                references=refs,
+                profile=profile,
+                smooth=smooth,
+                aggregation="sentence-mean",
+            )
+            assert_same(mean, expected, (*what, "mean"))
+
+
+#: Generated corpora: several references, ragged, empty lines; one reference; no empty
+#: lines; hypotheses of one or two words (method 4 divides by log(1) on one token).
+CORPORA = st.one_of(
+    corpora(),
+    corpora(max_refs=1),
+    corpora(ragged=False, allow_empty=False),
+    corpora(max_words=2, max_refs=2),
+)
+
+
+# ---------------------------------------------------------------------------- generated
+@pytest.mark.parametrize(("tag", "version"), CASES)
+@settings(max_examples=examples(40), deadline=None)
+@given(batch=st.lists(CORPORA, min_size=BATCH, max_size=BATCH))
+def test_profiles_match_release(tag: str, version: str, batch: list[tuple[Hyps, Refs]]) -> None:
+    check(tag, version, batch)
+
+
+# ---------------------------------------------------------------------------- edge cases
+EDGE_CASES: list[tuple[Hyps, Refs]] = [
+    (["yes"], [["yes"]]),  # one token: method 4 divides by log(1); method 0 drops orders
+    (["a"], [["a"]]),
+    (["cat dog"], [["cat"]]),
+    (["the cat sat on the mat"], [["the cat is on the mat"]]),
+    (["a b c d e"], [["x y z w v"]]),  # nothing matches
+    (["a b c d", "a"], [["a b c d"], ["a"]]),  # the last segment has one token
+    (["a b c d", ""], [["a b x d"], ["a"]]),  # ... none
+    (["", "a b c d"], [["a"], ["a b x d"]]),
+    (["a b"], [[""]]),
+    ([""], [[""]]),
+    (["a b c"], [["", "a b c d"]]),
+    (["the cat", "x"], [["the cat", ""], ["the"]]),  # ragged
+    (["a b c d e f g h"], [["a b c d e f g h"]]),
+    (["a b a b a b"], [["a b", "b a b a"]]),
+]
+
+
+@pytest.mark.parametrize(("tag", "version"), CASES)
+def test_edge_cases(tag: str, version: str) -> None:
+    check(tag, version, EDGE_CASES)
+
+
+@pytest.mark.parametrize(("tag", "version"), CASES)
+def test_the_release_defaults_to_method0(tag: str, version: str) -> None:
+    """The calls are made with ``methodK``; the release's defaults are method 0 (its source
+    says so), which ``nltk@R`` is without an override."""
+    found = published_release(version)
+    source = found.module or (found.folder or Path()) / MODULE
+    text = source.read_text(encoding="utf-8")
+    assert "smoothing_function = SmoothingFunction().method0" in text
+    assert PROFILES[name(tag)].smooth == "nltk-method0"
+
+
+# ---------------------------------------------------------------------------- declarations
+def test_versioned_profiles_are_declared_as_such() -> None:
+    versioned = [p for p in DECLARED if p.versioned and p.name.startswith("nltk@")]
+    assert {p.name for p in versioned} == {name(tag) for tag in RANGES if tag}
+    for p in versioned:
+        tag = p.name.partition("@")[2]
+        assert p.name not in DEFAULT_PROFILES and p.name not in CURRENT_PROFILES
+        assert RELEASES[p.name] == p.releases
+        assert VERIFICATION[p.name].evidence == "tests/test_profile_nltk_releases.py"
+        assert RANGES[tag][0] in VERIFICATION[p.name].oracle
+        span = dict(p.config.extra)["release"].partition("=")[2]
+        first, _, last = span.partition("..")
+        assert p.releases == (f"{first}–{last}" if last else first)
+        signature = PROFILES[p.name].signature()
+        assert f"|forms:nltk-{tag}|" in signature and f"|release:nltk={span}|" in signature
+        # the profile is nltk's but for its forms and its release
+        assert p.config.replace(smooth_forms="current", extra=()) == PROFILES["nltk"]
+        for version in (RANGES[tag][0], *RANGES[tag][1]):
+            assert profile_of_release("nltk", version) == p.name
+    assert profile_of_release("nltk", RANGES[""][0]) == "nltk"
+    assert "forms:" not in PROFILES["nltk"].signature()
+
+
+def test_versioned_profile_composes_with_overrides() -> None:
+    """``nltk@3.5`` with ``smooth="nltk-method4"`` is 3.5's method 4, and under
+    ``sentence-mean`` the mean of its ``sentence_bleu``; another smoothing is the registry's
+    own wherever the forms leave it as today's."""
+    hyps, refs = ["cat dog", "the cat sat"], [["cat"], ["the cat sat on the mat"]]
+    old = corpus_bleu(hypotheses=hyps, references=refs, profile="nltk@3.5", smooth="nltk-method4")
+    now = corpus_bleu(hypotheses=hyps, references=refs, profile="nltk", smooth="nltk-method4")
+    assert old.score != now.score
+    assert "smooth:nltk-method4[5]|" in old.signature and "|forms:nltk-3.5|" in old.signature
+    (theirs,) = release("3.5").run([("corpus_bleu method4", hyps, refs)])
+    assert_same(old, theirs, "nltk@3.5 method4")
+    same = corpus_bleu(hypotheses=hyps, references=refs, profile="nltk@3.5", smooth="exp")
+    assert (
+        same.score
+        == corpus_bleu(hypotheses=hyps, references=refs, profile="nltk", smooth="exp").score
+    )
+
+
+def test_the_forms_are_validated() -> None:
+    assert set(FORMS) == {"current", *(f"nltk-{tag}" for tag in RANGES if tag)}
+    with pytest.raises(Exception, match="unknown smooth_forms"):
+        BleuConfig(smooth_forms="nltk-9.9")
+
+
+# ---------------------------------------------------------------------------- the drift report
+#: The releases the drift report is run on: one per range, and the first of today's.
+DRIFT_RELEASES = tuple(first for first, _ in RANGES.values())
+
+
+@pytest.fixture(scope="module")
+def drift(tmp_path_factory: pytest.TempPathFactory) -> DriftReport:
+    """``bleu-harness releases nltk`` on a release folder of :data:`DRIFT_RELEASES`."""
+    root = tmp_path_factory.mktemp("nltk-releases")
+    for version in DRIFT_RELEASES:
+        archive = published_archive("nltk", version)
+        shutil.copy(archive, root / archive.name)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(RELEASES_ENV, str(root))
+        return drift_report("nltk", generated=examples(40), seed=11)
+
+
+def profile_answer(call: str, hyps: Hyps, refs: Refs, profile: str) -> Reply:
+    """The drift report's ``call`` (``"sentence_bleu method4"``) answered by ``profile``."""
+    what, method = call.split()
+    smooth = f"nltk-{method}"
+    try:
+        if what == "corpus_bleu":
+            got = corpus_bleu(hypotheses=hyps, references=refs, profile=profile, smooth=smooth)
+            return {"score": got.score}
+        pairs = zip(hyps, refs, strict=True)
+        return {
+            "scores": [
+                sentence_bleu(hypothesis=h, references=r, profile=profile, smooth=smooth).score
+                for h, r in pairs
+            ]
+        }
+    except LibraryWouldRaise as exc:
+        return {"error": exc.library_exception}
+
+
+def test_every_drift_the_report_finds_is_its_release_profile(drift: DriftReport) -> None:
+    """Each drift's example, as every release of the drift answered it, is what the versioned
+    profile of that release answers (and not today's ``nltk``): the report is explained."""
+    assert drift.run == DRIFT_RELEASES and drift.drifts
+    for d in drift.drifts:
+        ex = d.example
+        for version in d.releases:
+            profile = profile_of_release("nltk", version)
+            assert profile is not None and profile != "nltk", (version, d.call)
+            got = profile_answer(d.call, ex.hypotheses, ex.references, profile)
+            assert same_answer(got, d.got), (version, profile, d.call, ex, got, d.got)
+    drifting = {v for d in drift.drifts for v in d.releases}
+    assert set(DRIFT_RELEASES) - drifting == {RANGES[""][0]}
+    assert profile_of_release("nltk", RANGES[""][0]) == "nltk"
