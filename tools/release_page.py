@@ -37,6 +37,12 @@ against three references and against one (`--wmt21`; a per-segment call as its m
 second says, per call, which profile covers each release (its release range) and on
 how many corpora it reproduces that release's answer: the number, or the exception it raises.
 How the profiles are proven: [profiles.md](profiles.md); the command: [diagnose.md](diagnose.md).
+
+A release its profile reproduces on fewer than all corpora is one the profile is not proven on
+in the form called here: sacrebleu 1.4.1–1.4.10's `sentence_bleu` hands its references to
+`corpus_bleu` as reference streams, so it scores only when given streams of one segment
+(`[[ref], …]`, the form `sacrebleu-sentence@1.4` is proven on) and raises `EOFError` on the
+list of strings every other release takes.
 """
 
 
