@@ -23,7 +23,7 @@ import numpy as np
 
 from harness.analysis.attribution import FACTORS
 from harness.bleu.config import BleuConfig
-from harness.bleu.profiles import PROFILES
+from harness.bleu.profiles import PROFILES, RELEASES, VERSIONED
 from harness.errors import ConfigError
 from harness.scorers.printed import REPR_DIGITS
 
@@ -130,6 +130,14 @@ class Candidate:
         if self.preprocessing:
             what += " on text with " + ", ".join(self.preprocessing)
         return what
+
+    @property
+    def release(self) -> str:
+        """For a reading named after an older release's profile (``nltk@3.2``), the library
+        and releases whose defaults that profile is (``"nltk 3.2.2–3.2.5"``); else ``""``."""
+        if self.profile not in VERSIONED:
+            return ""
+        return f"{PROFILES[self.profile].library} {RELEASES[self.profile]}"
 
     @property
     def signature(self) -> str:
@@ -410,9 +418,15 @@ _PROFILE_MATRIX = np.array(
 ).reshape(len(PROFILES), len(_COMPARED))
 
 
+#: Each profile's smoothing forms (:attr:`~harness.bleu.config.BleuConfig.smooth_forms`).
+_PROFILE_FORMS = np.array([p.smooth_forms for p in PROFILES.values()])
+
+
 def closest_profile(config: BleuConfig) -> tuple[str, tuple[str, ...]]:
     """The profile with the fewest differing factors (ties: profile order) and those factors
-    (as :func:`~harness.analysis.attribution.differing_factors` names them).
+    (as :func:`~harness.analysis.attribution.differing_factors` names them); a configuration
+    with an older release's smoothing forms (``smooth_forms``) is named after the closest
+    profile with those forms.
 
     The factors of :data:`NOT_COMPARED` are ignored.
     """
@@ -423,7 +437,13 @@ def closest_profile(config: BleuConfig) -> tuple[str, tuple[str, ...]]:
             [ids.get(v, -1) for ids, v in zip(_VALUE_IDS, _factor_values(config), strict=True)]
         )
         differs = _PROFILE_MATRIX != mine
-        best = int(np.argmin(differs.sum(axis=1)))  # the first of the fewest: profile order
+        cost = differs.sum(axis=1)
+        # an older release's forms of the smoothing methods are that release's fingerprint:
+        # such a reading is named after a profile of that release (when one is declared)
+        kin = _PROFILE_FORMS == config.smooth_forms
+        if config.smooth_forms != "current" and kin.any():
+            cost = np.where(kin, cost, cost.max() + 1)
+        best = int(np.argmin(cost))  # the first of the fewest: profile order
         got = (
             _PROFILE_NAMES[best],
             tuple(_COMPARED[i][0] for i in np.flatnonzero(differs[best])),

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.bleu.config import MISSING_REFS, NGRAM_TOTALS, REF_LENGTHS, TOKENIZERS, BleuConfig
+from harness.bleu.nltk_release_smoothing import CURRENT as CURRENT_FORMS
+from harness.bleu.nltk_release_smoothing import FORMS
 from harness.bleu.profiles import PROFILES
 from harness.bleu.stats import ref_length_of, totals_of_lengths
 from harness.bleu.tokenizers import TextRules, get_tokenizer, tokenizer_names
@@ -387,12 +389,26 @@ def _profile_readings() -> list[BleuConfig]:
     :data:`~harness.bleu.profiles.PROFILES`, so new profiles join): without its library's name,
     so two profiles with one arithmetic (compare-mt's sacrebleu scorer and sacrebleu) are one
     reading named after the first, and without its printing (identify reads the rounding)."""
-    return list(
-        dict.fromkeys(
-            p.replace(library="harness", round_digits=None, round_rule="python")
-            for p in PROFILES.values()
-        )
-    )
+    named = [
+        p.replace(library="harness", round_digits=None, round_rule="python")
+        for p in PROFILES.values()
+    ]
+    return list(dict.fromkeys([*named, *(r for p in named for r in _release_forms(p))]))
+
+
+def _release_forms(config: BleuConfig) -> list[BleuConfig]:
+    """A profile of an older release whose smoothing methods had other forms
+    (:attr:`~harness.bleu.config.BleuConfig.smooth_forms`): each method that differs there,
+    as a corpus score and as a sentence mean — what a paper of that release printed with
+    another smoothing function than the default, which the searched space (today's forms)
+    does not span."""
+    if config.smooth_forms == CURRENT_FORMS:
+        return []
+    return [
+        config.replace(smooth=method, smooth_value=None, aggregation=aggregation)
+        for method in FORMS[config.smooth_forms]
+        for aggregation in ("corpus", "sentence-mean")
+    ]
 
 
 def _forensic_configs() -> list[BleuConfig]:

@@ -196,7 +196,8 @@ def _identify_entry(c: Candidate) -> list[str]:
     how = "no rounding" if c.rounding == "none" else f"rounded to {c.rounding}"
     shown = shown_text(c.shown, c.rounding)
     numbers = f"{c.raw:.6g} on {c.scale}, shown as {shown} ({how}); distance {c.distance:.3g}"
-    return [c.reading, numbers]
+    said = c.reading + (f" (the profile of {c.release})" if c.release else "")
+    return [said, numbers]
 
 
 def identify_text(answer: IdentifyAnswer, top: int) -> str:
