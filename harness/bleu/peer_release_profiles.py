@@ -6,7 +6,7 @@ Each is named ``<profile>@<release>``, states the releases it covers, is run onl
 says its release in its signature (``release:torchmetrics=0.6.0..0.11.4``), as the sacrebleu
 ones (:mod:`harness.bleu.release_profiles`). Every difference from today's release is a factor
 of the engine, measured by running the releases themselves
-(``tests/test_profile_peer_releases.py``):
+(``tests/test_profile_peer_releases.py``, ``tests/test_profile_lm_eval_releases.py``):
 
 * ``torchmetrics-sacrebleu@0.11``: ``SacreBLEUScore`` of torchmetrics 0.6.0–0.11.4 runs its
   port of sacrebleu's 13a without mteval's padding of the line, so a ``.`` or ``,`` at either
@@ -57,6 +57,7 @@ _NO_ZERO_RULE = "no zero-match rule: nothing matching still scores"
 __all__ = ["PEER_RELEASE_PROFILES"]
 
 _TESTS = "tests/test_profile_peer_releases.py"
+_LM_EVAL_TESTS = "tests/test_profile_lm_eval_releases.py"
 
 #: The versioned profiles of torchmetrics, pytorch-ignite, datasets and lm-eval.
 PEER_RELEASE_PROFILES: tuple[Profile, ...] = (
@@ -157,7 +158,7 @@ PEER_RELEASE_PROFILES: tuple[Profile, ...] = (
             _LM_EVAL_ORACLE.format(
                 version="0.3.0", what="lm_eval/metrics.py bleu + _sacreformat", also="0.0.1, 0.2.0"
             ),
-            _TESTS,
+            _LM_EVAL_TESTS,
         ),
         reproduces="lm-evaluation-harness 0.0.1–0.3.0 `bleu` (`_sacreformat` + sacrebleu 1.5.0)",
         tokens="13a",
@@ -187,7 +188,7 @@ PEER_RELEASE_PROFILES: tuple[Profile, ...] = (
                 what="lm_eval/tasks/truthfulqa.py TruthfulQAGeneration.bleu",
                 also="0.2.0",
             ),
-            _TESTS,
+            _LM_EVAL_TESTS,
         ),
         reproduces=(
             "TruthfulQA `bleu_max` of lm-evaluation-harness 0.2.0–0.3.0 (each reference alone, "
