@@ -29,7 +29,8 @@ The setups:
   1.5.0 — the release lm-eval 0.3.0 pins — first on ``sys.path``. Requests:
   ``("bleu", items)`` (lm-eval's ``(references, prediction)`` items) and
   ``("truthfulqa", completion, refs)`` (``bleu([[ref]], [completion])`` for each reference, as
-  ``process_results`` calls it). Answers on the 0–100 scale.
+  ``process_results`` calls it; lm-eval 0.0.1 has no TruthfulQA, and its ``hello`` says so).
+  Answers on the 0–100 scale.
 """
 
 from __future__ import annotations
@@ -121,10 +122,21 @@ def definitions(path, names, cls=None):
     return env
 
 metrics = definitions("lm_eval/metrics.py", ["bleu", "_sacreformat", "is_non_str_iterable"])
-tqa_bleu = definitions("lm_eval/tasks/truthfulqa.py", ["bleu"], cls="TruthfulQAGeneration")["bleu"]
+# lm-eval 0.0.1 has no TruthfulQA task
+TQA = "lm_eval/tasks/truthfulqa.py"
+tqa_bleu = (
+    definitions(TQA, ["bleu"], cls="TruthfulQAGeneration")["bleu"]
+    if os.path.exists(os.path.join(tree, TQA))
+    else None
+)
 
 def hello():
-    return {"version": sacrebleu.__version__, "file": sacrebleu.__file__, "tree": tree}
+    return {
+        "version": sacrebleu.__version__,
+        "file": sacrebleu.__file__,
+        "tree": tree,
+        "truthfulqa": tqa_bleu is not None,
+    }
 
 def call(request):
     if request[0] == "bleu":

@@ -7,6 +7,8 @@ the old releases themselves (:mod:`harness.bleu.peer_release_profiles`).
   this Python (its ``__init__`` imports ``pkg_resources``): its text BLEU modules are run from
   the published tree with their own imports, the packages above them stubbed. Its arithmetic is
   float32: 1e-4 BLEU points, as the ``torchmetrics-sacrebleu`` tests.
+* ``torchmetrics-sacrebleu`` (today's) on torchmetrics 1.0.0 (1.0.3 at full depth), run the
+  same way: the first releases whose 13a pads the line, which its range ``≥ 1.0.0`` claims.
 * ``ignite@0.4.5``: pytorch-ignite 0.4.5's ``Bleu`` (0.4.6 at full depth), imported whole from
   the published tree in a process of its own; its arithmetic is float64: 1e-9, the mean and
   each segment's score.
@@ -52,6 +54,8 @@ FULL = depth() == "full"
 
 TORCHMETRICS = ["0.11.4", *(["0.6.0", "0.8.2"] if FULL else [])]
 IGNITE = ["0.4.5", *(["0.4.6"] if FULL else [])]
+#: The first releases today's ``torchmetrics-sacrebleu`` covers (1.9.0: test_profile_peers.py).
+TODAY_TORCHMETRICS = ["1.0.0", *(["1.0.3"] if FULL else [])]
 
 Hyps = list[str]
 Refs = list[list[str]]
@@ -118,8 +122,9 @@ def without_some_references(draw: st.DrawFn) -> tuple[Hyps, Refs]:
 
 
 # ---------------------------------------------------------------------------- torchmetrics
-def check_torchmetrics(version: str, batch: list[tuple[Hyps, Refs]]) -> None:
-    name = "torchmetrics-sacrebleu@0.11"
+def check_torchmetrics(
+    version: str, batch: list[tuple[Hyps, Refs]], name: str = "torchmetrics-sacrebleu@0.11"
+) -> None:
     kwargs = [{}, {"lowercase": True}]
     requests = [[h, r, k] for h, r in batch for k in kwargs]
     replies = iter(torchmetrics(version).run(requests))
@@ -160,6 +165,21 @@ def test_torchmetrics_edge_cases(version: str) -> None:
         hypotheses=["It cost 5."], references=[["It cost 5 ."]], profile="torchmetrics-sacrebleu"
     )
     assert abs(today.score - 100 * reply["score"]) > 1
+
+
+# ------------------------------------------------------------ torchmetrics from 1.0.0 on
+@pytest.mark.parametrize("version", TODAY_TORCHMETRICS)
+@SETTINGS
+@given(batch=st.lists(corpora() | numbered(), min_size=BATCH, max_size=BATCH))
+def test_torchmetrics_1_0_is_todays_profile(version: str, batch: list[tuple[Hyps, Refs]]) -> None:
+    """torchmetrics 1.0 pads the line as mteval does: today's profile reproduces it, the
+    first release its range (``≥ 1.0.0``) holds."""
+    check_torchmetrics(version, batch, "torchmetrics-sacrebleu")
+
+
+@pytest.mark.parametrize("version", TODAY_TORCHMETRICS)
+def test_torchmetrics_1_0_edge_cases(version: str) -> None:
+    check_torchmetrics(version, TORCHMETRICS_EDGES, "torchmetrics-sacrebleu")
 
 
 # ---------------------------------------------------------------------------- ignite
@@ -257,7 +277,17 @@ def test_datasets_edge_cases(compute_bleu: Any) -> None:
 
 
 # ---------------------------------------------------------------------------- declarations
-PEERS = {"torchmetrics-sacrebleu@0.11", "ignite@0.4.5", "datasets@2"}
+PEERS = {
+    "torchmetrics-sacrebleu@0.11",
+    "ignite@0.4.5",
+    "datasets@2",
+    "lm-eval@0.3",
+    "lm-eval-truthfulqa@0.3",
+}
+EVIDENCE = {
+    "lm-eval@0.3": "tests/test_profile_lm_eval_releases.py",
+    "lm-eval-truthfulqa@0.3": "tests/test_profile_lm_eval_releases.py",
+}
 
 
 def test_peer_profiles_are_declared_versioned() -> None:
@@ -265,9 +295,30 @@ def test_peer_profiles_are_declared_versioned() -> None:
     assert set(declared) == PEERS
     for name, p in declared.items():
         assert p.versioned and RELEASES[name] == p.releases
-        assert VERIFICATION[name].evidence == "tests/test_profile_peer_releases.py"
+        assert VERIFICATION[name].evidence == EVIDENCE.get(
+            name, "tests/test_profile_peer_releases.py"
+        )
         library, _, span = dict(p.config.extra)["release"].partition("=")
         first, _, last = span.partition("..")
         assert p.releases == f"{first}–{last}"
         assert f"|release:{library}={first}..{last}|" in PROFILES[name].signature()
         assert profile_of_release(name.split("@")[0], last) == name
+
+
+@pytest.mark.parametrize(
+    ("name", "version", "profile"),
+    [
+        ("torchmetrics-sacrebleu", "0.6.0", "torchmetrics-sacrebleu@0.11"),
+        ("torchmetrics-sacrebleu", "0.11.4", "torchmetrics-sacrebleu@0.11"),
+        ("torchmetrics-sacrebleu", "1.0.0", "torchmetrics-sacrebleu"),
+        ("torchmetrics-sacrebleu", "1.9.0", "torchmetrics-sacrebleu"),
+        ("torchmetrics-sacrebleu", "0.5.0", None),
+        ("evaluate", "0.1.0", "evaluate"),
+        ("evaluate", "0.4.6", "evaluate"),
+        ("lm-eval", "0.0.1", "lm-eval@0.3"),
+        ("lm-eval-truthfulqa", "0.2.0", "lm-eval-truthfulqa@0.3"),
+        ("lm-eval-truthfulqa", "0.0.1", None),
+    ],
+)
+def test_profile_of_release(name: str, version: str, profile: str | None) -> None:
+    assert profile_of_release(name, version) == profile

@@ -122,6 +122,10 @@ MISSING_REFS: tuple[str, ...] = (
     # missing one is (so it is never the closest length), before counting; a segment whose
     # references are all empty raises RuntimeError when scored (sacrebleu 2.0.0-2.1.0)
     "drop-empty-eof",  # as drop-empty, raising EOFError (sacrebleu 1.5.x)
+    "truncate-drop-empty-eof",  # truncate, then drop-empty-eof on what is left: lm-eval
+    # 0.0.1-0.3.0's _sacreformat cuts every segment to the fewest references, then the
+    # sacrebleu 1.5.0 it pins leaves out the empty ones and raises EOFError on a segment left
+    # without any; a segment scored alone is cut to nothing (drop-empty-eof)
     "empty-if-none",  # as skip, and a segment given no reference at all is read as one whose
     # one reference is empty (harness.bleu.layouts.given_references): pytorch-ignite
     # 0.4.5-0.4.6 scores it 0 (no unigram matches), where every other rule but joined refuses it
@@ -137,7 +141,13 @@ RAGGED_REFUSALS: dict[str, str] = {"refuse": "ValueError", "refuse-eof": "EOFErr
 EMPTY_REFERENCE_DROPS: dict[str, str] = {
     "drop-empty": "RuntimeError",
     "drop-empty-eof": "EOFError",
+    "truncate-drop-empty-eof": "EOFError",
 }
+
+#: The ``missing_refs`` rules that cut every segment to the fewest references any segment of
+#: the corpus has, with the rule left for what the cut leaves: a segment scored alone, or a
+#: corpus already cut (:func:`harness.bleu.layouts.sentence_config`).
+TRUNCATIONS: dict[str, str] = {"truncate": "skip", "truncate-drop-empty-eof": "drop-empty-eof"}
 
 AGGREGATIONS: tuple[str, ...] = (
     "corpus",  # sum statistics over segments, then score
@@ -194,7 +204,11 @@ class BleuConfig:
     missing_refs: ragged references as given (``skip``), padded with empty references that
         enter the reference-length choice (``empty``, as line-aligned files force), or cut to
         the fewest any segment has (``truncate``, as ``zip(*refs)`` does), or cut to the
-        first (``first``, as a script that reads ``refs[i][0]`` does).
+        first (``first``, as a script that reads ``refs[i][0]`` does), and the other rules of
+        :data:`MISSING_REFS` (empty references left out: ``drop-empty``, ``drop-empty-eof``,
+        and after the cut to the fewest, ``truncate-drop-empty-eof``). Under
+        ``aggregation="best-ref-mean"`` each reference is scored alone, so an empty one is
+        never left out beside another: the ``drop-empty`` rules refuse it.
     max_order: highest n-gram order N.
     weights: per-order weights in the geometric mean (``None``: uniform ``1/N``).
     ref_length: how a segment's reference length for the brevity penalty is chosen.

@@ -1,6 +1,7 @@
 """The corpus a configuration counts: its segments after the sentence split
 (``sentence_split``) and the reference layouts applied before counting (``missing_refs``
-``truncate``, ``first``, ``joined``, ``drop-empty``, ``drop-empty-eof``).
+``truncate``, ``first``, ``joined``, ``drop-empty``, ``drop-empty-eof``,
+``truncate-drop-empty-eof``).
 :mod:`harness.bleu.engine` counts what :func:`counted_corpus` returns.
 """
 
@@ -10,13 +11,18 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from harness.bleu.config import EMPTY_REFERENCE_DROPS, BleuConfig
+from harness.bleu.config import EMPTY_REFERENCE_DROPS, TRUNCATIONS, BleuConfig
 from harness.data.corpus import Corpus
 
 __all__ = ["CUT_BEFORE_COUNTING", "counted_corpus", "given_references", "sentence_config"]
 
 #: The ``missing_refs`` rules that cut each segment's references before counting.
-CUT_BEFORE_COUNTING: tuple[str, ...] = ("truncate", "first", "joined", *EMPTY_REFERENCE_DROPS)
+CUT_BEFORE_COUNTING: tuple[str, ...] = (
+    *TRUNCATIONS,
+    "first",
+    "joined",
+    *(rule for rule in EMPTY_REFERENCE_DROPS if rule not in TRUNCATIONS),
+)
 
 
 def counted_corpus(corpus: Corpus, config: BleuConfig) -> Corpus:
@@ -27,7 +33,13 @@ def counted_corpus(corpus: Corpus, config: BleuConfig) -> Corpus:
     reference, its references stripped, the empty and repeated ones dropped, joined with
     newlines, or with ``missing_refs="drop-empty"`` (``drop-empty-eof``) without its references
     that are the empty string (a segment whose references are all empty keeps them: scoring
-    it raises, as sacrebleu 2.0.0–2.1.0 and 1.5.x do).
+    it raises, as sacrebleu 2.0.0–2.1.0 and 1.5.x do), or with
+    ``missing_refs="truncate-drop-empty-eof"`` cut as by ``truncate`` and then without its
+    empty references as by ``drop-empty-eof`` (lm-eval 0.0.1–0.3.0's ``_sacreformat``, then
+    the sacrebleu 1.5.0 it pins). Under ``aggregation="best-ref-mean"`` no empty reference
+    is left out: each reference is scored alone, so an empty one has no other beside it to
+    be left out for, and scoring it raises
+    (:func:`harness.bleu.refusals.empty_references_refusal` on the pairs).
 
     Before any of these, ``sentence_split="ragas"`` keeps each hypothesis's first ``". "``
     piece and makes every piece of the references a reference. The cut depends on the whole
@@ -36,16 +48,26 @@ def counted_corpus(corpus: Corpus, config: BleuConfig) -> Corpus:
     corpus = _sentences(corpus, config.sentence_split)
     if config.missing_refs not in CUT_BEFORE_COUNTING:
         return corpus
+    if config.missing_refs in TRUNCATIONS:
+        corpus = _cut(corpus, min(map(len, corpus.references)))
     if config.missing_refs in EMPTY_REFERENCE_DROPS:
+        if config.aggregation == "best-ref-mean":
+            return corpus
         return _without_empty_references(corpus)
+    if config.missing_refs in TRUNCATIONS:
+        return corpus
     if config.missing_refs == "joined":
         joined = tuple(
             ("\n".join(dict.fromkeys(t for t in (r.strip() for r in refs) if t)),)
             for refs in corpus.references
         )
         return dataclasses.replace(corpus, references=joined, check_text=False)
-    k = 1 if config.missing_refs == "first" else min(map(len, corpus.references))
-    if all(len(r) == k for r in corpus.references):
+    return _cut(corpus, 1)  # first
+
+
+def _cut(corpus: Corpus, k: int) -> Corpus:
+    """``corpus`` with every segment cut to its first ``k`` references."""
+    if all(len(r) <= k for r in corpus.references):
         return corpus
     # its text was checked (and any warning given) when the corpus was made
     return dataclasses.replace(
@@ -74,9 +96,12 @@ def sentence_config(config: BleuConfig) -> BleuConfig:
     """``config`` as it scores one segment on its own, which is what a library gives as a
     segment's score (its function called on that segment): ``missing_refs="truncate"`` cuts
     to the fewest references of the corpus, and a corpus of one segment is never cut, so each
-    segment keeps its own references (``skip``). Every other rule is the same alone."""
-    if config.missing_refs == "truncate":
-        return dataclasses.replace(config, missing_refs="skip")
+    segment keeps its own references (``skip``; ``truncate-drop-empty-eof`` is
+    ``drop-empty-eof`` alone, :data:`~harness.bleu.config.TRUNCATIONS`). Every other rule is
+    the same alone."""
+    alone = TRUNCATIONS.get(config.missing_refs)
+    if alone is not None:
+        return dataclasses.replace(config, missing_refs=alone)
     return config
 
 

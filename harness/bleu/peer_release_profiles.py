@@ -1,12 +1,12 @@
-"""Versioned profiles of the libraries beside sacrebleu: torchmetrics, pytorch-ignite and the
-``load_metric("bleu")`` of Hugging Face ``datasets``, where an older release gives another
-number than today's.
+"""Versioned profiles of the libraries beside sacrebleu: torchmetrics, pytorch-ignite, the
+``load_metric("bleu")`` of Hugging Face ``datasets`` and lm-evaluation-harness, where an older
+release gives another number than today's.
 
 Each is named ``<profile>@<release>``, states the releases it covers, is run only when named and
 says its release in its signature (``release:torchmetrics=0.6.0..0.11.4``), as the sacrebleu
 ones (:mod:`harness.bleu.release_profiles`). Every difference from today's release is a factor
 of the engine, measured by running the releases themselves
-(``tests/test_profile_peer_releases.py``):
+(``tests/test_profile_peer_releases.py``, ``tests/test_profile_lm_eval_releases.py``):
 
 * ``torchmetrics-sacrebleu@0.11``: ``SacreBLEUScore`` of torchmetrics 0.6.0–0.11.4 runs its
   port of sacrebleu's 13a without mteval's padding of the line, so a ``.`` or ``,`` at either
@@ -19,7 +19,25 @@ of the engine, measured by running the releases themselves
 * ``datasets@2``: ``datasets.load_metric("bleu")`` of datasets 1.0.0–2.21.0 is the same
   tensorflow/nmt ``compute_bleu`` as ``evaluate.load("bleu")``, on token lists the caller makes
   (the metric takes lists of tokens, and users passed ``str.split()``), where the evaluate
-  module tokenizes strings with 13a: ``tokenize="whitespace"``.
+  module tokenizes strings with 13a: ``tokenize="whitespace"``;
+* ``lm-eval@0.3``: lm-eval 0.0.1–0.3.0's ``bleu`` (``lm_eval/metrics.py``, the same definitions
+  in the three releases, each pinning ``sacrebleu==1.5.0``): its ``_sacreformat`` cuts every
+  segment to the fewest references (``zip(*refs)``, as today's), then sacrebleu 1.5.0 leaves
+  out the empty references and raises ``EOFError`` on a segment left without any:
+  ``missing_refs="truncate-drop-empty-eof"``; and 1.5.0 has no zero-match rule (nothing
+  matching still scores): ``zero_guard="none"``;
+* ``lm-eval-truthfulqa@0.3``: ``TruthfulQAGeneration.bleu`` of lm-eval 0.2.0–0.3.0 (0.0.1
+  has no TruthfulQA) scores each reference alone with sacrebleu 1.5.0, which raises
+  ``EOFError`` on an empty one: ``missing_refs="drop-empty-eof"`` (under
+  ``aggregation="best-ref-mean"`` every empty reference is refused), ``zero_guard="none"``.
+
+Known divergences of ``lm-eval-truthfulqa@0.3``: sacrebleu 1.5.0's ``intl`` builds its
+character class from the punctuation characters unescaped, so ``\\`` escapes the ``]`` after
+it and a backslash is never split off, where ``intl`` here splits it; and it reads Unicode
+categories from the running Python's ``unicodedata``, where ``intl`` here reads the ``regex``
+module's (newer: on Python 3.11 the characters assigned after Unicode 14 differ). As for the
+sacrebleu 1.5 profiles, a segment whose references all have no tokens but are not ``""``
+(spaces only) is refused where the release scores it.
 """
 
 from __future__ import annotations
@@ -29,11 +47,19 @@ import dataclasses
 from harness.bleu.config import BleuConfig
 from harness.bleu.profile_spec import EVALUATE, REF_IMPLS, Profile, Verification, release_extra
 
+_LM_EVAL_ORACLE = (
+    "lm-eval {version} {what} (its definitions compiled from the published files) with "
+    "sacrebleu 1.5.0, the release it pins, in a process of its own; {also} under "
+    "BLEU_HARNESS_TEST_DEPTH=full"
+)
+_NO_ZERO_RULE = "no zero-match rule: nothing matching still scores"
+
 __all__ = ["PEER_RELEASE_PROFILES"]
 
 _TESTS = "tests/test_profile_peer_releases.py"
+_LM_EVAL_TESTS = "tests/test_profile_lm_eval_releases.py"
 
-#: The versioned profiles of torchmetrics, pytorch-ignite and datasets.
+#: The versioned profiles of torchmetrics, pytorch-ignite, datasets and lm-eval.
 PEER_RELEASE_PROFILES: tuple[Profile, ...] = (
     Profile(
         "torchmetrics-sacrebleu@0.11",
@@ -117,6 +143,65 @@ PEER_RELEASE_PROFILES: tuple[Profile, ...] = (
         smoothing="none (`smooth=True` = +1 on every order); raises on zero length",
         short="ds@2",
         releases="1.0.0–2.21.0",
+        versioned=True,
+    ),
+    Profile(
+        "lm-eval@0.3",
+        BleuConfig(
+            missing_refs="truncate-drop-empty-eof",
+            zero_guard="none",
+            library="lm-eval",
+            extra=release_extra("lm-eval", "0.0.1", "0.3.0"),
+        ),
+        Verification(
+            "verified",
+            _LM_EVAL_ORACLE.format(
+                version="0.3.0", what="lm_eval/metrics.py bleu + _sacreformat", also="0.0.1, 0.2.0"
+            ),
+            _LM_EVAL_TESTS,
+        ),
+        reproduces="lm-evaluation-harness 0.0.1–0.3.0 `bleu` (`_sacreformat` + sacrebleu 1.5.0)",
+        tokens="13a",
+        ref_length=(
+            "closest; ragged refs **truncated to the fewest**, then an empty reference is left "
+            'out, none left raises `EOFError` (`missing_refs="truncate-drop-empty-eof"`)'
+        ),
+        smoothing=f"exp; {_NO_ZERO_RULE}",
+        short="lm@0.3",
+        releases="0.0.1–0.3.0",
+        versioned=True,
+    ),
+    Profile(
+        "lm-eval-truthfulqa@0.3",
+        BleuConfig(
+            tokenize="intl",
+            aggregation="best-ref-mean",
+            missing_refs="drop-empty-eof",
+            zero_guard="none",
+            library="lm-eval",
+            extra=release_extra("lm-eval", "0.2.0", "0.3.0"),
+        ),
+        Verification(
+            "verified",
+            _LM_EVAL_ORACLE.format(
+                version="0.3.0",
+                what="lm_eval/tasks/truthfulqa.py TruthfulQAGeneration.bleu",
+                also="0.2.0",
+            ),
+            _LM_EVAL_TESTS,
+        ),
+        reproduces=(
+            "TruthfulQA `bleu_max` of lm-evaluation-harness 0.2.0–0.3.0 (each reference alone, "
+            '`tokenize="intl"`, sacrebleu 1.5.0)'
+        ),
+        tokens="intl (sacrebleu 1.5.0's keeps a backslash glued: not reproduced)",
+        ref_length=(
+            'each reference alone (`aggregation="best-ref-mean"`); an empty reference raises '
+            '`EOFError` (`missing_refs="drop-empty-eof"`)'
+        ),
+        smoothing=f"exp; {_NO_ZERO_RULE}",
+        short="lm-tqa@0.3",
+        releases="0.2.0–0.3.0",
         versioned=True,
     ),
 )

@@ -107,6 +107,8 @@ DECLARED: tuple[Profile, ...] = (
         tokens="13a on the raw string",
         ref_length="shortest",
         smoothing="none (`smooth=True` = +1 on every order); raises on zero length",
+        # the Hub module's bleu.py and tokenizer_13a.py are the same from evaluate 0.1.0 on
+        releases="≥ 0.1.0",
     ),
     Profile(
         "bleuscore",
@@ -168,6 +170,7 @@ DECLARED: tuple[Profile, ...] = (
         ref_length="closest, ties to first",
         smoothing="as torchmetrics",
         short="tm-sacre",
+        releases="≥ 1.0.0",  # 1.0.0 pads the line as mteval does (0.6-0.11: @0.11)
     ),
     Profile(
         "ignite",

@@ -1,10 +1,12 @@
 """What a library raises on a whole corpus before it scores it, as the profiles declare it:
 jury's first segment without tokens (``on_zero_length="jury"``), opik's any segment without
 tokens (``on_zero_length="opik"``), Hugging Face's sacrebleu module on ragged references
-(``missing_refs="refuse"``), sacrebleu 1.2.x–1.4.14 on them (``missing_refs="refuse-eof"``)
-and sacrebleu 1.5.x–2.1.0 on a segment without a non-empty reference
-(``missing_refs="drop-empty"``, ``"drop-empty-eof"``). :mod:`harness.bleu.engine` calls these
-before it scores a corpus (:func:`corpus_refusals`); a segment scored alone is its own corpus.
+(``missing_refs="refuse"``), sacrebleu 1.2.x–1.4.14 on them (``missing_refs="refuse-eof"``),
+sacrebleu 1.5.x–2.1.0 on a segment without a non-empty reference
+(``missing_refs="drop-empty"``, ``"drop-empty-eof"``), and lm-eval 0.0.1–0.3.0 with 1.5.0,
+after its cut to the fewest references (``"truncate-drop-empty-eof"``).
+:mod:`harness.bleu.engine` calls these before it scores a corpus (:func:`corpus_refusals`); a
+segment scored alone is its own corpus.
 """
 
 from __future__ import annotations
@@ -107,10 +109,13 @@ def segments_refused_alone(stats: Statistics, config: BleuConfig) -> np.ndarray:
 
 
 def empty_references_refusal(stats: Statistics, config: BleuConfig) -> None:
-    """Raise what sacrebleu 1.5.x (``missing_refs="drop-empty-eof"``: ``EOFError``) and
-    2.0.0–2.1.0 (``drop-empty``: ``RuntimeError``) raise on a segment whose references are all
-    empty strings, for the first such segment: every other empty reference was left out before
-    counting (:func:`harness.bleu.layouts.counted_corpus`).
+    """Raise what sacrebleu 1.5.x (``missing_refs="drop-empty-eof"``: ``EOFError``; lm-eval
+    0.0.1–0.3.0 with it, ``truncate-drop-empty-eof``) and 2.0.0–2.1.0 (``drop-empty``:
+    ``RuntimeError``) raise on a segment whose references are all empty strings, for the first
+    such segment: every other empty reference was left out before counting
+    (:func:`harness.bleu.layouts.counted_corpus`). Under ``aggregation="best-ref-mean"``
+    nothing was left out, and this is called on the pairs each reference is scored alone in
+    (:func:`harness.bleu.engine.best_reference`): any empty reference is refused.
 
     Read from the statistics, a segment whose references all have no tokens: also one whose
     references are spaces only (or text its tokenizer removes), which the release keeps and

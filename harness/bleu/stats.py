@@ -284,6 +284,7 @@ PASSED_THROUGH: tuple[str, ...] = (
     "refuse-eof",
     "drop-empty",
     "drop-empty-eof",
+    "truncate-drop-empty-eof",
     "empty-if-none",
 )
 
@@ -296,9 +297,9 @@ def padded_ref_matrix(
 
     ``skip``: as counted. ``truncate``, ``first`` and ``joined``: as counted too (the
     references were cut before counting, :func:`harness.bleu.engine.counted_corpus`), and so
-    are ``drop-empty`` and ``drop-empty-eof`` (the empty references left out before counting).
-    ``refuse`` and ``refuse-eof``: as counted (a ragged corpus is refused before,
-    :func:`harness.bleu.engine.ragged_refusal`). ``empty``: a segment with fewer references
+    are the ``drop-empty`` rules and ``truncate-drop-empty-eof`` (the empty references left
+    out before counting). ``refuse`` and ``refuse-eof``: as counted (a ragged corpus is
+    refused before, :func:`harness.bleu.engine.ragged_refusal`). ``empty``: a segment with fewer references
     than its corpus's most is padded with empty references (length 0) that take part in the
     choice, as happens when ragged references are written to line-aligned files (one per
     reference) for the Perl scripts. ``widths`` (S,): each segment's corpus's most references,

@@ -10,6 +10,7 @@ configurations:
   the corpora are joined into one corpus and counted once; a counting that reads the whole
   corpus (:func:`harness.bleu.engine.counts_whole_corpus`: fairseq's hashed n-grams) is done
   corpus by corpus, and references cut to a corpus's fewest (``missing_refs="truncate"``,
+  ``"truncate-drop-empty-eof"``: :data:`harness.bleu.config.TRUNCATIONS`,
   :func:`harness.bleu.engine.counted_corpus`) are cut corpus by corpus before the join;
 * the rows of statistics (every segment's hypothesis length, reference length, matches and
   totals, or each corpus's sums) once per (tokenization, missing-reference rule, reference
@@ -46,7 +47,7 @@ from harness.bleu.arithmetic import (
     needs_longest,
     segment_contexts,
 )
-from harness.bleu.config import EMPTY_REFERENCE_DROPS, RAGGED_REFUSALS, BleuConfig
+from harness.bleu.config import EMPTY_REFERENCE_DROPS, RAGGED_REFUSALS, TRUNCATIONS, BleuConfig
 from harness.bleu.smoothing import get_smoothing
 from harness.bleu.stats import (
     Statistics,
@@ -243,10 +244,11 @@ class CorporaScorer:
                 for c in self.corpora
             ]
             return _concatenated(parts, order)
-        if config.missing_refs == "truncate" and len(self.corpora) > 1:
+        left = TRUNCATIONS.get(config.missing_refs)  # the rule once the cut is made
+        if left is not None and len(self.corpora) > 1:
             cut = [engine.counted_corpus(c, config) for c in self.corpora]
             counted = self.session.with_corpora(_joined(cut))
-            return counted.statistics(config.replace(missing_refs="skip"), max_order=order)
+            return counted.statistics(config.replace(missing_refs=left), max_order=order)
         if self._joined is None:
             self._joined = self.session.with_corpora(_joined(self.corpora))
         return self._joined.statistics(config, max_order=order)
@@ -396,7 +398,7 @@ class CorporaScorer:
         (an empty hypothesis or reference somewhere), a corpus of ragged references under
         ``missing_refs="refuse"`` or ``"refuse-eof"``
         (:func:`harness.bleu.engine.ragged_refusal`), and one with a segment whose references
-        all have no tokens under ``missing_refs="drop-empty"`` or ``"drop-empty-eof"``
+        all have no tokens under the ``missing_refs`` rules that leave out empty references
         (:func:`harness.bleu.refusals.empty_references_refusal`)."""
         rule = zero_length_rule(config.on_zero_length)
         jury, opik = rule.first_segment_refusal, rule.empty_segment_refusal
