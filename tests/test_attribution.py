@@ -431,9 +431,11 @@ def test_statistics_are_computed_once_per_tokenization(monkeypatch: pytest.Monke
     calls: list[tuple[str, int | None]] = []
     real = engine.compute_statistics
 
-    def counting(corpus: Corpus, config: BleuConfig, *, max_order: int | None = None) -> Statistics:
+    def counting(
+        corpus: Corpus, config: BleuConfig, *, max_order: int | None = None, counted: bool = False
+    ) -> Statistics:
         calls.append((engine.tokenization_key(config), max_order))
-        return real(corpus, config, max_order=max_order)
+        return real(corpus, config, max_order=max_order, counted=counted)
 
     monkeypatch.setattr(engine, "compute_statistics", counting)
     b = resolve_config("nltk", smooth="nltk-method5", lowercase=True)

@@ -132,6 +132,28 @@ def test_processes_equal_serial_bit_for_bit(pool, config: BleuConfig, chunk) -> 
     )
 
 
+#: References cut to the fewest, then the empty ones left out: cutting the result again would
+#: cut the last segment to one reference.
+CUT_THEN_DROPPED = Corpus(
+    hypotheses=("", "", "the the the the"),
+    references=(("", "the"), ("", "the"), ("the", "the the the the")),
+)
+
+
+@pytest.mark.parametrize("chunk", [None, 1, 2])
+def test_a_corpus_cut_before_sharding_is_not_cut_again(pool, chunk) -> None:
+    config = PROFILES["lm-eval@0.3"]
+    serial = engine.compute_statistics(CUT_THEN_DROPPED, config)
+    assert serial.ref_lens[-1] == (1, 4)
+    par = compute_statistics_parallel(
+        CUT_THEN_DROPPED, config, jobs=2, chunk_size=chunk, executor=pool, min_segments=0
+    )
+    assert_identical(par, serial)
+    for workers in (Workers("serial"), Workers("processes", 2)):
+        (mapped,) = map_statistics([CUT_THEN_DROPPED], config, workers=workers, min_segments=0)
+        assert_identical(mapped, serial)
+
+
 def test_processes_with_their_own_pool_and_order_5() -> None:
     c = _corpus(40, seed=2)
     par = compute_statistics_parallel(c, NLTK5, jobs=2, chunk_size=9, min_segments=0)
@@ -205,7 +227,7 @@ def test_worker_function_is_importable_by_reference() -> None:
         assert isinstance(ex, ProcessPoolExecutor)
 
 
-def _raise_unavailable(corpus, config, *, max_order=None):
+def _raise_unavailable(corpus, config, *, max_order=None, counted=False):
     raise AdapterUnavailable("tokenizer 13a", "simulated in a worker", hint="pip install x")
 
 
@@ -234,10 +256,10 @@ def test_harness_errors_from_a_thread_executor_are_unwrapped(monkeypatch) -> Non
 def test_warm_skips_a_failing_tokenization_and_get_raises_it(monkeypatch) -> None:
     real = engine.compute_statistics
 
-    def fake(corpus, config, *, max_order=None):
+    def fake(corpus, config, *, max_order=None, counted=False):
         if config.tokenize == "char":
             raise AdapterUnavailable("tokenizer char", "simulated")
-        return real(corpus, config, max_order=max_order)
+        return real(corpus, config, max_order=max_order, counted=counted)
 
     monkeypatch.setattr(engine, "compute_statistics", fake)
     cache = StatisticsCache()

@@ -56,9 +56,11 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int | None]]:
     seen: list[tuple[str, int | None]] = []
     real = engine.compute_statistics
 
-    def counting(corpus: Corpus, config: BleuConfig, *, max_order: int | None = None):
+    def counting(
+        corpus: Corpus, config: BleuConfig, *, max_order: int | None = None, counted: bool = False
+    ):
         seen.append((engine.tokenization_key(config), max_order))
-        return real(corpus, config, max_order=max_order)
+        return real(corpus, config, max_order=max_order, counted=counted)
 
     monkeypatch.setattr(engine, "compute_statistics", counting)
     return seen

@@ -219,7 +219,7 @@ FAST_MIN_REFERENCES = 16
 
 
 def compute_statistics(
-    corpus: Corpus, config: BleuConfig, *, max_order: int | None = None
+    corpus: Corpus, config: BleuConfig, *, max_order: int | None = None, counted: bool = False
 ) -> Statistics:
     """Tokenize ``corpus`` as ``config`` says and count its sufficient statistics.
 
@@ -232,10 +232,13 @@ def compute_statistics(
     tokenized once, exact packed n-gram keys, one sort per order) and, for corpora below
     ``FAST_MIN_SEGMENTS`` segments (and ``FAST_MIN_REFERENCES`` references) or keys that
     cannot be packed, the per-segment Python reference :func:`_statistics_reference`; both
-    give identical statistics (``tests/test_fastpath.py``).
+    give identical statistics (``tests/test_fastpath.py``). ``counted``: ``corpus`` is already
+    the corpus ``config`` counts (:func:`counted_corpus`, which the parallel paths apply to the
+    whole corpus before sharding it), so its references are not cut again.
     """
     order = max_order or orders_needed(config)
-    corpus = counted_corpus(corpus, config)
+    if not counted:  # a cut is not always idempotent (truncate-drop-empty-eof)
+        corpus = counted_corpus(corpus, config)
     entry: shared_counts.Counted | None = None
     plain: tuple[Any, ...] = ()
     if threading.current_thread() is threading.main_thread():

@@ -152,8 +152,9 @@ def shard_statistics(shard: Shard, config: BleuConfig, max_order: int) -> list[S
     """Worker function: the statistics of each system's hypotheses in one shard.
 
     Top-level and given plain data, so it pickles by reference under every start method and
-    runs on dask workers. Entry ``k`` equals ``compute_statistics(corpus_k.subset(range(lo,
-    hi)), config, max_order=max_order)``; the systems of a shard run in one process, one after
+    runs on dask workers. The shard is of a corpus already cut as ``config`` counts it
+    (:func:`harness.bleu.engine.counted_corpus`); entry ``k`` equals the statistics of that
+    corpus's segments ``lo:hi``; the systems of a shard run in one process, one after
     the other, so the engine's reference-side cache is shared between them.
     """
     systems, refs, ids = shard
@@ -162,6 +163,7 @@ def shard_statistics(shard: Shard, config: BleuConfig, max_order: int) -> list[S
             Corpus(hypotheses=hyps, references=refs, ids=ids, check_text=False),
             config,
             max_order=max_order,
+            counted=True,  # shards of a corpus already cut as a whole
         )
         for hyps in systems
     ]
@@ -237,7 +239,8 @@ def _order(config: BleuConfig, max_order: int | None) -> int:
 
 
 def _serial(corpus: Corpus, config: BleuConfig, order: int) -> Statistics:
-    return engine.compute_statistics(corpus, config, max_order=order)
+    """The statistics of a corpus already cut as ``config`` counts it."""
+    return engine.compute_statistics(corpus, config, max_order=order, counted=True)
 
 
 class _ManagerThread(futures_process._ExecutorManagerThread):
