@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Mapping, Sequence
 
 ENV_VAR = "BLEU_HARNESS_TEST_DEPTH"
 #: Share of each property's written example count run at each depth.
@@ -47,3 +48,18 @@ def cases(written: int, minimum: int = 1) -> int:
 def full() -> bool:
     """Whether this run is ``make test-full`` (the full example counts and the full report)."""
     return depth() == "full"
+
+
+def release_cases(ranges: Mapping[str, tuple[str, Sequence[str]]]) -> list[tuple[str, str]]:
+    """``(tag, release)`` pairs a versioned-profile test runs, from ``ranges`` (tag → the
+    range's representative release and its others; the tag ``""`` is today's profile): each
+    range's representative at every depth but today's, and every release of every range at
+    ``full``."""
+    full = depth() == "full"
+    out = []
+    for tag, (first, others) in ranges.items():
+        if tag or full:
+            out.append((tag, first))
+        if full:
+            out.extend((tag, v) for v in others)
+    return out

@@ -35,14 +35,10 @@ The setups:
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
-import tempfile
 from pathlib import Path
-from typing import IO, Any
 
+from .json_server import JsonLineServer
 from .published import published_tree, unavailable
 
 _SERVER = """
@@ -152,57 +148,19 @@ def call(request):
 """
 
 
-class PeerRelease:
+class PeerRelease(JsonLineServer):
     """A release's setup (:data:`TORCHMETRICS`, :data:`IGNITE`, :data:`LM_EVAL`) in a process of
     its own, ``trees`` first on its ``sys.path`` (the first is ``PEER_RELEASE_TREE``): call
     :meth:`run` with a batch of requests; :meth:`close` ends it."""
 
     def __init__(self, what: str, setup: str, trees: list[Path]) -> None:
-        self.what = what
-        self._log = tempfile.TemporaryFile("w+", encoding="utf-8")
         env = {
             **os.environ,
             "PYTHONPATH": os.pathsep.join(map(str, trees)),
             "PEER_RELEASE_TREE": str(trees[0]),
             "PEER_RELEASE_SETUP": setup,
         }
-        self._proc = subprocess.Popen(
-            [sys.executable, "-c", _SERVER],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self._log,
-            text=True,
-            encoding="utf-8",
-            env=env,
-        )
-        #: What the process imported, and from where.
-        self.hello: dict[str, Any] = self._read()
-
-    def _read(self) -> Any:
-        out: IO[str] | None = self._proc.stdout
-        assert out is not None
-        line = out.readline()
-        if not line:
-            self._log.seek(0)
-            raise RuntimeError(f"the {self.what} process ended: {self._log.read()}")
-        return json.loads(line)
-
-    def run(self, requests: list[Any]) -> list[dict[str, Any]]:
-        """The release's answer to each request, in order."""
-        stdin = self._proc.stdin
-        assert stdin is not None
-        stdin.write(json.dumps(requests) + "\n")
-        stdin.flush()
-        replies: list[dict[str, Any]] = self._read()
-        return replies
-
-    def close(self) -> None:
-        if self._proc.stdin:
-            self._proc.stdin.close()
-        self._proc.wait(timeout=30)
-        if self._proc.stdout:
-            self._proc.stdout.close()
-        self._log.close()
+        super().__init__(what, _SERVER, env)
 
 
 def _checked(release: PeerRelease, tree: Path, key: str, version: str | None) -> PeerRelease:

@@ -27,16 +27,12 @@ exception it raised (type name and message).
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
-import tempfile
 from pathlib import Path
-from typing import IO, Any
 
 from harness.scorers.releases import module_tree
 
+from .json_server import JsonLineServer
 from .published import published_archive, published_tree, unavailable
 
 _SERVER = """
@@ -96,52 +92,17 @@ def release_tree(version: str) -> Path:
     return tree
 
 
-class SacrebleuRelease:
+class SacrebleuRelease(JsonLineServer):
     """sacrebleu ``version``'s ``corpus_bleu``/``sentence_bleu`` in a process of its own: call
     :meth:`run` with a batch of requests; :meth:`close` ends it."""
 
     def __init__(self, version: str) -> None:
         self.version = version
         tree = release_tree(version)
-        self._log = tempfile.TemporaryFile("w+", encoding="utf-8")
-        self._proc = subprocess.Popen(
-            [sys.executable, "-c", _SERVER],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self._log,
-            text=True,
-            encoding="utf-8",
-            env={**os.environ, "PYTHONPATH": str(tree)},
-        )
-        hello = self._read()
+        super().__init__(f"sacrebleu {version}", _SERVER, {**os.environ, "PYTHONPATH": str(tree)})
+        hello = self.hello
         if hello.get("version") != version or not str(hello.get("file")).startswith(str(tree)):
             self.close()
             unavailable(f"sacrebleu=={version}", f"the oracle process imported {hello}")
         #: Whether ``sentence_bleu`` takes one reference string (up to 1.4.0).
         self.one_reference = hello.get("references") == "string"
-
-    def _read(self) -> Any:
-        out: IO[str] | None = self._proc.stdout
-        assert out is not None
-        line = out.readline()
-        if not line:
-            self._log.seek(0)
-            raise RuntimeError(f"the sacrebleu {self.version} process ended: {self._log.read()}")
-        return json.loads(line)
-
-    def run(self, requests: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
-        """The release's answer to each request (see the module docstring), in order."""
-        stdin = self._proc.stdin
-        assert stdin is not None
-        stdin.write(json.dumps(requests) + "\n")
-        stdin.flush()
-        replies: list[dict[str, Any]] = self._read()
-        return replies
-
-    def close(self) -> None:
-        if self._proc.stdin:
-            self._proc.stdin.close()
-        self._proc.wait(timeout=30)
-        if self._proc.stdout:
-            self._proc.stdout.close()
-        self._log.close()

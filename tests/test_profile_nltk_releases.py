@@ -47,7 +47,7 @@ from harness.diagnose.releases import DriftReport, drift_report, same_answer
 from harness.errors import LibraryWouldRaise
 from harness.scorers.releases import RELEASES_ENV, Release, ReleaseProcess, module_tree
 
-from .depth import depth, examples
+from .depth import examples, release_cases
 from .published import published_archive, published_tree, unavailable
 from .strategies import corpora
 
@@ -70,16 +70,7 @@ RANGES: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
-def _cases() -> Iterator[tuple[str, str]]:
-    full = depth() == "full"
-    for tag, (first, others) in RANGES.items():
-        if tag or full:
-            yield tag, first
-        if full:
-            yield from ((tag, v) for v in others)
-
-
-CASES = list(_cases())
+CASES = release_cases(RANGES)
 
 Hyps = list[str]
 Refs = list[list[str]]

@@ -36,7 +36,7 @@ from harness.bleu.profiles import (
 from harness.bleu.result import BleuResult
 from harness.errors import LibraryWouldRaise
 
-from .depth import depth, examples
+from .depth import examples, release_cases
 from .sacrebleu_releases import SacrebleuRelease
 from .strategies import corpora
 
@@ -57,16 +57,7 @@ RANGES: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
-def _cases() -> Iterator[tuple[str, str]]:
-    full = depth() == "full"
-    for tag, (first, others) in RANGES.items():
-        if tag or full:
-            yield tag, first
-        if full:
-            yield from ((tag, v) for v in others)
-
-
-CASES = list(_cases())
+CASES = release_cases(RANGES)
 
 Hyps = list[str]
 Refs = list[list[str]]
