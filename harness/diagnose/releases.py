@@ -131,6 +131,9 @@ class DriftReport:
     absent: tuple[tuple[str, str], ...] = ()
     #: scores closer than this (BLEU points) are one answer
     points: float = 1e-9
+    #: what is run, in words, for a library run through a setup
+    #: (:attr:`~harness.scorers.peer_releases.PeerLibrary.what`; "": none)
+    what: str = ""
 
 
 #: How a release's answer can differ from the installed one's: it raises where that scores,
@@ -284,6 +287,7 @@ def drift_report(
         edges=len(edge_cases(distribution)),
         absent=tuple((c, r.version) for c in calls for r in ran if r not in has[c]),
         points=points,
+        what=peer.what if peer is not None else "",
     )
 
 

@@ -10,7 +10,6 @@ from harness.diagnose.release_check import ProfileCheck
 from harness.diagnose.releases import DriftReport, ReleaseDrift, same_answer
 from harness.diagnose.validate.cases import Case
 from harness.report.console import wrap
-from harness.scorers.peer_releases import PEERS
 
 __all__ = ["drift_markdown", "drift_text", "releases_span"]
 
@@ -79,9 +78,8 @@ def _edges(r: DriftReport) -> str:
 
 
 def _what(r: DriftReport) -> str:
-    """What is run for a library of :data:`~harness.scorers.peer_releases.PEERS` ("": none)."""
-    peer = PEERS.get(r.distribution)
-    return "" if peer is None else f"What is run: {peer.what}."
+    """What is run, for a library run through a setup ("": none)."""
+    return f"What is run: {r.what}." if r.what else ""
 
 
 def _releases(c: ProfileCheck, installed: str) -> str:
@@ -153,7 +151,7 @@ def drift_text(report: DriftReport) -> str:
         if n.reason == "missing"
     ]
     if not r.run:
-        if r.distribution in PEERS:
+        if r.what:
             return "\n".join(lines)
         lines.append(
             wrap(
