@@ -36,6 +36,7 @@ from hypothesis import strategies as st
 from harness import corpus_bleu, sentence_bleu, truthfulqa_bleu
 from harness.bleu.result import BleuResult
 from harness.errors import HarnessError, LibraryWouldRaise
+from harness.scorers import peer_releases
 
 from .depth import depth, examples
 from .peer_releases import PeerRelease, lm_eval_release
@@ -144,16 +145,7 @@ _CAT = "the cat sat on the mat today"
 #: Ragged references cut to the fewest, empty references left out after the cut, a segment
 #: left without any (``EOFError``), nothing matching.
 BLEU_EDGES: list[tuple[Hyps, Refs]] = [
-    ([_CAT], [["a dog ran in one park"]]),  # nothing matches: still scores
-    ([_CAT, _CAT], [["a dog ran"], ["in the park now"]]),
-    ([_CAT], [[""]]),  # all references empty: EOFError
-    ([_CAT, "a b"], [[_CAT], ["", ""]]),
-    ([_CAT, "a b"], [[_CAT, ""], ["a b"]]),  # the empty one is cut before it is dropped
-    ([_CAT, "a b"], [["", _CAT], ["a b"]]),  # cut to the empty one: EOFError
-    ([_CAT, "a b"], [["", _CAT], ["a b", "x"]]),  # the empty one left out after the cut
-    (["a b c d"], [["a b c d e f g h i", ""]]),  # an empty reference is never the closest
-    (["", _CAT], [["a"], [_CAT]]),
-    ([""], [[""]]),
+    (list(h), [list(r) for r in refs]) for h, refs in peer_releases.LM_EVAL_EDGES
 ]
 
 

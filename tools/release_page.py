@@ -37,6 +37,9 @@ against three references and against one (`--wmt21`; a per-segment call as its m
 second says, per call, which profile covers each release (its release range) and on
 how many corpora it reproduces that release's answer: the number, or the exception it raises.
 How the profiles are proven: [profiles.md](profiles.md); the command: [diagnose.md](diagnose.md).
+torchmetrics, ignite, lm-eval and datasets are run through the setups their profiles' tests run
+(each library's first paragraph says what is run; datasets' `load_metric("bleu")` is the
+`nmt_bleu.py` beside evaluate's module on `str.split` tokens, beside `evaluate.load`).
 
 A release its profile reproduces on fewer than all corpora is one the profile is not proven on
 in the form called here: sacrebleu 1.4.1–1.4.10's `sentence_bleu` hands its references to

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from harness import api
-from harness.bleu.profiles import profile_of_release
+from harness.bleu.profiles import RELEASES, profile_of_release
 from harness.diagnose.validate.cases import Case
 from harness.errors import HarnessError, LibraryWouldRaise
 from harness.scorers.releases import Answer
@@ -43,15 +43,39 @@ _CALL_PROFILES: Mapping[str, Mapping[str, CallProfile]] = {
             for k in range(8)
         },
     },
+    "torchmetrics": {
+        "sacre_bleu_score": ("torchmetrics-sacrebleu", {}, "corpus"),
+        "sacre_bleu_score lowercase": ("torchmetrics-sacrebleu", {"lowercase": True}, "corpus"),
+    },
+    "ignite": {"Bleu": ("ignite", {}, "corpus")},
+    "lm-eval": {
+        "bleu": ("lm-eval", {}, "corpus"),
+        "TruthfulQA bleu_max": ("lm-eval-truthfulqa", {}, "segments"),
+    },
+    "datasets": {
+        "compute": ("datasets", {}, "corpus"),
+        "compute smooth=True": ("datasets", {"smooth": "plus-one"}, "corpus"),
+    },
 }
 
+#: The library whose profile covers the installed side of a drift report that compares a
+#: library's old releases with another's (datasets' ``load_metric`` with evaluate's module).
+_INSTALLED_TOOL: Mapping[str, str] = {"datasets": "evaluate"}
 
-def release_call_profile(distribution: str, call: str, version: str) -> CallProfile | None:
+
+def release_call_profile(
+    distribution: str, call: str, version: str, *, installed: bool = False
+) -> CallProfile | None:
     """The profile (with overrides and level) that claims to reproduce ``call`` as release
     ``version`` of ``distribution`` answers it: the library's profile of that release
-    (:func:`~harness.bleu.profiles.profile_of_release`); ``None`` when no profile covers it."""
+    (:func:`~harness.bleu.profiles.profile_of_release`; ``installed``: of the release the
+    report compares with, for datasets evaluate's); ``None`` when no profile covers it."""
     tool, overrides, level = _CALL_PROFILES[distribution][call]
+    if installed:
+        tool = _INSTALLED_TOOL.get(distribution, tool)
     name = profile_of_release(tool, version)
+    if name is None and installed and tool not in RELEASES:
+        name = tool  # a profile without a release range is proven on the installed release
     return None if name is None else (name, overrides, level)
 
 
@@ -137,7 +161,7 @@ def _check(
 ) -> ProfileCheck:
     """One release's check (the profile's answers kept in ``memo`` for the next release)."""
     version, installed, first_only, got = answers
-    target = release_call_profile(distribution, call, version)
+    target = release_call_profile(distribution, call, version, installed=installed)
     if target is None:
         return ProfileCheck(call, (version,), installed, None, {}, 0, len(cases))
     name, overrides, level = target

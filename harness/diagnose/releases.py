@@ -4,7 +4,9 @@ Every release of a library found in the folder of published releases
 (:func:`harness.scorers.releases.cached_releases`) and the installed one each answer the same
 calls (:data:`~harness.scorers.releases.CALLS`) on the same corpora: the shipped fixtures (the
 seed articles' worked examples and pitfalls) and seeded generated corpora, rectangular and
-ragged (:mod:`harness.diagnose.validate.cases`). A call's releases are grouped into runs of
+ragged (:mod:`harness.diagnose.validate.cases`), and for a library of
+:data:`~harness.scorers.peer_releases.PEERS` the corpora where its releases are known to
+differ (:attr:`~harness.scorers.peer_releases.PeerLibrary.edges`). A call's releases are grouped into runs of
 consecutive releases that answer every corpus alike; a run that answers some corpus otherwise
 than the installed release is a drift, shown on the smallest corpus where it does, shrunk
 further while it still does (:func:`~harness.diagnose.validate.shrink.shrink`).
@@ -14,8 +16,9 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from harness.bleu.profiles import release_key
@@ -25,6 +28,7 @@ from harness.diagnose.validate.cases import Case, fixture_cases, generate_cases
 from harness.diagnose.validate.shrink import shrink
 from harness.errors import HarnessError
 from harness.progress import ProgressCallback, track
+from harness.scorers.peer_releases import PEERS
 from harness.scorers.releases import (
     CALLS,
     Answer,
@@ -32,6 +36,7 @@ from harness.scorers.releases import (
     ReleaseProcess,
     cached_releases,
     installed_release,
+    releases_folder,
 )
 from harness.statistics.resampling import DEFAULT_SEED
 
@@ -43,6 +48,8 @@ __all__ = [
     "Size",
     "drift_kind",
     "drift_report",
+    "edge_cases",
+    "library_points",
     "same_answer",
     "wmt21_cases",
 ]
@@ -86,8 +93,10 @@ class Size:
 @dataclass(frozen=True)
 class NotRun:
     """A release found in the release folder that was not run: ``reason`` is
-    ``"source-archive"`` (published as a source archive whose package must be built) or
-    ``"failed"`` (its process did not start: ``detail`` says why)."""
+    ``"source-archive"`` (published as a source archive whose package must be built),
+    ``"failed"`` (its process did not start: ``detail`` says why) or ``"missing"`` (it, or a
+    release it needs, is not in the folder; ``version`` empty when no release of the library
+    is: ``detail`` says how to fill it)."""
 
     version: str
     reason: str
@@ -116,6 +125,15 @@ class DriftReport:
     #: per call, whether the profile of each release run (and of the installed one)
     #: reproduces its answers on every corpus (:mod:`harness.diagnose.release_check`)
     checks: tuple[ProfileCheck, ...] = ()
+    #: of the ``cases``, the corpora where the library's releases are known to differ
+    edges: int = 0
+    #: (call, release): a release run that does not have the call (left out of its drifts)
+    absent: tuple[tuple[str, str], ...] = ()
+    #: scores closer than this (BLEU points) are one answer
+    points: float = 1e-9
+    #: what is run, in words, for a library run through a setup
+    #: (:attr:`~harness.scorers.peer_releases.PeerLibrary.what`; "": none)
+    what: str = ""
 
 
 #: How a release's answer can differ from the installed one's: it raises where that scores,
@@ -130,34 +148,51 @@ def drift_kind(got: Answer, today: Answer) -> str:
     return "scores" if "error" in today else "number"
 
 
-def same_answer(a: Answer, b: Answer) -> bool:
-    """Whether two answers are one: the same exception type, or scores within
-    :data:`SAME_POINTS` (NaN equal to NaN)."""
+def same_answer(a: Answer, b: Answer, points: float = SAME_POINTS) -> bool:
+    """Whether two answers are one: the same exception type, or scores within ``points``
+    (:data:`SAME_POINTS`; NaN equal to NaN)."""
     if "error" in a or "error" in b:
         return a.get("error") == b.get("error")
     xs = a["scores"] if "scores" in a else [a["score"]]
     ys = b["scores"] if "scores" in b else [b["score"]]
-    return len(xs) == len(ys) and all(_same(x, y) for x, y in zip(xs, ys, strict=True))
+    return len(xs) == len(ys) and all(_same(x, y, points) for x, y in zip(xs, ys, strict=True))
 
 
-def _same(x: float | None, y: float | None) -> bool:
+def _same(x: float | None, y: float | None, points: float) -> bool:
     if x is None or y is None:
         return x is y
     if math.isnan(x) or math.isnan(y):
         return math.isnan(x) and math.isnan(y)
-    return abs(x - y) <= SAME_POINTS
+    return abs(x - y) <= points
 
 
-def battery(generated: int, seed: int) -> list[Case]:
-    """The corpora releases are compared on: the fixtures, then ``generated`` seeded corpora
-    (half with as many references on every segment, half ragged)."""
+def library_points(distribution: str) -> float:
+    """Scores closer than this (BLEU points) are one answer of ``distribution``'s releases:
+    :data:`SAME_POINTS`, or a library's own (torchmetrics computes in float32)."""
+    peer = PEERS.get(distribution)
+    return SAME_POINTS if peer is None else peer.points
+
+
+def battery(generated: int, seed: int, library: str | None = None) -> list[Case]:
+    """The corpora releases are compared on: the fixtures, the corpora where ``library``'s
+    releases are known to differ (:func:`edge_cases`), then ``generated`` seeded corpora (half
+    with as many references on every segment, half ragged)."""
     fixtures, _ = fixture_cases(rectangular=False)
     half = generated // 2
     return [
         *fixtures,
+        *edge_cases(library),
         *generate_cases(generated - half, seed=seed, rectangular=True),
         *generate_cases(half, seed=seed + 1),
     ]
+
+
+def edge_cases(library: str | None) -> list[Case]:
+    """The corpora where the releases of ``library`` (of
+    :data:`~harness.scorers.peer_releases.PEERS`; none for another) are known to differ."""
+    peer = PEERS.get(library or "")
+    edges = peer.edges if peer is not None else ()
+    return [Case(f"{library} edge case {i}", h, r) for i, (h, r) in enumerate(edges, 1)]
 
 
 def drift_report(
@@ -175,9 +210,17 @@ def drift_report(
     today = installed_release(distribution)
     found, unbuilt = cached_releases(distribution)
     found = [r for r in found if r.version != today.version]
-    cases = battery(generated, seed)
+    cases = battery(generated, seed, distribution)
     calls = list(CALLS[distribution])
+    points = library_points(distribution)
+    same = functools.partial(same_answer, points=points)
     not_run = [NotRun(v, "source-archive") for v in unbuilt]
+    not_run += [NotRun(r.version, "missing", r.missing) for r in found if r.missing]
+    found = [r for r in found if not r.missing]
+    peer = PEERS.get(distribution)
+    if peer is not None and not found and not not_run:
+        where = "" if not peer.stem else f"no {peer.stem} wheel in {releases_folder()}: "
+        not_run.append(NotRun("", "missing", where + peer.fill))
     answers: dict[str, list[list[Answer]]] = {}
     procs: dict[str, ReleaseProcess] = {}
     with contextlib.ExitStack() as stack:
@@ -192,12 +235,19 @@ def drift_report(
             procs[release.version] = proc
             answers[release.version] = _answers(proc, calls, cases)
         ran = [r for r in found if r.version in answers]
+        has = {c: [r for r in ran if c not in procs[r.version].absent] for c in calls}
         memo: dict[tuple[str, str], tuple[Size, ...]] = {}
         drifts = [
             _sized(drift, sized, procs[drift.releases[0]], now, memo)
             for c, call in enumerate(calls)
             for drift in _drifts(
-                call, [(r, answers[r.version][c]) for r in ran], base[c], cases, now, procs
+                call,
+                [(r, answers[r.version][c]) for r in has[call]],
+                base[c],
+                cases,
+                now,
+                procs,
+                same,
             )
         ]
         checks = [
@@ -214,12 +264,12 @@ def drift_report(
                             call in procs[r.version].first_reference_only,
                             answers[r.version][c],
                         )
-                        for r in ran
+                        for r in has[call]
                     ),
                     (today.version, True, call in now.first_reference_only, base[c]),
                 ],
                 cases,
-                same_answer,
+                same,
             )
         ]
     return DriftReport(
@@ -234,6 +284,10 @@ def drift_report(
         seed=seed,
         drifts=tuple(drifts),
         checks=tuple(checks),
+        edges=len(edge_cases(distribution)),
+        absent=tuple((c, r.version) for c in calls for r in ran if r not in has[c]),
+        points=points,
+        what=peer.what if peer is not None else "",
     )
 
 
@@ -302,11 +356,13 @@ def _drifts(
     cases: Sequence[Case],
     now: ReleaseProcess,
     procs: dict[str, ReleaseProcess],
+    same: Callable[[Answer, Answer], bool] = same_answer,
 ) -> list[ReleaseDrift]:
-    """The runs of consecutive releases answering ``call`` alike that differ from ``base``."""
+    """The runs of consecutive releases answering ``call`` alike (``same``) that differ from
+    ``base``."""
     runs: list[list[tuple[Release, list[Answer]]]] = []
     for release, got in ran:
-        if runs and all(same_answer(a, b) for a, b in zip(runs[-1][0][1], got, strict=True)):
+        if runs and all(same(a, b) for a, b in zip(runs[-1][0][1], got, strict=True)):
             runs[-1].append((release, got))
         else:
             runs.append([(release, got)])
@@ -315,7 +371,7 @@ def _drifts(
         first, got = run[0]
         kinds: dict[str, list[int]] = {}
         for i, (a, b) in enumerate(zip(got, base, strict=True)):
-            if not same_answer(a, b):
+            if not same(a, b):
                 kinds.setdefault(drift_kind(a, b), []).append(i)
         for kind in KINDS:
             if kind not in kinds:
@@ -327,7 +383,7 @@ def _drifts(
             def keep(case: Case, old: ReleaseProcess = old, kind: str = kind) -> bool:
                 (a,) = old.run([(call, case.hypotheses, case.references)])
                 (b,) = now.run([(call, case.hypotheses, case.references)])
-                return not same_answer(a, b) and drift_kind(a, b) == kind
+                return not same(a, b) and drift_kind(a, b) == kind
 
             example = shrink(cases[i], keep, budget=SHRINK_BUDGET)
             (got_example,) = old.run([(call, example.hypotheses, example.references)])

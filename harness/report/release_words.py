@@ -47,28 +47,39 @@ def _how(d: ReleaseDrift, installed: str) -> str:
     return f"another number than {installed}"
 
 
-def _sizes(d: ReleaseDrift, installed: str) -> str:
+def _sizes(d: ReleaseDrift, installed: str, points: float) -> str:
     """The drift on the real corpora it was sized on (a per-segment call as its mean)."""
-    mean = d.call.split()[0] == "sentence_bleu"
+    mean = d.call.split()[0] == "sentence_bleu" or d.call == "TruthfulQA bleu_max"
 
     def said(a: Mapping[str, Any]) -> str:
         return ("mean " if mean and "error" not in a else "") + _answer(a)
 
     return "; ".join(
         f"{s.source}: {said(s.got)}, as {installed}"
-        if same_answer(s.got, s.today)
+        if same_answer(s.got, s.today, points)
         else f"{s.source}: {said(s.got)} ({installed}: {said(s.today)})"
         for s in d.sizes
     )
 
 
-def _drift_line(d: ReleaseDrift, installed: str, sizes: bool) -> str:
+def _drift_line(d: ReleaseDrift, installed: str, sizes: bool, points: float) -> str:
     """One drift; ``sizes``: with its size on real text (the first drift of its releases)."""
     return (
         f"{releases_span(d.releases)}: {_how(d, installed)}, on {d.differing} of the {d.cases} "
         f"corpora; smallest: {_corpus(d.example)} gives {_answer(d.got)} ({installed}: "
-        f"{_answer(d.today)})" + (f"; on {_sizes(d, installed)}" if d.sizes and sizes else "")
+        f"{_answer(d.today)})"
+        + (f"; on {_sizes(d, installed, points)}" if d.sizes and sizes else "")
     )
+
+
+def _edges(r: DriftReport) -> str:
+    """The library's edge cases among the corpora, as words ("": none)."""
+    return f", {r.edges} edge cases of {r.distribution}'s releases" if r.edges else ""
+
+
+def _what(r: DriftReport) -> str:
+    """What is run, for a library run through a setup ("": none)."""
+    return f"What is run: {r.what}." if r.what else ""
 
 
 def _releases(c: ProfileCheck, installed: str) -> str:
@@ -107,12 +118,14 @@ def drift_text(report: DriftReport) -> str:
         f"{r.distribution}: {len(r.run)} cached release{'s' * (len(r.run) != 1)}"
         + (f" ({', '.join(r.run)})" if r.run else "")
         + f" beside the installed {r.installed}, each run as published in a process of its "
-        f"own, on {r.cases} corpora: {r.cases - r.generated} fixtures and {r.generated} "
-        f"generated (seed {r.seed}; half with as many references on every segment, half "
+        f"own, on {r.cases} corpora: {r.cases - r.generated - r.edges} fixtures{_edges(r)} "
+        f"and {r.generated} generated (seed {r.seed}; half with as many references on every segment, half "
         "ragged). A drift is a run of consecutive releases that answer every corpus alike and "
         f"some corpus otherwise than {r.installed}."
     )
     lines = [wrap(head)]
+    if _what(r):
+        lines.append(wrap(_what(r)))
     if r.module_only:
         lines.append(
             wrap(
@@ -132,7 +145,14 @@ def drift_text(report: DriftReport) -> str:
     lines += [
         wrap(f"Not run: {n.version} ({n.detail}).") for n in r.not_run if n.reason == "failed"
     ]
+    lines += [
+        wrap(f"Not run: {n.version + ': ' if n.version else ''}{n.detail}.")
+        for n in r.not_run
+        if n.reason == "missing"
+    ]
     if not r.run:
+        if r.what:
+            return "\n".join(lines)
         lines.append(
             wrap(
                 "No other release is in the release folder: the test suite fills it when it "
@@ -150,16 +170,23 @@ def drift_text(report: DriftReport) -> str:
         lines += ["", wrap(f"{call} — {what}")]
         lines += [
             wrap(
-                _drift_line(d, r.installed, i == 0 or drifts[i - 1].releases != d.releases),
+                _drift_line(
+                    d, r.installed, i == 0 or drifts[i - 1].releases != d.releases, r.points
+                ),
                 indent="    ",
                 first="  - ",
             )
             for i, d in enumerate(drifts)
         ]
         moved = {v for d in drifts for v in d.releases}
-        same = [v for v in r.run if v not in moved]
+        lacking = [v for c, v in r.absent if c == call]
+        same = [v for v in r.run if v not in moved and v not in lacking]
         if same:
             lines.append(wrap(f"as {r.installed}: {', '.join(same)}", indent="    ", first="  - "))
+        if lacking:
+            lines.append(
+                wrap(f"without this call: {', '.join(lacking)}", indent="    ", first="  - ")
+            )
         if r.checks:
             lines += ["  The profiles, each scored on every corpus:", *_checks(r, call)]
     if unchanged:
@@ -205,15 +232,17 @@ def drift_markdown(report: DriftReport) -> str:
         f"### {r.distribution}",
         "",
         f"{len(r.run)} releases ({', '.join(r.run)}) beside the installed {r.installed}, on "
-        f"{r.cases} corpora ({r.cases - r.generated} fixtures, {r.generated} generated with "
-        f"seed {r.seed})"
+        f"{r.cases} corpora ({r.cases - r.generated - r.edges} fixtures{_edges(r)}, "
+        f"{r.generated} generated with seed {r.seed})"
         + (
             f"; {', '.join(r.module_only)} run as their BLEU module alone (the package does "
             "not import on this Python)"
             if r.module_only
             else ""
         )
-        + ".",
+        + "."
+        + (f" {_what(r)}" if _what(r) else "")
+        + "".join(f" {v} has no `{c}`." for c, v in r.absent),
         "",
         f"| call | releases | otherwise than {r.installed} | corpora | smallest example | "
         f"release | {r.installed} |" + (" on real text |" if sized else ""),
@@ -226,7 +255,7 @@ def drift_markdown(report: DriftReport) -> str:
             f"| `{d.call}` | {_span(d.releases)} | {_cell(how)} | {d.differing}/{d.cases} | "
             f"{_cell(_corpus(d.example))} | {_cell(_answer(d.got))} | "
             f"{_cell(_answer(d.today))} |"
-            + (f" {_cell(_sizes(d, r.installed))} |" if sized else "")
+            + (f" {_cell(_sizes(d, r.installed, r.points))} |" if sized else "")
         )
     lines += [
         "",

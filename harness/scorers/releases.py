@@ -33,6 +33,14 @@ from typing import IO, Any
 
 from harness.bleu.profiles import release_key
 from harness.errors import ConfigError, HarnessError
+from harness.scorers.evaluate_adapter import ENV_MODULE as EVALUATE_MODULE_ENV
+from harness.scorers.peer_releases import (
+    DATASETS_RELEASE,
+    PEER_DRIVER,
+    PEERS,
+    SETUP_ENV,
+    TREE_ENV,
+)
 
 __all__ = [
     "CALLS",
@@ -43,6 +51,7 @@ __all__ = [
     "cached_releases",
     "installed_release",
     "module_tree",
+    "peer_releases",
     "releases_folder",
     "unpacked_wheel",
 ]
@@ -74,6 +83,7 @@ CALLS: Mapping[str, Mapping[str, str]] = {
             for k in range(8)
         },
     },
+    **{name: peer.calls for name, peer in PEERS.items()},
 }
 
 _COMMON = """
@@ -179,6 +189,12 @@ class Release:
     #: a release published as a source archive whose package is not run: the file of its one
     #: module that is, with the installed release's other modules
     module: Path | None = None
+    #: further folders on ``sys.path`` after ``folder`` (the releases it needs)
+    path: tuple[Path, ...] = ()
+    #: the folder a setup of :mod:`harness.scorers.peer_releases` reads the release from
+    tree: Path | None = None
+    #: why the release cannot run here, and how to fill the folder ("": it can)
+    missing: str = ""
 
     @property
     def key(self) -> tuple[int, ...]:
@@ -194,11 +210,21 @@ def releases_folder() -> Path:
 
 
 def installed_release(distribution: str) -> Release:
-    """The release installed with the harness."""
+    """The release installed with the harness (for datasets: the installed evaluate's
+    ``bleu`` module, from ``$BLEU_HARNESS_EVALUATE_MODULE``)."""
+    installed = PEERS[distribution].installed if distribution in PEERS else distribution
     try:
-        version = metadata.version(distribution)
+        version = metadata.version(installed)
     except metadata.PackageNotFoundError:
-        raise ConfigError(f"{distribution} is not installed") from None
+        raise ConfigError(f"{installed} is not installed") from None
+    if distribution in PEERS and not PEERS[distribution].stem:
+        module = _evaluate_module()
+        if module is None or not (module / "bleu.py").is_file():
+            raise ConfigError(
+                f"{distribution} is compared with evaluate's bleu module, which is not here: "
+                f"{PEERS[distribution].fill}"
+            )
+        return Release(distribution, f"{installed} {version}", None, installed=True, tree=module)
     return Release(distribution, version, None, installed=True)
 
 
@@ -208,7 +234,10 @@ def cached_releases(
     """The releases of ``distribution`` in ``folder`` (:func:`releases_folder`) that can run
     here, oldest first, and the versions found there that cannot (a source archive without
     the module that is run). A wheel not yet unpacked is unpacked beside itself; a source
-    archive's module (:data:`_SDIST_MODULE`) is taken out of it once."""
+    archive's module (:data:`_SDIST_MODULE`) is taken out of it once. The libraries of
+    :data:`~harness.scorers.peer_releases.PEERS` are read as :func:`peer_releases` reads them."""
+    if distribution in PEERS:
+        return peer_releases(distribution, folder), []
     if distribution not in _DRIVERS:
         raise ConfigError(f"no release driver for {distribution!r}", valid=sorted(_DRIVERS))
     root = folder or releases_folder()
@@ -235,6 +264,50 @@ def cached_releases(
     releases = [Release(distribution, v, p, module=alone.get(v)) for v, p in found.items()]
     releases.sort(key=lambda r: r.key)
     return releases, sorted(skipped - set(found), key=release_key)
+
+
+def peer_releases(name: str, folder: Path | None = None) -> list[Release]:
+    """The releases of the library ``name`` of :data:`~harness.scorers.peer_releases.PEERS`
+    in ``folder`` (:func:`releases_folder`), oldest first: its wheels, each unpacked beside
+    itself, each with the releases it needs (:attr:`PeerLibrary.needs`) after it on
+    ``sys.path``, or, when one is not there, marked :attr:`Release.missing`. datasets'
+    ``load_metric("bleu")`` is one release (:data:`DATASETS_RELEASE`), run from the module
+    folder ``$BLEU_HARNESS_EVALUATE_MODULE`` names, when that folder holds ``nmt_bleu.py``."""
+    peer = PEERS[name]
+    if not peer.stem:
+        module = _evaluate_module()
+        if module is None or not (module / "nmt_bleu.py").is_file():
+            return []
+        return [Release(name, DATASETS_RELEASE, None, tree=module)]
+    root = folder or releases_folder()
+    pattern = re.compile(rf"^{re.escape(peer.stem)}-(\d[\w.]*?)-py\S*\.whl$")
+    out = []
+    for path in sorted(root.glob(f"{peer.stem}-*.whl")) if root.is_dir() else []:
+        m = pattern.match(path.name)
+        if not m or not path.is_file():
+            continue
+        tree = unpacked_wheel(path)
+        extra, missing = [], []
+        for stem, version in peer.needs:
+            wheels = sorted(root.glob(f"{stem}-{version}-py*.whl"))
+            if wheels:
+                extra.append(unpacked_wheel(wheels[0]))
+            else:
+                missing.append(f"{stem} {version}")
+        said = f"it needs {', '.join(missing)} in {root}: {peer.fill}" if missing else ""
+        out.append(Release(name, m.group(1), tree, path=tuple(extra), tree=tree, missing=said))
+    out.sort(key=lambda r: r.key)
+    return out
+
+
+def _evaluate_module() -> Path | None:
+    """The folder of evaluate's Hub ``bleu`` module ``$BLEU_HARNESS_EVALUATE_MODULE`` names
+    (its ``bleu.py`` named: the folder holding it)."""
+    given = os.environ.get(EVALUATE_MODULE_ENV)
+    if not given:
+        return None
+    path = Path(given)
+    return path.parent if path.suffix == ".py" else path
 
 
 def unpacked_wheel(wheel: Path) -> Path:
@@ -295,14 +368,21 @@ class ReleaseProcess:
     def __init__(self, release: Release) -> None:
         self.release = release
         env = dict(os.environ)
-        if release.folder is not None:
+        first = [release.folder, *release.path] if release.folder is not None else []
+        if first:
             env["PYTHONPATH"] = os.pathsep.join(
-                [str(release.folder), *filter(None, [env.get("PYTHONPATH")])]
+                [*map(str, first), *filter(None, [env.get("PYTHONPATH")])]
             )
         if release.module is not None:
             env[_MODULE_ENV] = str(release.module)
             env[_VERSION_ENV] = release.version
-        code = _COMMON + _DRIVERS[release.distribution] + _SERVE
+        peer = PEERS.get(release.distribution)
+        if peer is not None:
+            env[SETUP_ENV] = peer.installed_setup if release.installed else peer.release_setup
+            env[TREE_ENV] = str(release.tree or "")
+            env["PEER_RELEASE_ADAPTER"] = peer.adapter
+        driver = PEER_DRIVER if peer is not None else _DRIVERS[release.distribution]
+        code = _COMMON + driver + _SERVE
         self._proc = subprocess.Popen(
             [sys.executable, "-c", code],
             stdin=subprocess.PIPE,
@@ -323,8 +403,10 @@ class ReleaseProcess:
         #: the calls given each segment's first reference alone (a ``sentence_bleu`` that
         #: takes one reference string, sacrebleu up to 1.4.0)
         self.first_reference_only: frozenset[str] = frozenset(hello.get("first_reference_only", ()))
+        #: the calls the release does not have (lm-eval 0.0.1's TruthfulQA)
+        self.absent: frozenset[str] = frozenset(hello.get("absent", ()))
         where = str(hello.get("file", ""))
-        if release.folder is not None and not where.startswith(str(release.folder)):
+        if release.folder is not None and not where.startswith(tuple(map(str, first))):
             self.close()
             raise HarnessError(
                 f"{release.distribution} {release.version} imported from {where}, not from "
