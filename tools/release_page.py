@@ -45,7 +45,10 @@ A release its profile reproduces on fewer than all corpora is one the profile is
 in the form called here: sacrebleu 1.4.1–1.4.10's `sentence_bleu` hands its references to
 `corpus_bleu` as reference streams, so it scores only when given streams of one segment
 (`[[ref], …]`, the form `sacrebleu-sentence@1.4` is proven on) and raises `EOFError` on the
-list of strings every other release takes.
+list of strings every other release takes. pytorch-ignite from 0.4.7 raises `ValueError` on a
+segment given no reference at all, where its profile refuses the corpus with the harness's own
+error (a segment without references is refused by every profile whose library does not score
+it), so those corpora count as not reproduced.
 """
 
 

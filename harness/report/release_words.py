@@ -231,7 +231,8 @@ def drift_markdown(report: DriftReport) -> str:
     lines = [
         f"### {r.distribution}",
         "",
-        f"{len(r.run)} releases ({', '.join(r.run)}) beside the installed {r.installed}, on "
+        f"{len(r.run)} release{'' if len(r.run) == 1 else 's'} ({', '.join(r.run)}) beside "
+        f"the installed {r.installed}, on "
         f"{r.cases} corpora ({r.cases - r.generated - r.edges} fixtures{_edges(r)}, "
         f"{r.generated} generated with seed {r.seed})"
         + (
