@@ -338,11 +338,20 @@ def identify(
 
 def _fold_releases(found: list[Candidate]) -> list[Candidate]:
     """``found`` without the readings of an older release's profile (``sacrebleu@1.4``) on
-    text and a layout where a reading of today's profiles reproduces the line too: an old
-    release is named where it alone reproduces it."""
-    today = {(x.layout, x.preprocessing) for x in found if x.profile not in VERSIONED}
+    text and a layout where a reading of today's profiles reproduces the line too in as few
+    steps or fewer: an old release is named where it alone reproduces it, or reproduces it
+    with fewer changes than any of today's (``sacrebleu-sentence@1.4`` as it is, before
+    ``sacrebleu-sentence + smooth=none``, which prints the same mean)."""
+    today: dict[tuple[str, tuple[str, ...]], int] = {}
+    for x in found:
+        if x.profile not in VERSIONED:
+            where = (x.layout, x.preprocessing)
+            today[where] = min(x.steps, today.get(where, x.steps))
     return [
-        x for x in found if x.profile not in VERSIONED or (x.layout, x.preprocessing) not in today
+        x
+        for x in found
+        if x.profile not in VERSIONED
+        or x.steps < today.get((x.layout, x.preprocessing), x.steps + 1)
     ]
 
 
