@@ -9,7 +9,7 @@ from harness.bleu import engine
 from harness.bleu.profiles import PROFILES
 from harness.data.fixtures import load_fixture
 from harness.diagnose.candidates import printed_interval
-from harness.diagnose.identify import Chance, identify, read_printed
+from harness.diagnose.identify import Chance, alike_first, identify, read_printed
 from harness.report.identify_words import IdentifyAnswer, identify_json, identify_text
 from harness.session import Session
 
@@ -54,3 +54,27 @@ def test_identify_json_states_the_facts() -> None:
     lo, hi = printed_interval(score)
     assert data["corpus"] == "nasa" and data["interval"] == [float(lo), float(hi)]
     assert identify_json(IdentifyAnswer(line, "nasa", (), tolerance=0.5))["interval"] is None
+
+
+def test_profiles_leading_alike_are_said_and_score_alike() -> None:
+    """sacreBLEU's printed score on the fixture is reproduced as it is by several profiles (the
+    same tokens, smoothing and lengths there): the answer names the ones leading alike, each of
+    which scores that number itself, and says the files do not tell them apart; with only one
+    profile's readings left, it does not."""
+    corpus = NASA.corpus("candidate_1")
+    line = read_printed(_printed())
+    found = tuple(identify(line, corpus, session=Session()))
+    alike = alike_first(found)
+    assert len(alike) > 1 and alike[0] == found[0].profile
+    assert found[0].steps == 0  # the profiles as they are
+    first = engine.corpus_score(corpus, PROFILES[alike[0]]).score
+    for name in alike:
+        assert engine.corpus_score(corpus, PROFILES[name]).score == first, name
+    text = identify_text(IdentifyAnswer(line, "nasa", found), top=3).replace("\n", " ")
+    assert f"The first {len(alike)} profiles ({alike[0]}, " in text
+    assert "these files do not tell them apart" in text
+    assert identify_json(IdentifyAnswer(line, "nasa", found))["alike_first"] == list(alike)
+    one = tuple(c for c in found if c.profile == found[0].profile)
+    assert alike_first(one) == ()
+    alone = identify_text(IdentifyAnswer(line, "nasa", one), top=3)
+    assert "do not tell them apart" not in alone.replace("\n", " ")

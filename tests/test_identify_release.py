@@ -32,7 +32,7 @@ from harness.bleu.profiles import PROFILES, RELEASES, VERSIONED, profile_of_rele
 from harness.cli import main
 from harness.data.datasets import WMT21_SYSTEMS, load_wmt21_ende
 from harness.diagnose.candidates import Candidate, rank
-from harness.diagnose.identify import identify, signature_reading
+from harness.diagnose.identify import alike_first, identify, signature_reading
 from harness.errors import HarnessError
 from harness.scorers.releases import Release, ReleaseProcess, cached_releases
 from harness.session import Session
@@ -145,6 +145,8 @@ def named(found: list[Candidate], profile: str, printed: str) -> list[Candidate]
         if rank(x)[:5] == rank(first)[:5] and x.raw == pytest.approx(first.raw, abs=1e-9)
     ]
     assert profile in [x.profile for x in tied], (printed, [x.reading for x in found[:5]])
+    profiles = tuple(dict.fromkeys(x.profile for x in tied))
+    assert alike_first(found) == (profiles if len(profiles) > 1 else ())
     return tied
 
 
@@ -424,3 +426,4 @@ def test_the_command_names_the_release(wmt21_one_reference, tmp_path, capsys) ->
     out = capsys.readouterr().out
     first = out.split("\n1. ", 1)[1].splitlines()[0]
     assert first.startswith("sacrebleu-sentence@1.4 (the profile of sacrebleu 1.3.1–1.4.14)"), out
+    assert "do not tell them apart" not in out.replace("\n", " ")

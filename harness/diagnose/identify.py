@@ -113,6 +113,7 @@ __all__ = [
     "Printed",
     "PrintedLine",
     "SignatureReading",
+    "alike_first",
     "as_printed",
     "chance",
     "closest_profile",
@@ -511,6 +512,24 @@ def fewest_steps(found: Sequence[Candidate]) -> int | None:
     """The fewest :attr:`~harness.diagnose.candidates.Candidate.steps` from a named profile
     among the matches; ``None`` without matches."""
     return min((c.steps for c in found), default=None)
+
+
+def alike_first(found: Sequence[Candidate]) -> tuple[str, ...]:
+    """The profiles of the first readings (``found`` in identify's order) that rank as the
+    first does but for the distance (:func:`~harness.diagnose.candidates.rank`: as many steps
+    and changes) and give the same number on the same scale (within 1e-9): where two or more
+    profiles do, the files cannot tell them apart. Empty where one profile leads."""
+    if not found:
+        return ()
+    first = found[0]
+    names: list[str] = []
+    for c in found:
+        alike = rank(c)[:5] == rank(first)[:5] and c.scale == first.scale
+        if not alike or abs(c.raw - first.raw) > 1e-9:
+            break
+        if c.profile not in names:
+            names.append(c.profile)
+    return tuple(names) if len(names) > 1 else ()
 
 
 def simplest(

@@ -20,6 +20,7 @@ from harness.diagnose.identify import (
     Chance,
     PrintedLine,
     SignatureReading,
+    alike_first,
     fewest_steps,
 )
 from harness.diagnose.lengths import LengthClue
@@ -183,6 +184,10 @@ def _count(x: float) -> str:
     return f"{int(x):,}" if float(x).is_integer() else f"{x:,.2f}"
 
 
+def _and(names: tuple[str, ...]) -> str:
+    return ", ".join(names[:-1]) + f" and {names[-1]}"
+
+
 def _fold(lines: list[list[str]]) -> list[tuple[list[str], int]]:
     """Identical entries folded into one, with their count, in first-seen order."""
     counts: dict[tuple[str, ...], int] = {}
@@ -253,6 +258,13 @@ def identify_text(answer: IdentifyAnswer, top: int) -> str:
             "readings), fewest changes from a named profile first:",
             100,
         )
+        alike = alike_first(found)
+        if alike:
+            lines += _wrap(
+                f"The first {len(alike)} profiles ({_and(alike)}) give the same number in as "
+                "few steps: these files do not tell them apart.",
+                100,
+            )
     else:
         entries = _fold(
             [_identify_entry(c) + ([f"misses: {'; '.join(w)}"] if w else []) for c, w in near]
@@ -312,6 +324,7 @@ def identify_json(answer: IdentifyAnswer) -> dict[str, Any]:
         "nearest": [{**to_json(c), "misses": list(w)} for c, w in answer.near],
         "chance": None if answer.odds is None else dataclasses.asdict(answer.odds),
         "fewest_steps": fewest_steps(answer.found),
+        "alike_first": list(alike_first(answer.found)),
         "simplest": to_json(answer.simple),
         "lengths": None
         if clue is None
