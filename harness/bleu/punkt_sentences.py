@@ -290,7 +290,7 @@ def _candidate_finder() -> Any:
 #: guillemets) or by whitespace and a token, under either release's whitespace: the ``re``
 #: engine's ``\\s`` (3.9.1) and the ``regex`` engine's (3.10), which is the same without
 #: U+001C..U+001F. A text without a match has no potential sentence end for either release,
-#: and nltk (whose import loads the whole package) is not loaded for it.
+#: and nltk's Punkt module is not loaded for it.
 MAYBE_SENTENCE_END = re.compile(
     r"[.?!](?:[)\";}\]*:@'({\[?!\u2018\u2019\u201c\u201d\u00ab\u00bb]"
     r"|\s+\S"
