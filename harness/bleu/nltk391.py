@@ -33,6 +33,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from harness.bleu import normalizers as _norm
+from harness.bleu.nltk_punkt_module import punkt_module
 from harness.bleu.punkt_sentences import (
     maybe_sentence_end,
     one_sentence,
@@ -125,9 +126,7 @@ def nltk391_words(lines: Sequence[str]) -> list[list[str]]:
 def _patterns() -> tuple[Any, Any]:
     """3.9.1's word-splitting and potential-sentence-end patterns of Punkt, compiled with
     ``re``: its characters that cannot be in a word hold no curly quote or guillemet."""
-    from nltk.tokenize.punkt import PunktLanguageVars
-
-    base = PunktLanguageVars()
+    base = punkt_module().PunktLanguageVars()
     others = re.escape("".join(set(base.sent_end_chars) - {"."}))
     non_word = r"(?:[)\";}\]\*:@\'\({\[" + others + "])"
     flags = re.UNICODE | re.VERBOSE
@@ -150,7 +149,9 @@ def _patterns() -> tuple[Any, Any]:
 @cache
 def _splitter() -> Callable[[str], list[str]]:
     """nltk's ``PunktSentenceTokenizer`` on the English model with 3.9.1's patterns."""
-    from nltk.tokenize.punkt import PunktLanguageVars, PunktSentenceTokenizer, PunktToken
+    punkt = punkt_module()
+    PunktLanguageVars: Any = punkt.PunktLanguageVars
+    PunktToken: Any = punkt.PunktToken
 
     non_punct = re.compile(r"[^\W\d]", re.UNICODE)
     word_tokenizer, period_context = _patterns()
@@ -180,7 +181,7 @@ def _splitter() -> Callable[[str], list[str]]:
         def is_non_punct(self) -> Any:
             return non_punct.search(self.type)
 
-    tokenizer = PunktSentenceTokenizer(
+    tokenizer = punkt.PunktSentenceTokenizer(
         punkt_parameters(), lang_vars=LanguageVars(), token_cls=Token
     )
     remember_decisions(tokenizer)

@@ -50,6 +50,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+from harness.bleu.nltk_punkt_module import punkt_module
 from harness.bleu.normalizers import batch_nltk_word, nltk_whole_lines, nltk_word_tokens
 from harness.errors import AdapterUnavailable
 
@@ -88,7 +89,7 @@ def punkt_parameters() -> Any:
     four tables nltk's ``load_punkt_params`` reads from ``punkt_tab/english``."""
     try:
         package: Any = importlib.import_module(_MODEL_MODULE)
-        from nltk.tokenize.punkt import PunktParameters
+        PunktParameters = punkt_module().PunktParameters
     except ImportError as exc:
         raise AdapterUnavailable(
             "tokenizer nltk-punkt", f"cannot import {exc.name or exc}", hint=_HINT
@@ -116,7 +117,9 @@ def punkt_parameters() -> Any:
 def _splitter() -> Callable[[str], list[str]]:
     """nltk's ``PunktSentenceTokenizer`` on the English model, its patterns unguarded and its
     decisions remembered (:func:`remember_decisions`)."""
-    from nltk.tokenize.punkt import PunktLanguageVars, PunktSentenceTokenizer, PunktToken
+    punkt = punkt_module()
+    PunktLanguageVars: Any = punkt.PunktLanguageVars
+    PunktToken: Any = punkt.PunktToken
 
     base = PunktLanguageVars()
     word_tokenizer = _unguarded(base._word_tokenizer_re())
@@ -155,7 +158,7 @@ def _splitter() -> Callable[[str], list[str]]:
             return non_punct.search(self.type)
 
     params = punkt_parameters()
-    tokenizer = PunktSentenceTokenizer(params, lang_vars=LanguageVars(), token_cls=Token)
+    tokenizer = punkt.PunktSentenceTokenizer(params, lang_vars=LanguageVars(), token_cls=Token)
     remember_decisions(tokenizer, plain_decision(params))
     tokenize: Callable[[str], list[str]] = tokenizer.tokenize
     return tokenize
@@ -171,9 +174,7 @@ def number_type(tok: str, numeric: Any) -> str:
 
 
 def _nltk_non_punct() -> Any:
-    from nltk.tokenize import punkt
-
-    return punkt._re_non_punct
+    return punkt_module()._re_non_punct
 
 
 def _unguarded(pattern: Any) -> Any:
@@ -278,12 +279,10 @@ def _candidate_finder() -> Any:
     """The search for a potential sentence end that Punkt itself runs first (its language
     variables' ``period_context_re``: ``.``, ``?`` or ``!`` followed by punctuation or by
     whitespace and a token), as a compiled pattern."""
-    from nltk.tokenize.punkt import PunktLanguageVars
-
     # nltk compiles it with the regex module and guards every search with a timeout; the same
     # source and flags compiled by the same engine find the same matches, without the guard's
     # cost on every line of a corpus
-    return _unguarded(PunktLanguageVars().period_context_re())
+    return _unguarded(punkt_module().PunktLanguageVars().period_context_re())
 
 
 #: What Punkt's search for a potential sentence end finds, or more: ``.``, ``?`` or ``!``
@@ -291,7 +290,7 @@ def _candidate_finder() -> Any:
 #: guillemets) or by whitespace and a token, under either release's whitespace: the ``re``
 #: engine's ``\\s`` (3.9.1) and the ``regex`` engine's (3.10), which is the same without
 #: U+001C..U+001F. A text without a match has no potential sentence end for either release,
-#: and nltk (whose import loads the whole package) is not loaded for it.
+#: and nltk's Punkt module is not loaded for it.
 MAYBE_SENTENCE_END = re.compile(
     r"[.?!](?:[)\";}\]*:@'({\[?!\u2018\u2019\u201c\u201d\u00ab\u00bb]"
     r"|\s+\S"
@@ -405,7 +404,7 @@ def clear_caches() -> None:
 def require_punkt() -> None:
     """Raise :class:`~harness.errors.AdapterUnavailable` when nltk or the Punkt model's package
     is not installed: what a tokenizer that splits sentences checks when it is asked for. The
-    model itself is loaded (and nltk imported) when a line first needs Punkt."""
+    model itself is loaded (and nltk's Punkt module with it) when a line first needs Punkt."""
     for name in ("nltk", _MODEL_MODULE):
         if importlib.util.find_spec(name) is None:
             raise AdapterUnavailable("tokenizer nltk-punkt", f"cannot import {name}", hint=_HINT)
