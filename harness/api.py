@@ -17,6 +17,7 @@ import numpy as np
 from harness.bleu import engine, pairwise
 from harness.bleu.config import BleuConfig, check_override_names
 from harness.bleu.layouts import given_references
+from harness.bleu.profile_spec import release_tokenizer
 from harness.bleu.profiles import get_profile
 from harness.bleu.result import BleuResult, SegmentBleu
 from harness.data.corpus import Corpus
@@ -57,10 +58,14 @@ def resolve_config(profile: str | BleuConfig = "sacrebleu", **overrides: Any) ->
     """A profile (by name or as a config) with any factors overridden.
 
     Unknown override names or values raise :class:`~harness.errors.ConfigError` listing the
-    valid ones.
+    valid ones. A tokenizer asked for under a versioned profile is the form its release ran
+    under that name (:func:`~harness.bleu.profile_spec.release_tokenizer`:
+    ``profile="sacrebleu@1.5", tokenize="intl"`` is ``intl-1.x``).
     """
     base = profile if isinstance(profile, BleuConfig) else get_profile(profile)
     check_override_names(overrides)
+    if isinstance(overrides.get("tokenize"), str):
+        overrides["tokenize"] = release_tokenizer(base, overrides["tokenize"])
     return base.replace(**overrides) if overrides else base
 
 

@@ -377,3 +377,35 @@ def corpora_with_wordless_items(
         else:
             refs[i][k] = blank
     return hyps, refs
+
+
+# intl: what sacrebleu's releases split differently
+#: Backslashes and brackets (the old class's ``\\]``), marks and symbols of several scripts,
+#: decimal digits of two scripts, numerics that are not decimal (``½ ² Ⅻ``), a mark and a
+#: symbol assigned after Unicode 14 (U+11F43, U+1FAE8: no mark to Python 3.11's unicodedata,
+#: one to the ``regex`` module), letters and spaces.
+INTL_CHARS = st.sampled_from(
+    [*"\\\\[]\\.,!?¿«»—-'\"()5٣½²Ⅻ$€+^`aζ  ", "\U00011f43", "\U0001fae8", "\u2e5d"]
+)
+_INTL_LINE = st.text(alphabet=INTL_CHARS, min_size=1, max_size=16).map(
+    lambda s: s if s.strip() else s + "a"  # no reference of spaces alone (a known divergence)
+)
+
+
+@st.composite
+def spaced(draw: st.DrawFn, line: str) -> str:
+    """``line`` with spaces put between some of its characters: what tokenization undoes."""
+    cuts = draw(st.lists(st.booleans(), min_size=len(line), max_size=len(line)))
+    return "".join(c + (" " if cut else "") for c, cut in zip(line, cuts, strict=True))
+
+
+@st.composite
+def intl_corpora(draw: st.DrawFn, min_refs: int = 1) -> tuple[list[str], list[list[str]]]:
+    """Hypotheses of :data:`INTL_CHARS`, each with ``min_refs``–3 references: itself spaced
+    apart, or another line."""
+    hyps = draw(st.lists(_INTL_LINE, min_size=1, max_size=4))
+    refs = [
+        draw(st.lists(st.one_of(spaced(h), _INTL_LINE), min_size=min_refs, max_size=3))
+        for h in hyps
+    ]
+    return hyps, refs

@@ -350,12 +350,12 @@ def test_batch_tokens_equal_the_reference_tokenizer(
     assert vocabulary.batch_tokens(text, tok, lowercase) == expected
 
 
-@pytest.mark.parametrize("tok", ["intl", "t2t", "keras-hub-re2"])
+@pytest.mark.parametrize("tok", ["intl", "intl-1.x", "t2t", "keras-hub-re2"])
 @pytest.mark.parametrize("strip", ["rstrip", "none"])
 def test_words_at_a_line_end_see_a_missing_neighbour_as_a_number(tok: str, strip: str) -> None:
-    """intl, t2t and keras-hub-re2 are tokenized word by word, a line's first and last word as
-    at an edge (a missing neighbour counts as a number for the first two; for keras-hub, whose
-    rules need a neighbour, as none) unless whitespace stands there: "9," alone keeps its comma,
+    """intl, intl-1.x, t2t and keras-hub-re2 are tokenized word by word, a line's first and
+    last word as at an edge (a missing neighbour counts as a number for the first three; for
+    keras-hub, whose rules need a neighbour, as none) unless whitespace stands there: "9," alone keeps its comma,
     "9, " with the space kept (strip none) does not. keras-hub splits on ASCII whitespace only
     and joins lines at a newline: such lines are tokenized whole."""
     lines = [

@@ -20,7 +20,9 @@ pin; 0.0.1 has no TruthfulQA) run under ``BLEU_HARNESS_TEST_DEPTH=full``.
 
 Generated corpora (:func:`tests.strategies.corpora`: ragged references, empty references and
 hypotheses), corpora with more empty references, and corpora in which nothing matches, batched
-per round trip; then the measured edge cases, each checked against today's profile too.
+per round trip; TruthfulQA also on text rich in backslashes, brackets, marks and symbols of
+several scripts, which sacrebleu 1.5.0's ``intl`` splits unlike today's; then the measured edge
+cases, each checked against today's profile too.
 """
 
 from __future__ import annotations
@@ -34,13 +36,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness import corpus_bleu, sentence_bleu, truthfulqa_bleu
+from harness.api import resolve_config
+from harness.bleu.profiles import PROFILES
 from harness.bleu.result import BleuResult
+from harness.bleu.sacrebleu_tokenizers import INTL_1X
 from harness.errors import HarnessError, LibraryWouldRaise
 from harness.scorers import peer_releases
 
 from .depth import depth, examples
 from .peer_releases import PeerRelease, lm_eval_release
-from .strategies import corpora
+from .strategies import corpora, intl_corpora
 
 # the generated words include a byte-order mark, which the corpus warns about
 pytestmark = pytest.mark.filterwarnings("ignore::harness.errors.SuspectInput")
@@ -272,15 +277,45 @@ def test_truthfulqa_edge_cases_differ_from_today() -> None:
     assert today.score == 100 and empty["scores"][1]["error"] == "EOFError"
 
 
-def test_truthfulqa_backslash_is_a_known_divergence() -> None:
+def test_truthfulqa_backslash_agrees() -> None:
     """sacrebleu 1.5.0's ``intl`` keeps a backslash glued to its neighbours (its character
-    class reads ``\\]`` as an escaped bracket); the profile's ``intl`` splits it off, as
-    sacrebleu 2.x does. Declared in :mod:`harness.bleu.peer_release_profiles`."""
+    class reads ``\\]`` as an escaped bracket), and so does the profile (``intl-1.x``);
+    today's ``intl`` splits it off."""
     (reply,) = lm_eval(TRUTHFULQA[0]).run([["truthfulqa", "a\\b c d e", ["a \\ b c d e"]]])
-    mine = corpus_bleu(
-        hypotheses=["a\\b c d e"], references=[["a \\ b c d e"]], profile="lm-eval-truthfulqa@0.3"
+    args = {"hypotheses": ["a\\b c d e"], "references": [["a \\ b c d e"]]}
+    mine = corpus_bleu(**args, profile="lm-eval-truthfulqa@0.3")
+    assert mine.score == pytest.approx(reply["scores"][0]["score"], abs=EXACT)
+    assert mine.score < corpus_bleu(**args, profile="lm-eval-truthfulqa").score == 100
+
+
+@st.composite
+def intl_truthfulqa_corpora(draw: st.DrawFn) -> tuple[Hyps, Refs, Refs]:
+    """:func:`truthfulqa_corpora` of the text intl releases split differently: backslashes,
+    brackets, marks and symbols of several scripts (:func:`tests.strategies.intl_corpora`)."""
+    hyps, refs = draw(intl_corpora(min_refs=2))
+    cuts = [draw(st.integers(1, len(r) - 1)) for r in refs]
+    return (
+        hyps,
+        [r[:c] for r, c in zip(refs, cuts, strict=True)],
+        [r[c:] for r, c in zip(refs, cuts, strict=True)],
     )
-    assert mine.score == 100 and reply["scores"][0]["score"] < 100
+
+
+@pytest.mark.parametrize("tqa_version", TRUTHFULQA)
+@SETTINGS
+@given(batch=st.lists(intl_truthfulqa_corpora(), min_size=BATCH, max_size=BATCH))
+def test_truthfulqa_intl_matches_release(
+    tqa_version: str, batch: list[tuple[Hyps, Refs, Refs]]
+) -> None:
+    check_truthfulqa(tqa_version, batch)
+
+
+def test_lm_eval_intl_is_sacrebleu_1_5_intl() -> None:
+    """``lm-eval@0.3`` asked for ``tokenize="intl"`` runs the intl of the sacrebleu it pins
+    (``intl-1.x``, proven against sacrebleu 1.5.0 in ``test_profile_sacrebleu_releases``)."""
+    assert resolve_config("lm-eval@0.3", tokenize="intl").tokenize == INTL_1X
+    assert resolve_config("lm-eval", tokenize="intl").tokenize == "intl"
+    assert PROFILES["lm-eval-truthfulqa@0.3"].tokenize == INTL_1X
 
 
 def test_lm_eval_release_pins_sacrebleu_1_5_0() -> None:

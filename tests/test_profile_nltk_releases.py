@@ -21,6 +21,7 @@ batched: one round trip per batch of generated corpora.
 from __future__ import annotations
 
 import math
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -48,6 +49,7 @@ from harness.errors import LibraryWouldRaise
 from harness.scorers.releases import RELEASES_ENV, Release, ReleaseProcess, module_tree
 
 from .depth import examples, release_cases
+from .json_server import JsonLineServer
 from .published import published_archive, published_tree, unavailable
 from .strategies import corpora
 
@@ -188,6 +190,121 @@ CORPORA = st.one_of(
 @given(batch=st.lists(CORPORA, min_size=BATCH, max_size=BATCH))
 def test_profiles_match_release(tag: str, version: str, batch: list[tuple[Hyps, Refs]]) -> None:
     check(tag, version, batch)
+
+
+# ---------------------------------------------------------------------------- parameters
+#: ``SmoothingFunction(**parameters).methodK`` of the release, by ``corpus_bleu`` and by
+#: ``sentence_bleu`` on one segment (``ReleaseProcess`` calls at the defaults only).
+_PARAMETER_SERVER = """
+import importlib.util, json, os, sys, warnings
+warnings.simplefilter("ignore")
+module = os.environ.get("BLEU_HARNESS_RELEASE_MODULE")
+if module:
+    spec = importlib.util.spec_from_file_location("nltk_release_bleu_score", module)
+    bs = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bs)
+else:
+    from nltk.translate import bleu_score as bs
+print(json.dumps({"file": bs.__file__}), flush=True)
+
+def call(kind, k, parameters, hyps, refs):
+    fn = getattr(bs.SmoothingFunction(**parameters), f"method{k}")
+    try:
+        if kind == "corpus":
+            return {"score": 100 * bs.corpus_bleu(
+                [[x.split() for x in r] for r in refs], [h.split() for h in hyps],
+                smoothing_function=fn)}
+        return {"score": 100 * bs.sentence_bleu(
+            [x.split() for x in refs[0]], hyps[0].split(), smoothing_function=fn)}
+    except Exception as exc:
+        return {"error": type(exc).__name__, "message": str(exc)[:300]}
+
+for line in sys.stdin:
+    print(json.dumps([call(*r) for r in json.loads(line)]), flush=True)
+"""
+
+_PARAMETER_RUNNING: dict[str, JsonLineServer] = {}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _close_parameter_servers() -> Iterator[None]:
+    yield
+    while _PARAMETER_RUNNING:
+        _PARAMETER_RUNNING.popitem()[1].close()
+
+
+def parameter_server(version: str) -> JsonLineServer:
+    """nltk ``version``'s smoothing methods with any parameters, in a process of its own (as
+    :class:`~harness.scorers.releases.ReleaseProcess` runs the release)."""
+    if version not in _PARAMETER_RUNNING:
+        found = published_release(version)
+        env = dict(os.environ)
+        if found.folder is not None:
+            env["PYTHONPATH"] = str(found.folder)
+        if found.module is not None:
+            env["BLEU_HARNESS_RELEASE_MODULE"] = str(found.module)
+        server = JsonLineServer(f"nltk {version}", _PARAMETER_SERVER, env)
+        assert server.hello["file"].startswith(str(found.folder)), server.hello
+        _PARAMETER_RUNNING[version] = server
+    return _PARAMETER_RUNNING[version]
+
+
+#: (method, its ``SmoothingFunction`` parameter, a value): method 1's epsilon, method 4's and
+#: 7's k, method 6's alpha, away from their defaults (0.1, 5, 5).
+PARAMETERS = st.one_of(
+    st.tuples(st.just(1), st.just("epsilon"), st.floats(0.001, 3.0)),
+    st.tuples(st.sampled_from([4, 7]), st.just("k"), st.floats(0.05, 40.0)),
+    st.tuples(st.just(6), st.just("alpha"), st.floats(0.05, 40.0)),
+    st.tuples(
+        st.sampled_from([1, 4, 6, 7]), st.sampled_from(["epsilon", "k", "alpha"]), st.just(1.0)
+    ),
+)
+
+
+def check_parameters(
+    tag: str, version: str, batch: list[tuple[tuple[Hyps, Refs], tuple[int, str, float]]]
+) -> None:
+    """Every corpus of ``batch`` under its method and parameter: the release's corpus score,
+    each segment's sentence score and their mean, against the profile of ``tag`` with
+    ``smooth="nltk-methodK", smooth_value=value``."""
+    requests: list[Any] = []
+    for (hyps, refs), (k, parameter, value) in batch:
+        given = {parameter: value}
+        requests.append(("corpus", k, given, hyps, refs))
+        requests += [("sentence", k, given, [h], [r]) for h, r in zip(hyps, refs, strict=True)]
+    replies = iter(parameter_server(version).run(requests))
+    profile = name(tag)
+    for (hyps, refs), (k, parameter, value) in batch:
+        # a parameter the method does not read: the profile is given the method's default
+        reads = {1: "epsilon", 4: "k", 6: "alpha", 7: "k"}[k] == parameter
+        overrides = {"smooth": f"nltk-method{k}", "smooth_value": value if reads else None}
+        what = (version, profile, overrides, hyps, refs)
+        mine = ours(hypotheses=hyps, references=refs, profile=profile, **overrides)
+        assert_same(mine, next(replies), (*what, "corpus"))
+        sentences = []
+        for h, r in zip(hyps, refs, strict=True):
+            sentences.append(next(replies))
+            mine = ours(hypothesis=h, references=r, profile=profile, **overrides)
+            assert_same(mine, sentences[-1], (*what, "sentence", h, r))
+        failed = next((s for s in sentences if "error" in s), None)
+        expected = failed or {"score": math.fsum(s["score"] for s in sentences) / len(hyps)}
+        mean = ours(
+            hypotheses=hyps,
+            references=refs,
+            profile=profile,
+            aggregation="sentence-mean",
+            **overrides,
+        )
+        assert_same(mean, expected, (*what, "mean"))
+
+
+@pytest.mark.parametrize(("tag", "version"), CASES)
+@settings(max_examples=examples(30), deadline=None)
+@given(batch=st.lists(st.tuples(CORPORA, PARAMETERS), min_size=BATCH, max_size=BATCH))
+def test_parameters_match_release(
+    tag: str, version: str, batch: list[tuple[tuple[Hyps, Refs], tuple[int, str, float]]]
+) -> None:
+    check_parameters(tag, version, batch)
 
 
 # ---------------------------------------------------------------------------- edge cases

@@ -25,6 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness import Corpus, corpus_bleu, sentence_bleu
+from harness.api import resolve_config
 from harness.bleu.profiles import (
     CURRENT_PROFILES,
     DECLARED,
@@ -34,11 +35,12 @@ from harness.bleu.profiles import (
     VERIFICATION,
 )
 from harness.bleu.result import BleuResult
+from harness.bleu.sacrebleu_tokenizers import INTL_1X
 from harness.errors import LibraryWouldRaise
 
 from .depth import examples, release_cases
 from .sacrebleu_releases import SacrebleuRelease
-from .strategies import corpora
+from .strategies import corpora, intl_corpora
 
 # the generated words include a byte-order mark, which the corpus warns about
 pytestmark = pytest.mark.filterwarnings("ignore::harness.errors.SuspectInput")
@@ -223,6 +225,58 @@ def test_sentence_overrides_match_release(
     tag: str, version: str, kwargs: dict[str, Any], batch: list[tuple[Hyps, Refs]]
 ) -> None:
     check(tag, version, batch, kwargs)
+
+
+# ---------------------------------------------------------------------------- intl
+def check_intl(tag: str, version: str, batch: list[tuple[Hyps, Refs]]) -> None:
+    """``corpus_bleu(hyps, streams, tokenize="intl")`` of the release against the corpus
+    profile of ``tag`` asked for ``tokenize="intl"`` (no ``sentence_bleu`` before 2.0.0 takes a
+    tokenizer): the score and the statistics."""
+    corpus_name, _ = names(tag)
+    kwargs = {"tokenize": "intl"}
+    requests = [
+        ("corpus", h, Corpus(hypotheses=h, references=r).to_streams(padding="none"), kwargs)
+        for h, r in batch
+    ]
+    for (hyps, refs), theirs in zip(batch, release(version).run(requests), strict=True):
+        mine = ours(corpus_bleu, hypotheses=hyps, references=refs, profile=corpus_name, **kwargs)
+        assert_same(mine, theirs, (version, corpus_name, "intl", hyps, refs))
+
+
+@pytest.mark.parametrize(("tag", "version"), CASES)
+@SETTINGS
+@given(batch=st.lists(intl_corpora(), min_size=BATCH, max_size=BATCH))
+def test_intl_matches_release(tag: str, version: str, batch: list[tuple[Hyps, Refs]]) -> None:
+    check_intl(tag, version, batch)
+
+
+INTL_EDGES: list[tuple[Hyps, Refs]] = [
+    (["a\\b c d e"], [["a \\ b c d e"]]),  # the backslash: glued up to 1.5.1
+    (["x\\.y ]\\[ z"], [["x \\ . y ] \\ [ z"]]),
+    (["²,² ½.x 5,5 ٣.٣"], [["² , ² ½ . x 5,5 ٣.٣"]]),  # numbers that are not decimal digits
+    (["a\U00011f43b \U0001fae8c"], [["a \U00011f43 b \U0001fae8 c"]]),  # after Unicode 14
+]
+
+
+@pytest.mark.parametrize(("tag", "version"), CASES)
+def test_intl_edge_cases(tag: str, version: str) -> None:
+    check_intl(tag, version, INTL_EDGES)
+
+
+def test_intl_is_the_release_form_under_versioned_profiles() -> None:
+    """``tokenize="intl"`` under a 1.x profile is ``intl-1.x`` (and the signature says so);
+    under 2.0 and today's, ``intl``; set directly, a field is as given."""
+    for tag in ("1.2", "1.4", "1.5"):
+        for name in names(tag):
+            assert resolve_config(name, tokenize="intl").tokenize == INTL_1X
+            assert resolve_config(name, tokenize="intl").signature().startswith(f"tok:{INTL_1X}|")
+    for name in (*names("2.0"), *names("")):
+        assert resolve_config(name, tokenize="intl").tokenize == "intl"
+    assert PROFILES["sacrebleu@1.5"].replace(tokenize="intl").tokenize == "intl"
+    hyp, ref = INTL_EDGES[0][0], INTL_EDGES[0][1]
+    old = corpus_bleu(hypotheses=hyp, references=ref, profile="sacrebleu@1.5", tokenize="intl")
+    today = corpus_bleu(hypotheses=hyp, references=ref, profile="sacrebleu", tokenize="intl")
+    assert old.score < today.score == 100
 
 
 # ---------------------------------------------------------------------------- declarations

@@ -284,6 +284,7 @@ def test_names() -> None:
         "13a",
         "13a-unpadded",  # tests/test_profile_peer_releases.py (torchmetrics 0.6-0.11)
         "intl",
+        "intl-1.x",  # tests/test_profile_sacrebleu_releases.py (sacrebleu 1.2.11-1.5.1)
         "char",
         "zh",
         "none",

@@ -22,6 +22,17 @@ def _ready(tokenizer: Tokenizer) -> Callable[[], Tokenizer]:
     return lambda: tokenizer
 
 
+def _intl_1x(line: str) -> list[str]:
+    """sacrebleu 1.x's ``intl`` on one line: right-stripped, then tensor2tensor's rules."""
+    return _script.t2t_tokens(line.rstrip())
+
+
+def _build_intl_1x() -> Tokenizer:
+    """:func:`_intl_1x`, its Unicode category tables built first."""
+    _script.build_t2t()
+    return _intl_1x
+
+
 def _keras_whole_line_marks() -> tuple[str, ...]:
     """What makes a ``keras-hub-re2`` line unlike its words: the newline (its rules join and
     space lines) and whitespace ``str.split`` separates on and ``tf.strings.split`` does not."""
@@ -84,6 +95,20 @@ BUILT_IN: tuple[TokenizerSpec, ...] = (
         locality="edges",
         distributions=("regex",),
         sacrebleu="intl",
+    ),
+    # sacrebleu 1.x's intl is tensor2tensor's bleu_tokenize, which it copied: the t2t rules
+    # on the right-stripped line, with t2t's fast paths
+    TokenizerSpec(
+        name=_sb.INTL_1X,
+        family="sacrebleu",
+        summary=(
+            "sacrebleu 1.2.11-1.5.1's intl: Python's unicodedata tables, a backslash never split "
+            "off, a mark kept only between decimal digits (as t2t)"
+        ),
+        build=_build_intl_1x,
+        core=_script.t2t_tokens,
+        batch_lines=_script.batch_t2t,
+        locality="edges",
     ),
     TokenizerSpec(
         name="char",

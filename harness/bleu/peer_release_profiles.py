@@ -31,13 +31,13 @@ of the engine, measured by running the releases themselves
   ``EOFError`` on an empty one: ``missing_refs="drop-empty-eof"`` (under
   ``aggregation="best-ref-mean"`` every empty reference is refused), ``zero_guard="none"``.
 
-Known divergences of ``lm-eval-truthfulqa@0.3``: sacrebleu 1.5.0's ``intl`` builds its
-character class from the punctuation characters unescaped, so ``\\`` escapes the ``]`` after
-it and a backslash is never split off, where ``intl`` here splits it; and it reads Unicode
-categories from the running Python's ``unicodedata``, where ``intl`` here reads the ``regex``
-module's (newer: on Python 3.11 the characters assigned after Unicode 14 differ). As for the
-sacrebleu 1.5 profiles, a segment whose references all have no tokens but are not ``""``
-(spaces only) is refused where the release scores it.
+Both run sacrebleu 1.5.0's ``intl`` where they tokenize with ``intl`` (``intl-1.x``: Python's
+``unicodedata`` tables, a backslash never split off; :data:`~harness.bleu.sacrebleu_tokenizers.INTL_1X`):
+``lm-eval-truthfulqa@0.3`` always, ``lm-eval@0.3`` under ``tokenize="intl"``.
+
+Known divergence of ``lm-eval-truthfulqa@0.3``: as for the sacrebleu 1.5 profiles, a segment
+whose references all have no tokens but are not ``""`` (spaces only) is refused where the
+release scores it.
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ import dataclasses
 
 from harness.bleu.config import BleuConfig
 from harness.bleu.profile_spec import EVALUATE, REF_IMPLS, Profile, Verification, release_extra
+from harness.bleu.sacrebleu_tokenizers import INTL_1X
 
 _LM_EVAL_ORACLE = (
     "lm-eval {version} {what} (its definitions compiled from the published files) with "
@@ -174,7 +175,7 @@ PEER_RELEASE_PROFILES: tuple[Profile, ...] = (
     Profile(
         "lm-eval-truthfulqa@0.3",
         BleuConfig(
-            tokenize="intl",
+            tokenize=INTL_1X,
             aggregation="best-ref-mean",
             missing_refs="drop-empty-eof",
             zero_guard="none",
@@ -194,7 +195,7 @@ PEER_RELEASE_PROFILES: tuple[Profile, ...] = (
             "TruthfulQA `bleu_max` of lm-evaluation-harness 0.2.0–0.3.0 (each reference alone, "
             '`tokenize="intl"`, sacrebleu 1.5.0)'
         ),
-        tokens="intl (sacrebleu 1.5.0's keeps a backslash glued: not reproduced)",
+        tokens="sacrebleu 1.5.0's intl (`intl-1.x`: a backslash stays glued to its neighbours)",
         ref_length=(
             'each reference alone (`aggregation="best-ref-mean"`); an empty reference raises '
             '`EOFError` (`missing_refs="drop-empty-eof"`)'

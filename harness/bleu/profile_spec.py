@@ -6,9 +6,13 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from harness.bleu.config import BleuConfig
+from harness.bleu.sacrebleu_tokenizers import INTL_1X
 
 __all__ = [
     "CODE_SUMMARIZATION",
@@ -17,10 +21,12 @@ __all__ = [
     "MACHINE_TRANSLATION",
     "NLTK",
     "REF_IMPLS",
+    "RELEASE_TOKENIZERS",
     "SHORT_WIDTH",
     "Profile",
     "Verification",
     "release_extra",
+    "release_tokenizer",
 ]
 
 #: The field of the machine-translation libraries' profiles, and of the code-summarization
@@ -110,6 +116,41 @@ def release_extra(library: str, first: str, last: str | None = None) -> tuple[tu
     (``release:LIB=FIRST`` for one release) in its signature."""
     span = first if last is None else f"{first}..{last}"
     return (("release", f"{library}={span}"),)
+
+
+#: Library → (the last release of it whose tokenizers differ from today's, and each tokenizer
+#: name → the tokenizer those releases run under that name). sacrebleu up to 1.5.1 ran its
+#: ``intl`` with Python's ``unicodedata`` tables (:data:`~harness.bleu.sacrebleu_tokenizers.INTL_1X`),
+#: and lm-eval up to 0.3.0 pins sacrebleu 1.5.0.
+RELEASE_TOKENIZERS: Mapping[str, tuple[str, Mapping[str, str]]] = MappingProxyType(
+    {
+        "sacrebleu": ("1.5.1", MappingProxyType({"intl": INTL_1X})),
+        "lm-eval": ("0.3.0", MappingProxyType({"intl": INTL_1X})),
+    }
+)
+
+
+def _numbers(version: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in re.findall(r"\d+", version))
+
+
+def release_tokenizer(config: BleuConfig, tokenize: str) -> str:
+    """The tokenizer a user who asks for ``tokenize`` under ``config`` gets: the form the
+    release that ``config`` names (its ``release:LIB=FIRST..LAST`` item, :func:`release_extra`)
+    ran under that name, where it differs from today's (:data:`RELEASE_TOKENIZERS`), else
+    ``tokenize`` itself. ``profile="sacrebleu@1.5", tokenize="intl"`` is sacrebleu 1.5's
+    ``intl``: ``intl-1.x``, as the signature says (``tok:intl-1.x``). Only a name asked for is
+    read so (:func:`harness.api.resolve_config`); ``BleuConfig.replace`` sets the field as
+    given."""
+    release = dict(config.extra).get("release")
+    if not isinstance(release, str):
+        return tokenize
+    library, _, span = release.partition("=")
+    last = span.rpartition("..")[2]
+    if library not in RELEASE_TOKENIZERS:
+        return tokenize
+    up_to, forms = RELEASE_TOKENIZERS[library]
+    return forms.get(tokenize, tokenize) if _numbers(last) <= _numbers(up_to) else tokenize
 
 
 #: nltk's ``corpus_bleu`` defaults (the ``nltk`` profile), which several profiles start from.

@@ -23,8 +23,11 @@ Known divergence: the refusal is read from the statistics, so a segment whose re
 have no tokens but are not all ``""`` (spaces only) is refused where 1.5.x–2.1.0 score it with
 reference length 0 (:func:`harness.bleu.refusals.empty_references_refusal`).
 
-Not covered: ``tokenize="intl"`` of 1.2.x, which does not split ``\\`` (its character class
-reads ``\\]`` as an escaped bracket); the profiles reproduce the default 13a tokenizer.
+Tokenizers: the default 13a is today's in every release; ``intl`` up to 1.5.1 is ``intl-1.x``
+(Python's ``unicodedata`` tables, where a backslash is no mark: its character class reads
+``\\]`` as an escaped bracket; :data:`~harness.bleu.sacrebleu_tokenizers.INTL_1X`), which the
+profiles of those releases run for ``tokenize="intl"``
+(:func:`~harness.bleu.profile_spec.release_tokenizer`).
 """
 
 from __future__ import annotations

@@ -30,6 +30,7 @@ import regex  # type: ignore[import-untyped]
 from harness.errors import AdapterUnavailable
 
 __all__ = [
+    "INTL_1X",
     "PERL_SPACE_CHARS",
     "PYTHON_ONLY_SPACE",
     "batch_13a_words",
@@ -262,6 +263,19 @@ def tokenize_intl(line: str) -> list[str]:
     original mteval-v14.pl. Runs of marks follow mteval's alternating-match quirk.
     """
     return list(tokens_intl(line.rstrip()))
+
+
+#: The tokenizer of sacrebleu 1.2.11–1.5.1's ``intl`` (``BLEU(tokenize="intl")`` up to 1.5.1;
+#: 2.0.0 moved to the ``regex`` rules above). Those releases build their classes from the running
+#: Python's ``unicodedata`` as the marks' raw characters inside ``[...]``, where ``\]`` escapes
+#: the bracket: a backslash is no mark and stays glued to its neighbours (``a\b`` is one
+#: token); a mark stays glued only between two *decimal digits* (``\d``: a ``²`` is no number
+#: there); a character assigned after the running Python's Unicode version is neither mark nor
+#: symbol. These are tensor2tensor's ``bleu_tokenize`` rules, which sacrebleu copied: the entry
+#: (:mod:`harness.bleu.builtin_tokenizers`) runs t2t's on the right-stripped line. The versioned
+#: profiles of those releases run it for ``tokenize="intl"``
+#: (:func:`harness.bleu.profile_spec.release_tokenizer`).
+INTL_1X = "intl-1.x"
 
 
 def batch_intl(lines: Sequence[str]) -> list[list[str]]:
