@@ -59,6 +59,29 @@ def test_a_signature_is_read_on_the_defaults_of_its_release() -> None:
     assert today != pytest.approx(old["score"], abs=1e-9)
 
 
+@pytest.mark.parametrize("version", ["1.4.14", "1.5.1"])
+def test_a_signature_with_intl_is_read_as_its_releases_intl(version: str) -> None:
+    """A 1.x signature naming ``tok:intl`` (in the format that release prints) is read as the
+    ``intl`` that release ran: the release's own ``corpus_bleu(tokenize="intl")`` on a line
+    with a backslash is the reading's score, and today's ``intl`` gives another."""
+    text = (
+        "BLEU+case.mixed+numrefs.1+smooth.exp+tok.intl+version." + version
+        if version.startswith("1.4")
+        else f"nrefs:1|case:mixed|eff:no|tok:intl|smooth:exp|version:{version}"
+    )
+    reading = signature_reading(text)
+    hyps, refs = ["a\\b c d e f"], [["a \\ b c d e f"]]
+    release = SacrebleuRelease(version)
+    try:
+        (old,) = release.run([["corpus", hyps, [[r[0] for r in refs]], {"tokenize": "intl"}]])
+    finally:
+        release.close()
+    ours = corpus_bleu(hypotheses=hyps, references=refs, profile=reading.config).score
+    today = sacrebleu.corpus_bleu(hyps, [[r[0] for r in refs]], tokenize="intl").score
+    assert ours == pytest.approx(old["score"], abs=1e-9)
+    assert today != pytest.approx(old["score"], abs=1e-9)
+
+
 def test_today_and_an_unknown_release() -> None:
     now = signature_reading(
         f"nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:{sacrebleu.__version__}"

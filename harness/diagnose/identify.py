@@ -62,6 +62,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, ClassVar
 
+from harness.api import resolve_config
 from harness.bleu import engine
 from harness.bleu.config import BleuConfig
 from harness.bleu.profiles import PROFILES, RELEASES, VERSIONED, profile_of_release
@@ -250,7 +251,7 @@ def _printed_by(
     out = []
     for tool in FORM_PROFILES.get(line.form, ()):
         name = release_profile(tool, line)
-        cfg = PROFILES[name].replace(**line.settings)
+        cfg = resolve_config(name, **line.settings)
         changes = tuple(closest_changes(name, cfg))
         for labels, text in corpus_readings(corpus):
             try:
@@ -412,11 +413,11 @@ def signature_reading(line: PrintedLine | str) -> SignatureReading:
     known = profile_of_release("sacrebleu", version) if version else "sacrebleu"
     on = known or "sacrebleu"
     base = PROFILES[on]
-    cfg = base.replace(**line.settings)
+    cfg = resolve_config(base, **line.settings)
     equal = tuple(
         name for name, p in PROFILES.items() if dataclasses.replace(p, library=cfg.library) == cfg
     )
-    changed = {k: v for k, v in line.settings.items() if getattr(base, k) != v}
+    changed = {k: getattr(cfg, k) for k in line.settings if getattr(base, k) != getattr(cfg, k)}
     return SignatureReading(
         line.signature,
         dict(line.settings),

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from harness.api import resolve_config
 from harness.bleu import engine
 from harness.bleu.profiles import PROFILES
 from harness.data.corpus import Corpus
@@ -82,7 +83,7 @@ def length_clue(line: PrintedLine, corpus: Corpus, *, session: Session) -> Lengt
     if line.hyp_len is None or line.ref_len is None or not names:
         return None
     name = names[0]
-    cfg = PROFILES[name].replace(**line.settings)
+    cfg = resolve_config(name, **line.settings)
     stats = session.with_corpora(corpus).statistics(cfg, max_order=1)
     hyp = np.asarray(stats.hyp_len)
     ref = np.asarray(stats.ref_length(cfg.ref_length, missing=cfg.missing_refs))
@@ -102,5 +103,7 @@ def length_clue(line: PrintedLine, corpus: Corpus, *, session: Session) -> Lengt
     if span is not None and not reproduces:
         matches = tuple(identify(line, corpus.subset(range(*span)), session=session))
     base = PROFILES[name]
-    pinned = tuple(f"{k}={v}" for k, v in line.settings.items() if getattr(base, k, v) != v)
+    pinned = tuple(
+        f"{k}={getattr(cfg, k)}" for k in line.settings if getattr(base, k) != getattr(cfg, k)
+    )
     return LengthClue(name, h, r, files_h, files_r, len(corpus), span, reproduces, pinned, matches)
