@@ -143,14 +143,21 @@ def test_every_flag_of_every_command_has_help() -> None:
 
 
 @pytest.mark.parametrize("profile", ["helm-bleu-1", "lighteval-bleu-1", "deepeval-bleu4"])
-def test_punkt_profiles_load_nltk_only_for_a_potential_sentence_end(profile: str) -> None:
-    """Lines without a potential sentence end are one sentence each: nltk (whose import loads
-    the whole package) is not loaded for them; a line with one loads it, since Punkt decides
-    there."""
+def test_punkt_profiles_load_punkt_only_for_a_potential_sentence_end(profile: str) -> None:
+    """Lines without a potential sentence end are one sentence each: Punkt is not loaded for
+    them; a line with one loads nltk's Punkt module, since Punkt decides there, and not the
+    whole nltk package (:mod:`harness.bleu.nltk_punkt_module`: nothing of scikit-learn, pandas
+    or scipy.stats, which nltk's package imports)."""
     score = (
         "import harness\n"
         "harness.corpus_bleu(hypotheses={hyps!r}, references=[['the cat sat .'], ['3.5 or e.g']],"
-        f" profile={profile!r})"
+        f" profile={profile!r})\n"
+        "from harness.bleu.nltk_punkt_module import punkt_module\n"
+        "if punkt_module.cache_info().currsize:\n"
+        "    import types; sys.modules['punkt-loaded'] = types.ModuleType('punkt-loaded')"
     )
-    assert "nltk" not in _loaded(score.format(hyps=["the cat sat .", "it is 3.5 e.g"]))
-    assert "nltk" in _loaded(score.format(hyps=["the cat sat . Then", "it is 3.5 e.g"]))
+    plain = _loaded("import sys\n" + score.format(hyps=["the cat sat .", "it is 3.5 e.g"]))
+    assert "punkt-loaded" not in plain and "nltk" not in plain
+    ends = _loaded("import sys\n" + score.format(hyps=["the cat sat . Then", "it is 3.5 e.g"]))
+    assert "punkt-loaded" in ends
+    assert not {"nltk", "sklearn", "pandas"} & ends
