@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from harness.scorers.peer_releases import (
     IGNITE,
@@ -30,7 +31,7 @@ from harness.scorers.peer_releases import (
 )
 
 from .json_server import JsonLineServer
-from .published import published_tree, unavailable
+from .published import load_definitions, published_tree, unavailable
 
 
 class PeerRelease(JsonLineServer):
@@ -81,3 +82,16 @@ def lm_eval_release(version: str, sacrebleu: str) -> PeerRelease:
     sacre = published_tree("sacrebleu", sacrebleu)
     release = PeerRelease(f"lm-eval=={version}", LM_EVAL, [tree, sacre])
     return _checked(release, sacre, "file", sacrebleu)
+
+
+def nmt_compute_bleu(evaluate_module: Path) -> Any:
+    """tensorflow/nmt's ``compute_bleu`` from the ``nmt_bleu.py`` beside evaluate's module (what
+    datasets' ``load_metric("bleu")`` imported), compiled from that file."""
+    path = evaluate_module / "nmt_bleu.py"
+    env = load_definitions(
+        path.read_text(encoding="utf-8"),
+        ["compute_bleu", "_get_ngrams"],
+        imports="import collections\nimport math",
+        filename=str(path),
+    )
+    return env["compute_bleu"]

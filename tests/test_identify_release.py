@@ -37,8 +37,13 @@ from harness.errors import HarnessError
 from harness.scorers.releases import Release, ReleaseProcess, cached_releases
 from harness.session import Session
 
-from .peer_releases import ignite_release, lm_eval_release, torchmetrics_release
-from .published import load_definitions, published_archive, published_tree
+from .peer_releases import (
+    ignite_release,
+    lm_eval_release,
+    nmt_compute_bleu,
+    torchmetrics_release,
+)
+from .published import published_archive, published_tree
 from .sacrebleu_releases import SacrebleuRelease, release_tree
 
 OLD = "BLEU+case.mixed+numrefs.1+smooth.exp+tok.13a+version.1.4.14"
@@ -391,14 +396,9 @@ def test_identify_names_datasets_2(wmt21_three_references, session, evaluate_mod
     ``evaluate``'s module (13a tokens) prints another number. With one reference its number is
     every whitespace-token profile's that takes the closest length (``torchmetrics``)."""
     hyps, refs = wmt21_three_references
-    path = evaluate_module / "nmt_bleu.py"
-    env = load_definitions(
-        path.read_text(encoding="utf-8"),
-        ["compute_bleu", "_get_ngrams"],
-        imports="import collections\nimport math",
-        filename=str(path),
-    )
-    bleu = env["compute_bleu"]([[r.split() for r in s] for s in refs], [h.split() for h in hyps])[0]
+    bleu = nmt_compute_bleu(evaluate_module)(
+        [[r.split() for r in s] for s in refs], [h.split() for h in hyps]
+    )[0]
     printed = f"{bleu:.4f}"
     assert f"{score(wmt21_three_references, 'evaluate') / 100:.4f}" != printed
     found = identify(printed, wmt21_three_references, session=session)

@@ -21,8 +21,13 @@ from harness.cli import main
 from harness.diagnose.releases import DriftReport, drift_report, same_answer
 from harness.scorers.releases import RELEASES_ENV
 
-from .peer_releases import ignite_release, lm_eval_release, torchmetrics_release
-from .published import load_definitions, published_archive
+from .peer_releases import (
+    ignite_release,
+    lm_eval_release,
+    nmt_compute_bleu,
+    torchmetrics_release,
+)
+from .published import published_archive
 
 pytestmark = pytest.mark.filterwarnings("ignore::harness.errors.SuspectInput")
 
@@ -126,13 +131,7 @@ def test_datasets_split_tokens_against_evaluate_13a(evaluate_module: Path, monke
     monkeypatch.setenv("BLEU_HARNESS_EVALUATE_MODULE", str(evaluate_module))
     report = _report("datasets", None, monkeypatch)
     assert report.run == ("1.x–2.x",) and report.installed == f"evaluate {evaluate.__version__}"
-    path = evaluate_module / "nmt_bleu.py"
-    compute_bleu = load_definitions(
-        path.read_text(encoding="utf-8"),
-        ["compute_bleu", "_get_ngrams"],
-        imports="import collections\nimport math",
-        filename=str(path),
-    )["compute_bleu"]
+    compute_bleu = nmt_compute_bleu(evaluate_module)
     module = evaluate.load(str(evaluate_module))
     for call, smooth in (("compute", False), ("compute smooth=True", True)):
         d = _drift(report, call, "number")

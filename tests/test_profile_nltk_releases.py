@@ -86,6 +86,8 @@ def _close_releases() -> Iterator[None]:
     yield
     while _RUNNING:
         _RUNNING.popitem()[1].close()
+    while _PARAMETER_RUNNING:
+        _PARAMETER_RUNNING.popitem()[1].close()
 
 
 def published_release(version: str) -> Release:
@@ -223,14 +225,8 @@ for line in sys.stdin:
     print(json.dumps([call(*r) for r in json.loads(line)]), flush=True)
 """
 
+#: The parameter servers, by release (closed with the release processes, :data:`_RUNNING`).
 _PARAMETER_RUNNING: dict[str, JsonLineServer] = {}
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _close_parameter_servers() -> Iterator[None]:
-    yield
-    while _PARAMETER_RUNNING:
-        _PARAMETER_RUNNING.popitem()[1].close()
 
 
 def parameter_server(version: str) -> JsonLineServer:

@@ -40,8 +40,7 @@ from harness.errors import HarnessError, LibraryWouldRaise
 from harness.scorers import peer_releases
 
 from .depth import depth, examples
-from .peer_releases import PeerRelease, ignite_release, torchmetrics_release
-from .published import load_definitions
+from .peer_releases import PeerRelease, ignite_release, nmt_compute_bleu, torchmetrics_release
 from .strategies import corpora
 
 # the generated words include a byte-order mark, which the corpus warns about
@@ -216,15 +215,7 @@ def test_ignite_edge_cases(version: str) -> None:
 def compute_bleu(evaluate_module: Path) -> Any:
     """tensorflow/nmt's ``compute_bleu``, from the ``nmt_bleu.py`` datasets' bleu metric
     imports."""
-    path = evaluate_module / "nmt_bleu.py"
-    source = path.read_text(encoding="utf-8")
-    env = load_definitions(
-        source,
-        ["compute_bleu", "_get_ngrams"],
-        imports="import collections\nimport math",
-        filename=str(path),
-    )
-    return env["compute_bleu"]
+    return nmt_compute_bleu(evaluate_module)
 
 
 def check_datasets(compute_bleu: Any, batch: list[tuple[Hyps, Refs]]) -> None:
