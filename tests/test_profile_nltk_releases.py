@@ -64,6 +64,7 @@ MODULE = "nltk/translate/bleu_score.py"
 
 #: Profile tag → (the release run at every depth, the range's others run at full depth).
 RANGES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "3.2.0": ("3.2", ()),
     "3.2": ("3.2.5", ("3.2.2", "3.2.3", "3.2.4")),
     "3.3": ("3.3.0", ()),
     "3.4": ("3.4.5", ("3.4",)),
@@ -74,6 +75,15 @@ RANGES: dict[str, tuple[str, tuple[str, ...]]] = {
 
 
 CASES = release_cases(RANGES)
+
+#: Profile tag → the factors besides its smoothing forms in which it is not ``nltk``.
+OTHER_FACTORS: dict[str, dict[str, str]] = {
+    "3.2.0": {
+        "ngram_totals": "reduced",
+        "zero_guard": "none",
+        "on_zero_length": "hypothesis-raises",
+    },
+}
 
 Hyps = list[str]
 Refs = list[list[str]]
@@ -335,11 +345,15 @@ def test_edge_cases(tag: str, version: str) -> None:
 @pytest.mark.parametrize(("tag", "version"), CASES)
 def test_the_release_defaults_to_method0(tag: str, version: str) -> None:
     """The calls are made with ``methodK``; the release's defaults are method 0 (its source
-    says so), which ``nltk@R`` is without an override."""
+    says so; 3.2's default is no smoothing function, which its method 0, ``return p_n``, is),
+    which ``nltk@R`` is without an override."""
     found = published_release(version)
     source = found.module or (found.folder or Path()) / MODULE
     text = source.read_text(encoding="utf-8")
-    assert "smoothing_function = SmoothingFunction().method0" in text
+    no_smoothing = "smoothing_function=None):" in text and (
+        '""" No smoothing. """\n        return p_n\n' in text
+    )
+    assert "smoothing_function = SmoothingFunction().method0" in text or no_smoothing
     assert PROFILES[name(tag)].smooth == "nltk-method0"
 
 
@@ -358,8 +372,12 @@ def test_versioned_profiles_are_declared_as_such() -> None:
         assert p.releases == (f"{first}–{last}" if last else first)
         signature = PROFILES[p.name].signature()
         assert f"|forms:nltk-{tag}|" in signature and f"|release:nltk={span}|" in signature
-        # the profile is nltk's but for its forms and its release
-        assert p.config.replace(smooth_forms="current", extra=()) == PROFILES["nltk"]
+        # the profile is nltk's but for its forms, its release and its other factors
+        others = OTHER_FACTORS.get(tag, {})
+        assert {k: getattr(p.config, k) for k in others} == others
+        nltk = PROFILES["nltk"]
+        back = {k: getattr(nltk, k) for k in others}
+        assert p.config.replace(smooth_forms="current", extra=(), **back) == nltk
         for version in (RANGES[tag][0], *RANGES[tag][1]):
             assert profile_of_release("nltk", version) == p.name
     assert profile_of_release("nltk", RANGES[""][0]) == "nltk"
