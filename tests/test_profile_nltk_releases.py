@@ -461,14 +461,14 @@ def test_every_drift_the_report_finds_is_its_release_profile(drift: DriftReport)
 
 
 # ---------------------------------------------------------------------------- nltk 3.2 itself
-#: nltk 3.2 (the release named so; 3.2.2–3.2.5 are ``nltk@3.2``) has no profile. These tests pin
-#: what its numbers are made of, as the engine's statistics rebuild them, so that a profile of
-#: it has a model to implement: each segment's order-n precision is a ``Fraction`` reduced to
-#: lowest terms (an order without n-grams ``0/1``), the corpus sums those reduced numerators
-#: and denominators, the smoothing methods act on the corpus ``Fraction`` reduced again, an
-#: order at 0 is left out of the sum of logs (a corpus without a match scores its brevity
-#: penalty), ``sentence_bleu`` scores 0 when that sum is 0 and an order is at 0, and an empty
-#: hypothesis (or corpus) divides by zero in the brevity penalty.
+#: nltk 3.2 (the release named so, ``nltk@3.2.0``; 3.2.2–3.2.5 are ``nltk@3.2``): what its
+#: numbers are made of, written out apart from the profile on the engine's statistics of
+#: today's ``nltk`` and checked against the release: each segment's order-n precision is a
+#: ``Fraction`` reduced to lowest terms (an order without n-grams ``0/1``), the corpus sums
+#: those reduced numerators and denominators, the smoothing methods act on the corpus
+#: ``Fraction`` reduced again, an order at 0 is left out of the sum of logs (a corpus without a
+#: match scores its brevity penalty), ``sentence_bleu`` scores 0 when that sum is 0 and an
+#: order is at 0, and an empty hypothesis (or corpus) divides by zero in the brevity penalty.
 NLTK_320 = "3.2"
 MODEL_METHODS = range(4)  # the methods the model below writes out: 0–3
 

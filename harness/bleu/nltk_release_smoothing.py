@@ -193,9 +193,8 @@ def _forms(release: str, *, last: bool, per_total: bool, drops: bool) -> dict[st
 
 
 # ====================================================================== nltk 3.2 itself
-def _zeros_numbered(o: Orders, p: np.ndarray, smoothed: np.ndarray) -> np.ndarray:
+def _zeros_numbered(smoothed: np.ndarray) -> np.ndarray:
     """1, 2, … along each row over the ``smoothed`` orders (nltk's ``incvnt``)."""
-    del o, p
     return np.cumsum(smoothed, axis=1).astype(np.float64)
 
 
@@ -214,14 +213,14 @@ def _m2_320(o: Orders) -> np.ndarray:
 def _m3_320(o: Orders) -> np.ndarray:
     p = _nltk_ratio(o)
     zero = p == 0
-    return _nltk_empty(o, np.where(zero, 0.5 ** _zeros_numbered(o, p, zero), p))
+    return _nltk_empty(o, np.where(zero, 0.5 ** _zeros_numbered(zero), p))
 
 
 def _m4_320(o: Orders, p: np.ndarray) -> np.ndarray:
     length = _length(o, last=True)
     smoothed = (p == 0) & (length != 0)[:, None]
     log_len = np.log(np.where(length > 1, length, np.e))[:, None]  # L == 1 is refused
-    return np.where(smoothed, _zeros_numbered(o, p, smoothed) * o.parameter / log_len, p)
+    return np.where(smoothed, _zeros_numbered(smoothed) * o.parameter / log_len, p)
 
 
 def _m6_320(o: Orders) -> np.ndarray:
