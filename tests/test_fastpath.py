@@ -621,7 +621,7 @@ def reference_segments(stats: Statistics, config: BleuConfig) -> list[Any]:
         t = Totals(
             sys_len=int(stats.hyp_len[i]),
             ref_len=ref,
-            correct=tuple(int(x) for x in stats.matches[i, :n]),
+            correct=tuple(int(x) for x in stats.counted(config.ngram_totals, n)[i]),
             total=tuple(int(x) for x in tot[i]),
         )
         ctx = context_of(stats, i, i + 1) if config.smooth.startswith("nltk-") else None

@@ -24,6 +24,7 @@ import math
 import os
 import shutil
 from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,7 @@ MODULE = "nltk/translate/bleu_score.py"
 
 #: Profile tag → (the release run at every depth, the range's others run at full depth).
 RANGES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "3.2.0": ("3.2", ()),
     "3.2": ("3.2.5", ("3.2.2", "3.2.3", "3.2.4")),
     "3.3": ("3.3.0", ()),
     "3.4": ("3.4.5", ("3.4",)),
@@ -73,6 +75,15 @@ RANGES: dict[str, tuple[str, tuple[str, ...]]] = {
 
 
 CASES = release_cases(RANGES)
+
+#: Profile tag → the factors besides its smoothing forms in which it is not ``nltk``.
+OTHER_FACTORS: dict[str, dict[str, str]] = {
+    "3.2.0": {
+        "ngram_totals": "reduced",
+        "zero_guard": "none",
+        "on_zero_length": "hypothesis-raises",
+    },
+}
 
 Hyps = list[str]
 Refs = list[list[str]]
@@ -330,11 +341,15 @@ def test_edge_cases(tag: str, version: str) -> None:
 @pytest.mark.parametrize(("tag", "version"), CASES)
 def test_the_release_defaults_to_method0(tag: str, version: str) -> None:
     """The calls are made with ``methodK``; the release's defaults are method 0 (its source
-    says so), which ``nltk@R`` is without an override."""
+    says so; 3.2's default is no smoothing function, which its method 0, ``return p_n``, is),
+    which ``nltk@R`` is without an override."""
     found = published_release(version)
     source = found.module or (found.folder or Path()) / MODULE
     text = source.read_text(encoding="utf-8")
-    assert "smoothing_function = SmoothingFunction().method0" in text
+    no_smoothing = "smoothing_function=None):" in text and (
+        '""" No smoothing. """\n        return p_n\n' in text
+    )
+    assert "smoothing_function = SmoothingFunction().method0" in text or no_smoothing
     assert PROFILES[name(tag)].smooth == "nltk-method0"
 
 
@@ -353,8 +368,12 @@ def test_versioned_profiles_are_declared_as_such() -> None:
         assert p.releases == (f"{first}–{last}" if last else first)
         signature = PROFILES[p.name].signature()
         assert f"|forms:nltk-{tag}|" in signature and f"|release:nltk={span}|" in signature
-        # the profile is nltk's but for its forms and its release
-        assert p.config.replace(smooth_forms="current", extra=()) == PROFILES["nltk"]
+        # the profile is nltk's but for its forms, its release and its other factors
+        others = OTHER_FACTORS.get(tag, {})
+        assert {k: getattr(p.config, k) for k in others} == others
+        nltk = PROFILES["nltk"]
+        back = {k: getattr(nltk, k) for k in others}
+        assert p.config.replace(smooth_forms="current", extra=(), **back) == nltk
         for version in (RANGES[tag][0], *RANGES[tag][1]):
             assert profile_of_release("nltk", version) == p.name
     assert profile_of_release("nltk", RANGES[""][0]) == "nltk"
@@ -435,3 +454,124 @@ def test_every_drift_the_report_finds_is_its_release_profile(drift: DriftReport)
     drifting = {v for d in drift.drifts for v in d.releases}
     assert set(DRIFT_RELEASES) - drifting == {RANGES[""][0]}
     assert profile_of_release("nltk", RANGES[""][0]) == "nltk"
+
+
+# ---------------------------------------------------------------------------- nltk 3.2 itself
+#: nltk 3.2 (the release named so, ``nltk@3.2.0``; 3.2.2–3.2.5 are ``nltk@3.2``): what its
+#: numbers are made of, written out apart from the profile on the engine's statistics of
+#: today's ``nltk`` and checked against the release: each segment's order-n precision is a
+#: ``Fraction`` reduced to lowest terms (an order without n-grams ``0/1``), the corpus sums
+#: those reduced numerators and denominators, the smoothing methods act on the corpus
+#: ``Fraction`` reduced again, an order at 0 is left out of the sum of logs (a corpus without a
+#: match scores its brevity penalty), ``sentence_bleu`` scores 0 when that sum is 0 and an
+#: order is at 0, and an empty hypothesis (or corpus) divides by zero in the brevity penalty.
+NLTK_320 = "3.2"
+MODEL_METHODS = range(4)  # the methods the model below writes out: 0–3
+
+
+def _segment_fractions(hyp: str, refs: list[str]) -> tuple[BleuResult, list[Fraction]]:
+    """The engine's statistics of one segment (today's ``nltk``: totals floored at 1) and its
+    order-n precisions as nltk 3.2 builds them: reduced ``Fraction`` objects."""
+    seg = sentence_bleu(hypothesis=hyp, references=refs, profile="nltk")
+    assert isinstance(seg, BleuResult)
+    return seg, [Fraction(m, t) for m, t in zip(seg.counts, seg.totals, strict=True)]
+
+
+def _smoothed_320(p: list[Fraction], k: int) -> list[Fraction | float]:
+    """nltk 3.2's methods 0–3 on precisions ``p`` (reduced: a 0 is ``0/1``)."""
+    if k == 1:
+        return [(0 + 0.1) / x.denominator if x.numerator == 0 else x for x in p]
+    if k == 2:
+        return [Fraction(x.numerator + 1, x.denominator + 1) for x in p]
+    out: list[Fraction | float] = list(p)
+    if k == 3:
+        j = 1
+        for i, x in enumerate(p):
+            if x == 0:
+                out[i] = 1 / (2**j * x.denominator)
+                j += 1
+    return out
+
+
+def _bleu_320(p: list[Fraction | float], ref_len: int, hyp_len: int, *, sentence: bool) -> float:
+    """nltk 3.2's BLEU (0–100) of smoothed precisions ``p``: orders at 0 left out of the log
+    sum; ``sentence``: 0 when that sum is 0 with an order at 0. ``ZeroDivisionError`` on a
+    length of 0, as the release's brevity penalty."""
+    bp = 1.0 if hyp_len > ref_len else math.exp(1 - ref_len / hyp_len)
+    s = math.fsum(0.25 * math.log(x) if x else 0.0 for x in p)
+    if sentence and s == 0 and not all(p):
+        return 0.0
+    return 100 * bp * math.exp(s)
+
+
+def model_320(call: str, hyps: Hyps, refs: Refs) -> Reply:
+    """What the model above answers to ``call`` (``corpus_bleu methodK`` or
+    ``sentence_bleu methodK`` of one segment)."""
+    kind, method = call.split()
+    k = int(method.removeprefix("method"))
+    segments = [_segment_fractions(h, r) for h, r in zip(hyps, refs, strict=True)]
+    try:
+        if kind == "sentence_bleu":
+            seg, p = segments[0]
+            score = _bleu_320(_smoothed_320(p, k), seg.ref_len, seg.hyp_len, sentence=True)
+            return {"scores": [score]}
+        orders = range(len(segments[0][1]))
+        num = [sum(p[i].numerator for _, p in segments) for i in orders]
+        den = [sum(p[i].denominator for _, p in segments) for i in orders]
+        corpus = [Fraction(a, b) for a, b in zip(num, den, strict=True)]
+        hyp_len = sum(seg.hyp_len for seg, _ in segments)
+        ref_len = sum(seg.ref_len for seg, _ in segments)
+        return {"score": _bleu_320(_smoothed_320(corpus, k), ref_len, hyp_len, sentence=False)}
+    except ZeroDivisionError as exc:
+        return {"error": type(exc).__name__}
+
+
+#: Corpora whose segments all have references (a segment without any raises in every release).
+CORPORA_320 = st.one_of(
+    corpora(ragged=False),
+    corpora(max_refs=1),
+    corpora(ragged=False, allow_empty=False),
+    corpora(max_words=2, max_refs=2, ragged=False),
+)
+
+
+def check_model_320(batch: list[tuple[Hyps, Refs]]) -> None:
+    """The release and the model give the same answer to every call on ``batch``."""
+    calls: list[tuple[str, Hyps, Refs]] = []
+    for hyps, refs in batch:
+        for k in MODEL_METHODS:
+            calls.append((f"corpus_bleu method{k}", hyps, refs))
+            calls += [
+                (f"sentence_bleu method{k}", [h], [r]) for h, r in zip(hyps, refs, strict=True)
+            ]
+    replies = release(NLTK_320).run(calls)
+    for (call, hyps, refs), theirs in zip(calls, replies, strict=True):
+        mine = model_320(call, hyps, refs)
+        what = (call, hyps, refs, mine, theirs)
+        if "error" in theirs or "error" in mine:
+            assert theirs.get("error") == mine.get("error"), what
+            continue
+        a = mine["scores"][0] if "scores" in mine else mine["score"]
+        b = theirs["scores"][0] if "scores" in theirs else theirs["score"]
+        diff = abs(a - b)
+        assert diff <= TOL and diff <= TOL * max(abs(a), abs(b)), what
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(batch=st.lists(CORPORA_320, min_size=BATCH, max_size=BATCH))
+def test_nltk_320_is_reduced_fractions_summed(batch: list[tuple[Hyps, Refs]]) -> None:
+    check_model_320(batch)
+
+
+def test_nltk_320_edge_cases() -> None:
+    """The model's distinctive answers, the release's own: ``sentence_bleu([['a']], ['a'])`` is
+    0 (its log sum is 0 with orders at 0), a corpus without a match scores its brevity
+    penalty, an empty hypothesis divides by zero."""
+    cases = [c for c in EDGE_CASES if all(refs for refs in c[1])]
+    cases += [(["a"], [["a"]]), (["x y z"], [["a b c"]]), (["x y"], [["a b c d"]])]
+    check_model_320(cases)
+    replies = release(NLTK_320).run(
+        [("sentence_bleu method0", ["a"], [["a"]]), ("corpus_bleu method0", ["x y z"], [["a b c"]])]
+    )
+    assert replies[0]["scores"] == [0]
+    assert replies[1]["score"] == 100

@@ -17,6 +17,7 @@ corpora at once (what :mod:`harness.diagnose.many_configs` scores a battery with
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -27,9 +28,11 @@ from harness.bleu import engine
 from harness.bleu.arithmetic import context_of, group_contexts
 from harness.bleu.config import NGRAM_TOTALS, REF_LENGTHS, BleuConfig
 from harness.bleu.stats import (
+    LENGTH_TOTAL_RULES,
     apply_total_rule,
     choose_ref_length,
     corpus_ref_length,
+    counted,
     padded_ref_matrix,
     ref_length_of,
     ref_length_sums,
@@ -115,13 +118,42 @@ def test_the_engine_sums_reference_lengths_by_the_rule(hyps, data, rule, missing
 @given(
     lengths=st.lists(st.integers(0, 9), min_size=1, max_size=8),
     order=st.integers(1, 6),
-    rule=st.sampled_from(NGRAM_TOTALS),
+    rule=st.sampled_from(LENGTH_TOTAL_RULES),
 )
 def test_totals_count_the_ngrams_of_each_order(lengths, order, rule) -> None:
     got = totals_of_lengths(np.array(lengths), rule, order).tolist()
     floor = 1 if rule == "floor1" else 0
     assert got == [[max(floor, h - n + 1) for n in range(1, order + 1)] for h in lengths]
     assert np.array_equal(apply_total_rule(np.array(got), rule), np.array(got))
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(
+    rows=st.lists(
+        st.tuples(st.integers(0, 12), st.lists(st.integers(0, 12), min_size=4, max_size=4)),
+        min_size=1,
+        max_size=6,
+    ),
+    rule=st.sampled_from(NGRAM_TOTALS),
+)
+def test_counted_rules_keep_or_reduce_each_precision(rows, rule) -> None:
+    """Under every rule a segment adds its matches over its totals; ``reduced`` adds that
+    precision as a ``Fraction`` in lowest terms (an order without a match ``0/1``), the length
+    rules the matches as counted."""
+    lengths = np.array([h for h, _ in rows])
+    totals = totals_of_lengths(lengths, "floor1", 4)
+    matches = np.minimum(np.array([m for _, m in rows]), totals)
+    m, t = counted(lengths, matches, rule, 4)
+    if rule in LENGTH_TOTAL_RULES:
+        assert np.array_equal(m, matches)
+        assert np.array_equal(t, totals_of_lengths(lengths, rule, 4))
+        return
+    pairs = list(zip(m.ravel().tolist(), t.ravel().tolist(), strict=True))
+    for a, b in pairs:  # already in lowest terms
+        share = Fraction(a, b)
+        assert (share.numerator, share.denominator) == (a, b)
+    given = zip(matches.ravel().tolist(), totals.ravel().tolist(), strict=True)
+    assert [Fraction(a, b) for a, b in pairs] == [Fraction(a, b) for a, b in given]
 
 
 def test_totals_refuse_an_unknown_rule() -> None:

@@ -99,7 +99,7 @@ def sufficient_matrix(stats: Statistics, config: BleuConfig) -> np.ndarray:
     m = np.empty((s, 2 + 2 * n), dtype=np.float64)
     m[:, 0] = stats.hyp_len
     m[:, 1] = stats.ref_length(config.ref_length, missing=config.missing_refs)
-    m[:, 2 : 2 + n] = stats.matches[:, :n]
+    m[:, 2 : 2 + n] = stats.counted(config.ngram_totals, n)
     m[:, 2 + n :] = stats.totals(config.ngram_totals, n)
     return m
 

@@ -298,6 +298,8 @@ def bleu_rows(
         geo = np.exp(log_sum)
         if spec.zero_orders == "zero-score":
             geo = np.where(((weights > 0) & ~positive).any(axis=1), 0.0, geo)
+        elif spec.zero_sum_segments and not corpus:
+            geo = np.where((log_sum == 0) & (~positive).any(axis=1), 0.0, geo)
         score = 100.0 * bp * geo
         precisions = 100.0 * p
         if done is not None:

@@ -92,7 +92,7 @@ def _sentence_means(stats: Sequence[Statistics], config: BleuConfig) -> list[flo
             np.concatenate(
                 [s.ref_length(config.ref_length, missing=config.missing_refs) for s in stats]
             ),
-            np.concatenate([s.matches[:, :n] for s in stats]),
+            np.concatenate([s.counted(config.ngram_totals, n) for s in stats]),
             np.concatenate([s.totals(config.ngram_totals, n) for s in stats]),
             config,
             context=ctx,

@@ -78,6 +78,7 @@ SEGMENT_ROUND_RULES: tuple[str, ...] = ("numpy-segment",)
 NGRAM_TOTALS: tuple[str, ...] = (
     "plain",  # a segment adds max(0, len - n + 1) to the order-n total
     "floor1",  # nltk: each segment's order-n total is floored at 1
+    "reduced",  # nltk 3.2: floor1, then each segment's matches and total in lowest terms
 )
 
 #: Smoothing methods: the names of the registry :data:`harness.bleu.smoothing.REGISTRY`, which

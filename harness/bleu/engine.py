@@ -399,7 +399,7 @@ def totals_of(stats: Statistics, config: BleuConfig) -> Totals:
         return Totals(
             sys_len=int(stats.hyp_len.sum()),
             ref_len=corpus_ref_length(ref, rule),
-            correct=tuple(int(x) for x in stats.matches[:, :n].sum(axis=0)),
+            correct=tuple(int(x) for x in stats.counted(config.ngram_totals, n).sum(axis=0)),
             total=tuple(int(x) for x in tot.sum(axis=0)),
         )
 
@@ -462,7 +462,7 @@ def segment_arrays(stats: Statistics, config: BleuConfig) -> SegmentArrays:
     n = config.max_order
     ref = stats.ref_length(config.ref_length, missing=config.missing_refs)
     tot = stats.totals(config.ngram_totals, n)
-    counts = stats.matches[:, :n]
+    counts = stats.counted(config.ngram_totals, n)
     ctx = segment_contexts(stats) if get_smoothing(config.smooth).context else None
     rows = bleu_rows(stats.hyp_len, ref, counts, tot, config, context=ctx)
     return SegmentArrays(

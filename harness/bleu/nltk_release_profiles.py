@@ -12,14 +12,17 @@ methods. Measured by running the releases themselves
 (``tests/test_profile_nltk_releases.py``; their ``bleu_score.py`` up to 3.5, whose package does
 not import on this Python, run from its file with the installed nltk's other modules).
 
-The ranges: 3.2.2–3.2.5 answer alike (3.2 and 3.2.1, which give other numbers again and
-raise ``ZeroDivisionError`` on empty segments, are not covered); 3.3 alone; 3.4–3.4.5; 3.5
-alone; 3.6–3.6.5 (3.6.6 on is today's ``nltk``).
+The ranges: 3.2 alone (``nltk@3.2.0``: besides its forms, each segment's precision in lowest
+terms before the corpus sums, ``ngram_totals="reduced"``; no unigram guard; an empty
+hypothesis side raises, ``on_zero_length="hypothesis-raises"``); 3.2.2–3.2.5 answer alike
+(3.2.1 is not covered); 3.3 alone; 3.4–3.4.5; 3.5 alone; 3.6–3.6.5 (3.6.6 on is today's
+``nltk``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from harness.bleu.profile_spec import NLTK, Profile, Verification, release_extra
 
@@ -32,13 +35,14 @@ _TESTS = "tests/test_profile_nltk_releases.py"
 class _Range:
     """Releases with the same numbers: the profile's tag (``3.4``), first and last release
     (``None``: one release), the release the tests run at every depth and the others they run
-    at full depth."""
+    at full depth; ``config``: the release's other factors, as ``BleuConfig`` fields."""
 
     tag: str
     first: str
     last: str | None
     tested: str
     also: str
+    config: tuple[tuple[str, Any], ...] = ()
 
     @property
     def releases(self) -> str:
@@ -52,6 +56,7 @@ class _Range:
             NLTK.replace(
                 smooth_forms=f"nltk-{self.tag}",
                 extra=release_extra("nltk", self.first, self.last),
+                **dict(self.config),
             ),
             Verification(
                 "verified",
@@ -75,6 +80,26 @@ _DIV = "a length of 1 raises `ZeroDivisionError`"
 
 #: The versioned nltk profiles, oldest first.
 NLTK_RELEASE_PROFILES: tuple[Profile, ...] = (
+    _Range(
+        "3.2.0",
+        "3.2",
+        None,
+        "3.2",
+        "",
+        (
+            ("ngram_totals", "reduced"),
+            ("zero_guard", "none"),
+            ("on_zero_length", "hypothesis-raises"),
+        ),
+    ).profile(
+        "each segment's precisions in lowest terms before the corpus sums them "
+        "(`ngram_totals=reduced`), the corpus's again before smoothing; every order at 0 left "
+        "out of the geometric mean (a corpus without a match scores its brevity penalty; "
+        "`sentence_bleu` scores 0 when the rest are 1); method1 `epsilon`, method2 `+1` on "
+        "the reduced fraction, method3 `1 / 2^j`, method4/7 `j k / ln L`, L the last "
+        f"segment's length; method6 on precisions, the first order too; {_DIV}; an empty "
+        "hypothesis side raises `ZeroDivisionError`"
+    ),
     _Range("3.2", "3.2.2", "3.2.5", "3.2.5", "3.2.2, 3.2.3, 3.2.4").profile(
         "method0 leaves the orders without a match out of the geometric mean "
         f"(`sentence_bleu([['a']], ['a'])` = 1); {_OLD_2}; method4/7 `1 / (i + k / ln L)`, "

@@ -27,8 +27,19 @@ a configuration's method up with. Every difference, by the releases it holds in:
   by ``log(1) = 0`` (``ZeroDivisionError``); 3.6.x skips the smoothing there, which leaves
   the order at 0 (the log above). Method 7 is method 4, then method 5, in every release.
 
-Methods 1, 3, 5 and 6 are today's in every release from 3.2.2 on (3.2 and 3.2.1 differ
-again, and have no profile).
+Methods 1, 3, 5 and 6 are today's in every release from 3.2.2 on.
+
+nltk 3.2 itself (form set ``nltk-3.2.0``, with ``ngram_totals="reduced"``: each segment's
+precision a ``Fraction`` in lowest terms, numerators and denominators summed) takes the
+corpus precision as a ``Fraction`` in lowest terms again, so that an order without a match is
+``0/1``; its methods: 0 leaves every order at 0 out of the log sum (not only those after the
+first), as all its methods do, and ``sentence_bleu`` scores 0 when that sum is 0 with an order
+at 0; 1 gives such an order ``epsilon / 1``; 2 is ``(m + 1) / (t + 1)`` on the reduced
+fraction; 3 gives the j-th such order ``1 / 2^j``; 4 gives it ``j k / ln(L)`` (``L`` as in
+3.2.2–3.3, ``L == 1`` raises ``ZeroDivisionError``, ``L == 0`` leaves it at 0); 5 is today's;
+6 interpolates every order but the second and third, the first with the prior of the last two
+(``p[-1]² / p[-2]``, Python's negative indices), on the precisions rather than the matches;
+7 is its 4, then 5.
 """
 
 from __future__ import annotations
@@ -181,10 +192,107 @@ def _forms(release: str, *, last: bool, per_total: bool, drops: bool) -> dict[st
     return _log_zero_raises(release, **methods)
 
 
+# ====================================================================== nltk 3.2 itself
+def _zeros_numbered(smoothed: np.ndarray) -> np.ndarray:
+    """1, 2, … along each row over the ``smoothed`` orders (nltk's ``incvnt``)."""
+    return np.cumsum(smoothed, axis=1).astype(np.float64)
+
+
+def _m1_320(o: Orders) -> np.ndarray:
+    p = _nltk_ratio(o)
+    return _nltk_empty(o, np.where(o.correct == 0, o.parameter, p))
+
+
+def _m2_320(o: Orders) -> np.ndarray:
+    c = o.correct.astype(np.int64)
+    t = np.maximum(o.total, 1).astype(np.int64)
+    g = np.gcd(c, t)
+    return _nltk_empty(o, (c // g + 1.0) / (t // g + 1.0))
+
+
+def _m3_320(o: Orders) -> np.ndarray:
+    p = _nltk_ratio(o)
+    zero = p == 0
+    return _nltk_empty(o, np.where(zero, 0.5 ** _zeros_numbered(zero), p))
+
+
+def _m4_320(o: Orders, p: np.ndarray) -> np.ndarray:
+    length = _length(o, last=True)
+    smoothed = (p == 0) & (length != 0)[:, None]
+    log_len = np.log(np.where(length > 1, length, np.e))[:, None]  # L == 1 is refused
+    return np.where(smoothed, _zeros_numbered(smoothed) * o.parameter / log_len, p)
+
+
+def _m6_320(o: Orders) -> np.ndarray:
+    p = _nltk_ratio(o)
+    length = _length(o, last=True)
+    alpha = o.parameter
+    for i in range(o.orders):
+        if i in (1, 2):
+            continue
+        before, last = p[:, i - 2], p[:, i - 1]
+        prior = np.where(before == 0, 0.0, last**2 / np.where(before == 0, 1.0, before))
+        count = np.maximum(0.0, length - i)
+        p[:, i] = (p[:, i] + alpha * prior) / (count + alpha)
+    return _nltk_empty(o, p)
+
+
+def _m4_320_refusals(o: Orders) -> list[Refusal]:
+    rows = (_length(o, last=True) == 1) & (_nltk_ratio(o) == 0).any(axis=1)
+    reason = "smoothing method 4 divides by log(1) (a hypothesis length of 1)"
+    return [(rows, "nltk", "ZeroDivisionError", reason)]
+
+
+def _m6_320_refusals(o: Orders) -> list[Refusal]:
+    rows = np.full(o.rows, o.orders < 2)
+    return [(rows, "nltk", "IndexError", "smoothing method 6 reads p_n[-2] (one order)")]
+
+
+def _nltk_320(
+    name: str,
+    precisions: Precisions,
+    refusals: Callable[[Orders], list[Refusal]] | None = None,
+) -> Smoothing:
+    """nltk 3.2's form of method ``name``: orders at 0 left out, a segment's zero log sum
+    with an order at 0 scoring 0, and only its own ``refusals``."""
+    base = REGISTRY[name]
+    return dataclasses.replace(
+        base,
+        precisions=precisions,
+        citation=f"{base.citation}; as in nltk 3.2",
+        refusals=refusals,
+        zero_orders="dropped",
+        zero_sum_segments=True,
+    )
+
+
+def _forms_320() -> dict[str, Smoothing]:
+    """Every nltk method as nltk 3.2 has it."""
+    return {
+        "nltk-method0": _nltk_320("nltk-method0", _nltk_ratio),
+        "nltk-method1": _nltk_320("nltk-method1", _m1_320),
+        "nltk-method2": _nltk_320("nltk-method2", _m2_320),
+        "nltk-method3": _nltk_320("nltk-method3", _m3_320),
+        "nltk-method4": _nltk_320(
+            "nltk-method4",
+            lambda o: _nltk_empty(o, _m4_320(o, _nltk_ratio(o))),
+            _m4_320_refusals,
+        ),
+        "nltk-method5": _nltk_320("nltk-method5", lambda o: _nltk_empty(o, _m5(o, _nltk_ratio(o)))),
+        "nltk-method6": _nltk_320("nltk-method6", _m6_320, _m6_320_refusals),
+        "nltk-method7": _nltk_320(
+            "nltk-method7",
+            lambda o: _nltk_empty(o, _m5(o, _m4_320(o, _nltk_ratio(o)))),
+            _m4_320_refusals,
+        ),
+    }
+
+
 #: Form set → the methods whose form it changes (name → entry); ``current`` changes none.
 FORMS: Mapping[str, Mapping[str, Smoothing]] = MappingProxyType(
     {
         CURRENT: MappingProxyType({}),
+        "nltk-3.2.0": _forms_320(),
         "nltk-3.2": _forms("3.2.x", last=True, per_total=False, drops=True),
         "nltk-3.3": _forms("3.3", last=True, per_total=False, drops=False),
         "nltk-3.4": _forms("3.4–3.4.5", last=False, per_total=False, drops=False),

@@ -20,7 +20,7 @@ join per order on exact n-gram ids:
    scored at once, so besides the (H, C) result memory stays bounded: their pairs go through
    :func:`harness.bleu.arithmetic.bleu_rows`, with the reference-length and totals rules of
    the config (:func:`~harness.bleu.stats.ref_length_of`,
-   :func:`~harness.bleu.stats.totals_of_lengths`)
+   :func:`~harness.bleu.stats.counted`)
    and each pair's own nltk context: the same arithmetic as every other score of the engine.
 """
 
@@ -34,7 +34,7 @@ from harness.bleu.arithmetic import bleu_rows, nltk_context
 from harness.bleu.config import EMPTY_REFERENCE_DROPS, BleuConfig
 from harness.bleu.engine import counts_whole_corpus, orders_needed, segment_scores
 from harness.bleu.smoothing import get_smoothing
-from harness.bleu.stats import ref_length_of, totals_of_lengths
+from harness.bleu.stats import counted, ref_length_of
 from harness.bleu.vocabulary import shared_token_ids
 from harness.bleu.zero_length import zero_length_rule
 from harness.data.corpus import Corpus
@@ -145,12 +145,12 @@ def pairwise_scores(
             pair_matches((hg[mine], ht[mine] - h0, hc[mine]), cand_side, n_cand, matches[k])
         hyp_len = np.repeat(h_len[h0:h1], n_cand)
         ref = ref_length_of(hyp_len, np.tile(c_len, h1 - h0)[:, None], config.ref_length)
-        totals = totals_of_lengths(hyp_len, config.ngram_totals, n)
+        counts, totals = counted(hyp_len, matches[:n].T, config.ngram_totals, n)
         ctx = None
         if context:
             fifth = matches[4] if order >= 5 else np.zeros(len(hyp_len), dtype=np.int64)
             ctx = nltk_context(hyp_len, hyp_len, fifth)
-        rows = bleu_rows(hyp_len, ref, matches[:n].T, totals, config, context=ctx)
+        rows = bleu_rows(hyp_len, ref, counts, totals, config, context=ctx)
         score[h0:h1] = rows.score.reshape(h1 - h0, n_cand)
     return score
 

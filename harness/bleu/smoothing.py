@@ -171,7 +171,9 @@ class Smoothing:
     the brevity penalty's length ratio ``(c + a) / (r + b)``. ``context``: the method reads
     :class:`NltkContext`; ``orders_needed``: the n-gram orders the statistics must hold at
     least. ``refusals``: ``Orders -> [Refusal, …]`` the rows the library raises on, in the
-    order it checks them.
+    order it checks them. ``zero_sum_segments``: a segment row (not a corpus) whose weighted
+    log sum is exactly 0 while an order's precision is 0 scores 0 (nltk 3.2's
+    ``sentence_bleu``: ``if sum_s == 0 and all(p_n) == 0: return 0``).
     """
 
     name: str
@@ -187,6 +189,7 @@ class Smoothing:
     context: bool = False
     orders_needed: int = 1
     refusals: Callable[[Orders], list[Refusal]] | None = None
+    zero_sum_segments: bool = False
 
     @property
     def takes_value(self) -> bool:

@@ -6,7 +6,8 @@ n-gram matches for orders 1..M. The order-n *total* is a function of the hypothe
 the brevity penalty is a function of the reference lengths, so neither is stored: the choice of
 rule is arithmetic on these arrays. Each rule has its one implementation here, which every
 path (the engine, the pairwise matrices, the diagnosis's many-configuration scorer) calls:
-n-gram totals (:func:`totals_of_lengths`, :func:`apply_total_rule`), missing references
+n-gram totals (:func:`totals_of_lengths`, :func:`apply_total_rule`; with the matches each
+segment adds, :func:`counted`), missing references
 (:func:`padded_ref_matrix`), the reference length (:func:`ref_length_of`) and its corpus sum
 (:func:`ref_length_sums`).
 
@@ -145,10 +146,24 @@ class Statistics:
 
     # ------------------------------------------------------------------ derived arrays
     def totals(self, rule: str = "plain", max_order: int | None = None) -> np.ndarray:
-        """(S, N) order-n totals: ``max(0, len - n + 1)``; ``floor1`` floors each at 1 (nltk).
+        """(S, N) order-n totals: ``max(0, len - n + 1)``; ``floor1`` floors each at 1 (nltk);
+        ``reduced`` puts each with its matches in lowest terms (:func:`counted`).
         Made once per rule and order (read-only)."""
         n = max_order or self.max_order
-        return self.memo(("totals", rule, n), lambda: totals_of_lengths(self.hyp_len, rule, n))
+        return self.memo(
+            ("totals", rule, n), lambda: counted(self.hyp_len, self.matches, rule, n)[1]
+        )
+
+    def counted(self, rule: str = "plain", max_order: int | None = None) -> np.ndarray:
+        """(S, N) order-n matches each segment adds under the n-gram total ``rule`` (the
+        matches as counted, or in lowest terms with their total: :func:`counted`); its totals
+        are :meth:`totals`. Made once per rule and order (read-only)."""
+        n = max_order or self.max_order
+        if rule != "reduced":
+            return self.matches[:, :n]
+        return self.memo(
+            ("counted", rule, n), lambda: counted(self.hyp_len, self.matches, rule, n)[0]
+        )
 
     def memo(self, key: Hashable, make: Callable[[], _T]) -> _T:
         """A value derived from these statistics alone, made by ``make`` the first time
@@ -240,6 +255,27 @@ def totals_of_lengths(hyp_len: np.ndarray, rule: str, max_order: int) -> np.ndar
     return apply_total_rule(counted, rule)
 
 
+#: The n-gram total rules that depend on the hypothesis lengths alone (``reduced`` also reads
+#: the matches: :func:`counted`).
+LENGTH_TOTAL_RULES: tuple[str, ...] = ("plain", "floor1")
+
+
+def counted(
+    hyp_len: np.ndarray, matches: np.ndarray, rule: str, max_order: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The (S, N) matches and totals each segment adds to the corpus sums under the n-gram
+    total ``rule``: the matches as counted and :func:`totals_of_lengths`, or (``reduced``:
+    nltk 3.2, which sums the numerators and denominators of each segment's precision as a
+    ``Fraction`` in lowest terms) the floored totals and the matches each divided by their
+    greatest common divisor, so that an order without a match adds ``0/1``."""
+    m = np.asarray(matches)[:, :max_order]
+    if rule != "reduced":
+        return m, totals_of_lengths(hyp_len, rule, max_order)
+    totals = totals_of_lengths(hyp_len, "floor1", max_order)
+    g = np.gcd(m, totals)  # totals are at least 1, so g is
+    return m // g, totals // g
+
+
 def apply_total_rule(totals: np.ndarray, rule: str) -> np.ndarray:
     """Counted n-gram totals (any shape) under the n-gram total ``rule``: as counted
     (``plain``), or each floored at 1 (``floor1``: nltk). The one implementation of the total
@@ -247,7 +283,7 @@ def apply_total_rule(totals: np.ndarray, rule: str) -> np.ndarray:
     if rule == "floor1":
         return np.maximum(totals, 1)
     if rule != "plain":
-        raise ValueError(f"unknown n-gram total rule {rule!r}")
+        raise ValueError(f"n-gram total rule {rule!r} is not one of {LENGTH_TOTAL_RULES}")
     return np.asarray(totals)
 
 

@@ -88,6 +88,13 @@ def _divides_by_zero(
     ]
 
 
+def _brevity_divides_by_zero(
+    sys_len: np.ndarray, _ref_len: np.ndarray, _corpus: bool, lib: str
+) -> list[Refusal]:
+    reason = "the total hypothesis length is 0 (brevity penalty exp(1 - r / 0))"
+    return [(sys_len == 0, lib, "ZeroDivisionError", reason)]
+
+
 def _mteval_ratio(
     sys_len: np.ndarray, ref_len: np.ndarray, corpus: bool, lib: str
 ) -> list[Refusal]:
@@ -163,6 +170,12 @@ _RULES: tuple[ZeroLengthRule, ...] = (
         "raise",
         "tensorflow-nmt/evaluate: a zero hypothesis or reference length divides by zero",
         before=_divides_by_zero,
+    ),
+    ZeroLengthRule(
+        "hypothesis-raises",
+        "nltk 3.2: a zero hypothesis length divides by zero in the brevity penalty "
+        "exp(1 - r/c), whatever the references; a zero reference length alone gives BP 1",
+        before=_brevity_divides_by_zero,
     ),
     ZeroLengthRule(
         "mteval",

@@ -246,7 +246,8 @@ OVERRIDE_HELP: dict[str, str] = {
     "ref_length": "reference length the brevity penalty uses (closest: ties to the shorter; "
     "closest-first: ties to the first given)",
     "ngram_totals": "order-n denominators (plain: max(0, len - n + 1) per segment; floor1: "
-    "each segment's total floored at 1, as nltk)",
+    "each segment's total floored at 1, as nltk; reduced: floor1, then each segment's matches "
+    "and total in lowest terms, as nltk 3.2)",
     "aggregation": "corpus statistics, the mean of sentence scores, or the mean of each "
     "segment's best single-reference score",
     "ngram_identity": "when two n-grams match (tokens: equal tokens; fairseq-hash: equal "

@@ -51,11 +51,11 @@ from harness.bleu.config import EMPTY_REFERENCE_DROPS, RAGGED_REFUSALS, TRUNCATI
 from harness.bleu.smoothing import get_smoothing
 from harness.bleu.stats import (
     Statistics,
+    counted,
     join_ref_matches,
     padded_ref_matrix,
     ref_length_of,
     ref_length_sums,
-    totals_of_lengths,
 )
 from harness.bleu.tokenizers import TextRules
 from harness.bleu.zero_length import zero_length_rule
@@ -263,8 +263,7 @@ class CorporaScorer:
             got = (
                 stats.hyp_len,
                 ref_length_of(stats.hyp_len, refs, config.ref_length),
-                stats.matches[:, : config.max_order],
-                totals_of_lengths(stats.hyp_len, config.ngram_totals, config.max_order),
+                *counted(stats.hyp_len, stats.matches, config.ngram_totals, config.max_order),
             )
             self._rows[key] = got
         return got

@@ -18,11 +18,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from harness.bleu.config import MISSING_REFS, NGRAM_TOTALS, REF_LENGTHS, TOKENIZERS, BleuConfig
+from harness.bleu.config import MISSING_REFS, REF_LENGTHS, TOKENIZERS, BleuConfig
 from harness.bleu.nltk_release_smoothing import CURRENT as CURRENT_FORMS
 from harness.bleu.nltk_release_smoothing import FORMS
 from harness.bleu.profiles import PROFILES
-from harness.bleu.stats import ref_length_of, totals_of_lengths
+from harness.bleu.stats import LENGTH_TOTAL_RULES, ref_length_of, totals_of_lengths
 from harness.bleu.tokenizers import TextRules, get_tokenizer, tokenizer_names
 from harness.data.corpus import Corpus
 from harness.data.fixtures import load_fixture
@@ -238,7 +238,8 @@ def _evaluate_layout(
         # n-gram total rules that give the same totals on this corpus: scored once
         total_groups = {
             n: _unique(
-                (totals_of_lengths(stats.hyp_len, rule, n).tobytes(), rule) for rule in NGRAM_TOTALS
+                (totals_of_lengths(stats.hyp_len, rule, n).tobytes(), rule)
+                for rule in LENGTH_TOTAL_RULES
             )
             for n in max_orders
         }
