@@ -148,6 +148,31 @@ def assert_same(mine: BleuResult | LibraryWouldRaise, theirs: Reply, what: objec
     assert diff <= TOL and diff <= TOL * max(abs(a), abs(b)), (what, a, b)
 
 
+def assert_three(
+    profile: str,
+    overrides: dict[str, Any],
+    hyps: Hyps,
+    refs: Refs,
+    corpus: Reply,
+    sentences: list[Reply],
+    version: str,
+) -> None:
+    """The release's ``corpus`` answer, its answer for each segment alone (``sentences``) and
+    their mean (or the first segment's exception) against the profile with ``overrides``."""
+    what = (version, profile, overrides, hyps, refs)
+    mine = ours(hypotheses=hyps, references=refs, profile=profile, **overrides)
+    assert_same(mine, corpus, (*what, "corpus"))
+    for h, r, reply in zip(hyps, refs, sentences, strict=True):
+        mine = ours(hypothesis=h, references=r, profile=profile, **overrides)
+        assert_same(mine, reply, (*what, "sentence", h, r))
+    failed = next((s for s in sentences if "error" in s), None)
+    expected = failed or {"score": math.fsum(s["score"] for s in sentences) / len(hyps)}
+    mean = ours(
+        hypotheses=hyps, references=refs, profile=profile, aggregation="sentence-mean", **overrides
+    )
+    assert_same(mean, expected, (*what, "mean"))
+
+
 def check(tag: str, version: str, batch: list[tuple[Hyps, Refs]]) -> None:
     """Every corpus of ``batch`` scored by the release and by the profile of ``tag``, with every
     smoothing method: the corpus score, each segment's sentence score and their mean."""
@@ -165,26 +190,9 @@ def check(tag: str, version: str, batch: list[tuple[Hyps, Refs]]) -> None:
             corpus = next(replies)
             if "score" in corpus:
                 corpus = {"score": corpus["score"]}
-            what = (version, profile, smooth, hyps, refs)
-            mine = ours(hypotheses=hyps, references=refs, profile=profile, smooth=smooth)
-            assert_same(mine, corpus, (*what, "corpus"))
-            sentences = []
-            for h, r in zip(hyps, refs, strict=True):
-                reply = next(replies)
-                reply = {"score": reply["scores"][0]} if "scores" in reply else reply
-                sentences.append(reply)
-                mine = ours(hypothesis=h, references=r, profile=profile, smooth=smooth)
-                assert_same(mine, reply, (*what, "sentence", h, r))
-            failed = next((s for s in sentences if "error" in s), None)
-            expected = failed or {"score": math.fsum(s["score"] for s in sentences) / len(hyps)}
-            mean = ours(
-                hypotheses=hyps,
-                references=refs,
-                profile=profile,
-                smooth=smooth,
-                aggregation="sentence-mean",
-            )
-            assert_same(mean, expected, (*what, "mean"))
+            sentences = [next(replies) for _ in hyps]
+            sentences = [{"score": r["scores"][0]} if "scores" in r else r for r in sentences]
+            assert_three(profile, {"smooth": smooth}, hyps, refs, corpus, sentences, version)
 
 
 #: Generated corpora: several references, ragged, empty lines; one reference; no empty
@@ -285,24 +293,9 @@ def check_parameters(
         # a parameter the method does not read: the profile is given the method's default
         reads = {1: "epsilon", 4: "k", 6: "alpha", 7: "k"}[k] == parameter
         overrides = {"smooth": f"nltk-method{k}", "smooth_value": value if reads else None}
-        what = (version, profile, overrides, hyps, refs)
-        mine = ours(hypotheses=hyps, references=refs, profile=profile, **overrides)
-        assert_same(mine, next(replies), (*what, "corpus"))
-        sentences = []
-        for h, r in zip(hyps, refs, strict=True):
-            sentences.append(next(replies))
-            mine = ours(hypothesis=h, references=r, profile=profile, **overrides)
-            assert_same(mine, sentences[-1], (*what, "sentence", h, r))
-        failed = next((s for s in sentences if "error" in s), None)
-        expected = failed or {"score": math.fsum(s["score"] for s in sentences) / len(hyps)}
-        mean = ours(
-            hypotheses=hyps,
-            references=refs,
-            profile=profile,
-            aggregation="sentence-mean",
-            **overrides,
-        )
-        assert_same(mean, expected, (*what, "mean"))
+        corpus = next(replies)
+        sentences = [next(replies) for _ in hyps]
+        assert_three(profile, overrides, hyps, refs, corpus, sentences, version)
 
 
 @pytest.mark.parametrize(("tag", "version"), CASES)
