@@ -1,18 +1,17 @@
-"""A published release's code served in a Python process of its own, one JSON line each way.
+"""A published release's code served in a Python process of its own, one JSON line each way
+(:class:`harness.scorers.json_lines.JsonLineProcess`), for the test suite's oracles.
 
 The process runs ``code`` (which prints a first JSON line saying what it imported, then answers
-each line of requests with one line of replies) with ``env``; its stderr goes to a temporary
-file, shown when the process ends early.
+each line of requests with one line of replies) with ``env``; what it wrote to stderr is shown
+when it ends early.
 """
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-import tempfile
 from collections.abc import Mapping
-from typing import IO, Any
+from typing import Any
+
+from harness.scorers.json_lines import JsonLineProcess
 
 
 class JsonLineServer:
@@ -21,41 +20,19 @@ class JsonLineServer:
 
     def __init__(self, what: str, code: str, env: Mapping[str, str]) -> None:
         self.what = what
-        self._log = tempfile.TemporaryFile("w+", encoding="utf-8")
-        self._proc = subprocess.Popen(
-            [sys.executable, "-c", code],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self._log,
-            text=True,
-            encoding="utf-8",
-            env=dict(env),
-        )
+        self._proc = JsonLineProcess(code, env)
         #: What the process imported, and from where (its first line).
-        self.hello: dict[str, Any] = self._read()
+        self.hello: dict[str, Any] = self._checked(self._proc.read())
 
-    def _read(self) -> Any:
-        out: IO[str] | None = self._proc.stdout
-        assert out is not None
-        line = out.readline()
-        if not line:
-            self._log.seek(0)
-            raise RuntimeError(f"the {self.what} process ended: {self._log.read()}")
-        return json.loads(line)
+    def _checked(self, reply: Any) -> Any:
+        if reply is None:
+            raise RuntimeError(f"the {self.what} process ended: {self._proc.stderr()}")
+        return reply
 
     def run(self, requests: list[Any]) -> list[dict[str, Any]]:
         """The release's answer to each request, in order."""
-        stdin = self._proc.stdin
-        assert stdin is not None
-        stdin.write(json.dumps(requests) + "\n")
-        stdin.flush()
-        replies: list[dict[str, Any]] = self._read()
+        replies: list[dict[str, Any]] = self._checked(self._proc.ask(requests))
         return replies
 
     def close(self) -> None:
-        if self._proc.stdin:
-            self._proc.stdin.close()
-        self._proc.wait(timeout=30)
-        if self._proc.stdout:
-            self._proc.stdout.close()
-        self._log.close()
+        self._proc.close()

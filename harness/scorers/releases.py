@@ -16,12 +16,9 @@ call returned, or the exception it raised (type and message).
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
-import subprocess
-import sys
 import tarfile
 import tempfile
 import zipfile
@@ -29,11 +26,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from harness.bleu.profiles import release_key
 from harness.errors import ConfigError, HarnessError
 from harness.scorers.evaluate_adapter import ENV_MODULE as EVALUATE_MODULE_ENV
+from harness.scorers.json_lines import JsonLineProcess
 from harness.scorers.peer_releases import (
     DATASETS_RELEASE,
     PEER_DRIVER,
@@ -382,19 +380,10 @@ class ReleaseProcess:
             env[TREE_ENV] = str(release.tree or "")
             env["PEER_RELEASE_ADAPTER"] = peer.adapter
         driver = PEER_DRIVER if peer is not None else _DRIVERS[release.distribution]
-        code = _COMMON + driver + _SERVE
-        self._proc = subprocess.Popen(
-            [sys.executable, "-c", code],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            encoding="utf-8",
-            env=env,
-        )
-        hello = self._read()
+        self._proc = JsonLineProcess(_COMMON + driver + _SERVE, env)
+        hello = self._proc.read()
         if hello is None:
-            err = self._proc.stderr.read() if self._proc.stderr else ""
+            err = self._proc.stderr()
             self.close()
             last = err.strip().splitlines()[-1:] or ["no output"]
             raise HarnessError(
@@ -413,21 +402,11 @@ class ReleaseProcess:
                 f"{release.folder}"
             )
 
-    def _read(self) -> Any:
-        out: IO[str] | None = self._proc.stdout
-        line = out.readline() if out is not None else ""
-        return json.loads(line) if line else None
-
     def run(
         self, calls: Sequence[tuple[str, Sequence[str], Sequence[Sequence[str]]]]
     ) -> list[Answer]:
         """Each ``(call name, hypotheses, per-segment references)`` answered by the release."""
-        stdin = self._proc.stdin
-        assert stdin is not None
-        stdin.write(json.dumps([[n, list(h), [list(r) for r in refs]] for n, h, refs in calls]))
-        stdin.write("\n")
-        stdin.flush()
-        got = self._read()
+        got = self._proc.ask([[n, list(h), [list(r) for r in refs]] for n, h, refs in calls])
         if got is None:
             raise HarnessError(
                 f"{self.release.distribution} {self.release.version}'s process ended"
@@ -435,10 +414,7 @@ class ReleaseProcess:
         return list(got)
 
     def close(self) -> None:
-        for stream in (self._proc.stdin, self._proc.stdout, self._proc.stderr):
-            if stream is not None:
-                stream.close()
-        self._proc.wait()
+        self._proc.close()
 
     def __enter__(self) -> ReleaseProcess:
         return self
