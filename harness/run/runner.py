@@ -317,7 +317,9 @@ def run(plan: RunPlan) -> Results:
     and, in place of a corpus row, as a corpus of their own (a ``sample`` row, beside one of
     its profile's on the same segments); the profiles, proven equal to their libraries, give
     every system and segment. ``prefetch``: more
-    configurations to count up front with the profiles' (what the analysis reads next).
+    configurations to count up front with the profiles' (what the analysis reads next: a
+    worker that counts one of their tokenizations on every corpus also scores them there,
+    :mod:`harness.session.scores`).
     """
     corpora, implementations, levels = plan.corpora, plan.implementations, plan.levels
     progress, results, libraries = plan.progress, plan.results, plan.libraries
@@ -376,7 +378,11 @@ def run(plan: RunPlan) -> Results:
         texts, counted, ahead = [c for _, _, c in corpora], [*configs, *prefetch], []
         if submit is not None and backend == "processes":
             tasks, counted = share(counted)
-            ahead = [CountAhead(cache, texts, task, submit=submit) for task in tasks]
+            # the answer's mixes are scored on every system where their tokenization is
+            # counted, so that only a lookup of them is left for after the run
+            ahead = [
+                CountAhead(cache, texts, task, submit=submit, score=prefetch) for task in tasks
+            ]
         cache.warm(texts, counted, workers=parallel.Workers(backend, jobs, client))
         for task in ahead:
             task.finish()

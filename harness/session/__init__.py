@@ -55,6 +55,7 @@ from harness.progress import ProgressCallback
 from harness.session.ahead import CountAhead
 from harness.session.cache import StatisticsCache, default_cache_dir
 from harness.session.parallel import BACKENDS, Workers, compute_function
+from harness.session.scores import memo_of
 
 __all__ = ["ConfigScores", "Session", "default_cache_dir", "open_cache"]
 
@@ -266,13 +267,19 @@ class Session:
         :meth:`score` gives each), in one arithmetic call where the aggregation allows
         (:func:`harness.bleu.batch_scores.corpus_scores`). Asked again for the same corpora under
         the same config, the session gives the scores it gave (an answer's families share
-        configurations)."""
+        configurations), and scores a worker computed beside the counting of the same corpora
+        (:mod:`harness.session.scores`) are taken as given."""
         key = (config, tuple(names))
         corpora = tuple(self.corpora[self._name(n)] for n in names)
         kept = self._scored.get(key)
         if kept is not None and all(a is b for a, b in zip(kept[0], corpora, strict=True)):
             return list(kept[1])
-        scores = batch_scores.corpus_scores([self.statistics(config, n) for n in names], config)
+        ahead = memo_of(self.cache).get(config, [self.cache.digest(c) for c in corpora])
+        scores = (
+            ahead
+            if ahead is not None
+            else batch_scores.corpus_scores([self.statistics(config, n) for n in names], config)
+        )
         self._scored[key] = (corpora, list(scores))
         return scores
 

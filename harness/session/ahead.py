@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future
+from typing import Any
 
 from harness.bleu import engine
 from harness.bleu.config import BleuConfig
@@ -21,8 +22,9 @@ from harness.bleu.tokenizers import REGISTRY
 from harness.data.corpus import Corpus
 from harness.errors import HarnessError
 from harness.session.cache import StatisticsCache, tokenization_groups, tokenizer_signature
+from harness.session.scores import memo_of, score_statistics
 
-__all__ = ["CountAhead", "count_pairs", "share"]
+__all__ = ["CountAhead", "count_and_score", "count_pairs", "share"]
 
 #: What a worker is asked: the corpora, the tokenization groups (representative, order) and
 #: the (corpus, group) pairs to count, group by group.
@@ -45,6 +47,33 @@ def count_pairs(
     return out
 
 
+#: What a worker is asked to score beside its counting: per tokenization group, the position
+#: in its pairs of each corpus's statistics (every corpus of the run, in order) and the
+#: configurations of that tokenization to score them under.
+Scored = Sequence[tuple[tuple[int, ...], tuple[BleuConfig, ...]]]
+
+
+def count_and_score(
+    corpora: Sequence[Corpus],
+    groups: Sequence[tuple[BleuConfig, int]],
+    pairs: Pairs,
+    scored: Scored,
+) -> tuple[list[Statistics | None], list[list[list[float] | None]]]:
+    """Worker function: :func:`count_pairs`, then the scores of every corpus under each
+    configuration of ``scored`` (:func:`harness.session.scores.score_statistics`; ``None``
+    where a corpus could not be counted or the scoring raises)."""
+    stats = count_pairs(corpora, groups, pairs)
+    scores: list[list[list[float] | None]] = []
+    for at, configs in scored:
+        mine = [stats[i] for i in at]
+        ready = [s for s in mine if s is not None]
+        if len(ready) != len(mine):
+            scores.append([None] * len(configs))
+            continue
+        scores.append([score_statistics(ready, c) for c in configs])
+    return stats, scores
+
+
 class CountAhead:
     """Every (corpus, tokenization) of ``configs`` that ``cache`` misses, counted by one task
     given to ``submit`` (an executor's ``submit``) from now on, at the orders
@@ -57,8 +86,9 @@ class CountAhead:
         corpora: Iterable[Corpus],
         configs: Iterable[BleuConfig],
         *,
-        submit: Callable[..., Future[list[Statistics | None]]],
+        submit: Callable[..., Future[Any]],
         min_order: int = 1,
+        score: Iterable[BleuConfig] = (),
     ) -> None:
         self.cache = cache
         self.corpora = list(corpora)
@@ -68,11 +98,35 @@ class CountAhead:
             for g, (config, order) in enumerate(self.groups)
             for c in cache.missing(self.corpora, config, order)
         ]
-        self._future = (
-            submit(count_pairs, self.corpora, self.groups, self.pairs)
-            if self.pairs and cache.enabled
-            else None
-        )
+        self.scored = self._to_score(score)
+        self._future = None
+        if self.pairs and cache.enabled:
+            self._future = (
+                submit(count_and_score, self.corpora, self.groups, self.pairs, self.scored)
+                if self.scored
+                else submit(count_pairs, self.corpora, self.groups, self.pairs)
+            )
+
+    def _to_score(
+        self, score: Iterable[BleuConfig]
+    ) -> list[tuple[tuple[int, ...], tuple[BleuConfig, ...]]]:
+        """What the worker scores: the configurations of ``score`` whose tokenization it counts
+        on every corpus (a corpus whose content an earlier one has shares its statistics),
+        with where each corpus's statistics are among its pairs."""
+        wanted = list(dict.fromkeys(score))
+        if not wanted or not self.corpora:
+            return []
+        digests = [self.cache.digest(c) for c in self.corpora]
+        first = {d: i for i, d in reversed(list(enumerate(digests)))}
+        where = {pair: k for k, pair in enumerate(self.pairs)}
+        out = []
+        for g, (rep, _) in enumerate(self.groups):
+            sig = tokenizer_signature(rep)
+            configs = tuple(c for c in wanted if tokenizer_signature(c) == sig)
+            at = [where.get((first[d], g)) for d in digests]
+            if configs and all(k is not None for k in at):
+                out.append((tuple(k for k in at if k is not None), configs))
+        return out
 
     def finish(self) -> int:
         """Keep the worker's statistics in the cache (waiting for them); how many it counted.
@@ -85,12 +139,19 @@ class CountAhead:
             for config, order in self.groups:
                 self.cache.warm(self.corpora, [config], min_order=order)
             return 0
+        counted, scores = future.result() if self.scored else (future.result(), [])
         done = 0
-        for (c, g), stats in zip(self.pairs, future.result(), strict=True):
+        for (c, g), stats in zip(self.pairs, counted, strict=True):
             if stats is not None:
                 self.cache.stats.computed += 1
                 self.cache.store(self.corpora[c], self.groups[g][0], stats)
                 done += 1
+        memo = memo_of(self.cache)
+        digests = [self.cache.digest(c) for c in self.corpora]
+        for (_, configs), given in zip(self.scored, scores, strict=True):
+            for config, values in zip(configs, given, strict=True):
+                if values is not None:
+                    memo.put(config, digests, values)
         return done
 
 
