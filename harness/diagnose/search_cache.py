@@ -1,0 +1,223 @@
+"""The search's readings on disk, so that identify run again on the same files scores nothing.
+
+:func:`harness.diagnose.search.evaluations` scores every reading of a corpus (thousands of
+configurations on the reference layouts and the preprocessing readings); the printed score
+only selects among them, so the readings themselves depend only on
+
+* the corpus's content (:func:`~harness.session.cache.content_hash`),
+* the tokenizers that work here (the search's own probe) and what each one's tokens depend on
+  (:func:`~harness.session.cache.tokenizer_signature`: the Unicode database, the versions of
+  the distributions its registry entry names, its revision),
+* the code that counts and scores them (:func:`~harness.session.results.code_fingerprint` of
+  :data:`CODE_PARTS`: every layer up to this one, and the compiled kernels' source), the
+  engine version, and the versions of numpy, scipy and Python
+  (:func:`~harness.session.results.library_versions`).
+
+An entry is kept the way the real libraries' rows are (:class:`~harness.session.results.
+ResultsCache`, in ``results/`` of the statistics cache directory): one row whose
+``readings`` are the search's readings (:func:`encode`), written atomically, checked against
+its key and checksum when read, pruned with the library rows, emptied by ``bleu-harness cache
+clear``; a bad entry is a :class:`~harness.session.cache.CacheWarning` and a new search. A
+session without a disk cache (``--no-cache``, or :class:`~harness.session.Session` in memory)
+reads and writes none. Readings are stored only when they read back equal to what the search
+returned.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from harness.bleu.config import ENGINE_VERSION, BleuConfig
+from harness.bleu.tokenizers import REGISTRY
+from harness.data.corpus import Corpus
+from harness.session import Session
+from harness.session.cache import tokenizer_signature
+from harness.session.results import ResultsCache, code_fingerprint, library_versions
+
+__all__ = [
+    "CODE_PARTS",
+    "FORMAT_VERSION",
+    "Evaluated",
+    "decode",
+    "encode",
+    "load",
+    "readings_key",
+    "store",
+]
+
+
+@dataclass(frozen=True)
+class Evaluated:
+    """One reading of the search: ``config`` on the corpus in the reference ``layout`` (the
+    files as given, or a misuse) and the preprocessing reading ``preprocessing`` (its labels)
+    scores ``raw100`` (0-100); ``equivalent``: the other settings that give the same number on
+    this corpus, by factor."""
+
+    config: BleuConfig
+    layout: str
+    raw100: float
+    equivalent: dict[str, tuple[dict[str, Any], ...]]
+    preprocessing: tuple[str, ...] = ()
+
+
+#: Version of the readings' encoding (:func:`encode`); bump it when it changes.
+FORMAT_VERSION = 1
+
+#: The parts of the ``harness`` package the readings can depend on: every layer up to the
+#: search's own (``tests/test_architecture.py``), and the source of the compiled kernels.
+CODE_PARTS: tuple[str, ...] = (
+    "__init__.py",
+    "errors.py",
+    "progress.py",
+    "interrupts.py",
+    "typed_json.py",
+    "data",
+    "statistics",
+    "bleu",
+    "bleu/_native.c",
+    "scorers",
+    "session",
+    "api.py",
+    "run",
+    "analysis",
+    "diagnose",
+)
+
+_FIELDS = tuple(f.name for f in dataclasses.fields(BleuConfig))
+
+
+def readings_key(corpus_digest: str, tokenizers: Sequence[str]) -> dict[str, Any]:
+    """What the readings of the corpus whose content hash is ``corpus_digest`` depend on, the
+    search having found ``tokenizers`` working here (see the module docstring)."""
+    distributions = sorted({d for spec in REGISTRY.values() for d in spec.distributions})
+    return {
+        "format": FORMAT_VERSION,
+        "kind": "identify readings",
+        "code": code_fingerprint(CODE_PARTS),
+        "engine": ENGINE_VERSION,
+        "versions": [list(v) for v in library_versions(tuple(distributions))],
+        "tokenizers": [tokenizer_signature(BleuConfig(tokenize=t)) for t in tokenizers],
+        "corpus": corpus_digest,
+    }
+
+
+def _plain(value: Any) -> Any:
+    """A config's or option's value as JSON (tuples as lists)."""
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _tupled(value: Any) -> Any:
+    """The inverse of :func:`_plain`: lists back to tuples (a config holds no lists)."""
+    if isinstance(value, list):
+        return tuple(_tupled(v) for v in value)
+    return value
+
+
+def encode(found: Sequence[Evaluated]) -> dict[str, Any]:
+    """``found`` as JSON: each distinct configuration once (every field, in order), each
+    distinct equivalent setting once and each distinct map of them once, and each reading as
+    [configuration, layout, score, equivalent settings, preprocessing] by their places."""
+    configs: dict[BleuConfig, int] = {}
+    options: dict[tuple[tuple[str, str, str], ...], int] = {}
+    option_list: list[dict[str, Any]] = []
+    maps: dict[tuple[Any, ...], int] = {}
+    map_list: list[list[Any]] = []
+    readings = []
+    for ev in found:
+        places = []
+        for name, alternatives in ev.equivalent.items():
+            at = []
+            for o in alternatives:
+                # by type and repr: True and 1, 0.0 and -0.0 are equal keys of a dict
+                okey = tuple((k, type(v).__name__, repr(v)) for k, v in o.items())
+                if okey not in options:
+                    options[okey] = len(option_list)
+                    option_list.append({k: _plain(v) for k, v in o.items()})
+                at.append(options[okey])
+            places.append((name, tuple(at)))
+        mkey = tuple(places)
+        if mkey not in maps:
+            maps[mkey] = len(map_list)
+            map_list.append([[name, list(at)] for name, at in places])
+        config = configs.setdefault(ev.config, len(configs))
+        readings.append([config, ev.layout, ev.raw100, maps[mkey], list(ev.preprocessing)])
+    return {
+        "fields": list(_FIELDS),
+        "configs": [[_plain(getattr(c, f)) for f in _FIELDS] for c in configs],
+        "options": option_list,
+        "equivalents": map_list,
+        "readings": readings,
+    }
+
+
+def decode(blob: dict[str, Any]) -> list[Evaluated]:
+    """The readings :func:`encode` wrote (``ValueError`` when they are not its form). Readings
+    with the same equivalent settings share one (read-only) map."""
+    if blob.get("fields") != list(_FIELDS):
+        raise ValueError("the readings were written for other configuration fields")
+    configs = [
+        BleuConfig(**{f: _tupled(v) for f, v in zip(_FIELDS, values, strict=True)})
+        for values in blob["configs"]
+    ]
+    options = [{k: _tupled(v) for k, v in o.items()} for o in blob["options"]]
+    maps = [
+        {name: tuple(options[i] for i in at) for name, at in places}
+        for places in blob["equivalents"]
+    ]
+    return [
+        Evaluated(configs[config], layout, raw, maps[equivalent], tuple(preprocessing))
+        for config, layout, raw, equivalent, preprocessing in blob["readings"]
+    ]
+
+
+def _cache(session: Session) -> ResultsCache | None:
+    """The results cache beside ``session``'s statistics on disk, or ``None`` (no disk)."""
+    stats = session.cache
+    if not stats.enabled or stats.directory is None:
+        return None
+    return ResultsCache(Path(stats.directory) / "results")
+
+
+_ROW_FIELDS = ("status", "readings")
+
+
+def load(
+    corpus: Corpus, tokenizers: Sequence[str], session: Session
+) -> tuple[list[Evaluated] | None, dict[str, Any] | None]:
+    """The readings stored for ``corpus`` (``None`` on a miss) and the key to store them
+    under (``None``: ``session`` keeps nothing on disk)."""
+    cache = _cache(session)
+    if cache is None:
+        return None, None
+    key = readings_key(session.cache.digest(corpus), tokenizers)
+    rows = cache.get(key, _ROW_FIELDS)
+    if rows is None:
+        return None, key
+    try:
+        if len(rows) != 1:
+            raise ValueError(f"{len(rows)} rows, expected one")
+        return decode(rows[0]["readings"]), key
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+        path = cache.path_of(key)
+        assert path is not None
+        cache._bad(path, exc)
+        return None, key
+
+
+def store(key: dict[str, Any], found: Sequence[Evaluated], session: Session) -> bool:
+    """Store ``found`` under ``key`` (from :func:`load`) when they read back equal, in value
+    and in ``repr`` (every field, every float's last digit); True if stored."""
+    cache = _cache(session)
+    if cache is None:
+        return False
+    blob = encode(found)
+    back = decode(blob)
+    if back != list(found) or list(map(repr, back)) != list(map(repr, found)):
+        return False
+    return cache.put(key, [{"status": "ok", "readings": blob}])
