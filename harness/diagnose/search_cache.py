@@ -19,13 +19,13 @@ ResultsCache`, in ``results/`` of the statistics cache directory): one row whose
 its key and checksum when read, pruned with the library rows, emptied by ``bleu-harness cache
 clear``; a bad entry is a :class:`~harness.session.cache.CacheWarning` and a new search. A
 session without a disk cache (``--no-cache``, or :class:`~harness.session.Session` in memory)
-reads and writes none. Readings are stored only when they read back equal to what the search
-returned.
+reads and writes none.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -105,51 +105,60 @@ def readings_key(corpus_digest: str, tokenizers: Sequence[str]) -> dict[str, Any
     }
 
 
-def _plain(value: Any) -> Any:
-    """A config's or option's value as JSON (tuples as lists)."""
-    if isinstance(value, tuple):
-        return [_plain(v) for v in value]
-    return value
-
-
 def _tupled(value: Any) -> Any:
-    """The inverse of :func:`_plain`: lists back to tuples (a config holds no lists)."""
+    """A value as it was before JSON: lists back to tuples (a config holds no lists)."""
     if isinstance(value, list):
         return tuple(_tupled(v) for v in value)
     return value
+
+
+_config_values = operator.attrgetter(*_FIELDS)
 
 
 def encode(found: Sequence[Evaluated]) -> dict[str, Any]:
     """``found`` as JSON: each distinct configuration once (every field, in order), each
     distinct equivalent setting once and each distinct map of them once, and each reading as
     [configuration, layout, score, equivalent settings, preprocessing] by their places."""
-    configs: dict[BleuConfig, int] = {}
-    options: dict[tuple[tuple[str, str, str], ...], int] = {}
-    option_list: list[dict[str, Any]] = []
+    # a value's place is found by its repr: ``==`` makes ``True`` and ``1``, ``1`` and ``1.0``,
+    # ``0.0`` and ``-0.0`` one key of a dict, their reprs differ
+    configs: dict[str, int] = {}
+    config_list: list[tuple[Any, ...]] = []
+    seen: dict[int, int] = {}  # an option dict's id: its place (the search shares them)
+    options: dict[str, int] = {}
+    option_list: list[dict[str, Any]] = []  # JSON writes a tuple as a list
     maps: dict[tuple[Any, ...], int] = {}
-    map_list: list[list[Any]] = []
+    map_list: list[list[tuple[str, tuple[int, ...]]]] = []
     readings = []
     for ev in found:
         places = []
         for name, alternatives in ev.equivalent.items():
             at = []
             for o in alternatives:
-                # by type and repr: True and 1, 0.0 and -0.0 are equal keys of a dict
-                okey = tuple((k, type(v).__name__, repr(v)) for k, v in o.items())
-                if okey not in options:
-                    options[okey] = len(option_list)
-                    option_list.append({k: _plain(v) for k, v in o.items()})
-                at.append(options[okey])
+                place = seen.get(id(o))
+                if place is None:
+                    okey = repr(o)
+                    place = options.get(okey)
+                    if place is None:
+                        place = options[okey] = len(option_list)
+                        option_list.append(o)
+                    seen[id(o)] = place
+                at.append(place)
             places.append((name, tuple(at)))
         mkey = tuple(places)
-        if mkey not in maps:
-            maps[mkey] = len(map_list)
-            map_list.append([[name, list(at)] for name, at in places])
-        config = configs.setdefault(ev.config, len(configs))
-        readings.append([config, ev.layout, ev.raw100, maps[mkey], list(ev.preprocessing)])
+        equivalent = maps.get(mkey)
+        if equivalent is None:
+            equivalent = maps[mkey] = len(map_list)
+            map_list.append(places)
+        values = _config_values(ev.config)
+        ckey = repr(values)
+        config = configs.get(ckey)
+        if config is None:
+            config = configs[ckey] = len(config_list)
+            config_list.append(values)
+        readings.append((config, ev.layout, ev.raw100, equivalent, ev.preprocessing))
     return {
         "fields": list(_FIELDS),
-        "configs": [[_plain(getattr(c, f)) for f in _FIELDS] for c in configs],
+        "configs": config_list,
         "options": option_list,
         "equivalents": map_list,
         "readings": readings,
@@ -211,13 +220,13 @@ def load(
 
 
 def store(key: dict[str, Any], found: Sequence[Evaluated], session: Session) -> bool:
-    """Store ``found`` under ``key`` (from :func:`load`) when they read back equal, in value
-    and in ``repr`` (every field, every float's last digit); True if stored."""
+    """Store ``found`` under ``key`` (from :func:`load`); True if stored. What is read back
+    equals ``found`` in value and in ``repr`` (every field, every float's last digit): JSON keeps
+    each value's type and a float's every digit, and only values of one ``repr`` share a place."""
     cache = _cache(session)
     if cache is None:
         return False
-    blob = encode(found)
-    back = decode(blob)
-    if back != list(found) or list(map(repr, back)) != list(map(repr, found)):
+    try:
+        return cache.put(key, [{"status": "ok", "readings": encode(found)}])
+    except ValueError:  # a score or setting JSON cannot hold (not a finite float): not kept
         return False
-    return cache.put(key, [{"status": "ok", "readings": blob}])
