@@ -17,6 +17,7 @@ import pytest
 
 import harness
 from harness.data.corpus import Corpus
+from harness.diagnose import identify as identify_module
 from harness.diagnose import search, search_cache
 from harness.diagnose.identify import chance, identify
 from harness.session import Session, open_cache
@@ -30,6 +31,7 @@ def searches(monkeypatch: pytest.MonkeyPatch) -> list[Corpus]:
     """The corpora the search scored (not read from disk) in this test; the in-memory readings
     are forgotten first, so every call reaches the disk cache."""
     monkeypatch.setattr(search, "_EVAL_CACHE", {})
+    monkeypatch.setattr(identify_module, "_CANDIDATES", {})
     scored: list[Corpus] = []
     real = search._score_readings
 
@@ -71,6 +73,7 @@ def test_what_identify_answers_is_the_same_read_back(
     answers = []
     for _ in range(2):
         search._EVAL_CACHE.clear()
+        identify_module._CANDIDATES.clear()
         session = _disk(tmp_path)
         found = identify("0.27", corpus, session=session)
         answers.append(([repr(c) for c in found], repr(chance("0.27", corpus, session=session))))
@@ -169,3 +172,15 @@ def test_a_bad_entry_is_a_warning_and_a_new_search(tmp_path: Path, searches: lis
     assert len(searches) == 2 and again == first
     _fresh(_disk(tmp_path), corpus)  # rewritten: read again
     assert len(searches) == 2
+
+
+def test_candidates_are_kept_per_printed_precision(searches: list[Corpus]) -> None:
+    """identify, nearest and simplest share a score's candidates within a run; a score of
+    other digits (``0.270`` against ``0.27``) has its own."""
+    corpus = search.as_corpus("google_nasa_opportunity/candidate_2")
+    two = identify_module._candidates("0.27", corpus, None, Session())
+    three = identify_module._candidates("0.270", corpus, None, Session())
+    assert {c.rounding for c in two} == {"2 decimals"}
+    assert {c.rounding for c in three} == {"3 decimals"}
+    assert identify_module._candidates("0.27", corpus, None, Session()) == two
+    assert len(searches) == 1

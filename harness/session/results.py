@@ -27,6 +27,9 @@ truncated, garbled or not the one its name promises is reported once as a
 more entries for its lifetime (one run), which goes on. A hit refreshes the file's
 modification time, and after writes the directory is trimmed to ``max_bytes`` by deleting the
 least recently used entries (:func:`prune`); ``bleu-harness cache clear`` empties it.
+
+identify keeps its search's readings here too, by its own key
+(:mod:`harness.diagnose.search_cache`, with :func:`code_fingerprint` of the parts it names).
 """
 
 from __future__ import annotations
