@@ -184,3 +184,22 @@ def test_candidates_are_kept_per_printed_precision(searches: list[Corpus]) -> No
     assert {c.rounding for c in three} == {"3 decimals"}
     assert identify_module._candidates("0.27", corpus, None, Session()) == two
     assert len(searches) == 1
+
+
+def test_an_entry_that_holds_no_readings_is_a_warning_and_a_new_search(
+    tmp_path: Path, searches: list[Corpus], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    corpus = search.as_corpus(FIXTURE)
+    first = _fresh(_disk(tmp_path), corpus)
+    real = search_cache.encode
+    monkeypatch.setattr(search_cache, "encode", lambda found: {**real(found), "fields": ["x"]})
+    search_cache.store(
+        search_cache.readings_key(
+            _disk(tmp_path).cache.digest(corpus), search._available_tokenizers()
+        ),
+        first,
+        _disk(tmp_path),
+    )
+    with pytest.warns(CacheWarning, match="identify's readings"):
+        again = _fresh(_disk(tmp_path), corpus)
+    assert len(searches) == 2 and again == first

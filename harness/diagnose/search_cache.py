@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import operator
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +36,7 @@ from harness.bleu.config import ENGINE_VERSION, BleuConfig
 from harness.bleu.tokenizers import REGISTRY
 from harness.data.corpus import Corpus
 from harness.session import Session
-from harness.session.cache import tokenizer_signature
+from harness.session.cache import CacheWarning, tokenizer_signature
 from harness.session.results import ResultsCache, code_fingerprint, library_versions
 
 __all__ = [
@@ -213,9 +214,12 @@ def load(
             raise ValueError(f"{len(rows)} rows, expected one")
         return decode(rows[0]["readings"]), key
     except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
-        path = cache.path_of(key)
-        assert path is not None
-        cache._bad(path, exc)
+        warnings.warn(
+            f"identify's readings in {cache.path_of(key)} are not readings "
+            f"({type(exc).__name__}: {exc}); searching again and overwriting them",
+            CacheWarning,
+            stacklevel=3,
+        )
         return None, key
 
 
