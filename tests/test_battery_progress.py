@@ -121,8 +121,10 @@ def data_for(request: pytest.FixtureRequest):
     ],
 )
 def test_progress_flags(command, flags, bars, tmp_path, capsys, data_for, monkeypatch) -> None:
-    # identify keeps its searches for a corpus in memory: start from none, as a new process does
+    # identify keeps its searches and candidates for a corpus in memory: start from none, as a
+    # new process does
     monkeypatch.setattr("harness.diagnose.search._EVAL_CACHE", {})
+    monkeypatch.setattr("harness.diagnose.identify._CANDIDATES", {})
     argv = [*_args(command, tmp_path, data_for(command)), *flags]
     assert main(argv) == 0
     out, err = capsys.readouterr()

@@ -296,13 +296,16 @@ def test_identify_counts_its_readings_ahead_with_the_same_result(
     """With workers, identify counts ahead in one (the framework tokenizers, the profiles'
     own rules on the files and the preprocessing readings: not here) and finds what it finds
     in one process."""
+    from harness.diagnose import identify as identify_module
     from harness.diagnose import search
 
     monkeypatch.setattr(search, "_EVAL_CACHE", {})
+    monkeypatch.setattr(identify_module, "_CANDIDATES", {})
     corpus = load_fixture("silence_pitfall").corpus("B")
     serial = identify("0.0", corpus, session=Session())
     here = len(calls)
     search._EVAL_CACHE.clear()
+    identify_module._CANDIDATES.clear()
     with_worker = identify("0.0", corpus, session=Session(jobs=2))
     assert with_worker == serial
     assert 0 < len(calls) - here < here  # the readings' counts were the worker's

@@ -146,16 +146,36 @@ def _candidates(
     interval (:func:`~harness.diagnose.candidates.reproduces`; within ``tolerance`` when
     given)."""
     score = as_printed(score)  # the printed precision kept, whatever type it came as
+    key = (score.as_tuple(), corpus.hypotheses, corpus.references, tolerance, tuple(scales))
+    got = _CANDIDATES.get(key)
+    if got is not None:
+        return list(got)
     inside = reproducer(score, tolerance)
+    rounding = printed_rounding(score)
+    again: dict[tuple[str, str], bool] = {}  # reprinted(), by profile and scale
     out = []
     for ev in evaluations(corpus, progress, session):
         profile, changes = closest_profile(ev.config)
         if ev.layout != "per-segment":
             changes = (*changes, "layout")
         for scale in scales:
-            out.append(_candidate(ev, profile, changes, scale, score, inside))
+            if (profile, scale) not in again:
+                again[profile, scale] = reprinted(profile, scale, score)
+            out.append(
+                _candidate(
+                    ev, profile, changes, scale, score, inside, rounding, again[profile, scale]
+                )
+            )
     out.sort(key=rank)
+    if len(_CANDIDATES) >= 4:
+        _CANDIDATES.clear()
+    _CANDIDATES[key] = tuple(out)
     return out
+
+
+#: :func:`_candidates`' answers, by score (its digits), corpus, tolerance and scales: identify,
+#: nearest and simplest ask for the same ones in a run.
+_CANDIDATES: dict[tuple[Any, ...], tuple[Candidate, ...]] = {}
 
 
 def _candidate(
@@ -165,11 +185,15 @@ def _candidate(
     scale: str,
     score: Decimal,
     inside: Callable[[float], bool],
+    rounding: str | None = None,
+    again: bool | None = None,
 ) -> Candidate:
     """``ev`` on ``scale``, shown with the decimals the score was printed with, and whether
     that display reproduces it (``inside``: :func:`~harness.diagnose.candidates.reproducer`
-    of it)."""
-    rounding = printed_rounding(score)
+    of it). ``rounding`` (:func:`~harness.diagnose.candidates.printed_rounding`) and ``again``
+    (:func:`~harness.diagnose.candidates.reprinted`) of the score when already known."""
+    if rounding is None:
+        rounding = printed_rounding(score)
     raw = ev.raw100 / 100.0 if scale == "0-1" else ev.raw100
     shown = rounded(raw, rounding)
     return Candidate(
@@ -185,7 +209,7 @@ def _candidate(
         equivalent=ev.equivalent,
         preprocessing=ev.preprocessing,
         reproduces=inside(shown),
-        reprinted=reprinted(profile, scale, score),
+        reprinted=reprinted(profile, scale, score) if again is None else again,
     )
 
 

@@ -15,7 +15,6 @@ import contextlib
 import dataclasses
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from harness.bleu.config import MISSING_REFS, REF_LENGTHS, TOKENIZERS, BleuConfig
@@ -26,11 +25,13 @@ from harness.bleu.stats import LENGTH_TOTAL_RULES, ref_length_of, totals_of_leng
 from harness.bleu.tokenizers import TextRules, get_tokenizer, tokenizer_names
 from harness.data.corpus import Corpus
 from harness.data.fixtures import load_fixture
+from harness.diagnose import search_cache
 from harness.diagnose.candidates import (
     TieResolver,
 )
 from harness.diagnose.many_configs import CorpusScorer
 from harness.diagnose.preprocess import readings
+from harness.diagnose.search_cache import Evaluated
 from harness.errors import ConfigError, HarnessError
 from harness.progress import ProgressCallback, track
 from harness.session import Session
@@ -177,15 +178,6 @@ def _normalising(tokenizers: Sequence[str]) -> list[TextChoice]:
 def _tokenizations(choices: Sequence[TextChoice]) -> list[BleuConfig]:
     """The configurations that count each tokenization's statistics."""
     return [BleuConfig(**choice) for choice in choices]
-
-
-@dataclass(frozen=True)
-class Evaluated:
-    config: BleuConfig
-    layout: str
-    raw100: float
-    equivalent: dict[str, tuple[dict[str, Any], ...]]
-    preprocessing: tuple[str, ...] = ()
 
 
 def _unique(items: Iterable[tuple[Any, Any]]) -> list[tuple[Any, list[Any]]]:
@@ -495,57 +487,69 @@ def evaluations(
     corpus: Corpus, progress: ProgressCallback | None, session: Session
 ) -> list[Evaluated]:
     """Every configuration of the full search on the files as given (in every layout), then
-    the reduced space on each preprocessing reading the files' markers call for."""
+    the reduced space on each preprocessing reading the files' markers call for. Kept in
+    memory for the process and, where ``session`` keeps statistics on disk, beside them
+    (:mod:`harness.diagnose.search_cache`), so a second run reads what the first scored."""
     key = (corpus.hypotheses, corpus.references)
     got = _EVAL_CACHE.get(key)
     if got is None:
         tokenizers = _available_tokenizers()
-        (given, _), *variants = corpus_readings(corpus)
-        layouts = {"per-segment": corpus, **corpus_layouts(corpus)}
-        search = session.with_corpora(layouts)
-        named = search.with_corpora({"per-segment": corpus})
-        forensic = search.with_corpora({str(i): c for i, (_, c) in enumerate(variants)})
-        normalising = _normalising(tokenizers)
-        frameworks = _tokenizations(
-            [*_choices([t for t in tokenizers if t in FRAMEWORK_TOKENIZERS]), *normalising]
-        )
-        per_segment = [*_choices(tokenizers), *normalising]
-        in_layouts = _choices(_layout_tokenizers(tokenizers))
-        with contextlib.ExitStack() as stack:
-            # Where the session has workers, one counts ahead what this process needs after
-            # searching the misused layouts (the framework tokenizers, which import their
-            # libraries there) and then what it needs last (the named profiles' own rules on
-            # the files and on every preprocessing reading).
-            ahead = []
-            if session.backend == "processes" and resolve_jobs(session.jobs) > 1:
-                pool = stack.enter_context(process_pool(1))
-                last = search.with_corpora({"per-segment": corpus, **forensic.corpora})
-                for where, configs in ((named, frameworks), (last, _forensic_configs())):
-                    ahead.append(where.count_ahead(configs, executor=pool, min_order=5))
-            # every (layout, tokenizer, case) counted up front
-            search.warm(_tokenizations(in_layouts), min_order=5)
-            found = {
-                layout: _evaluate_layout(
-                    c, layout, in_layouts, _MAX_ORDERS, progress, search, given
-                )
-                for layout, c in layouts.items()
-                if layout != "per-segment"
-            }
-            for task in ahead[:1]:
-                task.finish()
-            named.warm(frameworks, min_order=5)
-            found["per-segment"] = _evaluate_layout(
-                corpus, "per-segment", per_segment, _MAX_ORDERS, progress, search, given
-            )
-            got = [ev for layout in layouts for ev in found[layout]]
-            for task in ahead[1:]:
-                task.finish()
-            got.extend(_named_readings(corpus, given, got, named))
-        if variants:
-            forensic.warm(_forensic_configs(), min_order=5)
-            for labels, c in track(variants, progress, "identify: preprocessing"):
-                got.extend(_evaluate_reading(c, labels, forensic))
+        got, disk_key = search_cache.load(corpus, tokenizers, session)
+        if got is None:
+            got = _score_readings(corpus, tokenizers, progress, session)
+            if disk_key is not None:
+                search_cache.store(disk_key, got, session)
         if len(_EVAL_CACHE) >= 8:
             _EVAL_CACHE.clear()
         _EVAL_CACHE[key] = got
+    return got
+
+
+def _score_readings(
+    corpus: Corpus, tokenizers: list[str], progress: ProgressCallback | None, session: Session
+) -> list[Evaluated]:
+    """The readings of :func:`evaluations`, scored (``tokenizers``: those that work here)."""
+    (given, _), *variants = corpus_readings(corpus)
+    layouts = {"per-segment": corpus, **corpus_layouts(corpus)}
+    search = session.with_corpora(layouts)
+    named = search.with_corpora({"per-segment": corpus})
+    forensic = search.with_corpora({str(i): c for i, (_, c) in enumerate(variants)})
+    normalising = _normalising(tokenizers)
+    frameworks = _tokenizations(
+        [*_choices([t for t in tokenizers if t in FRAMEWORK_TOKENIZERS]), *normalising]
+    )
+    per_segment = [*_choices(tokenizers), *normalising]
+    in_layouts = _choices(_layout_tokenizers(tokenizers))
+    with contextlib.ExitStack() as stack:
+        # Where the session has workers, one counts ahead what this process needs after
+        # searching the misused layouts (the framework tokenizers, which import their
+        # libraries there) and then what it needs last (the named profiles' own rules on
+        # the files and on every preprocessing reading).
+        ahead = []
+        if session.backend == "processes" and resolve_jobs(session.jobs) > 1:
+            pool = stack.enter_context(process_pool(1))
+            last = search.with_corpora({"per-segment": corpus, **forensic.corpora})
+            for where, configs in ((named, frameworks), (last, _forensic_configs())):
+                ahead.append(where.count_ahead(configs, executor=pool, min_order=5))
+        # every (layout, tokenizer, case) counted up front
+        search.warm(_tokenizations(in_layouts), min_order=5)
+        found = {
+            layout: _evaluate_layout(c, layout, in_layouts, _MAX_ORDERS, progress, search, given)
+            for layout, c in layouts.items()
+            if layout != "per-segment"
+        }
+        for task in ahead[:1]:
+            task.finish()
+        named.warm(frameworks, min_order=5)
+        found["per-segment"] = _evaluate_layout(
+            corpus, "per-segment", per_segment, _MAX_ORDERS, progress, search, given
+        )
+        got = [ev for layout in layouts for ev in found[layout]]
+        for task in ahead[1:]:
+            task.finish()
+        got.extend(_named_readings(corpus, given, got, named))
+    if variants:
+        forensic.warm(_forensic_configs(), min_order=5)
+        for labels, c in track(variants, progress, "identify: preprocessing"):
+            got.extend(_evaluate_reading(c, labels, forensic))
     return got

@@ -27,6 +27,9 @@ truncated, garbled or not the one its name promises is reported once as a
 more entries for its lifetime (one run), which goes on. A hit refreshes the file's
 modification time, and after writes the directory is trimmed to ``max_bytes`` by deleting the
 least recently used entries (:func:`prune`); ``bleu-harness cache clear`` empties it.
+
+identify keeps its search's readings here too, by its own key
+(:mod:`harness.diagnose.search_cache`, with :func:`code_fingerprint` of the parts it names).
 """
 
 from __future__ import annotations
@@ -88,13 +91,14 @@ CODE_PARTS: tuple[str, ...] = (
 )
 
 
-@lru_cache(maxsize=1)
-def code_fingerprint() -> str:
-    """sha256 of the Python source files of :data:`CODE_PARTS` (path and content)."""
+@lru_cache(maxsize=4)
+def code_fingerprint(parts: tuple[str, ...] = CODE_PARTS) -> str:
+    """sha256 of the Python source files of ``parts`` (path and content): folders of the
+    ``harness`` package (every ``.py`` file under them) and files (a part with a suffix)."""
     root = Path(__file__).resolve().parents[1]
     digest = hashlib.sha256(b"bleu-harness code 1\x00")
-    files = [p for part in CODE_PARTS for p in (root / part).glob("**/*.py")]
-    files += [root / part for part in CODE_PARTS if part.endswith(".py")]
+    files = [p for part in parts for p in (root / part).glob("**/*.py")]
+    files += [root / part for part in parts if Path(part).suffix]
     for path in sorted(set(files)):
         digest.update(path.relative_to(root).as_posix().encode() + b"\x00")
         digest.update(path.read_bytes())
