@@ -311,3 +311,14 @@ def test_codenn_tokens_are_the_toolbox_normalize(codenn_script: ModuleType, line
         assert codenn_tokens(line) == codenn_script.normalize(joined)
     finally:
         codenn_script.preserve_case = False
+
+
+@PROPS
+@given(st.lists(_LINE | st.sampled_from(["end. ", "x.\t", "a.)", "(b.", "c!  d", "e?\x1c", ""])))
+@example(["end. ", "Dr. Smith", "a b", "x.\x1cY", "q.) r"])
+def test_whole_lines_found_in_the_joined_lines_equal_each_line_alone(lines: list[str]) -> None:
+    """Which lines ``nltk-punkt`` and ``nltk-punkt-3.9.1`` tokenize whole, their potential
+    sentence ends looked for once in the joined lines, equal each line tested alone (what a
+    batch with a line holding NUL does)."""
+    for test in (punkt_sentences.whole_line_test(), nltk391.whole_line_test()):
+        assert test(lines) == test([*lines, "\0"])[:-1]

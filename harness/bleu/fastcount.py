@@ -363,8 +363,14 @@ def _in_text_order(
     span = lens + 1
     start = np.cumsum(span) - span  # where each text's ids begin in text order
     tokens = np.empty(int(span.sum()), dtype=np.int64)
-    for (ids, n), where in ((hyps, is_hyp), (refs, ~is_hyp)):
-        own = n + 1
-        offset = np.arange(len(ids)) - np.repeat(np.cumsum(own) - own, own)
-        tokens[np.repeat(start[where], own) + offset] = ids
+    # the hypotheses' positions (the smaller part) placed, the references fill the rest in
+    # order: each text's ids are contiguous in both orders
+    ids, n = hyps
+    own = n + 1
+    offset = np.arange(len(ids)) - np.repeat(np.cumsum(own) - own, own)
+    at_hyp = np.zeros(len(tokens), dtype=bool)
+    at = np.repeat(start[is_hyp], own) + offset
+    at_hyp[at] = True
+    tokens[at] = ids
+    tokens[~at_hyp] = refs[0]
     return tokens, lens

@@ -16,6 +16,7 @@ over these ids, and ``docs/profiles.md``. :func:`batch_tokens` shows the tokens 
 from __future__ import annotations
 
 import itertools
+import operator
 import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -41,6 +42,7 @@ _SEP = "\x00"
 #: Starts the word-table key of a line tokenized whole. ``str.split`` words hold no
 #: whitespace, so no word key starts with it, and a plain ``str`` key hashes at C speed.
 _LINE_KEY = " "
+_IS_LINE_KEY = operator.methodcaller("startswith", _LINE_KEY)
 
 
 class TokenTable:
@@ -310,10 +312,12 @@ class Vocabulary:
             plain = []
             is_line = np.ones(len(new_words), dtype=bool)
         else:
-            is_line = np.fromiter(
-                (w.startswith(_LINE_KEY) for w in new_words), dtype=bool, count=len(new_words)
+            is_line = np.fromiter(map(_IS_LINE_KEY, new_words), dtype=bool, count=len(new_words))
+            plain = (
+                list(itertools.compress(new_words, (~is_line).tolist()))
+                if is_line.any()
+                else new_words
             )
-            plain = [w for w in new_words if not w.startswith(_LINE_KEY)]
         if self.word_text is not None and plain:
             plain_len, plain_ids = self._word_text_ids(plain)
         elif self.edge_words is not None and plain:
