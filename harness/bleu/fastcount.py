@@ -9,7 +9,7 @@ Algorithm
 1. **Tokens from distinct words.** What a tokenizer allows is read from its registry entry
    (:class:`harness.bleu.tokenizers.TokenizerSpec`). Most tokenizers are *word-local*
    (``locality="word"``): a line's tokens are its whitespace-separated words' tokens in order
-   (13a, none, whitespace, ascii-whitespace, codexglue, jury, parlai, fairseq's two sides),
+   (13a, none, whitespace, ascii-whitespace, codexglue, codenn, jury, parlai, fairseq's two sides),
    but for the lines holding one of the entry's ``whole_line_if`` strings and an empty line's
    ``empty_line_token``; ``edges`` tokenizers (intl, t2t, keras-hub-re2, nltk-word,
    nltk-punkt) are word-local once a line's first and last word are told apart (nltk's with a
