@@ -8,7 +8,9 @@
   are), so contexts repeat across texts.
 * CodeNN's rules (:func:`harness.bleu.script_tokenizers.codenn_rules`): against the four
   substitutions as the script writes them on any text, and the ``codenn`` tokens against the
-  toolbox's own ``normalize``.
+  toolbox's own ``normalize``; its words tokenized one by one (many at a time) against its
+  line form, and the fast path's counts of ``codenn`` lines (each distinct word once) against
+  the line form, lowercasing where the script does or not.
 """
 
 from __future__ import annotations
@@ -22,13 +24,16 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from harness.bleu import nltk391, punkt_sentences
+from harness.bleu import nltk391, punkt_sentences, vocabulary
 from harness.bleu.script_tokenizers import (
     CODENN_RULES,
+    batch_codenn_lowercased_words,
+    batch_codenn_words,
     codenn_lowercased_tokens,
     codenn_rules,
     codenn_tokens,
 )
+from harness.bleu.tokenizers import TextRules, text_tokenizer
 
 from . import oracles
 from .conftest import _require
@@ -230,6 +235,43 @@ def test_codenn_lowercased_batch_equals_the_line_form(lines: list[str]) -> None:
     assert batch_codenn_lowercased(lines) == [codenn_lowercased_tokens(x) for x in lines]
 
 
+_CODENN_LINES = st.lists(
+    st.lists(
+        _CODENN_TEXT
+        | st.sampled_from(["<skipped>", "<SKIPPED>", "&lt;", "&amp;lt;", "&quot;", "&QUOT;"])
+        | st.sampled_from(["Σ", "ΑΣ", "İ", "\t", "\r\n", "\x85", "\u2028", "5-", "x.", ".5"])
+    ).map("".join),
+    max_size=8,
+)
+
+
+@PROPS
+@given(_CODENN_LINES)
+@example(["a. .b", "3. .b", "x ,.y", "ΑΣ ΑΣ", "<skipped> x", "&amp;lt; 5 -5", ". , -"])
+def test_codenn_words_equal_the_line_form(lines: list[str]) -> None:
+    """CodeNN's tokens of a line's words, many words at once (each word's tokens followed by
+    NUL), equal the line form's tokens, lowercasing where the script does or not."""
+    for batch, line_form in (
+        (batch_codenn_words, codenn_tokens),
+        (batch_codenn_lowercased_words, codenn_lowercased_tokens),
+    ):
+        per_line = [batch(line.split()) for line in lines]
+        assert [[t for t in flat if t != "\0"] for flat in per_line] == list(map(line_form, lines))
+        words = [w for line in lines for w in line.split()]
+        assert batch(words) == [t for flat in per_line for t in flat]
+        assert batch(words).count("\0") == len(words)
+
+
+@PROPS
+@given(_CODENN_LINES | st.lists(st.sampled_from(["a\0b", "", " ", "x. y"]), max_size=4))
+def test_codenn_on_the_fast_path_equals_the_line_form(lines: list[str]) -> None:
+    """The fast path's ``codenn`` tokens (every distinct word tokenized once; a line holding
+    NUL tokenized whole) equal the line form's, under each lowercasing rule."""
+    for lowercase, rule in ((False, "unicode"), (True, "script"), (True, "unicode")):
+        rules = TextRules(tokenize="codenn", lowercase=lowercase, lowercase_rule=rule)
+        assert vocabulary.batch_tokens(lines, rules) == [text_tokenizer(rules)(x) for x in lines]
+
+
 def _codenn_script() -> ModuleType:
     path = oracles.reference_impls_dir() / "codesum-evaluation" / "metrics" / "bleu"
     _require(
@@ -269,3 +311,14 @@ def test_codenn_tokens_are_the_toolbox_normalize(codenn_script: ModuleType, line
         assert codenn_tokens(line) == codenn_script.normalize(joined)
     finally:
         codenn_script.preserve_case = False
+
+
+@PROPS
+@given(st.lists(_LINE | st.sampled_from(["end. ", "x.\t", "a.)", "(b.", "c!  d", "e?\x1c", ""])))
+@example(["end. ", "Dr. Smith", "a b", "x.\x1cY", "q.) r"])
+def test_whole_lines_found_in_the_joined_lines_equal_each_line_alone(lines: list[str]) -> None:
+    """Which lines ``nltk-punkt`` and ``nltk-punkt-3.9.1`` tokenize whole, their potential
+    sentence ends looked for once in the joined lines, equal each line tested alone (what a
+    batch with a line holding NUL does)."""
+    for test in (punkt_sentences.whole_line_test(), nltk391.whole_line_test()):
+        assert test(lines) == test([*lines, "\0"])[:-1]

@@ -190,8 +190,11 @@ BUILT_IN: tuple[TokenizerSpec, ...] = (
         summary="CodeNN's normalize (mteval-v11a rules), as BLEU-CN runs it; its lowercasing "
         "is lowercase_rule='script'",
         build=_ready(_script.codenn_tokens),
+        locality="word",
+        batch_words=_script.batch_codenn_words,
         lowercased=_script.codenn_lowercased_tokens,
         lowercased_batch=_script.batch_codenn_lowercased,
+        lowercased_words=_script.batch_codenn_lowercased_words,
     ),
     # t2t does not pad the line either (a missing neighbour counts as a digit)
     TokenizerSpec(

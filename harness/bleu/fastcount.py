@@ -9,7 +9,7 @@ Algorithm
 1. **Tokens from distinct words.** What a tokenizer allows is read from its registry entry
    (:class:`harness.bleu.tokenizers.TokenizerSpec`). Most tokenizers are *word-local*
    (``locality="word"``): a line's tokens are its whitespace-separated words' tokens in order
-   (13a, none, whitespace, ascii-whitespace, codexglue, jury, parlai, fairseq's two sides),
+   (13a, none, whitespace, ascii-whitespace, codexglue, codenn, jury, parlai, fairseq's two sides),
    but for the lines holding one of the entry's ``whole_line_if`` strings and an empty line's
    ``empty_line_token``; ``edges`` tokenizers (intl, t2t, keras-hub-re2, nltk-word,
    nltk-punkt) are word-local once a line's first and last word are told apart (nltk's with a
@@ -363,8 +363,14 @@ def _in_text_order(
     span = lens + 1
     start = np.cumsum(span) - span  # where each text's ids begin in text order
     tokens = np.empty(int(span.sum()), dtype=np.int64)
-    for (ids, n), where in ((hyps, is_hyp), (refs, ~is_hyp)):
-        own = n + 1
-        offset = np.arange(len(ids)) - np.repeat(np.cumsum(own) - own, own)
-        tokens[np.repeat(start[where], own) + offset] = ids
+    # the hypotheses' positions (the smaller part) placed, the references fill the rest in
+    # order: each text's ids are contiguous in both orders
+    ids, n = hyps
+    own = n + 1
+    offset = np.arange(len(ids)) - np.repeat(np.cumsum(own) - own, own)
+    at_hyp = np.zeros(len(tokens), dtype=bool)
+    at = np.repeat(start[is_hyp], own) + offset
+    at_hyp[at] = True
+    tokens[at] = ids
+    tokens[~at_hyp] = refs[0]
     return tokens, lens

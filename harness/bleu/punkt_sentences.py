@@ -320,10 +320,10 @@ def whole_lines_by(finder: Callable[[], Any]) -> Callable[[Sequence[str]], list[
     (:func:`harness.bleu.normalizers.nltk_whole_lines`). Any other line is one sentence,
     tokenized word by word.
 
-    The sentence ends are looked for once in the lines joined by NUL (neither whitespace nor
-    punctuation, so no line's potential end appears or vanishes there, except after a line's
-    trailing whitespace, which sends it whole anyway), and only where
-    :data:`MAYBE_SENTENCE_END` finds one; lines holding NUL are tested alone."""
+    The lines that may hold one are found once in the lines joined by NUL (neither whitespace
+    nor punctuation: a line's own :data:`MAYBE_SENTENCE_END` match is found there, and the
+    only other matches are after a line's trailing whitespace), and only those lines are
+    searched by ``finder()``, each alone; lines holding NUL are tested alone."""
 
     def whole(lines: Sequence[str]) -> list[bool]:
         flags = nltk_whole_lines(lines)
@@ -336,8 +336,14 @@ def whole_lines_by(finder: Callable[[], Any]) -> Callable[[Sequence[str]], list[
         if not maybe_sentence_end(joined):
             return flags
         starts = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
-        for match in finder().finditer(joined):
-            flags[bisect.bisect_right(starts, match.start()) - 1] = True
+        maybe = {
+            bisect.bisect_right(starts, match.start()) - 1
+            for match in MAYBE_SENTENCE_END.finditer(joined)
+        }
+        search = finder().search
+        for k in maybe:
+            if not flags[k] and search(lines[k]) is not None:
+                flags[k] = True
         return flags
 
     return whole

@@ -57,6 +57,8 @@ from functools import lru_cache
 
 __all__ = [
     "UNMATCHABLE",
+    "batch_codenn_lowercased_words",
+    "batch_codenn_words",
     "batch_codexglue_words",
     "batch_fairseq_reference_words",
     "batch_keras_re2",
@@ -182,6 +184,40 @@ def batch_codenn_lowercased(lines: Sequence[str]) -> list[list[str]]:
     text = "\n".join(" ".join(line.split()) for line in lines).replace(_SKIPPED_TAG, "")
     text = " " + xml.sax.saxutils.unescape(text, {"&quot;": '"'}).replace("\n", " \n ") + " "
     return [piece.split() for piece in codenn_rules(text.lower()).split("\n")]
+
+
+def _codenn_words(words: Sequence[str], lowercase: bool) -> list[str]:
+    """CodeNN's tokens of many ``str.split`` words (none holding ``"\\0"``), each word's
+    followed by ``"\\0"``: the words joined by `` \\0 `` into one padded text and normalized
+    once, as a line's words are (:func:`batch_codenn_words`)."""
+    if not words:
+        return []
+    text = (" \x00 ".join(words) + " \x00").replace(_SKIPPED_TAG, "")
+    text = " " + xml.sax.saxutils.unescape(text, {"&quot;": '"'}) + " "
+    if lowercase:
+        text = text.lower()
+    return codenn_rules(text).split()
+
+
+def batch_codenn_words(words: Sequence[str]) -> list[str]:
+    """:func:`codenn_tokens` of many words, each word's tokens followed by ``"\\0"``.
+
+    CodeNN's normalize is word-local: the tag and the entities hold no whitespace (and the
+    tag is removed before the entities are unescaped, within a word either way), no character
+    lowercases to whitespace and ``str.lower``'s Final_Sigma context stops at it, the first
+    rule pads single characters, and each pair rule's match is two characters of which the
+    first (a mark, period or comma) or the second (a period or comma) is never a space: no
+    match starts after one that took the space before a word, so every word is rewritten as
+    it is between two spaces, and only the number of spaces around it changes, which the final
+    split drops. ``"\\0"`` is none of the rules' characters and stands between spaces.
+    ``tests/test_tokenizer_shortcuts.py`` checks this against the line form."""
+    return _codenn_words(words, False)
+
+
+def batch_codenn_lowercased_words(words: Sequence[str]) -> list[str]:
+    """:func:`codenn_lowercased_tokens` of many words, each word's tokens followed by
+    ``"\\0"`` (as :func:`batch_codenn_words`, lowercasing where the script does)."""
+    return _codenn_words(words, True)
 
 
 # --------------------------------------------------------------------------------------------

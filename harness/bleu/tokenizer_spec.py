@@ -105,7 +105,9 @@ class TokenizerSpec:
     tokens; ``None``: ``script`` lowercases the line before tokenizing. A tokenizer never
     lowercases, strips punctuation or drops words inside its line function otherwise: those
     are factors of their own (:class:`~harness.bleu.tokenizers.TextRules`), so that a signature
-    names them. ``lowercased_batch``: that form on many lines at once, equal line by line.
+    names them. ``lowercased_batch``: that form on many lines at once, equal line by line;
+    ``lowercased_words``: that form's ``batch_words``, which a word-local tokenizer with a
+    lowercased form has (beside its own ``batch_words``).
     """
 
     name: str
@@ -131,6 +133,7 @@ class TokenizerSpec:
     revision: str = ""
     lowercased: Core | None = None
     lowercased_batch: BatchLines | None = None
+    lowercased_words: BatchWords | None = None
 
     def __post_init__(self) -> None:
         if self.family not in FAMILIES:
@@ -154,10 +157,18 @@ class TokenizerSpec:
             self.sentences is not None and (self.locality != "line" or self.batch_lines is None)
         ):
             raise ValueError(f"{self.name}: sentences and sentence_words go together, on lines")
-        if self.lowercased is not None and (self.locality != "line" or self.batch_lines):
-            raise ValueError(f"{self.name}: a lowercased form is tokenized line by line")
-        if self.lowercased_batch is not None and self.lowercased is None:
-            raise ValueError(f"{self.name}: lowercased_batch is a lowercased form's batch")
+        if self.lowercased is not None and (
+            self.batch_lines or self.locality == "edges" or self.sides is not None
+        ):
+            raise ValueError(f"{self.name}: a lowercased form is tokenized line or word by word")
+        if (self.lowercased_batch is not None or self.lowercased_words is not None) and (
+            self.lowercased is None
+        ):
+            raise ValueError(f"{self.name}: lowercased_batch/_words are a lowercased form's")
+        if self.lowercased is not None and (self.locality == "word") != (
+            self.lowercased_words is not None and self.batch_words is not None
+        ):
+            raise ValueError(f"{self.name}: a word-local lowercased form has lowercased_words")
         if self.sides is not None:
             names = tuple(form.name for form in self.sides)
             if names != tuple(f"{self.name}:{side}" for side in SIDES):

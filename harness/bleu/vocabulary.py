@@ -16,6 +16,7 @@ over these ids, and ``docs/profiles.md``. :func:`batch_tokens` shows the tokens 
 from __future__ import annotations
 
 import itertools
+import operator
 import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -25,7 +26,10 @@ import numpy as np
 
 from harness.bleu import native
 from harness.bleu import tokenizers as _tok
-from harness.bleu.tokenizer_spec import BatchLines, BatchWords
+from harness.bleu.edge_words import FIRST as _FIRST
+from harness.bleu.edge_words import LAST as _LAST
+from harness.bleu.edge_words import edge_words as _edge_words
+from harness.bleu.tokenizer_spec import BatchWords
 
 #: Distinct texts tokenized per batch before their tokens become ids.
 BATCH = 2048
@@ -35,46 +39,10 @@ BATCH = 2048
 _SEP = "\x00"
 
 
-#: An ``edges`` tokenizer's lines are wrapped in ``_FIRST`` … ``_LAST`` before they are split,
-#: so a word's key says which variant it is: each rule looks one character around a mark and
-#: whitespace is neither a mark nor a number, so a word inside a line is tokenized as
-#: `` word `` and a word that starts (ends) the line without a space before (after) it as
-#: ``word`` on that side (after the rules' right-strip, as for a line tokenized whole). A line
-#: that holds either marker is tokenized whole.
-_FIRST, _LAST = "\x02", "\x03"
-
-
-def _edge_words(lines_batch: BatchLines, next_word: str = "") -> BatchWords:
-    """The batch word tokenizer of an ``edges`` tokenizer: every (marked) word's tokens, each
-    word's followed by ``_SEP``, from one call of its batch line tokenizer on their variants.
-    ``next_word``: follows (after a space) a word that does not end its line; its one token,
-    the variant's last, is dropped."""
-    after = f" {next_word}" if next_word else " "
-
-    def batch(words: Sequence[str]) -> list[str]:
-        variants = []
-        ends = []
-        for word in words:
-            first, last = word.startswith(_FIRST), word.endswith(_LAST)
-            core = word[first : len(word) - last]
-            variants.append(("" if first else " ") + core + ("" if last else after))
-            ends.append(last)
-        out: list[str] = []
-        for tokens, last in zip(lines_batch(variants), ends, strict=True):
-            if next_word and not last:
-                if not tokens or tokens[-1] != next_word:
-                    raise RuntimeError(f"the neutral word {next_word!r} was not one token")
-                tokens = tokens[:-1]
-            out += tokens
-            out.append(_SEP)
-        return out
-
-    return batch
-
-
 #: Starts the word-table key of a line tokenized whole. ``str.split`` words hold no
 #: whitespace, so no word key starts with it, and a plain ``str`` key hashes at C speed.
 _LINE_KEY = " "
+_IS_LINE_KEY = operator.methodcaller("startswith", _LINE_KEY)
 
 
 class TokenTable:
@@ -205,10 +173,13 @@ class Vocabulary:
         self.edge_rstrip = self.edges and rules.strip == "rstrip"
         self.word_local = spec.locality == "word" or self.edges
         edge_batch = spec.edge_batch or spec.batch_lines
-        self.split_word: BatchWords | None = (
+        self.edge_words = (
             _edge_words(edge_batch, spec.edge_next_word)
             if self.edges and edge_batch is not None
-            else spec.batch_words
+            else None
+        )
+        self.split_word: BatchWords | None = (
+            spec.lowercased_words if rules.script_case else spec.batch_words
         )
         self.avoid: tuple[str, ...] = spec.whole_line_marks()
         self.whole_line: Callable[[Sequence[str]], list[bool]] | None = (
@@ -341,12 +312,17 @@ class Vocabulary:
             plain = []
             is_line = np.ones(len(new_words), dtype=bool)
         else:
-            is_line = np.fromiter(
-                (w.startswith(_LINE_KEY) for w in new_words), dtype=bool, count=len(new_words)
+            is_line = np.fromiter(map(_IS_LINE_KEY, new_words), dtype=bool, count=len(new_words))
+            plain = (
+                list(itertools.compress(new_words, (~is_line).tolist()))
+                if is_line.any()
+                else new_words
             )
-            plain = [w for w in new_words if not w.startswith(_LINE_KEY)]
         if self.word_text is not None and plain:
             plain_len, plain_ids = self._word_text_ids(plain)
+        elif self.edge_words is not None and plain:
+            plain_len, tokens = self.edge_words(plain)
+            plain_ids = self.token_ids(tokens)
         elif self.split_word is not None and plain:
             ids = self.token_ids(self.split_word(plain))
             ends = np.flatnonzero(ids == self.separator)
