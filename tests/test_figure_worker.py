@@ -20,8 +20,6 @@ from harness.run import RunPlan, run, runner
 from harness.run.plan import named_corpora
 from harness.session import Session
 
-pytestmark = pytest.mark.xdist_group("processes")
-
 FIXTURES = ("google_nasa_opportunity", "silence_pitfall")
 IMPLS = ("profile:sacrebleu", "profile:nltk", "profile:evaluate", "adapter:nltk")
 
