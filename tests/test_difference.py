@@ -242,3 +242,13 @@ def test_corpus_only_rows_have_no_segment_statistics(corpora):
     assert d.segments.n == 0 and d.segments.median is None and d.top == ()
     assert d.agree is False  # the corpus gap is far above the tolerance
     assert "no segment-level rows" in pair_markdown(judge_pair(d))
+
+
+def test_without_scores_a_difference_is_the_same_but_its_segment_scores() -> None:
+    """``with_scores=False`` leaves out ``segment_scores`` and nothing else."""
+    fx = load_fixture("silence_pitfall")
+    rows = run(RunPlan.of(fx.triples(), ["sacrebleu", "nltk"], levels=("corpus", "segment")))
+    full = difference(rows, "profile:sacrebleu", "profile:nltk")
+    bare = difference(rows, "profile:sacrebleu", "profile:nltk", with_scores=False)
+    assert full.segment_scores and bare.segment_scores == ()
+    assert dataclasses.replace(full, segment_scores=()) == bare

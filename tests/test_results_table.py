@@ -237,3 +237,54 @@ def test_a_row_is_built_as_the_dataclass_builds_it() -> None:
         ResultRow(*values[:-1])
     with pytest.raises(dataclasses.FrozenInstanceError):
         row.fixture = "other"  # type: ignore[misc]
+
+
+def _index_by_rows(table: Results, impl: str) -> tuple[Any, ...]:
+    """``impl``'s segment index in ``table`` as its rows say, one by one."""
+    rows = list(table.rows())
+    at = [j for j, r in enumerate(rows) if r.implementation == impl and r.level == "segment"]
+    named = [j for j in at if rows[j].segment_id is not None]
+    keys = [(str(rows[j].fixture), str(rows[j].system), str(rows[j].segment_id)) for j in named]
+
+    def number(r: ResultRow) -> float:
+        ok = r.status == "ok" and r.score is not None and math.isfinite(r.score)
+        return float(r.score) if ok and r.score is not None else math.nan
+
+    return (
+        keys,
+        {k: i for i, k in enumerate(keys)},
+        [number(rows[j]) for j in named],
+        named,
+        {(f, s) for f, s, _ in keys},
+        [j for j in at if rows[j].segment_id is None],
+    )
+
+
+def test_a_segment_index_is_its_rows_in_every_table_made_from_the_blocks() -> None:
+    """An implementation's segment index, made from each block's part once, is what its rows
+    say in the table and in every table selected or joined from it (the parts are shared,
+    their places are not)."""
+    corpus = Corpus(
+        hypotheses=("the cat sat", "", "a b"), references=(("the cat",), ("x",), ("a",))
+    )
+    other = Corpus(hypotheses=("x y", "z"), references=(("x y z",), ("z",)))
+    impls = [runner.Implementation("profile", p) for p in ("sacrebleu", "nltk")]
+    impls.append(runner.Implementation("adapter", "sacrebleu"))
+    plan = RunPlan.of(
+        [("fx", "a", corpus), ("fx", "b", other)], impls, levels=("corpus", "segment")
+    )
+    table = run(plan) + _edge_block([0, "1", None, 3, "4", None], "fx", "c")
+    labels = table.labels()
+    assert "harness:x" in labels and len(labels) == 4
+    tables = [table]
+    for a in labels:
+        tables.append(table.select((a,)))
+        tables += [Results.concat([table.select((a,)), table.select((b,))]) for b in labels]
+    for t in [*tables, *tables]:  # the second time from the blocks' kept parts
+        for impl in t.labels():
+            ix = t.segment_index(impl)
+            keys, position, score, at, corpora, unnamed = _index_by_rows(t, impl)
+            assert (ix.keys, ix.position, ix.corpora) == (keys, position, corpora)
+            np.testing.assert_array_equal(ix.score, np.array(score, dtype=np.float64))
+            assert ix.at.tolist() == at and ix.unnamed.tolist() == unnamed
+    assert table.segment_index("harness:x").unnamed.size == 2

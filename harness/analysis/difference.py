@@ -379,6 +379,7 @@ def difference(
     top: int = 10,
     corpus: Corpus | Mapping[Any, Corpus] | None = None,
     indexes: Mapping[str, SegmentIndex] | None = None,
+    with_scores: bool = True,
 ) -> Difference:
     """Compare ``impl_b`` against ``impl_a`` in the runner's rows (gap = b − a, BLEU points).
 
@@ -393,7 +394,8 @@ def difference(
     the corpora and segments are compared where both were run; a side whose only segment-level row on a
     corpus says why it has none (an error) leaves every segment there unmatched.
     ``indexes``: an implementation's :meth:`~harness.run.results.Results.segment_index` in
-    ``rows`` the caller already has (a side judged against many others).
+    ``rows`` the caller already has (a side judged against many others). ``with_scores``:
+    whether ``segment_scores`` holds every segment both scored (else it is empty).
 
     Raises:
         ConfigError: an implementation, fixture or system that is not in the rows, or a
@@ -534,12 +536,16 @@ def difference(
             and not (np.abs(delta[both_scored]) > tolerance).any()
         )
 
-    points = tuple(
-        (f, s, sid, x, y)
-        for (f, s, sid), x, y, ok in zip(
-            kept, sa.tolist(), sb.tolist(), both_scored.tolist(), strict=True
+    points = (
+        tuple(
+            (f, s, sid, x, y)
+            for (f, s, sid), x, y, ok in zip(
+                kept, sa.tolist(), sb.tolist(), both_scored.tolist(), strict=True
+            )
+            if ok
         )
-        if ok
+        if with_scores
+        else ()
     )
     return Difference(
         a=a,

@@ -124,6 +124,18 @@ def _all_str(values: list[Any], none: bool = False) -> bool:
     return all(type(v) is str or (none and v is None) for v in set(values))
 
 
+def _codes(column: np.ndarray, values: list[Any], codes: dict[Any, int]) -> np.ndarray:
+    """Each of ``values`` (``column`` as a list) as the number of its value in ``codes``
+    (filled here, in first-seen order): a code per run of equal values (a table's rows come
+    in blocks of one implementation)."""
+    if not values:
+        return np.zeros(0, dtype=np.int64)
+    starts = np.concatenate([[0], np.flatnonzero(column[1:] != column[:-1]) + 1])
+    runs = [codes.setdefault(values[j], len(codes)) for j in starts.tolist()]
+    lengths = np.diff(np.append(starts, len(values)))
+    return np.repeat(np.array(runs, dtype=np.int64), lengths)
+
+
 def _pivot_columns(results: Results, at: np.ndarray, level: str) -> ResultsPivot | None:
     """:func:`from_results` of the rows ``at`` column by column: the ok rows grouped by
     implementation at once, the others (few) row by row; ``None`` where only the row-by-row
@@ -148,7 +160,7 @@ def _pivot_columns(results: Results, at: np.ndarray, level: str) -> ResultsPivot
     ):
         return None
     codes: dict[str, int] = {}  # each implementation, in the order of its first ok row
-    code = np.array([codes.setdefault(x, len(codes)) for x in impls], dtype=np.int64)
+    code = _codes(results.column("implementation")[good], impls, codes)
     order = np.argsort(code, kind="stable")
     bounds = np.searchsorted(code[order], np.arange(len(codes) + 1))
     numbers = score[ok]
@@ -169,7 +181,7 @@ def _pivot_columns(results: Results, at: np.ndarray, level: str) -> ResultsPivot
         if len(column) == len(keys_sorted) and list(column) == keys_sorted:
             scores[impl] = tuple(column.values())
         else:
-            scores[impl] = tuple(column.get(key) for key in keys_sorted)
+            scores[impl] = tuple(map(column.get, keys_sorted))
     skipped = _skipped_rows(results, at[~ok])
     return ResultsPivot(level, tuple(keys_sorted), scores, skipped)
 

@@ -23,7 +23,7 @@ A notebook gets the whole step in one call, :func:`study`:
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -77,6 +77,7 @@ __all__ = [
     "SEGMENTS_CSV",
     "SEGMENTS_PARQUET",
     "SEGMENT_COLUMNS",
+    "Meanwhile",
     "ReportOptions",
     "analyse",
     "signature",
@@ -321,6 +322,12 @@ def _segments(rows: Results) -> SegmentsSection:
 
 
 # ---------------------------------------------------------------------- the report
+#: What :func:`analyse` tells its caller once the judged pairs, their gaps and the segment
+#: table exist (the parts of the report its figures are drawn from), before it waits for its
+#: workers.
+Meanwhile = Callable[[Sequence[PairVerdict], GapMatters, SegmentsSection], None]
+
+
 def analyse(
     rows: Results | Iterable[ResultRow],
     session: Session,
@@ -330,6 +337,7 @@ def analyse(
     significance: Precomputed | None = None,
     meta_evaluation: MetaEvaluation | None = None,
     progress: ProgressCallback | None = None,
+    meanwhile: Meanwhile | None = None,
 ) -> Report:
     """The report of the runner's ``rows`` (:class:`~harness.analysis.study_types.Report`),
     computed as ``options`` (:class:`~harness.analysis.report_options.ReportOptions`; ``None``:
@@ -371,7 +379,9 @@ def analyse(
     ``options.limit`` says that every corpus was cut to its first ``limit`` segments
     (``--limit``); it goes into the signature. ``progress``
     (:data:`~harness.progress.ProgressCallback`) is told of each finished pair, correlation
-    level and attributed corpus.
+    level and attributed corpus. ``meanwhile`` (:data:`Meanwhile`) is given the judged pairs,
+    their gaps and the segment table as soon as they exist, before the report waits for its
+    workers (what it starts then runs beside them).
 
     Raises:
         ConfigError: an unknown section in ``include``, an unknown implementation in
@@ -424,6 +434,8 @@ def analyse(
             )
         )
         segments = _segments(rows)
+        if meanwhile is not None:
+            meanwhile(judged, gaps, segments)
         correlated = correlations()
         attributions = (
             _attributions(

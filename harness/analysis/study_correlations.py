@@ -66,6 +66,17 @@ class CorrelationInputs:
         return sum(len(v) for _, _, usable in self.levels.values() for v in usable.values())
 
 
+def _two_scores(values: Sequence[float | None]) -> bool:
+    """Whether two or more of ``values`` are scores (not ``None``)."""
+    found = 0
+    for x in values:
+        if x is not None:
+            found += 1
+            if found == 2:
+                return True
+    return False
+
+
 def correlation_inputs(rows: Results) -> CorrelationInputs:
     """What the correlations of ``rows`` read: the implementations with two or more scores at
     each level, aligned."""
@@ -73,7 +84,7 @@ def correlation_inputs(rows: Results) -> CorrelationInputs:
     notes = []
     for level in LEVELS:
         pivot = from_results(rows, level)
-        usable = {k: v for k, v in pivot.scores.items() if sum(x is not None for x in v) >= 2}
+        usable = {k: v for k, v in pivot.scores.items() if _two_scores(v)}
         if len(usable) < 2:
             notes.append(Why("too-few-scores", (level,)))
             continue

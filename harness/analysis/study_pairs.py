@@ -161,7 +161,14 @@ def judged_pairs(
         else:
             both = rows
         found = difference(
-            both, a, b, tolerance=tol, top=top, corpus=dict(corpora) or None, indexes=known
+            both,
+            a,
+            b,
+            tolerance=tol,
+            top=top,
+            corpus=dict(corpora) or None,
+            indexes=known,
+            with_scores=False,  # judge_pair leaves them out
         )
         out.append(judge_pair(found))
     return out

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import time
 from pathlib import Path
@@ -15,6 +16,7 @@ from harness.analysis.study import ReportOptions, analyse
 from harness.analysis.study_pairs import profile_pairs
 from harness.analysis.study_types import Report
 from harness.cli import inputs, options
+from harness.cli.figure_worker import FigureWorker
 from harness.data.io import read_lines
 from harness.errors import InputError
 from harness.report import cli_words, write_report
@@ -140,21 +142,26 @@ def _report(args: argparse.Namespace, out: OutputDir) -> tuple[Results, Report, 
             progress=plan.callback(),
         )
     pair = tuple(args.significance_pair) if args.significance_pair else None
-    report = analyse(
-        rows,
-        session,
-        options=ReportOptions(
-            seed=plan.seed,
-            n_boot=args.n_boot,
-            significance_pair=pair,
-            baseline=BASELINE,
-            limit=plan.limit,
-        ),
-        human=human,
-        meta_evaluation=meta,
-        progress=plan.callback(),
-    )
-    return rows, report, write_report(report, out, formats=args.formats)
+    with contextlib.ExitStack() as stack:
+        # the figures drawn in a worker, started while the analysis waits for its own
+        drawing = FigureWorker(stack, session, out.staging) if "html" in args.formats else None
+        report = analyse(
+            rows,
+            session,
+            options=ReportOptions(
+                seed=plan.seed,
+                n_boot=args.n_boot,
+                significance_pair=pair,
+                baseline=BASELINE,
+                limit=plan.limit,
+            ),
+            human=human,
+            meta_evaluation=meta,
+            progress=plan.callback(),
+            meanwhile=drawing.meanwhile if drawing else None,
+        )
+        written = write_report(report, out, formats=args.formats, figures_later=drawing)
+    return rows, report, written
 
 
 # ---------------------------------------------------------------------- reading results

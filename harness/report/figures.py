@@ -11,7 +11,7 @@ drawn.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,8 +19,14 @@ from typing import Any
 import numpy as np
 
 from harness.analysis.human_section import HumanCorrelation
-from harness.analysis.study_types import CorpusAttribution, PairVerdict, Report
-from harness.report.gap_words import leading_pairs
+from harness.analysis.study_types import (
+    CorpusAttribution,
+    GapMatters,
+    PairVerdict,
+    Report,
+    SegmentsSection,
+)
+from harness.report.gap_words import leading_of
 
 #: At most this many figures of each repeated kind (the page says when more were left out).
 MAX_SCATTERS = 6
@@ -84,7 +90,12 @@ def pair_points(
     """``(xs, ys)``: the segment scores of ``first`` and ``second`` on every segment both
     scored, from the report's in-memory segment table (empty when the report has none).
     ``rows``: the implementations' rows in the table found so far (filled here)."""
-    table = report.segments.table
+    return _table_points(report.segments.table, first, second, rows)
+
+
+def _table_points(
+    table: Mapping[str, list[Any]], first: str, second: str, rows: dict[str, list[int]] | None
+) -> tuple[list[float], list[float]]:
     if not table:
         return [], []
     impls, scores = table["implementation"], table["score"]
@@ -101,27 +112,44 @@ def pair_points(
     return [v[first] for v in both], [v[second] for v in both]
 
 
-def _scatter(
-    report: Report, pair: PairVerdict, path: Path, rows: dict[str, list[int]]
-) -> Figure | None:
-    xs, ys = pair_points(report, pair.a, pair.b, rows)
-    if not xs:
-        return None
+@dataclass(frozen=True)
+class ScatterPoints:
+    """One scatter plot to draw: its judged pair and the segment scores of the pair's two
+    sides on every segment both scored (:func:`pair_points`, as float arrays)."""
+
+    pair: PairVerdict
+    xs: np.ndarray[Any, np.dtype[np.float64]]
+    ys: np.ndarray[Any, np.dtype[np.float64]]
+
+
+def scatter_points(
+    pairs: Sequence[PairVerdict], gaps: GapMatters, segments: SegmentsSection
+) -> list[ScatterPoints]:
+    """The scatter plots of a report whose judged pairs are ``pairs``, their gaps ``gaps`` and
+    its segment table ``segments``: one for each pair the summary leads with
+    (:func:`~harness.report.gap_words.leading_of`) that has segments both sides scored, at
+    most :data:`MAX_SCATTERS`."""
+    out: list[ScatterPoints] = []
+    rows: dict[str, list[int]] = {}
+    for pair in leading_of(pairs, gaps):
+        if len(out) >= MAX_SCATTERS:
+            break
+        xs, ys = _table_points(segments.table, pair.a, pair.b, rows)
+        if xs:
+            # as float arrays: matplotlib reads a list element by element for masks
+            arrays = np.asarray(xs, dtype=np.float64), np.asarray(ys, dtype=np.float64)
+            out.append(ScatterPoints(pair, *arrays))
+    return out
+
+
+def _scatter(points: ScatterPoints, path: Path) -> Figure:
+    pair, xs, ys = points.pair, points.xs, points.ys
     a, b = pair.a, pair.b
     fig = _new_figure(5.6, 5.4)  # shown at its natural 560 × 540 px
     ax = fig.add_subplot()
     ax.plot([0, 100], [0, 100], linestyle="--", color="#888888", linewidth=1, label="y = x")
     size = 14 if len(xs) < 500 else 5
-    # as float arrays: matplotlib reads a list element by element for masks
-    ax.scatter(
-        np.asarray(xs, dtype=np.float64),
-        np.asarray(ys, dtype=np.float64),
-        s=size,
-        alpha=0.6,
-        color=_LIB,
-        edgecolors="none",
-        label="segment",
-    )
+    ax.scatter(xs, ys, s=size, alpha=0.6, color=_LIB, edgecolors="none", label="segment")
     ax.set_xlim(-3, 103)
     ax.set_ylim(-3, 103)
     ax.set_aspect("equal")
@@ -352,31 +380,59 @@ def waterfalls(report: Report) -> list[CorpusAttribution]:
     return out
 
 
-def render_figures(report: Report, directory: str | Path) -> list[Figure]:
-    """Draw every figure the report supports into ``directory``; return what was written."""
+def draw_scatters(points: Sequence[ScatterPoints], directory: str | Path) -> list[Figure]:
+    """Draw the scatter plots of ``points`` (:func:`scatter_points`) into ``directory``, as
+    ``fig-scatter-01.png`` on; return what was written."""
+    directory = Path(directory)
+    return [_scatter(p, directory / f"fig-scatter-{n + 1:02d}.png") for n, p in enumerate(points)]
+
+
+def waterfall_inputs(report: Report) -> list[tuple[CorpusAttribution, int]]:
+    """The attributions drawn as waterfalls (:func:`waterfalls`), each with its index in the
+    report's attributions."""
+    return [(at, report.attributions.index(at)) for at in waterfalls(report)]
+
+
+def human_groups(report: Report) -> list[tuple[str, list[HumanCorrelation]]]:
+    """The human correlations drawn, one chart per panel (at most :data:`MAX_HUMAN`)."""
+    if report.human is None:
+        return []
+    groups: dict[str, list[HumanCorrelation]] = {}
+    for r in report.human.correlations:
+        groups.setdefault(r.panel, []).append(r)
+    return list(groups.items())[:MAX_HUMAN]
+
+
+def draw_others(
+    attributions: Sequence[tuple[CorpusAttribution, int]],
+    groups: Sequence[tuple[str, list[HumanCorrelation]]],
+    directory: str | Path,
+) -> list[Figure]:
+    """Draw the waterfalls of ``attributions`` (:func:`waterfall_inputs`) and the charts of
+    the human correlations' ``groups`` (:func:`human_groups`) into ``directory``; return what
+    was written."""
     directory = Path(directory)
     out: list[Figure] = []
     n = 0
-    rows: dict[str, list[int]] = {}
-    for pair in leading_pairs(report):
-        if n >= MAX_SCATTERS:
-            break
-        fig = _scatter(report, pair, directory / f"fig-scatter-{n + 1:02d}.png", rows)
+    for at, index in attributions:
+        fig = _waterfall(at, index, directory / f"fig-attribution-{n + 1:02d}.png")
         if fig:
             out.append(fig)
             n += 1
-    n = 0
-    for at in waterfalls(report):
-        fig = _waterfall(
-            at, report.attributions.index(at), directory / f"fig-attribution-{n + 1:02d}.png"
-        )
-        if fig:
-            out.append(fig)
-            n += 1
-    if report.human is not None:
-        groups: dict[str, list[HumanCorrelation]] = {}
-        for r in report.human.correlations:
-            groups.setdefault(r.panel, []).append(r)
-        for n, (group, records) in enumerate(list(groups.items())[:MAX_HUMAN]):
-            out.append(_human_bars(group, records, directory / f"fig-human-{n + 1:02d}.png"))
+    for n, (group, records) in enumerate(groups):
+        out.append(_human_bars(group, records, directory / f"fig-human-{n + 1:02d}.png"))
     return out
+
+
+#: Figures drawn elsewhere (e.g. in a worker process): given the report and the folder, start
+#: drawing every figure :func:`render_figures` would draw into it; the callable returned
+#: gives what was written, in the same order, once drawn.
+FiguresLater = Callable[[Report, Path], Callable[[], list[Figure]]]
+
+
+def render_figures(report: Report, directory: str | Path) -> list[Figure]:
+    """Draw every figure the report supports into ``directory``; return what was written."""
+    points = scatter_points(report.pairs, report.gap_matters, report.segments)
+    return draw_scatters(points, directory) + draw_others(
+        waterfall_inputs(report), human_groups(report), directory
+    )

@@ -28,6 +28,7 @@ __all__ = [
     "REASON_WORDS",
     "count_words",
     "fixture_sentence",
+    "leading_of",
     "leading_pairs",
     "leading_sentences",
     "matters_cell",
@@ -206,8 +207,13 @@ def count_words(tally: MattersTally) -> tuple[str, str]:
 def leading_pairs(report: Report) -> list[PairVerdict]:
     """The judged pairs the summary names (``gap_matters.leading``), in its order: the pairs
     the page details."""
-    by_names = {(p.a, p.b): p for p in report.pairs}
-    section = report.gap_matters
+    return leading_of(report.pairs, report.gap_matters)
+
+
+def leading_of(pairs: Sequence[PairVerdict], section: GapMatters) -> list[PairVerdict]:
+    """:func:`leading_pairs` of a report whose judged pairs are ``pairs`` and whose gaps are
+    ``section``."""
+    by_names = {(p.a, p.b): p for p in pairs}
     named_pairs = [section.pairs[k] for k in section.leading]
     return [by_names[(p.a, p.b)] for p in named_pairs if (p.a, p.b) in by_names]
 

@@ -40,10 +40,16 @@ class _Writing:
 
 
 def _render_into(
-    directory: Path, report: Report, formats: Sequence[str], writing: _Writing
+    directory: Path,
+    report: Report,
+    formats: Sequence[str],
+    writing: _Writing,
+    drawn: figures.FiguresLater | None = None,
 ) -> list[str]:
     """Render every format into ``directory``; return the file names written
-    (``writing.name``: the file being written)."""
+    (``writing.name``: the file being written). ``drawn``: the figures are drawn there
+    (started first, collected for the page)."""
+    pending = drawn(report, directory) if drawn is not None and "html" in formats else None
     if "csv" in formats and report.segments.file:  # report.json then names the CSV too
         segments = dataclasses.replace(report.segments, csv=FORMATS["csv"])
         report = dataclasses.replace(report, segments=segments)
@@ -64,7 +70,7 @@ def _render_into(
         names.append(FORMATS["md"])
     if "html" in formats:
         writing.name = None  # a figure, named by the newest one in the folder
-        figs = figures.render_figures(report, directory)
+        figs = pending() if pending else figures.render_figures(report, directory)
         names += [f.filename for f in figs]
         writing.name = FORMATS["html"]
         (directory / FORMATS["html"]).write_text(html.render_html(report, figs), encoding="utf-8")
@@ -116,6 +122,7 @@ def write_report(
     *,
     force: bool = False,
     formats: Sequence[str] = ("md", "json", "html"),
+    figures_later: figures.FiguresLater | None = None,
 ) -> list[Path]:
     """Render ``report`` into the directory ``out_dir``, atomically; return the files written.
 
@@ -130,6 +137,9 @@ def write_report(
     (a folder this call created is removed again). Missing parent directories are created. The
     folder's manifest records the files written; ``force`` replaces only files an earlier
     bleu-harness output wrote (see :mod:`harness.report.outdir`), never anything else.
+    ``figures_later`` (:data:`~harness.report.figures.FiguresLater`): the figures drawn by it
+    (e.g. in a worker process, while this one writes the other files) rather than here; the
+    same files.
 
     Raises:
         InputError: ``out_dir`` exists and is not a directory; it holds files bleu-harness did
@@ -149,15 +159,20 @@ def write_report(
         )
     _check_report(report)
     if isinstance(out_dir, OutputDir):
-        return _write_into(out_dir, report, formats)
+        return _write_into(out_dir, report, formats, figures_later)
     with OutputDir(out_dir, force=force, command="report") as out:
-        return _write_into(out, report, formats)
+        return _write_into(out, report, formats, figures_later)
 
 
-def _write_into(out: OutputDir, report: Report, formats: Sequence[str]) -> list[Path]:
+def _write_into(
+    out: OutputDir,
+    report: Report,
+    formats: Sequence[str],
+    drawn: figures.FiguresLater | None = None,
+) -> list[Path]:
     writing = _Writing()
     try:
-        names = _render_into(out.staging, report, formats, writing)
+        names = _render_into(out.staging, report, formats, writing, drawn)
     except OSError as exc:
         name = writing.name or _newest(out.staging, "fig-") or "fig-*.png"
         raise out.cannot_write(name, exc) from exc

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
 from itertools import repeat
@@ -70,6 +70,12 @@ class _Rows:
     def __init__(self, rows: Sequence[ResultRow]) -> None:
         self._rows = list(rows)
         self._distinct: dict[tuple[tuple[str, ...], str | None], list[tuple[Any, ...]]] = {}
+        self.segment_parts: dict[str, _SegmentPart | None] = {}
+        self._of: dict[frozenset[str], _Rows] = {}
+
+    def constant_fields(self) -> dict[str, Any]:
+        """The fields equal on every row, as far as the block knows: none."""
+        return {}
 
     def __len__(self) -> int:
         return len(self._rows)
@@ -100,11 +106,16 @@ class _Rows:
         return out
 
     def of(self, implementations: set[str]) -> _Rows:
-        """The rows of ``implementations``, in order."""
-        at = [j for impl, js in self._positions.items() if impl in implementations for j in js]
-        if len(at) == len(self._rows):
-            return self
-        return _Rows([self._rows[j] for j in sorted(at)])
+        """The rows of ``implementations``, in order (one block for each set asked for, so
+        that the tables selected from this one share what it derives)."""
+        key = frozenset(implementations)
+        if key not in self._of:
+            at = [j for impl, js in self._positions.items() if impl in key for j in js]
+            if len(at) == len(self._rows):
+                self._of[key] = self
+            else:
+                self._of[key] = _Rows([self._rows[j] for j in sorted(at)])
+        return self._of[key]
 
     def segment_counts(self) -> dict[tuple[str, str, str], list[Any]]:
         out: dict[tuple[str, str, str], list[Any]] = {}
@@ -131,6 +142,11 @@ class _Segments:
         self._columns = columns  # field -> list or float array, one value per row
         self._n = len(columns["segment_id"])
         self._tuples: dict[str, list[tuple[int, ...]]] = {}
+        self.segment_parts: dict[str, _SegmentPart | None] = {}
+
+    def constant_fields(self) -> dict[str, Any]:
+        """The fields equal on every row."""
+        return self._constant
 
     def __len__(self) -> int:
         return self._n
@@ -335,6 +351,84 @@ class SegmentIndex:
     unnamed: np.ndarray
 
 
+@dataclass(frozen=True, eq=False)
+class _SegmentPart:
+    """One block's share of an implementation's :class:`SegmentIndex`: ``at`` and
+    ``unnamed`` are row indices in the block. ``joined``: the keys, their positions and the
+    corpora of the parts that follow this one in a table (by those parts), which do not depend
+    on where in the table they are."""
+
+    keys: list[tuple[str, str, str]]
+    score: np.ndarray
+    at: np.ndarray
+    corpora: frozenset[tuple[str, str]]
+    unnamed: np.ndarray
+    joined: dict[tuple[_SegmentPart, ...], _Joined] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Joined:
+    keys: list[tuple[str, str, str]]
+    position: dict[tuple[str, str, str], int]
+    corpora: frozenset[tuple[str, str]]
+
+
+def _join(parts: Sequence[_SegmentPart]) -> _Joined:
+    """The keys, positions and corpora of ``parts`` in order (made once for those parts)."""
+    if not parts:
+        return _Joined([], {}, frozenset())
+    cache = parts[0].joined
+    key = tuple(parts)
+    if key not in cache:
+        keys: list[tuple[str, str, str]] = []
+        corpora: set[tuple[str, str]] = set()
+        for part in parts:
+            keys += part.keys
+            corpora |= part.corpora
+        cache[key] = _Joined(
+            keys, dict(zip(keys, range(len(keys)), strict=False)), frozenset(corpora)
+        )
+    return cache[key]
+
+
+def _segment_part(block: _Rows | _Segments, implementation: str) -> _SegmentPart | None:
+    """``block``'s part of ``implementation``'s segment index (``None``: it has no segment
+    rows of it), made once per block and implementation (a block's rows do not change)."""
+    parts = block.segment_parts
+    if implementation not in parts:
+        constant = block.constant_fields()
+        if "implementation" in constant and constant["implementation"] != implementation:
+            parts[implementation] = None
+            return None
+        mask = (block.column("implementation") == implementation) & (
+            block.column("level") == "segment"
+        )
+        at = np.flatnonzero(mask)
+        if not len(at):
+            parts[implementation] = None
+            return None
+        fixture, system = block.column("fixture")[at], block.column("system")[at]
+        seg = block.column("segment_id")[at].tolist()
+        status, score = block.column("status")[at], block.column("score")[at]
+        named = np.array([x is not None for x in seg], dtype=bool)
+        if named.all():
+            fs, ss = list(map(str, fixture.tolist())), list(map(str, system.tolist()))
+            keys = list(zip(fs, ss, map(str, seg), strict=True))
+            corpora = frozenset(zip(fs, ss, strict=True))
+        else:
+            keys = [
+                (str(f), str(s), str(x))
+                for f, s, x in zip(fixture.tolist(), system.tolist(), seg, strict=True)
+                if x is not None
+            ]
+            corpora = frozenset((f, s) for f, s, _ in keys)
+        ok = (status == "ok") & np.isfinite(score)
+        parts[implementation] = _SegmentPart(
+            keys, np.where(ok, score, np.nan)[named], at[named], corpora, at[~named]
+        )
+    return parts[implementation]
+
+
 class Results(Sequence[ResultRow]):
     """The results table of a run: its rows as typed columns (see the module's docstring).
 
@@ -487,19 +581,29 @@ class Results(Sequence[ResultRow]):
         return SegmentScores(keys, self.column("status")[at], self.column("score")[at], at)
 
     def segment_index(self, implementation: str) -> SegmentIndex:
-        """:class:`SegmentIndex` of ``implementation``'s segment rows (made once per table)."""
+        """:class:`SegmentIndex` of ``implementation``'s segment rows (made once per table,
+        from each block's part, made once per block: tables selected from this one share
+        their blocks)."""
         if implementation not in self._indexes:
-            got = self.segment_scores(implementation)
-            named = np.array([seg is not None for _, _, seg in got.keys], dtype=bool)
-            keys = [(str(f), str(s), str(seg)) for f, s, seg in got.keys if seg is not None]
-            ok = (got.status == "ok") & np.isfinite(got.score)
+            parts: list[_SegmentPart] = []
+            scores, at, unnamed = [], [], []
+            start = 0
+            for block in self._blocks:
+                part = _segment_part(block, implementation)
+                if part is not None:
+                    parts.append(part)
+                    scores.append(part.score)
+                    at.append(part.at + start)
+                    unnamed.append(part.unnamed + start)
+                start += len(block)
+            joined = _join(parts)
             self._indexes[implementation] = SegmentIndex(
-                keys,
-                dict(zip(keys, range(len(keys)), strict=False)),
-                np.where(ok, got.score, np.nan)[named],
-                got.at[named],
-                frozenset((f, s) for f, s, _ in keys),
-                got.at[~named],
+                joined.keys,
+                joined.position,
+                np.concatenate(scores) if scores else np.zeros(0, dtype=np.float64),
+                np.concatenate(at) if at else np.zeros(0, dtype=np.int64),
+                joined.corpora,
+                np.concatenate(unnamed) if unnamed else np.zeros(0, dtype=np.int64),
             )
         return self._indexes[implementation]
 
