@@ -161,14 +161,16 @@ def _cases(folder: Path) -> list[tuple[str, str, object]]:
     return out
 
 
-def dump(path: Path) -> None:
+def dump(path: Path, jobs: int = 1, cache_dir: Path | None = None) -> None:
+    """Every case's readings into ``path``; each case's session with ``jobs`` workers (``1``:
+    serial) and on the disk cache ``cache_dir`` (``None``: memory only)."""
     from harness.diagnose.identify import chance, identify, nearest, simplest
     from harness.session import Session
 
     result: dict[str, dict[str, object]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name, printed, corpus in _cases(Path(tmp)):
-            session = Session()
+            session = Session(jobs=jobs, cache_dir=cache_dir)
             start = time.perf_counter()
             found = identify(printed, corpus, session=session)
             took = time.perf_counter() - start
@@ -187,11 +189,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("mode", nargs="?", default="time", choices=("time", "dump"))
     ap.add_argument("file", nargs="?", type=Path, help="dump: where to write the readings")
+    ap.add_argument("--jobs", type=int, default=1, help="dump: workers per case (1: serial)")
+    ap.add_argument("--cache-dir", type=Path, help="dump: a disk cache (default: memory only)")
     args = ap.parse_args()
     if args.mode == "dump":
         if args.file is None:
             ap.error("dump needs a FILE")
-        dump(args.file)
+        dump(args.file, args.jobs, args.cache_dir)
     else:
         timing()
 

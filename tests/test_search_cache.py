@@ -167,8 +167,10 @@ def test_a_bad_entry_is_a_warning_and_a_new_search(tmp_path: Path, searches: lis
     first = _fresh(_disk(tmp_path), corpus)
     (entry,) = _entries(tmp_path)
     entry.write_bytes(entry.read_bytes()[:-20])
-    with pytest.warns(CacheWarning):
+    with pytest.warns(CacheWarning, match="identify readings cache entry") as told:
         again = _fresh(_disk(tmp_path), corpus)
+    said = " ".join(str(w.message) for w in told)
+    assert "searching again" in said and "library" not in said
     assert len(searches) == 2 and again == first
     _fresh(_disk(tmp_path), corpus)  # rewritten: read again
     assert len(searches) == 2

@@ -14,15 +14,15 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Mapping, Sequence
+from concurrent.futures import Executor
 from typing import Any
 
-from harness.bleu.config import MISSING_REFS, REF_LENGTHS, TOKENIZERS, BleuConfig
+from harness.bleu.config import MISSING_REFS, TOKENIZERS, BleuConfig
 from harness.bleu.nltk_release_smoothing import CURRENT as CURRENT_FORMS
 from harness.bleu.nltk_release_smoothing import FORMS
 from harness.bleu.profiles import PROFILES
-from harness.bleu.stats import LENGTH_TOTAL_RULES, ref_length_of, totals_of_lengths
-from harness.bleu.tokenizers import TextRules, get_tokenizer, tokenizer_names
+from harness.bleu.tokenizers import REGISTRY, TextRules, get_tokenizer, tokenizer_names
 from harness.data.corpus import Corpus
 from harness.data.fixtures import load_fixture
 from harness.diagnose import search_cache
@@ -32,6 +32,15 @@ from harness.diagnose.candidates import (
 from harness.diagnose.many_configs import CorpusScorer
 from harness.diagnose.preprocess import readings
 from harness.diagnose.search_cache import Evaluated
+from harness.diagnose.search_space import (
+    ScoreAhead,
+    Space,
+    TextChoice,
+    digest,
+    score_spaces,
+    space_of,
+    unique,
+)
 from harness.errors import ConfigError, HarnessError
 from harness.progress import ProgressCallback, track
 from harness.session import Session
@@ -145,9 +154,6 @@ def _layout_tokenizers(tokenizers: Sequence[str]) -> list[str]:
 #: The text-rule fields a reading's tokenization sets (the others at their defaults).
 _TEXT_FIELDS = ("tokenize", "lowercase", "lowercase_rule", "punctuation", "articles")
 
-#: One tokenization of the search: a value for each of :data:`_TEXT_FIELDS`.
-TextChoice = dict[str, Any]
-
 
 def _text_of(config: BleuConfig) -> TextChoice:
     return {f: getattr(config, f) for f in _TEXT_FIELDS}
@@ -180,16 +186,22 @@ def _tokenizations(choices: Sequence[TextChoice]) -> list[BleuConfig]:
     return [BleuConfig(**choice) for choice in choices]
 
 
-def _unique(items: Iterable[tuple[Any, Any]]) -> list[tuple[Any, list[Any]]]:
-    """Group ``(key, value)`` by equal key, keeping first-seen order: [(value, [others])]."""
-    groups: dict[Any, list[Any]] = {}
-    for key, value in items:
-        groups.setdefault(key, []).append(value)
-    return [(vals[0], vals[1:]) for vals in groups.values()]
-
-
 def _smoothing_fields(smooth: str, guard: str, empty: str, eff: bool) -> dict[str, Any]:
     return {"smooth": smooth, "zero_guard": guard, "empty_order": empty, "effective_order": eff}
+
+
+def _smoothings() -> list[dict[str, Any]]:
+    """Each smoothing policy searched (:data:`SMOOTHING_POLICIES`, with and without effective
+    order where the library offers it), as configuration fields."""
+    return [
+        _smoothing_fields(smooth, guard, empty, eff)
+        for _, smooth, guard, empty in SMOOTHING_POLICIES
+        for eff in ((False, True) if smooth in _EFFECTIVE_ORDER_SMOOTHINGS else (False,))
+    ]
+
+
+def _aggregations(corpus: Corpus) -> tuple[str, ...]:
+    return ("corpus",) if len(corpus) == 1 else ("corpus", "sentence-mean")
 
 
 def _evaluate_layout(
@@ -200,69 +212,42 @@ def _evaluate_layout(
     progress: ProgressCallback | None,
     session: Session,
     preprocessing: tuple[str, ...] = (),
+    scored: Mapping[bytes, list[float | None]] | None = None,
 ) -> list[Evaluated]:
+    """The readings of the full space of ``choices`` on ``corpus`` read in ``layout``.
+    ``scored``: spaces already scored (:func:`_scores`, a worker's), by the
+    :func:`~harness.diagnose.search_space.digest` of their statistics."""
     scorer = CorpusScorer(corpus, session=session)
     single = len(corpus) == 1
     out: list[Evaluated] = []
-    tok_groups = _unique(
+    tok_groups = unique(
         (scorer.tokenized(TextRules(**choice)).fingerprint(), choice) for choice in choices
     )
-    smoothings = [
-        _smoothing_fields(smooth, guard, empty, eff)
-        for _, smooth, guard, empty in SMOOTHING_POLICIES
-        for eff in ((False, True) if smooth in _EFFECTIVE_ORDER_SMOOTHINGS else (False,))
-    ]
-    aggregations = ("corpus",) if single else ("corpus", "sentence-mean")
+    smoothings = _smoothings()
+    aggregations = _aggregations(corpus)
     # with one reference per segment, every reference-layout rule counts the same statistics:
     # interchangeable, so a reading takes the one of its nearest profile (skip, the first, is
     # the one scored)
     layouts = MISSING_REFS if all(len(r) == 1 for r in corpus.references) else ("skip",)
-    # every configuration of every tokenization, scored at once: those that differ only in
-    # reference length, n-gram totals and tokenization in one arithmetic call
     searched = []
-    every: list[BleuConfig] = []
     for text, tok_dupes in track(tok_groups, progress, f"identify: {layout}"):
         stats = scorer.tokenized(TextRules(**text))
-        ref_groups = _unique(
-            (tuple(ref_length_of(stats.hyp_len, stats.ref_matrix, rule).tolist()), rule)
-            for rule in REF_LENGTHS
+        space = space_of(stats, max_orders, aggregations, len(smoothings))
+        searched.append((text, tok_dupes, space, digest(stats)))
+    known = scored or {}
+    # every tokenization's configurations not scored yet, a few tokenizations per call
+    fresh = iter(
+        score_spaces(
+            scorer,
+            [(text, space) for text, _, space, name in searched if name not in known],
+            smoothings,
         )
-        # n-gram total rules that give the same totals on this corpus: scored once
-        total_groups = {
-            n: _unique(
-                (totals_of_lengths(stats.hyp_len, rule, n).tobytes(), rule)
-                for rule in LENGTH_TOTAL_RULES
-            )
-            for n in max_orders
-        }
-        keys = [
-            (rule, n, tot, agg, k)
-            for n in max_orders
-            for agg in aggregations
-            for k in range(len(smoothings))
-            for rule, _ in ref_groups
-            for tot, _ in total_groups[n]
-        ]
-        cfgs = [
-            BleuConfig(
-                **text,
-                max_order=n,
-                ref_length=rule,
-                ngram_totals=tot,
-                aggregation=agg,
-                **smoothings[k],
-            )
-            for rule, n, tot, agg, k in keys
-        ]
-        searched.append((text, tok_dupes, ref_groups, total_groups, keys, cfgs, len(every)))
-        every.extend(cfgs)
-    scores = scorer.scores(every)
-    for text, tok_dupes, ref_groups, total_groups, keys, cfgs, at in searched:
-        configs = dict(zip(keys, cfgs, strict=True))
-        values = dict(zip(keys, scores[at : at + len(cfgs)], strict=True))
-        for rule, rule_dupes in ref_groups:
+    )
+    for text, tok_dupes, space, name in searched:
+        values = dict(zip(space.keys, known[name] if name in known else next(fresh), strict=True))
+        for rule, rule_dupes in space.ref_groups:
             for n in max_orders:
-                for tot, tot_dupes in total_groups[n]:
+                for tot, tot_dupes in space.total_groups[n]:
                     for agg in aggregations:
                         base = {
                             **text,
@@ -298,18 +283,17 @@ def _evaluate_layout(
                             )
                         # configurations that differ only in smoothing and give the very same
                         # number are one candidate too
-                        by_value: dict[float, list[tuple[BleuConfig, float]]] = {}
+                        by_value: dict[float, list[tuple[int, float]]] = {}
                         for k in range(len(smoothings)):
                             value = values[(rule, n, tot, agg, k)]
                             if value is None or not math.isfinite(value):
                                 continue
-                            cfg = configs[(rule, n, tot, agg, k)]
-                            by_value.setdefault(round(value, 10), []).append((cfg, value))
+                            by_value.setdefault(round(value, 10), []).append((k, value))
                         groups = [g for _, g in fixed]
                         resolver = TieResolver(BleuConfig(**base), groups, _SMOOTHING_KEYS)
                         for members in by_value.values():
                             options = [
-                                {f: getattr(c, f) for f in _SMOOTHING_KEYS} for c, _ in members
+                                {f: smoothings[k][f] for f in _SMOOTHING_KEYS} for k, _ in members
                             ]
                             for rep, chosen in resolver.resolve(options):
                                 equiv = {
@@ -520,17 +504,28 @@ def _score_readings(
     )
     per_segment = [*_choices(tokenizers), *normalising]
     in_layouts = _choices(_layout_tokenizers(tokenizers))
+    framework_texts = [c for c in per_segment if c not in in_layouts]
     with contextlib.ExitStack() as stack:
         # Where the session has workers, one counts ahead what this process needs after
         # searching the misused layouts (the framework tokenizers, which import their
-        # libraries there) and then what it needs last (the named profiles' own rules on
-        # the files and on every preprocessing reading).
+        # libraries there) and scores their full space on the files as given, then counts
+        # what this process needs last (the named profiles' own rules on the files and on
+        # every preprocessing reading).
+        tasks: list[ScoreAhead] = []
         ahead = []
         if session.backend == "processes" and resolve_jobs(session.jobs) > 1:
             pool = stack.enter_context(process_pool(1))
-            last = search.with_corpora({"per-segment": corpus, **forensic.corpora})
-            for where, configs in ((named, frameworks), (last, _forensic_configs())):
-                ahead.append(where.count_ahead(configs, executor=pool, min_order=5))
+            heavy, light = _framework_tasks(framework_texts)
+            tasks += [_score_ahead(named, texts, pool, frozenset()) for texts in heavy]
+            # the tokenizations this process scores anyway: the worker leaves out a framework
+            # tokenization with the same statistics
+            named.warm(_tokenizations(in_layouts), min_order=5)
+            mine = _digests(corpus, in_layouts, named)
+            tasks += [_score_ahead(named, texts, pool, mine) for texts in light]
+            # one task per corpus, so that this process counts those no worker has taken
+            for name, c in {"per-segment": corpus, **forensic.corpora}.items():
+                last = search.with_corpora({name: c})
+                ahead.append(last.count_ahead(_forensic_configs(), executor=pool, min_order=5))
         # every (layout, tokenizer, case) counted up front
         search.warm(_tokenizations(in_layouts), min_order=5)
         found = {
@@ -538,18 +533,82 @@ def _score_readings(
             for layout, c in layouts.items()
             if layout != "per-segment"
         }
-        for task in ahead[:1]:
-            task.finish()
+        scored: dict[bytes, list[float | None]] = {}
+        if tasks:
+            # this process's share of the files as given, then the worker's tasks it has not
+            # taken yet, from the last
+            scored.update(_scores(corpus, in_layouts, named))
+            while tasks and tasks[-1].withdraw():
+                texts = tasks.pop().texts
+                named.warm(_tokenizations(texts), min_order=5)
+                scored.update(_scores(corpus, texts, named, scored))
+            for task in tasks:
+                scored.update(task.finish())
         named.warm(frameworks, min_order=5)
         found["per-segment"] = _evaluate_layout(
-            corpus, "per-segment", per_segment, _MAX_ORDERS, progress, search, given
+            corpus, "per-segment", per_segment, _MAX_ORDERS, progress, search, given, scored
         )
         got = [ev for layout in layouts for ev in found[layout]]
-        for task in ahead[1:]:
-            task.finish()
+        for counting in reversed(ahead):  # from the last: those no worker has taken, here
+            counting.finish()
         got.extend(_named_readings(corpus, given, got, named))
     if variants:
         forensic.warm(_forensic_configs(), min_order=5)
         for labels, c in track(variants, progress, "identify: preprocessing"):
             got.extend(_evaluate_reading(c, labels, forensic))
     return got
+
+
+def _framework_tasks(
+    texts: Sequence[TextChoice],
+) -> tuple[list[list[TextChoice]], list[list[TextChoice]]]:
+    """The framework tokenizations a worker counts and scores, as tasks: one of every
+    tokenizer that needs a library of its own (counted first, imported there), then one per
+    other tokenizer (the last of them are those this process takes back if it is free first)."""
+    by_tokenizer: dict[str, list[TextChoice]] = {}
+    for text in texts:
+        by_tokenizer.setdefault(text["tokenize"], []).append(text)
+    heavy = [t for t in by_tokenizer if not set(REGISTRY[t].distributions) <= {"regex"}]
+    light = [by_tokenizer[t] for t in by_tokenizer if t not in heavy]
+    return ([[x for t in heavy for x in by_tokenizer[t]]] if heavy else []), light
+
+
+def _score_ahead(
+    session: Session, texts: Sequence[TextChoice], pool: Executor, skip: frozenset[bytes]
+) -> ScoreAhead:
+    corpus = session.corpus
+    return ScoreAhead(
+        session,
+        texts,
+        submit=pool.submit,
+        max_orders=_MAX_ORDERS,
+        aggregations=_aggregations(corpus),
+        smoothings=_smoothings(),
+        skip=skip,
+    )
+
+
+def _digests(corpus: Corpus, texts: Sequence[TextChoice], session: Session) -> frozenset[bytes]:
+    """The :func:`~harness.diagnose.search_space.digest` of each text's statistics."""
+    scorer = CorpusScorer(corpus, session=session)
+    return frozenset(digest(scorer.tokenized(TextRules(**t))) for t in texts)
+
+
+def _scores(
+    corpus: Corpus,
+    texts: Sequence[TextChoice],
+    session: Session,
+    known: Mapping[bytes, Any] | None = None,
+) -> dict[bytes, list[float | None]]:
+    """The full space's scores on ``corpus`` of each of ``texts`` whose statistics are not in
+    ``known``, by the :func:`~harness.diagnose.search_space.digest` of their statistics."""
+    scorer = CorpusScorer(corpus, session=session)
+    smoothings = _smoothings()
+    todo: dict[bytes, tuple[TextChoice, Space]] = {}
+    for text in texts:
+        stats = scorer.tokenized(TextRules(**text))
+        name = digest(stats)
+        if name not in (known or {}) and name not in todo:
+            space = space_of(stats, _MAX_ORDERS, _aggregations(corpus), len(smoothings))
+            todo[name] = (text, space)
+    return dict(zip(todo, score_spaces(scorer, list(todo.values()), smoothings), strict=True))

@@ -191,7 +191,9 @@ def _cache(session: Session) -> ResultsCache | None:
     stats = session.cache
     if not stats.enabled or stats.directory is None:
         return None
-    return ResultsCache(Path(stats.directory) / "results")
+    return ResultsCache(
+        Path(stats.directory) / "results", holds="identify readings", redo="searching again"
+    )
 
 
 _ROW_FIELDS = ("status", "readings")

@@ -147,10 +147,21 @@ class ResultsCache:
     """The rows of real-library runs on disk, by key (see the module docstring).
 
     ``directory=None`` is a cache that never hits and stores nothing (``--no-cache``).
+    ``holds`` and ``redo``: what an entry holds and what a bad entry makes the run do again,
+    in its warnings (another user of the format, such as identify's readings, says its own).
     """
 
-    def __init__(self, directory: Path | str | None, *, max_bytes: int | None = None) -> None:
+    def __init__(
+        self,
+        directory: Path | str | None,
+        *,
+        max_bytes: int | None = None,
+        holds: str = "library results",
+        redo: str = "running the library again",
+    ) -> None:
         self.directory = Path(directory) if directory is not None else None
+        self.holds = holds
+        self.redo = redo
         self.max_bytes = default_max_bytes() if max_bytes is None else max_bytes
         self.stats = ResultsCacheStats()
         self._written = 0
@@ -248,7 +259,7 @@ class ResultsCache:
             # without writing (the rows are returned all the same).
             self._write_failed = True
             warnings.warn(
-                f"cannot write library results cache entry {path} ({exc}); continuing without "
+                f"cannot write {self.holds} cache entry {path} ({exc}); continuing without "
                 "writing the results cache for this run",
                 CacheWarning,
                 stacklevel=2,
@@ -270,8 +281,8 @@ class ResultsCache:
     def _bad(self, path: Path, exc: BaseException) -> None:
         self.stats.corrupt += 1
         warnings.warn(
-            f"library results cache entry {path} is unreadable or inconsistent "
-            f"({type(exc).__name__}: {exc}); running the library again and overwriting it",
+            f"{self.holds} cache entry {path} is unreadable or inconsistent "
+            f"({type(exc).__name__}: {exc}); {self.redo} and overwriting it",
             CacheWarning,
             stacklevel=3,
         )
