@@ -157,6 +157,51 @@ def test_plain_decisions_are_punkts(fresh_nltk: Callable[[str], list[str]], cont
         assert quick == fresh_nltk.__self__.text_contains_sentbreak(context)  # type: ignore[attr-defined]
 
 
+def _sent_starters() -> list[str]:
+    """The English model's frequent sentence starters."""
+    return sorted(punkt_sentences.punkt_parameters().sent_starters)
+
+
+_ELLIPSIS = st.tuples(
+    _PLAIN_WORD | st.sampled_from(_model_words()) | st.sampled_from(["a", "e", "etc", "ΑΣ", "mr"]),
+    st.sampled_from(["..", "...", "....", "....."]),
+    st.sampled_from([" ", "\n", "\n\n", " \n ", "  "]),
+    _PLAIN_WORD
+    | st.sampled_from(_model_words())
+    | st.text(max_size=4).map(lambda t: "".join(t.split()))
+    | _NEXT_TOKEN
+    | st.sampled_from(["The", "But", "J.", "?", "!x", "...", "U.S.", "Mr.", "5.", "(The", "x?y."])
+    | st.sampled_from(_sent_starters()).map(str.capitalize),
+).map("".join)
+
+
+@PROPS
+@given(_ELLIPSIS)
+@example("zung...\nThe")
+@example("and... but")
+@example("etc...\n\nHe")
+@example("ΑΣ....\n?!")
+def test_ellipsis_contexts_are_decided_alike(
+    fresh_nltk: Callable[[str], list[str]], context: str
+) -> None:
+    """:func:`harness.bleu.punkt_sentences.ellipsis_context` names a context that nltk's
+    ``text_contains_sentbreak`` decides as the given one."""
+    alike = punkt_sentences.ellipsis_context(context)
+    if alike is not None:
+        own = fresh_nltk.__self__.text_contains_sentbreak  # type: ignore[attr-defined]
+        assert own(alike) == own(context)
+
+
+def test_ellipsis_contexts_cover_the_word_before_and_the_gap() -> None:
+    """Contexts that differ only in the word, the ellipsis and the gap are one context; a
+    word holding a mark or a digit, or a period alone, is none."""
+    alike = punkt_sentences.ellipsis_context
+    assert alike("zung...\nThe") == alike("and.. The") == "aa... The"
+    assert alike("a?b... The") is None
+    assert alike("5... The") is None
+    assert alike("zung. The") is None
+
+
 def test_plain_decisions_decide_the_common_contexts() -> None:
     """The shortcut decides a sentence end between plain words, and leaves an abbreviation,
     an initial and a number to Punkt."""
@@ -322,3 +367,20 @@ def test_whole_lines_found_in_the_joined_lines_equal_each_line_alone(lines: list
     batch with a line holding NUL does)."""
     for test in (punkt_sentences.whole_line_test(), nltk391.whole_line_test()):
         assert test(lines) == test([*lines, "\0"])[:-1]
+
+
+# cased letters of several scripts, Σ (lowercased by context), İ (one letter to two), ß, a
+# newline, a NUL and letters without case
+_CASED = st.sampled_from(list("aZÄßΣσİΚk\nx\x00 5ǅ"))
+
+
+@PROPS
+@given(st.lists(st.text(alphabet=_CASED, max_size=6), max_size=12))
+@example(["ΑΣ", "Σ"])
+@example(["A\nB", "C"])
+def test_lowercased_tokens_equal_each_token_lowercased(tokens: list[str]) -> None:
+    """The token-lowercasing rules over the joined tokens give each token's own lowercasing."""
+    from harness.bleu.tokenizers import ascii_lower, lowercased_tokens, perl_lc
+
+    for case in (ascii_lower, perl_lc, str.lower):
+        assert lowercased_tokens(case, list(tokens)) == [case(t) for t in tokens]
