@@ -368,19 +368,3 @@ def test_whole_lines_found_in_the_joined_lines_equal_each_line_alone(lines: list
     for test in (punkt_sentences.whole_line_test(), nltk391.whole_line_test()):
         assert test(lines) == test([*lines, "\0"])[:-1]
 
-
-# cased letters of several scripts, Σ (lowercased by context), İ (one letter to two), ß, a
-# newline, a NUL and letters without case
-_CASED = st.sampled_from(list("aZÄßΣσİΚk\nx\x00 5ǅ"))
-
-
-@PROPS
-@given(st.lists(st.text(alphabet=_CASED, max_size=6), max_size=12))
-@example(["ΑΣ", "Σ"])
-@example(["A\nB", "C"])
-def test_lowercased_tokens_equal_each_token_lowercased(tokens: list[str]) -> None:
-    """The token-lowercasing rules over the joined tokens give each token's own lowercasing."""
-    from harness.bleu.tokenizers import ascii_lower, lowercased_tokens, perl_lc
-
-    for case in (ascii_lower, perl_lc, str.lower):
-        assert lowercased_tokens(case, list(tokens)) == [case(t) for t in tokens]

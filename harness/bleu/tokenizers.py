@@ -317,24 +317,6 @@ def perl_lc(token: str) -> str:
     return token.lower() if "\u03a3" not in token else "".join(map(str.lower, token))
 
 
-def lowercased_tokens(case: Callable[[str], str], tokens: list[str]) -> list[str]:
-    """``[case(t) for t in tokens]`` for one of the token-lowercasing rules, from one pass
-    over the tokens joined by newlines where that is the same: no token holds a newline (no
-    rule makes one), and each rule maps the characters one by one — ``ascii_lower`` always,
-    ``perl_lc`` and ``str.lower`` on text without Σ (``str.lower``'s one rule with a context,
-    Final_Sigma)."""
-    joined = "\n".join(tokens)
-    if joined.count("\n") != len(tokens) - 1:
-        return list(map(case, tokens))
-    if case is ascii_lower:
-        lowered = joined.lower() if joined.isascii() else joined.translate(_ASCII_LOWER)
-    elif (case is perl_lc or case is str.lower) and "\u03a3" not in joined:
-        lowered = joined.lower()
-    else:
-        return list(map(case, tokens))
-    return lowered.split("\n") if tokens else []
-
-
 _AFTER: dict[str, Callable[[str], str]] = {
     "ascii": ascii_lower,
     "perl": perl_lc,

@@ -436,7 +436,7 @@ class Vocabulary:
     def token_ids(self, tokens: list[str]) -> np.ndarray:
         """The ids of ``tokens``, lowercased first where the rules lowercase tokens."""
         if self.token_case is not None:
-            tokens = _tok.lowercased_tokens(self.token_case, tokens)
+            tokens = list(map(self.token_case, tokens))
         return self.tokens.ids(tokens)
 
     def _word_ids(self, lines: Sequence[str]) -> np.ndarray:
