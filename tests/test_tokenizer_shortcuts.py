@@ -367,4 +367,3 @@ def test_whole_lines_found_in_the_joined_lines_equal_each_line_alone(lines: list
     batch with a line holding NUL does)."""
     for test in (punkt_sentences.whole_line_test(), nltk391.whole_line_test()):
         assert test(lines) == test([*lines, "\0"])[:-1]
-
