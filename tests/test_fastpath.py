@@ -421,6 +421,22 @@ def test_batch_keras_equals_keras_line_by_line(text: list[str]) -> None:
     assert batch_keras_re2(text) == [keras_re2_tokens(line) for line in text]
 
 
+# the same without newlines, which send a batch line by line: periods, commas and hyphens
+# beside digits, other marks, at a line's either end and in runs
+_KERAS_JOINED_CHARS = st.sampled_from([*".,-'05a;!?()\"<>& \t\u00a0\x1c", "&quot;", "<skipped>"])
+
+
+@SETTINGS
+@given(st.lists(st.lists(_KERAS_JOINED_CHARS, max_size=12).map("".join), min_size=1, max_size=10))
+@example(["5.", ".5", "-5", "a.,b", "5-.x", "0"])
+def test_batch_keras_joined_equals_keras_line_by_line(text: list[str]) -> None:
+    """keras-hub's rules over the joined lines (the period/comma rules on lines joined by
+    digits and a newline, the hyphen rule on NUL-joined lines) equal the rules on each line."""
+    from harness.bleu.script_tokenizers import batch_keras_re2, keras_re2_tokens
+
+    assert batch_keras_re2(text) == [keras_re2_tokens(line) for line in text]
+
+
 @SETTINGS
 @given(st.lists(st.lists(NLTK_PIECES, max_size=10).map("".join), min_size=1, max_size=8))
 @example(["d'ye'tis'twas", "gimme'tis", "x ''\"(\"", "wanna\tcannot'LL", "a. ) '"])

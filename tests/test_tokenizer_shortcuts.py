@@ -157,6 +157,51 @@ def test_plain_decisions_are_punkts(fresh_nltk: Callable[[str], list[str]], cont
         assert quick == fresh_nltk.__self__.text_contains_sentbreak(context)  # type: ignore[attr-defined]
 
 
+def _sent_starters() -> list[str]:
+    """The English model's frequent sentence starters."""
+    return sorted(punkt_sentences.punkt_parameters().sent_starters)
+
+
+_ELLIPSIS = st.tuples(
+    _PLAIN_WORD | st.sampled_from(_model_words()) | st.sampled_from(["a", "e", "etc", "ΑΣ", "mr"]),
+    st.sampled_from(["..", "...", "....", "....."]),
+    st.sampled_from([" ", "\n", "\n\n", " \n ", "  "]),
+    _PLAIN_WORD
+    | st.sampled_from(_model_words())
+    | st.text(max_size=4).map(lambda t: "".join(t.split()))
+    | _NEXT_TOKEN
+    | st.sampled_from(["The", "But", "J.", "?", "!x", "...", "U.S.", "Mr.", "5.", "(The", "x?y."])
+    | st.sampled_from(_sent_starters()).map(str.capitalize),
+).map("".join)
+
+
+@PROPS
+@given(_ELLIPSIS)
+@example("zung...\nThe")
+@example("and... but")
+@example("etc...\n\nHe")
+@example("ΑΣ....\n?!")
+def test_ellipsis_contexts_are_decided_alike(
+    fresh_nltk: Callable[[str], list[str]], context: str
+) -> None:
+    """:func:`harness.bleu.punkt_sentences.ellipsis_context` names a context that nltk's
+    ``text_contains_sentbreak`` decides as the given one."""
+    alike = punkt_sentences.ellipsis_context(context)
+    if alike is not None:
+        own = fresh_nltk.__self__.text_contains_sentbreak  # type: ignore[attr-defined]
+        assert own(alike) == own(context)
+
+
+def test_ellipsis_contexts_cover_the_word_before_and_the_gap() -> None:
+    """Contexts that differ only in the word, the ellipsis and the gap are one context; a
+    word holding a mark or a digit, or a period alone, is none."""
+    alike = punkt_sentences.ellipsis_context
+    assert alike("zung...\nThe") == alike("and.. The") == "aa... The"
+    assert alike("a?b... The") is None
+    assert alike("5... The") is None
+    assert alike("zung. The") is None
+
+
 def test_plain_decisions_decide_the_common_contexts() -> None:
     """The shortcut decides a sentence end between plain words, and leaves an abbreviation,
     an initial and a number to Punkt."""

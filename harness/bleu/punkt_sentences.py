@@ -20,9 +20,9 @@ Where each half comes from:
   implementation that decides differently around runs of bare punctuation (``"? ?"`` is one
   sentence there, two in nltk), so it is not used. Its patterns are compiled from the same
   sources by the same engine without nltk's timeout guard, and its decisions are remembered
-  per context, a plain context decided without running its rules
-  (:func:`remember_decisions`, :func:`plain_decision`; ``tests/test_tokenizer_shortcuts.py``
-  checks both against nltk).
+  per context, a plain context decided without running its rules and an ellipsis's by the
+  token after it (:func:`remember_decisions`, :func:`plain_decision`,
+  :func:`ellipsis_context`; ``tests/test_tokenizer_shortcuts.py`` checks them against nltk).
 * The words: the harness's own re-derivation of the Treebank rules
   (:func:`harness.bleu.normalizers.nltk_word_tokens`), per sentence.
 
@@ -60,6 +60,7 @@ __all__ = [
     "batch_nltk_punkt",
     "build_nltk_punkt",
     "clear_caches",
+    "ellipsis_context",
     "evalscope_sentences",
     "maybe_sentence_end",
     "nltk_punkt_tokens",
@@ -159,7 +160,7 @@ def _splitter() -> Callable[[str], list[str]]:
 
     params = punkt_parameters()
     tokenizer = punkt.PunktSentenceTokenizer(params, lang_vars=LanguageVars(), token_cls=Token)
-    remember_decisions(tokenizer, plain_decision(params))
+    remember_decisions(tokenizer, plain_decision(params), ellipsis_context)
     tokenize: Callable[[str], list[str]] = tokenizer.tokenize
     return tokenize
 
@@ -192,7 +193,9 @@ _DECISIONS = 2**16
 
 
 def remember_decisions(
-    tokenizer: Any, shortcut: Callable[[str], bool | None] | None = None
+    tokenizer: Any,
+    shortcut: Callable[[str], bool | None] | None = None,
+    same_as: Callable[[str], str | None] | None = None,
 ) -> None:
     """Make ``tokenizer`` (a ``PunktSentenceTokenizer``) remember its decisions.
 
@@ -201,8 +204,10 @@ def remember_decisions(
     is a pure function of the context string under fixed parameters, so a context met again
     (the same words at the end of one reference and the start of the next) is decided once.
     ``shortcut``: decides a context first where it can (``None`` where it cannot), as
-    :func:`plain_decision`. The instance's attribute shadows the class's method, which
-    ``_slices_from_text`` calls; its ``cache_clear`` forgets the decisions."""
+    :func:`plain_decision`; ``same_as``: then a context Punkt decides alike where it knows
+    one (``None`` where it does not), as :func:`ellipsis_context`, remembered in its place.
+    The instance's attribute shadows the class's method, which ``_slices_from_text`` calls;
+    its ``cache_clear`` forgets the decisions."""
     remembered = lru_cache(maxsize=_DECISIONS)(tokenizer.text_contains_sentbreak)
     if shortcut is None:
         tokenizer.text_contains_sentbreak = remembered
@@ -210,7 +215,10 @@ def remember_decisions(
 
     def decide(context: str) -> bool:
         quick = shortcut(context)
-        return remembered(context) if quick is None else quick
+        if quick is not None:
+            return quick
+        alike = None if same_as is None else same_as(context)
+        return remembered(context if alike is None else alike)
 
     decide.cache_clear = remembered.cache_clear  # type: ignore[attr-defined]
     decide.cache_info = remembered.cache_info  # type: ignore[attr-defined]
@@ -255,6 +263,32 @@ def plain_decision(params: Any) -> Callable[[str], bool | None]:
         return True
 
     return decide
+
+
+def ellipsis_context(context: str) -> str | None:
+    """A context nltk 3.10's Punkt decides as ``context`` when that is a word of letters, an
+    ellipsis (two or more periods), spaces or newlines and a token ``next``: ``aa... next``;
+    ``None`` for any other.
+
+    Punkt's word split makes it ``word``, the ellipsis, then the tokens of ``next`` alone (a
+    run of periods is a token of its own, and whitespace ends one). The word is no sentence
+    end in either pass (no final period, no end character). The ellipsis is no break in the
+    first pass; in the second, its type without the final period (periods) starts no
+    collocation and is neither an initial nor a number, so it becomes a break only by the
+    orthographic and the sentence-starter heuristics, which look at the next token alone.
+    Where the next line starts changes no annotation. So the decision depends on ``next``
+    only, and the contexts of one ``next`` are decided once.
+    ``tests/test_tokenizer_shortcuts.py`` checks it against Punkt's own decisions."""
+    match = _ellipsis().fullmatch(context)
+    return None if match is None else "aa... " + match.group(1)
+
+
+@cache
+def _ellipsis() -> Any:
+    """:func:`ellipsis_context`'s context (``regex``'s letters, as Punkt's)."""
+    import regex
+
+    return regex.compile(r"[^\W\d_]+\.{2,}[ \n]+(\S+)")
 
 
 @cache

@@ -294,6 +294,13 @@ def _tokens_t2t(line: str) -> tuple[str, ...]:
     return tuple(symbol.sub(r" \g<0> ", line).split())
 
 
+def _spaced_matches(pattern: re.Pattern[str], text: str) -> str:
+    """``pattern.sub(r" \\g<0> ", text)`` for a ``pattern`` whose one group is its whole
+    match: ``split`` finds the same matches as ``sub`` and keeps them between the pieces of
+    text, which the spaces then join (``re`` expands a template in Python on every match)."""
+    return " ".join(pattern.split(text))
+
+
 def _char_class(chars: Iterable[str]) -> str:
     return "".join(map(re.escape, sorted(chars)))
 
@@ -302,21 +309,19 @@ def _char_class(chars: Iterable[str]) -> str:
 def _t2t_batch_patterns(present: frozenset[str]) -> tuple[re.Pattern[str], ...]:
     """The t2t rules for a text made of the characters ``present``: (lone marks, runs of two
     or more marks, symbols), with classes of only those characters (the published classes
-    hold thousands of ranges, which ``re`` searches much more slowly)."""
+    hold thousands of ranges, which ``re`` searches much more slowly). The lone marks' and the
+    symbols' patterns capture their whole match, for :func:`_spaced_matches`."""
     major = _major_categories()
     marks = _char_class(c for c in present if major[ord(c)] == "P" and c != "\\")
     symbols = _char_class(c for c in present if major[ord(c)] == "S")
     digits = _char_class(c for c in present if c.isdecimal())
     never = "(?!)"
+    symbol = re.compile(f"([{symbols}])" if symbols else never)
     if not marks:
-        return (
-            re.compile(never),
-            re.compile(never),
-            re.compile(f"[{symbols}]" if symbols else never),
-        )
+        return re.compile(never), re.compile(never), symbol
     m = f"[{marks}]"
-    lone = re.compile(f"(?<=[^{marks}{digits}]){m}(?!{m})|(?<!{m}){m}(?=[^{marks}{digits}])")
-    return lone, re.compile(f"{m}{{2,}}"), re.compile(f"[{symbols}]" if symbols else never)
+    lone = re.compile(f"((?<=[^{marks}{digits}]){m}(?!{m})|(?<!{m}){m}(?=[^{marks}{digits}]))")
+    return lone, re.compile(f"{m}{{2,}}"), symbol
 
 
 def batch_t2t(lines: Sequence[str]) -> list[list[str]]:
@@ -325,14 +330,14 @@ def batch_t2t(lines: Sequence[str]) -> list[list[str]]:
     As ``intl``'s batch (:func:`harness.bleu.sacrebleu_tokenizers.batch_intl`): lines joined by
     ``"0\\n0"`` and wrapped in ``"0"`` so that a line's ends have a digit beside them, as a
     missing neighbour counts as a digit; a lone mark (spaced unless both neighbours are digits)
-    is one template substitution, runs of marks keep :func:`_spaced_run`; classes are built from
-    the characters present. Equal line by line (``tests/test_fastpath.py``).
+    is spaced by :func:`_spaced_matches`, runs of marks keep :func:`_spaced_run`; classes are
+    built from the characters present. Equal line by line (``tests/test_fastpath.py``).
     """
     text = "0" + "0\n0".join(lines) + "0"
     lone, runs, symbol = _t2t_batch_patterns(frozenset(text))
-    text = lone.sub(r" \g<0> ", text)
+    text = _spaced_matches(lone, text)
     text = runs.sub(_spaced_run, text)
-    text = symbol.sub(r" \g<0> ", text)
+    text = _spaced_matches(symbol, text)
     return [piece[1:-1].split() for piece in text.split("\n")]
 
 
@@ -421,6 +426,9 @@ _KERAS_ALWAYS = re.compile(
 _KERAS_MARK_AFTER = re.compile(r"([^0-9])([.,])")
 _KERAS_MARK_BEFORE = re.compile(r"([.,])([^0-9])")
 _KERAS_DIGIT_HYPHEN = re.compile(r"([0-9])-")
+# The period/comma rules' and the hyphen rule's replacements of their matched characters.
+_SPACED_MARK = {".": " . ", ",": " , "}
+_DIGIT_HYPHEN = {d: f"{d} - " for d in "0123456789"}
 # tf.strings.split without a separator splits on C's isspace in the "C" locale: ASCII only.
 _KERAS_SPACE = re.compile("[ \t\n\v\f\r]+")
 
@@ -464,25 +472,33 @@ def batch_keras_re2(lines: Sequence[str]) -> list[list[str]]:
     lines at once.
 
     The literals and the always-spaced punctuation run on the lines joined by NUL (neither
-    creates nor breaks a match of theirs across it); the three rules that look at a neighbour
-    run line by line, only on lines holding a period, comma or hyphen. A batch with a line
-    holding NUL or a newline (whose rules join lines) is tokenized line by line. Equal line by
-    line (``tests/test_fastpath.py``)."""
+    creates nor breaks a match of theirs across it); the period/comma rules on the lines
+    joined by ``"0\\n0"`` and wrapped in ``"0"`` (as :func:`batch_t2t`), the hyphen rule on
+    the lines joined by NUL again. Each rule's replacement is put between the pieces its
+    ``split`` leaves (the same matches as ``sub``, without ``re`` expanding a template in
+    Python on every match). A batch with a line holding NUL or a newline (whose rules join
+    lines) is tokenized line by line. Equal line by line (``tests/test_fastpath.py``)."""
     if any("\0" in line or "\n" in line for line in lines):
         return [list(_tokens_keras_re2(line)) for line in lines]
     text = "\0".join(lines)
     for old, new in _KERAS_LITERALS:
         if old in text:
             text = text.replace(old, new)
-    text = _KERAS_ALWAYS.sub(r" \1 ", text)
-    out = []
-    for line in text.split("\0"):
-        if "." in line or "," in line or "-" in line:
-            line = _KERAS_MARK_AFTER.sub(r"\1 \2 ", line)
-            line = _KERAS_MARK_BEFORE.sub(r" \1 \2", line)
-            line = _KERAS_DIGIT_HYPHEN.sub(r"\1 - ", line)
-        out.append([t for t in _KERAS_SPACE.split(line) if t])
-    return out
+    text = " ".join(_KERAS_ALWAYS.split(text))
+    if "." in text or "," in text:
+        # a missing neighbour and a digit are alike to both rules, and neither matches a digit
+        # or a newline beside one: each line's matches are its own
+        text = "0" + "0\n0".join(text.split("\0")) + "0"
+        parts = _KERAS_MARK_AFTER.split(text)
+        parts[2::3] = map(_SPACED_MARK.__getitem__, parts[2::3])
+        parts = _KERAS_MARK_BEFORE.split("".join(parts))
+        parts[1::3] = map(_SPACED_MARK.__getitem__, parts[1::3])
+        text = "\0".join(piece[1:-1] for piece in "".join(parts).split("\n"))
+    if "-" in text:  # the hyphen rule matches no NUL
+        parts = _KERAS_DIGIT_HYPHEN.split(text)
+        parts[1::2] = map(_DIGIT_HYPHEN.__getitem__, parts[1::2])
+        text = "".join(parts)
+    return [[t for t in _KERAS_SPACE.split(line) if t] for line in text.split("\0")]
 
 
 def clear_caches() -> None:
