@@ -229,6 +229,7 @@ def bleu_rows(
     )
 
 
+# params: bleu_rows' own, and the row of counts each scored row reads
 def bleu_rows_shared(
     sys_len: npt.ArrayLike,
     ref_len: npt.ArrayLike,
@@ -260,6 +261,7 @@ def bleu_rows_shared(
     )
 
 
+# params: the shared form's, positional: the one body of both public forms
 def _rows(
     sys_len: npt.ArrayLike,
     ref_len: npt.ArrayLike,
