@@ -6,7 +6,10 @@ of orders 1..N — under one :class:`~harness.bleu.config.BleuConfig`: the brevi
 the zero-length rules, the zero guard, the smoothing method's count adjustment and precisions
 (:mod:`harness.bleu.smoothing`), effective order, the empty-order rule, weights and the
 geometric mean. :func:`score_totals` (one row from :class:`~harness.bleu.stats.Totals`) and
-:func:`score_arrays` (arrays in, arrays out) are views of it.
+:func:`score_arrays` (arrays in, arrays out) are views of it; :func:`bleu_rows_shared` scores
+rows that share their counts and differ in their reference length (several reference-length
+rules on one corpus's statistics), the parts that read no reference length once per row of
+counts, with the same numbers.
 
 A row the profiled library would raise on raises :class:`~harness.errors.LibraryWouldRaise`:
 the first such row, with the first error the library meets on it (its brevity penalty, then
@@ -43,6 +46,7 @@ __all__ = [
     "Scored",
     "ScoredRows",
     "bleu_rows",
+    "bleu_rows_shared",
     "context_of",
     "group_contexts",
     "needs_longest",
@@ -220,27 +224,86 @@ def bleu_rows(
     :class:`~harness.errors.LibraryWouldRaise`, or ``"mark"`` the refused rows in
     :attr:`ScoredRows.refused` and score the others (many corpora in one call).
     """
+    return _rows(
+        sys_len, ref_len, correct, total, None, config, context, corpus, on_refusal, longest
+    )
+
+
+# params: bleu_rows' own, and the row of counts each scored row reads
+def bleu_rows_shared(
+    sys_len: npt.ArrayLike,
+    ref_len: npt.ArrayLike,
+    correct: npt.ArrayLike,
+    total: npt.ArrayLike,
+    config: BleuConfig,
+    *,
+    source: npt.ArrayLike,
+    context: NltkContext | None = None,
+    corpus: bool = False,
+    on_refusal: str = "raise",
+    longest: npt.ArrayLike | None = None,
+) -> ScoredRows:
+    """:func:`bleu_rows` of rows that share their counts: ``M`` rows, row ``j`` the counts
+    of row ``source[j]`` of ``U`` (``sys_len[source[j]]``, ``correct[source[j]]``,
+    ``total[source[j]]``, and its ``context`` and ``longest`` rows) with its own reference
+    length ``ref_len[j]`` (several reference-length rules on the same statistics).
+
+    Equals ``bleu_rows(sys_len[source], ref_len, correct[source], total[source], config,
+    context=context[source], longest=longest[source], …)`` bit for bit, refusals included
+    (``"raise"``: the first refused output row's first refusal): what reads the reference
+    length (the brevity penalty and length ratio, the zero-length rule's refusals and its
+    empty-reference score, which rows are scored at all) runs per output row, in the same
+    float operations; the count adjustment, effective order, the smoothing's precisions and
+    refusals and the geometric mean, which read no reference length, once per shared row.
+    """
+    return _rows(
+        sys_len, ref_len, correct, total, source, config, context, corpus, on_refusal, longest
+    )
+
+
+# params: the shared form's, positional: the one body of both public forms
+def _rows(
+    sys_len: npt.ArrayLike,
+    ref_len: npt.ArrayLike,
+    correct: npt.ArrayLike,
+    total: npt.ArrayLike,
+    source: npt.ArrayLike | None,
+    config: BleuConfig,
+    context: NltkContext | None,
+    corpus: bool,
+    on_refusal: str,
+    longest: npt.ArrayLike | None,
+) -> ScoredRows:
+    """:func:`bleu_rows_shared`; ``source=None``: each row its own (:func:`bleu_rows`)."""
     if on_refusal not in ("raise", "mark"):
         raise ValueError(f"on_refusal must be 'raise' or 'mark', got {on_refusal!r}")
     spec = smoothing_of(config.smooth, config.smooth_forms)
     n = config.max_order
     sys_f = np.asarray(sys_len, dtype=np.float64).reshape(-1)
-    count = len(sys_f)
+    shared = len(sys_f)  # rows of counts
+    index = None if source is None else np.asarray(source, dtype=np.intp).reshape(-1)
+    count = shared if index is None else len(index)  # rows scored
+
+    def each(values: np.ndarray) -> np.ndarray:
+        """A per-count-row array, one row per scored row."""
+        return values if index is None else values[index]
+
     ref_f = np.asarray(ref_len, dtype=np.float64).reshape(count)
     c = _as_rows(correct, n)
     t = _as_rows(total, n)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        bp, ratio, refusals = _brevity_penalty(sys_f, ref_f, config, spec, corpus)
+        bp, ratio, refusals = _brevity_penalty(each(sys_f), ref_f, config, spec, corpus)
 
-        # rows that end with score 0 and zero precisions before any smoothing
+        # rows that end with score 0 and zero precisions before any smoothing: by their
+        # reference length (done), by their counts (ended, once per row of counts)
         done = None
         if zero_length_rule(config.on_zero_length).empty_reference_scores_zero:
             done = ref_f == 0
             bp = np.where(done, 0.0, bp)
             ratio = np.where(done, 0.0, ratio)
+        ended = None
         if config.zero_guard != "none":
-            guard = c[:, 0] == 0 if config.zero_guard == "unigram" else (c == 0).any(axis=1)
-            done = guard if done is None else done | guard
+            ended = c[:, 0] == 0 if config.zero_guard == "unigram" else (c == 0).any(axis=1)
 
         value = config.effective_smooth_value
         if spec.adjust_counts is not None and value is not None:
@@ -253,15 +316,17 @@ def bleu_rows(
             else:
                 empty = t == 0
                 used = np.where(empty.any(axis=1), empty.argmax(axis=1), n)
-            done = used == 0 if done is None else done | (used == 0)
+            ended = used == 0 if ended is None else ended | (used == 0)
             active = np.arange(n)[None, :] < used[:, None]
             if config.weights is None:
                 weights = np.where(active, 1.0 / np.maximum(used, 1)[:, None], 0.0)
             else:
                 weights = np.where(active, weights, 0.0)
         else:
-            used = np.full(count, n, dtype=np.int64)
+            used = np.full(shared, n, dtype=np.int64)
             active = None
+        if ended is not None:
+            done = each(ended) if done is None else done | each(ended)
 
         orders = Orders(
             correct=c,
@@ -276,7 +341,7 @@ def bleu_rows(
         if spec.refusals is not None:
             live = np.ones(count, dtype=bool) if done is None else ~done
             refusals += [
-                (rows & live, lib, exc, why) for rows, lib, exc, why in spec.refusals(orders)
+                (each(rows) & live, lib, exc, why) for rows, lib, exc, why in spec.refusals(orders)
             ]
         refused = None
         if on_refusal == "mark":
@@ -300,8 +365,8 @@ def bleu_rows(
             geo = np.where(((weights > 0) & ~positive).any(axis=1), 0.0, geo)
         elif spec.zero_sum_segments and not corpus:
             geo = np.where((log_sum == 0) & (~positive).any(axis=1), 0.0, geo)
-        score = 100.0 * bp * geo
-        precisions = 100.0 * p
+        score = 100.0 * bp * each(geo)
+        precisions = each(100.0 * p)
         if done is not None:
             score = np.where(done, 0.0, score)
             precisions = np.where(done[:, None], 0.0, precisions)

@@ -17,7 +17,11 @@ configurations:
   length rule, n-gram total rule, order), by the rules' one implementation in
   :mod:`harness.bleu.stats`;
 * a configuration is then one call of :func:`harness.bleu.arithmetic.bleu_rows` for all the
-  corpora, and configurations that differ only in how their rows are built share that call.
+  corpora, and configurations that differ only in how their rows are built share that call;
+  those whose rows differ only in their reference lengths (reference-length rules, and
+  missing-reference rules, on the same statistics and n-gram totals) share their counts, and
+  the call scores them by :func:`harness.bleu.arithmetic.bleu_rows_shared`: what reads no
+  reference length once per row of counts.
 
 Every score equals ``engine.score_statistics(engine.compute_statistics(corpus, config),
 config).score`` of that corpus alone (0–100); a corpus the engine raises
@@ -43,6 +47,7 @@ from harness.bleu import engine
 from harness.bleu.arithmetic import (
     NltkContext,
     bleu_rows,
+    bleu_rows_shared,
     group_contexts,
     needs_longest,
     segment_contexts,
@@ -113,6 +118,11 @@ class TokenizedStatistics:
         return np.repeat(np.maximum.reduceat(counts, self.starts), self.stops - self.starts)
 
     @functools.cached_property
+    def corpus_hyp_len(self) -> np.ndarray:
+        """(C,) each corpus's hypothesis length."""
+        return np.add.reduceat(self.hyp_len, self.starts)
+
+    @functools.cached_property
     def corpus_contexts(self) -> NltkContext:
         """Each corpus's nltk context (its hypothesis length and its last segment)."""
         return group_contexts(self.statistics, self.starts)
@@ -178,6 +188,8 @@ _arithmetic = operator.attrgetter(
 
 #: Rows of statistics: (sys_len, ref_len, correct, total), one per segment or per corpus.
 Rows = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+#: Rows' counts: (correct, total).
+Counts = tuple[np.ndarray, np.ndarray]
 
 
 def halving(
@@ -219,6 +231,7 @@ class CorporaScorer:
         self._joined: Session | None = None
         self._tokenized: dict[str, TokenizedStatistics] = {}
         self._rows: dict[tuple[Any, ...], Rows] = {}
+        self._counts_of: dict[tuple[Any, ...], Counts] = {}
         # the rows and contexts stacked last, by kind (see _stacked)
         self._last: dict[str, tuple[tuple[Any, ...], list[Any], Any]] = {}
 
@@ -254,6 +267,16 @@ class CorporaScorer:
         return self._joined.statistics(config, max_order=order)
 
     # ------------------------------------------------------------------ rows
+    def _counts(self, config: BleuConfig, stats: TokenizedStatistics) -> Counts:
+        """Every segment's matches and totals under ``config``'s total rule: the same arrays
+        for every reference-length and missing-reference rule."""
+        key = ("counts", *_counts_key(config))
+        got = self._counts_of.get(key)
+        if got is None:
+            got = counted(stats.hyp_len, stats.matches, config.ngram_totals, config.max_order)
+            self._counts_of[key] = got
+        return got
+
     def _segment_rows(self, config: BleuConfig, stats: TokenizedStatistics) -> Rows:
         """Every segment's statistics under ``config``'s length and total rules."""
         key = ("segments", *_rows_key(config))
@@ -263,7 +286,7 @@ class CorporaScorer:
             got = (
                 stats.hyp_len,
                 ref_length_of(stats.hyp_len, refs, config.ref_length),
-                *counted(stats.hyp_len, stats.matches, config.ngram_totals, config.max_order),
+                *self._counts(config, stats),
             )
             self._rows[key] = got
         return got
@@ -273,13 +296,20 @@ class CorporaScorer:
         key = ("corpora", *_rows_key(config))
         got = self._rows.get(key)
         if got is None:
-            sys_len, ref, correct, total = self._segment_rows(config, stats)
+            _, ref, correct, total = self._segment_rows(config, stats)
             starts = stats.starts
+            sums_key = ("sums", *_counts_key(config))
+            sums = self._counts_of.get(sums_key)
+            if sums is None:
+                sums = (
+                    np.add.reduceat(correct, starts, axis=0),
+                    np.add.reduceat(total, starts, axis=0),
+                )
+                self._counts_of[sums_key] = sums
             got = (
-                np.add.reduceat(sys_len, starts),
+                stats.corpus_hyp_len,
                 ref_length_sums(ref, starts, config.ref_length),
-                np.add.reduceat(correct, starts, axis=0),
-                np.add.reduceat(total, starts, axis=0),
+                *sums,
             )
             self._rows[key] = got
         return got
@@ -302,29 +332,49 @@ class CorporaScorer:
             (self._corpus_rows if corpus else self._segment_rows)(c, s)
             for c, s in zip(configs, each, strict=True)
         ]
-        sys_len, ref_len, correct, total = self._stacked(
-            ("rows", part.start, part.stop), rows, lambda: _stack(rows, part)
+        # configurations whose rows hold the very same counts: scored on one copy of them
+        shares: dict[tuple[int, int, int], int] = {}
+        owner = [shares.setdefault((id(r[0]), id(r[2]), id(r[3])), len(shares)) for r in rows]
+        lead = [owner.index(u) for u in range(len(shares))]
+        sys_len, ref_len, correct, total, source = self._stacked(
+            ("rows", part.start, part.stop), rows, lambda: _stack(rows, part, owner, lead)
         )
         context = None
         if get_smoothing(first.smooth).context:
-            ones = [s.corpus_contexts if corpus else s.segment_contexts for s in each]
+            ones = [each[i].corpus_contexts if corpus else each[i].segment_contexts for i in lead]
             context = self._stacked(
                 ("context", part.start, part.stop), ones, lambda: _stack_contexts(ones, part)
             )
         longest = None
         if corpus and needs_longest(first):
-            longest = np.concatenate([np.maximum.reduceat(s.hyp_len, s.starts)[part] for s in each])
-        scored = bleu_rows(
-            sys_len,
-            ref_len,
-            correct,
-            total,
-            first,
-            context=context,
-            corpus=corpus,
-            on_refusal="mark",
-            longest=longest,
-        )
+            longest = np.concatenate(
+                [np.maximum.reduceat(each[i].hyp_len, each[i].starts)[part] for i in lead]
+            )
+        if source is None:
+            scored = bleu_rows(
+                sys_len,
+                ref_len,
+                correct,
+                total,
+                first,
+                context=context,
+                corpus=corpus,
+                on_refusal="mark",
+                longest=longest,
+            )
+        else:
+            scored = bleu_rows_shared(
+                sys_len,
+                ref_len,
+                correct,
+                total,
+                first,
+                source=source,
+                context=context,
+                corpus=corpus,
+                on_refusal="mark",
+                longest=longest,
+            )
         assert scored.refused is not None
         per_config = scored.score.reshape(len(configs), -1)
         refused = scored.refused.reshape(len(configs), -1)
@@ -455,6 +505,11 @@ class CorporaScorer:
         return out
 
 
+def _counts_key(config: BleuConfig) -> tuple[Any, ...]:
+    """What a configuration's matches and totals depend on: its statistics and total rule."""
+    return (engine.tokenization_key(config), config.ngram_totals, config.max_order)
+
+
 def _rows_key(config: BleuConfig) -> tuple[Any, ...]:
     """What a configuration's rows depend on: its statistics and its length and total rules."""
     return (
@@ -469,12 +524,22 @@ def _rows_key(config: BleuConfig) -> tuple[Any, ...]:
 _CONTEXT_FIELDS = ("hyp_len", "last_hyp_len", "last_correct5", "last_total5")
 
 
-def _stack(rows: Sequence[Rows], part: slice) -> Rows:
-    """The ``part`` of each configuration's rows, one configuration after the other."""
-    sys_len, ref_len, correct, total = (
-        np.concatenate([r[i][part] for r in rows]) for i in range(4)
-    )
-    return sys_len, ref_len, correct, total
+def _stack(
+    rows: Sequence[Rows], part: slice, owner: Sequence[int], lead: Sequence[int]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+    """The ``part`` of each configuration's rows, one configuration after the other, as
+    ``(sys_len, ref_len, correct, total, source)``: the reference lengths of every
+    configuration; the counts of each share's first configuration (``lead``), and ``source``,
+    the row of counts each scored row reads (``owner``: each configuration's share), or
+    ``None`` when no two configurations share their counts (every row reads its own)."""
+    ref_len = np.concatenate([r[1][part] for r in rows])
+    if len(lead) == len(rows):
+        sys_len, correct, total = (np.concatenate([r[i][part] for r in rows]) for i in (0, 2, 3))
+        return sys_len, ref_len, correct, total, None
+    sys_len, correct, total = (np.concatenate([rows[j][i][part] for j in lead]) for i in (0, 2, 3))
+    size = len(rows[0][0][part])
+    source = (np.asarray(owner, dtype=np.intp)[:, None] * size + np.arange(size)).reshape(-1)
+    return sys_len, ref_len, correct, total, source
 
 
 def _stack_contexts(ones: Sequence[NltkContext], part: slice) -> NltkContext:
