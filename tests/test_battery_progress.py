@@ -69,6 +69,9 @@ def _args(command: str, tmp: Path, data: Path | None) -> list[str]:
             "google_nasa_opportunity",
             "--system",
             "candidate_2",
+            # a cache of its own: a search kept on disk by an earlier test has nothing to show
+            "--cache-dir",
+            str(tmp / "cache"),
         ],
         "validate": [
             "validate",
