@@ -32,15 +32,12 @@ more than 1e-5 apart (``test_float32_brevity_penalty_needs_more_than_1e_5``).
 
 from __future__ import annotations
 
-import json
 import math
 import os
-import subprocess
-import tempfile
 import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, currently_in_test_context, given, settings, target
@@ -49,6 +46,7 @@ from hypothesis import strategies as st
 from harness.api import corpus_bleu
 from harness.bleu.profiles import PROFILES, VERIFICATION
 from harness.bleu.tokenizers import get_tokenizer
+from harness.scorers.json_lines import JsonLineProcess
 
 from .depth import examples
 from .published import unavailable
@@ -72,44 +70,23 @@ pytestmark = pytest.mark.filterwarnings("ignore::harness.errors.SuspectInput")
 
 
 class KerasWorker:
-    """The worker process: one JSON request per line in, one answer per line out."""
+    """The worker process (:class:`~harness.scorers.json_lines.JsonLineProcess` running
+    ``keras_worker.py`` in the TensorFlow environment): one JSON request per line in, one
+    answer per line out."""
 
     def __init__(self, python: str) -> None:
-        self.log: IO[str] = tempfile.TemporaryFile("w+")
-        self.proc = subprocess.Popen(
-            [python, str(WORKER)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self.log,
-            text=True,
-            encoding="utf-8",
-        )
+        run = f"import runpy; runpy.run_path({str(WORKER)!r}, run_name='__main__')"
+        self.proc = JsonLineProcess(run, os.environ, python=python)
 
     def ask(self, request: dict[str, Any]) -> dict[str, Any]:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(json.dumps(request) + "\n")
-        self.proc.stdin.flush()
-        line = self.proc.stdout.readline()
-        if not line:
-            raise RuntimeError(f"the keras-hub worker died: {self.stderr_tail()}")
-        answer: dict[str, Any] = json.loads(line)
+        answer: dict[str, Any] | None = self.proc.ask(request)
+        if answer is None:
+            tail = self.proc.stderr()[-600:].strip()
+            raise RuntimeError(f"the keras-hub worker died: {tail}")
         return answer
 
-    def stderr_tail(self) -> str:
-        self.log.seek(0)
-        return self.log.read()[-600:].strip()
-
     def close(self) -> None:
-        if self.proc.stdin is not None:
-            self.proc.stdin.close()
-        try:
-            self.proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        if self.proc.stdout is not None:
-            self.proc.stdout.close()
-        self.log.close()
+        self.proc.close()
 
 
 def _tf_python() -> str | None:

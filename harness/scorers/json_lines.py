@@ -21,14 +21,14 @@ __all__ = ["JsonLineProcess"]
 
 
 class JsonLineProcess:
-    """``code`` run by this Python with ``env``: :meth:`read` is its next line (``None`` once
-    it has ended), :meth:`ask` sends a value and reads the reply, :meth:`stderr` is what it
-    wrote there, :meth:`close` ends it."""
+    """``code`` run by this Python (or the interpreter ``python``) with ``env``: :meth:`read`
+    is its next line (``None`` once it has ended), :meth:`ask` sends a value and reads the
+    reply, :meth:`stderr` is what it wrote there, :meth:`close` ends it."""
 
-    def __init__(self, code: str, env: Mapping[str, str]) -> None:
+    def __init__(self, code: str, env: Mapping[str, str], *, python: str = sys.executable) -> None:
         self._log = tempfile.TemporaryFile("w+", encoding="utf-8")
         self._proc = subprocess.Popen(
-            [sys.executable, "-c", code],
+            [python, "-c", code],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._log,
