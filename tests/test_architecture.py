@@ -39,7 +39,13 @@ MAX_LINES = 650
 
 #: Lowest first. A module may import from its own rank or a lower one.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("harness.errors", "harness.progress", "harness.interrupts", "harness.typed_json"),
+    (
+        "harness.errors",
+        "harness.progress",
+        "harness.interrupts",
+        "harness.typed_json",
+        "harness.holds",
+    ),
     ("harness.data", "harness.statistics"),
     ("harness.bleu",),
     ("harness.scorers", "harness.session"),
@@ -224,6 +230,7 @@ STATISTICS_MAY_IMPORT = (
     "harness.errors",
     "harness.progress",
     "harness.typed_json",
+    "harness.holds",
     "harness.statistics",
 )
 

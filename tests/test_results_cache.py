@@ -213,12 +213,17 @@ def test_the_code_fingerprint_covers_what_the_rows_are_made_of(tmp_path, monkeyp
         if not any(m == p.removesuffix(".py") or m.startswith(p + "/") or m == p for p in parts)
     )
     # Outside: packages, the progress bars, where work runs (the corpus digest, workers, what
-    # they count ahead and score beside the counting, their resources and how a run stops), and
-    # the home of the default seed
+    # they count ahead and score beside the counting, their resources, how a run stops and when
+    # the garbage collector runs), and the home of the default seed
     # (the seed a sample is drawn with is part of the key, not the module that names it).
-    allowed = {"progress", "session", "interrupts", "statistics", "statistics/resampling"} | {
-        f"session/{m}" for m in ("ahead", "cache", "cluster", "parallel", "resources", "scores")
-    }
+    allowed = {
+        "progress",
+        "session",
+        "interrupts",
+        "holds",
+        "statistics",
+        "statistics/resampling",
+    } | {f"session/{m}" for m in ("ahead", "cache", "cluster", "parallel", "resources", "scores")}
     assert set(outside) <= allowed, outside
     assert len(results_mod.code_fingerprint()) == 64
 

@@ -53,6 +53,7 @@ from harness.bleu.stats import Statistics, Totals, corpus_ref_length
 from harness.bleu.tokenizers import TextRules, text_tokenizer
 from harness.bleu.zero_length import zero_length_rule
 from harness.data.corpus import Corpus
+from harness.holds import collector_paused
 
 __all__ = [
     "FAST_MIN_REFERENCES",
@@ -236,6 +237,15 @@ def compute_statistics(
     the corpus ``config`` counts (:func:`counted_corpus`, which the parallel paths apply to the
     whole corpus before sharding it), so its references are not cut again.
     """
+    # a count makes a list per line and per batch of tokens, none of them in a cycle
+    with collector_paused():
+        return _statistics(corpus, config, max_order, counted)
+
+
+def _statistics(
+    corpus: Corpus, config: BleuConfig, max_order: int | None, counted: bool
+) -> Statistics:
+    """:func:`compute_statistics`, the collector paused."""
     order = max_order or orders_needed(config)
     if not counted:  # a cut is not always idempotent (truncate-drop-empty-eof)
         corpus = counted_corpus(corpus, config)

@@ -91,6 +91,7 @@ from harness.diagnose.search import (
     evaluations,
 )
 from harness.errors import ConfigError, HarnessError
+from harness.holds import collector_paused
 from harness.progress import ProgressCallback
 from harness.scorers.printed import (
     EXACT,
@@ -154,19 +155,20 @@ def _candidates(
     rounding = printed_rounding(score)
     again: dict[tuple[str, str], bool] = {}  # reprinted(), by profile and scale
     out = []
-    for ev in evaluations(corpus, progress, session):
-        profile, changes = closest_profile(ev.config)
-        if ev.layout != "per-segment":
-            changes = (*changes, "layout")
-        for scale in scales:
-            if (profile, scale) not in again:
-                again[profile, scale] = reprinted(profile, scale, score)
-            out.append(
-                _candidate(
-                    ev, profile, changes, scale, score, inside, rounding, again[profile, scale]
+    with collector_paused():  # a candidate per reading and scale, none in a cycle
+        for ev in evaluations(corpus, progress, session):
+            profile, changes = closest_profile(ev.config)
+            if ev.layout != "per-segment":
+                changes = (*changes, "layout")
+            for scale in scales:
+                if (profile, scale) not in again:
+                    again[profile, scale] = reprinted(profile, scale, score)
+                out.append(
+                    _candidate(
+                        ev, profile, changes, scale, score, inside, rounding, again[profile, scale]
+                    )
                 )
-            )
-    out.sort(key=rank)
+        out.sort(key=rank)
     if len(_CANDIDATES) >= 4:
         _CANDIDATES.clear()
     _CANDIDATES[key] = tuple(out)

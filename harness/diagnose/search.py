@@ -42,6 +42,7 @@ from harness.diagnose.search_space import (
     unique,
 )
 from harness.errors import ConfigError, HarnessError
+from harness.holds import collector_paused
 from harness.progress import ProgressCallback, track
 from harness.session import Session
 from harness.session.parallel import process_pool, resolve_jobs
@@ -480,7 +481,8 @@ def evaluations(
         tokenizers = _available_tokenizers()
         got, disk_key = search_cache.load(corpus, tokenizers, session)
         if got is None:
-            got = _score_readings(corpus, tokenizers, progress, session)
+            with collector_paused():  # an evaluated reading per configuration, none in a cycle
+                got = _score_readings(corpus, tokenizers, progress, session)
             if disk_key is not None:
                 search_cache.store(disk_key, got, session)
         if len(_EVAL_CACHE) >= 8:

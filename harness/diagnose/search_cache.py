@@ -75,6 +75,7 @@ CODE_PARTS: tuple[str, ...] = (
     "errors.py",
     "progress.py",
     "interrupts.py",
+    "holds.py",
     "typed_json.py",
     "data",
     "statistics",

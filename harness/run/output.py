@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from harness.holds import collector_paused
 from harness.run.results import ROW_FIELDS, JsonColumns, ResultRow, Results, row_to_json
-from harness.run.rows import _collector_paused
 
 __all__ = ["rows_to_csv", "rows_to_jsonl"]
 
@@ -34,7 +34,7 @@ def rows_to_jsonl(rows: Iterable[ResultRow]) -> str:
     """JSON Lines, one row per line (:func:`~harness.run.rows.row_to_json`), fields in
     ``ROW_FIELDS`` order."""
     out: list[str] = []
-    with _collector_paused():
+    with collector_paused():
         for block in _blocks(rows):
             if isinstance(block, JsonColumns):
                 out += _jsonl_lines(block)
@@ -50,7 +50,7 @@ def rows_to_csv(rows: Iterable[ResultRow]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(ROW_FIELDS)
-    with _collector_paused():
+    with collector_paused():
         for block in _blocks(rows):
             lines = _csv_lines(block) if isinstance(block, JsonColumns) else None
             if lines is not None:

@@ -26,6 +26,7 @@ from typing import Any, overload
 
 import numpy as np
 
+from harness.holds import collector_paused
 from harness.run.rows import (
     _ENUMS,
     FLOAT_FIELDS,
@@ -35,7 +36,6 @@ from harness.run.rows import (
     Level,
     ResultRow,
     Status,
-    _collector_paused,
     _json_value,
     _rows_from_columns,
     row_from_json,
@@ -226,7 +226,7 @@ class _Segments:
         )
 
     def rows(self) -> list[ResultRow]:
-        with _collector_paused():
+        with collector_paused():
             columns = [
                 repeat(self._constant[k], self._n) if k in self._constant else self._listed(k)
                 for k in ROW_FIELDS
@@ -494,7 +494,7 @@ class Results(Sequence[ResultRow]):
     @cached_property
     def _rows(self) -> list[ResultRow]:
         out: list[ResultRow] = []
-        with _collector_paused():
+        with collector_paused():
             for block in self._blocks:
                 out += block.rows()
         return out

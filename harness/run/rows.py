@@ -7,10 +7,8 @@ cache); :class:`JsonColumns` is a block of rows in that form, column by column.
 
 from __future__ import annotations
 
-import gc
 import math
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import MISSING, dataclass, field, fields
 from enum import Enum
 from itertools import starmap
@@ -164,20 +162,6 @@ FLOAT_FIELDS: tuple[str, ...] = ("score", "bp", "ratio")
 #: The fields of a row written through their codec (:data:`SPACE_SEPARATED`).
 _CODED = {f.name: f.metadata["json_codec"] for f in fields(ResultRow) if "json_codec" in f.metadata}
 _ENUMS = ("kind", "level", "status")
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector paused: millions of new objects (each row, its two tuples,
-    the columns' floats) would start it again and again over a heap that holds no cycle from
-    them."""
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if paused:
-            gc.enable()
 
 
 def row_to_json(row: ResultRow) -> dict[str, Any]:

@@ -13,19 +13,18 @@ those of one thread everywhere; the caller's own setting is restored when it ret
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any, TypeVar
+
+from harness.holds import Hold
 
 __all__ = ["one_blas_thread", "single_blas_thread"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
-_lock = threading.Lock()
-_depth = 0
 #: How to give back what each limit changed, latest last.
 _restores: list[Callable[[], None]] = []
 #: Whether scipy's own BLAS was loaded when the limits in force were set.
@@ -52,23 +51,20 @@ def _limit() -> None:
     _limited_scipy = key
 
 
-@contextmanager
-def one_blas_thread() -> Iterator[None]:
+def _restore() -> None:
+    while _restores:
+        _restores.pop()()
+
+
+#: The limit, held while any block runs (a BLAS loaded inside an outer block is limited when an
+#: inner one first meets it).
+_HOLD = Hold(_limit, _restore, renew=lambda: _scipy_loaded() and not _limited_scipy)
+
+
+def one_blas_thread() -> contextlib.AbstractContextManager[None]:
     """Run the block with one BLAS thread; nested and concurrent blocks share one limit,
     lifted (the earlier setting restored) when the last of them ends."""
-    global _depth
-    with _lock:
-        if _depth == 0 or (_scipy_loaded() and not _limited_scipy):
-            _limit()  # a BLAS loaded inside an outer block is limited when first met
-        _depth += 1
-    try:
-        yield
-    finally:
-        with _lock:
-            _depth -= 1
-            if _depth == 0:
-                while _restores:
-                    _restores.pop()()
+    return _HOLD.held()
 
 
 def single_blas_thread(func: _F) -> _F:
