@@ -557,10 +557,11 @@ def _write_npz_atomic(path: Path, key: tuple[str, str, str], stats: Statistics) 
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.stem[:16]}.", suffix=".tmp", dir=path.parent)
     try:
+        # no fsync: the rename keeps readers from ever seeing a half-written entry, and one a
+        # crash of the machine leaves torn fails its checksum when read (a miss, recomputed);
+        # an entry is derived data, not worth a flush to the disk each
         with os.fdopen(fd, "wb") as fh:
             np.savez(fh, **arrays)  # type: ignore[arg-type]
-            fh.flush()
-            os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -324,10 +324,10 @@ def _write_atomic(path: Path, blob: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.stem[:16]}.", suffix=".tmp", dir=path.parent)
     try:
+        # no fsync, as the statistics cache's entries (harness.session.cache): atomic by the
+        # rename, and a torn one fails its length or checksum when read
         with os.fdopen(fd, "wb") as fh:
             fh.write(blob)
-            fh.flush()
-            os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
