@@ -42,6 +42,8 @@ Measured dead ends: ``benchmarks/README.md`` ("How the fast path works").
 from __future__ import annotations
 
 import itertools
+import os
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
@@ -110,7 +112,7 @@ def count_statistics(
     # Counting a chunk is numpy work that releases the GIL (sorts, bincounts): one helper
     # thread counts chunk k while this thread tokenizes chunk k+1 (each chunk writes its own
     # rows of ``matches``; the key width is fixed from the vocabulary size at hand-over).
-    counter = ThreadPoolExecutor(1) if s_count >= _PIPELINE_MIN_SEGMENTS else None
+    counter = _counter() if s_count >= _PIPELINE_MIN_SEGMENTS else None
     kernels = native.module()
     counting: list[Future[None]] = []
     # the references' token ids, kept once the same references come a second time: the
@@ -122,66 +124,83 @@ def count_statistics(
         first_ref = np.concatenate([[0], np.cumsum(k)])  # segment s's first reference
     # characters before each segment (its texts' lengths and one), to cut chunks by budget
     seg_end = _segment_chars(hypotheses, references, k)
-    s0 = 0
-    while s0 < s_count:
-        # the segments while the budget left is positive: s1 is the first segment whose end
-        # reaches the budget (the sums are exact integers, so this is the budget counted down)
-        budget = chunk * chars_per_token
-        ahead = seg_end[s0 + 1 :] - seg_end[s0]
-        s1 = s0 + 1 + min(int(np.searchsorted(ahead, budget, side="left")), s_count - s0 - 1)
-        chunk_chars = int(seg_end[s1] - seg_end[s0]) - (s1 - s0)
-        lines: list[str] = []
-        if kept is None:
-            for s in range(s0, s1):
-                lines.append(hypotheses[s])
-                lines += references[s]
-        o0 = int(occ_start[s0])
-        occ_seg = occ_start[s0:s1] - o0
-        if kept is not None:
-            r0, r1 = first_ref[s0], first_ref[s1]
-            refs = (ref_ids[ref_start[r0] : ref_start[r1]], ref_lens[r0:r1])
-            hyps = _line_ids(vocab, list(hypotheses[s0:s1]))
-            tokens, chunk_lens = _in_text_order(hyps, refs, occ_seg)
-        elif ref_vocab is vocab:
-            tokens, chunk_lens = _line_ids(vocab, lines)
-        else:
-            tokens, chunk_lens = _by_side_ids(vocab, ref_vocab, lines, occ_seg)
-        lens[o0 : o0 + len(chunk_lens)] = chunk_lens
-        if vocab.shared is None:  # a shared table's batches are cut alike for all rules
-            chars_per_token = max(1.0, chunk_chars / max(1, len(tokens)))
-        job: tuple[Callable[..., None], tuple[object, ...]]
-        if kernels is not None:  # texts per segment are all the compiled counter needs
-            texts = np.ascontiguousarray(1 + k[s0:s1])
-            if ref_matches is not None:
-                r0 = o0 - s0  # the references before segment s0
-                pairs = (*_pair_layout(tokens, chunk_lens, k[s0:s1]), max_order)
-                rows = ref_matches[r0 : r0 + int(k[s0:s1].sum())]
-                job = (_count_both, (kernels, tokens, texts, matches[s0:s1], pairs, rows))
+    try:
+        s0 = 0
+        while s0 < s_count:
+            # the segments while the budget left is positive: s1 is the first segment whose end
+            # reaches the budget (the sums are exact integers, so this is the budget counted down)
+            budget = chunk * chars_per_token
+            ahead = seg_end[s0 + 1 :] - seg_end[s0]
+            s1 = s0 + 1 + min(int(np.searchsorted(ahead, budget, side="left")), s_count - s0 - 1)
+            chunk_chars = int(seg_end[s1] - seg_end[s0]) - (s1 - s0)
+            lines: list[str] = []
+            if kept is None:
+                for s in range(s0, s1):
+                    lines.append(hypotheses[s])
+                    lines += references[s]
+            o0 = int(occ_start[s0])
+            occ_seg = occ_start[s0:s1] - o0
+            if kept is not None:
+                r0, r1 = first_ref[s0], first_ref[s1]
+                refs = (ref_ids[ref_start[r0] : ref_start[r1]], ref_lens[r0:r1])
+                hyps = _line_ids(vocab, list(hypotheses[s0:s1]))
+                tokens, chunk_lens = _in_text_order(hyps, refs, occ_seg)
+            elif ref_vocab is vocab:
+                tokens, chunk_lens = _line_ids(vocab, lines)
             else:
-                job = (kernels.count_segments, (tokens, texts, max_order, matches[s0:s1]))
-        else:
-            span = chunk_lens + 1  # every text's tokens, then the sentinel
-            occ_side = np.arange(len(span)) - np.repeat(occ_seg, 1 + k[s0:s1])
-            side = np.repeat(occ_side.astype(np.int8 if k.max() < 127 else np.int64), span)
-            seg_len = np.add.reduceat(span, occ_seg)
-            job = (
-                count_range,
-                (tokens, side, seg_len, len(vocab.tokens), max_order, matches[s0:s1]),
-            )
-        if counter is None:
-            job[0](*job[1])
-        else:
-            counting.append(counter.submit(job[0], *job[1]))
-        s0 = s1
-    if counter is not None:
-        try:
-            for done in counting:
-                done.result()  # DoesNotFit from a chunk is raised here
-        finally:
-            counter.shutdown(cancel_futures=True)
+                tokens, chunk_lens = _by_side_ids(vocab, ref_vocab, lines, occ_seg)
+            lens[o0 : o0 + len(chunk_lens)] = chunk_lens
+            if vocab.shared is None:  # a shared table's batches are cut alike for all rules
+                chars_per_token = max(1.0, chunk_chars / max(1, len(tokens)))
+            job: tuple[Callable[..., None], tuple[object, ...]]
+            if kernels is not None:  # texts per segment are all the compiled counter needs
+                texts = np.ascontiguousarray(1 + k[s0:s1])
+                if ref_matches is not None:
+                    r0 = o0 - s0  # the references before segment s0
+                    pairs = (*_pair_layout(tokens, chunk_lens, k[s0:s1]), max_order)
+                    rows = ref_matches[r0 : r0 + int(k[s0:s1].sum())]
+                    job = (_count_both, (kernels, tokens, texts, matches[s0:s1], pairs, rows))
+                else:
+                    job = (kernels.count_segments, (tokens, texts, max_order, matches[s0:s1]))
+            else:
+                span = chunk_lens + 1  # every text's tokens, then the sentinel
+                occ_side = np.arange(len(span)) - np.repeat(occ_seg, 1 + k[s0:s1])
+                side = np.repeat(occ_side.astype(np.int8 if k.max() < 127 else np.int64), span)
+                seg_len = np.add.reduceat(span, occ_seg)
+                job = (
+                    count_range,
+                    (tokens, side, seg_len, len(vocab.tokens), max_order, matches[s0:s1]),
+                )
+            if counter is None:
+                job[0](*job[1])
+            else:
+                counting.append(counter.submit(job[0], *job[1]))
+            s0 = s1
+        for done in counting:
+            done.result()  # DoesNotFit from a chunk is raised here
+    finally:
+        for left in counting:  # after an error, the chunks still queued are dropped
+            left.cancel()
     is_ref = np.ones(n_occ, dtype=bool)
     is_ref[occ_start] = False
     return lens[occ_start], lens[is_ref], k, matches
+
+
+_COUNTER: tuple[int, ThreadPoolExecutor] | None = None
+_COUNTER_LOCK = threading.Lock()
+
+
+def _counter() -> ThreadPoolExecutor:
+    """The process's counting thread, started with its first pipelined count and kept: a count
+    of a few thousand segments is short, and a thread started for each of the hundreds a run
+    makes waited for the interpreter's lock to start. Kept per process (a forked child has
+    the executor without its thread); counts from several threads queue their chunks on it,
+    each waiting for its own."""
+    global _COUNTER
+    with _COUNTER_LOCK:
+        if _COUNTER is None or _COUNTER[0] != os.getpid():
+            _COUNTER = (os.getpid(), ThreadPoolExecutor(1, thread_name_prefix="bleu-count"))
+        return _COUNTER[1]
 
 
 def _segment_chars(
