@@ -1,10 +1,12 @@
-"""The fast path's counting thread, kept for the process: counts from several threads share
-it, a forked child starts its own, and a chunk's error leaves it working."""
+"""The fast path's counting threads, one kept per thread that counts: counts in several
+threads at once, a thread's counting thread ending with it, a forked child starting its own,
+and a chunk's error leaving it working."""
 
 from __future__ import annotations
 
 import multiprocessing
 import threading
+import time
 from typing import Any
 
 import numpy as np
@@ -46,9 +48,9 @@ def _expected(corpus: Corpus, config: BleuConfig) -> tuple[Any, ...]:
     )
 
 
-def test_counts_in_several_threads_share_the_counting_thread() -> None:
-    """Four threads count four corpora at once, their chunks queued on one counting thread:
-    each count equals the Python reference's."""
+def test_counts_in_several_threads_at_once() -> None:
+    """Four threads count four corpora at once, each with its counting thread: each count
+    equals the Python reference's."""
     corpora = [_corpus(seed) for seed in range(4)]
     configs = [BleuConfig(tokenize=t) for t in ("13a", "whitespace", "intl", "char")]
     got: dict[int, tuple[Any, ...]] = {}
@@ -68,6 +70,21 @@ def test_counts_in_several_threads_share_the_counting_thread() -> None:
     assert not errors, errors
     for k in range(4):
         assert got[k] == _expected(corpora[k], configs[k]), configs[k].tokenize
+
+
+def _counting_threads() -> set[int | None]:
+    return {t.ident for t in threading.enumerate() if t.name.startswith("count_")}
+
+
+def test_a_threads_counting_thread_ends_with_it() -> None:
+    before = _counting_threads()
+    worker = threading.Thread(target=_counts, args=(_corpus(2), BleuConfig()))
+    worker.start()
+    worker.join(120)
+    deadline = time.monotonic() + 10
+    while _counting_threads() - before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _counting_threads() - before, "a finished thread's counting thread still runs"
 
 
 def _count_in_child(queue: Any) -> None:

@@ -186,21 +186,20 @@ def count_statistics(
     return lens[occ_start], lens[is_ref], k, matches
 
 
-_COUNTER: tuple[int, ThreadPoolExecutor] | None = None
-_COUNTER_LOCK = threading.Lock()
+_COUNTERS = threading.local()
 
 
 def _counter() -> ThreadPoolExecutor:
-    """The process's counting thread, started with its first pipelined count and kept: a count
-    of a few thousand segments is short, and a thread started for each of the hundreds a run
-    makes waited for the interpreter's lock to start. Kept per process (a forked child has
-    the executor without its thread); counts from several threads queue their chunks on it,
-    each waiting for its own."""
-    global _COUNTER
-    with _COUNTER_LOCK:
-        if _COUNTER is None or _COUNTER[0] != os.getpid():
-            _COUNTER = (os.getpid(), ThreadPoolExecutor(1, thread_name_prefix="bleu-count"))
-        return _COUNTER[1]
+    """The counting thread of the calling thread, started with its first pipelined count and
+    kept: a count of a few thousand segments is short, and a thread started for each of the
+    hundreds a run makes waited for the interpreter's lock to start. Each thread that counts
+    has its own, as when one was started per count, so counts in several threads still count
+    side by side; it ends with the thread that made it. Kept per process too: a forked child
+    has the executor without its thread."""
+    kept: tuple[int, ThreadPoolExecutor] | None = getattr(_COUNTERS, "kept", None)
+    if kept is None or kept[0] != os.getpid():
+        kept = _COUNTERS.kept = (os.getpid(), ThreadPoolExecutor(1, thread_name_prefix="count"))
+    return kept[1]
 
 
 def _segment_chars(
