@@ -7,8 +7,9 @@ layer's single BLAS thread (:mod:`harness.statistics.blas`) is another.
 
 Why the collector is paused: counting a corpus builds a list per line and per batch of tokens,
 and a results table a row and its tuples per pair. None of them holds a reference cycle, so
-reference counting frees them, yet every 700 new containers start a collection, and every
-tenth of those also scans the older generations, over a heap those objects fill.
+reference counting frees them, yet CPython starts a collection of the youngest generation
+every 700 new containers, of the next every tenth of those, and of the whole heap, which those
+objects fill, whenever enough of them have been promoted to the oldest.
 """
 
 from __future__ import annotations
