@@ -34,6 +34,7 @@ from harness.session.cache import (
     get_statistics,
     tokenizer_signature,
 )
+from harness.session.disk import Bound, usage
 
 from .depth import examples
 
@@ -296,6 +297,46 @@ def test_disk_round_trip_equals_fresh_computation(tmp_path) -> None:
     assert counting.calls == []
     assert reader.stats.disk_hits == 1 and reader.stats.hits == 1
     assert [p.name for p in tmp_path.iterdir()] == [reader.path_for(c, SACRE).name]
+
+
+def test_the_disk_bound_keeps_the_entries_used_last(tmp_path) -> None:
+    """Three entries where two fit: the one read again (a hit refreshes it) and the newest
+    are kept, the one neither written nor read since is deleted; a new cache on the
+    directory still reads the two kept."""
+    corpora = [_corpus(ids=(f"{k}a", f"{k}b", f"{k}c", f"{k}d")) for k in range(3)]
+    writer = StatisticsCache(tmp_path)
+    paths = []
+    for k, c in enumerate(corpora):
+        writer.get(c, SACRE)
+        paths.append(writer.path_for(c, SACRE))
+        os.utime(paths[-1], (1000.0 + k, 1000.0 + k))  # written in this order, seconds apart
+    sizes = [p.stat().st_size for p in paths]
+    bounded = StatisticsCache(tmp_path, disk_max_bytes=sizes[0] + sizes[2])
+    bounded.get(corpora[0], SACRE)  # read from disk: now the most recently used
+    assert bounded.stats.disk_hits == 1
+    assert bounded.prune() == 1
+    assert [p.exists() for p in paths] == [True, False, True]
+    reader = StatisticsCache(tmp_path, compute=Counting())
+    reader.get(corpora[0], SACRE)
+    reader.get(corpora[2], SACRE)
+    assert reader.stats.disk_hits == 2
+
+
+def test_writes_trim_the_directory_once_they_reach_a_twentieth_of_the_bound(tmp_path) -> None:
+    """:class:`Bound`: the writes since the last trim, not each write, start one (at least
+    1 MB apart), and a trim deletes the oldest first down to the bound."""
+    for k in range(4):
+        f = tmp_path / f"{k}.npz"
+        f.write_bytes(b"x" * 100)
+        os.utime(f, (1000.0 + k, 1000.0 + k))
+    (tmp_path / "other.rows").write_bytes(b"y" * 500)  # another cache's file: never counted
+    bound = Bound(tmp_path, 250, (".npz",))
+    bound.wrote(1 << 20)  # exactly the step: no trim yet
+    assert usage(tmp_path, (".npz",)) == (4, 400)
+    bound.wrote(1)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["2.npz", "3.npz", "other.rows"]
+    bound.wrote(1 << 20)  # the count started again at the trim
+    assert usage(tmp_path, (".npz",)) == (2, 200)
 
 
 def test_use_disk_false_and_memory_only_write_no_files(tmp_path) -> None:

@@ -21,7 +21,8 @@ from harness.scorers import distributions, get_adapter
 from harness.session import Session
 from harness.session import results as results_mod
 from harness.session.cache import CacheWarning, StatisticsCache, content_hash
-from harness.session.results import ResultsCache, prune, usage
+from harness.session.disk import prune, usage
+from harness.session.results import SUFFIX, ResultsCache
 
 EVALUATE_MODULE = Path("/work/shared/reference-impls/hf-evaluate/bleu")
 ADAPTERS = ("sacrebleu", "nltk", "bleuscore", "lm-eval")
@@ -81,7 +82,7 @@ def test_no_cache_reads_and_writes_nothing(tmp_path, monkeypatch) -> None:
     spy = LibraryCalls(monkeypatch)
     _run(ResultsCache.disabled())
     assert len(spy.calls) > 0
-    assert usage(tmp_path)[0] > 0  # the earlier entries are untouched
+    assert usage(tmp_path, (SUFFIX,))[0] > 0  # the earlier entries are untouched
 
 
 def test_the_same_library_on_another_fixture_name_reuses_the_entry(tmp_path, monkeypatch) -> None:
@@ -223,7 +224,19 @@ def test_the_code_fingerprint_covers_what_the_rows_are_made_of(tmp_path, monkeyp
         "holds",
         "statistics",
         "statistics/resampling",
-    } | {f"session/{m}" for m in ("ahead", "cache", "cluster", "parallel", "resources", "scores")}
+    } | {
+        f"session/{m}"
+        for m in (
+            "ahead",
+            "cache",
+            "cluster",
+            "disk",
+            "parallel",
+            "resources",
+            "scores",
+            "stats_files",
+        )
+    }
     assert set(outside) <= allowed, outside
     assert len(results_mod.code_fingerprint()) == 64
 
@@ -244,7 +257,7 @@ def test_an_unavailable_library_is_not_cached(tmp_path, monkeypatch) -> None:
     cache = ResultsCache(tmp_path / "c")
     rows = _run(cache, adapters=("evaluate",), names=("tutorial_cat_on_the_mat",))
     assert {r.status for r in rows if r.kind == "adapter"} == {"unavailable"}
-    assert cache.stats.writes == 0 and usage(tmp_path / "c")[0] == 0
+    assert cache.stats.writes == 0 and usage(tmp_path / "c", (SUFFIX,))[0] == 0
 
 
 def test_an_external_command_is_never_cached() -> None:
@@ -262,17 +275,17 @@ def test_prune_keeps_the_most_recently_used_within_the_bound(tmp_path) -> None:
         os.utime(p, (1000 + i, 1000 + i))
     (tmp_path / "other.npz").write_bytes(b"y" * 1000)  # not an entry: never touched
     os.utime(tmp_path / "1.rows", (5000, 5000))  # used recently
-    assert prune(tmp_path, 300) == 3
+    assert prune(tmp_path, 300, (SUFFIX,)) == 3
     assert sorted(p.name for p in tmp_path.glob("*.rows")) == ["1.rows", "4.rows", "5.rows"]
     assert (tmp_path / "other.npz").exists()
-    assert usage(tmp_path) == (3, 300)
+    assert usage(tmp_path, (SUFFIX,)) == (3, 300)
 
 
 def test_writes_past_the_bound_prune_the_directory(tmp_path) -> None:
     cache = ResultsCache(tmp_path, max_bytes=0)
     _run(cache, adapters=("sacrebleu", "nltk"), names=("tutorial_cat_on_the_mat",))
     cache.prune()
-    assert usage(tmp_path) == (0, 0)
+    assert usage(tmp_path, (SUFFIX,)) == (0, 0)
 
 
 def _writer(args: tuple[str, int]) -> int:
@@ -344,7 +357,7 @@ def test_compare_twice_writes_identical_results_and_cache_clear_empties_it(
     ]
     assert main([*argv, "--out", str(tmp_path / "a")]) == 0
     assert (
-        usage(cache_dir / "results")[0]
+        usage(cache_dir / "results", (SUFFIX,))[0]
         == len(load_fixture("tutorial_cat_on_the_mat").system_names) * 2
     )
     assert main([*argv, "--out", str(tmp_path / "b")]) == 0
@@ -355,7 +368,7 @@ def test_compare_twice_writes_identical_results_and_cache_clear_empties_it(
     out = capsys.readouterr().out
     assert "results" in out and "statistics" in out
     assert main(["cache", "clear", "--cache-dir", str(cache_dir)]) == 0
-    assert usage(cache_dir / "results") == (0, 0)
+    assert usage(cache_dir / "results", (SUFFIX,)) == (0, 0)
     assert list(cache_dir.glob("*.npz")) == []
 
 
@@ -383,7 +396,7 @@ def test_dask_runs_the_libraries_as_tasks_with_the_serial_rows(tmp_path) -> None
     tasks = [t for t in stream.data if t["key"].startswith("_adapter_rows")]
     assert len(tasks) == len(ADAPTERS) * len(corpora)
     assert runner.rows_to_jsonl(rows) == runner.rows_to_jsonl(serial)
-    assert usage(tmp_path)[0] == len(ADAPTERS) * len(corpora)
+    assert usage(tmp_path, (SUFFIX,))[0] == len(ADAPTERS) * len(corpora)
 
 
 def test_rows_from_a_worker_with_other_library_versions_are_refused() -> None:

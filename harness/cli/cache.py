@@ -8,7 +8,7 @@ from pathlib import Path
 from harness.cli import options
 from harness.errors import ConfigError
 from harness.session.cache import default_cache_dir
-from harness.session.results import default_max_bytes, prune, usage
+from harness.session.disk import default_max_bytes, prune, usage
 
 #: The two caches of a cache directory: statistics files in it, library rows in results/.
 _PARTS = (("statistics", "", (".npz",)), ("results", "results", (".rows",)))

@@ -22,7 +22,10 @@ version and :data:`FORMAT_VERSION`. It embeds its metadata (the key parts, the o
 sha256 checksum of the arrays) and is written atomically (a temporary file in the same
 directory, then :func:`os.replace`), so concurrent writers never leave a partial file and
 readers see either the old or the new entry. A file that cannot be read, whose checksum or
-metadata does not match, is recomputed and overwritten with a :class:`CacheWarning`.
+metadata does not match, is recomputed and overwritten with a :class:`CacheWarning`. A hit
+refreshes the file's modification time, and after writes the directory is trimmed to
+``disk_max_bytes`` (default ``$BLEU_HARNESS_CACHE_MAX_MB``) by deleting the least recently
+used entries (:class:`harness.session.disk.Bound`).
 
 A :class:`~harness.session.Session` holds one (with its corpora and workers); use
 :func:`get_statistics` for one corpus, or one cache per run::
@@ -38,9 +41,7 @@ import contextlib
 import dataclasses
 import hashlib
 import itertools
-import json
 import os
-import tempfile
 import unicodedata
 import warnings
 import weakref
@@ -60,7 +61,9 @@ from harness.data.corpus import Corpus
 from harness.errors import HarnessError, LayoutError
 from harness.progress import ProgressCallback, track
 from harness.session import parallel
+from harness.session.disk import Bound, default_max_bytes, touch
 from harness.session.parallel import ComputeFn
+from harness.session.stats_files import FORMAT_VERSION, read_npz, write_npz
 
 __all__ = [
     "FORMAT_VERSION",
@@ -74,9 +77,6 @@ __all__ = [
     "tokenizer_signature",
 ]
 
-#: Version of the on-disk layout; bump it when the ``.npz`` contents or the key text change
-#: (2: ``nltk-word`` and ``nltk-punkt`` keys name the distributions their tokens depend on).
-FORMAT_VERSION = 2
 
 ENV_CACHE_DIR = "BLEU_HARNESS_CACHE_DIR"
 
@@ -207,6 +207,8 @@ class StatisticsCache:
     ``max_entries``, ``max_bytes``: keep at most this many entries, of about this much memory
     together (:meth:`Statistics.approx_bytes`), dropping the least recently used (the newest entry is
     always kept; ``None``: no bound, a run's cache holds what the run needs).
+    ``disk_max_bytes``: the bound of ``directory`` (default ``$BLEU_HARNESS_CACHE_MAX_MB``,
+    :func:`harness.session.disk.default_max_bytes`).
 
     Returned arrays are read-only: they are shared by every caller that asks for the same key.
     """
@@ -219,8 +221,18 @@ class StatisticsCache:
         compute: ComputeFn | None = None,
         max_entries: int | None = None,
         max_bytes: int | None = None,
+        disk_max_bytes: int | None = None,
     ) -> None:
         self.directory = Path(directory).expanduser() if directory is not None else None
+        self._bound = (
+            None
+            if self.directory is None
+            else Bound(
+                self.directory,
+                default_max_bytes() if disk_max_bytes is None else disk_max_bytes,
+                (".npz",),
+            )
+        )
         self.enabled = enabled
         self.compute = compute or _default_compute
         if max_entries is not None and max_entries < 1:
@@ -496,11 +508,16 @@ class StatisticsCache:
         return out
 
     # ------------------------------------------------------------------ disk
+    def prune(self) -> int:
+        """Trim the directory to its bound now (it is trimmed after writes anyway); the number
+        of entries deleted."""
+        return 0 if self._bound is None else self._bound.trim()
+
     def _load(self, path: Path, key: tuple[str, str, str], corpus: Corpus) -> Statistics | None:
         if not path.exists():
             return None
         try:
-            return _read_npz(path, key, len(corpus), corpus.ids)
+            stats = read_npz(path, key, len(corpus), corpus.ids)
         except Exception as exc:  # any unreadable file is a miss, never a crash
             self.stats.corrupt += 1
             warnings.warn(
@@ -510,121 +527,19 @@ class StatisticsCache:
                 stacklevel=4,
             )
             return None
+        touch(path)  # recently used: pruned last
+        return _frozen(stats)
 
     def _save(self, path: Path, key: tuple[str, str, str], stats: Statistics) -> None:
         try:
-            _write_npz_atomic(path, key, stats)
+            size = write_npz(path, key, stats)
         except OSError as exc:
             self._write_failed = True  # a full disk stays full for the run: said once, no more
             why = f"{path} ({exc}); continuing without writing the disk cache for this run"
             warnings.warn(f"cannot write statistics cache file {why}", CacheWarning, stacklevel=4)
-
-
-# ====================================================================== file format
-def _checksum(arrays: dict[str, np.ndarray]) -> str:
-    h = hashlib.sha256()
-    for name in sorted(arrays):
-        a = np.ascontiguousarray(arrays[name])
-        h.update(f"{name}:{a.dtype.str}:{a.shape}".encode())
-        h.update(a.tobytes())
-    return h.hexdigest()
-
-
-def _write_npz_atomic(path: Path, key: tuple[str, str, str], stats: Statistics) -> None:
-    n_refs = np.fromiter((len(r) for r in stats.ref_lens), dtype=np.int64, count=len(stats))
-    flat = np.fromiter(
-        (x for r in stats.ref_lens for x in r), dtype=np.int64, count=int(n_refs.sum())
-    )
-    arrays = {
-        "hyp_len": np.ascontiguousarray(stats.hyp_len),
-        "matches": np.ascontiguousarray(stats.matches),
-        "ref_lens_flat": flat,
-        "ref_counts": n_refs,
-    }
-    if stats.ref_matches is not None:
-        arrays["ref_matches"] = np.ascontiguousarray(stats.ref_matches)
-    meta = {
-        "format": FORMAT_VERSION,
-        "content": key[0],
-        "tokenizer": key[1],
-        "engine": key[2],
-        "tokenization": stats.tokenization,
-        "segments": len(stats),
-        "max_order": stats.max_order,
-        "checksum": _checksum(arrays),
-    }
-    arrays["meta"] = np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem[:16]}.", suffix=".tmp", dir=path.parent)
-    try:
-        # no fsync: the rename keeps readers from ever seeing a half-written entry, and one a
-        # crash of the machine leaves torn fails its checksum when read (a miss, recomputed);
-        # an entry is derived data, not worth a flush to the disk each
-        with os.fdopen(fd, "wb") as fh:
-            np.savez(fh, **arrays)  # type: ignore[arg-type]
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _read_npz(
-    path: Path, key: tuple[str, str, str], n_segments: int, ids: tuple[str, ...]
-) -> Statistics:
-    with np.load(path, allow_pickle=False) as data:
-        meta = json.loads(data["meta"].tobytes().decode("utf-8"))
-        names = ("hyp_len", "matches", "ref_lens_flat", "ref_counts", "ref_matches")
-        arrays = {k: data[k] for k in names if k in data.files}
-    expected = {
-        "format": FORMAT_VERSION,
-        "content": key[0],
-        "tokenizer": key[1],
-        "engine": key[2],
-        "segments": n_segments,
-    }
-    for field_name, value in expected.items():
-        if meta.get(field_name) != value:
-            raise ValueError(f"metadata {field_name}={meta.get(field_name)!r}, expected {value!r}")
-    if meta.get("checksum") != _checksum(arrays):
-        raise ValueError("checksum mismatch")
-    counts = arrays["ref_counts"]
-    flat = arrays["ref_lens_flat"]
-    if counts.shape != (n_segments,) or int(counts.sum()) != len(flat):
-        raise ValueError("reference-length arrays disagree")
-    ref_lens = _ref_rows(flat, counts)
-    stats = Statistics(
-        hyp_len=arrays["hyp_len"],
-        ref_lens=ref_lens,
-        matches=arrays["matches"],
-        ids=ids,
-        tokenization=meta["tokenization"],
-        ref_matches=arrays.get("ref_matches"),
-    )
-    if stats.max_order != meta.get("max_order"):
-        raise ValueError("order disagrees with metadata")
-    return _frozen(stats)
-
-
-#: Reference lengths read from the cache, by their bytes: the systems of a test set share
-#: them under each tokenization, so a warm run builds each set of tuples once.
-_REF_ROWS: dict[bytes, tuple[tuple[int, ...], ...]] = {}
-_REF_ROWS_KEPT = 64
-
-
-def _ref_rows(flat: np.ndarray, counts: np.ndarray) -> tuple[tuple[int, ...], ...]:
-    """Each segment's reference lengths, from their flat array and each segment's count (the
-    tuples an earlier file with the same arrays gave, when there was one)."""
-    key = b"%d:%s:%s:" % (len(counts), counts.dtype.str.encode(), flat.dtype.str.encode())
-    key += counts.tobytes() + flat.tobytes()
-    rows = _REF_ROWS.get(key)
-    if rows is None:
-        values = flat.tolist()
-        bounds = np.concatenate([[0], np.cumsum(counts)]).tolist()
-        rows = tuple(tuple(values[bounds[i] : bounds[i + 1]]) for i in range(len(counts)))
-        if len(_REF_ROWS) >= _REF_ROWS_KEPT:
-            _REF_ROWS.pop(next(iter(_REF_ROWS)))
-        _REF_ROWS[key] = rows
-    return rows
+            return
+        if self._bound is not None:
+            self._bound.wrote(size)
 
 
 # ====================================================================== convenience

@@ -26,7 +26,8 @@ truncated, garbled or not the one its name promises is reported once as a
 (a full disk, a read-only folder) is one ``CacheWarning`` naming it, and the cache writes no
 more entries for its lifetime (one run), which goes on. A hit refreshes the file's
 modification time, and after writes the directory is trimmed to ``max_bytes`` by deleting the
-least recently used entries (:func:`prune`); ``bleu-harness cache clear`` empties it.
+least recently used entries (:class:`harness.session.disk.Bound`); ``bleu-harness cache
+clear`` empties it.
 
 identify keeps its search's readings here too, by its own key
 (:mod:`harness.diagnose.search_cache`, with :func:`code_fingerprint` of the parts it names).
@@ -34,12 +35,9 @@ identify keeps its search's readings here too, by its own key
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import os
 import sys
-import tempfile
 import warnings
 import zlib
 from collections.abc import Sequence
@@ -48,18 +46,16 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from harness.errors import ConfigError
 from harness.session.cache import CacheWarning
+from harness.session.disk import Bound, default_max_bytes, touch, write_atomic
 
 __all__ = [
     "CACHEABLE",
-    "DEFAULT_MAX_BYTES",
     "FORMAT_VERSION",
+    "SUFFIX",
     "ResultsCache",
     "code_fingerprint",
     "library_versions",
-    "prune",
-    "usage",
 ]
 
 #: Version of the entry layout; bump it when the header or the rows' encoding changes.
@@ -67,11 +63,6 @@ FORMAT_VERSION = 1
 
 #: Statuses a library decided; everything else (unavailable here, a harness error) is not kept.
 CACHEABLE = frozenset({"ok", "raises", "non-finite", "refused", "unsupported"})
-
-#: Default bound of the results directory (least recently used entries go first).
-DEFAULT_MAX_BYTES = 2 * 1024**3
-
-ENV_MAX_MB = "BLEU_HARNESS_CACHE_MAX_MB"
 
 SUFFIX = ".rows"
 
@@ -121,18 +112,6 @@ def library_versions(distributions: tuple[str, ...]) -> tuple[tuple[str, str], .
     return tuple(out)
 
 
-def default_max_bytes() -> int:
-    """``$BLEU_HARNESS_CACHE_MAX_MB`` megabytes, else :data:`DEFAULT_MAX_BYTES`."""
-    env = os.environ.get(ENV_MAX_MB, "").strip()
-    if not env:
-        return DEFAULT_MAX_BYTES
-    try:
-        mb = float(env)
-    except ValueError:
-        raise ConfigError(f"{ENV_MAX_MB}={env!r} is not a number of megabytes") from None
-    return max(0, int(mb * 1024**2))
-
-
 @dataclass
 class ResultsCacheStats:
     """What a :class:`ResultsCache` did in a run (hits, misses, entries written, bad entries)."""
@@ -164,7 +143,9 @@ class ResultsCache:
         self.redo = redo
         self.max_bytes = default_max_bytes() if max_bytes is None else max_bytes
         self.stats = ResultsCacheStats()
-        self._written = 0
+        self._bound = (
+            None if self.directory is None else Bound(self.directory, self.max_bytes, (SUFFIX,))
+        )
         self._write_failed = False  # a write failed: write no more (see put)
 
     @classmethod
@@ -240,8 +221,7 @@ class ResultsCache:
             self._bad(path, exc)
             return None
         self.stats.hits += 1
-        with contextlib.suppress(OSError):
-            os.utime(path)  # recently used: pruned last
+        touch(path)  # recently used: pruned last
         return rows
 
     def put(self, key: dict[str, Any], rows: Sequence[dict[str, Any]]) -> bool:
@@ -253,7 +233,7 @@ class ResultsCache:
             return False
         blob = _encode(key, rows)
         try:
-            _write_atomic(path, blob)
+            size = write_atomic(path, lambda fh: fh.write(blob))
         except OSError as exc:
             # A full disk or a read-only folder stays so for the run: say it once, then run on
             # without writing (the rows are returned all the same).
@@ -266,17 +246,13 @@ class ResultsCache:
             )
             return False
         self.stats.writes += 1
-        self._written += len(blob)
-        if self._written > max(self.max_bytes // 20, 1 << 20):
-            self.prune()
+        if self._bound is not None:
+            self._bound.wrote(size)
         return True
 
     def prune(self) -> int:
         """Trim the directory to ``max_bytes``; the number of entries deleted."""
-        self._written = 0
-        if self.directory is None:
-            return 0
-        return prune(self.directory, self.max_bytes)
+        return 0 if self._bound is None else self._bound.trim()
 
     def _bad(self, path: Path, exc: BaseException) -> None:
         self.stats.corrupt += 1
@@ -318,51 +294,3 @@ def _decode(blob: bytes, key: dict[str, Any]) -> list[dict[str, Any]]:
     if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
         raise ValueError("payload is not a list of rows")
     return rows
-
-
-def _write_atomic(path: Path, blob: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem[:16]}.", suffix=".tmp", dir=path.parent)
-    try:
-        # no fsync, as the statistics cache's entries (harness.session.cache): atomic by the
-        # rename, and a torn one fails its length or checksum when read
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(blob)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-# ====================================================================== housekeeping
-def _entries(directory: Path, suffixes: Sequence[str]) -> list[tuple[float, int, Path]]:
-    out = []
-    with contextlib.suppress(FileNotFoundError):
-        for entry in os.scandir(directory):
-            if entry.is_file() and entry.name.endswith(tuple(suffixes)):
-                with contextlib.suppress(FileNotFoundError):
-                    st = entry.stat()
-                    out.append((st.st_mtime, st.st_size, Path(entry.path)))
-    return out
-
-
-def usage(directory: Path, suffixes: Sequence[str] = (SUFFIX,)) -> tuple[int, int]:
-    """(entries, bytes) of the cache files in ``directory``."""
-    entries = _entries(directory, suffixes)
-    return len(entries), sum(size for _, size, _ in entries)
-
-
-def prune(directory: Path, max_bytes: int, suffixes: Sequence[str] = (SUFFIX,)) -> int:
-    """Delete the least recently used cache files of ``directory`` until the rest fit in
-    ``max_bytes``; the number deleted (a file another process deletes first is skipped)."""
-    entries = sorted(_entries(directory, suffixes))
-    total = sum(size for _, size, _ in entries)
-    deleted = 0
-    for _, size, path in entries:
-        if total <= max_bytes:
-            break
-        with contextlib.suppress(FileNotFoundError):
-            path.unlink()
-            deleted += 1
-        total -= size
-    return deleted
