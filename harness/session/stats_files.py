@@ -29,8 +29,8 @@ def _checksum(arrays: dict[str, np.ndarray]) -> str:
 
 
 def write_npz(path: Path, key: tuple[str, str, str], stats: Statistics) -> int:
-    """Write ``stats``, stored under ``key``, to ``path`` (:func:`~harness.session.disk.write_atomic`);
-    the bytes written."""
+    """Write ``stats``, stored under ``key``, to ``path``
+    (:func:`~harness.session.disk.write_atomic`); the bytes written."""
     n_refs = np.fromiter((len(r) for r in stats.ref_lens), dtype=np.int64, count=len(stats))
     flat = np.fromiter(
         (x for r in stats.ref_lens for x in r), dtype=np.int64, count=int(n_refs.sum())
